@@ -1,0 +1,28 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+)
+
+// User is a person who calls the API with one or more API tokens.
+type User struct{ ent.Schema }
+
+func (User) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}} }
+
+func (User) Fields() []ent.Field {
+	return []ent.Field{
+		// Stored lower-cased so lookups by email are exact on both databases.
+		field.String("email").Unique().NotEmpty().MaxLen(320),
+		field.String("display_name").NotEmpty().MaxLen(255),
+		field.String("photo_url").Optional().Nillable().MaxLen(2048),
+	}
+}
+
+func (User) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("tokens", APIToken.Type),
+		edge.To("memberships", Member.Type),
+	}
+}

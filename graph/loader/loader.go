@@ -1,0 +1,105 @@
+// Package loader batches the lookups that can fan out. A fresh set of
+// loaders is made per request (Middleware) so nothing is cached across
+// callers; a batch waits about a millisecond, since the wait is paid at every
+// level of nesting.
+package loader
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+)
+
+const batchWait = time.Millisecond
+
+// Loaders are the per-request dataloaders.
+type Loaders struct {
+	UserByID         *dataloader.Loader[string, *ent.User]
+	OrganizationByID *dataloader.Loader[string, *ent.Organization]
+	// ViewerMembership finds the authenticated user's membership in an
+	// organization, keyed by organization id; nil when not a member.
+	ViewerMembership *dataloader.Loader[string, *ent.Member]
+}
+
+// New makes the loaders of one request made by viewerID.
+func New(client *ent.Client, viewerID string) *Loaders {
+	return &Loaders{
+		UserByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.User, error) {
+			return client.User.Query().Where(user.IDIn(ids...)).All(ctx)
+		}, func(u *ent.User) string { return u.ID }, "user"),
+		OrganizationByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.Organization, error) {
+			return client.Organization.Query().Where(organization.IDIn(ids...)).All(ctx)
+		}, func(o *ent.Organization) string { return o.ID }, "organization"),
+		ViewerMembership: newLoader(func(ctx context.Context, orgIDs []string) ([]*ent.Member, error) {
+			return client.Member.Query().
+				Where(member.UserID(viewerID), member.OrganizationIDIn(orgIDs...)).All(ctx)
+		}, func(m *ent.Member) string { return m.OrganizationID }, ""),
+	}
+}
+
+// newLoader builds a loader from a query of many keys. Keys the query did not
+// return answer a not-found error naming what, or nil when what is "" (the
+// absence is an answer, as for memberships).
+func newLoader[V any](fetch func(context.Context, []string) ([]V, error), keyOf func(V) string, what string) *dataloader.Loader[string, V] {
+	batch := func(ctx context.Context, keys []string) []*dataloader.Result[V] {
+		results := make([]*dataloader.Result[V], len(keys))
+		rows, err := fetch(ctx, keys)
+		if err != nil {
+			for i := range results {
+				results[i] = &dataloader.Result[V]{Error: err}
+			}
+			return results
+		}
+		byKey := make(map[string]V, len(rows))
+		for _, r := range rows {
+			byKey[keyOf(r)] = r
+		}
+		for i, k := range keys {
+			v, ok := byKey[k]
+			switch {
+			case ok || what == "":
+				results[i] = &dataloader.Result[V]{Data: v}
+			default:
+				results[i] = &dataloader.Result[V]{Error: apperr.NotFoundf("%s %s not found", what, k)}
+			}
+		}
+		return results
+	}
+	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[string, V](batchWait))
+}
+
+type ctxKey struct{}
+
+// For returns the request's loaders.
+func For(ctx context.Context) *Loaders {
+	l, _ := ctx.Value(ctxKey{}).(*Loaders)
+	if l == nil {
+		panic("loader: no loaders in context (Middleware not mounted)")
+	}
+	return l
+}
+
+// With attaches loaders to ctx.
+func With(ctx context.Context, l *Loaders) context.Context {
+	return context.WithValue(ctx, ctxKey{}, l)
+}
+
+// Middleware attaches fresh loaders to every request, for the authenticated
+// viewer. Mount it after authentication, for /graphql and /v1 alike.
+func Middleware(client *ent.Client) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ctx := With(r.Context(), New(client, auth.ViewerID(r.Context())))
+			next.ServeHTTP(w, r.WithContext(ctx))
+		})
+	}
+}

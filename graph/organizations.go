@@ -1,0 +1,271 @@
+package graph
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+	"entgo.io/ent/dialect/sql/sqljson"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/predicate"
+	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/paging"
+)
+
+// membership is the caller's standing in an organization.
+func membership(ctx context.Context, orgID string) (access.Membership, *ent.Member, error) {
+	m, err := loader.For(ctx).ViewerMembership.Load(ctx, orgID)()
+	if err != nil || m == nil {
+		return access.Membership{}, nil, err
+	}
+	return access.Membership{Member: true, Role: m.Role}, m, nil
+}
+
+// visibleOrganization loads an organization the caller belongs to; any other
+// id answers 404, whether or not it exists.
+func visibleOrganization(ctx context.Context, id string) (*ent.Organization, access.Membership, error) {
+	m, _, err := membership(ctx, id)
+	if err != nil {
+		return nil, m, err
+	}
+	if !m.CanSeeOrganization() {
+		return nil, m, apperr.NotFoundf("organization %s not found", id)
+	}
+	org, err := loader.For(ctx).OrganizationByID.Load(ctx, id)()
+	return org, m, err
+}
+
+// adminOrganization is visibleOrganization for changes only admins may make.
+func adminOrganization(ctx context.Context, id string) (*ent.Organization, error) {
+	org, m, err := visibleOrganization(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !m.CanAdminOrganization() {
+		return nil, apperr.Forbiddenf("only admins of the organization can do this")
+	}
+	return org, nil
+}
+
+// ViewerOrganizations pages through the caller's organizations, newest
+// first unless asked otherwise.
+func (r *Resolver) ViewerOrganizations(ctx context.Context, args paging.Args) (paging.Page[*ent.Organization], error) {
+	q := r.Client.Organization.Query().
+		Where(organization.HasMembersWith(member.UserID(auth.ViewerID(ctx))))
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return paging.Page[*ent.Organization]{}, err
+	}
+	rows, err := q.Where(args.Keyset(organization.FieldCreatedAt)).
+		Order(args.OrderBy(organization.FieldCreatedAt)).
+		Limit(args.Limit + 1).
+		All(ctx)
+	if err != nil {
+		return paging.Page[*ent.Organization]{}, err
+	}
+	primeOrganizations(ctx, rows)
+	return paging.Cut(args, rows, total, func(o *ent.Organization) paging.Cursor {
+		return paging.Cursor{Time: o.CreatedAt, ID: o.ID}
+	}), nil
+}
+
+// OrganizationsForEmailDomain lists the organizations that claim an email
+// domain. Only a user whose own email is in that domain may ask, so the
+// list cannot be used to map other companies' organizations.
+func (r *Resolver) OrganizationsForEmailDomain(ctx context.Context, domain string) ([]*ent.Organization, error) {
+	u, err := viewerUser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	domain = strings.ToLower(strings.TrimSpace(domain))
+	_, own, _ := strings.Cut(u.Email, "@")
+	if domain == "" || own != domain {
+		return []*ent.Organization{}, nil
+	}
+	rows, err := r.Client.Organization.Query().
+		Where(predicate.Organization(func(s *sql.Selector) {
+			s.Where(sqljson.ValueContains(organization.FieldEmailDomains, domain))
+		})).
+		Order(ent.Desc(organization.FieldCreatedAt), ent.Desc(organization.FieldID)).
+		All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	primeOrganizations(ctx, rows)
+	return rows, nil
+}
+
+func primeOrganizations(ctx context.Context, rows []*ent.Organization) {
+	l := loader.For(ctx).OrganizationByID
+	for _, o := range rows {
+		l.Prime(ctx, o.ID, o)
+	}
+}
+
+// CreateOrganization creates an organization with ownerID as its admin, in
+// one transaction. The createOrganization mutation, `folio token create
+// --org` and the first start all come here.
+func (r *Resolver) CreateOrganization(ctx context.Context, ownerID string, input model.CreateOrganizationInput) (*ent.Organization, error) {
+	var org *ent.Organization
+	err := r.withTx(ctx, func(tx *ent.Client) error {
+		create := tx.Organization.Create().SetTitle(input.Title)
+		if v := input.EmailDomains.Value(); v != nil {
+			create.SetEmailDomains(normalizeDomains(v))
+		}
+		if v := input.Type.Value(); v != nil {
+			create.SetType(organization.Type(*v))
+		}
+		if v := input.UseCase.Value(); v != nil {
+			create.SetUseCase(organization.UseCase(*v))
+		}
+		var err error
+		if org, err = create.Save(ctx); err != nil {
+			return entError(err)
+		}
+		return tx.Member.Create().SetOrganizationID(org.ID).SetUserID(ownerID).SetRole(access.Admin).Exec(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return org, nil
+}
+
+// UpdateOrganization applies the fields the caller sent: absent fields stay,
+// null clears what may be cleared. Admins only.
+func (r *Resolver) UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*ent.Organization, error) {
+	if _, err := adminOrganization(ctx, id); err != nil {
+		return nil, err
+	}
+	upd := r.Client.Organization.UpdateOneID(id)
+	if v, ok := input.Title.ValueOK(); ok {
+		if v == nil {
+			return nil, apperr.InvalidField("title", "cannot be null")
+		}
+		upd.SetTitle(*v)
+	}
+	if v, ok := input.EmailDomains.ValueOK(); ok {
+		upd.SetEmailDomains(normalizeDomains(v))
+	}
+	if v, ok := input.Hostname.ValueOK(); ok {
+		if v == nil {
+			upd.ClearHostname()
+		} else {
+			upd.SetHostname(*v)
+		}
+	}
+	if v, ok := input.DefaultRole.ValueOK(); ok {
+		if v == nil {
+			upd.ClearDefaultRole()
+		} else if !v.Valid() {
+			return nil, apperr.InvalidField("defaultRole", "%q is not a role", string(*v))
+		} else {
+			upd.SetDefaultRole(*v)
+		}
+	}
+	if v, ok := input.DefaultContent.ValueOK(); ok {
+		if v == nil {
+			upd.ClearDefaultContent()
+		} else {
+			if v.Type != "site" {
+				return nil, apperr.InvalidField("defaultContent.type", "must be \"site\"")
+			}
+			if strings.TrimSpace(v.Site) == "" {
+				return nil, apperr.InvalidField("defaultContent.site", "must be a site id")
+			}
+			upd.SetDefaultContent(&schema.DefaultContent{Type: v.Type, Site: v.Site})
+		}
+	}
+	if v, ok := input.Logo.ValueOK(); ok {
+		if v == nil {
+			upd.ClearLogo()
+		} else if err := checkURL("logo", *v); err != nil {
+			return nil, err
+		} else {
+			upd.SetLogo(*v)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		in   interface{ ValueOK() (*bool, bool) }
+		set  func(bool) *ent.OrganizationUpdateOne
+	}{
+		{"sso", input.Sso, upd.SetSSO},
+		{"ai", input.Ai, upd.SetAi},
+		{"inviteLinks", input.InviteLinks, upd.SetInviteLinks},
+	} {
+		if v, ok := f.in.ValueOK(); ok {
+			if v == nil {
+				return nil, apperr.InvalidField(f.name, "cannot be null")
+			}
+			f.set(*v)
+		}
+	}
+	org, err := upd.Save(ctx)
+	if ent.IsConstraintError(err) {
+		return nil, apperr.ConflictField("hostname", "is already used by another organization")
+	}
+	if err != nil {
+		return nil, entError(err)
+	}
+	l := loader.For(ctx).OrganizationByID
+	l.Clear(ctx, id).Prime(ctx, id, org)
+	return org, nil
+}
+
+// PingOrganization records that the caller was seen in the organization.
+func (r *Resolver) PingOrganization(ctx context.Context, id string) error {
+	_, m, err := membership(ctx, id)
+	if err != nil {
+		return err
+	}
+	if m == nil {
+		return apperr.NotFoundf("organization %s not found", id)
+	}
+	return r.Client.Member.UpdateOne(m).SetLastSeenAt(clock.Now()).Exec(ctx)
+}
+
+// OrganizationURLs are the `urls` of an organization.
+func (r *Resolver) OrganizationURLs(o *ent.Organization) *model.OrganizationURLs {
+	return &model.OrganizationURLs{
+		Location: r.BaseURL + "/v1/orgs/" + o.ID,
+		App:      r.BaseURL + "/o/" + o.ID,
+		Logo:     o.Logo,
+	}
+}
+
+// normalizeDomains lower-cases email domains and drops blanks and repeats.
+func normalizeDomains(in []string) []string {
+	out := make([]string, 0, len(in))
+	seen := map[string]bool{}
+	for _, d := range in {
+		d = strings.ToLower(strings.TrimSpace(d))
+		if d == "" || seen[d] {
+			continue
+		}
+		seen[d] = true
+		out = append(out, d)
+	}
+	return out
+}
+
+// checkURL accepts absolute http(s) URLs of at most 2048 characters.
+func checkURL(field, raw string) error {
+	if len(raw) > 2048 {
+		return apperr.InvalidField(field, "must be at most 2048 characters")
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return apperr.InvalidField(field, "must be an absolute http or https URL")
+	}
+	return nil
+}

@@ -1,0 +1,18 @@
+// Package graph is the application: every read and write of both APIs goes
+// through these resolvers, their authorization checks and the per-request
+// dataloaders. REST (package rest) calls the same methods.
+package graph
+
+import (
+	"github.com/folio/folio/ent"
+)
+
+//go:generate go run github.com/99designs/gqlgen generate
+
+// Resolver holds the dependencies of every resolver.
+type Resolver struct {
+	Client *ent.Client
+	// BaseURL is the public URL of the server, without a trailing slash,
+	// used in every `urls` object.
+	BaseURL string
+}

@@ -1,0 +1,74 @@
+package graph
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/apitoken"
+	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+)
+
+// Authenticate is the middleware of /v1 and /graphql: it resolves the bearer
+// token to a user (401 otherwise) and attaches the request's dataloaders.
+func (r *Resolver) Authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		token := auth.BearerToken(req)
+		if token == "" {
+			apperr.Write(w, req, apperr.Unauthenticatedf("missing API token: send Authorization: Bearer <token>"))
+			return
+		}
+		tok, err := r.Client.APIToken.Query().
+			Where(apitoken.Hash(auth.HashToken(token))).
+			WithUser().
+			Only(req.Context())
+		if ent.IsNotFound(err) {
+			apperr.Write(w, req, apperr.Unauthenticatedf("unknown API token"))
+			return
+		}
+		if err != nil {
+			apperr.Write(w, req, err)
+			return
+		}
+		ctx := auth.WithViewer(req.Context(), tok.UserID)
+		loaders := loader.New(r.Client, tok.UserID)
+		loaders.UserByID.Prime(ctx, tok.UserID, tok.Edges.User)
+		ctx = loader.With(ctx, loaders)
+		next.ServeHTTP(w, req.WithContext(ctx))
+	})
+}
+
+// viewerUser is the authenticated user.
+func viewerUser(ctx context.Context) (*ent.User, error) {
+	id := auth.ViewerID(ctx)
+	if id == "" {
+		return nil, apperr.Unauthenticatedf("missing API token")
+	}
+	return loader.For(ctx).UserByID.Load(ctx, id)()
+}
+
+// EnsureUser finds the user with email or creates it with displayName.
+func (r *Resolver) EnsureUser(ctx context.Context, email, displayName string) (*ent.User, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	u, err := r.Client.User.Query().Where(user.Email(email)).Only(ctx)
+	if err == nil || !ent.IsNotFound(err) {
+		return u, err
+	}
+	if displayName == "" {
+		displayName, _, _ = strings.Cut(email, "@")
+	}
+	u, err = r.Client.User.Create().SetEmail(email).SetDisplayName(displayName).Save(ctx)
+	return u, entError(err)
+}
+
+// CreateToken issues a new API token for userID and returns it; only its
+// hash is stored, so this is the one time it can be shown.
+func (r *Resolver) CreateToken(ctx context.Context, userID, name string) (string, error) {
+	token, hash := auth.NewToken()
+	_, err := r.Client.APIToken.Create().SetUserID(userID).SetHash(hash).SetName(name).Save(ctx)
+	return token, entError(err)
+}

@@ -1,0 +1,104 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/rest"
+)
+
+// App is a configured Folio over an open database.
+type App struct {
+	Config   Config
+	DB       *db.DB
+	Resolver *graph.Resolver
+	Handler  http.Handler
+}
+
+// New wires the resolvers and both APIs over database d.
+func New(cfg Config, d *db.DB, logger *slog.Logger) *App {
+	res := &graph.Resolver{Client: d.Client, BaseURL: cfg.PublicBaseURL()}
+	a := &App{Config: cfg, DB: d, Resolver: res}
+	a.Handler = a.routes(logger)
+	return a
+}
+
+func (a *App) routes(logger *slog.Logger) http.Handler {
+	r := chi.NewRouter()
+	r.Use(requestLog(logger))
+	r.Use(limitBody(a.Config.MaxBodyBytes))
+	r.NotFound(rest.NotFound)
+	r.MethodNotAllowed(rest.MethodNotAllowed)
+
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
+	})
+	r.Get("/readyz", a.ready)
+
+	gql := graph.NewHandler(a.Resolver)
+	explorer := graph.Explorer()
+	r.Get("/graphql", func(w http.ResponseWriter, req *http.Request) {
+		if req.URL.Query().Get("query") == "" {
+			explorer.ServeHTTP(w, req)
+			return
+		}
+		a.Resolver.Authenticate(gql).ServeHTTP(w, req)
+	})
+	r.With(a.Resolver.Authenticate).Post("/graphql", gql.ServeHTTP)
+
+	r.Route("/v1", func(v1 chi.Router) {
+		v1.Use(a.Resolver.Authenticate)
+		v1.NotFound(rest.NotFound)
+		v1.MethodNotAllowed(rest.MethodNotAllowed)
+		rest.Routes(v1, a.Resolver)
+	})
+	return r
+}
+
+// ready answers 200 when the database answers, 503 otherwise.
+func (a *App) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := a.DB.SQL.PingContext(ctx); err != nil {
+		slog.WarnContext(ctx, "readiness: database unreachable", "err", err)
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"error":{"code":503,"message":"database unreachable"}}` + "\n"))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write([]byte(`{"status":"ready"}` + "\n"))
+}
+
+// Serve runs the HTTP server until ctx ends, then lets in-flight requests
+// finish (up to ShutdownTimeout) before returning.
+func (a *App) Serve(ctx context.Context, logger *slog.Logger) error {
+	srv := &http.Server{
+		Addr:              a.Config.Addr,
+		Handler:           a.Handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	logger.Info("serving", "addr", a.Config.Addr, "base_url", a.Config.PublicBaseURL(), "database", a.DB.Dialect)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: waiting for in-flight requests", "timeout", a.Config.ShutdownTimeout)
+	shutCtx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
+	defer cancel()
+	return srv.Shutdown(shutCtx)
+}

@@ -1,0 +1,59 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/folio/folio/graph/model"
+)
+
+// Bootstrap makes a first user, organization and token when the database
+// has no user yet, and prints them with a curl line, so a newcomer can call
+// the API within a minute of cloning. It does nothing on later starts.
+func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
+	n, err := a.DB.Client.User.Query().Count(ctx)
+	if err != nil || n > 0 {
+		return err
+	}
+	const email, title = "admin@folio.localhost", "My Organization"
+	token, org, err := a.IssueToken(ctx, email, "Admin", title)
+	if err != nil {
+		return err
+	}
+	base := a.Config.PublicBaseURL()
+	fmt.Fprintf(out, `
+Folio is ready. A first user, organization and API token were created:
+
+  user:          %s
+  organization:  %s (%s)
+  token:         %s
+
+The token is shown only this once. Try it:
+
+  curl -s -H "Authorization: Bearer %s" %s/v1/orgs/%s
+
+GraphQL explorer: %s/graphql   (more tokens: folio token create --email you@example.com)
+
+`, email, title, org, token, token, base, org, base)
+	return nil
+}
+
+// IssueToken creates the user with email if needed (and, when orgTitle is
+// not empty, an organization with that user as admin) and returns a new API
+// token and the organization's id.
+func (a *App) IssueToken(ctx context.Context, email, name, orgTitle string) (token, orgID string, err error) {
+	u, err := a.Resolver.EnsureUser(ctx, email, name)
+	if err != nil {
+		return "", "", err
+	}
+	if orgTitle != "" {
+		org, err := a.Resolver.CreateOrganization(ctx, u.ID, model.CreateOrganizationInput{Title: orgTitle})
+		if err != nil {
+			return "", "", err
+		}
+		orgID = org.ID
+	}
+	token, err = a.Resolver.CreateToken(ctx, u.ID, "cli")
+	return token, orgID, err
+}

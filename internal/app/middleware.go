@@ -1,0 +1,108 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/ids"
+)
+
+type requestIDKey struct{}
+
+// RequestIDHeader carries the request id back to the caller, so a reported
+// failure can be found in the logs.
+const RequestIDHeader = "X-Request-Id"
+
+// requestLog gives every request an id (echoed in X-Request-Id and attached
+// to every log line of the request) and logs it when it ends.
+func requestLog(logger *slog.Logger) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			id := ids.New()
+			w.Header().Set(RequestIDHeader, id)
+			ctx := context.WithValue(r.Context(), requestIDKey{}, id)
+			rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+			start := time.Now()
+			defer func() {
+				if v := recover(); v != nil {
+					logger.ErrorContext(ctx, "panic", "request_id", id, "panic", v)
+					if !rec.wrote {
+						apperr.Write(rec, r.WithContext(ctx), fmt.Errorf("panic: %v", v))
+					}
+					rec.status = http.StatusInternalServerError
+				}
+				logger.InfoContext(ctx, "request",
+					"request_id", id, "method", r.Method, "path", r.URL.Path,
+					"status", rec.status, "bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds())
+			}()
+			next.ServeHTTP(rec, r.WithContext(ctx))
+		})
+	}
+}
+
+// RequestID is the id of the request in ctx.
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+	wrote  bool
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if !s.wrote {
+		s.status, s.wrote = code, true
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	s.wrote = true
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += n
+	return n, err
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// limitBody answers 413 in the error shape when a body exceeds max bytes.
+// Bodies are read here in full (they are bounded), so every handler, REST or
+// GraphQL, sees either a complete body or no request at all.
+func limitBody(max int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.ContentLength > max {
+				apperr.Write(w, r, tooLarge(max))
+				return
+			}
+			if r.Body != nil && r.Body != http.NoBody {
+				body, err := io.ReadAll(io.LimitReader(r.Body, max+1))
+				if err != nil {
+					apperr.Write(w, r, apperr.Invalidf("could not read the request body"))
+					return
+				}
+				if int64(len(body)) > max {
+					apperr.Write(w, r, tooLarge(max))
+					return
+				}
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+func tooLarge(max int64) error {
+	return &apperr.Error{Kind: apperr.TooLarge, Message: "request body is larger than the limit of " + strconv.FormatInt(max, 10) + " bytes"}
+}

@@ -1,0 +1,153 @@
+// Package apperr defines the errors every layer speaks: resolvers return them,
+// REST writes them in the GitBook error shape and GraphQL sets
+// extensions.code from them. One kind of failure, one status, everywhere.
+package apperr
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+)
+
+// Kind is the class of a failure.
+type Kind int
+
+const (
+	Internal Kind = iota
+	Invalid
+	Unauthenticated
+	Forbidden
+	NotFound
+	MethodNotAllowed
+	Conflict
+	TooLarge
+	Locked
+)
+
+// Error is a failure the caller may see. Message names the offending field
+// when there is one and never leaks internals.
+type Error struct {
+	Kind    Kind
+	Field   string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Status is the HTTP status of the error.
+func (e *Error) Status() int {
+	switch e.Kind {
+	case Invalid:
+		return http.StatusBadRequest
+	case Unauthenticated:
+		return http.StatusUnauthorized
+	case Forbidden:
+		return http.StatusForbidden
+	case NotFound:
+		return http.StatusNotFound
+	case MethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case Conflict:
+		return http.StatusConflict
+	case TooLarge:
+		return http.StatusRequestEntityTooLarge
+	case Locked:
+		return http.StatusLocked
+	}
+	return http.StatusInternalServerError
+}
+
+// Code is the GraphQL extensions.code of the error.
+func (e *Error) Code() string {
+	switch e.Kind {
+	case Invalid:
+		return "BAD_USER_INPUT"
+	case Unauthenticated:
+		return "UNAUTHENTICATED"
+	case Forbidden:
+		return "FORBIDDEN"
+	case NotFound:
+		return "NOT_FOUND"
+	case MethodNotAllowed:
+		return "METHOD_NOT_ALLOWED"
+	case Conflict:
+		return "CONFLICT"
+	case TooLarge:
+		return "PAYLOAD_TOO_LARGE"
+	case Locked:
+		return "LOCKED"
+	}
+	return "INTERNAL_SERVER_ERROR"
+}
+
+// InvalidField reports a bad value of the named field.
+func InvalidField(field, format string, args ...any) *Error {
+	return &Error{Kind: Invalid, Field: field, Message: field + ": " + fmt.Sprintf(format, args...)}
+}
+
+// Invalidf reports bad input that no single field explains.
+func Invalidf(format string, args ...any) *Error {
+	return &Error{Kind: Invalid, Message: fmt.Sprintf(format, args...)}
+}
+
+// NotFoundf reports something absent or that the caller may not see; both
+// answer the same so a stranger cannot tell whether an ID exists.
+func NotFoundf(format string, args ...any) *Error {
+	return &Error{Kind: NotFound, Message: fmt.Sprintf(format, args...)}
+}
+
+// Forbiddenf reports something the caller can see but not do.
+func Forbiddenf(format string, args ...any) *Error {
+	return &Error{Kind: Forbidden, Message: fmt.Sprintf(format, args...)}
+}
+
+// Conflictf reports a request that clashes with the current state.
+func Conflictf(format string, args ...any) *Error {
+	return &Error{Kind: Conflict, Message: fmt.Sprintf(format, args...)}
+}
+
+// ConflictField reports a value that clashes with another object's.
+func ConflictField(field, format string, args ...any) *Error {
+	return &Error{Kind: Conflict, Field: field, Message: field + ": " + fmt.Sprintf(format, args...)}
+}
+
+// Unauthenticatedf reports a missing or unknown token.
+func Unauthenticatedf(format string, args ...any) *Error {
+	return &Error{Kind: Unauthenticated, Message: fmt.Sprintf(format, args...)}
+}
+
+// As finds the *Error in err's chain; anything else is internal.
+func As(err error) (*Error, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	return nil, false
+}
+
+// Body is the GitBook error shape.
+type Body struct {
+	Error BodyError `json:"error"`
+}
+
+// BodyError is the inside of Body.
+type BodyError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// Write answers err in the GitBook error shape. Errors that are not *Error
+// are logged with the request id and answered as a bare 500.
+func Write(w http.ResponseWriter, r *http.Request, err error) {
+	e, ok := As(err)
+	if !ok {
+		slog.ErrorContext(r.Context(), "internal error", "err", err, "method", r.Method, "path", r.URL.Path)
+		e = &Error{Kind: Internal, Message: "internal error"}
+	}
+	status := e.Status()
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(Body{Error: BodyError{Code: status, Message: e.Message}})
+}

@@ -1,0 +1,141 @@
+// Package db opens the database behind ent: PostgreSQL through lib/pq when the
+// URL says so, otherwise an embedded SQLite file (modernc.org/sqlite, pure Go,
+// so Folio builds and cross-compiles without cgo).
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/lib/pq"
+	_ "modernc.org/sqlite"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/migrate"
+)
+
+// DB is an open database: the ent client for the application, the raw pool
+// for health checks, and the statement counter tests read.
+type DB struct {
+	Client  *ent.Client
+	SQL     *sql.DB
+	Dialect string
+	Counter *Counter
+}
+
+// IsPostgres tells whether a DATABASE_URL names a PostgreSQL server.
+func IsPostgres(databaseURL string) bool {
+	return strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://")
+}
+
+// Open connects to databaseURL (PostgreSQL) or, when it is empty, to the
+// SQLite file folio.db under dataDir, and migrates the schema.
+func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
+	var (
+		raw     *sql.DB
+		dialect string
+		err     error
+	)
+	switch {
+	case IsPostgres(databaseURL):
+		raw, err = openPostgres(databaseURL)
+		dialect = dialectPostgres
+	case databaseURL == "" || strings.HasPrefix(databaseURL, "sqlite:") || strings.HasPrefix(databaseURL, "file:"):
+		raw, err = openSQLite(databaseURL, dataDir)
+		dialect = dialectSQLite
+	default:
+		return nil, fmt.Errorf("DATABASE_URL: unsupported scheme in %q (use postgres:// or leave empty for SQLite)", redact(databaseURL))
+	}
+	if err != nil {
+		return nil, err
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := raw.PingContext(pingCtx); err != nil {
+		raw.Close()
+		return nil, fmt.Errorf("database %s: %w", redact(databaseURL), err)
+	}
+	counter := &Counter{}
+	drv := &countingDriver{Driver: entsql.OpenDB(dialect, raw), counter: counter}
+	client := ent.NewClient(ent.Driver(drv))
+	if err := client.Schema.Create(ctx, migrate.WithDropIndex(true)); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("migrate schema: %w", err)
+	}
+	return &DB{Client: client, SQL: raw, Dialect: dialect, Counter: counter}, nil
+}
+
+const (
+	dialectPostgres = dialect.Postgres
+	dialectSQLite   = dialect.SQLite
+)
+
+func openPostgres(databaseURL string) (*sql.DB, error) {
+	u, err := url.Parse(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	// lib/pq defaults to sslmode=require and waits forever on a dead host:
+	// make both explicit unless the operator chose.
+	q := u.Query()
+	if q.Get("sslmode") == "" {
+		q.Set("sslmode", "disable")
+	}
+	if q.Get("connect_timeout") == "" {
+		q.Set("connect_timeout", "10")
+	}
+	u.RawQuery = q.Encode()
+	raw, err := sql.Open("postgres", u.String())
+	if err != nil {
+		return nil, err
+	}
+	raw.SetMaxOpenConns(20)
+	raw.SetMaxIdleConns(20)
+	raw.SetConnMaxLifetime(30 * time.Minute)
+	return raw, nil
+}
+
+func openSQLite(databaseURL, dataDir string) (*sql.DB, error) {
+	path := strings.TrimPrefix(strings.TrimPrefix(databaseURL, "sqlite:"), "file:")
+	if path == "" {
+		if dataDir == "" {
+			dataDir = "data"
+		}
+		if err := os.MkdirAll(dataDir, 0o755); err != nil {
+			return nil, fmt.Errorf("data directory: %w", err)
+		}
+		path = filepath.Join(dataDir, "folio.db")
+	}
+	// Foreign keys are off per connection unless asked for; WAL lets readers
+	// run beside the single writer; the busy timeout queues writers instead
+	// of failing them.
+	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_time_format=sqlite&_txlock=immediate"
+	raw, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	// One writer at a time; a small pool of readers.
+	raw.SetMaxOpenConns(4)
+	raw.SetMaxIdleConns(4)
+	return raw, nil
+}
+
+// redact hides a password in a database URL before it is logged.
+func redact(databaseURL string) string {
+	u, err := url.Parse(databaseURL)
+	if err != nil || u.User == nil {
+		return databaseURL
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}

@@ -1,0 +1,154 @@
+// Package paging holds the list conventions shared by REST and GraphQL:
+// limits, order and opaque keyset cursors. A page costs the same at item
+// 100,000 as at item 0 because cursors carry the last key, not an offset.
+package paging
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/folio/folio/internal/apperr"
+)
+
+const (
+	DefaultLimit = 50
+	MaxLimit     = 1000
+)
+
+// Order is asc or desc; lists default to desc.
+type Order string
+
+const (
+	Asc  Order = "asc"
+	Desc Order = "desc"
+)
+
+// Args is a validated page request.
+type Args struct {
+	Limit int
+	After *Cursor
+	Order Order
+}
+
+// Names are the names the caller used for the paging arguments, so errors
+// name the field the caller sent (REST: limit/page/order, GraphQL:
+// first/after/order).
+type Names struct{ Limit, After, Order string }
+
+var (
+	RESTNames    = Names{Limit: "limit", After: "page", Order: "order"}
+	GraphQLNames = Names{Limit: "first", After: "after", Order: "order"}
+)
+
+// New validates paging arguments; nil means "not given".
+func New(limit *int, after *string, order *string, names Names) (Args, error) {
+	a := Args{Limit: DefaultLimit, Order: Desc}
+	if limit != nil {
+		if *limit < 1 || *limit > MaxLimit {
+			return a, apperr.InvalidField(names.Limit, "must be between 1 and %d", MaxLimit)
+		}
+		a.Limit = *limit
+	}
+	if order != nil {
+		switch Order(*order) {
+		case Asc, Desc:
+			a.Order = Order(*order)
+		default:
+			return a, apperr.InvalidField(names.Order, "must be asc or desc")
+		}
+	}
+	if after != nil && *after != "" {
+		c, err := DecodeCursor(*after)
+		if err != nil {
+			return a, apperr.InvalidField(names.After, "is not a valid page cursor")
+		}
+		a.After = c
+	}
+	return a, nil
+}
+
+// Cursor is the position after the last item of a page: its sort time and id.
+type Cursor struct {
+	Time time.Time `json:"t"`
+	ID   string    `json:"i"`
+}
+
+// Encode makes the opaque page token.
+func (c Cursor) Encode() string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// DecodeCursor reads a token made by Encode.
+func DecodeCursor(s string) (*Cursor, error) {
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimSpace(s))
+	if err != nil {
+		return nil, err
+	}
+	var c Cursor
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, err
+	}
+	if c.ID == "" || c.Time.IsZero() {
+		return nil, apperr.Invalidf("empty cursor")
+	}
+	return &c, nil
+}
+
+// Keyset returns the WHERE of a page over (timeColumn, id): the rows after
+// the cursor in the requested order. Use it as an ent predicate.
+func (a Args) Keyset(timeColumn string) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		if a.After == nil {
+			return
+		}
+		t, id := s.C(timeColumn), s.C("id")
+		if a.Order == Asc {
+			s.Where(sql.Or(sql.GT(t, a.After.Time), sql.And(sql.EQ(t, a.After.Time), sql.GT(id, a.After.ID))))
+		} else {
+			s.Where(sql.Or(sql.LT(t, a.After.Time), sql.And(sql.EQ(t, a.After.Time), sql.LT(id, a.After.ID))))
+		}
+	}
+}
+
+// OrderBy returns the ORDER BY matching Keyset.
+func (a Args) OrderBy(timeColumn string) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		if a.Order == Asc {
+			s.OrderBy(sql.Asc(s.C(timeColumn)), sql.Asc(s.C("id")))
+		} else {
+			s.OrderBy(sql.Desc(s.C(timeColumn)), sql.Desc(s.C("id")))
+		}
+	}
+}
+
+// Page is one page of a list.
+type Page[T any] struct {
+	Items   []T
+	Cursors []string // one per item
+	Next    *string  // cursor of the following page; nil on the last page
+	Total   int
+}
+
+// Cut builds a page from rows fetched with Limit+1, so that the extra row
+// tells whether another page follows.
+func Cut[T any](a Args, rows []T, total int, key func(T) Cursor) Page[T] {
+	p := Page[T]{Total: total}
+	if len(rows) > a.Limit {
+		rows = rows[:a.Limit]
+		next := key(rows[len(rows)-1]).Encode()
+		p.Next = &next
+	}
+	p.Items = rows
+	p.Cursors = make([]string, len(rows))
+	for i, r := range rows {
+		p.Cursors[i] = key(r).Encode()
+	}
+	return p
+}

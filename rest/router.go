@@ -1,0 +1,35 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/apperr"
+)
+
+// API is the /v1 adapter over the resolvers.
+type API struct {
+	res *graph.Resolver
+}
+
+// Routes mounts every /v1 operation on r, which the caller has already put
+// behind authentication.
+func Routes(r chi.Router, res *graph.Resolver) {
+	a := &API{res: res}
+	a.orgRoutes(r)
+}
+
+// writeError answers err in the GitBook error shape.
+func writeError(w http.ResponseWriter, r *http.Request, err error) { apperr.Write(w, r, err) }
+
+// NotFound answers unknown routes in the error shape.
+func NotFound(w http.ResponseWriter, r *http.Request) {
+	writeError(w, r, apperr.NotFoundf("no route for %s %s", r.Method, r.URL.Path))
+}
+
+// MethodNotAllowed answers a known route called with the wrong method.
+func MethodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	writeError(w, r, &apperr.Error{Kind: apperr.MethodNotAllowed, Message: "method " + r.Method + " is not allowed on " + r.URL.Path})
+}
