@@ -88,21 +88,7 @@ func init() {
 	// organizationDescTitle is the schema descriptor for title field.
 	organizationDescTitle := organizationFields[0].Descriptor()
 	// organization.TitleValidator is a validator for the "title" field. It is called by the builders before save.
-	organization.TitleValidator = func() func(string) error {
-		validators := organizationDescTitle.Validators
-		fns := [...]func(string) error{
-			validators[0].(func(string) error),
-			validators[1].(func(string) error),
-		}
-		return func(title string) error {
-			for _, fn := range fns {
-				if err := fn(title); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}()
+	organization.TitleValidator = organizationDescTitle.Validators[0].(func(string) error)
 	// organizationDescEmailDomains is the schema descriptor for email_domains field.
 	organizationDescEmailDomains := organizationFields[1].Descriptor()
 	// organization.DefaultEmailDomains holds the default value on creation for the email_domains field.
@@ -112,22 +98,7 @@ func init() {
 	// organizationDescHostname is the schema descriptor for hostname field.
 	organizationDescHostname := organizationFields[2].Descriptor()
 	// organization.HostnameValidator is a validator for the "hostname" field. It is called by the builders before save.
-	organization.HostnameValidator = func() func(string) error {
-		validators := organizationDescHostname.Validators
-		fns := [...]func(string) error{
-			validators[0].(func(string) error),
-			validators[1].(func(string) error),
-			validators[2].(func(string) error),
-		}
-		return func(hostname string) error {
-			for _, fn := range fns {
-				if err := fn(hostname); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}()
+	organization.HostnameValidator = organizationDescHostname.Validators[0].(func(string) error)
 	// organizationDescLogo is the schema descriptor for logo field.
 	organizationDescLogo := organizationFields[8].Descriptor()
 	// organization.LogoValidator is a validator for the "logo" field. It is called by the builders before save.
@@ -174,39 +145,11 @@ func init() {
 	// userDescEmail is the schema descriptor for email field.
 	userDescEmail := userFields[0].Descriptor()
 	// user.EmailValidator is a validator for the "email" field. It is called by the builders before save.
-	user.EmailValidator = func() func(string) error {
-		validators := userDescEmail.Validators
-		fns := [...]func(string) error{
-			validators[0].(func(string) error),
-			validators[1].(func(string) error),
-		}
-		return func(email string) error {
-			for _, fn := range fns {
-				if err := fn(email); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}()
+	user.EmailValidator = userDescEmail.Validators[0].(func(string) error)
 	// userDescDisplayName is the schema descriptor for display_name field.
 	userDescDisplayName := userFields[1].Descriptor()
 	// user.DisplayNameValidator is a validator for the "display_name" field. It is called by the builders before save.
-	user.DisplayNameValidator = func() func(string) error {
-		validators := userDescDisplayName.Validators
-		fns := [...]func(string) error{
-			validators[0].(func(string) error),
-			validators[1].(func(string) error),
-		}
-		return func(display_name string) error {
-			for _, fn := range fns {
-				if err := fn(display_name); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}()
+	user.DisplayNameValidator = userDescDisplayName.Validators[0].(func(string) error)
 	// userDescPhotoURL is the schema descriptor for photo_url field.
 	userDescPhotoURL := userFields[2].Descriptor()
 	// user.PhotoURLValidator is a validator for the "photo_url" field. It is called by the builders before save.

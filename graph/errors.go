@@ -18,10 +18,12 @@ func entError(err error) error {
 	}
 	var ve *ent.ValidationError
 	if errors.As(err, &ve) {
-		msg := ve.Error()
-		if inner := errors.Unwrap(ve); inner != nil {
-			msg = inner.Error()
+		// ent wraps the validator's own message twice; show only that.
+		inner := error(ve)
+		for next := errors.Unwrap(inner); next != nil; next = errors.Unwrap(inner) {
+			inner = next
 		}
+		msg := inner.Error()
 		return apperr.InvalidField(jsonName(ve.Name), "%s", msg)
 	}
 	if ent.IsNotFound(err) {

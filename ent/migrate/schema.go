@@ -79,19 +79,19 @@ var (
 		{Name: "id", Type: field.TypeString},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "title", Type: field.TypeString, Size: 255},
+		{Name: "title", Type: field.TypeString},
 		{Name: "email_domains", Type: field.TypeJSON},
-		{Name: "hostname", Type: field.TypeString, Unique: true, Nullable: true, Size: 32},
+		{Name: "hostname", Type: field.TypeString, Unique: true, Nullable: true},
 		{Name: "type", Type: field.TypeEnum, Enums: []string{"business", "community"}, Default: "business"},
 		{Name: "use_case", Type: field.TypeEnum, Nullable: true, Enums: []string{"internalDocs", "docsSite", "audienceControlledSite", "productDocs", "teamKnowledgeBase", "designSystem", "openSourceDocs", "notes", "other"}},
 		{Name: "community_type", Type: field.TypeEnum, Nullable: true, Enums: []string{"nonProfit", "openSource", "education"}},
 		{Name: "default_role", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "review", "edit", "comment", "read"}},
 		{Name: "default_content", Type: field.TypeJSON, Nullable: true},
-		{Name: "logo", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "logo", Type: field.TypeString, Nullable: true},
 		{Name: "sso", Type: field.TypeBool, Default: false},
 		{Name: "ai", Type: field.TypeBool, Default: false},
 		{Name: "invite_links", Type: field.TypeBool, Default: true},
-		{Name: "custom_hostname", Type: field.TypeString, Nullable: true, Size: 512},
+		{Name: "custom_hostname", Type: field.TypeString, Nullable: true},
 	}
 	// OrganizationsTable holds the schema information for the "organizations" table.
 	OrganizationsTable = &schema.Table{
@@ -104,9 +104,9 @@ var (
 		{Name: "id", Type: field.TypeString},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "email", Type: field.TypeString, Unique: true, Size: 320},
-		{Name: "display_name", Type: field.TypeString, Size: 255},
-		{Name: "photo_url", Type: field.TypeString, Nullable: true, Size: 2048},
+		{Name: "email", Type: field.TypeString, Unique: true},
+		{Name: "display_name", Type: field.TypeString},
+		{Name: "photo_url", Type: field.TypeString, Nullable: true},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{

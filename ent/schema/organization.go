@@ -21,10 +21,11 @@ func (Organization) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixi
 
 func (Organization) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("title").MinLen(2).MaxLen(255),
+		field.String("title").Validate(length(2, 255)),
 		// Lower-cased email domains whose users may find the organization.
 		field.Strings("email_domains").Default([]string{}).Validate(validateEmailDomains),
-		field.String("hostname").Optional().Nillable().Unique().MinLen(3).MaxLen(32).Match(hostnamePattern),
+		field.String("hostname").Optional().Nillable().Unique().
+			Validate(all(length(3, 32), matches(hostnamePattern, "lower-case letters, digits and inner hyphens"))),
 		field.Enum("type").Values("business", "community").Default("business"),
 		field.Enum("use_case").Optional().Nillable().
 			Values("internalDocs", "docsSite", "audienceControlledSite", "productDocs", "teamKnowledgeBase",
@@ -34,11 +35,11 @@ func (Organization) Fields() []ent.Field {
 		field.Enum("default_role").GoType(access.Role("")).Optional().Nillable(),
 		// {type: "site", site: <id>} or nil.
 		field.JSON("default_content", &DefaultContent{}).Optional(),
-		field.String("logo").Optional().Nillable().MaxLen(2048),
+		field.String("logo").Optional().Nillable().Validate(length(0, 2048)),
 		field.Bool("sso").Default(false),
 		field.Bool("ai").Default(false),
 		field.Bool("invite_links").Default(true),
-		field.String("custom_hostname").Optional().Nillable().MaxLen(512),
+		field.String("custom_hostname").Optional().Nillable().Validate(length(0, 512)),
 	}
 }
 

@@ -14,9 +14,9 @@ func (User) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}} }
 func (User) Fields() []ent.Field {
 	return []ent.Field{
 		// Stored lower-cased so lookups by email are exact on both databases.
-		field.String("email").Unique().NotEmpty().MaxLen(320),
-		field.String("display_name").NotEmpty().MaxLen(255),
-		field.String("photo_url").Optional().Nillable().MaxLen(2048),
+		field.String("email").Unique().Validate(length(3, 320)),
+		field.String("display_name").Validate(length(1, 255)),
+		field.String("photo_url").Optional().Nillable().Validate(length(0, 2048)),
 	}
 }
 

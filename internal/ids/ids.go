@@ -6,10 +6,11 @@ import (
 	"crypto/rand"
 )
 
-// alphabet is URL-safe and unambiguous in both cases, like GitBook's IDs.
-const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+// alphabet is URL-safe and has a single case, so IDs sort the same in every
+// database collation (keyset cursors compare IDs in SQL and must agree).
+const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
 
-// Length of a new ID: 20 characters of a 62-letter alphabet is about 119 bits.
+// Length of a new ID: 20 characters of a 36-letter alphabet is about 103 bits.
 const Length = 20
 
 // New returns a fresh random ID.
@@ -21,8 +22,8 @@ func New() string {
 			panic("ids: no randomness: " + err.Error())
 		}
 		for _, c := range b {
-			// Reject values that would bias the distribution (248 = 4*62).
-			if c >= 248 {
+			// Reject values that would bias the distribution (252 = 7*36).
+			if c >= 252 {
 				continue
 			}
 			out[i] = alphabet[int(c)%len(alphabet)]

@@ -1,0 +1,150 @@
+// Package testkit runs Folio for end-to-end tests: a real server over HTTP on
+// a fresh database per test, SQLite always and PostgreSQL when reachable
+// (required when FOLIO_REQUIRE_POSTGRES=1, as in CI), with every REST
+// response checked against GitBook's OpenAPI reference.
+package testkit
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/internal/app"
+	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/internal/ids"
+)
+
+// DefaultPostgresURL is the local server the tests use unless
+// TEST_DATABASE_URL names another.
+const DefaultPostgresURL = "postgres://postgres@127.0.0.1:5432/folio_test?sslmode=disable"
+
+// Server is a running Folio over a fresh database.
+type Server struct {
+	*httptest.Server
+	App     *app.App
+	Dialect string
+	t       testing.TB
+}
+
+// Client is the ent client of the server's database, for checking state.
+func (s *Server) Client() *ent.Client { return s.App.DB.Client }
+
+// Statements is the number of SQL statements run so far.
+func (s *Server) Statements() int64 { return s.App.DB.Counter.Load() }
+
+// ForEachDB runs fn as a subtest on SQLite and, when reachable, PostgreSQL.
+func ForEachDB(t *testing.T, fn func(t *testing.T, s *Server)) {
+	t.Helper()
+	for _, kind := range Databases(t) {
+		t.Run(kind, func(t *testing.T) {
+			fn(t, Start(t, kind))
+		})
+	}
+}
+
+// Databases lists the kinds of database this run can test on.
+func Databases(t testing.TB) []string {
+	kinds := []string{"sqlite"}
+	if postgresReachable(t) {
+		kinds = append(kinds, "postgres")
+	}
+	return kinds
+}
+
+var (
+	pgOnce sync.Once
+	pgOK   bool
+	pgErr  error
+)
+
+func postgresURL() string {
+	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
+		return u
+	}
+	return DefaultPostgresURL
+}
+
+func postgresReachable(t testing.TB) bool {
+	pgOnce.Do(func() {
+		raw, err := sql.Open("postgres", postgresURL())
+		if err == nil {
+			err = raw.Ping()
+			raw.Close()
+		}
+		pgOK, pgErr = err == nil, err
+	})
+	if !pgOK {
+		if os.Getenv("FOLIO_REQUIRE_POSTGRES") == "1" {
+			t.Fatalf("PostgreSQL is required (FOLIO_REQUIRE_POSTGRES=1) but %s is unreachable: %v", postgresURL(), pgErr)
+		}
+		t.Logf("PostgreSQL tests skipped: %s unreachable: %v", postgresURL(), pgErr)
+	}
+	return pgOK
+}
+
+// Start runs a server on a fresh database of the given kind.
+func Start(t testing.TB, kind string) *Server {
+	t.Helper()
+	ctx := context.Background()
+	cfg := app.FromEnv()
+	cfg.DataDir = t.TempDir()
+	cfg.BlobURL = ""
+	cfg.DatabaseURL = ""
+	cfg.AllowPrivateFetch = true
+	if kind == "postgres" {
+		cfg.DatabaseURL = freshPostgresSchema(t)
+	} else {
+		cfg.DatabaseURL = "sqlite:" + filepath.Join(cfg.DataDir, "folio.db")
+	}
+	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		t.Fatalf("open %s: %v", kind, err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if os.Getenv("FOLIO_TEST_LOG") == "1" {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	s := &Server{Dialect: kind, t: t}
+	s.Server = httptest.NewUnstartedServer(nil)
+	s.Server.Start()
+	cfg.BaseURL = s.Server.URL
+	s.App = app.New(cfg, d, logger)
+	s.Server.Config.Handler = s.App.Handler
+	t.Cleanup(func() {
+		s.Server.Close()
+		d.Client.Close()
+	})
+	return s
+}
+
+// freshPostgresSchema creates a schema of its own for one test and returns
+// a URL whose connections use it; the schema is dropped afterwards.
+func freshPostgresSchema(t testing.TB) string {
+	t.Helper()
+	admin, err := sql.Open("postgres", postgresURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "t_" + strings.ToLower(ids.New())
+	if _, err := admin.Exec("CREATE SCHEMA " + name); err != nil {
+		admin.Close()
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		_, _ = admin.Exec("DROP SCHEMA " + name + " CASCADE")
+		admin.Close()
+	})
+	sep := "?"
+	if strings.Contains(postgresURL(), "?") {
+		sep = "&"
+	}
+	return postgresURL() + sep + "search_path=" + name
+}
