@@ -34,6 +34,10 @@ func membership(ctx context.Context, orgID string) (access.Membership, *ent.Memb
 // visibleOrganization loads an organization the caller belongs to; any other
 // id answers 404, whether or not it exists.
 func visibleOrganization(ctx context.Context, id string) (*ent.Organization, access.Membership, error) {
+	// Both lookups are queued before either is awaited, so a single read
+	// pays one batch wait, not two.
+	l := loader.For(ctx)
+	orgThunk := l.OrganizationByID.Load(ctx, id)
 	m, _, err := membership(ctx, id)
 	if err != nil {
 		return nil, m, err
@@ -41,7 +45,7 @@ func visibleOrganization(ctx context.Context, id string) (*ent.Organization, acc
 	if !m.CanSeeOrganization() {
 		return nil, m, apperr.NotFoundf("organization %s not found", id)
 	}
-	org, err := loader.For(ctx).OrganizationByID.Load(ctx, id)()
+	org, err := orgThunk()
 	return org, m, err
 }
 
@@ -66,14 +70,23 @@ func (r *Resolver) ViewerOrganizations(ctx context.Context, args paging.Args) (p
 	if err != nil {
 		return paging.Page[*ent.Organization]{}, err
 	}
+	// The viewer's memberships come with the page (one more statement) so
+	// that every item's permissions resolve from the loader's cache.
 	rows, err := q.Where(args.Keyset(organization.FieldCreatedAt)).
 		Order(args.OrderBy(organization.FieldCreatedAt)).
 		Limit(args.Limit + 1).
+		WithMembers(func(mq *ent.MemberQuery) { mq.Where(member.UserID(auth.ViewerID(ctx))) }).
 		All(ctx)
 	if err != nil {
 		return paging.Page[*ent.Organization]{}, err
 	}
 	primeOrganizations(ctx, rows)
+	memberships := loader.For(ctx).ViewerMembership
+	for _, o := range rows {
+		if len(o.Edges.Members) == 1 {
+			memberships.Prime(ctx, o.ID, o.Edges.Members[0])
+		}
+	}
 	return paging.Cut(args, rows, total, func(o *ent.Organization) paging.Cursor {
 		return paging.Cursor{Time: o.CreatedAt, ID: o.ID}
 	}), nil

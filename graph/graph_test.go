@@ -1,0 +1,214 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/folio/folio/graph"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/testkit"
+)
+
+func TestViewerAndOrganization(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		alice, acme := s.NewUser(t, "alice@acme.com", "Acme")
+		bob, bobs := s.NewUser(t, "bob@bobs.io", "Bobs")
+		s.AddMember(t, acme, bob, testkit.RoleOf(access.Comment))
+
+		data := s.MustGraphQL(t, bob.Token, `{ viewer { user { id email } organizations { id title permissions { admin view } } } }`, nil)
+		v := data["viewer"].(map[string]any)
+		if v["user"].(map[string]any)["id"] != bob.ID {
+			t.Fatalf("viewer: %v", v)
+		}
+		orgs := v["organizations"].([]any)
+		if len(orgs) != 2 {
+			t.Fatalf("organizations: %v", orgs)
+		}
+		for _, o := range orgs {
+			o := o.(map[string]any)
+			admin := o["permissions"].(map[string]any)["admin"]
+			if (o["id"] == bobs) != (admin == true) {
+				t.Fatalf("permissions of %v", o)
+			}
+		}
+
+		data = s.MustGraphQL(t, alice.Token, `query($id: ID!) { organization(id: $id) { id title urls { location } permissions { admin } } node(id: $id) { id ... on Organization { title } } }`, map[string]any{"id": acme})
+		o := data["organization"].(map[string]any)
+		if o["title"] != "Acme" || o["urls"].(map[string]any)["location"] != s.URL+"/v1/orgs/"+acme {
+			t.Fatalf("organization: %v", o)
+		}
+		if data["node"].(map[string]any)["title"] != "Acme" {
+			t.Fatalf("node: %v", data["node"])
+		}
+
+		// Not a member: NOT_FOUND, exactly as for an unknown id.
+		for _, id := range []string{bobs, "unknownid"} {
+			_, errs := s.GraphQL(t, alice.Token, `query($id: ID!) { organization(id: $id) { id } }`, map[string]any{"id": id})
+			if len(errs) != 1 || errs[0].Extensions["code"] != "NOT_FOUND" {
+				t.Fatalf("organization %s: %+v", id, errs)
+			}
+		}
+
+		// Paged connection shares the REST cursor format.
+		data = s.MustGraphQL(t, bob.Token, `{ viewer { organizationsConnection(first: 1, order: asc) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id } } } } }`, nil)
+		conn := data["viewer"].(map[string]any)["organizationsConnection"].(map[string]any)
+		info := conn["pageInfo"].(map[string]any)
+		if conn["totalCount"].(float64) != 2 || info["hasNextPage"] != true || len(conn["edges"].([]any)) != 1 {
+			t.Fatalf("connection: %v", conn)
+		}
+		data = s.MustGraphQL(t, bob.Token, `query($after: String) { viewer { organizationsConnection(first: 1, after: $after, order: asc) { pageInfo { hasNextPage } edges { node { id } } } } }`, map[string]any{"after": info["endCursor"]})
+		conn = data["viewer"].(map[string]any)["organizationsConnection"].(map[string]any)
+		if conn["pageInfo"].(map[string]any)["hasNextPage"] != false {
+			t.Fatalf("second page: %v", conn)
+		}
+		_, errs := s.GraphQL(t, bob.Token, `{ viewer { organizationsConnection(first: 0) { totalCount } } }`, nil)
+		if len(errs) != 1 || errs[0].Extensions["code"] != "BAD_USER_INPUT" || errs[0].Extensions["field"] != "first" {
+			t.Fatalf("first: 0: %+v", errs)
+		}
+
+		// No token: 401 before any GraphQL runs.
+		if r := s.Request(t, "", "POST", "/graphql", map[string]any{"query": "{ viewer { user { id } } }"}); r.Status != 401 {
+			t.Fatalf("no token: %d", r.Status)
+		}
+	})
+}
+
+func TestOrganizationMutations(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		ctx := context.Background()
+		alice, acme := s.NewUser(t, "alice@acme.com", "Acme")
+		carol, _ := s.NewUser(t, "carol@acme.com", "")
+		s.AddMember(t, acme, carol, testkit.RoleOf(access.Read))
+
+		data := s.MustGraphQL(t, carol.Token, `mutation { createOrganization(input: {title: "Carol's", emailDomains: ["Carol.dev"]}) { id title emailDomains permissions { admin } } }`, nil)
+		created := data["createOrganization"].(map[string]any)
+		if created["title"] != "Carol's" || created["permissions"].(map[string]any)["admin"] != true || created["emailDomains"].([]any)[0] != "carol.dev" {
+			t.Fatalf("created: %v", created)
+		}
+
+		update := `mutation($id: ID!, $in: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $in) { title hostname defaultRole } }`
+		data = s.MustGraphQL(t, alice.Token, update, map[string]any{"id": acme, "in": map[string]any{"title": "Acme Inc", "hostname": "acme", "defaultRole": "read"}})
+		if u := data["updateOrganization"].(map[string]any); u["title"] != "Acme Inc" || u["hostname"] != "acme" || u["defaultRole"] != "read" {
+			t.Fatalf("updated: %v", u)
+		}
+		// null clears; absent leaves alone.
+		data = s.MustGraphQL(t, alice.Token, update, map[string]any{"id": acme, "in": map[string]any{"hostname": nil}})
+		if u := data["updateOrganization"].(map[string]any); u["hostname"] != nil || u["title"] != "Acme Inc" {
+			t.Fatalf("cleared: %v", u)
+		}
+
+		before := s.Snapshot(t)
+		for _, c := range []struct {
+			token string
+			in    map[string]any
+			code  string
+			field string
+		}{
+			{alice.Token, map[string]any{"title": "A"}, "BAD_USER_INPUT", "title"},
+			{alice.Token, map[string]any{"title": strings.Repeat("a", 256)}, "BAD_USER_INPUT", "title"},
+			{alice.Token, map[string]any{"hostname": "x"}, "BAD_USER_INPUT", "hostname"},
+			{carol.Token, map[string]any{"title": "Carol was here"}, "FORBIDDEN", ""},
+		} {
+			_, errs := s.GraphQL(t, c.token, update, map[string]any{"id": acme, "in": c.in})
+			if len(errs) != 1 || errs[0].Extensions["code"] != c.code || (c.field != "" && errs[0].Extensions["field"] != c.field) {
+				t.Fatalf("%v: %+v", c.in, errs)
+			}
+		}
+		// A number where a string belongs is refused by GraphQL validation.
+		_, errs := s.GraphQL(t, alice.Token, update, map[string]any{"id": acme, "in": map[string]any{"title": 5}})
+		if len(errs) == 0 {
+			t.Fatal("title: 5 accepted")
+		}
+		s.Unchanged(t, before)
+
+		data = s.MustGraphQL(t, carol.Token, fmt.Sprintf(`mutation { pingOrganization(id: %q) }`, acme), nil)
+		if data["pingOrganization"] != true {
+			t.Fatalf("ping: %v", data)
+		}
+		_ = ctx
+	})
+}
+
+func TestQueryLimits(t *testing.T) {
+	s := testkit.Start(t, "sqlite")
+	alice, _ := s.NewUser(t, "alice@acme.com", "Acme")
+
+	// Introspection nests as deep as one likes: { __schema { types { fields
+	// { type { ofType ... { name } } } } } } has depth 5 + the ofType chain.
+	nested := func(depth int) string {
+		inner := "name"
+		for i := 0; i < depth-5; i++ {
+			inner = "ofType { " + inner + " }"
+		}
+		return "{ __schema { types { fields { type { " + inner + " } } } } }"
+	}
+	if _, errs := s.GraphQL(t, alice.Token, nested(graph.MaxDepth), nil); len(errs) != 0 {
+		t.Fatalf("query at the depth limit refused: %+v", errs)
+	}
+	before := s.Statements()
+	_, errs := s.GraphQL(t, alice.Token, nested(graph.MaxDepth+1), nil)
+	if len(errs) != 1 || errs[0].Extensions["code"] != "QUERY_TOO_DEEP" {
+		t.Fatalf("query past the depth limit: %+v", errs)
+	}
+	// Fragments count as the fields they expand to.
+	_, errs = s.GraphQL(t, alice.Token, "query { ...f } fragment f on Query "+nested(graph.MaxDepth+1), nil)
+	if len(errs) != 1 || errs[0].Extensions["code"] != "QUERY_TOO_DEEP" {
+		t.Fatalf("deep query through a fragment: %+v", errs)
+	}
+	// Only the token lookups ran (token and its user, per request):
+	// nothing for the refused queries themselves.
+	if n := s.Statements() - before; n != 4 {
+		t.Fatalf("%d statements for two refused queries, want 4 for the token lookups", n)
+	}
+
+	// Complexity: many aliases of a costly field, within the token limit.
+	const costly = "organizations { id title permissions { view admin ownTeam createContent createOpenAPISpec viewBilling listMembers listTeams } } "
+	aliases := func(n int) string {
+		var b strings.Builder
+		b.WriteString("{ viewer { ")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "a%d: %s", i, costly)
+		}
+		b.WriteString("} }")
+		return b.String()
+	}
+	_, errs = s.GraphQL(t, alice.Token, aliases(graph.MaxComplexity/10), nil)
+	if len(errs) != 1 || !strings.Contains(errs[0].Message, "complexity") {
+		t.Fatalf("costly query: %+v", errs[:min(len(errs), 1)])
+	}
+	// Tokens: a flood is refused by the parser.
+	_, errs = s.GraphQL(t, alice.Token, aliases(graph.MaxTokens/10), nil)
+	if len(errs) != 1 || !strings.Contains(errs[0].Message, "token limit") {
+		t.Fatalf("token flood: %+v", errs[:min(len(errs), 1)])
+	}
+}
+
+// TestViewerOrganizationsStatementCount holds the nested read to a fixed
+// number of SQL statements whatever the number of organizations.
+func TestViewerOrganizationsStatementCount(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		ctx := context.Background()
+		count := func(orgs int) int64 {
+			u, _ := s.NewUser(t, fmt.Sprintf("user%d@example.com", orgs), "")
+			for i := 0; i < orgs; i++ {
+				if _, err := s.App.Resolver.CreateOrganization(ctx, u.ID, model.CreateOrganizationInput{Title: fmt.Sprintf("Org %d", i)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := s.Statements()
+			data := s.MustGraphQL(t, u.Token, `{ viewer { organizations { id title permissions { admin } } } }`, nil)
+			if n := len(data["viewer"].(map[string]any)["organizations"].([]any)); n != orgs {
+				t.Fatalf("%d organizations, want %d", n, orgs)
+			}
+			return s.Statements() - before
+		}
+		one, hundred := count(1), count(100)
+		if one != hundred {
+			t.Fatalf("statements: %d for 1 organization, %d for 100", one, hundred)
+		}
+		t.Logf("%d statements for 1 and for 100 organizations", one)
+	})
+}
