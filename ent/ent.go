@@ -13,8 +13,14 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/folio/folio/ent/apitoken"
+	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/ent/team"
+	"github.com/folio/folio/ent/teammember"
+	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/ent/user"
 )
 
@@ -76,10 +82,16 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			apitoken.Table:     apitoken.ValidColumn,
-			member.Table:       member.ValidColumn,
-			organization.Table: organization.ValidColumn,
-			user.Table:         user.ValidColumn,
+			apitoken.Table:            apitoken.ValidColumn,
+			customfield.Table:         customfield.ValidColumn,
+			invite.Table:              invite.ValidColumn,
+			member.Table:              member.ValidColumn,
+			organization.Table:        organization.ValidColumn,
+			samlprovider.Table:        samlprovider.ValidColumn,
+			team.Table:                team.ValidColumn,
+			teammember.Table:          teammember.ValidColumn,
+			translationsettings.Table: translationsettings.ValidColumn,
+			user.Table:                user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -60,9 +60,19 @@ type Organization struct {
 type OrganizationEdges struct {
 	// Members holds the value of the members edge.
 	Members []*Member `json:"members,omitempty"`
+	// Teams holds the value of the teams edge.
+	Teams []*Team `json:"teams,omitempty"`
+	// Invites holds the value of the invites edge.
+	Invites []*Invite `json:"invites,omitempty"`
+	// SamlProviders holds the value of the saml_providers edge.
+	SamlProviders []*SAMLProvider `json:"saml_providers,omitempty"`
+	// Translations holds the value of the translations edge.
+	Translations []*TranslationSettings `json:"translations,omitempty"`
+	// CustomFields holds the value of the custom_fields edge.
+	CustomFields []*CustomField `json:"custom_fields,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [6]bool
 }
 
 // MembersOrErr returns the Members value or an error if the edge
@@ -72,6 +82,51 @@ func (e OrganizationEdges) MembersOrErr() ([]*Member, error) {
 		return e.Members, nil
 	}
 	return nil, &NotLoadedError{edge: "members"}
+}
+
+// TeamsOrErr returns the Teams value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) TeamsOrErr() ([]*Team, error) {
+	if e.loadedTypes[1] {
+		return e.Teams, nil
+	}
+	return nil, &NotLoadedError{edge: "teams"}
+}
+
+// InvitesOrErr returns the Invites value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) InvitesOrErr() ([]*Invite, error) {
+	if e.loadedTypes[2] {
+		return e.Invites, nil
+	}
+	return nil, &NotLoadedError{edge: "invites"}
+}
+
+// SamlProvidersOrErr returns the SamlProviders value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) SamlProvidersOrErr() ([]*SAMLProvider, error) {
+	if e.loadedTypes[3] {
+		return e.SamlProviders, nil
+	}
+	return nil, &NotLoadedError{edge: "saml_providers"}
+}
+
+// TranslationsOrErr returns the Translations value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) TranslationsOrErr() ([]*TranslationSettings, error) {
+	if e.loadedTypes[4] {
+		return e.Translations, nil
+	}
+	return nil, &NotLoadedError{edge: "translations"}
+}
+
+// CustomFieldsOrErr returns the CustomFields value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) CustomFieldsOrErr() ([]*CustomField, error) {
+	if e.loadedTypes[5] {
+		return e.CustomFields, nil
+	}
+	return nil, &NotLoadedError{edge: "custom_fields"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -224,6 +279,31 @@ func (_m *Organization) Value(name string) (ent.Value, error) {
 // QueryMembers queries the "members" edge of the Organization entity.
 func (_m *Organization) QueryMembers() *MemberQuery {
 	return NewOrganizationClient(_m.config).QueryMembers(_m)
+}
+
+// QueryTeams queries the "teams" edge of the Organization entity.
+func (_m *Organization) QueryTeams() *TeamQuery {
+	return NewOrganizationClient(_m.config).QueryTeams(_m)
+}
+
+// QueryInvites queries the "invites" edge of the Organization entity.
+func (_m *Organization) QueryInvites() *InviteQuery {
+	return NewOrganizationClient(_m.config).QueryInvites(_m)
+}
+
+// QuerySamlProviders queries the "saml_providers" edge of the Organization entity.
+func (_m *Organization) QuerySamlProviders() *SAMLProviderQuery {
+	return NewOrganizationClient(_m.config).QuerySamlProviders(_m)
+}
+
+// QueryTranslations queries the "translations" edge of the Organization entity.
+func (_m *Organization) QueryTranslations() *TranslationSettingsQuery {
+	return NewOrganizationClient(_m.config).QueryTranslations(_m)
+}
+
+// QueryCustomFields queries the "custom_fields" edge of the Organization entity.
+func (_m *Organization) QueryCustomFields() *CustomFieldQuery {
+	return NewOrganizationClient(_m.config).QueryCustomFields(_m)
 }
 
 // Update returns a builder for updating this Organization.

@@ -12,9 +12,14 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/team"
+	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/internal/access"
 )
 
@@ -239,6 +244,81 @@ func (_c *OrganizationCreate) AddMembers(v ...*Member) *OrganizationCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddMemberIDs(ids...)
+}
+
+// AddTeamIDs adds the "teams" edge to the Team entity by IDs.
+func (_c *OrganizationCreate) AddTeamIDs(ids ...string) *OrganizationCreate {
+	_c.mutation.AddTeamIDs(ids...)
+	return _c
+}
+
+// AddTeams adds the "teams" edges to the Team entity.
+func (_c *OrganizationCreate) AddTeams(v ...*Team) *OrganizationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddTeamIDs(ids...)
+}
+
+// AddInviteIDs adds the "invites" edge to the Invite entity by IDs.
+func (_c *OrganizationCreate) AddInviteIDs(ids ...string) *OrganizationCreate {
+	_c.mutation.AddInviteIDs(ids...)
+	return _c
+}
+
+// AddInvites adds the "invites" edges to the Invite entity.
+func (_c *OrganizationCreate) AddInvites(v ...*Invite) *OrganizationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddInviteIDs(ids...)
+}
+
+// AddSamlProviderIDs adds the "saml_providers" edge to the SAMLProvider entity by IDs.
+func (_c *OrganizationCreate) AddSamlProviderIDs(ids ...string) *OrganizationCreate {
+	_c.mutation.AddSamlProviderIDs(ids...)
+	return _c
+}
+
+// AddSamlProviders adds the "saml_providers" edges to the SAMLProvider entity.
+func (_c *OrganizationCreate) AddSamlProviders(v ...*SAMLProvider) *OrganizationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddSamlProviderIDs(ids...)
+}
+
+// AddTranslationIDs adds the "translations" edge to the TranslationSettings entity by IDs.
+func (_c *OrganizationCreate) AddTranslationIDs(ids ...string) *OrganizationCreate {
+	_c.mutation.AddTranslationIDs(ids...)
+	return _c
+}
+
+// AddTranslations adds the "translations" edges to the TranslationSettings entity.
+func (_c *OrganizationCreate) AddTranslations(v ...*TranslationSettings) *OrganizationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddTranslationIDs(ids...)
+}
+
+// AddCustomFieldIDs adds the "custom_fields" edge to the CustomField entity by IDs.
+func (_c *OrganizationCreate) AddCustomFieldIDs(ids ...string) *OrganizationCreate {
+	_c.mutation.AddCustomFieldIDs(ids...)
+	return _c
+}
+
+// AddCustomFields adds the "custom_fields" edges to the CustomField entity.
+func (_c *OrganizationCreate) AddCustomFields(v ...*CustomField) *OrganizationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddCustomFieldIDs(ids...)
 }
 
 // Mutation returns the OrganizationMutation object of the builder.
@@ -491,6 +571,86 @@ func (_c *OrganizationCreate) createSpec() (*Organization, *sqlgraph.CreateSpec)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(member.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.TeamsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.TeamsTable,
+			Columns: []string{organization.TeamsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(team.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.InvitesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.InvitesTable,
+			Columns: []string{organization.InvitesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invite.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.SamlProvidersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SamlProvidersTable,
+			Columns: []string{organization.SamlProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(samlprovider.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.TranslationsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.TranslationsTable,
+			Columns: []string{organization.TranslationsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(translationsettings.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CustomFieldsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.CustomFieldsTable,
+			Columns: []string{organization.CustomFieldsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(customfield.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

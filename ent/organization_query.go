@@ -12,19 +12,29 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/predicate"
+	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/ent/team"
+	"github.com/folio/folio/ent/translationsettings"
 )
 
 // OrganizationQuery is the builder for querying Organization entities.
 type OrganizationQuery struct {
 	config
-	ctx         *QueryContext
-	order       []organization.OrderOption
-	inters      []Interceptor
-	predicates  []predicate.Organization
-	withMembers *MemberQuery
+	ctx               *QueryContext
+	order             []organization.OrderOption
+	inters            []Interceptor
+	predicates        []predicate.Organization
+	withMembers       *MemberQuery
+	withTeams         *TeamQuery
+	withInvites       *InviteQuery
+	withSamlProviders *SAMLProviderQuery
+	withTranslations  *TranslationSettingsQuery
+	withCustomFields  *CustomFieldQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -76,6 +86,116 @@ func (_q *OrganizationQuery) QueryMembers() *MemberQuery {
 			sqlgraph.From(organization.Table, organization.FieldID, selector),
 			sqlgraph.To(member.Table, member.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, organization.MembersTable, organization.MembersColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryTeams chains the current query on the "teams" edge.
+func (_q *OrganizationQuery) QueryTeams() *TeamQuery {
+	query := (&TeamClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(team.Table, team.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.TeamsTable, organization.TeamsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryInvites chains the current query on the "invites" edge.
+func (_q *OrganizationQuery) QueryInvites() *InviteQuery {
+	query := (&InviteClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(invite.Table, invite.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.InvitesTable, organization.InvitesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QuerySamlProviders chains the current query on the "saml_providers" edge.
+func (_q *OrganizationQuery) QuerySamlProviders() *SAMLProviderQuery {
+	query := (&SAMLProviderClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(samlprovider.Table, samlprovider.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.SamlProvidersTable, organization.SamlProvidersColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryTranslations chains the current query on the "translations" edge.
+func (_q *OrganizationQuery) QueryTranslations() *TranslationSettingsQuery {
+	query := (&TranslationSettingsClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(translationsettings.Table, translationsettings.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.TranslationsTable, organization.TranslationsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryCustomFields chains the current query on the "custom_fields" edge.
+func (_q *OrganizationQuery) QueryCustomFields() *CustomFieldQuery {
+	query := (&CustomFieldClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(customfield.Table, customfield.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.CustomFieldsTable, organization.CustomFieldsColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -270,12 +390,17 @@ func (_q *OrganizationQuery) Clone() *OrganizationQuery {
 		return nil
 	}
 	return &OrganizationQuery{
-		config:      _q.config,
-		ctx:         _q.ctx.Clone(),
-		order:       append([]organization.OrderOption{}, _q.order...),
-		inters:      append([]Interceptor{}, _q.inters...),
-		predicates:  append([]predicate.Organization{}, _q.predicates...),
-		withMembers: _q.withMembers.Clone(),
+		config:            _q.config,
+		ctx:               _q.ctx.Clone(),
+		order:             append([]organization.OrderOption{}, _q.order...),
+		inters:            append([]Interceptor{}, _q.inters...),
+		predicates:        append([]predicate.Organization{}, _q.predicates...),
+		withMembers:       _q.withMembers.Clone(),
+		withTeams:         _q.withTeams.Clone(),
+		withInvites:       _q.withInvites.Clone(),
+		withSamlProviders: _q.withSamlProviders.Clone(),
+		withTranslations:  _q.withTranslations.Clone(),
+		withCustomFields:  _q.withCustomFields.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -290,6 +415,61 @@ func (_q *OrganizationQuery) WithMembers(opts ...func(*MemberQuery)) *Organizati
 		opt(query)
 	}
 	_q.withMembers = query
+	return _q
+}
+
+// WithTeams tells the query-builder to eager-load the nodes that are connected to
+// the "teams" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithTeams(opts ...func(*TeamQuery)) *OrganizationQuery {
+	query := (&TeamClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withTeams = query
+	return _q
+}
+
+// WithInvites tells the query-builder to eager-load the nodes that are connected to
+// the "invites" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithInvites(opts ...func(*InviteQuery)) *OrganizationQuery {
+	query := (&InviteClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withInvites = query
+	return _q
+}
+
+// WithSamlProviders tells the query-builder to eager-load the nodes that are connected to
+// the "saml_providers" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithSamlProviders(opts ...func(*SAMLProviderQuery)) *OrganizationQuery {
+	query := (&SAMLProviderClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSamlProviders = query
+	return _q
+}
+
+// WithTranslations tells the query-builder to eager-load the nodes that are connected to
+// the "translations" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithTranslations(opts ...func(*TranslationSettingsQuery)) *OrganizationQuery {
+	query := (&TranslationSettingsClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withTranslations = query
+	return _q
+}
+
+// WithCustomFields tells the query-builder to eager-load the nodes that are connected to
+// the "custom_fields" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithCustomFields(opts ...func(*CustomFieldQuery)) *OrganizationQuery {
+	query := (&CustomFieldClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withCustomFields = query
 	return _q
 }
 
@@ -371,8 +551,13 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	var (
 		nodes       = []*Organization{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [6]bool{
 			_q.withMembers != nil,
+			_q.withTeams != nil,
+			_q.withInvites != nil,
+			_q.withSamlProviders != nil,
+			_q.withTranslations != nil,
+			_q.withCustomFields != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -400,6 +585,41 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 			return nil, err
 		}
 	}
+	if query := _q.withTeams; query != nil {
+		if err := _q.loadTeams(ctx, query, nodes,
+			func(n *Organization) { n.Edges.Teams = []*Team{} },
+			func(n *Organization, e *Team) { n.Edges.Teams = append(n.Edges.Teams, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withInvites; query != nil {
+		if err := _q.loadInvites(ctx, query, nodes,
+			func(n *Organization) { n.Edges.Invites = []*Invite{} },
+			func(n *Organization, e *Invite) { n.Edges.Invites = append(n.Edges.Invites, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withSamlProviders; query != nil {
+		if err := _q.loadSamlProviders(ctx, query, nodes,
+			func(n *Organization) { n.Edges.SamlProviders = []*SAMLProvider{} },
+			func(n *Organization, e *SAMLProvider) { n.Edges.SamlProviders = append(n.Edges.SamlProviders, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withTranslations; query != nil {
+		if err := _q.loadTranslations(ctx, query, nodes,
+			func(n *Organization) { n.Edges.Translations = []*TranslationSettings{} },
+			func(n *Organization, e *TranslationSettings) { n.Edges.Translations = append(n.Edges.Translations, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withCustomFields; query != nil {
+		if err := _q.loadCustomFields(ctx, query, nodes,
+			func(n *Organization) { n.Edges.CustomFields = []*CustomField{} },
+			func(n *Organization, e *CustomField) { n.Edges.CustomFields = append(n.Edges.CustomFields, e) }); err != nil {
+			return nil, err
+		}
+	}
 	return nodes, nil
 }
 
@@ -418,6 +638,156 @@ func (_q *OrganizationQuery) loadMembers(ctx context.Context, query *MemberQuery
 	}
 	query.Where(predicate.Member(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(organization.MembersColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrganizationQuery) loadTeams(ctx context.Context, query *TeamQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *Team)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(team.FieldOrganizationID)
+	}
+	query.Where(predicate.Team(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.TeamsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrganizationQuery) loadInvites(ctx context.Context, query *InviteQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *Invite)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(invite.FieldOrganizationID)
+	}
+	query.Where(predicate.Invite(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.InvitesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrganizationQuery) loadSamlProviders(ctx context.Context, query *SAMLProviderQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *SAMLProvider)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(samlprovider.FieldOrganizationID)
+	}
+	query.Where(predicate.SAMLProvider(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.SamlProvidersColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrganizationQuery) loadTranslations(ctx context.Context, query *TranslationSettingsQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *TranslationSettings)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(translationsettings.FieldOrganizationID)
+	}
+	query.Where(predicate.TranslationSettings(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.TranslationsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrganizationQuery) loadCustomFields(ctx context.Context, query *CustomFieldQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *CustomField)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(customfield.FieldOrganizationID)
+	}
+	query.Where(predicate.CustomField(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.CustomFieldsColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

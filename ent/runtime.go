@@ -6,9 +6,15 @@ import (
 	"time"
 
 	"github.com/folio/folio/ent/apitoken"
+	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/team"
+	"github.com/folio/folio/ent/teammember"
+	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/ent/user"
 )
 
@@ -45,6 +51,68 @@ func init() {
 	apitoken.DefaultID = apitokenDescID.Default.(func() string)
 	// apitoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	apitoken.IDValidator = apitokenDescID.Validators[0].(func(string) error)
+	customfieldMixin := schema.CustomField{}.Mixin()
+	customfieldMixinFields0 := customfieldMixin[0].Fields()
+	_ = customfieldMixinFields0
+	customfieldMixinFields1 := customfieldMixin[1].Fields()
+	_ = customfieldMixinFields1
+	customfieldFields := schema.CustomField{}.Fields()
+	_ = customfieldFields
+	// customfieldDescCreatedAt is the schema descriptor for created_at field.
+	customfieldDescCreatedAt := customfieldMixinFields1[0].Descriptor()
+	// customfield.DefaultCreatedAt holds the default value on creation for the created_at field.
+	customfield.DefaultCreatedAt = customfieldDescCreatedAt.Default.(func() time.Time)
+	// customfieldDescUpdatedAt is the schema descriptor for updated_at field.
+	customfieldDescUpdatedAt := customfieldMixinFields1[1].Descriptor()
+	// customfield.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	customfield.DefaultUpdatedAt = customfieldDescUpdatedAt.Default.(func() time.Time)
+	// customfield.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	customfield.UpdateDefaultUpdatedAt = customfieldDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// customfieldDescName is the schema descriptor for name field.
+	customfieldDescName := customfieldFields[1].Descriptor()
+	// customfield.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	customfield.NameValidator = customfieldDescName.Validators[0].(func(string) error)
+	// customfieldDescTitle is the schema descriptor for title field.
+	customfieldDescTitle := customfieldFields[3].Descriptor()
+	// customfield.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	customfield.TitleValidator = customfieldDescTitle.Validators[0].(func(string) error)
+	// customfieldDescDescription is the schema descriptor for description field.
+	customfieldDescDescription := customfieldFields[4].Descriptor()
+	// customfield.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	customfield.DescriptionValidator = customfieldDescDescription.Validators[0].(func(string) error)
+	// customfieldDescPlaceholder is the schema descriptor for placeholder field.
+	customfieldDescPlaceholder := customfieldFields[5].Descriptor()
+	// customfield.PlaceholderValidator is a validator for the "placeholder" field. It is called by the builders before save.
+	customfield.PlaceholderValidator = customfieldDescPlaceholder.Validators[0].(func(string) error)
+	// customfieldDescID is the schema descriptor for id field.
+	customfieldDescID := customfieldMixinFields0[0].Descriptor()
+	// customfield.DefaultID holds the default value on creation for the id field.
+	customfield.DefaultID = customfieldDescID.Default.(func() string)
+	// customfield.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	customfield.IDValidator = customfieldDescID.Validators[0].(func(string) error)
+	inviteMixin := schema.Invite{}.Mixin()
+	inviteMixinFields0 := inviteMixin[0].Fields()
+	_ = inviteMixinFields0
+	inviteMixinFields1 := inviteMixin[1].Fields()
+	_ = inviteMixinFields1
+	inviteFields := schema.Invite{}.Fields()
+	_ = inviteFields
+	// inviteDescCreatedAt is the schema descriptor for created_at field.
+	inviteDescCreatedAt := inviteMixinFields1[0].Descriptor()
+	// invite.DefaultCreatedAt holds the default value on creation for the created_at field.
+	invite.DefaultCreatedAt = inviteDescCreatedAt.Default.(func() time.Time)
+	// inviteDescUpdatedAt is the schema descriptor for updated_at field.
+	inviteDescUpdatedAt := inviteMixinFields1[1].Descriptor()
+	// invite.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	invite.DefaultUpdatedAt = inviteDescUpdatedAt.Default.(func() time.Time)
+	// invite.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	invite.UpdateDefaultUpdatedAt = inviteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// inviteDescID is the schema descriptor for id field.
+	inviteDescID := inviteMixinFields0[0].Descriptor()
+	// invite.DefaultID holds the default value on creation for the id field.
+	invite.DefaultID = inviteDescID.Default.(func() string)
+	// invite.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	invite.IDValidator = inviteDescID.Validators[0].(func(string) error)
 	memberMixin := schema.Member{}.Mixin()
 	memberMixinFields0 := memberMixin[0].Fields()
 	_ = memberMixinFields0
@@ -125,6 +193,126 @@ func init() {
 	organization.DefaultID = organizationDescID.Default.(func() string)
 	// organization.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	organization.IDValidator = organizationDescID.Validators[0].(func(string) error)
+	samlproviderMixin := schema.SAMLProvider{}.Mixin()
+	samlproviderMixinFields0 := samlproviderMixin[0].Fields()
+	_ = samlproviderMixinFields0
+	samlproviderMixinFields1 := samlproviderMixin[1].Fields()
+	_ = samlproviderMixinFields1
+	samlproviderFields := schema.SAMLProvider{}.Fields()
+	_ = samlproviderFields
+	// samlproviderDescCreatedAt is the schema descriptor for created_at field.
+	samlproviderDescCreatedAt := samlproviderMixinFields1[0].Descriptor()
+	// samlprovider.DefaultCreatedAt holds the default value on creation for the created_at field.
+	samlprovider.DefaultCreatedAt = samlproviderDescCreatedAt.Default.(func() time.Time)
+	// samlproviderDescUpdatedAt is the schema descriptor for updated_at field.
+	samlproviderDescUpdatedAt := samlproviderMixinFields1[1].Descriptor()
+	// samlprovider.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	samlprovider.DefaultUpdatedAt = samlproviderDescUpdatedAt.Default.(func() time.Time)
+	// samlprovider.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	samlprovider.UpdateDefaultUpdatedAt = samlproviderDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// samlproviderDescLabel is the schema descriptor for label field.
+	samlproviderDescLabel := samlproviderFields[1].Descriptor()
+	// samlprovider.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	samlprovider.LabelValidator = samlproviderDescLabel.Validators[0].(func(string) error)
+	// samlproviderDescSSOURL is the schema descriptor for sso_url field.
+	samlproviderDescSSOURL := samlproviderFields[2].Descriptor()
+	// samlprovider.SSOURLValidator is a validator for the "sso_url" field. It is called by the builders before save.
+	samlprovider.SSOURLValidator = samlproviderDescSSOURL.Validators[0].(func(string) error)
+	// samlproviderDescEntityID is the schema descriptor for entity_id field.
+	samlproviderDescEntityID := samlproviderFields[3].Descriptor()
+	// samlprovider.EntityIDValidator is a validator for the "entity_id" field. It is called by the builders before save.
+	samlprovider.EntityIDValidator = samlproviderDescEntityID.Validators[0].(func(string) error)
+	// samlproviderDescCertificate is the schema descriptor for certificate field.
+	samlproviderDescCertificate := samlproviderFields[4].Descriptor()
+	// samlprovider.CertificateValidator is a validator for the "certificate" field. It is called by the builders before save.
+	samlprovider.CertificateValidator = samlproviderDescCertificate.Validators[0].(func(string) error)
+	// samlproviderDescID is the schema descriptor for id field.
+	samlproviderDescID := samlproviderMixinFields0[0].Descriptor()
+	// samlprovider.DefaultID holds the default value on creation for the id field.
+	samlprovider.DefaultID = samlproviderDescID.Default.(func() string)
+	// samlprovider.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	samlprovider.IDValidator = samlproviderDescID.Validators[0].(func(string) error)
+	teamMixin := schema.Team{}.Mixin()
+	teamMixinFields0 := teamMixin[0].Fields()
+	_ = teamMixinFields0
+	teamMixinFields1 := teamMixin[1].Fields()
+	_ = teamMixinFields1
+	teamFields := schema.Team{}.Fields()
+	_ = teamFields
+	// teamDescCreatedAt is the schema descriptor for created_at field.
+	teamDescCreatedAt := teamMixinFields1[0].Descriptor()
+	// team.DefaultCreatedAt holds the default value on creation for the created_at field.
+	team.DefaultCreatedAt = teamDescCreatedAt.Default.(func() time.Time)
+	// teamDescUpdatedAt is the schema descriptor for updated_at field.
+	teamDescUpdatedAt := teamMixinFields1[1].Descriptor()
+	// team.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	team.DefaultUpdatedAt = teamDescUpdatedAt.Default.(func() time.Time)
+	// team.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	team.UpdateDefaultUpdatedAt = teamDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// teamDescTitle is the schema descriptor for title field.
+	teamDescTitle := teamFields[1].Descriptor()
+	// team.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	team.TitleValidator = teamDescTitle.Validators[0].(func(string) error)
+	// teamDescID is the schema descriptor for id field.
+	teamDescID := teamMixinFields0[0].Descriptor()
+	// team.DefaultID holds the default value on creation for the id field.
+	team.DefaultID = teamDescID.Default.(func() string)
+	// team.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	team.IDValidator = teamDescID.Validators[0].(func(string) error)
+	teammemberMixin := schema.TeamMember{}.Mixin()
+	teammemberMixinFields0 := teammemberMixin[0].Fields()
+	_ = teammemberMixinFields0
+	teammemberMixinFields1 := teammemberMixin[1].Fields()
+	_ = teammemberMixinFields1
+	teammemberFields := schema.TeamMember{}.Fields()
+	_ = teammemberFields
+	// teammemberDescCreatedAt is the schema descriptor for created_at field.
+	teammemberDescCreatedAt := teammemberMixinFields1[0].Descriptor()
+	// teammember.DefaultCreatedAt holds the default value on creation for the created_at field.
+	teammember.DefaultCreatedAt = teammemberDescCreatedAt.Default.(func() time.Time)
+	// teammemberDescUpdatedAt is the schema descriptor for updated_at field.
+	teammemberDescUpdatedAt := teammemberMixinFields1[1].Descriptor()
+	// teammember.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	teammember.DefaultUpdatedAt = teammemberDescUpdatedAt.Default.(func() time.Time)
+	// teammember.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	teammember.UpdateDefaultUpdatedAt = teammemberDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// teammemberDescID is the schema descriptor for id field.
+	teammemberDescID := teammemberMixinFields0[0].Descriptor()
+	// teammember.DefaultID holds the default value on creation for the id field.
+	teammember.DefaultID = teammemberDescID.Default.(func() string)
+	// teammember.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	teammember.IDValidator = teammemberDescID.Validators[0].(func(string) error)
+	translationsettingsMixin := schema.TranslationSettings{}.Mixin()
+	translationsettingsMixinFields0 := translationsettingsMixin[0].Fields()
+	_ = translationsettingsMixinFields0
+	translationsettingsMixinFields1 := translationsettingsMixin[1].Fields()
+	_ = translationsettingsMixinFields1
+	translationsettingsFields := schema.TranslationSettings{}.Fields()
+	_ = translationsettingsFields
+	// translationsettingsDescCreatedAt is the schema descriptor for created_at field.
+	translationsettingsDescCreatedAt := translationsettingsMixinFields1[0].Descriptor()
+	// translationsettings.DefaultCreatedAt holds the default value on creation for the created_at field.
+	translationsettings.DefaultCreatedAt = translationsettingsDescCreatedAt.Default.(func() time.Time)
+	// translationsettingsDescUpdatedAt is the schema descriptor for updated_at field.
+	translationsettingsDescUpdatedAt := translationsettingsMixinFields1[1].Descriptor()
+	// translationsettings.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	translationsettings.DefaultUpdatedAt = translationsettingsDescUpdatedAt.Default.(func() time.Time)
+	// translationsettings.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	translationsettings.UpdateDefaultUpdatedAt = translationsettingsDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// translationsettingsDescTitle is the schema descriptor for title field.
+	translationsettingsDescTitle := translationsettingsFields[1].Descriptor()
+	// translationsettings.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	translationsettings.TitleValidator = translationsettingsDescTitle.Validators[0].(func(string) error)
+	// translationsettingsDescLanguages is the schema descriptor for languages field.
+	translationsettingsDescLanguages := translationsettingsFields[2].Descriptor()
+	// translationsettings.DefaultLanguages holds the default value on creation for the languages field.
+	translationsettings.DefaultLanguages = translationsettingsDescLanguages.Default.([]string)
+	// translationsettingsDescID is the schema descriptor for id field.
+	translationsettingsDescID := translationsettingsMixinFields0[0].Descriptor()
+	// translationsettings.DefaultID holds the default value on creation for the id field.
+	translationsettings.DefaultID = translationsettingsDescID.Default.(func() string)
+	// translationsettings.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	translationsettings.IDValidator = translationsettingsDescID.Validators[0].(func(string) error)
 	userMixin := schema.User{}.Mixin()
 	userMixinFields0 := userMixin[0].Fields()
 	_ = userMixinFields0

@@ -16,10 +16,22 @@ type Tx struct {
 	config
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// CustomField is the client for interacting with the CustomField builders.
+	CustomField *CustomFieldClient
+	// Invite is the client for interacting with the Invite builders.
+	Invite *InviteClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
+	// SAMLProvider is the client for interacting with the SAMLProvider builders.
+	SAMLProvider *SAMLProviderClient
+	// Team is the client for interacting with the Team builders.
+	Team *TeamClient
+	// TeamMember is the client for interacting with the TeamMember builders.
+	TeamMember *TeamMemberClient
+	// TranslationSettings is the client for interacting with the TranslationSettings builders.
+	TranslationSettings *TranslationSettingsClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 
@@ -154,8 +166,14 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.APIToken = NewAPITokenClient(tx.config)
+	tx.CustomField = NewCustomFieldClient(tx.config)
+	tx.Invite = NewInviteClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
+	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
+	tx.Team = NewTeamClient(tx.config)
+	tx.TeamMember = NewTeamMemberClient(tx.config)
+	tx.TranslationSettings = NewTranslationSettingsClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 }
 

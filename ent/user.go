@@ -39,9 +39,11 @@ type UserEdges struct {
 	Tokens []*APIToken `json:"tokens,omitempty"`
 	// Memberships holds the value of the memberships edge.
 	Memberships []*Member `json:"memberships,omitempty"`
+	// TeamMemberships holds the value of the team_memberships edge.
+	TeamMemberships []*TeamMember `json:"team_memberships,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [3]bool
 }
 
 // TokensOrErr returns the Tokens value or an error if the edge
@@ -60,6 +62,15 @@ func (e UserEdges) MembershipsOrErr() ([]*Member, error) {
 		return e.Memberships, nil
 	}
 	return nil, &NotLoadedError{edge: "memberships"}
+}
+
+// TeamMembershipsOrErr returns the TeamMemberships value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) TeamMembershipsOrErr() ([]*TeamMember, error) {
+	if e.loadedTypes[2] {
+		return e.TeamMemberships, nil
+	}
+	return nil, &NotLoadedError{edge: "team_memberships"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -144,6 +155,11 @@ func (_m *User) QueryTokens() *APITokenQuery {
 // QueryMemberships queries the "memberships" edge of the User entity.
 func (_m *User) QueryMemberships() *MemberQuery {
 	return NewUserClient(_m.config).QueryMemberships(_m)
+}
+
+// QueryTeamMemberships queries the "team_memberships" edge of the User entity.
+func (_m *User) QueryTeamMemberships() *TeamMemberQuery {
+	return NewUserClient(_m.config).QueryTeamMemberships(_m)
 }
 
 // Update returns a builder for updating this User.

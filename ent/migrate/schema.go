@@ -31,6 +31,75 @@ var (
 			},
 		},
 	}
+	// CustomFieldsColumns holds the columns for the "custom_fields" table.
+	CustomFieldsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"text", "number", "boolean", "select", "multi-select"}},
+		{Name: "title", Type: field.TypeString, Nullable: true},
+		{Name: "description", Type: field.TypeString, Nullable: true},
+		{Name: "placeholder", Type: field.TypeString, Nullable: true},
+		{Name: "options", Type: field.TypeJSON, Nullable: true},
+		{Name: "organization_id", Type: field.TypeString},
+	}
+	// CustomFieldsTable holds the schema information for the "custom_fields" table.
+	CustomFieldsTable = &schema.Table{
+		Name:       "custom_fields",
+		Columns:    CustomFieldsColumns,
+		PrimaryKey: []*schema.Column{CustomFieldsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "custom_fields_organizations_custom_fields",
+				Columns:    []*schema.Column{CustomFieldsColumns[9]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customfield_organization_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{CustomFieldsColumns[9], CustomFieldsColumns[3]},
+			},
+			{
+				Name:    "customfield_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{CustomFieldsColumns[9], CustomFieldsColumns[1]},
+			},
+		},
+	}
+	// InvitesColumns holds the columns for the "invites" table.
+	InvitesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "role", Type: field.TypeEnum, Enums: []string{"admin", "create", "review", "edit", "comment", "read"}},
+		{Name: "created_by", Type: field.TypeString, Nullable: true},
+		{Name: "organization_id", Type: field.TypeString},
+	}
+	// InvitesTable holds the schema information for the "invites" table.
+	InvitesTable = &schema.Table{
+		Name:       "invites",
+		Columns:    InvitesColumns,
+		PrimaryKey: []*schema.Column{InvitesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "invites_organizations_invites",
+				Columns:    []*schema.Column{InvitesColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "invite_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{InvitesColumns[5], InvitesColumns[1]},
+			},
+		},
+	}
 	// MembersColumns holds the columns for the "members" table.
 	MembersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -99,6 +168,146 @@ var (
 		Columns:    OrganizationsColumns,
 		PrimaryKey: []*schema.Column{OrganizationsColumns[0]},
 	}
+	// SamlProvidersColumns holds the columns for the "saml_providers" table.
+	SamlProvidersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "label", Type: field.TypeString},
+		{Name: "sso_url", Type: field.TypeString, Nullable: true},
+		{Name: "entity_id", Type: field.TypeString, Nullable: true},
+		{Name: "certificate", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "default_role", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "review", "edit", "comment", "read"}},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "default_team_id", Type: field.TypeString, Nullable: true},
+	}
+	// SamlProvidersTable holds the schema information for the "saml_providers" table.
+	SamlProvidersTable = &schema.Table{
+		Name:       "saml_providers",
+		Columns:    SamlProvidersColumns,
+		PrimaryKey: []*schema.Column{SamlProvidersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "saml_providers_organizations_saml_providers",
+				Columns:    []*schema.Column{SamlProvidersColumns[8]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "saml_providers_teams_saml_providers",
+				Columns:    []*schema.Column{SamlProvidersColumns[9]},
+				RefColumns: []*schema.Column{TeamsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "samlprovider_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{SamlProvidersColumns[8], SamlProvidersColumns[1]},
+			},
+		},
+	}
+	// TeamsColumns holds the columns for the "teams" table.
+	TeamsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString},
+	}
+	// TeamsTable holds the schema information for the "teams" table.
+	TeamsTable = &schema.Table{
+		Name:       "teams",
+		Columns:    TeamsColumns,
+		PrimaryKey: []*schema.Column{TeamsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "teams_organizations_teams",
+				Columns:    []*schema.Column{TeamsColumns[4]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "team_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{TeamsColumns[4], TeamsColumns[1]},
+			},
+		},
+	}
+	// TeamMembersColumns holds the columns for the "team_members" table.
+	TeamMembersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "role", Type: field.TypeEnum, Enums: []string{"owner", "member"}, Default: "member"},
+		{Name: "team_id", Type: field.TypeString},
+		{Name: "user_id", Type: field.TypeString},
+	}
+	// TeamMembersTable holds the schema information for the "team_members" table.
+	TeamMembersTable = &schema.Table{
+		Name:       "team_members",
+		Columns:    TeamMembersColumns,
+		PrimaryKey: []*schema.Column{TeamMembersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "team_members_teams_members",
+				Columns:    []*schema.Column{TeamMembersColumns[4]},
+				RefColumns: []*schema.Column{TeamsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "team_members_users_team_memberships",
+				Columns:    []*schema.Column{TeamMembersColumns[5]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "teammember_team_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{TeamMembersColumns[4], TeamMembersColumns[5]},
+			},
+			{
+				Name:    "teammember_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{TeamMembersColumns[5]},
+			},
+		},
+	}
+	// TranslationSettingsColumns holds the columns for the "translation_settings" table.
+	TranslationSettingsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString},
+		{Name: "languages", Type: field.TypeJSON},
+		{Name: "organization_id", Type: field.TypeString},
+	}
+	// TranslationSettingsTable holds the schema information for the "translation_settings" table.
+	TranslationSettingsTable = &schema.Table{
+		Name:       "translation_settings",
+		Columns:    TranslationSettingsColumns,
+		PrimaryKey: []*schema.Column{TranslationSettingsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "translation_settings_organizations_translations",
+				Columns:    []*schema.Column{TranslationSettingsColumns[5]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "translationsettings_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{TranslationSettingsColumns[5], TranslationSettingsColumns[1]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -117,14 +326,28 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APITokensTable,
+		CustomFieldsTable,
+		InvitesTable,
 		MembersTable,
 		OrganizationsTable,
+		SamlProvidersTable,
+		TeamsTable,
+		TeamMembersTable,
+		TranslationSettingsTable,
 		UsersTable,
 	}
 )
 
 func init() {
 	APITokensTable.ForeignKeys[0].RefTable = UsersTable
+	CustomFieldsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	InvitesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
+	SamlProvidersTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SamlProvidersTable.ForeignKeys[1].RefTable = TeamsTable
+	TeamsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	TeamMembersTable.ForeignKeys[0].RefTable = TeamsTable
+	TeamMembersTable.ForeignKeys[1].RefTable = UsersTable
+	TranslationSettingsTable.ForeignKeys[0].RefTable = OrganizationsTable
 }

@@ -48,6 +48,16 @@ const (
 	FieldCustomHostname = "custom_hostname"
 	// EdgeMembers holds the string denoting the members edge name in mutations.
 	EdgeMembers = "members"
+	// EdgeTeams holds the string denoting the teams edge name in mutations.
+	EdgeTeams = "teams"
+	// EdgeInvites holds the string denoting the invites edge name in mutations.
+	EdgeInvites = "invites"
+	// EdgeSamlProviders holds the string denoting the saml_providers edge name in mutations.
+	EdgeSamlProviders = "saml_providers"
+	// EdgeTranslations holds the string denoting the translations edge name in mutations.
+	EdgeTranslations = "translations"
+	// EdgeCustomFields holds the string denoting the custom_fields edge name in mutations.
+	EdgeCustomFields = "custom_fields"
 	// Table holds the table name of the organization in the database.
 	Table = "organizations"
 	// MembersTable is the table that holds the members relation/edge.
@@ -57,6 +67,41 @@ const (
 	MembersInverseTable = "members"
 	// MembersColumn is the table column denoting the members relation/edge.
 	MembersColumn = "organization_id"
+	// TeamsTable is the table that holds the teams relation/edge.
+	TeamsTable = "teams"
+	// TeamsInverseTable is the table name for the Team entity.
+	// It exists in this package in order to avoid circular dependency with the "team" package.
+	TeamsInverseTable = "teams"
+	// TeamsColumn is the table column denoting the teams relation/edge.
+	TeamsColumn = "organization_id"
+	// InvitesTable is the table that holds the invites relation/edge.
+	InvitesTable = "invites"
+	// InvitesInverseTable is the table name for the Invite entity.
+	// It exists in this package in order to avoid circular dependency with the "invite" package.
+	InvitesInverseTable = "invites"
+	// InvitesColumn is the table column denoting the invites relation/edge.
+	InvitesColumn = "organization_id"
+	// SamlProvidersTable is the table that holds the saml_providers relation/edge.
+	SamlProvidersTable = "saml_providers"
+	// SamlProvidersInverseTable is the table name for the SAMLProvider entity.
+	// It exists in this package in order to avoid circular dependency with the "samlprovider" package.
+	SamlProvidersInverseTable = "saml_providers"
+	// SamlProvidersColumn is the table column denoting the saml_providers relation/edge.
+	SamlProvidersColumn = "organization_id"
+	// TranslationsTable is the table that holds the translations relation/edge.
+	TranslationsTable = "translation_settings"
+	// TranslationsInverseTable is the table name for the TranslationSettings entity.
+	// It exists in this package in order to avoid circular dependency with the "translationsettings" package.
+	TranslationsInverseTable = "translation_settings"
+	// TranslationsColumn is the table column denoting the translations relation/edge.
+	TranslationsColumn = "organization_id"
+	// CustomFieldsTable is the table that holds the custom_fields relation/edge.
+	CustomFieldsTable = "custom_fields"
+	// CustomFieldsInverseTable is the table name for the CustomField entity.
+	// It exists in this package in order to avoid circular dependency with the "customfield" package.
+	CustomFieldsInverseTable = "custom_fields"
+	// CustomFieldsColumn is the table column denoting the custom_fields relation/edge.
+	CustomFieldsColumn = "organization_id"
 )
 
 // Columns holds all SQL columns for organization fields.
@@ -296,10 +341,115 @@ func ByMembers(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newMembersStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByTeamsCount orders the results by teams count.
+func ByTeamsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newTeamsStep(), opts...)
+	}
+}
+
+// ByTeams orders the results by teams terms.
+func ByTeams(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newTeamsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByInvitesCount orders the results by invites count.
+func ByInvitesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newInvitesStep(), opts...)
+	}
+}
+
+// ByInvites orders the results by invites terms.
+func ByInvites(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newInvitesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// BySamlProvidersCount orders the results by saml_providers count.
+func BySamlProvidersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newSamlProvidersStep(), opts...)
+	}
+}
+
+// BySamlProviders orders the results by saml_providers terms.
+func BySamlProviders(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSamlProvidersStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByTranslationsCount orders the results by translations count.
+func ByTranslationsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newTranslationsStep(), opts...)
+	}
+}
+
+// ByTranslations orders the results by translations terms.
+func ByTranslations(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newTranslationsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByCustomFieldsCount orders the results by custom_fields count.
+func ByCustomFieldsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newCustomFieldsStep(), opts...)
+	}
+}
+
+// ByCustomFields orders the results by custom_fields terms.
+func ByCustomFields(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCustomFieldsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newMembersStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(MembersInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, MembersTable, MembersColumn),
+	)
+}
+func newTeamsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(TeamsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, TeamsTable, TeamsColumn),
+	)
+}
+func newInvitesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(InvitesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, InvitesTable, InvitesColumn),
+	)
+}
+func newSamlProvidersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SamlProvidersInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, SamlProvidersTable, SamlProvidersColumn),
+	)
+}
+func newTranslationsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(TranslationsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, TranslationsTable, TranslationsColumn),
+	)
+}
+func newCustomFieldsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CustomFieldsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, CustomFieldsTable, CustomFieldsColumn),
 	)
 }

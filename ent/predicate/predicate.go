@@ -9,11 +9,29 @@ import (
 // APIToken is the predicate function for apitoken builders.
 type APIToken func(*sql.Selector)
 
+// CustomField is the predicate function for customfield builders.
+type CustomField func(*sql.Selector)
+
+// Invite is the predicate function for invite builders.
+type Invite func(*sql.Selector)
+
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
 
 // Organization is the predicate function for organization builders.
 type Organization func(*sql.Selector)
+
+// SAMLProvider is the predicate function for samlprovider builders.
+type SAMLProvider func(*sql.Selector)
+
+// Team is the predicate function for team builders.
+type Team func(*sql.Selector)
+
+// TeamMember is the predicate function for teammember builders.
+type TeamMember func(*sql.Selector)
+
+// TranslationSettings is the predicate function for translationsettings builders.
+type TranslationSettings func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)

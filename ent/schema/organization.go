@@ -46,5 +46,10 @@ func (Organization) Fields() []ent.Field {
 func (Organization) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("members", Member.Type),
+		edge.To("teams", Team.Type),
+		edge.To("invites", Invite.Type),
+		edge.To("saml_providers", SAMLProvider.Type),
+		edge.To("translations", TranslationSettings.Type),
+		edge.To("custom_fields", CustomField.Type),
 	}
 }

@@ -24,5 +24,6 @@ func (User) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("tokens", APIToken.Type),
 		edge.To("memberships", Member.Type),
+		edge.To("team_memberships", TeamMember.Type),
 	}
 }

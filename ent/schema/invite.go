@@ -1,0 +1,34 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/folio/folio/internal/access"
+)
+
+// Invite is an organization invite link: whoever holds its id may join the
+// organization with its role.
+type Invite struct{ ent.Schema }
+
+func (Invite) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}} }
+
+func (Invite) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("organization_id").Immutable(),
+		field.Enum("role").GoType(access.Role("")),
+		field.String("created_by").Optional().Immutable(),
+	}
+}
+
+func (Invite) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("organization", Organization.Type).Ref("invites").Field("organization_id").Unique().Required().Immutable(),
+	}
+}
+
+func (Invite) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("organization_id", "created_at")}
+}
