@@ -1,9 +1,11 @@
 package rest
 
 import (
+	"context"
 	"time"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/internal/access"
 )
 
 // timestamp writes times as RFC 3339 in UTC with milliseconds.
@@ -32,4 +34,34 @@ func (a *API) presentUser(u *ent.User) userJSON {
 		PhotoURL:    u.PhotoURL,
 		URLs:        urlsLocation{Location: a.res.BaseURL + "/v1/users/" + u.ID},
 	}
+}
+
+// teamJSON is GitBook's OrganizationTeam object.
+type teamJSON struct {
+	Object      string                  `json:"object"`
+	ID          string                  `json:"id"`
+	Title       string                  `json:"title"`
+	Members     int                     `json:"members"`
+	Spaces      int                     `json:"spaces"`
+	CreatedAt   string                  `json:"createdAt"`
+	Permissions *access.TeamPermissions `json:"permissions"`
+}
+
+// presentTeam presents a team with its counts and the caller's permissions.
+func (a *API) presentTeam(ctx context.Context, t *ent.Team) (any, error) {
+	tr := a.res.Team()
+	members, err := tr.Members(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	spaces, err := tr.Spaces(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	perms, err := tr.Permissions(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return teamJSON{Object: "team", ID: t.ID, Title: t.Title, Members: members, Spaces: spaces,
+		CreatedAt: timestamp(t.CreatedAt), Permissions: perms}, nil
 }

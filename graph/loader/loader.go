@@ -14,6 +14,8 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/team"
+	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/user"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
@@ -28,6 +30,13 @@ type Loaders struct {
 	// ViewerMembership finds the authenticated user's membership in an
 	// organization, keyed by organization id; nil when not a member.
 	ViewerMembership *dataloader.Loader[string, *ent.Member]
+
+	TeamByID *dataloader.Loader[string, *ent.Team]
+	// ViewerTeamMembership finds the authenticated user's membership in a
+	// team, keyed by team id; nil when not in the team.
+	ViewerTeamMembership *dataloader.Loader[string, *ent.TeamMember]
+	// TeamMemberCount counts the members of a team, keyed by team id.
+	TeamMemberCount *dataloader.Loader[string, int]
 }
 
 // New makes the loaders of one request made by viewerID.
@@ -43,7 +52,41 @@ func New(client *ent.Client, viewerID string) *Loaders {
 			return client.Member.Query().
 				Where(member.UserID(viewerID), member.OrganizationIDIn(orgIDs...)).All(ctx)
 		}, func(m *ent.Member) string { return m.OrganizationID }, ""),
+		TeamByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.Team, error) {
+			return client.Team.Query().Where(team.IDIn(ids...)).All(ctx)
+		}, func(t *ent.Team) string { return t.ID }, "team"),
+		ViewerTeamMembership: newLoader(func(ctx context.Context, teamIDs []string) ([]*ent.TeamMember, error) {
+			return client.TeamMember.Query().
+				Where(teammember.UserID(viewerID), teammember.TeamIDIn(teamIDs...)).All(ctx)
+		}, func(m *ent.TeamMember) string { return m.TeamID }, ""),
+		TeamMemberCount: newCountLoader(func(ctx context.Context, teamIDs []string) (map[string]int, error) {
+			var rows []struct {
+				TeamID string `json:"team_id"`
+				Count  int    `json:"count"`
+			}
+			err := client.TeamMember.Query().Where(teammember.TeamIDIn(teamIDs...)).
+				GroupBy(teammember.FieldTeamID).Aggregate(ent.Count()).Scan(ctx, &rows)
+			counts := make(map[string]int, len(rows))
+			for _, r := range rows {
+				counts[r.TeamID] = r.Count
+			}
+			return counts, err
+		}),
 	}
+}
+
+// newCountLoader builds a loader of counts from a query that counts many
+// keys at once (GROUP BY). Keys it does not return count 0.
+func newCountLoader(count func(ctx context.Context, keys []string) (map[string]int, error)) *dataloader.Loader[string, int] {
+	batch := func(ctx context.Context, keys []string) []*dataloader.Result[int] {
+		counts, err := count(ctx, keys)
+		results := make([]*dataloader.Result[int], len(keys))
+		for i, k := range keys {
+			results[i] = &dataloader.Result[int]{Data: counts[k], Error: err}
+		}
+		return results
+	}
+	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[string, int](batchWait))
 }
 
 // newLoader builds a loader from a query of many keys. Keys the query did not
