@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -77,11 +78,20 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(`{"status":"ready"}` + "\n"))
 }
 
-// Serve runs the HTTP server until ctx ends, then lets in-flight requests
-// finish (up to ShutdownTimeout) before returning.
+// Serve listens on Config.Addr and serves until ctx ends (see ServeListener).
 func (a *App) Serve(ctx context.Context, logger *slog.Logger) error {
+	ln, err := net.Listen("tcp", a.Config.Addr)
+	if err != nil {
+		return err
+	}
+	return a.ServeListener(ctx, ln, logger)
+}
+
+// ServeListener runs the HTTP server on ln until ctx ends, then stops
+// accepting connections and lets in-flight requests finish (up to
+// ShutdownTimeout) before returning.
+func (a *App) ServeListener(ctx context.Context, ln net.Listener, logger *slog.Logger) error {
 	srv := &http.Server{
-		Addr:              a.Config.Addr,
 		Handler:           a.Handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
@@ -90,8 +100,8 @@ func (a *App) Serve(ctx context.Context, logger *slog.Logger) error {
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	logger.Info("serving", "addr", a.Config.Addr, "base_url", a.Config.PublicBaseURL(), "database", a.DB.Dialect)
+	go func() { errc <- srv.Serve(ln) }()
+	logger.Info("serving", "addr", ln.Addr().String(), "base_url", a.Config.PublicBaseURL(), "database", a.DB.Dialect)
 	select {
 	case err := <-errc:
 		return err
