@@ -69,8 +69,11 @@ func pemCertificates(s string) error {
 		return errors.New("must be a PEM-encoded X.509 certificate starting with -----BEGIN CERTIFICATE-----")
 	}
 	for n := 1; len(rest) > 0; n++ {
+		if !bytes.HasPrefix(rest, []byte("-----BEGIN ")) {
+			return fmt.Errorf("has text that is not a PEM block after certificate %d", n-1)
+		}
 		block, after := pem.Decode(rest)
-		if block == nil || !bytes.HasPrefix(rest, []byte("-----BEGIN ")) {
+		if block == nil {
 			return fmt.Errorf("is not valid PEM (block %d could not be decoded)", n)
 		}
 		if block.Type != "CERTIFICATE" {
