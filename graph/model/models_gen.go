@@ -20,6 +20,18 @@ type CreateOrganizationInput struct {
 	UseCase      graphql.Omittable[*string]  `json:"useCase,omitempty"`
 }
 
+// A new provider. Only label is required; an empty string for ssoURL, entityID,
+// certificate or defaultTeam means none, as null does.
+type CreateSAMLProviderInput struct {
+	Label       string                     `json:"label"`
+	EntityID    graphql.Omittable[*string] `json:"entityID,omitempty"`
+	Certificate graphql.Omittable[*string] `json:"certificate,omitempty"`
+	SsoURL      graphql.Omittable[*string] `json:"ssoURL,omitempty"`
+	// A team of the same organization.
+	DefaultTeam graphql.Omittable[*string]      `json:"defaultTeam,omitempty"`
+	DefaultRole graphql.Omittable[*access.Role] `json:"defaultRole,omitempty"`
+}
+
 type DefaultContentInput struct {
 	Type string `json:"type"`
 	Site string `json:"site"`
@@ -42,6 +54,38 @@ type PageInfo struct {
 	EndCursor   *string `json:"endCursor,omitempty"`
 }
 
+type SAMLProviderConnection struct {
+	Edges      []*SAMLProviderEdge `json:"edges"`
+	PageInfo   *PageInfo           `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+type SAMLProviderEdge struct {
+	Cursor string            `json:"cursor"`
+	Node   *ent.SAMLProvider `json:"node"`
+}
+
+type SAMLProviderURLs struct {
+	Location string `json:"location"`
+}
+
+// The service-provider side of a SAML provider, derived from Folio's public base URL.
+type SAMLServiceProvider struct {
+	// Assertion Consumer Service URL: <base>/sso/saml/<id>/acs.
+	AcsURL string `json:"acsURL"`
+	// Where a sign-in through this provider starts: <base>/sso/saml/<id>/start.
+	StartURL string `json:"startURL"`
+	// Folio's entity ID for this provider: <base>/sso/saml/<id>.
+	EntityID string `json:"entityID"`
+}
+
+// What a login page needs to offer signing in through a provider.
+type SSOProviderLogin struct {
+	ID       string `json:"id"`
+	Label    string `json:"label"`
+	StartURL string `json:"startURL"`
+}
+
 // Every field is optional: absent fields are left alone, null clears.
 type UpdateOrganizationInput struct {
 	Title          graphql.Omittable[*string]              `json:"title,omitempty"`
@@ -53,6 +97,17 @@ type UpdateOrganizationInput struct {
 	Sso            graphql.Omittable[*bool]                `json:"sso,omitempty"`
 	Ai             graphql.Omittable[*bool]                `json:"ai,omitempty"`
 	InviteLinks    graphql.Omittable[*bool]                `json:"inviteLinks,omitempty"`
+}
+
+// Every field is optional: absent fields are left alone; null (or an empty
+// string) clears ssoURL, entityID, certificate, defaultTeam and defaultRole.
+type UpdateSAMLProviderInput struct {
+	Label       graphql.Omittable[*string]      `json:"label,omitempty"`
+	EntityID    graphql.Omittable[*string]      `json:"entityID,omitempty"`
+	Certificate graphql.Omittable[*string]      `json:"certificate,omitempty"`
+	SsoURL      graphql.Omittable[*string]      `json:"ssoURL,omitempty"`
+	DefaultTeam graphql.Omittable[*string]      `json:"defaultTeam,omitempty"`
+	DefaultRole graphql.Omittable[*access.Role] `json:"defaultRole,omitempty"`
 }
 
 // Order of a list; lists default to desc (newest first).
@@ -106,6 +161,61 @@ func (e *Order) UnmarshalJSON(b []byte) error {
 }
 
 func (e Order) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type SAMLProviderStatus string
+
+const (
+	SAMLProviderStatusActive  SAMLProviderStatus = "active"
+	SAMLProviderStatusPending SAMLProviderStatus = "pending"
+)
+
+var AllSAMLProviderStatus = []SAMLProviderStatus{
+	SAMLProviderStatusActive,
+	SAMLProviderStatusPending,
+}
+
+func (e SAMLProviderStatus) IsValid() bool {
+	switch e {
+	case SAMLProviderStatusActive, SAMLProviderStatusPending:
+		return true
+	}
+	return false
+}
+
+func (e SAMLProviderStatus) String() string {
+	return string(e)
+}
+
+func (e *SAMLProviderStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SAMLProviderStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SAMLProviderStatus", str)
+	}
+	return nil
+}
+
+func (e SAMLProviderStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SAMLProviderStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SAMLProviderStatus) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -1,0 +1,299 @@
+package graph
+
+import (
+	"context"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/paging"
+)
+
+// SAML providers of an organization.
+//
+// Who may do what:
+//   - listing, reading, creating, changing and deleting providers is for
+//     organization admins only: a provider's configuration (certificate,
+//     default role and team) decides who gets into the organization. Other
+//     members and guests get 403 (FORBIDDEN), strangers 404, as for the
+//     organization itself. The admin check comes before any lookup of the
+//     provider, so a non-admin cannot probe provider ids.
+//   - the login list (ssoProviders, GET /sso) is for every member and guest:
+//     it holds only what a login page shows (id, label, start URL) of the
+//     providers that are active (fully configured).
+//
+// Folio stores and presents the configuration; it does not run the SAML
+// login flow. The service-provider URLs (service.acsURL, startURL, entityID)
+// are derived from the public base URL as <base>/sso/saml/<id>/acs,
+// <base>/sso/saml/<id>/start and <base>/sso/saml/<id>.
+
+// SAMLProviders pages through an organization's providers, newest first
+// unless asked otherwise. Admins only.
+func (r *Resolver) SAMLProviders(ctx context.Context, orgID string, args paging.Args) (paging.Page[*ent.SAMLProvider], error) {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return paging.Page[*ent.SAMLProvider]{}, err
+	}
+	q := r.Client.SAMLProvider.Query().Where(samlprovider.OrganizationID(orgID))
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return paging.Page[*ent.SAMLProvider]{}, err
+	}
+	rows, err := q.Where(args.Keyset(samlprovider.FieldCreatedAt)).
+		Order(args.OrderBy(samlprovider.FieldCreatedAt)).
+		Limit(args.Limit + 1).
+		All(ctx)
+	if err != nil {
+		return paging.Page[*ent.SAMLProvider]{}, err
+	}
+	return paging.Cut(args, rows, total, func(p *ent.SAMLProvider) paging.Cursor {
+		return paging.Cursor{Time: p.CreatedAt, ID: p.ID}
+	}), nil
+}
+
+// adminSAMLProvider loads provider id of organization orgID for an admin of
+// that organization. A provider of another organization, addressed under
+// this one, is not found.
+func (r *Resolver) adminSAMLProvider(ctx context.Context, orgID, id string) (*ent.SAMLProvider, error) {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	p, err := r.Client.SAMLProvider.Query().
+		Where(samlprovider.ID(id), samlprovider.OrganizationID(orgID)).
+		Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("SAML provider %s not found", id)
+	}
+	return p, err
+}
+
+// CreateSAMLProvider adds a provider to an organization. Admins only.
+func (r *Resolver) CreateSAMLProvider(ctx context.Context, orgID string, in model.CreateSAMLProviderInput) (*ent.SAMLProvider, error) {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	create := r.Client.SAMLProvider.Create().SetOrganizationID(orgID).SetLabel(in.Label)
+	if v, _ := clearable(in.SsoURL); v != nil {
+		create.SetSSOURL(*v)
+	}
+	if v, _ := clearable(in.EntityID); v != nil {
+		create.SetEntityID(*v)
+	}
+	if v, _ := clearable(in.Certificate); v != nil {
+		create.SetCertificate(*v)
+	}
+	if v, _ := clearable(in.DefaultTeam); v != nil {
+		if err := checkDefaultTeam(ctx, orgID, *v); err != nil {
+			return nil, err
+		}
+		create.SetDefaultTeamID(*v)
+	}
+	if v := in.DefaultRole.Value(); v != nil {
+		if !v.Valid() {
+			return nil, invalidRole(*v)
+		}
+		create.SetDefaultRole(*v)
+	}
+	p, err := create.Save(ctx)
+	if err != nil {
+		return nil, samlError(err)
+	}
+	return p, nil
+}
+
+// UpdateSAMLProvider applies the fields the caller sent: absent fields stay,
+// null (or "") clears the optional ones. Admins only.
+func (r *Resolver) UpdateSAMLProvider(ctx context.Context, orgID, id string, in model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error) {
+	p, err := r.adminSAMLProvider(ctx, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	upd := r.Client.SAMLProvider.UpdateOne(p)
+	if v, ok := in.Label.ValueOK(); ok {
+		if v == nil {
+			return nil, apperr.InvalidField("label", "cannot be null")
+		}
+		upd.SetLabel(*v)
+	}
+	for _, f := range []struct {
+		in    graphql.Omittable[*string]
+		set   func(string) *ent.SAMLProviderUpdateOne
+		clear func() *ent.SAMLProviderUpdateOne
+	}{
+		{in.SsoURL, upd.SetSSOURL, upd.ClearSSOURL},
+		{in.EntityID, upd.SetEntityID, upd.ClearEntityID},
+		{in.Certificate, upd.SetCertificate, upd.ClearCertificate},
+	} {
+		if v, ok := clearable(f.in); ok {
+			if v == nil {
+				f.clear()
+			} else {
+				f.set(*v)
+			}
+		}
+	}
+	if v, ok := clearable(in.DefaultTeam); ok {
+		if v == nil {
+			upd.ClearDefaultTeamID()
+		} else if err := checkDefaultTeam(ctx, orgID, *v); err != nil {
+			return nil, err
+		} else {
+			upd.SetDefaultTeamID(*v)
+		}
+	}
+	if v, ok := in.DefaultRole.ValueOK(); ok {
+		if v == nil {
+			upd.ClearDefaultRole()
+		} else if !v.Valid() {
+			return nil, invalidRole(*v)
+		} else {
+			upd.SetDefaultRole(*v)
+		}
+	}
+	p, err = upd.Save(ctx)
+	if err != nil {
+		return nil, samlError(err)
+	}
+	return p, nil
+}
+
+// DeleteSAMLProvider removes a provider. Admins only.
+func (r *Resolver) DeleteSAMLProvider(ctx context.Context, orgID, id string) error {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return err
+	}
+	n, err := r.Client.SAMLProvider.Delete().
+		Where(samlprovider.ID(id), samlprovider.OrganizationID(orgID)).
+		Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return apperr.NotFoundf("SAML provider %s not found", id)
+	}
+	return nil
+}
+
+// SSOProviders lists what a login page offers: the organization's active
+// providers, oldest first. Every member and guest may see it; strangers get
+// 404. No paging: an organization has a handful of providers.
+func (r *Resolver) SSOProviders(ctx context.Context, orgID string) ([]*model.SSOProviderLogin, error) {
+	if _, _, err := visibleOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	rows, err := r.Client.SAMLProvider.Query().
+		Where(samlprovider.OrganizationID(orgID),
+			samlprovider.SSOURLNotNil(), samlprovider.EntityIDNotNil(), samlprovider.CertificateNotNil()).
+		Order(func(s *sql.Selector) {
+			s.OrderBy(sql.Asc(s.C(samlprovider.FieldCreatedAt)), sql.Asc(s.C(samlprovider.FieldID)))
+		}).
+		All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.SSOProviderLogin, 0, len(rows))
+	for _, p := range rows {
+		if samlStatus(p) != model.SAMLProviderStatusActive {
+			continue
+		}
+		out = append(out, &model.SSOProviderLogin{ID: p.ID, Label: p.Label, StartURL: r.SAMLService(p).StartURL})
+	}
+	return out, nil
+}
+
+// samlDefaultTeam is a provider's default team through the TeamByID loader;
+// nil when none (or when the team is gone).
+func samlDefaultTeam(ctx context.Context, p *ent.SAMLProvider) (*ent.Team, error) {
+	if p.DefaultTeamID == nil {
+		return nil, nil
+	}
+	t, err := loader.For(ctx).TeamByID.Load(ctx, *p.DefaultTeamID)()
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t.OrganizationID != p.OrganizationID {
+		return nil, nil
+	}
+	return t, nil
+}
+
+// samlStatus: active when the identity provider is fully described.
+func samlStatus(p *ent.SAMLProvider) model.SAMLProviderStatus {
+	set := func(s *string) bool { return s != nil && *s != "" }
+	if set(p.SSOURL) && set(p.EntityID) && set(p.Certificate) {
+		return model.SAMLProviderStatusActive
+	}
+	return model.SAMLProviderStatusPending
+}
+
+// SAMLService is the service-provider side of a provider (see the scheme at
+// the top of this file).
+func (r *Resolver) SAMLService(p *ent.SAMLProvider) *model.SAMLServiceProvider {
+	entity := r.BaseURL + "/sso/saml/" + p.ID
+	return &model.SAMLServiceProvider{AcsURL: entity + "/acs", StartURL: entity + "/start", EntityID: entity}
+}
+
+// SAMLProviderURLs are the `urls` of a provider.
+func (r *Resolver) SAMLProviderURLs(p *ent.SAMLProvider) *model.SAMLProviderURLs {
+	return &model.SAMLProviderURLs{Location: r.BaseURL + "/v1/orgs/" + p.OrganizationID + "/saml/" + p.ID}
+}
+
+// checkDefaultTeam accepts only a team of the provider's organization; any
+// other id is bad input naming defaultTeam (not 404: the URL was found).
+func checkDefaultTeam(ctx context.Context, orgID, teamID string) error {
+	t, err := loader.For(ctx).TeamByID.Load(ctx, teamID)()
+	if _, ok := apperr.As(err); err != nil && !ok {
+		return err
+	}
+	if err != nil || t.OrganizationID != orgID {
+		return apperr.InvalidField("defaultTeam", "no team %s in this organization", teamID)
+	}
+	return nil
+}
+
+// clearable reads an optional string input: ok is false when absent, v is
+// nil when sent as null or "" (what a client that echoes a provider back
+// sends for an unset field).
+func clearable(o graphql.Omittable[*string]) (v *string, ok bool) {
+	v, ok = o.ValueOK()
+	if v != nil && *v == "" {
+		v = nil
+	}
+	return v, ok
+}
+
+func invalidRole(r access.Role) error {
+	return apperr.InvalidField("defaultRole", "%q is not a role (admin, create, review, edit, comment, read)", string(r))
+}
+
+// samlFieldNames maps the names entError derives from ent's column names to
+// the API's spelling.
+var samlFieldNames = map[string]string{
+	"ssoUrl":        "ssoURL",
+	"entityId":      "entityID",
+	"defaultTeamId": "defaultTeam",
+}
+
+// samlError is entError with the provider's field names spelled as in the
+// API; a foreign-key failure means the default team vanished meanwhile.
+func samlError(err error) error {
+	if ent.IsConstraintError(err) {
+		return apperr.InvalidField("defaultTeam", "is not a team of this organization")
+	}
+	err = entError(err)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.Invalid {
+		if name, ok := samlFieldNames[e.Field]; ok {
+			return apperr.InvalidField(name, "%s", strings.TrimPrefix(e.Message, e.Field+": "))
+		}
+	}
+	return err
+}
