@@ -32,21 +32,22 @@ func entError(err error) error {
 	return err
 }
 
-// jsonName converts an ent field name (email_domains) to its JSON and
-// GraphQL name (emailDomains).
+// jsonName converts an ent field name (email_domains, sso_url) to its JSON
+// and GraphQL name (emailDomains, ssoURL): words after the first are
+// capitalised, and the initialisms ID and URL are written in capitals.
 func jsonName(field string) string {
-	var b strings.Builder
-	up := false
-	for _, r := range field {
-		if r == '_' {
-			up = true
-			continue
+	words := strings.Split(field, "_")
+	for i := 1; i < len(words); i++ {
+		switch w := words[i]; w {
+		case "id", "url":
+			words[i] = strings.ToUpper(w)
+		default:
+			if w != "" {
+				r := []rune(w)
+				r[0] = unicode.ToUpper(r[0])
+				words[i] = string(r)
+			}
 		}
-		if up {
-			r = unicode.ToUpper(r)
-			up = false
-		}
-		b.WriteRune(r)
 	}
-	return b.String()
+	return strings.Join(words, "")
 }

@@ -276,11 +276,9 @@ func invalidRole(r access.Role) error {
 }
 
 // samlFieldNames maps the names entError derives from ent's column names to
-// the API's spelling.
+// the API's spelling where they differ.
 var samlFieldNames = map[string]string{
-	"ssoUrl":        "ssoURL",
-	"entityId":      "entityID",
-	"defaultTeamId": "defaultTeam",
+	"defaultTeamID": "defaultTeam",
 }
 
 // samlError is entError with the provider's field names spelled as in the
