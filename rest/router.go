@@ -19,6 +19,7 @@ type API struct {
 func Routes(r chi.Router, res *graph.Resolver) {
 	a := &API{res: res}
 	a.orgRoutes(r)
+	a.customFieldRoutes(r)
 }
 
 // writeError answers err in the GitBook error shape.

@@ -32,6 +32,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	CustomField() CustomFieldResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Query() QueryResolver
@@ -43,9 +44,46 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	CustomField struct {
+		CreatedAt   func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Options     func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		Placeholder func(childComplexity int) int
+		Title       func(childComplexity int) int
+		Type        func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	CustomFieldConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CustomFieldEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	CustomFieldPermissions struct {
+		Edit func(childComplexity int) int
+		View func(childComplexity int) int
+	}
+
+	CustomFieldURLs struct {
+		Location func(childComplexity int) int
+	}
+
 	Mutation struct {
+		CreateCustomField  func(childComplexity int, organization string, input model.CreateCustomFieldInput) int
 		CreateOrganization func(childComplexity int, input model.CreateOrganizationInput) int
+		DeleteCustomField  func(childComplexity int, organization string, name string) int
 		PingOrganization   func(childComplexity int, id string) int
+		UpdateCustomField  func(childComplexity int, organization string, name string, input model.UpdateCustomFieldInput) int
 		UpdateOrganization func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 	}
 
@@ -53,6 +91,7 @@ type ComplexityRoot struct {
 		Ai             func(childComplexity int) int
 		CommunityType  func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
+		CustomFields   func(childComplexity int, first *int, after *string, order *model.Order) int
 		CustomHostname func(childComplexity int) int
 		DefaultContent func(childComplexity int) int
 		DefaultRole    func(childComplexity int) int
@@ -113,6 +152,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		CustomField  func(childComplexity int, organization string, name string) int
 		Node         func(childComplexity int, id string) int
 		Organization func(childComplexity int, id string) int
 		Viewer       func(childComplexity int) int
@@ -152,10 +192,19 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type CustomFieldResolver interface {
+	Type(ctx context.Context, obj *ent.CustomField) (string, error)
+
+	Permissions(ctx context.Context, obj *ent.CustomField) (*access.SettingsPermissions, error)
+	Urls(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldURLs, error)
+}
 type MutationResolver interface {
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*ent.Organization, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*ent.Organization, error)
 	PingOrganization(ctx context.Context, id string) (bool, error)
+	CreateCustomField(ctx context.Context, organization string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
+	UpdateCustomField(ctx context.Context, organization string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
+	DeleteCustomField(ctx context.Context, organization string, name string) (bool, error)
 }
 type OrganizationResolver interface {
 	Type(ctx context.Context, obj *ent.Organization) (string, error)
@@ -164,10 +213,12 @@ type OrganizationResolver interface {
 
 	Permissions(ctx context.Context, obj *ent.Organization) (*access.OrganizationPermissions, error)
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationURLs, error)
+	CustomFields(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.CustomFieldConnection, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (model.Node, error)
 	Viewer(ctx context.Context) (*model.Viewer, error)
+	CustomField(ctx context.Context, organization string, name string) (*ent.CustomField, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 }
 type TeamResolver interface {
@@ -199,6 +250,136 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "CustomField.createdAt":
+		if e.ComplexityRoot.CustomField.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.CreatedAt(childComplexity), true
+	case "CustomField.description":
+		if e.ComplexityRoot.CustomField.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Description(childComplexity), true
+	case "CustomField.id":
+		if e.ComplexityRoot.CustomField.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.ID(childComplexity), true
+	case "CustomField.name":
+		if e.ComplexityRoot.CustomField.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Name(childComplexity), true
+	case "CustomField.options":
+		if e.ComplexityRoot.CustomField.Options == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Options(childComplexity), true
+	case "CustomField.permissions":
+		if e.ComplexityRoot.CustomField.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Permissions(childComplexity), true
+	case "CustomField.placeholder":
+		if e.ComplexityRoot.CustomField.Placeholder == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Placeholder(childComplexity), true
+	case "CustomField.title":
+		if e.ComplexityRoot.CustomField.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Title(childComplexity), true
+	case "CustomField.type":
+		if e.ComplexityRoot.CustomField.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Type(childComplexity), true
+	case "CustomField.updatedAt":
+		if e.ComplexityRoot.CustomField.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.UpdatedAt(childComplexity), true
+	case "CustomField.urls":
+		if e.ComplexityRoot.CustomField.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Urls(childComplexity), true
+
+	case "CustomFieldConnection.edges":
+		if e.ComplexityRoot.CustomFieldConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldConnection.Edges(childComplexity), true
+	case "CustomFieldConnection.pageInfo":
+		if e.ComplexityRoot.CustomFieldConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldConnection.PageInfo(childComplexity), true
+	case "CustomFieldConnection.totalCount":
+		if e.ComplexityRoot.CustomFieldConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldConnection.TotalCount(childComplexity), true
+
+	case "CustomFieldEdge.cursor":
+		if e.ComplexityRoot.CustomFieldEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldEdge.Cursor(childComplexity), true
+	case "CustomFieldEdge.node":
+		if e.ComplexityRoot.CustomFieldEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldEdge.Node(childComplexity), true
+
+	case "CustomFieldPermissions.edit":
+		if e.ComplexityRoot.CustomFieldPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldPermissions.Edit(childComplexity), true
+	case "CustomFieldPermissions.view":
+		if e.ComplexityRoot.CustomFieldPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldPermissions.View(childComplexity), true
+
+	case "CustomFieldURLs.location":
+		if e.ComplexityRoot.CustomFieldURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldURLs.Location(childComplexity), true
+
+	case "Mutation.createCustomField":
+		if e.ComplexityRoot.Mutation.CreateCustomField == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCustomField_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCustomField(childComplexity, args["organization"].(string), args["input"].(model.CreateCustomFieldInput)), true
 	case "Mutation.createOrganization":
 		if e.ComplexityRoot.Mutation.CreateOrganization == nil {
 			break
@@ -210,6 +391,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateOrganization(childComplexity, args["input"].(model.CreateOrganizationInput)), true
+	case "Mutation.deleteCustomField":
+		if e.ComplexityRoot.Mutation.DeleteCustomField == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCustomField_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCustomField(childComplexity, args["organization"].(string), args["name"].(string)), true
 	case "Mutation.pingOrganization":
 		if e.ComplexityRoot.Mutation.PingOrganization == nil {
 			break
@@ -221,6 +413,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PingOrganization(childComplexity, args["id"].(string)), true
+	case "Mutation.updateCustomField":
+		if e.ComplexityRoot.Mutation.UpdateCustomField == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCustomField_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCustomField(childComplexity, args["organization"].(string), args["name"].(string), args["input"].(model.UpdateCustomFieldInput)), true
 	case "Mutation.updateOrganization":
 		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
 			break
@@ -251,6 +454,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.CreatedAt(childComplexity), true
+	case "Organization.customFields":
+		if e.ComplexityRoot.Organization.CustomFields == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_customFields_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.CustomFields(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Organization.customHostname":
 		if e.ComplexityRoot.Organization.CustomHostname == nil {
 			break
@@ -492,6 +706,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
+	case "Query.customField":
+		if e.ComplexityRoot.Query.CustomField == nil {
+			break
+		}
+
+		args, err := ec.field_Query_customField_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CustomField(childComplexity, args["organization"].(string), args["name"].(string)), true
+
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
 			break
@@ -641,8 +867,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("CreateCustomFieldInput", ec.unmarshalInputCreateCustomFieldInput),
 			graphql.NewInputUnmarshaler("CreateOrganizationInput", ec.unmarshalInputCreateOrganizationInput),
 			graphql.NewInputUnmarshaler("DefaultContentInput", ec.unmarshalInputDefaultContentInput),
+			graphql.NewInputUnmarshaler("UpdateCustomFieldInput", ec.unmarshalInputUpdateCustomFieldInput),
 			graphql.NewInputUnmarshaler("UpdateOrganizationInput", ec.unmarshalInputUpdateOrganizationInput),
 		)
 	}
@@ -758,6 +986,90 @@ type Query {
   viewer: Viewer!
 }
 
+`, BuiltIn: false},
+	{Name: "../../schema/customfield.graphql", Input: `# Custom-field definitions of an organization (REST area ` + "`" + `custom-fields` + "`" + `),
+# addressed by name. Values of spaces' custom fields are another area.
+
+"""
+A field every space of the organization may carry a value for.
+type is one of text, number, boolean, tags, select:single, select:multi;
+only select:single and select:multi carry options.
+"""
+type CustomField implements Node {
+  id: ID!
+  "1-50 characters: lower-case letters, digits, '_' and '-'; unique in the organization."
+  name: String!
+  "At most 100 characters; \"\" when unset."
+  title: String!
+  "At most 200 characters; \"\" when unset."
+  description: String!
+  type: String!
+  "At most 100 characters; \"\" when unset."
+  placeholder: String!
+  "1-50 distinct entries of 1-40 characters; null for types without options."
+  options: [String!]
+  createdAt: Time!
+  updatedAt: Time!
+  "What the caller may do with the field."
+  permissions: CustomFieldPermissions!
+  urls: CustomFieldURLs!
+}
+
+type CustomFieldPermissions {
+  view: Boolean!
+  edit: Boolean!
+}
+
+type CustomFieldURLs {
+  location: String!
+}
+
+type CustomFieldConnection {
+  edges: [CustomFieldEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type CustomFieldEdge {
+  cursor: String!
+  node: CustomField!
+}
+
+input CreateCustomFieldInput {
+  name: String!
+  type: String!
+  title: String
+  description: String
+  placeholder: String
+  options: [String!]
+}
+
+"name and type cannot change. Absent fields are left alone; null clears title, description and placeholder (to \"\")."
+input UpdateCustomFieldInput {
+  title: String
+  description: String
+  placeholder: String
+  options: [String!]
+}
+
+extend type Organization {
+  "Custom-field definitions (members with a role), newest first."
+  customFields(first: Int, after: String, order: Order): CustomFieldConnection!
+}
+
+extend type Query {
+  "A custom field of an organization by name (members with a role)."
+  customField(organization: ID!, name: String!): CustomField!
+}
+
+extend type Mutation {
+  "Define a custom field (admins only)."
+  createCustomField(organization: ID!, input: CreateCustomFieldInput!): CustomField!
+  "Change a custom field's title, description, placeholder or options (admins only)."
+  updateCustomField(organization: ID!, name: String!, input: UpdateCustomFieldInput!): CustomField!
+  "Delete a custom field (admins only)."
+  deleteCustomField(organization: ID!, name: String!): Boolean!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/org.graphql", Input: `# Users and organizations (REST area ` + "`" + `orgs` + "`" + `).
 
@@ -903,6 +1215,74 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
 
+func (ec *executionContext) childFields_CustomField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CustomField_id(ctx, field)
+	case "name":
+		return ec.fieldContext_CustomField_name(ctx, field)
+	case "title":
+		return ec.fieldContext_CustomField_title(ctx, field)
+	case "description":
+		return ec.fieldContext_CustomField_description(ctx, field)
+	case "type":
+		return ec.fieldContext_CustomField_type(ctx, field)
+	case "placeholder":
+		return ec.fieldContext_CustomField_placeholder(ctx, field)
+	case "options":
+		return ec.fieldContext_CustomField_options(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CustomField_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CustomField_updatedAt(ctx, field)
+	case "permissions":
+		return ec.fieldContext_CustomField_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_CustomField_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomField", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFieldConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CustomFieldConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CustomFieldConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CustomFieldConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFieldConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFieldEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_CustomFieldEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_CustomFieldEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFieldEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFieldPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_CustomFieldPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_CustomFieldPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFieldPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFieldURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_CustomFieldURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFieldURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_Organization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -941,6 +1321,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_permissions(ctx, field)
 	case "urls":
 		return ec.fieldContext_Organization_urls(ctx, field)
+	case "customFields":
+		return ec.fieldContext_Organization_customFields(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -1183,6 +1565,28 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Mutation_createCustomField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateCustomFieldInput, error) {
+			return ec.unmarshalNCreateCustomFieldInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateCustomFieldInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1197,6 +1601,28 @@ func (ec *executionContext) field_Mutation_createOrganization_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteCustomField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_pingOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1208,6 +1634,36 @@ func (ec *executionContext) field_Mutation_pingOrganization_args(ctx context.Con
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCustomField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateCustomFieldInput, error) {
+			return ec.unmarshalNUpdateCustomFieldInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateCustomFieldInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -1233,6 +1689,36 @@ func (ec *executionContext) field_Mutation_updateOrganization_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_customFields_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1244,6 +1730,28 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_customField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
 	return args, nil
 }
 
@@ -1379,6 +1887,488 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 
 // region    **************************** field.gotpl *****************************
 
+func (ec *executionContext) _CustomField_id(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CustomField_name(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomField_title(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomField_description(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomField_type(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomField().Type(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, true, true, "String")
+}
+
+func (ec *executionContext) _CustomField_placeholder(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_placeholder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Placeholder, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_placeholder(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomField_options(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_options(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Options, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_options(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomField_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomField_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomField_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomField().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *access.SettingsPermissions) graphql.Marshaler {
+			return ec.marshalNCustomFieldPermissions2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐSettingsPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomField",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFieldPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomField_urls(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomField().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomFieldURLs) graphql.Marshaler {
+			return ec.marshalNCustomFieldURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomField",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFieldURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFieldConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CustomFieldEdge) graphql.Marshaler {
+			return ec.marshalNCustomFieldEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFieldConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFieldEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFieldConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFieldConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFieldConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFieldConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomFieldEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFieldEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomFieldEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFieldEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFieldPermissions_view(ctx context.Context, field graphql.CollectedField, obj *access.SettingsPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldPermissions_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFieldPermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomFieldPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *access.SettingsPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldPermissions_edit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFieldPermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomFieldURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFieldURLs", field, false, false, "String")
+}
+
 func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1505,6 +2495,138 @@ func (ec *executionContext) fieldContext_Mutation_pingOrganization(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_pingOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCustomField(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCustomField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCustomField(ctx, fc.Args["organization"].(string), fc.Args["input"].(model.CreateCustomFieldInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomField(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCustomField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCustomField(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCustomField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCustomField(ctx, fc.Args["organization"].(string), fc.Args["name"].(string), fc.Args["input"].(model.UpdateCustomFieldInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomField(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCustomField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCustomField(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCustomField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCustomField(ctx, fc.Args["organization"].(string), fc.Args["name"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCustomField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -1948,6 +3070,50 @@ func (ec *executionContext) fieldContext_Organization_urls(_ context.Context, fi
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_OrganizationURLs(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_customFields(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_customFields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().CustomFields(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomFieldConnection) graphql.Marshaler {
+			return ec.marshalNCustomFieldConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_customFields(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFieldConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_customFields_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -2603,6 +3769,50 @@ func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field g
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Viewer(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_customField(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_customField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CustomField(ctx, fc.Args["organization"].(string), fc.Args["name"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_customField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomField(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_customField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -4248,6 +5458,83 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCreateCustomFieldInput(ctx context.Context, obj any) (model.CreateCustomFieldInput, error) {
+	var it model.CreateCustomFieldInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "type", "title", "description", "placeholder", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = graphql.OmittableOf(data)
+		case "placeholder":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placeholder"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Placeholder = graphql.OmittableOf(data)
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateCustomFieldInput unmarshals raw into the CreateCustomFieldInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateCustomFieldInput(ctx context.Context, raw any) (model.CreateCustomFieldInput, error) {
+	var out model.CreateCustomFieldInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateCustomFieldInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateOrganizationInput(ctx context.Context, obj any) (model.CreateOrganizationInput, error) {
 	var it model.CreateOrganizationInput
 	if obj == nil {
@@ -4357,6 +5644,69 @@ func (ec *executionContext) unmarshalInputDefaultContentInput(ctx context.Contex
 func UnmarshalDefaultContentInput(ctx context.Context, raw any) (model.DefaultContentInput, error) {
 	var out model.DefaultContentInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "DefaultContentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateCustomFieldInput(ctx context.Context, obj any) (model.UpdateCustomFieldInput, error) {
+	var it model.UpdateCustomFieldInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "description", "placeholder", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = graphql.OmittableOf(data)
+		case "placeholder":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placeholder"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Placeholder = graphql.OmittableOf(data)
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateCustomFieldInput unmarshals raw into the UpdateCustomFieldInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateCustomFieldInput(ctx context.Context, raw any) (model.UpdateCustomFieldInput, error) {
+	var out model.UpdateCustomFieldInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateCustomFieldInput", raw, &out)
 	return out, err
 }
 
@@ -4487,6 +5837,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Organization(ctx, sel, obj)
+	case ent.CustomField:
+		return ec._CustomField(ctx, sel, &obj)
+	case *ent.CustomField:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CustomField(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -4499,6 +5856,244 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
+
+var customFieldImplementors = []string{"CustomField", "Node"}
+
+func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionSet, obj *ent.CustomField) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomField")
+		case "id":
+			out.Values[i] = ec._CustomField_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._CustomField_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._CustomField_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._CustomField_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomField_type(ctx, field, obj)
+				})
+		case "placeholder":
+			out.Values[i] = ec._CustomField_placeholder(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "options":
+			out.Values[i] = ec._CustomField_options(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._CustomField_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._CustomField_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permissions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomField_permissions(ctx, field, obj)
+				})
+		case "urls":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomField_urls(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customFieldConnectionImplementors = []string{"CustomFieldConnection"}
+
+func (ec *executionContext) _CustomFieldConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFieldConnection")
+		case "edges":
+			out.Values[i] = ec._CustomFieldConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CustomFieldConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._CustomFieldConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customFieldEdgeImplementors = []string{"CustomFieldEdge"}
+
+func (ec *executionContext) _CustomFieldEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFieldEdge")
+		case "cursor":
+			out.Values[i] = ec._CustomFieldEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._CustomFieldEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customFieldPermissionsImplementors = []string{"CustomFieldPermissions"}
+
+func (ec *executionContext) _CustomFieldPermissions(ctx context.Context, sel ast.SelectionSet, obj *access.SettingsPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFieldPermissions")
+		case "view":
+			out.Values[i] = ec._CustomFieldPermissions_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edit":
+			out.Values[i] = ec._CustomFieldPermissions_edit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customFieldURLsImplementors = []string{"CustomFieldURLs"}
+
+func (ec *executionContext) _CustomFieldURLs(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFieldURLs")
+		case "location":
+			out.Values[i] = ec._CustomFieldURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
 
 var mutationImplementors = []string{"Mutation"}
 
@@ -4536,6 +6131,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "pingOrganization":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_pingOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createCustomField":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCustomField(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCustomField":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCustomField(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCustomField":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCustomField(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -4662,6 +6278,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_urls(ctx, field, obj)
+				})
+		case "customFields":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_customFields(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -4998,6 +6620,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_viewer(ctx, field)
+				})
+		case "customField":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_customField(ctx, field)
 				})
 		case "organization":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -5615,9 +7243,70 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNCreateCustomFieldInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateCustomFieldInput(ctx context.Context, v any) (model.CreateCustomFieldInput, error) {
+	res, err := ec.unmarshalInputCreateCustomFieldInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateOrganizationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateOrganizationInput(ctx context.Context, v any) (model.CreateOrganizationInput, error) {
 	res, err := ec.unmarshalInputCreateOrganizationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx context.Context, sel ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomField!")
+		return graphql.Null
+	}
+	return ec._CustomField(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomFieldConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldConnection(ctx context.Context, sel ast.SelectionSet, v *model.CustomFieldConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomFieldConnection!")
+		return graphql.Null
+	}
+	return ec._CustomFieldConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomFieldEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomFieldEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomFieldEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCustomFieldEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldEdge(ctx context.Context, sel ast.SelectionSet, v *model.CustomFieldEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomFieldEdge!")
+		return graphql.Null
+	}
+	return ec._CustomFieldEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomFieldPermissions2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐSettingsPermissions(ctx context.Context, sel ast.SelectionSet, v *access.SettingsPermissions) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomFieldPermissions!")
+		return graphql.Null
+	}
+	return ec._CustomFieldPermissions(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomFieldURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldURLs(ctx context.Context, sel ast.SelectionSet, v *model.CustomFieldURLs) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomFieldURLs!")
+		return graphql.Null
+	}
+	return ec._CustomFieldURLs(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -5791,6 +7480,11 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNUpdateCustomFieldInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateCustomFieldInput(ctx context.Context, v any) (model.UpdateCustomFieldInput, error) {
+	res, err := ec.unmarshalInputUpdateCustomFieldInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNUpdateOrganizationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateOrganizationInput(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {

@@ -13,11 +13,35 @@ import (
 	"github.com/folio/folio/internal/access"
 )
 
+type CreateCustomFieldInput struct {
+	Name        string                      `json:"name"`
+	Type        string                      `json:"type"`
+	Title       graphql.Omittable[*string]  `json:"title,omitempty"`
+	Description graphql.Omittable[*string]  `json:"description,omitempty"`
+	Placeholder graphql.Omittable[*string]  `json:"placeholder,omitempty"`
+	Options     graphql.Omittable[[]string] `json:"options,omitempty"`
+}
+
 type CreateOrganizationInput struct {
 	Title        string                      `json:"title"`
 	EmailDomains graphql.Omittable[[]string] `json:"emailDomains,omitempty"`
 	Type         graphql.Omittable[*string]  `json:"type,omitempty"`
 	UseCase      graphql.Omittable[*string]  `json:"useCase,omitempty"`
+}
+
+type CustomFieldConnection struct {
+	Edges      []*CustomFieldEdge `json:"edges"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type CustomFieldEdge struct {
+	Cursor string           `json:"cursor"`
+	Node   *ent.CustomField `json:"node"`
+}
+
+type CustomFieldURLs struct {
+	Location string `json:"location"`
 }
 
 type DefaultContentInput struct {
@@ -40,6 +64,14 @@ type OrganizationEdge struct {
 type PageInfo struct {
 	HasNextPage bool    `json:"hasNextPage"`
 	EndCursor   *string `json:"endCursor,omitempty"`
+}
+
+// name and type cannot change. Absent fields are left alone; null clears title, description and placeholder (to "").
+type UpdateCustomFieldInput struct {
+	Title       graphql.Omittable[*string]  `json:"title,omitempty"`
+	Description graphql.Omittable[*string]  `json:"description,omitempty"`
+	Placeholder graphql.Omittable[*string]  `json:"placeholder,omitempty"`
+	Options     graphql.Omittable[[]string] `json:"options,omitempty"`
 }
 
 // Every field is optional: absent fields are left alone, null clears.
