@@ -20,6 +20,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a := &API{res: res}
 	a.orgRoutes(r)
 	a.customFieldRoutes(r)
+	a.translationRoutes(r)
 }
 
 // writeError answers err in the GitBook error shape.

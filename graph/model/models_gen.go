@@ -29,6 +29,12 @@ type CreateOrganizationInput struct {
 	UseCase      graphql.Omittable[*string]  `json:"useCase,omitempty"`
 }
 
+type CreateTranslationInput struct {
+	Title string `json:"title"`
+	// Absent or null: no languages.
+	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
+}
+
 type CustomFieldConnection struct {
 	Edges      []*CustomFieldEdge `json:"edges"`
 	PageInfo   *PageInfo          `json:"pageInfo"`
@@ -66,6 +72,21 @@ type PageInfo struct {
 	EndCursor   *string `json:"endCursor,omitempty"`
 }
 
+type TranslationSettingsConnection struct {
+	Edges      []*TranslationSettingsEdge `json:"edges"`
+	PageInfo   *PageInfo                  `json:"pageInfo"`
+	TotalCount int                        `json:"totalCount"`
+}
+
+type TranslationSettingsEdge struct {
+	Cursor string                   `json:"cursor"`
+	Node   *ent.TranslationSettings `json:"node"`
+}
+
+type TranslationSettingsURLs struct {
+	Location string `json:"location"`
+}
+
 // name and type cannot change. Absent fields are left alone; null clears title, description and placeholder (to "").
 type UpdateCustomFieldInput struct {
 	Title       graphql.Omittable[*string]  `json:"title,omitempty"`
@@ -85,6 +106,12 @@ type UpdateOrganizationInput struct {
 	Sso            graphql.Omittable[*bool]                `json:"sso,omitempty"`
 	Ai             graphql.Omittable[*bool]                `json:"ai,omitempty"`
 	InviteLinks    graphql.Omittable[*bool]                `json:"inviteLinks,omitempty"`
+}
+
+// Replaces the title; languages are replaced when sent, left alone when absent, emptied when null.
+type UpdateTranslationInput struct {
+	Title     string                      `json:"title"`
+	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
 }
 
 // Order of a list; lists default to desc (newest first).
