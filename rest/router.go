@@ -21,6 +21,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.orgRoutes(r)
 	a.customFieldRoutes(r)
 	a.translationRoutes(r)
+	a.inviteRoutes(r)
 }
 
 // writeError answers err in the GitBook error shape.

@@ -33,6 +33,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	CustomField() CustomFieldResolver
+	Invite() InviteResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Query() QueryResolver
@@ -79,39 +80,70 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	Invite struct {
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Organization func(childComplexity int) int
+		Redundant    func(childComplexity int) int
+		Role         func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+	}
+
+	InviteConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	InviteEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	JoinOrganizationResult struct {
+		Invite       func(childComplexity int) int
+		Organization func(childComplexity int) int
+		Redundant    func(childComplexity int) int
+	}
+
 	Mutation struct {
-		CreateCustomField  func(childComplexity int, organization string, input model.CreateCustomFieldInput) int
-		CreateOrganization func(childComplexity int, input model.CreateOrganizationInput) int
-		CreateTranslation  func(childComplexity int, organization string, input model.CreateTranslationInput) int
-		DeleteCustomField  func(childComplexity int, organization string, name string) int
-		DeleteTranslation  func(childComplexity int, organization string, id string) int
-		PingOrganization   func(childComplexity int, id string) int
-		UpdateCustomField  func(childComplexity int, organization string, name string, input model.UpdateCustomFieldInput) int
-		UpdateOrganization func(childComplexity int, id string, input model.UpdateOrganizationInput) int
-		UpdateTranslation  func(childComplexity int, organization string, id string, input model.UpdateTranslationInput) int
+		CreateCustomField          func(childComplexity int, organization string, input model.CreateCustomFieldInput) int
+		CreateOrganization         func(childComplexity int, input model.CreateOrganizationInput) int
+		CreateOrganizationInvite   func(childComplexity int, organization string, input model.CreateOrganizationInviteInput) int
+		CreateTranslation          func(childComplexity int, organization string, input model.CreateTranslationInput) int
+		DeleteCustomField          func(childComplexity int, organization string, name string) int
+		DeleteOrganizationInvite   func(childComplexity int, organization string, id string) int
+		DeleteTranslation          func(childComplexity int, organization string, id string) int
+		JoinOrganizationWithInvite func(childComplexity int, organization string, id string) int
+		PingOrganization           func(childComplexity int, id string) int
+		UpdateCustomField          func(childComplexity int, organization string, name string, input model.UpdateCustomFieldInput) int
+		UpdateOrganization         func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdateOrganizationInvite   func(childComplexity int, organization string, id string, input model.UpdateOrganizationInviteInput) int
+		UpdateTranslation          func(childComplexity int, organization string, id string, input model.UpdateTranslationInput) int
 	}
 
 	Organization struct {
-		Ai             func(childComplexity int) int
-		CommunityType  func(childComplexity int) int
-		CreatedAt      func(childComplexity int) int
-		CustomFields   func(childComplexity int, first *int, after *string, order *model.Order) int
-		CustomHostname func(childComplexity int) int
-		DefaultContent func(childComplexity int) int
-		DefaultRole    func(childComplexity int) int
-		EmailDomains   func(childComplexity int) int
-		Hostname       func(childComplexity int) int
-		ID             func(childComplexity int) int
-		InviteLinks    func(childComplexity int) int
-		Logo           func(childComplexity int) int
-		Permissions    func(childComplexity int) int
-		SSO            func(childComplexity int) int
-		Title          func(childComplexity int) int
-		Translations   func(childComplexity int, first *int, after *string, order *model.Order) int
-		Type           func(childComplexity int) int
-		UpdatedAt      func(childComplexity int) int
-		Urls           func(childComplexity int) int
-		UseCase        func(childComplexity int) int
+		Ai                    func(childComplexity int) int
+		CommunityType         func(childComplexity int) int
+		CreatedAt             func(childComplexity int) int
+		CustomFields          func(childComplexity int, first *int, after *string, order *model.Order) int
+		CustomHostname        func(childComplexity int) int
+		DefaultContent        func(childComplexity int) int
+		DefaultRole           func(childComplexity int) int
+		EmailDomains          func(childComplexity int) int
+		Hostname              func(childComplexity int) int
+		ID                    func(childComplexity int) int
+		InviteLinks           func(childComplexity int) int
+		InviteLinksConnection func(childComplexity int, first *int, after *string, order *model.Order) int
+		Logo                  func(childComplexity int) int
+		Permissions           func(childComplexity int) int
+		SSO                   func(childComplexity int) int
+		Title                 func(childComplexity int) int
+		Translations          func(childComplexity int, first *int, after *string, order *model.Order) int
+		Type                  func(childComplexity int) int
+		UpdatedAt             func(childComplexity int) int
+		Urls                  func(childComplexity int) int
+		UseCase               func(childComplexity int) int
 	}
 
 	OrganizationConnection struct {
@@ -157,11 +189,12 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		CustomField  func(childComplexity int, organization string, name string) int
-		Node         func(childComplexity int, id string) int
-		Organization func(childComplexity int, id string) int
-		Translation  func(childComplexity int, organization string, id string) int
-		Viewer       func(childComplexity int) int
+		CustomField            func(childComplexity int, organization string, name string) int
+		Node                   func(childComplexity int, id string) int
+		Organization           func(childComplexity int, id string) int
+		OrganizationInviteLink func(childComplexity int, organization string, id string) int
+		Translation            func(childComplexity int, organization string, id string) int
+		Viewer                 func(childComplexity int) int
 	}
 
 	Team struct {
@@ -234,6 +267,11 @@ type CustomFieldResolver interface {
 	Permissions(ctx context.Context, obj *ent.CustomField) (*access.SettingsPermissions, error)
 	Urls(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldURLs, error)
 }
+type InviteResolver interface {
+	Redundant(ctx context.Context, obj *ent.Invite) (bool, error)
+
+	Organization(ctx context.Context, obj *ent.Invite) (*ent.Organization, error)
+}
 type MutationResolver interface {
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*ent.Organization, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*ent.Organization, error)
@@ -241,6 +279,10 @@ type MutationResolver interface {
 	CreateCustomField(ctx context.Context, organization string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
 	UpdateCustomField(ctx context.Context, organization string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
 	DeleteCustomField(ctx context.Context, organization string, name string) (bool, error)
+	CreateOrganizationInvite(ctx context.Context, organization string, input model.CreateOrganizationInviteInput) (*ent.Invite, error)
+	UpdateOrganizationInvite(ctx context.Context, organization string, id string, input model.UpdateOrganizationInviteInput) (*ent.Invite, error)
+	DeleteOrganizationInvite(ctx context.Context, organization string, id string) (bool, error)
+	JoinOrganizationWithInvite(ctx context.Context, organization string, id string) (*model.JoinOrganizationResult, error)
 	CreateTranslation(ctx context.Context, organization string, input model.CreateTranslationInput) (*ent.TranslationSettings, error)
 	UpdateTranslation(ctx context.Context, organization string, id string, input model.UpdateTranslationInput) (*ent.TranslationSettings, error)
 	DeleteTranslation(ctx context.Context, organization string, id string) (bool, error)
@@ -253,12 +295,14 @@ type OrganizationResolver interface {
 	Permissions(ctx context.Context, obj *ent.Organization) (*access.OrganizationPermissions, error)
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationURLs, error)
 	CustomFields(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.CustomFieldConnection, error)
+	InviteLinksConnection(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.InviteConnection, error)
 	Translations(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.TranslationSettingsConnection, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (model.Node, error)
 	Viewer(ctx context.Context) (*model.Viewer, error)
 	CustomField(ctx context.Context, organization string, name string) (*ent.CustomField, error)
+	OrganizationInviteLink(ctx context.Context, organization string, id string) (*ent.Invite, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	Translation(ctx context.Context, organization string, id string) (*ent.TranslationSettings, error)
 }
@@ -414,6 +458,94 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CustomFieldURLs.Location(childComplexity), true
 
+	case "Invite.createdAt":
+		if e.ComplexityRoot.Invite.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.CreatedAt(childComplexity), true
+	case "Invite.id":
+		if e.ComplexityRoot.Invite.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.ID(childComplexity), true
+	case "Invite.organization":
+		if e.ComplexityRoot.Invite.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.Organization(childComplexity), true
+	case "Invite.redundant":
+		if e.ComplexityRoot.Invite.Redundant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.Redundant(childComplexity), true
+	case "Invite.role":
+		if e.ComplexityRoot.Invite.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.Role(childComplexity), true
+	case "Invite.updatedAt":
+		if e.ComplexityRoot.Invite.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.UpdatedAt(childComplexity), true
+
+	case "InviteConnection.edges":
+		if e.ComplexityRoot.InviteConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteConnection.Edges(childComplexity), true
+	case "InviteConnection.pageInfo":
+		if e.ComplexityRoot.InviteConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteConnection.PageInfo(childComplexity), true
+	case "InviteConnection.totalCount":
+		if e.ComplexityRoot.InviteConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteConnection.TotalCount(childComplexity), true
+
+	case "InviteEdge.cursor":
+		if e.ComplexityRoot.InviteEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteEdge.Cursor(childComplexity), true
+	case "InviteEdge.node":
+		if e.ComplexityRoot.InviteEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteEdge.Node(childComplexity), true
+
+	case "JoinOrganizationResult.invite":
+		if e.ComplexityRoot.JoinOrganizationResult.Invite == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JoinOrganizationResult.Invite(childComplexity), true
+	case "JoinOrganizationResult.organization":
+		if e.ComplexityRoot.JoinOrganizationResult.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JoinOrganizationResult.Organization(childComplexity), true
+	case "JoinOrganizationResult.redundant":
+		if e.ComplexityRoot.JoinOrganizationResult.Redundant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JoinOrganizationResult.Redundant(childComplexity), true
+
 	case "Mutation.createCustomField":
 		if e.ComplexityRoot.Mutation.CreateCustomField == nil {
 			break
@@ -436,6 +568,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateOrganization(childComplexity, args["input"].(model.CreateOrganizationInput)), true
+	case "Mutation.createOrganizationInvite":
+		if e.ComplexityRoot.Mutation.CreateOrganizationInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createOrganizationInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateOrganizationInvite(childComplexity, args["organization"].(string), args["input"].(model.CreateOrganizationInviteInput)), true
 	case "Mutation.createTranslation":
 		if e.ComplexityRoot.Mutation.CreateTranslation == nil {
 			break
@@ -458,6 +601,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCustomField(childComplexity, args["organization"].(string), args["name"].(string)), true
+	case "Mutation.deleteOrganizationInvite":
+		if e.ComplexityRoot.Mutation.DeleteOrganizationInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteOrganizationInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteOrganizationInvite(childComplexity, args["organization"].(string), args["id"].(string)), true
 	case "Mutation.deleteTranslation":
 		if e.ComplexityRoot.Mutation.DeleteTranslation == nil {
 			break
@@ -469,6 +623,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTranslation(childComplexity, args["organization"].(string), args["id"].(string)), true
+	case "Mutation.joinOrganizationWithInvite":
+		if e.ComplexityRoot.Mutation.JoinOrganizationWithInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_joinOrganizationWithInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.JoinOrganizationWithInvite(childComplexity, args["organization"].(string), args["id"].(string)), true
 	case "Mutation.pingOrganization":
 		if e.ComplexityRoot.Mutation.PingOrganization == nil {
 			break
@@ -502,6 +667,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateOrganization(childComplexity, args["id"].(string), args["input"].(model.UpdateOrganizationInput)), true
+	case "Mutation.updateOrganizationInvite":
+		if e.ComplexityRoot.Mutation.UpdateOrganizationInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOrganizationInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOrganizationInvite(childComplexity, args["organization"].(string), args["id"].(string), args["input"].(model.UpdateOrganizationInviteInput)), true
 	case "Mutation.updateTranslation":
 		if e.ComplexityRoot.Mutation.UpdateTranslation == nil {
 			break
@@ -585,6 +761,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.InviteLinks(childComplexity), true
+	case "Organization.inviteLinksConnection":
+		if e.ComplexityRoot.Organization.InviteLinksConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_inviteLinksConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.InviteLinksConnection(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Organization.logo":
 		if e.ComplexityRoot.Organization.Logo == nil {
 			break
@@ -829,6 +1016,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Organization(childComplexity, args["id"].(string)), true
+	case "Query.organizationInviteLink":
+		if e.ComplexityRoot.Query.OrganizationInviteLink == nil {
+			break
+		}
+
+		args, err := ec.field_Query_organizationInviteLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrganizationInviteLink(childComplexity, args["organization"].(string), args["id"].(string)), true
 	case "Query.translation":
 		if e.ComplexityRoot.Query.Translation == nil {
 			break
@@ -1064,10 +1262,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("CreateCustomFieldInput", ec.unmarshalInputCreateCustomFieldInput),
 			graphql.NewInputUnmarshaler("CreateOrganizationInput", ec.unmarshalInputCreateOrganizationInput),
+			graphql.NewInputUnmarshaler("CreateOrganizationInviteInput", ec.unmarshalInputCreateOrganizationInviteInput),
 			graphql.NewInputUnmarshaler("CreateTranslationInput", ec.unmarshalInputCreateTranslationInput),
 			graphql.NewInputUnmarshaler("DefaultContentInput", ec.unmarshalInputDefaultContentInput),
 			graphql.NewInputUnmarshaler("UpdateCustomFieldInput", ec.unmarshalInputUpdateCustomFieldInput),
 			graphql.NewInputUnmarshaler("UpdateOrganizationInput", ec.unmarshalInputUpdateOrganizationInput),
+			graphql.NewInputUnmarshaler("UpdateOrganizationInviteInput", ec.unmarshalInputUpdateOrganizationInviteInput),
 			graphql.NewInputUnmarshaler("UpdateTranslationInput", ec.unmarshalInputUpdateTranslationInput),
 		)
 	}
@@ -1266,6 +1466,79 @@ extend type Mutation {
   updateCustomField(organization: ID!, name: String!, input: UpdateCustomFieldInput!): CustomField!
   "Delete a custom field (admins only)."
   deleteCustomField(organization: ID!, name: String!): Boolean!
+}
+`, BuiltIn: false},
+	{Name: "../../schema/invite.graphql", Input: `# Invite links of an organization (REST area ` + "`" + `link-invites` + "`" + `).
+
+"""
+An invite link: its id is the secret link token. Whoever holds it may join
+the organization with its role (joinOrganizationWithInvite).
+"""
+type Invite implements Node {
+  id: ID!
+  "The role a user joining with the link gets."
+  role: Role!
+  "True when the caller already has this role or a higher one in the organization."
+  redundant: Boolean!
+  createdAt: Time!
+  updatedAt: Time!
+  organization: Organization!
+}
+
+type InviteConnection {
+  edges: [InviteEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type InviteEdge {
+  cursor: String!
+  node: Invite!
+}
+
+"The outcome of joining an organization with an invite link."
+type JoinOrganizationResult {
+  invite: Invite!
+  "True when the caller already had the invite's role or a higher one before joining: nothing changed."
+  redundant: Boolean!
+  organization: Organization!
+}
+
+input CreateOrganizationInviteInput {
+  role: Role!
+}
+
+input UpdateOrganizationInviteInput {
+  role: Role!
+}
+
+extend type Organization {
+  """
+  Invite links (admins only), newest first. (Organization.inviteLinks is
+  the setting that enables them, hence the Connection suffix, as in
+  Viewer.organizationsConnection.)
+  """
+  inviteLinksConnection(first: Int, after: String, order: Order): InviteConnection!
+}
+
+extend type Query {
+  "An invite link of an organization (admins only)."
+  organizationInviteLink(organization: ID!, id: ID!): Invite!
+}
+
+extend type Mutation {
+  "Create an invite link (admins only; refused when the organization disables invite links)."
+  createOrganizationInvite(organization: ID!, input: CreateOrganizationInviteInput!): Invite!
+  "Change the role of an invite link (admins only)."
+  updateOrganizationInvite(organization: ID!, id: ID!, input: UpdateOrganizationInviteInput!): Invite!
+  "Delete an invite link (admins only)."
+  deleteOrganizationInvite(organization: ID!, id: ID!): Boolean!
+  """
+  Join the organization with an invite link (any authenticated user who holds
+  it): the caller becomes a member with the invite's role, or is raised to it;
+  a higher role is kept.
+  """
+  joinOrganizationWithInvite(organization: ID!, id: ID!): JoinOrganizationResult!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/org.graphql", Input: `# Users and organizations (REST area ` + "`" + `orgs` + "`" + `).
@@ -1547,6 +1820,58 @@ func (ec *executionContext) childFields_CustomFieldURLs(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type CustomFieldURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_Invite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Invite_id(ctx, field)
+	case "role":
+		return ec.fieldContext_Invite_role(ctx, field)
+	case "redundant":
+		return ec.fieldContext_Invite_redundant(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Invite_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Invite_updatedAt(ctx, field)
+	case "organization":
+		return ec.fieldContext_Invite_organization(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Invite", field.Name)
+}
+
+func (ec *executionContext) childFields_InviteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_InviteConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_InviteConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_InviteConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InviteConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_InviteEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_InviteEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_InviteEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InviteEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_JoinOrganizationResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "invite":
+		return ec.fieldContext_JoinOrganizationResult_invite(ctx, field)
+	case "redundant":
+		return ec.fieldContext_JoinOrganizationResult_redundant(ctx, field)
+	case "organization":
+		return ec.fieldContext_JoinOrganizationResult_organization(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JoinOrganizationResult", field.Name)
+}
+
 func (ec *executionContext) childFields_Organization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1587,6 +1912,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_urls(ctx, field)
 	case "customFields":
 		return ec.fieldContext_Organization_customFields(ctx, field)
+	case "inviteLinksConnection":
+		return ec.fieldContext_Organization_inviteLinksConnection(ctx, field)
 	case "translations":
 		return ec.fieldContext_Organization_translations(ctx, field)
 	}
@@ -1913,6 +2240,28 @@ func (ec *executionContext) field_Mutation_createCustomField_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createOrganizationInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateOrganizationInviteInput, error) {
+			return ec.unmarshalNCreateOrganizationInviteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateOrganizationInviteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1971,7 +2320,51 @@ func (ec *executionContext) field_Mutation_deleteCustomField_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteOrganizationInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_joinOrganizationWithInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
@@ -2037,6 +2430,36 @@ func (ec *executionContext) field_Mutation_updateCustomField_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateOrganizationInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateOrganizationInviteInput, error) {
+			return ec.unmarshalNUpdateOrganizationInviteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateOrganizationInviteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2090,6 +2513,36 @@ func (ec *executionContext) field_Mutation_updateTranslation_args(ctx context.Co
 }
 
 func (ec *executionContext) field_Organization_customFields_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_inviteLinksConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -2196,6 +2649,28 @@ func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_organizationInviteLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -2821,6 +3296,382 @@ func (ec *executionContext) fieldContext_CustomFieldURLs_location(_ context.Cont
 	return graphql.NewScalarFieldContext("CustomFieldURLs", field, false, false, "String")
 }
 
+func (ec *executionContext) _Invite_id(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invite", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Invite_role(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v access.Role) graphql.Marshaler {
+			return ec.marshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invite", field, false, false, "Role")
+}
+
+func (ec *executionContext) _Invite_redundant(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_redundant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Invite().Redundant(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_redundant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invite", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _Invite_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invite", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Invite_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invite", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Invite_organization(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Invite().Organization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Invite",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InviteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.InviteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.InviteEdge) graphql.Marshaler {
+			return ec.marshalNInviteEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InviteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InviteEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InviteConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.InviteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InviteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InviteConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.InviteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InviteConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InviteEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.InviteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InviteEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _InviteEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.InviteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InviteEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JoinOrganizationResult_invite(ctx context.Context, field graphql.CollectedField, obj *model.JoinOrganizationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JoinOrganizationResult_invite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Invite, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JoinOrganizationResult_invite(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JoinOrganizationResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JoinOrganizationResult_redundant(ctx context.Context, field graphql.CollectedField, obj *model.JoinOrganizationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JoinOrganizationResult_redundant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redundant, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JoinOrganizationResult_redundant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JoinOrganizationResult", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _JoinOrganizationResult_organization(ctx context.Context, field graphql.CollectedField, obj *model.JoinOrganizationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JoinOrganizationResult_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Organization, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JoinOrganizationResult_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JoinOrganizationResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3079,6 +3930,182 @@ func (ec *executionContext) fieldContext_Mutation_deleteCustomField(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteCustomField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createOrganizationInvite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createOrganizationInvite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateOrganizationInvite(ctx, fc.Args["organization"].(string), fc.Args["input"].(model.CreateOrganizationInviteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createOrganizationInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createOrganizationInvite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateOrganizationInvite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOrganizationInvite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOrganizationInvite(ctx, fc.Args["organization"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateOrganizationInviteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOrganizationInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOrganizationInvite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteOrganizationInvite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteOrganizationInvite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteOrganizationInvite(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteOrganizationInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteOrganizationInvite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_joinOrganizationWithInvite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_joinOrganizationWithInvite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().JoinOrganizationWithInvite(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JoinOrganizationResult) graphql.Marshaler {
+			return ec.marshalNJoinOrganizationResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐJoinOrganizationResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_joinOrganizationWithInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JoinOrganizationResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_joinOrganizationWithInvite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -3696,6 +4723,50 @@ func (ec *executionContext) fieldContext_Organization_customFields(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Organization_customFields_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_inviteLinksConnection(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_inviteLinksConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().InviteLinksConnection(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteConnection) graphql.Marshaler {
+			return ec.marshalNInviteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_inviteLinksConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InviteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_inviteLinksConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -4439,6 +5510,50 @@ func (ec *executionContext) fieldContext_Query_customField(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_customField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_organizationInviteLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_organizationInviteLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OrganizationInviteLink(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_organizationInviteLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_organizationInviteLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -6660,6 +7775,48 @@ func UnmarshalCreateOrganizationInput(ctx context.Context, raw any) (model.Creat
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCreateOrganizationInviteInput(ctx context.Context, obj any) (model.CreateOrganizationInviteInput, error) {
+	var it model.CreateOrganizationInviteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateOrganizationInviteInput unmarshals raw into the CreateOrganizationInviteInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateOrganizationInviteInput(ctx context.Context, raw any) (model.CreateOrganizationInviteInput, error) {
+	var out model.CreateOrganizationInviteInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateOrganizationInviteInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateTranslationInput(ctx context.Context, obj any) (model.CreateTranslationInput, error) {
 	var it model.CreateTranslationInput
 	if obj == nil {
@@ -6919,6 +8076,48 @@ func UnmarshalUpdateOrganizationInput(ctx context.Context, raw any) (model.Updat
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUpdateOrganizationInviteInput(ctx context.Context, obj any) (model.UpdateOrganizationInviteInput, error) {
+	var it model.UpdateOrganizationInviteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateOrganizationInviteInput unmarshals raw into the UpdateOrganizationInviteInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateOrganizationInviteInput(ctx context.Context, raw any) (model.UpdateOrganizationInviteInput, error) {
+	var out model.UpdateOrganizationInviteInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateOrganizationInviteInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateTranslationInput(ctx context.Context, obj any) (model.UpdateTranslationInput, error) {
 	var it model.UpdateTranslationInput
 	if obj == nil {
@@ -7004,6 +8203,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Organization(ctx, sel, obj)
+	case ent.Invite:
+		return ec._Invite(ctx, sel, &obj)
+	case *ent.Invite:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Invite(ctx, sel, obj)
 	case ent.CustomField:
 		return ec._CustomField(ctx, sel, &obj)
 	case *ent.CustomField:
@@ -7262,6 +8468,190 @@ func (ec *executionContext) _CustomFieldURLs(ctx context.Context, sel ast.Select
 	return out
 }
 
+var inviteImplementors = []string{"Invite", "Node"}
+
+func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, obj *ent.Invite) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inviteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Invite")
+		case "id":
+			out.Values[i] = ec._Invite_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "role":
+			out.Values[i] = ec._Invite_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "redundant":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Invite_redundant(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._Invite_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Invite_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "organization":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Invite_organization(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inviteConnectionImplementors = []string{"InviteConnection"}
+
+func (ec *executionContext) _InviteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.InviteConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inviteConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InviteConnection")
+		case "edges":
+			out.Values[i] = ec._InviteConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._InviteConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._InviteConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inviteEdgeImplementors = []string{"InviteEdge"}
+
+func (ec *executionContext) _InviteEdge(ctx context.Context, sel ast.SelectionSet, obj *model.InviteEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inviteEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InviteEdge")
+		case "cursor":
+			out.Values[i] = ec._InviteEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._InviteEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var joinOrganizationResultImplementors = []string{"JoinOrganizationResult"}
+
+func (ec *executionContext) _JoinOrganizationResult(ctx context.Context, sel ast.SelectionSet, obj *model.JoinOrganizationResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, joinOrganizationResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JoinOrganizationResult")
+		case "invite":
+			out.Values[i] = ec._JoinOrganizationResult_invite(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redundant":
+			out.Values[i] = ec._JoinOrganizationResult_redundant(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "organization":
+			out.Values[i] = ec._JoinOrganizationResult_organization(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -7319,6 +8709,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteCustomField":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteCustomField(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createOrganizationInvite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createOrganizationInvite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateOrganizationInvite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOrganizationInvite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteOrganizationInvite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteOrganizationInvite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "joinOrganizationWithInvite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_joinOrganizationWithInvite(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -7472,6 +8890,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_customFields(ctx, field, obj)
+				})
+		case "inviteLinksConnection":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_inviteLinksConnection(ctx, field, obj)
 				})
 		case "translations":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -7820,6 +9244,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_customField(ctx, field)
+				})
+		case "organizationInviteLink":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_organizationInviteLink(ctx, field)
 				})
 		case "organization":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -8670,6 +10100,11 @@ func (ec *executionContext) unmarshalNCreateOrganizationInput2githubᚗcomᚋfol
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateOrganizationInviteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateOrganizationInviteInput(ctx context.Context, v any) (model.CreateOrganizationInviteInput, error) {
+	res, err := ec.unmarshalInputCreateOrganizationInviteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateTranslationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateTranslationInput(ctx context.Context, v any) (model.CreateTranslationInput, error) {
 	res, err := ec.unmarshalInputCreateTranslationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -8759,6 +10194,54 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx context.Context, sel ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Invite!")
+		return graphql.Null
+	}
+	return ec._Invite(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInviteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteConnection(ctx context.Context, sel ast.SelectionSet, v *model.InviteConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InviteConnection!")
+		return graphql.Null
+	}
+	return ec._InviteConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInviteEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InviteEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInviteEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInviteEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEdge(ctx context.Context, sel ast.SelectionSet, v *model.InviteEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InviteEdge!")
+		return graphql.Null
+	}
+	return ec._InviteEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJoinOrganizationResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐJoinOrganizationResult(ctx context.Context, sel ast.SelectionSet, v *model.JoinOrganizationResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JoinOrganizationResult!")
+		return graphql.Null
+	}
+	return ec._JoinOrganizationResult(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNOrganization2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Organization) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -8837,6 +10320,16 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 		return graphql.Null
 	}
 	return ec._PageInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx context.Context, v any) (access.Role, error) {
+	var res access.Role
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx context.Context, sel ast.SelectionSet, v access.Role) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -8967,6 +10460,11 @@ func (ec *executionContext) unmarshalNUpdateCustomFieldInput2githubᚗcomᚋfoli
 
 func (ec *executionContext) unmarshalNUpdateOrganizationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateOrganizationInput(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {
 	res, err := ec.unmarshalInputUpdateOrganizationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateOrganizationInviteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateOrganizationInviteInput(ctx context.Context, v any) (model.UpdateOrganizationInviteInput, error) {
+	res, err := ec.unmarshalInputUpdateOrganizationInviteInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -29,6 +29,10 @@ type CreateOrganizationInput struct {
 	UseCase      graphql.Omittable[*string]  `json:"useCase,omitempty"`
 }
 
+type CreateOrganizationInviteInput struct {
+	Role access.Role `json:"role"`
+}
+
 type CreateTranslationInput struct {
 	Title string `json:"title"`
 	// Absent or null: no languages.
@@ -53,6 +57,25 @@ type CustomFieldURLs struct {
 type DefaultContentInput struct {
 	Type string `json:"type"`
 	Site string `json:"site"`
+}
+
+type InviteConnection struct {
+	Edges      []*InviteEdge `json:"edges"`
+	PageInfo   *PageInfo     `json:"pageInfo"`
+	TotalCount int           `json:"totalCount"`
+}
+
+type InviteEdge struct {
+	Cursor string      `json:"cursor"`
+	Node   *ent.Invite `json:"node"`
+}
+
+// The outcome of joining an organization with an invite link.
+type JoinOrganizationResult struct {
+	Invite *ent.Invite `json:"invite"`
+	// True when the caller already had the invite's role or a higher one before joining: nothing changed.
+	Redundant    bool              `json:"redundant"`
+	Organization *ent.Organization `json:"organization"`
 }
 
 type OrganizationConnection struct {
@@ -106,6 +129,10 @@ type UpdateOrganizationInput struct {
 	Sso            graphql.Omittable[*bool]                `json:"sso,omitempty"`
 	Ai             graphql.Omittable[*bool]                `json:"ai,omitempty"`
 	InviteLinks    graphql.Omittable[*bool]                `json:"inviteLinks,omitempty"`
+}
+
+type UpdateOrganizationInviteInput struct {
+	Role access.Role `json:"role"`
 }
 
 // Replaces the title; languages are replaced when sent, left alone when absent, emptied when null.
