@@ -30,11 +30,11 @@ type CustomField struct {
 	// Type holds the value of the "type" field.
 	Type customfield.Type `json:"type,omitempty"`
 	// Title holds the value of the "title" field.
-	Title *string `json:"title,omitempty"`
+	Title string `json:"title,omitempty"`
 	// Description holds the value of the "description" field.
-	Description *string `json:"description,omitempty"`
+	Description string `json:"description,omitempty"`
 	// Placeholder holds the value of the "placeholder" field.
-	Placeholder *string `json:"placeholder,omitempty"`
+	Placeholder string `json:"placeholder,omitempty"`
 	// Options holds the value of the "options" field.
 	Options []string `json:"options,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -129,22 +129,19 @@ func (_m *CustomField) assignValues(columns []string, values []any) error {
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field title", values[i])
 			} else if value.Valid {
-				_m.Title = new(string)
-				*_m.Title = value.String
+				_m.Title = value.String
 			}
 		case customfield.FieldDescription:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field description", values[i])
 			} else if value.Valid {
-				_m.Description = new(string)
-				*_m.Description = value.String
+				_m.Description = value.String
 			}
 		case customfield.FieldPlaceholder:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field placeholder", values[i])
 			} else if value.Valid {
-				_m.Placeholder = new(string)
-				*_m.Placeholder = value.String
+				_m.Placeholder = value.String
 			}
 		case customfield.FieldOptions:
 			if value, ok := values[i].(*[]byte); !ok {
@@ -210,20 +207,14 @@ func (_m *CustomField) String() string {
 	builder.WriteString("type=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Type))
 	builder.WriteString(", ")
-	if v := _m.Title; v != nil {
-		builder.WriteString("title=")
-		builder.WriteString(*v)
-	}
+	builder.WriteString("title=")
+	builder.WriteString(_m.Title)
 	builder.WriteString(", ")
-	if v := _m.Description; v != nil {
-		builder.WriteString("description=")
-		builder.WriteString(*v)
-	}
+	builder.WriteString("description=")
+	builder.WriteString(_m.Description)
 	builder.WriteString(", ")
-	if v := _m.Placeholder; v != nil {
-		builder.WriteString("placeholder=")
-		builder.WriteString(*v)
-	}
+	builder.WriteString("placeholder=")
+	builder.WriteString(_m.Placeholder)
 	builder.WriteString(", ")
 	builder.WriteString("options=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Options))

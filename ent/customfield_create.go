@@ -180,6 +180,18 @@ func (_c *CustomFieldCreate) defaults() {
 		v := customfield.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.Title(); !ok {
+		v := customfield.DefaultTitle
+		_c.mutation.SetTitle(v)
+	}
+	if _, ok := _c.mutation.Description(); !ok {
+		v := customfield.DefaultDescription
+		_c.mutation.SetDescription(v)
+	}
+	if _, ok := _c.mutation.Placeholder(); !ok {
+		v := customfield.DefaultPlaceholder
+		_c.mutation.SetPlaceholder(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := customfield.DefaultID()
 		_c.mutation.SetID(v)
@@ -213,19 +225,33 @@ func (_c *CustomFieldCreate) check() error {
 			return &ValidationError{Name: "type", err: fmt.Errorf(`ent: validator failed for field "CustomField.type": %w`, err)}
 		}
 	}
+	if _, ok := _c.mutation.Title(); !ok {
+		return &ValidationError{Name: "title", err: errors.New(`ent: missing required field "CustomField.title"`)}
+	}
 	if v, ok := _c.mutation.Title(); ok {
 		if err := customfield.TitleValidator(v); err != nil {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "CustomField.title": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.Description(); !ok {
+		return &ValidationError{Name: "description", err: errors.New(`ent: missing required field "CustomField.description"`)}
 	}
 	if v, ok := _c.mutation.Description(); ok {
 		if err := customfield.DescriptionValidator(v); err != nil {
 			return &ValidationError{Name: "description", err: fmt.Errorf(`ent: validator failed for field "CustomField.description": %w`, err)}
 		}
 	}
+	if _, ok := _c.mutation.Placeholder(); !ok {
+		return &ValidationError{Name: "placeholder", err: errors.New(`ent: missing required field "CustomField.placeholder"`)}
+	}
 	if v, ok := _c.mutation.Placeholder(); ok {
 		if err := customfield.PlaceholderValidator(v); err != nil {
 			return &ValidationError{Name: "placeholder", err: fmt.Errorf(`ent: validator failed for field "CustomField.placeholder": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.Options(); ok {
+		if err := customfield.OptionsValidator(v); err != nil {
+			return &ValidationError{Name: "options", err: fmt.Errorf(`ent: validator failed for field "CustomField.options": %w`, err)}
 		}
 	}
 	if v, ok := _c.mutation.ID(); ok {
@@ -290,15 +316,15 @@ func (_c *CustomFieldCreate) createSpec() (*CustomField, *sqlgraph.CreateSpec) {
 	}
 	if value, ok := _c.mutation.Title(); ok {
 		_spec.SetField(customfield.FieldTitle, field.TypeString, value)
-		_node.Title = &value
+		_node.Title = value
 	}
 	if value, ok := _c.mutation.Description(); ok {
 		_spec.SetField(customfield.FieldDescription, field.TypeString, value)
-		_node.Description = &value
+		_node.Description = value
 	}
 	if value, ok := _c.mutation.Placeholder(); ok {
 		_spec.SetField(customfield.FieldPlaceholder, field.TypeString, value)
-		_node.Placeholder = &value
+		_node.Placeholder = value
 	}
 	if value, ok := _c.mutation.Options(); ok {
 		_spec.SetField(customfield.FieldOptions, field.TypeJSON, value)
@@ -397,12 +423,6 @@ func (u *CustomFieldUpsert) UpdateTitle() *CustomFieldUpsert {
 	return u
 }
 
-// ClearTitle clears the value of the "title" field.
-func (u *CustomFieldUpsert) ClearTitle() *CustomFieldUpsert {
-	u.SetNull(customfield.FieldTitle)
-	return u
-}
-
 // SetDescription sets the "description" field.
 func (u *CustomFieldUpsert) SetDescription(v string) *CustomFieldUpsert {
 	u.Set(customfield.FieldDescription, v)
@@ -415,12 +435,6 @@ func (u *CustomFieldUpsert) UpdateDescription() *CustomFieldUpsert {
 	return u
 }
 
-// ClearDescription clears the value of the "description" field.
-func (u *CustomFieldUpsert) ClearDescription() *CustomFieldUpsert {
-	u.SetNull(customfield.FieldDescription)
-	return u
-}
-
 // SetPlaceholder sets the "placeholder" field.
 func (u *CustomFieldUpsert) SetPlaceholder(v string) *CustomFieldUpsert {
 	u.Set(customfield.FieldPlaceholder, v)
@@ -430,12 +444,6 @@ func (u *CustomFieldUpsert) SetPlaceholder(v string) *CustomFieldUpsert {
 // UpdatePlaceholder sets the "placeholder" field to the value that was provided on create.
 func (u *CustomFieldUpsert) UpdatePlaceholder() *CustomFieldUpsert {
 	u.SetExcluded(customfield.FieldPlaceholder)
-	return u
-}
-
-// ClearPlaceholder clears the value of the "placeholder" field.
-func (u *CustomFieldUpsert) ClearPlaceholder() *CustomFieldUpsert {
-	u.SetNull(customfield.FieldPlaceholder)
 	return u
 }
 
@@ -545,13 +553,6 @@ func (u *CustomFieldUpsertOne) UpdateTitle() *CustomFieldUpsertOne {
 	})
 }
 
-// ClearTitle clears the value of the "title" field.
-func (u *CustomFieldUpsertOne) ClearTitle() *CustomFieldUpsertOne {
-	return u.Update(func(s *CustomFieldUpsert) {
-		s.ClearTitle()
-	})
-}
-
 // SetDescription sets the "description" field.
 func (u *CustomFieldUpsertOne) SetDescription(v string) *CustomFieldUpsertOne {
 	return u.Update(func(s *CustomFieldUpsert) {
@@ -566,13 +567,6 @@ func (u *CustomFieldUpsertOne) UpdateDescription() *CustomFieldUpsertOne {
 	})
 }
 
-// ClearDescription clears the value of the "description" field.
-func (u *CustomFieldUpsertOne) ClearDescription() *CustomFieldUpsertOne {
-	return u.Update(func(s *CustomFieldUpsert) {
-		s.ClearDescription()
-	})
-}
-
 // SetPlaceholder sets the "placeholder" field.
 func (u *CustomFieldUpsertOne) SetPlaceholder(v string) *CustomFieldUpsertOne {
 	return u.Update(func(s *CustomFieldUpsert) {
@@ -584,13 +578,6 @@ func (u *CustomFieldUpsertOne) SetPlaceholder(v string) *CustomFieldUpsertOne {
 func (u *CustomFieldUpsertOne) UpdatePlaceholder() *CustomFieldUpsertOne {
 	return u.Update(func(s *CustomFieldUpsert) {
 		s.UpdatePlaceholder()
-	})
-}
-
-// ClearPlaceholder clears the value of the "placeholder" field.
-func (u *CustomFieldUpsertOne) ClearPlaceholder() *CustomFieldUpsertOne {
-	return u.Update(func(s *CustomFieldUpsert) {
-		s.ClearPlaceholder()
 	})
 }
 
@@ -870,13 +857,6 @@ func (u *CustomFieldUpsertBulk) UpdateTitle() *CustomFieldUpsertBulk {
 	})
 }
 
-// ClearTitle clears the value of the "title" field.
-func (u *CustomFieldUpsertBulk) ClearTitle() *CustomFieldUpsertBulk {
-	return u.Update(func(s *CustomFieldUpsert) {
-		s.ClearTitle()
-	})
-}
-
 // SetDescription sets the "description" field.
 func (u *CustomFieldUpsertBulk) SetDescription(v string) *CustomFieldUpsertBulk {
 	return u.Update(func(s *CustomFieldUpsert) {
@@ -891,13 +871,6 @@ func (u *CustomFieldUpsertBulk) UpdateDescription() *CustomFieldUpsertBulk {
 	})
 }
 
-// ClearDescription clears the value of the "description" field.
-func (u *CustomFieldUpsertBulk) ClearDescription() *CustomFieldUpsertBulk {
-	return u.Update(func(s *CustomFieldUpsert) {
-		s.ClearDescription()
-	})
-}
-
 // SetPlaceholder sets the "placeholder" field.
 func (u *CustomFieldUpsertBulk) SetPlaceholder(v string) *CustomFieldUpsertBulk {
 	return u.Update(func(s *CustomFieldUpsert) {
@@ -909,13 +882,6 @@ func (u *CustomFieldUpsertBulk) SetPlaceholder(v string) *CustomFieldUpsertBulk 
 func (u *CustomFieldUpsertBulk) UpdatePlaceholder() *CustomFieldUpsertBulk {
 	return u.Update(func(s *CustomFieldUpsert) {
 		s.UpdatePlaceholder()
-	})
-}
-
-// ClearPlaceholder clears the value of the "placeholder" field.
-func (u *CustomFieldUpsertBulk) ClearPlaceholder() *CustomFieldUpsertBulk {
-	return u.Update(func(s *CustomFieldUpsert) {
-		s.ClearPlaceholder()
 	})
 }
 

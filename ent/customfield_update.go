@@ -49,12 +49,6 @@ func (_u *CustomFieldUpdate) SetNillableTitle(v *string) *CustomFieldUpdate {
 	return _u
 }
 
-// ClearTitle clears the value of the "title" field.
-func (_u *CustomFieldUpdate) ClearTitle() *CustomFieldUpdate {
-	_u.mutation.ClearTitle()
-	return _u
-}
-
 // SetDescription sets the "description" field.
 func (_u *CustomFieldUpdate) SetDescription(v string) *CustomFieldUpdate {
 	_u.mutation.SetDescription(v)
@@ -69,12 +63,6 @@ func (_u *CustomFieldUpdate) SetNillableDescription(v *string) *CustomFieldUpdat
 	return _u
 }
 
-// ClearDescription clears the value of the "description" field.
-func (_u *CustomFieldUpdate) ClearDescription() *CustomFieldUpdate {
-	_u.mutation.ClearDescription()
-	return _u
-}
-
 // SetPlaceholder sets the "placeholder" field.
 func (_u *CustomFieldUpdate) SetPlaceholder(v string) *CustomFieldUpdate {
 	_u.mutation.SetPlaceholder(v)
@@ -86,12 +74,6 @@ func (_u *CustomFieldUpdate) SetNillablePlaceholder(v *string) *CustomFieldUpdat
 	if v != nil {
 		_u.SetPlaceholder(*v)
 	}
-	return _u
-}
-
-// ClearPlaceholder clears the value of the "placeholder" field.
-func (_u *CustomFieldUpdate) ClearPlaceholder() *CustomFieldUpdate {
-	_u.mutation.ClearPlaceholder()
 	return _u
 }
 
@@ -171,6 +153,11 @@ func (_u *CustomFieldUpdate) check() error {
 			return &ValidationError{Name: "placeholder", err: fmt.Errorf(`ent: validator failed for field "CustomField.placeholder": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Options(); ok {
+		if err := customfield.OptionsValidator(v); err != nil {
+			return &ValidationError{Name: "options", err: fmt.Errorf(`ent: validator failed for field "CustomField.options": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "CustomField.organization"`)
 	}
@@ -195,20 +182,11 @@ func (_u *CustomFieldUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if value, ok := _u.mutation.Title(); ok {
 		_spec.SetField(customfield.FieldTitle, field.TypeString, value)
 	}
-	if _u.mutation.TitleCleared() {
-		_spec.ClearField(customfield.FieldTitle, field.TypeString)
-	}
 	if value, ok := _u.mutation.Description(); ok {
 		_spec.SetField(customfield.FieldDescription, field.TypeString, value)
 	}
-	if _u.mutation.DescriptionCleared() {
-		_spec.ClearField(customfield.FieldDescription, field.TypeString)
-	}
 	if value, ok := _u.mutation.Placeholder(); ok {
 		_spec.SetField(customfield.FieldPlaceholder, field.TypeString, value)
-	}
-	if _u.mutation.PlaceholderCleared() {
-		_spec.ClearField(customfield.FieldPlaceholder, field.TypeString)
 	}
 	if value, ok := _u.mutation.Options(); ok {
 		_spec.SetField(customfield.FieldOptions, field.TypeJSON, value)
@@ -261,12 +239,6 @@ func (_u *CustomFieldUpdateOne) SetNillableTitle(v *string) *CustomFieldUpdateOn
 	return _u
 }
 
-// ClearTitle clears the value of the "title" field.
-func (_u *CustomFieldUpdateOne) ClearTitle() *CustomFieldUpdateOne {
-	_u.mutation.ClearTitle()
-	return _u
-}
-
 // SetDescription sets the "description" field.
 func (_u *CustomFieldUpdateOne) SetDescription(v string) *CustomFieldUpdateOne {
 	_u.mutation.SetDescription(v)
@@ -281,12 +253,6 @@ func (_u *CustomFieldUpdateOne) SetNillableDescription(v *string) *CustomFieldUp
 	return _u
 }
 
-// ClearDescription clears the value of the "description" field.
-func (_u *CustomFieldUpdateOne) ClearDescription() *CustomFieldUpdateOne {
-	_u.mutation.ClearDescription()
-	return _u
-}
-
 // SetPlaceholder sets the "placeholder" field.
 func (_u *CustomFieldUpdateOne) SetPlaceholder(v string) *CustomFieldUpdateOne {
 	_u.mutation.SetPlaceholder(v)
@@ -298,12 +264,6 @@ func (_u *CustomFieldUpdateOne) SetNillablePlaceholder(v *string) *CustomFieldUp
 	if v != nil {
 		_u.SetPlaceholder(*v)
 	}
-	return _u
-}
-
-// ClearPlaceholder clears the value of the "placeholder" field.
-func (_u *CustomFieldUpdateOne) ClearPlaceholder() *CustomFieldUpdateOne {
-	_u.mutation.ClearPlaceholder()
 	return _u
 }
 
@@ -396,6 +356,11 @@ func (_u *CustomFieldUpdateOne) check() error {
 			return &ValidationError{Name: "placeholder", err: fmt.Errorf(`ent: validator failed for field "CustomField.placeholder": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Options(); ok {
+		if err := customfield.OptionsValidator(v); err != nil {
+			return &ValidationError{Name: "options", err: fmt.Errorf(`ent: validator failed for field "CustomField.options": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "CustomField.organization"`)
 	}
@@ -437,20 +402,11 @@ func (_u *CustomFieldUpdateOne) sqlSave(ctx context.Context) (_node *CustomField
 	if value, ok := _u.mutation.Title(); ok {
 		_spec.SetField(customfield.FieldTitle, field.TypeString, value)
 	}
-	if _u.mutation.TitleCleared() {
-		_spec.ClearField(customfield.FieldTitle, field.TypeString)
-	}
 	if value, ok := _u.mutation.Description(); ok {
 		_spec.SetField(customfield.FieldDescription, field.TypeString, value)
 	}
-	if _u.mutation.DescriptionCleared() {
-		_spec.ClearField(customfield.FieldDescription, field.TypeString)
-	}
 	if value, ok := _u.mutation.Placeholder(); ok {
 		_spec.SetField(customfield.FieldPlaceholder, field.TypeString, value)
-	}
-	if _u.mutation.PlaceholderCleared() {
-		_spec.ClearField(customfield.FieldPlaceholder, field.TypeString)
 	}
 	if value, ok := _u.mutation.Options(); ok {
 		_spec.SetField(customfield.FieldOptions, field.TypeJSON, value)

@@ -973,7 +973,7 @@ func (m *CustomFieldMutation) Title() (r string, exists bool) {
 // OldTitle returns the old "title" field's value of the CustomField entity.
 // If the CustomField object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldTitle(ctx context.Context) (v *string, err error) {
+func (m *CustomFieldMutation) OldTitle(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
 	}
@@ -987,22 +987,9 @@ func (m *CustomFieldMutation) OldTitle(ctx context.Context) (v *string, err erro
 	return oldValue.Title, nil
 }
 
-// ClearTitle clears the value of the "title" field.
-func (m *CustomFieldMutation) ClearTitle() {
-	m.title = nil
-	m.clearedFields[customfield.FieldTitle] = struct{}{}
-}
-
-// TitleCleared returns if the "title" field was cleared in this mutation.
-func (m *CustomFieldMutation) TitleCleared() bool {
-	_, ok := m.clearedFields[customfield.FieldTitle]
-	return ok
-}
-
 // ResetTitle resets all changes to the "title" field.
 func (m *CustomFieldMutation) ResetTitle() {
 	m.title = nil
-	delete(m.clearedFields, customfield.FieldTitle)
 }
 
 // SetDescription sets the "description" field.
@@ -1022,7 +1009,7 @@ func (m *CustomFieldMutation) Description() (r string, exists bool) {
 // OldDescription returns the old "description" field's value of the CustomField entity.
 // If the CustomField object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldDescription(ctx context.Context) (v *string, err error) {
+func (m *CustomFieldMutation) OldDescription(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
 	}
@@ -1036,22 +1023,9 @@ func (m *CustomFieldMutation) OldDescription(ctx context.Context) (v *string, er
 	return oldValue.Description, nil
 }
 
-// ClearDescription clears the value of the "description" field.
-func (m *CustomFieldMutation) ClearDescription() {
-	m.description = nil
-	m.clearedFields[customfield.FieldDescription] = struct{}{}
-}
-
-// DescriptionCleared returns if the "description" field was cleared in this mutation.
-func (m *CustomFieldMutation) DescriptionCleared() bool {
-	_, ok := m.clearedFields[customfield.FieldDescription]
-	return ok
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *CustomFieldMutation) ResetDescription() {
 	m.description = nil
-	delete(m.clearedFields, customfield.FieldDescription)
 }
 
 // SetPlaceholder sets the "placeholder" field.
@@ -1071,7 +1045,7 @@ func (m *CustomFieldMutation) Placeholder() (r string, exists bool) {
 // OldPlaceholder returns the old "placeholder" field's value of the CustomField entity.
 // If the CustomField object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldPlaceholder(ctx context.Context) (v *string, err error) {
+func (m *CustomFieldMutation) OldPlaceholder(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldPlaceholder is only allowed on UpdateOne operations")
 	}
@@ -1085,22 +1059,9 @@ func (m *CustomFieldMutation) OldPlaceholder(ctx context.Context) (v *string, er
 	return oldValue.Placeholder, nil
 }
 
-// ClearPlaceholder clears the value of the "placeholder" field.
-func (m *CustomFieldMutation) ClearPlaceholder() {
-	m.placeholder = nil
-	m.clearedFields[customfield.FieldPlaceholder] = struct{}{}
-}
-
-// PlaceholderCleared returns if the "placeholder" field was cleared in this mutation.
-func (m *CustomFieldMutation) PlaceholderCleared() bool {
-	_, ok := m.clearedFields[customfield.FieldPlaceholder]
-	return ok
-}
-
 // ResetPlaceholder resets all changes to the "placeholder" field.
 func (m *CustomFieldMutation) ResetPlaceholder() {
 	m.placeholder = nil
-	delete(m.clearedFields, customfield.FieldPlaceholder)
 }
 
 // SetOptions sets the "options" field.
@@ -1412,15 +1373,6 @@ func (m *CustomFieldMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *CustomFieldMutation) ClearedFields() []string {
 	var fields []string
-	if m.FieldCleared(customfield.FieldTitle) {
-		fields = append(fields, customfield.FieldTitle)
-	}
-	if m.FieldCleared(customfield.FieldDescription) {
-		fields = append(fields, customfield.FieldDescription)
-	}
-	if m.FieldCleared(customfield.FieldPlaceholder) {
-		fields = append(fields, customfield.FieldPlaceholder)
-	}
 	if m.FieldCleared(customfield.FieldOptions) {
 		fields = append(fields, customfield.FieldOptions)
 	}
@@ -1438,15 +1390,6 @@ func (m *CustomFieldMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *CustomFieldMutation) ClearField(name string) error {
 	switch name {
-	case customfield.FieldTitle:
-		m.ClearTitle()
-		return nil
-	case customfield.FieldDescription:
-		m.ClearDescription()
-		return nil
-	case customfield.FieldPlaceholder:
-		m.ClearPlaceholder()
-		return nil
 	case customfield.FieldOptions:
 		m.ClearOptions()
 		return nil

@@ -74,16 +74,26 @@ func init() {
 	customfield.NameValidator = customfieldDescName.Validators[0].(func(string) error)
 	// customfieldDescTitle is the schema descriptor for title field.
 	customfieldDescTitle := customfieldFields[3].Descriptor()
+	// customfield.DefaultTitle holds the default value on creation for the title field.
+	customfield.DefaultTitle = customfieldDescTitle.Default.(string)
 	// customfield.TitleValidator is a validator for the "title" field. It is called by the builders before save.
 	customfield.TitleValidator = customfieldDescTitle.Validators[0].(func(string) error)
 	// customfieldDescDescription is the schema descriptor for description field.
 	customfieldDescDescription := customfieldFields[4].Descriptor()
+	// customfield.DefaultDescription holds the default value on creation for the description field.
+	customfield.DefaultDescription = customfieldDescDescription.Default.(string)
 	// customfield.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	customfield.DescriptionValidator = customfieldDescDescription.Validators[0].(func(string) error)
 	// customfieldDescPlaceholder is the schema descriptor for placeholder field.
 	customfieldDescPlaceholder := customfieldFields[5].Descriptor()
+	// customfield.DefaultPlaceholder holds the default value on creation for the placeholder field.
+	customfield.DefaultPlaceholder = customfieldDescPlaceholder.Default.(string)
 	// customfield.PlaceholderValidator is a validator for the "placeholder" field. It is called by the builders before save.
 	customfield.PlaceholderValidator = customfieldDescPlaceholder.Validators[0].(func(string) error)
+	// customfieldDescOptions is the schema descriptor for options field.
+	customfieldDescOptions := customfieldFields[6].Descriptor()
+	// customfield.OptionsValidator is a validator for the "options" field. It is called by the builders before save.
+	customfield.OptionsValidator = customfieldDescOptions.Validators[0].(func([]string) error)
 	// customfieldDescID is the schema descriptor for id field.
 	customfieldDescID := customfieldMixinFields0[0].Descriptor()
 	// customfield.DefaultID holds the default value on creation for the id field.
@@ -307,6 +317,8 @@ func init() {
 	translationsettingsDescLanguages := translationsettingsFields[2].Descriptor()
 	// translationsettings.DefaultLanguages holds the default value on creation for the languages field.
 	translationsettings.DefaultLanguages = translationsettingsDescLanguages.Default.([]string)
+	// translationsettings.LanguagesValidator is a validator for the "languages" field. It is called by the builders before save.
+	translationsettings.LanguagesValidator = translationsettingsDescLanguages.Validators[0].(func([]string) error)
 	// translationsettingsDescID is the schema descriptor for id field.
 	translationsettingsDescID := translationsettingsMixinFields0[0].Descriptor()
 	// translationsettings.DefaultID holds the default value on creation for the id field.

@@ -164,6 +164,11 @@ func (_c *TranslationSettingsCreate) check() error {
 	if _, ok := _c.mutation.Languages(); !ok {
 		return &ValidationError{Name: "languages", err: errors.New(`ent: missing required field "TranslationSettings.languages"`)}
 	}
+	if v, ok := _c.mutation.Languages(); ok {
+		if err := translationsettings.LanguagesValidator(v); err != nil {
+			return &ValidationError{Name: "languages", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.languages": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := translationsettings.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.id": %w`, err)}

@@ -109,6 +109,11 @@ func (_u *TranslationSettingsUpdate) check() error {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.title": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Languages(); ok {
+		if err := translationsettings.LanguagesValidator(v); err != nil {
+			return &ValidationError{Name: "languages", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.languages": %w`, err)}
+		}
+	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "TranslationSettings.organization"`)
 	}
@@ -252,6 +257,11 @@ func (_u *TranslationSettingsUpdateOne) check() error {
 	if v, ok := _u.mutation.Title(); ok {
 		if err := translationsettings.TitleValidator(v); err != nil {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.title": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Languages(); ok {
+		if err := translationsettings.LanguagesValidator(v); err != nil {
+			return &ValidationError{Name: "languages", err: fmt.Errorf(`ent: validator failed for field "TranslationSettings.languages": %w`, err)}
 		}
 	}
 	if _u.mutation.OrganizationCleared() && len(_u.mutation.OrganizationIDs()) > 0 {

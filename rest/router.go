@@ -20,6 +20,9 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a := &API{res: res}
 	a.orgRoutes(r)
 	a.samlRoutes(r)
+	a.customFieldRoutes(r)
+	a.translationRoutes(r)
+	a.inviteRoutes(r)
 }
 
 // writeError answers err in the GitBook error shape.

@@ -79,12 +79,20 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// NameValidator is a validator for the "name" field. It is called by the builders before save.
 	NameValidator func(string) error
+	// DefaultTitle holds the default value on creation for the "title" field.
+	DefaultTitle string
 	// TitleValidator is a validator for the "title" field. It is called by the builders before save.
 	TitleValidator func(string) error
+	// DefaultDescription holds the default value on creation for the "description" field.
+	DefaultDescription string
 	// DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	DescriptionValidator func(string) error
+	// DefaultPlaceholder holds the default value on creation for the "placeholder" field.
+	DefaultPlaceholder string
 	// PlaceholderValidator is a validator for the "placeholder" field. It is called by the builders before save.
 	PlaceholderValidator func(string) error
+	// OptionsValidator is a validator for the "options" field. It is called by the builders before save.
+	OptionsValidator func([]string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -96,11 +104,12 @@ type Type string
 
 // Type values.
 const (
-	TypeText        Type = "text"
-	TypeNumber      Type = "number"
-	TypeBoolean     Type = "boolean"
-	TypeSelect      Type = "select"
-	TypeMultiSelect Type = "multi-select"
+	TypeText         Type = "text"
+	TypeNumber       Type = "number"
+	TypeBoolean      Type = "boolean"
+	TypeTags         Type = "tags"
+	TypeSelectSingle Type = "select:single"
+	TypeSelectMulti  Type = "select:multi"
 )
 
 func (_type Type) String() string {
@@ -110,7 +119,7 @@ func (_type Type) String() string {
 // TypeValidator is a validator for the "type" field enum values. It is called by the builders before save.
 func TypeValidator(_type Type) error {
 	switch _type {
-	case TypeText, TypeNumber, TypeBoolean, TypeSelect, TypeMultiSelect:
+	case TypeText, TypeNumber, TypeBoolean, TypeTags, TypeSelectSingle, TypeSelectMulti:
 		return nil
 	default:
 		return fmt.Errorf("customfield: invalid enum value for type field: %q", _type)

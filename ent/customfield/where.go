@@ -385,16 +385,6 @@ func TitleHasSuffix(v string) predicate.CustomField {
 	return predicate.CustomField(sql.FieldHasSuffix(FieldTitle, v))
 }
 
-// TitleIsNil applies the IsNil predicate on the "title" field.
-func TitleIsNil() predicate.CustomField {
-	return predicate.CustomField(sql.FieldIsNull(FieldTitle))
-}
-
-// TitleNotNil applies the NotNil predicate on the "title" field.
-func TitleNotNil() predicate.CustomField {
-	return predicate.CustomField(sql.FieldNotNull(FieldTitle))
-}
-
 // TitleEqualFold applies the EqualFold predicate on the "title" field.
 func TitleEqualFold(v string) predicate.CustomField {
 	return predicate.CustomField(sql.FieldEqualFold(FieldTitle, v))
@@ -460,16 +450,6 @@ func DescriptionHasSuffix(v string) predicate.CustomField {
 	return predicate.CustomField(sql.FieldHasSuffix(FieldDescription, v))
 }
 
-// DescriptionIsNil applies the IsNil predicate on the "description" field.
-func DescriptionIsNil() predicate.CustomField {
-	return predicate.CustomField(sql.FieldIsNull(FieldDescription))
-}
-
-// DescriptionNotNil applies the NotNil predicate on the "description" field.
-func DescriptionNotNil() predicate.CustomField {
-	return predicate.CustomField(sql.FieldNotNull(FieldDescription))
-}
-
 // DescriptionEqualFold applies the EqualFold predicate on the "description" field.
 func DescriptionEqualFold(v string) predicate.CustomField {
 	return predicate.CustomField(sql.FieldEqualFold(FieldDescription, v))
@@ -533,16 +513,6 @@ func PlaceholderHasPrefix(v string) predicate.CustomField {
 // PlaceholderHasSuffix applies the HasSuffix predicate on the "placeholder" field.
 func PlaceholderHasSuffix(v string) predicate.CustomField {
 	return predicate.CustomField(sql.FieldHasSuffix(FieldPlaceholder, v))
-}
-
-// PlaceholderIsNil applies the IsNil predicate on the "placeholder" field.
-func PlaceholderIsNil() predicate.CustomField {
-	return predicate.CustomField(sql.FieldIsNull(FieldPlaceholder))
-}
-
-// PlaceholderNotNil applies the NotNil predicate on the "placeholder" field.
-func PlaceholderNotNil() predicate.CustomField {
-	return predicate.CustomField(sql.FieldNotNull(FieldPlaceholder))
 }
 
 // PlaceholderEqualFold applies the EqualFold predicate on the "placeholder" field.

@@ -68,6 +68,8 @@ var (
 	TitleValidator func(string) error
 	// DefaultLanguages holds the default value on creation for the "languages" field.
 	DefaultLanguages []string
+	// LanguagesValidator is a validator for the "languages" field. It is called by the builders before save.
+	LanguagesValidator func([]string) error
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.

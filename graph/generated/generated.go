@@ -32,11 +32,14 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	CustomField() CustomFieldResolver
+	Invite() InviteResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Query() QueryResolver
 	SAMLProvider() SAMLProviderResolver
 	Team() TeamResolver
+	TranslationSettings() TranslationSettingsResolver
 	Viewer() ViewerResolver
 }
 
@@ -44,36 +47,109 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	CustomField struct {
+		CreatedAt   func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Options     func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		Placeholder func(childComplexity int) int
+		Title       func(childComplexity int) int
+		Type        func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	CustomFieldConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CustomFieldEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	CustomFieldPermissions struct {
+		Edit func(childComplexity int) int
+		View func(childComplexity int) int
+	}
+
+	CustomFieldURLs struct {
+		Location func(childComplexity int) int
+	}
+
+	Invite struct {
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Organization func(childComplexity int) int
+		Redundant    func(childComplexity int) int
+		Role         func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+	}
+
+	InviteConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	InviteEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	JoinOrganizationResult struct {
+		Invite       func(childComplexity int) int
+		Organization func(childComplexity int) int
+		Redundant    func(childComplexity int) int
+	}
+
 	Mutation struct {
-		CreateOrganization func(childComplexity int, input model.CreateOrganizationInput) int
-		CreateSAMLProvider func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
-		DeleteSAMLProvider func(childComplexity int, organizationID string, id string) int
-		PingOrganization   func(childComplexity int, id string) int
-		UpdateOrganization func(childComplexity int, id string, input model.UpdateOrganizationInput) int
-		UpdateSAMLProvider func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
+		CreateCustomField          func(childComplexity int, organization string, input model.CreateCustomFieldInput) int
+		CreateOrganization         func(childComplexity int, input model.CreateOrganizationInput) int
+		CreateOrganizationInvite   func(childComplexity int, organization string, input model.CreateOrganizationInviteInput) int
+		CreateSAMLProvider         func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
+		CreateTranslation          func(childComplexity int, organization string, input model.CreateTranslationInput) int
+		DeleteCustomField          func(childComplexity int, organization string, name string) int
+		DeleteOrganizationInvite   func(childComplexity int, organization string, id string) int
+		DeleteSAMLProvider         func(childComplexity int, organizationID string, id string) int
+		DeleteTranslation          func(childComplexity int, organization string, id string) int
+		JoinOrganizationWithInvite func(childComplexity int, organization string, id string) int
+		PingOrganization           func(childComplexity int, id string) int
+		UpdateCustomField          func(childComplexity int, organization string, name string, input model.UpdateCustomFieldInput) int
+		UpdateOrganization         func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdateOrganizationInvite   func(childComplexity int, organization string, id string, input model.UpdateOrganizationInviteInput) int
+		UpdateSAMLProvider         func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
+		UpdateTranslation          func(childComplexity int, organization string, id string, input model.UpdateTranslationInput) int
 	}
 
 	Organization struct {
-		Ai             func(childComplexity int) int
-		CommunityType  func(childComplexity int) int
-		CreatedAt      func(childComplexity int) int
-		CustomHostname func(childComplexity int) int
-		DefaultContent func(childComplexity int) int
-		DefaultRole    func(childComplexity int) int
-		EmailDomains   func(childComplexity int) int
-		Hostname       func(childComplexity int) int
-		ID             func(childComplexity int) int
-		InviteLinks    func(childComplexity int) int
-		Logo           func(childComplexity int) int
-		Permissions    func(childComplexity int) int
-		SSO            func(childComplexity int) int
-		SamlProviders  func(childComplexity int, first *int, after *string, order *model.Order) int
-		SsoProviders   func(childComplexity int) int
-		Title          func(childComplexity int) int
-		Type           func(childComplexity int) int
-		UpdatedAt      func(childComplexity int) int
-		Urls           func(childComplexity int) int
-		UseCase        func(childComplexity int) int
+		Ai                    func(childComplexity int) int
+		CommunityType         func(childComplexity int) int
+		CreatedAt             func(childComplexity int) int
+		CustomFields          func(childComplexity int, first *int, after *string, order *model.Order) int
+		CustomHostname        func(childComplexity int) int
+		DefaultContent        func(childComplexity int) int
+		DefaultRole           func(childComplexity int) int
+		EmailDomains          func(childComplexity int) int
+		Hostname              func(childComplexity int) int
+		ID                    func(childComplexity int) int
+		InviteLinks           func(childComplexity int) int
+		InviteLinksConnection func(childComplexity int, first *int, after *string, order *model.Order) int
+		Logo                  func(childComplexity int) int
+		Permissions           func(childComplexity int) int
+		SSO                   func(childComplexity int) int
+		SamlProviders         func(childComplexity int, first *int, after *string, order *model.Order) int
+		SsoProviders          func(childComplexity int) int
+		Title                 func(childComplexity int) int
+		Translations          func(childComplexity int, first *int, after *string, order *model.Order) int
+		Type                  func(childComplexity int) int
+		UpdatedAt             func(childComplexity int) int
+		Urls                  func(childComplexity int) int
+		UseCase               func(childComplexity int) int
 	}
 
 	OrganizationConnection struct {
@@ -119,10 +195,13 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Node         func(childComplexity int, id string) int
-		Organization func(childComplexity int, id string) int
-		SamlProvider func(childComplexity int, organizationID string, id string) int
-		Viewer       func(childComplexity int) int
+		CustomField            func(childComplexity int, organization string, name string) int
+		Node                   func(childComplexity int, id string) int
+		Organization           func(childComplexity int, id string) int
+		OrganizationInviteLink func(childComplexity int, organization string, id string) int
+		SamlProvider           func(childComplexity int, organizationID string, id string) int
+		Translation            func(childComplexity int, organization string, id string) int
+		Viewer                 func(childComplexity int) int
 	}
 
 	SAMLProvider struct {
@@ -183,6 +262,36 @@ type ComplexityRoot struct {
 		View  func(childComplexity int) int
 	}
 
+	TranslationSettings struct {
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Languages   func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		Title       func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	TranslationSettingsConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TranslationSettingsEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TranslationSettingsPermissions struct {
+		Edit func(childComplexity int) int
+		View func(childComplexity int) int
+	}
+
+	TranslationSettingsURLs struct {
+		Location func(childComplexity int) int
+	}
+
 	User struct {
 		CreatedAt   func(childComplexity int) int
 		DisplayName func(childComplexity int) int
@@ -202,13 +311,34 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type CustomFieldResolver interface {
+	Type(ctx context.Context, obj *ent.CustomField) (string, error)
+
+	Permissions(ctx context.Context, obj *ent.CustomField) (*access.SettingsPermissions, error)
+	Urls(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldURLs, error)
+}
+type InviteResolver interface {
+	Redundant(ctx context.Context, obj *ent.Invite) (bool, error)
+
+	Organization(ctx context.Context, obj *ent.Invite) (*ent.Organization, error)
+}
 type MutationResolver interface {
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*ent.Organization, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*ent.Organization, error)
 	PingOrganization(ctx context.Context, id string) (bool, error)
+	CreateCustomField(ctx context.Context, organization string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
+	UpdateCustomField(ctx context.Context, organization string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
+	DeleteCustomField(ctx context.Context, organization string, name string) (bool, error)
+	CreateOrganizationInvite(ctx context.Context, organization string, input model.CreateOrganizationInviteInput) (*ent.Invite, error)
+	UpdateOrganizationInvite(ctx context.Context, organization string, id string, input model.UpdateOrganizationInviteInput) (*ent.Invite, error)
+	DeleteOrganizationInvite(ctx context.Context, organization string, id string) (bool, error)
+	JoinOrganizationWithInvite(ctx context.Context, organization string, id string) (*model.JoinOrganizationResult, error)
 	CreateSAMLProvider(ctx context.Context, organizationID string, input model.CreateSAMLProviderInput) (*ent.SAMLProvider, error)
 	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error)
 	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (bool, error)
+	CreateTranslation(ctx context.Context, organization string, input model.CreateTranslationInput) (*ent.TranslationSettings, error)
+	UpdateTranslation(ctx context.Context, organization string, id string, input model.UpdateTranslationInput) (*ent.TranslationSettings, error)
+	DeleteTranslation(ctx context.Context, organization string, id string) (bool, error)
 }
 type OrganizationResolver interface {
 	Type(ctx context.Context, obj *ent.Organization) (string, error)
@@ -217,14 +347,20 @@ type OrganizationResolver interface {
 
 	Permissions(ctx context.Context, obj *ent.Organization) (*access.OrganizationPermissions, error)
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationURLs, error)
+	CustomFields(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.CustomFieldConnection, error)
+	InviteLinksConnection(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.InviteConnection, error)
 	SamlProviders(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.SAMLProviderConnection, error)
 	SsoProviders(ctx context.Context, obj *ent.Organization) ([]*model.SSOProviderLogin, error)
+	Translations(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.TranslationSettingsConnection, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (model.Node, error)
 	Viewer(ctx context.Context) (*model.Viewer, error)
+	CustomField(ctx context.Context, organization string, name string) (*ent.CustomField, error)
+	OrganizationInviteLink(ctx context.Context, organization string, id string) (*ent.Invite, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	SamlProvider(ctx context.Context, organizationID string, id string) (*ent.SAMLProvider, error)
+	Translation(ctx context.Context, organization string, id string) (*ent.TranslationSettings, error)
 }
 type SAMLProviderResolver interface {
 	DefaultTeam(ctx context.Context, obj *ent.SAMLProvider) (*ent.Team, error)
@@ -239,6 +375,10 @@ type TeamResolver interface {
 	Members(ctx context.Context, obj *ent.Team) (int, error)
 	Spaces(ctx context.Context, obj *ent.Team) (int, error)
 	Permissions(ctx context.Context, obj *ent.Team) (*access.TeamPermissions, error)
+}
+type TranslationSettingsResolver interface {
+	Permissions(ctx context.Context, obj *ent.TranslationSettings) (*access.SettingsPermissions, error)
+	Urls(ctx context.Context, obj *ent.TranslationSettings) (*model.TranslationSettingsURLs, error)
 }
 type ViewerResolver interface {
 	Organizations(ctx context.Context, obj *model.Viewer) ([]*ent.Organization, error)
@@ -263,6 +403,224 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "CustomField.createdAt":
+		if e.ComplexityRoot.CustomField.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.CreatedAt(childComplexity), true
+	case "CustomField.description":
+		if e.ComplexityRoot.CustomField.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Description(childComplexity), true
+	case "CustomField.id":
+		if e.ComplexityRoot.CustomField.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.ID(childComplexity), true
+	case "CustomField.name":
+		if e.ComplexityRoot.CustomField.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Name(childComplexity), true
+	case "CustomField.options":
+		if e.ComplexityRoot.CustomField.Options == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Options(childComplexity), true
+	case "CustomField.permissions":
+		if e.ComplexityRoot.CustomField.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Permissions(childComplexity), true
+	case "CustomField.placeholder":
+		if e.ComplexityRoot.CustomField.Placeholder == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Placeholder(childComplexity), true
+	case "CustomField.title":
+		if e.ComplexityRoot.CustomField.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Title(childComplexity), true
+	case "CustomField.type":
+		if e.ComplexityRoot.CustomField.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Type(childComplexity), true
+	case "CustomField.updatedAt":
+		if e.ComplexityRoot.CustomField.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.UpdatedAt(childComplexity), true
+	case "CustomField.urls":
+		if e.ComplexityRoot.CustomField.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomField.Urls(childComplexity), true
+
+	case "CustomFieldConnection.edges":
+		if e.ComplexityRoot.CustomFieldConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldConnection.Edges(childComplexity), true
+	case "CustomFieldConnection.pageInfo":
+		if e.ComplexityRoot.CustomFieldConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldConnection.PageInfo(childComplexity), true
+	case "CustomFieldConnection.totalCount":
+		if e.ComplexityRoot.CustomFieldConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldConnection.TotalCount(childComplexity), true
+
+	case "CustomFieldEdge.cursor":
+		if e.ComplexityRoot.CustomFieldEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldEdge.Cursor(childComplexity), true
+	case "CustomFieldEdge.node":
+		if e.ComplexityRoot.CustomFieldEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldEdge.Node(childComplexity), true
+
+	case "CustomFieldPermissions.edit":
+		if e.ComplexityRoot.CustomFieldPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldPermissions.Edit(childComplexity), true
+	case "CustomFieldPermissions.view":
+		if e.ComplexityRoot.CustomFieldPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldPermissions.View(childComplexity), true
+
+	case "CustomFieldURLs.location":
+		if e.ComplexityRoot.CustomFieldURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomFieldURLs.Location(childComplexity), true
+
+	case "Invite.createdAt":
+		if e.ComplexityRoot.Invite.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.CreatedAt(childComplexity), true
+	case "Invite.id":
+		if e.ComplexityRoot.Invite.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.ID(childComplexity), true
+	case "Invite.organization":
+		if e.ComplexityRoot.Invite.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.Organization(childComplexity), true
+	case "Invite.redundant":
+		if e.ComplexityRoot.Invite.Redundant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.Redundant(childComplexity), true
+	case "Invite.role":
+		if e.ComplexityRoot.Invite.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.Role(childComplexity), true
+	case "Invite.updatedAt":
+		if e.ComplexityRoot.Invite.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Invite.UpdatedAt(childComplexity), true
+
+	case "InviteConnection.edges":
+		if e.ComplexityRoot.InviteConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteConnection.Edges(childComplexity), true
+	case "InviteConnection.pageInfo":
+		if e.ComplexityRoot.InviteConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteConnection.PageInfo(childComplexity), true
+	case "InviteConnection.totalCount":
+		if e.ComplexityRoot.InviteConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteConnection.TotalCount(childComplexity), true
+
+	case "InviteEdge.cursor":
+		if e.ComplexityRoot.InviteEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteEdge.Cursor(childComplexity), true
+	case "InviteEdge.node":
+		if e.ComplexityRoot.InviteEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteEdge.Node(childComplexity), true
+
+	case "JoinOrganizationResult.invite":
+		if e.ComplexityRoot.JoinOrganizationResult.Invite == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JoinOrganizationResult.Invite(childComplexity), true
+	case "JoinOrganizationResult.organization":
+		if e.ComplexityRoot.JoinOrganizationResult.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JoinOrganizationResult.Organization(childComplexity), true
+	case "JoinOrganizationResult.redundant":
+		if e.ComplexityRoot.JoinOrganizationResult.Redundant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JoinOrganizationResult.Redundant(childComplexity), true
+
+	case "Mutation.createCustomField":
+		if e.ComplexityRoot.Mutation.CreateCustomField == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCustomField_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCustomField(childComplexity, args["organization"].(string), args["input"].(model.CreateCustomFieldInput)), true
 	case "Mutation.createOrganization":
 		if e.ComplexityRoot.Mutation.CreateOrganization == nil {
 			break
@@ -274,6 +632,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateOrganization(childComplexity, args["input"].(model.CreateOrganizationInput)), true
+	case "Mutation.createOrganizationInvite":
+		if e.ComplexityRoot.Mutation.CreateOrganizationInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createOrganizationInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateOrganizationInvite(childComplexity, args["organization"].(string), args["input"].(model.CreateOrganizationInviteInput)), true
 	case "Mutation.createSAMLProvider":
 		if e.ComplexityRoot.Mutation.CreateSAMLProvider == nil {
 			break
@@ -285,6 +654,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSAMLProviderInput)), true
+	case "Mutation.createTranslation":
+		if e.ComplexityRoot.Mutation.CreateTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTranslation(childComplexity, args["organization"].(string), args["input"].(model.CreateTranslationInput)), true
+	case "Mutation.deleteCustomField":
+		if e.ComplexityRoot.Mutation.DeleteCustomField == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCustomField_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCustomField(childComplexity, args["organization"].(string), args["name"].(string)), true
+	case "Mutation.deleteOrganizationInvite":
+		if e.ComplexityRoot.Mutation.DeleteOrganizationInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteOrganizationInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteOrganizationInvite(childComplexity, args["organization"].(string), args["id"].(string)), true
 	case "Mutation.deleteSAMLProvider":
 		if e.ComplexityRoot.Mutation.DeleteSAMLProvider == nil {
 			break
@@ -296,6 +698,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Mutation.deleteTranslation":
+		if e.ComplexityRoot.Mutation.DeleteTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTranslation(childComplexity, args["organization"].(string), args["id"].(string)), true
+	case "Mutation.joinOrganizationWithInvite":
+		if e.ComplexityRoot.Mutation.JoinOrganizationWithInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_joinOrganizationWithInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.JoinOrganizationWithInvite(childComplexity, args["organization"].(string), args["id"].(string)), true
 	case "Mutation.pingOrganization":
 		if e.ComplexityRoot.Mutation.PingOrganization == nil {
 			break
@@ -307,6 +731,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PingOrganization(childComplexity, args["id"].(string)), true
+	case "Mutation.updateCustomField":
+		if e.ComplexityRoot.Mutation.UpdateCustomField == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCustomField_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCustomField(childComplexity, args["organization"].(string), args["name"].(string), args["input"].(model.UpdateCustomFieldInput)), true
 	case "Mutation.updateOrganization":
 		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
 			break
@@ -318,6 +753,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateOrganization(childComplexity, args["id"].(string), args["input"].(model.UpdateOrganizationInput)), true
+	case "Mutation.updateOrganizationInvite":
+		if e.ComplexityRoot.Mutation.UpdateOrganizationInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOrganizationInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOrganizationInvite(childComplexity, args["organization"].(string), args["id"].(string), args["input"].(model.UpdateOrganizationInviteInput)), true
 	case "Mutation.updateSAMLProvider":
 		if e.ComplexityRoot.Mutation.UpdateSAMLProvider == nil {
 			break
@@ -329,6 +775,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.UpdateSAMLProviderInput)), true
+	case "Mutation.updateTranslation":
+		if e.ComplexityRoot.Mutation.UpdateTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["organization"].(string), args["id"].(string), args["input"].(model.UpdateTranslationInput)), true
 
 	case "Organization.ai":
 		if e.ComplexityRoot.Organization.Ai == nil {
@@ -348,6 +805,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.CreatedAt(childComplexity), true
+	case "Organization.customFields":
+		if e.ComplexityRoot.Organization.CustomFields == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_customFields_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.CustomFields(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Organization.customHostname":
 		if e.ComplexityRoot.Organization.CustomHostname == nil {
 			break
@@ -390,6 +858,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.InviteLinks(childComplexity), true
+	case "Organization.inviteLinksConnection":
+		if e.ComplexityRoot.Organization.InviteLinksConnection == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_inviteLinksConnection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.InviteLinksConnection(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Organization.logo":
 		if e.ComplexityRoot.Organization.Logo == nil {
 			break
@@ -431,6 +910,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Title(childComplexity), true
+	case "Organization.translations":
+		if e.ComplexityRoot.Organization.Translations == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_translations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Translations(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Organization.type":
 		if e.ComplexityRoot.Organization.Type == nil {
 			break
@@ -606,6 +1096,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
 
+	case "Query.customField":
+		if e.ComplexityRoot.Query.CustomField == nil {
+			break
+		}
+
+		args, err := ec.field_Query_customField_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CustomField(childComplexity, args["organization"].(string), args["name"].(string)), true
+
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
 			break
@@ -628,6 +1130,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Organization(childComplexity, args["id"].(string)), true
+	case "Query.organizationInviteLink":
+		if e.ComplexityRoot.Query.OrganizationInviteLink == nil {
+			break
+		}
+
+		args, err := ec.field_Query_organizationInviteLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrganizationInviteLink(childComplexity, args["organization"].(string), args["id"].(string)), true
 	case "Query.samlProvider":
 		if e.ComplexityRoot.Query.SamlProvider == nil {
 			break
@@ -639,6 +1152,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SamlProvider(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Query.translation":
+		if e.ComplexityRoot.Query.Translation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_translation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Translation(childComplexity, args["organization"].(string), args["id"].(string)), true
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -858,6 +1382,101 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TeamPermissions.View(childComplexity), true
 
+	case "TranslationSettings.createdAt":
+		if e.ComplexityRoot.TranslationSettings.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.CreatedAt(childComplexity), true
+	case "TranslationSettings.id":
+		if e.ComplexityRoot.TranslationSettings.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.ID(childComplexity), true
+	case "TranslationSettings.languages":
+		if e.ComplexityRoot.TranslationSettings.Languages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Languages(childComplexity), true
+	case "TranslationSettings.permissions":
+		if e.ComplexityRoot.TranslationSettings.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Permissions(childComplexity), true
+	case "TranslationSettings.title":
+		if e.ComplexityRoot.TranslationSettings.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Title(childComplexity), true
+	case "TranslationSettings.updatedAt":
+		if e.ComplexityRoot.TranslationSettings.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.UpdatedAt(childComplexity), true
+	case "TranslationSettings.urls":
+		if e.ComplexityRoot.TranslationSettings.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettings.Urls(childComplexity), true
+
+	case "TranslationSettingsConnection.edges":
+		if e.ComplexityRoot.TranslationSettingsConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsConnection.Edges(childComplexity), true
+	case "TranslationSettingsConnection.pageInfo":
+		if e.ComplexityRoot.TranslationSettingsConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsConnection.PageInfo(childComplexity), true
+	case "TranslationSettingsConnection.totalCount":
+		if e.ComplexityRoot.TranslationSettingsConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsConnection.TotalCount(childComplexity), true
+
+	case "TranslationSettingsEdge.cursor":
+		if e.ComplexityRoot.TranslationSettingsEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsEdge.Cursor(childComplexity), true
+	case "TranslationSettingsEdge.node":
+		if e.ComplexityRoot.TranslationSettingsEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsEdge.Node(childComplexity), true
+
+	case "TranslationSettingsPermissions.edit":
+		if e.ComplexityRoot.TranslationSettingsPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsPermissions.Edit(childComplexity), true
+	case "TranslationSettingsPermissions.view":
+		if e.ComplexityRoot.TranslationSettingsPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsPermissions.View(childComplexity), true
+
+	case "TranslationSettingsURLs.location":
+		if e.ComplexityRoot.TranslationSettingsURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSettingsURLs.Location(childComplexity), true
+
 	case "User.createdAt":
 		if e.ComplexityRoot.User.CreatedAt == nil {
 			break
@@ -922,11 +1541,17 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("CreateCustomFieldInput", ec.unmarshalInputCreateCustomFieldInput),
 			graphql.NewInputUnmarshaler("CreateOrganizationInput", ec.unmarshalInputCreateOrganizationInput),
+			graphql.NewInputUnmarshaler("CreateOrganizationInviteInput", ec.unmarshalInputCreateOrganizationInviteInput),
 			graphql.NewInputUnmarshaler("CreateSAMLProviderInput", ec.unmarshalInputCreateSAMLProviderInput),
+			graphql.NewInputUnmarshaler("CreateTranslationInput", ec.unmarshalInputCreateTranslationInput),
 			graphql.NewInputUnmarshaler("DefaultContentInput", ec.unmarshalInputDefaultContentInput),
+			graphql.NewInputUnmarshaler("UpdateCustomFieldInput", ec.unmarshalInputUpdateCustomFieldInput),
 			graphql.NewInputUnmarshaler("UpdateOrganizationInput", ec.unmarshalInputUpdateOrganizationInput),
+			graphql.NewInputUnmarshaler("UpdateOrganizationInviteInput", ec.unmarshalInputUpdateOrganizationInviteInput),
 			graphql.NewInputUnmarshaler("UpdateSAMLProviderInput", ec.unmarshalInputUpdateSAMLProviderInput),
+			graphql.NewInputUnmarshaler("UpdateTranslationInput", ec.unmarshalInputUpdateTranslationInput),
 		)
 	}
 	first := true
@@ -1041,6 +1666,163 @@ type Query {
   viewer: Viewer!
 }
 
+`, BuiltIn: false},
+	{Name: "../../schema/customfield.graphql", Input: `# Custom-field definitions of an organization (REST area ` + "`" + `custom-fields` + "`" + `),
+# addressed by name. Values of spaces' custom fields are another area.
+
+"""
+A field every space of the organization may carry a value for.
+type is one of text, number, boolean, tags, select:single, select:multi;
+only select:single and select:multi carry options.
+"""
+type CustomField implements Node {
+  id: ID!
+  "1-50 characters: lower-case letters, digits, '_' and '-'; unique in the organization."
+  name: String!
+  "At most 100 characters; \"\" when unset."
+  title: String!
+  "At most 200 characters; \"\" when unset."
+  description: String!
+  type: String!
+  "At most 100 characters; \"\" when unset."
+  placeholder: String!
+  "1-50 distinct entries of 1-40 characters; null for types without options."
+  options: [String!]
+  createdAt: Time!
+  updatedAt: Time!
+  "What the caller may do with the field."
+  permissions: CustomFieldPermissions!
+  urls: CustomFieldURLs!
+}
+
+type CustomFieldPermissions {
+  view: Boolean!
+  edit: Boolean!
+}
+
+type CustomFieldURLs {
+  location: String!
+}
+
+type CustomFieldConnection {
+  edges: [CustomFieldEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type CustomFieldEdge {
+  cursor: String!
+  node: CustomField!
+}
+
+input CreateCustomFieldInput {
+  name: String!
+  type: String!
+  title: String
+  description: String
+  placeholder: String
+  options: [String!]
+}
+
+"name and type cannot change. Absent fields are left alone; null clears title, description and placeholder (to \"\")."
+input UpdateCustomFieldInput {
+  title: String
+  description: String
+  placeholder: String
+  options: [String!]
+}
+
+extend type Organization {
+  "Custom-field definitions (members with a role), newest first."
+  customFields(first: Int, after: String, order: Order): CustomFieldConnection!
+}
+
+extend type Query {
+  "A custom field of an organization by name (members with a role)."
+  customField(organization: ID!, name: String!): CustomField!
+}
+
+extend type Mutation {
+  "Define a custom field (admins only)."
+  createCustomField(organization: ID!, input: CreateCustomFieldInput!): CustomField!
+  "Change a custom field's title, description, placeholder or options (admins only)."
+  updateCustomField(organization: ID!, name: String!, input: UpdateCustomFieldInput!): CustomField!
+  "Delete a custom field (admins only)."
+  deleteCustomField(organization: ID!, name: String!): Boolean!
+}
+`, BuiltIn: false},
+	{Name: "../../schema/invite.graphql", Input: `# Invite links of an organization (REST area ` + "`" + `link-invites` + "`" + `).
+
+"""
+An invite link: its id is the secret link token. Whoever holds it may join
+the organization with its role (joinOrganizationWithInvite).
+"""
+type Invite implements Node {
+  id: ID!
+  "The role a user joining with the link gets."
+  role: Role!
+  "True when the caller already has this role or a higher one in the organization."
+  redundant: Boolean!
+  createdAt: Time!
+  updatedAt: Time!
+  organization: Organization!
+}
+
+type InviteConnection {
+  edges: [InviteEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type InviteEdge {
+  cursor: String!
+  node: Invite!
+}
+
+"The outcome of joining an organization with an invite link."
+type JoinOrganizationResult {
+  invite: Invite!
+  "True when the caller already had the invite's role or a higher one before joining: nothing changed."
+  redundant: Boolean!
+  organization: Organization!
+}
+
+input CreateOrganizationInviteInput {
+  role: Role!
+}
+
+input UpdateOrganizationInviteInput {
+  role: Role!
+}
+
+extend type Organization {
+  """
+  Invite links (admins only), newest first. (Organization.inviteLinks is
+  the setting that enables them, hence the Connection suffix, as in
+  Viewer.organizationsConnection.)
+  """
+  inviteLinksConnection(first: Int, after: String, order: Order): InviteConnection!
+}
+
+extend type Query {
+  "An invite link of an organization (admins only)."
+  organizationInviteLink(organization: ID!, id: ID!): Invite!
+}
+
+extend type Mutation {
+  "Create an invite link (admins only; refused when the organization disables invite links)."
+  createOrganizationInvite(organization: ID!, input: CreateOrganizationInviteInput!): Invite!
+  "Change the role of an invite link (admins only)."
+  updateOrganizationInvite(organization: ID!, id: ID!, input: UpdateOrganizationInviteInput!): Invite!
+  "Delete an invite link (admins only)."
+  deleteOrganizationInvite(organization: ID!, id: ID!): Boolean!
+  """
+  Join the organization with an invite link (any authenticated user who holds
+  it): the caller becomes a member with the invite's role, or is raised to it;
+  a higher role is kept.
+  """
+  joinOrganizationWithInvite(organization: ID!, id: ID!): JoinOrganizationResult!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/org.graphql", Input: `# Users and organizations (REST area ` + "`" + `orgs` + "`" + `).
 
@@ -1292,12 +2074,199 @@ type TeamPermissions {
   view: Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../../schema/translation.graphql", Input: `# Translation settings of an organization (REST area ` + "`" + `translations` + "`" + `).
+
+"Settings for translating the organization's content into languages."
+type TranslationSettings implements Node {
+  id: ID!
+  "1-100 characters."
+  title: String!
+  "Distinct language codes of GitBook's TranslationLanguage (en, fr, de, es, pt-br, …)."
+  languages: [String!]!
+  createdAt: Time!
+  updatedAt: Time!
+  "What the caller may do with the settings."
+  permissions: TranslationSettingsPermissions!
+  urls: TranslationSettingsURLs!
+}
+
+type TranslationSettingsPermissions {
+  view: Boolean!
+  edit: Boolean!
+}
+
+type TranslationSettingsURLs {
+  location: String!
+}
+
+type TranslationSettingsConnection {
+  edges: [TranslationSettingsEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type TranslationSettingsEdge {
+  cursor: String!
+  node: TranslationSettings!
+}
+
+input CreateTranslationInput {
+  title: String!
+  "Absent or null: no languages."
+  languages: [String!]
+}
+
+"Replaces the title; languages are replaced when sent, left alone when absent, emptied when null."
+input UpdateTranslationInput {
+  title: String!
+  languages: [String!]
+}
+
+extend type Organization {
+  "Translation settings (members with a role), newest first."
+  translations(first: Int, after: String, order: Order): TranslationSettingsConnection!
+}
+
+extend type Query {
+  "Translation settings of an organization by id (members with a role)."
+  translation(organization: ID!, id: ID!): TranslationSettings!
+}
+
+extend type Mutation {
+  "Create translation settings (admins only)."
+  createTranslation(organization: ID!, input: CreateTranslationInput!): TranslationSettings!
+  "Change translation settings (admins only)."
+  updateTranslation(organization: ID!, id: ID!, input: UpdateTranslationInput!): TranslationSettings!
+  "Delete translation settings (admins only)."
+  deleteTranslation(organization: ID!, id: ID!): Boolean!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_CustomField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CustomField_id(ctx, field)
+	case "name":
+		return ec.fieldContext_CustomField_name(ctx, field)
+	case "title":
+		return ec.fieldContext_CustomField_title(ctx, field)
+	case "description":
+		return ec.fieldContext_CustomField_description(ctx, field)
+	case "type":
+		return ec.fieldContext_CustomField_type(ctx, field)
+	case "placeholder":
+		return ec.fieldContext_CustomField_placeholder(ctx, field)
+	case "options":
+		return ec.fieldContext_CustomField_options(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CustomField_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CustomField_updatedAt(ctx, field)
+	case "permissions":
+		return ec.fieldContext_CustomField_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_CustomField_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomField", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFieldConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CustomFieldConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CustomFieldConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CustomFieldConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFieldConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFieldEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_CustomFieldEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_CustomFieldEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFieldEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFieldPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_CustomFieldPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_CustomFieldPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFieldPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_CustomFieldURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_CustomFieldURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomFieldURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_Invite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Invite_id(ctx, field)
+	case "role":
+		return ec.fieldContext_Invite_role(ctx, field)
+	case "redundant":
+		return ec.fieldContext_Invite_redundant(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Invite_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Invite_updatedAt(ctx, field)
+	case "organization":
+		return ec.fieldContext_Invite_organization(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Invite", field.Name)
+}
+
+func (ec *executionContext) childFields_InviteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_InviteConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_InviteConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_InviteConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InviteConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_InviteEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_InviteEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_InviteEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InviteEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_JoinOrganizationResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "invite":
+		return ec.fieldContext_JoinOrganizationResult_invite(ctx, field)
+	case "redundant":
+		return ec.fieldContext_JoinOrganizationResult_redundant(ctx, field)
+	case "organization":
+		return ec.fieldContext_JoinOrganizationResult_organization(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JoinOrganizationResult", field.Name)
+}
 
 func (ec *executionContext) childFields_Organization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -1337,10 +2306,16 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_permissions(ctx, field)
 	case "urls":
 		return ec.fieldContext_Organization_urls(ctx, field)
+	case "customFields":
+		return ec.fieldContext_Organization_customFields(ctx, field)
+	case "inviteLinksConnection":
+		return ec.fieldContext_Organization_inviteLinksConnection(ctx, field)
 	case "samlProviders":
 		return ec.fieldContext_Organization_samlProviders(ctx, field)
 	case "ssoProviders":
 		return ec.fieldContext_Organization_ssoProviders(ctx, field)
+	case "translations":
+		return ec.fieldContext_Organization_translations(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -1545,6 +2520,66 @@ func (ec *executionContext) childFields_TeamPermissions(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type TeamPermissions", field.Name)
 }
 
+func (ec *executionContext) childFields_TranslationSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_TranslationSettings_id(ctx, field)
+	case "title":
+		return ec.fieldContext_TranslationSettings_title(ctx, field)
+	case "languages":
+		return ec.fieldContext_TranslationSettings_languages(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_TranslationSettings_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_TranslationSettings_updatedAt(ctx, field)
+	case "permissions":
+		return ec.fieldContext_TranslationSettings_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_TranslationSettings_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettings", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSettingsConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TranslationSettingsConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TranslationSettingsConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TranslationSettingsConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSettingsEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TranslationSettingsEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TranslationSettingsEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSettingsPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_TranslationSettingsPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_TranslationSettingsPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSettingsURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_TranslationSettingsURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSettingsURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1689,6 +2724,50 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Mutation_createCustomField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateCustomFieldInput, error) {
+			return ec.unmarshalNCreateCustomFieldInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateCustomFieldInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createOrganizationInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateOrganizationInviteInput, error) {
+			return ec.unmarshalNCreateOrganizationInviteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateOrganizationInviteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1725,6 +2804,72 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateTranslationInput, error) {
+			return ec.unmarshalNCreateTranslationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateTranslationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCustomField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteOrganizationInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1747,6 +2892,50 @@ func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_joinOrganizationWithInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_pingOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1758,6 +2947,66 @@ func (ec *executionContext) field_Mutation_pingOrganization_args(ctx context.Con
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCustomField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateCustomFieldInput, error) {
+			return ec.unmarshalNUpdateCustomFieldInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateCustomFieldInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateOrganizationInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateOrganizationInviteInput, error) {
+			return ec.unmarshalNUpdateOrganizationInviteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateOrganizationInviteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -1813,7 +3062,127 @@ func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateTranslationInput, error) {
+			return ec.unmarshalNUpdateTranslationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateTranslationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_customFields_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_inviteLinksConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_samlProviders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_translations_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
@@ -1857,6 +3226,28 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_customField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1868,6 +3259,28 @@ func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_organizationInviteLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -1896,6 +3309,28 @@ func (ec *executionContext) field_Query_samlProvider_args(ctx context.Context, r
 		return nil, err
 	}
 	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_translation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
@@ -2010,6 +3445,864 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _CustomField_id(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CustomField_name(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomField_title(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomField_description(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomField_type(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomField().Type(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, true, true, "String")
+}
+
+func (ec *executionContext) _CustomField_placeholder(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_placeholder(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Placeholder, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_placeholder(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomField_options(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_options(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Options, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_options(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomField_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomField_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomField_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomField().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *access.SettingsPermissions) graphql.Marshaler {
+			return ec.marshalNCustomFieldPermissions2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐSettingsPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomField",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFieldPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomField_urls(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomField_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomField().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomFieldURLs) graphql.Marshaler {
+			return ec.marshalNCustomFieldURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomField_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomField",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFieldURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFieldConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CustomFieldEdge) graphql.Marshaler {
+			return ec.marshalNCustomFieldEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFieldConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFieldEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFieldConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFieldConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFieldConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFieldConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _CustomFieldEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFieldEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomFieldEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomFieldEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomFieldPermissions_view(ctx context.Context, field graphql.CollectedField, obj *access.SettingsPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldPermissions_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFieldPermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomFieldPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *access.SettingsPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldPermissions_edit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFieldPermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _CustomFieldURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.CustomFieldURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomFieldURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomFieldURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomFieldURLs", field, false, false, "String")
+}
+
+func (ec *executionContext) _Invite_id(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invite", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Invite_role(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v access.Role) graphql.Marshaler {
+			return ec.marshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invite", field, false, false, "Role")
+}
+
+func (ec *executionContext) _Invite_redundant(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_redundant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Invite().Redundant(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_redundant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invite", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _Invite_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invite", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Invite_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Invite", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Invite_organization(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Invite_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Invite().Organization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Invite_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Invite",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InviteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.InviteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.InviteEdge) graphql.Marshaler {
+			return ec.marshalNInviteEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InviteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InviteEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InviteConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.InviteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InviteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InviteConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.InviteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InviteConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InviteEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.InviteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InviteEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _InviteEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.InviteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InviteEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JoinOrganizationResult_invite(ctx context.Context, field graphql.CollectedField, obj *model.JoinOrganizationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JoinOrganizationResult_invite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Invite, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JoinOrganizationResult_invite(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JoinOrganizationResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _JoinOrganizationResult_redundant(ctx context.Context, field graphql.CollectedField, obj *model.JoinOrganizationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JoinOrganizationResult_redundant(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redundant, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JoinOrganizationResult_redundant(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JoinOrganizationResult", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _JoinOrganizationResult_organization(ctx context.Context, field graphql.CollectedField, obj *model.JoinOrganizationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JoinOrganizationResult_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Organization, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JoinOrganizationResult_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JoinOrganizationResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	return fc, nil
+}
 
 func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -2143,6 +4436,314 @@ func (ec *executionContext) fieldContext_Mutation_pingOrganization(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createCustomField(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCustomField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCustomField(ctx, fc.Args["organization"].(string), fc.Args["input"].(model.CreateCustomFieldInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomField(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCustomField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCustomField(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCustomField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCustomField(ctx, fc.Args["organization"].(string), fc.Args["name"].(string), fc.Args["input"].(model.UpdateCustomFieldInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomField(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCustomField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCustomField(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCustomField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCustomField(ctx, fc.Args["organization"].(string), fc.Args["name"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCustomField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createOrganizationInvite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createOrganizationInvite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateOrganizationInvite(ctx, fc.Args["organization"].(string), fc.Args["input"].(model.CreateOrganizationInviteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createOrganizationInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createOrganizationInvite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateOrganizationInvite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOrganizationInvite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOrganizationInvite(ctx, fc.Args["organization"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateOrganizationInviteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOrganizationInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOrganizationInvite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteOrganizationInvite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteOrganizationInvite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteOrganizationInvite(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteOrganizationInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteOrganizationInvite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_joinOrganizationWithInvite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_joinOrganizationWithInvite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().JoinOrganizationWithInvite(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JoinOrganizationResult) graphql.Marshaler {
+			return ec.marshalNJoinOrganizationResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐJoinOrganizationResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_joinOrganizationWithInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JoinOrganizationResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_joinOrganizationWithInvite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSAMLProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2269,6 +4870,138 @@ func (ec *executionContext) fieldContext_Mutation_deleteSAMLProvider(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteSAMLProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createTranslation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createTranslation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateTranslation(ctx, fc.Args["organization"].(string), fc.Args["input"].(model.CreateTranslationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createTranslation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createTranslation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTranslation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTranslation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTranslation(ctx, fc.Args["organization"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateTranslationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTranslation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTranslation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTranslation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTranslation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTranslation(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTranslation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTranslation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -2716,6 +5449,94 @@ func (ec *executionContext) fieldContext_Organization_urls(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_customFields(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_customFields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().CustomFields(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomFieldConnection) graphql.Marshaler {
+			return ec.marshalNCustomFieldConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_customFields(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomFieldConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_customFields_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_inviteLinksConnection(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_inviteLinksConnection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().InviteLinksConnection(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteConnection) graphql.Marshaler {
+			return ec.marshalNInviteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_inviteLinksConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InviteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_inviteLinksConnection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_samlProviders(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2788,6 +5609,50 @@ func (ec *executionContext) fieldContext_Organization_ssoProviders(_ context.Con
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SSOProviderLogin(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_translations(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_translations(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Translations(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationSettingsConnection) graphql.Marshaler {
+			return ec.marshalNTranslationSettingsConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_translations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettingsConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_translations_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -3447,6 +6312,94 @@ func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_customField(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_customField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CustomField(ctx, fc.Args["organization"].(string), fc.Args["name"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_customField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomField(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_customField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_organizationInviteLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_organizationInviteLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().OrganizationInviteLink(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_organizationInviteLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_organizationInviteLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_organization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3529,6 +6482,50 @@ func (ec *executionContext) fieldContext_Query_samlProvider(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_samlProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_translation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_translation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Translation(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_translation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_translation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -4472,6 +7469,396 @@ func (ec *executionContext) _TeamPermissions_view(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_TeamPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TeamPermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _TranslationSettings_id(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, "ID")
+}
+
+func (ec *executionContext) _TranslationSettings_title(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _TranslationSettings_languages(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_languages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Languages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_languages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, "String")
+}
+
+func (ec *executionContext) _TranslationSettings_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TranslationSettings_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TranslationSettings_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TranslationSettings().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *access.SettingsPermissions) graphql.Marshaler {
+			return ec.marshalNTranslationSettingsPermissions2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐSettingsPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettings",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettingsPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettings_urls(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettings_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TranslationSettings().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationSettingsURLs) graphql.Marshaler {
+			return ec.marshalNTranslationSettingsURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettings_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettings",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettingsURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TranslationSettingsEdge) graphql.Marshaler {
+			return ec.marshalNTranslationSettingsEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettingsConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettingsEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettingsConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettingsConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TranslationSettingsEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettingsEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _TranslationSettingsEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TranslationSettingsEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TranslationSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TranslationSettingsPermissions_view(ctx context.Context, field graphql.CollectedField, obj *access.SettingsPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsPermissions_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettingsPermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _TranslationSettingsPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *access.SettingsPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsPermissions_edit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsPermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettingsPermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _TranslationSettingsURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TranslationSettingsURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TranslationSettingsURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TranslationSettingsURLs", field, false, false, "String")
 }
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
@@ -5770,6 +9157,83 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCreateCustomFieldInput(ctx context.Context, obj any) (model.CreateCustomFieldInput, error) {
+	var it model.CreateCustomFieldInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "type", "title", "description", "placeholder", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = graphql.OmittableOf(data)
+		case "placeholder":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placeholder"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Placeholder = graphql.OmittableOf(data)
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateCustomFieldInput unmarshals raw into the CreateCustomFieldInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateCustomFieldInput(ctx context.Context, raw any) (model.CreateCustomFieldInput, error) {
+	var out model.CreateCustomFieldInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateCustomFieldInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateOrganizationInput(ctx context.Context, obj any) (model.CreateOrganizationInput, error) {
 	var it model.CreateOrganizationInput
 	if obj == nil {
@@ -5830,6 +9294,48 @@ func (ec *executionContext) unmarshalInputCreateOrganizationInput(ctx context.Co
 func UnmarshalCreateOrganizationInput(ctx context.Context, raw any) (model.CreateOrganizationInput, error) {
 	var out model.CreateOrganizationInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateOrganizationInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCreateOrganizationInviteInput(ctx context.Context, obj any) (model.CreateOrganizationInviteInput, error) {
+	var it model.CreateOrganizationInviteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateOrganizationInviteInput unmarshals raw into the CreateOrganizationInviteInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateOrganizationInviteInput(ctx context.Context, raw any) (model.CreateOrganizationInviteInput, error) {
+	var out model.CreateOrganizationInviteInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateOrganizationInviteInput", raw, &out)
 	return out, err
 }
 
@@ -5910,6 +9416,55 @@ func UnmarshalCreateSAMLProviderInput(ctx context.Context, raw any) (model.Creat
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCreateTranslationInput(ctx context.Context, obj any) (model.CreateTranslationInput, error) {
+	var it model.CreateTranslationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "languages"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "languages":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("languages"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Languages = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateTranslationInput unmarshals raw into the CreateTranslationInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateTranslationInput(ctx context.Context, raw any) (model.CreateTranslationInput, error) {
+	var out model.CreateTranslationInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateTranslationInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputDefaultContentInput(ctx context.Context, obj any) (model.DefaultContentInput, error) {
 	var it model.DefaultContentInput
 	if obj == nil {
@@ -5956,6 +9511,69 @@ func (ec *executionContext) unmarshalInputDefaultContentInput(ctx context.Contex
 func UnmarshalDefaultContentInput(ctx context.Context, raw any) (model.DefaultContentInput, error) {
 	var out model.DefaultContentInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "DefaultContentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateCustomFieldInput(ctx context.Context, obj any) (model.UpdateCustomFieldInput, error) {
+	var it model.UpdateCustomFieldInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "description", "placeholder", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = graphql.OmittableOf(data)
+		case "placeholder":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placeholder"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Placeholder = graphql.OmittableOf(data)
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateCustomFieldInput unmarshals raw into the UpdateCustomFieldInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateCustomFieldInput(ctx context.Context, raw any) (model.UpdateCustomFieldInput, error) {
+	var out model.UpdateCustomFieldInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateCustomFieldInput", raw, &out)
 	return out, err
 }
 
@@ -6057,6 +9675,48 @@ func UnmarshalUpdateOrganizationInput(ctx context.Context, raw any) (model.Updat
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUpdateOrganizationInviteInput(ctx context.Context, obj any) (model.UpdateOrganizationInviteInput, error) {
+	var it model.UpdateOrganizationInviteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateOrganizationInviteInput unmarshals raw into the UpdateOrganizationInviteInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateOrganizationInviteInput(ctx context.Context, raw any) (model.UpdateOrganizationInviteInput, error) {
+	var out model.UpdateOrganizationInviteInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateOrganizationInviteInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateSAMLProviderInput(ctx context.Context, obj any) (model.UpdateSAMLProviderInput, error) {
 	var it model.UpdateSAMLProviderInput
 	if obj == nil {
@@ -6134,6 +9794,55 @@ func UnmarshalUpdateSAMLProviderInput(ctx context.Context, raw any) (model.Updat
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUpdateTranslationInput(ctx context.Context, obj any) (model.UpdateTranslationInput, error) {
+	var it model.UpdateTranslationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "languages"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "languages":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("languages"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Languages = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateTranslationInput unmarshals raw into the UpdateTranslationInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateTranslationInput(ctx context.Context, raw any) (model.UpdateTranslationInput, error) {
+	var out model.UpdateTranslationInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateTranslationInput", raw, &out)
+	return out, err
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -6149,6 +9858,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._User(ctx, sel, obj)
+	case ent.TranslationSettings:
+		return ec._TranslationSettings(ctx, sel, &obj)
+	case *ent.TranslationSettings:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._TranslationSettings(ctx, sel, obj)
 	case ent.Team:
 		return ec._Team(ctx, sel, &obj)
 	case *ent.Team:
@@ -6170,6 +9886,20 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Organization(ctx, sel, obj)
+	case ent.Invite:
+		return ec._Invite(ctx, sel, &obj)
+	case *ent.Invite:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Invite(ctx, sel, obj)
+	case ent.CustomField:
+		return ec._CustomField(ctx, sel, &obj)
+	case *ent.CustomField:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CustomField(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -6182,6 +9912,428 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
+
+var customFieldImplementors = []string{"CustomField", "Node"}
+
+func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionSet, obj *ent.CustomField) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomField")
+		case "id":
+			out.Values[i] = ec._CustomField_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._CustomField_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._CustomField_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._CustomField_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomField_type(ctx, field, obj)
+				})
+		case "placeholder":
+			out.Values[i] = ec._CustomField_placeholder(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "options":
+			out.Values[i] = ec._CustomField_options(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._CustomField_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._CustomField_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permissions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomField_permissions(ctx, field, obj)
+				})
+		case "urls":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomField_urls(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customFieldConnectionImplementors = []string{"CustomFieldConnection"}
+
+func (ec *executionContext) _CustomFieldConnection(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFieldConnection")
+		case "edges":
+			out.Values[i] = ec._CustomFieldConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CustomFieldConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._CustomFieldConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customFieldEdgeImplementors = []string{"CustomFieldEdge"}
+
+func (ec *executionContext) _CustomFieldEdge(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFieldEdge")
+		case "cursor":
+			out.Values[i] = ec._CustomFieldEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._CustomFieldEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customFieldPermissionsImplementors = []string{"CustomFieldPermissions"}
+
+func (ec *executionContext) _CustomFieldPermissions(ctx context.Context, sel ast.SelectionSet, obj *access.SettingsPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFieldPermissions")
+		case "view":
+			out.Values[i] = ec._CustomFieldPermissions_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edit":
+			out.Values[i] = ec._CustomFieldPermissions_edit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var customFieldURLsImplementors = []string{"CustomFieldURLs"}
+
+func (ec *executionContext) _CustomFieldURLs(ctx context.Context, sel ast.SelectionSet, obj *model.CustomFieldURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customFieldURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomFieldURLs")
+		case "location":
+			out.Values[i] = ec._CustomFieldURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inviteImplementors = []string{"Invite", "Node"}
+
+func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, obj *ent.Invite) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inviteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Invite")
+		case "id":
+			out.Values[i] = ec._Invite_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "role":
+			out.Values[i] = ec._Invite_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "redundant":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Invite_redundant(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._Invite_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Invite_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "organization":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Invite_organization(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inviteConnectionImplementors = []string{"InviteConnection"}
+
+func (ec *executionContext) _InviteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.InviteConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inviteConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InviteConnection")
+		case "edges":
+			out.Values[i] = ec._InviteConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._InviteConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._InviteConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inviteEdgeImplementors = []string{"InviteEdge"}
+
+func (ec *executionContext) _InviteEdge(ctx context.Context, sel ast.SelectionSet, obj *model.InviteEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inviteEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InviteEdge")
+		case "cursor":
+			out.Values[i] = ec._InviteEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._InviteEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var joinOrganizationResultImplementors = []string{"JoinOrganizationResult"}
+
+func (ec *executionContext) _JoinOrganizationResult(ctx context.Context, sel ast.SelectionSet, obj *model.JoinOrganizationResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, joinOrganizationResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JoinOrganizationResult")
+		case "invite":
+			out.Values[i] = ec._JoinOrganizationResult_invite(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redundant":
+			out.Values[i] = ec._JoinOrganizationResult_redundant(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "organization":
+			out.Values[i] = ec._JoinOrganizationResult_organization(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
 
 var mutationImplementors = []string{"Mutation"}
 
@@ -6223,6 +10375,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createCustomField":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCustomField(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCustomField":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCustomField(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCustomField":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCustomField(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createOrganizationInvite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createOrganizationInvite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateOrganizationInvite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOrganizationInvite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteOrganizationInvite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteOrganizationInvite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "joinOrganizationWithInvite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_joinOrganizationWithInvite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSAMLProvider":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSAMLProvider(ctx, field)
@@ -6240,6 +10441,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteSAMLProvider":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSAMLProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createTranslation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createTranslation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTranslation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTranslation(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteTranslation":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTranslation(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -6367,6 +10589,18 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_urls(ctx, field, obj)
 				})
+		case "customFields":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_customFields(ctx, field, obj)
+				})
+		case "inviteLinksConnection":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_inviteLinksConnection(ctx, field, obj)
+				})
 		case "samlProviders":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -6378,6 +10612,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_ssoProviders(ctx, field, obj)
+				})
+		case "translations":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_translations(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -6715,6 +10955,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_viewer(ctx, field)
 				})
+		case "customField":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_customField(ctx, field)
+				})
+		case "organizationInviteLink":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_organizationInviteLink(ctx, field)
+				})
 		case "organization":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -6726,6 +10978,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_samlProvider(ctx, field)
+				})
+		case "translation":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_translation(ctx, field)
 				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
@@ -7141,6 +11399,223 @@ func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.Select
 			}
 		case "view":
 			out.Values[i] = ec._TeamPermissions_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var translationSettingsImplementors = []string{"TranslationSettings", "Node"}
+
+func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.SelectionSet, obj *ent.TranslationSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettings")
+		case "id":
+			out.Values[i] = ec._TranslationSettings_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._TranslationSettings_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "languages":
+			out.Values[i] = ec._TranslationSettings_languages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._TranslationSettings_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._TranslationSettings_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permissions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TranslationSettings_permissions(ctx, field, obj)
+				})
+		case "urls":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TranslationSettings_urls(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var translationSettingsConnectionImplementors = []string{"TranslationSettingsConnection"}
+
+func (ec *executionContext) _TranslationSettingsConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettingsConnection")
+		case "edges":
+			out.Values[i] = ec._TranslationSettingsConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TranslationSettingsConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TranslationSettingsConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var translationSettingsEdgeImplementors = []string{"TranslationSettingsEdge"}
+
+func (ec *executionContext) _TranslationSettingsEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettingsEdge")
+		case "cursor":
+			out.Values[i] = ec._TranslationSettingsEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TranslationSettingsEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var translationSettingsPermissionsImplementors = []string{"TranslationSettingsPermissions"}
+
+func (ec *executionContext) _TranslationSettingsPermissions(ctx context.Context, sel ast.SelectionSet, obj *access.SettingsPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettingsPermissions")
+		case "view":
+			out.Values[i] = ec._TranslationSettingsPermissions_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edit":
+			out.Values[i] = ec._TranslationSettingsPermissions_edit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var translationSettingsURLsImplementors = []string{"TranslationSettingsURLs"}
+
+func (ec *executionContext) _TranslationSettingsURLs(ctx context.Context, sel ast.SelectionSet, obj *model.TranslationSettingsURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, translationSettingsURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TranslationSettingsURLs")
+		case "location":
+			out.Values[i] = ec._TranslationSettingsURLs_location(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -7635,14 +12110,85 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNCreateCustomFieldInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateCustomFieldInput(ctx context.Context, v any) (model.CreateCustomFieldInput, error) {
+	res, err := ec.unmarshalInputCreateCustomFieldInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateOrganizationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateOrganizationInput(ctx context.Context, v any) (model.CreateOrganizationInput, error) {
 	res, err := ec.unmarshalInputCreateOrganizationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateOrganizationInviteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateOrganizationInviteInput(ctx context.Context, v any) (model.CreateOrganizationInviteInput, error) {
+	res, err := ec.unmarshalInputCreateOrganizationInviteInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNCreateSAMLProviderInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSAMLProviderInput(ctx context.Context, v any) (model.CreateSAMLProviderInput, error) {
 	res, err := ec.unmarshalInputCreateSAMLProviderInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateTranslationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateTranslationInput(ctx context.Context, v any) (model.CreateTranslationInput, error) {
+	res, err := ec.unmarshalInputCreateTranslationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx context.Context, sel ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomField!")
+		return graphql.Null
+	}
+	return ec._CustomField(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomFieldConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldConnection(ctx context.Context, sel ast.SelectionSet, v *model.CustomFieldConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomFieldConnection!")
+		return graphql.Null
+	}
+	return ec._CustomFieldConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomFieldEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomFieldEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCustomFieldEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCustomFieldEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldEdge(ctx context.Context, sel ast.SelectionSet, v *model.CustomFieldEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomFieldEdge!")
+		return graphql.Null
+	}
+	return ec._CustomFieldEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomFieldPermissions2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐSettingsPermissions(ctx context.Context, sel ast.SelectionSet, v *access.SettingsPermissions) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomFieldPermissions!")
+		return graphql.Null
+	}
+	return ec._CustomFieldPermissions(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCustomFieldURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldURLs(ctx context.Context, sel ast.SelectionSet, v *model.CustomFieldURLs) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CustomFieldURLs!")
+		return graphql.Null
+	}
+	return ec._CustomFieldURLs(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -7671,6 +12217,54 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 		graphql.AddInvalidNullFromMarshaler(ctx, "Int!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx context.Context, sel ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Invite!")
+		return graphql.Null
+	}
+	return ec._Invite(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInviteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteConnection(ctx context.Context, sel ast.SelectionSet, v *model.InviteConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InviteConnection!")
+		return graphql.Null
+	}
+	return ec._InviteConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNInviteEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InviteEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInviteEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInviteEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEdge(ctx context.Context, sel ast.SelectionSet, v *model.InviteEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InviteEdge!")
+		return graphql.Null
+	}
+	return ec._InviteEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJoinOrganizationResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐJoinOrganizationResult(ctx context.Context, sel ast.SelectionSet, v *model.JoinOrganizationResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "JoinOrganizationResult!")
+		return graphql.Null
+	}
+	return ec._JoinOrganizationResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNOrganization2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Organization) graphql.Marshaler {
@@ -7751,6 +12345,16 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 		return graphql.Null
 	}
 	return ec._PageInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx context.Context, v any) (access.Role, error) {
+	var res access.Role
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx context.Context, sel ast.SelectionSet, v access.Role) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNSAMLProvider2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSAMLProvider(ctx context.Context, sel ast.SelectionSet, v *ent.SAMLProvider) graphql.Marshaler {
@@ -7908,13 +12512,84 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) marshalNTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx context.Context, sel ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TranslationSettings!")
+		return graphql.Null
+	}
+	return ec._TranslationSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationSettingsConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsConnection(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSettingsConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TranslationSettingsConnection!")
+		return graphql.Null
+	}
+	return ec._TranslationSettingsConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationSettingsEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationSettingsEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationSettingsEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTranslationSettingsEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsEdge(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSettingsEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TranslationSettingsEdge!")
+		return graphql.Null
+	}
+	return ec._TranslationSettingsEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationSettingsPermissions2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐSettingsPermissions(ctx context.Context, sel ast.SelectionSet, v *access.SettingsPermissions) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TranslationSettingsPermissions!")
+		return graphql.Null
+	}
+	return ec._TranslationSettingsPermissions(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTranslationSettingsURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsURLs(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSettingsURLs) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TranslationSettingsURLs!")
+		return graphql.Null
+	}
+	return ec._TranslationSettingsURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateCustomFieldInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateCustomFieldInput(ctx context.Context, v any) (model.UpdateCustomFieldInput, error) {
+	res, err := ec.unmarshalInputUpdateCustomFieldInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateOrganizationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateOrganizationInput(ctx context.Context, v any) (model.UpdateOrganizationInput, error) {
 	res, err := ec.unmarshalInputUpdateOrganizationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateOrganizationInviteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateOrganizationInviteInput(ctx context.Context, v any) (model.UpdateOrganizationInviteInput, error) {
+	res, err := ec.unmarshalInputUpdateOrganizationInviteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateSAMLProviderInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSAMLProviderInput(ctx context.Context, v any) (model.UpdateSAMLProviderInput, error) {
 	res, err := ec.unmarshalInputUpdateSAMLProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateTranslationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateTranslationInput(ctx context.Context, v any) (model.UpdateTranslationInput, error) {
+	res, err := ec.unmarshalInputUpdateTranslationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 

@@ -13,11 +13,24 @@ import (
 	"github.com/folio/folio/internal/access"
 )
 
+type CreateCustomFieldInput struct {
+	Name        string                      `json:"name"`
+	Type        string                      `json:"type"`
+	Title       graphql.Omittable[*string]  `json:"title,omitempty"`
+	Description graphql.Omittable[*string]  `json:"description,omitempty"`
+	Placeholder graphql.Omittable[*string]  `json:"placeholder,omitempty"`
+	Options     graphql.Omittable[[]string] `json:"options,omitempty"`
+}
+
 type CreateOrganizationInput struct {
 	Title        string                      `json:"title"`
 	EmailDomains graphql.Omittable[[]string] `json:"emailDomains,omitempty"`
 	Type         graphql.Omittable[*string]  `json:"type,omitempty"`
 	UseCase      graphql.Omittable[*string]  `json:"useCase,omitempty"`
+}
+
+type CreateOrganizationInviteInput struct {
+	Role access.Role `json:"role"`
 }
 
 // A new provider. Only label is required; an empty string for ssoURL, entityID,
@@ -32,9 +45,49 @@ type CreateSAMLProviderInput struct {
 	DefaultRole graphql.Omittable[*access.Role] `json:"defaultRole,omitempty"`
 }
 
+type CreateTranslationInput struct {
+	Title string `json:"title"`
+	// Absent or null: no languages.
+	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
+}
+
+type CustomFieldConnection struct {
+	Edges      []*CustomFieldEdge `json:"edges"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type CustomFieldEdge struct {
+	Cursor string           `json:"cursor"`
+	Node   *ent.CustomField `json:"node"`
+}
+
+type CustomFieldURLs struct {
+	Location string `json:"location"`
+}
+
 type DefaultContentInput struct {
 	Type string `json:"type"`
 	Site string `json:"site"`
+}
+
+type InviteConnection struct {
+	Edges      []*InviteEdge `json:"edges"`
+	PageInfo   *PageInfo     `json:"pageInfo"`
+	TotalCount int           `json:"totalCount"`
+}
+
+type InviteEdge struct {
+	Cursor string      `json:"cursor"`
+	Node   *ent.Invite `json:"node"`
+}
+
+// The outcome of joining an organization with an invite link.
+type JoinOrganizationResult struct {
+	Invite *ent.Invite `json:"invite"`
+	// True when the caller already had the invite's role or a higher one before joining: nothing changed.
+	Redundant    bool              `json:"redundant"`
+	Organization *ent.Organization `json:"organization"`
 }
 
 type OrganizationConnection struct {
@@ -86,6 +139,29 @@ type SSOProviderLogin struct {
 	StartURL string `json:"startURL"`
 }
 
+type TranslationSettingsConnection struct {
+	Edges      []*TranslationSettingsEdge `json:"edges"`
+	PageInfo   *PageInfo                  `json:"pageInfo"`
+	TotalCount int                        `json:"totalCount"`
+}
+
+type TranslationSettingsEdge struct {
+	Cursor string                   `json:"cursor"`
+	Node   *ent.TranslationSettings `json:"node"`
+}
+
+type TranslationSettingsURLs struct {
+	Location string `json:"location"`
+}
+
+// name and type cannot change. Absent fields are left alone; null clears title, description and placeholder (to "").
+type UpdateCustomFieldInput struct {
+	Title       graphql.Omittable[*string]  `json:"title,omitempty"`
+	Description graphql.Omittable[*string]  `json:"description,omitempty"`
+	Placeholder graphql.Omittable[*string]  `json:"placeholder,omitempty"`
+	Options     graphql.Omittable[[]string] `json:"options,omitempty"`
+}
+
 // Every field is optional: absent fields are left alone, null clears.
 type UpdateOrganizationInput struct {
 	Title          graphql.Omittable[*string]              `json:"title,omitempty"`
@@ -99,6 +175,10 @@ type UpdateOrganizationInput struct {
 	InviteLinks    graphql.Omittable[*bool]                `json:"inviteLinks,omitempty"`
 }
 
+type UpdateOrganizationInviteInput struct {
+	Role access.Role `json:"role"`
+}
+
 // Every field is optional: absent fields are left alone; null (or an empty
 // string) clears ssoURL, entityID, certificate, defaultTeam and defaultRole.
 type UpdateSAMLProviderInput struct {
@@ -108,6 +188,12 @@ type UpdateSAMLProviderInput struct {
 	SsoURL      graphql.Omittable[*string]      `json:"ssoURL,omitempty"`
 	DefaultTeam graphql.Omittable[*string]      `json:"defaultTeam,omitempty"`
 	DefaultRole graphql.Omittable[*access.Role] `json:"defaultRole,omitempty"`
+}
+
+// Replaces the title; languages are replaced when sent, left alone when absent, emptied when null.
+type UpdateTranslationInput struct {
+	Title     string                      `json:"title"`
+	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
 }
 
 // Order of a list; lists default to desc (newest first).

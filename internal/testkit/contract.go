@@ -100,6 +100,10 @@ func CheckContract(t testing.TB, operationID, method, path string, resp *Respons
 		checkErrorShape(t, method, path, resp)
 		return
 	}
+	if reason, ok := bodySchemaException(operationID); ok {
+		t.Logf("contract %s: body schema not checked (exceptions.go: %s)", operationID, reason)
+		return
+	}
 	ref := op.op.Responses.Status(resp.Status)
 	if ref == nil {
 		// The seeds fix some success codes the reference spells otherwise

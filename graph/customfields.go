@@ -1,0 +1,188 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/paging"
+)
+
+// settingsOrganization checks that the caller may read an organization's
+// translation settings and custom-field definitions: members with a role
+// may; guests get 403, strangers 404. The check comes before any lookup, so
+// a 403 tells nothing of whether an id or name exists.
+func settingsOrganization(ctx context.Context, orgID string) (access.Membership, error) {
+	_, m, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return m, err
+	}
+	if !m.CanReadSettings() {
+		return m, apperr.Forbiddenf("only members with a role can see the organization's settings")
+	}
+	return m, nil
+}
+
+// settingsPermissions is the caller's {view, edit} on a setting of orgID.
+func settingsPermissions(ctx context.Context, orgID string) (*access.SettingsPermissions, error) {
+	m, _, err := membership(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	p := access.SettingsPermissionsFor(m)
+	return &p, nil
+}
+
+// OrganizationCustomFields pages through an organization's custom-field
+// definitions, newest first unless asked otherwise.
+func (r *Resolver) OrganizationCustomFields(ctx context.Context, orgID string, args paging.Args) (paging.Page[*ent.CustomField], error) {
+	if _, err := settingsOrganization(ctx, orgID); err != nil {
+		return paging.Page[*ent.CustomField]{}, err
+	}
+	q := r.Client.CustomField.Query().Where(customfield.OrganizationID(orgID))
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return paging.Page[*ent.CustomField]{}, err
+	}
+	rows, err := q.Where(args.Keyset(customfield.FieldCreatedAt)).
+		Order(args.OrderBy(customfield.FieldCreatedAt)).
+		Limit(args.Limit + 1).
+		All(ctx)
+	if err != nil {
+		return paging.Page[*ent.CustomField]{}, err
+	}
+	return paging.Cut(args, rows, total, func(c *ent.CustomField) paging.Cursor {
+		return paging.Cursor{Time: c.CreatedAt, ID: c.ID}
+	}), nil
+}
+
+// CustomFieldByName reads a custom field of orgID (members with a role).
+func (r *Resolver) CustomFieldByName(ctx context.Context, orgID, name string) (*ent.CustomField, error) {
+	if _, err := settingsOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	return r.customField(ctx, orgID, name)
+}
+
+// customField finds a field by name in orgID; fields of other
+// organizations are not found.
+func (r *Resolver) customField(ctx context.Context, orgID, name string) (*ent.CustomField, error) {
+	cf, err := r.Client.CustomField.Query().
+		Where(customfield.OrganizationID(orgID), customfield.Name(name)).
+		Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("custom field %q not found", name)
+	}
+	return cf, err
+}
+
+// hasOptions tells whether fields of type t pick from options.
+func hasOptions(t customfield.Type) bool {
+	return t == customfield.TypeSelectSingle || t == customfield.TypeSelectMulti
+}
+
+// CreateCustomField defines a custom field (admins only). select:single and
+// select:multi fields need options; other types take none.
+func (r *Resolver) CreateCustomField(ctx context.Context, orgID string, in model.CreateCustomFieldInput) (*ent.CustomField, error) {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	typ := customfield.Type(in.Type)
+	if customfield.TypeValidator(typ) != nil {
+		return nil, apperr.InvalidField("type", "must be one of text, number, boolean, tags, select:single, select:multi (got %q)", in.Type)
+	}
+	opts := in.Options.Value()
+	switch {
+	case hasOptions(typ) && opts == nil:
+		return nil, apperr.InvalidField("options", "are required for %s fields", typ)
+	case !hasOptions(typ) && opts != nil:
+		return nil, apperr.InvalidField("options", "only select:single and select:multi fields take options, not %s", typ)
+	}
+	create := r.Client.CustomField.Create().
+		SetOrganizationID(orgID).
+		SetName(in.Name).
+		SetType(typ).
+		SetTitle(stringOrEmpty(in.Title)).
+		SetDescription(stringOrEmpty(in.Description)).
+		SetPlaceholder(stringOrEmpty(in.Placeholder))
+	if opts != nil {
+		create.SetOptions(opts)
+	}
+	cf, err := create.Save(ctx)
+	if ent.IsConstraintError(err) {
+		return nil, apperr.ConflictField("name", "a custom field named %q already exists in the organization", in.Name)
+	}
+	if err != nil {
+		return nil, entError(err)
+	}
+	return cf, nil
+}
+
+// UpdateCustomField changes a field's title, description, placeholder or
+// options (admins only); its name and type never change. Absent fields are
+// left alone; null clears the texts to "".
+func (r *Resolver) UpdateCustomField(ctx context.Context, orgID, name string, in model.UpdateCustomFieldInput) (*ent.CustomField, error) {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	cf, err := r.customField(ctx, orgID, name)
+	if err != nil {
+		return nil, err
+	}
+	upd := r.Client.CustomField.UpdateOne(cf)
+	if _, ok := in.Title.ValueOK(); ok {
+		upd.SetTitle(stringOrEmpty(in.Title))
+	}
+	if _, ok := in.Description.ValueOK(); ok {
+		upd.SetDescription(stringOrEmpty(in.Description))
+	}
+	if _, ok := in.Placeholder.ValueOK(); ok {
+		upd.SetPlaceholder(stringOrEmpty(in.Placeholder))
+	}
+	if opts, ok := in.Options.ValueOK(); ok {
+		switch {
+		case hasOptions(cf.Type) && opts == nil:
+			return nil, apperr.InvalidField("options", "cannot be removed from a %s field", cf.Type)
+		case !hasOptions(cf.Type) && opts != nil:
+			return nil, apperr.InvalidField("options", "only select:single and select:multi fields take options, not %s", cf.Type)
+		case opts != nil:
+			upd.SetOptions(opts)
+		}
+	}
+	cf, err = upd.Save(ctx)
+	if err != nil {
+		return nil, entError(err)
+	}
+	return cf, nil
+}
+
+// DeleteCustomField deletes a custom field (admins only).
+func (r *Resolver) DeleteCustomField(ctx context.Context, orgID, name string) error {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return err
+	}
+	cf, err := r.customField(ctx, orgID, name)
+	if err != nil {
+		return err
+	}
+	return entError(r.Client.CustomField.DeleteOne(cf).Exec(ctx))
+}
+
+// CustomFieldURLs are the `urls` of a custom field.
+func (r *Resolver) CustomFieldURLs(cf *ent.CustomField) *model.CustomFieldURLs {
+	// Names are [a-z0-9_-]: nothing to escape.
+	return &model.CustomFieldURLs{Location: r.BaseURL + "/v1/orgs/" + cf.OrganizationID + "/custom-fields/" + cf.Name}
+}
+
+// stringOrEmpty reads an optional text input; absent and null are "".
+func stringOrEmpty(v graphql.Omittable[*string]) string {
+	if p := v.Value(); p != nil {
+		return *p
+	}
+	return ""
+}

@@ -1,0 +1,182 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/invite"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/paging"
+)
+
+// Invite links. An invite's id is the secret link token: admins manage the
+// links (every operation but joining is theirs alone, reading included);
+// any authenticated user who holds one may join with it.
+
+// OrganizationInviteLinks pages through an organization's invite links
+// (admins only), newest first unless asked otherwise.
+func (r *Resolver) OrganizationInviteLinks(ctx context.Context, orgID string, args paging.Args) (paging.Page[*ent.Invite], error) {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return paging.Page[*ent.Invite]{}, err
+	}
+	q := r.Client.Invite.Query().Where(invite.OrganizationID(orgID))
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return paging.Page[*ent.Invite]{}, err
+	}
+	rows, err := q.Where(args.Keyset(invite.FieldCreatedAt)).
+		Order(args.OrderBy(invite.FieldCreatedAt)).
+		Limit(args.Limit + 1).
+		All(ctx)
+	if err != nil {
+		return paging.Page[*ent.Invite]{}, err
+	}
+	return paging.Cut(args, rows, total, func(i *ent.Invite) paging.Cursor {
+		return paging.Cursor{Time: i.CreatedAt, ID: i.ID}
+	}), nil
+}
+
+// InviteLink reads an invite link of orgID (admins only).
+func (r *Resolver) InviteLink(ctx context.Context, orgID, id string) (*ent.Invite, error) {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	return r.inviteOf(ctx, orgID, id)
+}
+
+// inviteOf finds an invite by id in orgID; invites of other organizations
+// are not found.
+func (r *Resolver) inviteOf(ctx context.Context, orgID, id string) (*ent.Invite, error) {
+	inv, err := r.Client.Invite.Query().Where(invite.ID(id), invite.OrganizationID(orgID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("invite %s not found", id)
+	}
+	return inv, err
+}
+
+// checkInviteRole accepts a role; guest invites (null) are not offered.
+func checkInviteRole(role access.Role) error {
+	if !role.Valid() {
+		return apperr.InvalidField("role", "must be one of admin, create, review, edit, comment, read (got %q)", string(role))
+	}
+	return nil
+}
+
+// inviteLinksDisabled is the refusal to create or use invite links in an
+// organization whose `inviteLinks` setting is off.
+func inviteLinksDisabled(orgID string) error {
+	return apperr.Forbiddenf("invite links are disabled in organization %s (its inviteLinks setting is false)", orgID)
+}
+
+// CreateOrganizationInvite creates an invite link with a role (admins only;
+// refused with 403 while the organization's inviteLinks setting is off).
+func (r *Resolver) CreateOrganizationInvite(ctx context.Context, orgID string, in model.CreateOrganizationInviteInput) (*ent.Invite, error) {
+	org, err := adminOrganization(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	if !org.InviteLinks {
+		return nil, inviteLinksDisabled(orgID)
+	}
+	if err := checkInviteRole(in.Role); err != nil {
+		return nil, err
+	}
+	inv, err := r.Client.Invite.Create().
+		SetOrganizationID(orgID).
+		SetRole(in.Role).
+		SetCreatedBy(auth.ViewerID(ctx)).
+		Save(ctx)
+	if err != nil {
+		return nil, entError(err)
+	}
+	return inv, nil
+}
+
+// UpdateOrganizationInvite changes the role of an invite link (admins only).
+func (r *Resolver) UpdateOrganizationInvite(ctx context.Context, orgID, id string, in model.UpdateOrganizationInviteInput) (*ent.Invite, error) {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	inv, err := r.inviteOf(ctx, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkInviteRole(in.Role); err != nil {
+		return nil, err
+	}
+	inv, err = r.Client.Invite.UpdateOne(inv).SetRole(in.Role).Save(ctx)
+	if err != nil {
+		return nil, entError(err)
+	}
+	return inv, nil
+}
+
+// DeleteOrganizationInvite deletes an invite link (admins only); the link
+// stops working at once.
+func (r *Resolver) DeleteOrganizationInvite(ctx context.Context, orgID, id string) error {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return err
+	}
+	inv, err := r.inviteOf(ctx, orgID, id)
+	if err != nil {
+		return err
+	}
+	return entError(r.Client.Invite.DeleteOne(inv).Exec(ctx))
+}
+
+// JoinOrganizationWithInvite makes the caller a member of orgID with the
+// invite's role. Any authenticated user holding the link may; an unknown
+// invite, or one of another organization, is 404; a disabled inviteLinks
+// setting is 403. A member with a lower role (or a guest) is raised to the
+// invite's role; one with that role or a higher one keeps it, and the
+// result says the invite was redundant. The invite is not used up: a link
+// serves every holder until an admin deletes it.
+func (r *Resolver) JoinOrganizationWithInvite(ctx context.Context, orgID, id string) (*model.JoinOrganizationResult, error) {
+	l := loader.For(ctx)
+	orgThunk := l.OrganizationByID.Load(ctx, orgID)
+	inv, err := r.inviteOf(ctx, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	org, err := orgThunk()
+	if err != nil {
+		return nil, err
+	}
+	if !org.InviteLinks {
+		return nil, inviteLinksDisabled(orgID)
+	}
+	m, mem, err := membership(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	result := &model.JoinOrganizationResult{Invite: inv, Organization: org, Redundant: access.InviteRedundant(m, inv.Role)}
+	if result.Redundant {
+		return result, nil
+	}
+	if mem == nil {
+		mem, err = r.Client.Member.Create().
+			SetOrganizationID(orgID).
+			SetUserID(auth.ViewerID(ctx)).
+			SetRole(inv.Role).
+			Save(ctx)
+		if ent.IsConstraintError(err) {
+			return nil, apperr.Conflictf("you joined organization %s by another request at the same time: retry to apply the invite's role", orgID)
+		}
+	} else {
+		mem, err = r.Client.Member.UpdateOne(mem).SetRole(inv.Role).Save(ctx)
+	}
+	if err != nil {
+		return nil, entError(err)
+	}
+	l.ViewerMembership.Clear(ctx, orgID).Prime(ctx, orgID, mem)
+	return result, nil
+}
+
+// InviteLinkLocation is the API URL of an invite link.
+func (r *Resolver) InviteLinkLocation(inv *ent.Invite) string {
+	return r.BaseURL + "/v1/orgs/" + inv.OrganizationID + "/link-invites/" + inv.ID
+}

@@ -1,0 +1,121 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+)
+
+// Area `custom-fields`: definitions of an organization's custom fields,
+// addressed by name. (Values of spaces' fields are another area.)
+func (a *API) customFieldRoutes(r chi.Router) {
+	r.Get("/orgs/{organizationId}/custom-fields", a.listCustomFields)
+	r.Post("/orgs/{organizationId}/custom-fields", a.createCustomField)
+	r.Get("/orgs/{organizationId}/custom-fields/{fieldName}", a.getCustomField)
+	r.Patch("/orgs/{organizationId}/custom-fields/{fieldName}", a.updateCustomField)
+	r.Delete("/orgs/{organizationId}/custom-fields/{fieldName}", a.deleteCustomField)
+}
+
+func (a *API) listCustomFields(w http.ResponseWriter, r *http.Request) {
+	args, err := listArgs(r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	page, err := a.res.OrganizationCustomFields(r.Context(), chi.URLParam(r, "organizationId"), args)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeList(w, r, page, a.presentCustomField)
+}
+
+func (a *API) createCustomField(w http.ResponseWriter, r *http.Request) {
+	var in model.CreateCustomFieldInput
+	if err := decodeJSON(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	cf, err := a.res.Mutation().CreateCustomField(r.Context(), chi.URLParam(r, "organizationId"), in)
+	a.writeCustomField(w, r, http.StatusCreated, cf, err)
+}
+
+func (a *API) getCustomField(w http.ResponseWriter, r *http.Request) {
+	cf, err := a.res.Query().CustomField(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "fieldName"))
+	a.writeCustomField(w, r, http.StatusOK, cf, err)
+}
+
+func (a *API) updateCustomField(w http.ResponseWriter, r *http.Request) {
+	var in model.UpdateCustomFieldInput
+	if err := decodeJSON(r, &in); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	cf, err := a.res.Mutation().UpdateCustomField(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "fieldName"), in)
+	a.writeCustomField(w, r, http.StatusOK, cf, err)
+}
+
+func (a *API) deleteCustomField(w http.ResponseWriter, r *http.Request) {
+	if _, err := a.res.Mutation().DeleteCustomField(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "fieldName")); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeStatus(w, http.StatusNoContent)
+}
+
+func (a *API) writeCustomField(w http.ResponseWriter, r *http.Request, status int, cf *ent.CustomField, err error) {
+	var body any
+	if err == nil {
+		body, err = a.presentCustomField(r.Context(), cf)
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if status == http.StatusCreated {
+		w.Header().Set("Location", a.res.CustomFieldURLs(cf).Location)
+	}
+	writeJSON(w, status, body)
+}
+
+// customFieldJSON is GitBook's CustomField object. title, description and
+// placeholder are always strings ("" when unset); options only on select
+// fields.
+type customFieldJSON struct {
+	ID          string                      `json:"id"`
+	Name        string                      `json:"name"`
+	Title       string                      `json:"title"`
+	Description string                      `json:"description"`
+	Type        string                      `json:"type"`
+	Placeholder string                      `json:"placeholder"`
+	Options     []string                    `json:"options,omitempty"`
+	CreatedAt   string                      `json:"createdAt"`
+	UpdatedAt   string                      `json:"updatedAt"`
+	URLs        urlsLocation                `json:"urls"`
+	Permissions *access.SettingsPermissions `json:"permissions"`
+}
+
+func (a *API) presentCustomField(ctx context.Context, cf *ent.CustomField) (any, error) {
+	perms, err := a.res.CustomField().Permissions(ctx, cf)
+	if err != nil {
+		return nil, err
+	}
+	return customFieldJSON{
+		ID:          cf.ID,
+		Name:        cf.Name,
+		Title:       cf.Title,
+		Description: cf.Description,
+		Type:        string(cf.Type),
+		Placeholder: cf.Placeholder,
+		Options:     cf.Options,
+		CreatedAt:   timestamp(cf.CreatedAt),
+		UpdatedAt:   timestamp(cf.UpdatedAt),
+		URLs:        urlsLocation{Location: a.res.CustomFieldURLs(cf).Location},
+		Permissions: perms,
+	}, nil
+}
