@@ -464,8 +464,9 @@ func TestListMemberTeams(t *testing.T) {
 			t.Fatalf("limit=2: %+v", env)
 		}
 		first := env.Items[0].Team.ID + env.Items[1].Team.ID
+		next := env.Next.Page
 		env.Next = nil
-		s.Call(t, "listTeamsForOrganizationMember", w.alice.Token, "GET", path+"?limit=2&page="+env.Next.Page, nil, 200).Decode(t, &env)
+		s.Call(t, "listTeamsForOrganizationMember", w.alice.Token, "GET", path+"?limit=2&page="+next, nil, 200).Decode(t, &env)
 		if len(env.Items) != 1 || env.Next != nil || strings.Contains(first, env.Items[0].Team.ID) {
 			t.Fatalf("second page: %+v", env)
 		}
