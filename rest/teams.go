@@ -116,11 +116,16 @@ func (a *API) writeTeam(w http.ResponseWriter, r *http.Request, status int, t *e
 	writeJSON(w, status, body)
 }
 
+// teamRoleBody is a role in a team, as a request sends it.
+type teamRoleBody struct {
+	Role *string `json:"role"`
+}
+
 // teamMembersBody is the body of updateMembersInOrganizationTeam.
 type teamMembersBody struct {
-	Add         []string                           `json:"add"`
-	Remove      []string                           `json:"remove"`
-	Memberships map[string]*struct{ Role *string } `json:"memberships"`
+	Add         []string                 `json:"add"`
+	Remove      []string                 `json:"remove"`
+	Memberships map[string]*teamRoleBody `json:"memberships"`
 }
 
 func (a *API) updateTeamMembers(w http.ResponseWriter, r *http.Request) {
@@ -191,9 +196,7 @@ func (a *API) listTeamMembers(w http.ResponseWriter, r *http.Request) {
 func (a *API) addTeamMember(w http.ResponseWriter, r *http.Request) {
 	// The body is optional: without one (or without a role) a newcomer
 	// joins as a member and an existing member keeps their role.
-	var in struct {
-		Role *string `json:"role"`
-	}
+	var in teamRoleBody
 	if err := decodeOptionalJSON(r, &in); err != nil {
 		writeError(w, r, err)
 		return
