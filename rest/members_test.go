@@ -181,6 +181,38 @@ func TestLastAdmin(t *testing.T) {
 		if n := s.Client().Member.Query().Where(member.OrganizationID(w.acme), member.RoleEQ(access.Admin)).CountX(context.Background()); n != 1 {
 			t.Fatalf("%d admins", n)
 		}
+
+		// Two admins demoting each other at the same moment: one wins, the
+		// other is refused, and the organization keeps an admin.
+		erin, _ := s.NewUser(t, "erin@acme.com", "")
+		s.AddMember(t, w.acme, erin, testkit.RoleOf(access.Admin))
+		for round := 0; round < 5; round++ {
+			statuses := make(chan int, 2)
+			for _, c := range []struct{ by, target testkit.User }{{w.alice, erin}, {erin, w.alice}} {
+				go func() {
+					statuses <- s.Request(t, c.by.Token, "PATCH", base+c.target.ID, map[string]any{"role": "read"}).Status
+				}()
+			}
+			// The loser is refused either by the last-admin rule (409) or,
+			// when the winner committed before its check, as a non-admin (403).
+			a, b := <-statuses, <-statuses
+			if a > b {
+				a, b = b, a
+			}
+			if a != 200 || (b != 409 && b != 403) {
+				t.Fatalf("round %d: statuses %d and %d, want 200 and 409 or 403", round, a, b)
+			}
+			admins := s.Client().Member.Query().Where(member.OrganizationID(w.acme), member.RoleEQ(access.Admin)).AllX(context.Background())
+			if len(admins) != 1 {
+				t.Fatalf("round %d: %d admins", round, len(admins))
+			}
+			// The one left makes the other admin again for the next round.
+			left, other := w.alice, erin
+			if admins[0].UserID == erin.ID {
+				left, other = erin, w.alice
+			}
+			s.Call(t, "updateMemberInOrganizationById", left.Token, "PATCH", base+other.ID, map[string]any{"role": "admin"}, 200)
+		}
 	})
 }
 

@@ -32,6 +32,7 @@ func TeamMemberPermissionsFor(m Membership) TeamMemberPermissions {
 	return TeamMemberPermissions{View: m.CanSeeMembers()}
 }
 
-// KeepsAnAdmin tells whether an organization with admins admins keeps at
-// least one after a change that takes admin away from losing of them.
+// KeepsAnAdmin tells whether an organization that has `admins` admins still
+// has one after a change that takes the admin role from `losing` of them:
+// the last admin can be neither demoted nor removed.
 func KeepsAnAdmin(admins, losing int) bool { return admins-losing >= 1 }
