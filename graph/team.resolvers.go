@@ -11,8 +11,52 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/paging"
 )
+
+func (r *mutationResolver) CreateTeam(ctx context.Context, organizationID string, title string, members []string) (*ent.Team, error) {
+	return r.Resolver.CreateTeam(ctx, organizationID, title, members)
+}
+
+func (r *mutationResolver) UpdateTeam(ctx context.Context, organizationID string, teamID string, title string) (*ent.Team, error) {
+	return r.Resolver.UpdateTeam(ctx, organizationID, teamID, title)
+}
+
+func (r *mutationResolver) DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error) {
+	if err := r.Resolver.DeleteTeam(ctx, organizationID, teamID); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+func (r *mutationResolver) UpdateTeamMembers(ctx context.Context, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) (*ent.Team, error) {
+	return r.Resolver.UpdateTeamMembers(ctx, organizationID, teamID, add, remove, memberships)
+}
+
+func (r *mutationResolver) AddTeamMember(ctx context.Context, organizationID string, teamID string, userID string, role *model.TeamRole) (*ent.TeamMember, error) {
+	return r.Resolver.AddTeamMember(ctx, organizationID, teamID, userID, role)
+}
+
+func (r *mutationResolver) RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (bool, error) {
+	if err := r.Resolver.RemoveTeamMember(ctx, organizationID, teamID, userID); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+func (r *organizationResolver) Teams(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, owner *string, title *string) (*model.TeamConnection, error) {
+	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.OrganizationTeams(ctx, obj.ID, args, owner, title)
+	if err != nil {
+		return nil, err
+	}
+	return teamConnection(page), nil
+}
 
 func (r *teamResolver) Organization(ctx context.Context, obj *ent.Team) (*ent.Organization, error) {
 	return loader.For(ctx).OrganizationByID.Load(ctx, obj.OrganizationID)()
@@ -32,6 +76,55 @@ func (r *teamResolver) Permissions(ctx context.Context, obj *ent.Team) (*access.
 	return &p, err
 }
 
+func (r *teamResolver) TeamMembers(ctx context.Context, obj *ent.Team, first *int, after *string, order *model.Order) (*model.TeamMemberConnection, error) {
+	if onlyTotalCount(ctx) {
+		if _, _, err := visibleTeam(ctx, obj.OrganizationID, obj.ID); err != nil {
+			return nil, err
+		}
+		n, err := loader.For(ctx).TeamMemberCount.Load(ctx, obj.ID)()
+		return &model.TeamMemberConnection{TotalCount: n, Edges: []*model.TeamMemberEdge{}, PageInfo: &model.PageInfo{}}, err
+	}
+	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.Resolver.TeamMembers(ctx, obj.OrganizationID, obj.ID, args)
+	if err != nil {
+		return nil, err
+	}
+	conn := &model.TeamMemberConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.TeamMemberEdge{}}
+	for i, tm := range page.Items {
+		conn.Edges = append(conn.Edges, &model.TeamMemberEdge{Cursor: page.Cursors[i], Node: tm})
+	}
+	return conn, nil
+}
+
+func (r *teamMemberResolver) Role(ctx context.Context, obj *ent.TeamMember) (model.TeamRole, error) {
+	return model.TeamRole(obj.Role), nil
+}
+
+func (r *teamMemberResolver) Team(ctx context.Context, obj *ent.TeamMember) (*ent.Team, error) {
+	return loader.For(ctx).TeamByID.Load(ctx, obj.TeamID)()
+}
+
+func (r *teamMemberResolver) User(ctx context.Context, obj *ent.TeamMember) (*ent.User, error) {
+	return loader.For(ctx).UserByID.Load(ctx, obj.UserID)()
+}
+
+func (r *teamMemberResolver) Member(ctx context.Context, obj *ent.TeamMember) (*ent.Member, error) {
+	return r.TeamMemberMember(ctx, obj)
+}
+
+func (r *teamMemberResolver) Permissions(ctx context.Context, obj *ent.TeamMember) (*access.TeamMemberPermissions, error) {
+	p, err := r.TeamMemberPermissions(ctx, obj)
+	return &p, err
+}
+
 func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }
 
-type teamResolver struct{ *Resolver }
+func (r *Resolver) TeamMember() generated.TeamMemberResolver { return &teamMemberResolver{r} }
+
+type (
+	teamResolver       struct{ *Resolver }
+	teamMemberResolver struct{ *Resolver }
+)

@@ -2,11 +2,22 @@ package graph
 
 import (
 	"context"
+	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/ent/team"
+	"github.com/folio/folio/ent/teammember"
+	"github.com/folio/folio/ent/user"
 	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/paging"
 )
 
 // visibleTeam loads a team of orgID the caller may see: any other id, a team
@@ -41,4 +52,489 @@ func teamPermissions(ctx context.Context, t *ent.Team) (access.TeamPermissions, 
 		return access.TeamPermissions{}, err
 	}
 	return access.TeamPermissionsFor(m, own != nil && own.Role == "owner"), nil
+}
+
+// manageableTeam is visibleTeam for changes: organization admins and the
+// team's owners may change a team; anyone else who can see it gets 403.
+func manageableTeam(ctx context.Context, orgID, teamID string) (*ent.Team, access.Membership, error) {
+	t, m, err := visibleTeam(ctx, orgID, teamID)
+	if err != nil {
+		return nil, m, err
+	}
+	own, err := loader.For(ctx).ViewerTeamMembership.Load(ctx, t.ID)()
+	if err != nil {
+		return nil, m, err
+	}
+	if !m.CanManageTeam(own != nil && own.Role == teammember.RoleOwner) {
+		return nil, m, apperr.Forbiddenf("only owners of the team and admins of the organization can change it")
+	}
+	return t, m, nil
+}
+
+// OrganizationTeams pages through an organization's teams, newest first
+// unless asked otherwise. owner (a user id) keeps the teams that member can
+// manage: every team for an admin, the teams they own otherwise. Guests may
+// not list teams (403).
+func (r *Resolver) OrganizationTeams(ctx context.Context, orgID string, args paging.Args, owner, title *string) (paging.Page[*ent.Team], error) {
+	var none paging.Page[*ent.Team]
+	l := loader.For(ctx)
+	var ownerThunk func() (*ent.Member, error)
+	if owner != nil {
+		ownerThunk = l.MemberByOrgUser.Load(ctx, loader.MemberKey(orgID, *owner))
+	}
+	_, m, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return none, err
+	}
+	if !m.CanSeeTeams() {
+		return none, apperr.Forbiddenf("guests cannot list the teams of the organization")
+	}
+	q := r.Client.Team.Query().Where(team.OrganizationID(orgID))
+	if title != nil && strings.TrimSpace(*title) != "" {
+		q.Where(team.TitleContainsFold(strings.TrimSpace(*title)))
+	}
+	if ownerThunk != nil {
+		om, err := ownerThunk()
+		if err != nil {
+			return none, err
+		}
+		if om == nil {
+			return none, apperr.InvalidField("owner", "%s is not a member of the organization", *owner)
+		}
+		if !access.ManagesAllTeams(om.Role) {
+			q.Where(team.HasMembersWith(teammember.UserID(om.UserID), teammember.RoleEQ(teammember.RoleOwner)))
+		}
+	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return none, err
+	}
+	rows, err := q.Where(args.Keyset(team.FieldCreatedAt)).
+		Order(args.OrderBy(team.FieldCreatedAt)).
+		Limit(args.Limit + 1).
+		All(ctx)
+	if err != nil {
+		return none, err
+	}
+	if err := r.primeTeams(ctx, rows); err != nil {
+		return none, err
+	}
+	return paging.Cut(args, rows, total, func(t *ent.Team) paging.Cursor {
+		return paging.Cursor{Time: t.CreatedAt, ID: t.ID}
+	}), nil
+}
+
+// OrganizationTeam is one team of an organization.
+func (r *Resolver) OrganizationTeam(ctx context.Context, orgID, teamID string) (*ent.Team, error) {
+	t, _, err := visibleTeam(ctx, orgID, teamID)
+	return t, err
+}
+
+// primeTeams fills the loaders behind a page of teams: the teams, the
+// caller's membership of each and their member counts, in two statements
+// whatever the page's size.
+func (r *Resolver) primeTeams(ctx context.Context, teams []*ent.Team) error {
+	if len(teams) == 0 {
+		return nil
+	}
+	l := loader.For(ctx)
+	ids := make([]string, len(teams))
+	for i, t := range teams {
+		ids[i] = t.ID
+		l.TeamByID.Prime(ctx, t.ID, t)
+	}
+	own, err := r.Client.TeamMember.Query().
+		Where(teammember.UserID(auth.ViewerID(ctx)), teammember.TeamIDIn(ids...)).All(ctx)
+	if err != nil {
+		return err
+	}
+	byTeam := make(map[string]*ent.TeamMember, len(own))
+	for _, tm := range own {
+		byTeam[tm.TeamID] = tm
+	}
+	var counts []struct {
+		TeamID string `json:"team_id"`
+		Count  int    `json:"count"`
+	}
+	if err := r.Client.TeamMember.Query().Where(teammember.TeamIDIn(ids...)).
+		GroupBy(teammember.FieldTeamID).Aggregate(ent.Count()).Scan(ctx, &counts); err != nil {
+		return err
+	}
+	byCount := make(map[string]int, len(counts))
+	for _, c := range counts {
+		byCount[c.TeamID] = c.Count
+	}
+	for _, id := range ids {
+		l.ViewerTeamMembership.Prime(ctx, id, byTeam[id])
+		l.TeamMemberCount.Prime(ctx, id, byCount[id])
+	}
+	return nil
+}
+
+// TeamMembers pages through a team's members, earliest first unless asked
+// otherwise, with their memberships of the organization primed.
+func (r *Resolver) TeamMembers(ctx context.Context, orgID, teamID string, args paging.Args) (paging.Page[*ent.TeamMember], error) {
+	var none paging.Page[*ent.TeamMember]
+	t, _, err := visibleTeam(ctx, orgID, teamID)
+	if err != nil {
+		return none, err
+	}
+	q := r.Client.TeamMember.Query().Where(teammember.TeamID(t.ID))
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return none, err
+	}
+	rows, err := q.Where(args.Keyset(teammember.FieldCreatedAt)).
+		Order(args.OrderBy(teammember.FieldCreatedAt)).
+		Limit(args.Limit + 1).
+		All(ctx)
+	if err != nil {
+		return none, err
+	}
+	if len(rows) > 0 {
+		users := make([]string, len(rows))
+		for i, tm := range rows {
+			users[i] = tm.UserID
+		}
+		members, err := r.Client.Member.Query().
+			Where(member.OrganizationID(t.OrganizationID), member.UserIDIn(users...)).
+			WithUser().All(ctx)
+		if err != nil {
+			return none, err
+		}
+		if err := r.primeMembers(ctx, t.OrganizationID, members); err != nil {
+			return none, err
+		}
+	}
+	return paging.Cut(args, rows, total, teamMemberCursor), nil
+}
+
+// teamMemberCursor is the keyset position of a team membership.
+func teamMemberCursor(tm *ent.TeamMember) paging.Cursor {
+	return paging.Cursor{Time: tm.CreatedAt, ID: tm.ID}
+}
+
+// TeamMemberMember is the organization membership of a team member.
+func (r *Resolver) TeamMemberMember(ctx context.Context, tm *ent.TeamMember) (*ent.Member, error) {
+	t, err := loader.For(ctx).TeamByID.Load(ctx, tm.TeamID)()
+	if err != nil {
+		return nil, err
+	}
+	m, err := loader.For(ctx).MemberByOrgUser.Load(ctx, loader.MemberKey(t.OrganizationID, tm.UserID))()
+	if err == nil && m == nil {
+		// Removing a member removes their team memberships in the same
+		// transaction, so this cannot happen short of a corrupt database.
+		err = fmt.Errorf("team member %s of team %s has no organization membership", tm.UserID, tm.TeamID)
+	}
+	return m, err
+}
+
+// TeamMemberPermissions are the caller's permissions on a team member.
+func (r *Resolver) TeamMemberPermissions(ctx context.Context, tm *ent.TeamMember) (access.TeamMemberPermissions, error) {
+	t, err := loader.For(ctx).TeamByID.Load(ctx, tm.TeamID)()
+	if err != nil {
+		return access.TeamMemberPermissions{}, err
+	}
+	m, _, err := membership(ctx, t.OrganizationID)
+	return access.TeamMemberPermissionsFor(m), err
+}
+
+// CreateTeam creates a team (admins only) with members (user ids or emails
+// of members of the organization) as its members, in one transaction.
+func (r *Resolver) CreateTeam(ctx context.Context, orgID, title string, members []string) (*ent.Team, error) {
+	org, err := adminOrganization(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	users, err := r.resolveMembers(ctx, org.ID, "members", members, true)
+	if err != nil {
+		return nil, err
+	}
+	var t *ent.Team
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if t, err = tx.Team.Create().SetOrganizationID(org.ID).SetTitle(title).Save(ctx); err != nil {
+			return entError(err)
+		}
+		seen := map[string]bool{}
+		for _, u := range users {
+			if seen[u] {
+				continue
+			}
+			seen[u] = true
+			if err := tx.TeamMember.Create().SetTeamID(t.ID).SetUserID(u).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	loader.For(ctx).TeamByID.Prime(ctx, t.ID, t)
+	r.forgetTeamMembers(ctx, t, users)
+	return t, nil
+}
+
+// UpdateTeam renames a team (its owners and organization admins).
+func (r *Resolver) UpdateTeam(ctx context.Context, orgID, teamID, title string) (*ent.Team, error) {
+	t, _, err := manageableTeam(ctx, orgID, teamID)
+	if err != nil {
+		return nil, err
+	}
+	t, err = r.Client.Team.UpdateOneID(t.ID).SetTitle(title).Save(ctx)
+	if err != nil {
+		return nil, entError(err)
+	}
+	loader.For(ctx).TeamByID.Clear(ctx, t.ID).Prime(ctx, t.ID, t)
+	return t, nil
+}
+
+// DeleteTeam deletes a team with its memberships, in one transaction (its
+// owners and organization admins). SAML providers that put new members in
+// the team stop doing so.
+func (r *Resolver) DeleteTeam(ctx context.Context, orgID, teamID string) error {
+	t, _, err := manageableTeam(ctx, orgID, teamID)
+	if err != nil {
+		return err
+	}
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if _, err := tx.SAMLProvider.Update().Where(samlprovider.DefaultTeamID(t.ID)).ClearDefaultTeamID().Save(ctx); err != nil {
+			return err
+		}
+		if _, err := tx.TeamMember.Delete().Where(teammember.TeamID(t.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		return tx.Team.DeleteOneID(t.ID).Exec(ctx)
+	})
+	if err != nil {
+		return err
+	}
+	l := loader.For(ctx)
+	l.TeamByID.Clear(ctx, t.ID)
+	l.TeamMemberCount.Clear(ctx, t.ID)
+	l.ViewerTeamMembership.Clear(ctx, t.ID)
+	return nil
+}
+
+// UpdateTeamMembers changes a team's members in one all-or-nothing
+// transaction (its owners and organization admins). add and remove hold
+// user ids or emails; memberships adds or updates users with a role. A user
+// named in remove ends up out of the team whatever else names them. Users
+// to add must be members of the organization (400 naming them); users to
+// remove who are not in the team are ignored.
+func (r *Resolver) UpdateTeamMembers(ctx context.Context, orgID, teamID string, add, remove []string, memberships []*model.TeamMembershipInput) (*ent.Team, error) {
+	t, _, err := manageableTeam(ctx, orgID, teamID)
+	if err != nil {
+		return nil, err
+	}
+	// desired role per user; nil: member for a newcomer, unchanged otherwise.
+	upsert := map[string]*teammember.Role{}
+	added, err := r.resolveMembers(ctx, orgID, "add", add, true)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range added {
+		if _, ok := upsert[u]; !ok {
+			upsert[u] = nil
+		}
+	}
+	idents := make([]string, len(memberships))
+	for i, ms := range memberships {
+		if ms == nil {
+			return nil, apperr.InvalidField("memberships", "entries cannot be null")
+		}
+		if !ms.Role.IsValid() {
+			return nil, apperr.InvalidField("memberships", "%s: role must be owner or member", ms.User)
+		}
+		idents[i] = ms.User
+	}
+	withRole, err := r.resolveMembers(ctx, orgID, "memberships", idents, true)
+	if err != nil {
+		return nil, err
+	}
+	for i, u := range withRole {
+		role := teammember.Role(memberships[i].Role)
+		upsert[u] = &role
+	}
+	removed, err := r.resolveMembers(ctx, orgID, "remove", remove, false)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range removed {
+		delete(upsert, u)
+	}
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if len(removed) > 0 {
+			if _, err := tx.TeamMember.Delete().Where(teammember.TeamID(t.ID), teammember.UserIDIn(removed...)).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		for _, u := range sortedKeys(upsert) {
+			if _, err := upsertTeamMember(ctx, tx, t.ID, u, upsert[u]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.forgetTeamMembers(ctx, t, append(removed, sortedKeys(upsert)...))
+	return t, nil
+}
+
+// AddTeamMember adds a member of the organization to a team, or changes
+// their role (its owners and organization admins). Without a role, a
+// newcomer joins as a member and an existing member keeps their role. A user
+// who is not a member of the organization answers 404.
+func (r *Resolver) AddTeamMember(ctx context.Context, orgID, teamID, userID string, role *model.TeamRole) (*ent.TeamMember, error) {
+	thunk := loader.For(ctx).MemberByOrgUser.Load(ctx, loader.MemberKey(orgID, userID))
+	t, _, err := manageableTeam(ctx, orgID, teamID)
+	if err != nil {
+		return nil, err
+	}
+	target, err := thunk()
+	if err != nil {
+		return nil, err
+	}
+	if target == nil {
+		return nil, apperr.NotFoundf("member %s not found in organization %s", userID, orgID)
+	}
+	var want *teammember.Role
+	if role != nil {
+		if !role.IsValid() {
+			return nil, apperr.InvalidField("role", "must be owner or member")
+		}
+		r := teammember.Role(*role)
+		want = &r
+	}
+	tm, err := upsertTeamMember(ctx, r.Client, t.ID, userID, want)
+	if err != nil {
+		return nil, err
+	}
+	r.forgetTeamMembers(ctx, t, []string{userID})
+	return tm, nil
+}
+
+// RemoveTeamMember takes a user out of a team: its owners and organization
+// admins remove anyone, anyone else who can see the team may leave it. A
+// user who is not in the team answers 404.
+func (r *Resolver) RemoveTeamMember(ctx context.Context, orgID, teamID, userID string) error {
+	var t *ent.Team
+	var err error
+	if userID == auth.ViewerID(ctx) {
+		var m access.Membership
+		if t, m, err = visibleTeam(ctx, orgID, teamID); err == nil && !m.CanLeaveTeam() {
+			err = apperr.Forbiddenf("you cannot leave this team")
+		}
+	} else {
+		t, _, err = manageableTeam(ctx, orgID, teamID)
+	}
+	if err != nil {
+		return err
+	}
+	n, err := r.Client.TeamMember.Delete().Where(teammember.TeamID(t.ID), teammember.UserID(userID)).Exec(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return apperr.NotFoundf("user %s is not a member of team %s", userID, t.ID)
+	}
+	r.forgetTeamMembers(ctx, t, []string{userID})
+	return nil
+}
+
+// upsertTeamMember puts userID in team teamID with role, or changes their
+// role; role nil leaves an existing member's role and makes a newcomer a
+// member.
+func upsertTeamMember(ctx context.Context, client *ent.Client, teamID, userID string, role *teammember.Role) (*ent.TeamMember, error) {
+	existing, err := client.TeamMember.Query().Where(teammember.TeamID(teamID), teammember.UserID(userID)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		create := client.TeamMember.Create().SetTeamID(teamID).SetUserID(userID)
+		if role != nil {
+			create.SetRole(*role)
+		}
+		tm, err := create.Save(ctx)
+		return tm, entError(err)
+	case err != nil:
+		return nil, err
+	case role == nil || existing.Role == *role:
+		return existing, nil
+	}
+	tm, err := client.TeamMember.UpdateOne(existing).SetRole(*role).Save(ctx)
+	return tm, entError(err)
+}
+
+// resolveMembers turns user ids or emails into the user ids of members of
+// orgID, in the order given. With strict, an entry that names no member of
+// the organization is a 400 naming field and the entry; without, such
+// entries are left out.
+func (r *Resolver) resolveMembers(ctx context.Context, orgID, field string, idents []string, strict bool) ([]string, error) {
+	if len(idents) == 0 {
+		return nil, nil
+	}
+	var ids, emails []string
+	for _, s := range idents {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return nil, apperr.InvalidField(field, "entries must be user ids or emails, not empty strings")
+		}
+		ids = append(ids, s)
+		emails = append(emails, strings.ToLower(s))
+	}
+	found, err := r.Client.Member.Query().
+		Where(member.OrganizationID(orgID), member.HasUserWith(user.Or(user.IDIn(ids...), user.EmailIn(emails...)))).
+		WithUser().All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byIdent := map[string]string{}
+	for _, m := range found {
+		byIdent[m.UserID] = m.UserID
+		byIdent[m.Edges.User.Email] = m.UserID
+	}
+	out := make([]string, 0, len(idents))
+	for i, s := range ids {
+		u, ok := byIdent[s]
+		if !ok {
+			u, ok = byIdent[emails[i]]
+		}
+		switch {
+		case ok:
+			out = append(out, u)
+		case strict:
+			return nil, apperr.InvalidField(field, "%s is not a member of the organization: only members can join a team", s)
+		}
+	}
+	return out, nil
+}
+
+// forgetTeamMembers drops what the loaders knew of a team's membership
+// after users joined or left it.
+func (r *Resolver) forgetTeamMembers(ctx context.Context, t *ent.Team, users []string) {
+	l := loader.For(ctx)
+	l.TeamMemberCount.Clear(ctx, t.ID)
+	l.ViewerTeamMembership.Clear(ctx, t.ID)
+	for _, u := range users {
+		l.MemberTeamCount.Clear(ctx, loader.MemberKey(t.OrganizationID, u))
+	}
+}
+
+// teamConnection is the GraphQL view of a page of teams.
+func teamConnection(page paging.Page[*ent.Team]) *model.TeamConnection {
+	conn := &model.TeamConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.TeamEdge{}}
+	for i, t := range page.Items {
+		conn.Edges = append(conn.Edges, &model.TeamEdge{Cursor: page.Cursors[i], Node: t})
+	}
+	return conn
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -65,3 +65,42 @@ func (a *API) presentTeam(ctx context.Context, t *ent.Team) (any, error) {
 	return teamJSON{Object: "team", ID: t.ID, Title: t.Title, Members: members, Spaces: spaces,
 		CreatedAt: timestamp(t.CreatedAt), Permissions: perms}, nil
 }
+
+// memberJSON is GitBook's OrganizationMember object. Its id is the user's
+// id; role is null (not absent) for a guest, as the reference requires it.
+type memberJSON struct {
+	Object     string       `json:"object"`
+	ID         string       `json:"id"`
+	Role       *access.Role `json:"role"`
+	User       userJSON     `json:"user"`
+	Disabled   bool         `json:"disabled"`
+	JoinedAt   string       `json:"joinedAt"`
+	LastSeenAt string       `json:"lastSeenAt,omitempty"`
+	SSO        bool         `json:"sso"`
+	Spaces     int          `json:"spaces"`
+	Teams      int          `json:"teams"`
+}
+
+// presentMember presents a member with their user and counts, each through
+// a loader so that a page of members batches.
+func (a *API) presentMember(ctx context.Context, m *ent.Member) (any, error) {
+	mr := a.res.Member()
+	u, err := mr.User(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	spaces, err := mr.Spaces(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	teams, err := a.res.MemberTeamCount(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	out := memberJSON{Object: "member", ID: m.UserID, Role: m.Role, User: a.presentUser(u),
+		Disabled: m.Disabled, JoinedAt: timestamp(m.JoinedAt), SSO: m.SSO, Spaces: spaces, Teams: teams}
+	if m.LastSeenAt != nil {
+		out.LastSeenAt = timestamp(*m.LastSeenAt)
+	}
+	return out, nil
+}

@@ -23,6 +23,8 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.customFieldRoutes(r)
 	a.translationRoutes(r)
 	a.inviteRoutes(r)
+	a.memberRoutes(r)
+	a.teamRoutes(r)
 }
 
 // writeError answers err in the GitBook error shape.

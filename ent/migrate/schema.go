@@ -141,6 +141,16 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{MembersColumns[7]},
 			},
+			{
+				Name:    "member_organization_id_joined_at",
+				Unique:  false,
+				Columns: []*schema.Column{MembersColumns[6], MembersColumns[2]},
+			},
+			{
+				Name:    "member_organization_id_last_seen_at",
+				Unique:  false,
+				Columns: []*schema.Column{MembersColumns[6], MembersColumns[3]},
+			},
 		},
 	}
 	// OrganizationsColumns holds the columns for the "organizations" table.
@@ -275,6 +285,11 @@ var (
 				Name:    "teammember_user_id",
 				Unique:  false,
 				Columns: []*schema.Column{TeamMembersColumns[5]},
+			},
+			{
+				Name:    "teammember_team_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{TeamMembersColumns[4], TeamMembersColumns[1]},
 			},
 		},
 	}

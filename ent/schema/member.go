@@ -38,5 +38,8 @@ func (Member) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "user_id").Unique(),
 		index.Fields("user_id"),
+		// Keyset paging of an organization's members by either sort.
+		index.Fields("organization_id", "joined_at"),
+		index.Fields("organization_id", "last_seen_at"),
 	}
 }

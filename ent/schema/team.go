@@ -56,5 +56,7 @@ func (TeamMember) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("team_id", "user_id").Unique(),
 		index.Fields("user_id"),
+		// Keyset paging of a team's members.
+		index.Fields("team_id", "created_at"),
 	}
 }

@@ -34,11 +34,13 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	CustomField() CustomFieldResolver
 	Invite() InviteResolver
+	Member() MemberResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Query() QueryResolver
 	SAMLProvider() SAMLProviderResolver
 	Team() TeamResolver
+	TeamMember() TeamMemberResolver
 	TranslationSettings() TranslationSettingsResolver
 	Viewer() ViewerResolver
 }
@@ -107,22 +109,54 @@ type ComplexityRoot struct {
 		Redundant    func(childComplexity int) int
 	}
 
+	Member struct {
+		Disabled   func(childComplexity int) int
+		JoinedAt   func(childComplexity int) int
+		LastSeenAt func(childComplexity int) int
+		Role       func(childComplexity int) int
+		SSO        func(childComplexity int) int
+		Spaces     func(childComplexity int) int
+		Teams      func(childComplexity int, first *int, after *string, title *string) int
+		User       func(childComplexity int) int
+		UserID     func(childComplexity int) int
+	}
+
+	MemberConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	MemberEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Mutation struct {
+		AddTeamMember              func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
 		CreateCustomField          func(childComplexity int, organization string, input model.CreateCustomFieldInput) int
 		CreateOrganization         func(childComplexity int, input model.CreateOrganizationInput) int
 		CreateOrganizationInvite   func(childComplexity int, organization string, input model.CreateOrganizationInviteInput) int
 		CreateSAMLProvider         func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
+		CreateTeam                 func(childComplexity int, organizationID string, title string, members []string) int
 		CreateTranslation          func(childComplexity int, organization string, input model.CreateTranslationInput) int
 		DeleteCustomField          func(childComplexity int, organization string, name string) int
 		DeleteOrganizationInvite   func(childComplexity int, organization string, id string) int
 		DeleteSAMLProvider         func(childComplexity int, organizationID string, id string) int
+		DeleteTeam                 func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation          func(childComplexity int, organization string, id string) int
 		JoinOrganizationWithInvite func(childComplexity int, organization string, id string) int
 		PingOrganization           func(childComplexity int, id string) int
+		RemoveMember               func(childComplexity int, organizationID string, userID string) int
+		RemoveTeamMember           func(childComplexity int, organizationID string, teamID string, userID string) int
+		SetMemberSso               func(childComplexity int, organizationID string, userID string) int
 		UpdateCustomField          func(childComplexity int, organization string, name string, input model.UpdateCustomFieldInput) int
+		UpdateMember               func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOrganization         func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdateOrganizationInvite   func(childComplexity int, organization string, id string, input model.UpdateOrganizationInviteInput) int
 		UpdateSAMLProvider         func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
+		UpdateTeam                 func(childComplexity int, organizationID string, teamID string, title string) int
+		UpdateTeamMembers          func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
 		UpdateTranslation          func(childComplexity int, organization string, id string, input model.UpdateTranslationInput) int
 	}
 
@@ -140,10 +174,12 @@ type ComplexityRoot struct {
 		InviteLinks           func(childComplexity int) int
 		InviteLinksConnection func(childComplexity int, first *int, after *string, order *model.Order) int
 		Logo                  func(childComplexity int) int
+		Members               func(childComplexity int, first *int, after *string, order *model.Order, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) int
 		Permissions           func(childComplexity int) int
 		SSO                   func(childComplexity int) int
 		SamlProviders         func(childComplexity int, first *int, after *string, order *model.Order) int
 		SsoProviders          func(childComplexity int) int
+		Teams                 func(childComplexity int, first *int, after *string, order *model.Order, owner *string, title *string) int
 		Title                 func(childComplexity int) int
 		Translations          func(childComplexity int, first *int, after *string, order *model.Order) int
 		Type                  func(childComplexity int) int
@@ -254,7 +290,43 @@ type ComplexityRoot struct {
 		Organization func(childComplexity int) int
 		Permissions  func(childComplexity int) int
 		Spaces       func(childComplexity int) int
+		TeamMembers  func(childComplexity int, first *int, after *string, order *model.Order) int
 		Title        func(childComplexity int) int
+	}
+
+	TeamConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TeamEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+		Role   func(childComplexity int) int
+	}
+
+	TeamMember struct {
+		Member      func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		Role        func(childComplexity int) int
+		Team        func(childComplexity int) int
+		User        func(childComplexity int) int
+	}
+
+	TeamMemberConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TeamMemberEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TeamMemberPermissions struct {
+		View func(childComplexity int) int
 	}
 
 	TeamPermissions struct {
@@ -322,6 +394,12 @@ type InviteResolver interface {
 
 	Organization(ctx context.Context, obj *ent.Invite) (*ent.Organization, error)
 }
+type MemberResolver interface {
+	User(ctx context.Context, obj *ent.Member) (*ent.User, error)
+
+	Spaces(ctx context.Context, obj *ent.Member) (int, error)
+	Teams(ctx context.Context, obj *ent.Member, first *int, after *string, title *string) (*model.TeamConnection, error)
+}
 type MutationResolver interface {
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*ent.Organization, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*ent.Organization, error)
@@ -333,9 +411,18 @@ type MutationResolver interface {
 	UpdateOrganizationInvite(ctx context.Context, organization string, id string, input model.UpdateOrganizationInviteInput) (*ent.Invite, error)
 	DeleteOrganizationInvite(ctx context.Context, organization string, id string) (bool, error)
 	JoinOrganizationWithInvite(ctx context.Context, organization string, id string) (*model.JoinOrganizationResult, error)
+	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*ent.Member, error)
+	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
+	SetMemberSso(ctx context.Context, organizationID string, userID string) (*ent.Member, error)
 	CreateSAMLProvider(ctx context.Context, organizationID string, input model.CreateSAMLProviderInput) (*ent.SAMLProvider, error)
 	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error)
 	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (bool, error)
+	CreateTeam(ctx context.Context, organizationID string, title string, members []string) (*ent.Team, error)
+	UpdateTeam(ctx context.Context, organizationID string, teamID string, title string) (*ent.Team, error)
+	DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error)
+	UpdateTeamMembers(ctx context.Context, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) (*ent.Team, error)
+	AddTeamMember(ctx context.Context, organizationID string, teamID string, userID string, role *model.TeamRole) (*ent.TeamMember, error)
+	RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (bool, error)
 	CreateTranslation(ctx context.Context, organization string, input model.CreateTranslationInput) (*ent.TranslationSettings, error)
 	UpdateTranslation(ctx context.Context, organization string, id string, input model.UpdateTranslationInput) (*ent.TranslationSettings, error)
 	DeleteTranslation(ctx context.Context, organization string, id string) (bool, error)
@@ -349,8 +436,10 @@ type OrganizationResolver interface {
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationURLs, error)
 	CustomFields(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.CustomFieldConnection, error)
 	InviteLinksConnection(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.InviteConnection, error)
+	Members(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.MemberConnection, error)
 	SamlProviders(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.SAMLProviderConnection, error)
 	SsoProviders(ctx context.Context, obj *ent.Organization) ([]*model.SSOProviderLogin, error)
+	Teams(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, owner *string, title *string) (*model.TeamConnection, error)
 	Translations(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.TranslationSettingsConnection, error)
 }
 type QueryResolver interface {
@@ -375,6 +464,14 @@ type TeamResolver interface {
 	Members(ctx context.Context, obj *ent.Team) (int, error)
 	Spaces(ctx context.Context, obj *ent.Team) (int, error)
 	Permissions(ctx context.Context, obj *ent.Team) (*access.TeamPermissions, error)
+	TeamMembers(ctx context.Context, obj *ent.Team, first *int, after *string, order *model.Order) (*model.TeamMemberConnection, error)
+}
+type TeamMemberResolver interface {
+	Role(ctx context.Context, obj *ent.TeamMember) (model.TeamRole, error)
+	Team(ctx context.Context, obj *ent.TeamMember) (*ent.Team, error)
+	User(ctx context.Context, obj *ent.TeamMember) (*ent.User, error)
+	Member(ctx context.Context, obj *ent.TeamMember) (*ent.Member, error)
+	Permissions(ctx context.Context, obj *ent.TeamMember) (*access.TeamMemberPermissions, error)
 }
 type TranslationSettingsResolver interface {
 	Permissions(ctx context.Context, obj *ent.TranslationSettings) (*access.SettingsPermissions, error)
@@ -610,6 +707,109 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.JoinOrganizationResult.Redundant(childComplexity), true
 
+	case "Member.disabled":
+		if e.ComplexityRoot.Member.Disabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.Disabled(childComplexity), true
+	case "Member.joinedAt":
+		if e.ComplexityRoot.Member.JoinedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.JoinedAt(childComplexity), true
+	case "Member.lastSeenAt":
+		if e.ComplexityRoot.Member.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.LastSeenAt(childComplexity), true
+	case "Member.role":
+		if e.ComplexityRoot.Member.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.Role(childComplexity), true
+	case "Member.sso":
+		if e.ComplexityRoot.Member.SSO == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.SSO(childComplexity), true
+	case "Member.spaces":
+		if e.ComplexityRoot.Member.Spaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.Spaces(childComplexity), true
+	case "Member.teams":
+		if e.ComplexityRoot.Member.Teams == nil {
+			break
+		}
+
+		args, err := ec.field_Member_teams_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Member.Teams(childComplexity, args["first"].(*int), args["after"].(*string), args["title"].(*string)), true
+	case "Member.user":
+		if e.ComplexityRoot.Member.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.User(childComplexity), true
+	case "Member.id":
+		if e.ComplexityRoot.Member.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.UserID(childComplexity), true
+
+	case "MemberConnection.edges":
+		if e.ComplexityRoot.MemberConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberConnection.Edges(childComplexity), true
+	case "MemberConnection.pageInfo":
+		if e.ComplexityRoot.MemberConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberConnection.PageInfo(childComplexity), true
+	case "MemberConnection.totalCount":
+		if e.ComplexityRoot.MemberConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberConnection.TotalCount(childComplexity), true
+
+	case "MemberEdge.cursor":
+		if e.ComplexityRoot.MemberEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberEdge.Cursor(childComplexity), true
+	case "MemberEdge.node":
+		if e.ComplexityRoot.MemberEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberEdge.Node(childComplexity), true
+
+	case "Mutation.addTeamMember":
+		if e.ComplexityRoot.Mutation.AddTeamMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addTeamMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string), args["role"].(*model.TeamRole)), true
 	case "Mutation.createCustomField":
 		if e.ComplexityRoot.Mutation.CreateCustomField == nil {
 			break
@@ -654,6 +854,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSAMLProviderInput)), true
+	case "Mutation.createTeam":
+		if e.ComplexityRoot.Mutation.CreateTeam == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTeam_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTeam(childComplexity, args["organizationId"].(string), args["title"].(string), args["members"].([]string)), true
 	case "Mutation.createTranslation":
 		if e.ComplexityRoot.Mutation.CreateTranslation == nil {
 			break
@@ -698,6 +909,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Mutation.deleteTeam":
+		if e.ComplexityRoot.Mutation.DeleteTeam == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTeam_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTeam(childComplexity, args["organizationId"].(string), args["teamId"].(string)), true
 	case "Mutation.deleteTranslation":
 		if e.ComplexityRoot.Mutation.DeleteTranslation == nil {
 			break
@@ -731,6 +953,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PingOrganization(childComplexity, args["id"].(string)), true
+	case "Mutation.removeMember":
+		if e.ComplexityRoot.Mutation.RemoveMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.removeTeamMember":
+		if e.ComplexityRoot.Mutation.RemoveTeamMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeTeamMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string)), true
+	case "Mutation.setMemberSSO":
+		if e.ComplexityRoot.Mutation.SetMemberSso == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setMemberSSO_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
 	case "Mutation.updateCustomField":
 		if e.ComplexityRoot.Mutation.UpdateCustomField == nil {
 			break
@@ -742,6 +997,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCustomField(childComplexity, args["organization"].(string), args["name"].(string), args["input"].(model.UpdateCustomFieldInput)), true
+	case "Mutation.updateMember":
+		if e.ComplexityRoot.Mutation.UpdateMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateMember(childComplexity, args["organizationId"].(string), args["userId"].(string), args["input"].(model.UpdateMemberInput)), true
 	case "Mutation.updateOrganization":
 		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
 			break
@@ -775,6 +1041,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.UpdateSAMLProviderInput)), true
+	case "Mutation.updateTeam":
+		if e.ComplexityRoot.Mutation.UpdateTeam == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTeam_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTeam(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["title"].(string)), true
+	case "Mutation.updateTeamMembers":
+		if e.ComplexityRoot.Mutation.UpdateTeamMembers == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTeamMembers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTeamMembers(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["add"].([]string), args["remove"].([]string), args["memberships"].([]*model.TeamMembershipInput)), true
 	case "Mutation.updateTranslation":
 		if e.ComplexityRoot.Mutation.UpdateTranslation == nil {
 			break
@@ -875,6 +1163,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Logo(childComplexity), true
+	case "Organization.members":
+		if e.ComplexityRoot.Organization.Members == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_members_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Members(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["role"].(*model.MemberRoleFilter), args["search"].(*string), args["sort"].(*model.MemberSort)), true
 	case "Organization.permissions":
 		if e.ComplexityRoot.Organization.Permissions == nil {
 			break
@@ -904,6 +1203,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.SsoProviders(childComplexity), true
+	case "Organization.teams":
+		if e.ComplexityRoot.Organization.Teams == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_teams_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Teams(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["owner"].(*string), args["title"].(*string)), true
 	case "Organization.title":
 		if e.ComplexityRoot.Organization.Title == nil {
 			break
@@ -1362,12 +1672,131 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Team.Spaces(childComplexity), true
+	case "Team.teamMembers":
+		if e.ComplexityRoot.Team.TeamMembers == nil {
+			break
+		}
+
+		args, err := ec.field_Team_teamMembers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Team.TeamMembers(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Team.title":
 		if e.ComplexityRoot.Team.Title == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Team.Title(childComplexity), true
+
+	case "TeamConnection.edges":
+		if e.ComplexityRoot.TeamConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamConnection.Edges(childComplexity), true
+	case "TeamConnection.pageInfo":
+		if e.ComplexityRoot.TeamConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamConnection.PageInfo(childComplexity), true
+	case "TeamConnection.totalCount":
+		if e.ComplexityRoot.TeamConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamConnection.TotalCount(childComplexity), true
+
+	case "TeamEdge.cursor":
+		if e.ComplexityRoot.TeamEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamEdge.Cursor(childComplexity), true
+	case "TeamEdge.node":
+		if e.ComplexityRoot.TeamEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamEdge.Node(childComplexity), true
+	case "TeamEdge.role":
+		if e.ComplexityRoot.TeamEdge.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamEdge.Role(childComplexity), true
+
+	case "TeamMember.member":
+		if e.ComplexityRoot.TeamMember.Member == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMember.Member(childComplexity), true
+	case "TeamMember.permissions":
+		if e.ComplexityRoot.TeamMember.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMember.Permissions(childComplexity), true
+	case "TeamMember.role":
+		if e.ComplexityRoot.TeamMember.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMember.Role(childComplexity), true
+	case "TeamMember.team":
+		if e.ComplexityRoot.TeamMember.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMember.Team(childComplexity), true
+	case "TeamMember.user":
+		if e.ComplexityRoot.TeamMember.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMember.User(childComplexity), true
+
+	case "TeamMemberConnection.edges":
+		if e.ComplexityRoot.TeamMemberConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMemberConnection.Edges(childComplexity), true
+	case "TeamMemberConnection.pageInfo":
+		if e.ComplexityRoot.TeamMemberConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMemberConnection.PageInfo(childComplexity), true
+	case "TeamMemberConnection.totalCount":
+		if e.ComplexityRoot.TeamMemberConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMemberConnection.TotalCount(childComplexity), true
+
+	case "TeamMemberEdge.cursor":
+		if e.ComplexityRoot.TeamMemberEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMemberEdge.Cursor(childComplexity), true
+	case "TeamMemberEdge.node":
+		if e.ComplexityRoot.TeamMemberEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMemberEdge.Node(childComplexity), true
+
+	case "TeamMemberPermissions.view":
+		if e.ComplexityRoot.TeamMemberPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMemberPermissions.View(childComplexity), true
 
 	case "TeamPermissions.admin":
 		if e.ComplexityRoot.TeamPermissions.Admin == nil {
@@ -1547,7 +1976,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateSAMLProviderInput", ec.unmarshalInputCreateSAMLProviderInput),
 			graphql.NewInputUnmarshaler("CreateTranslationInput", ec.unmarshalInputCreateTranslationInput),
 			graphql.NewInputUnmarshaler("DefaultContentInput", ec.unmarshalInputDefaultContentInput),
+			graphql.NewInputUnmarshaler("TeamMembershipInput", ec.unmarshalInputTeamMembershipInput),
 			graphql.NewInputUnmarshaler("UpdateCustomFieldInput", ec.unmarshalInputUpdateCustomFieldInput),
+			graphql.NewInputUnmarshaler("UpdateMemberInput", ec.unmarshalInputUpdateMemberInput),
 			graphql.NewInputUnmarshaler("UpdateOrganizationInput", ec.unmarshalInputUpdateOrganizationInput),
 			graphql.NewInputUnmarshaler("UpdateOrganizationInviteInput", ec.unmarshalInputUpdateOrganizationInviteInput),
 			graphql.NewInputUnmarshaler("UpdateSAMLProviderInput", ec.unmarshalInputUpdateSAMLProviderInput),
@@ -1824,6 +2255,73 @@ extend type Mutation {
   joinOrganizationWithInvite(organization: ID!, id: ID!): JoinOrganizationResult!
 }
 `, BuiltIn: false},
+	{Name: "../../schema/member.graphql", Input: `# Members of an organization (REST area ` + "`" + `access` + "`" + `: /v1/orgs/{id}/members).
+
+"A user's membership of an organization. Members are addressed by user: ` + "`" + `id` + "`" + ` is the user's id."
+type Member {
+  "The member's user id."
+  id: ID!
+  "The member's role in the organization; null for a guest."
+  role: Role
+  user: User!
+  disabled: Boolean!
+  joinedAt: Time!
+  "When the member was last seen in the organization; null when never."
+  lastSeenAt: Time
+  sso: Boolean!
+  "Number of spaces shared with the member (always 0 until spaces exist)."
+  spaces: Int!
+  "The teams of the organization the member belongs to, most recently joined first; each edge carries the member's role in the team."
+  teams(first: Int, after: String, title: String): TeamConnection!
+}
+
+type MemberConnection {
+  edges: [MemberEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type MemberEdge {
+  cursor: String!
+  node: Member!
+}
+
+"A filter on members' roles: a role, or guest for members without one."
+enum MemberRoleFilter {
+  admin
+  create
+  review
+  edit
+  comment
+  read
+  guest
+}
+
+"How members are listed: by join time, or by last-seen time (members never seen are left out)."
+enum MemberSort {
+  joinedAt
+  lastSeenAt
+}
+
+"Every field is optional: absent fields are left alone; role: null makes the member a guest."
+input UpdateMemberInput {
+  role: Role
+}
+
+extend type Organization {
+  "The organization's members (members with a role only; guests get FORBIDDEN). search matches display names and emails, case-insensitively."
+  members(first: Int, after: String, order: Order, role: MemberRoleFilter, search: String, sort: MemberSort): MemberConnection!
+}
+
+extend type Mutation {
+  "Change a member's role (admins only). The last admin cannot be demoted."
+  updateMember(organizationId: ID!, userId: ID!, input: UpdateMemberInput!): Member!
+  "Remove a member and their team memberships (admins, or the member themself). The last admin cannot be removed."
+  removeMember(organizationId: ID!, userId: ID!): Boolean!
+  "Mark a member as signing in through SSO (admins only)."
+  setMemberSSO(organizationId: ID!, userId: ID!): Member!
+}
+`, BuiltIn: false},
 	{Name: "../../schema/org.graphql", Input: `# Users and organizations (REST area ` + "`" + `orgs` + "`" + `).
 
 type User implements Node {
@@ -2073,6 +2571,87 @@ type TeamPermissions {
   admin: Boolean!
   view: Boolean!
 }
+
+"A team member's role: owners manage the team."
+enum TeamRole {
+  owner
+  member
+}
+
+type TeamConnection {
+  edges: [TeamEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type TeamEdge {
+  cursor: String!
+  node: Team!
+  "On Member.teams: the member's role in the team; null elsewhere."
+  role: TeamRole
+}
+
+"A user's membership of a team (REST: OrganizationTeamMember)."
+type TeamMember {
+  "The user's role in the team (REST: team.role)."
+  role: TeamRole!
+  team: Team!
+  user: User!
+  "The user's membership of the organization (REST: organization)."
+  member: Member!
+  "What the caller may do with this team member."
+  permissions: TeamMemberPermissions!
+}
+
+type TeamMemberPermissions {
+  view: Boolean!
+}
+
+type TeamMemberConnection {
+  edges: [TeamMemberEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type TeamMemberEdge {
+  cursor: String!
+  node: TeamMember!
+}
+
+extend type Team {
+  "The team's members, earliest first unless asked otherwise. (` + "`" + `members` + "`" + ` is their number.)"
+  teamMembers(first: Int, after: String, order: Order): TeamMemberConnection!
+}
+
+extend type Organization {
+  "The organization's teams, newest first (guests get FORBIDDEN). owner: only the teams that member can manage (all of them for an admin); title: case-insensitive contains."
+  teams(first: Int, after: String, order: Order, owner: ID, title: String): TeamConnection!
+}
+
+"A user (by id or email) and their role in a team."
+input TeamMembershipInput {
+  user: String!
+  role: TeamRole!
+}
+
+extend type Mutation {
+  "Create a team (admins only); members (user ids or emails of organization members) join it as members."
+  createTeam(organizationId: ID!, title: String!, members: [String!]): Team!
+  "Rename a team (team owners and organization admins)."
+  updateTeam(organizationId: ID!, teamId: ID!, title: String!): Team!
+  "Delete a team and its memberships (team owners and organization admins)."
+  deleteTeam(organizationId: ID!, teamId: ID!): Boolean!
+  """
+  Change a team's members in one all-or-nothing step (team owners and organization admins).
+  add and remove take user ids or emails; memberships adds or updates users with a role;
+  a user in remove ends up removed whatever else names them.
+  """
+  updateTeamMembers(organizationId: ID!, teamId: ID!, add: [String!], remove: [String!], memberships: [TeamMembershipInput!]): Team!
+  "Add a member to a team, or change their role (role absent: member for a newcomer, unchanged otherwise)."
+  addTeamMember(organizationId: ID!, teamId: ID!, userId: ID!, role: TeamRole): TeamMember!
+  "Remove a member from a team (team owners, organization admins, or the member themself)."
+  removeTeamMember(organizationId: ID!, teamId: ID!, userId: ID!): Boolean!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/translation.graphql", Input: `# Translation settings of an organization (REST area ` + "`" + `translations` + "`" + `).
 
@@ -2268,6 +2847,52 @@ func (ec *executionContext) childFields_JoinOrganizationResult(ctx context.Conte
 	return nil, fmt.Errorf("no field named %q was found under type JoinOrganizationResult", field.Name)
 }
 
+func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Member_id(ctx, field)
+	case "role":
+		return ec.fieldContext_Member_role(ctx, field)
+	case "user":
+		return ec.fieldContext_Member_user(ctx, field)
+	case "disabled":
+		return ec.fieldContext_Member_disabled(ctx, field)
+	case "joinedAt":
+		return ec.fieldContext_Member_joinedAt(ctx, field)
+	case "lastSeenAt":
+		return ec.fieldContext_Member_lastSeenAt(ctx, field)
+	case "sso":
+		return ec.fieldContext_Member_sso(ctx, field)
+	case "spaces":
+		return ec.fieldContext_Member_spaces(ctx, field)
+	case "teams":
+		return ec.fieldContext_Member_teams(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Member", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_MemberConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_MemberConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_MemberConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_MemberEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_MemberEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_Organization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -2310,10 +2935,14 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_customFields(ctx, field)
 	case "inviteLinksConnection":
 		return ec.fieldContext_Organization_inviteLinksConnection(ctx, field)
+	case "members":
+		return ec.fieldContext_Organization_members(ctx, field)
 	case "samlProviders":
 		return ec.fieldContext_Organization_samlProviders(ctx, field)
 	case "ssoProviders":
 		return ec.fieldContext_Organization_ssoProviders(ctx, field)
+	case "teams":
+		return ec.fieldContext_Organization_teams(ctx, field)
 	case "translations":
 		return ec.fieldContext_Organization_translations(ctx, field)
 	}
@@ -2506,8 +3135,80 @@ func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.
 		return ec.fieldContext_Team_spaces(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Team_permissions(ctx, field)
+	case "teamMembers":
+		return ec.fieldContext_Team_teamMembers(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Team", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TeamConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TeamConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TeamConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TeamEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TeamEdge_node(ctx, field)
+	case "role":
+		return ec.fieldContext_TeamEdge_role(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamMember(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "role":
+		return ec.fieldContext_TeamMember_role(ctx, field)
+	case "team":
+		return ec.fieldContext_TeamMember_team(ctx, field)
+	case "user":
+		return ec.fieldContext_TeamMember_user(ctx, field)
+	case "member":
+		return ec.fieldContext_TeamMember_member(ctx, field)
+	case "permissions":
+		return ec.fieldContext_TeamMember_permissions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamMember", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamMemberConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TeamMemberConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TeamMemberConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TeamMemberConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamMemberConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamMemberEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TeamMemberEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TeamMemberEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamMemberEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamMemberPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_TeamMemberPermissions_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamMemberPermissions", field.Name)
 }
 
 func (ec *executionContext) childFields_TeamPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2724,6 +3425,74 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_Member_teams_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addTeamMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "teamId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teamId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (*model.TeamRole, error) {
+			return ec.unmarshalOTeamRole2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createCustomField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2801,6 +3570,36 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createTeam_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "members",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["members"] = arg2
 	return args, nil
 }
 
@@ -2892,6 +3691,28 @@ func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteTeam_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "teamId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teamId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2950,6 +3771,80 @@ func (ec *executionContext) field_Mutation_pingOrganization_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeTeamMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "teamId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teamId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setMemberSSO_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateCustomField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2972,6 +3867,36 @@ func (ec *executionContext) field_Mutation_updateCustomField_args(ctx context.Co
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.UpdateCustomFieldInput, error) {
 			return ec.unmarshalNUpdateCustomFieldInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateCustomFieldInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateMemberInput, error) {
+			return ec.unmarshalNUpdateMemberInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateMemberInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -3059,6 +3984,82 @@ func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateTeamMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "teamId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teamId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "add",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["add"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "remove",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["remove"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "memberships",
+		func(ctx context.Context, v any) ([]*model.TeamMembershipInput, error) {
+			return ec.unmarshalOTeamMembershipInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMembershipInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["memberships"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateTeam_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "teamId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teamId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg2
 	return args, nil
 }
 
@@ -3152,6 +4153,60 @@ func (ec *executionContext) field_Organization_inviteLinksConnection_args(ctx co
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_members_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (*model.MemberRoleFilter, error) {
+			return ec.unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberRoleFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.MemberSort, error) {
+			return ec.unmarshalOMemberSort2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_samlProviders_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3179,6 +4234,52 @@ func (ec *executionContext) field_Organization_samlProviders_args(ctx context.Co
 		return nil, err
 	}
 	args["order"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Organization_teams_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "owner",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["owner"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg4
 	return args, nil
 }
 
@@ -3339,6 +4440,36 @@ func (ec *executionContext) field_Query_translation_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Team_teamMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
 	return args, nil
 }
 
@@ -4304,6 +5435,385 @@ func (ec *executionContext) fieldContext_JoinOrganizationResult_organization(_ c
 	return fc, nil
 }
 
+func (ec *executionContext) _Member_id(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Member_role(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *access.Role) graphql.Marshaler {
+			return ec.marshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Member_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, "Role")
+}
+
+func (ec *executionContext) _Member_user(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Member().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Member",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Member_disabled(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_disabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Disabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_disabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Member_joinedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_joinedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.JoinedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_joinedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Member_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_lastSeenAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Member_lastSeenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Member_sso(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_sso(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SSO, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_sso(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Member_spaces(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_spaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Member().Spaces(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_spaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Member", field, true, true, "Int")
+}
+
+func (ec *executionContext) _Member_teams(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Member_teams(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Member().Teams(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["title"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamConnection) graphql.Marshaler {
+			return ec.marshalNTeamConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Member_teams(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Member",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Member_teams_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemberConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.MemberEdge) graphql.Marshaler {
+			return ec.marshalNMemberEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemberConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemberEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemberConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemberConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MemberConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.MemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemberConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MemberEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.MemberEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MemberEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _MemberEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.MemberEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MemberEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MemberEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MemberEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4744,6 +6254,138 @@ func (ec *executionContext) fieldContext_Mutation_joinOrganizationWithInvite(ctx
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateMember(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string), fc.Args["input"].(model.UpdateMemberInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveMember(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setMemberSSO(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setMemberSSO(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetMemberSso(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setMemberSSO(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setMemberSSO_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSAMLProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4870,6 +6512,270 @@ func (ec *executionContext) fieldContext_Mutation_deleteSAMLProvider(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteSAMLProvider_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createTeam(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createTeam(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateTeam(ctx, fc.Args["organizationId"].(string), fc.Args["title"].(string), fc.Args["members"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createTeam_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTeam(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTeam(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTeam(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["title"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTeam_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteTeam(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteTeam(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteTeam(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteTeam_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTeamMembers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTeamMembers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTeamMembers(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["add"].([]string), fc.Args["remove"].([]string), fc.Args["memberships"].([]*model.TeamMembershipInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTeamMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTeamMembers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addTeamMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addTeamMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddTeamMember(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["userId"].(string), fc.Args["role"].(*model.TeamRole))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TeamMember) graphql.Marshaler {
+			return ec.marshalNTeamMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeamMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addTeamMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamMember(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addTeamMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeTeamMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeTeamMember(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveTeamMember(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeTeamMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeTeamMember_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -5537,6 +7443,50 @@ func (ec *executionContext) fieldContext_Organization_inviteLinksConnection(ctx 
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_members(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_members(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Members(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["role"].(*model.MemberRoleFilter), fc.Args["search"].(*string), fc.Args["sort"].(*model.MemberSort))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
+			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_members(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MemberConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_members_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_samlProviders(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5609,6 +7559,50 @@ func (ec *executionContext) fieldContext_Organization_ssoProviders(_ context.Con
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SSOProviderLogin(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_teams(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_teams(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Teams(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["owner"].(*string), fc.Args["title"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamConnection) graphql.Marshaler {
+			return ec.marshalNTeamConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_teams(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_teams_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -7423,6 +9417,531 @@ func (ec *executionContext) fieldContext_Team_permissions(_ context.Context, fie
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Team_teamMembers(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Team_teamMembers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Team().TeamMembers(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamMemberConnection) graphql.Marshaler {
+			return ec.marshalNTeamMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMemberConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Team_teamMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Team",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamMemberConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Team_teamMembers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TeamConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamEdge) graphql.Marshaler {
+			return ec.marshalNTeamEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TeamConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TeamConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TeamEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TeamEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _TeamEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TeamEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamEdge_role(ctx context.Context, field graphql.CollectedField, obj *model.TeamEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamEdge_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamRole) graphql.Marshaler {
+			return ec.marshalOTeamRole2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TeamEdge_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamEdge", field, false, false, "TeamRole")
+}
+
+func (ec *executionContext) _TeamMember_role(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMember_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TeamMember().Role(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.TeamRole) graphql.Marshaler {
+			return ec.marshalNTeamRole2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMember_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamMember", field, true, true, "TeamRole")
+}
+
+func (ec *executionContext) _TeamMember_team(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMember_team(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TeamMember().Team(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMember_team(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamMember",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamMember_user(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMember_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TeamMember().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMember_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamMember",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamMember_member(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMember_member(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TeamMember().Member(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMember_member(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamMember",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamMember_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMember_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TeamMember().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *access.TeamMemberPermissions) graphql.Marshaler {
+			return ec.marshalNTeamMemberPermissions2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐTeamMemberPermissions(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMember_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamMember",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamMemberPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamMemberConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TeamMemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMemberConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamMemberEdge) graphql.Marshaler {
+			return ec.marshalNTeamMemberEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMemberEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMemberConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamMemberConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamMemberEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamMemberConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TeamMemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMemberConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMemberConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamMemberConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamMemberConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TeamMemberConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMemberConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMemberConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamMemberConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TeamMemberEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TeamMemberEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMemberEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMemberEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamMemberEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _TeamMemberEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TeamMemberEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMemberEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.TeamMember) graphql.Marshaler {
+			return ec.marshalNTeamMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeamMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMemberEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamMemberEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamMember(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamMemberPermissions_view(ctx context.Context, field graphql.CollectedField, obj *access.TeamMemberPermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamMemberPermissions_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamMemberPermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamMemberPermissions", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _TeamPermissions_admin(ctx context.Context, field graphql.CollectedField, obj *access.TeamPermissions) (ret graphql.Marshaler) {
@@ -9514,6 +12033,55 @@ func UnmarshalDefaultContentInput(ctx context.Context, raw any) (model.DefaultCo
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputTeamMembershipInput(ctx context.Context, obj any) (model.TeamMembershipInput, error) {
+	var it model.TeamMembershipInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"user", "role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "user":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("user"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.User = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalNTeamRole2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalTeamMembershipInput unmarshals raw into the TeamMembershipInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalTeamMembershipInput(ctx context.Context, raw any) (model.TeamMembershipInput, error) {
+	var out model.TeamMembershipInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "TeamMembershipInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateCustomFieldInput(ctx context.Context, obj any) (model.UpdateCustomFieldInput, error) {
 	var it model.UpdateCustomFieldInput
 	if obj == nil {
@@ -9574,6 +12142,48 @@ func (ec *executionContext) unmarshalInputUpdateCustomFieldInput(ctx context.Con
 func UnmarshalUpdateCustomFieldInput(ctx context.Context, raw any) (model.UpdateCustomFieldInput, error) {
 	var out model.UpdateCustomFieldInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateCustomFieldInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateMemberInput(ctx context.Context, obj any) (model.UpdateMemberInput, error) {
+	var it model.UpdateMemberInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateMemberInput unmarshals raw into the UpdateMemberInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateMemberInput(ctx context.Context, raw any) (model.UpdateMemberInput, error) {
+	var out model.UpdateMemberInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateMemberInput", raw, &out)
 	return out, err
 }
 
@@ -10335,6 +12945,163 @@ func (ec *executionContext) _JoinOrganizationResult(ctx context.Context, sel ast
 	return out
 }
 
+var memberImplementors = []string{"Member"}
+
+func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *ent.Member) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memberImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Member")
+		case "id":
+			out.Values[i] = ec._Member_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "role":
+			out.Values[i] = ec._Member_role(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "user":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Member_user(ctx, field, obj)
+				})
+		case "disabled":
+			out.Values[i] = ec._Member_disabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "joinedAt":
+			out.Values[i] = ec._Member_joinedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastSeenAt":
+			out.Values[i] = ec._Member_lastSeenAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sso":
+			out.Values[i] = ec._Member_sso(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "spaces":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Member_spaces(ctx, field, obj)
+				})
+		case "teams":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Member_teams(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var memberConnectionImplementors = []string{"MemberConnection"}
+
+func (ec *executionContext) _MemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.MemberConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memberConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemberConnection")
+		case "edges":
+			out.Values[i] = ec._MemberConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._MemberConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._MemberConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var memberEdgeImplementors = []string{"MemberEdge"}
+
+func (ec *executionContext) _MemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.MemberEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, memberEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MemberEdge")
+		case "cursor":
+			out.Values[i] = ec._MemberEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._MemberEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -10424,6 +13191,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setMemberSSO":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setMemberSSO(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSAMLProvider":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSAMLProvider(ctx, field)
@@ -10441,6 +13229,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteSAMLProvider":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSAMLProvider(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createTeam":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createTeam(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTeam":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTeam(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteTeam":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteTeam(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateTeamMembers":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTeamMembers(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addTeamMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addTeamMember(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeTeamMember":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeTeamMember(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -10601,6 +13431,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_inviteLinksConnection(ctx, field, obj)
 				})
+		case "members":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_members(ctx, field, obj)
+				})
 		case "samlProviders":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -10612,6 +13448,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_ssoProviders(ctx, field, obj)
+				})
+		case "teams":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_teams(ctx, field, obj)
 				})
 		case "translations":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -11364,6 +14206,270 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Team_permissions(ctx, field, obj)
 				})
+		case "teamMembers":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Team_teamMembers(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamConnectionImplementors = []string{"TeamConnection"}
+
+func (ec *executionContext) _TeamConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamConnection")
+		case "edges":
+			out.Values[i] = ec._TeamConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TeamConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TeamConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamEdgeImplementors = []string{"TeamEdge"}
+
+func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamEdge")
+		case "cursor":
+			out.Values[i] = ec._TeamEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TeamEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._TeamEdge_role(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamMemberImplementors = []string{"TeamMember"}
+
+func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSet, obj *ent.TeamMember) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamMemberImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamMember")
+		case "role":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TeamMember_role(ctx, field, obj)
+				})
+		case "team":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TeamMember_team(ctx, field, obj)
+				})
+		case "user":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TeamMember_user(ctx, field, obj)
+				})
+		case "member":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TeamMember_member(ctx, field, obj)
+				})
+		case "permissions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TeamMember_permissions(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamMemberConnectionImplementors = []string{"TeamMemberConnection"}
+
+func (ec *executionContext) _TeamMemberConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamMemberConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamMemberConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamMemberConnection")
+		case "edges":
+			out.Values[i] = ec._TeamMemberConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TeamMemberConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TeamMemberConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamMemberEdgeImplementors = []string{"TeamMemberEdge"}
+
+func (ec *executionContext) _TeamMemberEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamMemberEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamMemberEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamMemberEdge")
+		case "cursor":
+			out.Values[i] = ec._TeamMemberEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TeamMemberEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamMemberPermissionsImplementors = []string{"TeamMemberPermissions"}
+
+func (ec *executionContext) _TeamMemberPermissions(ctx context.Context, sel ast.SelectionSet, obj *access.TeamMemberPermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamMemberPermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamMemberPermissions")
+		case "view":
+			out.Values[i] = ec._TeamMemberPermissions_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -12267,6 +15373,46 @@ func (ec *executionContext) marshalNJoinOrganizationResult2ᚖgithubᚗcomᚋfol
 	return ec._JoinOrganizationResult(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐMember(ctx context.Context, sel ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Member!")
+		return graphql.Null
+	}
+	return ec._Member(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberConnection(ctx context.Context, sel ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MemberConnection!")
+		return graphql.Null
+	}
+	return ec._MemberConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMemberEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMemberEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMemberEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberEdge(ctx context.Context, sel ast.SelectionSet, v *model.MemberEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MemberEdge!")
+		return graphql.Null
+	}
+	return ec._MemberEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNOrganization2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Organization) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -12490,12 +15636,115 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx context.Context, sel ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Team!")
+		return graphql.Null
+	}
+	return ec._Team(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTeamConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamConnection(ctx context.Context, sel ast.SelectionSet, v *model.TeamConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeamConnection!")
+		return graphql.Null
+	}
+	return ec._TeamConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTeamEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTeamEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTeamEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamEdge(ctx context.Context, sel ast.SelectionSet, v *model.TeamEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeamEdge!")
+		return graphql.Null
+	}
+	return ec._TeamEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTeamMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeamMember(ctx context.Context, sel ast.SelectionSet, v *ent.TeamMember) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeamMember!")
+		return graphql.Null
+	}
+	return ec._TeamMember(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTeamMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMemberConnection(ctx context.Context, sel ast.SelectionSet, v *model.TeamMemberConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeamMemberConnection!")
+		return graphql.Null
+	}
+	return ec._TeamMemberConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTeamMemberEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamMemberEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTeamMemberEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMemberEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTeamMemberEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMemberEdge(ctx context.Context, sel ast.SelectionSet, v *model.TeamMemberEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeamMemberEdge!")
+		return graphql.Null
+	}
+	return ec._TeamMemberEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTeamMemberPermissions2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐTeamMemberPermissions(ctx context.Context, sel ast.SelectionSet, v *access.TeamMemberPermissions) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeamMemberPermissions!")
+		return graphql.Null
+	}
+	return ec._TeamMemberPermissions(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTeamMembershipInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMembershipInput(ctx context.Context, v any) (*model.TeamMembershipInput, error) {
+	res, err := ec.unmarshalInputTeamMembershipInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNTeamPermissions2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐTeamPermissions(ctx context.Context, sel ast.SelectionSet, v *access.TeamPermissions) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "TeamPermissions!")
 		return graphql.Null
 	}
 	return ec._TeamPermissions(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNTeamRole2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamRole(ctx context.Context, v any) (model.TeamRole, error) {
+	var res model.TeamRole
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTeamRole2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamRole(ctx context.Context, sel ast.SelectionSet, v model.TeamRole) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
@@ -12570,6 +15819,11 @@ func (ec *executionContext) marshalNTranslationSettingsURLs2ᚖgithubᚗcomᚋfo
 
 func (ec *executionContext) unmarshalNUpdateCustomFieldInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateCustomFieldInput(ctx context.Context, v any) (model.UpdateCustomFieldInput, error) {
 	res, err := ec.unmarshalInputUpdateCustomFieldInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateMemberInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateMemberInput(ctx context.Context, v any) (model.UpdateMemberInput, error) {
+	res, err := ec.unmarshalInputUpdateMemberInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -12825,6 +16079,38 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	return res
 }
 
+func (ec *executionContext) unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberRoleFilter(ctx context.Context, v any) (*model.MemberRoleFilter, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MemberRoleFilter)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMemberRoleFilter2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberRoleFilter(ctx context.Context, sel ast.SelectionSet, v *model.MemberRoleFilter) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOMemberSort2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberSort(ctx context.Context, v any) (*model.MemberSort, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.MemberSort)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMemberSort2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberSort(ctx context.Context, sel ast.SelectionSet, v *model.MemberSort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) marshalONode2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -12941,6 +16227,57 @@ func (ec *executionContext) marshalOTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 		return graphql.Null
 	}
 	return ec._Team(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTeamMembershipInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMembershipInputᚄ(ctx context.Context, v any) ([]*model.TeamMembershipInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.TeamMembershipInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTeamMembershipInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMembershipInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOTeamRole2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamRole(ctx context.Context, v any) (*model.TeamRole, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.TeamRole)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTeamRole2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamRole(ctx context.Context, sel ast.SelectionSet, v *model.TeamRole) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalTime(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalTime(*v)
+	return res
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

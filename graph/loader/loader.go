@@ -7,6 +7,7 @@ package loader
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -37,6 +38,13 @@ type Loaders struct {
 	ViewerTeamMembership *dataloader.Loader[string, *ent.TeamMember]
 	// TeamMemberCount counts the members of a team, keyed by team id.
 	TeamMemberCount *dataloader.Loader[string, int]
+
+	// MemberByOrgUser finds a user's membership in an organization, keyed by
+	// MemberKey(organization id, user id); nil when not a member.
+	MemberByOrgUser *dataloader.Loader[string, *ent.Member]
+	// MemberTeamCount counts the teams of an organization a user is in,
+	// keyed by MemberKey(organization id, user id).
+	MemberTeamCount *dataloader.Loader[string, int]
 }
 
 // New makes the loaders of one request made by viewerID.
@@ -71,6 +79,31 @@ func New(client *ent.Client, viewerID string) *Loaders {
 				counts[r.TeamID] = r.Count
 			}
 			return counts, err
+		}),
+		MemberByOrgUser: newLoader(func(ctx context.Context, keys []string) ([]*ent.Member, error) {
+			var out []*ent.Member
+			for org, users := range splitMemberKeys(keys) {
+				rows, err := client.Member.Query().
+					Where(member.OrganizationID(org), member.UserIDIn(users...)).All(ctx)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, rows...)
+			}
+			return out, nil
+		}, func(m *ent.Member) string { return MemberKey(m.OrganizationID, m.UserID) }, ""),
+		MemberTeamCount: newCountLoader(func(ctx context.Context, keys []string) (map[string]int, error) {
+			counts := map[string]int{}
+			for org, users := range splitMemberKeys(keys) {
+				byUser, err := CountMemberTeams(ctx, client, org, users)
+				if err != nil {
+					return nil, err
+				}
+				for u, n := range byUser {
+					counts[MemberKey(org, u)] = n
+				}
+			}
+			return counts, nil
 		}),
 	}
 }
@@ -145,4 +178,37 @@ func Middleware(client *ent.Client) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
+}
+
+// MemberKey is the key of a user's membership in an organization, for
+// MemberByOrgUser and MemberTeamCount. IDs are URL-safe, so "/" cannot
+// occur in either half.
+func MemberKey(orgID, userID string) string { return orgID + "/" + userID }
+
+// splitMemberKeys groups MemberKeys by organization, so a batch runs one
+// query per organization (one, in practice).
+func splitMemberKeys(keys []string) map[string][]string {
+	out := map[string][]string{}
+	for _, k := range keys {
+		org, u, _ := strings.Cut(k, "/")
+		out[org] = append(out[org], u)
+	}
+	return out
+}
+
+// CountMemberTeams counts, in one statement, the teams of orgID each of
+// userIDs is in. Users in no team are absent from the map.
+func CountMemberTeams(ctx context.Context, client *ent.Client, orgID string, userIDs []string) (map[string]int, error) {
+	var rows []struct {
+		UserID string `json:"user_id"`
+		Count  int    `json:"count"`
+	}
+	err := client.TeamMember.Query().
+		Where(teammember.UserIDIn(userIDs...), teammember.HasTeamWith(team.OrganizationID(orgID))).
+		GroupBy(teammember.FieldUserID).Aggregate(ent.Count()).Scan(ctx, &rows)
+	counts := make(map[string]int, len(rows))
+	for _, r := range rows {
+		counts[r.UserID] = r.Count
+	}
+	return counts, err
 }

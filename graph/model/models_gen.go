@@ -90,6 +90,17 @@ type JoinOrganizationResult struct {
 	Organization *ent.Organization `json:"organization"`
 }
 
+type MemberConnection struct {
+	Edges      []*MemberEdge `json:"edges"`
+	PageInfo   *PageInfo     `json:"pageInfo"`
+	TotalCount int           `json:"totalCount"`
+}
+
+type MemberEdge struct {
+	Cursor string      `json:"cursor"`
+	Node   *ent.Member `json:"node"`
+}
+
 type OrganizationConnection struct {
 	Edges      []*OrganizationEdge `json:"edges"`
 	PageInfo   *PageInfo           `json:"pageInfo"`
@@ -139,6 +150,36 @@ type SSOProviderLogin struct {
 	StartURL string `json:"startURL"`
 }
 
+type TeamConnection struct {
+	Edges      []*TeamEdge `json:"edges"`
+	PageInfo   *PageInfo   `json:"pageInfo"`
+	TotalCount int         `json:"totalCount"`
+}
+
+type TeamEdge struct {
+	Cursor string    `json:"cursor"`
+	Node   *ent.Team `json:"node"`
+	// On Member.teams: the member's role in the team; null elsewhere.
+	Role *TeamRole `json:"role,omitempty"`
+}
+
+type TeamMemberConnection struct {
+	Edges      []*TeamMemberEdge `json:"edges"`
+	PageInfo   *PageInfo         `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+type TeamMemberEdge struct {
+	Cursor string          `json:"cursor"`
+	Node   *ent.TeamMember `json:"node"`
+}
+
+// A user (by id or email) and their role in a team.
+type TeamMembershipInput struct {
+	User string   `json:"user"`
+	Role TeamRole `json:"role"`
+}
+
 type TranslationSettingsConnection struct {
 	Edges      []*TranslationSettingsEdge `json:"edges"`
 	PageInfo   *PageInfo                  `json:"pageInfo"`
@@ -160,6 +201,11 @@ type UpdateCustomFieldInput struct {
 	Description graphql.Omittable[*string]  `json:"description,omitempty"`
 	Placeholder graphql.Omittable[*string]  `json:"placeholder,omitempty"`
 	Options     graphql.Omittable[[]string] `json:"options,omitempty"`
+}
+
+// Every field is optional: absent fields are left alone; role: null makes the member a guest.
+type UpdateMemberInput struct {
+	Role graphql.Omittable[*access.Role] `json:"role,omitempty"`
 }
 
 // Every field is optional: absent fields are left alone, null clears.
@@ -194,6 +240,128 @@ type UpdateSAMLProviderInput struct {
 type UpdateTranslationInput struct {
 	Title     string                      `json:"title"`
 	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
+}
+
+// A filter on members' roles: a role, or guest for members without one.
+type MemberRoleFilter string
+
+const (
+	MemberRoleFilterAdmin   MemberRoleFilter = "admin"
+	MemberRoleFilterCreate  MemberRoleFilter = "create"
+	MemberRoleFilterReview  MemberRoleFilter = "review"
+	MemberRoleFilterEdit    MemberRoleFilter = "edit"
+	MemberRoleFilterComment MemberRoleFilter = "comment"
+	MemberRoleFilterRead    MemberRoleFilter = "read"
+	MemberRoleFilterGuest   MemberRoleFilter = "guest"
+)
+
+var AllMemberRoleFilter = []MemberRoleFilter{
+	MemberRoleFilterAdmin,
+	MemberRoleFilterCreate,
+	MemberRoleFilterReview,
+	MemberRoleFilterEdit,
+	MemberRoleFilterComment,
+	MemberRoleFilterRead,
+	MemberRoleFilterGuest,
+}
+
+func (e MemberRoleFilter) IsValid() bool {
+	switch e {
+	case MemberRoleFilterAdmin, MemberRoleFilterCreate, MemberRoleFilterReview, MemberRoleFilterEdit, MemberRoleFilterComment, MemberRoleFilterRead, MemberRoleFilterGuest:
+		return true
+	}
+	return false
+}
+
+func (e MemberRoleFilter) String() string {
+	return string(e)
+}
+
+func (e *MemberRoleFilter) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MemberRoleFilter(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MemberRoleFilter", str)
+	}
+	return nil
+}
+
+func (e MemberRoleFilter) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MemberRoleFilter) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MemberRoleFilter) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How members are listed: by join time, or by last-seen time (members never seen are left out).
+type MemberSort string
+
+const (
+	MemberSortJoinedAt   MemberSort = "joinedAt"
+	MemberSortLastSeenAt MemberSort = "lastSeenAt"
+)
+
+var AllMemberSort = []MemberSort{
+	MemberSortJoinedAt,
+	MemberSortLastSeenAt,
+}
+
+func (e MemberSort) IsValid() bool {
+	switch e {
+	case MemberSortJoinedAt, MemberSortLastSeenAt:
+		return true
+	}
+	return false
+}
+
+func (e MemberSort) String() string {
+	return string(e)
+}
+
+func (e *MemberSort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MemberSort(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MemberSort", str)
+	}
+	return nil
+}
+
+func (e MemberSort) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MemberSort) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MemberSort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // Order of a list; lists default to desc (newest first).
@@ -302,6 +470,62 @@ func (e *SAMLProviderStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e SAMLProviderStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A team member's role: owners manage the team.
+type TeamRole string
+
+const (
+	TeamRoleOwner  TeamRole = "owner"
+	TeamRoleMember TeamRole = "member"
+)
+
+var AllTeamRole = []TeamRole{
+	TeamRoleOwner,
+	TeamRoleMember,
+}
+
+func (e TeamRole) IsValid() bool {
+	switch e {
+	case TeamRoleOwner, TeamRoleMember:
+		return true
+	}
+	return false
+}
+
+func (e TeamRole) String() string {
+	return string(e)
+}
+
+func (e *TeamRole) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TeamRole(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TeamRole", str)
+	}
+	return nil
+}
+
+func (e TeamRole) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TeamRole) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TeamRole) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

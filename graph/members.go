@@ -1,0 +1,345 @@
+package graph
+
+import (
+	"context"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/predicate"
+	"github.com/folio/folio/ent/team"
+	"github.com/folio/folio/ent/teammember"
+	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/paging"
+)
+
+// Members of an organization are addressed by user id: the member object's
+// id is its user's id, in REST and GraphQL alike.
+
+// MemberFilter narrows a list of members.
+type MemberFilter struct {
+	// Role: members with that role, or guests for MemberRoleFilterGuest.
+	Role *model.MemberRoleFilter
+	// Search: case-insensitive contains over display name and email.
+	Search *string
+	// Sort: joinedAt (default) or lastSeenAt (members never seen are left out).
+	Sort *model.MemberSort
+}
+
+// visibleMember loads the member userID of orgID the caller may see, with
+// the caller's own standing. Strangers, unknown users and users of other
+// organizations answer 404; so does another member for a guest.
+func visibleMember(ctx context.Context, orgID, userID string) (*ent.Member, access.Membership, error) {
+	thunk := loader.For(ctx).MemberByOrgUser.Load(ctx, loader.MemberKey(orgID, userID))
+	_, m, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return nil, m, err
+	}
+	target, err := thunk()
+	if err != nil {
+		return nil, m, err
+	}
+	if target == nil || !m.CanSeeMember(userID == auth.ViewerID(ctx)) {
+		return nil, m, apperr.NotFoundf("member %s not found in organization %s", userID, orgID)
+	}
+	return target, m, nil
+}
+
+// OrganizationMember is one member of an organization, by user id.
+func (r *Resolver) OrganizationMember(ctx context.Context, orgID, userID string) (*ent.Member, error) {
+	target, _, err := visibleMember(ctx, orgID, userID)
+	return target, err
+}
+
+// OrganizationMembers pages through an organization's members, sorted by
+// the sort column and id. Guests may not list members (403).
+func (r *Resolver) OrganizationMembers(ctx context.Context, orgID string, args paging.Args, f MemberFilter) (paging.Page[*ent.Member], error) {
+	var none paging.Page[*ent.Member]
+	_, m, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return none, err
+	}
+	if !m.CanSeeMembers() {
+		return none, apperr.Forbiddenf("guests cannot list the members of the organization")
+	}
+	q := r.Client.Member.Query().Where(member.OrganizationID(orgID))
+	if f.Role != nil {
+		switch {
+		case !f.Role.IsValid():
+			return none, apperr.InvalidField("role", "must be a role (admin, create, review, edit, comment, read) or guest")
+		case *f.Role == model.MemberRoleFilterGuest:
+			q.Where(member.RoleIsNil())
+		default:
+			q.Where(member.RoleEQ(access.Role(*f.Role)))
+		}
+	}
+	if f.Search != nil {
+		if s := strings.TrimSpace(*f.Search); s != "" {
+			q.Where(member.HasUserWith(user.Or(user.DisplayNameContainsFold(s), user.EmailContainsFold(s))))
+		}
+	}
+	column := member.FieldJoinedAt
+	if f.Sort != nil {
+		switch *f.Sort {
+		case model.MemberSortJoinedAt:
+		case model.MemberSortLastSeenAt:
+			column = member.FieldLastSeenAt
+			q.Where(member.LastSeenAtNotNil())
+		default:
+			return none, apperr.InvalidField("sort", "must be joinedAt or lastSeenAt")
+		}
+	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return none, err
+	}
+	rows, err := q.Where(args.Keyset(column)).
+		Order(args.OrderBy(column)).
+		Limit(args.Limit + 1).
+		WithUser().
+		All(ctx)
+	if err != nil {
+		return none, err
+	}
+	if err := r.primeMembers(ctx, orgID, rows); err != nil {
+		return none, err
+	}
+	return paging.Cut(args, rows, total, func(mb *ent.Member) paging.Cursor {
+		if column == member.FieldLastSeenAt {
+			return paging.Cursor{Time: *mb.LastSeenAt, ID: mb.ID}
+		}
+		return paging.Cursor{Time: mb.JoinedAt, ID: mb.ID}
+	}), nil
+}
+
+// primeMembers fills the loaders behind every member's fields from a page
+// of members loaded with their users: the users, the members themselves
+// and, in one more statement, their team counts. A page then costs the same
+// number of statements however many members it holds.
+func (r *Resolver) primeMembers(ctx context.Context, orgID string, rows []*ent.Member) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	l := loader.For(ctx)
+	users := make([]string, len(rows))
+	for i, mb := range rows {
+		users[i] = mb.UserID
+		key := loader.MemberKey(orgID, mb.UserID)
+		l.MemberByOrgUser.Prime(ctx, key, mb)
+		if mb.Edges.User != nil {
+			l.UserByID.Prime(ctx, mb.UserID, mb.Edges.User)
+		}
+	}
+	counts, err := loader.CountMemberTeams(ctx, r.Client, orgID, users)
+	if err != nil {
+		return err
+	}
+	for _, u := range users {
+		l.MemberTeamCount.Prime(ctx, loader.MemberKey(orgID, u), counts[u])
+	}
+	return nil
+}
+
+// MemberTeamCount is the number of teams of the member's organization the
+// member is in (the member object's `teams`).
+func (r *Resolver) MemberTeamCount(ctx context.Context, m *ent.Member) (int, error) {
+	return loader.For(ctx).MemberTeamCount.Load(ctx, loader.MemberKey(m.OrganizationID, m.UserID))()
+}
+
+// MemberTeams pages through the teams of orgID that userID is in, most
+// recently joined first unless asked otherwise; each team membership comes
+// with its team. Guests may not list teams (403).
+func (r *Resolver) MemberTeams(ctx context.Context, orgID, userID string, args paging.Args, title *string) (paging.Page[*ent.TeamMember], error) {
+	var none paging.Page[*ent.TeamMember]
+	_, m, err := visibleMember(ctx, orgID, userID)
+	if err != nil {
+		return none, err
+	}
+	if !m.CanSeeTeams() {
+		return none, apperr.Forbiddenf("guests cannot list the teams of the organization")
+	}
+	teamWhere := []predicate.Team{team.OrganizationID(orgID)}
+	if title != nil && strings.TrimSpace(*title) != "" {
+		teamWhere = append(teamWhere, team.TitleContainsFold(strings.TrimSpace(*title)))
+	}
+	q := r.Client.TeamMember.Query().Where(teammember.UserID(userID), teammember.HasTeamWith(teamWhere...))
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return none, err
+	}
+	rows, err := q.Where(args.Keyset(teammember.FieldCreatedAt)).
+		Order(args.OrderBy(teammember.FieldCreatedAt)).
+		Limit(args.Limit + 1).
+		WithTeam().
+		All(ctx)
+	if err != nil {
+		return none, err
+	}
+	teams := make([]*ent.Team, 0, len(rows))
+	for _, tm := range rows {
+		teams = append(teams, tm.Edges.Team)
+	}
+	if err := r.primeTeams(ctx, teams); err != nil {
+		return none, err
+	}
+	return paging.Cut(args, rows, total, teamMemberCursor), nil
+}
+
+// UpdateMember changes a member's role (admins only); role null makes the
+// member a guest, an absent role changes nothing. The last admin of an
+// organization keeps their role (409).
+func (r *Resolver) UpdateMember(ctx context.Context, orgID, userID string, input model.UpdateMemberInput) (*ent.Member, error) {
+	target, m, err := visibleMember(ctx, orgID, userID)
+	if err != nil {
+		return nil, err
+	}
+	if !m.CanManageMembers() {
+		return nil, apperr.Forbiddenf("only admins of the organization can change members")
+	}
+	role, ok := input.Role.ValueOK()
+	if !ok {
+		return target, nil
+	}
+	if role != nil && !role.Valid() {
+		return nil, apperr.InvalidField("role", "%q is not a role (admin, create, review, edit, comment, read, or null for guest)", string(*role))
+	}
+	var updated *ent.Member
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if !access.AtLeast(role, access.Admin) {
+			if err := keepAnAdmin(ctx, tx, orgID, userID, "demoted"); err != nil {
+				return err
+			}
+		}
+		upd := tx.Member.UpdateOneID(target.ID)
+		if role == nil {
+			upd.ClearRole()
+		} else {
+			upd.SetRole(*role)
+		}
+		updated, err = upd.Save(ctx)
+		return entError(err)
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.forgetMember(ctx, updated)
+	return updated, nil
+}
+
+// RemoveMember removes a member from an organization and from every team of
+// it, in one transaction. Admins remove anyone; any member may leave. The
+// last admin cannot leave (409).
+func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) error {
+	target, m, err := visibleMember(ctx, orgID, userID)
+	if err != nil {
+		return err
+	}
+	if !m.CanRemoveMember(userID == auth.ViewerID(ctx)) {
+		return apperr.Forbiddenf("only admins of the organization can remove other members")
+	}
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if err := keepAnAdmin(ctx, tx, orgID, userID, "removed"); err != nil {
+			return err
+		}
+		if _, err := tx.TeamMember.Delete().
+			Where(teammember.UserID(userID), teammember.HasTeamWith(team.OrganizationID(orgID))).
+			Exec(ctx); err != nil {
+			return err
+		}
+		return tx.Member.DeleteOneID(target.ID).Exec(ctx)
+	})
+	if err != nil {
+		return err
+	}
+	l := loader.For(ctx)
+	key := loader.MemberKey(orgID, userID)
+	l.MemberByOrgUser.Clear(ctx, key).Prime(ctx, key, nil)
+	l.MemberTeamCount.Clear(ctx, key)
+	if userID == auth.ViewerID(ctx) {
+		l.ViewerMembership.Clear(ctx, orgID)
+	}
+	return nil
+}
+
+// SetMemberSSO marks a member as signing in through SSO (admins only).
+func (r *Resolver) SetMemberSSO(ctx context.Context, orgID, userID string) (*ent.Member, error) {
+	target, m, err := visibleMember(ctx, orgID, userID)
+	if err != nil {
+		return nil, err
+	}
+	if !m.CanManageMembers() {
+		return nil, apperr.Forbiddenf("only admins of the organization can change members")
+	}
+	updated, err := r.Client.Member.UpdateOneID(target.ID).SetSSO(true).Save(ctx)
+	if err != nil {
+		return nil, entError(err)
+	}
+	r.forgetMember(ctx, updated)
+	return updated, nil
+}
+
+// keepAnAdmin refuses (409) a change that would leave orgID without an
+// admin: userID is about to stop being one (how: "demoted", "removed"). It
+// runs inside the change's transaction and first locks the organization's
+// admin rows (a no-op update), so that two admins demoting each other at the
+// same time cannot both succeed on PostgreSQL; SQLite has one writer at a
+// time anyway.
+func keepAnAdmin(ctx context.Context, tx *ent.Client, orgID, userID, how string) error {
+	admins := []predicate.Member{member.OrganizationID(orgID), member.RoleEQ(access.Admin)}
+	if _, err := tx.Member.Update().Where(admins...).SetRole(access.Admin).Save(ctx); err != nil {
+		return err
+	}
+	target, err := tx.Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).Only(ctx)
+	if err != nil {
+		return entError(err)
+	}
+	if !access.AtLeast(target.Role, access.Admin) {
+		return nil
+	}
+	n, err := tx.Member.Query().Where(admins...).Count(ctx)
+	if err != nil {
+		return err
+	}
+	if !access.KeepsAnAdmin(n, 1) {
+		return apperr.Conflictf("the last admin of the organization cannot be %s: make another member admin first", how)
+	}
+	return nil
+}
+
+// forgetMember replaces a changed member in the loaders.
+func (r *Resolver) forgetMember(ctx context.Context, m *ent.Member) {
+	l := loader.For(ctx)
+	key := loader.MemberKey(m.OrganizationID, m.UserID)
+	l.MemberByOrgUser.Clear(ctx, key).Prime(ctx, key, m)
+	if m.UserID == auth.ViewerID(ctx) {
+		l.ViewerMembership.Clear(ctx, m.OrganizationID).Prime(ctx, m.OrganizationID, m)
+	}
+}
+
+// memberConnection is the GraphQL view of a page of members.
+func memberConnection(page paging.Page[*ent.Member]) *model.MemberConnection {
+	conn := &model.MemberConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.MemberEdge{}}
+	for i, mb := range page.Items {
+		conn.Edges = append(conn.Edges, &model.MemberEdge{Cursor: page.Cursors[i], Node: mb})
+	}
+	return conn
+}
+
+// onlyTotalCount tells whether a connection field asks for nothing but its
+// totalCount: a count loader then answers it without loading a page, so
+// nested connections cost one statement per level, not one per parent.
+func onlyTotalCount(ctx context.Context) bool {
+	for _, f := range graphql.CollectFieldsCtx(ctx, nil) {
+		if f.Name != "totalCount" && f.Name != "__typename" {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,209 @@
+package graph_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/testkit"
+)
+
+func TestMembersAndTeamsGraphQL(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		alice, acme := s.NewUser(t, "alice@acme.com", "Acme")
+		bob, bobs := s.NewUser(t, "bob@bobs.io", "Bobs")
+		carol, _ := s.NewUser(t, "carol@acme.com", "")
+		gina, _ := s.NewUser(t, "gina@guest.org", "")
+		s.AddMember(t, acme, carol, testkit.RoleOf(access.Read))
+		s.AddMember(t, acme, gina, nil)
+		vars := func(kv ...any) map[string]any {
+			m := map[string]any{"org": acme}
+			for i := 0; i < len(kv); i += 2 {
+				m[kv[i].(string)] = kv[i+1]
+			}
+			return m
+		}
+		code := func(errs []testkit.GraphQLError) string {
+			if len(errs) != 1 {
+				t.Fatalf("want one error, got %+v", errs)
+			}
+			return fmt.Sprint(errs[0].Extensions["code"])
+		}
+
+		// Teams: create with members, rename, bulk membership changes.
+		data := s.MustGraphQL(t, alice.Token, `mutation($org: ID!, $m: [String!]) { createTeam(organizationId: $org, title: "Writers", members: $m) { id title members permissions { admin view } } }`,
+			vars("m", []string{carol.Email, gina.ID}))
+		team := data["createTeam"].(map[string]any)
+		teamID := team["id"].(string)
+		if team["title"] != "Writers" || team["members"] != 2.0 || team["permissions"].(map[string]any)["admin"] != true {
+			t.Fatalf("created: %v", team)
+		}
+		data = s.MustGraphQL(t, alice.Token, `mutation($org: ID!, $team: ID!) { updateTeam(organizationId: $org, teamId: $team, title: "Authors") { title } }`, vars("team", teamID))
+		if data["updateTeam"].(map[string]any)["title"] != "Authors" {
+			t.Fatalf("renamed: %v", data)
+		}
+		data = s.MustGraphQL(t, alice.Token, `mutation($org: ID!, $team: ID!, $ms: [TeamMembershipInput!]) {
+			updateTeamMembers(organizationId: $org, teamId: $team, add: ["alice@acme.com"], remove: ["not-a-user", "gina@guest.org"], memberships: $ms) { members } }`,
+			vars("team", teamID, "ms", []map[string]any{{"user": carol.ID, "role": "owner"}, {"user": gina.ID, "role": "owner"}}))
+		if data["updateTeamMembers"].(map[string]any)["members"] != 2.0 {
+			t.Fatalf("after update: %v", data)
+		}
+		if roles := s.TeamRoles(t, teamID); len(roles) != 2 || roles[carol.ID] != "owner" || roles[alice.ID] != "member" {
+			t.Fatalf("stored: %v", roles)
+		}
+		data = s.MustGraphQL(t, carol.Token, `mutation($org: ID!, $team: ID!, $u: ID!) { addTeamMember(organizationId: $org, teamId: $team, userId: $u, role: owner) { role user { id } member { id role } team { id } permissions { view } } }`,
+			vars("team", teamID, "u", gina.ID))
+		tm := data["addTeamMember"].(map[string]any)
+		if tm["role"] != "owner" || tm["user"].(map[string]any)["id"] != gina.ID || tm["member"].(map[string]any)["role"] != nil || tm["permissions"].(map[string]any)["view"] != true {
+			t.Fatalf("added: %v", tm)
+		}
+
+		// Reading: members with filters and their teams; the team's members.
+		data = s.MustGraphQL(t, carol.Token, `query($org: ID!) { organization(id: $org) {
+			all: members(first: 2, order: asc) { totalCount pageInfo { hasNextPage } edges { node { id role user { email } } } }
+			guests: members(role: guest) { totalCount edges { node { id role } } }
+			found: members(search: "CAROL") { edges { node { id sso spaces joinedAt lastSeenAt teams { totalCount edges { role node { title } } } } } }
+			teams(title: "auth") { totalCount edges { node { id teamMembers(first: 10) { totalCount edges { node { role user { email } } } } } } }
+		} }`, vars())
+		org := data["organization"].(map[string]any)
+		all := org["all"].(map[string]any)
+		if all["totalCount"] != 3.0 || all["pageInfo"].(map[string]any)["hasNextPage"] != true {
+			t.Fatalf("members: %v", all)
+		}
+		if first := all["edges"].([]any)[0].(map[string]any)["node"].(map[string]any); first["id"] != alice.ID || first["role"] != "admin" {
+			t.Fatalf("first member: %v", first)
+		}
+		guests := org["guests"].(map[string]any)
+		if guests["totalCount"] != 1.0 || guests["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["id"] != gina.ID {
+			t.Fatalf("guests: %v", guests)
+		}
+		found := org["found"].(map[string]any)["edges"].([]any)
+		if len(found) != 1 {
+			t.Fatalf("search: %v", found)
+		}
+		c := found[0].(map[string]any)["node"].(map[string]any)
+		ct := c["teams"].(map[string]any)
+		if c["id"] != carol.ID || c["spaces"] != 0.0 || c["lastSeenAt"] != nil || ct["totalCount"] != 1.0 {
+			t.Fatalf("carol: %v", c)
+		}
+		if e := ct["edges"].([]any)[0].(map[string]any); e["role"] != "owner" || e["node"].(map[string]any)["title"] != "Authors" {
+			t.Fatalf("carol's teams: %v", ct)
+		}
+		teams := org["teams"].(map[string]any)
+		if teams["totalCount"] != 1.0 {
+			t.Fatalf("teams: %v", teams)
+		}
+		tms := teams["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["teamMembers"].(map[string]any)
+		if tms["totalCount"] != 3.0 || len(tms["edges"].([]any)) != 3 {
+			t.Fatalf("team members: %v", tms)
+		}
+
+		// Members: role changes, SSO, the last admin.
+		update := `mutation($org: ID!, $u: ID!, $in: UpdateMemberInput!) { updateMember(organizationId: $org, userId: $u, input: $in) { id role } }`
+		data = s.MustGraphQL(t, alice.Token, update, vars("u", carol.ID, "in", map[string]any{"role": nil}))
+		if m := data["updateMember"].(map[string]any); m["id"] != carol.ID || m["role"] != nil {
+			t.Fatalf("guest: %v", m)
+		}
+		data = s.MustGraphQL(t, alice.Token, update, vars("u", carol.ID, "in", map[string]any{}))
+		if m := data["updateMember"].(map[string]any); m["role"] != nil {
+			t.Fatalf("absent role changed it: %v", m)
+		}
+		s.MustGraphQL(t, alice.Token, update, vars("u", carol.ID, "in", map[string]any{"role": "read"}))
+		data = s.MustGraphQL(t, alice.Token, `mutation($org: ID!, $u: ID!) { setMemberSSO(organizationId: $org, userId: $u) { sso } }`, vars("u", carol.ID))
+		if data["setMemberSSO"].(map[string]any)["sso"] != true {
+			t.Fatalf("sso: %v", data)
+		}
+
+		before := s.Snapshot(t)
+		_, errs := s.GraphQL(t, alice.Token, update, vars("u", alice.ID, "in", map[string]any{"role": "read"}))
+		if code(errs) != "CONFLICT" {
+			t.Fatalf("demoting the last admin: %+v", errs)
+		}
+		_, errs = s.GraphQL(t, alice.Token, `mutation($org: ID!, $u: ID!) { removeMember(organizationId: $org, userId: $u) }`, vars("u", alice.ID))
+		if code(errs) != "CONFLICT" {
+			t.Fatalf("removing the last admin: %+v", errs)
+		}
+		for _, c := range []struct {
+			token, query string
+			vars         map[string]any
+			code, field  string
+		}{
+			{carol.Token, update, vars("u", carol.ID, "in", map[string]any{"role": "admin"}), "FORBIDDEN", ""},
+			{gina.Token, update, vars("u", carol.ID, "in", map[string]any{"role": "admin"}), "NOT_FOUND", ""},
+			{bob.Token, update, vars("u", carol.ID, "in", map[string]any{"role": "admin"}), "NOT_FOUND", ""},
+			{alice.Token, `mutation($org: ID!) { createTeam(organizationId: $org, title: "") { id } }`, vars(), "BAD_USER_INPUT", "title"},
+			{alice.Token, fmt.Sprintf(`mutation($org: ID!) { createTeam(organizationId: $org, title: %q) { id } }`, strings.Repeat("a", 65)), vars(), "BAD_USER_INPUT", "title"},
+			{alice.Token, `mutation($org: ID!) { createTeam(organizationId: $org, title: "T", members: ["bob@bobs.io"]) { id } }`, vars(), "BAD_USER_INPUT", "members"},
+			{carol.Token, `mutation($org: ID!) { createTeam(organizationId: $org, title: "T") { id } }`, vars(), "FORBIDDEN", ""},
+			{bob.Token, `mutation($org: ID!) { createTeam(organizationId: $org, title: "T") { id } }`, vars(), "NOT_FOUND", ""},
+			{alice.Token, `mutation($org: ID!, $team: ID!) { updateTeam(organizationId: $org, teamId: $team, title: "") { id } }`, vars("team", teamID), "BAD_USER_INPUT", "title"},
+			{gina.Token, `mutation($org: ID!, $team: ID!) { deleteTeam(organizationId: $org, teamId: $team) }`, vars("team", teamID), "NOT_FOUND", ""},
+			{alice.Token, `mutation($team: ID!, $org: ID!) { deleteTeam(organizationId: $org, teamId: $team) }`, vars("org", bobs, "team", teamID), "NOT_FOUND", ""},
+			{alice.Token, `mutation($org: ID!, $team: ID!) { updateTeamMembers(organizationId: $org, teamId: $team, add: ["bob@bobs.io"]) { id } }`, vars("team", teamID), "BAD_USER_INPUT", "add"},
+			{gina.Token, `query($org: ID!) { organization(id: $org) { members { totalCount } } }`, vars(), "FORBIDDEN", ""},
+			{gina.Token, `query($org: ID!) { organization(id: $org) { teams { totalCount } } }`, vars(), "FORBIDDEN", ""},
+			{alice.Token, `query($org: ID!) { organization(id: $org) { members(first: 0) { totalCount } } }`, vars(), "BAD_USER_INPUT", "first"},
+		} {
+			_, errs := s.GraphQL(t, c.token, c.query, c.vars)
+			if code(errs) != c.code || (c.field != "" && errs[0].Extensions["field"] != c.field) {
+				t.Fatalf("%s: %+v", c.query, errs)
+			}
+		}
+		s.Unchanged(t, before)
+
+		// Leaving a team, deleting it, removing a member.
+		data = s.MustGraphQL(t, gina.Token, `mutation($org: ID!) { removeMember(organizationId: $org, userId: "`+gina.ID+`") }`, vars())
+		if data["removeMember"] != true || s.MemberOf(t, acme, gina.ID) != nil || s.TeamRoles(t, teamID)[gina.ID] != "" {
+			t.Fatalf("gina left: %v %v", data, s.TeamRoles(t, teamID))
+		}
+		s.MustGraphQL(t, carol.Token, `mutation($org: ID!, $team: ID!, $u: ID!) { removeTeamMember(organizationId: $org, teamId: $team, userId: $u) }`, vars("team", teamID, "u", alice.ID))
+		s.MustGraphQL(t, carol.Token, `mutation($org: ID!, $team: ID!) { deleteTeam(organizationId: $org, teamId: $team) }`, vars("team", teamID))
+		if len(s.TeamRoles(t, teamID)) != 0 {
+			t.Fatal("team members left behind")
+		}
+	})
+}
+
+// TestMembersStatementCount holds the members page with each member's user
+// and team count to a fixed number of SQL statements.
+func TestMembersStatementCount(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		count := func(n int) int64 {
+			owner, org := s.NewUser(t, fmt.Sprintf("owner%d@example.com", n), fmt.Sprintf("Org %d", n))
+			users := s.AddUsers(t, org, fmt.Sprintf("Member%d-", n), n-1, testkit.RoleOf(access.Read))
+			ids := make([]string, len(users))
+			for i, u := range users {
+				ids[i] = u.ID
+			}
+			for _, title := range []string{"One", "Two"} {
+				s.MustGraphQL(t, owner.Token, `mutation($org: ID!, $t: String!, $m: [String!]) { createTeam(organizationId: $org, title: $t, members: $m) { id } }`,
+					map[string]any{"org": org, "t": title, "m": ids})
+			}
+			before := s.Statements()
+			data := s.MustGraphQL(t, owner.Token, `query($id: ID!) { organization(id: $id) { members(first: 100) { edges { node { user { displayName } teams { totalCount } } } } } }`,
+				map[string]any{"id": org})
+			after := s.Statements()
+			edges := data["organization"].(map[string]any)["members"].(map[string]any)["edges"].([]any)
+			if len(edges) != n {
+				t.Fatalf("%d members, want %d", len(edges), n)
+			}
+			for _, e := range edges {
+				node := e.(map[string]any)["node"].(map[string]any)
+				want := 2.0
+				if strings.HasPrefix(node["user"].(map[string]any)["displayName"].(string), "owner") {
+					want = 0
+				}
+				if node["teams"].(map[string]any)["totalCount"] != want {
+					t.Fatalf("member: %v", node)
+				}
+			}
+			return after - before
+		}
+		ten, hundred := count(10), count(100)
+		if ten != hundred {
+			t.Fatalf("statements: %d for 10 members, %d for 100", ten, hundred)
+		}
+		t.Logf("%d statements for 10 and for 100 members", ten)
+	})
+}
