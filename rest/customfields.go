@@ -69,18 +69,7 @@ func (a *API) deleteCustomField(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) writeCustomField(w http.ResponseWriter, r *http.Request, status int, cf *ent.CustomField, err error) {
-	var body any
-	if err == nil {
-		body, err = a.presentCustomField(r.Context(), cf)
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if status == http.StatusCreated {
-		w.Header().Set("Location", a.res.CustomFieldURLs(cf).Location)
-	}
-	writeJSON(w, status, body)
+	writeOne(w, r, status, cf, err, a.presentCustomField, func(cf *ent.CustomField) string { return a.res.CustomFieldURLs(cf).Location })
 }
 
 // customFieldJSON is GitBook's CustomField object. title, description and

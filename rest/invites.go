@@ -80,18 +80,7 @@ func (a *API) joinWithInvite(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) writeInvite(w http.ResponseWriter, r *http.Request, status int, inv *ent.Invite, err error) {
-	var body any
-	if err == nil {
-		body, err = a.presentInvite(r.Context(), inv)
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if status == http.StatusCreated {
-		w.Header().Set("Location", a.res.InviteLinkLocation(inv))
-	}
-	writeJSON(w, status, body)
+	writeOne(w, r, status, inv, err, a.presentInvite, a.res.InviteLinkLocation)
 }
 
 // inviteJSON is GitBook's InviteLinkToOrganization object.

@@ -94,15 +94,7 @@ func (a *API) listMemberTeams(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) writeMember(w http.ResponseWriter, r *http.Request, m *ent.Member, err error) {
-	var body any
-	if err == nil {
-		body, err = a.presentMember(r.Context(), m)
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, body)
+	writeOne(w, r, http.StatusOK, m, err, a.presentMember, nil)
 }
 
 // teamRoleJSON is GitBook's TeamMember object: a role in a team.

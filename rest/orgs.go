@@ -95,18 +95,7 @@ func (a *API) organizationsForEmailDomain(w http.ResponseWriter, r *http.Request
 }
 
 func (a *API) writeOrganization(w http.ResponseWriter, r *http.Request, status int, org *ent.Organization, err error) {
-	var body any
-	if err == nil {
-		body, err = a.presentOrganization(r.Context(), org)
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if status == http.StatusCreated {
-		w.Header().Set("Location", a.res.OrganizationURLs(org).Location)
-	}
-	writeJSON(w, status, body)
+	writeOne(w, r, status, org, err, a.presentOrganization, func(o *ent.Organization) string { return a.res.OrganizationURLs(o).Location })
 }
 
 // organizationJSON is GitBook's Organization object. Billing, trial and plan

@@ -5,6 +5,7 @@ package rest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -21,6 +22,24 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeOne answers one object the resolvers returned, or their error. A 201
+// carries the new object's API URL in Location when location is given.
+func writeOne[T any](w http.ResponseWriter, r *http.Request, status int, v T, err error,
+	present func(context.Context, T) (any, error), location func(T) string) {
+	var body any
+	if err == nil {
+		body, err = present(r.Context(), v)
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if status == http.StatusCreated && location != nil {
+		w.Header().Set("Location", location(v))
+	}
+	writeJSON(w, status, body)
 }
 
 // writeStatus answers an empty body (204, 205).

@@ -80,18 +80,7 @@ func (a *API) listSSOProviderLogins(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) writeSAMLProvider(w http.ResponseWriter, r *http.Request, status int, p *ent.SAMLProvider, err error) {
-	var body any
-	if err == nil {
-		body, err = a.presentSAMLProvider(r.Context(), p)
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if status == http.StatusCreated {
-		w.Header().Set("Location", a.res.SAMLProviderURLs(p).Location)
-	}
-	writeJSON(w, status, body)
+	writeOne(w, r, status, p, err, a.presentSAMLProvider, func(p *ent.SAMLProvider) string { return a.res.SAMLProviderURLs(p).Location })
 }
 
 // samlProviderJSON is GitBook's OrganizationSAMLProvider. GitBook requires

@@ -70,9 +70,6 @@ func (a *API) createTeam(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t, err := a.res.Mutation().CreateTeam(r.Context(), chi.URLParam(r, "organizationId"), title, in.Members)
-	if err == nil {
-		w.Header().Set("Location", a.res.BaseURL+"/v1/orgs/"+t.OrganizationID+"/teams/"+t.ID)
-	}
 	a.writeTeam(w, r, http.StatusCreated, t, err)
 }
 
@@ -105,15 +102,9 @@ func (a *API) deleteTeam(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) writeTeam(w http.ResponseWriter, r *http.Request, status int, t *ent.Team, err error) {
-	var body any
-	if err == nil {
-		body, err = a.presentTeam(r.Context(), t)
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, status, body)
+	writeOne(w, r, status, t, err, a.presentTeam, func(t *ent.Team) string {
+		return a.res.BaseURL + "/v1/orgs/" + t.OrganizationID + "/teams/" + t.ID
+	})
 }
 
 // teamRoleBody is a role in a team, as a request sends it.

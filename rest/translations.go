@@ -70,18 +70,7 @@ func (a *API) deleteTranslation(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) writeTranslation(w http.ResponseWriter, r *http.Request, status int, ts *ent.TranslationSettings, err error) {
-	var body any
-	if err == nil {
-		body, err = a.presentTranslation(r.Context(), ts)
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if status == http.StatusCreated {
-		w.Header().Set("Location", a.res.TranslationURLs(ts).Location)
-	}
-	writeJSON(w, status, body)
+	writeOne(w, r, status, ts, err, a.presentTranslation, func(ts *ent.TranslationSettings) string { return a.res.TranslationURLs(ts).Location })
 }
 
 // translationJSON is the seed's translation settings object.
