@@ -19,6 +19,8 @@ type API struct {
 func Routes(r chi.Router, res *graph.Resolver) {
 	a := &API{res: res}
 	a.orgRoutes(r)
+	a.spaceRoutes(r)
+	a.collectionRoutes(r)
 }
 
 // writeError answers err in the GitBook error shape.

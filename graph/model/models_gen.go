@@ -13,6 +13,22 @@ import (
 	"github.com/folio/folio/internal/access"
 )
 
+type CollectionConnection struct {
+	Edges      []*CollectionEdge `json:"edges"`
+	PageInfo   *PageInfo         `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+type CollectionEdge struct {
+	Cursor string          `json:"cursor"`
+	Node   *ent.Collection `json:"node"`
+}
+
+type CreateCollectionInput struct {
+	Title  graphql.Omittable[*string] `json:"title,omitempty"`
+	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
+}
+
 type CreateOrganizationInput struct {
 	Title        string                      `json:"title"`
 	EmailDomains graphql.Omittable[[]string] `json:"emailDomains,omitempty"`
@@ -20,9 +36,34 @@ type CreateOrganizationInput struct {
 	UseCase      graphql.Omittable[*string]  `json:"useCase,omitempty"`
 }
 
+type CreateSpaceInput struct {
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	Emoji graphql.Omittable[*string] `json:"emoji,omitempty"`
+	// A collection of the organization to create the space in.
+	Parent   graphql.Omittable[*string] `json:"parent,omitempty"`
+	EditMode graphql.Omittable[*string] `json:"editMode,omitempty"`
+}
+
 type DefaultContentInput struct {
 	Type string `json:"type"`
 	Site string `json:"site"`
+}
+
+type MemberSpaceConnection struct {
+	Edges      []*MemberSpaceEdge `json:"edges"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type MemberSpaceEdge struct {
+	Cursor string       `json:"cursor"`
+	Node   *MemberSpace `json:"node"`
+}
+
+// parent: a collection, or null for the organization's root; absent: stay.
+type MoveInput struct {
+	Parent   graphql.Omittable[*string]        `json:"parent,omitempty"`
+	Position graphql.Omittable[*PositionInput] `json:"position,omitempty"`
 }
 
 type OrganizationConnection struct {
@@ -42,6 +83,37 @@ type PageInfo struct {
 	EndCursor   *string `json:"endCursor,omitempty"`
 }
 
+// Where to put a space or collection among the contents of its parent.
+type PositionInput struct {
+	Before graphql.Omittable[*PositionTargetInput] `json:"before,omitempty"`
+	After  graphql.Omittable[*PositionTargetInput] `json:"after,omitempty"`
+}
+
+type PositionTargetInput struct {
+	// space or collection
+	Type       string                     `json:"type"`
+	Space      graphql.Omittable[*string] `json:"space,omitempty"`
+	Collection graphql.Omittable[*string] `json:"collection,omitempty"`
+}
+
+type SpaceConnection struct {
+	Edges      []*SpaceEdge `json:"edges"`
+	PageInfo   *PageInfo    `json:"pageInfo"`
+	TotalCount int          `json:"totalCount"`
+}
+
+type SpaceEdge struct {
+	Cursor string     `json:"cursor"`
+	Node   *ent.Space `json:"node"`
+}
+
+// Absent fields are left alone; null clears description and defaultLevel.
+type UpdateCollectionInput struct {
+	Title        graphql.Omittable[*string] `json:"title,omitempty"`
+	Description  graphql.Omittable[*string] `json:"description,omitempty"`
+	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
+}
+
 // Every field is optional: absent fields are left alone, null clears.
 type UpdateOrganizationInput struct {
 	Title          graphql.Omittable[*string]              `json:"title,omitempty"`
@@ -53,6 +125,15 @@ type UpdateOrganizationInput struct {
 	Sso            graphql.Omittable[*bool]                `json:"sso,omitempty"`
 	Ai             graphql.Omittable[*bool]                `json:"ai,omitempty"`
 	InviteLinks    graphql.Omittable[*bool]                `json:"inviteLinks,omitempty"`
+}
+
+// Absent fields are left alone; null clears emoji, editMode and defaultLevel.
+type UpdateSpaceInput struct {
+	Title        graphql.Omittable[*string] `json:"title,omitempty"`
+	Emoji        graphql.Omittable[*string] `json:"emoji,omitempty"`
+	EditMode     graphql.Omittable[*string] `json:"editMode,omitempty"`
+	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
+	Visibility   graphql.Omittable[*string] `json:"visibility,omitempty"`
 }
 
 // Order of a list; lists default to desc (newest first).
