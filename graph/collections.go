@@ -50,11 +50,11 @@ func (r *Resolver) OrganizationCollections(ctx context.Context, orgID string, ne
 // CollectionSpaces pages through the spaces directly in a collection, in
 // position order, that the caller can access.
 func (r *Resolver) CollectionSpaces(ctx context.Context, c *ent.Collection, args paging.Args) (paging.Page[*ent.Space], error) {
-	rows, err := loader.For(ctx).SpacesInCollection.Load(ctx, c.ID)()
+	byParent, err := loader.For(ctx).SpacesInCollections.Load(ctx, c.OrganizationID)()
 	if err != nil {
 		return paging.Page[*ent.Space]{}, err
 	}
-	visible, err := spacesWithRole(ctx, rows)
+	visible, err := spacesWithRole(ctx, byParent[c.ID])
 	if err != nil {
 		return paging.Page[*ent.Space]{}, err
 	}

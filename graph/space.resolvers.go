@@ -107,21 +107,22 @@ func (r *spaceResolver) DefaultLevel(ctx context.Context, obj *ent.Space) (*stri
 }
 
 func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space) (int, error) {
-	return loader.For(ctx).SpaceOpenComments.Load(ctx, obj.ID)()
+	c, err := loader.For(ctx).SpaceCounts.Load(ctx, obj.ID)()
+	return c.OpenComments, err
 }
 
 func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space) (int, error) {
-	c, err := loader.For(ctx).SpaceChangeRequests.Load(ctx, obj.ID)()
-	return c.Total, err
+	c, err := loader.For(ctx).SpaceCounts.Load(ctx, obj.ID)()
+	return c.ChangeRequests, err
 }
 
 func (r *spaceResolver) ChangeRequestsOpen(ctx context.Context, obj *ent.Space) (int, error) {
-	c, err := loader.For(ctx).SpaceChangeRequests.Load(ctx, obj.ID)()
+	c, err := loader.For(ctx).SpaceCounts.Load(ctx, obj.ID)()
 	return c.Open, err
 }
 
 func (r *spaceResolver) ChangeRequestsDraft(ctx context.Context, obj *ent.Space) (int, error) {
-	c, err := loader.For(ctx).SpaceChangeRequests.Load(ctx, obj.ID)()
+	c, err := loader.For(ctx).SpaceCounts.Load(ctx, obj.ID)()
 	return c.Draft, err
 }
 

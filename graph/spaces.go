@@ -45,7 +45,8 @@ func (r *Resolver) OrganizationSpaces(ctx context.Context, orgID string, args pa
 	if err != nil {
 		return paging.Page[*ent.Space]{}, err
 	}
-	return paging.Slice(args, visible, spaceKey), nil
+	page := paging.Slice(args, visible, spaceKey)
+	return page, loader.For(ctx).PrimeSpaceCounts(ctx, r.Client, page.Items)
 }
 
 // spacesWithRole keeps the spaces the caller has a role on, and primes the
@@ -75,15 +76,16 @@ func (r *Resolver) MemberSpaces(ctx context.Context, orgID, userID string, args 
 	if err != nil {
 		return none, err
 	}
+	self := userID == auth.ViewerID(ctx)
 	m, err := r.Client.Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).Only(ctx)
 	// Guests do not see the other members (as they do not see teams).
-	if ent.IsNotFound(err) || (err == nil && !caller.CanSeeTeams()) {
+	if ent.IsNotFound(err) || (err == nil && !self && !caller.CanSeeTeams()) {
 		return none, apperr.NotFoundf("member %s not found", userID)
 	}
 	if err != nil {
 		return none, err
 	}
-	if userID != auth.ViewerID(ctx) && !caller.CanAdminOrganization() {
+	if !self && !caller.CanAdminOrganization() {
 		return none, apperr.Forbiddenf("only admins can list another member's spaces")
 	}
 	target := access.Membership{Member: true, Role: m.Role}
@@ -105,7 +107,12 @@ func (r *Resolver) MemberSpaces(ctx context.Context, orgID, userID string, args 
 			items = append(items, &model.MemberSpace{Permission: *role, Space: s})
 		}
 	}
-	return paging.Slice(args, items, func(ms *model.MemberSpace) paging.Cursor { return spaceKey(ms.Space) }), nil
+	page := paging.Slice(args, items, func(ms *model.MemberSpace) paging.Cursor { return spaceKey(ms.Space) })
+	spaces := make([]*ent.Space, len(page.Items))
+	for i, ms := range page.Items {
+		spaces[i] = ms.Space
+	}
+	return page, loader.For(ctx).PrimeSpaceCounts(ctx, r.Client, spaces)
 }
 
 // ReadSpace reads a space the caller can access. With the share key of a

@@ -17,9 +17,9 @@ import (
 // spaceFixture is an organization with an admin, a read member, a stranger
 // with an organization of their own, and a helper to create spaces.
 type spaceFixture struct {
-	s               *testkit.Server
-	admin, reader   testkit.User
-	stranger        testkit.User
+	s                *testkit.Server
+	admin, reader    testkit.User
+	stranger         testkit.User
 	org, strangerOrg string
 }
 
