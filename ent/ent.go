@@ -13,11 +13,16 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/folio/folio/ent/apitoken"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/collection"
+	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/translationsettings"
@@ -83,11 +88,16 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apitoken.Table:            apitoken.ValidColumn,
+			changerequest.Table:       changerequest.ValidColumn,
+			collection.Table:          collection.ValidColumn,
+			comment.Table:             comment.ValidColumn,
 			customfield.Table:         customfield.ValidColumn,
+			customfieldvalue.Table:    customfieldvalue.ValidColumn,
 			invite.Table:              invite.ValidColumn,
 			member.Table:              member.ValidColumn,
 			organization.Table:        organization.ValidColumn,
 			samlprovider.Table:        samlprovider.ValidColumn,
+			space.Table:               space.ValidColumn,
 			team.Table:                team.ValidColumn,
 			teammember.Table:          teammember.ValidColumn,
 			translationsettings.Table: translationsettings.ValidColumn,

@@ -12,13 +12,18 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/folio/folio/ent/apitoken"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/collection"
+	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/translationsettings"
@@ -36,11 +41,16 @@ const (
 
 	// Node types.
 	TypeAPIToken            = "APIToken"
+	TypeChangeRequest       = "ChangeRequest"
+	TypeCollection          = "Collection"
+	TypeComment             = "Comment"
 	TypeCustomField         = "CustomField"
+	TypeCustomFieldValue    = "CustomFieldValue"
 	TypeInvite              = "Invite"
 	TypeMember              = "Member"
 	TypeOrganization        = "Organization"
 	TypeSAMLProvider        = "SAMLProvider"
+	TypeSpace               = "Space"
 	TypeTeam                = "Team"
 	TypeTeamMember          = "TeamMember"
 	TypeTranslationSettings = "TranslationSettings"
@@ -647,6 +657,2599 @@ func (m *APITokenMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown APIToken edge %s", name)
+}
+
+// ChangeRequestMutation represents an operation that mutates the ChangeRequest nodes in the graph.
+type ChangeRequestMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	created_at    *time.Time
+	updated_at    *time.Time
+	number        *int
+	addnumber     *int
+	status        *changerequest.Status
+	subject       *string
+	created_by    *string
+	clearedFields map[string]struct{}
+	space         *string
+	clearedspace  bool
+	done          bool
+	oldValue      func(context.Context) (*ChangeRequest, error)
+	predicates    []predicate.ChangeRequest
+}
+
+var _ ent.Mutation = (*ChangeRequestMutation)(nil)
+
+// changerequestOption allows management of the mutation configuration using functional options.
+type changerequestOption func(*ChangeRequestMutation)
+
+// newChangeRequestMutation creates new mutation for the ChangeRequest entity.
+func newChangeRequestMutation(c config, op Op, opts ...changerequestOption) *ChangeRequestMutation {
+	m := &ChangeRequestMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeChangeRequest,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withChangeRequestID sets the ID field of the mutation.
+func withChangeRequestID(id string) changerequestOption {
+	return func(m *ChangeRequestMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ChangeRequest
+		)
+		m.oldValue = func(ctx context.Context) (*ChangeRequest, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ChangeRequest.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withChangeRequest sets the old ChangeRequest of the mutation.
+func withChangeRequest(node *ChangeRequest) changerequestOption {
+	return func(m *ChangeRequestMutation) {
+		m.oldValue = func(context.Context) (*ChangeRequest, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ChangeRequestMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ChangeRequestMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ChangeRequest entities.
+func (m *ChangeRequestMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ChangeRequestMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ChangeRequestMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ChangeRequest.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ChangeRequestMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ChangeRequestMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ChangeRequestMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ChangeRequestMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ChangeRequestMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ChangeRequestMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *ChangeRequestMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *ChangeRequestMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *ChangeRequestMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetNumber sets the "number" field.
+func (m *ChangeRequestMutation) SetNumber(i int) {
+	m.number = &i
+	m.addnumber = nil
+}
+
+// Number returns the value of the "number" field in the mutation.
+func (m *ChangeRequestMutation) Number() (r int, exists bool) {
+	v := m.number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumber returns the old "number" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldNumber(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumber is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumber requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumber: %w", err)
+	}
+	return oldValue.Number, nil
+}
+
+// AddNumber adds i to the "number" field.
+func (m *ChangeRequestMutation) AddNumber(i int) {
+	if m.addnumber != nil {
+		*m.addnumber += i
+	} else {
+		m.addnumber = &i
+	}
+}
+
+// AddedNumber returns the value that was added to the "number" field in this mutation.
+func (m *ChangeRequestMutation) AddedNumber() (r int, exists bool) {
+	v := m.addnumber
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumber resets all changes to the "number" field.
+func (m *ChangeRequestMutation) ResetNumber() {
+	m.number = nil
+	m.addnumber = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *ChangeRequestMutation) SetStatus(c changerequest.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ChangeRequestMutation) Status() (r changerequest.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldStatus(ctx context.Context) (v changerequest.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ChangeRequestMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetSubject sets the "subject" field.
+func (m *ChangeRequestMutation) SetSubject(s string) {
+	m.subject = &s
+}
+
+// Subject returns the value of the "subject" field in the mutation.
+func (m *ChangeRequestMutation) Subject() (r string, exists bool) {
+	v := m.subject
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubject returns the old "subject" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldSubject(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubject is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubject requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubject: %w", err)
+	}
+	return oldValue.Subject, nil
+}
+
+// ResetSubject resets all changes to the "subject" field.
+func (m *ChangeRequestMutation) ResetSubject() {
+	m.subject = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *ChangeRequestMutation) SetCreatedBy(s string) {
+	m.created_by = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *ChangeRequestMutation) CreatedBy() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldCreatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ClearCreatedBy clears the value of the "created_by" field.
+func (m *ChangeRequestMutation) ClearCreatedBy() {
+	m.created_by = nil
+	m.clearedFields[changerequest.FieldCreatedBy] = struct{}{}
+}
+
+// CreatedByCleared returns if the "created_by" field was cleared in this mutation.
+func (m *ChangeRequestMutation) CreatedByCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldCreatedBy]
+	return ok
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *ChangeRequestMutation) ResetCreatedBy() {
+	m.created_by = nil
+	delete(m.clearedFields, changerequest.FieldCreatedBy)
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *ChangeRequestMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[changerequest.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *ChangeRequestMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *ChangeRequestMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the ChangeRequestMutation builder.
+func (m *ChangeRequestMutation) Where(ps ...predicate.ChangeRequest) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ChangeRequestMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ChangeRequestMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ChangeRequest, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ChangeRequestMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ChangeRequestMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ChangeRequest).
+func (m *ChangeRequestMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ChangeRequestMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, changerequest.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, changerequest.FieldUpdatedAt)
+	}
+	if m.space != nil {
+		fields = append(fields, changerequest.FieldSpaceID)
+	}
+	if m.number != nil {
+		fields = append(fields, changerequest.FieldNumber)
+	}
+	if m.status != nil {
+		fields = append(fields, changerequest.FieldStatus)
+	}
+	if m.subject != nil {
+		fields = append(fields, changerequest.FieldSubject)
+	}
+	if m.created_by != nil {
+		fields = append(fields, changerequest.FieldCreatedBy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ChangeRequestMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case changerequest.FieldCreatedAt:
+		return m.CreatedAt()
+	case changerequest.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case changerequest.FieldSpaceID:
+		return m.SpaceID()
+	case changerequest.FieldNumber:
+		return m.Number()
+	case changerequest.FieldStatus:
+		return m.Status()
+	case changerequest.FieldSubject:
+		return m.Subject()
+	case changerequest.FieldCreatedBy:
+		return m.CreatedBy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ChangeRequestMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case changerequest.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case changerequest.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case changerequest.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case changerequest.FieldNumber:
+		return m.OldNumber(ctx)
+	case changerequest.FieldStatus:
+		return m.OldStatus(ctx)
+	case changerequest.FieldSubject:
+		return m.OldSubject(ctx)
+	case changerequest.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	}
+	return nil, fmt.Errorf("unknown ChangeRequest field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case changerequest.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case changerequest.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case changerequest.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case changerequest.FieldNumber:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumber(v)
+		return nil
+	case changerequest.FieldStatus:
+		v, ok := value.(changerequest.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case changerequest.FieldSubject:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubject(v)
+		return nil
+	case changerequest.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ChangeRequestMutation) AddedFields() []string {
+	var fields []string
+	if m.addnumber != nil {
+		fields = append(fields, changerequest.FieldNumber)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ChangeRequestMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case changerequest.FieldNumber:
+		return m.AddedNumber()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case changerequest.FieldNumber:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumber(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ChangeRequestMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(changerequest.FieldCreatedBy) {
+		fields = append(fields, changerequest.FieldCreatedBy)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ChangeRequestMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ChangeRequestMutation) ClearField(name string) error {
+	switch name {
+	case changerequest.FieldCreatedBy:
+		m.ClearCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ChangeRequestMutation) ResetField(name string) error {
+	switch name {
+	case changerequest.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case changerequest.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case changerequest.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case changerequest.FieldNumber:
+		m.ResetNumber()
+		return nil
+	case changerequest.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case changerequest.FieldSubject:
+		m.ResetSubject()
+		return nil
+	case changerequest.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ChangeRequestMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.space != nil {
+		edges = append(edges, changerequest.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ChangeRequestMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case changerequest.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ChangeRequestMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ChangeRequestMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ChangeRequestMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedspace {
+		edges = append(edges, changerequest.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ChangeRequestMutation) EdgeCleared(name string) bool {
+	switch name {
+	case changerequest.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ChangeRequestMutation) ClearEdge(name string) error {
+	switch name {
+	case changerequest.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ChangeRequestMutation) ResetEdge(name string) error {
+	switch name {
+	case changerequest.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest edge %s", name)
+}
+
+// CollectionMutation represents an operation that mutates the Collection nodes in the graph.
+type CollectionMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	title               *string
+	description         *string
+	default_level       *collection.DefaultLevel
+	position            *float64
+	addposition         *float64
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	parent              *string
+	clearedparent       bool
+	children            map[string]struct{}
+	removedchildren     map[string]struct{}
+	clearedchildren     bool
+	spaces              map[string]struct{}
+	removedspaces       map[string]struct{}
+	clearedspaces       bool
+	done                bool
+	oldValue            func(context.Context) (*Collection, error)
+	predicates          []predicate.Collection
+}
+
+var _ ent.Mutation = (*CollectionMutation)(nil)
+
+// collectionOption allows management of the mutation configuration using functional options.
+type collectionOption func(*CollectionMutation)
+
+// newCollectionMutation creates new mutation for the Collection entity.
+func newCollectionMutation(c config, op Op, opts ...collectionOption) *CollectionMutation {
+	m := &CollectionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCollection,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCollectionID sets the ID field of the mutation.
+func withCollectionID(id string) collectionOption {
+	return func(m *CollectionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Collection
+		)
+		m.oldValue = func(ctx context.Context) (*Collection, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Collection.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCollection sets the old Collection of the mutation.
+func withCollection(node *Collection) collectionOption {
+	return func(m *CollectionMutation) {
+		m.oldValue = func(context.Context) (*Collection, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CollectionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CollectionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Collection entities.
+func (m *CollectionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CollectionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CollectionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Collection.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CollectionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CollectionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CollectionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CollectionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CollectionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CollectionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *CollectionMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *CollectionMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *CollectionMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *CollectionMutation) SetParentID(s string) {
+	m.parent = &s
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *CollectionMutation) ParentID() (r string, exists bool) {
+	v := m.parent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParentID returns the old "parent_id" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldParentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
+	}
+	return oldValue.ParentID, nil
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *CollectionMutation) ClearParentID() {
+	m.parent = nil
+	m.clearedFields[collection.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *CollectionMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[collection.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *CollectionMutation) ResetParentID() {
+	m.parent = nil
+	delete(m.clearedFields, collection.FieldParentID)
+}
+
+// SetTitle sets the "title" field.
+func (m *CollectionMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *CollectionMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *CollectionMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *CollectionMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CollectionMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *CollectionMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[collection.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *CollectionMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[collection.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CollectionMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, collection.FieldDescription)
+}
+
+// SetDefaultLevel sets the "default_level" field.
+func (m *CollectionMutation) SetDefaultLevel(cl collection.DefaultLevel) {
+	m.default_level = &cl
+}
+
+// DefaultLevel returns the value of the "default_level" field in the mutation.
+func (m *CollectionMutation) DefaultLevel() (r collection.DefaultLevel, exists bool) {
+	v := m.default_level
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultLevel returns the old "default_level" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldDefaultLevel(ctx context.Context) (v *collection.DefaultLevel, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultLevel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultLevel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultLevel: %w", err)
+	}
+	return oldValue.DefaultLevel, nil
+}
+
+// ClearDefaultLevel clears the value of the "default_level" field.
+func (m *CollectionMutation) ClearDefaultLevel() {
+	m.default_level = nil
+	m.clearedFields[collection.FieldDefaultLevel] = struct{}{}
+}
+
+// DefaultLevelCleared returns if the "default_level" field was cleared in this mutation.
+func (m *CollectionMutation) DefaultLevelCleared() bool {
+	_, ok := m.clearedFields[collection.FieldDefaultLevel]
+	return ok
+}
+
+// ResetDefaultLevel resets all changes to the "default_level" field.
+func (m *CollectionMutation) ResetDefaultLevel() {
+	m.default_level = nil
+	delete(m.clearedFields, collection.FieldDefaultLevel)
+}
+
+// SetPosition sets the "position" field.
+func (m *CollectionMutation) SetPosition(f float64) {
+	m.position = &f
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *CollectionMutation) Position() (r float64, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the Collection entity.
+// If the Collection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CollectionMutation) OldPosition(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// AddPosition adds f to the "position" field.
+func (m *CollectionMutation) AddPosition(f float64) {
+	if m.addposition != nil {
+		*m.addposition += f
+	} else {
+		m.addposition = &f
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *CollectionMutation) AddedPosition() (r float64, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *CollectionMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *CollectionMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[collection.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *CollectionMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *CollectionMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *CollectionMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearParent clears the "parent" edge to the Collection entity.
+func (m *CollectionMutation) ClearParent() {
+	m.clearedparent = true
+	m.clearedFields[collection.FieldParentID] = struct{}{}
+}
+
+// ParentCleared reports if the "parent" edge to the Collection entity was cleared.
+func (m *CollectionMutation) ParentCleared() bool {
+	return m.ParentIDCleared() || m.clearedparent
+}
+
+// ParentIDs returns the "parent" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ParentID instead. It exists only for internal usage by the builders.
+func (m *CollectionMutation) ParentIDs() (ids []string) {
+	if id := m.parent; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetParent resets all changes to the "parent" edge.
+func (m *CollectionMutation) ResetParent() {
+	m.parent = nil
+	m.clearedparent = false
+}
+
+// AddChildIDs adds the "children" edge to the Collection entity by ids.
+func (m *CollectionMutation) AddChildIDs(ids ...string) {
+	if m.children == nil {
+		m.children = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the Collection entity.
+func (m *CollectionMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the Collection entity was cleared.
+func (m *CollectionMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the Collection entity by IDs.
+func (m *CollectionMutation) RemoveChildIDs(ids ...string) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the Collection entity.
+func (m *CollectionMutation) RemovedChildrenIDs() (ids []string) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *CollectionMutation) ChildrenIDs() (ids []string) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *CollectionMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
+// AddSpaceIDs adds the "spaces" edge to the Space entity by ids.
+func (m *CollectionMutation) AddSpaceIDs(ids ...string) {
+	if m.spaces == nil {
+		m.spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.spaces[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSpaces clears the "spaces" edge to the Space entity.
+func (m *CollectionMutation) ClearSpaces() {
+	m.clearedspaces = true
+}
+
+// SpacesCleared reports if the "spaces" edge to the Space entity was cleared.
+func (m *CollectionMutation) SpacesCleared() bool {
+	return m.clearedspaces
+}
+
+// RemoveSpaceIDs removes the "spaces" edge to the Space entity by IDs.
+func (m *CollectionMutation) RemoveSpaceIDs(ids ...string) {
+	if m.removedspaces == nil {
+		m.removedspaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.spaces, ids[i])
+		m.removedspaces[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSpaces returns the removed IDs of the "spaces" edge to the Space entity.
+func (m *CollectionMutation) RemovedSpacesIDs() (ids []string) {
+	for id := range m.removedspaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SpacesIDs returns the "spaces" edge IDs in the mutation.
+func (m *CollectionMutation) SpacesIDs() (ids []string) {
+	for id := range m.spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSpaces resets all changes to the "spaces" edge.
+func (m *CollectionMutation) ResetSpaces() {
+	m.spaces = nil
+	m.clearedspaces = false
+	m.removedspaces = nil
+}
+
+// Where appends a list predicates to the CollectionMutation builder.
+func (m *CollectionMutation) Where(ps ...predicate.Collection) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CollectionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CollectionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Collection, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CollectionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CollectionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Collection).
+func (m *CollectionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CollectionMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, collection.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, collection.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, collection.FieldOrganizationID)
+	}
+	if m.parent != nil {
+		fields = append(fields, collection.FieldParentID)
+	}
+	if m.title != nil {
+		fields = append(fields, collection.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, collection.FieldDescription)
+	}
+	if m.default_level != nil {
+		fields = append(fields, collection.FieldDefaultLevel)
+	}
+	if m.position != nil {
+		fields = append(fields, collection.FieldPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CollectionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case collection.FieldCreatedAt:
+		return m.CreatedAt()
+	case collection.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case collection.FieldOrganizationID:
+		return m.OrganizationID()
+	case collection.FieldParentID:
+		return m.ParentID()
+	case collection.FieldTitle:
+		return m.Title()
+	case collection.FieldDescription:
+		return m.Description()
+	case collection.FieldDefaultLevel:
+		return m.DefaultLevel()
+	case collection.FieldPosition:
+		return m.Position()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CollectionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case collection.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case collection.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case collection.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case collection.FieldParentID:
+		return m.OldParentID(ctx)
+	case collection.FieldTitle:
+		return m.OldTitle(ctx)
+	case collection.FieldDescription:
+		return m.OldDescription(ctx)
+	case collection.FieldDefaultLevel:
+		return m.OldDefaultLevel(ctx)
+	case collection.FieldPosition:
+		return m.OldPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown Collection field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CollectionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case collection.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case collection.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case collection.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case collection.FieldParentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case collection.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case collection.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case collection.FieldDefaultLevel:
+		v, ok := value.(collection.DefaultLevel)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultLevel(v)
+		return nil
+	case collection.FieldPosition:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Collection field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CollectionMutation) AddedFields() []string {
+	var fields []string
+	if m.addposition != nil {
+		fields = append(fields, collection.FieldPosition)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CollectionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case collection.FieldPosition:
+		return m.AddedPosition()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CollectionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case collection.FieldPosition:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Collection numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CollectionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(collection.FieldParentID) {
+		fields = append(fields, collection.FieldParentID)
+	}
+	if m.FieldCleared(collection.FieldDescription) {
+		fields = append(fields, collection.FieldDescription)
+	}
+	if m.FieldCleared(collection.FieldDefaultLevel) {
+		fields = append(fields, collection.FieldDefaultLevel)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CollectionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CollectionMutation) ClearField(name string) error {
+	switch name {
+	case collection.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case collection.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case collection.FieldDefaultLevel:
+		m.ClearDefaultLevel()
+		return nil
+	}
+	return fmt.Errorf("unknown Collection nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CollectionMutation) ResetField(name string) error {
+	switch name {
+	case collection.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case collection.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case collection.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case collection.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case collection.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case collection.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case collection.FieldDefaultLevel:
+		m.ResetDefaultLevel()
+		return nil
+	case collection.FieldPosition:
+		m.ResetPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown Collection field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CollectionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.organization != nil {
+		edges = append(edges, collection.EdgeOrganization)
+	}
+	if m.parent != nil {
+		edges = append(edges, collection.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, collection.EdgeChildren)
+	}
+	if m.spaces != nil {
+		edges = append(edges, collection.EdgeSpaces)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CollectionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case collection.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case collection.EdgeParent:
+		if id := m.parent; id != nil {
+			return []ent.Value{*id}
+		}
+	case collection.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
+	case collection.EdgeSpaces:
+		ids := make([]ent.Value, 0, len(m.spaces))
+		for id := range m.spaces {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CollectionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.removedchildren != nil {
+		edges = append(edges, collection.EdgeChildren)
+	}
+	if m.removedspaces != nil {
+		edges = append(edges, collection.EdgeSpaces)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CollectionMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case collection.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	case collection.EdgeSpaces:
+		ids := make([]ent.Value, 0, len(m.removedspaces))
+		for id := range m.removedspaces {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CollectionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedorganization {
+		edges = append(edges, collection.EdgeOrganization)
+	}
+	if m.clearedparent {
+		edges = append(edges, collection.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, collection.EdgeChildren)
+	}
+	if m.clearedspaces {
+		edges = append(edges, collection.EdgeSpaces)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CollectionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case collection.EdgeOrganization:
+		return m.clearedorganization
+	case collection.EdgeParent:
+		return m.clearedparent
+	case collection.EdgeChildren:
+		return m.clearedchildren
+	case collection.EdgeSpaces:
+		return m.clearedspaces
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CollectionMutation) ClearEdge(name string) error {
+	switch name {
+	case collection.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case collection.EdgeParent:
+		m.ClearParent()
+		return nil
+	}
+	return fmt.Errorf("unknown Collection unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CollectionMutation) ResetEdge(name string) error {
+	switch name {
+	case collection.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case collection.EdgeParent:
+		m.ResetParent()
+		return nil
+	case collection.EdgeChildren:
+		m.ResetChildren()
+		return nil
+	case collection.EdgeSpaces:
+		m.ResetSpaces()
+		return nil
+	}
+	return fmt.Errorf("unknown Collection edge %s", name)
+}
+
+// CommentMutation represents an operation that mutates the Comment nodes in the graph.
+type CommentMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	created_at        *time.Time
+	updated_at        *time.Time
+	change_request_id *string
+	status            *comment.Status
+	body              *string
+	posted_by         *string
+	clearedFields     map[string]struct{}
+	space             *string
+	clearedspace      bool
+	done              bool
+	oldValue          func(context.Context) (*Comment, error)
+	predicates        []predicate.Comment
+}
+
+var _ ent.Mutation = (*CommentMutation)(nil)
+
+// commentOption allows management of the mutation configuration using functional options.
+type commentOption func(*CommentMutation)
+
+// newCommentMutation creates new mutation for the Comment entity.
+func newCommentMutation(c config, op Op, opts ...commentOption) *CommentMutation {
+	m := &CommentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeComment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCommentID sets the ID field of the mutation.
+func withCommentID(id string) commentOption {
+	return func(m *CommentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Comment
+		)
+		m.oldValue = func(ctx context.Context) (*Comment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Comment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withComment sets the old Comment of the mutation.
+func withComment(node *Comment) commentOption {
+	return func(m *CommentMutation) {
+		m.oldValue = func(context.Context) (*Comment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CommentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CommentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Comment entities.
+func (m *CommentMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CommentMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CommentMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Comment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CommentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CommentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CommentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CommentMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CommentMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CommentMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *CommentMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *CommentMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *CommentMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *CommentMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *CommentMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldChangeRequestID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (m *CommentMutation) ClearChangeRequestID() {
+	m.change_request_id = nil
+	m.clearedFields[comment.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestIDCleared returns if the "change_request_id" field was cleared in this mutation.
+func (m *CommentMutation) ChangeRequestIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldChangeRequestID]
+	return ok
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *CommentMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+	delete(m.clearedFields, comment.FieldChangeRequestID)
+}
+
+// SetStatus sets the "status" field.
+func (m *CommentMutation) SetStatus(c comment.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *CommentMutation) Status() (r comment.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldStatus(ctx context.Context) (v comment.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *CommentMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetBody sets the "body" field.
+func (m *CommentMutation) SetBody(s string) {
+	m.body = &s
+}
+
+// Body returns the value of the "body" field in the mutation.
+func (m *CommentMutation) Body() (r string, exists bool) {
+	v := m.body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBody returns the old "body" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBody: %w", err)
+	}
+	return oldValue.Body, nil
+}
+
+// ResetBody resets all changes to the "body" field.
+func (m *CommentMutation) ResetBody() {
+	m.body = nil
+}
+
+// SetPostedBy sets the "posted_by" field.
+func (m *CommentMutation) SetPostedBy(s string) {
+	m.posted_by = &s
+}
+
+// PostedBy returns the value of the "posted_by" field in the mutation.
+func (m *CommentMutation) PostedBy() (r string, exists bool) {
+	v := m.posted_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostedBy returns the old "posted_by" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldPostedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostedBy: %w", err)
+	}
+	return oldValue.PostedBy, nil
+}
+
+// ClearPostedBy clears the value of the "posted_by" field.
+func (m *CommentMutation) ClearPostedBy() {
+	m.posted_by = nil
+	m.clearedFields[comment.FieldPostedBy] = struct{}{}
+}
+
+// PostedByCleared returns if the "posted_by" field was cleared in this mutation.
+func (m *CommentMutation) PostedByCleared() bool {
+	_, ok := m.clearedFields[comment.FieldPostedBy]
+	return ok
+}
+
+// ResetPostedBy resets all changes to the "posted_by" field.
+func (m *CommentMutation) ResetPostedBy() {
+	m.posted_by = nil
+	delete(m.clearedFields, comment.FieldPostedBy)
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *CommentMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[comment.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *CommentMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *CommentMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *CommentMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the CommentMutation builder.
+func (m *CommentMutation) Where(ps ...predicate.Comment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CommentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CommentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Comment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CommentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CommentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Comment).
+func (m *CommentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CommentMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, comment.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, comment.FieldUpdatedAt)
+	}
+	if m.space != nil {
+		fields = append(fields, comment.FieldSpaceID)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, comment.FieldChangeRequestID)
+	}
+	if m.status != nil {
+		fields = append(fields, comment.FieldStatus)
+	}
+	if m.body != nil {
+		fields = append(fields, comment.FieldBody)
+	}
+	if m.posted_by != nil {
+		fields = append(fields, comment.FieldPostedBy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CommentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case comment.FieldCreatedAt:
+		return m.CreatedAt()
+	case comment.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case comment.FieldSpaceID:
+		return m.SpaceID()
+	case comment.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case comment.FieldStatus:
+		return m.Status()
+	case comment.FieldBody:
+		return m.Body()
+	case comment.FieldPostedBy:
+		return m.PostedBy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CommentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case comment.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case comment.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case comment.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case comment.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case comment.FieldStatus:
+		return m.OldStatus(ctx)
+	case comment.FieldBody:
+		return m.OldBody(ctx)
+	case comment.FieldPostedBy:
+		return m.OldPostedBy(ctx)
+	}
+	return nil, fmt.Errorf("unknown Comment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case comment.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case comment.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case comment.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case comment.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case comment.FieldStatus:
+		v, ok := value.(comment.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case comment.FieldBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBody(v)
+		return nil
+	case comment.FieldPostedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Comment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CommentMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CommentMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Comment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CommentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(comment.FieldChangeRequestID) {
+		fields = append(fields, comment.FieldChangeRequestID)
+	}
+	if m.FieldCleared(comment.FieldPostedBy) {
+		fields = append(fields, comment.FieldPostedBy)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CommentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CommentMutation) ClearField(name string) error {
+	switch name {
+	case comment.FieldChangeRequestID:
+		m.ClearChangeRequestID()
+		return nil
+	case comment.FieldPostedBy:
+		m.ClearPostedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CommentMutation) ResetField(name string) error {
+	switch name {
+	case comment.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case comment.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case comment.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case comment.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case comment.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case comment.FieldBody:
+		m.ResetBody()
+		return nil
+	case comment.FieldPostedBy:
+		m.ResetPostedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CommentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.space != nil {
+		edges = append(edges, comment.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CommentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case comment.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CommentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CommentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CommentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedspace {
+		edges = append(edges, comment.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CommentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case comment.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CommentMutation) ClearEdge(name string) error {
+	switch name {
+	case comment.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CommentMutation) ResetEdge(name string) error {
+	switch name {
+	case comment.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment edge %s", name)
 }
 
 // CustomFieldMutation represents an operation that mutates the CustomField nodes in the graph.
@@ -1504,6 +4107,608 @@ func (m *CustomFieldMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown CustomField edge %s", name)
+}
+
+// CustomFieldValueMutation represents an operation that mutates the CustomFieldValue nodes in the graph.
+type CustomFieldValueMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *string
+	created_at      *time.Time
+	updated_at      *time.Time
+	custom_field_id *string
+	value           **interface{}
+	clearedFields   map[string]struct{}
+	space           *string
+	clearedspace    bool
+	done            bool
+	oldValue        func(context.Context) (*CustomFieldValue, error)
+	predicates      []predicate.CustomFieldValue
+}
+
+var _ ent.Mutation = (*CustomFieldValueMutation)(nil)
+
+// customfieldvalueOption allows management of the mutation configuration using functional options.
+type customfieldvalueOption func(*CustomFieldValueMutation)
+
+// newCustomFieldValueMutation creates new mutation for the CustomFieldValue entity.
+func newCustomFieldValueMutation(c config, op Op, opts ...customfieldvalueOption) *CustomFieldValueMutation {
+	m := &CustomFieldValueMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCustomFieldValue,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCustomFieldValueID sets the ID field of the mutation.
+func withCustomFieldValueID(id string) customfieldvalueOption {
+	return func(m *CustomFieldValueMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CustomFieldValue
+		)
+		m.oldValue = func(ctx context.Context) (*CustomFieldValue, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CustomFieldValue.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCustomFieldValue sets the old CustomFieldValue of the mutation.
+func withCustomFieldValue(node *CustomFieldValue) customfieldvalueOption {
+	return func(m *CustomFieldValueMutation) {
+		m.oldValue = func(context.Context) (*CustomFieldValue, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CustomFieldValueMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CustomFieldValueMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CustomFieldValue entities.
+func (m *CustomFieldValueMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CustomFieldValueMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CustomFieldValueMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CustomFieldValue.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CustomFieldValueMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CustomFieldValueMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CustomFieldValue entity.
+// If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldValueMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CustomFieldValueMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CustomFieldValueMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CustomFieldValueMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CustomFieldValue entity.
+// If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldValueMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CustomFieldValueMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *CustomFieldValueMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *CustomFieldValueMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the CustomFieldValue entity.
+// If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldValueMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *CustomFieldValueMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetCustomFieldID sets the "custom_field_id" field.
+func (m *CustomFieldValueMutation) SetCustomFieldID(s string) {
+	m.custom_field_id = &s
+}
+
+// CustomFieldID returns the value of the "custom_field_id" field in the mutation.
+func (m *CustomFieldValueMutation) CustomFieldID() (r string, exists bool) {
+	v := m.custom_field_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldID returns the old "custom_field_id" field's value of the CustomFieldValue entity.
+// If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldValueMutation) OldCustomFieldID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldID: %w", err)
+	}
+	return oldValue.CustomFieldID, nil
+}
+
+// ResetCustomFieldID resets all changes to the "custom_field_id" field.
+func (m *CustomFieldValueMutation) ResetCustomFieldID() {
+	m.custom_field_id = nil
+}
+
+// SetValue sets the "value" field.
+func (m *CustomFieldValueMutation) SetValue(i *interface{}) {
+	m.value = &i
+}
+
+// Value returns the value of the "value" field in the mutation.
+func (m *CustomFieldValueMutation) Value() (r *interface{}, exists bool) {
+	v := m.value
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldValue returns the old "value" field's value of the CustomFieldValue entity.
+// If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldValueMutation) OldValue(ctx context.Context) (v *interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldValue is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldValue requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldValue: %w", err)
+	}
+	return oldValue.Value, nil
+}
+
+// ResetValue resets all changes to the "value" field.
+func (m *CustomFieldValueMutation) ResetValue() {
+	m.value = nil
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *CustomFieldValueMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[customfieldvalue.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *CustomFieldValueMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *CustomFieldValueMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *CustomFieldValueMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the CustomFieldValueMutation builder.
+func (m *CustomFieldValueMutation) Where(ps ...predicate.CustomFieldValue) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CustomFieldValueMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CustomFieldValueMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CustomFieldValue, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CustomFieldValueMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CustomFieldValueMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CustomFieldValue).
+func (m *CustomFieldValueMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CustomFieldValueMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created_at != nil {
+		fields = append(fields, customfieldvalue.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, customfieldvalue.FieldUpdatedAt)
+	}
+	if m.space != nil {
+		fields = append(fields, customfieldvalue.FieldSpaceID)
+	}
+	if m.custom_field_id != nil {
+		fields = append(fields, customfieldvalue.FieldCustomFieldID)
+	}
+	if m.value != nil {
+		fields = append(fields, customfieldvalue.FieldValue)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CustomFieldValueMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case customfieldvalue.FieldCreatedAt:
+		return m.CreatedAt()
+	case customfieldvalue.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case customfieldvalue.FieldSpaceID:
+		return m.SpaceID()
+	case customfieldvalue.FieldCustomFieldID:
+		return m.CustomFieldID()
+	case customfieldvalue.FieldValue:
+		return m.Value()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CustomFieldValueMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case customfieldvalue.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case customfieldvalue.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case customfieldvalue.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case customfieldvalue.FieldCustomFieldID:
+		return m.OldCustomFieldID(ctx)
+	case customfieldvalue.FieldValue:
+		return m.OldValue(ctx)
+	}
+	return nil, fmt.Errorf("unknown CustomFieldValue field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomFieldValueMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case customfieldvalue.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case customfieldvalue.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case customfieldvalue.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case customfieldvalue.FieldCustomFieldID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldID(v)
+		return nil
+	case customfieldvalue.FieldValue:
+		v, ok := value.(*interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetValue(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldValue field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CustomFieldValueMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CustomFieldValueMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomFieldValueMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CustomFieldValue numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CustomFieldValueMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CustomFieldValueMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CustomFieldValueMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CustomFieldValue nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CustomFieldValueMutation) ResetField(name string) error {
+	switch name {
+	case customfieldvalue.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case customfieldvalue.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case customfieldvalue.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case customfieldvalue.FieldCustomFieldID:
+		m.ResetCustomFieldID()
+		return nil
+	case customfieldvalue.FieldValue:
+		m.ResetValue()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldValue field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CustomFieldValueMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.space != nil {
+		edges = append(edges, customfieldvalue.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CustomFieldValueMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case customfieldvalue.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CustomFieldValueMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CustomFieldValueMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CustomFieldValueMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedspace {
+		edges = append(edges, customfieldvalue.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CustomFieldValueMutation) EdgeCleared(name string) bool {
+	switch name {
+	case customfieldvalue.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CustomFieldValueMutation) ClearEdge(name string) error {
+	switch name {
+	case customfieldvalue.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldValue unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CustomFieldValueMutation) ResetEdge(name string) error {
+	switch name {
+	case customfieldvalue.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldValue edge %s", name)
 }
 
 // InviteMutation represents an operation that mutates the Invite nodes in the graph.
@@ -2968,6 +6173,12 @@ type OrganizationMutation struct {
 	custom_fields         map[string]struct{}
 	removedcustom_fields  map[string]struct{}
 	clearedcustom_fields  bool
+	collections           map[string]struct{}
+	removedcollections    map[string]struct{}
+	clearedcollections    bool
+	spaces                map[string]struct{}
+	removedspaces         map[string]struct{}
+	clearedspaces         bool
 	done                  bool
 	oldValue              func(context.Context) (*Organization, error)
 	predicates            []predicate.Organization
@@ -4047,6 +7258,114 @@ func (m *OrganizationMutation) ResetCustomFields() {
 	m.removedcustom_fields = nil
 }
 
+// AddCollectionIDs adds the "collections" edge to the Collection entity by ids.
+func (m *OrganizationMutation) AddCollectionIDs(ids ...string) {
+	if m.collections == nil {
+		m.collections = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.collections[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCollections clears the "collections" edge to the Collection entity.
+func (m *OrganizationMutation) ClearCollections() {
+	m.clearedcollections = true
+}
+
+// CollectionsCleared reports if the "collections" edge to the Collection entity was cleared.
+func (m *OrganizationMutation) CollectionsCleared() bool {
+	return m.clearedcollections
+}
+
+// RemoveCollectionIDs removes the "collections" edge to the Collection entity by IDs.
+func (m *OrganizationMutation) RemoveCollectionIDs(ids ...string) {
+	if m.removedcollections == nil {
+		m.removedcollections = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.collections, ids[i])
+		m.removedcollections[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCollections returns the removed IDs of the "collections" edge to the Collection entity.
+func (m *OrganizationMutation) RemovedCollectionsIDs() (ids []string) {
+	for id := range m.removedcollections {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CollectionsIDs returns the "collections" edge IDs in the mutation.
+func (m *OrganizationMutation) CollectionsIDs() (ids []string) {
+	for id := range m.collections {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCollections resets all changes to the "collections" edge.
+func (m *OrganizationMutation) ResetCollections() {
+	m.collections = nil
+	m.clearedcollections = false
+	m.removedcollections = nil
+}
+
+// AddSpaceIDs adds the "spaces" edge to the Space entity by ids.
+func (m *OrganizationMutation) AddSpaceIDs(ids ...string) {
+	if m.spaces == nil {
+		m.spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.spaces[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSpaces clears the "spaces" edge to the Space entity.
+func (m *OrganizationMutation) ClearSpaces() {
+	m.clearedspaces = true
+}
+
+// SpacesCleared reports if the "spaces" edge to the Space entity was cleared.
+func (m *OrganizationMutation) SpacesCleared() bool {
+	return m.clearedspaces
+}
+
+// RemoveSpaceIDs removes the "spaces" edge to the Space entity by IDs.
+func (m *OrganizationMutation) RemoveSpaceIDs(ids ...string) {
+	if m.removedspaces == nil {
+		m.removedspaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.spaces, ids[i])
+		m.removedspaces[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSpaces returns the removed IDs of the "spaces" edge to the Space entity.
+func (m *OrganizationMutation) RemovedSpacesIDs() (ids []string) {
+	for id := range m.removedspaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SpacesIDs returns the "spaces" edge IDs in the mutation.
+func (m *OrganizationMutation) SpacesIDs() (ids []string) {
+	for id := range m.spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSpaces resets all changes to the "spaces" edge.
+func (m *OrganizationMutation) ResetSpaces() {
+	m.spaces = nil
+	m.clearedspaces = false
+	m.removedspaces = nil
+}
+
 // Where appends a list predicates to the OrganizationMutation builder.
 func (m *OrganizationMutation) Where(ps ...predicate.Organization) {
 	m.predicates = append(m.predicates, ps...)
@@ -4463,7 +7782,7 @@ func (m *OrganizationMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *OrganizationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.members != nil {
 		edges = append(edges, organization.EdgeMembers)
 	}
@@ -4481,6 +7800,12 @@ func (m *OrganizationMutation) AddedEdges() []string {
 	}
 	if m.custom_fields != nil {
 		edges = append(edges, organization.EdgeCustomFields)
+	}
+	if m.collections != nil {
+		edges = append(edges, organization.EdgeCollections)
+	}
+	if m.spaces != nil {
+		edges = append(edges, organization.EdgeSpaces)
 	}
 	return edges
 }
@@ -4525,13 +7850,25 @@ func (m *OrganizationMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case organization.EdgeCollections:
+		ids := make([]ent.Value, 0, len(m.collections))
+		for id := range m.collections {
+			ids = append(ids, id)
+		}
+		return ids
+	case organization.EdgeSpaces:
+		ids := make([]ent.Value, 0, len(m.spaces))
+		for id := range m.spaces {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *OrganizationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.removedmembers != nil {
 		edges = append(edges, organization.EdgeMembers)
 	}
@@ -4549,6 +7886,12 @@ func (m *OrganizationMutation) RemovedEdges() []string {
 	}
 	if m.removedcustom_fields != nil {
 		edges = append(edges, organization.EdgeCustomFields)
+	}
+	if m.removedcollections != nil {
+		edges = append(edges, organization.EdgeCollections)
+	}
+	if m.removedspaces != nil {
+		edges = append(edges, organization.EdgeSpaces)
 	}
 	return edges
 }
@@ -4593,13 +7936,25 @@ func (m *OrganizationMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case organization.EdgeCollections:
+		ids := make([]ent.Value, 0, len(m.removedcollections))
+		for id := range m.removedcollections {
+			ids = append(ids, id)
+		}
+		return ids
+	case organization.EdgeSpaces:
+		ids := make([]ent.Value, 0, len(m.removedspaces))
+		for id := range m.removedspaces {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *OrganizationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.clearedmembers {
 		edges = append(edges, organization.EdgeMembers)
 	}
@@ -4617,6 +7972,12 @@ func (m *OrganizationMutation) ClearedEdges() []string {
 	}
 	if m.clearedcustom_fields {
 		edges = append(edges, organization.EdgeCustomFields)
+	}
+	if m.clearedcollections {
+		edges = append(edges, organization.EdgeCollections)
+	}
+	if m.clearedspaces {
+		edges = append(edges, organization.EdgeSpaces)
 	}
 	return edges
 }
@@ -4637,6 +7998,10 @@ func (m *OrganizationMutation) EdgeCleared(name string) bool {
 		return m.clearedtranslations
 	case organization.EdgeCustomFields:
 		return m.clearedcustom_fields
+	case organization.EdgeCollections:
+		return m.clearedcollections
+	case organization.EdgeSpaces:
+		return m.clearedspaces
 	}
 	return false
 }
@@ -4670,6 +8035,12 @@ func (m *OrganizationMutation) ResetEdge(name string) error {
 		return nil
 	case organization.EdgeCustomFields:
 		m.ResetCustomFields()
+		return nil
+	case organization.EdgeCollections:
+		m.ResetCollections()
+		return nil
+	case organization.EdgeSpaces:
+		m.ResetSpaces()
 		return nil
 	}
 	return fmt.Errorf("unknown Organization edge %s", name)
@@ -5635,6 +9006,1471 @@ func (m *SAMLProviderMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown SAMLProvider edge %s", name)
+}
+
+// SpaceMutation represents an operation that mutates the Space nodes in the graph.
+type SpaceMutation struct {
+	config
+	op                         Op
+	typ                        string
+	id                         *string
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	title                      *string
+	emoji                      *string
+	visibility                 *space.Visibility
+	edit_mode                  *space.EditMode
+	default_level              *space.DefaultLevel
+	position                   *float64
+	addposition                *float64
+	share_key                  *string
+	revision_id                *string
+	deleted_at                 *time.Time
+	clearedFields              map[string]struct{}
+	organization               *string
+	clearedorganization        bool
+	parent                     *string
+	clearedparent              bool
+	change_requests            map[string]struct{}
+	removedchange_requests     map[string]struct{}
+	clearedchange_requests     bool
+	comments                   map[string]struct{}
+	removedcomments            map[string]struct{}
+	clearedcomments            bool
+	custom_field_values        map[string]struct{}
+	removedcustom_field_values map[string]struct{}
+	clearedcustom_field_values bool
+	done                       bool
+	oldValue                   func(context.Context) (*Space, error)
+	predicates                 []predicate.Space
+}
+
+var _ ent.Mutation = (*SpaceMutation)(nil)
+
+// spaceOption allows management of the mutation configuration using functional options.
+type spaceOption func(*SpaceMutation)
+
+// newSpaceMutation creates new mutation for the Space entity.
+func newSpaceMutation(c config, op Op, opts ...spaceOption) *SpaceMutation {
+	m := &SpaceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSpace,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSpaceID sets the ID field of the mutation.
+func withSpaceID(id string) spaceOption {
+	return func(m *SpaceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Space
+		)
+		m.oldValue = func(ctx context.Context) (*Space, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Space.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSpace sets the old Space of the mutation.
+func withSpace(node *Space) spaceOption {
+	return func(m *SpaceMutation) {
+		m.oldValue = func(context.Context) (*Space, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SpaceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SpaceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Space entities.
+func (m *SpaceMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SpaceMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SpaceMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Space.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SpaceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SpaceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SpaceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SpaceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SpaceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SpaceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SpaceMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SpaceMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SpaceMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *SpaceMutation) SetParentID(s string) {
+	m.parent = &s
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *SpaceMutation) ParentID() (r string, exists bool) {
+	v := m.parent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParentID returns the old "parent_id" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldParentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
+	}
+	return oldValue.ParentID, nil
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *SpaceMutation) ClearParentID() {
+	m.parent = nil
+	m.clearedFields[space.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *SpaceMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[space.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *SpaceMutation) ResetParentID() {
+	m.parent = nil
+	delete(m.clearedFields, space.FieldParentID)
+}
+
+// SetTitle sets the "title" field.
+func (m *SpaceMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SpaceMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SpaceMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetEmoji sets the "emoji" field.
+func (m *SpaceMutation) SetEmoji(s string) {
+	m.emoji = &s
+}
+
+// Emoji returns the value of the "emoji" field in the mutation.
+func (m *SpaceMutation) Emoji() (r string, exists bool) {
+	v := m.emoji
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmoji returns the old "emoji" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldEmoji(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmoji is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmoji requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmoji: %w", err)
+	}
+	return oldValue.Emoji, nil
+}
+
+// ClearEmoji clears the value of the "emoji" field.
+func (m *SpaceMutation) ClearEmoji() {
+	m.emoji = nil
+	m.clearedFields[space.FieldEmoji] = struct{}{}
+}
+
+// EmojiCleared returns if the "emoji" field was cleared in this mutation.
+func (m *SpaceMutation) EmojiCleared() bool {
+	_, ok := m.clearedFields[space.FieldEmoji]
+	return ok
+}
+
+// ResetEmoji resets all changes to the "emoji" field.
+func (m *SpaceMutation) ResetEmoji() {
+	m.emoji = nil
+	delete(m.clearedFields, space.FieldEmoji)
+}
+
+// SetVisibility sets the "visibility" field.
+func (m *SpaceMutation) SetVisibility(s space.Visibility) {
+	m.visibility = &s
+}
+
+// Visibility returns the value of the "visibility" field in the mutation.
+func (m *SpaceMutation) Visibility() (r space.Visibility, exists bool) {
+	v := m.visibility
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisibility returns the old "visibility" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldVisibility(ctx context.Context) (v space.Visibility, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisibility is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisibility requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisibility: %w", err)
+	}
+	return oldValue.Visibility, nil
+}
+
+// ResetVisibility resets all changes to the "visibility" field.
+func (m *SpaceMutation) ResetVisibility() {
+	m.visibility = nil
+}
+
+// SetEditMode sets the "edit_mode" field.
+func (m *SpaceMutation) SetEditMode(sm space.EditMode) {
+	m.edit_mode = &sm
+}
+
+// EditMode returns the value of the "edit_mode" field in the mutation.
+func (m *SpaceMutation) EditMode() (r space.EditMode, exists bool) {
+	v := m.edit_mode
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEditMode returns the old "edit_mode" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldEditMode(ctx context.Context) (v *space.EditMode, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEditMode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEditMode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEditMode: %w", err)
+	}
+	return oldValue.EditMode, nil
+}
+
+// ClearEditMode clears the value of the "edit_mode" field.
+func (m *SpaceMutation) ClearEditMode() {
+	m.edit_mode = nil
+	m.clearedFields[space.FieldEditMode] = struct{}{}
+}
+
+// EditModeCleared returns if the "edit_mode" field was cleared in this mutation.
+func (m *SpaceMutation) EditModeCleared() bool {
+	_, ok := m.clearedFields[space.FieldEditMode]
+	return ok
+}
+
+// ResetEditMode resets all changes to the "edit_mode" field.
+func (m *SpaceMutation) ResetEditMode() {
+	m.edit_mode = nil
+	delete(m.clearedFields, space.FieldEditMode)
+}
+
+// SetDefaultLevel sets the "default_level" field.
+func (m *SpaceMutation) SetDefaultLevel(sl space.DefaultLevel) {
+	m.default_level = &sl
+}
+
+// DefaultLevel returns the value of the "default_level" field in the mutation.
+func (m *SpaceMutation) DefaultLevel() (r space.DefaultLevel, exists bool) {
+	v := m.default_level
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultLevel returns the old "default_level" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldDefaultLevel(ctx context.Context) (v *space.DefaultLevel, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultLevel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultLevel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultLevel: %w", err)
+	}
+	return oldValue.DefaultLevel, nil
+}
+
+// ClearDefaultLevel clears the value of the "default_level" field.
+func (m *SpaceMutation) ClearDefaultLevel() {
+	m.default_level = nil
+	m.clearedFields[space.FieldDefaultLevel] = struct{}{}
+}
+
+// DefaultLevelCleared returns if the "default_level" field was cleared in this mutation.
+func (m *SpaceMutation) DefaultLevelCleared() bool {
+	_, ok := m.clearedFields[space.FieldDefaultLevel]
+	return ok
+}
+
+// ResetDefaultLevel resets all changes to the "default_level" field.
+func (m *SpaceMutation) ResetDefaultLevel() {
+	m.default_level = nil
+	delete(m.clearedFields, space.FieldDefaultLevel)
+}
+
+// SetPosition sets the "position" field.
+func (m *SpaceMutation) SetPosition(f float64) {
+	m.position = &f
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SpaceMutation) Position() (r float64, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldPosition(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// AddPosition adds f to the "position" field.
+func (m *SpaceMutation) AddPosition(f float64) {
+	if m.addposition != nil {
+		*m.addposition += f
+	} else {
+		m.addposition = &f
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *SpaceMutation) AddedPosition() (r float64, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SpaceMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+}
+
+// SetShareKey sets the "share_key" field.
+func (m *SpaceMutation) SetShareKey(s string) {
+	m.share_key = &s
+}
+
+// ShareKey returns the value of the "share_key" field in the mutation.
+func (m *SpaceMutation) ShareKey() (r string, exists bool) {
+	v := m.share_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShareKey returns the old "share_key" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldShareKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShareKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShareKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShareKey: %w", err)
+	}
+	return oldValue.ShareKey, nil
+}
+
+// ResetShareKey resets all changes to the "share_key" field.
+func (m *SpaceMutation) ResetShareKey() {
+	m.share_key = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *SpaceMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *SpaceMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *SpaceMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetDeletedAt sets the "deleted_at" field.
+func (m *SpaceMutation) SetDeletedAt(t time.Time) {
+	m.deleted_at = &t
+}
+
+// DeletedAt returns the value of the "deleted_at" field in the mutation.
+func (m *SpaceMutation) DeletedAt() (r time.Time, exists bool) {
+	v := m.deleted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeletedAt returns the old "deleted_at" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldDeletedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeletedAt: %w", err)
+	}
+	return oldValue.DeletedAt, nil
+}
+
+// ClearDeletedAt clears the value of the "deleted_at" field.
+func (m *SpaceMutation) ClearDeletedAt() {
+	m.deleted_at = nil
+	m.clearedFields[space.FieldDeletedAt] = struct{}{}
+}
+
+// DeletedAtCleared returns if the "deleted_at" field was cleared in this mutation.
+func (m *SpaceMutation) DeletedAtCleared() bool {
+	_, ok := m.clearedFields[space.FieldDeletedAt]
+	return ok
+}
+
+// ResetDeletedAt resets all changes to the "deleted_at" field.
+func (m *SpaceMutation) ResetDeletedAt() {
+	m.deleted_at = nil
+	delete(m.clearedFields, space.FieldDeletedAt)
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SpaceMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[space.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SpaceMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SpaceMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SpaceMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearParent clears the "parent" edge to the Collection entity.
+func (m *SpaceMutation) ClearParent() {
+	m.clearedparent = true
+	m.clearedFields[space.FieldParentID] = struct{}{}
+}
+
+// ParentCleared reports if the "parent" edge to the Collection entity was cleared.
+func (m *SpaceMutation) ParentCleared() bool {
+	return m.ParentIDCleared() || m.clearedparent
+}
+
+// ParentIDs returns the "parent" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ParentID instead. It exists only for internal usage by the builders.
+func (m *SpaceMutation) ParentIDs() (ids []string) {
+	if id := m.parent; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetParent resets all changes to the "parent" edge.
+func (m *SpaceMutation) ResetParent() {
+	m.parent = nil
+	m.clearedparent = false
+}
+
+// AddChangeRequestIDs adds the "change_requests" edge to the ChangeRequest entity by ids.
+func (m *SpaceMutation) AddChangeRequestIDs(ids ...string) {
+	if m.change_requests == nil {
+		m.change_requests = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.change_requests[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChangeRequests clears the "change_requests" edge to the ChangeRequest entity.
+func (m *SpaceMutation) ClearChangeRequests() {
+	m.clearedchange_requests = true
+}
+
+// ChangeRequestsCleared reports if the "change_requests" edge to the ChangeRequest entity was cleared.
+func (m *SpaceMutation) ChangeRequestsCleared() bool {
+	return m.clearedchange_requests
+}
+
+// RemoveChangeRequestIDs removes the "change_requests" edge to the ChangeRequest entity by IDs.
+func (m *SpaceMutation) RemoveChangeRequestIDs(ids ...string) {
+	if m.removedchange_requests == nil {
+		m.removedchange_requests = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.change_requests, ids[i])
+		m.removedchange_requests[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChangeRequests returns the removed IDs of the "change_requests" edge to the ChangeRequest entity.
+func (m *SpaceMutation) RemovedChangeRequestsIDs() (ids []string) {
+	for id := range m.removedchange_requests {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChangeRequestsIDs returns the "change_requests" edge IDs in the mutation.
+func (m *SpaceMutation) ChangeRequestsIDs() (ids []string) {
+	for id := range m.change_requests {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChangeRequests resets all changes to the "change_requests" edge.
+func (m *SpaceMutation) ResetChangeRequests() {
+	m.change_requests = nil
+	m.clearedchange_requests = false
+	m.removedchange_requests = nil
+}
+
+// AddCommentIDs adds the "comments" edge to the Comment entity by ids.
+func (m *SpaceMutation) AddCommentIDs(ids ...string) {
+	if m.comments == nil {
+		m.comments = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.comments[ids[i]] = struct{}{}
+	}
+}
+
+// ClearComments clears the "comments" edge to the Comment entity.
+func (m *SpaceMutation) ClearComments() {
+	m.clearedcomments = true
+}
+
+// CommentsCleared reports if the "comments" edge to the Comment entity was cleared.
+func (m *SpaceMutation) CommentsCleared() bool {
+	return m.clearedcomments
+}
+
+// RemoveCommentIDs removes the "comments" edge to the Comment entity by IDs.
+func (m *SpaceMutation) RemoveCommentIDs(ids ...string) {
+	if m.removedcomments == nil {
+		m.removedcomments = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.comments, ids[i])
+		m.removedcomments[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedComments returns the removed IDs of the "comments" edge to the Comment entity.
+func (m *SpaceMutation) RemovedCommentsIDs() (ids []string) {
+	for id := range m.removedcomments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CommentsIDs returns the "comments" edge IDs in the mutation.
+func (m *SpaceMutation) CommentsIDs() (ids []string) {
+	for id := range m.comments {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetComments resets all changes to the "comments" edge.
+func (m *SpaceMutation) ResetComments() {
+	m.comments = nil
+	m.clearedcomments = false
+	m.removedcomments = nil
+}
+
+// AddCustomFieldValueIDs adds the "custom_field_values" edge to the CustomFieldValue entity by ids.
+func (m *SpaceMutation) AddCustomFieldValueIDs(ids ...string) {
+	if m.custom_field_values == nil {
+		m.custom_field_values = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.custom_field_values[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCustomFieldValues clears the "custom_field_values" edge to the CustomFieldValue entity.
+func (m *SpaceMutation) ClearCustomFieldValues() {
+	m.clearedcustom_field_values = true
+}
+
+// CustomFieldValuesCleared reports if the "custom_field_values" edge to the CustomFieldValue entity was cleared.
+func (m *SpaceMutation) CustomFieldValuesCleared() bool {
+	return m.clearedcustom_field_values
+}
+
+// RemoveCustomFieldValueIDs removes the "custom_field_values" edge to the CustomFieldValue entity by IDs.
+func (m *SpaceMutation) RemoveCustomFieldValueIDs(ids ...string) {
+	if m.removedcustom_field_values == nil {
+		m.removedcustom_field_values = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.custom_field_values, ids[i])
+		m.removedcustom_field_values[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCustomFieldValues returns the removed IDs of the "custom_field_values" edge to the CustomFieldValue entity.
+func (m *SpaceMutation) RemovedCustomFieldValuesIDs() (ids []string) {
+	for id := range m.removedcustom_field_values {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CustomFieldValuesIDs returns the "custom_field_values" edge IDs in the mutation.
+func (m *SpaceMutation) CustomFieldValuesIDs() (ids []string) {
+	for id := range m.custom_field_values {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCustomFieldValues resets all changes to the "custom_field_values" edge.
+func (m *SpaceMutation) ResetCustomFieldValues() {
+	m.custom_field_values = nil
+	m.clearedcustom_field_values = false
+	m.removedcustom_field_values = nil
+}
+
+// Where appends a list predicates to the SpaceMutation builder.
+func (m *SpaceMutation) Where(ps ...predicate.Space) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SpaceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SpaceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Space, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SpaceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SpaceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Space).
+func (m *SpaceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SpaceMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created_at != nil {
+		fields = append(fields, space.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, space.FieldUpdatedAt)
+	}
+	if m.organization != nil {
+		fields = append(fields, space.FieldOrganizationID)
+	}
+	if m.parent != nil {
+		fields = append(fields, space.FieldParentID)
+	}
+	if m.title != nil {
+		fields = append(fields, space.FieldTitle)
+	}
+	if m.emoji != nil {
+		fields = append(fields, space.FieldEmoji)
+	}
+	if m.visibility != nil {
+		fields = append(fields, space.FieldVisibility)
+	}
+	if m.edit_mode != nil {
+		fields = append(fields, space.FieldEditMode)
+	}
+	if m.default_level != nil {
+		fields = append(fields, space.FieldDefaultLevel)
+	}
+	if m.position != nil {
+		fields = append(fields, space.FieldPosition)
+	}
+	if m.share_key != nil {
+		fields = append(fields, space.FieldShareKey)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, space.FieldRevisionID)
+	}
+	if m.deleted_at != nil {
+		fields = append(fields, space.FieldDeletedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SpaceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case space.FieldCreatedAt:
+		return m.CreatedAt()
+	case space.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case space.FieldOrganizationID:
+		return m.OrganizationID()
+	case space.FieldParentID:
+		return m.ParentID()
+	case space.FieldTitle:
+		return m.Title()
+	case space.FieldEmoji:
+		return m.Emoji()
+	case space.FieldVisibility:
+		return m.Visibility()
+	case space.FieldEditMode:
+		return m.EditMode()
+	case space.FieldDefaultLevel:
+		return m.DefaultLevel()
+	case space.FieldPosition:
+		return m.Position()
+	case space.FieldShareKey:
+		return m.ShareKey()
+	case space.FieldRevisionID:
+		return m.RevisionID()
+	case space.FieldDeletedAt:
+		return m.DeletedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SpaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case space.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case space.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case space.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case space.FieldParentID:
+		return m.OldParentID(ctx)
+	case space.FieldTitle:
+		return m.OldTitle(ctx)
+	case space.FieldEmoji:
+		return m.OldEmoji(ctx)
+	case space.FieldVisibility:
+		return m.OldVisibility(ctx)
+	case space.FieldEditMode:
+		return m.OldEditMode(ctx)
+	case space.FieldDefaultLevel:
+		return m.OldDefaultLevel(ctx)
+	case space.FieldPosition:
+		return m.OldPosition(ctx)
+	case space.FieldShareKey:
+		return m.OldShareKey(ctx)
+	case space.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case space.FieldDeletedAt:
+		return m.OldDeletedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Space field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SpaceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case space.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case space.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case space.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case space.FieldParentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case space.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case space.FieldEmoji:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmoji(v)
+		return nil
+	case space.FieldVisibility:
+		v, ok := value.(space.Visibility)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisibility(v)
+		return nil
+	case space.FieldEditMode:
+		v, ok := value.(space.EditMode)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEditMode(v)
+		return nil
+	case space.FieldDefaultLevel:
+		v, ok := value.(space.DefaultLevel)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultLevel(v)
+		return nil
+	case space.FieldPosition:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case space.FieldShareKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShareKey(v)
+		return nil
+	case space.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case space.FieldDeletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeletedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Space field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SpaceMutation) AddedFields() []string {
+	var fields []string
+	if m.addposition != nil {
+		fields = append(fields, space.FieldPosition)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SpaceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case space.FieldPosition:
+		return m.AddedPosition()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SpaceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case space.FieldPosition:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Space numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SpaceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(space.FieldParentID) {
+		fields = append(fields, space.FieldParentID)
+	}
+	if m.FieldCleared(space.FieldEmoji) {
+		fields = append(fields, space.FieldEmoji)
+	}
+	if m.FieldCleared(space.FieldEditMode) {
+		fields = append(fields, space.FieldEditMode)
+	}
+	if m.FieldCleared(space.FieldDefaultLevel) {
+		fields = append(fields, space.FieldDefaultLevel)
+	}
+	if m.FieldCleared(space.FieldDeletedAt) {
+		fields = append(fields, space.FieldDeletedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SpaceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SpaceMutation) ClearField(name string) error {
+	switch name {
+	case space.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case space.FieldEmoji:
+		m.ClearEmoji()
+		return nil
+	case space.FieldEditMode:
+		m.ClearEditMode()
+		return nil
+	case space.FieldDefaultLevel:
+		m.ClearDefaultLevel()
+		return nil
+	case space.FieldDeletedAt:
+		m.ClearDeletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Space nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SpaceMutation) ResetField(name string) error {
+	switch name {
+	case space.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case space.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case space.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case space.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case space.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case space.FieldEmoji:
+		m.ResetEmoji()
+		return nil
+	case space.FieldVisibility:
+		m.ResetVisibility()
+		return nil
+	case space.FieldEditMode:
+		m.ResetEditMode()
+		return nil
+	case space.FieldDefaultLevel:
+		m.ResetDefaultLevel()
+		return nil
+	case space.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case space.FieldShareKey:
+		m.ResetShareKey()
+		return nil
+	case space.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case space.FieldDeletedAt:
+		m.ResetDeletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Space field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SpaceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.organization != nil {
+		edges = append(edges, space.EdgeOrganization)
+	}
+	if m.parent != nil {
+		edges = append(edges, space.EdgeParent)
+	}
+	if m.change_requests != nil {
+		edges = append(edges, space.EdgeChangeRequests)
+	}
+	if m.comments != nil {
+		edges = append(edges, space.EdgeComments)
+	}
+	if m.custom_field_values != nil {
+		edges = append(edges, space.EdgeCustomFieldValues)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case space.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case space.EdgeParent:
+		if id := m.parent; id != nil {
+			return []ent.Value{*id}
+		}
+	case space.EdgeChangeRequests:
+		ids := make([]ent.Value, 0, len(m.change_requests))
+		for id := range m.change_requests {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeComments:
+		ids := make([]ent.Value, 0, len(m.comments))
+		for id := range m.comments {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeCustomFieldValues:
+		ids := make([]ent.Value, 0, len(m.custom_field_values))
+		for id := range m.custom_field_values {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SpaceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.removedchange_requests != nil {
+		edges = append(edges, space.EdgeChangeRequests)
+	}
+	if m.removedcomments != nil {
+		edges = append(edges, space.EdgeComments)
+	}
+	if m.removedcustom_field_values != nil {
+		edges = append(edges, space.EdgeCustomFieldValues)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SpaceMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case space.EdgeChangeRequests:
+		ids := make([]ent.Value, 0, len(m.removedchange_requests))
+		for id := range m.removedchange_requests {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeComments:
+		ids := make([]ent.Value, 0, len(m.removedcomments))
+		for id := range m.removedcomments {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeCustomFieldValues:
+		ids := make([]ent.Value, 0, len(m.removedcustom_field_values))
+		for id := range m.removedcustom_field_values {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SpaceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.clearedorganization {
+		edges = append(edges, space.EdgeOrganization)
+	}
+	if m.clearedparent {
+		edges = append(edges, space.EdgeParent)
+	}
+	if m.clearedchange_requests {
+		edges = append(edges, space.EdgeChangeRequests)
+	}
+	if m.clearedcomments {
+		edges = append(edges, space.EdgeComments)
+	}
+	if m.clearedcustom_field_values {
+		edges = append(edges, space.EdgeCustomFieldValues)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SpaceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case space.EdgeOrganization:
+		return m.clearedorganization
+	case space.EdgeParent:
+		return m.clearedparent
+	case space.EdgeChangeRequests:
+		return m.clearedchange_requests
+	case space.EdgeComments:
+		return m.clearedcomments
+	case space.EdgeCustomFieldValues:
+		return m.clearedcustom_field_values
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SpaceMutation) ClearEdge(name string) error {
+	switch name {
+	case space.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case space.EdgeParent:
+		m.ClearParent()
+		return nil
+	}
+	return fmt.Errorf("unknown Space unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SpaceMutation) ResetEdge(name string) error {
+	switch name {
+	case space.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case space.EdgeParent:
+		m.ResetParent()
+		return nil
+	case space.EdgeChangeRequests:
+		m.ResetChangeRequests()
+		return nil
+	case space.EdgeComments:
+		m.ResetComments()
+		return nil
+	case space.EdgeCustomFieldValues:
+		m.ResetCustomFieldValues()
+		return nil
+	}
+	return fmt.Errorf("unknown Space edge %s", name)
 }
 
 // TeamMutation represents an operation that mutates the Team nodes in the graph.

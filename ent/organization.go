@@ -70,9 +70,13 @@ type OrganizationEdges struct {
 	Translations []*TranslationSettings `json:"translations,omitempty"`
 	// CustomFields holds the value of the custom_fields edge.
 	CustomFields []*CustomField `json:"custom_fields,omitempty"`
+	// Collections holds the value of the collections edge.
+	Collections []*Collection `json:"collections,omitempty"`
+	// Spaces holds the value of the spaces edge.
+	Spaces []*Space `json:"spaces,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
+	loadedTypes [8]bool
 }
 
 // MembersOrErr returns the Members value or an error if the edge
@@ -127,6 +131,24 @@ func (e OrganizationEdges) CustomFieldsOrErr() ([]*CustomField, error) {
 		return e.CustomFields, nil
 	}
 	return nil, &NotLoadedError{edge: "custom_fields"}
+}
+
+// CollectionsOrErr returns the Collections value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) CollectionsOrErr() ([]*Collection, error) {
+	if e.loadedTypes[6] {
+		return e.Collections, nil
+	}
+	return nil, &NotLoadedError{edge: "collections"}
+}
+
+// SpacesOrErr returns the Spaces value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) SpacesOrErr() ([]*Space, error) {
+	if e.loadedTypes[7] {
+		return e.Spaces, nil
+	}
+	return nil, &NotLoadedError{edge: "spaces"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -304,6 +326,16 @@ func (_m *Organization) QueryTranslations() *TranslationSettingsQuery {
 // QueryCustomFields queries the "custom_fields" edge of the Organization entity.
 func (_m *Organization) QueryCustomFields() *CustomFieldQuery {
 	return NewOrganizationClient(_m.config).QueryCustomFields(_m)
+}
+
+// QueryCollections queries the "collections" edge of the Organization entity.
+func (_m *Organization) QueryCollections() *CollectionQuery {
+	return NewOrganizationClient(_m.config).QueryCollections(_m)
+}
+
+// QuerySpaces queries the "spaces" edge of the Organization entity.
+func (_m *Organization) QuerySpaces() *SpaceQuery {
+	return NewOrganizationClient(_m.config).QuerySpaces(_m)
 }
 
 // Update returns a builder for updating this Organization.

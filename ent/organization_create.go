@@ -12,12 +12,14 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/internal/access"
@@ -319,6 +321,36 @@ func (_c *OrganizationCreate) AddCustomFields(v ...*CustomField) *OrganizationCr
 		ids[i] = v[i].ID
 	}
 	return _c.AddCustomFieldIDs(ids...)
+}
+
+// AddCollectionIDs adds the "collections" edge to the Collection entity by IDs.
+func (_c *OrganizationCreate) AddCollectionIDs(ids ...string) *OrganizationCreate {
+	_c.mutation.AddCollectionIDs(ids...)
+	return _c
+}
+
+// AddCollections adds the "collections" edges to the Collection entity.
+func (_c *OrganizationCreate) AddCollections(v ...*Collection) *OrganizationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddCollectionIDs(ids...)
+}
+
+// AddSpaceIDs adds the "spaces" edge to the Space entity by IDs.
+func (_c *OrganizationCreate) AddSpaceIDs(ids ...string) *OrganizationCreate {
+	_c.mutation.AddSpaceIDs(ids...)
+	return _c
+}
+
+// AddSpaces adds the "spaces" edges to the Space entity.
+func (_c *OrganizationCreate) AddSpaces(v ...*Space) *OrganizationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddSpaceIDs(ids...)
 }
 
 // Mutation returns the OrganizationMutation object of the builder.
@@ -651,6 +683,38 @@ func (_c *OrganizationCreate) createSpec() (*Organization, *sqlgraph.CreateSpec)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(customfield.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CollectionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.CollectionsTable,
+			Columns: []string{organization.CollectionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(collection.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.SpacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SpacesTable,
+			Columns: []string{organization.SpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

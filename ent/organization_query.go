@@ -12,12 +12,14 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/translationsettings"
 )
@@ -35,6 +37,8 @@ type OrganizationQuery struct {
 	withSamlProviders *SAMLProviderQuery
 	withTranslations  *TranslationSettingsQuery
 	withCustomFields  *CustomFieldQuery
+	withCollections   *CollectionQuery
+	withSpaces        *SpaceQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -196,6 +200,50 @@ func (_q *OrganizationQuery) QueryCustomFields() *CustomFieldQuery {
 			sqlgraph.From(organization.Table, organization.FieldID, selector),
 			sqlgraph.To(customfield.Table, customfield.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, organization.CustomFieldsTable, organization.CustomFieldsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryCollections chains the current query on the "collections" edge.
+func (_q *OrganizationQuery) QueryCollections() *CollectionQuery {
+	query := (&CollectionClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(collection.Table, collection.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.CollectionsTable, organization.CollectionsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QuerySpaces chains the current query on the "spaces" edge.
+func (_q *OrganizationQuery) QuerySpaces() *SpaceQuery {
+	query := (&SpaceClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.SpacesTable, organization.SpacesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -401,6 +449,8 @@ func (_q *OrganizationQuery) Clone() *OrganizationQuery {
 		withSamlProviders: _q.withSamlProviders.Clone(),
 		withTranslations:  _q.withTranslations.Clone(),
 		withCustomFields:  _q.withCustomFields.Clone(),
+		withCollections:   _q.withCollections.Clone(),
+		withSpaces:        _q.withSpaces.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -470,6 +520,28 @@ func (_q *OrganizationQuery) WithCustomFields(opts ...func(*CustomFieldQuery)) *
 		opt(query)
 	}
 	_q.withCustomFields = query
+	return _q
+}
+
+// WithCollections tells the query-builder to eager-load the nodes that are connected to
+// the "collections" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithCollections(opts ...func(*CollectionQuery)) *OrganizationQuery {
+	query := (&CollectionClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withCollections = query
+	return _q
+}
+
+// WithSpaces tells the query-builder to eager-load the nodes that are connected to
+// the "spaces" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithSpaces(opts ...func(*SpaceQuery)) *OrganizationQuery {
+	query := (&SpaceClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSpaces = query
 	return _q
 }
 
@@ -551,13 +623,15 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	var (
 		nodes       = []*Organization{}
 		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
+		loadedTypes = [8]bool{
 			_q.withMembers != nil,
 			_q.withTeams != nil,
 			_q.withInvites != nil,
 			_q.withSamlProviders != nil,
 			_q.withTranslations != nil,
 			_q.withCustomFields != nil,
+			_q.withCollections != nil,
+			_q.withSpaces != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -617,6 +691,20 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 		if err := _q.loadCustomFields(ctx, query, nodes,
 			func(n *Organization) { n.Edges.CustomFields = []*CustomField{} },
 			func(n *Organization, e *CustomField) { n.Edges.CustomFields = append(n.Edges.CustomFields, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withCollections; query != nil {
+		if err := _q.loadCollections(ctx, query, nodes,
+			func(n *Organization) { n.Edges.Collections = []*Collection{} },
+			func(n *Organization, e *Collection) { n.Edges.Collections = append(n.Edges.Collections, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withSpaces; query != nil {
+		if err := _q.loadSpaces(ctx, query, nodes,
+			func(n *Organization) { n.Edges.Spaces = []*Space{} },
+			func(n *Organization, e *Space) { n.Edges.Spaces = append(n.Edges.Spaces, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -788,6 +876,66 @@ func (_q *OrganizationQuery) loadCustomFields(ctx context.Context, query *Custom
 	}
 	query.Where(predicate.CustomField(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(organization.CustomFieldsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrganizationQuery) loadCollections(ctx context.Context, query *CollectionQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *Collection)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(collection.FieldOrganizationID)
+	}
+	query.Where(predicate.Collection(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.CollectionsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrganizationQuery) loadSpaces(ctx context.Context, query *SpaceQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *Space)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(space.FieldOrganizationID)
+	}
+	query.Where(predicate.Space(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.SpacesColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
@@ -19,6 +20,7 @@ import (
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/internal/access"
@@ -347,6 +349,36 @@ func (_u *OrganizationUpdate) AddCustomFields(v ...*CustomField) *OrganizationUp
 	return _u.AddCustomFieldIDs(ids...)
 }
 
+// AddCollectionIDs adds the "collections" edge to the Collection entity by IDs.
+func (_u *OrganizationUpdate) AddCollectionIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.AddCollectionIDs(ids...)
+	return _u
+}
+
+// AddCollections adds the "collections" edges to the Collection entity.
+func (_u *OrganizationUpdate) AddCollections(v ...*Collection) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCollectionIDs(ids...)
+}
+
+// AddSpaceIDs adds the "spaces" edge to the Space entity by IDs.
+func (_u *OrganizationUpdate) AddSpaceIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.AddSpaceIDs(ids...)
+	return _u
+}
+
+// AddSpaces adds the "spaces" edges to the Space entity.
+func (_u *OrganizationUpdate) AddSpaces(v ...*Space) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSpaceIDs(ids...)
+}
+
 // Mutation returns the OrganizationMutation object of the builder.
 func (_u *OrganizationUpdate) Mutation() *OrganizationMutation {
 	return _u.mutation
@@ -476,6 +508,48 @@ func (_u *OrganizationUpdate) RemoveCustomFields(v ...*CustomField) *Organizatio
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveCustomFieldIDs(ids...)
+}
+
+// ClearCollections clears all "collections" edges to the Collection entity.
+func (_u *OrganizationUpdate) ClearCollections() *OrganizationUpdate {
+	_u.mutation.ClearCollections()
+	return _u
+}
+
+// RemoveCollectionIDs removes the "collections" edge to Collection entities by IDs.
+func (_u *OrganizationUpdate) RemoveCollectionIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.RemoveCollectionIDs(ids...)
+	return _u
+}
+
+// RemoveCollections removes "collections" edges to Collection entities.
+func (_u *OrganizationUpdate) RemoveCollections(v ...*Collection) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCollectionIDs(ids...)
+}
+
+// ClearSpaces clears all "spaces" edges to the Space entity.
+func (_u *OrganizationUpdate) ClearSpaces() *OrganizationUpdate {
+	_u.mutation.ClearSpaces()
+	return _u
+}
+
+// RemoveSpaceIDs removes the "spaces" edge to Space entities by IDs.
+func (_u *OrganizationUpdate) RemoveSpaceIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.RemoveSpaceIDs(ids...)
+	return _u
+}
+
+// RemoveSpaces removes "spaces" edges to Space entities.
+func (_u *OrganizationUpdate) RemoveSpaces(v ...*Space) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSpaceIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -914,6 +988,96 @@ func (_u *OrganizationUpdate) sqlSave(ctx context.Context) (_node int, err error
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.CollectionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.CollectionsTable,
+			Columns: []string{organization.CollectionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(collection.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCollectionsIDs(); len(nodes) > 0 && !_u.mutation.CollectionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.CollectionsTable,
+			Columns: []string{organization.CollectionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(collection.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CollectionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.CollectionsTable,
+			Columns: []string{organization.CollectionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(collection.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.SpacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SpacesTable,
+			Columns: []string{organization.SpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSpacesIDs(); len(nodes) > 0 && !_u.mutation.SpacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SpacesTable,
+			Columns: []string{organization.SpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SpacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SpacesTable,
+			Columns: []string{organization.SpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{organization.Label}
@@ -1244,6 +1408,36 @@ func (_u *OrganizationUpdateOne) AddCustomFields(v ...*CustomField) *Organizatio
 	return _u.AddCustomFieldIDs(ids...)
 }
 
+// AddCollectionIDs adds the "collections" edge to the Collection entity by IDs.
+func (_u *OrganizationUpdateOne) AddCollectionIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.AddCollectionIDs(ids...)
+	return _u
+}
+
+// AddCollections adds the "collections" edges to the Collection entity.
+func (_u *OrganizationUpdateOne) AddCollections(v ...*Collection) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCollectionIDs(ids...)
+}
+
+// AddSpaceIDs adds the "spaces" edge to the Space entity by IDs.
+func (_u *OrganizationUpdateOne) AddSpaceIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.AddSpaceIDs(ids...)
+	return _u
+}
+
+// AddSpaces adds the "spaces" edges to the Space entity.
+func (_u *OrganizationUpdateOne) AddSpaces(v ...*Space) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSpaceIDs(ids...)
+}
+
 // Mutation returns the OrganizationMutation object of the builder.
 func (_u *OrganizationUpdateOne) Mutation() *OrganizationMutation {
 	return _u.mutation
@@ -1373,6 +1567,48 @@ func (_u *OrganizationUpdateOne) RemoveCustomFields(v ...*CustomField) *Organiza
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveCustomFieldIDs(ids...)
+}
+
+// ClearCollections clears all "collections" edges to the Collection entity.
+func (_u *OrganizationUpdateOne) ClearCollections() *OrganizationUpdateOne {
+	_u.mutation.ClearCollections()
+	return _u
+}
+
+// RemoveCollectionIDs removes the "collections" edge to Collection entities by IDs.
+func (_u *OrganizationUpdateOne) RemoveCollectionIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.RemoveCollectionIDs(ids...)
+	return _u
+}
+
+// RemoveCollections removes "collections" edges to Collection entities.
+func (_u *OrganizationUpdateOne) RemoveCollections(v ...*Collection) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCollectionIDs(ids...)
+}
+
+// ClearSpaces clears all "spaces" edges to the Space entity.
+func (_u *OrganizationUpdateOne) ClearSpaces() *OrganizationUpdateOne {
+	_u.mutation.ClearSpaces()
+	return _u
+}
+
+// RemoveSpaceIDs removes the "spaces" edge to Space entities by IDs.
+func (_u *OrganizationUpdateOne) RemoveSpaceIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.RemoveSpaceIDs(ids...)
+	return _u
+}
+
+// RemoveSpaces removes "spaces" edges to Space entities.
+func (_u *OrganizationUpdateOne) RemoveSpaces(v ...*Space) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSpaceIDs(ids...)
 }
 
 // Where appends a list predicates to the OrganizationUpdate builder.
@@ -1834,6 +2070,96 @@ func (_u *OrganizationUpdateOne) sqlSave(ctx context.Context) (_node *Organizati
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(customfield.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CollectionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.CollectionsTable,
+			Columns: []string{organization.CollectionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(collection.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCollectionsIDs(); len(nodes) > 0 && !_u.mutation.CollectionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.CollectionsTable,
+			Columns: []string{organization.CollectionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(collection.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CollectionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.CollectionsTable,
+			Columns: []string{organization.CollectionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(collection.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.SpacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SpacesTable,
+			Columns: []string{organization.SpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSpacesIDs(); len(nodes) > 0 && !_u.mutation.SpacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SpacesTable,
+			Columns: []string{organization.SpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SpacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SpacesTable,
+			Columns: []string{organization.SpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -6,12 +6,17 @@ import (
 	"time"
 
 	"github.com/folio/folio/ent/apitoken"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/collection"
+	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/translationsettings"
@@ -51,6 +56,95 @@ func init() {
 	apitoken.DefaultID = apitokenDescID.Default.(func() string)
 	// apitoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	apitoken.IDValidator = apitokenDescID.Validators[0].(func(string) error)
+	changerequestMixin := schema.ChangeRequest{}.Mixin()
+	changerequestMixinFields0 := changerequestMixin[0].Fields()
+	_ = changerequestMixinFields0
+	changerequestMixinFields1 := changerequestMixin[1].Fields()
+	_ = changerequestMixinFields1
+	changerequestFields := schema.ChangeRequest{}.Fields()
+	_ = changerequestFields
+	// changerequestDescCreatedAt is the schema descriptor for created_at field.
+	changerequestDescCreatedAt := changerequestMixinFields1[0].Descriptor()
+	// changerequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	changerequest.DefaultCreatedAt = changerequestDescCreatedAt.Default.(func() time.Time)
+	// changerequestDescUpdatedAt is the schema descriptor for updated_at field.
+	changerequestDescUpdatedAt := changerequestMixinFields1[1].Descriptor()
+	// changerequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	changerequest.DefaultUpdatedAt = changerequestDescUpdatedAt.Default.(func() time.Time)
+	// changerequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	changerequest.UpdateDefaultUpdatedAt = changerequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// changerequestDescSubject is the schema descriptor for subject field.
+	changerequestDescSubject := changerequestFields[3].Descriptor()
+	// changerequest.DefaultSubject holds the default value on creation for the subject field.
+	changerequest.DefaultSubject = changerequestDescSubject.Default.(string)
+	// changerequest.SubjectValidator is a validator for the "subject" field. It is called by the builders before save.
+	changerequest.SubjectValidator = changerequestDescSubject.Validators[0].(func(string) error)
+	// changerequestDescID is the schema descriptor for id field.
+	changerequestDescID := changerequestMixinFields0[0].Descriptor()
+	// changerequest.DefaultID holds the default value on creation for the id field.
+	changerequest.DefaultID = changerequestDescID.Default.(func() string)
+	// changerequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	changerequest.IDValidator = changerequestDescID.Validators[0].(func(string) error)
+	collectionMixin := schema.Collection{}.Mixin()
+	collectionMixinFields0 := collectionMixin[0].Fields()
+	_ = collectionMixinFields0
+	collectionMixinFields1 := collectionMixin[1].Fields()
+	_ = collectionMixinFields1
+	collectionFields := schema.Collection{}.Fields()
+	_ = collectionFields
+	// collectionDescCreatedAt is the schema descriptor for created_at field.
+	collectionDescCreatedAt := collectionMixinFields1[0].Descriptor()
+	// collection.DefaultCreatedAt holds the default value on creation for the created_at field.
+	collection.DefaultCreatedAt = collectionDescCreatedAt.Default.(func() time.Time)
+	// collectionDescUpdatedAt is the schema descriptor for updated_at field.
+	collectionDescUpdatedAt := collectionMixinFields1[1].Descriptor()
+	// collection.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	collection.DefaultUpdatedAt = collectionDescUpdatedAt.Default.(func() time.Time)
+	// collection.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	collection.UpdateDefaultUpdatedAt = collectionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// collectionDescTitle is the schema descriptor for title field.
+	collectionDescTitle := collectionFields[2].Descriptor()
+	// collection.DefaultTitle holds the default value on creation for the title field.
+	collection.DefaultTitle = collectionDescTitle.Default.(string)
+	// collection.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	collection.TitleValidator = collectionDescTitle.Validators[0].(func(string) error)
+	// collectionDescDescription is the schema descriptor for description field.
+	collectionDescDescription := collectionFields[3].Descriptor()
+	// collection.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	collection.DescriptionValidator = collectionDescDescription.Validators[0].(func(string) error)
+	// collectionDescID is the schema descriptor for id field.
+	collectionDescID := collectionMixinFields0[0].Descriptor()
+	// collection.DefaultID holds the default value on creation for the id field.
+	collection.DefaultID = collectionDescID.Default.(func() string)
+	// collection.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	collection.IDValidator = collectionDescID.Validators[0].(func(string) error)
+	commentMixin := schema.Comment{}.Mixin()
+	commentMixinFields0 := commentMixin[0].Fields()
+	_ = commentMixinFields0
+	commentMixinFields1 := commentMixin[1].Fields()
+	_ = commentMixinFields1
+	commentFields := schema.Comment{}.Fields()
+	_ = commentFields
+	// commentDescCreatedAt is the schema descriptor for created_at field.
+	commentDescCreatedAt := commentMixinFields1[0].Descriptor()
+	// comment.DefaultCreatedAt holds the default value on creation for the created_at field.
+	comment.DefaultCreatedAt = commentDescCreatedAt.Default.(func() time.Time)
+	// commentDescUpdatedAt is the schema descriptor for updated_at field.
+	commentDescUpdatedAt := commentMixinFields1[1].Descriptor()
+	// comment.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	comment.DefaultUpdatedAt = commentDescUpdatedAt.Default.(func() time.Time)
+	// comment.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	comment.UpdateDefaultUpdatedAt = commentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// commentDescBody is the schema descriptor for body field.
+	commentDescBody := commentFields[3].Descriptor()
+	// comment.DefaultBody holds the default value on creation for the body field.
+	comment.DefaultBody = commentDescBody.Default.(string)
+	// commentDescID is the schema descriptor for id field.
+	commentDescID := commentMixinFields0[0].Descriptor()
+	// comment.DefaultID holds the default value on creation for the id field.
+	comment.DefaultID = commentDescID.Default.(func() string)
+	// comment.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	comment.IDValidator = commentDescID.Validators[0].(func(string) error)
 	customfieldMixin := schema.CustomField{}.Mixin()
 	customfieldMixinFields0 := customfieldMixin[0].Fields()
 	_ = customfieldMixinFields0
@@ -100,6 +194,29 @@ func init() {
 	customfield.DefaultID = customfieldDescID.Default.(func() string)
 	// customfield.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	customfield.IDValidator = customfieldDescID.Validators[0].(func(string) error)
+	customfieldvalueMixin := schema.CustomFieldValue{}.Mixin()
+	customfieldvalueMixinFields0 := customfieldvalueMixin[0].Fields()
+	_ = customfieldvalueMixinFields0
+	customfieldvalueMixinFields1 := customfieldvalueMixin[1].Fields()
+	_ = customfieldvalueMixinFields1
+	customfieldvalueFields := schema.CustomFieldValue{}.Fields()
+	_ = customfieldvalueFields
+	// customfieldvalueDescCreatedAt is the schema descriptor for created_at field.
+	customfieldvalueDescCreatedAt := customfieldvalueMixinFields1[0].Descriptor()
+	// customfieldvalue.DefaultCreatedAt holds the default value on creation for the created_at field.
+	customfieldvalue.DefaultCreatedAt = customfieldvalueDescCreatedAt.Default.(func() time.Time)
+	// customfieldvalueDescUpdatedAt is the schema descriptor for updated_at field.
+	customfieldvalueDescUpdatedAt := customfieldvalueMixinFields1[1].Descriptor()
+	// customfieldvalue.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	customfieldvalue.DefaultUpdatedAt = customfieldvalueDescUpdatedAt.Default.(func() time.Time)
+	// customfieldvalue.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	customfieldvalue.UpdateDefaultUpdatedAt = customfieldvalueDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// customfieldvalueDescID is the schema descriptor for id field.
+	customfieldvalueDescID := customfieldvalueMixinFields0[0].Descriptor()
+	// customfieldvalue.DefaultID holds the default value on creation for the id field.
+	customfieldvalue.DefaultID = customfieldvalueDescID.Default.(func() string)
+	// customfieldvalue.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	customfieldvalue.IDValidator = customfieldvalueDescID.Validators[0].(func(string) error)
 	inviteMixin := schema.Invite{}.Mixin()
 	inviteMixinFields0 := inviteMixin[0].Fields()
 	_ = inviteMixinFields0
@@ -242,6 +359,43 @@ func init() {
 	samlprovider.DefaultID = samlproviderDescID.Default.(func() string)
 	// samlprovider.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	samlprovider.IDValidator = samlproviderDescID.Validators[0].(func(string) error)
+	spaceMixin := schema.Space{}.Mixin()
+	spaceMixinFields0 := spaceMixin[0].Fields()
+	_ = spaceMixinFields0
+	spaceMixinFields1 := spaceMixin[1].Fields()
+	_ = spaceMixinFields1
+	spaceFields := schema.Space{}.Fields()
+	_ = spaceFields
+	// spaceDescCreatedAt is the schema descriptor for created_at field.
+	spaceDescCreatedAt := spaceMixinFields1[0].Descriptor()
+	// space.DefaultCreatedAt holds the default value on creation for the created_at field.
+	space.DefaultCreatedAt = spaceDescCreatedAt.Default.(func() time.Time)
+	// spaceDescUpdatedAt is the schema descriptor for updated_at field.
+	spaceDescUpdatedAt := spaceMixinFields1[1].Descriptor()
+	// space.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	space.DefaultUpdatedAt = spaceDescUpdatedAt.Default.(func() time.Time)
+	// space.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	space.UpdateDefaultUpdatedAt = spaceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// spaceDescTitle is the schema descriptor for title field.
+	spaceDescTitle := spaceFields[2].Descriptor()
+	// space.DefaultTitle holds the default value on creation for the title field.
+	space.DefaultTitle = spaceDescTitle.Default.(string)
+	// space.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	space.TitleValidator = spaceDescTitle.Validators[0].(func(string) error)
+	// spaceDescEmoji is the schema descriptor for emoji field.
+	spaceDescEmoji := spaceFields[3].Descriptor()
+	// space.EmojiValidator is a validator for the "emoji" field. It is called by the builders before save.
+	space.EmojiValidator = spaceDescEmoji.Validators[0].(func(string) error)
+	// spaceDescRevisionID is the schema descriptor for revision_id field.
+	spaceDescRevisionID := spaceFields[9].Descriptor()
+	// space.DefaultRevisionID holds the default value on creation for the revision_id field.
+	space.DefaultRevisionID = spaceDescRevisionID.Default.(string)
+	// spaceDescID is the schema descriptor for id field.
+	spaceDescID := spaceMixinFields0[0].Descriptor()
+	// space.DefaultID holds the default value on creation for the id field.
+	space.DefaultID = spaceDescID.Default.(func() string)
+	// space.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	space.IDValidator = spaceDescID.Validators[0].(func(string) error)
 	teamMixin := schema.Team{}.Mixin()
 	teamMixinFields0 := teamMixin[0].Fields()
 	_ = teamMixinFields0

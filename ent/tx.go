@@ -16,8 +16,16 @@ type Tx struct {
 	config
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// ChangeRequest is the client for interacting with the ChangeRequest builders.
+	ChangeRequest *ChangeRequestClient
+	// Collection is the client for interacting with the Collection builders.
+	Collection *CollectionClient
+	// Comment is the client for interacting with the Comment builders.
+	Comment *CommentClient
 	// CustomField is the client for interacting with the CustomField builders.
 	CustomField *CustomFieldClient
+	// CustomFieldValue is the client for interacting with the CustomFieldValue builders.
+	CustomFieldValue *CustomFieldValueClient
 	// Invite is the client for interacting with the Invite builders.
 	Invite *InviteClient
 	// Member is the client for interacting with the Member builders.
@@ -26,6 +34,8 @@ type Tx struct {
 	Organization *OrganizationClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
+	// Space is the client for interacting with the Space builders.
+	Space *SpaceClient
 	// Team is the client for interacting with the Team builders.
 	Team *TeamClient
 	// TeamMember is the client for interacting with the TeamMember builders.
@@ -166,11 +176,16 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.APIToken = NewAPITokenClient(tx.config)
+	tx.ChangeRequest = NewChangeRequestClient(tx.config)
+	tx.Collection = NewCollectionClient(tx.config)
+	tx.Comment = NewCommentClient(tx.config)
 	tx.CustomField = NewCustomFieldClient(tx.config)
+	tx.CustomFieldValue = NewCustomFieldValueClient(tx.config)
 	tx.Invite = NewInviteClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
+	tx.Space = NewSpaceClient(tx.config)
 	tx.Team = NewTeamClient(tx.config)
 	tx.TeamMember = NewTeamMemberClient(tx.config)
 	tx.TranslationSettings = NewTranslationSettingsClient(tx.config)

@@ -22,7 +22,7 @@ import (
 
 // Limits that refuse abusive queries before any SQL runs.
 const (
-	MaxDepth      = 12
+	MaxDepth      = 20
 	MaxComplexity = 5000
 	MaxTokens     = 15000
 )

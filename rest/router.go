@@ -25,6 +25,8 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.inviteRoutes(r)
 	a.memberRoutes(r)
 	a.teamRoutes(r)
+	a.spaceRoutes(r)
+	a.collectionRoutes(r)
 }
 
 // writeError answers err in the GitBook error shape.

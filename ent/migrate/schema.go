@@ -31,6 +31,119 @@ var (
 			},
 		},
 	}
+	// ChangeRequestsColumns holds the columns for the "change_requests" table.
+	ChangeRequestsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "number", Type: field.TypeInt},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"draft", "open", "archived", "merged"}, Default: "open"},
+		{Name: "subject", Type: field.TypeString, Default: ""},
+		{Name: "created_by", Type: field.TypeString, Nullable: true},
+		{Name: "space_id", Type: field.TypeString},
+	}
+	// ChangeRequestsTable holds the schema information for the "change_requests" table.
+	ChangeRequestsTable = &schema.Table{
+		Name:       "change_requests",
+		Columns:    ChangeRequestsColumns,
+		PrimaryKey: []*schema.Column{ChangeRequestsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "change_requests_spaces_change_requests",
+				Columns:    []*schema.Column{ChangeRequestsColumns[7]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "changerequest_space_id_number",
+				Unique:  true,
+				Columns: []*schema.Column{ChangeRequestsColumns[7], ChangeRequestsColumns[3]},
+			},
+			{
+				Name:    "changerequest_space_id_status",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestsColumns[7], ChangeRequestsColumns[4]},
+			},
+		},
+	}
+	// CollectionsColumns holds the columns for the "collections" table.
+	CollectionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Default: ""},
+		{Name: "description", Type: field.TypeString, Nullable: true},
+		{Name: "default_level", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "review", "edit", "comment", "read", "inherit"}},
+		{Name: "position", Type: field.TypeFloat64},
+		{Name: "parent_id", Type: field.TypeString, Nullable: true},
+		{Name: "organization_id", Type: field.TypeString},
+	}
+	// CollectionsTable holds the schema information for the "collections" table.
+	CollectionsTable = &schema.Table{
+		Name:       "collections",
+		Columns:    CollectionsColumns,
+		PrimaryKey: []*schema.Column{CollectionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "collections_collections_children",
+				Columns:    []*schema.Column{CollectionsColumns[7]},
+				RefColumns: []*schema.Column{CollectionsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "collections_organizations_collections",
+				Columns:    []*schema.Column{CollectionsColumns[8]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "collection_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{CollectionsColumns[8], CollectionsColumns[1]},
+			},
+			{
+				Name:    "collection_parent_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{CollectionsColumns[7], CollectionsColumns[6]},
+			},
+		},
+	}
+	// CommentsColumns holds the columns for the "comments" table.
+	CommentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "change_request_id", Type: field.TypeString, Nullable: true},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"open", "resolved"}, Default: "open"},
+		{Name: "body", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "posted_by", Type: field.TypeString, Nullable: true},
+		{Name: "space_id", Type: field.TypeString},
+	}
+	// CommentsTable holds the schema information for the "comments" table.
+	CommentsTable = &schema.Table{
+		Name:       "comments",
+		Columns:    CommentsColumns,
+		PrimaryKey: []*schema.Column{CommentsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "comments_spaces_comments",
+				Columns:    []*schema.Column{CommentsColumns[7]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "comment_space_id_status",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[7], CommentsColumns[4]},
+			},
+		},
+	}
 	// CustomFieldsColumns holds the columns for the "custom_fields" table.
 	CustomFieldsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -67,6 +180,41 @@ var (
 				Name:    "customfield_organization_id_created_at",
 				Unique:  false,
 				Columns: []*schema.Column{CustomFieldsColumns[9], CustomFieldsColumns[1]},
+			},
+		},
+	}
+	// CustomFieldValuesColumns holds the columns for the "custom_field_values" table.
+	CustomFieldValuesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "custom_field_id", Type: field.TypeString},
+		{Name: "value", Type: field.TypeJSON},
+		{Name: "space_id", Type: field.TypeString},
+	}
+	// CustomFieldValuesTable holds the schema information for the "custom_field_values" table.
+	CustomFieldValuesTable = &schema.Table{
+		Name:       "custom_field_values",
+		Columns:    CustomFieldValuesColumns,
+		PrimaryKey: []*schema.Column{CustomFieldValuesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "custom_field_values_spaces_custom_field_values",
+				Columns:    []*schema.Column{CustomFieldValuesColumns[5]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customfieldvalue_space_id_custom_field_id",
+				Unique:  true,
+				Columns: []*schema.Column{CustomFieldValuesColumns[5], CustomFieldValuesColumns[3]},
+			},
+			{
+				Name:    "customfieldvalue_custom_field_id",
+				Unique:  false,
+				Columns: []*schema.Column{CustomFieldValuesColumns[3]},
 			},
 		},
 	}
@@ -218,6 +366,60 @@ var (
 			},
 		},
 	}
+	// SpacesColumns holds the columns for the "spaces" table.
+	SpacesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Default: ""},
+		{Name: "emoji", Type: field.TypeString, Nullable: true},
+		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"public", "unlisted", "share-link", "visitor-auth", "in-collection", "private"}, Default: "private"},
+		{Name: "edit_mode", Type: field.TypeEnum, Nullable: true, Enums: []string{"live", "locked"}},
+		{Name: "default_level", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "review", "edit", "comment", "read", "inherit"}},
+		{Name: "position", Type: field.TypeFloat64},
+		{Name: "share_key", Type: field.TypeString},
+		{Name: "revision_id", Type: field.TypeString, Default: ""},
+		{Name: "deleted_at", Type: field.TypeTime, Nullable: true},
+		{Name: "parent_id", Type: field.TypeString, Nullable: true},
+		{Name: "organization_id", Type: field.TypeString},
+	}
+	// SpacesTable holds the schema information for the "spaces" table.
+	SpacesTable = &schema.Table{
+		Name:       "spaces",
+		Columns:    SpacesColumns,
+		PrimaryKey: []*schema.Column{SpacesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "spaces_collections_spaces",
+				Columns:    []*schema.Column{SpacesColumns[12]},
+				RefColumns: []*schema.Column{CollectionsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "spaces_organizations_spaces",
+				Columns:    []*schema.Column{SpacesColumns[13]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "space_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{SpacesColumns[13], SpacesColumns[1]},
+			},
+			{
+				Name:    "space_parent_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{SpacesColumns[12], SpacesColumns[8]},
+			},
+			{
+				Name:    "space_deleted_at",
+				Unique:  false,
+				Columns: []*schema.Column{SpacesColumns[11]},
+			},
+		},
+	}
 	// TeamsColumns holds the columns for the "teams" table.
 	TeamsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -341,11 +543,16 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APITokensTable,
+		ChangeRequestsTable,
+		CollectionsTable,
+		CommentsTable,
 		CustomFieldsTable,
+		CustomFieldValuesTable,
 		InvitesTable,
 		MembersTable,
 		OrganizationsTable,
 		SamlProvidersTable,
+		SpacesTable,
 		TeamsTable,
 		TeamMembersTable,
 		TranslationSettingsTable,
@@ -355,12 +562,19 @@ var (
 
 func init() {
 	APITokensTable.ForeignKeys[0].RefTable = UsersTable
+	ChangeRequestsTable.ForeignKeys[0].RefTable = SpacesTable
+	CollectionsTable.ForeignKeys[0].RefTable = CollectionsTable
+	CollectionsTable.ForeignKeys[1].RefTable = OrganizationsTable
+	CommentsTable.ForeignKeys[0].RefTable = SpacesTable
 	CustomFieldsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	CustomFieldValuesTable.ForeignKeys[0].RefTable = SpacesTable
 	InvitesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
 	SamlProvidersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SamlProvidersTable.ForeignKeys[1].RefTable = TeamsTable
+	SpacesTable.ForeignKeys[0].RefTable = CollectionsTable
+	SpacesTable.ForeignKeys[1].RefTable = OrganizationsTable
 	TeamsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	TeamMembersTable.ForeignKeys[0].RefTable = TeamsTable
 	TeamMembersTable.ForeignKeys[1].RefTable = UsersTable

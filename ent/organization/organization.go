@@ -58,6 +58,10 @@ const (
 	EdgeTranslations = "translations"
 	// EdgeCustomFields holds the string denoting the custom_fields edge name in mutations.
 	EdgeCustomFields = "custom_fields"
+	// EdgeCollections holds the string denoting the collections edge name in mutations.
+	EdgeCollections = "collections"
+	// EdgeSpaces holds the string denoting the spaces edge name in mutations.
+	EdgeSpaces = "spaces"
 	// Table holds the table name of the organization in the database.
 	Table = "organizations"
 	// MembersTable is the table that holds the members relation/edge.
@@ -102,6 +106,20 @@ const (
 	CustomFieldsInverseTable = "custom_fields"
 	// CustomFieldsColumn is the table column denoting the custom_fields relation/edge.
 	CustomFieldsColumn = "organization_id"
+	// CollectionsTable is the table that holds the collections relation/edge.
+	CollectionsTable = "collections"
+	// CollectionsInverseTable is the table name for the Collection entity.
+	// It exists in this package in order to avoid circular dependency with the "collection" package.
+	CollectionsInverseTable = "collections"
+	// CollectionsColumn is the table column denoting the collections relation/edge.
+	CollectionsColumn = "organization_id"
+	// SpacesTable is the table that holds the spaces relation/edge.
+	SpacesTable = "spaces"
+	// SpacesInverseTable is the table name for the Space entity.
+	// It exists in this package in order to avoid circular dependency with the "space" package.
+	SpacesInverseTable = "spaces"
+	// SpacesColumn is the table column denoting the spaces relation/edge.
+	SpacesColumn = "organization_id"
 )
 
 // Columns holds all SQL columns for organization fields.
@@ -411,6 +429,34 @@ func ByCustomFields(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newCustomFieldsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByCollectionsCount orders the results by collections count.
+func ByCollectionsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newCollectionsStep(), opts...)
+	}
+}
+
+// ByCollections orders the results by collections terms.
+func ByCollections(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCollectionsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// BySpacesCount orders the results by spaces count.
+func BySpacesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newSpacesStep(), opts...)
+	}
+}
+
+// BySpaces orders the results by spaces terms.
+func BySpaces(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSpacesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newMembersStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -451,5 +497,19 @@ func newCustomFieldsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(CustomFieldsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, CustomFieldsTable, CustomFieldsColumn),
+	)
+}
+func newCollectionsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CollectionsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, CollectionsTable, CollectionsColumn),
+	)
+}
+func newSpacesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SpacesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, SpacesTable, SpacesColumn),
 	)
 }

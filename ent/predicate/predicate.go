@@ -9,8 +9,20 @@ import (
 // APIToken is the predicate function for apitoken builders.
 type APIToken func(*sql.Selector)
 
+// ChangeRequest is the predicate function for changerequest builders.
+type ChangeRequest func(*sql.Selector)
+
+// Collection is the predicate function for collection builders.
+type Collection func(*sql.Selector)
+
+// Comment is the predicate function for comment builders.
+type Comment func(*sql.Selector)
+
 // CustomField is the predicate function for customfield builders.
 type CustomField func(*sql.Selector)
+
+// CustomFieldValue is the predicate function for customfieldvalue builders.
+type CustomFieldValue func(*sql.Selector)
 
 // Invite is the predicate function for invite builders.
 type Invite func(*sql.Selector)
@@ -23,6 +35,9 @@ type Organization func(*sql.Selector)
 
 // SAMLProvider is the predicate function for samlprovider builders.
 type SAMLProvider func(*sql.Selector)
+
+// Space is the predicate function for space builders.
+type Space func(*sql.Selector)
 
 // Team is the predicate function for team builders.
 type Team func(*sql.Selector)

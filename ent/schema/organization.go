@@ -51,5 +51,7 @@ func (Organization) Edges() []ent.Edge {
 		edge.To("saml_providers", SAMLProvider.Type),
 		edge.To("translations", TranslationSettings.Type),
 		edge.To("custom_fields", CustomField.Type),
+		edge.To("collections", Collection.Type),
+		edge.To("spaces", Space.Type),
 	}
 }

@@ -1,7 +1,10 @@
 // Package model holds the GraphQL types that are not ent entities.
 package model
 
-import "github.com/folio/folio/ent"
+import (
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/internal/access"
+)
 
 // Node is any object with an ID. ent entities satisfy it as they are, so the
 // generated code needs no marker methods on ent types.
@@ -17,4 +20,24 @@ type OrganizationURLs struct {
 	Location string  `json:"location"`
 	App      string  `json:"app"`
 	Logo     *string `json:"logo,omitempty"`
+}
+
+// SpaceURLs are the `urls` of a space.
+type SpaceURLs struct {
+	Location  string  `json:"location"`
+	App       string  `json:"app"`
+	Published *string `json:"published,omitempty"`
+	Public    *string `json:"public,omitempty"`
+}
+
+// CollectionURLs are the `urls` of a collection.
+type CollectionURLs struct {
+	Location string `json:"location"`
+	App      string `json:"app"`
+}
+
+// MemberSpace is a space a member can access, with the member's role.
+type MemberSpace struct {
+	Permission access.Role `json:"permission"`
+	Space      *ent.Space  `json:"space"`
 }

@@ -13,6 +13,22 @@ import (
 	"github.com/folio/folio/internal/access"
 )
 
+type CollectionConnection struct {
+	Edges      []*CollectionEdge `json:"edges"`
+	PageInfo   *PageInfo         `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+type CollectionEdge struct {
+	Cursor string          `json:"cursor"`
+	Node   *ent.Collection `json:"node"`
+}
+
+type CreateCollectionInput struct {
+	Title  graphql.Omittable[*string] `json:"title,omitempty"`
+	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
+}
+
 type CreateCustomFieldInput struct {
 	Name        string                      `json:"name"`
 	Type        string                      `json:"type"`
@@ -43,6 +59,14 @@ type CreateSAMLProviderInput struct {
 	// A team of the same organization.
 	DefaultTeam graphql.Omittable[*string]      `json:"defaultTeam,omitempty"`
 	DefaultRole graphql.Omittable[*access.Role] `json:"defaultRole,omitempty"`
+}
+
+type CreateSpaceInput struct {
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	Emoji graphql.Omittable[*string] `json:"emoji,omitempty"`
+	// A collection of the organization to create the space in.
+	Parent   graphql.Omittable[*string] `json:"parent,omitempty"`
+	EditMode graphql.Omittable[*string] `json:"editMode,omitempty"`
 }
 
 type CreateTranslationInput struct {
@@ -101,6 +125,23 @@ type MemberEdge struct {
 	Node   *ent.Member `json:"node"`
 }
 
+type MemberSpaceConnection struct {
+	Edges      []*MemberSpaceEdge `json:"edges"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type MemberSpaceEdge struct {
+	Cursor string       `json:"cursor"`
+	Node   *MemberSpace `json:"node"`
+}
+
+// parent: a collection, or null for the organization's root; absent: stay.
+type MoveInput struct {
+	Parent   graphql.Omittable[*string]        `json:"parent,omitempty"`
+	Position graphql.Omittable[*PositionInput] `json:"position,omitempty"`
+}
+
 type OrganizationConnection struct {
 	Edges      []*OrganizationEdge `json:"edges"`
 	PageInfo   *PageInfo           `json:"pageInfo"`
@@ -116,6 +157,19 @@ type OrganizationEdge struct {
 type PageInfo struct {
 	HasNextPage bool    `json:"hasNextPage"`
 	EndCursor   *string `json:"endCursor,omitempty"`
+}
+
+// Where to put a space or collection among the contents of its parent.
+type PositionInput struct {
+	Before graphql.Omittable[*PositionTargetInput] `json:"before,omitempty"`
+	After  graphql.Omittable[*PositionTargetInput] `json:"after,omitempty"`
+}
+
+type PositionTargetInput struct {
+	// space or collection
+	Type       string                     `json:"type"`
+	Space      graphql.Omittable[*string] `json:"space,omitempty"`
+	Collection graphql.Omittable[*string] `json:"collection,omitempty"`
 }
 
 type SAMLProviderConnection struct {
@@ -148,6 +202,17 @@ type SSOProviderLogin struct {
 	ID       string `json:"id"`
 	Label    string `json:"label"`
 	StartURL string `json:"startURL"`
+}
+
+type SpaceConnection struct {
+	Edges      []*SpaceEdge `json:"edges"`
+	PageInfo   *PageInfo    `json:"pageInfo"`
+	TotalCount int          `json:"totalCount"`
+}
+
+type SpaceEdge struct {
+	Cursor string     `json:"cursor"`
+	Node   *ent.Space `json:"node"`
 }
 
 type TeamConnection struct {
@@ -195,6 +260,13 @@ type TranslationSettingsURLs struct {
 	Location string `json:"location"`
 }
 
+// Absent fields are left alone; null clears description and defaultLevel.
+type UpdateCollectionInput struct {
+	Title        graphql.Omittable[*string] `json:"title,omitempty"`
+	Description  graphql.Omittable[*string] `json:"description,omitempty"`
+	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
+}
+
 // name and type cannot change. Absent fields are left alone; null clears title, description and placeholder (to "").
 type UpdateCustomFieldInput struct {
 	Title       graphql.Omittable[*string]  `json:"title,omitempty"`
@@ -234,6 +306,15 @@ type UpdateSAMLProviderInput struct {
 	SsoURL      graphql.Omittable[*string]      `json:"ssoURL,omitempty"`
 	DefaultTeam graphql.Omittable[*string]      `json:"defaultTeam,omitempty"`
 	DefaultRole graphql.Omittable[*access.Role] `json:"defaultRole,omitempty"`
+}
+
+// Absent fields are left alone; null clears emoji, editMode and defaultLevel.
+type UpdateSpaceInput struct {
+	Title        graphql.Omittable[*string] `json:"title,omitempty"`
+	Emoji        graphql.Omittable[*string] `json:"emoji,omitempty"`
+	EditMode     graphql.Omittable[*string] `json:"editMode,omitempty"`
+	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
+	Visibility   graphql.Omittable[*string] `json:"visibility,omitempty"`
 }
 
 // Replaces the title; languages are replaced when sent, left alone when absent, emptied when null.

@@ -101,6 +101,7 @@ func (a *App) ServeListener(ctx context.Context, ln net.Listener, logger *slog.L
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	go a.purgeLoop(ctx, logger)
 	logger.Info("serving", "addr", ln.Addr().String(), "base_url", a.Config.PublicBaseURL(), "database", a.DB.Dialect)
 	select {
 	case err := <-errc:
@@ -111,4 +112,24 @@ func (a *App) ServeListener(ctx context.Context, ln net.Listener, logger *slog.L
 	shutCtx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
 	defer cancel()
 	return srv.Shutdown(shutCtx)
+}
+
+// purgeLoop removes spaces past their restore window, at start and then
+// every PurgeInterval, until ctx ends.
+func (a *App) purgeLoop(ctx context.Context, logger *slog.Logger) {
+	ticker := time.NewTicker(a.Config.PurgeInterval)
+	defer ticker.Stop()
+	for {
+		n, err := a.Resolver.PurgeDeletedSpaces(ctx)
+		if err != nil && ctx.Err() == nil {
+			logger.Error("purge of deleted spaces failed", "err", err)
+		} else if n > 0 {
+			logger.Info("purged deleted spaces", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
 }

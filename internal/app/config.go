@@ -25,6 +25,9 @@ type Config struct {
 	// link-local and private addresses (off against SSRF).
 	AllowPrivateFetch bool
 	ShutdownTimeout   time.Duration
+	// PurgeInterval is how often deleted spaces past their restore window
+	// are removed for good.
+	PurgeInterval time.Duration
 }
 
 // FromEnv reads the configuration from the environment, with defaults.
@@ -37,6 +40,10 @@ func FromEnv() Config {
 		BlobURL:         os.Getenv("FOLIO_BLOB_URL"),
 		MaxBodyBytes:    8 << 20,
 		ShutdownTimeout: 30 * time.Second,
+		PurgeInterval:   time.Hour,
+	}
+	if d, err := time.ParseDuration(os.Getenv("FOLIO_PURGE_INTERVAL")); err == nil && d > 0 {
+		c.PurgeInterval = d
 	}
 	if v, err := strconv.ParseInt(os.Getenv("FOLIO_MAX_BODY_BYTES"), 10, 64); err == nil && v > 0 {
 		c.MaxBodyBytes = v
@@ -53,6 +60,7 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.BaseURL, "base-url", c.BaseURL, "public URL used in `urls` (FOLIO_BASE_URL; default http://ADDR)")
 	fs.StringVar(&c.BlobURL, "blob-url", c.BlobURL, "blob storage URL (FOLIO_BLOB_URL; default a directory under the data dir)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body (FOLIO_MAX_BODY_BYTES)")
+	fs.DurationVar(&c.PurgeInterval, "purge-interval", c.PurgeInterval, "how often deleted spaces past 7 days are purged (FOLIO_PURGE_INTERVAL)")
 	fs.BoolVar(&c.AllowPrivateFetch, "allow-private-fetch", c.AllowPrivateFetch, "let imports fetch private addresses (FOLIO_ALLOW_PRIVATE_FETCH)")
 }
 

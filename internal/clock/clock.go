@@ -28,3 +28,10 @@ func Advance(d time.Duration) {
 	offset += d
 	mu.Unlock()
 }
+
+// Reset puts the clock back to real time. Tests only.
+func Reset() {
+	mu.Lock()
+	offset = 0
+	mu.Unlock()
+}

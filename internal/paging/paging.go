@@ -71,10 +71,23 @@ func New(limit *int, after *string, order *string, names Names) (Args, error) {
 	return a, nil
 }
 
-// Cursor is the position after the last item of a page: its sort time and id.
+// Cursor is the position after the last item of a page: its sort key (a
+// time, or a position for lists in a chosen order) and its id.
 type Cursor struct {
-	Time time.Time `json:"t"`
+	Time time.Time `json:"t,omitzero"`
+	Pos  float64   `json:"p,omitempty"`
 	ID   string    `json:"i"`
+}
+
+// Less orders cursors by time, then position, then id.
+func (c Cursor) Less(o Cursor) bool {
+	if !c.Time.Equal(o.Time) {
+		return c.Time.Before(o.Time)
+	}
+	if c.Pos != o.Pos {
+		return c.Pos < o.Pos
+	}
+	return c.ID < o.ID
 }
 
 // Encode makes the opaque page token.
@@ -95,7 +108,7 @@ func DecodeCursor(s string) (*Cursor, error) {
 	if err := dec.Decode(&c); err != nil {
 		return nil, err
 	}
-	if c.ID == "" || c.Time.IsZero() {
+	if c.ID == "" {
 		return nil, apperr.Invalidf("empty cursor")
 	}
 	return &c, nil
@@ -151,4 +164,29 @@ func Cut[T any](a Args, rows []T, total int, key func(T) Cursor) Page[T] {
 		p.Cursors[i] = key(r).Encode()
 	}
 	return p
+}
+
+// Slice pages through items already loaded and sorted ascending by key: for
+// lists that are filtered by permission in memory or nested under a parent.
+func Slice[T any](a Args, ascending []T, key func(T) Cursor) Page[T] {
+	rows := ascending
+	if a.Order == Desc {
+		rows = make([]T, len(ascending))
+		for i, it := range ascending {
+			rows[len(ascending)-1-i] = it
+		}
+	}
+	start := 0
+	if a.After != nil {
+		start = len(rows)
+		for i, it := range rows {
+			k := key(it)
+			if (a.Order == Asc && a.After.Less(k)) || (a.Order == Desc && k.Less(*a.After)) {
+				start = i
+				break
+			}
+		}
+	}
+	end := min(len(rows), start+a.Limit+1)
+	return Cut(a, rows[start:end], len(ascending), key)
 }

@@ -1,0 +1,37 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+)
+
+// ChangeRequest proposes edits to a space. Spaces count them by status.
+type ChangeRequest struct{ ent.Schema }
+
+func (ChangeRequest) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}, TimeMixin{}} }
+
+func (ChangeRequest) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("space_id").Immutable(),
+		// Counts up per space and never repeats.
+		field.Int("number").Immutable(),
+		field.Enum("status").Values("draft", "open", "archived", "merged").Default("open"),
+		field.String("subject").Default("").Validate(length(0, 100)),
+		field.String("created_by").Optional(),
+	}
+}
+
+func (ChangeRequest) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("space", Space.Type).Ref("change_requests").Field("space_id").Unique().Required().Immutable(),
+	}
+}
+
+func (ChangeRequest) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("space_id", "number").Unique(),
+		index.Fields("space_id", "status"),
+	}
+}

@@ -1,0 +1,326 @@
+package graph
+
+import (
+	"context"
+	"sort"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/collection"
+	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/paging"
+)
+
+func collectionKey(c *ent.Collection) paging.Cursor {
+	return paging.Cursor{Time: c.CreatedAt, ID: c.ID}
+}
+
+func positionKey(pos float64, id string) paging.Cursor { return paging.Cursor{Pos: pos, ID: id} }
+
+// OrganizationCollections pages through the collections of an organization
+// the caller can access, newest first; nested false keeps top-level ones.
+func (r *Resolver) OrganizationCollections(ctx context.Context, orgID string, nested bool, args paging.Args) (paging.Page[*ent.Collection], error) {
+	if _, _, err := visibleOrganization(ctx, orgID); err != nil {
+		return paging.Page[*ent.Collection]{}, err
+	}
+	all, err := loader.For(ctx).OrgCollections.Load(ctx, orgID)()
+	if err != nil {
+		return paging.Page[*ent.Collection]{}, err
+	}
+	var rows []*ent.Collection
+	for _, c := range all {
+		if !nested && c.ParentID != nil {
+			continue
+		}
+		role, err := collectionRole(ctx, c)
+		if err != nil {
+			return paging.Page[*ent.Collection]{}, err
+		}
+		if role != nil {
+			rows = append(rows, c)
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool { return collectionKey(rows[i]).Less(collectionKey(rows[j])) })
+	return paging.Slice(args, rows, collectionKey), nil
+}
+
+// CollectionSpaces pages through the spaces directly in a collection, in
+// position order, that the caller can access.
+func (r *Resolver) CollectionSpaces(ctx context.Context, c *ent.Collection, args paging.Args) (paging.Page[*ent.Space], error) {
+	byParent, err := loader.For(ctx).SpacesInCollections.Load(ctx, c.OrganizationID)()
+	if err != nil {
+		return paging.Page[*ent.Space]{}, err
+	}
+	visible, err := spacesWithRole(ctx, byParent[c.ID])
+	if err != nil {
+		return paging.Page[*ent.Space]{}, err
+	}
+	return paging.Slice(args, visible, func(s *ent.Space) paging.Cursor { return positionKey(s.Position, s.ID) }), nil
+}
+
+// Subcollections pages through the collections directly in a collection,
+// in position order, that the caller can access.
+func (r *Resolver) Subcollections(ctx context.Context, c *ent.Collection, args paging.Args) (paging.Page[*ent.Collection], error) {
+	all, err := loader.For(ctx).OrgCollections.Load(ctx, c.OrganizationID)()
+	if err != nil {
+		return paging.Page[*ent.Collection]{}, err
+	}
+	var rows []*ent.Collection
+	for _, child := range all {
+		if child.ParentID == nil || *child.ParentID != c.ID {
+			continue
+		}
+		role, err := collectionRole(ctx, child)
+		if err != nil {
+			return paging.Page[*ent.Collection]{}, err
+		}
+		if role != nil {
+			rows = append(rows, child)
+		}
+	}
+	key := func(c *ent.Collection) paging.Cursor { return positionKey(c.Position, c.ID) }
+	sort.Slice(rows, func(i, j int) bool { return key(rows[i]).Less(key(rows[j])) })
+	return paging.Slice(args, rows, key), nil
+}
+
+// CreateCollection creates a collection at the end of its parent.
+func (r *Resolver) CreateCollection(ctx context.Context, orgID string, in model.CreateCollectionInput) (*ent.Collection, error) {
+	parent := in.Parent.Value()
+	if _, err := createIn(ctx, orgID, parent, "parent"); err != nil {
+		return nil, err
+	}
+	var created *ent.Collection
+	err := r.withTx(ctx, func(tx *ent.Client) error {
+		pos, err := placeAt(ctx, tx, orgID, parent, "", nil)
+		if err != nil {
+			return err
+		}
+		create := tx.Collection.Create().SetOrganizationID(orgID).SetNillableParentID(parent).
+			SetPosition(pos).SetDefaultLevel(collection.DefaultLevelInherit)
+		if v := in.Title.Value(); v != nil {
+			create.SetTitle(*v)
+		}
+		created, err = create.Save(ctx)
+		return entError(err)
+	})
+	return created, err
+}
+
+// UpdateCollection changes title, description and defaultLevel; admins of
+// the collection only.
+func (r *Resolver) UpdateCollection(ctx context.Context, id string, in model.UpdateCollectionInput) (*ent.Collection, error) {
+	c, err := collectionWithRole(ctx, id, access.Admin)
+	if err != nil {
+		return nil, err
+	}
+	upd := r.Client.Collection.UpdateOne(c)
+	if v, ok := in.Title.ValueOK(); ok {
+		if v == nil {
+			return nil, apperr.InvalidField("title", "cannot be null")
+		}
+		upd.SetTitle(*v)
+	}
+	if v, ok := in.Description.ValueOK(); ok {
+		if v == nil {
+			upd.ClearDescription()
+		} else {
+			upd.SetDescription(*v)
+		}
+	}
+	if v, ok := in.DefaultLevel.ValueOK(); ok {
+		if err := checkDefaultLevel(v); err != nil {
+			return nil, err
+		}
+		if v == nil {
+			upd.ClearDefaultLevel()
+		} else {
+			upd.SetDefaultLevel(collection.DefaultLevel(*v))
+		}
+	}
+	updated, err := upd.Save(ctx)
+	if err != nil {
+		return nil, entError(err)
+	}
+	r.forgetCollections(ctx, updated.OrganizationID, id)
+	return updated, nil
+}
+
+// DeleteCollection deletes a collection. Nothing it contains is lost: its
+// spaces (deleted ones too) and collections move up to its parent, after
+// the parent's current contents. Admins of the collection only.
+func (r *Resolver) DeleteCollection(ctx context.Context, id string) error {
+	c, err := collectionWithRole(ctx, id, access.Admin)
+	if err != nil {
+		return err
+	}
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		base, err := placeAt(ctx, tx, c.OrganizationID, c.ParentID, c.ID, nil)
+		if err != nil {
+			return err
+		}
+		spaces := tx.Space.Update().Where(space.ParentID(c.ID)).AddPosition(base)
+		colls := tx.Collection.Update().Where(collection.ParentID(c.ID)).AddPosition(base)
+		if c.ParentID == nil {
+			spaces.ClearParentID()
+			colls.ClearParentID()
+		} else {
+			spaces.SetParentID(*c.ParentID)
+			colls.SetParentID(*c.ParentID)
+		}
+		if _, err := spaces.Save(ctx); err != nil {
+			return err
+		}
+		if _, err := colls.Save(ctx); err != nil {
+			return err
+		}
+		return tx.Collection.DeleteOneID(c.ID).Exec(ctx)
+	})
+	if err != nil {
+		return err
+	}
+	r.forgetCollections(ctx, c.OrganizationID, id)
+	return nil
+}
+
+// MoveCollection puts a collection in another parent and/or at a position
+// among its siblings. A collection cannot go inside itself or its own
+// descendants (400).
+func (r *Resolver) MoveCollection(ctx context.Context, id string, in model.MoveInput) (*ent.Collection, error) {
+	c, err := collectionWithRole(ctx, id, access.Admin)
+	if err != nil {
+		return nil, err
+	}
+	parent := c.ParentID
+	if v, ok := in.Parent.ValueOK(); ok {
+		parent = v
+		if parent != nil {
+			if err := r.checkNotInside(ctx, c, *parent); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := createIn(ctx, c.OrganizationID, parent, "parent"); err != nil {
+			return nil, err
+		}
+	}
+	var moved *ent.Collection
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		pos, err := placeAt(ctx, tx, c.OrganizationID, parent, c.ID, in.Position.Value())
+		if err != nil {
+			return err
+		}
+		upd := tx.Collection.UpdateOne(c).SetPosition(pos)
+		if parent == nil {
+			upd.ClearParentID()
+		} else {
+			upd.SetParentID(*parent)
+		}
+		moved, err = upd.Save(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.forgetCollections(ctx, c.OrganizationID, id)
+	return moved, nil
+}
+
+// checkNotInside refuses a parent that is c or one of its descendants.
+func (r *Resolver) checkNotInside(ctx context.Context, c *ent.Collection, parentID string) error {
+	all, err := loader.For(ctx).OrgCollections.Load(ctx, c.OrganizationID)()
+	if err != nil {
+		return err
+	}
+	for at, seen := &parentID, map[string]bool{}; at != nil && !seen[*at]; {
+		if *at == c.ID {
+			return apperr.InvalidField("parent", "a collection cannot be moved into itself or its own subcollections")
+		}
+		seen[*at] = true
+		p, ok := all[*at]
+		if !ok {
+			break
+		}
+		at = p.ParentID
+	}
+	return nil
+}
+
+// TransferCollection moves a collection, with everything it contains, to
+// another organization whose admin the caller also is; it arrives at the
+// root of that organization. Spaces drop their custom-field values.
+func (r *Resolver) TransferCollection(ctx context.Context, id, orgID string) (*ent.Collection, error) {
+	c, err := collectionWithRole(ctx, id, access.Admin)
+	if err != nil {
+		return nil, err
+	}
+	if err := adminOfBoth(ctx, c.OrganizationID, orgID); err != nil {
+		return nil, err
+	}
+	all, err := loader.For(ctx).OrgCollections.Load(ctx, c.OrganizationID)()
+	if err != nil {
+		return nil, err
+	}
+	tree := descendants(all, c.ID)
+	var moved *ent.Collection
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		pos, err := placeAt(ctx, tx, orgID, nil, c.ID, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Collection.Update().Where(collection.IDIn(tree...)).SetOrganizationID(orgID).Save(ctx); err != nil {
+			return err
+		}
+		spaces, err := tx.Space.Query().Where(space.ParentIDIn(tree...)).All(ctx)
+		if err != nil {
+			return err
+		}
+		for _, s := range spaces {
+			if _, err := transferSpaceRow(ctx, tx, s, orgID, false, 0); err != nil {
+				return err
+			}
+		}
+		moved, err = tx.Collection.UpdateOneID(c.ID).ClearParentID().SetPosition(pos).Save(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.forgetCollections(ctx, c.OrganizationID, id)
+	return moved, nil
+}
+
+// descendants lists id and every collection below it.
+func descendants(all map[string]*ent.Collection, id string) []string {
+	out := []string{id}
+	for i := 0; i < len(out); i++ {
+		for _, c := range all {
+			if c.ParentID != nil && *c.ParentID == out[i] {
+				out = append(out, c.ID)
+			}
+		}
+	}
+	return out
+}
+
+// forgetCollections drops cached collections after a write, so the rest of
+// the request sees the new tree.
+func (r *Resolver) forgetCollections(ctx context.Context, orgID, id string) {
+	l := loader.For(ctx)
+	l.OrgCollections.Clear(ctx, orgID)
+	l.CollectionByID.Clear(ctx, id)
+}
+
+// CollectionURLs are the `urls` of a collection.
+func (r *Resolver) CollectionURLs(c *ent.Collection) *model.CollectionURLs {
+	return &model.CollectionURLs{Location: r.BaseURL + "/v1/collections/" + c.ID, App: r.BaseURL + "/c/" + c.ID}
+}
+
+func collectionConnection(page paging.Page[*ent.Collection]) *model.CollectionConnection {
+	conn := &model.CollectionConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.CollectionEdge{}}
+	for i, c := range page.Items {
+		conn.Edges = append(conn.Edges, &model.CollectionEdge{Cursor: page.Cursors[i], Node: c})
+	}
+	return conn
+}

@@ -1,0 +1,151 @@
+package loader
+
+import (
+	"context"
+
+	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/collection"
+	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/space"
+)
+
+// ContentLoaders batch the lookups of collections and spaces.
+type ContentLoaders struct {
+	// SpaceByID finds live spaces; deleted ones answer not found.
+	SpaceByID      *dataloader.Loader[string, *ent.Space]
+	CollectionByID *dataloader.Loader[string, *ent.Collection]
+	// OrgCollections loads every collection of an organization at once:
+	// effective roles walk up the collection tree, and one query per
+	// organization is cheaper than one per level.
+	OrgCollections *dataloader.Loader[string, map[string]*ent.Collection]
+	// SpacesInCollections loads the live spaces of every collection of an
+	// organization at once, by collection, in position order (with their
+	// counts): a collection tree of any size and depth then costs the same.
+	SpacesInCollections *dataloader.Loader[string, map[string][]*ent.Space]
+	// SpaceCounts counts a space's change requests by status and its open
+	// comments.
+	SpaceCounts *dataloader.Loader[string, SpaceCounts]
+}
+
+// SpaceCounts are the counts a space object carries.
+type SpaceCounts struct{ ChangeRequests, Open, Draft, OpenComments int }
+
+// countSpaces counts change requests and open comments of many spaces in two
+// statements.
+func countSpaces(ctx context.Context, client *ent.Client, spaceIDs []string) (map[string]SpaceCounts, error) {
+	counts := make(map[string]SpaceCounts, len(spaceIDs))
+	var crs []struct {
+		SpaceID string `json:"space_id"`
+		Status  string `json:"status"`
+		Count   int    `json:"count"`
+	}
+	if err := client.ChangeRequest.Query().Where(changerequest.SpaceIDIn(spaceIDs...)).
+		GroupBy(changerequest.FieldSpaceID, changerequest.FieldStatus).Aggregate(ent.Count()).Scan(ctx, &crs); err != nil {
+		return nil, err
+	}
+	for _, r := range crs {
+		c := counts[r.SpaceID]
+		c.ChangeRequests += r.Count
+		switch r.Status {
+		case changerequest.StatusOpen.String():
+			c.Open += r.Count
+		case changerequest.StatusDraft.String():
+			c.Draft += r.Count
+		}
+		counts[r.SpaceID] = c
+	}
+	var comments []struct {
+		SpaceID string `json:"space_id"`
+		Count   int    `json:"count"`
+	}
+	if err := client.Comment.Query().Where(comment.SpaceIDIn(spaceIDs...), comment.StatusEQ(comment.StatusOpen)).
+		GroupBy(comment.FieldSpaceID).Aggregate(ent.Count()).Scan(ctx, &comments); err != nil {
+		return nil, err
+	}
+	for _, r := range comments {
+		c := counts[r.SpaceID]
+		c.OpenComments = r.Count
+		counts[r.SpaceID] = c
+	}
+	return counts, nil
+}
+
+// PrimeSpaceCounts counts the spaces of a list in one go and primes
+// SpaceCounts with the result. Lists call it so that their items' counts do
+// not depend on how concurrent item resolution happens to fall into batches.
+func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, client *ent.Client, spaces []*ent.Space) error {
+	if len(spaces) == 0 {
+		return nil
+	}
+	ids := make([]string, len(spaces))
+	for i, s := range spaces {
+		ids[i] = s.ID
+	}
+	counts, err := countSpaces(ctx, client, ids)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		cl.SpaceCounts.Prime(ctx, id, counts[id])
+	}
+	return nil
+}
+
+func newContentLoaders(client *ent.Client) *ContentLoaders {
+	cl := &ContentLoaders{}
+	*cl = ContentLoaders{
+		SpaceByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.Space, error) {
+			return client.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil()).All(ctx)
+		}, func(s *ent.Space) string { return s.ID }, "space"),
+		CollectionByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.Collection, error) {
+			return client.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
+		}, func(c *ent.Collection) string { return c.ID }, "collection"),
+		OrgCollections: dataloader.NewBatchedLoader(func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string]*ent.Collection] {
+			rows, err := client.Collection.Query().Where(collection.OrganizationIDIn(orgIDs...)).All(ctx)
+			byOrg := make(map[string]map[string]*ent.Collection, len(orgIDs))
+			for _, id := range orgIDs {
+				byOrg[id] = map[string]*ent.Collection{}
+			}
+			for _, c := range rows {
+				byOrg[c.OrganizationID][c.ID] = c
+			}
+			results := make([]*dataloader.Result[map[string]*ent.Collection], len(orgIDs))
+			for i, id := range orgIDs {
+				results[i] = &dataloader.Result[map[string]*ent.Collection]{Data: byOrg[id], Error: err}
+			}
+			return results
+		}, dataloader.WithWait[string, map[string]*ent.Collection](batchWait)),
+		SpacesInCollections: dataloader.NewBatchedLoader(func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string][]*ent.Space] {
+			rows, err := client.Space.Query().
+				Where(space.OrganizationIDIn(orgIDs...), space.ParentIDNotNil(), space.DeletedAtIsNil()).
+				Order(ent.Asc(space.FieldPosition), ent.Asc(space.FieldID)).All(ctx)
+			if err == nil {
+				err = cl.PrimeSpaceCounts(ctx, client, rows)
+			}
+			byOrg := make(map[string]map[string][]*ent.Space, len(orgIDs))
+			for _, id := range orgIDs {
+				byOrg[id] = map[string][]*ent.Space{}
+			}
+			for _, s := range rows {
+				byOrg[s.OrganizationID][*s.ParentID] = append(byOrg[s.OrganizationID][*s.ParentID], s)
+			}
+			results := make([]*dataloader.Result[map[string][]*ent.Space], len(orgIDs))
+			for i, id := range orgIDs {
+				results[i] = &dataloader.Result[map[string][]*ent.Space]{Data: byOrg[id], Error: err}
+			}
+			return results
+		}, dataloader.WithWait[string, map[string][]*ent.Space](batchWait)),
+		SpaceCounts: dataloader.NewBatchedLoader(func(ctx context.Context, spaceIDs []string) []*dataloader.Result[SpaceCounts] {
+			counts, err := countSpaces(ctx, client, spaceIDs)
+			results := make([]*dataloader.Result[SpaceCounts], len(spaceIDs))
+			for i, id := range spaceIDs {
+				results[i] = &dataloader.Result[SpaceCounts]{Data: counts[id], Error: err}
+			}
+			return results
+		}, dataloader.WithWait[string, SpaceCounts](batchWait)),
+	}
+	return cl
+}

@@ -1,0 +1,48 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/internal/clock"
+)
+
+// PurgeDeletedSpaces removes for good the spaces deleted more than
+// RestoreWindow ago, with their content, one space per transaction. Several
+// server instances may run it at once: a space another instance already
+// purged simply deletes nothing.
+func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
+	ids, err := r.Client.Space.Query().
+		Where(space.DeletedAtNotNil(), space.DeletedAtLTE(clock.Now().Add(-RestoreWindow))).
+		IDs(ctx)
+	if err != nil {
+		return 0, err
+	}
+	purged := 0
+	for _, id := range ids {
+		var n int
+		err := r.withTx(ctx, func(tx *ent.Client) error {
+			if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			if _, err := tx.Comment.Delete().Where(comment.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			if _, err := tx.ChangeRequest.Delete().Where(changerequest.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			var err error
+			n, err = tx.Space.Delete().Where(space.ID(id), space.DeletedAtNotNil()).Exec(ctx)
+			return err
+		})
+		if err != nil {
+			return purged, err
+		}
+		purged += n
+	}
+	return purged, nil
+}

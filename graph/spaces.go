@@ -1,0 +1,439 @@
+package graph
+
+import (
+	"context"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/ids"
+	"github.com/folio/folio/internal/paging"
+)
+
+// RestoreWindow is how long a deleted space can be restored. After it the
+// space is gone: it answers as an unknown space, and the purge removes it
+// with its content.
+const RestoreWindow = 7 * 24 * time.Hour
+
+func spaceKey(s *ent.Space) paging.Cursor { return paging.Cursor{Time: s.CreatedAt, ID: s.ID} }
+
+// OrganizationSpaces pages through the organization's spaces the caller can
+// access, newest first unless asked otherwise. Access depends on each
+// space's collection chain, so spaces are filtered in memory from one query.
+func (r *Resolver) OrganizationSpaces(ctx context.Context, orgID string, args paging.Args) (paging.Page[*ent.Space], error) {
+	if _, _, err := visibleOrganization(ctx, orgID); err != nil {
+		return paging.Page[*ent.Space]{}, err
+	}
+	rows, err := r.Client.Space.Query().
+		Where(space.OrganizationID(orgID), space.DeletedAtIsNil()).
+		Order(ent.Asc(space.FieldCreatedAt), ent.Asc(space.FieldID)).
+		All(ctx)
+	if err != nil {
+		return paging.Page[*ent.Space]{}, err
+	}
+	visible, err := spacesWithRole(ctx, rows)
+	if err != nil {
+		return paging.Page[*ent.Space]{}, err
+	}
+	page := paging.Slice(args, visible, spaceKey)
+	return page, loader.For(ctx).PrimeSpaceCounts(ctx, r.Client, page.Items)
+}
+
+// spacesWithRole keeps the spaces the caller has a role on, and primes the
+// space loader with them.
+func spacesWithRole(ctx context.Context, rows []*ent.Space) ([]*ent.Space, error) {
+	l := loader.For(ctx).SpaceByID
+	out := rows[:0:0]
+	for _, s := range rows {
+		r, err := spaceRole(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			l.Prime(ctx, s.ID, s)
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// MemberSpaces lists the spaces a member of the organization can access,
+// with the member's role on each. Admins may ask about anyone; a member
+// about themself.
+func (r *Resolver) MemberSpaces(ctx context.Context, orgID, userID string, args paging.Args) (paging.Page[*model.MemberSpace], error) {
+	var none paging.Page[*model.MemberSpace]
+	_, caller, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return none, err
+	}
+	self := userID == auth.ViewerID(ctx)
+	m, err := r.Client.Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).Only(ctx)
+	// Guests do not see the other members (as they do not see teams).
+	if ent.IsNotFound(err) || (err == nil && !self && !caller.CanSeeTeams()) {
+		return none, apperr.NotFoundf("member %s not found", userID)
+	}
+	if err != nil {
+		return none, err
+	}
+	if !self && !caller.CanAdminOrganization() {
+		return none, apperr.Forbiddenf("only admins can list another member's spaces")
+	}
+	target := access.Membership{Member: true, Role: m.Role}
+	rows, err := r.Client.Space.Query().
+		Where(space.OrganizationID(orgID), space.DeletedAtIsNil()).
+		Order(ent.Asc(space.FieldCreatedAt), ent.Asc(space.FieldID)).
+		All(ctx)
+	if err != nil {
+		return none, err
+	}
+	var items []*model.MemberSpace
+	for _, s := range rows {
+		chain, err := levelChain(ctx, orgID, enumString(s.DefaultLevel), s.ParentID)
+		if err != nil {
+			return none, err
+		}
+		if role := access.EffectiveRole(target, chain); role != nil {
+			loader.For(ctx).SpaceByID.Prime(ctx, s.ID, s)
+			items = append(items, &model.MemberSpace{Permission: *role, Space: s})
+		}
+	}
+	page := paging.Slice(args, items, func(ms *model.MemberSpace) paging.Cursor { return spaceKey(ms.Space) })
+	spaces := make([]*ent.Space, len(page.Items))
+	for i, ms := range page.Items {
+		spaces[i] = ms.Space
+	}
+	return page, loader.For(ctx).PrimeSpaceCounts(ctx, r.Client, spaces)
+}
+
+// ReadSpace reads a space the caller can access. With the share key of a
+// share-link space, anyone authenticated may read it.
+func (r *Resolver) ReadSpace(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
+	s, _, err := visibleSpace(ctx, id)
+	if err == nil || shareKey == nil {
+		return s, err
+	}
+	shared, lerr := loader.For(ctx).SpaceByID.Load(ctx, id)()
+	if lerr == nil && shared.Visibility == space.VisibilityShareLink && shared.ShareKey == *shareKey {
+		return shared, nil
+	}
+	return nil, err
+}
+
+// CreateSpace creates a space in the organization, at the end of its parent.
+func (r *Resolver) CreateSpace(ctx context.Context, orgID string, in model.CreateSpaceInput) (*ent.Space, error) {
+	parent := in.Parent.Value()
+	if _, err := createIn(ctx, orgID, parent, "parent"); err != nil {
+		return nil, err
+	}
+	var created *ent.Space
+	err := r.withTx(ctx, func(tx *ent.Client) error {
+		pos, err := placeAt(ctx, tx, orgID, parent, "", nil)
+		if err != nil {
+			return err
+		}
+		create := tx.Space.Create().SetOrganizationID(orgID).SetNillableParentID(parent).
+			SetPosition(pos).SetShareKey(ids.New() + ids.New()).SetDefaultLevel(space.DefaultLevelInherit)
+		if v := in.Title.Value(); v != nil {
+			create.SetTitle(*v)
+		}
+		if v := in.Emoji.Value(); v != nil {
+			create.SetEmoji(*v)
+		}
+		if v := in.EditMode.Value(); v != nil {
+			create.SetEditMode(space.EditMode(*v))
+		}
+		created, err = create.Save(ctx)
+		return entError(err)
+	})
+	return created, err
+}
+
+// UpdateSpace changes a space's settings; admins of the space only.
+func (r *Resolver) UpdateSpace(ctx context.Context, id string, in model.UpdateSpaceInput) (*ent.Space, error) {
+	s, err := spaceWithRole(ctx, id, access.Admin)
+	if err != nil {
+		return nil, err
+	}
+	upd := r.Client.Space.UpdateOne(s)
+	if v, ok := in.Title.ValueOK(); ok {
+		if v == nil {
+			return nil, apperr.InvalidField("title", "cannot be null")
+		}
+		upd.SetTitle(*v)
+	}
+	if v, ok := in.Emoji.ValueOK(); ok {
+		upd.SetNillableEmoji(v)
+		if v == nil {
+			upd.ClearEmoji()
+		}
+	}
+	if v, ok := in.EditMode.ValueOK(); ok {
+		if v == nil {
+			upd.ClearEditMode()
+		} else {
+			upd.SetEditMode(space.EditMode(*v))
+		}
+	}
+	if v, ok := in.DefaultLevel.ValueOK(); ok {
+		if err := checkDefaultLevel(v); err != nil {
+			return nil, err
+		}
+		if v == nil {
+			upd.ClearDefaultLevel()
+		} else {
+			upd.SetDefaultLevel(space.DefaultLevel(*v))
+		}
+	}
+	if v, ok := in.Visibility.ValueOK(); ok {
+		if v == nil {
+			return nil, apperr.InvalidField("visibility", "cannot be null")
+		}
+		if *v == space.VisibilityInCollection.String() && s.ParentID == nil {
+			return nil, apperr.InvalidField("visibility", "in-collection is only for spaces inside a collection")
+		}
+		upd.SetVisibility(space.Visibility(*v))
+	}
+	updated, err := upd.Save(ctx)
+	if err != nil {
+		return nil, entError(err)
+	}
+	loader.For(ctx).SpaceByID.Clear(ctx, id).Prime(ctx, id, updated)
+	return updated, nil
+}
+
+// DeleteSpace soft-deletes a space: it leaves every list and read at once
+// and can be restored for RestoreWindow. Admins of the space only.
+func (r *Resolver) DeleteSpace(ctx context.Context, id string) error {
+	s, err := spaceWithRole(ctx, id, access.Admin)
+	if err != nil {
+		return err
+	}
+	if err := r.Client.Space.UpdateOne(s).SetDeletedAt(clock.Now()).Exec(ctx); err != nil {
+		return err
+	}
+	loader.For(ctx).SpaceByID.Clear(ctx, id)
+	return nil
+}
+
+// RestoreSpace brings back a space deleted less than RestoreWindow ago.
+func (r *Resolver) RestoreSpace(ctx context.Context, id string) (*ent.Space, error) {
+	s, err := r.Client.Space.Query().
+		Where(space.ID(id), space.DeletedAtNotNil(), space.DeletedAtGT(clock.Now().Add(-RestoreWindow))).
+		Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("space %s not found", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	role, err := spaceRole(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if role == nil {
+		return nil, apperr.NotFoundf("space %s not found", id)
+	}
+	if !access.AtLeast(role, access.Admin) {
+		return nil, apperr.Forbiddenf("this needs the admin role on the space")
+	}
+	restored, err := r.Client.Space.UpdateOne(s).ClearDeletedAt().Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	loader.For(ctx).SpaceByID.Clear(ctx, id).Prime(ctx, id, restored)
+	return restored, nil
+}
+
+// DuplicateSpace copies a space's settings, content and custom-field values
+// into a new space placed right after it. Revisions are immutable, so the
+// copy shares the current revision. It needs read access to the space and
+// the right to create where it lives.
+func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, error) {
+	s, _, err := visibleSpace(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := createIn(ctx, s.OrganizationID, s.ParentID, "parent"); err != nil {
+		return nil, err
+	}
+	var dup *ent.Space
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		after := &model.PositionInput{After: omit(&model.PositionTargetInput{Type: "space", Space: omit(&s.ID)})}
+		pos, err := placeAt(ctx, tx, s.OrganizationID, s.ParentID, "", after)
+		if err != nil {
+			return err
+		}
+		create := tx.Space.Create().SetOrganizationID(s.OrganizationID).SetNillableParentID(s.ParentID).
+			SetTitle(s.Title).SetNillableEmoji(s.Emoji).SetVisibility(s.Visibility).
+			SetNillableEditMode(s.EditMode).SetPosition(pos).SetShareKey(ids.New() + ids.New()).
+			SetRevisionID(s.RevisionID)
+		create.SetNillableDefaultLevel(s.DefaultLevel)
+		if dup, err = create.Save(ctx); err != nil {
+			return err
+		}
+		values, err := tx.CustomFieldValue.Query().Where(customfieldvalue.SpaceID(s.ID)).All(ctx)
+		if err != nil {
+			return err
+		}
+		for _, v := range values {
+			if err := tx.CustomFieldValue.Create().SetSpaceID(dup.ID).SetCustomFieldID(v.CustomFieldID).SetValue(v.Value).Exec(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return dup, err
+}
+
+// MoveSpace puts a space in another collection (or the root) and/or at a
+// position among its new siblings. Admins of the space, with the create role
+// where it goes.
+func (r *Resolver) MoveSpace(ctx context.Context, id string, in model.MoveInput) (*ent.Space, error) {
+	s, err := spaceWithRole(ctx, id, access.Admin)
+	if err != nil {
+		return nil, err
+	}
+	parent := s.ParentID
+	if v, ok := in.Parent.ValueOK(); ok {
+		parent = v
+		if _, err := createIn(ctx, s.OrganizationID, parent, "parent"); err != nil {
+			return nil, err
+		}
+	}
+	if parent == nil && s.Visibility == space.VisibilityInCollection {
+		return nil, apperr.InvalidField("parent", "a space with visibility in-collection must stay in a collection")
+	}
+	var moved *ent.Space
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		pos, err := placeAt(ctx, tx, s.OrganizationID, parent, s.ID, in.Position.Value())
+		if err != nil {
+			return err
+		}
+		upd := tx.Space.UpdateOne(s).SetPosition(pos)
+		if parent == nil {
+			upd.ClearParentID()
+		} else {
+			upd.SetParentID(*parent)
+		}
+		moved, err = upd.Save(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	loader.For(ctx).SpaceByID.Clear(ctx, id).Prime(ctx, id, moved)
+	return moved, nil
+}
+
+// TransferSpace moves a space to another organization; the caller must be
+// an admin of both. The space leaves its collection (an in-collection space
+// becomes private) and drops its custom-field values, which belong to the
+// old organization's fields.
+func (r *Resolver) TransferSpace(ctx context.Context, id, orgID string) (*ent.Space, error) {
+	s, err := spaceWithRole(ctx, id, access.Admin)
+	if err != nil {
+		return nil, err
+	}
+	if err := adminOfBoth(ctx, s.OrganizationID, orgID); err != nil {
+		return nil, err
+	}
+	var moved *ent.Space
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		pos, err := placeAt(ctx, tx, orgID, nil, s.ID, nil)
+		if err != nil {
+			return err
+		}
+		if moved, err = transferSpaceRow(ctx, tx, s, orgID, true, pos); err != nil {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	loader.For(ctx).SpaceByID.Clear(ctx, id).Prime(ctx, id, moved)
+	return moved, nil
+}
+
+// transferSpaceRow moves one space to orgID (leaving its collection when
+// detach) and drops its custom-field values.
+func transferSpaceRow(ctx context.Context, tx *ent.Client, s *ent.Space, orgID string, detach bool, pos float64) (*ent.Space, error) {
+	if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceID(s.ID)).Exec(ctx); err != nil {
+		return nil, err
+	}
+	upd := tx.Space.UpdateOne(s).SetOrganizationID(orgID)
+	if detach {
+		upd.ClearParentID().SetPosition(pos)
+		if s.Visibility == space.VisibilityInCollection {
+			upd.SetVisibility(space.VisibilityPrivate)
+		}
+	}
+	return upd.Save(ctx)
+}
+
+// adminOfBoth checks the caller administers both organizations; a target
+// the caller cannot see is a 400 naming `organization`.
+func adminOfBoth(ctx context.Context, fromOrg, toOrg string) error {
+	if _, err := adminOrganization(ctx, fromOrg); err != nil {
+		return err
+	}
+	_, m, err := visibleOrganization(ctx, toOrg)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
+		return apperr.InvalidField("organization", "%s is not an organization you belong to", toOrg)
+	}
+	if err != nil {
+		return err
+	}
+	if !m.CanAdminOrganization() {
+		return apperr.Forbiddenf("transfers need the admin role in both organizations")
+	}
+	return nil
+}
+
+// SpaceURLs are the `urls` of a space. The published URL carries the share
+// key of a share-link space only for its admins.
+func (r *Resolver) SpaceURLs(ctx context.Context, s *ent.Space) (*model.SpaceURLs, error) {
+	urls := &model.SpaceURLs{
+		Location: r.BaseURL + "/v1/spaces/" + s.ID,
+		App:      r.BaseURL + "/s/" + s.ID,
+	}
+	if s.Visibility != space.VisibilityPrivate {
+		published := r.BaseURL + "/published/spaces/" + s.ID
+		if s.Visibility == space.VisibilityShareLink {
+			role, err := spaceRole(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			if !access.AtLeast(role, access.Admin) {
+				return urls, nil
+			}
+			published += "?shareKey=" + s.ShareKey
+		}
+		urls.Published = &published
+	}
+	if s.Visibility == space.VisibilityPublic {
+		urls.Public = urls.Published
+	}
+	return urls, nil
+}
+
+// omit wraps a value as a present GraphQL input field.
+func omit[T any](v T) graphql.Omittable[T] { return graphql.OmittableOf(v) }
+
+func spaceConnection(page paging.Page[*ent.Space]) *model.SpaceConnection {
+	conn := &model.SpaceConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.SpaceEdge{}}
+	for i, s := range page.Items {
+		conn.Edges = append(conn.Edges, &model.SpaceEdge{Cursor: page.Cursors[i], Node: s})
+	}
+	return conn
+}

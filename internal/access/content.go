@@ -1,0 +1,91 @@
+package access
+
+// Level is a content's defaultLevel: inherit the parent's, a role, or no
+// access by default (Role nil and Inherit false).
+type Level struct {
+	Inherit bool
+	Role    *Role
+}
+
+// ParseLevel reads a stored default_level: nil means no access, "inherit"
+// inherits, anything else is a role.
+func ParseLevel(s *string) Level {
+	switch {
+	case s == nil:
+		return Level{}
+	case *s == "inherit":
+		return Level{Inherit: true}
+	}
+	r := Role(*s)
+	return Level{Role: &r}
+}
+
+// EffectiveRole is the caller's role on a piece of content whose default
+// levels, from the content itself up through its parent collections, are
+// chain. Organization admins are admins everywhere; guests have only what
+// is shared with them (nothing yet); any other member gets the nearest
+// level that is not inherit, or else their organization role. nil: no access.
+func EffectiveRole(m Membership, chain []Level) *Role {
+	if !m.Member || m.Role == nil {
+		return nil
+	}
+	if AtLeast(m.Role, Admin) {
+		r := Admin
+		return &r
+	}
+	for _, l := range chain {
+		if !l.Inherit {
+			return l.Role
+		}
+	}
+	return m.Role
+}
+
+// SpacePermissions is the `permissions` object of a space.
+type SpacePermissions struct {
+	View               bool `json:"view"`
+	Access             bool `json:"access"`
+	Admin              bool `json:"admin"`
+	ViewInviteLinks    bool `json:"viewInviteLinks"`
+	Edit               bool `json:"edit"`
+	TriggerGitSync     bool `json:"triggerGitSync"`
+	Comment            bool `json:"comment"`
+	Merge              bool `json:"merge"`
+	Review             bool `json:"review"`
+	InstallIntegration bool `json:"installIntegration"`
+}
+
+// SpacePermissionsFor derives a space's permissions from the effective role.
+func SpacePermissionsFor(r *Role) SpacePermissions {
+	return SpacePermissions{
+		View:               r != nil,
+		Access:             r != nil,
+		Admin:              AtLeast(r, Admin),
+		ViewInviteLinks:    AtLeast(r, Admin),
+		Edit:               AtLeast(r, Edit),
+		TriggerGitSync:     AtLeast(r, Edit),
+		Comment:            AtLeast(r, Comment),
+		Merge:              AtLeast(r, Edit),
+		Review:             AtLeast(r, Review),
+		InstallIntegration: AtLeast(r, Admin),
+	}
+}
+
+// CollectionPermissions is the `permissions` object of a collection.
+type CollectionPermissions struct {
+	View            bool `json:"view"`
+	Admin           bool `json:"admin"`
+	ViewInviteLinks bool `json:"viewInviteLinks"`
+	Create          bool `json:"create"`
+}
+
+// CollectionPermissionsFor derives a collection's permissions from the
+// effective role.
+func CollectionPermissionsFor(r *Role) CollectionPermissions {
+	return CollectionPermissions{
+		View:            r != nil,
+		Admin:           AtLeast(r, Admin),
+		ViewInviteLinks: AtLeast(r, Admin),
+		Create:          AtLeast(r, Create),
+	}
+}

@@ -1,0 +1,61 @@
+package paging
+
+import (
+	"testing"
+	"time"
+)
+
+func TestSliceWalksEveryItemOnce(t *testing.T) {
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var items []Cursor
+	for i := 0; i < 23; i++ {
+		items = append(items, Cursor{Time: base.Add(time.Duration(i/3) * time.Millisecond), ID: string(rune('a' + i))})
+	}
+	key := func(c Cursor) Cursor { return c }
+	for _, order := range []Order{Asc, Desc} {
+		a := Args{Limit: 5, Order: order}
+		var seen []Cursor
+		for {
+			p := Slice(a, items, key)
+			if p.Total != 23 {
+				t.Fatalf("total %d", p.Total)
+			}
+			seen = append(seen, p.Items...)
+			if p.Next == nil {
+				break
+			}
+			c, err := DecodeCursor(*p.Next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.After = c
+		}
+		if len(seen) != 23 {
+			t.Fatalf("%s: saw %d items", order, len(seen))
+		}
+		for i := 1; i < len(seen); i++ {
+			if (order == Asc) != seen[i-1].Less(seen[i]) {
+				t.Fatalf("%s: out of order at %d", order, i)
+			}
+		}
+	}
+}
+
+func TestNewRejectsBadArguments(t *testing.T) {
+	bad := []struct {
+		limit        *int
+		after, order *string
+	}{
+		{limit: ptr(0)}, {limit: ptr(1001)}, {after: ptr("!!")}, {after: ptr("e30")}, {order: ptr("up")},
+	}
+	for _, b := range bad {
+		if _, err := New(b.limit, b.after, b.order, RESTNames); err == nil {
+			t.Errorf("accepted %+v", b)
+		}
+	}
+	if a, err := New(nil, nil, nil, RESTNames); err != nil || a.Limit != DefaultLimit || a.Order != Desc {
+		t.Fatalf("defaults: %+v %v", a, err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
