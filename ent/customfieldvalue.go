@@ -28,7 +28,7 @@ type CustomFieldValue struct {
 	// CustomFieldID holds the value of the "custom_field_id" field.
 	CustomFieldID string `json:"custom_field_id,omitempty"`
 	// Value holds the value of the "value" field.
-	Value *interface{} `json:"value,omitempty"`
+	Value json.RawMessage `json:"value,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CustomFieldValueQuery when eager-loading is set.
 	Edges        CustomFieldValueEdges `json:"edges"`

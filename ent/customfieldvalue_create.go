@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -65,7 +66,7 @@ func (_c *CustomFieldValueCreate) SetCustomFieldID(v string) *CustomFieldValueCr
 }
 
 // SetValue sets the "value" field.
-func (_c *CustomFieldValueCreate) SetValue(v *interface{}) *CustomFieldValueCreate {
+func (_c *CustomFieldValueCreate) SetValue(v json.RawMessage) *CustomFieldValueCreate {
 	_c.mutation.SetValue(v)
 	return _c
 }
@@ -297,7 +298,7 @@ func (u *CustomFieldValueUpsert) UpdateUpdatedAt() *CustomFieldValueUpsert {
 }
 
 // SetValue sets the "value" field.
-func (u *CustomFieldValueUpsert) SetValue(v *interface{}) *CustomFieldValueUpsert {
+func (u *CustomFieldValueUpsert) SetValue(v json.RawMessage) *CustomFieldValueUpsert {
 	u.Set(customfieldvalue.FieldValue, v)
 	return u
 }
@@ -380,7 +381,7 @@ func (u *CustomFieldValueUpsertOne) UpdateUpdatedAt() *CustomFieldValueUpsertOne
 }
 
 // SetValue sets the "value" field.
-func (u *CustomFieldValueUpsertOne) SetValue(v *interface{}) *CustomFieldValueUpsertOne {
+func (u *CustomFieldValueUpsertOne) SetValue(v json.RawMessage) *CustomFieldValueUpsertOne {
 	return u.Update(func(s *CustomFieldValueUpsert) {
 		s.SetValue(v)
 	})
@@ -632,7 +633,7 @@ func (u *CustomFieldValueUpsertBulk) UpdateUpdatedAt() *CustomFieldValueUpsertBu
 }
 
 // SetValue sets the "value" field.
-func (u *CustomFieldValueUpsertBulk) SetValue(v *interface{}) *CustomFieldValueUpsertBulk {
+func (u *CustomFieldValueUpsertBulk) SetValue(v json.RawMessage) *CustomFieldValueUpsertBulk {
 	return u.Update(func(s *CustomFieldValueUpsert) {
 		s.SetValue(v)
 	})

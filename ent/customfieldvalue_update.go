@@ -4,12 +4,14 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/predicate"
@@ -35,8 +37,14 @@ func (_u *CustomFieldValueUpdate) SetUpdatedAt(v time.Time) *CustomFieldValueUpd
 }
 
 // SetValue sets the "value" field.
-func (_u *CustomFieldValueUpdate) SetValue(v *interface{}) *CustomFieldValueUpdate {
+func (_u *CustomFieldValueUpdate) SetValue(v json.RawMessage) *CustomFieldValueUpdate {
 	_u.mutation.SetValue(v)
+	return _u
+}
+
+// AppendValue appends value to the "value" field.
+func (_u *CustomFieldValueUpdate) AppendValue(v json.RawMessage) *CustomFieldValueUpdate {
+	_u.mutation.AppendValue(v)
 	return _u
 }
 
@@ -107,6 +115,11 @@ func (_u *CustomFieldValueUpdate) sqlSave(ctx context.Context) (_node int, err e
 	if value, ok := _u.mutation.Value(); ok {
 		_spec.SetField(customfieldvalue.FieldValue, field.TypeJSON, value)
 	}
+	if value, ok := _u.mutation.AppendedValue(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, customfieldvalue.FieldValue, value)
+		})
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{customfieldvalue.Label}
@@ -134,8 +147,14 @@ func (_u *CustomFieldValueUpdateOne) SetUpdatedAt(v time.Time) *CustomFieldValue
 }
 
 // SetValue sets the "value" field.
-func (_u *CustomFieldValueUpdateOne) SetValue(v *interface{}) *CustomFieldValueUpdateOne {
+func (_u *CustomFieldValueUpdateOne) SetValue(v json.RawMessage) *CustomFieldValueUpdateOne {
 	_u.mutation.SetValue(v)
+	return _u
+}
+
+// AppendValue appends value to the "value" field.
+func (_u *CustomFieldValueUpdateOne) AppendValue(v json.RawMessage) *CustomFieldValueUpdateOne {
+	_u.mutation.AppendValue(v)
 	return _u
 }
 
@@ -235,6 +254,11 @@ func (_u *CustomFieldValueUpdateOne) sqlSave(ctx context.Context) (_node *Custom
 	}
 	if value, ok := _u.mutation.Value(); ok {
 		_spec.SetField(customfieldvalue.FieldValue, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedValue(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, customfieldvalue.FieldValue, value)
+		})
 	}
 	_node = &CustomFieldValue{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -4118,7 +4119,8 @@ type CustomFieldValueMutation struct {
 	created_at      *time.Time
 	updated_at      *time.Time
 	custom_field_id *string
-	value           **interface{}
+	value           *json.RawMessage
+	appendvalue     json.RawMessage
 	clearedFields   map[string]struct{}
 	space           *string
 	clearedspace    bool
@@ -4376,12 +4378,13 @@ func (m *CustomFieldValueMutation) ResetCustomFieldID() {
 }
 
 // SetValue sets the "value" field.
-func (m *CustomFieldValueMutation) SetValue(i *interface{}) {
-	m.value = &i
+func (m *CustomFieldValueMutation) SetValue(jm json.RawMessage) {
+	m.value = &jm
+	m.appendvalue = nil
 }
 
 // Value returns the value of the "value" field in the mutation.
-func (m *CustomFieldValueMutation) Value() (r *interface{}, exists bool) {
+func (m *CustomFieldValueMutation) Value() (r json.RawMessage, exists bool) {
 	v := m.value
 	if v == nil {
 		return
@@ -4392,7 +4395,7 @@ func (m *CustomFieldValueMutation) Value() (r *interface{}, exists bool) {
 // OldValue returns the old "value" field's value of the CustomFieldValue entity.
 // If the CustomFieldValue object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldValueMutation) OldValue(ctx context.Context) (v *interface{}, err error) {
+func (m *CustomFieldValueMutation) OldValue(ctx context.Context) (v json.RawMessage, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldValue is only allowed on UpdateOne operations")
 	}
@@ -4406,9 +4409,23 @@ func (m *CustomFieldValueMutation) OldValue(ctx context.Context) (v *interface{}
 	return oldValue.Value, nil
 }
 
+// AppendValue adds jm to the "value" field.
+func (m *CustomFieldValueMutation) AppendValue(jm json.RawMessage) {
+	m.appendvalue = append(m.appendvalue, jm...)
+}
+
+// AppendedValue returns the list of values that were appended to the "value" field in this mutation.
+func (m *CustomFieldValueMutation) AppendedValue() (json.RawMessage, bool) {
+	if len(m.appendvalue) == 0 {
+		return nil, false
+	}
+	return m.appendvalue, true
+}
+
 // ResetValue resets all changes to the "value" field.
 func (m *CustomFieldValueMutation) ResetValue() {
 	m.value = nil
+	m.appendvalue = nil
 }
 
 // ClearSpace clears the "space" edge to the Space entity.
@@ -4563,7 +4580,7 @@ func (m *CustomFieldValueMutation) SetField(name string, value ent.Value) error 
 		m.SetCustomFieldID(v)
 		return nil
 	case customfieldvalue.FieldValue:
-		v, ok := value.(*interface{})
+		v, ok := value.(json.RawMessage)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
@@ -170,7 +171,13 @@ func (r *Resolver) DeleteCustomField(ctx context.Context, orgID, name string) er
 	if err != nil {
 		return err
 	}
-	return entError(r.Client.CustomField.DeleteOne(cf).Exec(ctx))
+	// The spaces' values of the field go with it.
+	return r.withTx(ctx, func(tx *ent.Client) error {
+		if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.CustomFieldID(cf.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		return entError(tx.CustomField.DeleteOne(cf).Exec(ctx))
+	})
 }
 
 // CustomFieldURLs are the `urls` of a custom field.

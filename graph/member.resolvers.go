@@ -12,6 +12,7 @@ import (
 	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -20,9 +21,8 @@ func (r *memberResolver) User(ctx context.Context, obj *ent.Member) (*ent.User, 
 }
 
 func (r *memberResolver) Spaces(ctx context.Context, obj *ent.Member) (int, error) {
-	// Spaces are shared with members once content permissions exist (a
-	// later issue); until then a member has none of their own.
-	return 0, nil
+	items, err := accessibleSpaces(ctx, obj.OrganizationID, access.Membership{Member: true, Role: obj.Role})
+	return len(items), err
 }
 
 func (r *memberResolver) Teams(ctx context.Context, obj *ent.Member, first *int, after *string, title *string) (*model.TeamConnection, error) {

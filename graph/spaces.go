@@ -34,10 +34,7 @@ func (r *Resolver) OrganizationSpaces(ctx context.Context, orgID string, args pa
 	if _, _, err := visibleOrganization(ctx, orgID); err != nil {
 		return paging.Page[*ent.Space]{}, err
 	}
-	rows, err := r.Client.Space.Query().
-		Where(space.OrganizationID(orgID), space.DeletedAtIsNil()).
-		Order(ent.Asc(space.FieldCreatedAt), ent.Asc(space.FieldID)).
-		All(ctx)
+	rows, err := loader.For(ctx).OrgSpaces.Load(ctx, orgID)()
 	if err != nil {
 		return paging.Page[*ent.Space]{}, err
 	}
@@ -88,24 +85,9 @@ func (r *Resolver) MemberSpaces(ctx context.Context, orgID, userID string, args 
 	if !self && !caller.CanAdminOrganization() {
 		return none, apperr.Forbiddenf("only admins can list another member's spaces")
 	}
-	target := access.Membership{Member: true, Role: m.Role}
-	rows, err := r.Client.Space.Query().
-		Where(space.OrganizationID(orgID), space.DeletedAtIsNil()).
-		Order(ent.Asc(space.FieldCreatedAt), ent.Asc(space.FieldID)).
-		All(ctx)
+	items, err := accessibleSpaces(ctx, orgID, access.Membership{Member: true, Role: m.Role})
 	if err != nil {
 		return none, err
-	}
-	var items []*model.MemberSpace
-	for _, s := range rows {
-		chain, err := levelChain(ctx, orgID, enumString(s.DefaultLevel), s.ParentID)
-		if err != nil {
-			return none, err
-		}
-		if role := access.EffectiveRole(target, chain); role != nil {
-			loader.For(ctx).SpaceByID.Prime(ctx, s.ID, s)
-			items = append(items, &model.MemberSpace{Permission: *role, Space: s})
-		}
 	}
 	page := paging.Slice(args, items, func(ms *model.MemberSpace) paging.Cursor { return spaceKey(ms.Space) })
 	spaces := make([]*ent.Space, len(page.Items))
@@ -113,6 +95,28 @@ func (r *Resolver) MemberSpaces(ctx context.Context, orgID, userID string, args 
 		spaces[i] = ms.Space
 	}
 	return page, loader.For(ctx).PrimeSpaceCounts(ctx, r.Client, spaces)
+}
+
+// accessibleSpaces lists the live spaces of orgID that a member with
+// membership m can access, with m's role on each, oldest first.
+func accessibleSpaces(ctx context.Context, orgID string, m access.Membership) ([]*model.MemberSpace, error) {
+	l := loader.For(ctx)
+	rows, err := l.OrgSpaces.Load(ctx, orgID)()
+	if err != nil {
+		return nil, err
+	}
+	var items []*model.MemberSpace
+	for _, s := range rows {
+		chain, err := levelChain(ctx, orgID, enumString(s.DefaultLevel), s.ParentID)
+		if err != nil {
+			return nil, err
+		}
+		if role := access.EffectiveRole(m, chain); role != nil {
+			l.SpaceByID.Prime(ctx, s.ID, s)
+			items = append(items, &model.MemberSpace{Permission: *role, Space: s})
+		}
+	}
+	return items, nil
 }
 
 // ReadSpace reads a space the caller can access. With the share key of a

@@ -206,6 +206,9 @@ func TestEffectiveRoles(t *testing.T) {
 		if list.Count != 2 || list.Items[0].Permission != "create" {
 			t.Fatalf("reader's spaces: %+v", list)
 		}
+		if m := s.Call(t, "getMemberInOrganizationById", f.admin.Token, "GET", "/v1/orgs/"+f.org+"/members/"+f.reader.ID, nil, 200).JSON(t); m["spaces"] != 2.0 {
+			t.Fatalf("reader's member object counts %v spaces, want 2", m["spaces"])
+		}
 		s.Call(t, "listSpacesForOrganizationMember", guest.Token, "GET", "/v1/orgs/"+f.org+"/members/"+guest.ID+"/spaces", nil, 200).Decode(t, &list)
 		if list.Count != 0 {
 			t.Fatalf("guest's spaces: %+v", list)

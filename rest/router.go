@@ -27,6 +27,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.teamRoutes(r)
 	a.spaceRoutes(r)
 	a.collectionRoutes(r)
+	a.spaceFieldRoutes(r)
 }
 
 // writeError answers err in the GitBook error shape.

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"encoding/json"
+
 	"entgo.io/ent"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
@@ -19,7 +21,7 @@ func (CustomFieldValue) Fields() []ent.Field {
 		field.String("space_id").Immutable(),
 		// The definition's id; deleting a definition deletes its values.
 		field.String("custom_field_id").Immutable(),
-		field.JSON("value", new(any)),
+		field.JSON("value", json.RawMessage{}),
 	}
 }
 

@@ -223,6 +223,7 @@ type ComplexityRoot struct {
 		UpdateOrganizationInvite   func(childComplexity int, organization string, id string, input model.UpdateOrganizationInviteInput) int
 		UpdateSAMLProvider         func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
 		UpdateSpace                func(childComplexity int, id string, input model.UpdateSpaceInput) int
+		UpdateSpaceCustomFields    func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
 		UpdateTeam                 func(childComplexity int, organizationID string, teamID string, title string) int
 		UpdateTeamMembers          func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
 		UpdateTranslation          func(childComplexity int, organization string, id string, input model.UpdateTranslationInput) int
@@ -362,6 +363,7 @@ type ComplexityRoot struct {
 		ChangeRequestsOpen  func(childComplexity int) int
 		Comments            func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
+		CustomFields        func(childComplexity int) int
 		DefaultLevel        func(childComplexity int) int
 		DeletedAt           func(childComplexity int) int
 		EditMode            func(childComplexity int) int
@@ -381,6 +383,11 @@ type ComplexityRoot struct {
 		Edges      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	SpaceCustomFieldValue struct {
+		CustomField func(childComplexity int) int
+		Value       func(childComplexity int) int
 	}
 
 	SpaceEdge struct {
@@ -564,6 +571,7 @@ type MutationResolver interface {
 	DuplicateSpace(ctx context.Context, id string) (*ent.Space, error)
 	MoveSpace(ctx context.Context, id string, input model.MoveInput) (*ent.Space, error)
 	TransferSpace(ctx context.Context, id string, organizationID string) (*ent.Space, error)
+	UpdateSpaceCustomFields(ctx context.Context, spaceID string, values []*model.CustomFieldValueInput) (*ent.Space, error)
 	CreateTeam(ctx context.Context, organizationID string, title string, members []string) (*ent.Team, error)
 	UpdateTeam(ctx context.Context, organizationID string, teamID string, title string) (*ent.Team, error)
 	DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error)
@@ -625,6 +633,7 @@ type SpaceResolver interface {
 	ChangeRequestsDraft(ctx context.Context, obj *ent.Space) (int, error)
 	Urls(ctx context.Context, obj *ent.Space) (*model.SpaceURLs, error)
 	Permissions(ctx context.Context, obj *ent.Space) (*access.SpacePermissions, error)
+	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.SpaceCustomFieldValue, error)
 }
 type TeamResolver interface {
 	Organization(ctx context.Context, obj *ent.Team) (*ent.Organization, error)
@@ -1538,6 +1547,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSpace(childComplexity, args["id"].(string), args["input"].(model.UpdateSpaceInput)), true
+	case "Mutation.updateSpaceCustomFields":
+		if e.ComplexityRoot.Mutation.UpdateSpaceCustomFields == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSpaceCustomFields_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSpaceCustomFields(childComplexity, args["spaceId"].(string), args["values"].([]*model.CustomFieldValueInput)), true
 	case "Mutation.updateTeam":
 		if e.ComplexityRoot.Mutation.UpdateTeam == nil {
 			break
@@ -2218,6 +2238,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.CreatedAt(childComplexity), true
+	case "Space.customFields":
+		if e.ComplexityRoot.Space.CustomFields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.CustomFields(childComplexity), true
 	case "Space.defaultLevel":
 		if e.ComplexityRoot.Space.DefaultLevel == nil {
 			break
@@ -2315,6 +2341,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpaceConnection.TotalCount(childComplexity), true
+
+	case "SpaceCustomFieldValue.customField":
+		if e.ComplexityRoot.SpaceCustomFieldValue.CustomField == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceCustomFieldValue.CustomField(childComplexity), true
+	case "SpaceCustomFieldValue.value":
+		if e.ComplexityRoot.SpaceCustomFieldValue.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceCustomFieldValue.Value(childComplexity), true
 
 	case "SpaceEdge.cursor":
 		if e.ComplexityRoot.SpaceEdge.Cursor == nil {
@@ -2756,6 +2795,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateSAMLProviderInput", ec.unmarshalInputCreateSAMLProviderInput),
 			graphql.NewInputUnmarshaler("CreateSpaceInput", ec.unmarshalInputCreateSpaceInput),
 			graphql.NewInputUnmarshaler("CreateTranslationInput", ec.unmarshalInputCreateTranslationInput),
+			graphql.NewInputUnmarshaler("CustomFieldValueInput", ec.unmarshalInputCustomFieldValueInput),
 			graphql.NewInputUnmarshaler("DefaultContentInput", ec.unmarshalInputDefaultContentInput),
 			graphql.NewInputUnmarshaler("MoveInput", ec.unmarshalInputMoveInput),
 			graphql.NewInputUnmarshaler("PositionInput", ec.unmarshalInputPositionInput),
@@ -3545,6 +3585,33 @@ extend type Mutation {
   transferSpace(id: ID!, organizationId: ID!): Space!
 }
 `, BuiltIn: false},
+	{Name: "../../schema/spacefield.graphql", Input: `# Values of custom fields on spaces (REST area ` + "`" + `spaces` + "`" + `).
+
+"A JSON value: string, number, boolean or list of strings."
+scalar Any
+
+"A custom field of the space's organization, with the space's value (null when unset)."
+type SpaceCustomFieldValue {
+  customField: CustomField!
+  value: Any
+}
+
+"value null removes the space's value of the field."
+input CustomFieldValueInput {
+  name: String!
+  value: Any
+}
+
+extend type Space {
+  "Every custom field of the organization, with this space's value."
+  customFields: [SpaceCustomFieldValue!]!
+}
+
+extend type Mutation {
+  "Set or remove values of custom fields on a space, all or nothing (edit role)."
+  updateSpaceCustomFields(spaceId: ID!, values: [CustomFieldValueInput!]!): Space!
+}
+`, BuiltIn: false},
 	{Name: "../../schema/team.graphql", Input: `# Teams of an organization (REST area ` + "`" + `access` + "`" + `).
 
 type Team implements Node {
@@ -4262,6 +4329,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_urls(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Space_permissions(ctx, field)
+	case "customFields":
+		return ec.fieldContext_Space_customFields(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }
@@ -4276,6 +4345,16 @@ func (ec *executionContext) childFields_SpaceConnection(ctx context.Context, fie
 		return ec.fieldContext_SpaceConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceCustomFieldValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "customField":
+		return ec.fieldContext_SpaceCustomFieldValue_customField(ctx, field)
+	case "value":
+		return ec.fieldContext_SpaceCustomFieldValue_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceCustomFieldValue", field.Name)
 }
 
 func (ec *executionContext) childFields_SpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5447,6 +5526,28 @@ func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSpaceCustomFields_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "values",
+		func(ctx context.Context, v any) ([]*model.CustomFieldValueInput, error) {
+			return ec.unmarshalNCustomFieldValueInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldValueInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["values"] = arg1
 	return args, nil
 }
 
@@ -9512,6 +9613,50 @@ func (ec *executionContext) fieldContext_Mutation_transferSpace(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateSpaceCustomFields(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSpaceCustomFields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSpaceCustomFields(ctx, fc.Args["spaceId"].(string), fc.Args["values"].([]*model.CustomFieldValueInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSpaceCustomFields(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSpaceCustomFields_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createTeam(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12904,6 +13049,38 @@ func (ec *executionContext) fieldContext_Space_permissions(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_customFields(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_customFields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().CustomFields(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SpaceCustomFieldValue) graphql.Marshaler {
+			return ec.marshalNSpaceCustomFieldValue2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValueᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_customFields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SpaceCustomFieldValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SpaceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SpaceConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12989,6 +13166,61 @@ func (ec *executionContext) _SpaceConnection_totalCount(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_SpaceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpaceConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SpaceCustomFieldValue_customField(ctx context.Context, field graphql.CollectedField, obj *model.SpaceCustomFieldValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceCustomFieldValue_customField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CustomField, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceCustomFieldValue_customField(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SpaceCustomFieldValue",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SpaceCustomFieldValue_value(ctx context.Context, field graphql.CollectedField, obj *model.SpaceCustomFieldValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceCustomFieldValue_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOAny2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceCustomFieldValue_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceCustomFieldValue", field, false, false, "Any")
 }
 
 func (ec *executionContext) _SpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SpaceEdge) (ret graphql.Marshaler) {
@@ -16224,6 +16456,55 @@ func UnmarshalCreateTranslationInput(ctx context.Context, raw any) (model.Create
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCustomFieldValueInput(ctx context.Context, obj any) (model.CustomFieldValueInput, error) {
+	var it model.CustomFieldValueInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "value"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "value":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("value"))
+			data, err := ec.unmarshalOAny2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Value = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCustomFieldValueInput unmarshals raw into the CustomFieldValueInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCustomFieldValueInput(ctx context.Context, raw any) (model.CustomFieldValueInput, error) {
+	var out model.CustomFieldValueInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CustomFieldValueInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputDefaultContentInput(ctx context.Context, obj any) (model.DefaultContentInput, error) {
 	var it model.DefaultContentInput
 	if obj == nil {
@@ -18232,6 +18513,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateSpaceCustomFields":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSpaceCustomFields(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTeam(ctx, field)
@@ -19298,6 +19586,12 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_permissions(ctx, field, obj)
 				})
+		case "customFields":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_customFields(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -19339,6 +19633,44 @@ func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.Select
 		case "totalCount":
 			out.Values[i] = ec._SpaceConnection_totalCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var spaceCustomFieldValueImplementors = []string{"SpaceCustomFieldValue"}
+
+func (ec *executionContext) _SpaceCustomFieldValue(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceCustomFieldValue) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, spaceCustomFieldValueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SpaceCustomFieldValue")
+		case "customField":
+			out.Values[i] = ec._SpaceCustomFieldValue_customField(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._SpaceCustomFieldValue_value(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -20729,6 +21061,25 @@ func (ec *executionContext) marshalNCustomFieldURLs2ᚖgithubᚗcomᚋfolioᚋfo
 	return ec._CustomFieldURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCustomFieldValueInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldValueInputᚄ(ctx context.Context, v any) ([]*model.CustomFieldValueInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.CustomFieldValueInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNCustomFieldValueInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldValueInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNCustomFieldValueInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldValueInput(ctx context.Context, v any) (*model.CustomFieldValueInput, error) {
+	res, err := ec.unmarshalInputCustomFieldValueInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -21084,6 +21435,30 @@ func (ec *executionContext) marshalNSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfo
 		return graphql.Null
 	}
 	return ec._SpaceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSpaceCustomFieldValue2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValueᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceCustomFieldValue) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSpaceCustomFieldValue2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValue(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSpaceCustomFieldValue2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValue(ctx context.Context, sel ast.SelectionSet, v *model.SpaceCustomFieldValue) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SpaceCustomFieldValue!")
+		return graphql.Null
+	}
+	return ec._SpaceCustomFieldValue(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSpaceEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceEdge) graphql.Marshaler {
@@ -21545,6 +21920,24 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "__TypeKind!")
 	}
+	return res
+}
+
+func (ec *executionContext) unmarshalOAny2interface(ctx context.Context, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalAny(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAny2interface(ctx context.Context, sel ast.SelectionSet, v any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalAny(v)
 	return res
 }
 

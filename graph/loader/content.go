@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/graph-gophers/dataloader/v7"
 
@@ -9,6 +10,8 @@ import (
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/space"
 )
 
@@ -21,6 +24,14 @@ type ContentLoaders struct {
 	// effective roles walk up the collection tree, and one query per
 	// organization is cheaper than one per level.
 	OrgCollections *dataloader.Loader[string, map[string]*ent.Collection]
+	// OrgSpaces loads the live spaces of an organization, oldest first:
+	// what a member can access is decided space by space in memory.
+	OrgSpaces *dataloader.Loader[string, []*ent.Space]
+	// OrgCustomFields loads an organization's custom-field definitions,
+	// oldest first.
+	OrgCustomFields *dataloader.Loader[string, []*ent.CustomField]
+	// SpaceFieldValues loads a space's custom-field values by field id.
+	SpaceFieldValues *dataloader.Loader[string, map[string]any]
 	// SpacesInCollections loads the live spaces of every collection of an
 	// organization at once, by collection, in position order (with their
 	// counts): a collection tree of any size and depth then costs the same.
@@ -118,6 +129,52 @@ func newContentLoaders(client *ent.Client) *ContentLoaders {
 			}
 			return results
 		}, dataloader.WithWait[string, map[string]*ent.Collection](batchWait)),
+		OrgSpaces: dataloader.NewBatchedLoader(func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.Space] {
+			rows, err := client.Space.Query().
+				Where(space.OrganizationIDIn(orgIDs...), space.DeletedAtIsNil()).
+				Order(ent.Asc(space.FieldCreatedAt), ent.Asc(space.FieldID)).All(ctx)
+			byOrg := make(map[string][]*ent.Space, len(orgIDs))
+			for _, s := range rows {
+				byOrg[s.OrganizationID] = append(byOrg[s.OrganizationID], s)
+			}
+			results := make([]*dataloader.Result[[]*ent.Space], len(orgIDs))
+			for i, id := range orgIDs {
+				results[i] = &dataloader.Result[[]*ent.Space]{Data: byOrg[id], Error: err}
+			}
+			return results
+		}, dataloader.WithWait[string, []*ent.Space](batchWait)),
+		OrgCustomFields: dataloader.NewBatchedLoader(func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.CustomField] {
+			rows, err := client.CustomField.Query().Where(customfield.OrganizationIDIn(orgIDs...)).
+				Order(ent.Asc(customfield.FieldCreatedAt), ent.Asc(customfield.FieldID)).All(ctx)
+			byOrg := make(map[string][]*ent.CustomField, len(orgIDs))
+			for _, f := range rows {
+				byOrg[f.OrganizationID] = append(byOrg[f.OrganizationID], f)
+			}
+			results := make([]*dataloader.Result[[]*ent.CustomField], len(orgIDs))
+			for i, id := range orgIDs {
+				results[i] = &dataloader.Result[[]*ent.CustomField]{Data: byOrg[id], Error: err}
+			}
+			return results
+		}, dataloader.WithWait[string, []*ent.CustomField](batchWait)),
+		SpaceFieldValues: dataloader.NewBatchedLoader(func(ctx context.Context, spaceIDs []string) []*dataloader.Result[map[string]any] {
+			rows, err := client.CustomFieldValue.Query().Where(customfieldvalue.SpaceIDIn(spaceIDs...)).All(ctx)
+			bySpace := make(map[string]map[string]any, len(spaceIDs))
+			for _, v := range rows {
+				if bySpace[v.SpaceID] == nil {
+					bySpace[v.SpaceID] = map[string]any{}
+				}
+				var value any
+				if jerr := json.Unmarshal(v.Value, &value); jerr != nil && err == nil {
+					err = jerr
+				}
+				bySpace[v.SpaceID][v.CustomFieldID] = value
+			}
+			results := make([]*dataloader.Result[map[string]any], len(spaceIDs))
+			for i, id := range spaceIDs {
+				results[i] = &dataloader.Result[map[string]any]{Data: bySpace[id], Error: err}
+			}
+			return results
+		}, dataloader.WithWait[string, map[string]any](batchWait)),
 		SpacesInCollections: dataloader.NewBatchedLoader(func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string][]*ent.Space] {
 			rows, err := client.Space.Query().
 				Where(space.OrganizationIDIn(orgIDs...), space.ParentIDNotNil(), space.DeletedAtIsNil()).

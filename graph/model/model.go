@@ -41,3 +41,9 @@ type MemberSpace struct {
 	Permission access.Role `json:"permission"`
 	Space      *ent.Space  `json:"space"`
 }
+
+// SpaceCustomFieldValue is a custom field with a space's value (nil: unset).
+type SpaceCustomFieldValue struct {
+	CustomField *ent.CustomField `json:"customField"`
+	Value       any              `json:"value,omitempty"`
+}

@@ -90,6 +90,12 @@ type CustomFieldURLs struct {
 	Location string `json:"location"`
 }
 
+// value null removes the space's value of the field.
+type CustomFieldValueInput struct {
+	Name  string                 `json:"name"`
+	Value graphql.Omittable[any] `json:"value,omitempty"`
+}
+
 type DefaultContentInput struct {
 	Type string `json:"type"`
 	Site string `json:"site"`
