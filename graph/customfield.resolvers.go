@@ -27,16 +27,16 @@ func (r *customFieldResolver) Urls(ctx context.Context, obj *ent.CustomField) (*
 	return r.CustomFieldURLs(obj), nil
 }
 
-func (r *mutationResolver) CreateCustomField(ctx context.Context, organization string, input model.CreateCustomFieldInput) (*ent.CustomField, error) {
-	return r.Resolver.CreateCustomField(ctx, organization, input)
+func (r *mutationResolver) CreateCustomField(ctx context.Context, organizationID string, input model.CreateCustomFieldInput) (*ent.CustomField, error) {
+	return r.Resolver.CreateCustomField(ctx, organizationID, input)
 }
 
-func (r *mutationResolver) UpdateCustomField(ctx context.Context, organization string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error) {
-	return r.Resolver.UpdateCustomField(ctx, organization, name, input)
+func (r *mutationResolver) UpdateCustomField(ctx context.Context, organizationID string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error) {
+	return r.Resolver.UpdateCustomField(ctx, organizationID, name, input)
 }
 
-func (r *mutationResolver) DeleteCustomField(ctx context.Context, organization string, name string) (bool, error) {
-	if err := r.Resolver.DeleteCustomField(ctx, organization, name); err != nil {
+func (r *mutationResolver) DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error) {
+	if err := r.Resolver.DeleteCustomField(ctx, organizationID, name); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -58,8 +58,8 @@ func (r *organizationResolver) CustomFields(ctx context.Context, obj *ent.Organi
 	return conn, nil
 }
 
-func (r *queryResolver) CustomField(ctx context.Context, organization string, name string) (*ent.CustomField, error) {
-	return r.CustomFieldByName(ctx, organization, name)
+func (r *queryResolver) CustomField(ctx context.Context, organizationID string, name string) (*ent.CustomField, error) {
+	return r.CustomFieldByName(ctx, organizationID, name)
 }
 
 func (r *Resolver) CustomField() generated.CustomFieldResolver { return &customFieldResolver{r} }

@@ -16,7 +16,7 @@ func TestCustomFieldsGraphQL(t *testing.T) {
 		carol, _ := s.NewUser(t, "carol@acme.com", "")
 		s.AddMember(t, acme, carol, testkit.RoleOf(access.Read))
 
-		create := `mutation($org: ID!, $in: CreateCustomFieldInput!) { createCustomField(organization: $org, input: $in) { id name type options title permissions { edit } urls { location } } }`
+		create := `mutation($org: ID!, $in: CreateCustomFieldInput!) { createCustomField(organizationId: $org, input: $in) { id name type options title permissions { edit } urls { location } } }`
 		data := s.MustGraphQL(t, alice.Token, create, map[string]any{"org": acme, "in": map[string]any{
 			"name": "status", "type": "select:single", "options": []string{"draft", "done"}, "title": "Status"}})
 		cf := data["createCustomField"].(map[string]any)
@@ -43,12 +43,12 @@ func TestCustomFieldsGraphQL(t *testing.T) {
 		}
 
 		// Update with PATCH semantics, then read it back by name.
-		update := `mutation($org: ID!, $name: String!, $in: UpdateCustomFieldInput!) { updateCustomField(organization: $org, name: $name, input: $in) { title description options } }`
+		update := `mutation($org: ID!, $name: String!, $in: UpdateCustomFieldInput!) { updateCustomField(organizationId: $org, name: $name, input: $in) { title description options } }`
 		data = s.MustGraphQL(t, alice.Token, update, map[string]any{"org": acme, "name": "status", "in": map[string]any{"title": nil, "options": []string{"a", "b", "c"}}})
 		if u := data["updateCustomField"].(map[string]any); u["title"] != "" || len(u["options"].([]any)) != 3 {
 			t.Fatalf("updated: %v", u)
 		}
-		data = s.MustGraphQL(t, carol.Token, `query($org: ID!) { customField(organization: $org, name: "status") { name options } }`, map[string]any{"org": acme})
+		data = s.MustGraphQL(t, carol.Token, `query($org: ID!) { customField(organizationId: $org, name: "status") { name options } }`, map[string]any{"org": acme})
 		if len(data["customField"].(map[string]any)["options"].([]any)) != 3 {
 			t.Fatalf("customField: %v", data)
 		}
@@ -73,7 +73,7 @@ func TestCustomFieldsGraphQL(t *testing.T) {
 		}
 		s.Unchanged(t, before)
 
-		data = s.MustGraphQL(t, alice.Token, `mutation($org: ID!) { deleteCustomField(organization: $org, name: "owner") }`, map[string]any{"org": acme})
+		data = s.MustGraphQL(t, alice.Token, `mutation($org: ID!) { deleteCustomField(organizationId: $org, name: "owner") }`, map[string]any{"org": acme})
 		if data["deleteCustomField"] != true || s.Client().CustomField.Query().Where(customfield.Name("owner")).CountX(ctx) != 0 {
 			t.Fatalf("delete: %v", data)
 		}

@@ -28,23 +28,23 @@ func (r *inviteResolver) Organization(ctx context.Context, obj *ent.Invite) (*en
 	return loader.For(ctx).OrganizationByID.Load(ctx, obj.OrganizationID)()
 }
 
-func (r *mutationResolver) CreateOrganizationInvite(ctx context.Context, organization string, input model.CreateOrganizationInviteInput) (*ent.Invite, error) {
-	return r.Resolver.CreateOrganizationInvite(ctx, organization, input)
+func (r *mutationResolver) CreateOrganizationInvite(ctx context.Context, organizationID string, input model.CreateOrganizationInviteInput) (*ent.Invite, error) {
+	return r.Resolver.CreateOrganizationInvite(ctx, organizationID, input)
 }
 
-func (r *mutationResolver) UpdateOrganizationInvite(ctx context.Context, organization string, id string, input model.UpdateOrganizationInviteInput) (*ent.Invite, error) {
-	return r.Resolver.UpdateOrganizationInvite(ctx, organization, id, input)
+func (r *mutationResolver) UpdateOrganizationInvite(ctx context.Context, organizationID string, id string, input model.UpdateOrganizationInviteInput) (*ent.Invite, error) {
+	return r.Resolver.UpdateOrganizationInvite(ctx, organizationID, id, input)
 }
 
-func (r *mutationResolver) DeleteOrganizationInvite(ctx context.Context, organization string, id string) (bool, error) {
-	if err := r.Resolver.DeleteOrganizationInvite(ctx, organization, id); err != nil {
+func (r *mutationResolver) DeleteOrganizationInvite(ctx context.Context, organizationID string, id string) (bool, error) {
+	if err := r.Resolver.DeleteOrganizationInvite(ctx, organizationID, id); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
-func (r *mutationResolver) JoinOrganizationWithInvite(ctx context.Context, organization string, id string) (*model.JoinOrganizationResult, error) {
-	return r.Resolver.JoinOrganizationWithInvite(ctx, organization, id)
+func (r *mutationResolver) JoinOrganizationWithInvite(ctx context.Context, organizationID string, id string) (*model.JoinOrganizationResult, error) {
+	return r.Resolver.JoinOrganizationWithInvite(ctx, organizationID, id)
 }
 
 func (r *organizationResolver) InviteLinksConnection(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.InviteConnection, error) {
@@ -63,8 +63,8 @@ func (r *organizationResolver) InviteLinksConnection(ctx context.Context, obj *e
 	return conn, nil
 }
 
-func (r *queryResolver) OrganizationInviteLink(ctx context.Context, organization string, id string) (*ent.Invite, error) {
-	return r.InviteLink(ctx, organization, id)
+func (r *queryResolver) OrganizationInviteLink(ctx context.Context, organizationID string, id string) (*ent.Invite, error) {
+	return r.InviteLink(ctx, organizationID, id)
 }
 
 func (r *Resolver) Invite() generated.InviteResolver { return &inviteResolver{r} }

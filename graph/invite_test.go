@@ -17,7 +17,7 @@ func TestInvitesGraphQL(t *testing.T) {
 		s.AddMember(t, acme, carol, testkit.RoleOf(access.Read))
 		dave, _ := s.NewUser(t, "dave@else.org", "")
 
-		create := `mutation($org: ID!, $role: Role!) { createOrganizationInvite(organization: $org, input: {role: $role}) { id role redundant organization { id } } }`
+		create := `mutation($org: ID!, $role: Role!) { createOrganizationInvite(organizationId: $org, input: {role: $role}) { id role redundant organization { id } } }`
 		var ids []string
 		for _, role := range []string{"read", "edit"} {
 			inv := s.MustGraphQL(t, alice.Token, create, map[string]any{"org": acme, "role": role})["createOrganizationInvite"].(map[string]any)
@@ -44,7 +44,7 @@ func TestInvitesGraphQL(t *testing.T) {
 
 		// Joining: the result says whether anything changed, and the
 		// organization is visible to the new member in the same request.
-		join := `mutation($org: ID!, $id: ID!) { joinOrganizationWithInvite(organization: $org, id: $id) { redundant invite { role redundant } organization { id permissions { view admin } } } }`
+		join := `mutation($org: ID!, $id: ID!) { joinOrganizationWithInvite(organizationId: $org, id: $id) { redundant invite { role redundant } organization { id permissions { view admin } } } }`
 		res := s.MustGraphQL(t, dave.Token, join, map[string]any{"org": acme, "id": ids[1]})["joinOrganizationWithInvite"].(map[string]any)
 		if res["redundant"] != false || res["invite"].(map[string]any)["role"] != "edit" || res["invite"].(map[string]any)["redundant"] != true ||
 			res["organization"].(map[string]any)["permissions"].(map[string]any)["view"] != true {
@@ -54,7 +54,7 @@ func TestInvitesGraphQL(t *testing.T) {
 			t.Fatalf("member: %+v", m)
 		}
 
-		update := `mutation($org: ID!, $id: ID!) { updateOrganizationInvite(organization: $org, id: $id, input: {role: admin}) { role } }`
+		update := `mutation($org: ID!, $id: ID!) { updateOrganizationInvite(organizationId: $org, id: $id, input: {role: admin}) { role } }`
 		if r := s.MustGraphQL(t, alice.Token, update, map[string]any{"org": acme, "id": ids[0]}); r["updateOrganizationInvite"].(map[string]any)["role"] != "admin" {
 			t.Fatalf("update: %v", r)
 		}
@@ -66,7 +66,7 @@ func TestInvitesGraphQL(t *testing.T) {
 			code         string
 		}{
 			{carol.Token, update, map[string]any{"org": acme, "id": ids[0]}, "FORBIDDEN"},
-			{carol.Token, `query($org: ID!, $id: ID!) { organizationInviteLink(organization: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": ids[0]}, "FORBIDDEN"},
+			{carol.Token, `query($org: ID!, $id: ID!) { organizationInviteLink(organizationId: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": ids[0]}, "FORBIDDEN"},
 			{alice.Token, update, map[string]any{"org": acme, "id": "unknown"}, "NOT_FOUND"},
 			{dave.Token, join, map[string]any{"org": acme, "id": "unknown"}, "NOT_FOUND"},
 		} {
@@ -81,7 +81,7 @@ func TestInvitesGraphQL(t *testing.T) {
 		}
 		s.Unchanged(t, before)
 
-		data = s.MustGraphQL(t, alice.Token, `mutation($org: ID!, $id: ID!) { deleteOrganizationInvite(organization: $org, id: $id) }`, map[string]any{"org": acme, "id": ids[0]})
+		data = s.MustGraphQL(t, alice.Token, `mutation($org: ID!, $id: ID!) { deleteOrganizationInvite(organizationId: $org, id: $id) }`, map[string]any{"org": acme, "id": ids[0]})
 		if data["deleteOrganizationInvite"] != true || s.Client().Invite.Query().CountX(ctx) != 1 {
 			t.Fatalf("delete: %v", data)
 		}

@@ -15,16 +15,16 @@ import (
 	"github.com/folio/folio/internal/paging"
 )
 
-func (r *mutationResolver) CreateTranslation(ctx context.Context, organization string, input model.CreateTranslationInput) (*ent.TranslationSettings, error) {
-	return r.Resolver.CreateTranslation(ctx, organization, input)
+func (r *mutationResolver) CreateTranslation(ctx context.Context, organizationID string, input model.CreateTranslationInput) (*ent.TranslationSettings, error) {
+	return r.Resolver.CreateTranslation(ctx, organizationID, input)
 }
 
-func (r *mutationResolver) UpdateTranslation(ctx context.Context, organization string, id string, input model.UpdateTranslationInput) (*ent.TranslationSettings, error) {
-	return r.Resolver.UpdateTranslation(ctx, organization, id, input)
+func (r *mutationResolver) UpdateTranslation(ctx context.Context, organizationID string, id string, input model.UpdateTranslationInput) (*ent.TranslationSettings, error) {
+	return r.Resolver.UpdateTranslation(ctx, organizationID, id, input)
 }
 
-func (r *mutationResolver) DeleteTranslation(ctx context.Context, organization string, id string) (bool, error) {
-	if err := r.Resolver.DeleteTranslation(ctx, organization, id); err != nil {
+func (r *mutationResolver) DeleteTranslation(ctx context.Context, organizationID string, id string) (bool, error) {
+	if err := r.Resolver.DeleteTranslation(ctx, organizationID, id); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -46,8 +46,8 @@ func (r *organizationResolver) Translations(ctx context.Context, obj *ent.Organi
 	return conn, nil
 }
 
-func (r *queryResolver) Translation(ctx context.Context, organization string, id string) (*ent.TranslationSettings, error) {
-	return r.TranslationByID(ctx, organization, id)
+func (r *queryResolver) Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error) {
+	return r.TranslationByID(ctx, organizationID, id)
 }
 
 func (r *translationSettingsResolver) Permissions(ctx context.Context, obj *ent.TranslationSettings) (*access.SettingsPermissions, error) {

@@ -15,7 +15,7 @@ func TestTranslationsGraphQL(t *testing.T) {
 		carol, _ := s.NewUser(t, "carol@acme.com", "")
 		s.AddMember(t, acme, carol, testkit.RoleOf(access.Edit))
 
-		create := `mutation($org: ID!, $in: CreateTranslationInput!) { createTranslation(organization: $org, input: $in) { id title languages permissions { view edit } urls { location } } }`
+		create := `mutation($org: ID!, $in: CreateTranslationInput!) { createTranslation(organizationId: $org, input: $in) { id title languages permissions { view edit } urls { location } } }`
 		data := s.MustGraphQL(t, alice.Token, create, map[string]any{"org": acme, "in": map[string]any{"title": "Europe", "languages": []string{"fr", "de"}}})
 		ts := data["createTranslation"].(map[string]any)
 		id := ts["id"].(string)
@@ -38,12 +38,12 @@ func TestTranslationsGraphQL(t *testing.T) {
 			t.Fatalf("second page: %v", conn)
 		}
 
-		update := `mutation($org: ID!, $id: ID!, $in: UpdateTranslationInput!) { updateTranslation(organization: $org, id: $id, input: $in) { title languages } }`
+		update := `mutation($org: ID!, $id: ID!, $in: UpdateTranslationInput!) { updateTranslation(organizationId: $org, id: $id, input: $in) { title languages } }`
 		data = s.MustGraphQL(t, alice.Token, update, map[string]any{"org": acme, "id": id, "in": map[string]any{"title": "EU"}})
 		if u := data["updateTranslation"].(map[string]any); u["title"] != "EU" || len(u["languages"].([]any)) != 2 {
 			t.Fatalf("updated: %v", u)
 		}
-		data = s.MustGraphQL(t, carol.Token, `query($org: ID!, $id: ID!) { translation(organization: $org, id: $id) { title } }`, map[string]any{"org": acme, "id": id})
+		data = s.MustGraphQL(t, carol.Token, `query($org: ID!, $id: ID!) { translation(organizationId: $org, id: $id) { title } }`, map[string]any{"org": acme, "id": id})
 		if data["translation"].(map[string]any)["title"] != "EU" {
 			t.Fatalf("translation: %v", data)
 		}
@@ -66,7 +66,7 @@ func TestTranslationsGraphQL(t *testing.T) {
 		}
 		s.Unchanged(t, before)
 
-		data = s.MustGraphQL(t, alice.Token, `mutation($org: ID!, $id: ID!) { deleteTranslation(organization: $org, id: $id) }`, map[string]any{"org": acme, "id": id})
+		data = s.MustGraphQL(t, alice.Token, `mutation($org: ID!, $id: ID!) { deleteTranslation(organizationId: $org, id: $id) }`, map[string]any{"org": acme, "id": id})
 		if data["deleteTranslation"] != true || s.Client().TranslationSettings.Query().CountX(ctx) != 1 {
 			t.Fatalf("delete: %v", data)
 		}

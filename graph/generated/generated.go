@@ -191,22 +191,22 @@ type ComplexityRoot struct {
 	Mutation struct {
 		AddTeamMember              func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
 		CreateCollection           func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
-		CreateCustomField          func(childComplexity int, organization string, input model.CreateCustomFieldInput) int
+		CreateCustomField          func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
 		CreateOrganization         func(childComplexity int, input model.CreateOrganizationInput) int
-		CreateOrganizationInvite   func(childComplexity int, organization string, input model.CreateOrganizationInviteInput) int
+		CreateOrganizationInvite   func(childComplexity int, organizationID string, input model.CreateOrganizationInviteInput) int
 		CreateSAMLProvider         func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
 		CreateSpace                func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
 		CreateTeam                 func(childComplexity int, organizationID string, title string, members []string) int
-		CreateTranslation          func(childComplexity int, organization string, input model.CreateTranslationInput) int
+		CreateTranslation          func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
 		DeleteCollection           func(childComplexity int, id string) int
-		DeleteCustomField          func(childComplexity int, organization string, name string) int
-		DeleteOrganizationInvite   func(childComplexity int, organization string, id string) int
+		DeleteCustomField          func(childComplexity int, organizationID string, name string) int
+		DeleteOrganizationInvite   func(childComplexity int, organizationID string, id string) int
 		DeleteSAMLProvider         func(childComplexity int, organizationID string, id string) int
 		DeleteSpace                func(childComplexity int, id string) int
 		DeleteTeam                 func(childComplexity int, organizationID string, teamID string) int
-		DeleteTranslation          func(childComplexity int, organization string, id string) int
+		DeleteTranslation          func(childComplexity int, organizationID string, id string) int
 		DuplicateSpace             func(childComplexity int, id string) int
-		JoinOrganizationWithInvite func(childComplexity int, organization string, id string) int
+		JoinOrganizationWithInvite func(childComplexity int, organizationID string, id string) int
 		MoveCollection             func(childComplexity int, id string, input model.MoveInput) int
 		MoveSpace                  func(childComplexity int, id string, input model.MoveInput) int
 		PingOrganization           func(childComplexity int, id string) int
@@ -217,16 +217,16 @@ type ComplexityRoot struct {
 		TransferCollection         func(childComplexity int, id string, organizationID string) int
 		TransferSpace              func(childComplexity int, id string, organizationID string) int
 		UpdateCollection           func(childComplexity int, id string, input model.UpdateCollectionInput) int
-		UpdateCustomField          func(childComplexity int, organization string, name string, input model.UpdateCustomFieldInput) int
+		UpdateCustomField          func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
 		UpdateMember               func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
 		UpdateOrganization         func(childComplexity int, id string, input model.UpdateOrganizationInput) int
-		UpdateOrganizationInvite   func(childComplexity int, organization string, id string, input model.UpdateOrganizationInviteInput) int
+		UpdateOrganizationInvite   func(childComplexity int, organizationID string, id string, input model.UpdateOrganizationInviteInput) int
 		UpdateSAMLProvider         func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
 		UpdateSpace                func(childComplexity int, id string, input model.UpdateSpaceInput) int
 		UpdateSpaceCustomFields    func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
 		UpdateTeam                 func(childComplexity int, organizationID string, teamID string, title string) int
 		UpdateTeamMembers          func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
-		UpdateTranslation          func(childComplexity int, organization string, id string, input model.UpdateTranslationInput) int
+		UpdateTranslation          func(childComplexity int, organizationID string, id string, input model.UpdateTranslationInput) int
 	}
 
 	Organization struct {
@@ -303,14 +303,14 @@ type ComplexityRoot struct {
 
 	Query struct {
 		Collection             func(childComplexity int, id string) int
-		CustomField            func(childComplexity int, organization string, name string) int
+		CustomField            func(childComplexity int, organizationID string, name string) int
 		MemberSpaces           func(childComplexity int, organizationID string, userID string, first *int, after *string, order *model.Order) int
 		Node                   func(childComplexity int, id string) int
 		Organization           func(childComplexity int, id string) int
-		OrganizationInviteLink func(childComplexity int, organization string, id string) int
+		OrganizationInviteLink func(childComplexity int, organizationID string, id string) int
 		SamlProvider           func(childComplexity int, organizationID string, id string) int
 		Space                  func(childComplexity int, id string, shareKey *string) int
-		Translation            func(childComplexity int, organization string, id string) int
+		Translation            func(childComplexity int, organizationID string, id string) int
 		Viewer                 func(childComplexity int) int
 	}
 
@@ -551,13 +551,13 @@ type MutationResolver interface {
 	DeleteCollection(ctx context.Context, id string) (bool, error)
 	MoveCollection(ctx context.Context, id string, input model.MoveInput) (*ent.Collection, error)
 	TransferCollection(ctx context.Context, id string, organizationID string) (*ent.Collection, error)
-	CreateCustomField(ctx context.Context, organization string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
-	UpdateCustomField(ctx context.Context, organization string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
-	DeleteCustomField(ctx context.Context, organization string, name string) (bool, error)
-	CreateOrganizationInvite(ctx context.Context, organization string, input model.CreateOrganizationInviteInput) (*ent.Invite, error)
-	UpdateOrganizationInvite(ctx context.Context, organization string, id string, input model.UpdateOrganizationInviteInput) (*ent.Invite, error)
-	DeleteOrganizationInvite(ctx context.Context, organization string, id string) (bool, error)
-	JoinOrganizationWithInvite(ctx context.Context, organization string, id string) (*model.JoinOrganizationResult, error)
+	CreateCustomField(ctx context.Context, organizationID string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
+	UpdateCustomField(ctx context.Context, organizationID string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
+	DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error)
+	CreateOrganizationInvite(ctx context.Context, organizationID string, input model.CreateOrganizationInviteInput) (*ent.Invite, error)
+	UpdateOrganizationInvite(ctx context.Context, organizationID string, id string, input model.UpdateOrganizationInviteInput) (*ent.Invite, error)
+	DeleteOrganizationInvite(ctx context.Context, organizationID string, id string) (bool, error)
+	JoinOrganizationWithInvite(ctx context.Context, organizationID string, id string) (*model.JoinOrganizationResult, error)
 	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*ent.Member, error)
 	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
 	SetMemberSso(ctx context.Context, organizationID string, userID string) (*ent.Member, error)
@@ -578,9 +578,9 @@ type MutationResolver interface {
 	UpdateTeamMembers(ctx context.Context, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) (*ent.Team, error)
 	AddTeamMember(ctx context.Context, organizationID string, teamID string, userID string, role *model.TeamRole) (*ent.TeamMember, error)
 	RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (bool, error)
-	CreateTranslation(ctx context.Context, organization string, input model.CreateTranslationInput) (*ent.TranslationSettings, error)
-	UpdateTranslation(ctx context.Context, organization string, id string, input model.UpdateTranslationInput) (*ent.TranslationSettings, error)
-	DeleteTranslation(ctx context.Context, organization string, id string) (bool, error)
+	CreateTranslation(ctx context.Context, organizationID string, input model.CreateTranslationInput) (*ent.TranslationSettings, error)
+	UpdateTranslation(ctx context.Context, organizationID string, id string, input model.UpdateTranslationInput) (*ent.TranslationSettings, error)
+	DeleteTranslation(ctx context.Context, organizationID string, id string) (bool, error)
 }
 type OrganizationResolver interface {
 	Type(ctx context.Context, obj *ent.Organization) (string, error)
@@ -603,13 +603,13 @@ type QueryResolver interface {
 	Node(ctx context.Context, id string) (model.Node, error)
 	Viewer(ctx context.Context) (*model.Viewer, error)
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
-	CustomField(ctx context.Context, organization string, name string) (*ent.CustomField, error)
-	OrganizationInviteLink(ctx context.Context, organization string, id string) (*ent.Invite, error)
+	CustomField(ctx context.Context, organizationID string, name string) (*ent.CustomField, error)
+	OrganizationInviteLink(ctx context.Context, organizationID string, id string) (*ent.Invite, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	SamlProvider(ctx context.Context, organizationID string, id string) (*ent.SAMLProvider, error)
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	MemberSpaces(ctx context.Context, organizationID string, userID string, first *int, after *string, order *model.Order) (*model.MemberSpaceConnection, error)
-	Translation(ctx context.Context, organization string, id string) (*ent.TranslationSettings, error)
+	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
 }
 type SAMLProviderResolver interface {
 	DefaultTeam(ctx context.Context, obj *ent.SAMLProvider) (*ent.Team, error)
@@ -1205,7 +1205,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateCustomField(childComplexity, args["organization"].(string), args["input"].(model.CreateCustomFieldInput)), true
+		return e.ComplexityRoot.Mutation.CreateCustomField(childComplexity, args["organizationId"].(string), args["input"].(model.CreateCustomFieldInput)), true
 	case "Mutation.createOrganization":
 		if e.ComplexityRoot.Mutation.CreateOrganization == nil {
 			break
@@ -1227,7 +1227,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateOrganizationInvite(childComplexity, args["organization"].(string), args["input"].(model.CreateOrganizationInviteInput)), true
+		return e.ComplexityRoot.Mutation.CreateOrganizationInvite(childComplexity, args["organizationId"].(string), args["input"].(model.CreateOrganizationInviteInput)), true
 	case "Mutation.createSAMLProvider":
 		if e.ComplexityRoot.Mutation.CreateSAMLProvider == nil {
 			break
@@ -1271,7 +1271,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.CreateTranslation(childComplexity, args["organization"].(string), args["input"].(model.CreateTranslationInput)), true
+		return e.ComplexityRoot.Mutation.CreateTranslation(childComplexity, args["organizationId"].(string), args["input"].(model.CreateTranslationInput)), true
 	case "Mutation.deleteCollection":
 		if e.ComplexityRoot.Mutation.DeleteCollection == nil {
 			break
@@ -1293,7 +1293,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeleteCustomField(childComplexity, args["organization"].(string), args["name"].(string)), true
+		return e.ComplexityRoot.Mutation.DeleteCustomField(childComplexity, args["organizationId"].(string), args["name"].(string)), true
 	case "Mutation.deleteOrganizationInvite":
 		if e.ComplexityRoot.Mutation.DeleteOrganizationInvite == nil {
 			break
@@ -1304,7 +1304,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeleteOrganizationInvite(childComplexity, args["organization"].(string), args["id"].(string)), true
+		return e.ComplexityRoot.Mutation.DeleteOrganizationInvite(childComplexity, args["organizationId"].(string), args["id"].(string)), true
 	case "Mutation.deleteSAMLProvider":
 		if e.ComplexityRoot.Mutation.DeleteSAMLProvider == nil {
 			break
@@ -1348,7 +1348,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeleteTranslation(childComplexity, args["organization"].(string), args["id"].(string)), true
+		return e.ComplexityRoot.Mutation.DeleteTranslation(childComplexity, args["organizationId"].(string), args["id"].(string)), true
 	case "Mutation.duplicateSpace":
 		if e.ComplexityRoot.Mutation.DuplicateSpace == nil {
 			break
@@ -1370,7 +1370,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.JoinOrganizationWithInvite(childComplexity, args["organization"].(string), args["id"].(string)), true
+		return e.ComplexityRoot.Mutation.JoinOrganizationWithInvite(childComplexity, args["organizationId"].(string), args["id"].(string)), true
 	case "Mutation.moveCollection":
 		if e.ComplexityRoot.Mutation.MoveCollection == nil {
 			break
@@ -1491,7 +1491,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateCustomField(childComplexity, args["organization"].(string), args["name"].(string), args["input"].(model.UpdateCustomFieldInput)), true
+		return e.ComplexityRoot.Mutation.UpdateCustomField(childComplexity, args["organizationId"].(string), args["name"].(string), args["input"].(model.UpdateCustomFieldInput)), true
 	case "Mutation.updateMember":
 		if e.ComplexityRoot.Mutation.UpdateMember == nil {
 			break
@@ -1524,7 +1524,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateOrganizationInvite(childComplexity, args["organization"].(string), args["id"].(string), args["input"].(model.UpdateOrganizationInviteInput)), true
+		return e.ComplexityRoot.Mutation.UpdateOrganizationInvite(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.UpdateOrganizationInviteInput)), true
 	case "Mutation.updateSAMLProvider":
 		if e.ComplexityRoot.Mutation.UpdateSAMLProvider == nil {
 			break
@@ -1590,7 +1590,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["organization"].(string), args["id"].(string), args["input"].(model.UpdateTranslationInput)), true
+		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.UpdateTranslationInput)), true
 
 	case "Organization.ai":
 		if e.ComplexityRoot.Organization.Ai == nil {
@@ -1966,7 +1966,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.CustomField(childComplexity, args["organization"].(string), args["name"].(string)), true
+		return e.ComplexityRoot.Query.CustomField(childComplexity, args["organizationId"].(string), args["name"].(string)), true
 
 	case "Query.memberSpaces":
 		if e.ComplexityRoot.Query.MemberSpaces == nil {
@@ -2011,7 +2011,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.OrganizationInviteLink(childComplexity, args["organization"].(string), args["id"].(string)), true
+		return e.ComplexityRoot.Query.OrganizationInviteLink(childComplexity, args["organizationId"].(string), args["id"].(string)), true
 	case "Query.samlProvider":
 		if e.ComplexityRoot.Query.SamlProvider == nil {
 			break
@@ -2044,7 +2044,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Translation(childComplexity, args["organization"].(string), args["id"].(string)), true
+		return e.ComplexityRoot.Query.Translation(childComplexity, args["organizationId"].(string), args["id"].(string)), true
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -3069,16 +3069,16 @@ extend type Organization {
 
 extend type Query {
   "A custom field of an organization by name (members with a role)."
-  customField(organization: ID!, name: String!): CustomField!
+  customField(organizationId: ID!, name: String!): CustomField!
 }
 
 extend type Mutation {
   "Define a custom field (admins only)."
-  createCustomField(organization: ID!, input: CreateCustomFieldInput!): CustomField!
+  createCustomField(organizationId: ID!, input: CreateCustomFieldInput!): CustomField!
   "Change a custom field's title, description, placeholder or options (admins only)."
-  updateCustomField(organization: ID!, name: String!, input: UpdateCustomFieldInput!): CustomField!
+  updateCustomField(organizationId: ID!, name: String!, input: UpdateCustomFieldInput!): CustomField!
   "Delete a custom field (admins only)."
-  deleteCustomField(organization: ID!, name: String!): Boolean!
+  deleteCustomField(organizationId: ID!, name: String!): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/invite.graphql", Input: `# Invite links of an organization (REST area ` + "`" + `link-invites` + "`" + `).
@@ -3136,22 +3136,22 @@ extend type Organization {
 
 extend type Query {
   "An invite link of an organization (admins only)."
-  organizationInviteLink(organization: ID!, id: ID!): Invite!
+  organizationInviteLink(organizationId: ID!, id: ID!): Invite!
 }
 
 extend type Mutation {
   "Create an invite link (admins only; refused when the organization disables invite links)."
-  createOrganizationInvite(organization: ID!, input: CreateOrganizationInviteInput!): Invite!
+  createOrganizationInvite(organizationId: ID!, input: CreateOrganizationInviteInput!): Invite!
   "Change the role of an invite link (admins only)."
-  updateOrganizationInvite(organization: ID!, id: ID!, input: UpdateOrganizationInviteInput!): Invite!
+  updateOrganizationInvite(organizationId: ID!, id: ID!, input: UpdateOrganizationInviteInput!): Invite!
   "Delete an invite link (admins only)."
-  deleteOrganizationInvite(organization: ID!, id: ID!): Boolean!
+  deleteOrganizationInvite(organizationId: ID!, id: ID!): Boolean!
   """
   Join the organization with an invite link (any authenticated user who holds
   it): the caller becomes a member with the invite's role, or is raised to it;
   a higher role is kept.
   """
-  joinOrganizationWithInvite(organization: ID!, id: ID!): JoinOrganizationResult!
+  joinOrganizationWithInvite(organizationId: ID!, id: ID!): JoinOrganizationResult!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/member.graphql", Input: `# Members of an organization (REST area ` + "`" + `access` + "`" + `: /v1/orgs/{id}/members).
@@ -3768,16 +3768,16 @@ extend type Organization {
 
 extend type Query {
   "Translation settings of an organization by id (members with a role)."
-  translation(organization: ID!, id: ID!): TranslationSettings!
+  translation(organizationId: ID!, id: ID!): TranslationSettings!
 }
 
 extend type Mutation {
   "Create translation settings (admins only)."
-  createTranslation(organization: ID!, input: CreateTranslationInput!): TranslationSettings!
+  createTranslation(organizationId: ID!, input: CreateTranslationInput!): TranslationSettings!
   "Change translation settings (admins only)."
-  updateTranslation(organization: ID!, id: ID!, input: UpdateTranslationInput!): TranslationSettings!
+  updateTranslation(organizationId: ID!, id: ID!, input: UpdateTranslationInput!): TranslationSettings!
   "Delete translation settings (admins only)."
-  deleteTranslation(organization: ID!, id: ID!): Boolean!
+  deleteTranslation(organizationId: ID!, id: ID!): Boolean!
 }
 `, BuiltIn: false},
 }
@@ -4850,14 +4850,14 @@ func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Con
 func (ec *executionContext) field_Mutation_createCustomField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateCustomFieldInput, error) {
 			return ec.unmarshalNCreateCustomFieldInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateCustomFieldInput(ctx, v)
@@ -4872,14 +4872,14 @@ func (ec *executionContext) field_Mutation_createCustomField_args(ctx context.Co
 func (ec *executionContext) field_Mutation_createOrganizationInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateOrganizationInviteInput, error) {
 			return ec.unmarshalNCreateOrganizationInviteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateOrganizationInviteInput(ctx, v)
@@ -4982,14 +4982,14 @@ func (ec *executionContext) field_Mutation_createTeam_args(ctx context.Context, 
 func (ec *executionContext) field_Mutation_createTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateTranslationInput, error) {
 			return ec.unmarshalNCreateTranslationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateTranslationInput(ctx, v)
@@ -5018,14 +5018,14 @@ func (ec *executionContext) field_Mutation_deleteCollection_args(ctx context.Con
 func (ec *executionContext) field_Mutation_deleteCustomField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNString2string(ctx, v)
@@ -5040,14 +5040,14 @@ func (ec *executionContext) field_Mutation_deleteCustomField_args(ctx context.Co
 func (ec *executionContext) field_Mutation_deleteOrganizationInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
@@ -5120,14 +5120,14 @@ func (ec *executionContext) field_Mutation_deleteTeam_args(ctx context.Context, 
 func (ec *executionContext) field_Mutation_deleteTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
@@ -5156,14 +5156,14 @@ func (ec *executionContext) field_Mutation_duplicateSpace_args(ctx context.Conte
 func (ec *executionContext) field_Mutation_joinOrganizationWithInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
@@ -5390,14 +5390,14 @@ func (ec *executionContext) field_Mutation_updateCollection_args(ctx context.Con
 func (ec *executionContext) field_Mutation_updateCustomField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNString2string(ctx, v)
@@ -5450,14 +5450,14 @@ func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context
 func (ec *executionContext) field_Mutation_updateOrganizationInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
@@ -5652,14 +5652,14 @@ func (ec *executionContext) field_Mutation_updateTeam_args(ctx context.Context, 
 func (ec *executionContext) field_Mutation_updateTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
@@ -5998,14 +5998,14 @@ func (ec *executionContext) field_Query_collection_args(ctx context.Context, raw
 func (ec *executionContext) field_Query_customField_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNString2string(ctx, v)
@@ -6080,14 +6080,14 @@ func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs m
 func (ec *executionContext) field_Query_organizationInviteLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
@@ -6160,14 +6160,14 @@ func (ec *executionContext) field_Query_space_args(ctx context.Context, rawArgs 
 func (ec *executionContext) field_Query_translation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["organization"] = arg0
+	args["organizationId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNID2string(ctx, v)
@@ -8743,7 +8743,7 @@ func (ec *executionContext) _Mutation_createCustomField(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateCustomField(ctx, fc.Args["organization"].(string), fc.Args["input"].(model.CreateCustomFieldInput))
+			return ec.Resolvers.Mutation().CreateCustomField(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateCustomFieldInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
@@ -8787,7 +8787,7 @@ func (ec *executionContext) _Mutation_updateCustomField(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateCustomField(ctx, fc.Args["organization"].(string), fc.Args["name"].(string), fc.Args["input"].(model.UpdateCustomFieldInput))
+			return ec.Resolvers.Mutation().UpdateCustomField(ctx, fc.Args["organizationId"].(string), fc.Args["name"].(string), fc.Args["input"].(model.UpdateCustomFieldInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
@@ -8831,7 +8831,7 @@ func (ec *executionContext) _Mutation_deleteCustomField(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteCustomField(ctx, fc.Args["organization"].(string), fc.Args["name"].(string))
+			return ec.Resolvers.Mutation().DeleteCustomField(ctx, fc.Args["organizationId"].(string), fc.Args["name"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -8875,7 +8875,7 @@ func (ec *executionContext) _Mutation_createOrganizationInvite(ctx context.Conte
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateOrganizationInvite(ctx, fc.Args["organization"].(string), fc.Args["input"].(model.CreateOrganizationInviteInput))
+			return ec.Resolvers.Mutation().CreateOrganizationInvite(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateOrganizationInviteInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
@@ -8919,7 +8919,7 @@ func (ec *executionContext) _Mutation_updateOrganizationInvite(ctx context.Conte
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateOrganizationInvite(ctx, fc.Args["organization"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateOrganizationInviteInput))
+			return ec.Resolvers.Mutation().UpdateOrganizationInvite(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateOrganizationInviteInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
@@ -8963,7 +8963,7 @@ func (ec *executionContext) _Mutation_deleteOrganizationInvite(ctx context.Conte
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteOrganizationInvite(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+			return ec.Resolvers.Mutation().DeleteOrganizationInvite(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -9007,7 +9007,7 @@ func (ec *executionContext) _Mutation_joinOrganizationWithInvite(ctx context.Con
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().JoinOrganizationWithInvite(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+			return ec.Resolvers.Mutation().JoinOrganizationWithInvite(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.JoinOrganizationResult) graphql.Marshaler {
@@ -9931,7 +9931,7 @@ func (ec *executionContext) _Mutation_createTranslation(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateTranslation(ctx, fc.Args["organization"].(string), fc.Args["input"].(model.CreateTranslationInput))
+			return ec.Resolvers.Mutation().CreateTranslation(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateTranslationInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
@@ -9975,7 +9975,7 @@ func (ec *executionContext) _Mutation_updateTranslation(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateTranslation(ctx, fc.Args["organization"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateTranslationInput))
+			return ec.Resolvers.Mutation().UpdateTranslation(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateTranslationInput))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
@@ -10019,7 +10019,7 @@ func (ec *executionContext) _Mutation_deleteTranslation(ctx context.Context, fie
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteTranslation(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+			return ec.Resolvers.Mutation().DeleteTranslation(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
@@ -11587,7 +11587,7 @@ func (ec *executionContext) _Query_customField(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().CustomField(ctx, fc.Args["organization"].(string), fc.Args["name"].(string))
+			return ec.Resolvers.Query().CustomField(ctx, fc.Args["organizationId"].(string), fc.Args["name"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
@@ -11631,7 +11631,7 @@ func (ec *executionContext) _Query_organizationInviteLink(ctx context.Context, f
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().OrganizationInviteLink(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+			return ec.Resolvers.Query().OrganizationInviteLink(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
@@ -11851,7 +11851,7 @@ func (ec *executionContext) _Query_translation(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Translation(ctx, fc.Args["organization"].(string), fc.Args["id"].(string))
+			return ec.Resolvers.Query().Translation(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
