@@ -62,7 +62,12 @@ func open(ctx context.Context, name string, args []string, extra func(*flag.Flag
 	if err != nil {
 		return nil, err
 	}
-	return app.New(cfg, d, logger()), nil
+	a, err := app.New(cfg, d, logger())
+	if err != nil {
+		d.Client.Close()
+		return nil, err
+	}
+	return a, nil
 }
 
 func logger() *slog.Logger {

@@ -32,6 +32,14 @@ type ChangeRequest struct {
 	Subject string `json:"subject,omitempty"`
 	// CreatedBy holds the value of the "created_by" field.
 	CreatedBy string `json:"created_by,omitempty"`
+	// RevisionID holds the value of the "revision_id" field.
+	RevisionID string `json:"revision_id,omitempty"`
+	// RevisionInitial holds the value of the "revision_initial" field.
+	RevisionInitial string `json:"revision_initial,omitempty"`
+	// RevisionMergedAncestor holds the value of the "revision_merged_ancestor" field.
+	RevisionMergedAncestor string `json:"revision_merged_ancestor,omitempty"`
+	// RevisionMerged holds the value of the "revision_merged" field.
+	RevisionMerged *string `json:"revision_merged,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ChangeRequestQuery when eager-loading is set.
 	Edges        ChangeRequestEdges `json:"edges"`
@@ -65,7 +73,7 @@ func (*ChangeRequest) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case changerequest.FieldNumber:
 			values[i] = new(sql.NullInt64)
-		case changerequest.FieldID, changerequest.FieldSpaceID, changerequest.FieldStatus, changerequest.FieldSubject, changerequest.FieldCreatedBy:
+		case changerequest.FieldID, changerequest.FieldSpaceID, changerequest.FieldStatus, changerequest.FieldSubject, changerequest.FieldCreatedBy, changerequest.FieldRevisionID, changerequest.FieldRevisionInitial, changerequest.FieldRevisionMergedAncestor, changerequest.FieldRevisionMerged:
 			values[i] = new(sql.NullString)
 		case changerequest.FieldCreatedAt, changerequest.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -132,6 +140,31 @@ func (_m *ChangeRequest) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CreatedBy = value.String
 			}
+		case changerequest.FieldRevisionID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field revision_id", values[i])
+			} else if value.Valid {
+				_m.RevisionID = value.String
+			}
+		case changerequest.FieldRevisionInitial:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field revision_initial", values[i])
+			} else if value.Valid {
+				_m.RevisionInitial = value.String
+			}
+		case changerequest.FieldRevisionMergedAncestor:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field revision_merged_ancestor", values[i])
+			} else if value.Valid {
+				_m.RevisionMergedAncestor = value.String
+			}
+		case changerequest.FieldRevisionMerged:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field revision_merged", values[i])
+			} else if value.Valid {
+				_m.RevisionMerged = new(string)
+				*_m.RevisionMerged = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -193,6 +226,20 @@ func (_m *ChangeRequest) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("created_by=")
 	builder.WriteString(_m.CreatedBy)
+	builder.WriteString(", ")
+	builder.WriteString("revision_id=")
+	builder.WriteString(_m.RevisionID)
+	builder.WriteString(", ")
+	builder.WriteString("revision_initial=")
+	builder.WriteString(_m.RevisionInitial)
+	builder.WriteString(", ")
+	builder.WriteString("revision_merged_ancestor=")
+	builder.WriteString(_m.RevisionMergedAncestor)
+	builder.WriteString(", ")
+	if v := _m.RevisionMerged; v != nil {
+		builder.WriteString("revision_merged=")
+		builder.WriteString(*v)
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

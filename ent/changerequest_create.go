@@ -106,6 +106,62 @@ func (_c *ChangeRequestCreate) SetNillableCreatedBy(v *string) *ChangeRequestCre
 	return _c
 }
 
+// SetRevisionID sets the "revision_id" field.
+func (_c *ChangeRequestCreate) SetRevisionID(v string) *ChangeRequestCreate {
+	_c.mutation.SetRevisionID(v)
+	return _c
+}
+
+// SetNillableRevisionID sets the "revision_id" field if the given value is not nil.
+func (_c *ChangeRequestCreate) SetNillableRevisionID(v *string) *ChangeRequestCreate {
+	if v != nil {
+		_c.SetRevisionID(*v)
+	}
+	return _c
+}
+
+// SetRevisionInitial sets the "revision_initial" field.
+func (_c *ChangeRequestCreate) SetRevisionInitial(v string) *ChangeRequestCreate {
+	_c.mutation.SetRevisionInitial(v)
+	return _c
+}
+
+// SetNillableRevisionInitial sets the "revision_initial" field if the given value is not nil.
+func (_c *ChangeRequestCreate) SetNillableRevisionInitial(v *string) *ChangeRequestCreate {
+	if v != nil {
+		_c.SetRevisionInitial(*v)
+	}
+	return _c
+}
+
+// SetRevisionMergedAncestor sets the "revision_merged_ancestor" field.
+func (_c *ChangeRequestCreate) SetRevisionMergedAncestor(v string) *ChangeRequestCreate {
+	_c.mutation.SetRevisionMergedAncestor(v)
+	return _c
+}
+
+// SetNillableRevisionMergedAncestor sets the "revision_merged_ancestor" field if the given value is not nil.
+func (_c *ChangeRequestCreate) SetNillableRevisionMergedAncestor(v *string) *ChangeRequestCreate {
+	if v != nil {
+		_c.SetRevisionMergedAncestor(*v)
+	}
+	return _c
+}
+
+// SetRevisionMerged sets the "revision_merged" field.
+func (_c *ChangeRequestCreate) SetRevisionMerged(v string) *ChangeRequestCreate {
+	_c.mutation.SetRevisionMerged(v)
+	return _c
+}
+
+// SetNillableRevisionMerged sets the "revision_merged" field if the given value is not nil.
+func (_c *ChangeRequestCreate) SetNillableRevisionMerged(v *string) *ChangeRequestCreate {
+	if v != nil {
+		_c.SetRevisionMerged(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ChangeRequestCreate) SetID(v string) *ChangeRequestCreate {
 	_c.mutation.SetID(v)
@@ -176,6 +232,18 @@ func (_c *ChangeRequestCreate) defaults() {
 		v := changerequest.DefaultSubject
 		_c.mutation.SetSubject(v)
 	}
+	if _, ok := _c.mutation.RevisionID(); !ok {
+		v := changerequest.DefaultRevisionID
+		_c.mutation.SetRevisionID(v)
+	}
+	if _, ok := _c.mutation.RevisionInitial(); !ok {
+		v := changerequest.DefaultRevisionInitial
+		_c.mutation.SetRevisionInitial(v)
+	}
+	if _, ok := _c.mutation.RevisionMergedAncestor(); !ok {
+		v := changerequest.DefaultRevisionMergedAncestor
+		_c.mutation.SetRevisionMergedAncestor(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := changerequest.DefaultID()
 		_c.mutation.SetID(v)
@@ -211,6 +279,15 @@ func (_c *ChangeRequestCreate) check() error {
 		if err := changerequest.SubjectValidator(v); err != nil {
 			return &ValidationError{Name: "subject", err: fmt.Errorf(`ent: validator failed for field "ChangeRequest.subject": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.RevisionID(); !ok {
+		return &ValidationError{Name: "revision_id", err: errors.New(`ent: missing required field "ChangeRequest.revision_id"`)}
+	}
+	if _, ok := _c.mutation.RevisionInitial(); !ok {
+		return &ValidationError{Name: "revision_initial", err: errors.New(`ent: missing required field "ChangeRequest.revision_initial"`)}
+	}
+	if _, ok := _c.mutation.RevisionMergedAncestor(); !ok {
+		return &ValidationError{Name: "revision_merged_ancestor", err: errors.New(`ent: missing required field "ChangeRequest.revision_merged_ancestor"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := changerequest.IDValidator(v); err != nil {
@@ -279,6 +356,22 @@ func (_c *ChangeRequestCreate) createSpec() (*ChangeRequest, *sqlgraph.CreateSpe
 	if value, ok := _c.mutation.CreatedBy(); ok {
 		_spec.SetField(changerequest.FieldCreatedBy, field.TypeString, value)
 		_node.CreatedBy = value
+	}
+	if value, ok := _c.mutation.RevisionID(); ok {
+		_spec.SetField(changerequest.FieldRevisionID, field.TypeString, value)
+		_node.RevisionID = value
+	}
+	if value, ok := _c.mutation.RevisionInitial(); ok {
+		_spec.SetField(changerequest.FieldRevisionInitial, field.TypeString, value)
+		_node.RevisionInitial = value
+	}
+	if value, ok := _c.mutation.RevisionMergedAncestor(); ok {
+		_spec.SetField(changerequest.FieldRevisionMergedAncestor, field.TypeString, value)
+		_node.RevisionMergedAncestor = value
+	}
+	if value, ok := _c.mutation.RevisionMerged(); ok {
+		_spec.SetField(changerequest.FieldRevisionMerged, field.TypeString, value)
+		_node.RevisionMerged = &value
 	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -403,6 +496,48 @@ func (u *ChangeRequestUpsert) ClearCreatedBy() *ChangeRequestUpsert {
 	return u
 }
 
+// SetRevisionID sets the "revision_id" field.
+func (u *ChangeRequestUpsert) SetRevisionID(v string) *ChangeRequestUpsert {
+	u.Set(changerequest.FieldRevisionID, v)
+	return u
+}
+
+// UpdateRevisionID sets the "revision_id" field to the value that was provided on create.
+func (u *ChangeRequestUpsert) UpdateRevisionID() *ChangeRequestUpsert {
+	u.SetExcluded(changerequest.FieldRevisionID)
+	return u
+}
+
+// SetRevisionMergedAncestor sets the "revision_merged_ancestor" field.
+func (u *ChangeRequestUpsert) SetRevisionMergedAncestor(v string) *ChangeRequestUpsert {
+	u.Set(changerequest.FieldRevisionMergedAncestor, v)
+	return u
+}
+
+// UpdateRevisionMergedAncestor sets the "revision_merged_ancestor" field to the value that was provided on create.
+func (u *ChangeRequestUpsert) UpdateRevisionMergedAncestor() *ChangeRequestUpsert {
+	u.SetExcluded(changerequest.FieldRevisionMergedAncestor)
+	return u
+}
+
+// SetRevisionMerged sets the "revision_merged" field.
+func (u *ChangeRequestUpsert) SetRevisionMerged(v string) *ChangeRequestUpsert {
+	u.Set(changerequest.FieldRevisionMerged, v)
+	return u
+}
+
+// UpdateRevisionMerged sets the "revision_merged" field to the value that was provided on create.
+func (u *ChangeRequestUpsert) UpdateRevisionMerged() *ChangeRequestUpsert {
+	u.SetExcluded(changerequest.FieldRevisionMerged)
+	return u
+}
+
+// ClearRevisionMerged clears the value of the "revision_merged" field.
+func (u *ChangeRequestUpsert) ClearRevisionMerged() *ChangeRequestUpsert {
+	u.SetNull(changerequest.FieldRevisionMerged)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -428,6 +563,9 @@ func (u *ChangeRequestUpsertOne) UpdateNewValues() *ChangeRequestUpsertOne {
 		}
 		if _, exists := u.create.mutation.Number(); exists {
 			s.SetIgnore(changerequest.FieldNumber)
+		}
+		if _, exists := u.create.mutation.RevisionInitial(); exists {
+			s.SetIgnore(changerequest.FieldRevisionInitial)
 		}
 	}))
 	return u
@@ -520,6 +658,55 @@ func (u *ChangeRequestUpsertOne) UpdateCreatedBy() *ChangeRequestUpsertOne {
 func (u *ChangeRequestUpsertOne) ClearCreatedBy() *ChangeRequestUpsertOne {
 	return u.Update(func(s *ChangeRequestUpsert) {
 		s.ClearCreatedBy()
+	})
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (u *ChangeRequestUpsertOne) SetRevisionID(v string) *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetRevisionID(v)
+	})
+}
+
+// UpdateRevisionID sets the "revision_id" field to the value that was provided on create.
+func (u *ChangeRequestUpsertOne) UpdateRevisionID() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateRevisionID()
+	})
+}
+
+// SetRevisionMergedAncestor sets the "revision_merged_ancestor" field.
+func (u *ChangeRequestUpsertOne) SetRevisionMergedAncestor(v string) *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetRevisionMergedAncestor(v)
+	})
+}
+
+// UpdateRevisionMergedAncestor sets the "revision_merged_ancestor" field to the value that was provided on create.
+func (u *ChangeRequestUpsertOne) UpdateRevisionMergedAncestor() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateRevisionMergedAncestor()
+	})
+}
+
+// SetRevisionMerged sets the "revision_merged" field.
+func (u *ChangeRequestUpsertOne) SetRevisionMerged(v string) *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetRevisionMerged(v)
+	})
+}
+
+// UpdateRevisionMerged sets the "revision_merged" field to the value that was provided on create.
+func (u *ChangeRequestUpsertOne) UpdateRevisionMerged() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateRevisionMerged()
+	})
+}
+
+// ClearRevisionMerged clears the value of the "revision_merged" field.
+func (u *ChangeRequestUpsertOne) ClearRevisionMerged() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.ClearRevisionMerged()
 	})
 }
 
@@ -715,6 +902,9 @@ func (u *ChangeRequestUpsertBulk) UpdateNewValues() *ChangeRequestUpsertBulk {
 			if _, exists := b.mutation.Number(); exists {
 				s.SetIgnore(changerequest.FieldNumber)
 			}
+			if _, exists := b.mutation.RevisionInitial(); exists {
+				s.SetIgnore(changerequest.FieldRevisionInitial)
+			}
 		}
 	}))
 	return u
@@ -807,6 +997,55 @@ func (u *ChangeRequestUpsertBulk) UpdateCreatedBy() *ChangeRequestUpsertBulk {
 func (u *ChangeRequestUpsertBulk) ClearCreatedBy() *ChangeRequestUpsertBulk {
 	return u.Update(func(s *ChangeRequestUpsert) {
 		s.ClearCreatedBy()
+	})
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (u *ChangeRequestUpsertBulk) SetRevisionID(v string) *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetRevisionID(v)
+	})
+}
+
+// UpdateRevisionID sets the "revision_id" field to the value that was provided on create.
+func (u *ChangeRequestUpsertBulk) UpdateRevisionID() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateRevisionID()
+	})
+}
+
+// SetRevisionMergedAncestor sets the "revision_merged_ancestor" field.
+func (u *ChangeRequestUpsertBulk) SetRevisionMergedAncestor(v string) *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetRevisionMergedAncestor(v)
+	})
+}
+
+// UpdateRevisionMergedAncestor sets the "revision_merged_ancestor" field to the value that was provided on create.
+func (u *ChangeRequestUpsertBulk) UpdateRevisionMergedAncestor() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateRevisionMergedAncestor()
+	})
+}
+
+// SetRevisionMerged sets the "revision_merged" field.
+func (u *ChangeRequestUpsertBulk) SetRevisionMerged(v string) *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetRevisionMerged(v)
+	})
+}
+
+// UpdateRevisionMerged sets the "revision_merged" field to the value that was provided on create.
+func (u *ChangeRequestUpsertBulk) UpdateRevisionMerged() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateRevisionMerged()
+	})
+}
+
+// ClearRevisionMerged clears the value of the "revision_merged" field.
+func (u *ChangeRequestUpsertBulk) ClearRevisionMerged() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.ClearRevisionMerged()
 	})
 }
 

@@ -82,6 +82,54 @@ func (_u *ChangeRequestUpdate) ClearCreatedBy() *ChangeRequestUpdate {
 	return _u
 }
 
+// SetRevisionID sets the "revision_id" field.
+func (_u *ChangeRequestUpdate) SetRevisionID(v string) *ChangeRequestUpdate {
+	_u.mutation.SetRevisionID(v)
+	return _u
+}
+
+// SetNillableRevisionID sets the "revision_id" field if the given value is not nil.
+func (_u *ChangeRequestUpdate) SetNillableRevisionID(v *string) *ChangeRequestUpdate {
+	if v != nil {
+		_u.SetRevisionID(*v)
+	}
+	return _u
+}
+
+// SetRevisionMergedAncestor sets the "revision_merged_ancestor" field.
+func (_u *ChangeRequestUpdate) SetRevisionMergedAncestor(v string) *ChangeRequestUpdate {
+	_u.mutation.SetRevisionMergedAncestor(v)
+	return _u
+}
+
+// SetNillableRevisionMergedAncestor sets the "revision_merged_ancestor" field if the given value is not nil.
+func (_u *ChangeRequestUpdate) SetNillableRevisionMergedAncestor(v *string) *ChangeRequestUpdate {
+	if v != nil {
+		_u.SetRevisionMergedAncestor(*v)
+	}
+	return _u
+}
+
+// SetRevisionMerged sets the "revision_merged" field.
+func (_u *ChangeRequestUpdate) SetRevisionMerged(v string) *ChangeRequestUpdate {
+	_u.mutation.SetRevisionMerged(v)
+	return _u
+}
+
+// SetNillableRevisionMerged sets the "revision_merged" field if the given value is not nil.
+func (_u *ChangeRequestUpdate) SetNillableRevisionMerged(v *string) *ChangeRequestUpdate {
+	if v != nil {
+		_u.SetRevisionMerged(*v)
+	}
+	return _u
+}
+
+// ClearRevisionMerged clears the value of the "revision_merged" field.
+func (_u *ChangeRequestUpdate) ClearRevisionMerged() *ChangeRequestUpdate {
+	_u.mutation.ClearRevisionMerged()
+	return _u
+}
+
 // Mutation returns the ChangeRequestMutation object of the builder.
 func (_u *ChangeRequestUpdate) Mutation() *ChangeRequestMutation {
 	return _u.mutation
@@ -168,6 +216,18 @@ func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(changerequest.FieldCreatedBy, field.TypeString)
 	}
+	if value, ok := _u.mutation.RevisionID(); ok {
+		_spec.SetField(changerequest.FieldRevisionID, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.RevisionMergedAncestor(); ok {
+		_spec.SetField(changerequest.FieldRevisionMergedAncestor, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.RevisionMerged(); ok {
+		_spec.SetField(changerequest.FieldRevisionMerged, field.TypeString, value)
+	}
+	if _u.mutation.RevisionMergedCleared() {
+		_spec.ClearField(changerequest.FieldRevisionMerged, field.TypeString)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{changerequest.Label}
@@ -239,6 +299,54 @@ func (_u *ChangeRequestUpdateOne) SetNillableCreatedBy(v *string) *ChangeRequest
 // ClearCreatedBy clears the value of the "created_by" field.
 func (_u *ChangeRequestUpdateOne) ClearCreatedBy() *ChangeRequestUpdateOne {
 	_u.mutation.ClearCreatedBy()
+	return _u
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (_u *ChangeRequestUpdateOne) SetRevisionID(v string) *ChangeRequestUpdateOne {
+	_u.mutation.SetRevisionID(v)
+	return _u
+}
+
+// SetNillableRevisionID sets the "revision_id" field if the given value is not nil.
+func (_u *ChangeRequestUpdateOne) SetNillableRevisionID(v *string) *ChangeRequestUpdateOne {
+	if v != nil {
+		_u.SetRevisionID(*v)
+	}
+	return _u
+}
+
+// SetRevisionMergedAncestor sets the "revision_merged_ancestor" field.
+func (_u *ChangeRequestUpdateOne) SetRevisionMergedAncestor(v string) *ChangeRequestUpdateOne {
+	_u.mutation.SetRevisionMergedAncestor(v)
+	return _u
+}
+
+// SetNillableRevisionMergedAncestor sets the "revision_merged_ancestor" field if the given value is not nil.
+func (_u *ChangeRequestUpdateOne) SetNillableRevisionMergedAncestor(v *string) *ChangeRequestUpdateOne {
+	if v != nil {
+		_u.SetRevisionMergedAncestor(*v)
+	}
+	return _u
+}
+
+// SetRevisionMerged sets the "revision_merged" field.
+func (_u *ChangeRequestUpdateOne) SetRevisionMerged(v string) *ChangeRequestUpdateOne {
+	_u.mutation.SetRevisionMerged(v)
+	return _u
+}
+
+// SetNillableRevisionMerged sets the "revision_merged" field if the given value is not nil.
+func (_u *ChangeRequestUpdateOne) SetNillableRevisionMerged(v *string) *ChangeRequestUpdateOne {
+	if v != nil {
+		_u.SetRevisionMerged(*v)
+	}
+	return _u
+}
+
+// ClearRevisionMerged clears the value of the "revision_merged" field.
+func (_u *ChangeRequestUpdateOne) ClearRevisionMerged() *ChangeRequestUpdateOne {
+	_u.mutation.ClearRevisionMerged()
 	return _u
 }
 
@@ -357,6 +465,18 @@ func (_u *ChangeRequestUpdateOne) sqlSave(ctx context.Context) (_node *ChangeReq
 	}
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(changerequest.FieldCreatedBy, field.TypeString)
+	}
+	if value, ok := _u.mutation.RevisionID(); ok {
+		_spec.SetField(changerequest.FieldRevisionID, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.RevisionMergedAncestor(); ok {
+		_spec.SetField(changerequest.FieldRevisionMergedAncestor, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.RevisionMerged(); ok {
+		_spec.SetField(changerequest.FieldRevisionMerged, field.TypeString, value)
+	}
+	if _u.mutation.RevisionMergedCleared() {
+		_spec.ClearField(changerequest.FieldRevisionMerged, field.TypeString)
 	}
 	_node = &ChangeRequest{config: _u.config}
 	_spec.Assign = _node.assignValues

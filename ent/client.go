@@ -21,9 +21,13 @@ import (
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/pagecontent"
+	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
@@ -51,12 +55,20 @@ type Client struct {
 	CustomField *CustomFieldClient
 	// CustomFieldValue is the client for interacting with the CustomFieldValue builders.
 	CustomFieldValue *CustomFieldValueClient
+	// File is the client for interacting with the File builders.
+	File *FileClient
 	// Invite is the client for interacting with the Invite builders.
 	Invite *InviteClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
+	// Page is the client for interacting with the Page builders.
+	Page *PageClient
+	// PageContent is the client for interacting with the PageContent builders.
+	PageContent *PageContentClient
+	// Revision is the client for interacting with the Revision builders.
+	Revision *RevisionClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
 	// Space is the client for interacting with the Space builders.
@@ -86,9 +98,13 @@ func (c *Client) init() {
 	c.Comment = NewCommentClient(c.config)
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldValue = NewCustomFieldValueClient(c.config)
+	c.File = NewFileClient(c.config)
 	c.Invite = NewInviteClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
+	c.Page = NewPageClient(c.config)
+	c.PageContent = NewPageContentClient(c.config)
+	c.Revision = NewRevisionClient(c.config)
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
 	c.Space = NewSpaceClient(c.config)
 	c.Team = NewTeamClient(c.config)
@@ -193,9 +209,13 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Comment:             NewCommentClient(cfg),
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
+		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Member:              NewMemberClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
+		Page:                NewPageClient(cfg),
+		PageContent:         NewPageContentClient(cfg),
+		Revision:            NewRevisionClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Space:               NewSpaceClient(cfg),
 		Team:                NewTeamClient(cfg),
@@ -227,9 +247,13 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Comment:             NewCommentClient(cfg),
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
+		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Member:              NewMemberClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
+		Page:                NewPageClient(cfg),
+		PageContent:         NewPageContentClient(cfg),
+		Revision:            NewRevisionClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Space:               NewSpaceClient(cfg),
 		Team:                NewTeamClient(cfg),
@@ -266,8 +290,9 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CustomField,
-		c.CustomFieldValue, c.Invite, c.Member, c.Organization, c.SAMLProvider,
-		c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.CustomFieldValue, c.File, c.Invite, c.Member, c.Organization, c.Page,
+		c.PageContent, c.Revision, c.SAMLProvider, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -278,8 +303,9 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CustomField,
-		c.CustomFieldValue, c.Invite, c.Member, c.Organization, c.SAMLProvider,
-		c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.CustomFieldValue, c.File, c.Invite, c.Member, c.Organization, c.Page,
+		c.PageContent, c.Revision, c.SAMLProvider, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -300,12 +326,20 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomField.mutate(ctx, m)
 	case *CustomFieldValueMutation:
 		return c.CustomFieldValue.mutate(ctx, m)
+	case *FileMutation:
+		return c.File.mutate(ctx, m)
 	case *InviteMutation:
 		return c.Invite.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
 	case *OrganizationMutation:
 		return c.Organization.mutate(ctx, m)
+	case *PageMutation:
+		return c.Page.mutate(ctx, m)
+	case *PageContentMutation:
+		return c.PageContent.mutate(ctx, m)
+	case *RevisionMutation:
+		return c.Revision.mutate(ctx, m)
 	case *SAMLProviderMutation:
 		return c.SAMLProvider.mutate(ctx, m)
 	case *SpaceMutation:
@@ -1265,6 +1299,139 @@ func (c *CustomFieldValueClient) mutate(ctx context.Context, m *CustomFieldValue
 	}
 }
 
+// FileClient is a client for the File schema.
+type FileClient struct {
+	config
+}
+
+// NewFileClient returns a client for the File from the given config.
+func NewFileClient(c config) *FileClient {
+	return &FileClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `file.Hooks(f(g(h())))`.
+func (c *FileClient) Use(hooks ...Hook) {
+	c.hooks.File = append(c.hooks.File, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `file.Intercept(f(g(h())))`.
+func (c *FileClient) Intercept(interceptors ...Interceptor) {
+	c.inters.File = append(c.inters.File, interceptors...)
+}
+
+// Create returns a builder for creating a File entity.
+func (c *FileClient) Create() *FileCreate {
+	mutation := newFileMutation(c.config, OpCreate)
+	return &FileCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of File entities.
+func (c *FileClient) CreateBulk(builders ...*FileCreate) *FileCreateBulk {
+	return &FileCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FileClient) MapCreateBulk(slice any, setFunc func(*FileCreate, int)) *FileCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FileCreateBulk{err: fmt.Errorf("calling to FileClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FileCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FileCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for File.
+func (c *FileClient) Update() *FileUpdate {
+	mutation := newFileMutation(c.config, OpUpdate)
+	return &FileUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FileClient) UpdateOne(_m *File) *FileUpdateOne {
+	mutation := newFileMutation(c.config, OpUpdateOne, withFile(_m))
+	return &FileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FileClient) UpdateOneID(id string) *FileUpdateOne {
+	mutation := newFileMutation(c.config, OpUpdateOne, withFileID(id))
+	return &FileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for File.
+func (c *FileClient) Delete() *FileDelete {
+	mutation := newFileMutation(c.config, OpDelete)
+	return &FileDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FileClient) DeleteOne(_m *File) *FileDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FileClient) DeleteOneID(id string) *FileDeleteOne {
+	builder := c.Delete().Where(file.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FileDeleteOne{builder}
+}
+
+// Query returns a query builder for File.
+func (c *FileClient) Query() *FileQuery {
+	return &FileQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFile},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a File entity by its id.
+func (c *FileClient) Get(ctx context.Context, id string) (*File, error) {
+	return c.Query().Where(file.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FileClient) GetX(ctx context.Context, id string) *File {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *FileClient) Hooks() []Hook {
+	return c.hooks.File
+}
+
+// Interceptors returns the client interceptors.
+func (c *FileClient) Interceptors() []Interceptor {
+	return c.inters.File
+}
+
+func (c *FileClient) mutate(ctx context.Context, m *FileMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FileCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FileUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown File mutation op: %q", m.Op())
+	}
+}
+
 // InviteClient is a client for the Invite schema.
 type InviteClient struct {
 	config
@@ -1837,6 +2004,405 @@ func (c *OrganizationClient) mutate(ctx context.Context, m *OrganizationMutation
 		return (&OrganizationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Organization mutation op: %q", m.Op())
+	}
+}
+
+// PageClient is a client for the Page schema.
+type PageClient struct {
+	config
+}
+
+// NewPageClient returns a client for the Page from the given config.
+func NewPageClient(c config) *PageClient {
+	return &PageClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `page.Hooks(f(g(h())))`.
+func (c *PageClient) Use(hooks ...Hook) {
+	c.hooks.Page = append(c.hooks.Page, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `page.Intercept(f(g(h())))`.
+func (c *PageClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Page = append(c.inters.Page, interceptors...)
+}
+
+// Create returns a builder for creating a Page entity.
+func (c *PageClient) Create() *PageCreate {
+	mutation := newPageMutation(c.config, OpCreate)
+	return &PageCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Page entities.
+func (c *PageClient) CreateBulk(builders ...*PageCreate) *PageCreateBulk {
+	return &PageCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PageClient) MapCreateBulk(slice any, setFunc func(*PageCreate, int)) *PageCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PageCreateBulk{err: fmt.Errorf("calling to PageClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PageCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PageCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Page.
+func (c *PageClient) Update() *PageUpdate {
+	mutation := newPageMutation(c.config, OpUpdate)
+	return &PageUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PageClient) UpdateOne(_m *Page) *PageUpdateOne {
+	mutation := newPageMutation(c.config, OpUpdateOne, withPage(_m))
+	return &PageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PageClient) UpdateOneID(id string) *PageUpdateOne {
+	mutation := newPageMutation(c.config, OpUpdateOne, withPageID(id))
+	return &PageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Page.
+func (c *PageClient) Delete() *PageDelete {
+	mutation := newPageMutation(c.config, OpDelete)
+	return &PageDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PageClient) DeleteOne(_m *Page) *PageDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PageClient) DeleteOneID(id string) *PageDeleteOne {
+	builder := c.Delete().Where(page.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PageDeleteOne{builder}
+}
+
+// Query returns a query builder for Page.
+func (c *PageClient) Query() *PageQuery {
+	return &PageQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePage},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Page entity by its id.
+func (c *PageClient) Get(ctx context.Context, id string) (*Page, error) {
+	return c.Query().Where(page.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PageClient) GetX(ctx context.Context, id string) *Page {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PageClient) Hooks() []Hook {
+	return c.hooks.Page
+}
+
+// Interceptors returns the client interceptors.
+func (c *PageClient) Interceptors() []Interceptor {
+	return c.inters.Page
+}
+
+func (c *PageClient) mutate(ctx context.Context, m *PageMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PageCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PageUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PageDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Page mutation op: %q", m.Op())
+	}
+}
+
+// PageContentClient is a client for the PageContent schema.
+type PageContentClient struct {
+	config
+}
+
+// NewPageContentClient returns a client for the PageContent from the given config.
+func NewPageContentClient(c config) *PageContentClient {
+	return &PageContentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `pagecontent.Hooks(f(g(h())))`.
+func (c *PageContentClient) Use(hooks ...Hook) {
+	c.hooks.PageContent = append(c.hooks.PageContent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `pagecontent.Intercept(f(g(h())))`.
+func (c *PageContentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PageContent = append(c.inters.PageContent, interceptors...)
+}
+
+// Create returns a builder for creating a PageContent entity.
+func (c *PageContentClient) Create() *PageContentCreate {
+	mutation := newPageContentMutation(c.config, OpCreate)
+	return &PageContentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PageContent entities.
+func (c *PageContentClient) CreateBulk(builders ...*PageContentCreate) *PageContentCreateBulk {
+	return &PageContentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PageContentClient) MapCreateBulk(slice any, setFunc func(*PageContentCreate, int)) *PageContentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PageContentCreateBulk{err: fmt.Errorf("calling to PageContentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PageContentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PageContentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PageContent.
+func (c *PageContentClient) Update() *PageContentUpdate {
+	mutation := newPageContentMutation(c.config, OpUpdate)
+	return &PageContentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PageContentClient) UpdateOne(_m *PageContent) *PageContentUpdateOne {
+	mutation := newPageContentMutation(c.config, OpUpdateOne, withPageContent(_m))
+	return &PageContentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PageContentClient) UpdateOneID(id string) *PageContentUpdateOne {
+	mutation := newPageContentMutation(c.config, OpUpdateOne, withPageContentID(id))
+	return &PageContentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PageContent.
+func (c *PageContentClient) Delete() *PageContentDelete {
+	mutation := newPageContentMutation(c.config, OpDelete)
+	return &PageContentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PageContentClient) DeleteOne(_m *PageContent) *PageContentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PageContentClient) DeleteOneID(id string) *PageContentDeleteOne {
+	builder := c.Delete().Where(pagecontent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PageContentDeleteOne{builder}
+}
+
+// Query returns a query builder for PageContent.
+func (c *PageContentClient) Query() *PageContentQuery {
+	return &PageContentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePageContent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PageContent entity by its id.
+func (c *PageContentClient) Get(ctx context.Context, id string) (*PageContent, error) {
+	return c.Query().Where(pagecontent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PageContentClient) GetX(ctx context.Context, id string) *PageContent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PageContentClient) Hooks() []Hook {
+	return c.hooks.PageContent
+}
+
+// Interceptors returns the client interceptors.
+func (c *PageContentClient) Interceptors() []Interceptor {
+	return c.inters.PageContent
+}
+
+func (c *PageContentClient) mutate(ctx context.Context, m *PageContentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PageContentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PageContentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PageContentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PageContentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PageContent mutation op: %q", m.Op())
+	}
+}
+
+// RevisionClient is a client for the Revision schema.
+type RevisionClient struct {
+	config
+}
+
+// NewRevisionClient returns a client for the Revision from the given config.
+func NewRevisionClient(c config) *RevisionClient {
+	return &RevisionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `revision.Hooks(f(g(h())))`.
+func (c *RevisionClient) Use(hooks ...Hook) {
+	c.hooks.Revision = append(c.hooks.Revision, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `revision.Intercept(f(g(h())))`.
+func (c *RevisionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Revision = append(c.inters.Revision, interceptors...)
+}
+
+// Create returns a builder for creating a Revision entity.
+func (c *RevisionClient) Create() *RevisionCreate {
+	mutation := newRevisionMutation(c.config, OpCreate)
+	return &RevisionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Revision entities.
+func (c *RevisionClient) CreateBulk(builders ...*RevisionCreate) *RevisionCreateBulk {
+	return &RevisionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RevisionClient) MapCreateBulk(slice any, setFunc func(*RevisionCreate, int)) *RevisionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RevisionCreateBulk{err: fmt.Errorf("calling to RevisionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RevisionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RevisionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Revision.
+func (c *RevisionClient) Update() *RevisionUpdate {
+	mutation := newRevisionMutation(c.config, OpUpdate)
+	return &RevisionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RevisionClient) UpdateOne(_m *Revision) *RevisionUpdateOne {
+	mutation := newRevisionMutation(c.config, OpUpdateOne, withRevision(_m))
+	return &RevisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RevisionClient) UpdateOneID(id string) *RevisionUpdateOne {
+	mutation := newRevisionMutation(c.config, OpUpdateOne, withRevisionID(id))
+	return &RevisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Revision.
+func (c *RevisionClient) Delete() *RevisionDelete {
+	mutation := newRevisionMutation(c.config, OpDelete)
+	return &RevisionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RevisionClient) DeleteOne(_m *Revision) *RevisionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RevisionClient) DeleteOneID(id string) *RevisionDeleteOne {
+	builder := c.Delete().Where(revision.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RevisionDeleteOne{builder}
+}
+
+// Query returns a query builder for Revision.
+func (c *RevisionClient) Query() *RevisionQuery {
+	return &RevisionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRevision},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Revision entity by its id.
+func (c *RevisionClient) Get(ctx context.Context, id string) (*Revision, error) {
+	return c.Query().Where(revision.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RevisionClient) GetX(ctx context.Context, id string) *Revision {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RevisionClient) Hooks() []Hook {
+	return c.hooks.Revision
+}
+
+// Interceptors returns the client interceptors.
+func (c *RevisionClient) Interceptors() []Interceptor {
+	return c.inters.Revision
+}
+
+func (c *RevisionClient) mutate(ctx context.Context, m *RevisionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RevisionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RevisionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RevisionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RevisionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Revision mutation op: %q", m.Op())
 	}
 }
 
@@ -2898,13 +3464,13 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CustomField, CustomFieldValue,
-		Invite, Member, Organization, SAMLProvider, Space, Team, TeamMember,
-		TranslationSettings, User []ent.Hook
+		File, Invite, Member, Organization, Page, PageContent, Revision, SAMLProvider,
+		Space, Team, TeamMember, TranslationSettings, User []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CustomField, CustomFieldValue,
-		Invite, Member, Organization, SAMLProvider, Space, Team, TeamMember,
-		TranslationSettings, User []ent.Interceptor
+		File, Invite, Member, Organization, Page, PageContent, Revision, SAMLProvider,
+		Space, Team, TeamMember, TranslationSettings, User []ent.Interceptor
 	}
 )
 

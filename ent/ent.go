@@ -18,9 +18,13 @@ import (
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/pagecontent"
+	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
@@ -93,9 +97,13 @@ func checkColumn(t, c string) error {
 			comment.Table:             comment.ValidColumn,
 			customfield.Table:         customfield.ValidColumn,
 			customfieldvalue.Table:    customfieldvalue.ValidColumn,
+			file.Table:                file.ValidColumn,
 			invite.Table:              invite.ValidColumn,
 			member.Table:              member.ValidColumn,
 			organization.Table:        organization.ValidColumn,
+			page.Table:                page.ValidColumn,
+			pagecontent.Table:         pagecontent.ValidColumn,
+			revision.Table:            revision.ValidColumn,
 			samlprovider.Table:        samlprovider.ValidColumn,
 			space.Table:               space.ValidColumn,
 			team.Table:                team.ValidColumn,

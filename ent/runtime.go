@@ -11,9 +11,13 @@ import (
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/pagecontent"
+	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/ent/space"
@@ -79,6 +83,18 @@ func init() {
 	changerequest.DefaultSubject = changerequestDescSubject.Default.(string)
 	// changerequest.SubjectValidator is a validator for the "subject" field. It is called by the builders before save.
 	changerequest.SubjectValidator = changerequestDescSubject.Validators[0].(func(string) error)
+	// changerequestDescRevisionID is the schema descriptor for revision_id field.
+	changerequestDescRevisionID := changerequestFields[5].Descriptor()
+	// changerequest.DefaultRevisionID holds the default value on creation for the revision_id field.
+	changerequest.DefaultRevisionID = changerequestDescRevisionID.Default.(string)
+	// changerequestDescRevisionInitial is the schema descriptor for revision_initial field.
+	changerequestDescRevisionInitial := changerequestFields[6].Descriptor()
+	// changerequest.DefaultRevisionInitial holds the default value on creation for the revision_initial field.
+	changerequest.DefaultRevisionInitial = changerequestDescRevisionInitial.Default.(string)
+	// changerequestDescRevisionMergedAncestor is the schema descriptor for revision_merged_ancestor field.
+	changerequestDescRevisionMergedAncestor := changerequestFields[7].Descriptor()
+	// changerequest.DefaultRevisionMergedAncestor holds the default value on creation for the revision_merged_ancestor field.
+	changerequest.DefaultRevisionMergedAncestor = changerequestDescRevisionMergedAncestor.Default.(string)
 	// changerequestDescID is the schema descriptor for id field.
 	changerequestDescID := changerequestMixinFields0[0].Descriptor()
 	// changerequest.DefaultID holds the default value on creation for the id field.
@@ -217,6 +233,25 @@ func init() {
 	customfieldvalue.DefaultID = customfieldvalueDescID.Default.(func() string)
 	// customfieldvalue.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	customfieldvalue.IDValidator = customfieldvalueDescID.Validators[0].(func(string) error)
+	fileMixin := schema.File{}.Mixin()
+	fileMixinFields0 := fileMixin[0].Fields()
+	_ = fileMixinFields0
+	fileFields := schema.File{}.Fields()
+	_ = fileFields
+	// fileDescName is the schema descriptor for name field.
+	fileDescName := fileFields[2].Descriptor()
+	// file.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	file.NameValidator = fileDescName.Validators[0].(func(string) error)
+	// fileDescContentType is the schema descriptor for content_type field.
+	fileDescContentType := fileFields[3].Descriptor()
+	// file.DefaultContentType holds the default value on creation for the content_type field.
+	file.DefaultContentType = fileDescContentType.Default.(string)
+	// fileDescID is the schema descriptor for id field.
+	fileDescID := fileMixinFields0[0].Descriptor()
+	// file.DefaultID holds the default value on creation for the id field.
+	file.DefaultID = fileDescID.Default.(func() string)
+	// file.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	file.IDValidator = fileDescID.Validators[0].(func(string) error)
 	inviteMixin := schema.Invite{}.Mixin()
 	inviteMixinFields0 := inviteMixin[0].Fields()
 	_ = inviteMixinFields0
@@ -320,6 +355,81 @@ func init() {
 	organization.DefaultID = organizationDescID.Default.(func() string)
 	// organization.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	organization.IDValidator = organizationDescID.Validators[0].(func(string) error)
+	pageMixin := schema.Page{}.Mixin()
+	pageMixinFields0 := pageMixin[0].Fields()
+	_ = pageMixinFields0
+	pageFields := schema.Page{}.Fields()
+	_ = pageFields
+	// pageDescParentPageID is the schema descriptor for parent_page_id field.
+	pageDescParentPageID := pageFields[2].Descriptor()
+	// page.DefaultParentPageID holds the default value on creation for the parent_page_id field.
+	page.DefaultParentPageID = pageDescParentPageID.Default.(string)
+	// pageDescPosition is the schema descriptor for position field.
+	pageDescPosition := pageFields[3].Descriptor()
+	// page.DefaultPosition holds the default value on creation for the position field.
+	page.DefaultPosition = pageDescPosition.Default.(int)
+	// pageDescTitle is the schema descriptor for title field.
+	pageDescTitle := pageFields[5].Descriptor()
+	// page.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	page.TitleValidator = pageDescTitle.Validators[0].(func(string) error)
+	// pageDescEmoji is the schema descriptor for emoji field.
+	pageDescEmoji := pageFields[6].Descriptor()
+	// page.DefaultEmoji holds the default value on creation for the emoji field.
+	page.DefaultEmoji = pageDescEmoji.Default.(string)
+	// page.EmojiValidator is a validator for the "emoji" field. It is called by the builders before save.
+	page.EmojiValidator = pageDescEmoji.Validators[0].(func(string) error)
+	// pageDescSlug is the schema descriptor for slug field.
+	pageDescSlug := pageFields[7].Descriptor()
+	// page.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	page.SlugValidator = pageDescSlug.Validators[0].(func(string) error)
+	// pageDescDescription is the schema descriptor for description field.
+	pageDescDescription := pageFields[8].Descriptor()
+	// page.DefaultDescription holds the default value on creation for the description field.
+	page.DefaultDescription = pageDescDescription.Default.(string)
+	// page.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	page.DescriptionValidator = pageDescDescription.Validators[0].(func(string) error)
+	// pageDescHidden is the schema descriptor for hidden field.
+	pageDescHidden := pageFields[9].Descriptor()
+	// page.DefaultHidden holds the default value on creation for the hidden field.
+	page.DefaultHidden = pageDescHidden.Default.(bool)
+	// pageDescHref is the schema descriptor for href field.
+	pageDescHref := pageFields[10].Descriptor()
+	// page.DefaultHref holds the default value on creation for the href field.
+	page.DefaultHref = pageDescHref.Default.(string)
+	// page.HrefValidator is a validator for the "href" field. It is called by the builders before save.
+	page.HrefValidator = pageDescHref.Validators[0].(func(string) error)
+	// pageDescContentHash is the schema descriptor for content_hash field.
+	pageDescContentHash := pageFields[11].Descriptor()
+	// page.DefaultContentHash holds the default value on creation for the content_hash field.
+	page.DefaultContentHash = pageDescContentHash.Default.(string)
+	// pageDescID is the schema descriptor for id field.
+	pageDescID := pageMixinFields0[0].Descriptor()
+	// page.DefaultID holds the default value on creation for the id field.
+	page.DefaultID = pageDescID.Default.(func() string)
+	// page.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	page.IDValidator = pageDescID.Validators[0].(func(string) error)
+	pagecontentFields := schema.PageContent{}.Fields()
+	_ = pagecontentFields
+	// pagecontentDescID is the schema descriptor for id field.
+	pagecontentDescID := pagecontentFields[0].Descriptor()
+	// pagecontent.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	pagecontent.IDValidator = pagecontentDescID.Validators[0].(func(string) error)
+	revisionFields := schema.Revision{}.Fields()
+	_ = revisionFields
+	// revisionDescParents is the schema descriptor for parents field.
+	revisionDescParents := revisionFields[3].Descriptor()
+	// revision.DefaultParents holds the default value on creation for the parents field.
+	revision.DefaultParents = revisionDescParents.Default.([]string)
+	// revisionDescCreatedAt is the schema descriptor for created_at field.
+	revisionDescCreatedAt := revisionFields[5].Descriptor()
+	// revision.DefaultCreatedAt holds the default value on creation for the created_at field.
+	revision.DefaultCreatedAt = revisionDescCreatedAt.Default.(func() time.Time)
+	// revisionDescID is the schema descriptor for id field.
+	revisionDescID := revisionFields[0].Descriptor()
+	// revision.DefaultID holds the default value on creation for the id field.
+	revision.DefaultID = revisionDescID.Default.(func() string)
+	// revision.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	revision.IDValidator = revisionDescID.Validators[0].(func(string) error)
 	samlproviderMixin := schema.SAMLProvider{}.Mixin()
 	samlproviderMixinFields0 := samlproviderMixin[0].Fields()
 	_ = samlproviderMixinFields0
@@ -390,6 +500,10 @@ func init() {
 	spaceDescRevisionID := spaceFields[9].Descriptor()
 	// space.DefaultRevisionID holds the default value on creation for the revision_id field.
 	space.DefaultRevisionID = spaceDescRevisionID.Default.(string)
+	// spaceDescChangeRequestSeq is the schema descriptor for change_request_seq field.
+	spaceDescChangeRequestSeq := spaceFields[10].Descriptor()
+	// space.DefaultChangeRequestSeq holds the default value on creation for the change_request_seq field.
+	space.DefaultChangeRequestSeq = spaceDescChangeRequestSeq.Default.(int)
 	// spaceDescID is the schema descriptor for id field.
 	spaceDescID := spaceMixinFields0[0].Descriptor()
 	// space.DefaultID holds the default value on creation for the id field.

@@ -43,6 +43,8 @@ type Space struct {
 	ShareKey string `json:"-"`
 	// RevisionID holds the value of the "revision_id" field.
 	RevisionID string `json:"revision_id,omitempty"`
+	// ChangeRequestSeq holds the value of the "change_request_seq" field.
+	ChangeRequestSeq int `json:"change_request_seq,omitempty"`
 	// DeletedAt holds the value of the "deleted_at" field.
 	DeletedAt *time.Time `json:"deleted_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -124,6 +126,8 @@ func (*Space) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case space.FieldPosition:
 			values[i] = new(sql.NullFloat64)
+		case space.FieldChangeRequestSeq:
+			values[i] = new(sql.NullInt64)
 		case space.FieldID, space.FieldOrganizationID, space.FieldParentID, space.FieldTitle, space.FieldEmoji, space.FieldVisibility, space.FieldEditMode, space.FieldDefaultLevel, space.FieldShareKey, space.FieldRevisionID:
 			values[i] = new(sql.NullString)
 		case space.FieldCreatedAt, space.FieldUpdatedAt, space.FieldDeletedAt:
@@ -224,6 +228,12 @@ func (_m *Space) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field revision_id", values[i])
 			} else if value.Valid {
 				_m.RevisionID = value.String
+			}
+		case space.FieldChangeRequestSeq:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field change_request_seq", values[i])
+			} else if value.Valid {
+				_m.ChangeRequestSeq = int(value.Int64)
 			}
 		case space.FieldDeletedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -335,6 +345,9 @@ func (_m *Space) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("revision_id=")
 	builder.WriteString(_m.RevisionID)
+	builder.WriteString(", ")
+	builder.WriteString("change_request_seq=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ChangeRequestSeq))
 	builder.WriteString(", ")
 	if v := _m.DeletedAt; v != nil {
 		builder.WriteString("deleted_at=")

@@ -172,6 +172,20 @@ func (_c *SpaceCreate) SetNillableRevisionID(v *string) *SpaceCreate {
 	return _c
 }
 
+// SetChangeRequestSeq sets the "change_request_seq" field.
+func (_c *SpaceCreate) SetChangeRequestSeq(v int) *SpaceCreate {
+	_c.mutation.SetChangeRequestSeq(v)
+	return _c
+}
+
+// SetNillableChangeRequestSeq sets the "change_request_seq" field if the given value is not nil.
+func (_c *SpaceCreate) SetNillableChangeRequestSeq(v *int) *SpaceCreate {
+	if v != nil {
+		_c.SetChangeRequestSeq(*v)
+	}
+	return _c
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (_c *SpaceCreate) SetDeletedAt(v time.Time) *SpaceCreate {
 	_c.mutation.SetDeletedAt(v)
@@ -310,6 +324,10 @@ func (_c *SpaceCreate) defaults() {
 		v := space.DefaultRevisionID
 		_c.mutation.SetRevisionID(v)
 	}
+	if _, ok := _c.mutation.ChangeRequestSeq(); !ok {
+		v := space.DefaultChangeRequestSeq
+		_c.mutation.SetChangeRequestSeq(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := space.DefaultID()
 		_c.mutation.SetID(v)
@@ -366,6 +384,9 @@ func (_c *SpaceCreate) check() error {
 	}
 	if _, ok := _c.mutation.RevisionID(); !ok {
 		return &ValidationError{Name: "revision_id", err: errors.New(`ent: missing required field "Space.revision_id"`)}
+	}
+	if _, ok := _c.mutation.ChangeRequestSeq(); !ok {
+		return &ValidationError{Name: "change_request_seq", err: errors.New(`ent: missing required field "Space.change_request_seq"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := space.IDValidator(v); err != nil {
@@ -450,6 +471,10 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RevisionID(); ok {
 		_spec.SetField(space.FieldRevisionID, field.TypeString, value)
 		_node.RevisionID = value
+	}
+	if value, ok := _c.mutation.ChangeRequestSeq(); ok {
+		_spec.SetField(space.FieldChangeRequestSeq, field.TypeInt, value)
+		_node.ChangeRequestSeq = value
 	}
 	if value, ok := _c.mutation.DeletedAt(); ok {
 		_spec.SetField(space.FieldDeletedAt, field.TypeTime, value)
@@ -751,6 +776,24 @@ func (u *SpaceUpsert) UpdateRevisionID() *SpaceUpsert {
 	return u
 }
 
+// SetChangeRequestSeq sets the "change_request_seq" field.
+func (u *SpaceUpsert) SetChangeRequestSeq(v int) *SpaceUpsert {
+	u.Set(space.FieldChangeRequestSeq, v)
+	return u
+}
+
+// UpdateChangeRequestSeq sets the "change_request_seq" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateChangeRequestSeq() *SpaceUpsert {
+	u.SetExcluded(space.FieldChangeRequestSeq)
+	return u
+}
+
+// AddChangeRequestSeq adds v to the "change_request_seq" field.
+func (u *SpaceUpsert) AddChangeRequestSeq(v int) *SpaceUpsert {
+	u.Add(space.FieldChangeRequestSeq, v)
+	return u
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (u *SpaceUpsert) SetDeletedAt(v time.Time) *SpaceUpsert {
 	u.Set(space.FieldDeletedAt, v)
@@ -1006,6 +1049,27 @@ func (u *SpaceUpsertOne) SetRevisionID(v string) *SpaceUpsertOne {
 func (u *SpaceUpsertOne) UpdateRevisionID() *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
 		s.UpdateRevisionID()
+	})
+}
+
+// SetChangeRequestSeq sets the "change_request_seq" field.
+func (u *SpaceUpsertOne) SetChangeRequestSeq(v int) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetChangeRequestSeq(v)
+	})
+}
+
+// AddChangeRequestSeq adds v to the "change_request_seq" field.
+func (u *SpaceUpsertOne) AddChangeRequestSeq(v int) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.AddChangeRequestSeq(v)
+	})
+}
+
+// UpdateChangeRequestSeq sets the "change_request_seq" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateChangeRequestSeq() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateChangeRequestSeq()
 	})
 }
 
@@ -1434,6 +1498,27 @@ func (u *SpaceUpsertBulk) SetRevisionID(v string) *SpaceUpsertBulk {
 func (u *SpaceUpsertBulk) UpdateRevisionID() *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
 		s.UpdateRevisionID()
+	})
+}
+
+// SetChangeRequestSeq sets the "change_request_seq" field.
+func (u *SpaceUpsertBulk) SetChangeRequestSeq(v int) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetChangeRequestSeq(v)
+	})
+}
+
+// AddChangeRequestSeq adds v to the "change_request_seq" field.
+func (u *SpaceUpsertBulk) AddChangeRequestSeq(v int) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.AddChangeRequestSeq(v)
+	})
+}
+
+// UpdateChangeRequestSeq sets the "change_request_seq" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateChangeRequestSeq() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateChangeRequestSeq()
 	})
 }
 

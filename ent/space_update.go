@@ -210,6 +210,27 @@ func (_u *SpaceUpdate) SetNillableRevisionID(v *string) *SpaceUpdate {
 	return _u
 }
 
+// SetChangeRequestSeq sets the "change_request_seq" field.
+func (_u *SpaceUpdate) SetChangeRequestSeq(v int) *SpaceUpdate {
+	_u.mutation.ResetChangeRequestSeq()
+	_u.mutation.SetChangeRequestSeq(v)
+	return _u
+}
+
+// SetNillableChangeRequestSeq sets the "change_request_seq" field if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableChangeRequestSeq(v *int) *SpaceUpdate {
+	if v != nil {
+		_u.SetChangeRequestSeq(*v)
+	}
+	return _u
+}
+
+// AddChangeRequestSeq adds value to the "change_request_seq" field.
+func (_u *SpaceUpdate) AddChangeRequestSeq(v int) *SpaceUpdate {
+	_u.mutation.AddChangeRequestSeq(v)
+	return _u
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (_u *SpaceUpdate) SetDeletedAt(v time.Time) *SpaceUpdate {
 	_u.mutation.SetDeletedAt(v)
@@ -484,6 +505,12 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.RevisionID(); ok {
 		_spec.SetField(space.FieldRevisionID, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.ChangeRequestSeq(); ok {
+		_spec.SetField(space.FieldChangeRequestSeq, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedChangeRequestSeq(); ok {
+		_spec.AddField(space.FieldChangeRequestSeq, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.DeletedAt(); ok {
 		_spec.SetField(space.FieldDeletedAt, field.TypeTime, value)
@@ -881,6 +908,27 @@ func (_u *SpaceUpdateOne) SetNillableRevisionID(v *string) *SpaceUpdateOne {
 	return _u
 }
 
+// SetChangeRequestSeq sets the "change_request_seq" field.
+func (_u *SpaceUpdateOne) SetChangeRequestSeq(v int) *SpaceUpdateOne {
+	_u.mutation.ResetChangeRequestSeq()
+	_u.mutation.SetChangeRequestSeq(v)
+	return _u
+}
+
+// SetNillableChangeRequestSeq sets the "change_request_seq" field if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableChangeRequestSeq(v *int) *SpaceUpdateOne {
+	if v != nil {
+		_u.SetChangeRequestSeq(*v)
+	}
+	return _u
+}
+
+// AddChangeRequestSeq adds value to the "change_request_seq" field.
+func (_u *SpaceUpdateOne) AddChangeRequestSeq(v int) *SpaceUpdateOne {
+	_u.mutation.AddChangeRequestSeq(v)
+	return _u
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (_u *SpaceUpdateOne) SetDeletedAt(v time.Time) *SpaceUpdateOne {
 	_u.mutation.SetDeletedAt(v)
@@ -1185,6 +1233,12 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	}
 	if value, ok := _u.mutation.RevisionID(); ok {
 		_spec.SetField(space.FieldRevisionID, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.ChangeRequestSeq(); ok {
+		_spec.SetField(space.FieldChangeRequestSeq, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedChangeRequestSeq(); ok {
+		_spec.AddField(space.FieldChangeRequestSeq, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.DeletedAt(); ok {
 		_spec.SetField(space.FieldDeletedAt, field.TypeTime, value)

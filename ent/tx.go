@@ -26,12 +26,20 @@ type Tx struct {
 	CustomField *CustomFieldClient
 	// CustomFieldValue is the client for interacting with the CustomFieldValue builders.
 	CustomFieldValue *CustomFieldValueClient
+	// File is the client for interacting with the File builders.
+	File *FileClient
 	// Invite is the client for interacting with the Invite builders.
 	Invite *InviteClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
+	// Page is the client for interacting with the Page builders.
+	Page *PageClient
+	// PageContent is the client for interacting with the PageContent builders.
+	PageContent *PageContentClient
+	// Revision is the client for interacting with the Revision builders.
+	Revision *RevisionClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
 	// Space is the client for interacting with the Space builders.
@@ -181,9 +189,13 @@ func (tx *Tx) init() {
 	tx.Comment = NewCommentClient(tx.config)
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldValue = NewCustomFieldValueClient(tx.config)
+	tx.File = NewFileClient(tx.config)
 	tx.Invite = NewInviteClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
+	tx.Page = NewPageClient(tx.config)
+	tx.PageContent = NewPageContentClient(tx.config)
+	tx.Revision = NewRevisionClient(tx.config)
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
 	tx.Space = NewSpaceClient(tx.config)
 	tx.Team = NewTeamClient(tx.config)

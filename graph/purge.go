@@ -7,12 +7,18 @@ import (
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/internal/clock"
 )
 
 // PurgeDeletedSpaces removes for good the spaces deleted more than
-// RestoreWindow ago, with their content, one space per transaction. Several
+// RestoreWindow ago, with their content (revisions, pages, files, change
+// requests, comments, custom-field values), one space per transaction. Page
+// bodies and file bytes are content-addressed and may be shared with other
+// spaces (duplicates), so they stay. Several
 // server instances may run it at once: a space another instance already
 // purged simply deletes nothing.
 func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
@@ -35,7 +41,19 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 			if _, err := tx.ChangeRequest.Delete().Where(changerequest.SpaceID(id)).Exec(ctx); err != nil {
 				return err
 			}
-			var err error
+			revs, err := tx.Revision.Query().Where(revision.SpaceID(id)).IDs(ctx)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Page.Delete().Where(page.RevisionIDIn(revs...)).Exec(ctx); err != nil {
+				return err
+			}
+			if _, err := tx.File.Delete().Where(file.RevisionIDIn(revs...)).Exec(ctx); err != nil {
+				return err
+			}
+			if _, err := tx.Revision.Delete().Where(revision.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
 			n, err = tx.Space.Delete().Where(space.ID(id), space.DeletedAtNotNil()).Exec(ctx)
 			return err
 		})

@@ -5,6 +5,8 @@ package graph
 
 import (
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/internal/blob"
+	"github.com/folio/folio/internal/fetch"
 )
 
 //go:generate go run github.com/99designs/gqlgen generate
@@ -15,4 +17,7 @@ type Resolver struct {
 	// BaseURL is the public URL of the server, without a trailing slash,
 	// used in every `urls` object.
 	BaseURL string
+	// Blobs keeps file bytes; Fetcher downloads what users point at.
+	Blobs   *blob.Store
+	Fetcher fetch.Fetcher
 }

@@ -98,8 +98,11 @@ func (r *spaceResolver) Parent(ctx context.Context, obj *ent.Space) (*ent.Collec
 	return loader.For(ctx).CollectionByID.Load(ctx, *obj.ParentID)()
 }
 
-func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (string, error) {
-	return obj.RevisionID, nil
+func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error) {
+	if obj.RevisionID == "" {
+		return nil, nil
+	}
+	return loader.For(ctx).RevisionByID.Load(ctx, obj.RevisionID)()
 }
 
 func (r *spaceResolver) DefaultLevel(ctx context.Context, obj *ent.Space) (*string, error) {
@@ -111,7 +114,7 @@ func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space) (int, erro
 	return c.OpenComments, err
 }
 
-func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space) (int, error) {
+func (r *spaceResolver) ChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error) {
 	c, err := loader.For(ctx).SpaceCounts.Load(ctx, obj.ID)()
 	return c.ChangeRequests, err
 }

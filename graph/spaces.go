@@ -9,6 +9,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
@@ -145,8 +146,16 @@ func (r *Resolver) CreateSpace(ctx context.Context, orgID string, in model.Creat
 		if err != nil {
 			return err
 		}
-		create := tx.Space.Create().SetOrganizationID(orgID).SetNillableParentID(parent).
-			SetPosition(pos).SetShareKey(ids.New() + ids.New()).SetDefaultLevel(space.DefaultLevelInherit)
+		// Every space starts with an empty revision of its own.
+		spaceID := ids.New()
+		initial, err := tx.Revision.Create().SetSpaceID(spaceID).SetType(revision.TypeInitial).
+			SetCreatedBy(auth.ViewerID(ctx)).Save(ctx)
+		if err != nil {
+			return err
+		}
+		create := tx.Space.Create().SetID(spaceID).SetOrganizationID(orgID).SetNillableParentID(parent).
+			SetPosition(pos).SetShareKey(ids.New() + ids.New()).SetDefaultLevel(space.DefaultLevelInherit).
+			SetRevisionID(initial.ID)
 		if v := in.Title.Value(); v != nil {
 			create.SetTitle(*v)
 		}
@@ -258,10 +267,9 @@ func (r *Resolver) RestoreSpace(ctx context.Context, id string) (*ent.Space, err
 	return restored, nil
 }
 
-// DuplicateSpace copies a space's settings, content and custom-field values
-// into a new space placed right after it. Revisions are immutable, so the
-// copy shares the current revision. It needs read access to the space and
-// the right to create where it lives.
+// DuplicateSpace copies a space's settings, current content and
+// custom-field values into a new space placed right after it. It needs read
+// access to the space and the right to create where it lives.
 func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, error) {
 	s, _, err := visibleSpace(ctx, id)
 	if err != nil {
@@ -277,10 +285,21 @@ func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, e
 		if err != nil {
 			return err
 		}
-		create := tx.Space.Create().SetOrganizationID(s.OrganizationID).SetNillableParentID(s.ParentID).
+		// The copy gets a revision of its own with the same pages and files
+		// (bodies and bytes are shared: they are stored by content).
+		dupID := ids.New()
+		content, err := newDraft(ctx, s.RevisionID)
+		if err != nil {
+			return err
+		}
+		rev, err := content.write(ctx, tx, dupID, revision.TypeInitial, []string{s.RevisionID}, auth.ViewerID(ctx))
+		if err != nil {
+			return err
+		}
+		create := tx.Space.Create().SetID(dupID).SetOrganizationID(s.OrganizationID).SetNillableParentID(s.ParentID).
 			SetTitle(s.Title).SetNillableEmoji(s.Emoji).SetVisibility(s.Visibility).
 			SetNillableEditMode(s.EditMode).SetPosition(pos).SetShareKey(ids.New() + ids.New()).
-			SetRevisionID(s.RevisionID)
+			SetRevisionID(rev.ID)
 		create.SetNillableDefaultLevel(s.DefaultLevel)
 		if dup, err = create.Save(ctx); err != nil {
 			return err

@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/folio/folio/ent"
@@ -31,3 +33,7 @@ func (r *Resolver) withTx(ctx context.Context, fn func(tx *ent.Client) error) er
 	}
 	return nil
 }
+
+// isNoRows tells whether err only says an upsert that did nothing returned
+// no row (ent reports it for ON CONFLICT DO NOTHING on some databases).
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -120,3 +120,7 @@ func queryString(r *http.Request, name string) *string {
 	}
 	return &raw[0]
 }
+
+func asTypeError(err error, target **json.UnmarshalTypeError) bool { return errors.As(err, target) }
+
+func itoa(i int) string { return strconv.Itoa(i) }

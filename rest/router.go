@@ -28,6 +28,13 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.spaceRoutes(r)
 	a.collectionRoutes(r)
 	a.spaceFieldRoutes(r)
+	a.contentRoutes(r)
+	a.changeRequestRoutes(r)
+}
+
+// Downloads mounts the file downloads, outside /v1 and its authentication.
+func Downloads(r chi.Router, res *graph.Resolver) {
+	(&API{res: res}).fileDownloads(r)
 }
 
 // writeError answers err in the GitBook error shape.

@@ -194,7 +194,7 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	crs, err := sr.ChangeRequests(ctx, s)
+	crs, err := sr.ChangeRequestCount(ctx, s)
 	if err != nil {
 		return nil, err
 	}

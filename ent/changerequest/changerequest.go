@@ -29,6 +29,14 @@ const (
 	FieldSubject = "subject"
 	// FieldCreatedBy holds the string denoting the created_by field in the database.
 	FieldCreatedBy = "created_by"
+	// FieldRevisionID holds the string denoting the revision_id field in the database.
+	FieldRevisionID = "revision_id"
+	// FieldRevisionInitial holds the string denoting the revision_initial field in the database.
+	FieldRevisionInitial = "revision_initial"
+	// FieldRevisionMergedAncestor holds the string denoting the revision_merged_ancestor field in the database.
+	FieldRevisionMergedAncestor = "revision_merged_ancestor"
+	// FieldRevisionMerged holds the string denoting the revision_merged field in the database.
+	FieldRevisionMerged = "revision_merged"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
 	// Table holds the table name of the changerequest in the database.
@@ -52,6 +60,10 @@ var Columns = []string{
 	FieldStatus,
 	FieldSubject,
 	FieldCreatedBy,
+	FieldRevisionID,
+	FieldRevisionInitial,
+	FieldRevisionMergedAncestor,
+	FieldRevisionMerged,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -75,6 +87,12 @@ var (
 	DefaultSubject string
 	// SubjectValidator is a validator for the "subject" field. It is called by the builders before save.
 	SubjectValidator func(string) error
+	// DefaultRevisionID holds the default value on creation for the "revision_id" field.
+	DefaultRevisionID string
+	// DefaultRevisionInitial holds the default value on creation for the "revision_initial" field.
+	DefaultRevisionInitial string
+	// DefaultRevisionMergedAncestor holds the default value on creation for the "revision_merged_ancestor" field.
+	DefaultRevisionMergedAncestor string
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -150,6 +168,26 @@ func BySubject(opts ...sql.OrderTermOption) OrderOption {
 // ByCreatedBy orders the results by the created_by field.
 func ByCreatedBy(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreatedBy, opts...).ToFunc()
+}
+
+// ByRevisionID orders the results by the revision_id field.
+func ByRevisionID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRevisionID, opts...).ToFunc()
+}
+
+// ByRevisionInitial orders the results by the revision_initial field.
+func ByRevisionInitial(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRevisionInitial, opts...).ToFunc()
+}
+
+// ByRevisionMergedAncestor orders the results by the revision_merged_ancestor field.
+func ByRevisionMergedAncestor(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRevisionMergedAncestor, opts...).ToFunc()
+}
+
+// ByRevisionMerged orders the results by the revision_merged field.
+func ByRevisionMerged(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRevisionMerged, opts...).ToFunc()
 }
 
 // BySpaceField orders the results by space field.

@@ -95,6 +95,26 @@ func CreatedBy(v string) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldEQ(FieldCreatedBy, v))
 }
 
+// RevisionID applies equality check predicate on the "revision_id" field. It's identical to RevisionIDEQ.
+func RevisionID(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldRevisionID, v))
+}
+
+// RevisionInitial applies equality check predicate on the "revision_initial" field. It's identical to RevisionInitialEQ.
+func RevisionInitial(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldRevisionInitial, v))
+}
+
+// RevisionMergedAncestor applies equality check predicate on the "revision_merged_ancestor" field. It's identical to RevisionMergedAncestorEQ.
+func RevisionMergedAncestor(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMerged applies equality check predicate on the "revision_merged" field. It's identical to RevisionMergedEQ.
+func RevisionMerged(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldRevisionMerged, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldEQ(FieldCreatedAt, v))
@@ -438,6 +458,276 @@ func CreatedByEqualFold(v string) predicate.ChangeRequest {
 // CreatedByContainsFold applies the ContainsFold predicate on the "created_by" field.
 func CreatedByContainsFold(v string) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldContainsFold(FieldCreatedBy, v))
+}
+
+// RevisionIDEQ applies the EQ predicate on the "revision_id" field.
+func RevisionIDEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldRevisionID, v))
+}
+
+// RevisionIDNEQ applies the NEQ predicate on the "revision_id" field.
+func RevisionIDNEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNEQ(FieldRevisionID, v))
+}
+
+// RevisionIDIn applies the In predicate on the "revision_id" field.
+func RevisionIDIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIn(FieldRevisionID, vs...))
+}
+
+// RevisionIDNotIn applies the NotIn predicate on the "revision_id" field.
+func RevisionIDNotIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotIn(FieldRevisionID, vs...))
+}
+
+// RevisionIDGT applies the GT predicate on the "revision_id" field.
+func RevisionIDGT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGT(FieldRevisionID, v))
+}
+
+// RevisionIDGTE applies the GTE predicate on the "revision_id" field.
+func RevisionIDGTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGTE(FieldRevisionID, v))
+}
+
+// RevisionIDLT applies the LT predicate on the "revision_id" field.
+func RevisionIDLT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLT(FieldRevisionID, v))
+}
+
+// RevisionIDLTE applies the LTE predicate on the "revision_id" field.
+func RevisionIDLTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLTE(FieldRevisionID, v))
+}
+
+// RevisionIDContains applies the Contains predicate on the "revision_id" field.
+func RevisionIDContains(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContains(FieldRevisionID, v))
+}
+
+// RevisionIDHasPrefix applies the HasPrefix predicate on the "revision_id" field.
+func RevisionIDHasPrefix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasPrefix(FieldRevisionID, v))
+}
+
+// RevisionIDHasSuffix applies the HasSuffix predicate on the "revision_id" field.
+func RevisionIDHasSuffix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasSuffix(FieldRevisionID, v))
+}
+
+// RevisionIDEqualFold applies the EqualFold predicate on the "revision_id" field.
+func RevisionIDEqualFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEqualFold(FieldRevisionID, v))
+}
+
+// RevisionIDContainsFold applies the ContainsFold predicate on the "revision_id" field.
+func RevisionIDContainsFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContainsFold(FieldRevisionID, v))
+}
+
+// RevisionInitialEQ applies the EQ predicate on the "revision_initial" field.
+func RevisionInitialEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldRevisionInitial, v))
+}
+
+// RevisionInitialNEQ applies the NEQ predicate on the "revision_initial" field.
+func RevisionInitialNEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNEQ(FieldRevisionInitial, v))
+}
+
+// RevisionInitialIn applies the In predicate on the "revision_initial" field.
+func RevisionInitialIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIn(FieldRevisionInitial, vs...))
+}
+
+// RevisionInitialNotIn applies the NotIn predicate on the "revision_initial" field.
+func RevisionInitialNotIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotIn(FieldRevisionInitial, vs...))
+}
+
+// RevisionInitialGT applies the GT predicate on the "revision_initial" field.
+func RevisionInitialGT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGT(FieldRevisionInitial, v))
+}
+
+// RevisionInitialGTE applies the GTE predicate on the "revision_initial" field.
+func RevisionInitialGTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGTE(FieldRevisionInitial, v))
+}
+
+// RevisionInitialLT applies the LT predicate on the "revision_initial" field.
+func RevisionInitialLT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLT(FieldRevisionInitial, v))
+}
+
+// RevisionInitialLTE applies the LTE predicate on the "revision_initial" field.
+func RevisionInitialLTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLTE(FieldRevisionInitial, v))
+}
+
+// RevisionInitialContains applies the Contains predicate on the "revision_initial" field.
+func RevisionInitialContains(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContains(FieldRevisionInitial, v))
+}
+
+// RevisionInitialHasPrefix applies the HasPrefix predicate on the "revision_initial" field.
+func RevisionInitialHasPrefix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasPrefix(FieldRevisionInitial, v))
+}
+
+// RevisionInitialHasSuffix applies the HasSuffix predicate on the "revision_initial" field.
+func RevisionInitialHasSuffix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasSuffix(FieldRevisionInitial, v))
+}
+
+// RevisionInitialEqualFold applies the EqualFold predicate on the "revision_initial" field.
+func RevisionInitialEqualFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEqualFold(FieldRevisionInitial, v))
+}
+
+// RevisionInitialContainsFold applies the ContainsFold predicate on the "revision_initial" field.
+func RevisionInitialContainsFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContainsFold(FieldRevisionInitial, v))
+}
+
+// RevisionMergedAncestorEQ applies the EQ predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMergedAncestorNEQ applies the NEQ predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorNEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNEQ(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMergedAncestorIn applies the In predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIn(FieldRevisionMergedAncestor, vs...))
+}
+
+// RevisionMergedAncestorNotIn applies the NotIn predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorNotIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotIn(FieldRevisionMergedAncestor, vs...))
+}
+
+// RevisionMergedAncestorGT applies the GT predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorGT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGT(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMergedAncestorGTE applies the GTE predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorGTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGTE(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMergedAncestorLT applies the LT predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorLT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLT(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMergedAncestorLTE applies the LTE predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorLTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLTE(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMergedAncestorContains applies the Contains predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorContains(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContains(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMergedAncestorHasPrefix applies the HasPrefix predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorHasPrefix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasPrefix(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMergedAncestorHasSuffix applies the HasSuffix predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorHasSuffix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasSuffix(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMergedAncestorEqualFold applies the EqualFold predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorEqualFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEqualFold(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMergedAncestorContainsFold applies the ContainsFold predicate on the "revision_merged_ancestor" field.
+func RevisionMergedAncestorContainsFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContainsFold(FieldRevisionMergedAncestor, v))
+}
+
+// RevisionMergedEQ applies the EQ predicate on the "revision_merged" field.
+func RevisionMergedEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldRevisionMerged, v))
+}
+
+// RevisionMergedNEQ applies the NEQ predicate on the "revision_merged" field.
+func RevisionMergedNEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNEQ(FieldRevisionMerged, v))
+}
+
+// RevisionMergedIn applies the In predicate on the "revision_merged" field.
+func RevisionMergedIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIn(FieldRevisionMerged, vs...))
+}
+
+// RevisionMergedNotIn applies the NotIn predicate on the "revision_merged" field.
+func RevisionMergedNotIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotIn(FieldRevisionMerged, vs...))
+}
+
+// RevisionMergedGT applies the GT predicate on the "revision_merged" field.
+func RevisionMergedGT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGT(FieldRevisionMerged, v))
+}
+
+// RevisionMergedGTE applies the GTE predicate on the "revision_merged" field.
+func RevisionMergedGTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGTE(FieldRevisionMerged, v))
+}
+
+// RevisionMergedLT applies the LT predicate on the "revision_merged" field.
+func RevisionMergedLT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLT(FieldRevisionMerged, v))
+}
+
+// RevisionMergedLTE applies the LTE predicate on the "revision_merged" field.
+func RevisionMergedLTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLTE(FieldRevisionMerged, v))
+}
+
+// RevisionMergedContains applies the Contains predicate on the "revision_merged" field.
+func RevisionMergedContains(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContains(FieldRevisionMerged, v))
+}
+
+// RevisionMergedHasPrefix applies the HasPrefix predicate on the "revision_merged" field.
+func RevisionMergedHasPrefix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasPrefix(FieldRevisionMerged, v))
+}
+
+// RevisionMergedHasSuffix applies the HasSuffix predicate on the "revision_merged" field.
+func RevisionMergedHasSuffix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasSuffix(FieldRevisionMerged, v))
+}
+
+// RevisionMergedIsNil applies the IsNil predicate on the "revision_merged" field.
+func RevisionMergedIsNil() predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIsNull(FieldRevisionMerged))
+}
+
+// RevisionMergedNotNil applies the NotNil predicate on the "revision_merged" field.
+func RevisionMergedNotNil() predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotNull(FieldRevisionMerged))
+}
+
+// RevisionMergedEqualFold applies the EqualFold predicate on the "revision_merged" field.
+func RevisionMergedEqualFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEqualFold(FieldRevisionMerged, v))
+}
+
+// RevisionMergedContainsFold applies the ContainsFold predicate on the "revision_merged" field.
+func RevisionMergedContainsFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContainsFold(FieldRevisionMerged, v))
 }
 
 // HasSpace applies the HasEdge predicate on the "space" edge.

@@ -40,6 +40,10 @@ var (
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"draft", "open", "archived", "merged"}, Default: "open"},
 		{Name: "subject", Type: field.TypeString, Default: ""},
 		{Name: "created_by", Type: field.TypeString, Nullable: true},
+		{Name: "revision_id", Type: field.TypeString, Default: ""},
+		{Name: "revision_initial", Type: field.TypeString, Default: ""},
+		{Name: "revision_merged_ancestor", Type: field.TypeString, Default: ""},
+		{Name: "revision_merged", Type: field.TypeString, Nullable: true},
 		{Name: "space_id", Type: field.TypeString},
 	}
 	// ChangeRequestsTable holds the schema information for the "change_requests" table.
@@ -50,7 +54,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "change_requests_spaces_change_requests",
-				Columns:    []*schema.Column{ChangeRequestsColumns[7]},
+				Columns:    []*schema.Column{ChangeRequestsColumns[11]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -59,12 +63,12 @@ var (
 			{
 				Name:    "changerequest_space_id_number",
 				Unique:  true,
-				Columns: []*schema.Column{ChangeRequestsColumns[7], ChangeRequestsColumns[3]},
+				Columns: []*schema.Column{ChangeRequestsColumns[11], ChangeRequestsColumns[3]},
 			},
 			{
 				Name:    "changerequest_space_id_status",
 				Unique:  false,
-				Columns: []*schema.Column{ChangeRequestsColumns[7], ChangeRequestsColumns[4]},
+				Columns: []*schema.Column{ChangeRequestsColumns[11], ChangeRequestsColumns[4]},
 			},
 		},
 	}
@@ -218,6 +222,37 @@ var (
 			},
 		},
 	}
+	// FilesColumns holds the columns for the "files" table.
+	FilesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "revision_id", Type: field.TypeString},
+		{Name: "file_id", Type: field.TypeString},
+		{Name: "name", Type: field.TypeString},
+		{Name: "content_type", Type: field.TypeString, Default: "application/octet-stream"},
+		{Name: "size", Type: field.TypeInt64},
+		{Name: "blob_key", Type: field.TypeString},
+		{Name: "width", Type: field.TypeInt, Nullable: true},
+		{Name: "height", Type: field.TypeInt, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// FilesTable holds the schema information for the "files" table.
+	FilesTable = &schema.Table{
+		Name:       "files",
+		Columns:    FilesColumns,
+		PrimaryKey: []*schema.Column{FilesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "file_revision_id_file_id",
+				Unique:  true,
+				Columns: []*schema.Column{FilesColumns[1], FilesColumns[2]},
+			},
+			{
+				Name:    "file_blob_key",
+				Unique:  false,
+				Columns: []*schema.Column{FilesColumns[6]},
+			},
+		},
+	}
 	// InvitesColumns holds the columns for the "invites" table.
 	InvitesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -326,6 +361,70 @@ var (
 		Columns:    OrganizationsColumns,
 		PrimaryKey: []*schema.Column{OrganizationsColumns[0]},
 	}
+	// PagesColumns holds the columns for the "pages" table.
+	PagesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "revision_id", Type: field.TypeString},
+		{Name: "page_id", Type: field.TypeString},
+		{Name: "parent_page_id", Type: field.TypeString, Default: ""},
+		{Name: "position", Type: field.TypeInt, Default: 0},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"document", "group", "link"}, Default: "document"},
+		{Name: "title", Type: field.TypeString},
+		{Name: "emoji", Type: field.TypeString, Default: ""},
+		{Name: "slug", Type: field.TypeString},
+		{Name: "description", Type: field.TypeString, Default: ""},
+		{Name: "hidden", Type: field.TypeBool, Default: false},
+		{Name: "href", Type: field.TypeString, Default: ""},
+		{Name: "content_hash", Type: field.TypeString, Default: ""},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// PagesTable holds the schema information for the "pages" table.
+	PagesTable = &schema.Table{
+		Name:       "pages",
+		Columns:    PagesColumns,
+		PrimaryKey: []*schema.Column{PagesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "page_revision_id_page_id",
+				Unique:  true,
+				Columns: []*schema.Column{PagesColumns[1], PagesColumns[2]},
+			},
+		},
+	}
+	// PageContentsColumns holds the columns for the "page_contents" table.
+	PageContentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "markdown", Type: field.TypeString, Size: 2147483647},
+	}
+	// PageContentsTable holds the schema information for the "page_contents" table.
+	PageContentsTable = &schema.Table{
+		Name:       "page_contents",
+		Columns:    PageContentsColumns,
+		PrimaryKey: []*schema.Column{PageContentsColumns[0]},
+	}
+	// RevisionsColumns holds the columns for the "revisions" table.
+	RevisionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"initial", "edits", "merge", "update", "import"}},
+		{Name: "parents", Type: field.TypeJSON},
+		{Name: "created_by", Type: field.TypeString, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// RevisionsTable holds the schema information for the "revisions" table.
+	RevisionsTable = &schema.Table{
+		Name:       "revisions",
+		Columns:    RevisionsColumns,
+		PrimaryKey: []*schema.Column{RevisionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "revision_space_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{RevisionsColumns[1], RevisionsColumns[5]},
+			},
+		},
+	}
 	// SamlProvidersColumns holds the columns for the "saml_providers" table.
 	SamlProvidersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -379,6 +478,7 @@ var (
 		{Name: "position", Type: field.TypeFloat64},
 		{Name: "share_key", Type: field.TypeString},
 		{Name: "revision_id", Type: field.TypeString, Default: ""},
+		{Name: "change_request_seq", Type: field.TypeInt, Default: 0},
 		{Name: "deleted_at", Type: field.TypeTime, Nullable: true},
 		{Name: "parent_id", Type: field.TypeString, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString},
@@ -391,13 +491,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "spaces_collections_spaces",
-				Columns:    []*schema.Column{SpacesColumns[12]},
+				Columns:    []*schema.Column{SpacesColumns[13]},
 				RefColumns: []*schema.Column{CollectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "spaces_organizations_spaces",
-				Columns:    []*schema.Column{SpacesColumns[13]},
+				Columns:    []*schema.Column{SpacesColumns[14]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -406,17 +506,17 @@ var (
 			{
 				Name:    "space_organization_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[13], SpacesColumns[1]},
+				Columns: []*schema.Column{SpacesColumns[14], SpacesColumns[1]},
 			},
 			{
 				Name:    "space_parent_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[12], SpacesColumns[8]},
+				Columns: []*schema.Column{SpacesColumns[13], SpacesColumns[8]},
 			},
 			{
 				Name:    "space_deleted_at",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[11]},
+				Columns: []*schema.Column{SpacesColumns[12]},
 			},
 		},
 	}
@@ -548,9 +648,13 @@ var (
 		CommentsTable,
 		CustomFieldsTable,
 		CustomFieldValuesTable,
+		FilesTable,
 		InvitesTable,
 		MembersTable,
 		OrganizationsTable,
+		PagesTable,
+		PageContentsTable,
+		RevisionsTable,
 		SamlProvidersTable,
 		SpacesTable,
 		TeamsTable,

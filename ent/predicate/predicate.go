@@ -24,6 +24,9 @@ type CustomField func(*sql.Selector)
 // CustomFieldValue is the predicate function for customfieldvalue builders.
 type CustomFieldValue func(*sql.Selector)
 
+// File is the predicate function for file builders.
+type File func(*sql.Selector)
+
 // Invite is the predicate function for invite builders.
 type Invite func(*sql.Selector)
 
@@ -32,6 +35,15 @@ type Member func(*sql.Selector)
 
 // Organization is the predicate function for organization builders.
 type Organization func(*sql.Selector)
+
+// Page is the predicate function for page builders.
+type Page func(*sql.Selector)
+
+// PageContent is the predicate function for pagecontent builders.
+type PageContent func(*sql.Selector)
+
+// Revision is the predicate function for revision builders.
+type Revision func(*sql.Selector)
 
 // SAMLProvider is the predicate function for samlprovider builders.
 type SAMLProvider func(*sql.Selector)

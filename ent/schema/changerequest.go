@@ -20,6 +20,15 @@ func (ChangeRequest) Fields() []ent.Field {
 		field.Enum("status").Values("draft", "open", "archived", "merged").Default("open"),
 		field.String("subject").Default("").Validate(length(0, 100)),
 		field.String("created_by").Optional(),
+		// The change request's own content.
+		field.String("revision_id").Default(""),
+		// The space's revision it was created from.
+		field.String("revision_initial").Default("").Immutable(),
+		// The space's revision last brought in (created from, or updated
+		// from): the base of a three-way merge.
+		field.String("revision_merged_ancestor").Default(""),
+		// The space's revision the merge created.
+		field.String("revision_merged").Optional().Nillable(),
 	}
 }
 

@@ -30,6 +30,9 @@ func (Space) Fields() []ent.Field {
 		field.String("share_key").Sensitive(),
 		// Active revision; empty until the space has content.
 		field.String("revision_id").Default(""),
+		// Last change-request number given out: numbers count up per space
+		// and never repeat.
+		field.Int("change_request_seq").Default(0),
 		// Soft delete: set when deleted, restorable for 7 days, then purged.
 		field.Time("deleted_at").Optional().Nillable(),
 	}

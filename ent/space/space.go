@@ -39,6 +39,8 @@ const (
 	FieldShareKey = "share_key"
 	// FieldRevisionID holds the string denoting the revision_id field in the database.
 	FieldRevisionID = "revision_id"
+	// FieldChangeRequestSeq holds the string denoting the change_request_seq field in the database.
+	FieldChangeRequestSeq = "change_request_seq"
 	// FieldDeletedAt holds the string denoting the deleted_at field in the database.
 	FieldDeletedAt = "deleted_at"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
@@ -105,6 +107,7 @@ var Columns = []string{
 	FieldPosition,
 	FieldShareKey,
 	FieldRevisionID,
+	FieldChangeRequestSeq,
 	FieldDeletedAt,
 }
 
@@ -133,6 +136,8 @@ var (
 	EmojiValidator func(string) error
 	// DefaultRevisionID holds the default value on creation for the "revision_id" field.
 	DefaultRevisionID string
+	// DefaultChangeRequestSeq holds the default value on creation for the "change_request_seq" field.
+	DefaultChangeRequestSeq int
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -286,6 +291,11 @@ func ByShareKey(opts ...sql.OrderTermOption) OrderOption {
 // ByRevisionID orders the results by the revision_id field.
 func ByRevisionID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRevisionID, opts...).ToFunc()
+}
+
+// ByChangeRequestSeq orders the results by the change_request_seq field.
+func ByChangeRequestSeq(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldChangeRequestSeq, opts...).ToFunc()
 }
 
 // ByDeletedAt orders the results by the deleted_at field.

@@ -110,6 +110,11 @@ func RevisionID(v string) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldRevisionID, v))
 }
 
+// ChangeRequestSeq applies equality check predicate on the "change_request_seq" field. It's identical to ChangeRequestSeqEQ.
+func ChangeRequestSeq(v int) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldChangeRequestSeq, v))
+}
+
 // DeletedAt applies equality check predicate on the "deleted_at" field. It's identical to DeletedAtEQ.
 func DeletedAt(v time.Time) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldDeletedAt, v))
@@ -723,6 +728,46 @@ func RevisionIDEqualFold(v string) predicate.Space {
 // RevisionIDContainsFold applies the ContainsFold predicate on the "revision_id" field.
 func RevisionIDContainsFold(v string) predicate.Space {
 	return predicate.Space(sql.FieldContainsFold(FieldRevisionID, v))
+}
+
+// ChangeRequestSeqEQ applies the EQ predicate on the "change_request_seq" field.
+func ChangeRequestSeqEQ(v int) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldChangeRequestSeq, v))
+}
+
+// ChangeRequestSeqNEQ applies the NEQ predicate on the "change_request_seq" field.
+func ChangeRequestSeqNEQ(v int) predicate.Space {
+	return predicate.Space(sql.FieldNEQ(FieldChangeRequestSeq, v))
+}
+
+// ChangeRequestSeqIn applies the In predicate on the "change_request_seq" field.
+func ChangeRequestSeqIn(vs ...int) predicate.Space {
+	return predicate.Space(sql.FieldIn(FieldChangeRequestSeq, vs...))
+}
+
+// ChangeRequestSeqNotIn applies the NotIn predicate on the "change_request_seq" field.
+func ChangeRequestSeqNotIn(vs ...int) predicate.Space {
+	return predicate.Space(sql.FieldNotIn(FieldChangeRequestSeq, vs...))
+}
+
+// ChangeRequestSeqGT applies the GT predicate on the "change_request_seq" field.
+func ChangeRequestSeqGT(v int) predicate.Space {
+	return predicate.Space(sql.FieldGT(FieldChangeRequestSeq, v))
+}
+
+// ChangeRequestSeqGTE applies the GTE predicate on the "change_request_seq" field.
+func ChangeRequestSeqGTE(v int) predicate.Space {
+	return predicate.Space(sql.FieldGTE(FieldChangeRequestSeq, v))
+}
+
+// ChangeRequestSeqLT applies the LT predicate on the "change_request_seq" field.
+func ChangeRequestSeqLT(v int) predicate.Space {
+	return predicate.Space(sql.FieldLT(FieldChangeRequestSeq, v))
+}
+
+// ChangeRequestSeqLTE applies the LTE predicate on the "change_request_seq" field.
+func ChangeRequestSeqLTE(v int) predicate.Space {
+	return predicate.Space(sql.FieldLTE(FieldChangeRequestSeq, v))
 }
 
 // DeletedAtEQ applies the EQ predicate on the "deleted_at" field.

@@ -32,13 +32,17 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	ChangeRequest() ChangeRequestResolver
 	Collection() CollectionResolver
 	CustomField() CustomFieldResolver
+	File() FileResolver
 	Invite() InviteResolver
 	Member() MemberResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
+	Page() PageResolver
 	Query() QueryResolver
+	Revision() RevisionResolver
 	SAMLProvider() SAMLProviderResolver
 	Space() SpaceResolver
 	Team() TeamResolver
@@ -51,6 +55,40 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	ChangeRequest struct {
+		Comments               func(childComplexity int) int
+		CreatedAt              func(childComplexity int) int
+		CreatedBy              func(childComplexity int) int
+		ID                     func(childComplexity int) int
+		Number                 func(childComplexity int) int
+		Outdated               func(childComplexity int) int
+		Revision               func(childComplexity int) int
+		RevisionInitial        func(childComplexity int) int
+		RevisionMerged         func(childComplexity int) int
+		RevisionMergedAncestor func(childComplexity int) int
+		Space                  func(childComplexity int) int
+		Status                 func(childComplexity int) int
+		Subject                func(childComplexity int) int
+		UpdatedAt              func(childComplexity int) int
+		Urls                   func(childComplexity int) int
+	}
+
+	ChangeRequestConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ChangeRequestEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ChangeRequestURLs struct {
+		App      func(childComplexity int) int
+		Location func(childComplexity int) int
+	}
+
 	Collection struct {
 		Collections  func(childComplexity int, first *int, after *string) int
 		CreatedAt    func(childComplexity int) int
@@ -123,6 +161,20 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	File struct {
+		ContentType func(childComplexity int) int
+		Dimensions  func(childComplexity int) int
+		DownloadURL func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Size        func(childComplexity int) int
+	}
+
+	FileDimensions struct {
+		Height func(childComplexity int) int
+		Width  func(childComplexity int) int
+	}
+
 	Invite struct {
 		CreatedAt    func(childComplexity int) int
 		ID           func(childComplexity int) int
@@ -188,45 +240,56 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	MergeResult struct {
+		Result   func(childComplexity int) int
+		Revision func(childComplexity int) int
+	}
+
 	Mutation struct {
-		AddTeamMember              func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
-		CreateCollection           func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
-		CreateCustomField          func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
-		CreateOrganization         func(childComplexity int, input model.CreateOrganizationInput) int
-		CreateOrganizationInvite   func(childComplexity int, organizationID string, input model.CreateOrganizationInviteInput) int
-		CreateSAMLProvider         func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
-		CreateSpace                func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
-		CreateTeam                 func(childComplexity int, organizationID string, title string, members []string) int
-		CreateTranslation          func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
-		DeleteCollection           func(childComplexity int, id string) int
-		DeleteCustomField          func(childComplexity int, organizationID string, name string) int
-		DeleteOrganizationInvite   func(childComplexity int, organizationID string, id string) int
-		DeleteSAMLProvider         func(childComplexity int, organizationID string, id string) int
-		DeleteSpace                func(childComplexity int, id string) int
-		DeleteTeam                 func(childComplexity int, organizationID string, teamID string) int
-		DeleteTranslation          func(childComplexity int, organizationID string, id string) int
-		DuplicateSpace             func(childComplexity int, id string) int
-		JoinOrganizationWithInvite func(childComplexity int, organizationID string, id string) int
-		MoveCollection             func(childComplexity int, id string, input model.MoveInput) int
-		MoveSpace                  func(childComplexity int, id string, input model.MoveInput) int
-		PingOrganization           func(childComplexity int, id string) int
-		RemoveMember               func(childComplexity int, organizationID string, userID string) int
-		RemoveTeamMember           func(childComplexity int, organizationID string, teamID string, userID string) int
-		RestoreSpace               func(childComplexity int, id string) int
-		SetMemberSso               func(childComplexity int, organizationID string, userID string) int
-		TransferCollection         func(childComplexity int, id string, organizationID string) int
-		TransferSpace              func(childComplexity int, id string, organizationID string) int
-		UpdateCollection           func(childComplexity int, id string, input model.UpdateCollectionInput) int
-		UpdateCustomField          func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
-		UpdateMember               func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
-		UpdateOrganization         func(childComplexity int, id string, input model.UpdateOrganizationInput) int
-		UpdateOrganizationInvite   func(childComplexity int, organizationID string, id string, input model.UpdateOrganizationInviteInput) int
-		UpdateSAMLProvider         func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
-		UpdateSpace                func(childComplexity int, id string, input model.UpdateSpaceInput) int
-		UpdateSpaceCustomFields    func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
-		UpdateTeam                 func(childComplexity int, organizationID string, teamID string, title string) int
-		UpdateTeamMembers          func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
-		UpdateTranslation          func(childComplexity int, organizationID string, id string, input model.UpdateTranslationInput) int
+		AddTeamMember               func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
+		CreateChangeRequest         func(childComplexity int, spaceID string, subject *string) int
+		CreateCollection            func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
+		CreateCustomField           func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
+		CreateOrganization          func(childComplexity int, input model.CreateOrganizationInput) int
+		CreateOrganizationInvite    func(childComplexity int, organizationID string, input model.CreateOrganizationInviteInput) int
+		CreateSAMLProvider          func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
+		CreateSpace                 func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
+		CreateTeam                  func(childComplexity int, organizationID string, title string, members []string) int
+		CreateTranslation           func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
+		DeleteCollection            func(childComplexity int, id string) int
+		DeleteCustomField           func(childComplexity int, organizationID string, name string) int
+		DeleteOrganizationInvite    func(childComplexity int, organizationID string, id string) int
+		DeleteSAMLProvider          func(childComplexity int, organizationID string, id string) int
+		DeleteSpace                 func(childComplexity int, id string) int
+		DeleteTeam                  func(childComplexity int, organizationID string, teamID string) int
+		DeleteTranslation           func(childComplexity int, organizationID string, id string) int
+		DuplicateSpace              func(childComplexity int, id string) int
+		JoinOrganizationWithInvite  func(childComplexity int, organizationID string, id string) int
+		MergeChangeRequest          func(childComplexity int, spaceID string, id string) int
+		MoveCollection              func(childComplexity int, id string, input model.MoveInput) int
+		MoveSpace                   func(childComplexity int, id string, input model.MoveInput) int
+		PingOrganization            func(childComplexity int, id string) int
+		RemoveMember                func(childComplexity int, organizationID string, userID string) int
+		RemoveTeamMember            func(childComplexity int, organizationID string, teamID string, userID string) int
+		RestoreSpace                func(childComplexity int, id string) int
+		SetMemberSso                func(childComplexity int, organizationID string, userID string) int
+		TransferCollection          func(childComplexity int, id string, organizationID string) int
+		TransferSpace               func(childComplexity int, id string, organizationID string) int
+		UpdateChangeRequest         func(childComplexity int, spaceID string, id string, input model.UpdateChangeRequestInput) int
+		UpdateChangeRequestContent  func(childComplexity int, spaceID string, id string, changes []*model.ContentChangeInput) int
+		UpdateChangeRequestFromMain func(childComplexity int, spaceID string, id string) int
+		UpdateCollection            func(childComplexity int, id string, input model.UpdateCollectionInput) int
+		UpdateCustomField           func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
+		UpdateMember                func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOrganization          func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdateOrganizationInvite    func(childComplexity int, organizationID string, id string, input model.UpdateOrganizationInviteInput) int
+		UpdateSAMLProvider          func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
+		UpdateSpace                 func(childComplexity int, id string, input model.UpdateSpaceInput) int
+		UpdateSpaceContent          func(childComplexity int, spaceID string, changes []*model.ContentChangeInput) int
+		UpdateSpaceCustomFields     func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
+		UpdateTeam                  func(childComplexity int, organizationID string, teamID string, title string) int
+		UpdateTeamMembers           func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
+		UpdateTranslation           func(childComplexity int, organizationID string, id string, input model.UpdateTranslationInput) int
 	}
 
 	Organization struct {
@@ -296,9 +359,31 @@ type ComplexityRoot struct {
 		Logo     func(childComplexity int) int
 	}
 
+	Page struct {
+		CreatedAt   func(childComplexity int) int
+		Description func(childComplexity int) int
+		Document    func(childComplexity int) int
+		Emoji       func(childComplexity int) int
+		Hidden      func(childComplexity int) int
+		Href        func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Markdown    func(childComplexity int) int
+		Pages       func(childComplexity int) int
+		Path        func(childComplexity int) int
+		Slug        func(childComplexity int) int
+		Title       func(childComplexity int) int
+		Type        func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
 	PageInfo struct {
 		EndCursor   func(childComplexity int) int
 		HasNextPage func(childComplexity int) int
+	}
+
+	PageURLs struct {
+		App func(childComplexity int) int
 	}
 
 	Query struct {
@@ -312,6 +397,16 @@ type ComplexityRoot struct {
 		Space                  func(childComplexity int, id string, shareKey *string) int
 		Translation            func(childComplexity int, organizationID string, id string) int
 		Viewer                 func(childComplexity int) int
+	}
+
+	Revision struct {
+		CreatedAt func(childComplexity int) int
+		Files     func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Page      func(childComplexity int, id string) int
+		Pages     func(childComplexity int) int
+		Parents   func(childComplexity int) int
+		Type      func(childComplexity int) int
 	}
 
 	SAMLProvider struct {
@@ -358,7 +453,9 @@ type ComplexityRoot struct {
 	}
 
 	Space struct {
-		ChangeRequests      func(childComplexity int) int
+		ChangeRequest       func(childComplexity int, id string) int
+		ChangeRequestCount  func(childComplexity int) int
+		ChangeRequests      func(childComplexity int, first *int, after *string, order *model.Order, status *string, contributor *string) int
 		ChangeRequestsDraft func(childComplexity int) int
 		ChangeRequestsOpen  func(childComplexity int) int
 		Comments            func(childComplexity int) int
@@ -515,6 +612,18 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type ChangeRequestResolver interface {
+	Status(ctx context.Context, obj *ent.ChangeRequest) (string, error)
+
+	CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error)
+
+	Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error)
+	Revision(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error)
+
+	Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error)
+	Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error)
+	Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestURLs, error)
+}
 type CollectionResolver interface {
 	Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Collection) (*ent.Collection, error)
@@ -530,6 +639,13 @@ type CustomFieldResolver interface {
 
 	Permissions(ctx context.Context, obj *ent.CustomField) (*access.SettingsPermissions, error)
 	Urls(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldURLs, error)
+}
+type FileResolver interface {
+	ID(ctx context.Context, obj *ent.File) (string, error)
+
+	Size(ctx context.Context, obj *ent.File) (int, error)
+	DownloadURL(ctx context.Context, obj *ent.File) (string, error)
+	Dimensions(ctx context.Context, obj *ent.File) (*model.FileDimensions, error)
 }
 type InviteResolver interface {
 	Redundant(ctx context.Context, obj *ent.Invite) (bool, error)
@@ -551,6 +667,12 @@ type MutationResolver interface {
 	DeleteCollection(ctx context.Context, id string) (bool, error)
 	MoveCollection(ctx context.Context, id string, input model.MoveInput) (*ent.Collection, error)
 	TransferCollection(ctx context.Context, id string, organizationID string) (*ent.Collection, error)
+	CreateChangeRequest(ctx context.Context, spaceID string, subject *string) (*ent.ChangeRequest, error)
+	UpdateChangeRequest(ctx context.Context, spaceID string, id string, input model.UpdateChangeRequestInput) (*ent.ChangeRequest, error)
+	UpdateChangeRequestContent(ctx context.Context, spaceID string, id string, changes []*model.ContentChangeInput) (*ent.ChangeRequest, error)
+	UpdateSpaceContent(ctx context.Context, spaceID string, changes []*model.ContentChangeInput) (*ent.Space, error)
+	MergeChangeRequest(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
+	UpdateChangeRequestFromMain(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
 	CreateCustomField(ctx context.Context, organizationID string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
 	UpdateCustomField(ctx context.Context, organizationID string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
 	DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error)
@@ -599,6 +721,22 @@ type OrganizationResolver interface {
 	Teams(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, owner *string, title *string) (*model.TeamConnection, error)
 	Translations(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.TranslationSettingsConnection, error)
 }
+type PageResolver interface {
+	ID(ctx context.Context, obj *model.Page) (string, error)
+
+	Emoji(ctx context.Context, obj *model.Page) (*string, error)
+	Type(ctx context.Context, obj *model.Page) (string, error)
+
+	Path(ctx context.Context, obj *model.Page) (string, error)
+	Description(ctx context.Context, obj *model.Page) (*string, error)
+
+	Href(ctx context.Context, obj *model.Page) (*string, error)
+
+	Pages(ctx context.Context, obj *model.Page) ([]*model.Page, error)
+	Markdown(ctx context.Context, obj *model.Page) (string, error)
+	Document(ctx context.Context, obj *model.Page) (any, error)
+	Urls(ctx context.Context, obj *model.Page) (*model.PageURLs, error)
+}
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (model.Node, error)
 	Viewer(ctx context.Context) (*model.Viewer, error)
@@ -610,6 +748,13 @@ type QueryResolver interface {
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	MemberSpaces(ctx context.Context, organizationID string, userID string, first *int, after *string, order *model.Order) (*model.MemberSpaceConnection, error)
 	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
+}
+type RevisionResolver interface {
+	Type(ctx context.Context, obj *ent.Revision) (string, error)
+
+	Pages(ctx context.Context, obj *ent.Revision) ([]*model.Page, error)
+	Files(ctx context.Context, obj *ent.Revision) ([]*ent.File, error)
+	Page(ctx context.Context, obj *ent.Revision, id string) (*model.Page, error)
 }
 type SAMLProviderResolver interface {
 	DefaultTeam(ctx context.Context, obj *ent.SAMLProvider) (*ent.Team, error)
@@ -625,14 +770,16 @@ type SpaceResolver interface {
 	EditMode(ctx context.Context, obj *ent.Space) (*string, error)
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
-	Revision(ctx context.Context, obj *ent.Space) (string, error)
+	Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error)
 	DefaultLevel(ctx context.Context, obj *ent.Space) (*string, error)
 	Comments(ctx context.Context, obj *ent.Space) (int, error)
-	ChangeRequests(ctx context.Context, obj *ent.Space) (int, error)
+	ChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error)
 	ChangeRequestsOpen(ctx context.Context, obj *ent.Space) (int, error)
 	ChangeRequestsDraft(ctx context.Context, obj *ent.Space) (int, error)
 	Urls(ctx context.Context, obj *ent.Space) (*model.SpaceURLs, error)
 	Permissions(ctx context.Context, obj *ent.Space) (*access.SpacePermissions, error)
+	ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *string, contributor *string) (*model.ChangeRequestConnection, error)
+	ChangeRequest(ctx context.Context, obj *ent.Space, id string) (*ent.ChangeRequest, error)
 	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.SpaceCustomFieldValue, error)
 }
 type TeamResolver interface {
@@ -675,6 +822,142 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "ChangeRequest.comments":
+		if e.ComplexityRoot.ChangeRequest.Comments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Comments(childComplexity), true
+	case "ChangeRequest.createdAt":
+		if e.ComplexityRoot.ChangeRequest.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.CreatedAt(childComplexity), true
+	case "ChangeRequest.createdBy":
+		if e.ComplexityRoot.ChangeRequest.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.CreatedBy(childComplexity), true
+	case "ChangeRequest.id":
+		if e.ComplexityRoot.ChangeRequest.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.ID(childComplexity), true
+	case "ChangeRequest.number":
+		if e.ComplexityRoot.ChangeRequest.Number == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Number(childComplexity), true
+	case "ChangeRequest.outdated":
+		if e.ComplexityRoot.ChangeRequest.Outdated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Outdated(childComplexity), true
+	case "ChangeRequest.revision":
+		if e.ComplexityRoot.ChangeRequest.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Revision(childComplexity), true
+	case "ChangeRequest.revisionInitial":
+		if e.ComplexityRoot.ChangeRequest.RevisionInitial == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RevisionInitial(childComplexity), true
+	case "ChangeRequest.revisionMerged":
+		if e.ComplexityRoot.ChangeRequest.RevisionMerged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RevisionMerged(childComplexity), true
+	case "ChangeRequest.revisionMergedAncestor":
+		if e.ComplexityRoot.ChangeRequest.RevisionMergedAncestor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RevisionMergedAncestor(childComplexity), true
+	case "ChangeRequest.space":
+		if e.ComplexityRoot.ChangeRequest.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Space(childComplexity), true
+	case "ChangeRequest.status":
+		if e.ComplexityRoot.ChangeRequest.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Status(childComplexity), true
+	case "ChangeRequest.subject":
+		if e.ComplexityRoot.ChangeRequest.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Subject(childComplexity), true
+	case "ChangeRequest.updatedAt":
+		if e.ComplexityRoot.ChangeRequest.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.UpdatedAt(childComplexity), true
+	case "ChangeRequest.urls":
+		if e.ComplexityRoot.ChangeRequest.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Urls(childComplexity), true
+
+	case "ChangeRequestConnection.edges":
+		if e.ComplexityRoot.ChangeRequestConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestConnection.Edges(childComplexity), true
+	case "ChangeRequestConnection.pageInfo":
+		if e.ComplexityRoot.ChangeRequestConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestConnection.PageInfo(childComplexity), true
+	case "ChangeRequestConnection.totalCount":
+		if e.ComplexityRoot.ChangeRequestConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestConnection.TotalCount(childComplexity), true
+
+	case "ChangeRequestEdge.cursor":
+		if e.ComplexityRoot.ChangeRequestEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestEdge.Cursor(childComplexity), true
+	case "ChangeRequestEdge.node":
+		if e.ComplexityRoot.ChangeRequestEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestEdge.Node(childComplexity), true
+
+	case "ChangeRequestURLs.app":
+		if e.ComplexityRoot.ChangeRequestURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestURLs.App(childComplexity), true
+	case "ChangeRequestURLs.location":
+		if e.ComplexityRoot.ChangeRequestURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestURLs.Location(childComplexity), true
 
 	case "Collection.collections":
 		if e.ComplexityRoot.Collection.Collections == nil {
@@ -948,6 +1231,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CustomFieldURLs.Location(childComplexity), true
 
+	case "File.contentType":
+		if e.ComplexityRoot.File.ContentType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.ContentType(childComplexity), true
+	case "File.dimensions":
+		if e.ComplexityRoot.File.Dimensions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.Dimensions(childComplexity), true
+	case "File.downloadURL":
+		if e.ComplexityRoot.File.DownloadURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.DownloadURL(childComplexity), true
+	case "File.id":
+		if e.ComplexityRoot.File.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.ID(childComplexity), true
+	case "File.name":
+		if e.ComplexityRoot.File.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.Name(childComplexity), true
+	case "File.size":
+		if e.ComplexityRoot.File.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.Size(childComplexity), true
+
+	case "FileDimensions.height":
+		if e.ComplexityRoot.FileDimensions.Height == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FileDimensions.Height(childComplexity), true
+	case "FileDimensions.width":
+		if e.ComplexityRoot.FileDimensions.Width == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FileDimensions.Width(childComplexity), true
+
 	case "Invite.createdAt":
 		if e.ComplexityRoot.Invite.CreatedAt == nil {
 			break
@@ -1173,6 +1506,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MemberSpaceEdge.Node(childComplexity), true
 
+	case "MergeResult.result":
+		if e.ComplexityRoot.MergeResult.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeResult.Result(childComplexity), true
+	case "MergeResult.revision":
+		if e.ComplexityRoot.MergeResult.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeResult.Revision(childComplexity), true
+
 	case "Mutation.addTeamMember":
 		if e.ComplexityRoot.Mutation.AddTeamMember == nil {
 			break
@@ -1184,6 +1530,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string), args["role"].(*model.TeamRole)), true
+	case "Mutation.createChangeRequest":
+		if e.ComplexityRoot.Mutation.CreateChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateChangeRequest(childComplexity, args["spaceId"].(string), args["subject"].(*string)), true
 	case "Mutation.createCollection":
 		if e.ComplexityRoot.Mutation.CreateCollection == nil {
 			break
@@ -1371,6 +1728,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.JoinOrganizationWithInvite(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Mutation.mergeChangeRequest":
+		if e.ComplexityRoot.Mutation.MergeChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeChangeRequest(childComplexity, args["spaceId"].(string), args["id"].(string)), true
 	case "Mutation.moveCollection":
 		if e.ComplexityRoot.Mutation.MoveCollection == nil {
 			break
@@ -1470,6 +1838,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TransferSpace(childComplexity, args["id"].(string), args["organizationId"].(string)), true
+	case "Mutation.updateChangeRequest":
+		if e.ComplexityRoot.Mutation.UpdateChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateChangeRequest(childComplexity, args["spaceId"].(string), args["id"].(string), args["input"].(model.UpdateChangeRequestInput)), true
+	case "Mutation.updateChangeRequestContent":
+		if e.ComplexityRoot.Mutation.UpdateChangeRequestContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateChangeRequestContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateChangeRequestContent(childComplexity, args["spaceId"].(string), args["id"].(string), args["changes"].([]*model.ContentChangeInput)), true
+	case "Mutation.updateChangeRequestFromMain":
+		if e.ComplexityRoot.Mutation.UpdateChangeRequestFromMain == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateChangeRequestFromMain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateChangeRequestFromMain(childComplexity, args["spaceId"].(string), args["id"].(string)), true
 	case "Mutation.updateCollection":
 		if e.ComplexityRoot.Mutation.UpdateCollection == nil {
 			break
@@ -1547,6 +1948,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSpace(childComplexity, args["id"].(string), args["input"].(model.UpdateSpaceInput)), true
+	case "Mutation.updateSpaceContent":
+		if e.ComplexityRoot.Mutation.UpdateSpaceContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSpaceContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSpaceContent(childComplexity, args["spaceId"].(string), args["changes"].([]*model.ContentChangeInput)), true
 	case "Mutation.updateSpaceCustomFields":
 		if e.ComplexityRoot.Mutation.UpdateSpaceCustomFields == nil {
 			break
@@ -1932,6 +2344,97 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrganizationURLs.Logo(childComplexity), true
 
+	case "Page.createdAt":
+		if e.ComplexityRoot.Page.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.CreatedAt(childComplexity), true
+	case "Page.description":
+		if e.ComplexityRoot.Page.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Description(childComplexity), true
+	case "Page.document":
+		if e.ComplexityRoot.Page.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Document(childComplexity), true
+	case "Page.emoji":
+		if e.ComplexityRoot.Page.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Emoji(childComplexity), true
+	case "Page.hidden":
+		if e.ComplexityRoot.Page.Hidden == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Hidden(childComplexity), true
+	case "Page.href":
+		if e.ComplexityRoot.Page.Href == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Href(childComplexity), true
+	case "Page.id":
+		if e.ComplexityRoot.Page.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.ID(childComplexity), true
+	case "Page.markdown":
+		if e.ComplexityRoot.Page.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Markdown(childComplexity), true
+	case "Page.pages":
+		if e.ComplexityRoot.Page.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Pages(childComplexity), true
+	case "Page.path":
+		if e.ComplexityRoot.Page.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Path(childComplexity), true
+	case "Page.slug":
+		if e.ComplexityRoot.Page.Slug == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Slug(childComplexity), true
+	case "Page.title":
+		if e.ComplexityRoot.Page.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Title(childComplexity), true
+	case "Page.type":
+		if e.ComplexityRoot.Page.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Type(childComplexity), true
+	case "Page.updatedAt":
+		if e.ComplexityRoot.Page.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.UpdatedAt(childComplexity), true
+	case "Page.urls":
+		if e.ComplexityRoot.Page.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Urls(childComplexity), true
+
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
 			break
@@ -1944,6 +2447,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+
+	case "PageURLs.app":
+		if e.ComplexityRoot.PageURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageURLs.App(childComplexity), true
 
 	case "Query.collection":
 		if e.ComplexityRoot.Query.Collection == nil {
@@ -2051,6 +2561,54 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
+
+	case "Revision.createdAt":
+		if e.ComplexityRoot.Revision.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.CreatedAt(childComplexity), true
+	case "Revision.files":
+		if e.ComplexityRoot.Revision.Files == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Files(childComplexity), true
+	case "Revision.id":
+		if e.ComplexityRoot.Revision.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.ID(childComplexity), true
+	case "Revision.page":
+		if e.ComplexityRoot.Revision.Page == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_page_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.Page(childComplexity, args["id"].(string)), true
+	case "Revision.pages":
+		if e.ComplexityRoot.Revision.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Pages(childComplexity), true
+	case "Revision.parents":
+		if e.ComplexityRoot.Revision.Parents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Parents(childComplexity), true
+	case "Revision.type":
+		if e.ComplexityRoot.Revision.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Type(childComplexity), true
 
 	case "SAMLProvider.certificate":
 		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
@@ -2208,12 +2766,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SSOProviderLogin.StartURL(childComplexity), true
 
+	case "Space.changeRequest":
+		if e.ComplexityRoot.Space.ChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Space_changeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequest(childComplexity, args["id"].(string)), true
+	case "Space.changeRequestCount":
+		if e.ComplexityRoot.Space.ChangeRequestCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequestCount(childComplexity), true
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequests == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Space.ChangeRequests(childComplexity), true
+		args, err := ec.field_Space_changeRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["status"].(*string), args["contributor"].(*string)), true
 	case "Space.changeRequestsDraft":
 		if e.ComplexityRoot.Space.ChangeRequestsDraft == nil {
 			break
@@ -2788,6 +3368,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("ContentChangeInput", ec.unmarshalInputContentChangeInput),
 			graphql.NewInputUnmarshaler("CreateCollectionInput", ec.unmarshalInputCreateCollectionInput),
 			graphql.NewInputUnmarshaler("CreateCustomFieldInput", ec.unmarshalInputCreateCustomFieldInput),
 			graphql.NewInputUnmarshaler("CreateOrganizationInput", ec.unmarshalInputCreateOrganizationInput),
@@ -2797,10 +3378,12 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateTranslationInput", ec.unmarshalInputCreateTranslationInput),
 			graphql.NewInputUnmarshaler("CustomFieldValueInput", ec.unmarshalInputCustomFieldValueInput),
 			graphql.NewInputUnmarshaler("DefaultContentInput", ec.unmarshalInputDefaultContentInput),
+			graphql.NewInputUnmarshaler("FileUploadInput", ec.unmarshalInputFileUploadInput),
 			graphql.NewInputUnmarshaler("MoveInput", ec.unmarshalInputMoveInput),
 			graphql.NewInputUnmarshaler("PositionInput", ec.unmarshalInputPositionInput),
 			graphql.NewInputUnmarshaler("PositionTargetInput", ec.unmarshalInputPositionTargetInput),
 			graphql.NewInputUnmarshaler("TeamMembershipInput", ec.unmarshalInputTeamMembershipInput),
+			graphql.NewInputUnmarshaler("UpdateChangeRequestInput", ec.unmarshalInputUpdateChangeRequestInput),
 			graphql.NewInputUnmarshaler("UpdateCollectionInput", ec.unmarshalInputUpdateCollectionInput),
 			graphql.NewInputUnmarshaler("UpdateCustomFieldInput", ec.unmarshalInputUpdateCustomFieldInput),
 			graphql.NewInputUnmarshaler("UpdateMemberInput", ec.unmarshalInputUpdateMemberInput),
@@ -2996,6 +3579,160 @@ type Query {
   viewer: Viewer!
 }
 
+`, BuiltIn: false},
+	{Name: "../../schema/content.graphql", Input: `# Content: revisions, pages, files, change requests (REST area ` + "`" + `content` + "`" + `).
+
+"An immutable snapshot of a space's content."
+type Revision implements Node {
+  id: ID!
+  "initial, edits, merge, update or import"
+  type: String!
+  parents: [String!]!
+  createdAt: Time!
+  "The root pages, in order, each with its subpages."
+  pages: [Page!]!
+  files: [File!]!
+  "A page of the revision by its id."
+  page(id: ID!): Page
+}
+
+type Page {
+  "Stable across revisions."
+  id: ID!
+  title: String!
+  emoji: String
+  "document, group or link"
+  type: String!
+  slug: String!
+  "The slugs from the root, unique in the revision."
+  path: String!
+  description: String
+  hidden: Boolean!
+  "Target of a link page."
+  href: String
+  createdAt: Time!
+  updatedAt: Time!
+  pages: [Page!]!
+  markdown: String!
+  "The markdown as GitBook's structured document (headings, paragraphs, lists, code, tables, images, links)."
+  document: Any!
+  urls: PageURLs!
+}
+
+type PageURLs {
+  app: String!
+}
+
+type File {
+  id: ID!
+  name: String!
+  contentType: String!
+  size: Int!
+  downloadURL: String!
+  dimensions: FileDimensions
+}
+
+type FileDimensions {
+  width: Int!
+  height: Int!
+}
+
+type ChangeRequest implements Node {
+  id: ID!
+  number: Int!
+  "draft, open, archived or merged"
+  status: String!
+  subject: String!
+  createdBy: User
+  createdAt: Time!
+  updatedAt: Time!
+  space: Space!
+  revision: Revision!
+  revisionInitial: String!
+  revisionMergedAncestor: String!
+  revisionMerged: String
+  "Open comments."
+  comments: Int!
+  "True when the space has moved on since the change request was created or last updated."
+  outdated: Boolean!
+  urls: ChangeRequestURLs!
+}
+
+type ChangeRequestURLs {
+  location: String!
+  app: String!
+}
+
+type ChangeRequestConnection {
+  edges: [ChangeRequestEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ChangeRequestEdge {
+  cursor: String!
+  node: ChangeRequest!
+}
+
+"The outcome of a merge (result: merge) or an update (result: update)."
+type MergeResult {
+  revision: String!
+  result: String!
+}
+
+input UpdateChangeRequestInput {
+  subject: String
+  "draft, open or archived (merged only through merge)"
+  status: String
+}
+
+input FileUploadInput {
+  name: String!
+  contentType: String
+  "Inline bytes, at most 1 MB."
+  base64: String
+  "An http(s) URL Folio downloads."
+  url: String
+  ref: String
+}
+
+"One change of a batch: operation insert_page, update_page, delete_page or insert_files."
+input ContentChangeInput {
+  operation: String!
+  page: ID
+  "Parent page (a page id or the ref of a page inserted earlier in the batch); null for the root."
+  into: ID
+  "Index among the new siblings."
+  at: Int
+  ref: String
+  title: String
+  emoji: String
+  description: String
+  slug: String
+  hidden: Boolean
+  "The page's document as markdown; frontmatter and a leading heading give the title."
+  markdown: String
+  files: [FileUploadInput!]
+}
+
+extend type Space {
+  changeRequests(first: Int, after: String, order: Order, status: String, contributor: ID): ChangeRequestConnection!
+  "A change request by id or number."
+  changeRequest(id: String!): ChangeRequest!
+}
+
+extend type Mutation {
+  createChangeRequest(spaceId: ID!, subject: String): ChangeRequest!
+  updateChangeRequest(spaceId: ID!, id: String!, input: UpdateChangeRequestInput!): ChangeRequest!
+  "Apply a batch of changes to a change request's content, all or nothing."
+  updateChangeRequestContent(spaceId: ID!, id: String!, changes: [ContentChangeInput!]!): ChangeRequest!
+  "Apply a batch of changes directly to a space in live edit mode."
+  updateSpaceContent(spaceId: ID!, changes: [ContentChangeInput!]!): Space!
+  "Three-way merge into the space; CONFLICT naming the pages when both sides changed the same lines."
+  mergeChangeRequest(spaceId: ID!, id: String!): MergeResult!
+  "Bring the space's changes into the change request (same rule as merge)."
+  updateChangeRequestFromMain(spaceId: ID!, id: String!): MergeResult!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/customfield.graphql", Input: `# Custom-field definitions of an organization (REST area ` + "`" + `custom-fields` + "`" + `),
 # addressed by name. Values of spaces' custom fields are another area.
@@ -3466,13 +4203,14 @@ type Space implements Node {
   editMode: String
   organization: Organization!
   parent: Collection
-  "ID of the active revision; empty until the space has content."
-  revision: String!
+  "The active revision: the space's current content."
+  revision: Revision
   "A role, \"inherit\", or null (members get no access by default)."
   defaultLevel: String
   "Open comments."
   comments: Int!
-  changeRequests: Int!
+  "All change requests, whatever their status (REST: changeRequests; here that name is the connection)."
+  changeRequestCount: Int!
   changeRequestsOpen: Int!
   changeRequestsDraft: Int!
   urls: SpaceURLs!
@@ -3787,6 +4525,74 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
 
+func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ChangeRequest_id(ctx, field)
+	case "number":
+		return ec.fieldContext_ChangeRequest_number(ctx, field)
+	case "status":
+		return ec.fieldContext_ChangeRequest_status(ctx, field)
+	case "subject":
+		return ec.fieldContext_ChangeRequest_subject(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_ChangeRequest_createdBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequest_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ChangeRequest_updatedAt(ctx, field)
+	case "space":
+		return ec.fieldContext_ChangeRequest_space(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequest_revision(ctx, field)
+	case "revisionInitial":
+		return ec.fieldContext_ChangeRequest_revisionInitial(ctx, field)
+	case "revisionMergedAncestor":
+		return ec.fieldContext_ChangeRequest_revisionMergedAncestor(ctx, field)
+	case "revisionMerged":
+		return ec.fieldContext_ChangeRequest_revisionMerged(ctx, field)
+	case "comments":
+		return ec.fieldContext_ChangeRequest_comments(ctx, field)
+	case "outdated":
+		return ec.fieldContext_ChangeRequest_outdated(ctx, field)
+	case "urls":
+		return ec.fieldContext_ChangeRequest_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ChangeRequestConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ChangeRequestConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ChangeRequestConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ChangeRequestEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ChangeRequestEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_ChangeRequestURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_ChangeRequestURLs_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_Collection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -3931,6 +4737,34 @@ func (ec *executionContext) childFields_CustomFieldURLs(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type CustomFieldURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_File(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_File_id(ctx, field)
+	case "name":
+		return ec.fieldContext_File_name(ctx, field)
+	case "contentType":
+		return ec.fieldContext_File_contentType(ctx, field)
+	case "size":
+		return ec.fieldContext_File_size(ctx, field)
+	case "downloadURL":
+		return ec.fieldContext_File_downloadURL(ctx, field)
+	case "dimensions":
+		return ec.fieldContext_File_dimensions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type File", field.Name)
+}
+
+func (ec *executionContext) childFields_FileDimensions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "width":
+		return ec.fieldContext_FileDimensions_width(ctx, field)
+	case "height":
+		return ec.fieldContext_FileDimensions_height(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FileDimensions", field.Name)
+}
+
 func (ec *executionContext) childFields_Invite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4059,6 +4893,16 @@ func (ec *executionContext) childFields_MemberSpaceEdge(ctx context.Context, fie
 		return ec.fieldContext_MemberSpaceEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MemberSpaceEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_MergeResult_revision(ctx, field)
+	case "result":
+		return ec.fieldContext_MergeResult_result(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeResult", field.Name)
 }
 
 func (ec *executionContext) childFields_Organization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4195,6 +5039,42 @@ func (ec *executionContext) childFields_OrganizationURLs(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type OrganizationURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_Page(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Page_id(ctx, field)
+	case "title":
+		return ec.fieldContext_Page_title(ctx, field)
+	case "emoji":
+		return ec.fieldContext_Page_emoji(ctx, field)
+	case "type":
+		return ec.fieldContext_Page_type(ctx, field)
+	case "slug":
+		return ec.fieldContext_Page_slug(ctx, field)
+	case "path":
+		return ec.fieldContext_Page_path(ctx, field)
+	case "description":
+		return ec.fieldContext_Page_description(ctx, field)
+	case "hidden":
+		return ec.fieldContext_Page_hidden(ctx, field)
+	case "href":
+		return ec.fieldContext_Page_href(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Page_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Page_updatedAt(ctx, field)
+	case "pages":
+		return ec.fieldContext_Page_pages(ctx, field)
+	case "markdown":
+		return ec.fieldContext_Page_markdown(ctx, field)
+	case "document":
+		return ec.fieldContext_Page_document(ctx, field)
+	case "urls":
+		return ec.fieldContext_Page_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Page", field.Name)
+}
+
 func (ec *executionContext) childFields_PageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "hasNextPage":
@@ -4203,6 +5083,34 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_PageURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "app":
+		return ec.fieldContext_PageURLs_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Revision_id(ctx, field)
+	case "type":
+		return ec.fieldContext_Revision_type(ctx, field)
+	case "parents":
+		return ec.fieldContext_Revision_parents(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Revision_createdAt(ctx, field)
+	case "pages":
+		return ec.fieldContext_Revision_pages(ctx, field)
+	case "files":
+		return ec.fieldContext_Revision_files(ctx, field)
+	case "page":
+		return ec.fieldContext_Revision_page(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
 }
 
 func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4319,8 +5227,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_defaultLevel(ctx, field)
 	case "comments":
 		return ec.fieldContext_Space_comments(ctx, field)
-	case "changeRequests":
-		return ec.fieldContext_Space_changeRequests(ctx, field)
+	case "changeRequestCount":
+		return ec.fieldContext_Space_changeRequestCount(ctx, field)
 	case "changeRequestsOpen":
 		return ec.fieldContext_Space_changeRequestsOpen(ctx, field)
 	case "changeRequestsDraft":
@@ -4329,6 +5237,10 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_urls(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Space_permissions(ctx, field)
+	case "changeRequests":
+		return ec.fieldContext_Space_changeRequests(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_Space_changeRequest(ctx, field)
 	case "customFields":
 		return ec.fieldContext_Space_customFields(ctx, field)
 	}
@@ -4825,6 +5737,28 @@ func (ec *executionContext) field_Mutation_addTeamMember_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createChangeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "subject",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["subject"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5175,6 +6109,28 @@ func (ec *executionContext) field_Mutation_joinOrganizationWithInvite_args(ctx c
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_mergeChangeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_moveCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5365,6 +6321,88 @@ func (ec *executionContext) field_Mutation_transferSpace_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateChangeRequestContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "changes",
+		func(ctx context.Context, v any) ([]*model.ContentChangeInput, error) {
+			return ec.unmarshalNContentChangeInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContentChangeInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changes"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateChangeRequestFromMain_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateChangeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateChangeRequestInput, error) {
+			return ec.unmarshalNUpdateChangeRequestInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateChangeRequestInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -5526,6 +6564,28 @@ func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSpaceContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changes",
+		func(ctx context.Context, v any) ([]*model.ContentChangeInput, error) {
+			return ec.unmarshalNContentChangeInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContentChangeInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changes"] = arg1
 	return args, nil
 }
 
@@ -6179,6 +7239,80 @@ func (ec *executionContext) field_Query_translation_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_changeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_changeRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "contributor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["contributor"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field_Team_teamMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6312,6 +7446,575 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _ChangeRequest_id(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ChangeRequest_number(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_number(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Number, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_number(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ChangeRequest_status(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Status(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, true, true, "String")
+}
+
+func (ec *executionContext) _ChangeRequest_subject(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_subject(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subject, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_subject(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequest_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().CreatedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ChangeRequest_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ChangeRequest_space(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Space(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_revision(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Revision(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_revisionInitial(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_revisionInitial(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionInitial, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_revisionInitial(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequest_revisionMergedAncestor(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_revisionMergedAncestor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionMergedAncestor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_revisionMergedAncestor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequest_revisionMerged(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_revisionMerged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionMerged, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_revisionMerged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequest_comments(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_comments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Comments(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_comments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, true, true, "Int")
+}
+
+func (ec *executionContext) _ChangeRequest_outdated(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_outdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Outdated(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_outdated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _ChangeRequest_urls(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestURLs) graphql.Marshaler {
+			return ec.marshalNChangeRequestURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
+			return ec.marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ChangeRequestEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequestEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestURLs", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequestURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestURLs", field, false, false, "String")
+}
 
 func (ec *executionContext) _Collection_id(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -7429,6 +9132,199 @@ func (ec *executionContext) fieldContext_CustomFieldURLs_location(_ context.Cont
 	return graphql.NewScalarFieldContext("CustomFieldURLs", field, false, false, "String")
 }
 
+func (ec *executionContext) _File_id(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.File().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, true, true, "ID")
+}
+
+func (ec *executionContext) _File_name(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, "String")
+}
+
+func (ec *executionContext) _File_contentType(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_contentType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContentType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_contentType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, "String")
+}
+
+func (ec *executionContext) _File_size(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_size(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.File().Size(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_size(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, true, true, "Int")
+}
+
+func (ec *executionContext) _File_downloadURL(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_downloadURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.File().DownloadURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_downloadURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, true, true, "String")
+}
+
+func (ec *executionContext) _File_dimensions(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_dimensions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.File().Dimensions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.FileDimensions) graphql.Marshaler {
+			return ec.marshalOFileDimensions2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileDimensions(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_File_dimensions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "File",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FileDimensions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FileDimensions_width(ctx context.Context, field graphql.CollectedField, obj *model.FileDimensions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FileDimensions_width(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Width, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FileDimensions_width(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FileDimensions", field, false, false, "Int")
+}
+
+func (ec *executionContext) _FileDimensions_height(ctx context.Context, field graphql.CollectedField, obj *model.FileDimensions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FileDimensions_height(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Height, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FileDimensions_height(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FileDimensions", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Invite_id(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8381,6 +10277,52 @@ func (ec *executionContext) fieldContext_MemberSpaceEdge_node(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _MergeResult_revision(ctx context.Context, field graphql.CollectedField, obj *model.MergeResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeResult_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeResult_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _MergeResult_result(ctx context.Context, field graphql.CollectedField, obj *model.MergeResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeResult_result(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Result, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeResult_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeResult", field, false, false, "String")
+}
+
 func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8727,6 +10669,270 @@ func (ec *executionContext) fieldContext_Mutation_transferCollection(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_transferCollection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["subject"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateChangeRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateChangeRequestContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateChangeRequestContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateChangeRequestContent(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string), fc.Args["changes"].([]*model.ContentChangeInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateChangeRequestContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateChangeRequestContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSpaceContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSpaceContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSpaceContent(ctx, fc.Args["spaceId"].(string), fc.Args["changes"].([]*model.ContentChangeInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSpaceContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSpaceContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
+			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateChangeRequestFromMain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateChangeRequestFromMain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateChangeRequestFromMain(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
+			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateChangeRequestFromMain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateChangeRequestFromMain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -11411,6 +13617,369 @@ func (ec *executionContext) fieldContext_OrganizationURLs_logo(_ context.Context
 	return graphql.NewScalarFieldContext("OrganizationURLs", field, false, false, "String")
 }
 
+func (ec *executionContext) _Page_id(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, true, true, "ID")
+}
+
+func (ec *executionContext) _Page_title(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, false, false, "String")
+}
+
+func (ec *executionContext) _Page_emoji(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_emoji(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().Emoji(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Page_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+}
+
+func (ec *executionContext) _Page_type(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().Type(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+}
+
+func (ec *executionContext) _Page_slug(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_slug(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Slug, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_slug(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, false, false, "String")
+}
+
+func (ec *executionContext) _Page_path(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().Path(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+}
+
+func (ec *executionContext) _Page_description(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().Description(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Page_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+}
+
+func (ec *executionContext) _Page_hidden(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_hidden(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hidden, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_hidden(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Page_href(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_href(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().Href(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Page_href(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+}
+
+func (ec *executionContext) _Page_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Page_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Page_pages(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().Pages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
+			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Page",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Page_markdown(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_markdown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().Markdown(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_markdown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+}
+
+func (ec *executionContext) _Page_document(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_document(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().Document(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNAny2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_document(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, true, true, "Any")
+}
+
+func (ec *executionContext) _Page_urls(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageURLs) graphql.Marshaler {
+			return ec.marshalNPageURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Page",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11455,6 +14024,29 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _PageURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.PageURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageURLs", field, false, false, "String")
 }
 
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -11957,6 +14549,206 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields___Schema(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_id(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Revision", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Revision_type(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().Type(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Revision", field, true, true, "String")
+}
+
+func (ec *executionContext) _Revision_parents(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_parents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Parents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_parents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Revision", field, false, false, "String")
+}
+
+func (ec *executionContext) _Revision_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Revision", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Revision_pages(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().Pages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
+			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_files(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_files(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Revision().Files(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.File) graphql.Marshaler {
+			return ec.marshalNFile2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFileᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_files(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_File(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_page(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().Page(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_page(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_page_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -12859,15 +15651,24 @@ func (ec *executionContext) _Space_revision(ctx context.Context, field graphql.C
 			return ec.Resolvers.Space().Revision(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐRevision(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Space", field, true, true, "String")
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Space_defaultLevel(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -12916,16 +15717,16 @@ func (ec *executionContext) fieldContext_Space_comments(_ context.Context, field
 	return graphql.NewScalarFieldContext("Space", field, true, true, "Int")
 }
 
-func (ec *executionContext) _Space_changeRequests(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+func (ec *executionContext) _Space_changeRequestCount(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Space_changeRequests(ctx, field)
+			return ec.fieldContext_Space_changeRequestCount(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().ChangeRequests(ctx, obj)
+			return ec.Resolvers.Space().ChangeRequestCount(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
@@ -12935,7 +15736,7 @@ func (ec *executionContext) _Space_changeRequests(ctx context.Context, field gra
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Space_changeRequests(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Space_changeRequestCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Space", field, true, true, "Int")
 }
 
@@ -13045,6 +15846,94 @@ func (ec *executionContext) fieldContext_Space_permissions(_ context.Context, fi
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SpacePermissions(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_changeRequests(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_changeRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().ChangeRequests(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["status"].(*string), fc.Args["contributor"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
+			return ec.marshalNChangeRequestConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_changeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_changeRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_changeRequest(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().ChangeRequest(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_changeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_changeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -16036,6 +18925,125 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context, obj any) (model.ContentChangeInput, error) {
+	var it model.ContentChangeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"operation", "page", "into", "at", "ref", "title", "emoji", "description", "slug", "hidden", "markdown", "files"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "operation":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operation"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Operation = data
+		case "page":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("page"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Page = graphql.OmittableOf(data)
+		case "into":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("into"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Into = graphql.OmittableOf(data)
+		case "at":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("at"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.At = graphql.OmittableOf(data)
+		case "ref":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ref = graphql.OmittableOf(data)
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
+		case "emoji":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emoji"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Emoji = graphql.OmittableOf(data)
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = graphql.OmittableOf(data)
+		case "slug":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slug"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Slug = graphql.OmittableOf(data)
+		case "hidden":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hidden"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Hidden = graphql.OmittableOf(data)
+		case "markdown":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Markdown = graphql.OmittableOf(data)
+		case "files":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("files"))
+			data, err := ec.unmarshalOFileUploadInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileUploadInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Files = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalContentChangeInput unmarshals raw into the ContentChangeInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalContentChangeInput(ctx context.Context, raw any) (model.ContentChangeInput, error) {
+	var out model.ContentChangeInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ContentChangeInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateCollectionInput(ctx context.Context, obj any) (model.CreateCollectionInput, error) {
 	var it model.CreateCollectionInput
 	if obj == nil {
@@ -16554,6 +19562,76 @@ func UnmarshalDefaultContentInput(ctx context.Context, raw any) (model.DefaultCo
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputFileUploadInput(ctx context.Context, obj any) (model.FileUploadInput, error) {
+	var it model.FileUploadInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "contentType", "base64", "url", "ref"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "contentType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentType = graphql.OmittableOf(data)
+		case "base64":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("base64"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Base64 = graphql.OmittableOf(data)
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = graphql.OmittableOf(data)
+		case "ref":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ref = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalFileUploadInput unmarshals raw into the FileUploadInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalFileUploadInput(ctx context.Context, raw any) (model.FileUploadInput, error) {
+	var out model.FileUploadInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "FileUploadInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputMoveInput(ctx context.Context, obj any) (model.MoveInput, error) {
 	var it model.MoveInput
 	if obj == nil {
@@ -16754,6 +19832,55 @@ func (ec *executionContext) unmarshalInputTeamMembershipInput(ctx context.Contex
 func UnmarshalTeamMembershipInput(ctx context.Context, raw any) (model.TeamMembershipInput, error) {
 	var out model.TeamMembershipInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "TeamMembershipInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateChangeRequestInput(ctx context.Context, obj any) (model.UpdateChangeRequestInput, error) {
+	var it model.UpdateChangeRequestInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"subject", "status"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "subject":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subject"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Subject = graphql.OmittableOf(data)
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateChangeRequestInput unmarshals raw into the UpdateChangeRequestInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateChangeRequestInput(ctx context.Context, raw any) (model.UpdateChangeRequestInput, error) {
+	var out model.UpdateChangeRequestInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateChangeRequestInput", raw, &out)
 	return out, err
 }
 
@@ -17297,6 +20424,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._SAMLProvider(ctx, sel, obj)
+	case ent.Revision:
+		return ec._Revision(ctx, sel, &obj)
+	case *ent.Revision:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Revision(ctx, sel, obj)
 	case ent.Organization:
 		return ec._Organization(ctx, sel, &obj)
 	case *ent.Organization:
@@ -17325,6 +20459,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Collection(ctx, sel, obj)
+	case ent.ChangeRequest:
+		return ec._ChangeRequest(ctx, sel, &obj)
+	case *ent.ChangeRequest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ChangeRequest(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -17337,6 +20478,235 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
+
+var changeRequestImplementors = []string{"ChangeRequest", "Node"}
+
+func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.ChangeRequest) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequest")
+		case "id":
+			out.Values[i] = ec._ChangeRequest_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "number":
+			out.Values[i] = ec._ChangeRequest_number(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_status(ctx, field, obj)
+				})
+		case "subject":
+			out.Values[i] = ec._ChangeRequest_subject(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdBy":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_createdBy(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._ChangeRequest_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ChangeRequest_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "space":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_space(ctx, field, obj)
+				})
+		case "revision":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_revision(ctx, field, obj)
+				})
+		case "revisionInitial":
+			out.Values[i] = ec._ChangeRequest_revisionInitial(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revisionMergedAncestor":
+			out.Values[i] = ec._ChangeRequest_revisionMergedAncestor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "revisionMerged":
+			out.Values[i] = ec._ChangeRequest_revisionMerged(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "comments":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_comments(ctx, field, obj)
+				})
+		case "outdated":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_outdated(ctx, field, obj)
+				})
+		case "urls":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_urls(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestConnectionImplementors = []string{"ChangeRequestConnection"}
+
+func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestConnection")
+		case "edges":
+			out.Values[i] = ec._ChangeRequestConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ChangeRequestConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ChangeRequestConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestEdgeImplementors = []string{"ChangeRequestEdge"}
+
+func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestEdge")
+		case "cursor":
+			out.Values[i] = ec._ChangeRequestEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ChangeRequestEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestURLsImplementors = []string{"ChangeRequestURLs"}
+
+func (ec *executionContext) _ChangeRequestURLs(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestURLs")
+		case "location":
+			out.Values[i] = ec._ChangeRequestURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "app":
+			out.Values[i] = ec._ChangeRequestURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
 
 var collectionImplementors = []string{"Collection", "Node"}
 
@@ -17838,6 +21208,106 @@ func (ec *executionContext) _CustomFieldURLs(ctx context.Context, sel ast.Select
 	return out
 }
 
+var fileImplementors = []string{"File"}
+
+func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj *ent.File) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fileImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("File")
+		case "id":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._File_id(ctx, field, obj)
+				})
+		case "name":
+			out.Values[i] = ec._File_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "contentType":
+			out.Values[i] = ec._File_contentType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "size":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._File_size(ctx, field, obj)
+				})
+		case "downloadURL":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._File_downloadURL(ctx, field, obj)
+				})
+		case "dimensions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._File_dimensions(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var fileDimensionsImplementors = []string{"FileDimensions"}
+
+func (ec *executionContext) _FileDimensions(ctx context.Context, sel ast.SelectionSet, obj *model.FileDimensions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, fileDimensionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FileDimensions")
+		case "width":
+			out.Values[i] = ec._FileDimensions_width(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "height":
+			out.Values[i] = ec._FileDimensions_height(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var inviteImplementors = []string{"Invite", "Node"}
 
 func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, obj *ent.Invite) graphql.Marshaler {
@@ -18298,6 +21768,44 @@ func (ec *executionContext) _MemberSpaceEdge(ctx context.Context, sel ast.Select
 	return out
 }
 
+var mergeResultImplementors = []string{"MergeResult"}
+
+func (ec *executionContext) _MergeResult(ctx context.Context, sel ast.SelectionSet, obj *model.MergeResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeResult")
+		case "revision":
+			out.Values[i] = ec._MergeResult_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "result":
+			out.Values[i] = ec._MergeResult_result(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -18369,6 +21877,48 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "transferCollection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_transferCollection(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateChangeRequestContent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateChangeRequestContent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSpaceContent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSpaceContent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mergeChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateChangeRequestFromMain":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateChangeRequestFromMain(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -19027,6 +22577,119 @@ func (ec *executionContext) _OrganizationURLs(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var pageImplementors = []string{"Page"}
+
+func (ec *executionContext) _Page(ctx context.Context, sel ast.SelectionSet, obj *model.Page) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Page")
+		case "id":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_id(ctx, field, obj)
+				})
+		case "title":
+			out.Values[i] = ec._Page_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "emoji":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_emoji(ctx, field, obj)
+				})
+		case "type":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_type(ctx, field, obj)
+				})
+		case "slug":
+			out.Values[i] = ec._Page_slug(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_path(ctx, field, obj)
+				})
+		case "description":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_description(ctx, field, obj)
+				})
+		case "hidden":
+			out.Values[i] = ec._Page_hidden(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "href":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_href(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._Page_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Page_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pages":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_pages(ctx, field, obj)
+				})
+		case "markdown":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_markdown(ctx, field, obj)
+				})
+		case "document":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_document(ctx, field, obj)
+				})
+		case "urls":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_urls(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var pageInfoImplementors = []string{"PageInfo"}
 
 func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet, obj *model.PageInfo) graphql.Marshaler {
@@ -19046,6 +22709,39 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pageURLsImplementors = []string{"PageURLs"}
+
+func (ec *executionContext) _PageURLs(ctx context.Context, sel ast.SelectionSet, obj *model.PageURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageURLs")
+		case "app":
+			out.Values[i] = ec._PageURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -19158,6 +22854,73 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionImplementors = []string{"Revision", "Node"}
+
+func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet, obj *ent.Revision) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Revision")
+		case "id":
+			out.Values[i] = ec._Revision_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_type(ctx, field, obj)
+				})
+		case "parents":
+			out.Values[i] = ec._Revision_parents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Revision_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pages":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_pages(ctx, field, obj)
+				})
+		case "files":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_files(ctx, field, obj)
+				})
+		case "page":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_page(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -19540,7 +23303,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				})
 		case "revision":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_revision(ctx, field, obj)
 				})
@@ -19556,11 +23319,11 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_comments(ctx, field, obj)
 				})
-		case "changeRequests":
+		case "changeRequestCount":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
-					return ec._Space_changeRequests(ctx, field, obj)
+					return ec._Space_changeRequestCount(ctx, field, obj)
 				})
 		case "changeRequestsOpen":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -19585,6 +23348,18 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_permissions(ctx, field, obj)
+				})
+		case "changeRequests":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_changeRequests(ctx, field, obj)
+				})
+		case "changeRequest":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_changeRequest(ctx, field, obj)
 				})
 		case "customFields":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -20900,6 +24675,24 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) unmarshalNAny2interface(ctx context.Context, v any) (any, error) {
+	res, err := graphql.UnmarshalAny(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAny2interface(ctx context.Context, sel ast.SelectionSet, v any) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Any!")
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalAny(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Any!")
+	}
+	return res
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -20912,6 +24705,54 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 		graphql.AddInvalidNullFromMarshaler(ctx, "Boolean!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx context.Context, sel ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequest!")
+		return graphql.Null
+	}
+	return ec._ChangeRequest(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestConnection(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestConnection!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangeRequestEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangeRequestEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestEdge(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestEdge!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestURLs(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestURLs) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestURLs!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestURLs(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx context.Context, sel ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
@@ -20968,6 +24809,25 @@ func (ec *executionContext) marshalNCollectionURLs2ᚖgithubᚗcomᚋfolioᚋfol
 		return graphql.Null
 	}
 	return ec._CollectionURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNContentChangeInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContentChangeInputᚄ(ctx context.Context, v any) ([]*model.ContentChangeInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.ContentChangeInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNContentChangeInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContentChangeInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNContentChangeInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContentChangeInput(ctx context.Context, v any) (*model.ContentChangeInput, error) {
+	res, err := ec.unmarshalInputContentChangeInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNCreateCollectionInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateCollectionInput(ctx context.Context, v any) (model.CreateCollectionInput, error) {
@@ -21077,6 +24937,35 @@ func (ec *executionContext) unmarshalNCustomFieldValueInput2ᚕᚖgithubᚗcom�
 
 func (ec *executionContext) unmarshalNCustomFieldValueInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldValueInput(ctx context.Context, v any) (*model.CustomFieldValueInput, error) {
 	res, err := ec.unmarshalInputCustomFieldValueInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFile2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.File) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx context.Context, sel ast.SelectionSet, v *ent.File) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "File!")
+		return graphql.Null
+	}
+	return ec._File(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNFileUploadInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileUploadInput(ctx context.Context, v any) (*model.FileUploadInput, error) {
+	res, err := ec.unmarshalInputFileUploadInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -21236,6 +25125,14 @@ func (ec *executionContext) marshalNMemberSpaceEdge2ᚖgithubᚗcomᚋfolioᚋfo
 	return ec._MemberSpaceEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx context.Context, sel ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MergeResult!")
+		return graphql.Null
+	}
+	return ec._MergeResult(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNMoveInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMoveInput(ctx context.Context, v any) (model.MoveInput, error) {
 	res, err := ec.unmarshalInputMoveInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -21313,12 +25210,52 @@ func (ec *executionContext) marshalNOrganizationURLs2ᚖgithubᚗcomᚋfolioᚋf
 	return ec._OrganizationURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Page) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx context.Context, sel ast.SelectionSet, v *model.Page) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Page!")
+		return graphql.Null
+	}
+	return ec._Page(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "PageInfo!")
 		return graphql.Null
 	}
 	return ec._PageInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPageURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageURLs(ctx context.Context, sel ast.SelectionSet, v *model.PageURLs) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PageURLs!")
+		return graphql.Null
+	}
+	return ec._PageURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐRevision(ctx context.Context, sel ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Revision!")
+		return graphql.Null
+	}
+	return ec._Revision(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx context.Context, v any) (access.Role, error) {
@@ -21725,6 +25662,11 @@ func (ec *executionContext) marshalNTranslationSettingsURLs2ᚖgithubᚗcomᚋfo
 	return ec._TranslationSettingsURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNUpdateChangeRequestInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateChangeRequestInput(ctx context.Context, v any) (model.UpdateChangeRequestInput, error) {
+	res, err := ec.unmarshalInputUpdateChangeRequestInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateCollectionInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateCollectionInput(ctx context.Context, v any) (model.UpdateCollectionInput, error) {
 	res, err := ec.unmarshalInputUpdateCollectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -21986,6 +25928,30 @@ func (ec *executionContext) unmarshalODefaultContentInput2ᚖgithubᚗcomᚋfoli
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOFileDimensions2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileDimensions(ctx context.Context, sel ast.SelectionSet, v *model.FileDimensions) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FileDimensions(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOFileUploadInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileUploadInputᚄ(ctx context.Context, v any) ([]*model.FileUploadInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.FileUploadInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNFileUploadInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileUploadInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -22084,6 +26050,13 @@ func (ec *executionContext) marshalOOrganizationDefaultContent2ᚖgithubᚗcom�
 	return ec._OrganizationDefaultContent(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx context.Context, sel ast.SelectionSet, v *model.Page) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Page(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOPositionInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPositionInput(ctx context.Context, v any) (*model.PositionInput, error) {
 	if v == nil {
 		return nil, nil
@@ -22098,6 +26071,13 @@ func (ec *executionContext) unmarshalOPositionTargetInput2ᚖgithubᚗcomᚋfoli
 	}
 	res, err := ec.unmarshalInputPositionTargetInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalORevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐRevision(ctx context.Context, sel ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Revision(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx context.Context, v any) (*access.Role, error) {
@@ -22237,6 +26217,13 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := graphql.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._User(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

@@ -36,6 +36,8 @@ type ContentLoaders struct {
 	// organization at once, by collection, in position order (with their
 	// counts): a collection tree of any size and depth then costs the same.
 	SpacesInCollections *dataloader.Loader[string, map[string][]*ent.Space]
+	// ChangeRequestOpenComments counts the open comments of a change request.
+	ChangeRequestOpenComments *dataloader.Loader[string, int]
 	// SpaceCounts counts a space's change requests by status and its open
 	// comments.
 	SpaceCounts *dataloader.Loader[string, SpaceCounts]
@@ -195,6 +197,19 @@ func newContentLoaders(client *ent.Client) *ContentLoaders {
 			}
 			return results
 		}, dataloader.WithWait[string, map[string][]*ent.Space](batchWait)),
+		ChangeRequestOpenComments: newCountLoader(func(ctx context.Context, crIDs []string) (map[string]int, error) {
+			var rows []struct {
+				ChangeRequestID string `json:"change_request_id"`
+				Count           int    `json:"count"`
+			}
+			err := client.Comment.Query().Where(comment.ChangeRequestIDIn(crIDs...), comment.StatusEQ(comment.StatusOpen)).
+				GroupBy(comment.FieldChangeRequestID).Aggregate(ent.Count()).Scan(ctx, &rows)
+			counts := make(map[string]int, len(rows))
+			for _, r := range rows {
+				counts[r.ChangeRequestID] = r.Count
+			}
+			return counts, err
+		}),
 		SpaceCounts: dataloader.NewBatchedLoader(func(ctx context.Context, spaceIDs []string) []*dataloader.Result[SpaceCounts] {
 			counts, err := countSpaces(ctx, client, spaceIDs)
 			results := make([]*dataloader.Result[SpaceCounts], len(spaceIDs))

@@ -27,6 +27,7 @@ const batchWait = time.Millisecond
 // Loaders are the per-request dataloaders.
 type Loaders struct {
 	*ContentLoaders
+	*RevisionLoaders
 
 	UserByID         *dataloader.Loader[string, *ent.User]
 	OrganizationByID *dataloader.Loader[string, *ent.Organization]
@@ -52,7 +53,8 @@ type Loaders struct {
 // New makes the loaders of one request made by viewerID.
 func New(client *ent.Client, viewerID string) *Loaders {
 	return &Loaders{
-		ContentLoaders: newContentLoaders(client),
+		ContentLoaders:  newContentLoaders(client),
+		RevisionLoaders: newRevisionLoaders(client),
 		UserByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.User, error) {
 			return client.User.Query().Where(user.IDIn(ids...)).All(ctx)
 		}, func(u *ent.User) string { return u.ID }, "user"),

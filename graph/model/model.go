@@ -3,6 +3,7 @@ package model
 
 import (
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/access"
 )
 
@@ -46,4 +47,16 @@ type MemberSpace struct {
 type SpaceCustomFieldValue struct {
 	CustomField *ent.CustomField `json:"customField"`
 	Value       any              `json:"value,omitempty"`
+}
+
+// Page is a page of a revision with the revision's tree, which gives its
+// path and subpages.
+type Page struct {
+	*ent.Page
+	Tree    *loader.Tree
+	SpaceID string
+	// InTree is true for pages reached by walking a tree: their bodies load
+	// with the whole revision's, in one statement. A page read alone loads
+	// only its own body.
+	InTree bool
 }

@@ -13,6 +13,22 @@ import (
 	"github.com/folio/folio/internal/access"
 )
 
+type ChangeRequestConnection struct {
+	Edges      []*ChangeRequestEdge `json:"edges"`
+	PageInfo   *PageInfo            `json:"pageInfo"`
+	TotalCount int                  `json:"totalCount"`
+}
+
+type ChangeRequestEdge struct {
+	Cursor string             `json:"cursor"`
+	Node   *ent.ChangeRequest `json:"node"`
+}
+
+type ChangeRequestURLs struct {
+	Location string `json:"location"`
+	App      string `json:"app"`
+}
+
 type CollectionConnection struct {
 	Edges      []*CollectionEdge `json:"edges"`
 	PageInfo   *PageInfo         `json:"pageInfo"`
@@ -22,6 +38,25 @@ type CollectionConnection struct {
 type CollectionEdge struct {
 	Cursor string          `json:"cursor"`
 	Node   *ent.Collection `json:"node"`
+}
+
+// One change of a batch: operation insert_page, update_page, delete_page or insert_files.
+type ContentChangeInput struct {
+	Operation string                     `json:"operation"`
+	Page      graphql.Omittable[*string] `json:"page,omitempty"`
+	// Parent page (a page id or the ref of a page inserted earlier in the batch); null for the root.
+	Into graphql.Omittable[*string] `json:"into,omitempty"`
+	// Index among the new siblings.
+	At          graphql.Omittable[*int]    `json:"at,omitempty"`
+	Ref         graphql.Omittable[*string] `json:"ref,omitempty"`
+	Title       graphql.Omittable[*string] `json:"title,omitempty"`
+	Emoji       graphql.Omittable[*string] `json:"emoji,omitempty"`
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	Slug        graphql.Omittable[*string] `json:"slug,omitempty"`
+	Hidden      graphql.Omittable[*bool]   `json:"hidden,omitempty"`
+	// The page's document as markdown; frontmatter and a leading heading give the title.
+	Markdown graphql.Omittable[*string]            `json:"markdown,omitempty"`
+	Files    graphql.Omittable[[]*FileUploadInput] `json:"files,omitempty"`
 }
 
 type CreateCollectionInput struct {
@@ -101,6 +136,21 @@ type DefaultContentInput struct {
 	Site string `json:"site"`
 }
 
+type FileDimensions struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+type FileUploadInput struct {
+	Name        string                     `json:"name"`
+	ContentType graphql.Omittable[*string] `json:"contentType,omitempty"`
+	// Inline bytes, at most 1 MB.
+	Base64 graphql.Omittable[*string] `json:"base64,omitempty"`
+	// An http(s) URL Folio downloads.
+	URL graphql.Omittable[*string] `json:"url,omitempty"`
+	Ref graphql.Omittable[*string] `json:"ref,omitempty"`
+}
+
 type InviteConnection struct {
 	Edges      []*InviteEdge `json:"edges"`
 	PageInfo   *PageInfo     `json:"pageInfo"`
@@ -142,6 +192,12 @@ type MemberSpaceEdge struct {
 	Node   *MemberSpace `json:"node"`
 }
 
+// The outcome of a merge (result: merge) or an update (result: update).
+type MergeResult struct {
+	Revision string `json:"revision"`
+	Result   string `json:"result"`
+}
+
 // parent: a collection, or null for the organization's root; absent: stay.
 type MoveInput struct {
 	Parent   graphql.Omittable[*string]        `json:"parent,omitempty"`
@@ -163,6 +219,10 @@ type OrganizationEdge struct {
 type PageInfo struct {
 	HasNextPage bool    `json:"hasNextPage"`
 	EndCursor   *string `json:"endCursor,omitempty"`
+}
+
+type PageURLs struct {
+	App string `json:"app"`
 }
 
 // Where to put a space or collection among the contents of its parent.
@@ -264,6 +324,12 @@ type TranslationSettingsEdge struct {
 
 type TranslationSettingsURLs struct {
 	Location string `json:"location"`
+}
+
+type UpdateChangeRequestInput struct {
+	Subject graphql.Omittable[*string] `json:"subject,omitempty"`
+	// draft, open or archived (merged only through merge)
+	Status graphql.Omittable[*string] `json:"status,omitempty"`
 }
 
 // Absent fields are left alone; null clears description and defaultLevel.

@@ -10,7 +10,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/blob"
 	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/internal/fetch"
 	"github.com/folio/folio/rest"
 )
 
@@ -22,13 +24,26 @@ type App struct {
 	Handler  http.Handler
 }
 
-// New wires the resolvers and both APIs over database d.
-func New(cfg Config, d *db.DB, logger *slog.Logger) *App {
-	res := &graph.Resolver{Client: d.Client, BaseURL: cfg.PublicBaseURL()}
+// New wires the resolvers and both APIs over database d and the blob
+// storage of cfg.
+func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
+	blobs, err := blob.Open(context.Background(), cfg.BlobURL, cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	res := &graph.Resolver{
+		Client:  d.Client,
+		BaseURL: cfg.PublicBaseURL(),
+		Blobs:   blobs,
+		Fetcher: fetch.Fetcher{AllowPrivate: cfg.AllowPrivateFetch, MaxBytes: MaxFetchBytes},
+	}
 	a := &App{Config: cfg, DB: d, Resolver: res}
 	a.Handler = a.routes(logger)
-	return a
+	return a, nil
 }
+
+// MaxFetchBytes caps what Folio downloads for one file or import.
+const MaxFetchBytes = 20 << 20
 
 func (a *App) routes(logger *slog.Logger) http.Handler {
 	r := chi.NewRouter()
@@ -53,6 +68,8 @@ func (a *App) routes(logger *slog.Logger) http.Handler {
 		a.Resolver.Authenticate(gql).ServeHTTP(w, req)
 	})
 	r.With(a.Resolver.Authenticate).Post("/graphql", gql.ServeHTTP)
+
+	rest.Downloads(r, a.Resolver)
 
 	r.Route("/v1", func(v1 chi.Router) {
 		v1.Use(a.Resolver.Authenticate)

@@ -26,7 +26,11 @@ func newApp(t *testing.T) *app.App {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Client.Close() })
-	return app.New(cfg, d, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a, err := app.New(cfg, d, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 // TestGracefulShutdown: a request in flight when the server is told to stop

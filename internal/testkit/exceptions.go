@@ -16,6 +16,19 @@ var bodySchemaExceptions = map[string]string{
 	"createTranslation": "seed's translation settings, not the reference's translation runs",
 	"getTranslation":    "seed's translation settings, not the reference's translation runs",
 	"updateTranslation": "seed's translation settings, not the reference's translation runs",
+	// The reference makes every page of a tree carry its whole document
+	// (markdown or JSON); the seed lists the tree operations with metadata
+	// and computed only. Folio's trees carry page metadata, and a page's
+	// body comes from getPageById (format=markdown|document), so a tree costs
+	// the same whatever the size of the pages.
+	"listPages":                      "page trees without bodies",
+	"listPagesInChangeRequest":       "page trees without bodies",
+	"getCurrentRevision":             "page trees without bodies",
+	"getRevisionOfChangeRequestById": "page trees without bodies",
+	// A page read by id carries its own body; its subpages come as in a
+	// tree, without theirs.
+	"getPageById":                "subpages without bodies",
+	"getPageInChangeRequestById": "subpages without bodies",
 }
 
 // bodySchemaException tells whether operationID's success body is exempt

@@ -116,7 +116,9 @@ func Start(t testing.TB, kind string) *Server {
 	s.Server = httptest.NewUnstartedServer(nil)
 	s.Server.Start()
 	cfg.BaseURL = s.Server.URL
-	s.App = app.New(cfg, d, logger)
+	if s.App, err = app.New(cfg, d, logger); err != nil {
+		t.Fatal(err)
+	}
 	s.Server.Config.Handler = s.App.Handler
 	t.Cleanup(func() {
 		s.Server.Close()

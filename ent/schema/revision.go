@@ -1,0 +1,106 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/ids"
+)
+
+// Revision is an immutable snapshot of a space's content: its pages and
+// files are the rows of Page and File that carry its id.
+type Revision struct{ ent.Schema }
+
+func (Revision) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("id").DefaultFunc(ids.New).Immutable().NotEmpty(),
+		field.String("space_id"),
+		// initial: a new space's empty content; edits: a batch of changes;
+		// merge: a change request merged into the space; update: the space's
+		// content brought into a change request; import: imported content.
+		field.Enum("type").Values("initial", "edits", "merge", "update", "import").Immutable(),
+		field.Strings("parents").Default([]string{}).Immutable(),
+		field.String("created_by").Optional().Immutable(),
+		field.Time("created_at").Default(clock.Now).Immutable(),
+	}
+}
+
+func (Revision) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("space_id", "created_at")}
+}
+
+// Page is one page of one revision. Its page_id is stable across
+// revisions; a new revision copies the rows of the pages, not their text.
+type Page struct{ ent.Schema }
+
+func (Page) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}} }
+
+func (Page) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("revision_id").Immutable(),
+		field.String("page_id").Immutable(),
+		// "" for a root page.
+		field.String("parent_page_id").Default(""),
+		field.Int("position").Default(0),
+		field.Enum("kind").Values("document", "group", "link").Default("document"),
+		field.String("title").Validate(length(1, 256)),
+		field.String("emoji").Default("").Validate(length(0, 50)),
+		field.String("slug").Validate(length(1, 100)),
+		field.String("description").Default("").Validate(length(0, 1000)),
+		field.Bool("hidden").Default(false),
+		// Target of link pages.
+		field.String("href").Default("").Validate(length(0, 2048)),
+		// SHA-256 of the markdown body (PageContent id); "" when empty.
+		field.String("content_hash").Default(""),
+		// When the page was created, and when its content or settings last
+		// changed: carried from revision to revision.
+		field.Time("created_at").Immutable(),
+		field.Time("updated_at").Immutable(),
+	}
+}
+
+func (Page) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("revision_id", "page_id").Unique(),
+	}
+}
+
+// PageContent is a markdown body, stored once whatever the number of pages
+// and revisions that hold it; its id is the SHA-256 of the text.
+type PageContent struct{ ent.Schema }
+
+func (PageContent) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("id").Immutable().NotEmpty(),
+		field.Text("markdown").Immutable(),
+	}
+}
+
+// File is a file of one revision; its bytes are in blob storage under
+// blob_key (their SHA-256), stored once.
+type File struct{ ent.Schema }
+
+func (File) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}} }
+
+func (File) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("revision_id").Immutable(),
+		field.String("file_id").Immutable(),
+		field.String("name").Validate(length(1, 256)),
+		field.String("content_type").Default("application/octet-stream"),
+		field.Int64("size"),
+		field.String("blob_key"),
+		field.Int("width").Optional().Nillable(),
+		field.Int("height").Optional().Nillable(),
+		field.Time("created_at").Immutable(),
+	}
+}
+
+func (File) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("revision_id", "file_id").Unique(),
+		index.Fields("blob_key"),
+	}
+}

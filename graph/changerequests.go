@@ -1,0 +1,170 @@
+package graph
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/paging"
+)
+
+func changeRequestKey(c *ent.ChangeRequest) paging.Cursor {
+	return paging.Cursor{Time: c.CreatedAt, ID: c.ID}
+}
+
+// SpaceChangeRequests pages through a space's change requests with status
+// (default open) and, optionally, those created by contributor.
+func (r *Resolver) SpaceChangeRequests(ctx context.Context, spaceID string, status, contributor *string, args paging.Args) (paging.Page[*ent.ChangeRequest], error) {
+	var none paging.Page[*ent.ChangeRequest]
+	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+		return none, err
+	}
+	st := changerequest.StatusOpen
+	if status != nil {
+		st = changerequest.Status(*status)
+		if err := changerequest.StatusValidator(st); err != nil {
+			return none, apperr.InvalidField("status", "must be draft, open, archived or merged")
+		}
+	}
+	q := r.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID), changerequest.StatusEQ(st))
+	if contributor != nil {
+		q.Where(changerequest.CreatedBy(*contributor))
+	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return none, err
+	}
+	rows, err := q.Where(args.Keyset(changerequest.FieldCreatedAt)).
+		Order(args.OrderBy(changerequest.FieldCreatedAt)).Limit(args.Limit + 1).All(ctx)
+	if err != nil {
+		return none, err
+	}
+	return paging.Cut(args, rows, total, changeRequestKey), nil
+}
+
+// FindChangeRequest reads a change request of a space by id or by number.
+func (r *Resolver) FindChangeRequest(ctx context.Context, spaceID, idOrNumber string) (*ent.ChangeRequest, error) {
+	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+		return nil, err
+	}
+	q := r.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID))
+	if n, err := strconv.Atoi(idOrNumber); err == nil {
+		q.Where(changerequest.Number(n))
+	} else {
+		q.Where(changerequest.ID(idOrNumber))
+	}
+	cr, err := q.Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("change request %s not found", idOrNumber)
+	}
+	return cr, err
+}
+
+// CreateChangeRequest opens a change request on the space's current
+// content. Numbers count up per space and never repeat: the space's counter
+// is incremented in the same transaction, which serialises creators.
+func (r *Resolver) CreateChangeRequest(ctx context.Context, spaceID string, subject *string) (*ent.ChangeRequest, error) {
+	if _, err := spaceWithRole(ctx, spaceID, access.Edit); err != nil {
+		return nil, err
+	}
+	var cr *ent.ChangeRequest
+	err := r.withTx(ctx, func(tx *ent.Client) error {
+		s, err := tx.Space.UpdateOneID(spaceID).AddChangeRequestSeq(1).Save(ctx)
+		if err != nil {
+			return err
+		}
+		create := tx.ChangeRequest.Create().SetSpaceID(spaceID).SetNumber(s.ChangeRequestSeq).
+			SetCreatedBy(auth.ViewerID(ctx)).SetRevisionID(s.RevisionID).
+			SetRevisionInitial(s.RevisionID).SetRevisionMergedAncestor(s.RevisionID)
+		if subject != nil {
+			create.SetSubject(*subject)
+		}
+		cr, err = create.Save(ctx)
+		return entError(err)
+	})
+	return cr, err
+}
+
+// UpdateChangeRequest changes the subject and status (draft, open,
+// archived); merged comes only from a merge, and a merged change request
+// keeps its status. Needs the edit role on the space.
+func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, in model.UpdateChangeRequestInput) (*ent.ChangeRequest, error) {
+	if _, err := spaceWithRole(ctx, spaceID, access.Edit); err != nil {
+		return nil, err
+	}
+	cr, err := r.FindChangeRequest(ctx, spaceID, id)
+	if err != nil {
+		return nil, err
+	}
+	upd := r.Client.ChangeRequest.UpdateOne(cr)
+	if v, ok := in.Subject.ValueOK(); ok {
+		if v == nil {
+			return nil, apperr.InvalidField("subject", "cannot be null")
+		}
+		upd.SetSubject(*v)
+	}
+	if v, ok := in.Status.ValueOK(); ok {
+		switch {
+		case v == nil:
+			return nil, apperr.InvalidField("status", "cannot be null")
+		case *v == "merged":
+			return nil, apperr.InvalidField("status", "a change request becomes merged only by merging it")
+		case *v != "draft" && *v != "open" && *v != "archived":
+			return nil, apperr.InvalidField("status", "must be draft, open or archived")
+		case cr.Status == changerequest.StatusMerged:
+			return nil, apperr.Conflictf("change request %d is merged: its status cannot change", cr.Number)
+		}
+		upd.SetStatus(changerequest.Status(*v))
+	}
+	updated, err := upd.Save(ctx)
+	return updated, entError(err)
+}
+
+// editableChangeRequest loads a change request whose content may change:
+// the caller edits the space, the space is not locked, and the change
+// request is neither merged nor archived.
+func (r *Resolver) editableChangeRequest(ctx context.Context, spaceID, id string) (*ent.Space, *ent.ChangeRequest, error) {
+	s, err := spaceWithRole(ctx, spaceID, access.Edit)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.EditMode != nil && *s.EditMode == space.EditModeLocked {
+		return nil, nil, &apperr.Error{Kind: apperr.Locked, Message: "the space is locked: its content cannot change"}
+	}
+	cr, err := r.FindChangeRequest(ctx, spaceID, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cr.Status == changerequest.StatusMerged || cr.Status == changerequest.StatusArchived {
+		return nil, nil, apperr.Conflictf("change request %d is %s: its content cannot change", cr.Number, cr.Status)
+	}
+	return s, cr, nil
+}
+
+// Outdated tells whether the space moved on since the change request was
+// created or last updated from it.
+func (r *Resolver) Outdated(ctx context.Context, cr *ent.ChangeRequest) (bool, error) {
+	if cr.Status == changerequest.StatusMerged || cr.Status == changerequest.StatusArchived {
+		return false, nil
+	}
+	s, err := loader.For(ctx).SpaceByID.Load(ctx, cr.SpaceID)()
+	if err != nil {
+		return false, err
+	}
+	return s.RevisionID != cr.RevisionMergedAncestor, nil
+}
+
+// ChangeRequestURLs are the `urls` of a change request.
+func (r *Resolver) ChangeRequestURLs(cr *ent.ChangeRequest) *model.ChangeRequestURLs {
+	return &model.ChangeRequestURLs{
+		Location: r.BaseURL + "/v1/spaces/" + cr.SpaceID + "/change-requests/" + cr.ID,
+		App:      r.BaseURL + "/s/" + cr.SpaceID + "/change-requests/" + strconv.Itoa(cr.Number),
+	}
+}

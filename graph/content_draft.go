@@ -1,0 +1,222 @@
+package graph
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"time"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/internal/clock"
+)
+
+// A draft is a revision being made: the pages and files of the revision it
+// starts from, changed in memory, then written as a new revision in one go.
+
+type draftPage struct {
+	ID, Parent                            string
+	Position                              int
+	Kind                                  page.Kind
+	Title, Emoji, Slug, Description, Href string
+	Hidden                                bool
+	Hash                                  string // content hash; "" for an empty body
+	CreatedAt, UpdatedAt                  time.Time
+}
+
+type draftFile struct {
+	ID, Name, ContentType, BlobKey string
+	Size                           int64
+	Width, Height                  *int
+	CreatedAt                      time.Time
+}
+
+type draft struct {
+	pages  map[string]*draftPage
+	files  []*draftFile
+	bodies map[string]string // new bodies by hash, to store
+}
+
+// newDraft starts from the pages and files of revision revID.
+func newDraft(ctx context.Context, revID string) (*draft, error) {
+	l := loader.For(ctx)
+	filesThunk := l.RevisionFiles.Load(ctx, revID)
+	t, err := l.RevisionTree.Load(ctx, revID)()
+	if err != nil {
+		return nil, err
+	}
+	files, err := filesThunk()
+	if err != nil {
+		return nil, err
+	}
+	d := &draft{pages: make(map[string]*draftPage, len(t.Pages)), bodies: map[string]string{}}
+	for _, p := range t.Pages {
+		d.pages[p.PageID] = &draftPage{
+			ID: p.PageID, Parent: p.ParentPageID, Position: p.Position, Kind: p.Kind,
+			Title: p.Title, Emoji: p.Emoji, Slug: p.Slug, Description: p.Description, Href: p.Href,
+			Hidden: p.Hidden, Hash: p.ContentHash, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+		}
+	}
+	for _, f := range files {
+		d.files = append(d.files, &draftFile{ID: f.FileID, Name: f.Name, ContentType: f.ContentType, BlobKey: f.BlobKey,
+			Size: f.Size, Width: f.Width, Height: f.Height, CreatedAt: f.CreatedAt})
+	}
+	return d, nil
+}
+
+// setBody gives a page a new markdown body.
+func (d *draft) setBody(p *draftPage, markdown string) {
+	if markdown == "" {
+		p.Hash = ""
+		return
+	}
+	p.Hash = contentHash(markdown)
+	d.bodies[p.Hash] = markdown
+}
+
+func contentHash(markdown string) string {
+	sum := sha256.Sum256([]byte(markdown))
+	return hex.EncodeToString(sum[:])
+}
+
+// children lists a page's children (parent "" for the root) in order.
+func (d *draft) children(parent string) []*draftPage {
+	var out []*draftPage
+	for _, p := range d.pages {
+		if p.Parent == parent {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Position != out[j].Position {
+			return out[i].Position < out[j].Position
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// place puts p among the children of parent at index at (-1: the end) and
+// renumbers the siblings 0..n-1.
+func (d *draft) place(p *draftPage, parent string, at int) {
+	siblings := d.children(parent)
+	kept := siblings[:0]
+	for _, s := range siblings {
+		if s != p {
+			kept = append(kept, s)
+		}
+	}
+	if at < 0 || at > len(kept) {
+		at = len(kept)
+	}
+	ordered := append(append(append([]*draftPage{}, kept[:at]...), p), kept[at:]...)
+	p.Parent = parent
+	for i, s := range ordered {
+		s.Position = i
+	}
+}
+
+// descendants lists id and every page below it.
+func (d *draft) descendants(id string) []string {
+	out := []string{id}
+	for i := 0; i < len(out); i++ {
+		for _, p := range d.pages {
+			if p.Parent == out[i] {
+				out = append(out, p.ID)
+			}
+		}
+	}
+	return out
+}
+
+// uniqueSlug returns slug, or slug-2, slug-3... so that no other child of
+// parent than p has it: paths stay unique in a revision.
+func (d *draft) uniqueSlug(p *draftPage, parent, slug string) string {
+	taken := map[string]bool{}
+	for _, s := range d.children(parent) {
+		if s != p {
+			taken[s.Slug] = true
+		}
+	}
+	if !taken[slug] {
+		return slug
+	}
+	for i := 2; ; i++ {
+		candidate := slug + "-" + itoa(i)
+		if !taken[candidate] {
+			return candidate
+		}
+	}
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}
+
+// pageChunk keeps bulk inserts under every database's parameter limit.
+const pageChunk = 400
+
+// write stores the draft as a new revision of spaceID in tx: the revision,
+// its page and file rows, and bodies not stored yet.
+func (d *draft) write(ctx context.Context, tx *ent.Client, spaceID string, typ revision.Type, parents []string, createdBy string) (*ent.Revision, error) {
+	rev, err := tx.Revision.Create().SetSpaceID(spaceID).SetType(typ).SetParents(parents).SetCreatedBy(createdBy).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.bodies) > 0 {
+		hashes := make([]string, 0, len(d.bodies))
+		for h := range d.bodies {
+			hashes = append(hashes, h)
+		}
+		sort.Strings(hashes)
+		for start := 0; start < len(hashes); start += pageChunk {
+			var creates []*ent.PageContentCreate
+			for _, h := range hashes[start:min(len(hashes), start+pageChunk)] {
+				creates = append(creates, tx.PageContent.Create().SetID(h).SetMarkdown(d.bodies[h]))
+			}
+			if err := tx.PageContent.CreateBulk(creates...).OnConflict().DoNothing().Exec(ctx); err != nil && !isNoRows(err) {
+				return nil, err
+			}
+		}
+	}
+	ids := make([]string, 0, len(d.pages))
+	for id := range d.pages {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for start := 0; start < len(ids); start += pageChunk {
+		var creates []*ent.PageCreate
+		for _, id := range ids[start:min(len(ids), start+pageChunk)] {
+			p := d.pages[id]
+			creates = append(creates, tx.Page.Create().SetRevisionID(rev.ID).SetPageID(p.ID).SetParentPageID(p.Parent).
+				SetPosition(p.Position).SetKind(p.Kind).SetTitle(p.Title).SetEmoji(p.Emoji).SetSlug(p.Slug).
+				SetDescription(p.Description).SetHidden(p.Hidden).SetHref(p.Href).SetContentHash(p.Hash).
+				SetCreatedAt(p.CreatedAt).SetUpdatedAt(p.UpdatedAt))
+		}
+		if err := tx.Page.CreateBulk(creates...).Exec(ctx); err != nil {
+			return nil, entError(err)
+		}
+	}
+	for start := 0; start < len(d.files); start += pageChunk {
+		var creates []*ent.FileCreate
+		for _, f := range d.files[start:min(len(d.files), start+pageChunk)] {
+			creates = append(creates, tx.File.Create().SetRevisionID(rev.ID).SetFileID(f.ID).SetName(f.Name).
+				SetContentType(f.ContentType).SetSize(f.Size).SetBlobKey(f.BlobKey).SetNillableWidth(f.Width).
+				SetNillableHeight(f.Height).SetCreatedAt(f.CreatedAt))
+		}
+		if err := tx.File.CreateBulk(creates...).Exec(ctx); err != nil {
+			return nil, entError(err)
+		}
+	}
+	return rev, nil
+}
+
+// touch marks a page as changed now.
+func (p *draftPage) touch() { p.UpdatedAt = clock.Now() }

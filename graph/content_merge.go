@@ -1,0 +1,206 @@
+package graph
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/merge"
+)
+
+// hashMarker stands for a body by its content hash in the merge engine's
+// pages. Bodies are loaded as text only for pages changed on both sides,
+// the only ones merged line by line.
+const hashMarker = "\x00sha256:"
+
+// threeWay merges the revisions base, ours and theirs (design.md,
+// Content). It answers the merged draft, or a 409 naming every conflicting
+// page.
+func threeWay(ctx context.Context, base, ours, theirs string) (*draft, error) {
+	l := loader.For(ctx)
+	thunks := []func() (*draft, error){}
+	for _, rev := range []string{base, ours, theirs} {
+		rev := rev
+		ch := make(chan struct{})
+		var d *draft
+		var err error
+		go func() { d, err = newDraft(ctx, rev); close(ch) }()
+		thunks = append(thunks, func() (*draft, error) { <-ch; return d, err })
+	}
+	drafts := make([]*draft, 3)
+	for i, th := range thunks {
+		d, err := th()
+		if err != nil {
+			return nil, err
+		}
+		drafts[i] = d
+	}
+	b, o, t := drafts[0], drafts[1], drafts[2]
+
+	// Bodies changed on both sides are merged line by line: load their text.
+	var hashes []string
+	both := map[string]bool{}
+	for id, bp := range b.pages {
+		op, ot := o.pages[id], t.pages[id]
+		if op != nil && ot != nil && op.Hash != bp.Hash && ot.Hash != bp.Hash && op.Hash != ot.Hash {
+			both[id] = true
+			hashes = append(hashes, bp.Hash, op.Hash, ot.Hash)
+		}
+	}
+	texts := map[string]string{}
+	if len(hashes) > 0 {
+		values, errs := l.PageMarkdown.LoadMany(ctx, hashes)()
+		for i, h := range hashes {
+			if errs != nil && errs[i] != nil {
+				return nil, errs[i]
+			}
+			texts[h] = values[i]
+		}
+	}
+	toMerge := func(d *draft) map[string]merge.Page {
+		out := make(map[string]merge.Page, len(d.pages))
+		for id, p := range d.pages {
+			body := hashMarker + p.Hash
+			if both[id] {
+				body = texts[p.Hash]
+			}
+			out[id] = merge.Page{ID: id, Parent: p.Parent, Position: p.Position, Title: p.Title, Emoji: p.Emoji,
+				Description: p.Description, Slug: p.Slug, Kind: string(p.Kind), Hidden: p.Hidden, Href: p.Href, Body: body}
+		}
+		return out
+	}
+	oursPages := toMerge(o)
+	merged, conflicts := merge.Trees(toMerge(b), oursPages, toMerge(t))
+	if len(conflicts) > 0 {
+		ids := make([]string, len(conflicts))
+		reasons := make([]string, len(conflicts))
+		for i, c := range conflicts {
+			ids[i] = c.PageID
+			reasons[i] = c.PageID + " (" + c.Reason + ")"
+		}
+		return nil, &apperr.Error{Kind: apperr.Conflict, Field: "pages",
+			Message: "conflicting pages: " + strings.Join(reasons, ", ")}
+	}
+
+	out := &draft{pages: make(map[string]*draftPage, len(merged)), bodies: map[string]string{}}
+	for id, m := range merged {
+		p := &draftPage{ID: id, Parent: m.Parent, Position: m.Position, Kind: page.Kind(m.Kind), Title: m.Title,
+			Emoji: m.Emoji, Slug: m.Slug, Description: m.Description, Href: m.Href, Hidden: m.Hidden}
+		if strings.HasPrefix(m.Body, hashMarker) {
+			p.Hash = strings.TrimPrefix(m.Body, hashMarker)
+		} else {
+			out.setBody(p, m.Body)
+		}
+		// Times follow the page: kept from ours when unchanged there.
+		switch src := firstPage(o.pages[id], t.pages[id]); {
+		case o.pages[id] != nil && oursPages[id] == m:
+			p.CreatedAt, p.UpdatedAt = src.CreatedAt, src.UpdatedAt
+		default:
+			p.CreatedAt, p.UpdatedAt = src.CreatedAt, clock.Now()
+		}
+		out.pages[id] = p
+	}
+	// Files are immutable and never removed: the union of both sides.
+	seen := map[string]bool{}
+	for _, f := range append(append([]*draftFile{}, o.files...), t.files...) {
+		if !seen[f.ID] {
+			seen[f.ID] = true
+			out.files = append(out.files, f)
+		}
+	}
+	sort.Slice(out.files, func(i, j int) bool { return out.files[i].CreatedAt.Before(out.files[j].CreatedAt) })
+	return out, nil
+}
+
+func firstPage(ps ...*draftPage) *draftPage {
+	for _, p := range ps {
+		if p != nil {
+			return p
+		}
+	}
+	return &draftPage{CreatedAt: clock.Now()}
+}
+
+// MergeChangeRequest merges a change request into its space: a three-way
+// merge of the change request's content with the space's, from their last
+// common revision. A clean merge makes a merge revision the space's content
+// and marks the change request merged; conflicts change nothing (409).
+func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (*model.MergeResult, error) {
+	s, cr, err := r.editableChangeRequest(ctx, spaceID, id)
+	if err != nil {
+		return nil, err
+	}
+	merged, err := threeWay(ctx, cr.RevisionMergedAncestor, s.RevisionID, cr.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	var rev *ent.Revision
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if rev, err = merged.write(ctx, tx, spaceID, revision.TypeMerge, []string{s.RevisionID, cr.RevisionID}, auth.ViewerID(ctx)); err != nil {
+			return err
+		}
+		if _, err := moveSpaceRevision(ctx, tx, s, rev.ID); err != nil {
+			return err
+		}
+		n, err := tx.ChangeRequest.Update().
+			Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID), changerequest.StatusIn(changerequest.StatusOpen, changerequest.StatusDraft)).
+			SetStatus(changerequest.StatusMerged).SetRevisionMerged(rev.ID).Save(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.Conflictf("the change request changed while it was merged: retry")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	loader.For(ctx).SpaceByID.Clear(ctx, spaceID)
+	return &model.MergeResult{Revision: rev.ID, Result: "merge"}, nil
+}
+
+// UpdateChangeRequestFromMain brings the space's changes into a change
+// request by the same three-way rule; afterwards it is no longer outdated.
+func (r *Resolver) UpdateChangeRequestFromMain(ctx context.Context, spaceID, id string) (*model.MergeResult, error) {
+	s, cr, err := r.editableChangeRequest(ctx, spaceID, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.RevisionID == cr.RevisionMergedAncestor {
+		return &model.MergeResult{Revision: cr.RevisionID, Result: "update"}, nil
+	}
+	merged, err := threeWay(ctx, cr.RevisionMergedAncestor, cr.RevisionID, s.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	var rev *ent.Revision
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if rev, err = merged.write(ctx, tx, spaceID, revision.TypeUpdate, []string{cr.RevisionID, s.RevisionID}, auth.ViewerID(ctx)); err != nil {
+			return err
+		}
+		n, err := tx.ChangeRequest.Update().
+			Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID)).
+			SetRevisionID(rev.ID).SetRevisionMergedAncestor(s.RevisionID).Save(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.Conflictf("the change request changed while it was updated: retry")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeResult{Revision: rev.ID, Result: "update"}, nil
+}

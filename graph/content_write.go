@@ -1,0 +1,101 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+)
+
+// UpdateChangeRequestContent applies a batch of changes to a change
+// request's content and makes the result its new revision, all or nothing.
+func (r *Resolver) UpdateChangeRequestContent(ctx context.Context, spaceID, id string, changes []*model.ContentChangeInput) (*ent.ChangeRequest, error) {
+	_, cr, err := r.editableChangeRequest(ctx, spaceID, id)
+	if err != nil {
+		return nil, err
+	}
+	d, err := newDraft(ctx, cr.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.applyChanges(ctx, d, changes); err != nil {
+		return nil, err
+	}
+	var updated *ent.ChangeRequest
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		rev, err := d.write(ctx, tx, spaceID, revision.TypeEdits, []string{cr.RevisionID}, auth.ViewerID(ctx))
+		if err != nil {
+			return err
+		}
+		// Only if nobody moved the change request on meanwhile.
+		n, err := tx.ChangeRequest.Update().
+			Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID)).
+			SetRevisionID(rev.ID).Save(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.Conflictf("the change request changed while this batch was applied: retry")
+		}
+		updated, err = tx.ChangeRequest.Get(ctx, cr.ID)
+		return err
+	})
+	return updated, err
+}
+
+// UpdateSpaceContent applies a batch of changes directly to a space in live
+// edit mode, all or nothing. Locked spaces answer 423, spaces edited only
+// through change requests 409.
+func (r *Resolver) UpdateSpaceContent(ctx context.Context, spaceID string, changes []*model.ContentChangeInput) (*ent.Space, error) {
+	s, err := spaceWithRole(ctx, spaceID, access.Edit)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case s.EditMode != nil && *s.EditMode == space.EditModeLocked:
+		return nil, &apperr.Error{Kind: apperr.Locked, Message: "the space is locked: its content cannot change"}
+	case s.EditMode == nil || *s.EditMode != space.EditModeLive:
+		return nil, apperr.Conflictf("the space is edited through change requests: set editMode to live to edit it directly")
+	}
+	d, err := newDraft(ctx, s.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.applyChanges(ctx, d, changes); err != nil {
+		return nil, err
+	}
+	var updated *ent.Space
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		rev, err := d.write(ctx, tx, spaceID, revision.TypeEdits, []string{s.RevisionID}, auth.ViewerID(ctx))
+		if err != nil {
+			return err
+		}
+		updated, err = moveSpaceRevision(ctx, tx, s, rev.ID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	loader.For(ctx).SpaceByID.Clear(ctx, spaceID).Prime(ctx, spaceID, updated)
+	return updated, nil
+}
+
+// moveSpaceRevision points the space at rev, provided the space is still
+// at the revision the caller started from (409 otherwise: retry).
+func moveSpaceRevision(ctx context.Context, tx *ent.Client, s *ent.Space, rev string) (*ent.Space, error) {
+	n, err := tx.Space.Update().Where(space.ID(s.ID), space.RevisionID(s.RevisionID)).SetRevisionID(rev).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, apperr.Conflictf("the space's content changed meanwhile: retry")
+	}
+	return tx.Space.Get(ctx, s.ID)
+}

@@ -1,0 +1,171 @@
+package loader
+
+import (
+	"context"
+	"sort"
+
+	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/pagecontent"
+	"github.com/folio/folio/ent/revision"
+)
+
+// RevisionLoaders batch the reads of revisions: a revision's pages and files
+// load in one statement each, whatever their number, and page bodies in one
+// statement per batch of pages.
+type RevisionLoaders struct {
+	RevisionByID  *dataloader.Loader[string, *ent.Revision]
+	RevisionPages *dataloader.Loader[string, []*ent.Page]
+	RevisionFiles *dataloader.Loader[string, []*ent.File]
+	// PageMarkdown reads page bodies by content hash.
+	PageMarkdown *dataloader.Loader[string, string]
+	// RevisionTree arranges a revision's pages as a tree, once per request.
+	RevisionTree *dataloader.Loader[string, *Tree]
+	// RevisionBodies loads the bodies of every page of a revision in one
+	// statement, for reads that walk a tree and ask each page its body.
+	RevisionBodies *dataloader.Loader[string, map[string]string]
+}
+
+func newRevisionLoaders(client *ent.Client) *RevisionLoaders {
+	rl := &RevisionLoaders{}
+	*rl = RevisionLoaders{
+		RevisionByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.Revision, error) {
+			return client.Revision.Query().Where(revision.IDIn(ids...)).All(ctx)
+		}, func(r *ent.Revision) string { return r.ID }, "revision"),
+		RevisionPages: groupLoader(func(ctx context.Context, revs []string) ([]*ent.Page, error) {
+			return client.Page.Query().Where(page.RevisionIDIn(revs...)).
+				Order(ent.Asc(page.FieldParentPageID), ent.Asc(page.FieldPosition), ent.Asc(page.FieldPageID)).All(ctx)
+		}, func(p *ent.Page) string { return p.RevisionID }),
+		RevisionFiles: groupLoader(func(ctx context.Context, revs []string) ([]*ent.File, error) {
+			return client.File.Query().Where(file.RevisionIDIn(revs...)).
+				Order(ent.Asc(file.FieldCreatedAt), ent.Asc(file.FieldFileID)).All(ctx)
+		}, func(f *ent.File) string { return f.RevisionID }),
+		PageMarkdown: dataloader.NewBatchedLoader(func(ctx context.Context, hashes []string) []*dataloader.Result[string] {
+			rows, err := client.PageContent.Query().Where(pagecontent.IDIn(hashes...)).All(ctx)
+			text := make(map[string]string, len(rows))
+			for _, r := range rows {
+				text[r.ID] = r.Markdown
+			}
+			results := make([]*dataloader.Result[string], len(hashes))
+			for i, h := range hashes {
+				results[i] = &dataloader.Result[string]{Data: text[h], Error: err}
+			}
+			return results
+		}, dataloader.WithWait[string, string](batchWait)),
+		RevisionTree: dataloader.NewBatchedLoader(func(ctx context.Context, revs []string) []*dataloader.Result[*Tree] {
+			pages, errs := rl.RevisionPages.LoadMany(ctx, revs)()
+			results := make([]*dataloader.Result[*Tree], len(revs))
+			for i := range revs {
+				var err error
+				if errs != nil {
+					err = errs[i]
+				}
+				results[i] = &dataloader.Result[*Tree]{Data: NewTree(pages[i]), Error: err}
+			}
+			return results
+		}, dataloader.WithWait[string, *Tree](0)),
+		RevisionBodies: dataloader.NewBatchedLoader(func(ctx context.Context, revs []string) []*dataloader.Result[map[string]string] {
+			results := make([]*dataloader.Result[map[string]string], len(revs))
+			trees, errs := rl.RevisionTree.LoadMany(ctx, revs)()
+			var hashes []string
+			for i, t := range trees {
+				if errs != nil && errs[i] != nil {
+					continue
+				}
+				for _, p := range t.Pages {
+					if p.ContentHash != "" {
+						hashes = append(hashes, p.ContentHash)
+					}
+				}
+			}
+			rows, err := client.PageContent.Query().Where(pagecontent.IDIn(hashes...)).All(ctx)
+			text := make(map[string]string, len(rows))
+			for _, r := range rows {
+				text[r.ID] = r.Markdown
+			}
+			for i := range revs {
+				res := &dataloader.Result[map[string]string]{Data: text, Error: err}
+				if errs != nil && errs[i] != nil {
+					res.Error = errs[i]
+				}
+				results[i] = res
+			}
+			return results
+		}, dataloader.WithWait[string, map[string]string](batchWait)),
+	}
+	return rl
+}
+
+// groupLoader loads the rows of many keys in one query and hands each key
+// its rows (none: an empty list).
+func groupLoader[V any](fetch func(context.Context, []string) ([]V, error), keyOf func(V) string) *dataloader.Loader[string, []V] {
+	return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[[]V] {
+		rows, err := fetch(ctx, keys)
+		byKey := make(map[string][]V, len(keys))
+		for _, r := range rows {
+			byKey[keyOf(r)] = append(byKey[keyOf(r)], r)
+		}
+		results := make([]*dataloader.Result[[]V], len(keys))
+		for i, k := range keys {
+			results[i] = &dataloader.Result[[]V]{Data: byKey[k], Error: err}
+		}
+		return results
+	}, dataloader.WithWait[string, []V](batchWait))
+}
+
+// Tree is a revision's pages arranged as a tree, built once per request
+// from the revision's page rows.
+type Tree struct {
+	Pages    []*ent.Page
+	ByID     map[string]*ent.Page
+	Children map[string][]*ent.Page // by parent page id; "" holds the root pages
+	paths    map[string]string
+}
+
+// NewTree arranges page rows (in any order) as a tree.
+func NewTree(pages []*ent.Page) *Tree {
+	t := &Tree{Pages: pages, ByID: make(map[string]*ent.Page, len(pages)), Children: map[string][]*ent.Page{}}
+	for _, p := range pages {
+		t.ByID[p.PageID] = p
+	}
+	for _, p := range pages {
+		parent := p.ParentPageID
+		if _, ok := t.ByID[parent]; !ok {
+			parent = ""
+		}
+		t.Children[parent] = append(t.Children[parent], p)
+	}
+	for _, kids := range t.Children {
+		sortPages(kids)
+	}
+	// Paths are computed here, once: resolvers read the tree concurrently.
+	t.paths = make(map[string]string, len(pages))
+	var walk func(parent, prefix string)
+	walk = func(parent, prefix string) {
+		for _, c := range t.Children[parent] {
+			path := c.Slug
+			if prefix != "" {
+				path = prefix + "/" + c.Slug
+			}
+			t.paths[c.PageID] = path
+			walk(c.PageID, path)
+		}
+	}
+	walk("", "")
+	return t
+}
+
+func sortPages(ps []*ent.Page) {
+	sort.Slice(ps, func(i, j int) bool {
+		if ps[i].Position != ps[j].Position {
+			return ps[i].Position < ps[j].Position
+		}
+		return ps[i].PageID < ps[j].PageID
+	})
+}
+
+// Path is the slugs from the root to the page, joined with "/".
+func (t *Tree) Path(p *ent.Page) string { return t.paths[p.PageID] }

@@ -1,0 +1,90 @@
+// Package blob keeps file bytes, content-addressed by their SHA-256, in a
+// gocloud.dev bucket: a directory by default (file://), memory for tests
+// (mem://). Other drivers (s3://, gs://, azblob://) need their gocloud
+// driver package linked in; Folio links the file and memory drivers.
+package blob
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"gocloud.dev/blob"
+	_ "gocloud.dev/blob/fileblob"
+	_ "gocloud.dev/blob/memblob"
+	"gocloud.dev/gcerrors"
+)
+
+// Store is a bucket of content-addressed blobs.
+type Store struct{ bucket *blob.Bucket }
+
+// ErrNotFound is returned for a key the store does not hold.
+var ErrNotFound = errors.New("blob not found")
+
+// Open opens the bucket at rawURL, or a directory "blobs" under dataDir
+// when rawURL is empty.
+func Open(ctx context.Context, rawURL, dataDir string) (*Store, error) {
+	if rawURL == "" {
+		dir, err := filepath.Abs(filepath.Join(dataDir, "blobs"))
+		if err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("blob directory: %w", err)
+		}
+		rawURL = (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
+	}
+	b, err := blob.OpenBucket(ctx, rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("blob storage %s: %w", rawURL, err)
+	}
+	return &Store{bucket: b}, nil
+}
+
+// Key is the content address of data.
+func Key(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// Put stores data under its key and returns the key. Storing the same bytes
+// twice is harmless.
+func (s *Store) Put(ctx context.Context, data []byte, contentType string) (string, error) {
+	key := Key(data)
+	if ok, err := s.bucket.Exists(ctx, key); err == nil && ok {
+		return key, nil
+	}
+	err := s.bucket.WriteAll(ctx, key, data, &blob.WriterOptions{ContentType: contentType})
+	return key, err
+}
+
+// Open reads the blob under key.
+func (s *Store) Open(ctx context.Context, key string) (io.ReadCloser, error) {
+	r, err := s.bucket.NewReader(ctx, key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		return nil, ErrNotFound
+	}
+	return r, err
+}
+
+// Get reads the whole blob under key.
+func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
+	r, err := s.Open(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var buf bytes.Buffer
+	_, err = io.Copy(&buf, r)
+	return buf.Bytes(), err
+}
+
+// Close releases the bucket.
+func (s *Store) Close() error { return s.bucket.Close() }
