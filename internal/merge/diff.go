@@ -13,13 +13,66 @@ package merge
 // match computes a longest common subsequence of a and b and returns, for
 // every index i of a, the index in b it is matched with, or -1. Matched
 // indexes are strictly increasing.
+//
+// Elements must be non-negative (they are interned IDs). Elements that never
+// occur in the other sequence cannot be part of any common subsequence; they
+// are dropped before the diff, which keeps it fast when the two sides were
+// largely rewritten.
 func match(a, b []int) []int {
 	m := make([]int, len(a))
 	for i := range m {
 		m[i] = -1
 	}
-	d := differ{a: a, b: b, m: m}
-	d.compare(0, len(a), 0, len(b))
+	// Common prefix and suffix first: cheap, and usually most of a page.
+	lo := 0
+	for lo < len(a) && lo < len(b) && a[lo] == b[lo] {
+		m[lo] = lo
+		lo++
+	}
+	ahi, bhi := len(a), len(b)
+	for ahi > lo && bhi > lo && a[ahi-1] == b[bhi-1] {
+		ahi--
+		bhi--
+		m[ahi] = bhi
+	}
+	// Elements are small non-negative ints (interned), so sets are slices.
+	top := 0
+	for _, x := range a[lo:ahi] {
+		top = max(top, x+1)
+	}
+	for _, x := range b[lo:bhi] {
+		top = max(top, x+1)
+	}
+	inA, inB := make([]bool, top), make([]bool, top)
+	for _, x := range a[lo:ahi] {
+		inA[x] = true
+	}
+	for _, x := range b[lo:bhi] {
+		inB[x] = true
+	}
+	var ai, bi []int // kept indexes
+	var ak, bk []int // kept values
+	for i := lo; i < ahi; i++ {
+		if inB[a[i]] {
+			ai, ak = append(ai, i), append(ak, a[i])
+		}
+	}
+	for j := lo; j < bhi; j++ {
+		if inA[b[j]] {
+			bi, bk = append(bi, j), append(bk, b[j])
+		}
+	}
+	km := make([]int, len(ak))
+	for i := range km {
+		km[i] = -1
+	}
+	d := differ{a: ak, b: bk, m: km}
+	d.compare(0, len(ak), 0, len(bk))
+	for i, j := range km {
+		if j >= 0 {
+			m[ai[i]] = bi[j]
+		}
+	}
 	return m
 }
 
@@ -60,7 +113,7 @@ func (d *differ) bisect(aLo, aHi, bLo, bHi int) (x, y int, ok bool) {
 	n, m := aHi-aLo, bHi-bLo
 	maxD := (n + m + 1) / 2
 	vOff := maxD
-	vLen := 2*maxD + 2 // k reaches ±(maxD+1) at the sweep's edges
+	vLen := 2*maxD + 2
 	if cap(d.vf) < vLen {
 		d.vf = make([]int, vLen)
 		d.vb = make([]int, vLen)

@@ -66,7 +66,7 @@ func (t text) String() string {
 // test checks that the general path agrees with them).
 func mergeLines(base, ours, theirs string) (string, bool) {
 	b, o, t := split(base), split(ours), split(theirs)
-	intern := map[string]int{}
+	intern := make(map[string]int, len(b.lines)+len(o.lines)/8+len(t.lines)/8)
 	ids := func(lines []string) []int {
 		out := make([]int, len(lines))
 		for i, l := range lines {
