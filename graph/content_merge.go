@@ -151,6 +151,13 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 		if _, err := moveSpaceRevision(ctx, tx, s, rev.ID); err != nil {
 			return err
 		}
+		old, err := newDraft(ctx, s.RevisionID)
+		if err != nil {
+			return err
+		}
+		if err := r.reindex(ctx, tx, spaceID, old, merged); err != nil {
+			return err
+		}
 		n, err := tx.ChangeRequest.Update().
 			Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID), changerequest.StatusIn(changerequest.StatusOpen, changerequest.StatusDraft)).
 			SetStatus(changerequest.StatusMerged).SetRevisionMerged(rev.ID).Save(ctx)

@@ -77,8 +77,14 @@ func (r *Resolver) UpdateSpaceContent(ctx context.Context, spaceID string, chang
 		if err != nil {
 			return err
 		}
-		updated, err = moveSpaceRevision(ctx, tx, s, rev.ID)
-		return err
+		if updated, err = moveSpaceRevision(ctx, tx, s, rev.ID); err != nil {
+			return err
+		}
+		old, err := newDraft(ctx, s.RevisionID)
+		if err != nil {
+			return err
+		}
+		return r.reindex(ctx, tx, spaceID, old, d)
 	})
 	if err != nil {
 		return nil, err

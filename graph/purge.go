@@ -54,6 +54,9 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 			if _, err := tx.Revision.Delete().Where(revision.SpaceID(id)).Exec(ctx); err != nil {
 				return err
 			}
+			if err := r.unindexSpace(ctx, tx, id); err != nil {
+				return err
+			}
 			n, err = tx.Space.Delete().Where(space.ID(id), space.DeletedAtNotNil()).Exec(ctx)
 			return err
 		})

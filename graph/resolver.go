@@ -17,6 +17,8 @@ type Resolver struct {
 	// BaseURL is the public URL of the server, without a trailing slash,
 	// used in every `urls` object.
 	BaseURL string
+	// Dialect is the database's (search speaks its own SQL).
+	Dialect string
 	// Blobs keeps file bytes; Fetcher downloads what users point at.
 	Blobs   *blob.Store
 	Fetcher fetch.Fetcher

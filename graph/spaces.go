@@ -296,6 +296,9 @@ func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, e
 		if err != nil {
 			return err
 		}
+		if err := r.reindex(ctx, tx, dupID, nil, content); err != nil {
+			return err
+		}
 		create := tx.Space.Create().SetID(dupID).SetOrganizationID(s.OrganizationID).SetNillableParentID(s.ParentID).
 			SetTitle(s.Title).SetNillableEmoji(s.Emoji).SetVisibility(s.Visibility).
 			SetNillableEditMode(s.EditMode).SetPosition(pos).SetShareKey(ids.New() + ids.New()).

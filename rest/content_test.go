@@ -397,3 +397,12 @@ func TestLiveEditsAndFiles(t *testing.T) {
 		}
 	})
 }
+
+// liveEdit applies changes to a live space through POST /v1/spaces/{id}/content
+// (Folio's extension: no reference schema to check it against).
+func liveEdit(t *testing.T, s *testkit.Server, token, spaceID string, changes ...any) {
+	t.Helper()
+	if r := s.Request(t, token, "POST", "/v1/spaces/"+spaceID+"/content", map[string]any{"changes": changes}); r.Status != 200 {
+		t.Fatalf("live edit: %d %s", r.Status, r.Body)
+	}
+}

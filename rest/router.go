@@ -30,6 +30,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.spaceFieldRoutes(r)
 	a.contentRoutes(r)
 	a.changeRequestRoutes(r)
+	a.searchRoutes(r)
 }
 
 // Downloads mounts the file downloads, outside /v1 and its authentication.

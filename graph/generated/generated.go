@@ -44,6 +44,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	Revision() RevisionResolver
 	SAMLProvider() SAMLProviderResolver
+	SearchSection() SearchSectionResolver
 	Space() SpaceResolver
 	Team() TeamResolver
 	TeamMember() TeamMemberResolver
@@ -311,6 +312,7 @@ type ComplexityRoot struct {
 		Permissions           func(childComplexity int) int
 		SSO                   func(childComplexity int) int
 		SamlProviders         func(childComplexity int, first *int, after *string, order *model.Order) int
+		Search                func(childComplexity int, query string, first *int, after *string) int
 		Spaces                func(childComplexity int, first *int, after *string, order *model.Order) int
 		SsoProviders          func(childComplexity int) int
 		Teams                 func(childComplexity int, first *int, after *string, order *model.Order, owner *string, title *string) int
@@ -452,6 +454,30 @@ type ComplexityRoot struct {
 		StartURL func(childComplexity int) int
 	}
 
+	SearchPage struct {
+		Page     func(childComplexity int) int
+		Sections func(childComplexity int) int
+		Space    func(childComplexity int) int
+	}
+
+	SearchPageConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SearchPageEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SearchSection struct {
+		Body  func(childComplexity int) int
+		ID    func(childComplexity int) int
+		Path  func(childComplexity int) int
+		Title func(childComplexity int) int
+	}
+
 	Space struct {
 		ChangeRequest       func(childComplexity int, id string) int
 		ChangeRequestCount  func(childComplexity int) int
@@ -470,6 +496,7 @@ type ComplexityRoot struct {
 		Parent              func(childComplexity int) int
 		Permissions         func(childComplexity int) int
 		Revision            func(childComplexity int) int
+		Search              func(childComplexity int, query string, first *int, after *string) int
 		Title               func(childComplexity int) int
 		UpdatedAt           func(childComplexity int) int
 		Urls                func(childComplexity int) int
@@ -717,6 +744,7 @@ type OrganizationResolver interface {
 	Members(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.MemberConnection, error)
 	SamlProviders(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.SAMLProviderConnection, error)
 	SsoProviders(ctx context.Context, obj *ent.Organization) ([]*model.SSOProviderLogin, error)
+	Search(ctx context.Context, obj *ent.Organization, query string, first *int, after *string) (*model.SearchPageConnection, error)
 	Spaces(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.SpaceConnection, error)
 	Teams(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, owner *string, title *string) (*model.TeamConnection, error)
 	Translations(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.TranslationSettingsConnection, error)
@@ -764,6 +792,12 @@ type SAMLProviderResolver interface {
 	Urls(ctx context.Context, obj *ent.SAMLProvider) (*model.SAMLProviderURLs, error)
 	Organization(ctx context.Context, obj *ent.SAMLProvider) (*ent.Organization, error)
 }
+type SearchSectionResolver interface {
+	ID(ctx context.Context, obj *model.SearchSection) (string, error)
+	Title(ctx context.Context, obj *model.SearchSection) (string, error)
+	Path(ctx context.Context, obj *model.SearchSection) (string, error)
+	Body(ctx context.Context, obj *model.SearchSection) (string, error)
+}
 type SpaceResolver interface {
 	Visibility(ctx context.Context, obj *ent.Space) (string, error)
 
@@ -780,6 +814,7 @@ type SpaceResolver interface {
 	Permissions(ctx context.Context, obj *ent.Space) (*access.SpacePermissions, error)
 	ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *string, contributor *string) (*model.ChangeRequestConnection, error)
 	ChangeRequest(ctx context.Context, obj *ent.Space, id string) (*ent.ChangeRequest, error)
+	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error)
 	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.SpaceCustomFieldValue, error)
 }
 type TeamResolver interface {
@@ -2137,6 +2172,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.SamlProviders(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
+	case "Organization.search":
+		if e.ComplexityRoot.Organization.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Search(childComplexity, args["query"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Organization.spaces":
 		if e.ComplexityRoot.Organization.Spaces == nil {
 			break
@@ -2766,6 +2812,82 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SSOProviderLogin.StartURL(childComplexity), true
 
+	case "SearchPage.page":
+		if e.ComplexityRoot.SearchPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPage.Page(childComplexity), true
+	case "SearchPage.sections":
+		if e.ComplexityRoot.SearchPage.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPage.Sections(childComplexity), true
+	case "SearchPage.space":
+		if e.ComplexityRoot.SearchPage.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPage.Space(childComplexity), true
+
+	case "SearchPageConnection.edges":
+		if e.ComplexityRoot.SearchPageConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageConnection.Edges(childComplexity), true
+	case "SearchPageConnection.pageInfo":
+		if e.ComplexityRoot.SearchPageConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageConnection.PageInfo(childComplexity), true
+	case "SearchPageConnection.totalCount":
+		if e.ComplexityRoot.SearchPageConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageConnection.TotalCount(childComplexity), true
+
+	case "SearchPageEdge.cursor":
+		if e.ComplexityRoot.SearchPageEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageEdge.Cursor(childComplexity), true
+	case "SearchPageEdge.node":
+		if e.ComplexityRoot.SearchPageEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageEdge.Node(childComplexity), true
+
+	case "SearchSection.body":
+		if e.ComplexityRoot.SearchSection.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSection.Body(childComplexity), true
+	case "SearchSection.id":
+		if e.ComplexityRoot.SearchSection.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSection.ID(childComplexity), true
+	case "SearchSection.path":
+		if e.ComplexityRoot.SearchSection.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSection.Path(childComplexity), true
+	case "SearchSection.title":
+		if e.ComplexityRoot.SearchSection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSection.Title(childComplexity), true
+
 	case "Space.changeRequest":
 		if e.ComplexityRoot.Space.ChangeRequest == nil {
 			break
@@ -2878,6 +3000,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Revision(childComplexity), true
+	case "Space.search":
+		if e.ComplexityRoot.Space.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Space_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Search(childComplexity, args["query"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Space.title":
 		if e.ComplexityRoot.Space.Title == nil {
 			break
@@ -4188,6 +4321,44 @@ extend type Mutation {
   deleteSAMLProvider(organizationId: ID!, id: ID!): Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../../schema/search.graphql", Input: `# Full-text search (REST area ` + "`" + `search` + "`" + `).
+
+type SearchSection {
+  "The heading's anchor; empty for the text before the first heading."
+  id: String!
+  title: String!
+  path: String!
+  "An excerpt around the match."
+  body: String!
+}
+
+type SearchPage {
+  page: Page!
+  space: Space!
+  sections: [SearchSection!]!
+}
+
+type SearchPageConnection {
+  edges: [SearchPageEdge!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SearchPageEdge {
+  cursor: String!
+  node: SearchPage!
+}
+
+extend type Space {
+  "Pages of the current content matching query (at most 512 characters), best first."
+  search(query: String!, first: Int, after: String): SearchPageConnection!
+}
+
+extend type Organization {
+  "Pages of every space the caller can read matching query, best first."
+  search(query: String!, first: Int, after: String): SearchPageConnection!
+}
+`, BuiltIn: false},
 	{Name: "../../schema/space.graphql", Input: `# Spaces (REST area ` + "`" + `spaces` + "`" + `).
 
 type Space implements Node {
@@ -4955,6 +5126,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_samlProviders(ctx, field)
 	case "ssoProviders":
 		return ec.fieldContext_Organization_ssoProviders(ctx, field)
+	case "search":
+		return ec.fieldContext_Organization_search(ctx, field)
 	case "spaces":
 		return ec.fieldContext_Organization_spaces(ctx, field)
 	case "teams":
@@ -5199,6 +5372,54 @@ func (ec *executionContext) childFields_SSOProviderLogin(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type SSOProviderLogin", field.Name)
 }
 
+func (ec *executionContext) childFields_SearchPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "page":
+		return ec.fieldContext_SearchPage_page(ctx, field)
+	case "space":
+		return ec.fieldContext_SearchPage_space(ctx, field)
+	case "sections":
+		return ec.fieldContext_SearchPage_sections(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPage", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SearchPageConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SearchPageConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SearchPageConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SearchPageEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SearchPageEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchSection_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchSection_title(ctx, field)
+	case "path":
+		return ec.fieldContext_SearchSection_path(ctx, field)
+	case "body":
+		return ec.fieldContext_SearchSection_body(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSection", field.Name)
+}
+
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -5241,6 +5462,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequests(ctx, field)
 	case "changeRequest":
 		return ec.fieldContext_Space_changeRequest(ctx, field)
+	case "search":
+		return ec.fieldContext_Space_search(ctx, field)
 	case "customFields":
 		return ec.fieldContext_Space_customFields(ctx, field)
 	}
@@ -6921,6 +7144,36 @@ func (ec *executionContext) field_Organization_samlProviders_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_spaces_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7310,6 +7563,36 @@ func (ec *executionContext) field_Space_changeRequests_args(ctx context.Context,
 		return nil, err
 	}
 	args["contributor"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -12952,6 +13235,50 @@ func (ec *executionContext) fieldContext_Organization_ssoProviders(_ context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_search(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Search(ctx, obj, fc.Args["query"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchPageConnection) graphql.Marshaler {
+			return ec.marshalNSearchPageConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchPageConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_spaces(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15391,6 +15718,336 @@ func (ec *executionContext) fieldContext_SSOProviderLogin_startURL(_ context.Con
 	return graphql.NewScalarFieldContext("SSOProviderLogin", field, false, false, "String")
 }
 
+func (ec *executionContext) _SearchPage_page(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalNPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPage_space(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPage_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPage_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPage_sections(ctx context.Context, field graphql.CollectedField, obj *model.SearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPage_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchSection) graphql.Marshaler {
+			return ec.marshalNSearchSection2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchSectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPage_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPageConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SearchPageEdge) graphql.Marshaler {
+			return ec.marshalNSearchPageEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPageConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchPageEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPageConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPageConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPageConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SearchPageEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _SearchPageEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchPage) graphql.Marshaler {
+			return ec.marshalNSearchPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchPageEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchSection_id(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSection_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SearchSection().ID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSection", field, true, true, "String")
+}
+
+func (ec *executionContext) _SearchSection_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSection_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SearchSection().Title(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSection", field, true, true, "String")
+}
+
+func (ec *executionContext) _SearchSection_path(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSection_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SearchSection().Path(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSection_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSection", field, true, true, "String")
+}
+
+func (ec *executionContext) _SearchSection_body(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSection_body(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SearchSection().Body(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSection_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSection", field, true, true, "String")
+}
+
 func (ec *executionContext) _Space_id(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15932,6 +16589,50 @@ func (ec *executionContext) fieldContext_Space_changeRequest(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Space_changeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_search(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Search(ctx, obj, fc.Args["query"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchPageConnection) graphql.Marshaler {
+			return ec.marshalNSearchPageConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchPageConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -22292,6 +22993,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_ssoProviders(ctx, field, obj)
 				})
+		case "search":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_search(ctx, field, obj)
+				})
 		case "spaces":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -23236,6 +23943,182 @@ func (ec *executionContext) _SSOProviderLogin(ctx context.Context, sel ast.Selec
 	return out
 }
 
+var searchPageImplementors = []string{"SearchPage"}
+
+func (ec *executionContext) _SearchPage(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchPage")
+		case "page":
+			out.Values[i] = ec._SearchPage_page(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._SearchPage_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sections":
+			out.Values[i] = ec._SearchPage_sections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var searchPageConnectionImplementors = []string{"SearchPageConnection"}
+
+func (ec *executionContext) _SearchPageConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPageConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchPageConnection")
+		case "edges":
+			out.Values[i] = ec._SearchPageConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SearchPageConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SearchPageConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var searchPageEdgeImplementors = []string{"SearchPageEdge"}
+
+func (ec *executionContext) _SearchPageEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SearchPageEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchPageEdge")
+		case "cursor":
+			out.Values[i] = ec._SearchPageEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SearchPageEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var searchSectionImplementors = []string{"SearchSection"}
+
+func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchSectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchSection")
+		case "id":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SearchSection_id(ctx, field, obj)
+				})
+		case "title":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SearchSection_title(ctx, field, obj)
+				})
+		case "path":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SearchSection_path(ctx, field, obj)
+				})
+		case "body":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SearchSection_body(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var spaceImplementors = []string{"Space", "Node"}
 
 func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, obj *ent.Space) graphql.Marshaler {
@@ -23360,6 +24243,12 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_changeRequest(ctx, field, obj)
+				})
+		case "search":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_search(ctx, field, obj)
 				})
 		case "customFields":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -25356,6 +26245,70 @@ func (ec *executionContext) marshalNSSOProviderLogin2ᚖgithubᚗcomᚋfolioᚋf
 		return graphql.Null
 	}
 	return ec._SSOProviderLogin(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPage(ctx context.Context, sel ast.SelectionSet, v *model.SearchPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SearchPage!")
+		return graphql.Null
+	}
+	return ec._SearchPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchPageConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageConnection(ctx context.Context, sel ast.SelectionSet, v *model.SearchPageConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SearchPageConnection!")
+		return graphql.Null
+	}
+	return ec._SearchPageConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchPageEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchPageEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchPageEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSearchPageEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageEdge(ctx context.Context, sel ast.SelectionSet, v *model.SearchPageEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SearchPageEdge!")
+		return graphql.Null
+	}
+	return ec._SearchPageEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchSection2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSection) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchSection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSearchSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchSection(ctx context.Context, sel ast.SelectionSet, v *model.SearchSection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SearchSection!")
+		return graphql.Null
+	}
+	return ec._SearchSection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx context.Context, sel ast.SelectionSet, v *ent.Space) graphql.Marshaler {

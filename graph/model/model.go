@@ -5,6 +5,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/markdown"
 )
 
 // Node is any object with an ID. ent entities satisfy it as they are, so the
@@ -59,4 +60,25 @@ type Page struct {
 	// with the whole revision's, in one statement. A page read alone loads
 	// only its own body.
 	InTree bool
+}
+
+// SearchPage is a page that matches a search, with its matching sections.
+type SearchPage struct {
+	Page     *Page
+	Space    *ent.Space
+	Sections []*SearchSection
+}
+
+// SearchSection is a matching section of a page and an excerpt of it.
+type SearchSection struct {
+	Section markdown.Section
+	Excerpt string
+	// Path is the page's path with the section's anchor.
+	Path string
+}
+
+// SearchSpace is a space with its pages that match a search.
+type SearchSpace struct {
+	Space *ent.Space
+	Pages []*SearchPage
 }

@@ -270,6 +270,17 @@ type SSOProviderLogin struct {
 	StartURL string `json:"startURL"`
 }
 
+type SearchPageConnection struct {
+	Edges      []*SearchPageEdge `json:"edges"`
+	PageInfo   *PageInfo         `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+type SearchPageEdge struct {
+	Cursor string      `json:"cursor"`
+	Node   *SearchPage `json:"node"`
+}
+
 type SpaceConnection struct {
 	Edges      []*SpaceEdge `json:"edges"`
 	PageInfo   *PageInfo    `json:"pageInfo"`

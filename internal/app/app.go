@@ -33,6 +33,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	}
 	res := &graph.Resolver{
 		Client:  d.Client,
+		Dialect: d.Dialect,
 		BaseURL: cfg.PublicBaseURL(),
 		Blobs:   blobs,
 		Fetcher: fetch.Fetcher{AllowPrivate: cfg.AllowPrivateFetch, MaxBytes: MaxFetchBytes},

@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"sync/atomic"
 
 	"entgo.io/ent/dialect"
@@ -50,4 +51,31 @@ func (t *countingTx) Exec(ctx context.Context, query string, args, v any) error 
 func (t *countingTx) Query(ctx context.Context, query string, args, v any) error {
 	t.counter.n.Add(1)
 	return t.Tx.Query(ctx, query, args, v)
+}
+
+// Raw statements (full-text search) go through the same counter.
+
+type execQuerier interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}
+
+func (d *countingDriver) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	d.counter.n.Add(1)
+	return d.Driver.(execQuerier).ExecContext(ctx, query, args...)
+}
+
+func (d *countingDriver) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	d.counter.n.Add(1)
+	return d.Driver.(execQuerier).QueryContext(ctx, query, args...)
+}
+
+func (t *countingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	t.counter.n.Add(1)
+	return t.Tx.(execQuerier).ExecContext(ctx, query, args...)
+}
+
+func (t *countingTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	t.counter.n.Add(1)
+	return t.Tx.(execQuerier).QueryContext(ctx, query, args...)
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/migrate"
+	"github.com/folio/folio/internal/search"
 )
 
 // DB is an open database: the ent client for the application, the raw pool
@@ -69,6 +70,12 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 	if err := client.Schema.Create(ctx, migrate.WithDropIndex(true)); err != nil {
 		client.Close()
 		return nil, fmt.Errorf("migrate schema: %w", err)
+	}
+	for _, stmt := range search.Schema(dialect) {
+		if _, err := raw.ExecContext(ctx, stmt); err != nil {
+			client.Close()
+			return nil, fmt.Errorf("search index: %w", err)
+		}
 	}
 	return &DB{Client: client, SQL: raw, Dialect: dialect, Counter: counter}, nil
 }

@@ -1,0 +1,340 @@
+package graph
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/markdown"
+	"github.com/folio/folio/internal/paging"
+	"github.com/folio/folio/internal/search"
+)
+
+// The index holds the current revision of every space: each write that
+// moves a space's content (live edit, merge, duplicate, import) updates the
+// rows of the pages that changed, in the same transaction.
+
+// reindex brings the index of spaceID from the pages of old (nil: none) to
+// those of next.
+func (r *Resolver) reindex(ctx context.Context, tx *ent.Client, spaceID string, old, next *draft) error {
+	var changed, removed []string
+	for id, p := range next.pages {
+		if old == nil {
+			changed = append(changed, id)
+			continue
+		}
+		if o, ok := old.pages[id]; !ok || o.Hash != p.Hash || o.Title != p.Title {
+			changed = append(changed, id)
+		}
+	}
+	if old != nil {
+		for id := range old.pages {
+			if _, ok := next.pages[id]; !ok {
+				removed = append(removed, id)
+			}
+		}
+	}
+	if len(changed) == 0 && len(removed) == 0 {
+		return nil
+	}
+	sort.Strings(changed)
+	// Bodies not in the draft were stored before: read them in one go.
+	var missing []string
+	for _, id := range changed {
+		if h := next.pages[id].Hash; h != "" {
+			if _, ok := next.bodies[h]; !ok {
+				missing = append(missing, h)
+			}
+		}
+	}
+	texts := map[string]string{}
+	if len(missing) > 0 {
+		values, errs := loader.For(ctx).PageMarkdown.LoadMany(ctx, missing)()
+		for i, h := range missing {
+			if errs != nil && errs[i] != nil {
+				return errs[i]
+			}
+			texts[h] = values[i]
+		}
+	}
+	docs := make([]search.Doc, 0, len(changed))
+	for _, id := range changed {
+		p := next.pages[id]
+		body, ok := next.bodies[p.Hash]
+		if !ok {
+			body = texts[p.Hash]
+		}
+		docs = append(docs, search.Doc{SpaceID: spaceID, PageID: id, Title: p.Title, Body: markdown.Text(body)})
+	}
+	stmts := []search.Statement{search.Delete(r.Dialect, spaceID, append(changed, removed...))}
+	stmts = append(stmts, search.Insert(r.Dialect, docs)...)
+	for _, st := range stmts {
+		if _, err := tx.ExecContext(ctx, st.SQL, st.Args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unindexSpace drops a purged space from the index.
+func (r *Resolver) unindexSpace(ctx context.Context, tx *ent.Client, spaceID string) error {
+	st := search.Delete(r.Dialect, spaceID, nil)
+	_, err := tx.ExecContext(ctx, st.SQL, st.Args...)
+	return err
+}
+
+// maxHits bounds the pages a search ranks; results page through them.
+const maxHits = 1000
+
+type hit struct {
+	spaceID, pageID string
+	rank            float64
+}
+
+// searchPages ranks the pages of spaces matching query, best first (at most
+// maxHits), and counts them all.
+func (r *Resolver) searchPages(ctx context.Context, query string, spaceIDs []string) ([]hit, int, error) {
+	if strings.TrimSpace(query) == "" {
+		return nil, 0, apperr.InvalidField("query", "is required")
+	}
+	if utf8.RuneCountInString(query) > search.MaxQuery {
+		return nil, 0, apperr.InvalidField("query", "must be at most %d characters", search.MaxQuery)
+	}
+	if len(spaceIDs) == 0 {
+		return nil, 0, nil
+	}
+	st, ok := search.Query(r.Dialect, query, spaceIDs, maxHits)
+	if !ok {
+		return nil, 0, nil
+	}
+	rows, err := r.Client.QueryContext(ctx, st.SQL, st.Args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var hits []hit
+	for rows.Next() {
+		var h hit
+		if err := rows.Scan(&h.spaceID, &h.pageID, &h.rank); err != nil {
+			return nil, 0, err
+		}
+		hits = append(hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	total := len(hits)
+	if total == maxHits {
+		cst, _ := search.Count(r.Dialect, query, spaceIDs)
+		crow, err := r.Client.QueryContext(ctx, cst.SQL, cst.Args...)
+		if err != nil {
+			return nil, 0, err
+		}
+		defer crow.Close()
+		if crow.Next() {
+			if err := crow.Scan(&total); err != nil {
+				return nil, 0, err
+			}
+		}
+	}
+	return hits, total, nil
+}
+
+// SearchSpace searches the current content of a space the caller can read.
+func (r *Resolver) SearchSpace(ctx context.Context, spaceID, query string, args paging.Args) (paging.Page[*model.SearchPage], error) {
+	s, _, err := visibleSpace(ctx, spaceID)
+	if err != nil {
+		return paging.Page[*model.SearchPage]{}, err
+	}
+	return r.searchIn(ctx, []string{s.ID}, query, args)
+}
+
+// SearchOrganizationPages searches every space of the organization the
+// caller can read, pages best first.
+func (r *Resolver) SearchOrganizationPages(ctx context.Context, orgID, query string, args paging.Args) (paging.Page[*model.SearchPage], error) {
+	ids, err := readableSpaceIDs(ctx, orgID)
+	if err != nil {
+		return paging.Page[*model.SearchPage]{}, err
+	}
+	return r.searchIn(ctx, ids, query, args)
+}
+
+func (r *Resolver) searchIn(ctx context.Context, spaceIDs []string, query string, args paging.Args) (paging.Page[*model.SearchPage], error) {
+	var none paging.Page[*model.SearchPage]
+	hits, total, err := r.searchPages(ctx, query, spaceIDs)
+	if err != nil {
+		return none, err
+	}
+	page, err := sliceRanked(args, hits)
+	if err != nil {
+		return none, err
+	}
+	items, err := r.searchResults(ctx, query, page.Items)
+	if err != nil {
+		return none, err
+	}
+	return paging.Page[*model.SearchPage]{Items: items, Cursors: page.Cursors[:len(items)], Next: page.Next, Total: total}, nil
+}
+
+// readableSpaceIDs lists the spaces of an organization the caller can read.
+func readableSpaceIDs(ctx context.Context, orgID string) ([]string, error) {
+	_, m, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	readable, err := accessibleSpaces(ctx, orgID, m)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(readable))
+	for i, ms := range readable {
+		ids[i] = ms.Space.ID
+	}
+	return ids, nil
+}
+
+// SearchOrganization searches every space of the organization the caller
+// can read; results are spaces, best first, each with its matching pages.
+func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, args paging.Args) (paging.Page[*model.SearchSpace], error) {
+	var none paging.Page[*model.SearchSpace]
+	ids, err := readableSpaceIDs(ctx, orgID)
+	if err != nil {
+		return none, err
+	}
+	hits, _, err := r.searchPages(ctx, query, ids)
+	if err != nil {
+		return none, err
+	}
+	pages, err := r.searchResults(ctx, query, hits)
+	if err != nil {
+		return none, err
+	}
+	var spaces []*model.SearchSpace
+	bySpace := map[string]*model.SearchSpace{}
+	for _, p := range pages {
+		sp := bySpace[p.Space.ID]
+		if sp == nil {
+			sp = &model.SearchSpace{Space: p.Space}
+			bySpace[p.Space.ID] = sp
+			spaces = append(spaces, sp)
+		}
+		sp.Pages = append(sp.Pages, p)
+	}
+	return sliceRanked(args, spaces)
+}
+
+// sliceRanked pages through results in rank order: the cursor is the
+// place in the ranking (results have no other order).
+func sliceRanked[T any](args paging.Args, items []T) (paging.Page[T], error) {
+	type ranked struct {
+		i int
+		v T
+	}
+	rs := make([]ranked, len(items))
+	for i, it := range items {
+		rs[i] = ranked{i, it}
+	}
+	args.Order = paging.Asc
+	p := paging.Slice(args, rs, func(r ranked) paging.Cursor { return paging.Cursor{Pos: float64(r.i + 1), ID: "rank"} })
+	out := paging.Page[T]{Cursors: p.Cursors, Next: p.Next, Total: p.Total, Items: make([]T, len(p.Items))}
+	for i, r := range p.Items {
+		out.Items[i] = r.v
+	}
+	return out, nil
+}
+
+// searchResults turns hits into pages with the sections that match. Bodies
+// of all the pages load together.
+func (r *Resolver) searchResults(ctx context.Context, query string, hits []hit) ([]*model.SearchPage, error) {
+	l := loader.For(ctx)
+	terms := search.Terms(query)
+	var out []*model.SearchPage
+	var hashes []string
+	for _, h := range hits {
+		s, err := l.SpaceByID.Load(ctx, h.spaceID)()
+		if err != nil {
+			continue // deleted meanwhile
+		}
+		t, err := l.RevisionTree.Load(ctx, s.RevisionID)()
+		if err != nil {
+			return nil, err
+		}
+		p, ok := t.ByID[h.pageID]
+		if !ok {
+			continue
+		}
+		out = append(out, &model.SearchPage{Page: &model.Page{Page: p, Tree: t, SpaceID: s.ID}, Space: s})
+		hashes = append(hashes, p.ContentHash)
+	}
+	bodies, errs := l.PageMarkdown.LoadMany(ctx, hashes)()
+	for i, result := range out {
+		if errs != nil && errs[i] != nil {
+			return nil, errs[i]
+		}
+		for _, sec := range markdown.Sections(bodies[i]) {
+			if excerpt, ok := matchExcerpt(sec.Title+"\n"+sec.Body, terms); ok {
+				path := result.Page.Tree.Path(result.Page.Page)
+				if sec.ID != "" {
+					path += "#" + sec.ID
+				}
+				result.Sections = append(result.Sections, &model.SearchSection{Section: sec, Excerpt: excerpt, Path: path})
+				if len(result.Sections) == 3 {
+					break
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// matchExcerpt finds the first term in text and cuts about 200 characters
+// around it.
+func matchExcerpt(text string, terms []string) (string, bool) {
+	lower := strings.ToLower(text)
+	for _, t := range terms {
+		if i := strings.Index(lower, t); i >= 0 {
+			start := max(0, i-80)
+			end := min(len(text), i+120)
+			for start > 0 && !utf8.RuneStart(text[start]) {
+				start--
+			}
+			for end < len(text) && !utf8.RuneStart(text[end]) {
+				end++
+			}
+			excerpt := strings.Join(strings.Fields(text[start:end]), " ")
+			if start > 0 {
+				excerpt = "…" + excerpt
+			}
+			if end < len(text) {
+				excerpt += "…"
+			}
+			return excerpt, true
+		}
+	}
+	return "", false
+}
+
+// ReindexSpace rebuilds a space's index from its current revision: for
+// content written around the resolvers (tests, repairs).
+func (r *Resolver) ReindexSpace(ctx context.Context, spaceID string) error {
+	ctx = loader.With(ctx, loader.New(r.Client, ""))
+	s, err := r.Client.Space.Get(ctx, spaceID)
+	if err != nil {
+		return err
+	}
+	d, err := newDraft(ctx, s.RevisionID)
+	if err != nil {
+		return err
+	}
+	return r.withTx(ctx, func(tx *ent.Client) error {
+		if err := r.unindexSpace(ctx, tx, spaceID); err != nil {
+			return err
+		}
+		return r.reindex(ctx, tx, spaceID, nil, d)
+	})
+}

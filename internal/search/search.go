@@ -1,0 +1,184 @@
+// Package search holds the full-text index of pages: its tables and the
+// statements that fill and query it, for each database's own engine —
+// PostgreSQL: a stored tsvector with a GIN index, queried with
+// websearch_to_tsquery (which accepts any input); SQLite: an FTS5 table
+// ranked by bm25. It builds SQL; callers run it in their transactions.
+package search
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/lib/pq"
+)
+
+// Dialects, as ent names them.
+const (
+	Postgres = "postgres"
+	SQLite   = "sqlite3"
+)
+
+// MaxQuery is the longest query accepted, in characters.
+const MaxQuery = 512
+
+// Schema creates the index; it is idempotent and runs at every start.
+func Schema(dialect string) []string {
+	if dialect == Postgres {
+		return []string{
+			`CREATE TABLE IF NOT EXISTS search_pages (
+				space_id text NOT NULL,
+				page_id text NOT NULL,
+				title text NOT NULL,
+				body text NOT NULL,
+				tsv tsvector GENERATED ALWAYS AS (
+					setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', body), 'B')
+				) STORED,
+				PRIMARY KEY (space_id, page_id)
+			)`,
+			`CREATE INDEX IF NOT EXISTS search_pages_tsv ON search_pages USING GIN (tsv)`,
+		}
+	}
+	return []string{
+		`CREATE VIRTUAL TABLE IF NOT EXISTS search_pages USING fts5(
+			space_id UNINDEXED, page_id UNINDEXED, title, body, tokenize = 'porter unicode61')`,
+	}
+}
+
+// Statement is SQL with its arguments.
+type Statement struct {
+	SQL  string
+	Args []any
+}
+
+// Delete removes pages of a space from the index (all of them when pageIDs
+// is empty).
+func Delete(dialect, spaceID string, pageIDs []string) Statement {
+	if len(pageIDs) == 0 {
+		return Statement{SQL: "DELETE FROM search_pages WHERE space_id = " + ph(dialect, 1), Args: []any{spaceID}}
+	}
+	if dialect == Postgres {
+		return Statement{SQL: "DELETE FROM search_pages WHERE space_id = $1 AND page_id = ANY($2)", Args: []any{spaceID, pq.Array(pageIDs)}}
+	}
+	args := []any{spaceID}
+	marks := make([]string, len(pageIDs))
+	for i, id := range pageIDs {
+		args = append(args, id)
+		marks[i] = "?"
+	}
+	return Statement{SQL: "DELETE FROM search_pages WHERE space_id = ? AND page_id IN (" + strings.Join(marks, ",") + ")", Args: args}
+}
+
+// Doc is a page as indexed.
+type Doc struct {
+	SpaceID, PageID, Title, Body string
+}
+
+// Insert adds pages to the index, in statements of at most 200 pages.
+func Insert(dialect string, docs []Doc) []Statement {
+	var out []Statement
+	for start := 0; start < len(docs); start += 200 {
+		chunk := docs[start:min(len(docs), start+200)]
+		var values []string
+		var args []any
+		for i, d := range chunk {
+			n := i * 4
+			values = append(values, fmt.Sprintf("(%s, %s, %s, %s)", ph(dialect, n+1), ph(dialect, n+2), ph(dialect, n+3), ph(dialect, n+4)))
+			args = append(args, d.SpaceID, d.PageID, d.Title, d.Body)
+		}
+		out = append(out, Statement{
+			SQL:  "INSERT INTO search_pages (space_id, page_id, title, body) VALUES " + strings.Join(values, ", "),
+			Args: args,
+		})
+	}
+	return out
+}
+
+// Query finds the pages of spaces matching text, best first: the rows are
+// (space_id, page_id, rank). limit bounds them.
+func Query(dialect, text string, spaceIDs []string, limit int) (Statement, bool) {
+	if dialect == Postgres {
+		return Statement{
+			SQL: `SELECT space_id, page_id, ts_rank(tsv, q) AS rank
+				FROM search_pages, websearch_to_tsquery('english', $1) q
+				WHERE tsv @@ q AND space_id = ANY($2)
+				ORDER BY rank DESC, space_id, page_id LIMIT $3`,
+			Args: []any{text, pq.Array(spaceIDs), limit},
+		}, true
+	}
+	match := ftsQuery(text)
+	if match == "" {
+		return Statement{}, false
+	}
+	args := []any{match}
+	marks := make([]string, len(spaceIDs))
+	for i, id := range spaceIDs {
+		args = append(args, id)
+		marks[i] = "?"
+	}
+	args = append(args, limit)
+	return Statement{
+		// bm25 is lower for better matches; titles weigh ten times the body.
+		SQL: `SELECT space_id, page_id, -bm25(search_pages, 0, 0, 10.0, 1.0) AS rank
+			FROM search_pages WHERE search_pages MATCH ? AND space_id IN (` + strings.Join(marks, ",") + `)
+			ORDER BY rank DESC, space_id, page_id LIMIT ?`,
+		Args: args,
+	}, true
+}
+
+// Count counts the pages of spaces matching text (Query ranks at most its
+// limit of them).
+func Count(dialect, text string, spaceIDs []string) (Statement, bool) {
+	st, ok := Query(dialect, text, spaceIDs, 0)
+	if !ok {
+		return st, false
+	}
+	if dialect == Postgres {
+		return Statement{
+			SQL:  `SELECT count(*) FROM search_pages, websearch_to_tsquery('english', $1) q WHERE tsv @@ q AND space_id = ANY($2)`,
+			Args: st.Args[:2],
+		}, true
+	}
+	marks := strings.Repeat(",?", len(spaceIDs))
+	return Statement{
+		SQL:  `SELECT count(*) FROM search_pages WHERE search_pages MATCH ? AND space_id IN (` + marks[1:] + `)`,
+		Args: st.Args[:len(st.Args)-1],
+	}, true
+}
+
+// ftsQuery turns free text into an FTS5 query that cannot be a syntax
+// error: "quoted phrases" stay phrases, every other word is a quoted term,
+// all of them required. An empty result means nothing to search.
+func ftsQuery(text string) string {
+	var parts []string
+	inQuote := false
+	for i, chunk := range strings.Split(text, `"`) {
+		inQuote = i%2 == 1
+		words := Terms(chunk)
+		if len(words) == 0 {
+			continue
+		}
+		if inQuote {
+			parts = append(parts, `"`+strings.Join(words, " ")+`"`)
+			continue
+		}
+		for _, w := range words {
+			parts = append(parts, `"`+w+`"`)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Terms splits text into lower-case words (letters and digits).
+func Terms(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+func ph(dialect string, n int) string {
+	if dialect == Postgres {
+		return fmt.Sprintf("$%d", n)
+	}
+	return "?"
+}
