@@ -31,6 +31,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.contentRoutes(r)
 	a.changeRequestRoutes(r)
 	a.searchRoutes(r)
+	a.linkRoutes(r)
 }
 
 // Downloads mounts the file downloads, outside /v1 and its authentication.

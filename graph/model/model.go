@@ -82,3 +82,22 @@ type SearchSpace struct {
 	Space *ent.Space
 	Pages []*SearchPage
 }
+
+// LinkTarget is where a link points and whether that exists.
+type LinkTarget struct {
+	Status string // ok, broken or in-app
+	Kind   string // url, page, file or anchor
+	URL    string // the link as written
+	PageID string
+	FileID string
+	File   *ent.File // the file, for links to files that exist
+	Anchor string
+}
+
+// LinkUsage is a link target and the pages that link to it.
+type LinkUsage struct {
+	Target    LinkTarget
+	Locations []*ent.Page
+	Tree      *loader.Tree
+	SpaceID   string
+}

@@ -29,6 +29,12 @@ var bodySchemaExceptions = map[string]string{
 	// tree, without theirs.
 	"getPageById":                "subpages without bodies",
 	"getPageInChangeRequestById": "subpages without bodies",
+	// Link locations embed pages as in a tree (without bodies).
+	"listSpaceLinks":                 "pages in locations without bodies",
+	"listPageLinksInSpace":           "pages in locations without bodies",
+	"listPageLinksInChangeRequest":   "pages in locations without bodies",
+	"listSpaceFileBacklinks":         "pages in locations without bodies",
+	"listChangeRequestFileBacklinks": "pages in locations without bodies",
 }
 
 // bodySchemaException tells whether operationID's success body is exempt
