@@ -94,6 +94,14 @@ func (r *mutationResolver) UpdateChangeRequestFromMain(ctx context.Context, spac
 	return r.Resolver.UpdateChangeRequestFromMain(ctx, spaceID, id)
 }
 
+func (r *mutationResolver) ImportContent(ctx context.Context, spaceID string, changeRequestID *string, url string, source string) (*model.ImportResult, error) {
+	cr := ""
+	if changeRequestID != nil {
+		cr = *changeRequestID
+	}
+	return r.Resolver.ImportContent(ctx, spaceID, cr, url, source)
+}
+
 func (r *pageResolver) ID(ctx context.Context, obj *model.Page) (string, error) {
 	return obj.PageID, nil
 }

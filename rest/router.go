@@ -32,6 +32,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.changeRequestRoutes(r)
 	a.searchRoutes(r)
 	a.linkRoutes(r)
+	a.importRoutes(r)
 }
 
 // Downloads mounts the file downloads, outside /v1 and its authentication.

@@ -176,6 +176,12 @@ type ComplexityRoot struct {
 		Width  func(childComplexity int) int
 	}
 
+	ImportResult struct {
+		ImportedResources func(childComplexity int) int
+		Revision          func(childComplexity int) int
+		TotalResources    func(childComplexity int) int
+	}
+
 	Invite struct {
 		CreatedAt    func(childComplexity int) int
 		ID           func(childComplexity int) int
@@ -265,6 +271,7 @@ type ComplexityRoot struct {
 		DeleteTeam                  func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation           func(childComplexity int, organizationID string, id string) int
 		DuplicateSpace              func(childComplexity int, id string) int
+		ImportContent               func(childComplexity int, spaceID string, changeRequestID *string, url string, source string) int
 		JoinOrganizationWithInvite  func(childComplexity int, organizationID string, id string) int
 		MergeChangeRequest          func(childComplexity int, spaceID string, id string) int
 		MoveCollection              func(childComplexity int, id string, input model.MoveInput) int
@@ -700,6 +707,7 @@ type MutationResolver interface {
 	UpdateSpaceContent(ctx context.Context, spaceID string, changes []*model.ContentChangeInput) (*ent.Space, error)
 	MergeChangeRequest(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
 	UpdateChangeRequestFromMain(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
+	ImportContent(ctx context.Context, spaceID string, changeRequestID *string, url string, source string) (*model.ImportResult, error)
 	CreateCustomField(ctx context.Context, organizationID string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
 	UpdateCustomField(ctx context.Context, organizationID string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
 	DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error)
@@ -1316,6 +1324,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FileDimensions.Width(childComplexity), true
 
+	case "ImportResult.importedResources":
+		if e.ComplexityRoot.ImportResult.ImportedResources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportResult.ImportedResources(childComplexity), true
+	case "ImportResult.revision":
+		if e.ComplexityRoot.ImportResult.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportResult.Revision(childComplexity), true
+	case "ImportResult.totalResources":
+		if e.ComplexityRoot.ImportResult.TotalResources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ImportResult.TotalResources(childComplexity), true
+
 	case "Invite.createdAt":
 		if e.ComplexityRoot.Invite.CreatedAt == nil {
 			break
@@ -1752,6 +1779,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DuplicateSpace(childComplexity, args["id"].(string)), true
+	case "Mutation.importContent":
+		if e.ComplexityRoot.Mutation.ImportContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["url"].(string), args["source"].(string)), true
 	case "Mutation.joinOrganizationWithInvite":
 		if e.ComplexityRoot.Mutation.JoinOrganizationWithInvite == nil {
 			break
@@ -3866,6 +3904,18 @@ extend type Mutation {
   "Bring the space's changes into the change request (same rule as merge)."
   updateChangeRequestFromMain(spaceId: ID!, id: String!): MergeResult!
 }
+
+"The outcome of an import."
+type ImportResult {
+  revision: String!
+  importedResources: Int!
+  totalResources: Int!
+}
+
+extend type Mutation {
+  "Fetch url and add its content (source: markdown, zip, html or website) to a space or a change request."
+  importContent(spaceId: ID!, changeRequestId: String, url: String!, source: String!): ImportResult!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/customfield.graphql", Input: `# Custom-field definitions of an organization (REST area ` + "`" + `custom-fields` + "`" + `),
 # addressed by name. Values of spaces' custom fields are another area.
@@ -4934,6 +4984,18 @@ func (ec *executionContext) childFields_FileDimensions(ctx context.Context, fiel
 		return ec.fieldContext_FileDimensions_height(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FileDimensions", field.Name)
+}
+
+func (ec *executionContext) childFields_ImportResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "revision":
+		return ec.fieldContext_ImportResult_revision(ctx, field)
+	case "importedResources":
+		return ec.fieldContext_ImportResult_importedResources(ctx, field)
+	case "totalResources":
+		return ec.fieldContext_ImportResult_totalResources(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ImportResult", field.Name)
 }
 
 func (ec *executionContext) childFields_Invite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -6307,6 +6369,44 @@ func (ec *executionContext) field_Mutation_duplicateSpace_args(ctx context.Conte
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_importContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequestId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequestId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "source",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["source"] = arg3
 	return args, nil
 }
 
@@ -9608,6 +9708,75 @@ func (ec *executionContext) fieldContext_FileDimensions_height(_ context.Context
 	return graphql.NewScalarFieldContext("FileDimensions", field, false, false, "Int")
 }
 
+func (ec *executionContext) _ImportResult_revision(ctx context.Context, field graphql.CollectedField, obj *model.ImportResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportResult_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportResult_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImportResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _ImportResult_importedResources(ctx context.Context, field graphql.CollectedField, obj *model.ImportResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportResult_importedResources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ImportedResources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportResult_importedResources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImportResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ImportResult_totalResources(ctx context.Context, field graphql.CollectedField, obj *model.ImportResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ImportResult_totalResources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalResources, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ImportResult_totalResources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ImportResult", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Invite_id(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11216,6 +11385,50 @@ func (ec *executionContext) fieldContext_Mutation_updateChangeRequestFromMain(ct
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateChangeRequestFromMain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportContent(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["url"].(string), fc.Args["source"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ImportResult) graphql.Marshaler {
+			return ec.marshalNImportResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐImportResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ImportResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -22009,6 +22222,49 @@ func (ec *executionContext) _FileDimensions(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var importResultImplementors = []string{"ImportResult"}
+
+func (ec *executionContext) _ImportResult(ctx context.Context, sel ast.SelectionSet, obj *model.ImportResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, importResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ImportResult")
+		case "revision":
+			out.Values[i] = ec._ImportResult_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importedResources":
+			out.Values[i] = ec._ImportResult_importedResources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalResources":
+			out.Values[i] = ec._ImportResult_totalResources(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var inviteImplementors = []string{"Invite", "Node"}
 
 func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, obj *ent.Invite) graphql.Marshaler {
@@ -22620,6 +22876,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateChangeRequestFromMain":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateChangeRequestFromMain(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importContent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importContent(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -25870,6 +26133,14 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 		graphql.AddInvalidNullFromMarshaler(ctx, "ID!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNImportResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐImportResult(ctx context.Context, sel ast.SelectionSet, v *model.ImportResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ImportResult!")
+		return graphql.Null
+	}
+	return ec._ImportResult(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {

@@ -101,3 +101,10 @@ type LinkUsage struct {
 	Tree      *loader.Tree
 	SpaceID   string
 }
+
+// ImportResult is the outcome of an import.
+type ImportResult struct {
+	Revision          string `json:"revision"`
+	ImportedResources int    `json:"importedResources"`
+	TotalResources    int    `json:"totalResources"`
+}

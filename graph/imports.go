@@ -1,0 +1,181 @@
+package graph
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/fetch"
+	"github.com/folio/folio/internal/ids"
+	"github.com/folio/folio/internal/importer"
+	"github.com/folio/folio/internal/markdown"
+)
+
+// ImportContent fetches rawURL, reads it as source (markdown, zip, html,
+// website) and adds what it holds at the end of the content of the space
+// (crID "") or of a change request, as an import revision. Bad URLs,
+// unreachable or refused hosts and oversize bodies answer 4xx and change
+// nothing.
+func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, source string) (*model.ImportResult, error) {
+	switch source {
+	case "markdown", "zip", "html", "website":
+	case "":
+		return nil, apperr.InvalidField("source", "is required: markdown, zip, html or website")
+	default:
+		return nil, apperr.InvalidField("source", "%q cannot be imported by Folio (markdown, zip, html or website)", source)
+	}
+	if rawURL == "" {
+		return nil, apperr.InvalidField("url", "is required")
+	}
+	if err := checkURL("url", rawURL); err != nil {
+		return nil, err
+	}
+	s, err := spaceWithRole(ctx, spaceID, access.Edit)
+	if err != nil {
+		return nil, err
+	}
+	if s.EditMode != nil && *s.EditMode == space.EditModeLocked {
+		return nil, &apperr.Error{Kind: apperr.Locked, Message: "the space is locked: its content cannot change"}
+	}
+	var cr *ent.ChangeRequest
+	baseRev := s.RevisionID
+	if crID != "" {
+		if _, cr, err = r.editableChangeRequest(ctx, spaceID, crID); err != nil {
+			return nil, err
+		}
+		baseRev = cr.RevisionID
+	}
+	res, err := r.fetchImport(ctx, rawURL, source)
+	if err != nil {
+		return nil, err
+	}
+	d, err := newDraft(ctx, baseRev)
+	if err != nil {
+		return nil, err
+	}
+	old, err := newDraft(ctx, baseRev)
+	if err != nil {
+		return nil, err
+	}
+	tokens := map[string]string{}
+	for _, f := range res.Files {
+		key, err := r.Blobs.Put(ctx, f.Data, f.ContentType)
+		if err != nil {
+			return nil, err
+		}
+		id := ids.New()
+		tokens["/files/"+f.Token] = "/files/" + id
+		d.files = append(d.files, &draftFile{ID: id, Name: f.Name, ContentType: f.ContentType, BlobKey: key, Size: int64(len(f.Data)), CreatedAt: clock.Now()})
+	}
+	replacer := strings.NewReplacer(flatten(tokens)...)
+	var add func(parent string, pages []*importer.Page)
+	add = func(parent string, pages []*importer.Page) {
+		for _, ip := range pages {
+			meta := markdown.Parse(replacer.Replace(ip.Markdown))
+			p := &draftPage{ID: ids.New(), Kind: page.KindDocument, Title: truncate(ip.Title, 256), Emoji: meta.Emoji,
+				Description: truncate(meta.Description, 1000), Hidden: meta.Hidden, CreatedAt: clock.Now(), UpdatedAt: clock.Now()}
+			if p.Title == "" {
+				p.Title = "Untitled"
+			}
+			p.Slug = d.uniqueSlug(p, parent, markdown.Slug(p.Title))
+			d.setBody(p, meta.Body)
+			d.pages[p.ID] = p
+			d.place(p, parent, -1)
+			add(p.ID, ip.Children)
+		}
+	}
+	add("", res.Pages)
+
+	var rev *ent.Revision
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if rev, err = d.write(ctx, tx, spaceID, revision.TypeImport, []string{baseRev}, auth.ViewerID(ctx)); err != nil {
+			return err
+		}
+		if cr == nil {
+			if _, err := moveSpaceRevision(ctx, tx, s, rev.ID); err != nil {
+				return err
+			}
+			return r.reindex(ctx, tx, spaceID, old, d)
+		}
+		n, err := tx.ChangeRequest.Update().Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID)).
+			SetRevisionID(rev.ID).Save(ctx)
+		if err == nil && n == 0 {
+			err = apperr.Conflictf("the change request changed during the import: retry")
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.ImportResult{Revision: rev.ID, ImportedResources: res.Count(), TotalResources: res.Total}, nil
+}
+
+// fetchImport downloads and reads the source.
+func (r *Resolver) fetchImport(ctx context.Context, rawURL, source string) (importer.Result, error) {
+	get := func(ctx context.Context, u string) ([]byte, string, *url.URL, error) {
+		res, err := r.Fetcher.Get(ctx, u)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return res.Body, res.ContentType, res.URL, nil
+	}
+	fail := func(err error) (importer.Result, error) {
+		if errors.Is(err, fetch.ErrTooLarge) {
+			return importer.Result{}, &apperr.Error{Kind: apperr.TooLarge, Field: "url", Message: "url: the resource is larger than the import limit"}
+		}
+		return importer.Result{}, apperr.InvalidField("url", "%s", err.Error())
+	}
+	if source == "website" {
+		res, err := importer.Website(ctx, rawURL, get)
+		if err != nil {
+			return fail(err)
+		}
+		return res, nil
+	}
+	body, _, final, err := get(ctx, rawURL)
+	if err != nil {
+		return fail(err)
+	}
+	switch source {
+	case "markdown":
+		return importer.Markdown(body, final.Path), nil
+	case "html":
+		res, err := importer.HTML(body, final)
+		if err != nil {
+			return importer.Result{}, apperr.InvalidField("url", "%s", err.Error())
+		}
+		return res, nil
+	}
+	res, err := importer.Zip(body)
+	if err != nil {
+		return importer.Result{}, apperr.InvalidField("url", "%s", err.Error())
+	}
+	return res, nil
+}
+
+func flatten(m map[string]string) []string {
+	out := make([]string, 0, 2*len(m))
+	for k, v := range m {
+		out = append(out, k, v)
+	}
+	return out
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
