@@ -21,6 +21,7 @@ import (
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
@@ -55,6 +56,8 @@ type Client struct {
 	CustomField *CustomFieldClient
 	// CustomFieldValue is the client for interacting with the CustomFieldValue builders.
 	CustomFieldValue *CustomFieldValueClient
+	// Download is the client for interacting with the Download builders.
+	Download *DownloadClient
 	// File is the client for interacting with the File builders.
 	File *FileClient
 	// Invite is the client for interacting with the Invite builders.
@@ -98,6 +101,7 @@ func (c *Client) init() {
 	c.Comment = NewCommentClient(c.config)
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldValue = NewCustomFieldValueClient(c.config)
+	c.Download = NewDownloadClient(c.config)
 	c.File = NewFileClient(c.config)
 	c.Invite = NewInviteClient(c.config)
 	c.Member = NewMemberClient(c.config)
@@ -209,6 +213,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Comment:             NewCommentClient(cfg),
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
+		Download:            NewDownloadClient(cfg),
 		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Member:              NewMemberClient(cfg),
@@ -247,6 +252,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Comment:             NewCommentClient(cfg),
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
+		Download:            NewDownloadClient(cfg),
 		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Member:              NewMemberClient(cfg),
@@ -290,9 +296,9 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CustomField,
-		c.CustomFieldValue, c.File, c.Invite, c.Member, c.Organization, c.Page,
-		c.PageContent, c.Revision, c.SAMLProvider, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User,
+		c.CustomFieldValue, c.Download, c.File, c.Invite, c.Member, c.Organization,
+		c.Page, c.PageContent, c.Revision, c.SAMLProvider, c.Space, c.Team,
+		c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -303,9 +309,9 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CustomField,
-		c.CustomFieldValue, c.File, c.Invite, c.Member, c.Organization, c.Page,
-		c.PageContent, c.Revision, c.SAMLProvider, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User,
+		c.CustomFieldValue, c.Download, c.File, c.Invite, c.Member, c.Organization,
+		c.Page, c.PageContent, c.Revision, c.SAMLProvider, c.Space, c.Team,
+		c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -326,6 +332,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomField.mutate(ctx, m)
 	case *CustomFieldValueMutation:
 		return c.CustomFieldValue.mutate(ctx, m)
+	case *DownloadMutation:
+		return c.Download.mutate(ctx, m)
 	case *FileMutation:
 		return c.File.mutate(ctx, m)
 	case *InviteMutation:
@@ -1296,6 +1304,139 @@ func (c *CustomFieldValueClient) mutate(ctx context.Context, m *CustomFieldValue
 		return (&CustomFieldValueDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CustomFieldValue mutation op: %q", m.Op())
+	}
+}
+
+// DownloadClient is a client for the Download schema.
+type DownloadClient struct {
+	config
+}
+
+// NewDownloadClient returns a client for the Download from the given config.
+func NewDownloadClient(c config) *DownloadClient {
+	return &DownloadClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `download.Hooks(f(g(h())))`.
+func (c *DownloadClient) Use(hooks ...Hook) {
+	c.hooks.Download = append(c.hooks.Download, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `download.Intercept(f(g(h())))`.
+func (c *DownloadClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Download = append(c.inters.Download, interceptors...)
+}
+
+// Create returns a builder for creating a Download entity.
+func (c *DownloadClient) Create() *DownloadCreate {
+	mutation := newDownloadMutation(c.config, OpCreate)
+	return &DownloadCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Download entities.
+func (c *DownloadClient) CreateBulk(builders ...*DownloadCreate) *DownloadCreateBulk {
+	return &DownloadCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DownloadClient) MapCreateBulk(slice any, setFunc func(*DownloadCreate, int)) *DownloadCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DownloadCreateBulk{err: fmt.Errorf("calling to DownloadClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DownloadCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DownloadCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Download.
+func (c *DownloadClient) Update() *DownloadUpdate {
+	mutation := newDownloadMutation(c.config, OpUpdate)
+	return &DownloadUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DownloadClient) UpdateOne(_m *Download) *DownloadUpdateOne {
+	mutation := newDownloadMutation(c.config, OpUpdateOne, withDownload(_m))
+	return &DownloadUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DownloadClient) UpdateOneID(id string) *DownloadUpdateOne {
+	mutation := newDownloadMutation(c.config, OpUpdateOne, withDownloadID(id))
+	return &DownloadUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Download.
+func (c *DownloadClient) Delete() *DownloadDelete {
+	mutation := newDownloadMutation(c.config, OpDelete)
+	return &DownloadDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DownloadClient) DeleteOne(_m *Download) *DownloadDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DownloadClient) DeleteOneID(id string) *DownloadDeleteOne {
+	builder := c.Delete().Where(download.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DownloadDeleteOne{builder}
+}
+
+// Query returns a query builder for Download.
+func (c *DownloadClient) Query() *DownloadQuery {
+	return &DownloadQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDownload},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Download entity by its id.
+func (c *DownloadClient) Get(ctx context.Context, id string) (*Download, error) {
+	return c.Query().Where(download.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DownloadClient) GetX(ctx context.Context, id string) *Download {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DownloadClient) Hooks() []Hook {
+	return c.hooks.Download
+}
+
+// Interceptors returns the client interceptors.
+func (c *DownloadClient) Interceptors() []Interceptor {
+	return c.inters.Download
+}
+
+func (c *DownloadClient) mutate(ctx context.Context, m *DownloadMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DownloadCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DownloadUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DownloadUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DownloadDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Download mutation op: %q", m.Op())
 	}
 }
 
@@ -3464,13 +3605,14 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CustomField, CustomFieldValue,
-		File, Invite, Member, Organization, Page, PageContent, Revision, SAMLProvider,
-		Space, Team, TeamMember, TranslationSettings, User []ent.Hook
+		Download, File, Invite, Member, Organization, Page, PageContent, Revision,
+		SAMLProvider, Space, Team, TeamMember, TranslationSettings, User []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CustomField, CustomFieldValue,
-		File, Invite, Member, Organization, Page, PageContent, Revision, SAMLProvider,
-		Space, Team, TeamMember, TranslationSettings, User []ent.Interceptor
+		Download, File, Invite, Member, Organization, Page, PageContent, Revision,
+		SAMLProvider, Space, Team, TeamMember, TranslationSettings,
+		User []ent.Interceptor
 	}
 )
 

@@ -18,6 +18,7 @@ import (
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
@@ -97,6 +98,7 @@ func checkColumn(t, c string) error {
 			comment.Table:             comment.ValidColumn,
 			customfield.Table:         customfield.ValidColumn,
 			customfieldvalue.Table:    customfieldvalue.ValidColumn,
+			download.Table:            download.ValidColumn,
 			file.Table:                file.ValidColumn,
 			invite.Table:              invite.ValidColumn,
 			member.Table:              member.ValidColumn,

@@ -11,6 +11,7 @@ import (
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
@@ -233,6 +234,18 @@ func init() {
 	customfieldvalue.DefaultID = customfieldvalueDescID.Default.(func() string)
 	// customfieldvalue.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	customfieldvalue.IDValidator = customfieldvalueDescID.Validators[0].(func(string) error)
+	downloadFields := schema.Download{}.Fields()
+	_ = downloadFields
+	// downloadDescCreatedAt is the schema descriptor for created_at field.
+	downloadDescCreatedAt := downloadFields[5].Descriptor()
+	// download.DefaultCreatedAt holds the default value on creation for the created_at field.
+	download.DefaultCreatedAt = downloadDescCreatedAt.Default.(func() time.Time)
+	// downloadDescID is the schema descriptor for id field.
+	downloadDescID := downloadFields[0].Descriptor()
+	// download.DefaultID holds the default value on creation for the id field.
+	download.DefaultID = downloadDescID.Default.(func() string)
+	// download.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	download.IDValidator = downloadDescID.Validators[0].(func(string) error)
 	fileMixin := schema.File{}.Mixin()
 	fileMixinFields0 := fileMixin[0].Fields()
 	_ = fileMixinFields0

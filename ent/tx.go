@@ -26,6 +26,8 @@ type Tx struct {
 	CustomField *CustomFieldClient
 	// CustomFieldValue is the client for interacting with the CustomFieldValue builders.
 	CustomFieldValue *CustomFieldValueClient
+	// Download is the client for interacting with the Download builders.
+	Download *DownloadClient
 	// File is the client for interacting with the File builders.
 	File *FileClient
 	// Invite is the client for interacting with the Invite builders.
@@ -189,6 +191,7 @@ func (tx *Tx) init() {
 	tx.Comment = NewCommentClient(tx.config)
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldValue = NewCustomFieldValueClient(tx.config)
+	tx.Download = NewDownloadClient(tx.config)
 	tx.File = NewFileClient(tx.config)
 	tx.Invite = NewInviteClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)

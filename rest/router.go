@@ -33,11 +33,14 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.searchRoutes(r)
 	a.linkRoutes(r)
 	a.importRoutes(r)
+	a.pdfRoutes(r)
 }
 
 // Downloads mounts the file downloads, outside /v1 and its authentication.
 func Downloads(r chi.Router, res *graph.Resolver) {
-	(&API{res: res}).fileDownloads(r)
+	a := &API{res: res}
+	a.fileDownloads(r)
+	a.generatedDownloads(r)
 }
 
 // writeError answers err in the GitBook error shape.

@@ -81,6 +81,18 @@ func (f CustomFieldValueFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomFieldValueMutation", m)
 }
 
+// The DownloadFunc type is an adapter to allow the use of ordinary
+// function as Download mutator.
+type DownloadFunc func(context.Context, *ent.DownloadMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DownloadFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DownloadMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DownloadMutation", m)
+}
+
 // The FileFunc type is an adapter to allow the use of ordinary
 // function as File mutator.
 type FileFunc func(context.Context, *ent.FileMutation) (ent.Value, error)

@@ -222,6 +222,28 @@ var (
 			},
 		},
 	}
+	// DownloadsColumns holds the columns for the "downloads" table.
+	DownloadsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "blob_key", Type: field.TypeString},
+		{Name: "name", Type: field.TypeString},
+		{Name: "content_type", Type: field.TypeString},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// DownloadsTable holds the schema information for the "downloads" table.
+	DownloadsTable = &schema.Table{
+		Name:       "downloads",
+		Columns:    DownloadsColumns,
+		PrimaryKey: []*schema.Column{DownloadsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "download_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{DownloadsColumns[4]},
+			},
+		},
+	}
 	// FilesColumns holds the columns for the "files" table.
 	FilesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -648,6 +670,7 @@ var (
 		CommentsTable,
 		CustomFieldsTable,
 		CustomFieldValuesTable,
+		DownloadsTable,
 		FilesTable,
 		InvitesTable,
 		MembersTable,

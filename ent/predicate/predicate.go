@@ -24,6 +24,9 @@ type CustomField func(*sql.Selector)
 // CustomFieldValue is the predicate function for customfieldvalue builders.
 type CustomFieldValue func(*sql.Selector)
 
+// Download is the predicate function for download builders.
+type Download func(*sql.Selector)
+
 // File is the predicate function for file builders.
 type File func(*sql.Selector)
 

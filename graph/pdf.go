@@ -1,0 +1,111 @@
+package graph
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/download"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/pdf"
+)
+
+// PDFLifetime is how long a PDF's download URL works.
+const PDFLifetime = time.Hour
+
+// ChangeRequestPDF prints a change request's content — every page, or the
+// page pageID with its subpages (only: the page alone) — to a PDF and
+// answers the URL of a download that expires after PDFLifetime.
+func (r *Resolver) ChangeRequestPDF(ctx context.Context, spaceID, crID string, pageID string, only bool) (string, error) {
+	cr, err := r.FindChangeRequest(ctx, spaceID, crID)
+	if err != nil {
+		return "", err
+	}
+	rev, err := loadRevision(ctx, cr.RevisionID)
+	if err != nil {
+		return "", err
+	}
+	l := loader.For(ctx)
+	filesThunk := l.RevisionFiles.Load(ctx, rev.ID)
+	t, err := l.RevisionTree.Load(ctx, rev.ID)()
+	if err != nil {
+		return "", err
+	}
+	bodies, err := l.RevisionBodies.Load(ctx, rev.ID)()
+	if err != nil {
+		return "", err
+	}
+	files, err := filesThunk()
+	if err != nil {
+		return "", err
+	}
+	var pages []pdf.Page
+	var walk func(ps []*ent.Page, depth int)
+	walk = func(ps []*ent.Page, depth int) {
+		for _, p := range ps {
+			pages = append(pages, pdf.Page{Title: p.Title, Markdown: bodies[p.ContentHash], Depth: depth})
+			if !only {
+				walk(t.Children[p.PageID], depth+1)
+			}
+		}
+	}
+	switch {
+	case pageID != "":
+		p, ok := t.ByID[pageID]
+		if !ok {
+			return "", apperr.NotFoundf("page %s not found", pageID)
+		}
+		walk([]*ent.Page{p}, 0)
+	case only:
+		return "", apperr.InvalidField("only", "needs a page")
+	default:
+		walk(t.Children[""], 0)
+	}
+	byID := map[string]*ent.File{}
+	for _, f := range files {
+		byID[f.FileID] = f
+	}
+	image := func(src string) ([]byte, string, bool) {
+		id, ok := strings.CutPrefix(src, "/files/")
+		f := byID[strings.Trim(id, "/")]
+		if !ok || f == nil {
+			return nil, "", false
+		}
+		kind := map[string]string{"image/png": "PNG", "image/jpeg": "JPG", "image/gif": "GIF"}[f.ContentType]
+		if kind == "" {
+			return nil, "", false
+		}
+		data, err := r.Blobs.Get(ctx, f.BlobKey)
+		return data, kind, err == nil
+	}
+	title := cr.Subject
+	if title == "" {
+		title = "Change request"
+	}
+	data, err := pdf.Render(title, pages, image)
+	if err != nil {
+		return "", err
+	}
+	key, err := r.Blobs.Put(ctx, data, "application/pdf")
+	if err != nil {
+		return "", err
+	}
+	dl, err := r.Client.Download.Create().SetBlobKey(key).SetName("change-request.pdf").
+		SetContentType("application/pdf").SetExpiresAt(clock.Now().Add(PDFLifetime)).Save(ctx)
+	if err != nil {
+		return "", err
+	}
+	return r.BaseURL + "/downloads/" + dl.ID, nil
+}
+
+// Download finds a download that has not expired.
+func (r *Resolver) Download(ctx context.Context, id string) (*ent.Download, error) {
+	dl, err := r.Client.Download.Query().Where(download.ID(id), download.ExpiresAtGT(clock.Now())).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("download not found or expired")
+	}
+	return dl, err
+}

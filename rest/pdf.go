@@ -1,0 +1,59 @@
+package rest
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/blob"
+)
+
+// Area `pdf`: a change request's content printed to PDF.
+func (a *API) pdfRoutes(r chi.Router) {
+	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", func(w http.ResponseWriter, r *http.Request) {
+		only := false
+		if v := queryString(r, "only"); v != nil {
+			var err error
+			if only, err = strconv.ParseBool(*v); err != nil {
+				writeError(w, r, apperr.InvalidField("only", "must be true or false"))
+				return
+			}
+		}
+		url, err := a.res.ChangeRequestPDF(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), r.URL.Query().Get("page"), only)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"url": url})
+	})
+}
+
+// generatedDownloads serves files Folio made (PDFs) at /downloads/<id>
+// until they expire; the id is the secret, so no token is needed.
+func (a *API) generatedDownloads(r chi.Router) {
+	r.Get("/downloads/{id}", func(w http.ResponseWriter, r *http.Request) {
+		dl, err := a.res.Download(r.Context(), chi.URLParam(r, "id"))
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		body, err := a.res.Blobs.Open(r.Context(), dl.BlobKey)
+		if errors.Is(err, blob.ErrNotFound) {
+			writeError(w, r, apperr.NotFoundf("download not found"))
+			return
+		}
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		defer body.Close()
+		w.Header().Set("Content-Type", dl.ContentType)
+		w.Header().Set("Content-Disposition", `attachment; filename="`+dl.Name+`"`)
+		w.Header().Set("Cache-Control", "private, no-store")
+		_, _ = io.Copy(w, body)
+	})
+}
