@@ -51,6 +51,14 @@ func (r *changeRequestResolver) Urls(ctx context.Context, obj *ent.ChangeRequest
 	return r.ChangeRequestURLs(obj), nil
 }
 
+func (r *changeRequestResolver) Links(ctx context.Context, obj *ent.ChangeRequest, pageID *string, status *string) (*model.LinksPage, error) {
+	return r.Resolver.Links(ctx, obj.SpaceID, obj.ID, deref(pageID), status)
+}
+
+func (r *changeRequestResolver) FileBacklinks(ctx context.Context, obj *ent.ChangeRequest, fileID string) ([]*model.Page, error) {
+	return r.Resolver.FileBacklinks(ctx, obj.SpaceID, obj.ID, fileID)
+}
+
 func (r *fileResolver) ID(ctx context.Context, obj *ent.File) (string, error) {
 	return obj.FileID, nil
 }
@@ -68,6 +76,14 @@ func (r *fileResolver) Dimensions(ctx context.Context, obj *ent.File) (*model.Fi
 		return nil, nil
 	}
 	return &model.FileDimensions{Width: *obj.Width, Height: *obj.Height}, nil
+}
+
+func (r *linkUsageResolver) Pages(ctx context.Context, obj *model.LinkUsage) ([]*model.Page, error) {
+	out := make([]*model.Page, len(obj.Locations))
+	for i, p := range obj.Locations {
+		out[i] = &model.Page{Page: p, Tree: obj.Tree, SpaceID: obj.SpaceID, InTree: true}
+	}
+	return out, nil
 }
 
 func (r *mutationResolver) CreateChangeRequest(ctx context.Context, spaceID string, subject *string) (*ent.ChangeRequest, error) {
@@ -100,6 +116,10 @@ func (r *mutationResolver) ImportContent(ctx context.Context, spaceID string, ch
 		cr = *changeRequestID
 	}
 	return r.Resolver.ImportContent(ctx, spaceID, cr, url, source)
+}
+
+func (r *mutationResolver) ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (string, error) {
+	return r.Resolver.ChangeRequestPDF(ctx, spaceID, id, deref(page), derefBool(only))
 }
 
 func (r *pageResolver) ID(ctx context.Context, obj *model.Page) (string, error) {
@@ -183,9 +203,19 @@ func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *ent.Space, id st
 	return r.FindChangeRequest(ctx, obj.ID, id)
 }
 
+func (r *spaceResolver) Links(ctx context.Context, obj *ent.Space, pageID *string, status *string) (*model.LinksPage, error) {
+	return r.Resolver.Links(ctx, obj.ID, "", deref(pageID), status)
+}
+
+func (r *spaceResolver) FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error) {
+	return r.Resolver.FileBacklinks(ctx, obj.ID, "", fileID)
+}
+
 func (r *Resolver) ChangeRequest() generated.ChangeRequestResolver { return &changeRequestResolver{r} }
 
 func (r *Resolver) File() generated.FileResolver { return &fileResolver{r} }
+
+func (r *Resolver) LinkUsage() generated.LinkUsageResolver { return &linkUsageResolver{r} }
 
 func (r *Resolver) Page() generated.PageResolver { return &pageResolver{r} }
 
@@ -194,6 +224,7 @@ func (r *Resolver) Revision() generated.RevisionResolver { return &revisionResol
 type (
 	changeRequestResolver struct{ *Resolver }
 	fileResolver          struct{ *Resolver }
+	linkUsageResolver     struct{ *Resolver }
 	pageResolver          struct{ *Resolver }
 	revisionResolver      struct{ *Resolver }
 )

@@ -153,16 +153,9 @@ func (r *Resolver) resolveLink(raw string, from *ent.Page, t *loader.Tree, byPat
 	return model.LinkTarget{Status: "ok", Kind: "page", URL: raw, PageID: target.PageID, Anchor: anchor}
 }
 
-// LinksPage is a page of links with the stats of all of them.
-type LinksPage struct {
-	Items          []*model.LinkUsage
-	Total, Broken  int
-	BrokenInChange int
-}
-
 // Links lists the links of a space's current content (pageID: of one page),
 // or of a change request's (crID), with status filter.
-func (r *Resolver) Links(ctx context.Context, spaceID, crID, pageID string, status *string) (*LinksPage, error) {
+func (r *Resolver) Links(ctx context.Context, spaceID, crID, pageID string, status *string) (*model.LinksPage, error) {
 	if status != nil && *status != "ok" && *status != "broken" && *status != "in-app" {
 		return nil, apperr.InvalidField("status", "must be ok, broken or in-app")
 	}
@@ -191,7 +184,7 @@ func (r *Resolver) Links(ctx context.Context, spaceID, crID, pageID string, stat
 	if err != nil {
 		return nil, err
 	}
-	out := &LinksPage{Total: set.total, Broken: set.broken}
+	out := &model.LinksPage{Total: set.total, Broken: set.broken}
 	if crID != "" {
 		// Broken links the change request introduces: broken here and not
 		// broken (or absent) on the same page of the space.

@@ -7,6 +7,7 @@ import (
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/revision"
@@ -22,6 +23,11 @@ import (
 // server instances may run it at once: a space another instance already
 // purged simply deletes nothing.
 func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
+	// Expired downloads go too (their bytes are content-addressed and may
+	// be shared, so they stay in blob storage).
+	if _, err := r.Client.Download.Delete().Where(download.ExpiresAtLT(clock.Now())).Exec(ctx); err != nil {
+		return 0, err
+	}
 	ids, err := r.Client.Space.Query().
 		Where(space.DeletedAtNotNil(), space.DeletedAtLTE(clock.Now().Add(-RestoreWindow))).
 		IDs(ctx)

@@ -406,3 +406,50 @@ func liveEdit(t *testing.T, s *testkit.Server, token, spaceID string, changes ..
 		t.Fatalf("live edit: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestChangeRequestContentReads covers the change request's own content
+// reads, with unknown ids and strangers.
+func TestChangeRequestContentReads(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		f := newContentFixture(t, s)
+		cr := f.newCR(t, "Reads")
+		png := "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+		f.edit(t, cr, insertPage("# Only here\n\nText.\n", nil), map[string]any{"operation": "insert_files",
+			"files": []any{map[string]any{"name": "dot.png", "contentType": "image/png", "base64": png}}})
+		rev := s.Call(t, "getRevisionOfChangeRequestById", f.reader.Token, "GET", f.crPath(cr)+"/content", nil, 200).JSON(t)
+		if rev["object"] != "revision" || rev["type"] != "edits" || len(rev["pages"].([]any)) != 1 || len(rev["files"].([]any)) != 1 {
+			t.Fatalf("revision: %v", rev)
+		}
+		pageID := rev["pages"].([]any)[0].(map[string]any)["id"].(string)
+		fileID := rev["files"].([]any)[0].(map[string]any)["id"].(string)
+		page := s.Call(t, "getPageInChangeRequestById", f.reader.Token, "GET", f.crPath(cr)+"/content/page/"+pageID+"?format=markdown", nil, 200).JSON(t)
+		if page["markdown"] != "# Only here\n\nText.\n" {
+			t.Fatalf("page: %v", page)
+		}
+		var files struct{ Count int }
+		s.Call(t, "listFilesInChangeRequestById", f.reader.Token, "GET", f.crPath(cr)+"/content/files", nil, 200).Decode(t, &files)
+		if files.Count != 1 {
+			t.Fatalf("files: %+v", files)
+		}
+		if got := s.Call(t, "getFileInChangeRequestById", f.reader.Token, "GET", f.crPath(cr)+"/content/files/"+fileID, nil, 200).JSON(t); got["name"] != "dot.png" {
+			t.Fatalf("file: %v", got)
+		}
+		// The space itself has neither.
+		s.Fail(t, "getPageById", f.reader.Token, "GET", "/v1/spaces/"+f.space+"/content/page/"+pageID, nil, 404)
+		s.Fail(t, "getFileById", f.reader.Token, "GET", "/v1/spaces/"+f.space+"/content/files/"+fileID, nil, 404)
+		for _, c := range []struct{ op, path string }{
+			{"getRevisionOfChangeRequestById", "/content"},
+			{"listPagesInChangeRequest", "/content/pages"},
+			{"listFilesInChangeRequestById", "/content/files"},
+			{"getFileInChangeRequestById", "/content/files/" + fileID},
+			{"getPageInChangeRequestById", "/content/page/" + pageID},
+		} {
+			s.Fail(t, c.op, f.stranger.Token, "GET", f.crPath(cr)+c.path, nil, 404)
+			s.Fail(t, c.op, f.reader.Token, "GET", f.crPath("nosuchcr")+c.path, nil, 404)
+			s.Fail(t, c.op, "", "GET", f.crPath(cr)+c.path, nil, 401)
+		}
+		s.Fail(t, "getFileInChangeRequestById", f.reader.Token, "GET", f.crPath(cr)+"/content/files/nosuchfile", nil, 404)
+		s.Fail(t, "listFilesInChangeRequestById", f.reader.Token, "GET", f.crPath(cr)+"/content/files?limit=x", nil, 400)
+		s.Fail(t, "getPageInChangeRequestById", f.reader.Token, "GET", f.crPath(cr)+"/content/page/"+pageID+"?format=html", nil, 400)
+	})
+}

@@ -29,4 +29,3 @@ func (a *API) importContent(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Location", a.res.BaseURL+"/v1/spaces/"+chi.URLParam(r, "spaceId")+"/content")
 	writeJSON(w, http.StatusCreated, res)
 }
-

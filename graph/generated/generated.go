@@ -37,6 +37,7 @@ type ResolverRoot interface {
 	CustomField() CustomFieldResolver
 	File() FileResolver
 	Invite() InviteResolver
+	LinkUsage() LinkUsageResolver
 	Member() MemberResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
@@ -60,7 +61,9 @@ type ComplexityRoot struct {
 		Comments               func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		CreatedBy              func(childComplexity int) int
+		FileBacklinks          func(childComplexity int, fileID string) int
 		ID                     func(childComplexity int) int
+		Links                  func(childComplexity int, pageID *string, status *string) int
 		Number                 func(childComplexity int) int
 		Outdated               func(childComplexity int) int
 		Revision               func(childComplexity int) int
@@ -208,6 +211,27 @@ type ComplexityRoot struct {
 		Redundant    func(childComplexity int) int
 	}
 
+	LinkTarget struct {
+		Anchor func(childComplexity int) int
+		FileID func(childComplexity int) int
+		Kind   func(childComplexity int) int
+		PageID func(childComplexity int) int
+		Status func(childComplexity int) int
+		URL    func(childComplexity int) int
+	}
+
+	LinkUsage struct {
+		Pages  func(childComplexity int) int
+		Target func(childComplexity int) int
+	}
+
+	LinksResult struct {
+		Broken         func(childComplexity int) int
+		BrokenInChange func(childComplexity int) int
+		Items          func(childComplexity int) int
+		Total          func(childComplexity int) int
+	}
+
 	Member struct {
 		Disabled   func(childComplexity int) int
 		JoinedAt   func(childComplexity int) int
@@ -254,6 +278,7 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AddTeamMember               func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
+		ChangeRequestPDF            func(childComplexity int, spaceID string, id string, page *string, only *bool) int
 		CreateChangeRequest         func(childComplexity int, spaceID string, subject *string) int
 		CreateCollection            func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
 		CreateCustomField           func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
@@ -498,7 +523,9 @@ type ComplexityRoot struct {
 		DeletedAt           func(childComplexity int) int
 		EditMode            func(childComplexity int) int
 		Emoji               func(childComplexity int) int
+		FileBacklinks       func(childComplexity int, fileID string) int
 		ID                  func(childComplexity int) int
+		Links               func(childComplexity int, pageID *string, status *string) int
 		Organization        func(childComplexity int) int
 		Parent              func(childComplexity int) int
 		Permissions         func(childComplexity int) int
@@ -657,6 +684,8 @@ type ChangeRequestResolver interface {
 	Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error)
 	Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error)
 	Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestURLs, error)
+	Links(ctx context.Context, obj *ent.ChangeRequest, pageID *string, status *string) (*model.LinksPage, error)
+	FileBacklinks(ctx context.Context, obj *ent.ChangeRequest, fileID string) ([]*model.Page, error)
 }
 type CollectionResolver interface {
 	Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error)
@@ -686,6 +715,9 @@ type InviteResolver interface {
 
 	Organization(ctx context.Context, obj *ent.Invite) (*ent.Organization, error)
 }
+type LinkUsageResolver interface {
+	Pages(ctx context.Context, obj *model.LinkUsage) ([]*model.Page, error)
+}
 type MemberResolver interface {
 	User(ctx context.Context, obj *ent.Member) (*ent.User, error)
 
@@ -708,6 +740,7 @@ type MutationResolver interface {
 	MergeChangeRequest(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
 	UpdateChangeRequestFromMain(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
 	ImportContent(ctx context.Context, spaceID string, changeRequestID *string, url string, source string) (*model.ImportResult, error)
+	ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (string, error)
 	CreateCustomField(ctx context.Context, organizationID string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
 	UpdateCustomField(ctx context.Context, organizationID string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
 	DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error)
@@ -822,6 +855,8 @@ type SpaceResolver interface {
 	Permissions(ctx context.Context, obj *ent.Space) (*access.SpacePermissions, error)
 	ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *string, contributor *string) (*model.ChangeRequestConnection, error)
 	ChangeRequest(ctx context.Context, obj *ent.Space, id string) (*ent.ChangeRequest, error)
+	Links(ctx context.Context, obj *ent.Space, pageID *string, status *string) (*model.LinksPage, error)
+	FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error)
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error)
 	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.SpaceCustomFieldValue, error)
 }
@@ -884,12 +919,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.CreatedBy(childComplexity), true
+	case "ChangeRequest.fileBacklinks":
+		if e.ComplexityRoot.ChangeRequest.FileBacklinks == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_fileBacklinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.FileBacklinks(childComplexity, args["fileId"].(string)), true
 	case "ChangeRequest.id":
 		if e.ComplexityRoot.ChangeRequest.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.ChangeRequest.ID(childComplexity), true
+	case "ChangeRequest.links":
+		if e.ComplexityRoot.ChangeRequest.Links == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_links_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Links(childComplexity, args["pageId"].(*string), args["status"].(*string)), true
 	case "ChangeRequest.number":
 		if e.ComplexityRoot.ChangeRequest.Number == nil {
 			break
@@ -1431,6 +1488,81 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.JoinOrganizationResult.Redundant(childComplexity), true
 
+	case "LinkTarget.anchor":
+		if e.ComplexityRoot.LinkTarget.Anchor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.Anchor(childComplexity), true
+	case "LinkTarget.fileId":
+		if e.ComplexityRoot.LinkTarget.FileID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.FileID(childComplexity), true
+	case "LinkTarget.kind":
+		if e.ComplexityRoot.LinkTarget.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.Kind(childComplexity), true
+	case "LinkTarget.pageId":
+		if e.ComplexityRoot.LinkTarget.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.PageID(childComplexity), true
+	case "LinkTarget.status":
+		if e.ComplexityRoot.LinkTarget.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.Status(childComplexity), true
+	case "LinkTarget.url":
+		if e.ComplexityRoot.LinkTarget.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkTarget.URL(childComplexity), true
+
+	case "LinkUsage.pages":
+		if e.ComplexityRoot.LinkUsage.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkUsage.Pages(childComplexity), true
+	case "LinkUsage.target":
+		if e.ComplexityRoot.LinkUsage.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkUsage.Target(childComplexity), true
+
+	case "LinksResult.broken":
+		if e.ComplexityRoot.LinksResult.Broken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinksResult.Broken(childComplexity), true
+	case "LinksResult.brokenInChangeRequest":
+		if e.ComplexityRoot.LinksResult.BrokenInChange == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinksResult.BrokenInChange(childComplexity), true
+	case "LinksResult.items":
+		if e.ComplexityRoot.LinksResult.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinksResult.Items(childComplexity), true
+	case "LinksResult.total":
+		if e.ComplexityRoot.LinksResult.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinksResult.Total(childComplexity), true
+
 	case "Member.disabled":
 		if e.ComplexityRoot.Member.Disabled == nil {
 			break
@@ -1592,6 +1724,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string), args["role"].(*model.TeamRole)), true
+	case "Mutation.changeRequestPDF":
+		if e.ComplexityRoot.Mutation.ChangeRequestPDF == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_changeRequestPDF_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ChangeRequestPDF(childComplexity, args["spaceId"].(string), args["id"].(string), args["page"].(*string), args["only"].(*bool)), true
 	case "Mutation.createChangeRequest":
 		if e.ComplexityRoot.Mutation.CreateChangeRequest == nil {
 			break
@@ -3008,12 +3151,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Emoji(childComplexity), true
+	case "Space.fileBacklinks":
+		if e.ComplexityRoot.Space.FileBacklinks == nil {
+			break
+		}
+
+		args, err := ec.field_Space_fileBacklinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.FileBacklinks(childComplexity, args["fileId"].(string)), true
 	case "Space.id":
 		if e.ComplexityRoot.Space.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Space.ID(childComplexity), true
+	case "Space.links":
+		if e.ComplexityRoot.Space.Links == nil {
+			break
+		}
+
+		args, err := ec.field_Space_links_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Links(childComplexity, args["pageId"].(*string), args["status"].(*string)), true
 	case "Space.organization":
 		if e.ComplexityRoot.Space.Organization == nil {
 			break
@@ -3916,6 +4081,49 @@ extend type Mutation {
   "Fetch url and add its content (source: markdown, zip, html or website) to a space or a change request."
   importContent(spaceId: ID!, changeRequestId: String, url: String!, source: String!): ImportResult!
 }
+
+type LinkTarget {
+  "ok, broken or in-app"
+  status: String!
+  "url, page, file or anchor"
+  kind: String!
+  "The link as written."
+  url: String!
+  pageId: ID
+  fileId: ID
+  anchor: String
+}
+
+"A link target and the pages that link to it."
+type LinkUsage {
+  target: LinkTarget!
+  pages: [Page!]!
+}
+
+type LinksResult {
+  items: [LinkUsage!]!
+  total: Int!
+  broken: Int!
+  "Broken links the change request introduces (change requests only)."
+  brokenInChangeRequest: Int!
+}
+
+extend type Space {
+  "Links of the current content (of one page with pageId), filtered by status."
+  links(pageId: ID, status: String): LinksResult!
+  "Pages of the current content that link to a file."
+  fileBacklinks(fileId: ID!): [Page!]!
+}
+
+extend type ChangeRequest {
+  links(pageId: ID, status: String): LinksResult!
+  fileBacklinks(fileId: ID!): [Page!]!
+}
+
+extend type Mutation {
+  "Print a change request (or its page pageId, alone with only) to PDF; answers a download URL valid for an hour."
+  changeRequestPDF(spaceId: ID!, id: String!, page: ID, only: Boolean): String!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/customfield.graphql", Input: `# Custom-field definitions of an organization (REST area ` + "`" + `custom-fields` + "`" + `),
 # addressed by name. Values of spaces' custom fields are another area.
@@ -4778,6 +4986,10 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_outdated(ctx, field)
 	case "urls":
 		return ec.fieldContext_ChangeRequest_urls(ctx, field)
+	case "links":
+		return ec.fieldContext_ChangeRequest_links(ctx, field)
+	case "fileBacklinks":
+		return ec.fieldContext_ChangeRequest_fileBacklinks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
 }
@@ -5048,6 +5260,48 @@ func (ec *executionContext) childFields_JoinOrganizationResult(ctx context.Conte
 		return ec.fieldContext_JoinOrganizationResult_organization(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type JoinOrganizationResult", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_LinkTarget_status(ctx, field)
+	case "kind":
+		return ec.fieldContext_LinkTarget_kind(ctx, field)
+	case "url":
+		return ec.fieldContext_LinkTarget_url(ctx, field)
+	case "pageId":
+		return ec.fieldContext_LinkTarget_pageId(ctx, field)
+	case "fileId":
+		return ec.fieldContext_LinkTarget_fileId(ctx, field)
+	case "anchor":
+		return ec.fieldContext_LinkTarget_anchor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkTarget", field.Name)
+}
+
+func (ec *executionContext) childFields_LinkUsage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "target":
+		return ec.fieldContext_LinkUsage_target(ctx, field)
+	case "pages":
+		return ec.fieldContext_LinkUsage_pages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinkUsage", field.Name)
+}
+
+func (ec *executionContext) childFields_LinksResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_LinksResult_items(ctx, field)
+	case "total":
+		return ec.fieldContext_LinksResult_total(ctx, field)
+	case "broken":
+		return ec.fieldContext_LinksResult_broken(ctx, field)
+	case "brokenInChangeRequest":
+		return ec.fieldContext_LinksResult_brokenInChangeRequest(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LinksResult", field.Name)
 }
 
 func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5524,6 +5778,10 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequests(ctx, field)
 	case "changeRequest":
 		return ec.fieldContext_Space_changeRequest(ctx, field)
+	case "links":
+		return ec.fieldContext_Space_links(ctx, field)
+	case "fileBacklinks":
+		return ec.fieldContext_Space_fileBacklinks(ctx, field)
 	case "search":
 		return ec.fieldContext_Space_search(ctx, field)
 	case "customFields":
@@ -5910,6 +6168,42 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_ChangeRequest_fileBacklinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "fileId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fileId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_links_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "pageId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Collection_collections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6019,6 +6313,44 @@ func (ec *executionContext) field_Mutation_addTeamMember_args(ctx context.Contex
 		return nil, err
 	}
 	args["role"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_changeRequestPDF_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "only",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["only"] = arg3
 	return args, nil
 }
 
@@ -7666,6 +7998,42 @@ func (ec *executionContext) field_Space_changeRequests_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Space_fileBacklinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "fileId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fileId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_links_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "pageId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Space_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8207,6 +8575,94 @@ func (ec *executionContext) fieldContext_ChangeRequest_urls(_ context.Context, f
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ChangeRequestURLs(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_links(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_links(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Links(ctx, obj, fc.Args["pageId"].(*string), fc.Args["status"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LinksPage) graphql.Marshaler {
+			return ec.marshalNLinksResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinksPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_links(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinksResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_links_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_fileBacklinks(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_fileBacklinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().FileBacklinks(ctx, obj, fc.Args["fileId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
+			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_fileBacklinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_fileBacklinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -10153,6 +10609,309 @@ func (ec *executionContext) fieldContext_JoinOrganizationResult_organization(_ c
 	return fc, nil
 }
 
+func (ec *executionContext) _LinkTarget_status(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _LinkTarget_kind(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _LinkTarget_url(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _LinkTarget_pageId(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOID2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "ID")
+}
+
+func (ec *executionContext) _LinkTarget_fileId(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_fileId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOID2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_fileId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "ID")
+}
+
+func (ec *executionContext) _LinkTarget_anchor(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkTarget_anchor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Anchor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LinkTarget_anchor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _LinkUsage_target(ctx context.Context, field graphql.CollectedField, obj *model.LinkUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkUsage_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.LinkTarget) graphql.Marshaler {
+			return ec.marshalNLinkTarget2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinkTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkUsage_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LinkUsage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LinkUsage_pages(ctx context.Context, field graphql.CollectedField, obj *model.LinkUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkUsage_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.LinkUsage().Pages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
+			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkUsage_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LinkUsage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LinksResult_items(ctx context.Context, field graphql.CollectedField, obj *model.LinksPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinksResult_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.LinkUsage) graphql.Marshaler {
+			return ec.marshalNLinkUsage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinkUsageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinksResult_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LinksResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinkUsage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LinksResult_total(ctx context.Context, field graphql.CollectedField, obj *model.LinksPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinksResult_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinksResult_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinksResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LinksResult_broken(ctx context.Context, field graphql.CollectedField, obj *model.LinksPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinksResult_broken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Broken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinksResult_broken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinksResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _LinksResult_brokenInChangeRequest(ctx context.Context, field graphql.CollectedField, obj *model.LinksPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinksResult_brokenInChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BrokenInChange, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinksResult_brokenInChangeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinksResult", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Member_id(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11429,6 +12188,50 @@ func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_importContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_changeRequestPDF(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_changeRequestPDF(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ChangeRequestPDF(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string), fc.Args["page"].(*string), fc.Args["only"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_changeRequestPDF(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_changeRequestPDF_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -16808,6 +17611,94 @@ func (ec *executionContext) fieldContext_Space_changeRequest(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_links(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_links(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Links(ctx, obj, fc.Args["pageId"].(*string), fc.Args["status"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.LinksPage) graphql.Marshaler {
+			return ec.marshalNLinksResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinksPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_links(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LinksResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_links_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_fileBacklinks(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_fileBacklinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().FileBacklinks(ctx, obj, fc.Args["fileId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
+			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_fileBacklinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_fileBacklinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_search(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21486,6 +22377,18 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_urls(ctx, field, obj)
 				})
+		case "links":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_links(ctx, field, obj)
+				})
+		case "fileBacklinks":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_fileBacklinks(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -22449,6 +23352,151 @@ func (ec *executionContext) _JoinOrganizationResult(ctx context.Context, sel ast
 	return out
 }
 
+var linkTargetImplementors = []string{"LinkTarget"}
+
+func (ec *executionContext) _LinkTarget(ctx context.Context, sel ast.SelectionSet, obj *model.LinkTarget) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, linkTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LinkTarget")
+		case "status":
+			out.Values[i] = ec._LinkTarget_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._LinkTarget_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._LinkTarget_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageId":
+			out.Values[i] = ec._LinkTarget_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "fileId":
+			out.Values[i] = ec._LinkTarget_fileId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "anchor":
+			out.Values[i] = ec._LinkTarget_anchor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var linkUsageImplementors = []string{"LinkUsage"}
+
+func (ec *executionContext) _LinkUsage(ctx context.Context, sel ast.SelectionSet, obj *model.LinkUsage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, linkUsageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LinkUsage")
+		case "target":
+			out.Values[i] = ec._LinkUsage_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pages":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._LinkUsage_pages(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var linksResultImplementors = []string{"LinksResult"}
+
+func (ec *executionContext) _LinksResult(ctx context.Context, sel ast.SelectionSet, obj *model.LinksPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, linksResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LinksResult")
+		case "items":
+			out.Values[i] = ec._LinksResult_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._LinksResult_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "broken":
+			out.Values[i] = ec._LinksResult_broken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "brokenInChangeRequest":
+			out.Values[i] = ec._LinksResult_brokenInChangeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var memberImplementors = []string{"Member"}
 
 func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *ent.Member) graphql.Marshaler {
@@ -22883,6 +23931,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "importContent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_importContent(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changeRequestPDF":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_changeRequestPDF(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -24506,6 +25561,18 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_changeRequest(ctx, field, obj)
+				})
+		case "links":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_links(ctx, field, obj)
+				})
+		case "fileBacklinks":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_fileBacklinks(ctx, field, obj)
 				})
 		case "search":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -26205,6 +27272,42 @@ func (ec *executionContext) marshalNJoinOrganizationResult2ᚖgithubᚗcomᚋfol
 	return ec._JoinOrganizationResult(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNLinkTarget2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinkTarget(ctx context.Context, sel ast.SelectionSet, v model.LinkTarget) graphql.Marshaler {
+	return ec._LinkTarget(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNLinkUsage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinkUsageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.LinkUsage) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLinkUsage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinkUsage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLinkUsage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinkUsage(ctx context.Context, sel ast.SelectionSet, v *model.LinkUsage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "LinkUsage!")
+		return graphql.Null
+	}
+	return ec._LinkUsage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNLinksResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinksPage(ctx context.Context, sel ast.SelectionSet, v *model.LinksPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "LinksResult!")
+		return graphql.Null
+	}
+	return ec._LinksResult(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐMember(ctx context.Context, sel ast.SelectionSet, v *ent.Member) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Member!")
@@ -27174,6 +28277,18 @@ func (ec *executionContext) unmarshalOFileUploadInput2ᚕᚖgithubᚗcomᚋfolio
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) unmarshalOID2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalID(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOID2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalID(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {

@@ -108,3 +108,10 @@ type ImportResult struct {
 	ImportedResources int    `json:"importedResources"`
 	TotalResources    int    `json:"totalResources"`
 }
+
+// LinksPage is the links of some content with the stats of all of them.
+type LinksPage struct {
+	Items          []*LinkUsage
+	Total, Broken  int
+	BrokenInChange int
+}
