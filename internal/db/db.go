@@ -129,9 +129,12 @@ func openSQLite(databaseURL, dataDir string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	// One writer at a time; a small pool of readers.
-	raw.SetMaxOpenConns(4)
-	raw.SetMaxIdleConns(4)
+	// One writer at a time (immediate transactions queue on the busy
+	// timeout); enough connections that a writer reading outside its
+	// transaction (dataloaders) never waits for a connection another
+	// queued writer holds.
+	raw.SetMaxOpenConns(16)
+	raw.SetMaxIdleConns(16)
 	return raw, nil
 }
 
