@@ -59,7 +59,7 @@ func (a *API) createCollection(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) getCollection(w http.ResponseWriter, r *http.Request) {
-	c, err := a.res.Query().Collection(r.Context(), chi.URLParam(r, "collectionId"))
+	c, err := a.query().Collection(r.Context(), chi.URLParam(r, "collectionId"))
 	a.writeCollection(w, r, http.StatusOK, c, err)
 }
 
@@ -89,7 +89,7 @@ func (a *API) listCollectionSpaces(w http.ResponseWriter, r *http.Request) {
 	}
 	// A collection's contents are listed in their position order.
 	args.Order = paging.Asc
-	c, err := a.res.Query().Collection(r.Context(), chi.URLParam(r, "collectionId"))
+	c, err := a.query().Collection(r.Context(), chi.URLParam(r, "collectionId"))
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -46,7 +46,7 @@ func (a *API) createCustomField(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) getCustomField(w http.ResponseWriter, r *http.Request) {
-	cf, err := a.res.Query().CustomField(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "fieldName"))
+	cf, err := a.query().CustomField(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "fieldName"))
 	a.writeCustomField(w, r, http.StatusOK, cf, err)
 }
 

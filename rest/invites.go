@@ -46,7 +46,7 @@ func (a *API) createInviteLink(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) getInviteLink(w http.ResponseWriter, r *http.Request) {
-	inv, err := a.res.Query().OrganizationInviteLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId"))
+	inv, err := a.query().OrganizationInviteLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId"))
 	a.writeInvite(w, r, http.StatusOK, inv, err)
 }
 

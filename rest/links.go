@@ -119,7 +119,7 @@ func (a *API) presentFileLocation(ctx context.Context, spaceID string, f *ent.Fi
 }
 
 func (a *API) spaceAndOrganization(ctx context.Context, spaceID string) (any, any, error) {
-	s, err := a.res.Query().Space(ctx, spaceID, nil)
+	s, err := a.query().Space(ctx, spaceID, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -127,7 +127,7 @@ func (a *API) spaceAndOrganization(ctx context.Context, spaceID string) (any, an
 	if err != nil {
 		return nil, nil, err
 	}
-	o, err := a.res.Query().Organization(ctx, s.OrganizationID)
+	o, err := a.query().Organization(ctx, s.OrganizationID)
 	if err != nil {
 		return nil, nil, err
 	}

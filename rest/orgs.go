@@ -24,7 +24,7 @@ func (a *API) orgRoutes(r chi.Router) {
 }
 
 func (a *API) getAuthenticatedUser(w http.ResponseWriter, r *http.Request) {
-	v, err := a.res.Query().Viewer(r.Context())
+	v, err := a.query().Viewer(r.Context())
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -57,7 +57,7 @@ func (a *API) createOrganization(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) getOrganization(w http.ResponseWriter, r *http.Request) {
-	org, err := a.res.Query().Organization(r.Context(), chi.URLParam(r, "organizationId"))
+	org, err := a.query().Organization(r.Context(), chi.URLParam(r, "organizationId"))
 	a.writeOrganization(w, r, http.StatusOK, org, err)
 }
 

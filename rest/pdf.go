@@ -23,7 +23,7 @@ func (a *API) pdfRoutes(r chi.Router) {
 				return
 			}
 		}
-		url, err := a.res.ChangeRequestPDF(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), r.URL.Query().Get("page"), only)
+		url, err := a.res.ChangeRequestPDF(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), params(r).Get("page"), only)
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
@@ -101,7 +102,7 @@ func jsonKind(t reflect.Type) string {
 
 // queryInt reads an optional integer query parameter.
 func queryInt(r *http.Request, name string) (*int, error) {
-	raw, ok := r.URL.Query()[name]
+	raw, ok := params(r)[name]
 	if !ok {
 		return nil, nil
 	}
@@ -114,7 +115,7 @@ func queryInt(r *http.Request, name string) (*int, error) {
 
 // queryString reads an optional query parameter.
 func queryString(r *http.Request, name string) *string {
-	raw, ok := r.URL.Query()[name]
+	raw, ok := params(r)[name]
 	if !ok {
 		return nil
 	}
@@ -124,3 +125,9 @@ func queryString(r *http.Request, name string) *string {
 func asTypeError(err error, target **json.UnmarshalTypeError) bool { return errors.As(err, target) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// params are the request's query parameters.
+func params(r *http.Request) url.Values {
+	v, _ := url.ParseQuery(r.URL.RawQuery)
+	return v
+}

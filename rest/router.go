@@ -6,6 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/graph"
+	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/internal/apperr"
 )
 
@@ -54,4 +55,10 @@ func NotFound(w http.ResponseWriter, r *http.Request) {
 // MethodNotAllowed answers a known route called with the wrong method.
 func MethodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	writeError(w, r, &apperr.Error{Kind: apperr.MethodNotAllowed, Message: "method " + r.Method + " is not allowed on " + r.URL.Path})
+}
+
+// query is the resolvers' root Query (a resolver, not the database).
+func (a *API) query() generated.QueryResolver {
+	root := a.res.Query
+	return root()
 }

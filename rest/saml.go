@@ -48,7 +48,7 @@ func (a *API) createSAMLProvider(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) getSAMLProvider(w http.ResponseWriter, r *http.Request) {
-	p, err := a.res.Query().SamlProvider(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "samlProviderId"))
+	p, err := a.query().SamlProvider(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "samlProviderId"))
 	a.writeSAMLProvider(w, r, http.StatusOK, p, err)
 }
 

@@ -17,7 +17,7 @@ func (a *API) searchRoutes(r chi.Router) {
 			writeError(w, r, err)
 			return
 		}
-		page, err := a.res.SearchSpace(r.Context(), chi.URLParam(r, "spaceId"), r.URL.Query().Get("query"), args)
+		page, err := a.res.SearchSpace(r.Context(), chi.URLParam(r, "spaceId"), params(r).Get("query"), args)
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -30,7 +30,7 @@ func (a *API) searchRoutes(r chi.Router) {
 			writeError(w, r, err)
 			return
 		}
-		page, err := a.res.SearchOrganization(r.Context(), chi.URLParam(r, "organizationId"), r.URL.Query().Get("query"), args)
+		page, err := a.res.SearchOrganization(r.Context(), chi.URLParam(r, "organizationId"), params(r).Get("query"), args)
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -20,7 +20,7 @@ func (a *API) spaceFieldRoutes(r chi.Router) {
 }
 
 func (a *API) getSpaceCustomFields(w http.ResponseWriter, r *http.Request) {
-	s, err := a.res.Query().Space(r.Context(), chi.URLParam(r, "spaceId"), nil)
+	s, err := a.query().Space(r.Context(), chi.URLParam(r, "spaceId"), nil)
 	if err != nil {
 		writeError(w, r, err)
 		return

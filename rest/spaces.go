@@ -69,7 +69,7 @@ func (a *API) createSpace(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) getSpace(w http.ResponseWriter, r *http.Request) {
-	s, err := a.res.Query().Space(r.Context(), chi.URLParam(r, "spaceId"), queryString(r, "shareKey"))
+	s, err := a.query().Space(r.Context(), chi.URLParam(r, "spaceId"), queryString(r, "shareKey"))
 	a.writeSpace(w, r, http.StatusOK, s, err)
 }
 

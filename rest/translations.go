@@ -47,7 +47,7 @@ func (a *API) createTranslation(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) getTranslation(w http.ResponseWriter, r *http.Request) {
-	ts, err := a.res.Query().Translation(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "translationId"))
+	ts, err := a.query().Translation(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "translationId"))
 	a.writeTranslation(w, r, http.StatusOK, ts, err)
 }
 
