@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/folio/folio/ent"
@@ -145,19 +146,11 @@ func (d *draft) uniqueSlug(p *draftPage, parent, slug string) string {
 		return slug
 	}
 	for i := 2; ; i++ {
-		candidate := slug + "-" + itoa(i)
+		candidate := slug + "-" + strconv.Itoa(i)
 		if !taken[candidate] {
 			return candidate
 		}
 	}
-}
-
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i < 10 {
-		return digits[i : i+1]
-	}
-	return itoa(i/10) + digits[i%10:i%10+1]
 }
 
 // pageChunk keeps bulk inserts under every database's parameter limit.

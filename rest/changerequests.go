@@ -3,6 +3,8 @@ package rest
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -119,16 +121,17 @@ func decodeChanges(r *http.Request) ([]*model.ContentChangeInput, error) {
 	out := make([]*model.ContentChangeInput, len(body.Changes))
 	for i, raw := range body.Changes {
 		var c contentChange
+		field := fmt.Sprintf("changes[%d]", i)
 		if err := json.Unmarshal(raw, &c); err != nil {
 			var typeErr *json.UnmarshalTypeError
-			if ok := asTypeError(err, &typeErr); ok {
-				return nil, apperr.InvalidField("changes["+itoa(i)+"]."+typeErr.Field, "has the wrong type")
+			if errors.As(err, &typeErr) && typeErr.Field != "" {
+				return nil, apperr.InvalidField(field+"."+typeErr.Field, "must be %s, not %s", jsonKind(typeErr.Type), typeErr.Value)
 			}
-			return nil, apperr.InvalidField("changes["+itoa(i)+"]", "must be an object")
+			return nil, apperr.InvalidField(field, "must be an object")
 		}
 		if c.Document != nil {
 			if c.Document.Markdown == nil {
-				return nil, apperr.InvalidField("changes["+itoa(i)+"].document.markdown", "is required: Folio takes documents as markdown")
+				return nil, apperr.InvalidField(field+".document.markdown", "is required: Folio takes documents as markdown")
 			}
 			c.Markdown = graphql.OmittableOf(c.Document.Markdown)
 		}

@@ -122,10 +122,6 @@ func queryString(r *http.Request, name string) *string {
 	return &raw[0]
 }
 
-func asTypeError(err error, target **json.UnmarshalTypeError) bool { return errors.As(err, target) }
-
-func itoa(i int) string { return strconv.Itoa(i) }
-
 // params are the request's query parameters.
 func params(r *http.Request) url.Values {
 	v, _ := url.ParseQuery(r.URL.RawQuery)
