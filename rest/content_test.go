@@ -453,3 +453,28 @@ func TestChangeRequestContentReads(t *testing.T) {
 		s.Fail(t, "getPageInChangeRequestById", f.reader.Token, "GET", f.crPath(cr)+"/content/page/"+pageID+"?format=html", nil, 400)
 	})
 }
+
+// TestConcurrentInsertsMerge: two change requests that each add a page to
+// the same section both merge, and the section keeps both pages.
+func TestConcurrentInsertsMerge(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		f := newContentFixture(t, s)
+		base := f.newCR(t, "Section")
+		f.edit(t, base, insertPage("# Section\n", map[string]any{"ref": "s"}), insertPage("# First\n", map[string]any{"into": "s"}))
+		f.merge(t, base, 200)
+		section := f.tree(t, "/v1/spaces/"+f.space+"/content/pages")[0].ID
+		a, b := f.newCR(t, "Add A"), f.newCR(t, "Add B")
+		f.edit(t, a, insertPage("# Added by A\n", map[string]any{"into": section}))
+		f.edit(t, b, insertPage("# Added by B\n", map[string]any{"into": section, "at": 0}))
+		f.merge(t, a, 200)
+		f.merge(t, b, 200)
+		kids := f.tree(t, "/v1/spaces/"+f.space+"/content/pages")[0].Pages
+		var titles []string
+		for _, k := range kids {
+			titles = append(titles, k.Title)
+		}
+		if strings.Join(titles, ",") != "Added by B,First,Added by A" {
+			t.Fatalf("section after both merges: %v", titles)
+		}
+	})
+}
