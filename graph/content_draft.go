@@ -13,6 +13,7 @@ import (
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/db"
 )
 
 // A draft is a revision being made: the pages and files of the revision it
@@ -39,6 +40,11 @@ type draft struct {
 	pages  map[string]*draftPage
 	files  []*draftFile
 	bodies map[string]string // new bodies by hash, to store
+	// source is the revision the draft started from, and sourcePages its
+	// pages as they were: pages still equal to them are copied inside the
+	// database when the draft is written.
+	source      string
+	sourcePages map[string]draftPage
 }
 
 // newDraft starts from the pages and files of revision revID.
@@ -53,13 +59,15 @@ func newDraft(ctx context.Context, revID string) (*draft, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &draft{pages: make(map[string]*draftPage, len(t.Pages)), bodies: map[string]string{}}
+	d := &draft{pages: make(map[string]*draftPage, len(t.Pages)), bodies: map[string]string{},
+		source: revID, sourcePages: make(map[string]draftPage, len(t.Pages))}
 	for _, p := range t.Pages {
 		d.pages[p.PageID] = &draftPage{
 			ID: p.PageID, Parent: p.ParentPageID, Position: p.Position, Kind: p.Kind,
 			Title: p.Title, Emoji: p.Emoji, Slug: p.Slug, Description: p.Description, Href: p.Href,
 			Hidden: p.Hidden, Hash: p.ContentHash, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 		}
+		d.sourcePages[p.PageID] = *d.pages[p.PageID]
 	}
 	for _, f := range files {
 		d.files = append(d.files, &draftFile{ID: f.FileID, Name: f.Name, ContentType: f.ContentType, BlobKey: f.BlobKey,
@@ -158,7 +166,7 @@ const pageChunk = 400
 
 // write stores the draft as a new revision of spaceID in tx: the revision,
 // its page and file rows, and bodies not stored yet.
-func (d *draft) write(ctx context.Context, tx *ent.Client, spaceID string, typ revision.Type, parents []string, createdBy string) (*ent.Revision, error) {
+func (d *draft) write(ctx context.Context, tx *ent.Client, dialect, spaceID string, typ revision.Type, parents []string, createdBy string) (*ent.Revision, error) {
 	rev, err := tx.Revision.Create().SetSpaceID(spaceID).SetType(typ).SetParents(parents).SetCreatedBy(createdBy).Save(ctx)
 	if err != nil {
 		return nil, err
@@ -179,11 +187,10 @@ func (d *draft) write(ctx context.Context, tx *ent.Client, spaceID string, typ r
 			}
 		}
 	}
-	ids := make([]string, 0, len(d.pages))
-	for id := range d.pages {
-		ids = append(ids, id)
+	ids, err := d.copyUnchanged(ctx, tx, dialect, rev.ID)
+	if err != nil {
+		return nil, err
 	}
-	sort.Strings(ids)
 	for start := 0; start < len(ids); start += pageChunk {
 		var creates []*ent.PageCreate
 		for _, id := range ids[start:min(len(ids), start+pageChunk)] {
@@ -210,6 +217,45 @@ func (d *draft) write(ctx context.Context, tx *ent.Client, spaceID string, typ r
 	}
 	return rev, nil
 }
+
+// copyUnchanged copies the pages still equal to the source revision's
+// inside the database when they are the majority, and returns the ids of the
+// pages left to insert (sorted).
+func (d *draft) copyUnchanged(ctx context.Context, tx *ent.Client, dialect, revID string) ([]string, error) {
+	var changed, exclude []string
+	for id, p := range d.pages {
+		if sp, ok := d.sourcePages[id]; !ok || sp != *p {
+			changed = append(changed, id)
+			if ok {
+				exclude = append(exclude, id)
+			}
+		}
+	}
+	for id := range d.sourcePages {
+		if _, ok := d.pages[id]; !ok {
+			exclude = append(exclude, id)
+		}
+	}
+	sort.Strings(changed)
+	if d.source == "" || len(d.pages)-len(changed) <= len(changed) || len(exclude) > maxExcluded {
+		all := make([]string, 0, len(d.pages))
+		for id := range d.pages {
+			all = append(all, id)
+		}
+		sort.Strings(all)
+		return all, nil
+	}
+	sort.Strings(exclude)
+	q, args := db.CopyPages(dialect, revID, d.source, exclude)
+	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		return nil, err
+	}
+	return changed, nil
+}
+
+// maxExcluded keeps the copy statement's parameters well under every
+// database's limit; larger changes are written row by row.
+const maxExcluded = 2000
 
 // touch marks a page as changed now.
 func (p *draftPage) touch() { p.UpdatedAt = clock.Now() }

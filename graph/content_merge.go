@@ -91,7 +91,9 @@ func threeWay(ctx context.Context, base, ours, theirs string) (*draft, error) {
 			Message: "conflicting pages: " + strings.Join(reasons, ", ")}
 	}
 
-	out := &draft{pages: make(map[string]*draftPage, len(merged)), bodies: map[string]string{}}
+	// The merge is written against ours: most of its pages are ours as they were.
+	out := &draft{pages: make(map[string]*draftPage, len(merged)), bodies: map[string]string{},
+		source: o.source, sourcePages: o.sourcePages}
 	for id, m := range merged {
 		p := &draftPage{ID: id, Parent: m.Parent, Position: m.Position, Kind: page.Kind(m.Kind), Title: m.Title,
 			Emoji: m.Emoji, Slug: m.Slug, Description: m.Description, Href: m.Href, Hidden: m.Hidden}
@@ -145,7 +147,7 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 	}
 	var rev *ent.Revision
 	err = r.withTx(ctx, func(tx *ent.Client) error {
-		if rev, err = merged.write(ctx, tx, spaceID, revision.TypeMerge, []string{s.RevisionID, cr.RevisionID}, auth.ViewerID(ctx)); err != nil {
+		if rev, err = merged.write(ctx, tx, r.Dialect, spaceID, revision.TypeMerge, []string{s.RevisionID, cr.RevisionID}, auth.ViewerID(ctx)); err != nil {
 			return err
 		}
 		if _, err := moveSpaceRevision(ctx, tx, s, rev.ID); err != nil {
@@ -192,7 +194,7 @@ func (r *Resolver) UpdateChangeRequestFromMain(ctx context.Context, spaceID, id 
 	}
 	var rev *ent.Revision
 	err = r.withTx(ctx, func(tx *ent.Client) error {
-		if rev, err = merged.write(ctx, tx, spaceID, revision.TypeUpdate, []string{cr.RevisionID, s.RevisionID}, auth.ViewerID(ctx)); err != nil {
+		if rev, err = merged.write(ctx, tx, r.Dialect, spaceID, revision.TypeUpdate, []string{cr.RevisionID, s.RevisionID}, auth.ViewerID(ctx)); err != nil {
 			return err
 		}
 		n, err := tx.ChangeRequest.Update().

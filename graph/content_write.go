@@ -30,7 +30,7 @@ func (r *Resolver) UpdateChangeRequestContent(ctx context.Context, spaceID, id s
 	}
 	var updated *ent.ChangeRequest
 	err = r.withTx(ctx, func(tx *ent.Client) error {
-		rev, err := d.write(ctx, tx, spaceID, revision.TypeEdits, []string{cr.RevisionID}, auth.ViewerID(ctx))
+		rev, err := d.write(ctx, tx, r.Dialect, spaceID, revision.TypeEdits, []string{cr.RevisionID}, auth.ViewerID(ctx))
 		if err != nil {
 			return err
 		}
@@ -73,7 +73,7 @@ func (r *Resolver) UpdateSpaceContent(ctx context.Context, spaceID string, chang
 	}
 	var updated *ent.Space
 	err = r.withTx(ctx, func(tx *ent.Client) error {
-		rev, err := d.write(ctx, tx, spaceID, revision.TypeEdits, []string{s.RevisionID}, auth.ViewerID(ctx))
+		rev, err := d.write(ctx, tx, r.Dialect, spaceID, revision.TypeEdits, []string{s.RevisionID}, auth.ViewerID(ctx))
 		if err != nil {
 			return err
 		}

@@ -99,7 +99,7 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 
 	var rev *ent.Revision
 	err = r.withTx(ctx, func(tx *ent.Client) error {
-		if rev, err = d.write(ctx, tx, spaceID, revision.TypeImport, []string{baseRev}, auth.ViewerID(ctx)); err != nil {
+		if rev, err = d.write(ctx, tx, r.Dialect, spaceID, revision.TypeImport, []string{baseRev}, auth.ViewerID(ctx)); err != nil {
 			return err
 		}
 		if cr == nil {

@@ -292,7 +292,7 @@ func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, e
 		if err != nil {
 			return err
 		}
-		rev, err := content.write(ctx, tx, dupID, revision.TypeInitial, []string{s.RevisionID}, auth.ViewerID(ctx))
+		rev, err := content.write(ctx, tx, r.Dialect, dupID, revision.TypeInitial, []string{s.RevisionID}, auth.ViewerID(ctx))
 		if err != nil {
 			return err
 		}
