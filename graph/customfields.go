@@ -3,8 +3,6 @@ package graph
 import (
 	"context"
 
-	"github.com/99designs/gqlgen/graphql"
-
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
@@ -108,9 +106,9 @@ func (r *Resolver) CreateCustomField(ctx context.Context, orgID string, in model
 		SetOrganizationID(orgID).
 		SetName(in.Name).
 		SetType(typ).
-		SetTitle(stringOrEmpty(in.Title)).
-		SetDescription(stringOrEmpty(in.Description)).
-		SetPlaceholder(stringOrEmpty(in.Placeholder))
+		SetTitle(deref(in.Title.Value())).
+		SetDescription(deref(in.Description.Value())).
+		SetPlaceholder(deref(in.Placeholder.Value()))
 	if opts != nil {
 		create.SetOptions(opts)
 	}
@@ -137,13 +135,13 @@ func (r *Resolver) UpdateCustomField(ctx context.Context, orgID, name string, in
 	}
 	upd := r.Client.CustomField.UpdateOne(cf)
 	if _, ok := in.Title.ValueOK(); ok {
-		upd.SetTitle(stringOrEmpty(in.Title))
+		upd.SetTitle(deref(in.Title.Value()))
 	}
 	if _, ok := in.Description.ValueOK(); ok {
-		upd.SetDescription(stringOrEmpty(in.Description))
+		upd.SetDescription(deref(in.Description.Value()))
 	}
 	if _, ok := in.Placeholder.ValueOK(); ok {
-		upd.SetPlaceholder(stringOrEmpty(in.Placeholder))
+		upd.SetPlaceholder(deref(in.Placeholder.Value()))
 	}
 	if opts, ok := in.Options.ValueOK(); ok {
 		switch {
@@ -184,12 +182,4 @@ func (r *Resolver) DeleteCustomField(ctx context.Context, orgID, name string) er
 func (r *Resolver) CustomFieldURLs(cf *ent.CustomField) *model.CustomFieldURLs {
 	// Names are [a-z0-9_-]: nothing to escape.
 	return &model.CustomFieldURLs{Location: r.BaseURL + "/v1/orgs/" + cf.OrganizationID + "/custom-fields/" + cf.Name}
-}
-
-// stringOrEmpty reads an optional text input; absent and null are "".
-func stringOrEmpty(v graphql.Omittable[*string]) string {
-	if p := v.Value(); p != nil {
-		return *p
-	}
-	return ""
 }

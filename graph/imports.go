@@ -38,8 +38,8 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 	if rawURL == "" {
 		return nil, apperr.InvalidField("url", "is required")
 	}
-	if err := checkURL("url", rawURL); err != nil {
-		return nil, err
+	if err := fetch.CheckURL(rawURL); err != nil {
+		return nil, apperr.InvalidField("url", "%s", err.Error())
 	}
 	s, err := spaceWithRole(ctx, spaceID, access.Edit)
 	if err != nil {

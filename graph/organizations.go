@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"net/url"
 	"strings"
 
 	"entgo.io/ent/dialect/sql"
@@ -201,8 +200,6 @@ func (r *Resolver) UpdateOrganization(ctx context.Context, id string, input mode
 	if v, ok := input.Logo.ValueOK(); ok {
 		if v == nil {
 			upd.ClearLogo()
-		} else if err := checkURL("logo", *v); err != nil {
-			return nil, err
 		} else {
 			upd.SetLogo(*v)
 		}
@@ -269,16 +266,4 @@ func normalizeDomains(in []string) []string {
 		out = append(out, d)
 	}
 	return out
-}
-
-// checkURL accepts absolute http(s) URLs of at most 2048 characters.
-func checkURL(field, raw string) error {
-	if len(raw) > 2048 {
-		return apperr.InvalidField(field, "must be at most 2048 characters")
-	}
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return apperr.InvalidField(field, "must be an absolute http or https URL")
-	}
-	return nil
 }

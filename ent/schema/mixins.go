@@ -27,4 +27,3 @@ func (TimeMixin) Fields() []ent.Field {
 		field.Time("updated_at").Default(clock.Now).UpdateDefault(clock.Now),
 	}
 }
-

@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent/schema/field"
 
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/fetch"
 )
 
 // hostnamePattern is the seed's subdomain pattern: 3-32 lower-case letters,
@@ -35,7 +36,7 @@ func (Organization) Fields() []ent.Field {
 		field.Enum("default_role").GoType(access.Role("")).Optional().Nillable(),
 		// {type: "site", site: <id>} or nil.
 		field.JSON("default_content", &DefaultContent{}).Optional(),
-		field.String("logo").Optional().Nillable().Validate(length(0, 2048)),
+		field.String("logo").Optional().Nillable().Validate(all(length(0, 2048), fetch.CheckURL)),
 		field.Bool("sso").Default(false),
 		field.Bool("ai").Default(false),
 		field.Bool("invite_links").Default(true),

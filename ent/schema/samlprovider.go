@@ -6,7 +6,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"entgo.io/ent"
@@ -15,6 +14,7 @@ import (
 	"entgo.io/ent/schema/index"
 
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/fetch"
 )
 
 // SAMLProvider is a SAML identity provider members of an organization sign
@@ -28,7 +28,7 @@ func (SAMLProvider) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("organization_id").Immutable(),
 		field.String("label").Validate(length(1, 30)),
-		field.String("sso_url").Optional().Nillable().Validate(all(length(0, 2048), absoluteHTTPURL)),
+		field.String("sso_url").Optional().Nillable().Validate(all(length(0, 2048), fetch.CheckURL)),
 		field.String("entity_id").Optional().Nillable().Validate(length(0, 1024)),
 		field.Text("certificate").Optional().Nillable().Validate(all(length(0, 10000), pemCertificates)),
 		field.String("default_team_id").Optional().Nillable(),
@@ -45,17 +45,6 @@ func (SAMLProvider) Edges() []ent.Edge {
 
 func (SAMLProvider) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("organization_id", "created_at")}
-}
-
-// absoluteHTTPURL accepts absolute http and https URLs (the identity
-// provider's sign-in address a browser is sent to).
-func absoluteHTTPURL(s string) error {
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" ||
-		strings.ContainsAny(s, " \t\r\n") {
-		return errors.New("must be an absolute http or https URL")
-	}
-	return nil
 }
 
 // pemCertificates accepts one or more PEM "CERTIFICATE" blocks (a chain),

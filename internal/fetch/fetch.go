@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -35,12 +36,24 @@ type Result struct {
 	URL         *url.URL // after redirects
 }
 
+// CheckURL accepts absolute http and https URLs without blanks: the one
+// definition of a URL Folio stores (logos, SAML sign-in addresses) or
+// fetches.
+func CheckURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" ||
+		strings.ContainsAny(s, " \t\r\n") {
+		return errors.New("must be an absolute http or https URL")
+	}
+	return nil
+}
+
 // Get downloads rawURL (http or https only).
 func (f Fetcher) Get(ctx context.Context, rawURL string) (*Result, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%q is not an absolute http or https URL", rawURL)
+	if err := CheckURL(rawURL); err != nil {
+		return nil, fmt.Errorf("%q %w", rawURL, err)
 	}
+	u, _ := url.Parse(rawURL)
 	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: f.control}
 	client := &http.Client{
 		Timeout: f.timeout(),
