@@ -28,19 +28,32 @@ type Config struct {
 	// PurgeInterval is how often deleted spaces past their restore window
 	// are removed for good.
 	PurgeInterval time.Duration
+	// RequestTimeout bounds every request's work (imports, PDF, GraphQL
+	// alike); a request also stops when its client leaves.
+	RequestTimeout time.Duration
+	// MaxResponseBytes is the last guard on one answer's size.
+	MaxResponseBytes int64
 }
 
 // FromEnv reads the configuration from the environment, with defaults.
 func FromEnv() Config {
 	c := Config{
-		Addr:            env("FOLIO_ADDR", "127.0.0.1:8080"),
-		DatabaseURL:     os.Getenv("DATABASE_URL"),
-		DataDir:         env("FOLIO_DATA_DIR", "./data"),
-		BaseURL:         os.Getenv("FOLIO_BASE_URL"),
-		BlobURL:         os.Getenv("FOLIO_BLOB_URL"),
-		MaxBodyBytes:    8 << 20,
-		ShutdownTimeout: 30 * time.Second,
-		PurgeInterval:   time.Hour,
+		Addr:             env("FOLIO_ADDR", "127.0.0.1:8080"),
+		DatabaseURL:      os.Getenv("DATABASE_URL"),
+		DataDir:          env("FOLIO_DATA_DIR", "./data"),
+		BaseURL:          os.Getenv("FOLIO_BASE_URL"),
+		BlobURL:          os.Getenv("FOLIO_BLOB_URL"),
+		MaxBodyBytes:     8 << 20,
+		ShutdownTimeout:  30 * time.Second,
+		PurgeInterval:    time.Hour,
+		RequestTimeout:   60 * time.Second,
+		MaxResponseBytes: 64 << 20,
+	}
+	if d, err := time.ParseDuration(os.Getenv("FOLIO_REQUEST_TIMEOUT")); err == nil && d > 0 {
+		c.RequestTimeout = d
+	}
+	if v, err := strconv.ParseInt(os.Getenv("FOLIO_MAX_RESPONSE_BYTES"), 10, 64); err == nil && v > 0 {
+		c.MaxResponseBytes = v
 	}
 	if d, err := time.ParseDuration(os.Getenv("FOLIO_PURGE_INTERVAL")); err == nil && d > 0 {
 		c.PurgeInterval = d
@@ -61,6 +74,8 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.BlobURL, "blob-url", c.BlobURL, "blob storage URL (FOLIO_BLOB_URL; default a directory under the data dir)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body (FOLIO_MAX_BODY_BYTES)")
 	fs.DurationVar(&c.PurgeInterval, "purge-interval", c.PurgeInterval, "how often deleted spaces past 7 days are purged (FOLIO_PURGE_INTERVAL)")
+	fs.DurationVar(&c.RequestTimeout, "request-timeout", c.RequestTimeout, "longest a request may work (FOLIO_REQUEST_TIMEOUT)")
+	fs.Int64Var(&c.MaxResponseBytes, "max-response-bytes", c.MaxResponseBytes, "largest answer (FOLIO_MAX_RESPONSE_BYTES)")
 	fs.BoolVar(&c.AllowPrivateFetch, "allow-private-fetch", c.AllowPrivateFetch, "let imports fetch private addresses (FOLIO_ALLOW_PRIVATE_FETCH)")
 }
 
