@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/folio/folio/internal/app"
@@ -19,6 +20,9 @@ import (
 )
 
 func main() {
+	// Every log line of the process, slog's and the log package's, is JSON
+	// with the request id; command-line messages below are not log lines.
+	slog.SetDefault(logger())
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "folio:", err)
 		os.Exit(1)
@@ -70,9 +74,9 @@ func open(ctx context.Context, name string, args []string, extra func(*flag.Flag
 	return a, nil
 }
 
-func logger() *slog.Logger {
-	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-}
+// logger is the process's one logger, so lines from the server, its
+// requests and slog's default share one writer and never interleave.
+var logger = sync.OnceValue(func() *slog.Logger { return app.NewLogger(os.Stderr) })
 
 func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -39,7 +39,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 		Fetcher: fetch.Fetcher{AllowPrivate: cfg.AllowPrivateFetch, MaxBytes: MaxFetchBytes},
 	}
 	a := &App{Config: cfg, DB: d, Resolver: res}
-	a.Handler = a.routes(logger)
+	a.Handler = a.routes(slog.New(WithRequestID(logger.Handler())))
 	return a, nil
 }
 
@@ -49,6 +49,8 @@ const MaxFetchBytes = 20 << 20
 func (a *App) routes(logger *slog.Logger) http.Handler {
 	r := chi.NewRouter()
 	r.Use(requestLog(logger))
+	r.Use(a.securityHeaders)
+	r.Use(a.deadline)
 	r.Use(limitBody(a.Config.MaxBodyBytes))
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
@@ -109,13 +111,17 @@ func (a *App) Serve(ctx context.Context, logger *slog.Logger) error {
 // accepting connections and lets in-flight requests finish (up to
 // ShutdownTimeout) before returning.
 func (a *App) ServeListener(ctx context.Context, ln net.Listener, logger *slog.Logger) error {
+	// The connection's limits follow the request's deadline: reading the
+	// body counts against it, and writing gets a grace period past it so the
+	// deadline's own 503 still reaches the client.
+	timeout := a.Config.RequestTimeout
 	srv := &http.Server{
 		Handler:           a.Handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      120 * time.Second,
+		ReadHeaderTimeout: min(10*time.Second, timeout),
+		ReadTimeout:       timeout,
+		WriteTimeout:      timeout + 10*time.Second,
 		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		ErrorLog:          slog.NewLogLogger(WithRequestID(logger.Handler()), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

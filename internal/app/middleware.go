@@ -21,7 +21,8 @@ type requestIDKey struct{}
 const RequestIDHeader = "X-Request-Id"
 
 // requestLog gives every request an id (echoed in X-Request-Id and attached
-// to every log line of the request) and logs it when it ends.
+// to every log line of the request by WithRequestID) and logs it when it
+// ends.
 func requestLog(logger *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -32,14 +33,14 @@ func requestLog(logger *slog.Logger) func(http.Handler) http.Handler {
 			start := time.Now()
 			defer func() {
 				if v := recover(); v != nil {
-					logger.ErrorContext(ctx, "panic", "request_id", id, "panic", v)
+					logger.ErrorContext(ctx, "panic", "panic", fmt.Sprint(v))
 					if !rec.wrote {
 						apperr.Write(rec, r.WithContext(ctx), fmt.Errorf("panic: %v", v))
 					}
 					rec.status = http.StatusInternalServerError
 				}
 				logger.InfoContext(ctx, "request",
-					"request_id", id, "method", r.Method, "path", r.URL.Path,
+					"method", r.Method, "path", r.URL.Path,
 					"status", rec.status, "bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds())
 			}()
 			next.ServeHTTP(rec, r.WithContext(ctx))

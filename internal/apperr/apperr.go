@@ -4,6 +4,7 @@
 package apperr
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +25,8 @@ const (
 	Conflict
 	TooLarge
 	Locked
+	// Unavailable: the server could not answer in time (503).
+	Unavailable
 )
 
 // Error is a failure the caller may see. Message names the offending field
@@ -55,6 +58,8 @@ func (e *Error) Status() int {
 		return http.StatusRequestEntityTooLarge
 	case Locked:
 		return http.StatusLocked
+	case Unavailable:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }
@@ -78,6 +83,8 @@ func (e *Error) Code() string {
 		return "PAYLOAD_TOO_LARGE"
 	case Locked:
 		return "LOCKED"
+	case Unavailable:
+		return "SERVICE_UNAVAILABLE"
 	}
 	return "INTERNAL_SERVER_ERROR"
 }
@@ -143,11 +150,23 @@ type BodyError struct {
 func Write(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := As(err)
 	if !ok {
-		slog.ErrorContext(r.Context(), "internal error", "err", err, "method", r.Method, "path", r.URL.Path)
+		LogInternal(r.Context(), err, "method", r.Method, "path", r.URL.Path)
 		e = &Error{Kind: Internal, Message: "internal error"}
 	}
 	status := e.Status()
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(Body{Error: BodyError{Code: status, Message: e.Message}})
+}
+
+// LogInternal logs an error the caller is not shown, with the request's
+// context (and so its request id). A failure after the request's context
+// ended (its client left, or its deadline passed) is the stop, not a fault
+// of the server, and is logged as a warning.
+func LogInternal(ctx context.Context, err error, args ...any) {
+	if cause := ctx.Err(); cause != nil {
+		slog.WarnContext(ctx, "request stopped", append([]any{"err", err, "cause", cause.Error()}, args...)...)
+		return
+	}
+	slog.ErrorContext(ctx, "internal error", append([]any{"err", err}, args...)...)
 }

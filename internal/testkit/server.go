@@ -8,6 +8,7 @@ import (
 	"context"
 	"database/sql"
 	"io"
+	"log"
 	"log/slog"
 	"net/http/httptest"
 	"os"
@@ -90,8 +91,35 @@ func postgresReachable(t testing.TB) bool {
 	return pgOK
 }
 
-// Start runs a server on a fresh database of the given kind.
+// Start runs a server on a fresh database of the given kind. Its log lines
+// are dropped (written to stderr with FOLIO_TEST_LOG=1).
 func Start(t testing.TB, kind string) *Server {
+	t.Helper()
+	var w io.Writer = io.Discard
+	if os.Getenv("FOLIO_TEST_LOG") == "1" {
+		w = os.Stderr
+	}
+	return start(t, kind, app.NewLogger(w))
+}
+
+// StartLogged is Start with the server's log lines written to w as in
+// production. slog's default logger, which errors inside requests go
+// through, writes there too until the test ends (server.go sets it the
+// same way).
+func StartLogged(t testing.TB, kind string, w io.Writer) *Server {
+	t.Helper()
+	logger := app.NewLogger(w)
+	prev, logOut, logFlags := slog.Default(), log.Writer(), log.Flags()
+	slog.SetDefault(logger)
+	t.Cleanup(func() {
+		slog.SetDefault(prev)
+		log.SetOutput(logOut) // SetDefault redirected the log package too
+		log.SetFlags(logFlags)
+	})
+	return start(t, kind, logger)
+}
+
+func start(t testing.TB, kind string, logger *slog.Logger) *Server {
 	t.Helper()
 	ctx := context.Background()
 	cfg := app.FromEnv()
@@ -107,10 +135,6 @@ func Start(t testing.TB, kind string) *Server {
 	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
 		t.Fatalf("open %s: %v", kind, err)
-	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if os.Getenv("FOLIO_TEST_LOG") == "1" {
-		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
 	s := &Server{Dialect: kind, t: t}
 	s.Server = httptest.NewUnstartedServer(nil)
