@@ -12,7 +12,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -48,9 +47,10 @@ func NewHandler(r *Resolver) http.Handler {
 	return srv
 }
 
-// Explorer serves GraphiQL on GET /graphql.
+// Explorer serves GraphiQL on GET /graphql, persisting nothing (see
+// explorer.go).
 func Explorer() http.Handler {
-	return playground.Handler("Folio GraphQL", "/graphql")
+	return newExplorer()
 }
 
 // presentError sets extensions.code from apperr and hides internal errors.
@@ -68,7 +68,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	if errors.As(err, &gqlErr) && gqlErr.Err == nil {
 		return gerr // parse and validation errors: already safe to show
 	}
-	slog.ErrorContext(ctx, "internal error", "err", err, "path", gerr.Path.String())
+	apperr.LogInternal(ctx, err, "path", gerr.Path.String())
 	gerr.Message = "internal error"
 	gerr.Extensions = map[string]any{"code": "INTERNAL_SERVER_ERROR"}
 	return gerr

@@ -58,7 +58,7 @@ func (a *API) fileDownloads(r chi.Router) {
 			return
 		}
 		defer body.Close()
-		w.Header().Set("Content-Type", f.ContentType)
+		inertFile(w, f.ContentType, f.Name)
 		w.Header().Set("Content-Length", strconv.FormatInt(f.Size, 10))
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 		_, _ = io.Copy(w, body)

@@ -51,8 +51,7 @@ func (a *API) generatedDownloads(r chi.Router) {
 			return
 		}
 		defer body.Close()
-		w.Header().Set("Content-Type", dl.ContentType)
-		w.Header().Set("Content-Disposition", `attachment; filename="`+dl.Name+`"`)
+		inertFile(w, dl.ContentType, dl.Name)
 		w.Header().Set("Cache-Control", "private, no-store")
 		_, _ = io.Copy(w, body)
 	})
