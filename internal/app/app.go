@@ -115,6 +115,9 @@ func (a *App) ServeListener(ctx context.Context, ln net.Listener, logger *slog.L
 	// body counts against it, and writing gets a grace period past it so the
 	// deadline's own 503 still reaches the client.
 	timeout := a.Config.RequestTimeout
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
 	srv := &http.Server{
 		Handler:           a.Handler,
 		ReadHeaderTimeout: min(10*time.Second, timeout),
