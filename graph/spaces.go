@@ -121,7 +121,9 @@ func accessibleSpaces(ctx context.Context, orgID string, m access.Membership) ([
 }
 
 // ReadSpace reads a space the caller can access. With the share key of a
-// share-link space, anyone authenticated may read it.
+// share-link space, anyone authenticated may read it: the space's own
+// fields, not what it leads to (see SpaceOrganization, SpaceParent,
+// spaceContent).
 func (r *Resolver) ReadSpace(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
 	s, _, err := visibleSpace(ctx, id)
 	if err == nil || shareKey == nil {
@@ -132,6 +134,43 @@ func (r *Resolver) ReadSpace(ctx context.Context, id string, shareKey *string) (
 		return shared, nil
 	}
 	return nil, err
+}
+
+// A space leads to its organization, its collection, its content and its
+// custom-field values. Following it gives each only to a caller who could
+// read it directly, whichever API asks: the organization as
+// GET /v1/orgs/{id} does, the collection as GET /v1/collections/{id} does,
+// what the space holds with a role on the space. A share key reads the
+// space object alone (REST presents the ids it refers to, nothing more), so
+// a share-key holder without a role gets a 404 for each of these.
+
+// SpaceOrganization is the organization of s, for a caller who can see it.
+func (r *Resolver) SpaceOrganization(ctx context.Context, s *ent.Space) (*ent.Organization, error) {
+	org, _, err := visibleOrganization(ctx, s.OrganizationID)
+	return org, err
+}
+
+// SpaceParent is the collection s is in (nil at the root), for a caller
+// with a role on it.
+func (r *Resolver) SpaceParent(ctx context.Context, s *ent.Space) (*ent.Collection, error) {
+	if s.ParentID == nil {
+		return nil, nil
+	}
+	c, _, err := visibleCollection(ctx, *s.ParentID)
+	return c, err
+}
+
+// spaceContent checks that the caller may read what s holds (its revision,
+// pages, custom-field values): that needs a role on the space.
+func spaceContent(ctx context.Context, s *ent.Space) error {
+	role, err := spaceRole(ctx, s)
+	if err != nil {
+		return err
+	}
+	if role == nil {
+		return apperr.NotFoundf("space %s not found", s.ID)
+	}
+	return nil
 }
 
 // CreateSpace creates a space in the organization, at the end of its parent.
