@@ -19,7 +19,7 @@ import (
 // takes a subtree to another organization, first locks the organizations
 // involved, then reads the tree inside its transaction and checks it there.
 //
-// The lock is the organization's row (PostgreSQL: SELECT … FOR UPDATE; on
+// The lock is the organization's row (PostgreSQL: SELECT … FOR NO KEY UPDATE; on
 // SQLite the immediate write transaction is the lock). Locking the chain of
 // collections involved instead would let unrelated moves of one organization
 // run in parallel, but the chain is only known after reading it and changes
