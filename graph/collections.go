@@ -94,6 +94,12 @@ func (r *Resolver) CreateCollection(ctx context.Context, orgID string, in model.
 	}
 	var created *ent.Collection
 	err := r.withTx(ctx, func(tx *ent.Client) error {
+		if err := r.lockTrees(ctx, tx, orgID); err != nil {
+			return err
+		}
+		if err := parentStillIn(ctx, tx, orgID, parent, "parent"); err != nil {
+			return err
+		}
 		pos, err := placeAt(ctx, tx, orgID, parent, "", nil)
 		if err != nil {
 			return err
@@ -157,6 +163,15 @@ func (r *Resolver) DeleteCollection(ctx context.Context, id string) error {
 		return err
 	}
 	err = r.withTx(ctx, func(tx *ent.Client) error {
+		// Its children go to its parent as it is now, under the tree lock.
+		if err := r.lockTrees(ctx, tx, c.OrganizationID); err != nil {
+			return err
+		}
+		if c, err = tx.Collection.Get(ctx, c.ID); ent.IsNotFound(err) {
+			return apperr.NotFoundf("collection %s not found", id)
+		} else if err != nil {
+			return err
+		}
 		base, err := placeAt(ctx, tx, c.OrganizationID, c.ParentID, c.ID, nil)
 		if err != nil {
 			return err
@@ -187,31 +202,50 @@ func (r *Resolver) DeleteCollection(ctx context.Context, id string) error {
 
 // MoveCollection puts a collection in another parent and/or at a position
 // among its siblings. A collection cannot go inside itself or its own
-// descendants (400).
+// descendants (400). The check and the move happen together under the
+// organization's tree lock, so two crossing moves cannot both pass it.
 func (r *Resolver) MoveCollection(ctx context.Context, id string, in model.MoveInput) (*ent.Collection, error) {
 	c, err := collectionWithRole(ctx, id, access.Admin)
 	if err != nil {
 		return nil, err
 	}
-	parent := c.ParentID
-	if v, ok := in.Parent.ValueOK(); ok {
-		parent = v
-		if parent != nil {
-			if err := r.checkNotInside(ctx, c, *parent); err != nil {
-				return nil, err
-			}
-		}
-		if _, err := createIn(ctx, c.OrganizationID, parent, "parent"); err != nil {
+	newParent, reparent := in.Parent.ValueOK()
+	if reparent {
+		if _, err := createIn(ctx, c.OrganizationID, newParent, "parent"); err != nil {
 			return nil, err
 		}
 	}
 	var moved *ent.Collection
 	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if err := r.lockTrees(ctx, tx, c.OrganizationID); err != nil {
+			return err
+		}
+		all, err := treeIn(ctx, tx, c.OrganizationID)
+		if err != nil {
+			return err
+		}
+		cur, ok := all[c.ID]
+		if !ok {
+			// Deleted or transferred since it was read.
+			return apperr.NotFoundf("collection %s not found", id)
+		}
+		parent := cur.ParentID
+		if reparent {
+			parent = newParent
+		}
+		if parent != nil {
+			if _, ok := all[*parent]; !ok {
+				return apperr.InvalidField("parent", "%s is not a collection of this organization", *parent)
+			}
+			if err := checkNotInside(all, c.ID, *parent); err != nil {
+				return err
+			}
+		}
 		pos, err := placeAt(ctx, tx, c.OrganizationID, parent, c.ID, in.Position.Value())
 		if err != nil {
 			return err
 		}
-		upd := tx.Collection.UpdateOne(c).SetPosition(pos)
+		upd := tx.Collection.UpdateOneID(c.ID).SetPosition(pos)
 		if parent == nil {
 			upd.ClearParentID()
 		} else {
@@ -227,26 +261,6 @@ func (r *Resolver) MoveCollection(ctx context.Context, id string, in model.MoveI
 	return moved, nil
 }
 
-// checkNotInside refuses a parent that is c or one of its descendants.
-func (r *Resolver) checkNotInside(ctx context.Context, c *ent.Collection, parentID string) error {
-	all, err := loader.For(ctx).OrgCollections.Load(ctx, c.OrganizationID)()
-	if err != nil {
-		return err
-	}
-	for at, seen := &parentID, map[string]bool{}; at != nil && !seen[*at]; {
-		if *at == c.ID {
-			return apperr.InvalidField("parent", "a collection cannot be moved into itself or its own subcollections")
-		}
-		seen[*at] = true
-		p, ok := all[*at]
-		if !ok {
-			break
-		}
-		at = p.ParentID
-	}
-	return nil
-}
-
 // TransferCollection moves a collection, with everything it contains, to
 // another organization whose admin the caller also is; it arrives at the
 // root of that organization. Spaces drop their custom-field values.
@@ -258,13 +272,22 @@ func (r *Resolver) TransferCollection(ctx context.Context, id, orgID string) (*e
 	if err := adminOfBoth(ctx, c.OrganizationID, orgID); err != nil {
 		return nil, err
 	}
-	all, err := loader.For(ctx).OrgCollections.Load(ctx, c.OrganizationID)()
-	if err != nil {
-		return nil, err
-	}
-	tree := descendants(all, c.ID)
 	var moved *ent.Collection
 	err = r.withTx(ctx, func(tx *ent.Client) error {
+		// The subtree is read under the lock of both organizations: a
+		// collection or space moved into it meanwhile goes along, and
+		// nothing is left behind with a parent in the other organization.
+		if err := r.lockTrees(ctx, tx, c.OrganizationID, orgID); err != nil {
+			return err
+		}
+		all, err := treeIn(ctx, tx, c.OrganizationID)
+		if err != nil {
+			return err
+		}
+		if _, ok := all[c.ID]; !ok {
+			return apperr.NotFoundf("collection %s not found", id)
+		}
+		tree := descendants(all, c.ID)
 		pos, err := placeAt(ctx, tx, orgID, nil, c.ID, nil)
 		if err != nil {
 			return err

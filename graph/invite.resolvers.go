@@ -21,7 +21,7 @@ func (r *inviteResolver) Redundant(ctx context.Context, obj *ent.Invite) (bool, 
 	if err != nil {
 		return false, err
 	}
-	return access.InviteRedundant(m, obj.Role), nil
+	return access.InviteRedundant(m), nil
 }
 
 func (r *inviteResolver) Organization(ctx context.Context, obj *ent.Invite) (*ent.Organization, error) {

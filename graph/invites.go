@@ -131,10 +131,10 @@ func (r *Resolver) DeleteOrganizationInvite(ctx context.Context, orgID, id strin
 // JoinOrganizationWithInvite makes the caller a member of orgID with the
 // invite's role. Any authenticated user holding the link may; an unknown
 // invite, or one of another organization, is 404; a disabled inviteLinks
-// setting is 403. A member with a lower role (or a guest) is raised to the
-// invite's role; one with that role or a higher one keeps it, and the
-// result says the invite was redundant. The invite is not used up: a link
-// serves every holder until an admin deletes it.
+// setting is 403. A caller who is already a member (a guest, or one an
+// admin demoted, included) keeps the role the admin set: nothing changes
+// and the result says the invite was redundant. The invite is not used up:
+// a link serves every holder until an admin deletes it.
 func (r *Resolver) JoinOrganizationWithInvite(ctx context.Context, orgID, id string) (*model.JoinOrganizationResult, error) {
 	l := loader.For(ctx)
 	orgThunk := l.OrganizationByID.Load(ctx, orgID)
@@ -149,25 +149,25 @@ func (r *Resolver) JoinOrganizationWithInvite(ctx context.Context, orgID, id str
 	if !org.InviteLinks {
 		return nil, inviteLinksDisabled(orgID)
 	}
-	m, mem, err := membership(ctx, orgID)
+	m, _, err := membership(ctx, orgID)
 	if err != nil {
 		return nil, err
 	}
-	result := &model.JoinOrganizationResult{Invite: inv, Organization: org, Redundant: access.InviteRedundant(m, inv.Role)}
+	result := &model.JoinOrganizationResult{Invite: inv, Organization: org, Redundant: access.InviteRedundant(m)}
 	if result.Redundant {
 		return result, nil
 	}
-	if mem == nil {
-		mem, err = r.Client.Member.Create().
-			SetOrganizationID(orgID).
-			SetUserID(auth.ViewerID(ctx)).
-			SetRole(inv.Role).
-			Save(ctx)
-		if ent.IsConstraintError(err) {
-			return nil, apperr.Conflictf("you joined organization %s by another request at the same time: retry to apply the invite's role", orgID)
-		}
-	} else {
-		mem, err = r.Client.Member.UpdateOne(mem).SetRole(inv.Role).Save(ctx)
+	mem, err := r.Client.Member.Create().
+		SetOrganizationID(orgID).
+		SetUserID(auth.ViewerID(ctx)).
+		SetRole(inv.Role).
+		Save(ctx)
+	if ent.IsConstraintError(err) {
+		// The caller joined by another request at the same time: that one
+		// made them a member, this one changed nothing.
+		l.ViewerMembership.Clear(ctx, orgID)
+		result.Redundant = true
+		return result, nil
 	}
 	if err != nil {
 		return nil, entError(err)

@@ -88,17 +88,17 @@ func (r *spaceResolver) EditMode(ctx context.Context, obj *ent.Space) (*string, 
 }
 
 func (r *spaceResolver) Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error) {
-	return loader.For(ctx).OrganizationByID.Load(ctx, obj.OrganizationID)()
+	return r.SpaceOrganization(ctx, obj)
 }
 
 func (r *spaceResolver) Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error) {
-	if obj.ParentID == nil {
-		return nil, nil
-	}
-	return loader.For(ctx).CollectionByID.Load(ctx, *obj.ParentID)()
+	return r.SpaceParent(ctx, obj)
 }
 
 func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error) {
+	if err := spaceContent(ctx, obj); err != nil {
+		return nil, err
+	}
 	if obj.RevisionID == "" {
 		return nil, nil
 	}

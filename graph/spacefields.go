@@ -14,8 +14,11 @@ import (
 )
 
 // SpaceCustomFields lists every custom field of the space's organization
-// with the space's value (nil when unset).
+// with the space's value (nil when unset); a role on the space is needed.
 func (r *Resolver) SpaceCustomFields(ctx context.Context, s *ent.Space) ([]*model.SpaceCustomFieldValue, error) {
+	if err := spaceContent(ctx, s); err != nil {
+		return nil, err
+	}
 	l := loader.For(ctx)
 	valuesThunk := l.SpaceFieldValues.Load(ctx, s.ID)
 	fields, err := l.OrgCustomFields.Load(ctx, s.OrganizationID)()

@@ -121,7 +121,9 @@ func accessibleSpaces(ctx context.Context, orgID string, m access.Membership) ([
 }
 
 // ReadSpace reads a space the caller can access. With the share key of a
-// share-link space, anyone authenticated may read it.
+// share-link space, anyone authenticated may read it: the space's own
+// fields, not what it leads to (see SpaceOrganization, SpaceParent,
+// spaceContent).
 func (r *Resolver) ReadSpace(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
 	s, _, err := visibleSpace(ctx, id)
 	if err == nil || shareKey == nil {
@@ -134,6 +136,43 @@ func (r *Resolver) ReadSpace(ctx context.Context, id string, shareKey *string) (
 	return nil, err
 }
 
+// A space leads to its organization, its collection, its content and its
+// custom-field values. Following it gives each only to a caller who could
+// read it directly, whichever API asks: the organization as
+// GET /v1/orgs/{id} does, the collection as GET /v1/collections/{id} does,
+// what the space holds with a role on the space. A share key reads the
+// space object alone (REST presents the ids it refers to, nothing more), so
+// a share-key holder without a role gets a 404 for each of these.
+
+// SpaceOrganization is the organization of s, for a caller who can see it.
+func (r *Resolver) SpaceOrganization(ctx context.Context, s *ent.Space) (*ent.Organization, error) {
+	org, _, err := visibleOrganization(ctx, s.OrganizationID)
+	return org, err
+}
+
+// SpaceParent is the collection s is in (nil at the root), for a caller
+// with a role on it.
+func (r *Resolver) SpaceParent(ctx context.Context, s *ent.Space) (*ent.Collection, error) {
+	if s.ParentID == nil {
+		return nil, nil
+	}
+	c, _, err := visibleCollection(ctx, *s.ParentID)
+	return c, err
+}
+
+// spaceContent checks that the caller may read what s holds (its revision,
+// pages, custom-field values): that needs a role on the space.
+func spaceContent(ctx context.Context, s *ent.Space) error {
+	role, err := spaceRole(ctx, s)
+	if err != nil {
+		return err
+	}
+	if role == nil {
+		return apperr.NotFoundf("space %s not found", s.ID)
+	}
+	return nil
+}
+
 // CreateSpace creates a space in the organization, at the end of its parent.
 func (r *Resolver) CreateSpace(ctx context.Context, orgID string, in model.CreateSpaceInput) (*ent.Space, error) {
 	parent := in.Parent.Value()
@@ -142,6 +181,12 @@ func (r *Resolver) CreateSpace(ctx context.Context, orgID string, in model.Creat
 	}
 	var created *ent.Space
 	err := r.withTx(ctx, func(tx *ent.Client) error {
+		if err := r.lockTrees(ctx, tx, orgID); err != nil {
+			return err
+		}
+		if err := parentStillIn(ctx, tx, orgID, parent, "parent"); err != nil {
+			return err
+		}
 		pos, err := placeAt(ctx, tx, orgID, parent, "", nil)
 		if err != nil {
 			return err
@@ -280,6 +325,12 @@ func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, e
 	}
 	var dup *ent.Space
 	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if err := r.lockTrees(ctx, tx, s.OrganizationID); err != nil {
+			return err
+		}
+		if err := parentStillIn(ctx, tx, s.OrganizationID, s.ParentID, "parent"); err != nil {
+			return err
+		}
 		after := &model.PositionInput{After: omit(&model.PositionTargetInput{Type: "space", Space: omit(&s.ID)})}
 		pos, err := placeAt(ctx, tx, s.OrganizationID, s.ParentID, "", after)
 		if err != nil {
@@ -323,29 +374,47 @@ func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, e
 
 // MoveSpace puts a space in another collection (or the root) and/or at a
 // position among its new siblings. Admins of the space, with the create role
-// where it goes.
+// where it goes. The destination is checked again under the organization's
+// tree lock: a collection transferred or deleted meanwhile is refused.
 func (r *Resolver) MoveSpace(ctx context.Context, id string, in model.MoveInput) (*ent.Space, error) {
 	s, err := spaceWithRole(ctx, id, access.Admin)
 	if err != nil {
 		return nil, err
 	}
-	parent := s.ParentID
-	if v, ok := in.Parent.ValueOK(); ok {
-		parent = v
-		if _, err := createIn(ctx, s.OrganizationID, parent, "parent"); err != nil {
+	newParent, reparent := in.Parent.ValueOK()
+	if reparent {
+		if _, err := createIn(ctx, s.OrganizationID, newParent, "parent"); err != nil {
 			return nil, err
 		}
 	}
-	if parent == nil && s.Visibility == space.VisibilityInCollection {
-		return nil, apperr.InvalidField("parent", "a space with visibility in-collection must stay in a collection")
-	}
 	var moved *ent.Space
 	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if err := r.lockTrees(ctx, tx, s.OrganizationID); err != nil {
+			return err
+		}
+		cur, err := tx.Space.Query().Where(space.ID(s.ID), space.OrganizationID(s.OrganizationID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			// Transferred since it was read.
+			return apperr.NotFoundf("space %s not found", id)
+		}
+		if err != nil {
+			return err
+		}
+		parent := cur.ParentID
+		if reparent {
+			parent = newParent
+		}
+		if parent == nil && cur.Visibility == space.VisibilityInCollection {
+			return apperr.InvalidField("parent", "a space with visibility in-collection must stay in a collection")
+		}
+		if err := parentStillIn(ctx, tx, s.OrganizationID, parent, "parent"); err != nil {
+			return err
+		}
 		pos, err := placeAt(ctx, tx, s.OrganizationID, parent, s.ID, in.Position.Value())
 		if err != nil {
 			return err
 		}
-		upd := tx.Space.UpdateOne(s).SetPosition(pos)
+		upd := tx.Space.UpdateOneID(s.ID).SetPosition(pos)
 		if parent == nil {
 			upd.ClearParentID()
 		} else {
@@ -375,11 +444,24 @@ func (r *Resolver) TransferSpace(ctx context.Context, id, orgID string) (*ent.Sp
 	}
 	var moved *ent.Space
 	err = r.withTx(ctx, func(tx *ent.Client) error {
+		// Under both tree locks, with the space as it is now: a move into
+		// a collection cannot slip in between and leave it in one
+		// organization with a parent in the other.
+		if err := r.lockTrees(ctx, tx, s.OrganizationID, orgID); err != nil {
+			return err
+		}
+		cur, err := tx.Space.Query().Where(space.ID(s.ID), space.OrganizationID(s.OrganizationID)).Only(ctx)
+		if ent.IsNotFound(err) {
+			return apperr.NotFoundf("space %s not found", id)
+		}
+		if err != nil {
+			return err
+		}
 		pos, err := placeAt(ctx, tx, orgID, nil, s.ID, nil)
 		if err != nil {
 			return err
 		}
-		if moved, err = transferSpaceRow(ctx, tx, s, orgID, true, pos); err != nil {
+		if moved, err = transferSpaceRow(ctx, tx, cur, orgID, true, pos); err != nil {
 			return err
 		}
 		return nil

@@ -69,7 +69,7 @@ func (a *API) deleteInviteLink(w http.ResponseWriter, r *http.Request) {
 }
 
 // joinWithInvite answers the invite, its `redundant` telling whether the
-// caller already had its role (or a higher one) before joining.
+// caller was already a member (and so kept their role) before joining.
 func (a *API) joinWithInvite(w http.ResponseWriter, r *http.Request) {
 	res, err := a.res.Mutation().JoinOrganizationWithInvite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId"))
 	if err != nil {

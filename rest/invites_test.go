@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -175,29 +176,45 @@ func TestJoinOrganizationWithInvite(t *testing.T) {
 		}
 		s.Unchanged(t, before)
 
-		// Lower roles and guests are raised; higher roles are kept.
+		// A current member keeps the role the admin set, whatever the
+		// link's role: a guest stays a guest, a read member stays read, and
+		// the answer says the join was redundant.
 		for _, c := range []struct {
-			who       testkit.User
-			redundant bool
-			want      access.Role
+			who  testkit.User
+			want *access.Role
 		}{
-			{f.reader, false, access.Edit},
-			{f.guest, false, access.Edit},
-			{f.admin, true, access.Admin},
+			{f.reader, testkit.RoleOf(access.Read)},
+			{f.guest, nil},
+			{f.admin, testkit.RoleOf(access.Admin)},
 		} {
+			before := s.Snapshot(t)
 			res := s.Call(t, "joinOrganizationWithInvite", c.who.Token, "POST", join+edit, nil, 200).JSON(t)
-			if res["redundant"] != c.redundant {
-				t.Fatalf("%s: redundant %v", c.who.Email, res["redundant"])
+			if res["redundant"] != true || res["role"] != "edit" {
+				t.Fatalf("%s: %v", c.who.Email, res)
 			}
-			if r := roleOf(c.who); r == nil || *r != c.want {
-				t.Fatalf("%s: role %v, want %s", c.who.Email, r, c.want)
+			if r := roleOf(c.who); (r == nil) != (c.want == nil) || (r != nil && *r != *c.want) {
+				t.Fatalf("%s: role %v, want %v", c.who.Email, r, c.want)
 			}
+			s.Unchanged(t, before)
 		}
 		creator, _ := s.NewUser(t, "erin@acme.com", "")
 		s.AddMember(t, f.org, creator, testkit.RoleOf(access.Create))
 		if res := s.Call(t, "joinOrganizationWithInvite", creator.Token, "POST", join+edit, nil, 200).JSON(t); res["redundant"] != true || *roleOf(creator) != access.Create {
 			t.Fatalf("create-role member: %v, %v", res, *roleOf(creator))
 		}
+		// A member the admin demoted cannot take the role back through a
+		// link with a higher one.
+		adminLink := s.Call(t, "createOrganizationInvite", f.admin.Token, "POST", links, map[string]any{"role": "admin"}, 201).JSON(t)["id"].(string)
+		s.Call(t, "updateMemberInOrganizationById", f.admin.Token, "PATCH", "/v1/orgs/"+f.org+"/members/"+creator.ID, map[string]any{"role": "read"}, 200)
+		before = s.Snapshot(t)
+		if res := s.Call(t, "joinOrganizationWithInvite", creator.Token, "POST", join+adminLink, nil, 200).JSON(t); res["redundant"] != true || res["role"] != "admin" {
+			t.Fatalf("demoted member's join: %v", res)
+		}
+		if r := roleOf(creator); r == nil || *r != access.Read {
+			t.Fatalf("demoted member's role after joining through an admin link: %v, want read", r)
+		}
+		s.Unchanged(t, before)
+		s.Fail(t, "updateOrganizationById", creator.Token, "PATCH", "/v1/orgs/"+f.org, map[string]any{"title": "Mine"}, 403)
 		// The invite reports redundancy for whoever asks.
 		if got := s.Call(t, "getOrganizationInviteLink", f.admin.Token, "GET", links+"/"+edit, nil, 200).JSON(t); got["redundant"] != true {
 			t.Fatalf("admin's view: %v", got)
@@ -224,6 +241,37 @@ func TestJoinOrganizationWithInvite(t *testing.T) {
 		s.Call(t, "updateOrganizationById", f.admin.Token, "PATCH", "/v1/orgs/"+f.org, map[string]any{"inviteLinks": true}, 200)
 		if res := s.Call(t, "joinOrganizationWithInvite", frank.Token, "POST", join+edit, nil, 200).JSON(t); res["role"] != "read" || *roleOf(frank) != access.Read {
 			t.Fatalf("frank: %v", res)
+		}
+	})
+}
+
+// TestConcurrentJoins sends the same newcomer's join twice at once: one
+// makes them a member with the link's role, the other answers redundant;
+// neither fails.
+func TestConcurrentJoins(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		ctx := context.Background()
+		f := newOrgFixture(t, s)
+		link := s.Call(t, "createOrganizationInvite", f.admin.Token, "POST", "/v1/orgs/"+f.org+"/link-invites", map[string]any{"role": "comment"}, 201).JSON(t)["id"].(string)
+		path := "/v1/orgs/" + f.org + "/invites/" + link
+		for round := 0; round < 10; round++ {
+			u, _ := s.NewUser(t, fmt.Sprintf("newcomer%d@else.org", round), "")
+			res := together(t, s, u.Token, [3]any{"POST", path, nil}, [3]any{"POST", path, nil})
+			fresh := 0
+			for _, r := range res {
+				if r.Status != 200 {
+					t.Fatalf("round %d: %d %s", round, r.Status, r.Body)
+				}
+				if r.JSON(t)["redundant"] == false {
+					fresh++
+				}
+			}
+			if fresh != 1 {
+				t.Fatalf("round %d: %d joins say they made the member, want 1", round, fresh)
+			}
+			if m := s.Client().Member.Query().Where(member.OrganizationID(f.org), member.UserID(u.ID)).OnlyX(ctx); m.Role == nil || *m.Role != access.Comment {
+				t.Fatalf("round %d: member %+v", round, m)
+			}
 		}
 	})
 }

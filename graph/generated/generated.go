@@ -4219,7 +4219,7 @@ type Invite implements Node {
   id: ID!
   "The role a user joining with the link gets."
   role: Role!
-  "True when the caller already has this role or a higher one in the organization."
+  "True when the caller is already a member of the organization: joining with the link would change nothing."
   redundant: Boolean!
   createdAt: Time!
   updatedAt: Time!
@@ -4240,7 +4240,7 @@ type InviteEdge {
 "The outcome of joining an organization with an invite link."
 type JoinOrganizationResult {
   invite: Invite!
-  "True when the caller already had the invite's role or a higher one before joining: nothing changed."
+  "True when the caller was already a member (whatever their role): nothing changed."
   redundant: Boolean!
   organization: Organization!
 }
@@ -4276,8 +4276,8 @@ extend type Mutation {
   deleteOrganizationInvite(organizationId: ID!, id: ID!): Boolean!
   """
   Join the organization with an invite link (any authenticated user who holds
-  it): the caller becomes a member with the invite's role, or is raised to it;
-  a higher role is kept.
+  it): a newcomer becomes a member with the invite's role; a member (guests
+  included) keeps the role an admin set, and the result is redundant.
   """
   joinOrganizationWithInvite(organizationId: ID!, id: ID!): JoinOrganizationResult!
 }

@@ -165,7 +165,7 @@ type InviteEdge struct {
 // The outcome of joining an organization with an invite link.
 type JoinOrganizationResult struct {
 	Invite *ent.Invite `json:"invite"`
-	// True when the caller already had the invite's role or a higher one before joining: nothing changed.
+	// True when the caller was already a member (whatever their role): nothing changed.
 	Redundant    bool              `json:"redundant"`
 	Organization *ent.Organization `json:"organization"`
 }

@@ -30,6 +30,9 @@ func SettingsPermissionsFor(m Membership) SettingsPermissions {
 	return SettingsPermissions{View: m.CanReadSettings(), Edit: m.CanAdminOrganization()}
 }
 
-// InviteRedundant: an invite is redundant for a caller who already has its
-// role or a higher one in the organization.
-func InviteRedundant(m Membership, role Role) bool { return m.Member && AtLeast(m.Role, role) }
+// InviteRedundant: an invite link is redundant for a caller who is already a
+// member of the organization, whatever their role. Joining only admits
+// newcomers: the role of a member is the admin's to set, so a member who
+// was demoted (or made a guest) cannot take a higher role back through a
+// link they kept.
+func InviteRedundant(m Membership) bool { return m.Member }
