@@ -12,6 +12,7 @@ import (
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/db"
 )
@@ -164,9 +165,31 @@ func (d *draft) uniqueSlug(p *draftPage, parent, slug string) string {
 // pageChunk keeps bulk inserts under every database's parameter limit.
 const pageChunk = 400
 
+// MaxPagesPerRevision is the most pages a revision may hold. It bounds the
+// answer to a page tree (Revision.pages { pages { … } }) in the GraphQL cost
+// however deep the query nests.
+const MaxPagesPerRevision = 10_000
+
+// pagesField names, by kind of revision, the input that brought its pages,
+// for the error when a revision would hold too many.
+var pagesField = map[revision.Type]string{
+	revision.TypeEdits:  "changes",
+	revision.TypeImport: "url",
+	revision.TypeMerge:  "id",
+	revision.TypeUpdate: "id",
+}
+
 // write stores the draft as a new revision of spaceID in tx: the revision,
-// its page and file rows, and bodies not stored yet.
+// its page and file rows, and bodies not stored yet. Every new revision is
+// written here, so here is where MaxPagesPerRevision holds.
 func (d *draft) write(ctx context.Context, tx *ent.Client, dialect, spaceID string, typ revision.Type, parents []string, createdBy string) (*ent.Revision, error) {
+	if len(d.pages) > MaxPagesPerRevision {
+		field, ok := pagesField[typ]
+		if !ok {
+			field = "pages"
+		}
+		return nil, apperr.InvalidField(field, "the content would hold %d pages, more than the limit of %d a revision", len(d.pages), MaxPagesPerRevision)
+	}
 	rev, err := tx.Revision.Create().SetSpaceID(spaceID).SetType(typ).SetParents(parents).SetCreatedBy(createdBy).Save(ctx)
 	if err != nil {
 		return nil, err

@@ -61,7 +61,7 @@ func (a *App) routes(logger *slog.Logger) http.Handler {
 	})
 	r.Get("/readyz", a.ready)
 
-	gql := graph.NewHandler(a.Resolver)
+	gql := graph.NewHandler(a.Resolver, a.Config.MaxResponseBytes)
 	explorer := graph.Explorer()
 	r.Get("/graphql", func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Query().Get("query") == "" {
