@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 )
 
 // Kind is the class of a failure.
@@ -24,6 +25,9 @@ const (
 	Conflict
 	TooLarge
 	Locked
+	// Unavailable is a refusal for now (the server is busy): retry after
+	// RetryAfter seconds.
+	Unavailable
 )
 
 // Error is a failure the caller may see. Message names the offending field
@@ -32,6 +36,8 @@ type Error struct {
 	Kind    Kind
 	Field   string
 	Message string
+	// RetryAfter is the Retry-After of an Unavailable error, in seconds.
+	RetryAfter int
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -55,6 +61,8 @@ func (e *Error) Status() int {
 		return http.StatusRequestEntityTooLarge
 	case Locked:
 		return http.StatusLocked
+	case Unavailable:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }
@@ -78,6 +86,8 @@ func (e *Error) Code() string {
 		return "PAYLOAD_TOO_LARGE"
 	case Locked:
 		return "LOCKED"
+	case Unavailable:
+		return "SERVICE_UNAVAILABLE"
 	}
 	return "INTERNAL_SERVER_ERROR"
 }
@@ -118,6 +128,12 @@ func Unauthenticatedf(format string, args ...any) *Error {
 	return &Error{Kind: Unauthenticated, Message: fmt.Sprintf(format, args...)}
 }
 
+// Unavailablef reports a server too busy to do the request now; the caller
+// may retry after retryAfter seconds.
+func Unavailablef(retryAfter int, format string, args ...any) *Error {
+	return &Error{Kind: Unavailable, RetryAfter: max(retryAfter, 1), Message: fmt.Sprintf(format, args...)}
+}
+
 // As finds the *Error in err's chain; anything else is internal.
 func As(err error) (*Error, bool) {
 	var e *Error
@@ -148,6 +164,9 @@ func Write(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	status := e.Status()
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if e.Kind == Unavailable {
+		w.Header().Set("Retry-After", strconv.Itoa(max(e.RetryAfter, 1)))
+	}
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(Body{Error: BodyError{Code: status, Message: e.Message}})
 }
