@@ -380,6 +380,12 @@ func TestImportsInFlight(t *testing.T) {
 			if msg := resp.JSON(t)["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "2 imports are already running") {
 				t.Errorf("message: %q", msg)
 			}
+			// GraphQL answers the same refusal.
+			_, errs := s.GraphQL(t, f.editor.Token, `mutation($s: ID!, $u: String!) { importContent(spaceId: $s, url: $u, source: "markdown") { revision } }`,
+				map[string]any{"s": spaces[2], "u": h.srv.URL + "/slow.md"})
+			if len(errs) != 1 || errs[0].Extensions["code"] != "SERVICE_UNAVAILABLE" || errs[0].Extensions["status"] != float64(503) {
+				t.Errorf("graphql: %+v", errs)
+			}
 			s.Unchanged(t, before)
 			h.release <- struct{}{}
 			h.release <- struct{}{}
