@@ -145,8 +145,8 @@ func (r *Resolver) fetchImport(ctx context.Context, rawURL, source string) (impo
 	fail := func(err error) (importer.Result, error) {
 		var ie *importer.Error
 		switch {
-		case ctx.Err() != nil:
-			return importer.Result{}, ctx.Err()
+		case ctx.Err() != nil: // the client left or the request's time ran out
+			return importer.Result{}, apperr.Unavailablef(r.importGate().RetryAfter(), "the request ended before the source was read")
 		case errors.Is(err, fetch.ErrTooLarge):
 			return importer.Result{}, &apperr.Error{Kind: apperr.TooLarge, Field: "url", Message: "url: the resource is larger than the import limit"}
 		case errors.As(err, &ie) && ie.TooLarge:
