@@ -26,7 +26,8 @@ import (
 // website) and adds what it holds at the end of the content of the space
 // (crID "") or of a change request, as an import revision. Bad URLs,
 // unreachable or refused hosts and oversize bodies answer 4xx and change
-// nothing.
+// nothing. At most Imports.Max imports run at once: a caller past the bound
+// waits its turn, then answers 503 with Retry-After.
 func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, source string) (*model.ImportResult, error) {
 	switch source {
 	case "markdown", "zip", "html", "website":
@@ -56,6 +57,17 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 		}
 		baseRev = cr.RevisionID
 	}
+	// The turn is held until the revision is written: the import's content
+	// stays in memory until then.
+	gate := r.importGate()
+	release, err := gate.Enter(ctx)
+	if errors.Is(err, importer.ErrBusy) {
+		return nil, apperr.Unavailablef(gate.RetryAfter(), "%d imports are already running: retry later", gate.InFlight())
+	}
+	if err != nil { // the client left while waiting: nobody reads the answer
+		return nil, apperr.Unavailablef(gate.RetryAfter(), "the request ended while waiting for a turn to import")
+	}
+	defer release()
 	res, err := r.fetchImport(ctx, rawURL, source)
 	if err != nil {
 		return nil, err
@@ -131,10 +143,18 @@ func (r *Resolver) fetchImport(ctx context.Context, rawURL, source string) (impo
 		return res.Body, res.ContentType, res.URL, nil
 	}
 	fail := func(err error) (importer.Result, error) {
-		if errors.Is(err, fetch.ErrTooLarge) {
+		var ie *importer.Error
+		switch {
+		case ctx.Err() != nil: // the client left or the request's time ran out
+			return importer.Result{}, apperr.Unavailablef(r.importGate().RetryAfter(), "the request ended before the source was read")
+		case errors.Is(err, fetch.ErrTooLarge):
 			return importer.Result{}, &apperr.Error{Kind: apperr.TooLarge, Field: "url", Message: "url: the resource is larger than the import limit"}
+		case errors.As(err, &ie) && ie.TooLarge:
+			return importer.Result{}, &apperr.Error{Kind: apperr.TooLarge, Field: "url", Message: "url: " + ie.Error()}
+		case errors.As(err, &ie):
+			return importer.Result{}, apperr.InvalidField("url", "%s", ie.Error())
 		}
-		return importer.Result{}, apperr.InvalidField("url", "%s", err.Error())
+		return importer.Result{}, apperr.InvalidField("url", "cannot be fetched: %s", err.Error())
 	}
 	if source == "website" {
 		res, err := importer.Website(ctx, rawURL, get)
@@ -147,21 +167,29 @@ func (r *Resolver) fetchImport(ctx context.Context, rawURL, source string) (impo
 	if err != nil {
 		return fail(err)
 	}
+	var res importer.Result
 	switch source {
 	case "markdown":
-		return importer.Markdown(body, final.Path), nil
+		res, err = importer.Markdown(body, final.Path)
 	case "html":
-		res, err := importer.HTML(body, final)
-		if err != nil {
-			return importer.Result{}, apperr.InvalidField("url", "%s", err.Error())
-		}
-		return res, nil
+		res, err = importer.HTML(body, final)
+	default:
+		res, err = importer.Zip(body)
 	}
-	res, err := importer.Zip(body)
 	if err != nil {
-		return importer.Result{}, apperr.InvalidField("url", "%s", err.Error())
+		return fail(err)
 	}
 	return res, nil
+}
+
+// defaultImports bounds imports of a Resolver built without a Gate.
+var defaultImports importer.Gate
+
+func (r *Resolver) importGate() *importer.Gate {
+	if r.Imports != nil {
+		return r.Imports
+	}
+	return &defaultImports
 }
 
 func flatten(m map[string]string) []string {

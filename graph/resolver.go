@@ -7,6 +7,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/internal/blob"
 	"github.com/folio/folio/internal/fetch"
+	"github.com/folio/folio/internal/importer"
 )
 
 //go:generate go run github.com/99designs/gqlgen generate
@@ -22,4 +23,6 @@ type Resolver struct {
 	// Blobs keeps file bytes; Fetcher downloads what users point at.
 	Blobs   *blob.Store
 	Fetcher fetch.Fetcher
+	// Imports bounds the imports in flight (nil: importer's defaults).
+	Imports *importer.Gate
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/folio/folio/internal/blob"
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/fetch"
+	"github.com/folio/folio/internal/importer"
 	"github.com/folio/folio/rest"
 )
 
@@ -37,6 +38,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 		BaseURL: cfg.PublicBaseURL(),
 		Blobs:   blobs,
 		Fetcher: fetch.Fetcher{AllowPrivate: cfg.AllowPrivateFetch, MaxBytes: MaxFetchBytes},
+		Imports: &importer.Gate{Max: cfg.MaxImports},
 	}
 	a := &App{Config: cfg, DB: d, Resolver: res}
 	a.Handler = a.routes(slog.New(WithRequestID(logger.Handler())))

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/folio/folio/internal/importer"
 )
 
 // Config is every setting of the server. Each has an environment variable
@@ -33,6 +35,9 @@ type Config struct {
 	RequestTimeout time.Duration
 	// MaxResponseBytes is the last guard on one answer's size.
 	MaxResponseBytes int64
+	// MaxImports is the number of imports that run at once (each may hold
+	// 100 MB unpacked); more wait their turn, then answer 503.
+	MaxImports int
 }
 
 // FromEnv reads the configuration from the environment, with defaults.
@@ -48,6 +53,10 @@ func FromEnv() Config {
 		PurgeInterval:    time.Hour,
 		RequestTimeout:   60 * time.Second,
 		MaxResponseBytes: 64 << 20,
+		MaxImports:       importer.DefaultInFlight,
+	}
+	if v, err := strconv.Atoi(os.Getenv("FOLIO_MAX_IMPORTS")); err == nil && v > 0 {
+		c.MaxImports = v
 	}
 	if d, err := time.ParseDuration(os.Getenv("FOLIO_REQUEST_TIMEOUT")); err == nil && d > 0 {
 		c.RequestTimeout = d
@@ -76,6 +85,7 @@ func (c *Config) Flags(fs *flag.FlagSet) {
 	fs.DurationVar(&c.PurgeInterval, "purge-interval", c.PurgeInterval, "how often deleted spaces past 7 days are purged (FOLIO_PURGE_INTERVAL)")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", c.RequestTimeout, "longest a request may work (FOLIO_REQUEST_TIMEOUT)")
 	fs.Int64Var(&c.MaxResponseBytes, "max-response-bytes", c.MaxResponseBytes, "largest answer (FOLIO_MAX_RESPONSE_BYTES)")
+	fs.IntVar(&c.MaxImports, "max-imports", c.MaxImports, "imports running at once (FOLIO_MAX_IMPORTS)")
 	fs.BoolVar(&c.AllowPrivateFetch, "allow-private-fetch", c.AllowPrivateFetch, "let imports fetch private addresses (FOLIO_ALLOW_PRIVATE_FETCH)")
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 )
 
 // Kind is the class of a failure.
@@ -25,7 +26,8 @@ const (
 	Conflict
 	TooLarge
 	Locked
-	// Unavailable: the server could not answer in time (503).
+	// Unavailable: the server cannot answer now (busy, or out of time): 503,
+	// with Retry-After when RetryAfter is set.
 	Unavailable
 )
 
@@ -35,6 +37,8 @@ type Error struct {
 	Kind    Kind
 	Field   string
 	Message string
+	// RetryAfter is the Retry-After of an Unavailable error, in seconds.
+	RetryAfter int
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -125,6 +129,12 @@ func Unauthenticatedf(format string, args ...any) *Error {
 	return &Error{Kind: Unauthenticated, Message: fmt.Sprintf(format, args...)}
 }
 
+// Unavailablef reports a server too busy to do the request now; the caller
+// may retry after retryAfter seconds.
+func Unavailablef(retryAfter int, format string, args ...any) *Error {
+	return &Error{Kind: Unavailable, RetryAfter: max(retryAfter, 1), Message: fmt.Sprintf(format, args...)}
+}
+
 // As finds the *Error in err's chain; anything else is internal.
 func As(err error) (*Error, bool) {
 	var e *Error
@@ -155,6 +165,9 @@ func Write(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	status := e.Status()
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if e.Kind == Unavailable {
+		w.Header().Set("Retry-After", strconv.Itoa(max(e.RetryAfter, 1)))
+	}
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(Body{Error: BodyError{Code: status, Message: e.Message}})
 }

@@ -1,18 +1,23 @@
 // Package fetch downloads what users point Folio at (files, imports, OpenAPI
 // sources) with a timeout, a size cap and a redirect limit, refusing
-// addresses on loopback, link-local and private networks unless the operator
+// addresses that are not globally reachable (ranges.go) unless the operator
 // allows them (FOLIO_ALLOW_PRIVATE_FETCH): a guard against server-side
 // request forgery that holds for every redirect and every resolved address.
+//
+// Its errors are a fixed vocabulary the caller may show: they never carry an
+// address, a port, the resolver's address or the system's wording, and every
+// failure to reach a host reads the same, so a fetch cannot be used to map a
+// network (a closed port, a filtered one and an unknown name look alike).
 package fetch
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -24,10 +29,35 @@ type Fetcher struct {
 	Timeout      time.Duration
 	MaxBytes     int64
 	MaxRedirects int
+
+	// dial replaces the network dialer in tests (to play a filtered port).
+	dial func(ctx context.Context, network, address string) (net.Conn, error)
 }
 
-// ErrTooLarge reports a body over MaxBytes.
-var ErrTooLarge = errors.New("the resource is larger than the size limit")
+// The errors of Get: sentences a caller may read, free of internals.
+var (
+	// ErrTooLarge reports a body over MaxBytes.
+	ErrTooLarge = errors.New("the resource is larger than the size limit")
+	// ErrPrivateAddress reports a refused destination.
+	ErrPrivateAddress = errors.New("the host's address is private or reserved (loopback, private, link-local, documentation, multicast…): set FOLIO_ALLOW_PRIVATE_FETCH to allow it")
+	// ErrUnreachable reports any failure to get an answer: unknown name,
+	// closed or filtered port, unreachable network, TLS failure, timeout.
+	ErrUnreachable = errors.New("the host could not be reached")
+	// ErrRedirects reports a redirect chain over MaxRedirects or leaving http(s).
+	ErrRedirects = errors.New("the resource redirects too often or to a URL that is not http(s)")
+	// ErrBadURL reports a URL that is not absolute http(s).
+	ErrBadURL = errors.New("must be an absolute http or https URL")
+	// errReading reports a body cut off after the answer began.
+	errReading = errors.New("the connection broke while reading the resource")
+)
+
+// StatusError reports an answer outside 2xx. Only the code is kept: the
+// reason phrase is the remote server's own text.
+type StatusError struct{ Code int }
+
+func (e *StatusError) Error() string {
+	return "the server answered " + strconv.Itoa(e.Code) + " " + http.StatusText(e.Code)
+}
 
 // Result is a downloaded resource.
 type Result struct {
@@ -43,48 +73,49 @@ func CheckURL(s string) error {
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" ||
 		strings.ContainsAny(s, " \t\r\n") {
-		return errors.New("must be an absolute http or https URL")
+		return ErrBadURL
 	}
 	return nil
 }
 
-// Get downloads rawURL (http or https only).
+// Get downloads rawURL (http or https only). Its errors are those above, or
+// the context's when ctx ends first.
 func (f Fetcher) Get(ctx context.Context, rawURL string) (*Result, error) {
 	if err := CheckURL(rawURL); err != nil {
-		return nil, fmt.Errorf("%q %w", rawURL, err)
+		return nil, err
 	}
 	u, _ := url.Parse(rawURL)
-	dialer := &net.Dialer{Timeout: 10 * time.Second, Control: f.control}
+	dial := f.dial
+	if dial == nil {
+		dial = (&net.Dialer{Timeout: min(10*time.Second, f.timeout()), Control: f.control}).DialContext
+	}
 	client := &http.Client{
 		Timeout: f.timeout(),
 		Transport: &http.Transport{
-			DialContext:           dialer.DialContext,
+			DialContext:           dial,
 			Proxy:                 nil,
 			TLSHandshakeTimeout:   10 * time.Second,
 			ResponseHeaderTimeout: f.timeout(),
 		},
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > f.maxRedirects() {
-				return fmt.Errorf("more than %d redirects", f.maxRedirects())
-			}
-			if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-				return fmt.Errorf("redirect to a non-http URL")
+			if len(via) > f.maxRedirects() || (req.URL.Scheme != "http" && req.URL.Scheme != "https") {
+				return ErrRedirects
 			}
 			return nil
 		},
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, err
+		return nil, ErrBadURL
 	}
 	req.Header.Set("User-Agent", "Folio")
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("fetching %s: %w", u.Redacted(), unwrapDial(err))
+		return nil, failure(ctx, err, ErrUnreachable)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, fmt.Errorf("fetching %s: the server answered %s", u.Redacted(), resp.Status)
+		return nil, &StatusError{Code: resp.StatusCode}
 	}
 	max := f.maxBytes()
 	if resp.ContentLength > max {
@@ -92,7 +123,7 @@ func (f Fetcher) Get(ctx context.Context, rawURL string) (*Result, error) {
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", u.Redacted(), err)
+		return nil, failure(ctx, err, errReading)
 	}
 	if int64(len(body)) > max {
 		return nil, ErrTooLarge
@@ -100,8 +131,20 @@ func (f Fetcher) Get(ctx context.Context, rawURL string) (*Result, error) {
 	return &Result{Body: body, ContentType: resp.Header.Get("Content-Type"), URL: resp.Request.URL}, nil
 }
 
-// ErrPrivateAddress reports a refused destination.
-var ErrPrivateAddress = errors.New("the address is on a private, loopback or link-local network (set FOLIO_ALLOW_PRIVATE_FETCH to allow it)")
+// failure turns a transport error into one of the package's: the system's
+// wording names addresses, ports and the resolver, and tells a refused
+// connection from a timeout, so none of it reaches the caller.
+func failure(ctx context.Context, err, otherwise error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, ErrPrivateAddress):
+		return ErrPrivateAddress
+	case errors.Is(err, ErrRedirects):
+		return ErrRedirects
+	}
+	return otherwise
+}
 
 // control runs for every connection, after name resolution: the address
 // actually dialled is checked, so DNS tricks and redirects cannot slip by.
@@ -111,30 +154,12 @@ func (f Fetcher) control(network, address string, _ syscall.RawConn) error {
 	}
 	host, _, err := net.SplitHostPort(address)
 	if err != nil {
-		return err
+		return ErrPrivateAddress
 	}
-	ip := net.ParseIP(host)
-	if ip == nil || Private(ip) {
+	if ip := net.ParseIP(host); ip == nil || Private(ip) {
 		return ErrPrivateAddress
 	}
 	return nil
-}
-
-// Private tells whether ip is loopback, link-local, private, unspecified or
-// otherwise not a public unicast address.
-func Private(ip net.IP) bool {
-	return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() ||
-		cgnat.Contains(ip) || ip.Equal(net.IPv4bcast)
-}
-
-var cgnat = &net.IPNet{IP: net.IPv4(100, 64, 0, 0), Mask: net.CIDRMask(10, 32)}
-
-func unwrapDial(err error) error {
-	if errors.Is(err, ErrPrivateAddress) {
-		return ErrPrivateAddress
-	}
-	return err
 }
 
 func (f Fetcher) timeout() time.Duration {

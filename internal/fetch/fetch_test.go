@@ -3,9 +3,12 @@ package fetch
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -49,3 +52,77 @@ func TestFetchGuardsAndLimits(t *testing.T) {
 		}
 	}
 }
+
+// A failed fetch names no address, port or resolver, and a closed port, a
+// filtered one (the connection attempt times out), an unreachable network
+// and an unknown name read the same: a fetch cannot map a network.
+func TestFetchErrorsRevealNothing(t *testing.T) {
+	ctx := context.Background()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	_, port, _ := net.SplitHostPort(closed)
+
+	dialErr := func(err error) func(context.Context, string, string) (net.Conn, error) {
+		return func(_ context.Context, network, address string) (net.Conn, error) {
+			return nil, &net.OpError{Op: "dial", Net: network, Addr: fakeAddr(address), Err: err}
+		}
+	}
+	cases := []struct {
+		name string
+		f    Fetcher
+		url  string
+	}{
+		{"closed port", Fetcher{AllowPrivate: true}, "http://" + closed + "/x.md"},
+		{"filtered port", Fetcher{AllowPrivate: true, dial: dialErr(timeoutErr{})}, "http://192.0.2.1:8443/x.md"},
+		{"unreachable network", Fetcher{AllowPrivate: true, dial: dialErr(os.NewSyscallError("connect", syscall.EHOSTUNREACH))}, "http://[2001:db8::1]:9000/x.md"},
+		{"unknown name", Fetcher{AllowPrivate: true}, "http://folio-test.invalid:8080/x.md"},
+		{"unknown name, resolver answering", Fetcher{AllowPrivate: true, dial: dialErr(&net.DNSError{Err: "no such host", Name: "a.invalid", Server: "10.0.0.53:53", IsNotFound: true})}, "http://a.invalid/x.md"},
+	}
+	var first string
+	for _, c := range cases {
+		_, err := c.f.Get(ctx, c.url)
+		if err == nil {
+			t.Fatalf("%s: fetched", c.name)
+		}
+		msg := err.Error()
+		for _, leak := range []string{"127.0.0.1", port, "192.0.2.1", "8443", "2001:db8", "9000", "10.0.0.53", ":53", "invalid", "8080", "dial", "tcp", "refused", "timeout", "lookup"} {
+			if strings.Contains(msg, leak) {
+				t.Errorf("%s: %q reveals %q", c.name, msg, leak)
+			}
+		}
+		if first == "" {
+			first = msg
+		} else if msg != first {
+			t.Errorf("%s reads %q, the closed port %q", c.name, msg, first)
+		}
+	}
+	// Refused destinations and bad answers name no address either.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusTeapot)
+		w.Write([]byte("at 10.1.2.3"))
+	}))
+	defer srv.Close()
+	_, err = (Fetcher{}).Get(ctx, srv.URL)
+	if !errors.Is(err, ErrPrivateAddress) || strings.Contains(err.Error(), "127.0.0.1") {
+		t.Errorf("private: %v", err)
+	}
+	_, err = (Fetcher{AllowPrivate: true}).Get(ctx, srv.URL)
+	if err == nil || err.Error() != "the server answered 418 I'm a teapot" {
+		t.Errorf("status: %v", err)
+	}
+}
+
+type fakeAddr string
+
+func (a fakeAddr) Network() string { return "tcp" }
+func (a fakeAddr) String() string  { return string(a) }
+
+type timeoutErr struct{}
+
+func (timeoutErr) Error() string   { return "i/o timeout" }
+func (timeoutErr) Timeout() bool   { return true }
+func (timeoutErr) Temporary() bool { return true }

@@ -5,17 +5,16 @@
 package importer
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"mime"
 	"net/url"
 	"path"
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"golang.org/x/net/html"
@@ -58,21 +57,44 @@ func (r Result) Count() int {
 	return n
 }
 
-// Limits of an import.
+// Limits of an import. The size of what is fetched is the fetcher's.
 const (
-	MaxZipFiles    = 2000
-	MaxZipBytes    = 100 << 20 // uncompressed
+	// MaxZipFiles bounds the entries of an archive (folders included).
+	MaxZipFiles = 2000
+	// MaxImportBytes bounds what one import holds: the entries of an
+	// archive unpacked, or the pages of a website as fetched.
+	MaxImportBytes = 100 << 20
+	// MaxWebsitePage bounds the pages of a website import.
 	MaxWebsitePage = 25
 )
 
+// Error is a source Folio will not import. Entry names the archive entry at
+// fault ("" when the source as a whole is); TooLarge marks the import
+// limits.
+type Error struct {
+	Entry    string
+	Message  string
+	TooLarge bool
+}
+
+func (e *Error) Error() string {
+	if e.Entry != "" {
+		return fmt.Sprintf("archive entry %q %s", e.Entry, e.Message)
+	}
+	return e.Message
+}
+
 // Markdown imports one markdown document.
-func Markdown(data []byte, name string) Result {
+func Markdown(data []byte, name string) (Result, error) {
+	if err := checkText(data); err != nil {
+		return Result{}, &Error{Message: "the document " + err.Error()}
+	}
 	src := string(data)
 	title := markdown.Parse(src).Title
 	if title == "" {
 		title = titleFromName(name)
 	}
-	return Result{Pages: []*Page{{Title: title, Markdown: src}}, Total: 1}
+	return Result{Pages: []*Page{{Title: title, Markdown: src}}, Total: 1}, nil
 }
 
 // HTML imports one HTML page, converted to markdown; its <title> (or first
@@ -88,7 +110,7 @@ func HTML(data []byte, base *url.URL) (Result, error) {
 func htmlToMarkdown(data []byte, base *url.URL) (title, md string, err error) {
 	doc, err := html.Parse(bytes.NewReader(data))
 	if err != nil {
-		return "", "", fmt.Errorf("not HTML: %w", err)
+		return "", "", &Error{Message: "is not HTML"}
 	}
 	title = strings.TrimSpace(findText(doc, "title"))
 	domain := ""
@@ -97,7 +119,7 @@ func htmlToMarkdown(data []byte, base *url.URL) (title, md string, err error) {
 	}
 	out, err := htmltomarkdown.ConvertString(string(data), converterOptions(domain)...)
 	if err != nil {
-		return "", "", fmt.Errorf("converting HTML: %w", err)
+		return "", "", &Error{Message: "is HTML that cannot be converted to markdown"}
 	}
 	if title == "" {
 		title = markdown.Parse(out).Title
@@ -105,7 +127,14 @@ func htmlToMarkdown(data []byte, base *url.URL) (title, md string, err error) {
 	if title == "" {
 		title = "Imported page"
 	}
-	return title, strings.TrimSpace(out) + "\n", nil
+	return asText(title), asText(strings.TrimSpace(out)) + "\n", nil
+}
+
+// asText replaces NUL and bytes that are not UTF-8 with U+FFFD, as HTML
+// parsing does: pages in other encodings or with stray NULs still import,
+// and no page body holds what a database text cannot.
+func asText(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 func findText(n *html.Node, tag string) string {
@@ -118,110 +147,6 @@ func findText(n *html.Node, tag string) string {
 		}
 	}
 	return ""
-}
-
-var imageExt = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".svg": true, ".webp": true}
-
-// Zip imports a tree of markdown files. With a SUMMARY.md, pages follow its
-// nested list; files it does not list come after, by path. Without one,
-// folders become pages (their README.md as body) in path order. Images
-// become files and image links to them point at the files.
-func Zip(data []byte) (Result, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return Result{}, fmt.Errorf("not a zip archive: %w", err)
-	}
-	if len(zr.File) > MaxZipFiles {
-		return Result{}, fmt.Errorf("the archive holds more than %d files", MaxZipFiles)
-	}
-	docs := map[string]string{}
-	res := Result{}
-	files := map[string]*File{}
-	var total int64
-	prefix := commonRoot(zr.File)
-	for _, f := range zr.File {
-		if f.FileInfo().IsDir() || strings.HasPrefix(path.Base(f.Name), ".") || strings.Contains(f.Name, "__MACOSX") {
-			continue
-		}
-		name := strings.TrimPrefix(path.Clean("/"+f.Name), "/")
-		name = strings.TrimPrefix(name, prefix)
-		ext := strings.ToLower(path.Ext(name))
-		if ext != ".md" && !imageExt[ext] {
-			continue
-		}
-		res.Total++
-		rc, err := f.Open()
-		if err != nil {
-			return Result{}, err
-		}
-		body, err := io.ReadAll(io.LimitReader(rc, MaxZipBytes-total+1))
-		rc.Close()
-		if err != nil {
-			return Result{}, err
-		}
-		if total += int64(len(body)); total > MaxZipBytes {
-			return Result{}, fmt.Errorf("the archive is larger than %d MB uncompressed", MaxZipBytes>>20)
-		}
-		if ext == ".md" {
-			docs[name] = string(body)
-			continue
-		}
-		file := &File{Name: path.Base(name), Data: body, ContentType: mime.TypeByExtension(ext), Token: fmt.Sprintf("folio-import-%d", len(files))}
-		files[name] = file
-	}
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		res.Files = append(res.Files, files[n])
-	}
-	build := func(name string) *Page {
-		src := rewriteImages(docs[name], path.Dir(name), files)
-		title := markdown.Parse(src).Title
-		if title == "" {
-			title = titleFromName(name)
-		}
-		return &Page{Title: title, Markdown: src}
-	}
-	if summary, ok := docs["SUMMARY.md"]; ok {
-		used := map[string]bool{"SUMMARY.md": true}
-		res.Pages = fromSummary(summary, docs, used, build)
-		var rest []string
-		for n := range docs {
-			if !used[n] {
-				rest = append(rest, n)
-			}
-		}
-		sort.Strings(rest)
-		for _, n := range rest {
-			res.Pages = append(res.Pages, build(n))
-		}
-		return res, nil
-	}
-	res.Pages = fromFolders(docs, build)
-	return res, nil
-}
-
-// commonRoot is a single top folder every entry shares ("docs/"), or "".
-func commonRoot(files []*zip.File) string {
-	root := ""
-	for _, f := range files {
-		first, _, ok := strings.Cut(strings.TrimPrefix(f.Name, "/"), "/")
-		if !ok {
-			return ""
-		}
-		if root == "" {
-			root = first
-		} else if root != first {
-			return ""
-		}
-	}
-	if root == "" {
-		return ""
-	}
-	return root + "/"
 }
 
 var summaryItem = regexp.MustCompile(`^(\s*)[*+-]\s+\[([^\]]+)\]\(([^)\s]+)\)`)
@@ -333,20 +258,23 @@ func titleFromName(name string) string {
 	if base == "" || base == "." || base == "/" {
 		return "Imported page"
 	}
-	return strings.ToUpper(base[:1]) + base[1:]
+	// The first rune, not the first byte: names are UTF-8.
+	first, size := utf8.DecodeRuneInString(base)
+	return string(unicode.ToUpper(first)) + base[size:]
 }
 
 // Fetch downloads a URL: body, content type, and the URL after redirects.
 type Fetch func(ctx context.Context, rawURL string) ([]byte, string, *url.URL, error)
 
 // Website imports a page and the pages of the same site it links to, one
-// level deep, at most MaxWebsitePage pages in all; pages that fail to load
-// are counted and skipped.
+// level deep, at most MaxWebsitePage pages and MaxImportBytes fetched in
+// all; pages that fail to load are counted and skipped.
 func Website(ctx context.Context, start string, fetch Fetch) (Result, error) {
 	body, _, final, err := fetch(ctx, start)
 	if err != nil {
 		return Result{}, err
 	}
+	fetched := len(body)
 	title, md, err := htmlToMarkdown(body, final)
 	if err != nil {
 		return Result{}, err
@@ -371,8 +299,14 @@ func Website(ctx context.Context, start string, fetch Fetch) (Result, error) {
 		seen[key] = true
 		res.Total++
 		b, ct, fu, err := fetch(ctx, u.String())
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
 		if err != nil || !strings.Contains(ct, "html") {
 			continue
+		}
+		if fetched += len(b); fetched > MaxImportBytes {
+			return Result{}, &Error{TooLarge: true, Message: fmt.Sprintf("the website's pages pass the %d MB an import may hold", MaxImportBytes>>20)}
 		}
 		t, m, err := htmlToMarkdown(b, fu)
 		if err != nil {
