@@ -40,6 +40,7 @@ func NewHandler(r *Resolver) http.Handler {
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(depthLimit{max: MaxDepth})
+	srv.Use(textBoundary{})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		slog.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(v))
