@@ -2,6 +2,7 @@ package textcheck
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -75,4 +76,35 @@ func FuzzJSON(f *testing.F) {
 		}
 		check(v)
 	})
+}
+
+// benchDoc is a change-request body with a markdown page of about 1 MB.
+func benchDoc(text string) []byte {
+	doc, _ := json.Marshal(map[string]any{"changes": []any{map[string]any{
+		"operation": "insert_page", "document": map[string]any{"markdown": strings.Repeat(text, 1<<20/len(text))}}}})
+	return doc
+}
+
+// BenchmarkJSONClean is the cost every body pays: one scan.
+func BenchmarkJSONClean(b *testing.B) {
+	doc := benchDoc("Some prose, café and 😀 too.\n")
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		if JSON(doc) != nil {
+			b.Fatal("refused")
+		}
+	}
+}
+
+// BenchmarkJSONEscaped is a body of \u escapes (as ASCII-only encoders
+// write them), which pays for the token walk.
+func BenchmarkJSONEscaped(b *testing.B) {
+	doc := []byte(strings.ReplaceAll(string(benchDoc("Some prose, café and 😀 too.\n")), "é", `\u00e9`))
+	doc = []byte(strings.ReplaceAll(string(doc), "😀", `\ud83d\ude00`))
+	b.SetBytes(int64(len(doc)))
+	for b.Loop() {
+		if JSON(doc) != nil {
+			b.Fatal("refused")
+		}
+	}
 }
