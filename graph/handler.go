@@ -46,7 +46,7 @@ func NewHandler(r *Resolver) http.Handler {
 		slog.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(v))
 		return errors.New("internal error")
 	})
-	return srv
+	return rawText(srv)
 }
 
 // Explorer serves GraphiQL on GET /graphql.

@@ -1,10 +1,17 @@
 package graph
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"mime"
+	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -135,3 +142,40 @@ func badText(what, field, problem string) *gqlerror.Error {
 	err.Extensions = map[string]any{"code": "BAD_USER_INPUT", "field": field}
 	return err
 }
+
+// rawText refuses a POST body whose JSON strings are not acceptable text,
+// before gqlgen decodes it: encoding/json would quietly turn invalid UTF-8
+// and lone surrogate escapes into U+FFFD, and textBoundary would then see
+// text the client never sent. The answer is the one textBoundary gives.
+func rawText(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); r.Method != http.MethodPost || r.Body == nil || mt != "application/json" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		f := textcheck.JSON(body)
+		if err != nil || f == nil {
+			// A read error (a body over the size bound) is gqlgen's to
+			// report, from the same reader.
+			if err != nil {
+				r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		var gerr *gqlerror.Error
+		if name, ok := strings.CutPrefix(f.Path, "variables."); ok {
+			gerr = badText("variable $"+name, name, f.Problem)
+		} else {
+			gerr = badText("the request's "+cmp.Or(f.Path, "body"), f.Path, f.Problem)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"errors": gqlerror.List{gerr}, "data": nil})
+	})
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }

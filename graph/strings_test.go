@@ -64,6 +64,25 @@ func TestStringsWithNULOrInvalidUTF8AreBadUserInput(t *testing.T) {
 				t.Fatalf("%s", resp.Body)
 			}
 		})
+		// encoding/json would have turned these into U+FFFD silently.
+		for name, title := range map[string]string{"invalid UTF-8 variable": "caf\xe9", "lone surrogate variable": `\ud800`} {
+			t.Run(name, func(t *testing.T) {
+				body := `{"query":"mutation($org: ID!, $in: CreateSpaceInput!) { createSpace(organizationId: $org, input: $in) { id } }",` +
+					`"variables":{"org":"` + org + `","in":{"title":"` + title + `"}}}`
+				var out struct {
+					Data   any
+					Errors []testkit.GraphQLError
+				}
+				resp := s.Request(t, admin.Token, "POST", "/graphql", body)
+				if err := json.Unmarshal(resp.Body, &out); err != nil {
+					t.Fatalf("%v: %s", err, resp.Body)
+				}
+				if len(out.Errors) != 1 || out.Errors[0].Extensions["code"] != "BAD_USER_INPUT" || out.Errors[0].Extensions["field"] != "in.title" ||
+					!strings.Contains(out.Errors[0].Message, "variable $in.title is not valid UTF-8") || out.Data != nil {
+					t.Fatalf("%s", resp.Body)
+				}
+			})
+		}
 		s.Unchanged(t, before)
 	})
 }
