@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/testkit"
 	"github.com/folio/folio/rest"
 )
@@ -202,5 +204,46 @@ func TestStrangersMeetNotFoundBeforeBadBodies(t *testing.T) {
 			}
 		}
 		s.Unchanged(t, before)
+	})
+}
+
+// TestMembersWhoCannotSeeASpaceMeetNotFound: within the organization too,
+// a malformed body or query on a space the caller cannot see is a 404,
+// while one they can see (through their role or the share key of a
+// share-link space) still explains what is wrong.
+func TestMembersWhoCannotSeeASpaceMeetNotFound(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		w := newBoundaryWorld(t, s)
+		reader, _ := s.NewUser(t, "reader@acme.com", "")
+		s.AddMember(t, w.org, reader, testkit.RoleOf(access.Read))
+		sp := "/v1/spaces/" + w.space
+		if resp := s.Request(t, reader.Token, "PATCH", sp, `{"title": `); resp.Status != http.StatusForbidden && resp.Status != http.StatusBadRequest {
+			t.Fatalf("a reader who sees the space: %d %s", resp.Status, resp.Body)
+		}
+		if resp := s.Request(t, reader.Token, "GET", sp+"/change-requests?limit=x", nil); resp.Status != http.StatusBadRequest {
+			t.Fatalf("a reader's bad limit: %d %s", resp.Status, resp.Body)
+		}
+		s.Call(t, "updateSpaceById", w.admin.Token, "PATCH", sp, map[string]any{"defaultLevel": nil, "visibility": "share-link"}, 200)
+		shareKey := s.Client().Space.GetX(context.Background(), w.space).ShareKey
+		for _, c := range []struct{ method, path, body string }{
+			{"PATCH", sp, `{"title": `},
+			{"POST", sp + "/change-requests", `{"subject": "\u0000"}`},
+			{"GET", sp + "/change-requests?limit=x", ""},
+			{"GET", sp + "?shareKey=nope&x=%00", ""},
+		} {
+			var body any
+			if c.body != "" {
+				body = c.body
+			}
+			if resp := s.Request(t, reader.Token, c.method, c.path, body); resp.Status != http.StatusNotFound {
+				t.Errorf("%s %s: status %d, want 404\n%s", c.method, c.path, resp.Status, resp.Body)
+			}
+		}
+		// The share key lets a stranger read the space: their bad query is
+		// theirs to hear about.
+		resp := s.Request(t, w.stranger.Token, "GET", sp+"?shareKey="+shareKey+"&x=%00", nil)
+		if _, msg := errorOf(t, resp); resp.Status != http.StatusBadRequest || !strings.HasPrefix(msg, "x: ") {
+			t.Fatalf("share-key reader: %d %s", resp.Status, resp.Body)
+		}
 	})
 }
