@@ -35,13 +35,14 @@ func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	srv.Use(extension.Introspection{})
 	srv.Use(documentBounds{cache: cache})
 	srv.Use(costLimit{caps: newListCaps(es.Schema())})
+	srv.Use(textBoundary{})
 	srv.Use(responseCeiling{max: maxResponseBytes})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		slog.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(v))
 		return errors.New("internal error")
 	})
-	return srv
+	return rawText(srv)
 }
 
 // Explorer serves GraphiQL on GET /graphql, persisting nothing (see

@@ -18,7 +18,7 @@ func (a *API) inviteRoutes(r chi.Router) {
 	r.Get("/orgs/{organizationId}/link-invites/{inviteId}", a.getInviteLink)
 	r.Patch("/orgs/{organizationId}/link-invites/{inviteId}", a.updateInviteLink)
 	r.Delete("/orgs/{organizationId}/link-invites/{inviteId}", a.deleteInviteLink)
-	r.Post("/orgs/{organizationId}/invites/{inviteId}", a.joinWithInvite)
+	r.With(anyCaller).Post("/orgs/{organizationId}/invites/{inviteId}", a.joinWithInvite)
 }
 
 func (a *API) listInviteLinks(w http.ResponseWriter, r *http.Request) {

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/textcheck"
 )
 
 // writeJSON answers v with status.
@@ -63,6 +64,14 @@ func decodeJSON(r *http.Request, dst any) error {
 	}
 	if body[0] != '{' {
 		return apperr.Invalidf("request body must be a JSON object")
+	}
+	// Before decoding: encoding/json would quietly turn invalid UTF-8 and
+	// lone surrogates into U+FFFD, and NUL must not reach the database.
+	if f := textcheck.JSON(body); f != nil {
+		if f.Path == "" {
+			return apperr.Invalidf("request body %s", f.Problem)
+		}
+		return apperr.InvalidField(f.Path, "%s", f.Problem)
 	}
 	if err := json.Unmarshal(body, dst); err != nil {
 		var typeErr *json.UnmarshalTypeError

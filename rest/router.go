@@ -19,6 +19,7 @@ type API struct {
 // behind authentication.
 func Routes(r chi.Router, res *graph.Resolver) {
 	a := &API{res: res}
+	r = r.With(a.boundary)
 	a.orgRoutes(r)
 	a.samlRoutes(r)
 	a.customFieldRoutes(r)
@@ -40,12 +41,22 @@ func Routes(r chi.Router, res *graph.Resolver) {
 // Downloads mounts the file downloads, outside /v1 and its authentication.
 func Downloads(r chi.Router, res *graph.Resolver) {
 	a := &API{res: res}
+	r = r.With(checkPathMiddleware)
 	a.fileDownloads(r)
 	a.generatedDownloads(r)
 }
 
-// writeError answers err in the GitBook error shape.
-func writeError(w http.ResponseWriter, r *http.Request, err error) { apperr.Write(w, r, err) }
+// writeError answers err in the GitBook error shape. A refusal of the
+// request's input reaches only callers who may see the path's objects
+// (boundary.go): authorization comes before validation.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if e, ok := apperr.As(err); ok && (e.Kind == apperr.Invalid || e.Kind == apperr.TooLarge) {
+		if hidden := hiddenTarget(r); hidden != nil {
+			err = hidden
+		}
+	}
+	apperr.Write(w, r, err)
+}
 
 // NotFound answers unknown routes in the error shape.
 func NotFound(w http.ResponseWriter, r *http.Request) {

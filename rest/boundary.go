@@ -1,0 +1,129 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/textcheck"
+)
+
+// The boundary of /v1: what no handler needs to think about.
+//
+//   - Text is valid UTF-8 without NUL (package textcheck): a path segment
+//     that is not answers 404 like any unknown id, a query parameter or a
+//     body string that is not answers 400 naming it (bodies: decodeJSON).
+//   - Authorization comes before validation: a 400 (or 413) reaches only a
+//     caller who may see the objects the path names; anyone else gets the
+//     404 the resolvers would have given them. The check runs only on the way
+//     to a refusal, so valid requests cost no statement more.
+
+type apiKey struct{}
+
+type openTargetKey struct{}
+
+// boundary is the middleware of every /v1 route. chi runs a group's
+// middlewares once the route is matched, so the path's parameters are known.
+func (a *API) boundary(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := checkPath(r); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), apiKey{}, a))
+		if err := checkQuery(r); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// anyCaller marks an operation that any authenticated user may call on a
+// path naming objects they cannot see yet (joining through an invite link):
+// its refusals are not hidden behind a 404.
+func anyCaller(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), openTargetKey{}, true)))
+	})
+}
+
+// checkPath answers 404 for a path segment that is not acceptable text: no
+// object has such an id, and the database must not be asked (PostgreSQL
+// fails on NUL and invalid UTF-8 where SQLite would just find nothing).
+func checkPath(r *http.Request) error {
+	rc := chi.RouteContext(r.Context())
+	if rc == nil {
+		return nil
+	}
+	for i, key := range rc.URLParams.Keys {
+		if textcheck.Problem(rc.URLParams.Values[i]) != "" {
+			name := strings.TrimSuffix(key, "Id")
+			if name == "*" {
+				name = "path"
+			}
+			return apperr.NotFoundf("%s not found", name)
+		}
+	}
+	return nil
+}
+
+// checkQuery refuses query parameters, names or values, that are not
+// acceptable text, naming the first in alphabetical order.
+func checkQuery(r *http.Request) error {
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	values, _ := url.ParseQuery(r.URL.RawQuery)
+	names := make([]string, 0, len(values))
+	for name := range values {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if p := textcheck.Problem(name); p != "" {
+			return apperr.Invalidf("the name of a query parameter %s", p)
+		}
+		for _, v := range values[name] {
+			if p := textcheck.Problem(v); p != "" {
+				return apperr.InvalidField(name, "%s", p)
+			}
+		}
+	}
+	return nil
+}
+
+// hiddenTarget is the 404 that replaces a refusal for a caller who may not
+// see the path's objects, or nil when they may (or the route has none).
+func hiddenTarget(r *http.Request) error {
+	a, _ := r.Context().Value(apiKey{}).(*API)
+	if a == nil || r.Context().Value(openTargetKey{}) != nil {
+		return nil
+	}
+	p := func(name string) string { return chi.URLParam(r, name) }
+	return a.res.SeeTarget(r.Context(), graph.Target{
+		OrganizationID:  p("organizationId"),
+		TeamID:          p("teamId"),
+		SpaceID:         p("spaceId"),
+		ShareKey:        queryString(r, "shareKey"),
+		ChangeRequestID: p("changeRequestId"),
+		CollectionID:    p("collectionId"),
+	})
+}
+
+// checkPathMiddleware is checkPath for routes outside /v1 (downloads).
+func checkPathMiddleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := checkPath(r); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
