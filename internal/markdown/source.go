@@ -44,7 +44,10 @@ func parseBody(src string) *parsed {
 }
 
 // parseText parses a normalised markdown text that has no frontmatter.
+// Containers nested beyond MaxNesting are read as text (see bound): bodies
+// stored before the bound existed parse in linear time too.
 func parseText(body string) *parsed {
+	body, _, _ = bound(body)
 	p := &parsed{src: []byte(body)}
 	p.root = gfm.Parser().Parse(text.NewReader(p.src))
 	p.lineStarts = []int{0}

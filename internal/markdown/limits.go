@@ -1,0 +1,298 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Bounds of a page's markdown. goldmark spends, on every line, time
+// proportional to the line's length for each container (list item, block
+// quote) open on it, so a line of 100,000 nested "- " markers costs 10^10
+// steps. Bounding the nesting makes that work depth x length: linear.
+const (
+	// MaxBytes is the largest page body accepted for storage.
+	MaxBytes = 1 << 20
+	// MaxNesting is the deepest nesting of list items and block quotes
+	// accepted for storage; documents written by people stay under 10.
+	MaxNesting = 32
+)
+
+// LimitError says why a markdown text may not be stored.
+type LimitError struct {
+	Line    int // 1-based line of the text as given; 0 for its size
+	Message string
+}
+
+func (e *LimitError) Error() string { return e.Message }
+
+// Check reports whether markdown is within MaxBytes and MaxNesting (a
+// *LimitError when it is not). It reads the text once, without parsing it:
+// call it before storing a body, where it is still cheap to refuse.
+func Check(src string) error {
+	if len(src) > MaxBytes {
+		return &LimitError{Message: fmt.Sprintf("must be at most %d bytes (1 MB), not %d", MaxBytes, len(src))}
+	}
+	fm := splitFrontmatter(normalize(src))
+	if _, depth, line := bound(fm.body); line > 0 {
+		line += fm.bodyLine - 1
+		return &LimitError{Line: line, Message: fmt.Sprintf(
+			"nests lists and block quotes %d levels deep at line %d; at most %d levels are allowed", depth, line, MaxNesting)}
+	}
+	return nil
+}
+
+// container is a list item or block quote open while scanning.
+type container struct {
+	quote  bool
+	indent int // list items: the column their content starts at
+}
+
+// bound scans a normalised body as CommonMark opens and continues its
+// containers, closely enough never to count fewer than goldmark opens, and
+// returns the body with the marker of every container beyond MaxNesting
+// escaped (a backslash before it, so the rest of its line is text), the
+// depth first found beyond the bound and its line (0 when within bounds).
+// The escape adds no line, so line numbers keep their meaning. Linear: at
+// most MaxNesting+1 containers are looked at per line.
+func bound(src string) (out string, depth, firstLine int) {
+	var (
+		stack     []container
+		para      bool // a paragraph is open (lines may continue it lazily)
+		fence     byte // the open code fence's character, 0 when none
+		fenceLen  int
+		fenceAt   int // containers the fence is inside
+		b         strings.Builder
+		copied    int // bytes of src already in b
+		lineStart int
+	)
+	escape := func(at int) {
+		if b.Len() == 0 && copied == 0 {
+			b.Grow(len(src) + 64)
+		}
+		b.WriteString(src[copied:at])
+		b.WriteByte('\\')
+		copied = at
+	}
+	for lineNo := 1; lineStart <= len(src); lineNo++ {
+		end := strings.IndexByte(src[lineStart:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += lineStart
+		}
+		line := src[lineStart:end]
+		lineOff := lineStart
+		lineStart = end + 1
+
+		// Continue the open containers.
+		pos, col := 0, 0
+		matched := 0
+		blank := strings.TrimLeft(line, " \t") == ""
+		for _, c := range stack {
+			if c.quote {
+				p, cl := skipSpaces(line, pos, col, col+3)
+				if p < len(line) && line[p] == '>' {
+					pos, col = p+1, cl+1
+					if pos < len(line) && (line[pos] == ' ' || line[pos] == '\t') {
+						pos, col = pos+1, col+1
+					}
+					matched++
+					continue
+				}
+				break
+			}
+			if blank {
+				matched++
+				continue
+			}
+			p, cl := skipSpaces(line, pos, col, c.indent)
+			if cl < c.indent {
+				break
+			}
+			pos, col = p, cl
+			matched++
+		}
+		if fence != 0 {
+			if matched >= fenceAt {
+				if isFenceClose(line[pos:], fence, fenceLen) {
+					fence = 0
+				}
+				continue
+			}
+			fence = 0 // its container ended
+		}
+		if matched < len(stack) {
+			if para && !blank && !startsBlock(line, pos, col) {
+				continue // a lazy continuation line: every container stays open
+			}
+			stack = stack[:matched]
+		}
+		if blank {
+			para = false
+			continue
+		}
+		// Open new containers.
+		for {
+			base := 0
+			if n := len(stack); n > 0 && !stack[n-1].quote {
+				base = stack[n-1].indent
+			}
+			p, cl := skipSpaces(line, pos, col, 1<<30)
+			if p >= len(line) {
+				break
+			}
+			if cl-max(base, col) >= 4 {
+				break // indented code, or text continuing a paragraph
+			}
+			ch := line[p]
+			var next, markAt int // position after the marker; where its escape goes
+			switch {
+			case ch == '>':
+				next, markAt = p+1, p
+			case ch == '-' || ch == '+' || ch == '*':
+				if (ch == '-' || ch == '*') && isBreakLine(line[p:], ch) {
+					next = -1
+					break
+				}
+				next, markAt = p+1, p
+			case ch >= '0' && ch <= '9':
+				q := p
+				for q < len(line) && q-p < 10 && line[q] >= '0' && line[q] <= '9' {
+					q++
+				}
+				if q-p <= 9 && q < len(line) && (line[q] == '.' || line[q] == ')') {
+					next, markAt = q+1, q
+				} else {
+					next = -1
+				}
+			default:
+				next = -1
+			}
+			if next > 0 && ch != '>' && next < len(line) && line[next] != ' ' && line[next] != '\t' {
+				next = -1 // "-x", "1.x": no list marker
+			}
+			if next < 0 {
+				break
+			}
+			if len(stack) >= MaxNesting {
+				if firstLine == 0 {
+					depth, firstLine = len(stack)+1, lineNo
+				}
+				escape(lineOff + markAt)
+				para = true
+				break
+			}
+			markCol := cl + (next - p)
+			if ch == '>' {
+				stack = append(stack, container{quote: true})
+				pos, col = next, markCol
+				if pos < len(line) && (line[pos] == ' ' || line[pos] == '\t') {
+					pos, col = pos+1, col+1
+				}
+				continue
+			}
+			// The content of a list item starts after 1-4 spaces, or one
+			// column after the marker when more follow or none.
+			sp, scl := skipSpaces(line, next, markCol, 1<<30)
+			indent := scl
+			if sp >= len(line) || scl-markCol > 4 {
+				indent = markCol + 1
+				sp, scl = skipSpaces(line, next, markCol, markCol+1)
+			}
+			stack = append(stack, container{indent: indent})
+			pos, col = sp, scl
+		}
+		rest := strings.TrimLeft(line[pos:], " \t")
+		switch {
+		case rest == "":
+			para = false
+		case strings.HasPrefix(rest, "```") || strings.HasPrefix(rest, "~~~"):
+			fence, fenceAt, para = rest[0], len(stack), false
+			fenceLen = len(rest) - len(strings.TrimLeft(rest, rest[:1]))
+		case rest[0] == '#':
+			para = false
+		default:
+			para = true
+		}
+	}
+	if copied == 0 {
+		return src, depth, firstLine
+	}
+	b.WriteString(src[copied:])
+	return b.String(), depth, firstLine
+}
+
+// skipSpaces advances over spaces and tabs from pos (at column col) while
+// the column stays at most limit; tabs stop at multiples of 4.
+func skipSpaces(line string, pos, col, limit int) (int, int) {
+	for pos < len(line) {
+		w := 0
+		switch line[pos] {
+		case ' ':
+			w = 1
+		case '\t':
+			w = 4 - col%4
+		default:
+			return pos, col
+		}
+		if col+w > limit {
+			return pos, col
+		}
+		pos, col = pos+1, col+w
+	}
+	return pos, col
+}
+
+// startsBlock reports whether the rest of a line from pos opens a block that
+// ends a paragraph (so the line cannot continue one lazily).
+func startsBlock(line string, pos, col int) bool {
+	p, cl := skipSpaces(line, pos, col, 1<<30)
+	if p >= len(line) || cl-col >= 4 {
+		return false
+	}
+	rest := line[p:]
+	switch c := rest[0]; {
+	case c == '>' || c == '#':
+		return true
+	case c == '-' || c == '+' || c == '*':
+		return len(rest) == 1 || rest[1] == ' ' || rest[1] == '\t' || isBreakLine(rest, c)
+	case c == '_':
+		return isBreakLine(rest, c)
+	case c == '`' || c == '~':
+		return strings.HasPrefix(rest, strings.Repeat(string(c), 3))
+	case c >= '0' && c <= '9':
+		q := 0
+		for q < len(rest) && rest[q] >= '0' && rest[q] <= '9' {
+			q++
+		}
+		return q <= 9 && q < len(rest) && (rest[q] == '.' || rest[q] == ')') && (q+1 == len(rest) || rest[q+1] == ' ' || rest[q+1] == '\t')
+	}
+	return false
+}
+
+// isBreakLine reports whether s is a thematic break of character c: three or
+// more of it, with spaces and tabs only between.
+func isBreakLine(s string, c byte) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case c:
+			n++
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+// isFenceClose reports whether a line closes a code fence of at least n
+// characters c.
+func isFenceClose(line string, c byte, n int) bool {
+	s := strings.TrimLeft(line, " ")
+	if len(line)-len(s) > 3 {
+		return false
+	}
+	run := len(s) - len(strings.TrimLeft(s, string(c)))
+	return run >= n && strings.TrimSpace(s[run:]) == ""
+}
