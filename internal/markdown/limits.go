@@ -223,22 +223,20 @@ func bound(src string) (out string, depth, firstLine int) {
 }
 
 // skipSpaces advances over spaces and tabs from pos (at column col) while
-// the column stays at most limit; tabs stop at multiples of 4.
+// the column is under limit; tabs stop at multiples of 4, and a tab is taken
+// whole even where CommonMark would take part of it (which can only make
+// the scan count more containers, never fewer).
 func skipSpaces(line string, pos, col, limit int) (int, int) {
-	for pos < len(line) {
-		w := 0
+	for pos < len(line) && col < limit {
 		switch line[pos] {
 		case ' ':
-			w = 1
+			col++
 		case '\t':
-			w = 4 - col%4
+			col += 4 - col%4
 		default:
 			return pos, col
 		}
-		if col+w > limit {
-			return pos, col
-		}
-		pos, col = pos+1, col+w
+		pos++
 	}
 	return pos, col
 }
