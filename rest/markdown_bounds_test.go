@@ -3,6 +3,7 @@ package rest_test
 import (
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -13,6 +14,10 @@ import (
 // than 32 levels, or larger than 1 MB, is refused at write time (400 naming
 // the change's markdown) and changes nothing; 32 levels are fine.
 func TestNestedMarkdownRefused(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("# Bomb\n\n" + strings.Repeat("- ", 5000) + "x\n"))
+	}))
+	t.Cleanup(site.Close)
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		f := newContentFixture(t, s)
 		cr := f.newCR(t, "Bombs")
@@ -60,6 +65,12 @@ func TestNestedMarkdownRefused(t *testing.T) {
 			if !strings.HasPrefix(msg, c.field+": ") || !(strings.Contains(msg, "at most 32 levels") || strings.Contains(msg, "at most 1048576 bytes")) {
 				t.Errorf("%s: message %q, want it to name %s and the bound", c.path, msg, c.field)
 			}
+		}
+		// Imports store their pages through the same check.
+		msg := s.Fail(t, "importContent", f.editor.Token, "POST", "/v1/spaces/"+f.space+"/content/import",
+			map[string]any{"url": site.URL + "/bomb.md", "source": "markdown"}, 400)
+		if !strings.HasPrefix(msg, "markdown: ") || !strings.Contains(msg, "at most 32 levels") {
+			t.Errorf("import: %q", msg)
 		}
 		s.Unchanged(t, before)
 
