@@ -33,7 +33,7 @@ func Check(src string) error {
 		return &LimitError{Message: fmt.Sprintf("must be at most %d bytes (1 MB), not %d", MaxBytes, len(src))}
 	}
 	fm := splitFrontmatter(normalize(src))
-	if _, depth, line := bound(fm.body); line > 0 {
+	if _, depth, line := bound(fm.body, MaxNesting); line > 0 {
 		line += fm.bodyLine - 1
 		return &LimitError{Line: line, Message: fmt.Sprintf(
 			"nests lists and block quotes %d levels deep at line %d; at most %d levels are allowed", depth, line, MaxNesting)}
@@ -49,18 +49,22 @@ type container struct {
 
 // bound scans a normalised body as CommonMark opens and continues its
 // containers, closely enough never to count fewer than goldmark opens, and
-// returns the body with the marker of every container beyond MaxNesting
+// returns the body with the marker of every container beyond limit
 // escaped (a backslash before it, so the rest of its line is text), the
 // depth first found beyond the bound and its line (0 when within bounds).
 // The escape adds no line, so line numbers keep their meaning. Linear: at
-// most MaxNesting+1 containers are looked at per line.
-func bound(src string) (out string, depth, firstLine int) {
+// most limit+1 containers are looked at per line.
+func bound(src string, limit int) (out string, depth, firstLine int) {
 	var (
-		stack     []container
-		para      bool // a paragraph is open (lines may continue it lazily)
-		fence     byte // the open code fence's character, 0 when none
-		fenceLen  int
-		fenceAt   int // containers the fence is inside
+		stack    []container
+		para     bool // a paragraph is open (lines may continue it lazily)
+		fence    byte // the open code fence's character, 0 when none
+		fenceLen int
+		fenceAt  int // containers the fence is inside
+		// An open HTML block: code fences are not fences inside it.
+		html      bool
+		htmlEnd   string // what ends it (lower case); "" for a blank line
+		htmlAt    int    // containers it is inside
 		b         strings.Builder
 		copied    int // bytes of src already in b
 		lineStart int
@@ -121,6 +125,13 @@ func bound(src string) (out string, depth, firstLine int) {
 			}
 			fence = 0 // its container ended
 		}
+		if html && (matched < htmlAt || (htmlEnd == "" && blank)) {
+			html = false
+		}
+		inHTML := html
+		if html && htmlEnd != "" && strings.Contains(strings.ToLower(line), htmlEnd) {
+			html = false
+		}
 		if matched < len(stack) {
 			if para && !blank && !startsBlock(line, pos, col) {
 				continue // a lazy continuation line: every container stays open
@@ -132,6 +143,9 @@ func bound(src string) (out string, depth, firstLine int) {
 			continue
 		}
 		// Open new containers.
+		indented := false // the rest is indented code or continuation text
+		inPara := para    // the line may continue a paragraph (until it opens a container)
+		loose := false    // it opened an item that may be paragraph text instead
 		for {
 			base := 0
 			if n := len(stack); n > 0 && !stack[n-1].quote {
@@ -141,8 +155,14 @@ func bound(src string) (out string, depth, firstLine int) {
 			if p >= len(line) {
 				break
 			}
+			// Indented code, or text continuing a paragraph. Tabs are left
+			// out: goldmark splits them in ways this scan does not follow,
+			// and counting a container too many is the safe side.
 			if cl-max(base, col) >= 4 {
-				break // indented code, or text continuing a paragraph
+				indented = true // not a fence, whatever follows
+				if !strings.Contains(line[pos:p], "\t") {
+					break
+				}
 			}
 			ch := line[p]
 			var next, markAt int // position after the marker; where its escape goes
@@ -174,7 +194,14 @@ func bound(src string) (out string, depth, firstLine int) {
 			if next < 0 {
 				break
 			}
-			if len(stack) >= MaxNesting {
+			// Only a list starting at 1 interrupts a paragraph (CommonMark
+			// 5.3). The scan opens the item anyway (one container too many
+			// is the safe side), but what follows on the line may be
+			// paragraph text: no fence is seen there.
+			if inPara && ch >= '0' && ch <= '9' && strings.TrimLeft(line[p:markAt], "0") != "1" {
+				loose = true
+			}
+			if len(stack) >= limit {
 				if firstLine == 0 {
 					depth, firstLine = len(stack)+1, lineNo
 				}
@@ -182,6 +209,7 @@ func bound(src string) (out string, depth, firstLine int) {
 				para = true
 				break
 			}
+			inPara = false
 			markCol := cl + (next - p)
 			if ch == '>' {
 				stack = append(stack, container{quote: true})
@@ -204,9 +232,20 @@ func bound(src string) (out string, depth, firstLine int) {
 		}
 		rest := strings.TrimLeft(line[pos:], " \t")
 		switch {
+		case indented || inHTML || loose:
+			// An indented "```", or one in HTML, is not a fence: the lines
+			// after it are counted as usual.
 		case rest == "":
 			para = false
-		case strings.HasPrefix(rest, "```") || strings.HasPrefix(rest, "~~~"):
+		case rest[0] == '<':
+			if end, ok := htmlStart(rest); ok {
+				html, htmlEnd, htmlAt = true, end, len(stack)
+				if end != "" && strings.Contains(strings.ToLower(rest[1:]), end) {
+					html = false
+				}
+			}
+			para = true
+		case isFenceOpen(rest):
 			fence, fenceAt, para = rest[0], len(stack), false
 			fenceLen = len(rest) - len(strings.TrimLeft(rest, rest[:1]))
 		case rest[0] == '#':
@@ -257,7 +296,7 @@ func startsBlock(line string, pos, col int) bool {
 	case c == '_':
 		return isBreakLine(rest, c)
 	case c == '`' || c == '~':
-		return strings.HasPrefix(rest, strings.Repeat(string(c), 3))
+		return isFenceOpen(rest)
 	case c >= '0' && c <= '9':
 		q := 0
 		for q < len(rest) && rest[q] >= '0' && rest[q] <= '9' {
@@ -293,4 +332,46 @@ func isFenceClose(line string, c byte, n int) bool {
 	}
 	run := len(s) - len(strings.TrimLeft(s, string(c)))
 	return run >= n && strings.TrimSpace(s[run:]) == ""
+}
+
+// isFenceOpen reports whether a line (without its indentation) opens a code
+// fence: three or more backticks or tildes, and for backticks an info string
+// without backticks (else the line is text with a code span).
+func isFenceOpen(rest string) bool {
+	if !strings.HasPrefix(rest, "```") && !strings.HasPrefix(rest, "~~~") {
+		return false
+	}
+	return rest[0] == '~' || !strings.Contains(strings.TrimLeft(rest, "`"), "`")
+}
+
+// htmlStart reports whether a line (without its indentation) may start an
+// HTML block, and what ends the block: its closing marker (lower case), or
+// "" when a blank line does. It answers yes for more lines than CommonMark
+// (any tag-like start): that only keeps fences from being seen, so the
+// scan counts more containers, never fewer.
+func htmlStart(rest string) (end string, ok bool) {
+	if len(rest) < 2 {
+		return "", false
+	}
+	lower := strings.ToLower(rest)
+	for _, tag := range []string{"script", "pre", "style", "textarea"} {
+		if strings.HasPrefix(lower[1:], tag) {
+			if len(lower) == len(tag)+1 || strings.ContainsRune(" \t>", rune(lower[len(tag)+1])) {
+				return "</" + tag + ">", true
+			}
+		}
+	}
+	switch c := lower[1]; {
+	case strings.HasPrefix(lower, "<!--"):
+		return "-->", true
+	case c == '?':
+		return "?>", true
+	case strings.HasPrefix(lower, "<![cdata["):
+		return "]]>", true
+	case c == '!' && len(lower) > 2 && lower[2] >= 'a' && lower[2] <= 'z':
+		return ">", true
+	case c == '/' || (c >= 'a' && c <= 'z'):
+		return "", true
+	}
+	return "", false
 }

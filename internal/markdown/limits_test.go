@@ -2,8 +2,14 @@ package markdown
 
 import (
 	"errors"
+	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 // staircase is a list nested by indentation, n levels deep.
@@ -48,6 +54,7 @@ func TestCheck(t *testing.T) {
 		{"33 levels, blank lines between", staircase(33, "\n"), 65},
 		{"tabs for indentation", strings.ReplaceAll(staircase(40, ""), "    ", "\t"), 33},
 		{"after frontmatter", "---\ntitle: x\n---\n\n" + strings.Repeat("+ ", 40) + "x", 5},
+		{"after an indented fence, which is code", "text\n\n    ```\n" + strings.Repeat("- ", 40) + "x", 4},
 		{"after a fence closes", "```\n- - -\n```\n" + strings.Repeat("- ", 40) + "x", 4},
 	}
 	for _, c := range refused {
@@ -106,7 +113,7 @@ func TestNestingBombParsesBounded(t *testing.T) {
 	}
 	// Within the bound nothing changes.
 	src := strings.Repeat("- ", MaxNesting) + "x"
-	if out, _, line := bound(src); out != src || line != 0 {
+	if out, _, line := bound(src, MaxNesting); out != src || line != 0 {
 		t.Errorf("bound changed %q to %q", src, out)
 	}
 }
@@ -185,6 +192,46 @@ func BenchmarkLinksHTMLBlock(b *testing.B) {
 	for b.Loop() {
 		if n := len(Links(src)); n != 10_000 {
 			b.Fatal(n)
+		}
+	}
+}
+
+// containerDepth is the most list items and block quotes goldmark nests.
+func containerDepth(n ast.Node) int {
+	d := 0
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		cd := containerDepth(c)
+		if c.Kind() == ast.KindListItem || c.Kind() == ast.KindBlockquote {
+			cd++
+		}
+		d = max(d, cd)
+	}
+	return d
+}
+
+// TestBoundNeverUndercounts: whatever the text, goldmark nests no deeper
+// than the bound once bound has escaped what lies beyond it (the scan may
+// count more containers than goldmark opens, never fewer). Random texts of
+// markdown's container syntax, with a bound of 3 so they reach it.
+func TestBoundNeverUndercounts(t *testing.T) {
+	seed, iterations := uint64(1), 20_000
+	if v := os.Getenv("BOUND_SEED"); v != "" { // a longer search: BOUND_SEED=n
+		seed, _ = strconv.ParseUint(v, 10, 64)
+		iterations = 500_000
+	}
+	tokens := []string{"- ", "* ", "+ ", "1. ", "2) ", "> ", ">", " ", "  ", "   ", "    ", "\t", "\n", "\n", "\n",
+		"x", "text ", "```", "~~~", "---", "# h", "-", "<div>", "| a |", "|---|", "\\"}
+	r := rand.New(rand.NewPCG(seed, 2))
+	for i := range iterations {
+		var b strings.Builder
+		for range 1 + r.IntN(40) {
+			b.WriteString(tokens[r.IntN(len(tokens))])
+		}
+		src := b.String()
+		out, _, _ := bound(src, 3)
+		root := gfm.Parser().Parse(text.NewReader([]byte(out)))
+		if d := containerDepth(root); d > 3 {
+			t.Fatalf("case %d: %q bound to %q nests %d deep", i, src, out, d)
 		}
 	}
 }

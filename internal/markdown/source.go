@@ -47,7 +47,7 @@ func parseBody(src string) *parsed {
 // Containers nested beyond MaxNesting are read as text (see bound): bodies
 // stored before the bound existed parse in linear time too.
 func parseText(body string) *parsed {
-	body, _, _ = bound(body)
+	body, _, _ = bound(body, MaxNesting)
 	p := &parsed{src: []byte(body)}
 	p.root = gfm.Parser().Parse(text.NewReader(p.src))
 	p.lineStarts = []int{0}
