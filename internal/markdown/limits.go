@@ -43,8 +43,12 @@ func Check(src string) error {
 
 // container is a list item or block quote open while scanning.
 type container struct {
-	quote  bool
-	indent int // list items: the column their content starts at
+	quote bool
+	// List items: the columns from where the item's line started (after
+	// its parents' markers) to its content. Relative, as goldmark counts:
+	// a parent block quote's marker may sit at another column on the next
+	// line.
+	indent int
 }
 
 // bound scans a normalised body as CommonMark opens and continues its
@@ -96,10 +100,7 @@ func bound(src string, limit int) (out string, depth, firstLine int) {
 			if c.quote {
 				p, cl := skipSpaces(line, pos, col, col+3)
 				if p < len(line) && line[p] == '>' {
-					pos, col = p+1, cl+1
-					if pos < len(line) && (line[pos] == ' ' || line[pos] == '\t') {
-						pos, col = pos+1, col+1
-					}
+					pos, col = skipSpaces(line, p+1, cl+1, cl+2)
 					matched++
 					continue
 				}
@@ -109,8 +110,8 @@ func bound(src string, limit int) (out string, depth, firstLine int) {
 				matched++
 				continue
 			}
-			p, cl := skipSpaces(line, pos, col, c.indent)
-			if cl < c.indent {
+			p, cl := skipSpaces(line, pos, col, col+c.indent)
+			if cl-col < c.indent {
 				break
 			}
 			pos, col = p, cl
@@ -134,7 +135,15 @@ func bound(src string, limit int) (out string, depth, firstLine int) {
 		}
 		if matched < len(stack) {
 			if para && !blank && !startsBlock(line, pos, col) {
-				continue // a lazy continuation line: every container stays open
+				// A lazy continuation line: every container stays open. It
+				// may instead start an HTML block, in which fences are no
+				// fences: assume it does (fewer fences, more counting).
+				if rest := strings.TrimLeft(line[pos:], " \t"); !html && strings.HasPrefix(rest, "<") {
+					if end, ok := htmlStart(rest); ok {
+						html, htmlEnd, htmlAt = true, end, matched
+					}
+				}
+				continue
 			}
 			stack = stack[:matched]
 		}
@@ -147,10 +156,7 @@ func bound(src string, limit int) (out string, depth, firstLine int) {
 		inPara := para    // the line may continue a paragraph (until it opens a container)
 		loose := false    // it opened an item that may be paragraph text instead
 		for {
-			base := 0
-			if n := len(stack); n > 0 && !stack[n-1].quote {
-				base = stack[n-1].indent
-			}
+			start := col
 			p, cl := skipSpaces(line, pos, col, 1<<30)
 			if p >= len(line) {
 				break
@@ -158,7 +164,7 @@ func bound(src string, limit int) (out string, depth, firstLine int) {
 			// Indented code, or text continuing a paragraph. Tabs are left
 			// out: goldmark splits them in ways this scan does not follow,
 			// and counting a container too many is the safe side.
-			if cl-max(base, col) >= 4 {
+			if cl-col >= 4 {
 				indented = true // not a fence, whatever follows
 				if !strings.Contains(line[pos:p], "\t") {
 					break
@@ -213,10 +219,7 @@ func bound(src string, limit int) (out string, depth, firstLine int) {
 			markCol := cl + (next - p)
 			if ch == '>' {
 				stack = append(stack, container{quote: true})
-				pos, col = next, markCol
-				if pos < len(line) && (line[pos] == ' ' || line[pos] == '\t') {
-					pos, col = pos+1, col+1
-				}
+				pos, col = skipSpaces(line, next, markCol, markCol+1)
 				continue
 			}
 			// The content of a list item starts after 1-4 spaces, or one
@@ -227,7 +230,7 @@ func bound(src string, limit int) (out string, depth, firstLine int) {
 				indent = markCol + 1
 				sp, scl = skipSpaces(line, next, markCol, markCol+1)
 			}
-			stack = append(stack, container{indent: indent})
+			stack = append(stack, container{indent: indent - start})
 			pos, col = sp, scl
 		}
 		rest := strings.TrimLeft(line[pos:], " \t")
@@ -261,21 +264,24 @@ func bound(src string, limit int) (out string, depth, firstLine int) {
 	return b.String(), depth, firstLine
 }
 
-// skipSpaces advances over spaces and tabs from pos (at column col) while
-// the column is under limit; tabs stop at multiples of 4, and a tab is taken
-// whole even where CommonMark would take part of it (which can only make
-// the scan count more containers, never fewer).
+// skipSpaces advances over spaces and tabs from pos (at column col) until
+// the column reaches limit; tabs stop at multiples of 4. Like goldmark, it
+// may take part of a tab: col then lies inside the tab at pos, and the next
+// call takes the rest.
 func skipSpaces(line string, pos, col, limit int) (int, int) {
 	for pos < len(line) && col < limit {
 		switch line[pos] {
 		case ' ':
-			col++
+			pos, col = pos+1, col+1
 		case '\t':
-			col += 4 - col%4
+			end := (col/4 + 1) * 4
+			if end > limit {
+				return pos, limit
+			}
+			pos, col = pos+1, end
 		default:
 			return pos, col
 		}
-		pos++
 	}
 	return pos, col
 }
