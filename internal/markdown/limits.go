@@ -381,3 +381,50 @@ func htmlStart(rest string) (end string, ok bool) {
 	}
 	return "", false
 }
+
+// maxLinkOpens bounds the inline links goldmark tries per stretch of text.
+// For each "](" it reads the destination up to the next white space (or,
+// for "<", up to the next ">" on the line), so a line of "[a](b[a](b..."
+// costs links x length. Past this many in one stretch without white space
+// (or "](<" on one line), the "(" is escaped and read as text.
+const maxLinkOpens = 64
+
+// boundLinks escapes the link openings beyond maxLinkOpens (see above),
+// adding bytes but no line.
+func boundLinks(src string) string {
+	if strings.Count(src, "](") <= maxLinkOpens {
+		return src
+	}
+	var b strings.Builder
+	copied, run, angles := 0, 0, 0
+	for i := 0; i+1 < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			run, angles = 0, 0
+		case ' ', '\t':
+			run = 0
+		case ']':
+			if src[i+1] != '(' {
+				continue
+			}
+			run++
+			angle := i+2 < len(src) && src[i+2] == '<'
+			if angle {
+				angles++
+			}
+			if run > maxLinkOpens || (angle && angles > maxLinkOpens) {
+				if b.Len() == 0 {
+					b.Grow(len(src) + len(src)/16)
+				}
+				b.WriteString(src[copied : i+1])
+				b.WriteByte('\\')
+				copied = i + 1
+			}
+		}
+	}
+	if copied == 0 {
+		return src
+	}
+	b.WriteString(src[copied:])
+	return b.String()
+}

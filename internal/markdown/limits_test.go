@@ -235,3 +235,36 @@ func TestBoundNeverUndercounts(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkOpeningsBounded: goldmark reads a link destination to the next
+// white space, so a stretch of "[a](b" without any costs its length for each
+// one. Past 64 in one stretch (or 64 "](<" on a line) the rest are text, so
+// a body costs at most 64 reads of each byte; links separated by white
+// space are untouched.
+func TestLinkOpeningsBounded(t *testing.T) {
+	if n := len(Links(strings.Repeat("[a](b) ", 500))); n != 500 {
+		t.Errorf("links with spaces between: %d, want 500", n)
+	}
+	if n := len(Links(strings.Repeat("[a](b)", 500))); n != maxLinkOpens {
+		t.Errorf("adjacent links: %d, want %d", n, maxLinkOpens)
+	}
+	if n := len(Links(strings.Repeat("[a](<b>) ", 500))); n != maxLinkOpens {
+		t.Errorf("<> links on a line: %d, want %d", n, maxLinkOpens)
+	}
+	bomb := strings.Repeat("[a](b", 40_000)
+	if out := boundLinks(bomb); strings.Count(out, `]\(`) != 40_000-maxLinkOpens || len(out) != len(bomb)+40_000-maxLinkOpens {
+		t.Errorf("escaped %d openings, want %d", strings.Count(out, `]\(`), 40_000-maxLinkOpens)
+	}
+	if doc := ToDocument(bomb); len(doc.Nodes) != 1 || !strings.HasPrefix(Text(bomb), "[a](b[a](b") {
+		t.Errorf("text lost: %d blocks", len(doc.Nodes))
+	}
+}
+
+// BenchmarkToDocumentLinkBomb: 200 KB of "[a](b" (was ~13 s).
+func BenchmarkToDocumentLinkBomb(b *testing.B) {
+	src := strings.Repeat("[a](b", 40_000)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		ToDocument(src)
+	}
+}
