@@ -28,6 +28,7 @@ import (
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
+	"github.com/folio/folio/ent/pagederived"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/space"
@@ -70,6 +71,8 @@ type Client struct {
 	Page *PageClient
 	// PageContent is the client for interacting with the PageContent builders.
 	PageContent *PageContentClient
+	// PageDerived is the client for interacting with the PageDerived builders.
+	PageDerived *PageDerivedClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
@@ -108,6 +111,7 @@ func (c *Client) init() {
 	c.Organization = NewOrganizationClient(c.config)
 	c.Page = NewPageClient(c.config)
 	c.PageContent = NewPageContentClient(c.config)
+	c.PageDerived = NewPageDerivedClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
 	c.Space = NewSpaceClient(c.config)
@@ -220,6 +224,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Organization:        NewOrganizationClient(cfg),
 		Page:                NewPageClient(cfg),
 		PageContent:         NewPageContentClient(cfg),
+		PageDerived:         NewPageDerivedClient(cfg),
 		Revision:            NewRevisionClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Space:               NewSpaceClient(cfg),
@@ -259,6 +264,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Organization:        NewOrganizationClient(cfg),
 		Page:                NewPageClient(cfg),
 		PageContent:         NewPageContentClient(cfg),
+		PageDerived:         NewPageDerivedClient(cfg),
 		Revision:            NewRevisionClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Space:               NewSpaceClient(cfg),
@@ -297,8 +303,8 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CustomField,
 		c.CustomFieldValue, c.Download, c.File, c.Invite, c.Member, c.Organization,
-		c.Page, c.PageContent, c.Revision, c.SAMLProvider, c.Space, c.Team,
-		c.TeamMember, c.TranslationSettings, c.User,
+		c.Page, c.PageContent, c.PageDerived, c.Revision, c.SAMLProvider, c.Space,
+		c.Team, c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -310,8 +316,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CustomField,
 		c.CustomFieldValue, c.Download, c.File, c.Invite, c.Member, c.Organization,
-		c.Page, c.PageContent, c.Revision, c.SAMLProvider, c.Space, c.Team,
-		c.TeamMember, c.TranslationSettings, c.User,
+		c.Page, c.PageContent, c.PageDerived, c.Revision, c.SAMLProvider, c.Space,
+		c.Team, c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -346,6 +352,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Page.mutate(ctx, m)
 	case *PageContentMutation:
 		return c.PageContent.mutate(ctx, m)
+	case *PageDerivedMutation:
+		return c.PageDerived.mutate(ctx, m)
 	case *RevisionMutation:
 		return c.Revision.mutate(ctx, m)
 	case *SAMLProviderMutation:
@@ -2414,6 +2422,139 @@ func (c *PageContentClient) mutate(ctx context.Context, m *PageContentMutation) 
 	}
 }
 
+// PageDerivedClient is a client for the PageDerived schema.
+type PageDerivedClient struct {
+	config
+}
+
+// NewPageDerivedClient returns a client for the PageDerived from the given config.
+func NewPageDerivedClient(c config) *PageDerivedClient {
+	return &PageDerivedClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `pagederived.Hooks(f(g(h())))`.
+func (c *PageDerivedClient) Use(hooks ...Hook) {
+	c.hooks.PageDerived = append(c.hooks.PageDerived, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `pagederived.Intercept(f(g(h())))`.
+func (c *PageDerivedClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PageDerived = append(c.inters.PageDerived, interceptors...)
+}
+
+// Create returns a builder for creating a PageDerived entity.
+func (c *PageDerivedClient) Create() *PageDerivedCreate {
+	mutation := newPageDerivedMutation(c.config, OpCreate)
+	return &PageDerivedCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PageDerived entities.
+func (c *PageDerivedClient) CreateBulk(builders ...*PageDerivedCreate) *PageDerivedCreateBulk {
+	return &PageDerivedCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PageDerivedClient) MapCreateBulk(slice any, setFunc func(*PageDerivedCreate, int)) *PageDerivedCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PageDerivedCreateBulk{err: fmt.Errorf("calling to PageDerivedClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PageDerivedCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PageDerivedCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PageDerived.
+func (c *PageDerivedClient) Update() *PageDerivedUpdate {
+	mutation := newPageDerivedMutation(c.config, OpUpdate)
+	return &PageDerivedUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PageDerivedClient) UpdateOne(_m *PageDerived) *PageDerivedUpdateOne {
+	mutation := newPageDerivedMutation(c.config, OpUpdateOne, withPageDerived(_m))
+	return &PageDerivedUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PageDerivedClient) UpdateOneID(id string) *PageDerivedUpdateOne {
+	mutation := newPageDerivedMutation(c.config, OpUpdateOne, withPageDerivedID(id))
+	return &PageDerivedUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PageDerived.
+func (c *PageDerivedClient) Delete() *PageDerivedDelete {
+	mutation := newPageDerivedMutation(c.config, OpDelete)
+	return &PageDerivedDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PageDerivedClient) DeleteOne(_m *PageDerived) *PageDerivedDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PageDerivedClient) DeleteOneID(id string) *PageDerivedDeleteOne {
+	builder := c.Delete().Where(pagederived.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PageDerivedDeleteOne{builder}
+}
+
+// Query returns a query builder for PageDerived.
+func (c *PageDerivedClient) Query() *PageDerivedQuery {
+	return &PageDerivedQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePageDerived},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PageDerived entity by its id.
+func (c *PageDerivedClient) Get(ctx context.Context, id string) (*PageDerived, error) {
+	return c.Query().Where(pagederived.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PageDerivedClient) GetX(ctx context.Context, id string) *PageDerived {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PageDerivedClient) Hooks() []Hook {
+	return c.hooks.PageDerived
+}
+
+// Interceptors returns the client interceptors.
+func (c *PageDerivedClient) Interceptors() []Interceptor {
+	return c.inters.PageDerived
+}
+
+func (c *PageDerivedClient) mutate(ctx context.Context, m *PageDerivedMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PageDerivedCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PageDerivedUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PageDerivedUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PageDerivedDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PageDerived mutation op: %q", m.Op())
+	}
+}
+
 // RevisionClient is a client for the Revision schema.
 type RevisionClient struct {
 	config
@@ -3605,13 +3746,14 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CustomField, CustomFieldValue,
-		Download, File, Invite, Member, Organization, Page, PageContent, Revision,
-		SAMLProvider, Space, Team, TeamMember, TranslationSettings, User []ent.Hook
+		Download, File, Invite, Member, Organization, Page, PageContent, PageDerived,
+		Revision, SAMLProvider, Space, Team, TeamMember, TranslationSettings,
+		User []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CustomField, CustomFieldValue,
-		Download, File, Invite, Member, Organization, Page, PageContent, Revision,
-		SAMLProvider, Space, Team, TeamMember, TranslationSettings,
+		Download, File, Invite, Member, Organization, Page, PageContent, PageDerived,
+		Revision, SAMLProvider, Space, Team, TeamMember, TranslationSettings,
 		User []ent.Interceptor
 	}
 )

@@ -25,6 +25,7 @@ import (
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
+	"github.com/folio/folio/ent/pagederived"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/space"
@@ -105,6 +106,7 @@ func checkColumn(t, c string) error {
 			organization.Table:        organization.ValidColumn,
 			page.Table:                page.ValidColumn,
 			pagecontent.Table:         pagecontent.ValidColumn,
+			pagederived.Table:         pagederived.ValidColumn,
 			revision.Table:            revision.ValidColumn,
 			samlprovider.Table:        samlprovider.ValidColumn,
 			space.Table:               space.ValidColumn,

@@ -25,6 +25,7 @@ import (
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
+	"github.com/folio/folio/ent/pagederived"
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
@@ -59,6 +60,7 @@ const (
 	TypeOrganization        = "Organization"
 	TypePage                = "Page"
 	TypePageContent         = "PageContent"
+	TypePageDerived         = "PageDerived"
 	TypeRevision            = "Revision"
 	TypeSAMLProvider        = "SAMLProvider"
 	TypeSpace               = "Space"
@@ -11165,6 +11167,698 @@ func (m *PageContentMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PageContentMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PageContent edge %s", name)
+}
+
+// PageDerivedMutation represents an operation that mutates the PageDerived nodes in the graph.
+type PageDerivedMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	content_hash  *string
+	version       *int
+	addversion    *int
+	document      *string
+	text          *string
+	links         *string
+	anchors       *string
+	sections      *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*PageDerived, error)
+	predicates    []predicate.PageDerived
+}
+
+var _ ent.Mutation = (*PageDerivedMutation)(nil)
+
+// pagederivedOption allows management of the mutation configuration using functional options.
+type pagederivedOption func(*PageDerivedMutation)
+
+// newPageDerivedMutation creates new mutation for the PageDerived entity.
+func newPageDerivedMutation(c config, op Op, opts ...pagederivedOption) *PageDerivedMutation {
+	m := &PageDerivedMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePageDerived,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPageDerivedID sets the ID field of the mutation.
+func withPageDerivedID(id string) pagederivedOption {
+	return func(m *PageDerivedMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PageDerived
+		)
+		m.oldValue = func(ctx context.Context) (*PageDerived, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PageDerived.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPageDerived sets the old PageDerived of the mutation.
+func withPageDerived(node *PageDerived) pagederivedOption {
+	return func(m *PageDerivedMutation) {
+		m.oldValue = func(context.Context) (*PageDerived, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PageDerivedMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PageDerivedMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PageDerived entities.
+func (m *PageDerivedMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PageDerivedMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PageDerivedMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PageDerived.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetContentHash sets the "content_hash" field.
+func (m *PageDerivedMutation) SetContentHash(s string) {
+	m.content_hash = &s
+}
+
+// ContentHash returns the value of the "content_hash" field in the mutation.
+func (m *PageDerivedMutation) ContentHash() (r string, exists bool) {
+	v := m.content_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContentHash returns the old "content_hash" field's value of the PageDerived entity.
+// If the PageDerived object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageDerivedMutation) OldContentHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContentHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContentHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContentHash: %w", err)
+	}
+	return oldValue.ContentHash, nil
+}
+
+// ResetContentHash resets all changes to the "content_hash" field.
+func (m *PageDerivedMutation) ResetContentHash() {
+	m.content_hash = nil
+}
+
+// SetVersion sets the "version" field.
+func (m *PageDerivedMutation) SetVersion(i int) {
+	m.version = &i
+	m.addversion = nil
+}
+
+// Version returns the value of the "version" field in the mutation.
+func (m *PageDerivedMutation) Version() (r int, exists bool) {
+	v := m.version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersion returns the old "version" field's value of the PageDerived entity.
+// If the PageDerived object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageDerivedMutation) OldVersion(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersion: %w", err)
+	}
+	return oldValue.Version, nil
+}
+
+// AddVersion adds i to the "version" field.
+func (m *PageDerivedMutation) AddVersion(i int) {
+	if m.addversion != nil {
+		*m.addversion += i
+	} else {
+		m.addversion = &i
+	}
+}
+
+// AddedVersion returns the value that was added to the "version" field in this mutation.
+func (m *PageDerivedMutation) AddedVersion() (r int, exists bool) {
+	v := m.addversion
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVersion resets all changes to the "version" field.
+func (m *PageDerivedMutation) ResetVersion() {
+	m.version = nil
+	m.addversion = nil
+}
+
+// SetDocument sets the "document" field.
+func (m *PageDerivedMutation) SetDocument(s string) {
+	m.document = &s
+}
+
+// Document returns the value of the "document" field in the mutation.
+func (m *PageDerivedMutation) Document() (r string, exists bool) {
+	v := m.document
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDocument returns the old "document" field's value of the PageDerived entity.
+// If the PageDerived object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageDerivedMutation) OldDocument(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDocument is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDocument requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDocument: %w", err)
+	}
+	return oldValue.Document, nil
+}
+
+// ResetDocument resets all changes to the "document" field.
+func (m *PageDerivedMutation) ResetDocument() {
+	m.document = nil
+}
+
+// SetText sets the "text" field.
+func (m *PageDerivedMutation) SetText(s string) {
+	m.text = &s
+}
+
+// Text returns the value of the "text" field in the mutation.
+func (m *PageDerivedMutation) Text() (r string, exists bool) {
+	v := m.text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldText returns the old "text" field's value of the PageDerived entity.
+// If the PageDerived object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageDerivedMutation) OldText(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldText is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldText requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldText: %w", err)
+	}
+	return oldValue.Text, nil
+}
+
+// ResetText resets all changes to the "text" field.
+func (m *PageDerivedMutation) ResetText() {
+	m.text = nil
+}
+
+// SetLinks sets the "links" field.
+func (m *PageDerivedMutation) SetLinks(s string) {
+	m.links = &s
+}
+
+// Links returns the value of the "links" field in the mutation.
+func (m *PageDerivedMutation) Links() (r string, exists bool) {
+	v := m.links
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLinks returns the old "links" field's value of the PageDerived entity.
+// If the PageDerived object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageDerivedMutation) OldLinks(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLinks is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLinks requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLinks: %w", err)
+	}
+	return oldValue.Links, nil
+}
+
+// ResetLinks resets all changes to the "links" field.
+func (m *PageDerivedMutation) ResetLinks() {
+	m.links = nil
+}
+
+// SetAnchors sets the "anchors" field.
+func (m *PageDerivedMutation) SetAnchors(s string) {
+	m.anchors = &s
+}
+
+// Anchors returns the value of the "anchors" field in the mutation.
+func (m *PageDerivedMutation) Anchors() (r string, exists bool) {
+	v := m.anchors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAnchors returns the old "anchors" field's value of the PageDerived entity.
+// If the PageDerived object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageDerivedMutation) OldAnchors(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAnchors is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAnchors requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAnchors: %w", err)
+	}
+	return oldValue.Anchors, nil
+}
+
+// ResetAnchors resets all changes to the "anchors" field.
+func (m *PageDerivedMutation) ResetAnchors() {
+	m.anchors = nil
+}
+
+// SetSections sets the "sections" field.
+func (m *PageDerivedMutation) SetSections(s string) {
+	m.sections = &s
+}
+
+// Sections returns the value of the "sections" field in the mutation.
+func (m *PageDerivedMutation) Sections() (r string, exists bool) {
+	v := m.sections
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSections returns the old "sections" field's value of the PageDerived entity.
+// If the PageDerived object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageDerivedMutation) OldSections(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSections is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSections requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSections: %w", err)
+	}
+	return oldValue.Sections, nil
+}
+
+// ResetSections resets all changes to the "sections" field.
+func (m *PageDerivedMutation) ResetSections() {
+	m.sections = nil
+}
+
+// Where appends a list predicates to the PageDerivedMutation builder.
+func (m *PageDerivedMutation) Where(ps ...predicate.PageDerived) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PageDerivedMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PageDerivedMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PageDerived, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PageDerivedMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PageDerivedMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PageDerived).
+func (m *PageDerivedMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PageDerivedMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.content_hash != nil {
+		fields = append(fields, pagederived.FieldContentHash)
+	}
+	if m.version != nil {
+		fields = append(fields, pagederived.FieldVersion)
+	}
+	if m.document != nil {
+		fields = append(fields, pagederived.FieldDocument)
+	}
+	if m.text != nil {
+		fields = append(fields, pagederived.FieldText)
+	}
+	if m.links != nil {
+		fields = append(fields, pagederived.FieldLinks)
+	}
+	if m.anchors != nil {
+		fields = append(fields, pagederived.FieldAnchors)
+	}
+	if m.sections != nil {
+		fields = append(fields, pagederived.FieldSections)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PageDerivedMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case pagederived.FieldContentHash:
+		return m.ContentHash()
+	case pagederived.FieldVersion:
+		return m.Version()
+	case pagederived.FieldDocument:
+		return m.Document()
+	case pagederived.FieldText:
+		return m.Text()
+	case pagederived.FieldLinks:
+		return m.Links()
+	case pagederived.FieldAnchors:
+		return m.Anchors()
+	case pagederived.FieldSections:
+		return m.Sections()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PageDerivedMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case pagederived.FieldContentHash:
+		return m.OldContentHash(ctx)
+	case pagederived.FieldVersion:
+		return m.OldVersion(ctx)
+	case pagederived.FieldDocument:
+		return m.OldDocument(ctx)
+	case pagederived.FieldText:
+		return m.OldText(ctx)
+	case pagederived.FieldLinks:
+		return m.OldLinks(ctx)
+	case pagederived.FieldAnchors:
+		return m.OldAnchors(ctx)
+	case pagederived.FieldSections:
+		return m.OldSections(ctx)
+	}
+	return nil, fmt.Errorf("unknown PageDerived field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PageDerivedMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case pagederived.FieldContentHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContentHash(v)
+		return nil
+	case pagederived.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersion(v)
+		return nil
+	case pagederived.FieldDocument:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDocument(v)
+		return nil
+	case pagederived.FieldText:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetText(v)
+		return nil
+	case pagederived.FieldLinks:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLinks(v)
+		return nil
+	case pagederived.FieldAnchors:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAnchors(v)
+		return nil
+	case pagederived.FieldSections:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSections(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PageDerived field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PageDerivedMutation) AddedFields() []string {
+	var fields []string
+	if m.addversion != nil {
+		fields = append(fields, pagederived.FieldVersion)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PageDerivedMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case pagederived.FieldVersion:
+		return m.AddedVersion()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PageDerivedMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case pagederived.FieldVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVersion(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PageDerived numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PageDerivedMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PageDerivedMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PageDerivedMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown PageDerived nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PageDerivedMutation) ResetField(name string) error {
+	switch name {
+	case pagederived.FieldContentHash:
+		m.ResetContentHash()
+		return nil
+	case pagederived.FieldVersion:
+		m.ResetVersion()
+		return nil
+	case pagederived.FieldDocument:
+		m.ResetDocument()
+		return nil
+	case pagederived.FieldText:
+		m.ResetText()
+		return nil
+	case pagederived.FieldLinks:
+		m.ResetLinks()
+		return nil
+	case pagederived.FieldAnchors:
+		m.ResetAnchors()
+		return nil
+	case pagederived.FieldSections:
+		m.ResetSections()
+		return nil
+	}
+	return fmt.Errorf("unknown PageDerived field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PageDerivedMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PageDerivedMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PageDerivedMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PageDerivedMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PageDerivedMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PageDerivedMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PageDerivedMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown PageDerived unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PageDerivedMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown PageDerived edge %s", name)
 }
 
 // RevisionMutation represents an operation that mutates the Revision nodes in the graph.

@@ -18,6 +18,7 @@ import (
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
+	"github.com/folio/folio/ent/pagederived"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
@@ -427,6 +428,12 @@ func init() {
 	pagecontentDescID := pagecontentFields[0].Descriptor()
 	// pagecontent.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	pagecontent.IDValidator = pagecontentDescID.Validators[0].(func(string) error)
+	pagederivedFields := schema.PageDerived{}.Fields()
+	_ = pagederivedFields
+	// pagederivedDescID is the schema descriptor for id field.
+	pagederivedDescID := pagederivedFields[0].Descriptor()
+	// pagederived.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	pagederived.IDValidator = pagederivedDescID.Validators[0].(func(string) error)
 	revisionFields := schema.Revision{}.Fields()
 	_ = revisionFields
 	// revisionDescParents is the schema descriptor for parents field.

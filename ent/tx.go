@@ -40,6 +40,8 @@ type Tx struct {
 	Page *PageClient
 	// PageContent is the client for interacting with the PageContent builders.
 	PageContent *PageContentClient
+	// PageDerived is the client for interacting with the PageDerived builders.
+	PageDerived *PageDerivedClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
@@ -198,6 +200,7 @@ func (tx *Tx) init() {
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.Page = NewPageClient(tx.config)
 	tx.PageContent = NewPageContentClient(tx.config)
+	tx.PageDerived = NewPageDerivedClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
 	tx.Space = NewSpaceClient(tx.config)

@@ -15,6 +15,7 @@ import (
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/internal/markdown"
 )
 
 // A draft is a revision being made: the pages and files of the revision it
@@ -200,6 +201,9 @@ func (d *draft) write(ctx context.Context, tx *ent.Client, dialect, spaceID stri
 			hashes = append(hashes, h)
 		}
 		sort.Strings(hashes)
+		if err := d.checkBodies(hashes); err != nil {
+			return nil, err
+		}
 		for start := 0; start < len(hashes); start += pageChunk {
 			var creates []*ent.PageContentCreate
 			for _, h := range hashes[start:min(len(hashes), start+pageChunk)] {
@@ -239,6 +243,25 @@ func (d *draft) write(ctx context.Context, tx *ent.Client, dialect, spaceID stri
 		}
 	}
 	return rev, nil
+}
+
+// checkBodies holds every new body to the markdown engine's bounds: all
+// writes of page text (edits, merges, imports) store it here. Edits check
+// their markdown earlier, naming the change; this catches the rest.
+func (d *draft) checkBodies(hashes []string) error {
+	for _, h := range hashes {
+		if err := markdown.Check(d.bodies[h]); err != nil {
+			title := ""
+			for _, p := range d.pages {
+				if p.Hash == h {
+					title = p.Title
+					break
+				}
+			}
+			return apperr.InvalidField("markdown", "page %q %s", title, err.Error())
+		}
+	}
+	return nil
 }
 
 // copyUnchanged copies the pages still equal to the source revision's

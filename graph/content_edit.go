@@ -75,6 +75,9 @@ func (d *draft) insertPage(c *model.ContentChangeInput, field func(string) strin
 	if md == nil {
 		return apperr.InvalidField(field("markdown"), "is required: the new page's document")
 	}
+	if err := checkMarkdown(*md, field); err != nil {
+		return err
+	}
 	meta := markdown.Parse(*md)
 	p := &draftPage{ID: ids.New(), Kind: page.KindDocument, CreatedAt: clock.Now(), UpdatedAt: clock.Now()}
 	p.Title = firstNonEmpty(meta.Title, deref(c.Title.Value()), "Untitled")
@@ -113,6 +116,9 @@ func (d *draft) updatePage(c *model.ContentChangeInput, field func(string) strin
 	}
 	var meta markdown.Meta
 	if md := c.Markdown.Value(); md != nil {
+		if err := checkMarkdown(*md, field); err != nil {
+			return err
+		}
 		meta = markdown.Parse(*md)
 		d.setBody(p, meta.Body)
 	}
@@ -215,6 +221,15 @@ func (d *draft) setSlug(p *draftPage, parent string, chosen *string, field func(
 		base = markdown.Slug(p.Title)
 	}
 	p.Slug = d.uniqueSlug(p, parent, base)
+	return nil
+}
+
+// checkMarkdown holds a change's markdown to the engine's bounds (size and
+// nesting), before anything reads it.
+func checkMarkdown(md string, field func(string) string) error {
+	if err := markdown.Check(md); err != nil {
+		return apperr.InvalidField(field("markdown"), "%s", err.Error())
+	}
 	return nil
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
-	"github.com/folio/folio/internal/markdown"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -37,7 +36,7 @@ func (r *Resolver) revisionLinks(ctx context.Context, rev *ent.Revision, pageID 
 	if err != nil {
 		return nil, err
 	}
-	bodies, err := l.RevisionBodies.Load(ctx, rev.ID)()
+	derived, err := revisionDerived(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +58,7 @@ func (r *Resolver) revisionLinks(ctx context.Context, rev *ent.Revision, pageID 
 			return a
 		}
 		a := map[string]bool{}
-		for _, id := range markdown.Anchors(bodies[p.ContentHash]) {
+		for _, id := range derived[p.ContentHash].Anchors {
 			a[id] = true
 		}
 		anchors[p.PageID] = a
@@ -74,7 +73,7 @@ func (r *Resolver) revisionLinks(ctx context.Context, rev *ent.Revision, pageID 
 		if p.ContentHash == "" {
 			continue
 		}
-		for _, link := range markdown.Links(bodies[p.ContentHash]) {
+		for _, link := range derived[p.ContentHash].Links {
 			target := r.resolveLink(link.Target, p, t, byPath, fileIDs, anchorsOf)
 			set.total++
 			if target.Status == "broken" {
@@ -262,4 +261,26 @@ func (r *Resolver) FileBacklinks(ctx context.Context, spaceID, crID, fileID stri
 func RankedPage[T any](args paging.Args, items []T) paging.Page[T] {
 	p, _ := sliceRanked(args, items)
 	return p
+}
+
+// revisionDerived loads the derived data of every body of a revision in one
+// batch, by content hash ("" included: an empty body).
+func revisionDerived(ctx context.Context, t *loader.Tree) (map[string]*loader.Derived, error) {
+	hashes := []string{""}
+	seen := map[string]bool{"": true}
+	for _, p := range t.Pages {
+		if !seen[p.ContentHash] {
+			seen[p.ContentHash] = true
+			hashes = append(hashes, p.ContentHash)
+		}
+	}
+	values, errs := loader.For(ctx).PageDerived.LoadMany(ctx, hashes)()
+	out := make(map[string]*loader.Derived, len(hashes))
+	for i, h := range hashes {
+		if errs != nil && errs[i] != nil {
+			return nil, errs[i]
+		}
+		out[h] = values[i]
+	}
+	return out, nil
 }

@@ -34,7 +34,7 @@ func (r *Resolver) ChangeRequestPDF(ctx context.Context, spaceID, crID string, p
 	if err != nil {
 		return "", err
 	}
-	bodies, err := l.RevisionBodies.Load(ctx, rev.ID)()
+	derived, err := revisionDerived(ctx, t)
 	if err != nil {
 		return "", err
 	}
@@ -46,7 +46,7 @@ func (r *Resolver) ChangeRequestPDF(ctx context.Context, spaceID, crID string, p
 	var walk func(ps []*ent.Page, depth int)
 	walk = func(ps []*ent.Page, depth int) {
 		for _, p := range ps {
-			pages = append(pages, pdf.Page{Title: p.Title, Markdown: bodies[p.ContentHash], Depth: depth})
+			pages = append(pages, pdf.Page{Title: p.Title, Document: derived[p.ContentHash].Document, Depth: depth})
 			if !only {
 				walk(t.Children[p.PageID], depth+1)
 			}

@@ -86,13 +86,14 @@ func (r *Resolver) PageMarkdown(ctx context.Context, p *model.Page) (string, err
 	return loader.For(ctx).PageMarkdown.Load(ctx, p.ContentHash)()
 }
 
-// PageDocument is a page's body as GitBook's structured document.
+// PageDocument is a page's body as GitBook's structured document, converted
+// once per body and stored (loader.PageDerived).
 func (r *Resolver) PageDocument(ctx context.Context, p *model.Page) (markdown.Document, error) {
-	md, err := r.PageMarkdown(ctx, p)
+	d, err := loader.For(ctx).PageDerived.Load(ctx, p.ContentHash)()
 	if err != nil {
 		return markdown.Document{}, err
 	}
-	return markdown.ToDocument(md), nil
+	return d.Document, nil
 }
 
 // PageAppURL is where the page lives in the app.

@@ -271,12 +271,12 @@ func (r *Resolver) searchResults(ctx context.Context, query string, hits []hit) 
 		out = append(out, &model.SearchPage{Page: &model.Page{Page: p, Tree: t, SpaceID: s.ID}, Space: s})
 		hashes = append(hashes, p.ContentHash)
 	}
-	bodies, errs := l.PageMarkdown.LoadMany(ctx, hashes)()
+	derived, errs := l.PageDerived.LoadMany(ctx, hashes)()
 	for i, result := range out {
 		if errs != nil && errs[i] != nil {
 			return nil, errs[i]
 		}
-		for _, sec := range markdown.Sections(bodies[i]) {
+		for _, sec := range derived[i].Sections {
 			if excerpt, ok := matchExcerpt(sec.Title+"\n"+sec.Body, terms); ok {
 				path := result.Page.Tree.Path(result.Page.Page)
 				if sec.ID != "" {

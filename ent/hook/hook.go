@@ -165,6 +165,18 @@ func (f PageContentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PageContentMutation", m)
 }
 
+// The PageDerivedFunc type is an adapter to allow the use of ordinary
+// function as PageDerived mutator.
+type PageDerivedFunc func(context.Context, *ent.PageDerivedMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PageDerivedFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PageDerivedMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PageDerivedMutation", m)
+}
+
 // The RevisionFunc type is an adapter to allow the use of ordinary
 // function as Revision mutator.
 type RevisionFunc func(context.Context, *ent.RevisionMutation) (ent.Value, error)

@@ -425,6 +425,30 @@ var (
 		Columns:    PageContentsColumns,
 		PrimaryKey: []*schema.Column{PageContentsColumns[0]},
 	}
+	// PageDerivedsColumns holds the columns for the "page_deriveds" table.
+	PageDerivedsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "content_hash", Type: field.TypeString},
+		{Name: "version", Type: field.TypeInt},
+		{Name: "document", Type: field.TypeString, Size: 2147483647},
+		{Name: "text", Type: field.TypeString, Size: 2147483647},
+		{Name: "links", Type: field.TypeString, Size: 2147483647},
+		{Name: "anchors", Type: field.TypeString, Size: 2147483647},
+		{Name: "sections", Type: field.TypeString, Size: 2147483647},
+	}
+	// PageDerivedsTable holds the schema information for the "page_deriveds" table.
+	PageDerivedsTable = &schema.Table{
+		Name:       "page_deriveds",
+		Columns:    PageDerivedsColumns,
+		PrimaryKey: []*schema.Column{PageDerivedsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "pagederived_version",
+				Unique:  false,
+				Columns: []*schema.Column{PageDerivedsColumns[2]},
+			},
+		},
+	}
 	// RevisionsColumns holds the columns for the "revisions" table.
 	RevisionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -677,6 +701,7 @@ var (
 		OrganizationsTable,
 		PagesTable,
 		PageContentsTable,
+		PageDerivedsTable,
 		RevisionsTable,
 		SamlProvidersTable,
 		SpacesTable,

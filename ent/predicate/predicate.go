@@ -45,6 +45,9 @@ type Page func(*sql.Selector)
 // PageContent is the predicate function for pagecontent builders.
 type PageContent func(*sql.Selector)
 
+// PageDerived is the predicate function for pagederived builders.
+type PageDerived func(*sql.Selector)
+
 // Revision is the predicate function for revision builders.
 type Revision func(*sql.Selector)
 

@@ -22,6 +22,10 @@ type RevisionLoaders struct {
 	RevisionFiles *dataloader.Loader[string, []*ent.File]
 	// PageMarkdown reads page bodies by content hash.
 	PageMarkdown *dataloader.Loader[string, string]
+	// PageDerived reads the derived data of bodies (document, text, links,
+	// anchors, sections) by content hash, computing it on first read; an
+	// empty or unknown hash gives that of an empty body.
+	PageDerived *dataloader.Loader[string, *Derived]
 	// RevisionTree arranges a revision's pages as a tree, once per request.
 	RevisionTree *dataloader.Loader[string, *Tree]
 	// RevisionBodies loads the bodies of every page of a revision in one
@@ -55,6 +59,7 @@ func newRevisionLoaders(client *ent.Client) *RevisionLoaders {
 			}
 			return results
 		}, dataloader.WithWait[string, string](batchWait)),
+		PageDerived: newDerivedLoader(client),
 		RevisionTree: dataloader.NewBatchedLoader(func(ctx context.Context, revs []string) []*dataloader.Result[*Tree] {
 			pages, errs := rl.RevisionPages.LoadMany(ctx, revs)()
 			results := make([]*dataloader.Result[*Tree], len(revs))

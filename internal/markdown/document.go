@@ -132,6 +132,12 @@ type Mark struct {
 	Type   string `json:"type"`   // "bold", "italic", "code" or "strikethrough"
 }
 
+// FormatVersion is the version of what this package derives from markdown
+// (documents, text, sections, links, anchors). Stored derived data carries
+// it: bump it whenever the output for some input changes, so that data
+// derived by an older converter is computed again rather than served.
+const FormatVersion = 1
+
 // markOrder is the canonical order of marks on a leaf.
 var markOrder = []string{"bold", "italic", "strikethrough", "code"}
 
@@ -430,28 +436,45 @@ func (c *converter) inlines(n ast.Node) []Node {
 }
 
 // inlineBuilder gathers text into leaves (merging runs with equal marks) and
-// text nodes between links and inline images.
+// text nodes between links and inline images. The text of the leaf being
+// built grows in a builder: appending to a string would copy it each time,
+// and a paragraph of n lines would cost n^2.
 type inlineBuilder struct {
 	src    []byte
 	nodes  []Node
 	leaves []Leaf
+	cur    strings.Builder // text of the open leaf
+	marks  []Mark          // marks of the open leaf
+	open   bool
 }
 
 func (b *inlineBuilder) text(s string, marks []Mark) {
 	if s == "" {
 		return
 	}
-	if n := len(b.leaves); n > 0 && slices.Equal(b.leaves[n-1].Marks, marks) {
-		b.leaves[n-1].Text += s
+	if b.open && slices.Equal(b.marks, marks) {
+		b.cur.WriteString(s)
 		return
 	}
+	b.closeLeaf()
 	if marks == nil {
 		marks = []Mark{}
 	}
-	b.leaves = append(b.leaves, Leaf{Object: "leaf", Text: s, Marks: slices.Clone(marks)})
+	b.open, b.marks = true, slices.Clone(marks)
+	b.cur.WriteString(s)
+}
+
+// closeLeaf ends the open leaf.
+func (b *inlineBuilder) closeLeaf() {
+	if b.open {
+		b.leaves = append(b.leaves, Leaf{Object: "leaf", Text: b.cur.String(), Marks: b.marks})
+		b.cur.Reset()
+		b.open, b.marks = false, nil
+	}
 }
 
 func (b *inlineBuilder) flush() {
+	b.closeLeaf()
 	if len(b.leaves) > 0 {
 		b.nodes = append(b.nodes, Node{Object: "text", Leaves: b.leaves})
 		b.leaves = nil

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -90,10 +91,9 @@ func htmlBlockLinks(p *parsed, n *ast.HTMLBlock) []Link {
 		add(n.ClosureLine.Start, n.ClosureLine.Stop)
 	}
 	return htmlLinks(p, sb.String(), func(i int) int {
-		j := len(starts) - 1
-		for j > 0 && starts[j] > i {
-			j--
-		}
+		// The last line starting at or before i (a binary search: a block
+		// of n lines with a tag on each would cost n^2 walking back).
+		j := max(sort.SearchInts(starts, i+1)-1, 0)
 		return offs[j] + i - starts[j]
 	})
 }

@@ -44,7 +44,13 @@ func parseBody(src string) *parsed {
 }
 
 // parseText parses a normalised markdown text that has no frontmatter.
+// Containers nested beyond MaxNesting, and link openings beyond
+// maxLinkOpens in one stretch of text, are read as text (see bound and
+// boundLinks): any body, stored before the bounds existed too, parses in
+// linear time.
 func parseText(body string) *parsed {
+	body, _, _ = bound(body, MaxNesting)
+	body = boundLinks(body)
 	p := &parsed{src: []byte(body)}
 	p.root = gfm.Parser().Parse(text.NewReader(p.src))
 	p.lineStarts = []int{0}

@@ -84,17 +84,26 @@ func Anchors(src string) []string {
 }
 
 // anchorer hands out heading anchors unique within one page.
-type anchorer struct{ used map[string]bool }
+type anchorer struct {
+	used map[string]bool
+	// suffix is, per slug, the suffix to try next: every smaller one is
+	// taken, so n headings alike cost n steps, not n^2.
+	suffix map[string]int
+}
 
-func newAnchorer() *anchorer { return &anchorer{used: map[string]bool{}} }
+func newAnchorer() *anchorer { return &anchorer{used: map[string]bool{}, suffix: map[string]int{}} }
 
 // next is the anchor of the next heading with the given text: its slug, or the
 // slug with -1, -2... when an earlier heading took it.
 func (a *anchorer) next(title string) string {
 	base := Slug(title)
 	id := base
-	for i := 1; a.used[id]; i++ {
-		id = base + "-" + strconv.Itoa(i)
+	if a.used[id] {
+		i := max(a.suffix[base], 1)
+		for id = base + "-" + strconv.Itoa(i); a.used[id]; id = base + "-" + strconv.Itoa(i) {
+			i++
+		}
+		a.suffix[base] = i + 1
 	}
 	a.used[id] = true
 	return id

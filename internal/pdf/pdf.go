@@ -1,20 +1,17 @@
-// Package pdf renders pages of markdown to a PDF document: headings,
-// paragraphs, lists, code, tables and images, with a page break before each
-// page. It uses go-pdf/fpdf (pure Go, core fonts: text is written in the
-// cp1252 code page, so characters outside it print as "?").
+// Package pdf renders pages to a PDF document: headings, paragraphs, lists,
+// code, tables and images, with a page break before each page. Pages come as
+// the markdown engine's structured documents (stored once per body, so
+// printing parses nothing). It uses go-pdf/fpdf (pure Go, core fonts: text
+// is written in the cp1252 code page, so characters outside it print as "?").
 package pdf
 
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/go-pdf/fpdf"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
 
 	"github.com/folio/folio/internal/markdown"
 )
@@ -22,15 +19,13 @@ import (
 // Page is one page to print; Depth indents its title in the outline.
 type Page struct {
 	Title    string
-	Markdown string
+	Document markdown.Document
 	Depth    int
 }
 
 // Image gives the bytes and type ("PNG", "JPG", "GIF") of an image source,
 // or ok false to print its alt text instead.
 type Image func(src string) (data []byte, kind string, ok bool)
-
-var parser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
 
 // Render prints pages into a PDF document.
 func Render(title string, pages []Page, image Image) ([]byte, error) {
@@ -44,18 +39,15 @@ func Render(title string, pages []Page, image Image) ([]byte, error) {
 		doc.AddPage()
 		doc.Bookmark(r.tr(p.Title), p.Depth, -1)
 		r.heading(p.Title, 1)
-		body := markdown.Parse(p.Markdown).Body
-		source := []byte(body)
-		root := parser.Parse(text.NewReader(source))
 		skipTitle := true
-		for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		for _, n := range p.Document.Nodes {
 			// The page title is printed already: skip a leading heading that repeats it.
-			if h, ok := n.(*ast.Heading); ok && skipTitle && strings.TrimSpace(plain(h, source)) == p.Title {
+			if skipTitle && strings.HasPrefix(n.Type, "heading-") && strings.TrimSpace(plain(n)) == p.Title {
 				skipTitle = false
 				continue
 			}
 			skipTitle = false
-			r.block(n, source, 0)
+			r.block(n, 0)
 		}
 	}
 	var buf bytes.Buffer
@@ -95,72 +87,82 @@ func (r *renderer) paragraph(s string, indent float64) {
 	r.doc.Ln(1.5)
 }
 
-func (r *renderer) block(n ast.Node, source []byte, indent float64) {
-	switch t := n.(type) {
-	case *ast.Heading:
-		r.heading(plain(t, source), t.Level+1)
-	case *ast.Paragraph, *ast.TextBlock:
-		if img, ok := n.FirstChild().(*ast.Image); ok && n.ChildCount() == 1 {
-			r.picture(string(img.Destination), plain(img, source))
-			return
+func (r *renderer) block(n markdown.Node, indent float64) {
+	switch n.Type {
+	case "heading-1", "heading-2", "heading-3":
+		level, _ := strconv.Atoi(strings.TrimPrefix(n.Type, "heading-"))
+		r.heading(plain(n), level+1)
+	case "paragraph":
+		r.paragraph(plain(n), indent)
+	case "images":
+		for _, img := range n.Nodes {
+			if img.Data != nil && img.Data.Ref != nil {
+				r.picture(img.Data.Ref.URL, img.Data.Alt)
+			}
 		}
-		r.paragraph(plain(n, source), indent)
-	case *ast.List:
-		i := t.Start
-		for item := n.FirstChild(); item != nil; item = item.NextSibling() {
+	case "list-unordered", "list-ordered", "list-tasks":
+		i := 1
+		if n.Data != nil && n.Data.Start != nil {
+			i = *n.Data.Start
+		}
+		for _, item := range n.Nodes {
 			marker := "-"
-			if t.IsOrdered() {
+			if n.Type == "list-ordered" {
 				marker = fmt.Sprintf("%d.", i)
 				i++
 			}
-			first := true
-			for c := item.FirstChild(); c != nil; c = c.NextSibling() {
-				if first {
-					r.paragraph(marker+" "+plain(c, source), indent+4)
-					first = false
+			for j, c := range item.Nodes {
+				if j == 0 {
+					r.paragraph(marker+" "+plain(c), indent+4)
 					continue
 				}
-				r.block(c, source, indent+8)
+				r.block(c, indent+8)
 			}
 		}
-	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		var b strings.Builder
-		lines := n.Lines()
-		for i := 0; i < lines.Len(); i++ {
-			seg := lines.At(i)
-			b.Write(seg.Value(source))
+	case "code":
+		lines := make([]string, len(n.Nodes))
+		for i, l := range n.Nodes {
+			lines[i] = plain(l)
 		}
 		r.doc.SetFont("Courier", "", 9.5)
 		r.doc.SetFillColor(242, 242, 242)
-		r.doc.MultiCell(0, 4.5, r.tr(strings.TrimRight(b.String(), "\n")), "", "L", true)
+		r.doc.MultiCell(0, 4.5, r.tr(strings.Join(lines, "\n")), "", "L", true)
 		r.doc.Ln(2)
-	case *ast.Blockquote:
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			r.block(c, source, indent+6)
+	case "blockquote":
+		for _, c := range n.Nodes {
+			r.block(c, indent+6)
 		}
-	case *ast.ThematicBreak:
+	case "divider":
 		l, _, _, _ := r.doc.GetMargins()
 		y := r.doc.GetY() + 2
 		r.doc.Line(l, y, l+r.width(), y)
 		r.doc.Ln(5)
-	case *east.Table:
-		r.table(t, source)
+	case "table":
+		r.table(n)
 	}
 }
 
-func (r *renderer) table(t *east.Table, source []byte) {
-	var rows [][]string
-	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
-		var cells []string
-		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-			cells = append(cells, plain(cell, source))
+func (r *renderer) table(n markdown.Node) {
+	d := n.Data
+	if d == nil || d.View == nil || len(d.View.Columns) == 0 {
+		return
+	}
+	cols := d.View.Columns
+	rows := make([][]string, 0, len(d.Records)+1)
+	header := make([]string, len(cols))
+	for i, id := range cols {
+		header[i] = d.Definition[id].Title
+	}
+	rows = append(rows, header)
+	for i := 0; i < len(d.Records); i++ {
+		rec := d.Records["r"+strconv.Itoa(i)]
+		cells := make([]string, len(cols))
+		for j, id := range cols {
+			cells[j] = rec.Values[id]
 		}
 		rows = append(rows, cells)
 	}
-	if len(rows) == 0 || len(rows[0]) == 0 {
-		return
-	}
-	w := r.width() / float64(len(rows[0]))
+	w := r.width() / float64(len(cols))
 	for i, cells := range rows {
 		style := ""
 		if i == 0 {
@@ -192,28 +194,21 @@ func (r *renderer) picture(src, alt string) {
 	r.paragraph("["+alt+"]", 0)
 }
 
-// plain is the text of a node.
-func plain(n ast.Node, source []byte) string {
+// plain is the text of a node: its leaves, and the alt text of its images.
+func plain(n markdown.Node) string {
 	var b strings.Builder
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
+	var walk func(n markdown.Node)
+	walk = func(n markdown.Node) {
+		for _, l := range n.Leaves {
+			b.WriteString(l.Text)
 		}
-		switch t := c.(type) {
-		case *ast.Text:
-			b.Write(t.Segment.Value(source))
-			if t.SoftLineBreak() {
-				b.WriteByte(' ')
-			}
-			if t.HardLineBreak() {
-				b.WriteByte('\n')
-			}
-		case *ast.String:
-			b.Write(t.Value)
-		case *ast.AutoLink:
-			b.Write(t.URL(source))
+		if n.Type == "inline-image" && n.Data != nil {
+			b.WriteString(n.Data.Alt)
 		}
-		return ast.WalkContinue, nil
-	})
+		for _, c := range n.Nodes {
+			walk(c)
+		}
+	}
+	walk(n)
 	return b.String()
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	readpdf "github.com/ledongthuc/pdf"
+
+	"github.com/folio/folio/internal/markdown"
 )
 
 // TextOf reads a PDF back: its page count and its text.
@@ -34,8 +36,8 @@ func TextOf(t testing.TB, data []byte) (int, string) {
 func TestRender(t *testing.T) {
 	png, _ := base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
 	pages := []Page{
-		{Title: "Getting started", Markdown: "# Getting started\n\nWelcome to the **guide**.\n\n- one\n- two\n\n1. first\n2. second\n\n```go\nfmt.Println(\"hi\")\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n![dot](/files/x)\n\n> quoted\n\n---\n"},
-		{Title: "Install", Markdown: "## Linux\n\napt install folio\n\n![missing](/files/none)\n", Depth: 1},
+		{Title: "Getting started", Document: markdown.ToDocument("# Getting started\n\nWelcome to the **guide**.\n\n- one\n- two\n\n1. first\n2. second\n\n```go\nfmt.Println(\"hi\")\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n![dot](/files/x)\n\n> quoted\n\n---\n")},
+		{Title: "Install", Document: markdown.ToDocument("## Linux\n\napt install folio\n\n![missing](/files/none)\n"), Depth: 1},
 	}
 	data, err := Render("Docs", pages, func(src string) ([]byte, string, bool) {
 		if src == "/files/x" {
