@@ -392,11 +392,7 @@ func (r *Resolver) MoveSpace(ctx context.Context, id string, in model.MoveInput)
 		if err := r.lockTrees(ctx, tx, s.OrganizationID); err != nil {
 			return err
 		}
-		cur, err := tx.Space.Query().Where(space.ID(s.ID), space.OrganizationID(s.OrganizationID)).Only(ctx)
-		if ent.IsNotFound(err) {
-			// Transferred since it was read.
-			return apperr.NotFoundf("space %s not found", id)
-		}
+		cur, err := spaceStillIn(ctx, tx, s)
 		if err != nil {
 			return err
 		}
@@ -450,10 +446,7 @@ func (r *Resolver) TransferSpace(ctx context.Context, id, orgID string) (*ent.Sp
 		if err := r.lockTrees(ctx, tx, s.OrganizationID, orgID); err != nil {
 			return err
 		}
-		cur, err := tx.Space.Query().Where(space.ID(s.ID), space.OrganizationID(s.OrganizationID)).Only(ctx)
-		if ent.IsNotFound(err) {
-			return apperr.NotFoundf("space %s not found", id)
-		}
+		cur, err := spaceStillIn(ctx, tx, s)
 		if err != nil {
 			return err
 		}
@@ -544,4 +537,14 @@ func spaceConnection(page paging.Page[*ent.Space]) *model.SpaceConnection {
 		conn.Edges = append(conn.Edges, &model.SpaceEdge{Cursor: page.Cursors[i], Node: s})
 	}
 	return conn
+}
+
+// spaceStillIn reads s again inside a tree write's transaction: a space
+// transferred to another organization since it was read is not found.
+func spaceStillIn(ctx context.Context, tx *ent.Client, s *ent.Space) (*ent.Space, error) {
+	cur, err := tx.Space.Query().Where(space.ID(s.ID), space.OrganizationID(s.OrganizationID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("space %s not found", s.ID)
+	}
+	return cur, err
 }
