@@ -11,8 +11,9 @@ import (
 )
 
 // TestNestedMarkdownRefused: markdown nesting lists or block quotes deeper
-// than 32 levels, or larger than 1 MB, is refused at write time (400 naming
-// the change's markdown) and changes nothing; 32 levels are fine.
+// than 32 levels, with tables of more than 100,000 cells, or larger than
+// 1 MB, is refused at write time (400 naming the change's markdown and the
+// line) and changes nothing; 32 levels are fine.
 func TestNestedMarkdownRefused(t *testing.T) {
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("# Bomb\n\n" + strings.Repeat("- ", 5000) + "x\n"))
@@ -31,6 +32,8 @@ func TestNestedMarkdownRefused(t *testing.T) {
 		for i := range 40 {
 			indented += strings.Repeat("  ", i) + "- step\n"
 		}
+		// A wide header over short rows, which goldmark fills: 2,001,000 cells.
+		wide := "# Wide\n\n|" + strings.Repeat("a|", 1000) + "\n|" + strings.Repeat("-|", 1000) + "\n" + strings.Repeat("|\n", 2000)
 		before := s.Snapshot(t)
 		for _, c := range []struct {
 			op, path string
@@ -44,6 +47,8 @@ func TestNestedMarkdownRefused(t *testing.T) {
 				"document": map[string]any{"markdown": bomb}}}, "changes[0].markdown"},
 			{"updateChangeRequestContent", f.crPath(cr) + "/content", []any{insertPage("# Big\n\n"+strings.Repeat("word ", 220_000), nil)}, "changes[0].markdown"},
 			{"", "/v1/spaces/" + f.space + "/content", []any{insertPage(bomb, nil)}, "changes[0].markdown"},
+			{"updateChangeRequestContent", f.crPath(cr) + "/content", []any{insertPage("# Ok\n", nil), insertPage(wide, nil)}, "changes[1].markdown"},
+			{"", "/v1/spaces/" + f.space + "/content", []any{insertPage(wide, nil)}, "changes[0].markdown"},
 		} {
 			var msg string
 			if c.op == "" { // live edits are an extension: no reference operation
@@ -62,7 +67,8 @@ func TestNestedMarkdownRefused(t *testing.T) {
 			} else {
 				msg = s.Fail(t, c.op, f.editor.Token, "POST", c.path, map[string]any{"changes": c.changes}, 400)
 			}
-			if !strings.HasPrefix(msg, c.field+": ") || !(strings.Contains(msg, "at most 32 levels") || strings.Contains(msg, "at most 1048576 bytes")) {
+			if !strings.HasPrefix(msg, c.field+": ") || !(strings.Contains(msg, "at most 32 levels") || strings.Contains(msg, "at most 1048576 bytes") ||
+				strings.Contains(msg, "table of 1000 columns by 2001 rows at line 3") && strings.Contains(msg, "at most 100000 table cells")) {
 				t.Errorf("%s: message %q, want it to name %s and the bound", c.path, msg, c.field)
 			}
 		}

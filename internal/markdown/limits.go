@@ -25,9 +25,10 @@ type LimitError struct {
 
 func (e *LimitError) Error() string { return e.Message }
 
-// Check reports whether markdown is within MaxBytes and MaxNesting (a
-// *LimitError when it is not). It reads the text once, without parsing it:
-// call it before storing a body, where it is still cheap to refuse.
+// Check reports whether markdown is within MaxBytes, MaxNesting and
+// MaxTableCells (a *LimitError when it is not). It reads the text a line at a
+// time, without parsing it: call it before storing a body, where it is still
+// cheap to refuse.
 func Check(src string) error {
 	if len(src) > MaxBytes {
 		return &LimitError{Message: fmt.Sprintf("must be at most %d bytes (1 MB), not %d", MaxBytes, len(src))}
@@ -37,6 +38,12 @@ func Check(src string) error {
 		line += fm.bodyLine - 1
 		return &LimitError{Line: line, Message: fmt.Sprintf(
 			"nests lists and block quotes %d levels deep at line %d; at most %d levels are allowed", depth, line, MaxNesting)}
+	}
+	if _, t := boundTables(fm.body, MaxTableCells); t.line > 0 {
+		line := t.line + fm.bodyLine - 1
+		return &LimitError{Line: line, Message: fmt.Sprintf(
+			"has a table of %d columns by %d rows at line %d, bringing its tables to %d cells; at most %d table cells are allowed",
+			t.columns, t.rows, line, t.cells, MaxTableCells)}
 	}
 	return nil
 }

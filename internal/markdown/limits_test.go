@@ -35,6 +35,10 @@ func TestCheck(t *testing.T) {
 		"frontmatter is not markdown":     "---\ntitle: x\n---\n" + strings.Repeat("- ", 32) + "x",
 		"dashes that are not list items":  strings.Repeat("-x ", 200),
 		"quotes then a list, 32 in total": strings.Repeat("> ", 16) + strings.Repeat("* ", 16) + "x",
+		"99,990 table cells":              wideTable(10, 9998),
+		"two tables of 49,500 cells":      wideTable(99, 499) + "\n" + wideTable(99, 499),
+		"a table of many empty rows":      "| a | b |\n|---|---|\n" + strings.Repeat("|   |   |\n", 20_000),
+		"delimiter rows as body rows":     "| a | b |\n|---|---|\n" + strings.Repeat("| 1 | 2 |\n|---|---|\n", 20_000),
 	}
 	for name, src := range ok {
 		if err := Check(src); err != nil {
@@ -62,6 +66,23 @@ func TestCheck(t *testing.T) {
 		var le *LimitError
 		if !errors.As(err, &le) || le.Line != c.line || !strings.Contains(le.Message, "at most 32 levels") {
 			t.Errorf("%s: %v (line %v), want a nesting error at line %d", c.name, err, le, c.line)
+		}
+	}
+	tables := []struct {
+		name, src string
+		line      int
+	}{
+		{"the 8 KB table bomb", "# T\n\n" + tableBomb(1000, 2000), 3},
+		{"in a list item", "- " + strings.ReplaceAll(tableBomb(1000, 2000), "\n", "\n  "), 1},
+		{"in a block quote", "> " + strings.ReplaceAll(tableBomb(1000, 2000), "\n", "\n> "), 1},
+		{"after frontmatter", "---\ntitle: x\n---\n" + tableBomb(300, 400), 4},
+		{"tables together", wideTable(10, 6000) + "\n" + wideTable(10, 6000), 6004},
+	}
+	for _, c := range tables {
+		err := Check(c.src)
+		var le *LimitError
+		if !errors.As(err, &le) || le.Line != c.line || !strings.Contains(le.Message, "at most 100000 table cells") {
+			t.Errorf("%s: %v (line %v), want a table error at line %d", c.name, err, le, c.line)
 		}
 	}
 	if err := Check(strings.Repeat("a", MaxBytes+1)); err == nil || !strings.Contains(err.Error(), "at most 1048576 bytes") {
@@ -115,6 +136,77 @@ func TestNestingBombParsesBounded(t *testing.T) {
 	src := strings.Repeat("- ", MaxNesting) + "x"
 	if out, _, line := bound(src, MaxNesting); out != src || line != 0 {
 		t.Errorf("bound changed %q to %q", src, out)
+	}
+}
+
+// tableBomb is a header of cols columns over rows rows of one pipe, each of
+// which goldmark fills to the header's width: cols x rows cells from about
+// 4 x cols + 2 x rows bytes.
+func tableBomb(cols, rows int) string {
+	return "|" + strings.Repeat("a|", cols) + "\n|" + strings.Repeat("-|", cols) + "\n" + strings.Repeat("|\n", rows)
+}
+
+// wideTable is a table of cols columns with every cell written, and rows body
+// rows: cols x (rows+1) cells.
+func wideTable(cols, rows int) string {
+	return "|" + strings.Repeat(" h |", cols) + "\n|" + strings.Repeat("---|", cols) + "\n" +
+		strings.Repeat("|"+strings.Repeat(" 1 |", cols)+"\n", rows)
+}
+
+// tableCells counts the cells of a document's tables (header cells and
+// every row's, filled ones included), and the tables.
+func tableCells(nodes []Node) (cells, tables int) {
+	for _, n := range nodes {
+		if n.Type == "table" {
+			tables++
+			cells += len(n.Data.Definition)
+			for _, r := range n.Data.Records {
+				cells += len(r.Values)
+			}
+		}
+		c, t := tableCells(n.Nodes)
+		cells, tables = cells+c, tables+t
+	}
+	return cells, tables
+}
+
+// TestTableBombParsesBounded: a body whose tables hold more than
+// MaxTableCells (stored before the bound existed) is parsed with the tables
+// beyond the bound read as paragraphs: goldmark makes at most MaxTableCells
+// cells, where the unbounded parser makes header columns x rows for each
+// table. Counted as the document's cells; the tables within the bound are
+// kept whole.
+func TestTableBombParsesBounded(t *testing.T) {
+	for _, src := range []string{
+		tableBomb(1000, 2000),
+		"- " + strings.ReplaceAll(tableBomb(1000, 2000), "\n", "\n  "),
+		"> " + strings.ReplaceAll(tableBomb(1000, 2000), "\n", "\n> "),
+		strings.Repeat(tableBomb(224, 224)+"\n", 100), // each within a per-table bound
+	} {
+		if cells, _ := tableCells(ToDocument(src).Nodes); cells > MaxTableCells {
+			t.Errorf("%.12q...: %d table cells, want at most %d", src, cells, MaxTableCells)
+		}
+		if !strings.Contains(Text(src), "|a|a|a|") {
+			t.Errorf("%.12q...: the header's text is lost", src)
+		}
+	}
+	// Tables are kept in order while the page's cells stay within the bound:
+	// six of 15,100 cells, not the seventh.
+	src := strings.Repeat(wideTable(100, 150)+"\n", 10)
+	if cells, tables := tableCells(ToDocument(src).Nodes); tables != 6 || cells != 6*15_100 {
+		t.Errorf("tables under the bound: %d tables of %d cells, want 6 of %d", tables, cells, 6*15_100)
+	}
+	// A small table before a bomb is kept; the cut adds no line.
+	src = "| a | b |\n|---|---|\n| [x](one) | 2 |\n\n" + tableBomb(1000, 2000) + "\nsee [y](two)\n"
+	if cells, tables := tableCells(ToDocument(src).Nodes); tables != 1 || cells != 4 {
+		t.Errorf("small table and bomb: %d tables of %d cells, want 1 of 4", tables, cells)
+	}
+	if links := Links(src); len(links) != 2 || links[0].Line != 3 || links[1].Line != 2008 || links[1].Target != "two" {
+		t.Errorf("links: %+v", links)
+	}
+	// Within the bound nothing changes.
+	if out, over := boundTables(bigPage, MaxTableCells); out != bigPage || over.line != 0 {
+		t.Errorf("boundTables changed a page within the bound: %+v", over)
 	}
 }
 

@@ -44,11 +44,14 @@ func parseBody(src string) *parsed {
 }
 
 // parseText parses a normalised markdown text that has no frontmatter.
-// Containers nested beyond MaxNesting, and link openings beyond
-// maxLinkOpens in one stretch of text, are read as text (see bound and
-// boundLinks): any body, stored before the bounds existed too, parses in
-// linear time.
+// Tables beyond MaxTableCells, containers nested beyond MaxNesting, and link
+// openings beyond maxLinkOpens in one stretch of text, are read as text (see
+// boundTables, bound and boundLinks): any body, stored before the bounds
+// existed too, parses in linear time. Tables go first: bound holds the
+// nesting whatever text it is given, and its escapes only shorten the
+// delimiter rows boundTables counted.
 func parseText(body string) *parsed {
+	body, _ = boundTables(body, MaxTableCells)
 	body, _, _ = bound(body, MaxNesting)
 	body = boundLinks(body)
 	p := &parsed{src: []byte(body)}
