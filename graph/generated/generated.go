@@ -4349,7 +4349,7 @@ extend type Mutation {
   setMemberSSO(organizationId: ID!, userId: ID!): Member!
 }
 `, BuiltIn: false},
-	{Name: "../../schema/org.graphql", Input: `# Users and organizations (REST area ` + "`" + `orgs` + "`" + `).
+	{Name: "../../schema/organization.graphql", Input: `# Users and organizations (REST area ` + "`" + `orgs` + "`" + `).
 
 type User implements Node {
   id: ID!
