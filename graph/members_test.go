@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/testkit"
@@ -61,7 +62,7 @@ func TestMembersAndTeamsGraphQL(t *testing.T) {
 
 		// Reading: members with filters and their teams; the team's members.
 		data = s.MustGraphQL(t, carol.Token, `query($org: ID!) { organization(id: $org) {
-			all: members(first: 2, order: asc) { totalCount pageInfo { hasNextPage } edges { node { id role user { email } } } }
+			all: members(first: 2, order: asc) { totalCount pageInfo { hasNextPage } edges { cursor node { id role joinedAt } } }
 			guests: members(role: guest) { totalCount edges { node { id role } } }
 			found: members(search: "CAROL") { edges { node { id sso spaces joinedAt lastSeenAt teams { totalCount edges { role node { title } } } } } }
 			teams(title: "auth") { totalCount edges { node { id teamMembers(first: 10) { totalCount edges { node { role user { email } } } } } } }
@@ -71,8 +72,35 @@ func TestMembersAndTeamsGraphQL(t *testing.T) {
 		if all["totalCount"] != 3.0 || all["pageInfo"].(map[string]any)["hasNextPage"] != true {
 			t.Fatalf("members: %v", all)
 		}
-		if first := all["edges"].([]any)[0].(map[string]any)["node"].(map[string]any); first["id"] != alice.ID || first["role"] != "admin" {
-			t.Fatalf("first member: %v", first)
+		// The three joined within a few milliseconds, often within one: the
+		// order is (joinedAt, member row id), not the order of the calls
+		// above, and the second page follows the first without a gap or a
+		// repeat.
+		edges := all["edges"].([]any)
+		cursor := edges[len(edges)-1].(map[string]any)["cursor"]
+		data = s.MustGraphQL(t, carol.Token, `query($org: ID!, $after: String) { organization(id: $org) {
+			members(first: 2, order: asc, after: $after) { pageInfo { hasNextPage } edges { node { id role joinedAt } } } } }`, vars("after", cursor))
+		rest := data["organization"].(map[string]any)["members"].(map[string]any)
+		if rest["pageInfo"].(map[string]any)["hasNextPage"] != false {
+			t.Fatalf("second page: %v", rest)
+		}
+		edges = append(edges, rest["edges"].([]any)...)
+		roles := map[string]any{}
+		var prev time.Time
+		for i, e := range edges {
+			node := e.(map[string]any)["node"].(map[string]any)
+			at, err := time.Parse(time.RFC3339Nano, node["joinedAt"].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if at.Before(prev) {
+				t.Fatalf("members out of joinedAt order at %d: %v", i, edges)
+			}
+			prev = at
+			roles[node["id"].(string)] = node["role"]
+		}
+		if want := map[string]any{alice.ID: "admin", carol.ID: "read", gina.ID: nil}; len(edges) != 3 || fmt.Sprint(roles) != fmt.Sprint(want) {
+			t.Fatalf("members: %v, want %v", edges, want)
 		}
 		guests := org["guests"].(map[string]any)
 		if guests["totalCount"] != 1.0 || guests["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["id"] != gina.ID {
