@@ -6,10 +6,8 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
-	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
-	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/paging"
@@ -37,16 +35,7 @@ func (r *Resolver) SpaceChangeRequests(ctx context.Context, spaceID string, stat
 	if contributor != nil {
 		q.Where(changerequest.CreatedBy(*contributor))
 	}
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return none, err
-	}
-	rows, err := q.Where(args.Keyset(changerequest.FieldCreatedAt)).
-		Order(args.OrderBy(changerequest.FieldCreatedAt)).Limit(args.Limit + 1).All(ctx)
-	if err != nil {
-		return none, err
-	}
-	return paging.Cut(args, rows, total, changeRequestKey), nil
+	return listPage(ctx, q, args, changerequest.FieldCreatedAt, changeRequestKey)
 }
 
 // FindChangeRequest reads a change request of a space by id or by number.
@@ -71,7 +60,7 @@ func (r *Resolver) FindChangeRequest(ctx context.Context, spaceID, idOrNumber st
 // content. Numbers count up per space and never repeat: the space's counter
 // is incremented in the same transaction, which serialises creators.
 func (r *Resolver) CreateChangeRequest(ctx context.Context, spaceID string, subject *string) (*ent.ChangeRequest, error) {
-	if _, err := spaceWithRole(ctx, spaceID, access.Edit); err != nil {
+	if _, err := editableSpace(ctx, spaceID); err != nil {
 		return nil, err
 	}
 	var cr *ent.ChangeRequest
@@ -96,7 +85,7 @@ func (r *Resolver) CreateChangeRequest(ctx context.Context, spaceID string, subj
 // archived); merged comes only from a merge, and a merged change request
 // keeps its status. Needs the edit role on the space.
 func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, in model.UpdateChangeRequestInput) (*ent.ChangeRequest, error) {
-	if _, err := spaceWithRole(ctx, spaceID, access.Edit); err != nil {
+	if _, err := editableSpace(ctx, spaceID); err != nil {
 		return nil, err
 	}
 	cr, err := r.FindChangeRequest(ctx, spaceID, id)
@@ -125,27 +114,6 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 	}
 	updated, err := upd.Save(ctx)
 	return updated, entError(err)
-}
-
-// editableChangeRequest loads a change request whose content may change:
-// the caller edits the space, the space is not locked, and the change
-// request is neither merged nor archived.
-func (r *Resolver) editableChangeRequest(ctx context.Context, spaceID, id string) (*ent.Space, *ent.ChangeRequest, error) {
-	s, err := spaceWithRole(ctx, spaceID, access.Edit)
-	if err != nil {
-		return nil, nil, err
-	}
-	if s.EditMode != nil && *s.EditMode == space.EditModeLocked {
-		return nil, nil, &apperr.Error{Kind: apperr.Locked, Message: "the space is locked: its content cannot change"}
-	}
-	cr, err := r.FindChangeRequest(ctx, spaceID, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	if cr.Status == changerequest.StatusMerged || cr.Status == changerequest.StatusArchived {
-		return nil, nil, apperr.Conflictf("change request %d is %s: its content cannot change", cr.Number, cr.Status)
-	}
-	return s, cr, nil
 }
 
 // Outdated tells whether the space moved on since the change request was

@@ -54,7 +54,7 @@ func (r *collectionResolver) Spaces(ctx context.Context, obj *ent.Collection, fi
 	if err != nil {
 		return nil, err
 	}
-	return spaceConnection(page), nil
+	return connectionOf[model.SpaceConnection](page), nil
 }
 
 func (r *collectionResolver) Collections(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.CollectionConnection, error) {
@@ -67,7 +67,7 @@ func (r *collectionResolver) Collections(ctx context.Context, obj *ent.Collectio
 	if err != nil {
 		return nil, err
 	}
-	return collectionConnection(page), nil
+	return connectionOf[model.CollectionConnection](page), nil
 }
 
 func (r *mutationResolver) CreateCollection(ctx context.Context, organizationID string, input model.CreateCollectionInput) (*ent.Collection, error) {
@@ -102,7 +102,7 @@ func (r *organizationResolver) Collections(ctx context.Context, obj *ent.Organiz
 	if err != nil {
 		return nil, err
 	}
-	return collectionConnection(page), nil
+	return connectionOf[model.CollectionConnection](page), nil
 }
 
 func (r *queryResolver) Collection(ctx context.Context, id string) (*ent.Collection, error) {

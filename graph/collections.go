@@ -9,7 +9,6 @@ import (
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
-	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/paging"
 )
@@ -89,7 +88,7 @@ func (r *Resolver) Subcollections(ctx context.Context, c *ent.Collection, args p
 // CreateCollection creates a collection at the end of its parent.
 func (r *Resolver) CreateCollection(ctx context.Context, orgID string, in model.CreateCollectionInput) (*ent.Collection, error) {
 	parent := in.Parent.Value()
-	if _, err := createIn(ctx, orgID, parent, "parent"); err != nil {
+	if _, err := creatableParent(ctx, orgID, parent, "parent"); err != nil {
 		return nil, err
 	}
 	var created *ent.Collection
@@ -118,7 +117,7 @@ func (r *Resolver) CreateCollection(ctx context.Context, orgID string, in model.
 // UpdateCollection changes title, description and defaultLevel; admins of
 // the collection only.
 func (r *Resolver) UpdateCollection(ctx context.Context, id string, in model.UpdateCollectionInput) (*ent.Collection, error) {
-	c, err := collectionWithRole(ctx, id, access.Admin)
+	c, err := adminCollection(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +157,7 @@ func (r *Resolver) UpdateCollection(ctx context.Context, id string, in model.Upd
 // spaces (deleted ones too) and collections move up to its parent, after
 // the parent's current contents. Admins of the collection only.
 func (r *Resolver) DeleteCollection(ctx context.Context, id string) error {
-	c, err := collectionWithRole(ctx, id, access.Admin)
+	c, err := adminCollection(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -205,13 +204,13 @@ func (r *Resolver) DeleteCollection(ctx context.Context, id string) error {
 // descendants (400). The check and the move happen together under the
 // organization's tree lock, so two crossing moves cannot both pass it.
 func (r *Resolver) MoveCollection(ctx context.Context, id string, in model.MoveInput) (*ent.Collection, error) {
-	c, err := collectionWithRole(ctx, id, access.Admin)
+	c, err := adminCollection(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	newParent, reparent := in.Parent.ValueOK()
 	if reparent {
-		if _, err := createIn(ctx, c.OrganizationID, newParent, "parent"); err != nil {
+		if _, err := creatableParent(ctx, c.OrganizationID, newParent, "parent"); err != nil {
 			return nil, err
 		}
 	}
@@ -265,7 +264,7 @@ func (r *Resolver) MoveCollection(ctx context.Context, id string, in model.MoveI
 // another organization whose admin the caller also is; it arrives at the
 // root of that organization. Spaces drop their custom-field values.
 func (r *Resolver) TransferCollection(ctx context.Context, id, orgID string) (*ent.Collection, error) {
-	c, err := collectionWithRole(ctx, id, access.Admin)
+	c, err := adminCollection(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -338,12 +337,4 @@ func (r *Resolver) forgetCollections(ctx context.Context, orgID, id string) {
 // CollectionURLs are the `urls` of a collection.
 func (r *Resolver) CollectionURLs(c *ent.Collection) *model.CollectionURLs {
 	return &model.CollectionURLs{Location: r.BaseURL + "/v1/collections/" + c.ID, App: r.BaseURL + "/c/" + c.ID}
-}
-
-func collectionConnection(page paging.Page[*ent.Collection]) *model.CollectionConnection {
-	conn := &model.CollectionConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.CollectionEdge{}}
-	for i, c := range page.Items {
-		conn.Edges = append(conn.Edges, &model.CollectionEdge{Cursor: page.Cursors[i], Node: c})
-	}
-	return conn
 }

@@ -192,11 +192,7 @@ func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, firs
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.ChangeRequestConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.ChangeRequestEdge{}}
-	for i, cr := range page.Items {
-		conn.Edges = append(conn.Edges, &model.ChangeRequestEdge{Cursor: page.Cursors[i], Node: cr})
-	}
-	return conn, nil
+	return connectionOf[model.ChangeRequestConnection](page), nil
 }
 
 func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *ent.Space, id string) (*ent.ChangeRequest, error) {

@@ -119,7 +119,15 @@ func threeWay(ctx context.Context, base, ours, theirs string) (*draft, error) {
 			out.files = append(out.files, f)
 		}
 	}
-	sort.Slice(out.files, func(i, j int) bool { return out.files[i].CreatedAt.Before(out.files[j].CreatedAt) })
+	// Oldest first as the revision lists them, the id breaking ties: files
+	// added in the same millisecond keep one order whatever side they came from.
+	sort.Slice(out.files, func(i, j int) bool {
+		a, b := out.files[i], out.files[j]
+		if !a.CreatedAt.Equal(b.CreatedAt) {
+			return a.CreatedAt.Before(b.CreatedAt)
+		}
+		return a.ID < b.ID
+	})
 	return out, nil
 }
 

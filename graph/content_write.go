@@ -9,7 +9,6 @@ import (
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
-	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 )
@@ -54,14 +53,11 @@ func (r *Resolver) UpdateChangeRequestContent(ctx context.Context, spaceID, id s
 // edit mode, all or nothing. Locked spaces answer 423, spaces edited only
 // through change requests 409.
 func (r *Resolver) UpdateSpaceContent(ctx context.Context, spaceID string, changes []*model.ContentChangeInput) (*ent.Space, error) {
-	s, err := spaceWithRole(ctx, spaceID, access.Edit)
+	s, err := unlockedSpace(ctx, spaceID)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case s.EditMode != nil && *s.EditMode == space.EditModeLocked:
-		return nil, &apperr.Error{Kind: apperr.Locked, Message: "the space is locked: its content cannot change"}
-	case s.EditMode == nil || *s.EditMode != space.EditModeLive:
+	if s.EditMode == nil || *s.EditMode != space.EditModeLive {
 		return nil, apperr.Conflictf("the space is edited through change requests: set editMode to live to edit it directly")
 	}
 	d, err := newDraft(ctx, s.RevisionID)

@@ -51,11 +51,7 @@ func (r *organizationResolver) CustomFields(ctx context.Context, obj *ent.Organi
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.CustomFieldConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.CustomFieldEdge{}}
-	for i, c := range page.Items {
-		conn.Edges = append(conn.Edges, &model.CustomFieldEdge{Cursor: page.Cursors[i], Node: c})
-	}
-	return conn, nil
+	return connectionOf[model.CustomFieldConnection](page), nil
 }
 
 func (r *queryResolver) CustomField(ctx context.Context, organizationID string, name string) (*ent.CustomField, error) {

@@ -12,21 +12,6 @@ import (
 	"github.com/folio/folio/internal/paging"
 )
 
-// settingsOrganization checks that the caller may read an organization's
-// translation settings and custom-field definitions: members with a role
-// may; guests get 403, strangers 404. The check comes before any lookup, so
-// a 403 tells nothing of whether an id or name exists.
-func settingsOrganization(ctx context.Context, orgID string) (access.Membership, error) {
-	_, m, err := visibleOrganization(ctx, orgID)
-	if err != nil {
-		return m, err
-	}
-	if !m.CanReadSettings() {
-		return m, apperr.Forbiddenf("only members with a role can see the organization's settings")
-	}
-	return m, nil
-}
-
 // settingsPermissions is the caller's {view, edit} on a setting of orgID.
 func settingsPermissions(ctx context.Context, orgID string) (*access.SettingsPermissions, error) {
 	m, _, err := membership(ctx, orgID)
@@ -44,20 +29,9 @@ func (r *Resolver) OrganizationCustomFields(ctx context.Context, orgID string, a
 		return paging.Page[*ent.CustomField]{}, err
 	}
 	q := r.Client.CustomField.Query().Where(customfield.OrganizationID(orgID))
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return paging.Page[*ent.CustomField]{}, err
-	}
-	rows, err := q.Where(args.Keyset(customfield.FieldCreatedAt)).
-		Order(args.OrderBy(customfield.FieldCreatedAt)).
-		Limit(args.Limit + 1).
-		All(ctx)
-	if err != nil {
-		return paging.Page[*ent.CustomField]{}, err
-	}
-	return paging.Cut(args, rows, total, func(c *ent.CustomField) paging.Cursor {
+	return listPage(ctx, q, args, customfield.FieldCreatedAt, func(c *ent.CustomField) paging.Cursor {
 		return paging.Cursor{Time: c.CreatedAt, ID: c.ID}
-	}), nil
+	})
 }
 
 // CustomFieldByName reads a custom field of orgID (members with a role).

@@ -10,9 +10,7 @@ import (
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/revision"
-	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/model"
-	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/clock"
@@ -42,12 +40,9 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 	if err := fetch.CheckURL(rawURL); err != nil {
 		return nil, apperr.InvalidField("url", "%s", err.Error())
 	}
-	s, err := spaceWithRole(ctx, spaceID, access.Edit)
+	s, err := unlockedSpace(ctx, spaceID)
 	if err != nil {
 		return nil, err
-	}
-	if s.EditMode != nil && *s.EditMode == space.EditModeLocked {
-		return nil, &apperr.Error{Kind: apperr.Locked, Message: "the space is locked: its content cannot change"}
 	}
 	var cr *ent.ChangeRequest
 	baseRev := s.RevisionID

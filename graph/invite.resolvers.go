@@ -56,11 +56,7 @@ func (r *organizationResolver) InviteLinksConnection(ctx context.Context, obj *e
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.InviteConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.InviteEdge{}}
-	for i, inv := range page.Items {
-		conn.Edges = append(conn.Edges, &model.InviteEdge{Cursor: page.Cursors[i], Node: inv})
-	}
-	return conn, nil
+	return connectionOf[model.InviteConnection](page), nil
 }
 
 func (r *queryResolver) OrganizationInviteLink(ctx context.Context, organizationID string, id string) (*ent.Invite, error) {

@@ -24,20 +24,9 @@ func (r *Resolver) OrganizationInviteLinks(ctx context.Context, orgID string, ar
 		return paging.Page[*ent.Invite]{}, err
 	}
 	q := r.Client.Invite.Query().Where(invite.OrganizationID(orgID))
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return paging.Page[*ent.Invite]{}, err
-	}
-	rows, err := q.Where(args.Keyset(invite.FieldCreatedAt)).
-		Order(args.OrderBy(invite.FieldCreatedAt)).
-		Limit(args.Limit + 1).
-		All(ctx)
-	if err != nil {
-		return paging.Page[*ent.Invite]{}, err
-	}
-	return paging.Cut(args, rows, total, func(i *ent.Invite) paging.Cursor {
+	return listPage(ctx, q, args, invite.FieldCreatedAt, func(i *ent.Invite) paging.Cursor {
 		return paging.Cursor{Time: i.CreatedAt, ID: i.ID}
-	}), nil
+	})
 }
 
 // InviteLink reads an invite link of orgID (admins only).

@@ -28,7 +28,7 @@ func (r *memberResolver) Spaces(ctx context.Context, obj *ent.Member) (int, erro
 func (r *memberResolver) Teams(ctx context.Context, obj *ent.Member, first *int, after *string, title *string) (*model.TeamConnection, error) {
 	if title == nil && onlyTotalCount(ctx) {
 		n, err := r.MemberTeamCount(ctx, obj)
-		return &model.TeamConnection{TotalCount: n, Edges: []*model.TeamEdge{}, PageInfo: &model.PageInfo{}}, err
+		return connectionWith[model.TeamConnection](paging.Page[*ent.TeamMember]{Total: n}, memberTeamEdge), err
 	}
 	args, err := paging.New(first, after, nil, paging.GraphQLNames)
 	if err != nil {
@@ -38,12 +38,7 @@ func (r *memberResolver) Teams(ctx context.Context, obj *ent.Member, first *int,
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.TeamConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.TeamEdge{}}
-	for i, tm := range page.Items {
-		role := model.TeamRole(tm.Role)
-		conn.Edges = append(conn.Edges, &model.TeamEdge{Cursor: page.Cursors[i], Node: tm.Edges.Team, Role: &role})
-	}
-	return conn, nil
+	return connectionWith[model.TeamConnection](page, memberTeamEdge), nil
 }
 
 func (r *mutationResolver) UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*ent.Member, error) {
@@ -70,7 +65,7 @@ func (r *organizationResolver) Members(ctx context.Context, obj *ent.Organizatio
 	if err != nil {
 		return nil, err
 	}
-	return memberConnection(page), nil
+	return connectionOf[model.MemberConnection](page), nil
 }
 
 func (r *Resolver) Member() generated.MemberResolver { return &memberResolver{r} }

@@ -33,25 +33,6 @@ type MemberFilter struct {
 	Sort *model.MemberSort
 }
 
-// visibleMember loads the member userID of orgID the caller may see, with
-// the caller's own standing. Strangers, unknown users and users of other
-// organizations answer 404; so does another member for a guest.
-func visibleMember(ctx context.Context, orgID, userID string) (*ent.Member, access.Membership, error) {
-	thunk := loader.For(ctx).MemberByOrgUser.Load(ctx, loader.MemberKey(orgID, userID))
-	_, m, err := visibleOrganization(ctx, orgID)
-	if err != nil {
-		return nil, m, err
-	}
-	target, err := thunk()
-	if err != nil {
-		return nil, m, err
-	}
-	if target == nil || !m.CanSeeMember(userID == auth.ViewerID(ctx)) {
-		return nil, m, apperr.NotFoundf("member %s not found in organization %s", userID, orgID)
-	}
-	return target, m, nil
-}
-
 // OrganizationMember is one member of an organization, by user id.
 func (r *Resolver) OrganizationMember(ctx context.Context, orgID, userID string) (*ent.Member, error) {
 	target, _, err := visibleMember(ctx, orgID, userID)
@@ -62,12 +43,8 @@ func (r *Resolver) OrganizationMember(ctx context.Context, orgID, userID string)
 // the sort column and id. Guests may not list members (403).
 func (r *Resolver) OrganizationMembers(ctx context.Context, orgID string, args paging.Args, f MemberFilter) (paging.Page[*ent.Member], error) {
 	var none paging.Page[*ent.Member]
-	_, m, err := visibleOrganization(ctx, orgID)
-	if err != nil {
+	if _, err := membersOrganization(ctx, orgID); err != nil {
 		return none, err
-	}
-	if !m.CanSeeMembers() {
-		return none, apperr.Forbiddenf("guests cannot list the members of the organization")
 	}
 	q := r.Client.Member.Query().Where(member.OrganizationID(orgID))
 	if f.Role != nil {
@@ -96,27 +73,16 @@ func (r *Resolver) OrganizationMembers(ctx context.Context, orgID string, args p
 			return none, apperr.InvalidField("sort", "must be joinedAt or lastSeenAt")
 		}
 	}
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return none, err
-	}
-	rows, err := q.Where(args.Keyset(column)).
-		Order(args.OrderBy(column)).
-		Limit(args.Limit + 1).
-		WithUser().
-		All(ctx)
-	if err != nil {
-		return none, err
-	}
-	if err := r.primeMembers(ctx, orgID, rows); err != nil {
-		return none, err
-	}
-	return paging.Cut(args, rows, total, func(mb *ent.Member) paging.Cursor {
+	page, err := listPage(ctx, q.WithUser(), args, column, func(mb *ent.Member) paging.Cursor {
 		if column == member.FieldLastSeenAt {
 			return paging.Cursor{Time: *mb.LastSeenAt, ID: mb.ID}
 		}
 		return paging.Cursor{Time: mb.JoinedAt, ID: mb.ID}
-	}), nil
+	})
+	if err != nil {
+		return none, err
+	}
+	return page, r.primeMembers(ctx, orgID, page.Items)
 }
 
 // primeMembers fills the loaders behind every member's fields from a page
@@ -158,50 +124,35 @@ func (r *Resolver) MemberTeamCount(ctx context.Context, m *ent.Member) (int, err
 // with its team. Guests may not list teams (403).
 func (r *Resolver) MemberTeams(ctx context.Context, orgID, userID string, args paging.Args, title *string) (paging.Page[*ent.TeamMember], error) {
 	var none paging.Page[*ent.TeamMember]
-	_, m, err := visibleMember(ctx, orgID, userID)
-	if err != nil {
+	if _, _, err := visibleMember(ctx, orgID, userID); err != nil {
 		return none, err
 	}
-	if !m.CanSeeTeams() {
-		return none, apperr.Forbiddenf("guests cannot list the teams of the organization")
+	if _, err := teamsOrganization(ctx, orgID); err != nil {
+		return none, err
 	}
 	teamWhere := []predicate.Team{team.OrganizationID(orgID)}
 	if title != nil && strings.TrimSpace(*title) != "" {
 		teamWhere = append(teamWhere, team.TitleContainsFold(strings.TrimSpace(*title)))
 	}
 	q := r.Client.TeamMember.Query().Where(teammember.UserID(userID), teammember.HasTeamWith(teamWhere...))
-	total, err := q.Clone().Count(ctx)
+	page, err := listPage(ctx, q.WithTeam(), args, teammember.FieldCreatedAt, teamMemberCursor)
 	if err != nil {
 		return none, err
 	}
-	rows, err := q.Where(args.Keyset(teammember.FieldCreatedAt)).
-		Order(args.OrderBy(teammember.FieldCreatedAt)).
-		Limit(args.Limit + 1).
-		WithTeam().
-		All(ctx)
-	if err != nil {
-		return none, err
+	teams := make([]*ent.Team, len(page.Items))
+	for i, tm := range page.Items {
+		teams[i] = tm.Edges.Team
 	}
-	teams := make([]*ent.Team, 0, len(rows))
-	for _, tm := range rows {
-		teams = append(teams, tm.Edges.Team)
-	}
-	if err := r.primeTeams(ctx, teams); err != nil {
-		return none, err
-	}
-	return paging.Cut(args, rows, total, teamMemberCursor), nil
+	return page, r.primeTeams(ctx, teams)
 }
 
 // UpdateMember changes a member's role (admins only); role null makes the
 // member a guest, an absent role changes nothing. The last admin of an
 // organization keeps their role (409).
 func (r *Resolver) UpdateMember(ctx context.Context, orgID, userID string, input model.UpdateMemberInput) (*ent.Member, error) {
-	target, m, err := visibleMember(ctx, orgID, userID)
+	target, err := manageableMember(ctx, orgID, userID)
 	if err != nil {
 		return nil, err
-	}
-	if !m.CanManageMembers() {
-		return nil, apperr.Forbiddenf("only admins of the organization can change members")
 	}
 	role, ok := input.Role.ValueOK()
 	if !ok {
@@ -237,12 +188,9 @@ func (r *Resolver) UpdateMember(ctx context.Context, orgID, userID string, input
 // it, in one transaction. Admins remove anyone; any member may leave. The
 // last admin cannot leave (409).
 func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) error {
-	target, m, err := visibleMember(ctx, orgID, userID)
+	target, err := removableMember(ctx, orgID, userID)
 	if err != nil {
 		return err
-	}
-	if !m.CanRemoveMember(userID == auth.ViewerID(ctx)) {
-		return apperr.Forbiddenf("only admins of the organization can remove other members")
 	}
 	err = r.withTx(ctx, func(tx *ent.Client) error {
 		if err := keepAnAdmin(ctx, tx, orgID, userID, "removed"); err != nil {
@@ -270,12 +218,9 @@ func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) error
 
 // SetMemberSSO marks a member as signing in through SSO (admins only).
 func (r *Resolver) SetMemberSSO(ctx context.Context, orgID, userID string) (*ent.Member, error) {
-	target, m, err := visibleMember(ctx, orgID, userID)
+	target, err := manageableMember(ctx, orgID, userID)
 	if err != nil {
 		return nil, err
-	}
-	if !m.CanManageMembers() {
-		return nil, apperr.Forbiddenf("only admins of the organization can change members")
 	}
 	updated, err := r.Client.Member.UpdateOneID(target.ID).SetSSO(true).Save(ctx)
 	if err != nil {
@@ -323,13 +268,11 @@ func (r *Resolver) forgetMember(ctx context.Context, m *ent.Member) {
 	}
 }
 
-// memberConnection is the GraphQL view of a page of members.
-func memberConnection(page paging.Page[*ent.Member]) *model.MemberConnection {
-	conn := &model.MemberConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.MemberEdge{}}
-	for i, mb := range page.Items {
-		conn.Edges = append(conn.Edges, &model.MemberEdge{Cursor: page.Cursors[i], Node: mb})
-	}
-	return conn
+// memberTeamEdge is an edge of Member.teams: the team, with the member's
+// role in it.
+func memberTeamEdge(cursor string, tm *ent.TeamMember) *model.TeamEdge {
+	role := model.TeamRole(tm.Role)
+	return &model.TeamEdge{Cursor: cursor, Node: tm.Edges.Team, Role: &role}
 }
 
 // onlyTotalCount tells whether a connection field asks for nothing but its

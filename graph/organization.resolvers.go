@@ -100,11 +100,7 @@ func (r *viewerResolver) OrganizationsConnection(ctx context.Context, obj *model
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.OrganizationConnection{PageInfo: pageInfo(page), TotalCount: page.Total}
-	for i, o := range page.Items {
-		conn.Edges = append(conn.Edges, &model.OrganizationEdge{Cursor: page.Cursors[i], Node: o})
-	}
-	return conn, nil
+	return connectionOf[model.OrganizationConnection](page), nil
 }
 
 func (r *Resolver) Mutation() generated.MutationResolver { return &mutationResolver{r} }

@@ -30,65 +30,28 @@ func membership(ctx context.Context, orgID string) (access.Membership, *ent.Memb
 	return access.Membership{Member: true, Role: m.Role}, m, nil
 }
 
-// visibleOrganization loads an organization the caller belongs to; any other
-// id answers 404, whether or not it exists.
-func visibleOrganization(ctx context.Context, id string) (*ent.Organization, access.Membership, error) {
-	// Both lookups are queued before either is awaited, so a single read
-	// pays one batch wait, not two.
-	l := loader.For(ctx)
-	orgThunk := l.OrganizationByID.Load(ctx, id)
-	m, _, err := membership(ctx, id)
-	if err != nil {
-		return nil, m, err
-	}
-	if !m.CanSeeOrganization() {
-		return nil, m, apperr.NotFoundf("organization %s not found", id)
-	}
-	org, err := orgThunk()
-	return org, m, err
-}
-
-// adminOrganization is visibleOrganization for changes only admins may make.
-func adminOrganization(ctx context.Context, id string) (*ent.Organization, error) {
-	org, m, err := visibleOrganization(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if !m.CanAdminOrganization() {
-		return nil, apperr.Forbiddenf("only admins of the organization can do this")
-	}
-	return org, nil
-}
-
 // ViewerOrganizations pages through the caller's organizations, newest
 // first unless asked otherwise.
 func (r *Resolver) ViewerOrganizations(ctx context.Context, args paging.Args) (paging.Page[*ent.Organization], error) {
 	q := r.Client.Organization.Query().
 		Where(organization.HasMembersWith(member.UserID(auth.ViewerID(ctx))))
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return paging.Page[*ent.Organization]{}, err
-	}
 	// The viewer's memberships come with the page (one more statement) so
 	// that every item's permissions resolve from the loader's cache.
-	rows, err := q.Where(args.Keyset(organization.FieldCreatedAt)).
-		Order(args.OrderBy(organization.FieldCreatedAt)).
-		Limit(args.Limit + 1).
-		WithMembers(func(mq *ent.MemberQuery) { mq.Where(member.UserID(auth.ViewerID(ctx))) }).
-		All(ctx)
+	q.WithMembers(func(mq *ent.MemberQuery) { mq.Where(member.UserID(auth.ViewerID(ctx))) })
+	page, err := listPage(ctx, q, args, organization.FieldCreatedAt, func(o *ent.Organization) paging.Cursor {
+		return paging.Cursor{Time: o.CreatedAt, ID: o.ID}
+	})
 	if err != nil {
-		return paging.Page[*ent.Organization]{}, err
+		return page, err
 	}
-	primeOrganizations(ctx, rows)
+	primeOrganizations(ctx, page.Items)
 	memberships := loader.For(ctx).ViewerMembership
-	for _, o := range rows {
+	for _, o := range page.Items {
 		if len(o.Edges.Members) == 1 {
 			memberships.Prime(ctx, o.ID, o.Edges.Members[0])
 		}
 	}
-	return paging.Cut(args, rows, total, func(o *ent.Organization) paging.Cursor {
-		return paging.Cursor{Time: o.CreatedAt, ID: o.ID}
-	}), nil
+	return page, nil
 }
 
 // OrganizationsForEmailDomain lists the organizations that claim an email

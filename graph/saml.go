@@ -41,36 +41,9 @@ func (r *Resolver) SAMLProviders(ctx context.Context, orgID string, args paging.
 		return paging.Page[*ent.SAMLProvider]{}, err
 	}
 	q := r.Client.SAMLProvider.Query().Where(samlprovider.OrganizationID(orgID))
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return paging.Page[*ent.SAMLProvider]{}, err
-	}
-	rows, err := q.Where(args.Keyset(samlprovider.FieldCreatedAt)).
-		Order(args.OrderBy(samlprovider.FieldCreatedAt)).
-		Limit(args.Limit + 1).
-		All(ctx)
-	if err != nil {
-		return paging.Page[*ent.SAMLProvider]{}, err
-	}
-	return paging.Cut(args, rows, total, func(p *ent.SAMLProvider) paging.Cursor {
+	return listPage(ctx, q, args, samlprovider.FieldCreatedAt, func(p *ent.SAMLProvider) paging.Cursor {
 		return paging.Cursor{Time: p.CreatedAt, ID: p.ID}
-	}), nil
-}
-
-// adminSAMLProvider loads provider id of organization orgID for an admin of
-// that organization. A provider of another organization, addressed under
-// this one, is not found.
-func (r *Resolver) adminSAMLProvider(ctx context.Context, orgID, id string) (*ent.SAMLProvider, error) {
-	if _, err := adminOrganization(ctx, orgID); err != nil {
-		return nil, err
-	}
-	p, err := r.Client.SAMLProvider.Query().
-		Where(samlprovider.ID(id), samlprovider.OrganizationID(orgID)).
-		Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, apperr.NotFoundf("SAML provider %s not found", id)
-	}
-	return p, err
+	})
 }
 
 // CreateSAMLProvider adds a provider to an organization. Admins only.

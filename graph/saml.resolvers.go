@@ -39,11 +39,7 @@ func (r *organizationResolver) SamlProviders(ctx context.Context, obj *ent.Organ
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.SAMLProviderConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.SAMLProviderEdge{}}
-	for i, p := range page.Items {
-		conn.Edges = append(conn.Edges, &model.SAMLProviderEdge{Cursor: page.Cursors[i], Node: p})
-	}
-	return conn, nil
+	return connectionOf[model.SAMLProviderConnection](page), nil
 }
 
 func (r *organizationResolver) SsoProviders(ctx context.Context, obj *ent.Organization) ([]*model.SSOProviderLogin, error) {

@@ -23,11 +23,7 @@ func (r *organizationResolver) Search(ctx context.Context, obj *ent.Organization
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.SearchPageConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.SearchPageEdge{}}
-	for i, p := range page.Items {
-		conn.Edges = append(conn.Edges, &model.SearchPageEdge{Cursor: page.Cursors[i], Node: p})
-	}
-	return conn, nil
+	return connectionOf[model.SearchPageConnection](page), nil
 }
 
 func (r *searchSectionResolver) ID(ctx context.Context, obj *model.SearchSection) (string, error) {
@@ -55,11 +51,7 @@ func (r *spaceResolver) Search(ctx context.Context, obj *ent.Space, query string
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.SearchPageConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.SearchPageEdge{}}
-	for i, p := range page.Items {
-		conn.Edges = append(conn.Edges, &model.SearchPageEdge{Cursor: page.Cursors[i], Node: p})
-	}
-	return conn, nil
+	return connectionOf[model.SearchPageConnection](page), nil
 }
 
 func (r *Resolver) SearchSection() generated.SearchSectionResolver { return &searchSectionResolver{r} }

@@ -56,7 +56,7 @@ func (r *organizationResolver) Spaces(ctx context.Context, obj *ent.Organization
 	if err != nil {
 		return nil, err
 	}
-	return spaceConnection(page), nil
+	return connectionOf[model.SpaceConnection](page), nil
 }
 
 func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
@@ -72,11 +72,7 @@ func (r *queryResolver) MemberSpaces(ctx context.Context, organizationID string,
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.MemberSpaceConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.MemberSpaceEdge{}}
-	for i, ms := range page.Items {
-		conn.Edges = append(conn.Edges, &model.MemberSpaceEdge{Cursor: page.Cursors[i], Node: ms})
-	}
-	return conn, nil
+	return connectionOf[model.MemberSpaceConnection](page), nil
 }
 
 func (r *spaceResolver) Visibility(ctx context.Context, obj *ent.Space) (string, error) {

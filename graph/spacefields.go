@@ -8,7 +8,6 @@ import (
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
-	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/fieldvalue"
 )
@@ -40,7 +39,7 @@ func (r *Resolver) SpaceCustomFields(ctx context.Context, s *ent.Space) ([]*mode
 // the space's custom fields by name, each checked against its field's type
 // and options; all or nothing. Needs the edit role on the space.
 func (r *Resolver) UpdateSpaceCustomFields(ctx context.Context, spaceID string, values []*model.CustomFieldValueInput) (*ent.Space, error) {
-	s, err := spaceWithRole(ctx, spaceID, access.Edit)
+	s, err := editableSpace(ctx, spaceID)
 	if err != nil {
 		return nil, err
 	}

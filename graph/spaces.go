@@ -160,23 +160,10 @@ func (r *Resolver) SpaceParent(ctx context.Context, s *ent.Space) (*ent.Collecti
 	return c, err
 }
 
-// spaceContent checks that the caller may read what s holds (its revision,
-// pages, custom-field values): that needs a role on the space.
-func spaceContent(ctx context.Context, s *ent.Space) error {
-	role, err := spaceRole(ctx, s)
-	if err != nil {
-		return err
-	}
-	if role == nil {
-		return apperr.NotFoundf("space %s not found", s.ID)
-	}
-	return nil
-}
-
 // CreateSpace creates a space in the organization, at the end of its parent.
 func (r *Resolver) CreateSpace(ctx context.Context, orgID string, in model.CreateSpaceInput) (*ent.Space, error) {
 	parent := in.Parent.Value()
-	if _, err := createIn(ctx, orgID, parent, "parent"); err != nil {
+	if _, err := creatableParent(ctx, orgID, parent, "parent"); err != nil {
 		return nil, err
 	}
 	var created *ent.Space
@@ -218,7 +205,7 @@ func (r *Resolver) CreateSpace(ctx context.Context, orgID string, in model.Creat
 
 // UpdateSpace changes a space's settings; admins of the space only.
 func (r *Resolver) UpdateSpace(ctx context.Context, id string, in model.UpdateSpaceInput) (*ent.Space, error) {
-	s, err := spaceWithRole(ctx, id, access.Admin)
+	s, err := adminSpace(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +259,7 @@ func (r *Resolver) UpdateSpace(ctx context.Context, id string, in model.UpdateSp
 // DeleteSpace soft-deletes a space: it leaves every list and read at once
 // and can be restored for RestoreWindow. Admins of the space only.
 func (r *Resolver) DeleteSpace(ctx context.Context, id string) error {
-	s, err := spaceWithRole(ctx, id, access.Admin)
+	s, err := adminSpace(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -285,24 +272,9 @@ func (r *Resolver) DeleteSpace(ctx context.Context, id string) error {
 
 // RestoreSpace brings back a space deleted less than RestoreWindow ago.
 func (r *Resolver) RestoreSpace(ctx context.Context, id string) (*ent.Space, error) {
-	s, err := r.Client.Space.Query().
-		Where(space.ID(id), space.DeletedAtNotNil(), space.DeletedAtGT(clock.Now().Add(-RestoreWindow))).
-		Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, apperr.NotFoundf("space %s not found", id)
-	}
+	s, err := r.restorableSpace(ctx, id)
 	if err != nil {
 		return nil, err
-	}
-	role, err := spaceRole(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	if role == nil {
-		return nil, apperr.NotFoundf("space %s not found", id)
-	}
-	if !access.AtLeast(role, access.Admin) {
-		return nil, apperr.Forbiddenf("this needs the admin role on the space")
 	}
 	restored, err := r.Client.Space.UpdateOne(s).ClearDeletedAt().Save(ctx)
 	if err != nil {
@@ -320,7 +292,7 @@ func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, e
 	if err != nil {
 		return nil, err
 	}
-	if _, err := createIn(ctx, s.OrganizationID, s.ParentID, "parent"); err != nil {
+	if _, err := creatableParent(ctx, s.OrganizationID, s.ParentID, "parent"); err != nil {
 		return nil, err
 	}
 	var dup *ent.Space
@@ -377,13 +349,13 @@ func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, e
 // where it goes. The destination is checked again under the organization's
 // tree lock: a collection transferred or deleted meanwhile is refused.
 func (r *Resolver) MoveSpace(ctx context.Context, id string, in model.MoveInput) (*ent.Space, error) {
-	s, err := spaceWithRole(ctx, id, access.Admin)
+	s, err := adminSpace(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	newParent, reparent := in.Parent.ValueOK()
 	if reparent {
-		if _, err := createIn(ctx, s.OrganizationID, newParent, "parent"); err != nil {
+		if _, err := creatableParent(ctx, s.OrganizationID, newParent, "parent"); err != nil {
 			return nil, err
 		}
 	}
@@ -431,7 +403,7 @@ func (r *Resolver) MoveSpace(ctx context.Context, id string, in model.MoveInput)
 // becomes private) and drops its custom-field values, which belong to the
 // old organization's fields.
 func (r *Resolver) TransferSpace(ctx context.Context, id, orgID string) (*ent.Space, error) {
-	s, err := spaceWithRole(ctx, id, access.Admin)
+	s, err := adminSpace(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -482,25 +454,6 @@ func transferSpaceRow(ctx context.Context, tx *ent.Client, s *ent.Space, orgID s
 	return upd.Save(ctx)
 }
 
-// adminOfBoth checks the caller administers both organizations; a target
-// the caller cannot see is a 400 naming `organization`.
-func adminOfBoth(ctx context.Context, fromOrg, toOrg string) error {
-	if _, err := adminOrganization(ctx, fromOrg); err != nil {
-		return err
-	}
-	_, m, err := visibleOrganization(ctx, toOrg)
-	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
-		return apperr.InvalidField("organization", "%s is not an organization you belong to", toOrg)
-	}
-	if err != nil {
-		return err
-	}
-	if !m.CanAdminOrganization() {
-		return apperr.Forbiddenf("transfers need the admin role in both organizations")
-	}
-	return nil
-}
-
 // SpaceURLs are the `urls` of a space. The published URL carries the share
 // key of a share-link space only for its admins.
 func (r *Resolver) SpaceURLs(ctx context.Context, s *ent.Space) (*model.SpaceURLs, error) {
@@ -530,14 +483,6 @@ func (r *Resolver) SpaceURLs(ctx context.Context, s *ent.Space) (*model.SpaceURL
 
 // omit wraps a value as a present GraphQL input field.
 func omit[T any](v T) graphql.Omittable[T] { return graphql.OmittableOf(v) }
-
-func spaceConnection(page paging.Page[*ent.Space]) *model.SpaceConnection {
-	conn := &model.SpaceConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.SpaceEdge{}}
-	for i, s := range page.Items {
-		conn.Edges = append(conn.Edges, &model.SpaceEdge{Cursor: page.Cursors[i], Node: s})
-	}
-	return conn
-}
 
 // spaceStillIn reads s again inside a tree write's transaction: a space
 // transferred to another organization since it was read is not found.

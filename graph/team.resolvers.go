@@ -55,7 +55,7 @@ func (r *organizationResolver) Teams(ctx context.Context, obj *ent.Organization,
 	if err != nil {
 		return nil, err
 	}
-	return teamConnection(page), nil
+	return connectionWith[model.TeamConnection](page, teamEdge), nil
 }
 
 func (r *teamResolver) Organization(ctx context.Context, obj *ent.Team) (*ent.Organization, error) {
@@ -82,7 +82,7 @@ func (r *teamResolver) TeamMembers(ctx context.Context, obj *ent.Team, first *in
 			return nil, err
 		}
 		n, err := loader.For(ctx).TeamMemberCount.Load(ctx, obj.ID)()
-		return &model.TeamMemberConnection{TotalCount: n, Edges: []*model.TeamMemberEdge{}, PageInfo: &model.PageInfo{}}, err
+		return connectionOf[model.TeamMemberConnection](paging.Page[*ent.TeamMember]{Total: n}), err
 	}
 	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
 	if err != nil {
@@ -92,11 +92,7 @@ func (r *teamResolver) TeamMembers(ctx context.Context, obj *ent.Team, first *in
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.TeamMemberConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.TeamMemberEdge{}}
-	for i, tm := range page.Items {
-		conn.Edges = append(conn.Edges, &model.TeamMemberEdge{Cursor: page.Cursors[i], Node: tm})
-	}
-	return conn, nil
+	return connectionOf[model.TeamMemberConnection](page), nil
 }
 
 func (r *teamMemberResolver) Role(ctx context.Context, obj *ent.TeamMember) (model.TeamRole, error) {

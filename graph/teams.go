@@ -20,25 +20,6 @@ import (
 	"github.com/folio/folio/internal/paging"
 )
 
-// visibleTeam loads a team of orgID the caller may see: any other id, a team
-// of another organization, or a caller who is a stranger or a guest of the
-// organization, answers 404.
-func visibleTeam(ctx context.Context, orgID, teamID string) (*ent.Team, access.Membership, error) {
-	teamThunk := loader.For(ctx).TeamByID.Load(ctx, teamID)
-	m, _, err := membership(ctx, orgID)
-	if err != nil {
-		return nil, m, err
-	}
-	t, terr := teamThunk()
-	if !m.CanSeeTeams() || terr != nil || t.OrganizationID != orgID {
-		if _, ok := apperr.As(terr); terr != nil && !ok {
-			return nil, m, terr
-		}
-		return nil, m, apperr.NotFoundf("team %s not found", teamID)
-	}
-	return t, m, nil
-}
-
 // teamPermissions computes the caller's permissions on a team.
 func teamPermissions(ctx context.Context, t *ent.Team) (access.TeamPermissions, error) {
 	l := loader.For(ctx)
@@ -54,23 +35,6 @@ func teamPermissions(ctx context.Context, t *ent.Team) (access.TeamPermissions, 
 	return access.TeamPermissionsFor(m, own != nil && own.Role == "owner"), nil
 }
 
-// manageableTeam is visibleTeam for changes: organization admins and the
-// team's owners may change a team; anyone else who can see it gets 403.
-func manageableTeam(ctx context.Context, orgID, teamID string) (*ent.Team, access.Membership, error) {
-	t, m, err := visibleTeam(ctx, orgID, teamID)
-	if err != nil {
-		return nil, m, err
-	}
-	own, err := loader.For(ctx).ViewerTeamMembership.Load(ctx, t.ID)()
-	if err != nil {
-		return nil, m, err
-	}
-	if !m.CanManageTeam(own != nil && own.Role == teammember.RoleOwner) {
-		return nil, m, apperr.Forbiddenf("only owners of the team and admins of the organization can change it")
-	}
-	return t, m, nil
-}
-
 // OrganizationTeams pages through an organization's teams, newest first
 // unless asked otherwise. owner (a user id) keeps the teams that member can
 // manage: every team for an admin, the teams they own otherwise. Guests may
@@ -82,12 +46,8 @@ func (r *Resolver) OrganizationTeams(ctx context.Context, orgID string, args pag
 	if owner != nil {
 		ownerThunk = l.MemberByOrgUser.Load(ctx, loader.MemberKey(orgID, *owner))
 	}
-	_, m, err := visibleOrganization(ctx, orgID)
-	if err != nil {
+	if _, err := teamsOrganization(ctx, orgID); err != nil {
 		return none, err
-	}
-	if !m.CanSeeTeams() {
-		return none, apperr.Forbiddenf("guests cannot list the teams of the organization")
 	}
 	q := r.Client.Team.Query().Where(team.OrganizationID(orgID))
 	if title != nil && strings.TrimSpace(*title) != "" {
@@ -105,23 +65,13 @@ func (r *Resolver) OrganizationTeams(ctx context.Context, orgID string, args pag
 			q.Where(team.HasMembersWith(teammember.UserID(om.UserID), teammember.RoleEQ(teammember.RoleOwner)))
 		}
 	}
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return none, err
-	}
-	rows, err := q.Where(args.Keyset(team.FieldCreatedAt)).
-		Order(args.OrderBy(team.FieldCreatedAt)).
-		Limit(args.Limit + 1).
-		All(ctx)
-	if err != nil {
-		return none, err
-	}
-	if err := r.primeTeams(ctx, rows); err != nil {
-		return none, err
-	}
-	return paging.Cut(args, rows, total, func(t *ent.Team) paging.Cursor {
+	page, err := listPage(ctx, q, args, team.FieldCreatedAt, func(t *ent.Team) paging.Cursor {
 		return paging.Cursor{Time: t.CreatedAt, ID: t.ID}
-	}), nil
+	})
+	if err != nil {
+		return none, err
+	}
+	return page, r.primeTeams(ctx, page.Items)
 }
 
 // OrganizationTeam is one team of an organization.
@@ -180,20 +130,13 @@ func (r *Resolver) TeamMembers(ctx context.Context, orgID, teamID string, args p
 		return none, err
 	}
 	q := r.Client.TeamMember.Query().Where(teammember.TeamID(t.ID))
-	total, err := q.Clone().Count(ctx)
+	page, err := listPage(ctx, q, args, teammember.FieldCreatedAt, teamMemberCursor)
 	if err != nil {
 		return none, err
 	}
-	rows, err := q.Where(args.Keyset(teammember.FieldCreatedAt)).
-		Order(args.OrderBy(teammember.FieldCreatedAt)).
-		Limit(args.Limit + 1).
-		All(ctx)
-	if err != nil {
-		return none, err
-	}
-	if len(rows) > 0 {
-		users := make([]string, len(rows))
-		for i, tm := range rows {
+	if len(page.Items) > 0 {
+		users := make([]string, len(page.Items))
+		for i, tm := range page.Items {
 			users[i] = tm.UserID
 		}
 		members, err := r.Client.Member.Query().
@@ -206,7 +149,7 @@ func (r *Resolver) TeamMembers(ctx context.Context, orgID, teamID string, args p
 			return none, err
 		}
 	}
-	return paging.Cut(args, rows, total, teamMemberCursor), nil
+	return page, nil
 }
 
 // teamMemberCursor is the keyset position of a team membership.
@@ -423,10 +366,7 @@ func (r *Resolver) RemoveTeamMember(ctx context.Context, orgID, teamID, userID s
 	var t *ent.Team
 	var err error
 	if userID == auth.ViewerID(ctx) {
-		var m access.Membership
-		if t, m, err = visibleTeam(ctx, orgID, teamID); err == nil && !m.CanLeaveTeam() {
-			err = apperr.Forbiddenf("you cannot leave this team")
-		}
+		t, err = leavableTeam(ctx, orgID, teamID)
 	} else {
 		t, _, err = manageableTeam(ctx, orgID, teamID)
 	}
@@ -521,13 +461,10 @@ func (r *Resolver) forgetTeamMembers(ctx context.Context, t *ent.Team, users []s
 	}
 }
 
-// teamConnection is the GraphQL view of a page of teams.
-func teamConnection(page paging.Page[*ent.Team]) *model.TeamConnection {
-	conn := &model.TeamConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.TeamEdge{}}
-	for i, t := range page.Items {
-		conn.Edges = append(conn.Edges, &model.TeamEdge{Cursor: page.Cursors[i], Node: t})
-	}
-	return conn
+// teamEdge is an edge of Organization.teams, which has no role (Member.teams
+// has: memberTeamEdge).
+func teamEdge(cursor string, t *ent.Team) *model.TeamEdge {
+	return &model.TeamEdge{Cursor: cursor, Node: t}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -39,11 +39,7 @@ func (r *organizationResolver) Translations(ctx context.Context, obj *ent.Organi
 	if err != nil {
 		return nil, err
 	}
-	conn := &model.TranslationSettingsConnection{PageInfo: pageInfo(page), TotalCount: page.Total, Edges: []*model.TranslationSettingsEdge{}}
-	for i, ts := range page.Items {
-		conn.Edges = append(conn.Edges, &model.TranslationSettingsEdge{Cursor: page.Cursors[i], Node: ts})
-	}
-	return conn, nil
+	return connectionOf[model.TranslationSettingsConnection](page), nil
 }
 
 func (r *queryResolver) Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error) {

@@ -17,20 +17,9 @@ func (r *Resolver) OrganizationTranslations(ctx context.Context, orgID string, a
 		return paging.Page[*ent.TranslationSettings]{}, err
 	}
 	q := r.Client.TranslationSettings.Query().Where(translationsettings.OrganizationID(orgID))
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return paging.Page[*ent.TranslationSettings]{}, err
-	}
-	rows, err := q.Where(args.Keyset(translationsettings.FieldCreatedAt)).
-		Order(args.OrderBy(translationsettings.FieldCreatedAt)).
-		Limit(args.Limit + 1).
-		All(ctx)
-	if err != nil {
-		return paging.Page[*ent.TranslationSettings]{}, err
-	}
-	return paging.Cut(args, rows, total, func(ts *ent.TranslationSettings) paging.Cursor {
+	return listPage(ctx, q, args, translationsettings.FieldCreatedAt, func(ts *ent.TranslationSettings) paging.Cursor {
 		return paging.Cursor{Time: ts.CreatedAt, ID: ts.ID}
-	}), nil
+	})
 }
 
 // TranslationByID reads translation settings of orgID (members with a role).

@@ -1,0 +1,395 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/ent/teammember"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/clock"
+)
+
+// Guards: every check that loads an object and decides whether the caller
+// may see it, change it or act on it in its current state. Each is named for
+// what it returns:
+//
+//   - visibleX: an X the caller may see; anything else answers 404, whether
+//     or not it exists.
+//   - editableX, manageableX, removableX, adminX: a visible X the caller may
+//     change at that level; a caller who sees it but may not answers 403.
+//   - unlockedX, restorableX: an X in a state that allows the action (423,
+//     409, or 404 past the restore window).
+//   - xOrganization: an organization whose x (settings, members, teams) the
+//     caller may read; guests get 403.
+//
+// The rules themselves are internal/access's pure functions; guards load,
+// call them and choose the answer. One guard per rule: callers never repeat
+// a check inline.
+
+// visibleOrganization is an organization the caller belongs to, with the
+// caller's standing in it.
+func visibleOrganization(ctx context.Context, id string) (*ent.Organization, access.Membership, error) {
+	// Both lookups are queued before either is awaited, so a single read
+	// pays one batch wait, not two.
+	l := loader.For(ctx)
+	orgThunk := l.OrganizationByID.Load(ctx, id)
+	m, _, err := membership(ctx, id)
+	if err != nil {
+		return nil, m, err
+	}
+	if !m.CanSeeOrganization() {
+		return nil, m, apperr.NotFoundf("organization %s not found", id)
+	}
+	org, err := orgThunk()
+	return org, m, err
+}
+
+// adminOrganization is a visible organization the caller administers.
+func adminOrganization(ctx context.Context, id string) (*ent.Organization, error) {
+	org, m, err := visibleOrganization(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !m.CanAdminOrganization() {
+		return nil, apperr.Forbiddenf("only admins of the organization can do this")
+	}
+	return org, nil
+}
+
+// adminOfBoth checks that the caller administers both organizations of a
+// transfer; a target the caller cannot see is a 400 naming `organization`.
+func adminOfBoth(ctx context.Context, fromOrg, toOrg string) error {
+	if _, err := adminOrganization(ctx, fromOrg); err != nil {
+		return err
+	}
+	_, m, err := visibleOrganization(ctx, toOrg)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
+		return apperr.InvalidField("organization", "%s is not an organization you belong to", toOrg)
+	}
+	if err != nil {
+		return err
+	}
+	if !m.CanAdminOrganization() {
+		return apperr.Forbiddenf("transfers need the admin role in both organizations")
+	}
+	return nil
+}
+
+// settingsOrganization is the caller's standing in an organization whose
+// translation settings and custom-field definitions the caller may read:
+// members with a role. The check comes before any lookup, so a 403 tells
+// nothing of whether an id or name exists.
+func settingsOrganization(ctx context.Context, orgID string) (access.Membership, error) {
+	_, m, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return m, err
+	}
+	if !m.CanReadSettings() {
+		return m, apperr.Forbiddenf("only members with a role can see the organization's settings")
+	}
+	return m, nil
+}
+
+// membersOrganization is the caller's standing in an organization whose
+// members the caller may list: guests may not.
+func membersOrganization(ctx context.Context, orgID string) (access.Membership, error) {
+	_, m, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return m, err
+	}
+	if !m.CanSeeMembers() {
+		return m, apperr.Forbiddenf("guests cannot list the members of the organization")
+	}
+	return m, nil
+}
+
+// teamsOrganization is the caller's standing in an organization whose teams
+// the caller may list: guests may not.
+func teamsOrganization(ctx context.Context, orgID string) (access.Membership, error) {
+	_, m, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return m, err
+	}
+	if !m.CanSeeTeams() {
+		return m, apperr.Forbiddenf("guests cannot list the teams of the organization")
+	}
+	return m, nil
+}
+
+// visibleMember is the member userID of orgID, if the caller may see it,
+// with the caller's own standing. Strangers, unknown users and users of
+// other organizations answer 404; so does another member for a guest.
+func visibleMember(ctx context.Context, orgID, userID string) (*ent.Member, access.Membership, error) {
+	thunk := loader.For(ctx).MemberByOrgUser.Load(ctx, loader.MemberKey(orgID, userID))
+	_, m, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return nil, m, err
+	}
+	target, err := thunk()
+	if err != nil {
+		return nil, m, err
+	}
+	if target == nil || !m.CanSeeMember(userID == auth.ViewerID(ctx)) {
+		return nil, m, apperr.NotFoundf("member %s not found in organization %s", userID, orgID)
+	}
+	return target, m, nil
+}
+
+// manageableMember is a visible member whose role and SSO flag the caller
+// may change: admins of the organization.
+func manageableMember(ctx context.Context, orgID, userID string) (*ent.Member, error) {
+	target, m, err := visibleMember(ctx, orgID, userID)
+	if err != nil {
+		return nil, err
+	}
+	if !m.CanManageMembers() {
+		return nil, apperr.Forbiddenf("only admins of the organization can change members")
+	}
+	return target, nil
+}
+
+// removableMember is a visible member the caller may remove from the
+// organization: anyone for an admin, themself for any member.
+func removableMember(ctx context.Context, orgID, userID string) (*ent.Member, error) {
+	target, m, err := visibleMember(ctx, orgID, userID)
+	if err != nil {
+		return nil, err
+	}
+	if !m.CanRemoveMember(userID == auth.ViewerID(ctx)) {
+		return nil, apperr.Forbiddenf("only admins of the organization can remove other members")
+	}
+	return target, nil
+}
+
+// visibleTeam is a team of orgID the caller may see: any other id, a team
+// of another organization, or a caller who is a stranger or a guest of the
+// organization, answers 404.
+func visibleTeam(ctx context.Context, orgID, teamID string) (*ent.Team, access.Membership, error) {
+	teamThunk := loader.For(ctx).TeamByID.Load(ctx, teamID)
+	m, _, err := membership(ctx, orgID)
+	if err != nil {
+		return nil, m, err
+	}
+	t, terr := teamThunk()
+	if !m.CanSeeTeams() || terr != nil || t.OrganizationID != orgID {
+		if _, ok := apperr.As(terr); terr != nil && !ok {
+			return nil, m, terr
+		}
+		return nil, m, apperr.NotFoundf("team %s not found", teamID)
+	}
+	return t, m, nil
+}
+
+// manageableTeam is a visible team the caller may change: organization
+// admins and the team's owners.
+func manageableTeam(ctx context.Context, orgID, teamID string) (*ent.Team, access.Membership, error) {
+	t, m, err := visibleTeam(ctx, orgID, teamID)
+	if err != nil {
+		return nil, m, err
+	}
+	own, err := loader.For(ctx).ViewerTeamMembership.Load(ctx, t.ID)()
+	if err != nil {
+		return nil, m, err
+	}
+	if !m.CanManageTeam(own != nil && own.Role == teammember.RoleOwner) {
+		return nil, m, apperr.Forbiddenf("only owners of the team and admins of the organization can change it")
+	}
+	return t, m, nil
+}
+
+// leavableTeam is a visible team the caller may leave.
+func leavableTeam(ctx context.Context, orgID, teamID string) (*ent.Team, error) {
+	t, m, err := visibleTeam(ctx, orgID, teamID)
+	if err != nil {
+		return nil, err
+	}
+	if !m.CanLeaveTeam() {
+		return nil, apperr.Forbiddenf("you cannot leave this team")
+	}
+	return t, nil
+}
+
+// adminSAMLProvider is provider id of organization orgID, for an admin of
+// that organization. The admin check comes first, so a non-admin cannot
+// probe provider ids; a provider of another organization is not found.
+func (r *Resolver) adminSAMLProvider(ctx context.Context, orgID, id string) (*ent.SAMLProvider, error) {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	p, err := r.Client.SAMLProvider.Query().
+		Where(samlprovider.ID(id), samlprovider.OrganizationID(orgID)).
+		Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("SAML provider %s not found", id)
+	}
+	return p, err
+}
+
+// roleAtLeast answers for content (what: "space", "collection") on which
+// the caller has role: none is 404, less than min is 403.
+func roleAtLeast(role *access.Role, min access.Role, what, id string) error {
+	if role == nil {
+		return apperr.NotFoundf("%s %s not found", what, id)
+	}
+	if !access.AtLeast(role, min) {
+		return apperr.Forbiddenf("this needs the %s role on the %s", min, what)
+	}
+	return nil
+}
+
+// visibleSpace is a live space the caller has a role on, with that role.
+func visibleSpace(ctx context.Context, id string) (*ent.Space, *access.Role, error) {
+	s, err := loader.For(ctx).SpaceByID.Load(ctx, id)()
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := spaceRole(ctx, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := roleAtLeast(r, access.Read, "space", id); err != nil {
+		return nil, nil, err
+	}
+	return s, r, nil
+}
+
+// spaceWithRole is a visible space on which the caller has at least min.
+func spaceWithRole(ctx context.Context, id string, min access.Role) (*ent.Space, error) {
+	s, r, err := visibleSpace(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return s, roleAtLeast(r, min, "space", id)
+}
+
+// editableSpace is a visible space the caller may edit (change requests,
+// custom-field values).
+func editableSpace(ctx context.Context, id string) (*ent.Space, error) {
+	return spaceWithRole(ctx, id, access.Edit)
+}
+
+// adminSpace is a visible space the caller administers (settings, delete,
+// move, transfer).
+func adminSpace(ctx context.Context, id string) (*ent.Space, error) {
+	return spaceWithRole(ctx, id, access.Admin)
+}
+
+// unlockedSpace is an editable space whose content may change: a locked
+// space answers 423.
+func unlockedSpace(ctx context.Context, id string) (*ent.Space, error) {
+	s, err := editableSpace(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.EditMode != nil && *s.EditMode == space.EditModeLocked {
+		return nil, &apperr.Error{Kind: apperr.Locked, Message: "the space is locked: its content cannot change"}
+	}
+	return s, nil
+}
+
+// restorableSpace is a space deleted less than RestoreWindow ago that the
+// caller administers; past the window it answers as an unknown space.
+func (r *Resolver) restorableSpace(ctx context.Context, id string) (*ent.Space, error) {
+	s, err := r.Client.Space.Query().
+		Where(space.ID(id), space.DeletedAtNotNil(), space.DeletedAtGT(clock.Now().Add(-RestoreWindow))).
+		Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("space %s not found", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	role, err := spaceRole(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return s, roleAtLeast(role, access.Admin, "space", id)
+}
+
+// spaceContent checks that the caller may read what s holds (its revision,
+// pages, custom-field values): that needs a role on the space, which a
+// share key alone does not give.
+func spaceContent(ctx context.Context, s *ent.Space) error {
+	role, err := spaceRole(ctx, s)
+	if err != nil {
+		return err
+	}
+	return roleAtLeast(role, access.Read, "space", s.ID)
+}
+
+// editableChangeRequest is a change request whose content may change, with
+// its space: the space is unlocked, and the change request is neither
+// merged nor archived (409).
+func (r *Resolver) editableChangeRequest(ctx context.Context, spaceID, id string) (*ent.Space, *ent.ChangeRequest, error) {
+	s, err := unlockedSpace(ctx, spaceID)
+	if err != nil {
+		return nil, nil, err
+	}
+	cr, err := r.FindChangeRequest(ctx, spaceID, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cr.Status == changerequest.StatusMerged || cr.Status == changerequest.StatusArchived {
+		return nil, nil, apperr.Conflictf("change request %d is %s: its content cannot change", cr.Number, cr.Status)
+	}
+	return s, cr, nil
+}
+
+// visibleCollection is a collection the caller has a role on, with that
+// role.
+func visibleCollection(ctx context.Context, id string) (*ent.Collection, *access.Role, error) {
+	c, err := loader.For(ctx).CollectionByID.Load(ctx, id)()
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := collectionRole(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := roleAtLeast(r, access.Read, "collection", id); err != nil {
+		return nil, nil, err
+	}
+	return c, r, nil
+}
+
+// adminCollection is a visible collection the caller administers.
+func adminCollection(ctx context.Context, id string) (*ent.Collection, error) {
+	c, r, err := visibleCollection(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return c, roleAtLeast(r, access.Admin, "collection", id)
+}
+
+// creatableParent is the collection of orgID (nil: the organization's
+// root) in which the caller may create content. A parent the caller cannot
+// see, or of another organization, is a 400 naming field.
+func creatableParent(ctx context.Context, orgID string, parent *string, field string) (*ent.Collection, error) {
+	if parent == nil {
+		_, m, err := visibleOrganization(ctx, orgID)
+		if err != nil {
+			return nil, err
+		}
+		if !access.AtLeast(m.Role, access.Create) {
+			return nil, apperr.Forbiddenf("creating content needs the create role in the organization")
+		}
+		return nil, nil
+	}
+	c, r, err := visibleCollection(ctx, *parent)
+	if _, ok := apperr.As(err); (ok && err != nil) || (err == nil && c.OrganizationID != orgID) {
+		return nil, apperr.InvalidField(field, "%s is not a collection of this organization", *parent)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !access.AtLeast(r, access.Create) {
+		return nil, apperr.Forbiddenf("creating content in collection %s needs the create role on it", c.ID)
+	}
+	return c, nil
+}
