@@ -21,16 +21,18 @@ import (
 //
 //   - visibleX: an X the caller may see; anything else answers 404, whether
 //     or not it exists.
-//   - editableX, manageableX, removableX, adminX: a visible X the caller may
-//     change at that level; a caller who sees it but may not answers 403.
-//   - unlockedX, restorableX: an X in a state that allows the action (423,
-//     409, or 404 past the restore window).
-//   - xOrganization: an organization whose x (settings, members, teams) the
-//     caller may read; guests get 403.
+//   - editableX, manageableX, removableX, leavableX, adminX: a visible X the
+//     caller may change in that way; a caller who sees it but may not gets
+//     403.
+//   - unlockedX, restorableX: an X whose state allows the change (423, 409,
+//     or 404 past the restore window); inviteLinksEnabled refuses a state of
+//     an object already loaded.
+//   - yX (settingsOrganization, membersOrganization, teamsOrganization,
+//     spacesMember): an X whose y the caller may list or read.
 //
-// The rules themselves are internal/access's pure functions; guards load,
-// call them and choose the answer. One guard per rule: callers never repeat
-// a check inline.
+// The rules themselves are internal/access's pure functions (the same ones
+// that compute the `permissions` objects); guards load, call them and choose
+// the answer. One guard per rule: callers do not repeat a check inline.
 
 // visibleOrganization is an organization the caller belongs to, with the
 // caller's standing in it.
@@ -122,6 +124,15 @@ func teamsOrganization(ctx context.Context, orgID string) (access.Membership, er
 	return m, nil
 }
 
+// inviteLinksEnabled refuses (403) to create or use invite links in an
+// organization whose inviteLinks setting is off.
+func inviteLinksEnabled(org *ent.Organization) error {
+	if !org.InviteLinks {
+		return apperr.Forbiddenf("invite links are disabled in organization %s (its inviteLinks setting is false)", org.ID)
+	}
+	return nil
+}
+
 // visibleMember is the member userID of orgID, if the caller may see it,
 // with the caller's own standing. Strangers, unknown users and users of
 // other organizations answer 404; so does another member for a guest.
@@ -163,6 +174,19 @@ func removableMember(ctx context.Context, orgID, userID string) (*ent.Member, er
 	}
 	if !m.CanRemoveMember(userID == auth.ViewerID(ctx)) {
 		return nil, apperr.Forbiddenf("only admins of the organization can remove other members")
+	}
+	return target, nil
+}
+
+// spacesMember is a visible member whose spaces the caller may list:
+// themself, or anyone for an admin of the organization.
+func spacesMember(ctx context.Context, orgID, userID string) (*ent.Member, error) {
+	target, m, err := visibleMember(ctx, orgID, userID)
+	if err != nil {
+		return nil, err
+	}
+	if userID != auth.ViewerID(ctx) && !m.CanAdminOrganization() {
+		return nil, apperr.Forbiddenf("only admins can list another member's spaces")
 	}
 	return target, nil
 }

@@ -55,12 +55,6 @@ func checkInviteRole(role access.Role) error {
 	return nil
 }
 
-// inviteLinksDisabled is the refusal to create or use invite links in an
-// organization whose `inviteLinks` setting is off.
-func inviteLinksDisabled(orgID string) error {
-	return apperr.Forbiddenf("invite links are disabled in organization %s (its inviteLinks setting is false)", orgID)
-}
-
 // CreateOrganizationInvite creates an invite link with a role (admins only;
 // refused with 403 while the organization's inviteLinks setting is off).
 func (r *Resolver) CreateOrganizationInvite(ctx context.Context, orgID string, in model.CreateOrganizationInviteInput) (*ent.Invite, error) {
@@ -68,8 +62,8 @@ func (r *Resolver) CreateOrganizationInvite(ctx context.Context, orgID string, i
 	if err != nil {
 		return nil, err
 	}
-	if !org.InviteLinks {
-		return nil, inviteLinksDisabled(orgID)
+	if err := inviteLinksEnabled(org); err != nil {
+		return nil, err
 	}
 	if err := checkInviteRole(in.Role); err != nil {
 		return nil, err
@@ -135,8 +129,8 @@ func (r *Resolver) JoinOrganizationWithInvite(ctx context.Context, orgID, id str
 	if err != nil {
 		return nil, err
 	}
-	if !org.InviteLinks {
-		return nil, inviteLinksDisabled(orgID)
+	if err := inviteLinksEnabled(org); err != nil {
+		return nil, err
 	}
 	m, _, err := membership(ctx, orgID)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/customfieldvalue"
-	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
@@ -70,21 +69,9 @@ func spacesWithRole(ctx context.Context, rows []*ent.Space) ([]*ent.Space, error
 // about themself.
 func (r *Resolver) MemberSpaces(ctx context.Context, orgID, userID string, args paging.Args) (paging.Page[*model.MemberSpace], error) {
 	var none paging.Page[*model.MemberSpace]
-	_, caller, err := visibleOrganization(ctx, orgID)
+	m, err := spacesMember(ctx, orgID, userID)
 	if err != nil {
 		return none, err
-	}
-	self := userID == auth.ViewerID(ctx)
-	m, err := r.Client.Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).Only(ctx)
-	// Guests do not see the other members (as they do not see teams).
-	if ent.IsNotFound(err) || (err == nil && !self && !caller.CanSeeTeams()) {
-		return none, apperr.NotFoundf("member %s not found", userID)
-	}
-	if err != nil {
-		return none, err
-	}
-	if !self && !caller.CanAdminOrganization() {
-		return none, apperr.Forbiddenf("only admins can list another member's spaces")
 	}
 	items, err := accessibleSpaces(ctx, orgID, access.Membership{Member: true, Role: m.Role})
 	if err != nil {
