@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/testkit"
@@ -26,19 +27,26 @@ func TestCustomFieldsGraphQL(t *testing.T) {
 		}
 		s.MustGraphQL(t, alice.Token, create, map[string]any{"org": acme, "in": map[string]any{"name": "owner", "type": "text"}})
 
-		// The connection on Organization, paged.
+		// The connection on Organization, paged: newest first, the id
+		// breaking a tie (the two may share a millisecond).
+		newest, err := s.Client().CustomField.Query().Where(customfield.OrganizationID(acme)).
+			Order(ent.Desc(customfield.FieldCreatedAt), ent.Desc(customfield.FieldID)).
+			Select(customfield.FieldName).Strings(ctx)
+		if err != nil || len(newest) != 2 {
+			t.Fatalf("stored fields %v (%v)", newest, err)
+		}
 		q := `query($org: ID!, $after: String) { organization(id: $org) { customFields(first: 1, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { name permissions { view edit } } } } } }`
 		data = s.MustGraphQL(t, carol.Token, q, map[string]any{"org": acme})
 		conn := data["organization"].(map[string]any)["customFields"].(map[string]any)
 		info := conn["pageInfo"].(map[string]any)
 		node := conn["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)
-		if conn["totalCount"].(float64) != 2 || info["hasNextPage"] != true || node["name"] != "owner" ||
+		if conn["totalCount"].(float64) != 2 || info["hasNextPage"] != true || node["name"] != newest[0] ||
 			node["permissions"].(map[string]any)["edit"] != false {
 			t.Fatalf("first page: %v", conn)
 		}
 		data = s.MustGraphQL(t, carol.Token, q, map[string]any{"org": acme, "after": info["endCursor"]})
 		conn = data["organization"].(map[string]any)["customFields"].(map[string]any)
-		if conn["pageInfo"].(map[string]any)["hasNextPage"] != false || conn["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["name"] != "status" {
+		if conn["pageInfo"].(map[string]any)["hasNextPage"] != false || conn["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["name"] != newest[1] {
 			t.Fatalf("second page: %v", conn)
 		}
 

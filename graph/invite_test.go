@@ -2,8 +2,11 @@ package graph_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/testkit"
@@ -27,18 +30,24 @@ func TestInvitesGraphQL(t *testing.T) {
 			ids = append(ids, inv["id"].(string))
 		}
 
+		// Newest first, the id breaking a tie: the two may share a millisecond.
+		newest, err := s.Client().Invite.Query().Where(invite.OrganizationID(acme)).
+			Order(ent.Desc(invite.FieldCreatedAt), ent.Desc(invite.FieldID)).IDs(ctx)
+		if err != nil || len(newest) != 2 || !slices.Contains(newest, ids[0]) || !slices.Contains(newest, ids[1]) {
+			t.Fatalf("stored invites %v (%v), created %v", newest, err, ids)
+		}
 		q := `query($org: ID!, $after: String) { organization(id: $org) { inviteLinks inviteLinksConnection(first: 1, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id role } } } } }`
 		data := s.MustGraphQL(t, alice.Token, q, map[string]any{"org": acme})
 		org := data["organization"].(map[string]any)
 		conn := org["inviteLinksConnection"].(map[string]any)
 		info := conn["pageInfo"].(map[string]any)
 		if org["inviteLinks"] != true || conn["totalCount"].(float64) != 2 || info["hasNextPage"] != true ||
-			conn["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["id"] != ids[1] {
+			conn["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["id"] != newest[0] {
 			t.Fatalf("first page: %v", org)
 		}
 		data = s.MustGraphQL(t, alice.Token, q, map[string]any{"org": acme, "after": info["endCursor"]})
 		conn = data["organization"].(map[string]any)["inviteLinksConnection"].(map[string]any)
-		if conn["pageInfo"].(map[string]any)["hasNextPage"] != false || conn["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["id"] != ids[0] {
+		if conn["pageInfo"].(map[string]any)["hasNextPage"] != false || conn["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["id"] != newest[1] {
 			t.Fatalf("second page: %v", conn)
 		}
 
