@@ -45,12 +45,6 @@ func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	return rawText(srv)
 }
 
-// Explorer serves GraphiQL on GET /graphql, persisting nothing (see
-// explorer.go).
-func Explorer() http.Handler {
-	return newExplorer()
-}
-
 // presentError sets extensions.code from apperr and hides internal errors.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)

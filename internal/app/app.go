@@ -12,6 +12,7 @@ import (
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/blob"
 	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/internal/explorer"
 	"github.com/folio/folio/internal/fetch"
 	"github.com/folio/folio/internal/importer"
 	"github.com/folio/folio/rest"
@@ -64,15 +65,15 @@ func (a *App) routes(logger *slog.Logger) http.Handler {
 	r.Get("/readyz", a.ready)
 
 	gql := graph.NewHandler(a.Resolver, a.Config.MaxResponseBytes)
-	explorer := graph.Explorer()
 	r.Get("/graphql", func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Query().Get("query") == "" {
-			explorer.ServeHTTP(w, req)
+			explorer.Page(w, req)
 			return
 		}
 		a.Resolver.Authenticate(gql).ServeHTTP(w, req)
 	})
 	r.With(a.Resolver.Authenticate).Post("/graphql", gql.ServeHTTP)
+	r.Get(explorer.AssetPath+"*", explorer.Asset)
 
 	rest.Downloads(r, a.Resolver)
 
