@@ -70,9 +70,9 @@ func (a *App) routes(logger *slog.Logger) http.Handler {
 			explorer.Page(w, req)
 			return
 		}
-		a.Resolver.Authenticate(gql).ServeHTTP(w, req)
+		a.Resolver.AuthenticateGraphQL(gql).ServeHTTP(w, req)
 	})
-	r.With(a.Resolver.Authenticate).Post("/graphql", gql.ServeHTTP)
+	r.With(a.Resolver.AuthenticateGraphQL).Post("/graphql", gql.ServeHTTP)
 	r.Get(explorer.AssetPath+"*", explorer.Asset)
 
 	rest.Downloads(r, a.Resolver)
