@@ -135,7 +135,7 @@ func TestExplorerInBrowser(t *testing.T) {
 		},
 	)
 	step("run the viewer query",
-		chromedp.Evaluate[chromedp.Void](`document.querySelector(` + jsString(queryEditor) + `).CodeMirror.setValue("{ viewer { user { id } } }")`),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector(`+jsString(queryEditor)+`).CodeMirror.setValue("{ viewer { user { id } } }")`),
 		chromedp.Click(chromedp.CSS(execute)),
 	)
 	response, err := chromedp.Run(ctx, chromedp.Poll[string](`(() => {
