@@ -126,6 +126,10 @@ func TestExplorerInBrowser(t *testing.T) {
 		chromedp.Navigate(s.URL+"/graphql"),
 		chromedp.WaitVisible(chromedp.CSS(queryEditor)),
 	)
+	welcome, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(`+jsString(queryEditor)+`).CodeMirror.getValue()`))
+	if err != nil || !strings.Contains(welcome, `{"Authorization": "Bearer folio_…"}`) {
+		t.Fatalf("the default query does not say how to add the token (%v):\n%s", err, welcome)
+	}
 	step("paste the token into the Headers tab",
 		chromedp.Click(headersTab),
 		chromedp.Click(chromedp.CSS(headersEditor)),

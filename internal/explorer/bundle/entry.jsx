@@ -31,15 +31,18 @@ async function fetcher(params, opts) {
 
 const defaultQuery = `# Folio's GraphQL explorer.
 #
-# Every request needs an API token (\`make run\` prints one on first start;
-# more with: folio token create --email you@example.com). Open the Headers
-# tab below and paste:
+# Every request needs an API token: \`make run\`
+# prints one on first start; make more with
+#   folio token create --email you@example.com
 #
+# Open the Headers tab below and paste:
 #   {"Authorization": "Bearer folio_…"}
+# It lives in this tab only: nothing is saved
+# in the browser.
 #
-# The header lives in this tab only: nothing is saved in the browser.
-# Then run this query (the ▶ button or Ctrl-Enter), and re-fetch the schema
-# (the ⟳ button on the left) for completion and the docs.
+# Then run the query (▶ or Ctrl-Enter), and
+# re-fetch the schema (⟳, bottom left) for
+# completion and the docs.
 
 {
   viewer {
