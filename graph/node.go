@@ -64,7 +64,7 @@ var nodeTypes = []nodeType{
 		return r.customFieldByID(ctx, org, id)
 	}},
 	{"SAMLProvider", samlprovider.Table, samlprovider.FieldOrganizationID, func(r *Resolver, ctx context.Context, id, org string) (model.Node, error) {
-		return r.adminSAMLProvider(ctx, org, id)
+		return r.SAMLProviderByID(ctx, org, id)
 	}},
 	{"Invite", invite.Table, invite.FieldOrganizationID, func(r *Resolver, ctx context.Context, id, org string) (model.Node, error) {
 		return r.InviteLink(ctx, org, id)
