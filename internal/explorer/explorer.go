@@ -62,8 +62,8 @@ type asset struct {
 }
 
 var (
-	page   []byte
-	assets = map[string]*asset{}
+	page   []byte                // index.html
+	served = map[string]*asset{} // the files it loads, by name under AssetPath
 )
 
 var assetRef = regexp.MustCompile(`(?:src|href)="([^"]*)"`)
@@ -92,7 +92,7 @@ func init() {
 		if err != nil {
 			panic("explorer: index.html loads " + ref + ", which the bundle lacks")
 		}
-		assets[name] = &asset{body: body, contentType: ct}
+		served[name] = &asset{body: body, contentType: ct}
 	}
 }
 
@@ -109,7 +109,7 @@ func Page(w http.ResponseWriter, r *http.Request) {
 // Asset serves a file of the bundle under AssetPath, gzipped when the
 // client takes it (the script shrinks to about a quarter).
 func Asset(w http.ResponseWriter, r *http.Request) {
-	a := assets[strings.TrimPrefix(r.URL.Path, AssetPath)]
+	a := served[strings.TrimPrefix(r.URL.Path, AssetPath)]
 	if a == nil {
 		apperr.Write(w, r, apperr.NotFoundf("no such explorer file"))
 		return
