@@ -122,7 +122,7 @@ func StartLogged(t testing.TB, kind string, w io.Writer) *Server {
 func start(t testing.TB, kind string, logger *slog.Logger) *Server {
 	t.Helper()
 	ctx := context.Background()
-	cfg := app.FromEnv()
+	cfg := app.Defaults()
 	cfg.DataDir = t.TempDir()
 	cfg.BlobURL = ""
 	cfg.DatabaseURL = ""
