@@ -12,7 +12,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -208,14 +207,10 @@ func (c cli) tokenCreate(args []string) error {
 	}
 	// Run from another directory, the default ./data is a new, empty
 	// database: say where the token went and whether that file is new.
-	where, path := "the PostgreSQL database "+db.Redact(cfg.DatabaseURL), db.SQLitePath(cfg.DatabaseURL, cfg.DataDir)
-	created := false
-	if path != "" {
-		if path, err = filepath.Abs(path); err != nil {
-			return err
-		}
-		_, err = os.Stat(path)
-		where, created = "the SQLite database "+path, errors.Is(err, os.ErrNotExist)
+	where, created := "the PostgreSQL database "+cfg.DatabaseLocation(), false
+	if path := db.SQLitePath(cfg.DatabaseURL, cfg.DataDir); path != "" {
+		_, err := os.Stat(path)
+		where, created = "the SQLite database "+cfg.DatabaseLocation(), errors.Is(err, os.ErrNotExist)
 	}
 	ctx := context.Background()
 	a, err := open(ctx, cfg)
@@ -228,7 +223,7 @@ func (c cli) tokenCreate(args []string) error {
 		return err
 	}
 	if created {
-		fmt.Fprintf(c.stderr, "folio: created a new database at %s: none was there (to use an existing one, run from its directory or set FOLIO_DATA_DIR or DATABASE_URL)\n", path)
+		fmt.Fprintf(c.stderr, "folio: created a new database at %s: none was there (to use an existing one, run from its directory or set FOLIO_DATA_DIR or DATABASE_URL)\n", cfg.DatabaseLocation())
 	}
 	fmt.Fprintf(c.stderr, "folio: token for %s stored in %s\n", email, where)
 	fmt.Fprintln(c.stdout, token)

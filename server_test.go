@@ -244,7 +244,8 @@ func TestPortTaken(t *testing.T) {
 // its port is bound, so the curl line it shows answers at once; SIGTERM
 // then stops it cleanly.
 func TestFirstStartBanner(t *testing.T) {
-	cmd := folioCommand(t, []string{"FOLIO_DATA_DIR=" + filepath.Join(t.TempDir(), "data")}, "serve", "--addr", "127.0.0.1:0")
+	dataDir := filepath.Join(t.TempDir(), "data")
+	cmd := folioCommand(t, []string{"FOLIO_DATA_DIR=" + dataDir}, "serve", "--addr", "127.0.0.1:0")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -259,12 +260,17 @@ func TestFirstStartBanner(t *testing.T) {
 	curl := regexp.MustCompile(`curl -s -H "Authorization: Bearer (\S+)" (\S+)`)
 	lines := bufio.NewScanner(stdout)
 	var m []string
+	var banner strings.Builder
 	for m == nil && lines.Scan() {
+		banner.WriteString(lines.Text() + "\n")
 		m = curl.FindStringSubmatch(lines.Text())
 	}
 	if m == nil {
 		cmd.Wait()
 		t.Fatalf("no curl line; stderr: %s", stderr.String())
+	}
+	if !strings.Contains(banner.String(), "database:      "+filepath.Join(dataDir, "folio.db")+"\n") {
+		t.Errorf("the banner does not name the database file:\n%s", banner.String())
 	}
 	go io.Copy(io.Discard, stdout)
 	req, _ := http.NewRequest("GET", m[2], nil)

@@ -382,6 +382,15 @@ func (c Config) PublicBaseURL() string {
 	return fmt.Sprintf("http://%s", c.Addr)
 }
 
+// DatabaseLocation names the database for people: the SQLite file's
+// absolute path, or the PostgreSQL URL without its password.
+func (c Config) DatabaseLocation() string {
+	if path := db.SQLitePath(c.DatabaseURL, c.DataDir); path != "" {
+		return absolute(path)
+	}
+	return db.Redact(c.DatabaseURL)
+}
+
 // PrepareDataDir makes the data directory if it is missing and checks that
 // it can be written, when the server keeps something there (the SQLite file
 // or the blobs), so that a bad directory stops the start with its path and
