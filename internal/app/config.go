@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -188,23 +189,7 @@ func (v flagValue) String() string {
 	if v.c == nil { // flag.PrintDefaults probes a zero value
 		return ""
 	}
-	return fmt.Sprint(valueOf(v.s.field(v.c)))
-}
-
-func valueOf(p any) any {
-	switch p := p.(type) {
-	case *string:
-		return *p
-	case *int:
-		return *p
-	case *int64:
-		return *p
-	case *bool:
-		return *p
-	case *time.Duration:
-		return *p
-	}
-	panic(fmt.Sprintf("settings table: field of type %T", p))
+	return fmt.Sprint(reflect.ValueOf(v.s.field(v.c)).Elem())
 }
 
 // Placeholder names the kind of value in help text (--addr HOST:PORT).
@@ -226,22 +211,21 @@ func (s Setting) Placeholder() string {
 
 // Expected says what a valid value looks like, for error messages.
 func (s Setting) Expected() string {
-	var want string
 	switch s.Kind {
 	case Address:
-		want = "host:port, such as 127.0.0.1:8080 or :8080"
+		return "host:port, such as 127.0.0.1:8080 or :8080"
 	case Directory:
-		want = "a directory, or a path where one can be created"
+		return "a directory, or a path where one can be created"
 	case URL:
-		want = "an absolute URL (scheme " + strings.Join(s.Schemes, ", ") + ") such as " + s.Example
+		return "an absolute URL (scheme " + strings.Join(s.Schemes, ", ") + ") such as " + s.Example
 	case Number:
-		want = "a whole number greater than 0"
+		return "a whole number greater than 0"
 	case Duration:
-		want = "a duration greater than 0 with its unit, such as 30s, 5m or 1h30m"
+		return "a duration greater than 0 with its unit, such as 30s, 5m or 1h30m"
 	case Boolean:
-		want = "true or false"
+		return "true or false"
 	}
-	return want
+	return ""
 }
 
 // set parses text into the setting's field of c.
