@@ -101,16 +101,8 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(`{"status":"ready"}` + "\n"))
 }
 
-// Serve listens on Config.Addr and serves until ctx ends (see ServeListener).
-func (a *App) Serve(ctx context.Context, logger *slog.Logger) error {
-	ln, err := net.Listen("tcp", a.Config.Addr)
-	if err != nil {
-		return err
-	}
-	return a.ServeListener(ctx, ln, logger)
-}
-
-// ServeListener runs the HTTP server on ln until ctx ends, then stops
+// ServeListener runs the HTTP server on ln (the caller binds it, so a taken
+// port is known before anything else happens) until ctx ends, then stops
 // accepting connections and lets in-flight requests finish (up to
 // ShutdownTimeout) before returning.
 func (a *App) ServeListener(ctx context.Context, ln net.Listener, logger *slog.Logger) error {
