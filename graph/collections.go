@@ -9,6 +9,7 @@ import (
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/paging"
 )
@@ -83,6 +84,22 @@ func (r *Resolver) Subcollections(ctx context.Context, c *ent.Collection, args p
 	key := func(c *ent.Collection) paging.Cursor { return positionKey(c.Position, c.ID) }
 	sort.Slice(rows, func(i, j int) bool { return key(rows[i]).Less(key(rows[j])) })
 	return paging.Slice(args, rows, key), nil
+}
+
+// ReadCollection reads a collection the caller has a role on.
+func (r *Resolver) ReadCollection(ctx context.Context, id string) (*ent.Collection, error) {
+	c, _, err := visibleCollection(ctx, id)
+	return c, err
+}
+
+// CollectionPermissions are the caller's permissions on c.
+func (r *Resolver) CollectionPermissions(ctx context.Context, c *ent.Collection) (*access.CollectionPermissions, error) {
+	role, err := collectionRole(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	p := access.CollectionPermissionsFor(role)
+	return &p, nil
 }
 
 // CreateCollection creates a collection at the end of its parent.

@@ -12,8 +12,9 @@ import (
 	"github.com/folio/folio/internal/paging"
 )
 
-// settingsPermissions is the caller's {view, edit} on a setting of orgID.
-func settingsPermissions(ctx context.Context, orgID string) (*access.SettingsPermissions, error) {
+// SettingsPermissions are the caller's {view, edit} on a setting of orgID
+// (a custom field, translation settings).
+func (r *Resolver) SettingsPermissions(ctx context.Context, orgID string) (*access.SettingsPermissions, error) {
 	m, _, err := membership(ctx, orgID)
 	if err != nil {
 		return nil, err
@@ -40,6 +41,20 @@ func (r *Resolver) CustomFieldByName(ctx context.Context, orgID, name string) (*
 		return nil, err
 	}
 	return r.customField(ctx, orgID, name)
+}
+
+// customFieldByID is CustomFieldByName by the field's id (for node).
+func (r *Resolver) customFieldByID(ctx context.Context, orgID, id string) (*ent.CustomField, error) {
+	if _, err := settingsOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	cf, err := r.Client.CustomField.Query().
+		Where(customfield.OrganizationID(orgID), customfield.ID(id)).
+		Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("custom field %s not found", id)
+	}
+	return cf, err
 }
 
 // customField finds a field by name in orgID; fields of other

@@ -32,6 +32,22 @@ func (r *Resolver) ChangeRequestRevision(ctx context.Context, spaceID, crID stri
 	return loadRevision(ctx, cr.RevisionID)
 }
 
+// spaceRevisionByID is a revision of a space the caller can read, current
+// or not (for node).
+func (r *Resolver) spaceRevisionByID(ctx context.Context, spaceID, id string) (*ent.Revision, error) {
+	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+		return nil, err
+	}
+	rev, err := loadRevision(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if rev.SpaceID != spaceID {
+		return nil, apperr.NotFoundf("revision %s not found", id)
+	}
+	return rev, nil
+}
+
 func loadRevision(ctx context.Context, id string) (*ent.Revision, error) {
 	if id == "" {
 		return nil, apperr.NotFoundf("this content has no revision yet")
@@ -110,6 +126,12 @@ func (r *Resolver) RevisionFiles(ctx context.Context, rev *ent.Revision, args pa
 		return paging.Page[*ent.File]{}, err
 	}
 	return paging.Slice(args, files, fileKey), nil
+}
+
+// AllRevisionFiles is every file of a revision, oldest first (the
+// revision object's `files`).
+func (r *Resolver) AllRevisionFiles(ctx context.Context, rev *ent.Revision) ([]*ent.File, error) {
+	return loader.For(ctx).RevisionFiles.Load(ctx, rev.ID)()
 }
 
 // RevisionFile finds a file of a revision by its id.
