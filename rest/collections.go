@@ -8,6 +8,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
@@ -145,7 +146,7 @@ type collectionJSON struct {
 	Description  *string                       `json:"description,omitempty"`
 	Organization string                        `json:"organization"`
 	Parent       *string                       `json:"parent,omitempty"`
-	DefaultLevel *string                       `json:"defaultLevel"`
+	DefaultLevel *collection.DefaultLevel      `json:"defaultLevel"`
 	URLs         *model.CollectionURLs         `json:"urls"`
 	Permissions  *access.CollectionPermissions `json:"permissions"`
 }
@@ -155,10 +156,9 @@ func (a *API) presentCollection(ctx context.Context, c *ent.Collection) (any, er
 	if err != nil {
 		return nil, err
 	}
-	level, _ := a.res.Collection().DefaultLevel(ctx, c)
 	return collectionJSON{
 		Object: "collection", ID: c.ID, Title: c.Title, Description: c.Description,
-		Organization: c.OrganizationID, Parent: c.ParentID, DefaultLevel: level,
+		Organization: c.OrganizationID, Parent: c.ParentID, DefaultLevel: c.DefaultLevel,
 		URLs: a.res.CollectionURLs(c), Permissions: perms,
 	}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
@@ -172,12 +173,12 @@ type spaceJSON struct {
 	CreatedAt           string                   `json:"createdAt"`
 	UpdatedAt           string                   `json:"updatedAt"`
 	DeletedAt           *string                  `json:"deletedAt,omitempty"`
-	EditMode            *string                  `json:"editMode,omitempty"`
+	EditMode            *space.EditMode          `json:"editMode,omitempty"`
 	MergeRules          map[string]string        `json:"mergeRules"`
 	Organization        string                   `json:"organization"`
 	Parent              *string                  `json:"parent,omitempty"`
 	Revision            string                   `json:"revision"`
-	DefaultLevel        *string                  `json:"defaultLevel"`
+	DefaultLevel        *space.DefaultLevel      `json:"defaultLevel"`
 	Comments            int                      `json:"comments"`
 	ChangeRequests      int                      `json:"changeRequests"`
 	ChangeRequestsOpen  int                      `json:"changeRequestsOpen"`
@@ -214,13 +215,11 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	editMode, _ := sr.EditMode(ctx, s)
-	level, _ := sr.DefaultLevel(ctx, s)
 	out := spaceJSON{
 		Object: "space", ID: s.ID, Title: s.Title, Visibility: s.Visibility.String(),
 		CreatedAt: timestamp(s.CreatedAt), UpdatedAt: timestamp(s.UpdatedAt),
-		EditMode: editMode, MergeRules: map[string]string{"type": "inherit"},
-		Organization: s.OrganizationID, Parent: s.ParentID, Revision: s.RevisionID, DefaultLevel: level,
+		EditMode: s.EditMode, MergeRules: map[string]string{"type": "inherit"},
+		Organization: s.OrganizationID, Parent: s.ParentID, Revision: s.RevisionID, DefaultLevel: s.DefaultLevel,
 		Comments: comments, ChangeRequests: crs, ChangeRequestsOpen: open, ChangeRequestsDraft: draft,
 		URLs: urls, Permissions: perms,
 	}

@@ -15,7 +15,13 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -412,8 +418,10 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	PageURLs struct {
@@ -513,7 +521,7 @@ type ComplexityRoot struct {
 	Space struct {
 		ChangeRequest       func(childComplexity int, id string) int
 		ChangeRequestCount  func(childComplexity int) int
-		ChangeRequests      func(childComplexity int, first *int, after *string, order *model.Order, status *string, contributor *string) int
+		ChangeRequests      func(childComplexity int, first *int, after *string, order *model.Order, status *changerequest.Status, contributor *string) int
 		ChangeRequestsDraft func(childComplexity int) int
 		ChangeRequestsOpen  func(childComplexity int) int
 		Comments            func(childComplexity int) int
@@ -674,8 +682,6 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type ChangeRequestResolver interface {
-	Status(ctx context.Context, obj *ent.ChangeRequest) (string, error)
-
 	CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error)
 
 	Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error)
@@ -690,7 +696,7 @@ type ChangeRequestResolver interface {
 type CollectionResolver interface {
 	Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Collection) (*ent.Collection, error)
-	DefaultLevel(ctx context.Context, obj *ent.Collection) (*string, error)
+	DefaultLevel(ctx context.Context, obj *ent.Collection) (*space.DefaultLevel, error)
 
 	Urls(ctx context.Context, obj *ent.Collection) (*model.CollectionURLs, error)
 	Permissions(ctx context.Context, obj *ent.Collection) (*access.CollectionPermissions, error)
@@ -698,8 +704,6 @@ type CollectionResolver interface {
 	Collections(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.CollectionConnection, error)
 }
 type CustomFieldResolver interface {
-	Type(ctx context.Context, obj *ent.CustomField) (string, error)
-
 	Permissions(ctx context.Context, obj *ent.CustomField) (*access.SettingsPermissions, error)
 	Urls(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldURLs, error)
 }
@@ -773,10 +777,6 @@ type MutationResolver interface {
 	DeleteTranslation(ctx context.Context, organizationID string, id string) (bool, error)
 }
 type OrganizationResolver interface {
-	Type(ctx context.Context, obj *ent.Organization) (string, error)
-	UseCase(ctx context.Context, obj *ent.Organization) (*string, error)
-	CommunityType(ctx context.Context, obj *ent.Organization) (*string, error)
-
 	Permissions(ctx context.Context, obj *ent.Organization) (*access.OrganizationPermissions, error)
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationURLs, error)
 	Collections(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, nested *bool) (*model.CollectionConnection, error)
@@ -794,7 +794,7 @@ type PageResolver interface {
 	ID(ctx context.Context, obj *model.Page) (string, error)
 
 	Emoji(ctx context.Context, obj *model.Page) (*string, error)
-	Type(ctx context.Context, obj *model.Page) (string, error)
+	Type(ctx context.Context, obj *model.Page) (page.Kind, error)
 
 	Path(ctx context.Context, obj *model.Page) (string, error)
 	Description(ctx context.Context, obj *model.Page) (*string, error)
@@ -819,7 +819,7 @@ type QueryResolver interface {
 	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
 }
 type RevisionResolver interface {
-	Type(ctx context.Context, obj *ent.Revision) (string, error)
+	Type(ctx context.Context, obj *ent.Revision) (revision.Type, error)
 
 	Pages(ctx context.Context, obj *ent.Revision) ([]*model.Page, error)
 	Files(ctx context.Context, obj *ent.Revision) ([]*ent.File, error)
@@ -840,20 +840,17 @@ type SearchSectionResolver interface {
 	Body(ctx context.Context, obj *model.SearchSection) (string, error)
 }
 type SpaceResolver interface {
-	Visibility(ctx context.Context, obj *ent.Space) (string, error)
-
-	EditMode(ctx context.Context, obj *ent.Space) (*string, error)
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
 	Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error)
-	DefaultLevel(ctx context.Context, obj *ent.Space) (*string, error)
+
 	Comments(ctx context.Context, obj *ent.Space) (int, error)
 	ChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error)
 	ChangeRequestsOpen(ctx context.Context, obj *ent.Space) (int, error)
 	ChangeRequestsDraft(ctx context.Context, obj *ent.Space) (int, error)
 	Urls(ctx context.Context, obj *ent.Space) (*model.SpaceURLs, error)
 	Permissions(ctx context.Context, obj *ent.Space) (*access.SpacePermissions, error)
-	ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *string, contributor *string) (*model.ChangeRequestConnection, error)
+	ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *changerequest.Status, contributor *string) (*model.ChangeRequestConnection, error)
 	ChangeRequest(ctx context.Context, obj *ent.Space, id string) (*ent.ChangeRequest, error)
 	Links(ctx context.Context, obj *ent.Space, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error)
@@ -2674,6 +2671,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "PageURLs.app":
 		if e.ComplexityRoot.PageURLs.App == nil {
@@ -3096,7 +3105,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Space.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["status"].(*string), args["contributor"].(*string)), true
+		return e.ComplexityRoot.Space.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["status"].(*changerequest.Status), args["contributor"].(*string)), true
 	case "Space.changeRequestsDraft":
 		if e.ComplexityRoot.Space.ChangeRequestsDraft == nil {
 			break
@@ -3812,8 +3821,8 @@ type Collection implements Node {
   description: String
   organization: Organization!
   parent: Collection
-  "A role, \"inherit\", or null (members get no access by default)."
-  defaultLevel: String
+  "See DefaultLevel; null: members get no access by default."
+  defaultLevel: DefaultLevel
   createdAt: Time!
   updatedAt: Time!
   urls: CollectionURLs!
@@ -3856,7 +3865,7 @@ input CreateCollectionInput {
 input UpdateCollectionInput {
   title: String
   description: String
-  defaultLevel: String
+  defaultLevel: DefaultLevel
 }
 
 extend type Organization {
@@ -3892,9 +3901,15 @@ enum Order {
   desc
 }
 
-"Relay page information. endCursor is the same opaque cursor REST sends as ` + "`" + `page` + "`" + `."
+"Relay page information about one page of a connection. Cursors are opaque; endCursor is the cursor REST sends as ` + "`" + `page` + "`" + `."
 type PageInfo {
+  "True when more items follow this page: ask for them with after: endCursor."
   hasNextPage: Boolean!
+  "True when the page was asked for with ` + "`" + `after` + "`" + ` (items come before it)."
+  hasPreviousPage: Boolean!
+  "The first edge's cursor; null when the page is empty."
+  startCursor: String
+  "The last edge's cursor (pass it as ` + "`" + `after` + "`" + ` for the next page); null when the page is empty."
   endCursor: String
 }
 
@@ -3921,8 +3936,7 @@ type Query {
 "An immutable snapshot of a space's content."
 type Revision implements Node {
   id: ID!
-  "initial, edits, merge, update or import"
-  type: String!
+  type: RevisionType!
   parents: [String!]!
   createdAt: Time!
   "The root pages, in order, each with its subpages."
@@ -3937,8 +3951,7 @@ type Page {
   id: ID!
   title: String!
   emoji: String
-  "document, group or link"
-  type: String!
+  type: PageType!
   slug: String!
   "The slugs from the root, unique in the revision."
   path: String!
@@ -3976,8 +3989,7 @@ type FileDimensions {
 type ChangeRequest implements Node {
   id: ID!
   number: Int!
-  "draft, open, archived or merged"
-  status: String!
+  status: ChangeRequestStatus!
   subject: String!
   createdBy: User
   createdAt: Time!
@@ -4013,13 +4025,12 @@ type ChangeRequestEdge {
 "The outcome of a merge (result: merge) or an update (result: update)."
 type MergeResult {
   revision: String!
-  result: String!
+  result: MergeResultKind!
 }
 
 input UpdateChangeRequestInput {
   subject: String
-  "draft, open or archived (merged only through merge)"
-  status: String
+  status: ChangeRequestStatus
 }
 
 input FileUploadInput {
@@ -4034,7 +4045,7 @@ input FileUploadInput {
 
 "One change of a batch: operation insert_page, update_page, delete_page or insert_files."
 input ContentChangeInput {
-  operation: String!
+  operation: ContentChangeOperation!
   page: ID
   "Parent page (a page id or the ref of a page inserted earlier in the batch); null for the root."
   into: ID
@@ -4052,7 +4063,7 @@ input ContentChangeInput {
 }
 
 extend type Space {
-  changeRequests(first: Int, after: String, order: Order, status: String, contributor: ID): ChangeRequestConnection!
+  changeRequests(first: Int, after: String, order: Order, status: ChangeRequestStatus, contributor: ID): ChangeRequestConnection!
   "A change request by id or number."
   changeRequest(id: String!): ChangeRequest!
 }
@@ -4079,14 +4090,12 @@ type ImportResult {
 
 extend type Mutation {
   "Fetch url and add its content (source: markdown, zip, html or website) to a space or a change request."
-  importContent(spaceId: ID!, changeRequestId: String, url: String!, source: String!): ImportResult!
+  importContent(spaceId: ID!, changeRequestId: String, url: String!, source: ImportSource!): ImportResult!
 }
 
 type LinkTarget {
-  "ok, broken or in-app"
-  status: String!
-  "url, page, file or anchor"
-  kind: String!
+  status: LinkStatus!
+  kind: LinkKind!
   "The link as written."
   url: String!
   pageId: ID
@@ -4110,19 +4119,109 @@ type LinksResult {
 
 extend type Space {
   "Links of the current content (of one page with pageId), filtered by status."
-  links(pageId: ID, status: String): LinksResult!
+  links(pageId: ID, status: LinkStatus): LinksResult!
   "Pages of the current content that link to a file."
   fileBacklinks(fileId: ID!): [Page!]!
 }
 
 extend type ChangeRequest {
-  links(pageId: ID, status: String): LinksResult!
+  links(pageId: ID, status: LinkStatus): LinksResult!
   fileBacklinks(fileId: ID!): [Page!]!
 }
 
 extend type Mutation {
   "Print a change request (or its page pageId, alone with only) to PDF; answers a download URL valid for an hour."
   changeRequestPDF(spaceId: ID!, id: String!, page: ID, only: Boolean): String!
+}
+
+"What made a revision."
+enum RevisionType {
+  "The first content of a space."
+  initial
+  "Edits applied to a change request or, in live edit mode, to the space."
+  edits
+  "A change request merged into the space."
+  merge
+  "The space's changes brought into a change request (updateChangeRequestFromMain)."
+  update
+  "Content imported with importContent."
+  import
+}
+
+"What a page is."
+enum PageType {
+  "A page with a markdown document."
+  document
+  "A heading that groups its subpages; it has no document of its own."
+  group
+  "An entry in the table of contents pointing at href."
+  link
+}
+
+"Where a change request stands. Lists default to open."
+enum ChangeRequestStatus {
+  "Work in progress, not yet submitted for review."
+  draft
+  "Submitted: open for review and merge."
+  open
+  "Closed without merging; its content can no longer change."
+  archived
+  "Merged into the space (only mergeChangeRequest sets it); final."
+  merged
+}
+
+"What mergeChangeRequest or updateChangeRequestFromMain did."
+enum MergeResultKind {
+  "The change request's content was merged into the space."
+  merge
+  "The space's changes were brought into the change request (or it was already up to date)."
+  update
+}
+
+"The operation of one ContentChangeInput (REST spells them the same)."
+enum ContentChangeOperation {
+  "Add a page (into, at, title, markdown, ref for later changes of the batch)."
+  insert_page
+  "Change the page ` + "`" + `page` + "`" + `; absent fields are left alone."
+  update_page
+  "Delete the page ` + "`" + `page` + "`" + ` and its subpages."
+  delete_page
+  "Upload files (files) to the content."
+  insert_files
+}
+
+"What importContent reads at its url."
+enum ImportSource {
+  "One markdown document."
+  markdown
+  "A zip archive of markdown files (the folder tree becomes the page tree)."
+  zip
+  "One HTML page, converted to markdown."
+  html
+  "A website: the page at url and the pages it links to on the same site."
+  website
+}
+
+"Whether a link's target resolves (REST: ok, broken, in-app)."
+enum LinkStatus {
+  "The target exists."
+  ok
+  "The target page, file or anchor does not exist, or the URL is malformed."
+  broken
+  "A URL into Folio's own app, which Folio does not check (REST: in-app)."
+  in_app
+}
+
+"What a link points at."
+enum LinkKind {
+  "An external URL."
+  url
+  "A page of the same content."
+  page
+  "A file of the same content."
+  file
+  "A heading of the same page (#anchor)."
+  anchor
 }
 `, BuiltIn: false},
 	{Name: "../../schema/customfield.graphql", Input: `# Custom-field definitions of an organization (REST area ` + "`" + `custom-fields` + "`" + `),
@@ -4141,7 +4240,7 @@ type CustomField implements Node {
   title: String!
   "At most 200 characters; \"\" when unset."
   description: String!
-  type: String!
+  type: CustomFieldType!
   "At most 100 characters; \"\" when unset."
   placeholder: String!
   "1-50 distinct entries of 1-40 characters; null for types without options."
@@ -4175,7 +4274,7 @@ type CustomFieldEdge {
 
 input CreateCustomFieldInput {
   name: String!
-  type: String!
+  type: CustomFieldType!
   title: String
   description: String
   placeholder: String
@@ -4207,6 +4306,22 @@ extend type Mutation {
   updateCustomField(organizationId: ID!, name: String!, input: UpdateCustomFieldInput!): CustomField!
   "Delete a custom field (admins only)."
   deleteCustomField(organizationId: ID!, name: String!): Boolean!
+}
+
+"The kind of value a custom field holds (REST spells the select types select:single and select:multi)."
+enum CustomFieldType {
+  "A string."
+  text
+  "A number."
+  number
+  "true or false."
+  boolean
+  "A list of free strings."
+  tags
+  "One of the field's options. REST: select:single."
+  select_single
+  "Several of the field's options. REST: select:multi."
+  select_multi
 }
 `, BuiltIn: false},
 	{Name: "../../schema/invite.graphql", Input: `# Invite links of an organization (REST area ` + "`" + `link-invites` + "`" + `).
@@ -4375,9 +4490,9 @@ type Organization implements Node {
   updatedAt: Time!
   emailDomains: [String!]!
   hostname: String
-  type: String!
-  useCase: String
-  communityType: String
+  type: OrganizationType!
+  useCase: OrganizationUseCase
+  communityType: CommunityType
   defaultRole: Role
   defaultContent: OrganizationDefaultContent
   logo: String
@@ -4430,8 +4545,8 @@ type OrganizationEdge {
 input CreateOrganizationInput {
   title: String!
   emailDomains: [String!]
-  type: String
-  useCase: String
+  type: OrganizationType
+  useCase: OrganizationUseCase
 }
 
 input DefaultContentInput {
@@ -4464,6 +4579,32 @@ type Mutation {
   updateOrganization(id: ID!, input: UpdateOrganizationInput!): Organization!
   "Record that the caller was seen in the organization now."
   pingOrganization(id: ID!): Boolean!
+}
+
+"What kind of organization it is."
+enum OrganizationType {
+  business
+  community
+}
+
+"What the organization mainly uses Folio for (GitBook's OrganizationUseCase)."
+enum OrganizationUseCase {
+  internalDocs
+  docsSite
+  audienceControlledSite
+  productDocs
+  teamKnowledgeBase
+  designSystem
+  openSourceDocs
+  notes
+  other
+}
+
+"What kind of community a community organization is."
+enum CommunityType {
+  nonProfit
+  openSource
+  education
 }
 `, BuiltIn: false},
 	{Name: "../../schema/saml.graphql", Input: `# SAML single sign-on of an organization (REST area ` + "`" + `access` + "`" + `: /saml, /sso).
@@ -4623,19 +4764,16 @@ type Space implements Node {
   id: ID!
   title: String!
   emoji: String
-  "public, unlisted, share-link, visitor-auth, in-collection or private"
-  visibility: String!
+  visibility: SpaceVisibility!
   createdAt: Time!
   updatedAt: Time!
   deletedAt: Time
-  "live (direct edits), locked (no edits) or null (edits through change requests)"
-  editMode: String
+  editMode: EditMode
   organization: Organization!
   parent: Collection
   "The active revision: the space's current content."
   revision: Revision
-  "A role, \"inherit\", or null (members get no access by default)."
-  defaultLevel: String
+  defaultLevel: DefaultLevel
   "Open comments."
   comments: Int!
   "All change requests, whatever their status (REST: changeRequests; here that name is the connection)."
@@ -4699,16 +4837,16 @@ input CreateSpaceInput {
   emoji: String
   "A collection of the organization to create the space in."
   parent: ID
-  editMode: String
+  editMode: EditMode
 }
 
 "Absent fields are left alone; null clears emoji, editMode and defaultLevel."
 input UpdateSpaceInput {
   title: String
   emoji: String
-  editMode: String
-  defaultLevel: String
-  visibility: String
+  editMode: EditMode
+  defaultLevel: DefaultLevel
+  visibility: SpaceVisibility
 }
 
 "Where to put a space or collection among the contents of its parent."
@@ -4718,8 +4856,7 @@ input PositionInput {
 }
 
 input PositionTargetInput {
-  "space or collection"
-  type: String!
+  type: PositionTargetType!
   space: ID
   collection: ID
 }
@@ -4750,6 +4887,48 @@ extend type Mutation {
   duplicateSpace(id: ID!): Space!
   moveSpace(id: ID!, input: MoveInput!): Space!
   transferSpace(id: ID!, organizationId: ID!): Space!
+}
+
+"Who can read a space without a role on it (REST spells these with '-': share-link, visitor-auth, in-collection)."
+enum SpaceVisibility {
+  "Anyone, and search engines index it."
+  public
+  "Anyone with the URL; not indexed."
+  unlisted
+  "Anyone with the share link (space(shareKey:)). REST: share-link."
+  share_link
+  "Visitors authenticated by the organization's own system. REST: visitor-auth."
+  visitor_auth
+  "Whoever can read the parent collection; only for spaces in a collection. REST: in-collection."
+  in_collection
+  "Only members with a role on the space."
+  private
+}
+
+"How a space's content may change; null means through change requests only."
+enum EditMode {
+  "Editors change the content directly (updateSpaceContent)."
+  live
+  "Nobody changes the content, directly or by merging."
+  locked
+}
+
+"The role members of the organization get on a space or collection by default; null: no access by default."
+enum DefaultLevel {
+  admin
+  create
+  review
+  edit
+  comment
+  read
+  "The parent collection's (or, at the root, the organization's) default."
+  inherit
+}
+
+"What a PositionTargetInput names."
+enum PositionTargetType {
+  space
+  collection
 }
 `, BuiltIn: false},
 	{Name: "../../schema/spacefield.graphql", Input: `# Values of custom fields on spaces (REST area ` + "`" + `spaces` + "`" + `).
@@ -5568,6 +5747,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
@@ -6195,7 +6378,7 @@ func (ec *executionContext) field_ChangeRequest_links_args(ctx context.Context, 
 	args["pageId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
 		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+			return ec.unmarshalOLinkStatus2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -6733,7 +6916,7 @@ func (ec *executionContext) field_Mutation_importContent_args(ctx context.Contex
 	args["url"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "source",
 		func(ctx context.Context, v any) (string, error) {
-			return ec.unmarshalNString2string(ctx, v)
+			return ec.unmarshalNImportSource2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7980,8 +8163,8 @@ func (ec *executionContext) field_Space_changeRequests_args(ctx context.Context,
 	}
 	args["order"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+		func(ctx context.Context, v any) (*changerequest.Status, error) {
+			return ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8025,7 +8208,7 @@ func (ec *executionContext) field_Space_links_args(ctx context.Context, rawArgs 
 	args["pageId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
 		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+			return ec.unmarshalOLinkStatus2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8253,18 +8436,18 @@ func (ec *executionContext) _ChangeRequest_status(ctx context.Context, field gra
 			return ec.fieldContext_ChangeRequest_status(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ChangeRequest().Status(ctx, obj)
+			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v changerequest.Status) graphql.Marshaler {
+			return ec.marshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChangeRequest", field, true, true, "String")
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "ChangeRequestStatus")
 }
 
 func (ec *executionContext) _ChangeRequest_subject(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
@@ -9000,15 +9183,15 @@ func (ec *executionContext) _Collection_defaultLevel(ctx context.Context, field 
 			return ec.Resolvers.Collection().DefaultLevel(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *space.DefaultLevel) graphql.Marshaler {
+			return ec.marshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Collection_defaultLevel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Collection", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Collection", field, true, true, "DefaultLevel")
 }
 
 func (ec *executionContext) _Collection_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
@@ -9590,18 +9773,18 @@ func (ec *executionContext) _CustomField_type(ctx context.Context, field graphql
 			return ec.fieldContext_CustomField_type(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.CustomField().Type(ctx, obj)
+			return obj.Type, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v customfield.Type) graphql.Marshaler {
+			return ec.marshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_CustomField_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CustomField", field, true, true, "String")
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "CustomFieldType")
 }
 
 func (ec *executionContext) _CustomField_placeholder(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
@@ -10622,14 +10805,14 @@ func (ec *executionContext) _LinkTarget_status(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNLinkStatus2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_LinkTarget_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "String")
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "LinkStatus")
 }
 
 func (ec *executionContext) _LinkTarget_kind(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
@@ -10645,14 +10828,14 @@ func (ec *executionContext) _LinkTarget_kind(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNLinkKind2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_LinkTarget_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "String")
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "LinkKind")
 }
 
 func (ec *executionContext) _LinkTarget_url(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
@@ -11524,14 +11707,14 @@ func (ec *executionContext) _MergeResult_result(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNMergeResultKind2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_MergeResult_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("MergeResult", field, false, false, "String")
+	return graphql.NewScalarFieldContext("MergeResult", field, false, false, "MergeResultKind")
 }
 
 func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -13705,18 +13888,18 @@ func (ec *executionContext) _Organization_type(ctx context.Context, field graphq
 			return ec.fieldContext_Organization_type(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Organization().Type(ctx, obj)
+			return obj.Type, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v organization.Type) graphql.Marshaler {
+			return ec.marshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Organization", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Organization", field, false, false, "OrganizationType")
 }
 
 func (ec *executionContext) _Organization_useCase(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
@@ -13728,18 +13911,18 @@ func (ec *executionContext) _Organization_useCase(ctx context.Context, field gra
 			return ec.fieldContext_Organization_useCase(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Organization().UseCase(ctx, obj)
+			return obj.UseCase, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *organization.UseCase) graphql.Marshaler {
+			return ec.marshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_useCase(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Organization", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Organization", field, false, false, "OrganizationUseCase")
 }
 
 func (ec *executionContext) _Organization_communityType(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
@@ -13751,18 +13934,18 @@ func (ec *executionContext) _Organization_communityType(ctx context.Context, fie
 			return ec.fieldContext_Organization_communityType(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Organization().CommunityType(ctx, obj)
+			return obj.CommunityType, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *organization.CommunityType) graphql.Marshaler {
+			return ec.marshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_communityType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Organization", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Organization", field, false, false, "CommunityType")
 }
 
 func (ec *executionContext) _Organization_defaultRole(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
@@ -15041,15 +15224,15 @@ func (ec *executionContext) _Page_type(ctx context.Context, field graphql.Collec
 			return ec.Resolvers.Page().Type(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Kind) graphql.Marshaler {
+			return ec.marshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Page_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Page", field, true, true, "PageType")
 }
 
 func (ec *executionContext) _Page_slug(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
@@ -15344,6 +15527,52 @@ func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
 }
 
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
@@ -15931,15 +16160,15 @@ func (ec *executionContext) _Revision_type(ctx context.Context, field graphql.Co
 			return ec.Resolvers.Revision().Type(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v revision.Type) graphql.Marshaler {
+			return ec.marshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Revision_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Revision", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Revision", field, true, true, "RevisionType")
 }
 
 func (ec *executionContext) _Revision_parents(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
@@ -17142,18 +17371,18 @@ func (ec *executionContext) _Space_visibility(ctx context.Context, field graphql
 			return ec.fieldContext_Space_visibility(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().Visibility(ctx, obj)
+			return obj.Visibility, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v space.Visibility) graphql.Marshaler {
+			return ec.marshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Space_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Space", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Space", field, false, false, "SpaceVisibility")
 }
 
 func (ec *executionContext) _Space_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -17234,18 +17463,18 @@ func (ec *executionContext) _Space_editMode(ctx context.Context, field graphql.C
 			return ec.fieldContext_Space_editMode(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().EditMode(ctx, obj)
+			return obj.EditMode, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *space.EditMode) graphql.Marshaler {
+			return ec.marshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_editMode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Space", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Space", field, false, false, "EditMode")
 }
 
 func (ec *executionContext) _Space_organization(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -17353,18 +17582,18 @@ func (ec *executionContext) _Space_defaultLevel(ctx context.Context, field graph
 			return ec.fieldContext_Space_defaultLevel(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().DefaultLevel(ctx, obj)
+			return obj.DefaultLevel, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *space.DefaultLevel) graphql.Marshaler {
+			return ec.marshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_defaultLevel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Space", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Space", field, false, false, "DefaultLevel")
 }
 
 func (ec *executionContext) _Space_comments(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -17533,7 +17762,7 @@ func (ec *executionContext) _Space_changeRequests(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Space().ChangeRequests(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["status"].(*string), fc.Args["contributor"].(*string))
+			return ec.Resolvers.Space().ChangeRequests(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["status"].(*changerequest.Status), fc.Args["contributor"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
@@ -20750,7 +20979,7 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 		switch k {
 		case "operation":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operation"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalNContentChangeOperation2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -20925,7 +21154,7 @@ func (ec *executionContext) unmarshalInputCreateCustomFieldInput(ctx context.Con
 			it.Name = data
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21009,14 +21238,14 @@ func (ec *executionContext) unmarshalInputCreateOrganizationInput(ctx context.Co
 			it.EmailDomains = graphql.OmittableOf(data)
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Type = graphql.OmittableOf(data)
 		case "useCase":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("useCase"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21198,7 +21427,7 @@ func (ec *executionContext) unmarshalInputCreateSpaceInput(ctx context.Context, 
 			it.Parent = graphql.OmittableOf(data)
 		case "editMode":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("editMode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21555,7 +21784,7 @@ func (ec *executionContext) unmarshalInputPositionTargetInput(ctx context.Contex
 		switch k {
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalNPositionTargetType2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21667,7 +21896,7 @@ func (ec *executionContext) unmarshalInputUpdateChangeRequestInput(ctx context.C
 			it.Subject = graphql.OmittableOf(data)
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21723,7 +21952,7 @@ func (ec *executionContext) unmarshalInputUpdateCollectionInput(ctx context.Cont
 			it.Description = graphql.OmittableOf(data)
 		case "defaultLevel":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultLevel"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -22101,21 +22330,21 @@ func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, 
 			it.Emoji = graphql.OmittableOf(data)
 		case "editMode":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("editMode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.EditMode = graphql.OmittableOf(data)
 		case "defaultLevel":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultLevel"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.DefaultLevel = graphql.OmittableOf(data)
 		case "visibility":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -22306,11 +22535,10 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "status":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._ChangeRequest_status(ctx, field, obj)
-				})
+			out.Values[i] = ec._ChangeRequest_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "subject":
 			out.Values[i] = ec._ChangeRequest_subject(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -22819,11 +23047,10 @@ func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionS
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "type":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._CustomField_type(ctx, field, obj)
-				})
+			out.Values[i] = ec._CustomField_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "placeholder":
 			out.Values[i] = ec._CustomField_placeholder(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -24211,23 +24438,20 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "type":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Organization_type(ctx, field, obj)
-				})
+			out.Values[i] = ec._Organization_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "useCase":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Organization_useCase(ctx, field, obj)
-				})
+			out.Values[i] = ec._Organization_useCase(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "communityType":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Organization_communityType(ctx, field, obj)
-				})
+			out.Values[i] = ec._Organization_communityType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "defaultRole":
 			out.Values[i] = ec._Organization_defaultRole(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -24729,6 +24953,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		case "hasNextPage":
 			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "endCursor":
@@ -25464,11 +25698,10 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "visibility":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Space_visibility(ctx, field, obj)
-				})
+			out.Values[i] = ec._Space_visibility(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._Space_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -25485,11 +25718,10 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "editMode":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Space_editMode(ctx, field, obj)
-				})
+			out.Values[i] = ec._Space_editMode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "organization":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -25509,11 +25741,10 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 					return ec._Space_revision(ctx, field, obj)
 				})
 		case "defaultLevel":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Space_defaultLevel(ctx, field, obj)
-				})
+			out.Values[i] = ec._Space_defaultLevel(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "comments":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -26966,6 +27197,36 @@ func (ec *executionContext) marshalNChangeRequestEdge2ᚖgithubᚗcomᚋfolioᚋ
 	return ec._ChangeRequestEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, v any) (changerequest.Status, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, sel ast.SelectionSet, v changerequest.Status) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ChangeRequestStatus!")
+	}
+	return res
+}
+
+var (
+	unmarshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus = map[string]changerequest.Status{
+		"draft":    changerequest.StatusDraft,
+		"open":     changerequest.StatusOpen,
+		"archived": changerequest.StatusArchived,
+		"merged":   changerequest.StatusMerged,
+	}
+	marshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus = map[changerequest.Status]string{
+		changerequest.StatusDraft:    "draft",
+		changerequest.StatusOpen:     "open",
+		changerequest.StatusArchived: "archived",
+		changerequest.StatusMerged:   "merged",
+	}
+)
+
 func (ec *executionContext) marshalNChangeRequestURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestURLs(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestURLs) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ChangeRequestURLs!")
@@ -27048,6 +27309,36 @@ func (ec *executionContext) unmarshalNContentChangeInput2ᚖgithubᚗcomᚋfolio
 	res, err := ec.unmarshalInputContentChangeInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
+
+func (ec *executionContext) unmarshalNContentChangeOperation2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNContentChangeOperation2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContentChangeOperation2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNContentChangeOperation2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ContentChangeOperation!")
+	}
+	return res
+}
+
+var (
+	unmarshalNContentChangeOperation2string = map[string]string{
+		"insert_page":  model.OperationInsertPage,
+		"update_page":  model.OperationUpdatePage,
+		"delete_page":  model.OperationDeletePage,
+		"insert_files": model.OperationInsertFiles,
+	}
+	marshalNContentChangeOperation2string = map[string]string{
+		model.OperationInsertPage:  "insert_page",
+		model.OperationUpdatePage:  "update_page",
+		model.OperationDeletePage:  "delete_page",
+		model.OperationInsertFiles: "insert_files",
+	}
+)
 
 func (ec *executionContext) unmarshalNCreateCollectionInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateCollectionInput(ctx context.Context, v any) (model.CreateCollectionInput, error) {
 	res, err := ec.unmarshalInputCreateCollectionInput(ctx, v)
@@ -27132,6 +27423,40 @@ func (ec *executionContext) marshalNCustomFieldPermissions2ᚖgithubᚗcomᚋfol
 	return ec._CustomFieldPermissions(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType(ctx context.Context, v any) (customfield.Type, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType(ctx context.Context, sel ast.SelectionSet, v customfield.Type) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "CustomFieldType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType = map[string]customfield.Type{
+		"text":          customfield.TypeText,
+		"number":        customfield.TypeNumber,
+		"boolean":       customfield.TypeBoolean,
+		"tags":          customfield.TypeTags,
+		"select_single": customfield.TypeSelectSingle,
+		"select_multi":  customfield.TypeSelectMulti,
+	}
+	marshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType = map[customfield.Type]string{
+		customfield.TypeText:         "text",
+		customfield.TypeNumber:       "number",
+		customfield.TypeBoolean:      "boolean",
+		customfield.TypeTags:         "tags",
+		customfield.TypeSelectSingle: "select_single",
+		customfield.TypeSelectMulti:  "select_multi",
+	}
+)
+
 func (ec *executionContext) marshalNCustomFieldURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldURLs(ctx context.Context, sel ast.SelectionSet, v *model.CustomFieldURLs) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "CustomFieldURLs!")
@@ -27210,6 +27535,36 @@ func (ec *executionContext) marshalNImportResult2ᚖgithubᚗcomᚋfolioᚋfolio
 	return ec._ImportResult(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNImportSource2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNImportSource2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNImportSource2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNImportSource2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ImportSource!")
+	}
+	return res
+}
+
+var (
+	unmarshalNImportSource2string = map[string]string{
+		"markdown": model.ImportMarkdown,
+		"zip":      model.ImportZip,
+		"html":     model.ImportHTML,
+		"website":  model.ImportWebsite,
+	}
+	marshalNImportSource2string = map[string]string{
+		model.ImportMarkdown: "markdown",
+		model.ImportZip:      "zip",
+		model.ImportHTML:     "html",
+		model.ImportWebsite:  "website",
+	}
+)
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := graphql.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -27271,6 +27626,64 @@ func (ec *executionContext) marshalNJoinOrganizationResult2ᚖgithubᚗcomᚋfol
 	}
 	return ec._JoinOrganizationResult(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNLinkKind2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNLinkKind2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLinkKind2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNLinkKind2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "LinkKind!")
+	}
+	return res
+}
+
+var (
+	unmarshalNLinkKind2string = map[string]string{
+		"url":    model.LinkURL,
+		"page":   model.LinkPage,
+		"file":   model.LinkFile,
+		"anchor": model.LinkAnchor,
+	}
+	marshalNLinkKind2string = map[string]string{
+		model.LinkURL:    "url",
+		model.LinkPage:   "page",
+		model.LinkFile:   "file",
+		model.LinkAnchor: "anchor",
+	}
+)
+
+func (ec *executionContext) unmarshalNLinkStatus2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNLinkStatus2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLinkStatus2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNLinkStatus2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "LinkStatus!")
+	}
+	return res
+}
+
+var (
+	unmarshalNLinkStatus2string = map[string]string{
+		"ok":     model.LinkOK,
+		"broken": model.LinkBroken,
+		"in_app": model.LinkInApp,
+	}
+	marshalNLinkStatus2string = map[string]string{
+		model.LinkOK:     "ok",
+		model.LinkBroken: "broken",
+		model.LinkInApp:  "in_app",
+	}
+)
 
 func (ec *executionContext) marshalNLinkTarget2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinkTarget(ctx context.Context, sel ast.SelectionSet, v model.LinkTarget) graphql.Marshaler {
 	return ec._LinkTarget(ctx, sel, &v)
@@ -27396,6 +27809,32 @@ func (ec *executionContext) marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolio�
 	return ec._MergeResult(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNMergeResultKind2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNMergeResultKind2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeResultKind2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNMergeResultKind2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "MergeResultKind!")
+	}
+	return res
+}
+
+var (
+	unmarshalNMergeResultKind2string = map[string]string{
+		"merge":  model.MergeResultMerge,
+		"update": model.MergeResultUpdate,
+	}
+	marshalNMergeResultKind2string = map[string]string{
+		model.MergeResultMerge:  "merge",
+		model.MergeResultUpdate: "update",
+	}
+)
+
 func (ec *executionContext) unmarshalNMoveInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMoveInput(ctx context.Context, v any) (model.MoveInput, error) {
 	res, err := ec.unmarshalInputMoveInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -27465,6 +27904,32 @@ func (ec *executionContext) marshalNOrganizationPermissions2ᚖgithubᚗcomᚋfo
 	return ec._OrganizationPermissions(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx context.Context, v any) (organization.Type, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx context.Context, sel ast.SelectionSet, v organization.Type) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "OrganizationType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType = map[string]organization.Type{
+		"business":  organization.TypeBusiness,
+		"community": organization.TypeCommunity,
+	}
+	marshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType = map[organization.Type]string{
+		organization.TypeBusiness:  "business",
+		organization.TypeCommunity: "community",
+	}
+)
+
 func (ec *executionContext) marshalNOrganizationURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrganizationURLs(ctx context.Context, sel ast.SelectionSet, v *model.OrganizationURLs) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "OrganizationURLs!")
@@ -27505,6 +27970,34 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 	return ec._PageInfo(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind(ctx context.Context, v any) (page.Kind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind(ctx context.Context, sel ast.SelectionSet, v page.Kind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "PageType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind = map[string]page.Kind{
+		"document": page.KindDocument,
+		"group":    page.KindGroup,
+		"link":     page.KindLink,
+	}
+	marshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind = map[page.Kind]string{
+		page.KindDocument: "document",
+		page.KindGroup:    "group",
+		page.KindLink:     "link",
+	}
+)
+
 func (ec *executionContext) marshalNPageURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageURLs(ctx context.Context, sel ast.SelectionSet, v *model.PageURLs) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "PageURLs!")
@@ -27513,6 +28006,32 @@ func (ec *executionContext) marshalNPageURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 	return ec._PageURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNPositionTargetType2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNPositionTargetType2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPositionTargetType2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNPositionTargetType2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "PositionTargetType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNPositionTargetType2string = map[string]string{
+		"space":      model.PositionSpace,
+		"collection": model.PositionCollection,
+	}
+	marshalNPositionTargetType2string = map[string]string{
+		model.PositionSpace:      "space",
+		model.PositionCollection: "collection",
+	}
+)
+
 func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐRevision(ctx context.Context, sel ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Revision!")
@@ -27520,6 +28039,38 @@ func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋe
 	}
 	return ec._Revision(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType(ctx context.Context, v any) (revision.Type, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType(ctx context.Context, sel ast.SelectionSet, v revision.Type) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RevisionType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType = map[string]revision.Type{
+		"initial": revision.TypeInitial,
+		"edits":   revision.TypeEdits,
+		"merge":   revision.TypeMerge,
+		"update":  revision.TypeUpdate,
+		"import":  revision.TypeImport,
+	}
+	marshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType = map[revision.Type]string{
+		revision.TypeInitial: "initial",
+		revision.TypeEdits:   "edits",
+		revision.TypeMerge:   "merge",
+		revision.TypeUpdate:  "update",
+		revision.TypeImport:  "import",
+	}
+)
 
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx context.Context, v any) (access.Role, error) {
 	var res access.Role
@@ -27764,6 +28315,40 @@ func (ec *executionContext) marshalNSpaceURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋ
 	}
 	return ec._SpaceURLs(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx context.Context, v any) (space.Visibility, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx context.Context, sel ast.SelectionSet, v space.Visibility) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "SpaceVisibility!")
+	}
+	return res
+}
+
+var (
+	unmarshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility = map[string]space.Visibility{
+		"public":        space.VisibilityPublic,
+		"unlisted":      space.VisibilityUnlisted,
+		"share_link":    space.VisibilityShareLink,
+		"visitor_auth":  space.VisibilityVisitorAuth,
+		"in_collection": space.VisibilityInCollection,
+		"private":       space.VisibilityPrivate,
+	}
+	marshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility = map[space.Visibility]string{
+		space.VisibilityPublic:       "public",
+		space.VisibilityUnlisted:     "unlisted",
+		space.VisibilityShareLink:    "share_link",
+		space.VisibilityVisitorAuth:  "visitor_auth",
+		space.VisibilityInCollection: "in_collection",
+		space.VisibilityPrivate:      "private",
+	}
+)
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
@@ -28240,12 +28825,78 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, v any) (*changerequest.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, sel ast.SelectionSet, v *changerequest.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus = map[string]changerequest.Status{
+		"draft":    changerequest.StatusDraft,
+		"open":     changerequest.StatusOpen,
+		"archived": changerequest.StatusArchived,
+		"merged":   changerequest.StatusMerged,
+	}
+	marshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus = map[changerequest.Status]string{
+		changerequest.StatusDraft:    "draft",
+		changerequest.StatusOpen:     "open",
+		changerequest.StatusArchived: "archived",
+		changerequest.StatusMerged:   "merged",
+	}
+)
+
 func (ec *executionContext) marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx context.Context, sel ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Collection(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType(ctx context.Context, v any) (*organization.CommunityType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType(ctx context.Context, sel ast.SelectionSet, v *organization.CommunityType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType[*v])
+	return res
+}
+
+var (
+	unmarshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType = map[string]organization.CommunityType{
+		"nonProfit":  organization.CommunityTypeNonProfit,
+		"openSource": organization.CommunityTypeOpenSource,
+		"education":  organization.CommunityTypeEducation,
+	}
+	marshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType = map[organization.CommunityType]string{
+		organization.CommunityTypeNonProfit:  "nonProfit",
+		organization.CommunityTypeOpenSource: "openSource",
+		organization.CommunityTypeEducation:  "education",
+	}
+)
 
 func (ec *executionContext) unmarshalODefaultContentInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐDefaultContentInput(ctx context.Context, v any) (*model.DefaultContentInput, error) {
 	if v == nil {
@@ -28254,6 +28905,76 @@ func (ec *executionContext) unmarshalODefaultContentInput2ᚖgithubᚗcomᚋfoli
 	res, err := ec.unmarshalInputDefaultContentInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
+
+func (ec *executionContext) unmarshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx context.Context, v any) (*space.DefaultLevel, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx context.Context, sel ast.SelectionSet, v *space.DefaultLevel) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel[*v])
+	return res
+}
+
+var (
+	unmarshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel = map[string]space.DefaultLevel{
+		"admin":   space.DefaultLevelAdmin,
+		"create":  space.DefaultLevelCreate,
+		"review":  space.DefaultLevelReview,
+		"edit":    space.DefaultLevelEdit,
+		"comment": space.DefaultLevelComment,
+		"read":    space.DefaultLevelRead,
+		"inherit": space.DefaultLevelInherit,
+	}
+	marshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel = map[space.DefaultLevel]string{
+		space.DefaultLevelAdmin:   "admin",
+		space.DefaultLevelCreate:  "create",
+		space.DefaultLevelReview:  "review",
+		space.DefaultLevelEdit:    "edit",
+		space.DefaultLevelComment: "comment",
+		space.DefaultLevelRead:    "read",
+		space.DefaultLevelInherit: "inherit",
+	}
+)
+
+func (ec *executionContext) unmarshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode(ctx context.Context, v any) (*space.EditMode, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode(ctx context.Context, sel ast.SelectionSet, v *space.EditMode) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode[*v])
+	return res
+}
+
+var (
+	unmarshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode = map[string]space.EditMode{
+		"live":   space.EditModeLive,
+		"locked": space.EditModeLocked,
+	}
+	marshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode = map[space.EditMode]string{
+		space.EditModeLive:   "live",
+		space.EditModeLocked: "locked",
+	}
+)
 
 func (ec *executionContext) marshalOFileDimensions2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileDimensions(ctx context.Context, sel ast.SelectionSet, v *model.FileDimensions) graphql.Marshaler {
 	if v == nil {
@@ -28327,6 +29048,38 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	return res
 }
 
+func (ec *executionContext) unmarshalOLinkStatus2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOLinkStatus2ᚖstring[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLinkStatus2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOLinkStatus2ᚖstring[*v])
+	return res
+}
+
+var (
+	unmarshalOLinkStatus2ᚖstring = map[string]string{
+		"ok":     model.LinkOK,
+		"broken": model.LinkBroken,
+		"in_app": model.LinkInApp,
+	}
+	marshalOLinkStatus2ᚖstring = map[string]string{
+		model.LinkOK:     "ok",
+		model.LinkBroken: "broken",
+		model.LinkInApp:  "in_app",
+	}
+)
+
 func (ec *executionContext) unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberRoleFilter(ctx context.Context, v any) (*model.MemberRoleFilter, error) {
 	if v == nil {
 		return nil, nil
@@ -28389,6 +29142,80 @@ func (ec *executionContext) marshalOOrganizationDefaultContent2ᚖgithubᚗcom�
 	return ec._OrganizationDefaultContent(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx context.Context, v any) (*organization.Type, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx context.Context, sel ast.SelectionSet, v *organization.Type) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType[*v])
+	return res
+}
+
+var (
+	unmarshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType = map[string]organization.Type{
+		"business":  organization.TypeBusiness,
+		"community": organization.TypeCommunity,
+	}
+	marshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType = map[organization.Type]string{
+		organization.TypeBusiness:  "business",
+		organization.TypeCommunity: "community",
+	}
+)
+
+func (ec *executionContext) unmarshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase(ctx context.Context, v any) (*organization.UseCase, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase(ctx context.Context, sel ast.SelectionSet, v *organization.UseCase) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase[*v])
+	return res
+}
+
+var (
+	unmarshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase = map[string]organization.UseCase{
+		"internalDocs":           organization.UseCaseInternalDocs,
+		"docsSite":               organization.UseCaseDocsSite,
+		"audienceControlledSite": organization.UseCaseAudienceControlledSite,
+		"productDocs":            organization.UseCaseProductDocs,
+		"teamKnowledgeBase":      organization.UseCaseTeamKnowledgeBase,
+		"designSystem":           organization.UseCaseDesignSystem,
+		"openSourceDocs":         organization.UseCaseOpenSourceDocs,
+		"notes":                  organization.UseCaseNotes,
+		"other":                  organization.UseCaseOther,
+	}
+	marshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase = map[organization.UseCase]string{
+		organization.UseCaseInternalDocs:           "internalDocs",
+		organization.UseCaseDocsSite:               "docsSite",
+		organization.UseCaseAudienceControlledSite: "audienceControlledSite",
+		organization.UseCaseProductDocs:            "productDocs",
+		organization.UseCaseTeamKnowledgeBase:      "teamKnowledgeBase",
+		organization.UseCaseDesignSystem:           "designSystem",
+		organization.UseCaseOpenSourceDocs:         "openSourceDocs",
+		organization.UseCaseNotes:                  "notes",
+		organization.UseCaseOther:                  "other",
+	}
+)
+
 func (ec *executionContext) marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx context.Context, sel ast.SelectionSet, v *model.Page) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -28434,6 +29261,44 @@ func (ec *executionContext) marshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinter
 	}
 	return v
 }
+
+func (ec *executionContext) unmarshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx context.Context, v any) (*space.Visibility, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx context.Context, sel ast.SelectionSet, v *space.Visibility) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility[*v])
+	return res
+}
+
+var (
+	unmarshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility = map[string]space.Visibility{
+		"public":        space.VisibilityPublic,
+		"unlisted":      space.VisibilityUnlisted,
+		"share_link":    space.VisibilityShareLink,
+		"visitor_auth":  space.VisibilityVisitorAuth,
+		"in_collection": space.VisibilityInCollection,
+		"private":       space.VisibilityPrivate,
+	}
+	marshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility = map[space.Visibility]string{
+		space.VisibilityPublic:       "public",
+		space.VisibilityUnlisted:     "unlisted",
+		space.VisibilityShareLink:    "share_link",
+		space.VisibilityVisitorAuth:  "visitor_auth",
+		space.VisibilityInCollection: "in_collection",
+		space.VisibilityPrivate:      "private",
+	}
+)
 
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)

@@ -10,6 +10,10 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/internal/access"
 )
 
@@ -66,7 +70,7 @@ type CreateCollectionInput struct {
 
 type CreateCustomFieldInput struct {
 	Name        string                      `json:"name"`
-	Type        string                      `json:"type"`
+	Type        customfield.Type            `json:"type"`
 	Title       graphql.Omittable[*string]  `json:"title,omitempty"`
 	Description graphql.Omittable[*string]  `json:"description,omitempty"`
 	Placeholder graphql.Omittable[*string]  `json:"placeholder,omitempty"`
@@ -74,10 +78,10 @@ type CreateCustomFieldInput struct {
 }
 
 type CreateOrganizationInput struct {
-	Title        string                      `json:"title"`
-	EmailDomains graphql.Omittable[[]string] `json:"emailDomains,omitempty"`
-	Type         graphql.Omittable[*string]  `json:"type,omitempty"`
-	UseCase      graphql.Omittable[*string]  `json:"useCase,omitempty"`
+	Title        string                                   `json:"title"`
+	EmailDomains graphql.Omittable[[]string]              `json:"emailDomains,omitempty"`
+	Type         graphql.Omittable[*organization.Type]    `json:"type,omitempty"`
+	UseCase      graphql.Omittable[*organization.UseCase] `json:"useCase,omitempty"`
 }
 
 type CreateOrganizationInviteInput struct {
@@ -100,8 +104,8 @@ type CreateSpaceInput struct {
 	Title graphql.Omittable[*string] `json:"title,omitempty"`
 	Emoji graphql.Omittable[*string] `json:"emoji,omitempty"`
 	// A collection of the organization to create the space in.
-	Parent   graphql.Omittable[*string] `json:"parent,omitempty"`
-	EditMode graphql.Omittable[*string] `json:"editMode,omitempty"`
+	Parent   graphql.Omittable[*string]         `json:"parent,omitempty"`
+	EditMode graphql.Omittable[*space.EditMode] `json:"editMode,omitempty"`
 }
 
 type CreateTranslationInput struct {
@@ -215,10 +219,16 @@ type OrganizationEdge struct {
 	Node   *ent.Organization `json:"node"`
 }
 
-// Relay page information. endCursor is the same opaque cursor REST sends as `page`.
+// Relay page information about one page of a connection. Cursors are opaque; endCursor is the cursor REST sends as `page`.
 type PageInfo struct {
-	HasNextPage bool    `json:"hasNextPage"`
-	EndCursor   *string `json:"endCursor,omitempty"`
+	// True when more items follow this page: ask for them with after: endCursor.
+	HasNextPage bool `json:"hasNextPage"`
+	// True when the page was asked for with `after` (items come before it).
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// The first edge's cursor; null when the page is empty.
+	StartCursor *string `json:"startCursor,omitempty"`
+	// The last edge's cursor (pass it as `after` for the next page); null when the page is empty.
+	EndCursor *string `json:"endCursor,omitempty"`
 }
 
 type PageURLs struct {
@@ -232,7 +242,6 @@ type PositionInput struct {
 }
 
 type PositionTargetInput struct {
-	// space or collection
 	Type       string                     `json:"type"`
 	Space      graphql.Omittable[*string] `json:"space,omitempty"`
 	Collection graphql.Omittable[*string] `json:"collection,omitempty"`
@@ -338,16 +347,15 @@ type TranslationSettingsURLs struct {
 }
 
 type UpdateChangeRequestInput struct {
-	Subject graphql.Omittable[*string] `json:"subject,omitempty"`
-	// draft, open or archived (merged only through merge)
-	Status graphql.Omittable[*string] `json:"status,omitempty"`
+	Subject graphql.Omittable[*string]               `json:"subject,omitempty"`
+	Status  graphql.Omittable[*changerequest.Status] `json:"status,omitempty"`
 }
 
 // Absent fields are left alone; null clears description and defaultLevel.
 type UpdateCollectionInput struct {
-	Title        graphql.Omittable[*string] `json:"title,omitempty"`
-	Description  graphql.Omittable[*string] `json:"description,omitempty"`
-	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
+	Title        graphql.Omittable[*string]             `json:"title,omitempty"`
+	Description  graphql.Omittable[*string]             `json:"description,omitempty"`
+	DefaultLevel graphql.Omittable[*space.DefaultLevel] `json:"defaultLevel,omitempty"`
 }
 
 // name and type cannot change. Absent fields are left alone; null clears title, description and placeholder (to "").
@@ -393,11 +401,11 @@ type UpdateSAMLProviderInput struct {
 
 // Absent fields are left alone; null clears emoji, editMode and defaultLevel.
 type UpdateSpaceInput struct {
-	Title        graphql.Omittable[*string] `json:"title,omitempty"`
-	Emoji        graphql.Omittable[*string] `json:"emoji,omitempty"`
-	EditMode     graphql.Omittable[*string] `json:"editMode,omitempty"`
-	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
-	Visibility   graphql.Omittable[*string] `json:"visibility,omitempty"`
+	Title        graphql.Omittable[*string]             `json:"title,omitempty"`
+	Emoji        graphql.Omittable[*string]             `json:"emoji,omitempty"`
+	EditMode     graphql.Omittable[*space.EditMode]     `json:"editMode,omitempty"`
+	DefaultLevel graphql.Omittable[*space.DefaultLevel] `json:"defaultLevel,omitempty"`
+	Visibility   graphql.Omittable[*space.Visibility]   `json:"visibility,omitempty"`
 }
 
 // Replaces the title; languages are replaced when sent, left alone when absent, emptied when null.
