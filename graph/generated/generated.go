@@ -3815,89 +3815,174 @@ func newExecutionContext(
 var sources = []*ast.Source{
 	{Name: "../../schema/collection.graphql", Input: `# Collections: nested groups of spaces (REST area ` + "`" + `spaces` + "`" + `).
 
+"A folder of spaces and other collections in an organization (REST: /v1/collections/{id})."
 type Collection implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "At most 50 characters; \"\" when unset."
   title: String!
+  "At most 100 characters; null when unset."
   description: String
+  "The organization it belongs to."
   organization: Organization!
+  "The collection it is in; null at the organization's root."
   parent: Collection
   "See DefaultLevel; null: members get no access by default."
   defaultLevel: DefaultLevel
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "Where the collection lives in the REST API and the app."
   urls: CollectionURLs!
+  "What the caller may do with the collection, from their effective role on it."
   permissions: CollectionPermissions!
   "Spaces directly in the collection, in their position order."
-  spaces(first: Int, after: String): SpaceConnection!
+  spaces(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+  ): SpaceConnection!
   "Collections directly in the collection, in their position order."
-  collections(first: Int, after: String): CollectionConnection!
+  collections(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+  ): CollectionConnection!
 }
 
+"URLs of a collection."
 type CollectionURLs {
+  "The collection's URL in the REST API (/v1/...)."
   location: String!
+  "Where the collection opens in Folio's web app."
   app: String!
 }
 
+"What the caller may do with a collection."
 type CollectionPermissions {
+  "The caller has any role on it."
   view: Boolean!
+  "The caller is an admin of it: settings, move, delete."
   admin: Boolean!
+  "The caller may see its invite links (admin)."
   viewInviteLinks: Boolean!
+  "The caller may create spaces and collections in it (create role)."
   create: Boolean!
 }
 
+"A page of Collection items (Relay connection)."
 type CollectionConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [CollectionEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Collection of a CollectionConnection page, with its cursor."
 type CollectionEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The collection."
   node: Collection!
 }
 
+"A new collection."
 input CreateCollectionInput {
+  "At most 50 characters; absent: \"\"."
   title: String
+  "A collection of the same organization to create it in; absent or null: the root."
   parent: ID
 }
 
 "Absent fields are left alone; null clears description and defaultLevel."
 input UpdateCollectionInput {
+  "At most 50 characters; null is BAD_USER_INPUT."
   title: String
+  "At most 100 characters; null clears it."
   description: String
+  "See DefaultLevel; null: members get no access by default."
   defaultLevel: DefaultLevel
 }
 
 extend type Organization {
   "Collections the caller can access, newest first; nested: false lists only top-level ones."
-  collections(first: Int, after: String, order: Order, nested: Boolean): CollectionConnection!
+  collections(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "false: only collections at the organization's root; absent or true: all of them."
+    nested: Boolean
+  ): CollectionConnection!
 }
 
 extend type Query {
-  collection(id: ID!): Collection!
+  "A collection the caller can access; NOT_FOUND otherwise."
+  collection(
+    "The collection's ID."
+    id: ID!
+  ): Collection!
 }
 
 extend type Mutation {
-  createCollection(organizationId: ID!, input: CreateCollectionInput!): Collection!
-  updateCollection(id: ID!, input: UpdateCollectionInput!): Collection!
+  "Create a collection at the root or in a collection (create role where it goes)."
+  createCollection(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateCollectionInput!
+  ): Collection!
+  "Change a collection's title, description or default level (admins of it)."
+  updateCollection(
+    "The collection's ID."
+    id: ID!
+    "The fields to change."
+    input: UpdateCollectionInput!
+  ): Collection!
   "Deletes the collection; its spaces and collections move to its parent."
-  deleteCollection(id: ID!): Boolean!
-  moveCollection(id: ID!, input: MoveInput!): Collection!
-  transferCollection(id: ID!, organizationId: ID!): Collection!
+  deleteCollection(
+    "The collection's ID."
+    id: ID!
+  ): Boolean!
+  "Move a collection to another parent and/or position (admins of it, create role where it goes)."
+  moveCollection(
+    "The collection's ID."
+    id: ID!
+    "The destination parent and position."
+    input: MoveInput!
+  ): Collection!
+  "Move a collection and all it contains to another organization whose admin the caller also is; it arrives at the root and its spaces drop their custom-field values."
+  transferCollection(
+    "The collection's ID."
+    id: ID!
+    "The destination organization's ID."
+    organizationId: ID!
+  ): Collection!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/common.graphql", Input: `# Shared types of every area: Node, paging, roles.
 
+"A point in time, RFC 3339 (e.g. 2026-01-02T15:04:05.123Z)."
 scalar Time
 
 "An object with a stable, opaque ID."
 interface Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
 }
 
 "Order of a list; lists default to desc (newest first)."
 enum Order {
+  "Oldest (or first) first."
   asc
+  "Newest (or last) first."
   desc
 }
 
@@ -3915,17 +4000,27 @@ type PageInfo {
 
 "A role in an organization or on content, from the highest to the lowest. null means guest."
 enum Role {
+  "Everything: settings, members, sharing and deletion."
   admin
+  "Create spaces and collections, and everything review allows."
   create
+  "Review change requests, and everything edit allows."
   review
+  "Change content and merge change requests, and comment."
   edit
+  "Read and comment."
   comment
+  "Read only."
   read
 }
 
+"Entry points for reading. Objects the caller may not see answer NOT_FOUND."
 type Query {
   "Any object the caller can see, by ID."
-  node(id: ID!): Node
+  node(
+    "Any ID from this API."
+    id: ID!
+  ): Node
   "The authenticated user and their organizations."
   viewer: Viewer!
 }
@@ -3935,183 +4030,332 @@ type Query {
 
 "An immutable snapshot of a space's content."
 type Revision implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "What made the revision."
   type: RevisionType!
+  "IDs of the revisions it was made from."
   parents: [String!]!
+  "When it was created."
   createdAt: Time!
   "The root pages, in order, each with its subpages."
   pages: [Page!]!
+  "The files of the revision."
   files: [File!]!
   "A page of the revision by its id."
-  page(id: ID!): Page
+  page(
+    "The page's ID (stable across revisions)."
+    id: ID!
+  ): Page
 }
 
+"A page of a revision: a document, a group of pages or a link."
 type Page {
   "Stable across revisions."
   id: ID!
+  "The page's title."
   title: String!
+  "An emoji shown with the title; null when unset."
   emoji: String
+  "Whether the page is a document, a group or a link."
   type: PageType!
+  "The last segment of path: lower-case letters, digits and '-'."
   slug: String!
   "The slugs from the root, unique in the revision."
   path: String!
+  "A short summary shown under the title; null when unset."
   description: String
+  "True when the page is left out of the published table of contents."
   hidden: Boolean!
   "Target of a link page."
   href: String
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "The subpages, in order."
   pages: [Page!]!
+  "The page's document as markdown."
   markdown: String!
   "The markdown as GitBook's structured document (headings, paragraphs, lists, code, tables, images, links)."
   document: Any!
+  "Where the page opens in the app."
   urls: PageURLs!
 }
 
+"URLs of a page."
 type PageURLs {
+  "Where the page opens in Folio's web app."
   app: String!
 }
 
+"A file uploaded to a space's content (an image, an attachment)."
 type File {
+  "The file's ID; fileBacklinks(fileId:) and LinkTarget.fileId use it."
   id: ID!
+  "The file name."
   name: String!
+  "MIME type, e.g. image/png."
   contentType: String!
+  "Size in bytes."
   size: Int!
+  "Where to download the bytes; the URL carries a hash of the content and needs no token."
   downloadURL: String!
+  "Width and height of an image; null for other files."
   dimensions: FileDimensions
 }
 
+"The size of an image in pixels."
 type FileDimensions {
+  "Width in pixels."
   width: Int!
+  "Height in pixels."
   height: Int!
 }
 
+"A proposed set of changes to a space's content, reviewed and merged like a pull request."
 type ChangeRequest implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "Counts up per space from 1 and never repeats; REST and the app address change requests by it too."
   number: Int!
+  "Where the change request stands."
   status: ChangeRequestStatus!
+  "A one-line title; \"\" when unset."
   subject: String!
+  "Who opened it; null when the user no longer exists."
   createdBy: User
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "The space it changes."
   space: Space!
+  "The change request's current content."
   revision: Revision!
+  "ID of the space's revision it was created from."
   revisionInitial: String!
+  "ID of the space's revision last brought in (created from or updated from): the base of a merge."
   revisionMergedAncestor: String!
+  "ID of the space's revision its merge created; null until merged."
   revisionMerged: String
   "Open comments."
   comments: Int!
   "True when the space has moved on since the change request was created or last updated."
   outdated: Boolean!
+  "Where the change request lives in the REST API and the app."
   urls: ChangeRequestURLs!
 }
 
+"URLs of a change request."
 type ChangeRequestURLs {
+  "The change request's URL in the REST API (/v1/...)."
   location: String!
+  "Where the change request opens in Folio's web app."
   app: String!
 }
 
+"A page of ChangeRequest items (Relay connection)."
 type ChangeRequestConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [ChangeRequestEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One ChangeRequest of a ChangeRequestConnection page, with its cursor."
 type ChangeRequestEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The change request."
   node: ChangeRequest!
 }
 
 "The outcome of a merge (result: merge) or an update (result: update)."
 type MergeResult {
+  "ID of the revision the operation produced (the space's after a merge, the change request's after an update)."
   revision: String!
+  "Which operation ran."
   result: MergeResultKind!
 }
 
+"Changes to a change request. Absent fields are left alone; null is BAD_USER_INPUT."
 input UpdateChangeRequestInput {
+  "The new one-line title."
   subject: String
+  "draft, open or archived; merged comes only from mergeChangeRequest, and a merged change request keeps its status (CONFLICT)."
   status: ChangeRequestStatus
 }
 
+"A file to upload, from inline bytes (base64) or a URL (exactly one of them)."
 input FileUploadInput {
+  "The file name, 1 to 256 characters."
   name: String!
+  "MIME type; absent: taken from the download or sniffed from the bytes."
   contentType: String
   "Inline bytes, at most 1 MB."
   base64: String
   "An http(s) URL Folio downloads."
   url: String
+  "Unused by Folio; accepted for GitBook compatibility."
   ref: String
 }
 
 "One change of a batch: operation insert_page, update_page, delete_page or insert_files."
 input ContentChangeInput {
+  "What the change does; the other fields it reads are listed on ContentChangeOperation."
   operation: ContentChangeOperation!
+  "The page to update or delete: a page id or the ref of a page inserted earlier in the batch."
   page: ID
   "Parent page (a page id or the ref of a page inserted earlier in the batch); null for the root."
   into: ID
   "Index among the new siblings."
   at: Int
+  "A name for an inserted page that later changes of the batch may use as page or into; unique in the batch."
   ref: String
+  "The page's title when the markdown's frontmatter or heading gives none (neither: Untitled)."
   title: String
+  "An emoji shown with the title, when the markdown's frontmatter gives none."
   emoji: String
+  "A short summary shown under the title, when the markdown's frontmatter gives none."
   description: String
+  "Lower-case letters, digits and '-'; unique among the siblings. Absent: derived from the title."
   slug: String
+  "Leave the page out of the published table of contents."
   hidden: Boolean
   "The page's document as markdown; frontmatter and a leading heading give the title."
   markdown: String
+  "The files to upload (insert_files)."
   files: [FileUploadInput!]
 }
 
 extend type Space {
-  changeRequests(first: Int, after: String, order: Order, status: ChangeRequestStatus, contributor: ID): ChangeRequestConnection!
+  "The space's change requests with one status (default open), newest first."
+  changeRequests(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only change requests with this status; absent: open."
+    status: ChangeRequestStatus
+    "Only change requests opened by this user ID."
+    contributor: ID
+  ): ChangeRequestConnection!
   "A change request by id or number."
-  changeRequest(id: String!): ChangeRequest!
+  changeRequest(
+    "The change request's ID or number."
+    id: String!
+  ): ChangeRequest!
 }
 
 extend type Mutation {
-  createChangeRequest(spaceId: ID!, subject: String): ChangeRequest!
-  updateChangeRequest(spaceId: ID!, id: String!, input: UpdateChangeRequestInput!): ChangeRequest!
+  "Open a change request on the space's current content (edit role)."
+  createChangeRequest(
+    "The space's ID."
+    spaceId: ID!
+    "A one-line title; absent: \"\"."
+    subject: String
+  ): ChangeRequest!
+  "Change a change request's subject or status (edit role)."
+  updateChangeRequest(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+    "The fields to change."
+    input: UpdateChangeRequestInput!
+  ): ChangeRequest!
   "Apply a batch of changes to a change request's content, all or nothing."
-  updateChangeRequestContent(spaceId: ID!, id: String!, changes: [ContentChangeInput!]!): ChangeRequest!
+  updateChangeRequestContent(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+    "The changes, applied in order; if one fails, none is."
+    changes: [ContentChangeInput!]!
+  ): ChangeRequest!
   "Apply a batch of changes directly to a space in live edit mode."
-  updateSpaceContent(spaceId: ID!, changes: [ContentChangeInput!]!): Space!
+  updateSpaceContent(
+    "The space's ID."
+    spaceId: ID!
+    "The changes, applied in order; if one fails, none is."
+    changes: [ContentChangeInput!]!
+  ): Space!
   "Three-way merge into the space; CONFLICT naming the pages when both sides changed the same lines."
-  mergeChangeRequest(spaceId: ID!, id: String!): MergeResult!
+  mergeChangeRequest(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+  ): MergeResult!
   "Bring the space's changes into the change request (same rule as merge)."
-  updateChangeRequestFromMain(spaceId: ID!, id: String!): MergeResult!
+  updateChangeRequestFromMain(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+  ): MergeResult!
 }
 
 "The outcome of an import."
 type ImportResult {
+  "ID of the revision the import created."
   revision: String!
+  "Number of pages and files imported."
   importedResources: Int!
+  "Number of resources looked at, imported or not."
   totalResources: Int!
 }
 
 extend type Mutation {
   "Fetch url and add its content (source: markdown, zip, html or website) to a space or a change request."
-  importContent(spaceId: ID!, changeRequestId: String, url: String!, source: ImportSource!): ImportResult!
+  importContent(
+    "The space's ID."
+    spaceId: ID!
+    "Import into this change request (ID or number) instead of the space."
+    changeRequestId: String
+    "An http(s) URL Folio downloads."
+    url: String!
+    "How to read what the URL answers."
+    source: ImportSource!
+  ): ImportResult!
 }
 
+"Where a link points, and whether it resolves."
 type LinkTarget {
+  "Whether the target exists."
   status: LinkStatus!
+  "What the link points at."
   kind: LinkKind!
   "The link as written."
   url: String!
+  "The target page (kind page or anchor); null when unknown."
   pageId: ID
+  "The target file (kind file); null for other kinds."
   fileId: ID
+  "The heading anchor, without '#'; null when the link has none."
   anchor: String
 }
 
 "A link target and the pages that link to it."
 type LinkUsage {
+  "The link target."
   target: LinkTarget!
+  "The pages that link to it."
   pages: [Page!]!
 }
 
+"The links of some content, grouped by target, with counts."
 type LinksResult {
+  "One entry per distinct target (status filter applied), with the pages linking to it."
   items: [LinkUsage!]!
+  "Number of links, every occurrence counted, whatever the status filter."
   total: Int!
+  "Number of broken links, every occurrence counted."
   broken: Int!
   "Broken links the change request introduces (change requests only)."
   brokenInChangeRequest: Int!
@@ -4119,24 +4363,51 @@ type LinksResult {
 
 extend type Space {
   "Links of the current content (of one page with pageId), filtered by status."
-  links(pageId: ID, status: LinkStatus): LinksResult!
+  links(
+    "Only the links of this page; absent: every page."
+    pageId: ID
+    "Only links with this status; absent: all."
+    status: LinkStatus
+  ): LinksResult!
   "Pages of the current content that link to a file."
-  fileBacklinks(fileId: ID!): [Page!]!
+  fileBacklinks(
+    "The file's ID."
+    fileId: ID!
+  ): [Page!]!
 }
 
 extend type ChangeRequest {
-  links(pageId: ID, status: LinkStatus): LinksResult!
-  fileBacklinks(fileId: ID!): [Page!]!
+  "Links of the change request's content (of one page with pageId), filtered by status."
+  links(
+    "Only the links of this page; absent: every page."
+    pageId: ID
+    "Only links with this status; absent: all."
+    status: LinkStatus
+  ): LinksResult!
+  "Pages of the change request's content that link to a file."
+  fileBacklinks(
+    "The file's ID."
+    fileId: ID!
+  ): [Page!]!
 }
 
 extend type Mutation {
   "Print a change request (or its page pageId, alone with only) to PDF; answers a download URL valid for an hour."
-  changeRequestPDF(spaceId: ID!, id: String!, page: ID, only: Boolean): String!
+  changeRequestPDF(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+    "Print only this page (with its subpages); absent: every page."
+    page: ID
+    "With page: print the page without its subpages."
+    only: Boolean
+  ): String!
 }
 
 "What made a revision."
 enum RevisionType {
-  "The first content of a space."
+  "The first content of a new space (empty) or of a duplicate (a copy)."
   initial
   "Edits applied to a change request or, in live edit mode, to the space."
   edits
@@ -4152,7 +4423,7 @@ enum RevisionType {
 enum PageType {
   "A page with a markdown document."
   document
-  "A heading that groups its subpages; it has no document of its own."
+  "A heading that groups its subpages in the table of contents."
   group
   "An entry in the table of contents pointing at href."
   link
@@ -4194,21 +4465,21 @@ enum ContentChangeOperation {
 enum ImportSource {
   "One markdown document."
   markdown
-  "A zip archive of markdown files (the folder tree becomes the page tree)."
+  "A zip of markdown files: pages follow SUMMARY.md when there is one, else the folder tree; images become files."
   zip
-  "One HTML page, converted to markdown."
+  "One HTML page, converted to markdown; its title (or first heading) names the page."
   html
-  "A website: the page at url and the pages it links to on the same site."
+  "A small website: the page at url and the pages of the same site it links to, one level deep."
   website
 }
 
 "Whether a link's target resolves (REST: ok, broken, in-app)."
 enum LinkStatus {
-  "The target exists."
+  "The target page, file or anchor exists; external URLs are always ok (Folio does not fetch them)."
   ok
-  "The target page, file or anchor does not exist, or the URL is malformed."
+  "The target page, file or anchor does not exist, or the URL cannot be parsed."
   broken
-  "A URL into Folio's own app, which Folio does not check (REST: in-app)."
+  "A URL into Folio's own app, which Folio does not check. REST: in-app."
   in_app
 }
 
@@ -4228,11 +4499,11 @@ enum LinkKind {
 # addressed by name. Values of spaces' custom fields are another area.
 
 """
-A field every space of the organization may carry a value for.
-type is one of text, number, boolean, tags, select:single, select:multi;
-only select:single and select:multi carry options.
+A field every space of the organization may carry a value for (REST:
+/v1/orgs/{id}/custom-fields/{name}). Only the select types carry options.
 """
 type CustomField implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
   "1-50 characters: lower-case letters, digits, '_' and '-'; unique in the organization."
   name: String!
@@ -4240,72 +4511,128 @@ type CustomField implements Node {
   title: String!
   "At most 200 characters; \"\" when unset."
   description: String!
+  "The kind of value the field holds; cannot change."
   type: CustomFieldType!
   "At most 100 characters; \"\" when unset."
   placeholder: String!
   "1-50 distinct entries of 1-40 characters; null for types without options."
   options: [String!]
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
   "What the caller may do with the field."
   permissions: CustomFieldPermissions!
+  "Where the field lives in the REST API."
   urls: CustomFieldURLs!
 }
 
+"What the caller may do with a custom field."
 type CustomFieldPermissions {
+  "The caller may read it (members with a role)."
   view: Boolean!
+  "The caller may change or delete it (admins)."
   edit: Boolean!
 }
 
+"URLs of a custom field."
 type CustomFieldURLs {
+  "The custom field's URL in the REST API (/v1/...)."
   location: String!
 }
 
+"A page of CustomField items (Relay connection)."
 type CustomFieldConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [CustomFieldEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One CustomField of a CustomFieldConnection page, with its cursor."
 type CustomFieldEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The custom field."
   node: CustomField!
 }
 
+"A new custom field."
 input CreateCustomFieldInput {
+  "1-50 characters: lower-case letters, digits, '_' and '-'; unique in the organization; cannot change."
   name: String!
+  "The kind of value; cannot change."
   type: CustomFieldType!
+  "At most 100 characters."
   title: String
+  "At most 200 characters."
   description: String
+  "Hint shown in an empty input; at most 100 characters."
   placeholder: String
+  "Required for select_single and select_multi (1-50 distinct entries of 1-40 characters); refused for other types."
   options: [String!]
 }
 
 "name and type cannot change. Absent fields are left alone; null clears title, description and placeholder (to \"\")."
 input UpdateCustomFieldInput {
+  "At most 100 characters; null: \"\"."
   title: String
+  "At most 200 characters; null: \"\"."
   description: String
+  "At most 100 characters; null: \"\"."
   placeholder: String
+  "Replaces the options (select types only)."
   options: [String!]
 }
 
 extend type Organization {
   "Custom-field definitions (members with a role), newest first."
-  customFields(first: Int, after: String, order: Order): CustomFieldConnection!
+  customFields(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): CustomFieldConnection!
 }
 
 extend type Query {
   "A custom field of an organization by name (members with a role)."
-  customField(organizationId: ID!, name: String!): CustomField!
+  customField(
+    "The organization's ID."
+    organizationId: ID!
+    "The field's name."
+    name: String!
+  ): CustomField!
 }
 
 extend type Mutation {
   "Define a custom field (admins only)."
-  createCustomField(organizationId: ID!, input: CreateCustomFieldInput!): CustomField!
+  createCustomField(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateCustomFieldInput!
+  ): CustomField!
   "Change a custom field's title, description, placeholder or options (admins only)."
-  updateCustomField(organizationId: ID!, name: String!, input: UpdateCustomFieldInput!): CustomField!
+  updateCustomField(
+    "The organization's ID."
+    organizationId: ID!
+    "The field's name."
+    name: String!
+    "The fields to change."
+    input: UpdateCustomFieldInput!
+  ): CustomField!
   "Delete a custom field (admins only)."
-  deleteCustomField(organizationId: ID!, name: String!): Boolean!
+  deleteCustomField(
+    "The organization's ID."
+    organizationId: ID!
+    "The field's name."
+    name: String!
+  ): Boolean!
 }
 
 "The kind of value a custom field holds (REST spells the select types select:single and select:multi)."
@@ -4331,40 +4658,57 @@ An invite link: its id is the secret link token. Whoever holds it may join
 the organization with its role (joinOrganizationWithInvite).
 """
 type Invite implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
   "The role a user joining with the link gets."
   role: Role!
   "True when the caller is already a member of the organization: joining with the link would change nothing."
   redundant: Boolean!
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "The organization the link joins."
   organization: Organization!
 }
 
+"A page of Invite items (Relay connection)."
 type InviteConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [InviteEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Invite of a InviteConnection page, with its cursor."
 type InviteEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The invite link."
   node: Invite!
 }
 
 "The outcome of joining an organization with an invite link."
 type JoinOrganizationResult {
+  "The invite link used."
   invite: Invite!
   "True when the caller was already a member (whatever their role): nothing changed."
   redundant: Boolean!
+  "The organization joined."
   organization: Organization!
 }
 
+"A new invite link."
 input CreateOrganizationInviteInput {
+  "The role of users who join with the link."
   role: Role!
 }
 
+"Changes to an invite link."
 input UpdateOrganizationInviteInput {
+  "The new role of users who join with the link."
   role: Role!
 }
 
@@ -4374,27 +4718,61 @@ extend type Organization {
   the setting that enables them, hence the Connection suffix, as in
   Viewer.organizationsConnection.)
   """
-  inviteLinksConnection(first: Int, after: String, order: Order): InviteConnection!
+  inviteLinksConnection(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): InviteConnection!
 }
 
 extend type Query {
   "An invite link of an organization (admins only)."
-  organizationInviteLink(organizationId: ID!, id: ID!): Invite!
+  organizationInviteLink(
+    "The organization's ID."
+    organizationId: ID!
+    "The invite link's ID (its token)."
+    id: ID!
+  ): Invite!
 }
 
 extend type Mutation {
   "Create an invite link (admins only; refused when the organization disables invite links)."
-  createOrganizationInvite(organizationId: ID!, input: CreateOrganizationInviteInput!): Invite!
+  createOrganizationInvite(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateOrganizationInviteInput!
+  ): Invite!
   "Change the role of an invite link (admins only)."
-  updateOrganizationInvite(organizationId: ID!, id: ID!, input: UpdateOrganizationInviteInput!): Invite!
+  updateOrganizationInvite(
+    "The organization's ID."
+    organizationId: ID!
+    "The invite link's ID (its token)."
+    id: ID!
+    "The fields to change."
+    input: UpdateOrganizationInviteInput!
+  ): Invite!
   "Delete an invite link (admins only)."
-  deleteOrganizationInvite(organizationId: ID!, id: ID!): Boolean!
+  deleteOrganizationInvite(
+    "The organization's ID."
+    organizationId: ID!
+    "The invite link's ID (its token)."
+    id: ID!
+  ): Boolean!
   """
   Join the organization with an invite link (any authenticated user who holds
   it): a newcomer becomes a member with the invite's role; a member (guests
   included) keeps the role an admin set, and the result is redundant.
   """
-  joinOrganizationWithInvite(organizationId: ID!, id: ID!): JoinOrganizationResult!
+  joinOrganizationWithInvite(
+    "The organization's ID."
+    organizationId: ID!
+    "The invite link's ID (its token)."
+    id: ID!
+  ): JoinOrganizationResult!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/member.graphql", Input: `# Members of an organization (REST area ` + "`" + `access` + "`" + `: /v1/orgs/{id}/members).
@@ -4405,205 +4783,368 @@ type Member {
   id: ID!
   "The member's role in the organization; null for a guest."
   role: Role
+  "The member's user."
   user: User!
+  "True when the member's access is disabled (Folio never disables members: always false)."
   disabled: Boolean!
+  "When the user joined the organization."
   joinedAt: Time!
   "When the member was last seen in the organization; null when never."
   lastSeenAt: Time
+  "True when the member signs in through SSO (setMemberSSO)."
   sso: Boolean!
-  "Number of spaces shared with the member (always 0 until spaces exist)."
+  "Number of spaces the member can access."
   spaces: Int!
   "The teams of the organization the member belongs to, most recently joined first; each edge carries the member's role in the team."
-  teams(first: Int, after: String, title: String): TeamConnection!
+  teams(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Only teams whose title contains this, case-insensitively."
+    title: String
+  ): TeamConnection!
 }
 
+"A page of Member items (Relay connection)."
 type MemberConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [MemberEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Member of a MemberConnection page, with its cursor."
 type MemberEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The member."
   node: Member!
 }
 
 "A filter on members' roles: a role, or guest for members without one."
 enum MemberRoleFilter {
+  "Admins."
   admin
+  "Members with the create role."
   create
+  "Members with the review role."
   review
+  "Members with the edit role."
   edit
+  "Members with the comment role."
   comment
+  "Members with the read role."
   read
+  "Members without a role."
   guest
 }
 
 "How members are listed: by join time, or by last-seen time (members never seen are left out)."
 enum MemberSort {
+  "By when they joined."
   joinedAt
+  "By when they were last seen; members never seen are left out."
   lastSeenAt
 }
 
 "Every field is optional: absent fields are left alone; role: null makes the member a guest."
 input UpdateMemberInput {
+  "The new role; null makes the member a guest."
   role: Role
 }
 
 extend type Organization {
   "The organization's members (members with a role only; guests get FORBIDDEN). search matches display names and emails, case-insensitively."
-  members(first: Int, after: String, order: Order, role: MemberRoleFilter, search: String, sort: MemberSort): MemberConnection!
+  members(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only members with this role (guest: without one)."
+    role: MemberRoleFilter
+    "Only members whose display name or email contains this, case-insensitively."
+    search: String
+    "What the list is ordered by; absent: joinedAt."
+    sort: MemberSort
+  ): MemberConnection!
 }
 
 extend type Mutation {
   "Change a member's role (admins only). The last admin cannot be demoted."
-  updateMember(organizationId: ID!, userId: ID!, input: UpdateMemberInput!): Member!
+  updateMember(
+    "The organization's ID."
+    organizationId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+    "The fields to change."
+    input: UpdateMemberInput!
+  ): Member!
   "Remove a member and their team memberships (admins, or the member themself). The last admin cannot be removed."
-  removeMember(organizationId: ID!, userId: ID!): Boolean!
+  removeMember(
+    "The organization's ID."
+    organizationId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+  ): Boolean!
   "Mark a member as signing in through SSO (admins only)."
-  setMemberSSO(organizationId: ID!, userId: ID!): Member!
+  setMemberSSO(
+    "The organization's ID."
+    organizationId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+  ): Member!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/organization.graphql", Input: `# Users and organizations (REST area ` + "`" + `orgs` + "`" + `).
 
+"A person with an account."
 type User implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "The name shown for the user, 1-255 characters."
   displayName: String!
+  "The user's email address."
   email: String
+  "URL of the user's avatar; null when unset."
   photoURL: String
+  "When it was created."
   createdAt: Time!
 }
 
 "The authenticated user, with what only they may see."
 type Viewer {
+  "The authenticated user."
   user: User!
   "Every organization the viewer belongs to, newest first."
   organizations: [Organization!]!
   "The same organizations, paged."
-  organizationsConnection(first: Int, after: String, order: Order): OrganizationConnection!
+  organizationsConnection(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): OrganizationConnection!
 }
 
+"A company or community: it owns spaces, collections, teams and members (REST: /v1/orgs/{id})."
 type Organization implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "2-255 characters."
   title: String!
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "Lower-case email domains whose users may find the organization."
   emailDomains: [String!]!
+  "Subdomain of the organization (3-32 lower-case letters, digits, inner hyphens); null when unset."
   hostname: String
+  "Business or community."
   type: OrganizationType!
+  "What the organization mainly uses Folio for; null when unset."
   useCase: OrganizationUseCase
+  "For community organizations; null when unset."
   communityType: CommunityType
+  "The role of members who join without one (e.g. through SSO); null: guest."
   defaultRole: Role
+  "The site visitors land on; null when unset."
   defaultContent: OrganizationDefaultContent
+  "URL of the logo; null when unset."
   logo: String
+  "True when members may sign in through SSO."
   sso: Boolean!
+  "True when AI features are enabled."
   ai: Boolean!
+  "True when admins may create invite links and users may join with them."
   inviteLinks: Boolean!
+  "A custom domain serving the organization's content; null when unset."
   customHostname: String
   "What the caller may do in this organization."
   permissions: OrganizationPermissions!
+  "Where the organization lives in the REST API and the app."
   urls: OrganizationURLs!
 }
 
+"The content visitors of an organization land on."
 type OrganizationDefaultContent {
+  "Always \"site\"."
   type: String!
+  "The site's ID."
   site: ID!
 }
 
+"What the caller may do in an organization (computed by the rules that enforce it)."
 type OrganizationPermissions {
+  "The caller is a member (guests included)."
   view: Boolean!
+  "The caller is an admin."
   admin: Boolean!
+  "The caller owns a team of the organization."
   ownTeam: Boolean!
+  "The caller may create spaces and collections at the root (create role)."
   createContent: Boolean!
+  "The caller may create OpenAPI specs (create role)."
   createOpenAPISpec: Boolean!
+  "Always false: Folio ingests no conversations."
   ingestConversations: Boolean!
+  "The caller may see billing (admins)."
   viewBilling: Boolean!
+  "The caller may list members (members with a role)."
   listMembers: Boolean!
+  "The caller may list teams (members with a role)."
   listTeams: Boolean!
+  "The caller may list integrations (members with a role)."
   listIntegrations: Boolean!
+  "The caller may list integration installations (admins)."
   listInstallations: Boolean!
+  "The caller may install integrations (admins)."
   installIntegration: Boolean!
 }
 
+"URLs of an organization."
 type OrganizationURLs {
+  "The organization's URL in the REST API (/v1/...)."
   location: String!
+  "Where the organization opens in Folio's web app."
   app: String!
+  "URL of the logo; null when unset."
   logo: String
 }
 
+"A page of Organization items (Relay connection)."
 type OrganizationConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [OrganizationEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Organization of a OrganizationConnection page, with its cursor."
 type OrganizationEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The organization."
   node: Organization!
 }
 
+"A new organization."
 input CreateOrganizationInput {
+  "2-255 characters."
   title: String!
+  "Email domains whose users may find the organization."
   emailDomains: [String!]
+  "Absent: business."
   type: OrganizationType
+  "What the organization mainly uses Folio for."
   useCase: OrganizationUseCase
 }
 
+"The content visitors land on."
 input DefaultContentInput {
+  "Must be \"site\"."
   type: String!
+  "The site's ID."
   site: ID!
 }
 
 "Every field is optional: absent fields are left alone, null clears."
 input UpdateOrganizationInput {
+  "2-255 characters."
   title: String
+  "Replaces the email domains."
   emailDomains: [String!]
+  "3-32 lower-case letters, digits and inner hyphens; unique among organizations."
   hostname: String
+  "The role of members who join without one; null: guest."
   defaultRole: Role
+  "The content visitors land on."
   defaultContent: DefaultContentInput
+  "An http(s) URL, at most 2048 characters."
   logo: String
+  "Allow signing in through SSO."
   sso: Boolean
+  "Enable AI features."
   ai: Boolean
+  "Allow invite links."
   inviteLinks: Boolean
 }
 
 extend type Query {
   "An organization the caller belongs to; NOT_FOUND otherwise."
-  organization(id: ID!): Organization!
+  organization(
+    "The organization's ID."
+    id: ID!
+  ): Organization!
 }
 
+"Entry points for writing. Refused writes change nothing."
 type Mutation {
   "Create an organization; the caller becomes its admin."
-  createOrganization(input: CreateOrganizationInput!): Organization!
+  createOrganization(
+    "The new object's fields."
+    input: CreateOrganizationInput!
+  ): Organization!
   "Change an organization's settings (admins only)."
-  updateOrganization(id: ID!, input: UpdateOrganizationInput!): Organization!
+  updateOrganization(
+    "The organization's ID."
+    id: ID!
+    "The fields to change."
+    input: UpdateOrganizationInput!
+  ): Organization!
   "Record that the caller was seen in the organization now."
-  pingOrganization(id: ID!): Boolean!
+  pingOrganization(
+    "The organization's ID."
+    id: ID!
+  ): Boolean!
 }
 
 "What kind of organization it is."
 enum OrganizationType {
+  "A company."
   business
+  "A community (see communityType)."
   community
 }
 
 "What the organization mainly uses Folio for (GitBook's OrganizationUseCase)."
 enum OrganizationUseCase {
+  "Internal documentation."
   internalDocs
+  "A public documentation site."
   docsSite
+  "A site for a chosen audience."
   audienceControlledSite
+  "Product documentation."
   productDocs
+  "A team knowledge base."
   teamKnowledgeBase
+  "A design system."
   designSystem
+  "Documentation of an open-source project."
   openSourceDocs
+  "Personal or shared notes."
   notes
+  "Something else."
   other
 }
 
 "What kind of community a community organization is."
 enum CommunityType {
+  "A non-profit."
   nonProfit
+  "An open-source project."
   openSource
+  "A school or course."
   education
 }
 `, BuiltIn: false},
@@ -4613,7 +5154,9 @@ enum CommunityType {
 
 "A SAML identity provider of an organization. Only organization admins see and manage providers."
 type SAMLProvider implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "A name shown on the login page, 1-30 characters."
   label: String!
   "Where the identity provider signs users in (its SSO URL); null until configured."
   ssoURL: String
@@ -4625,18 +5168,25 @@ type SAMLProvider implements Node {
   defaultTeam: Team
   "The organization role of new members who sign in through this provider; null: guest."
   defaultRole: Role
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
   "active when ssoURL, entityID and certificate are all set, pending otherwise."
   status: SAMLProviderStatus!
   "What to configure at the identity provider for Folio (the service provider)."
   service: SAMLServiceProvider!
+  "Where the provider lives in the REST API."
   urls: SAMLProviderURLs!
+  "The organization the provider signs users into."
   organization: Organization!
 }
 
+"Whether a SAML provider is ready for sign-ins."
 enum SAMLProviderStatus {
+  "ssoURL, entityID and certificate are all set."
   active
+  "Some of ssoURL, entityID and certificate are missing."
   pending
 }
 
@@ -4650,25 +5200,37 @@ type SAMLServiceProvider {
   entityID: String!
 }
 
+"URLs of a SAML provider."
 type SAMLProviderURLs {
+  "The SAML provider's URL in the REST API (/v1/...)."
   location: String!
 }
 
 "What a login page needs to offer signing in through a provider."
 type SSOProviderLogin {
+  "The provider's ID."
   id: ID!
+  "The provider's name for the sign-in button."
   label: String!
+  "Where a sign-in through the provider starts: <base>/sso/saml/<id>/start."
   startURL: String!
 }
 
+"A page of SAMLProvider items (Relay connection)."
 type SAMLProviderConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [SAMLProviderEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One SAMLProvider of a SAMLProviderConnection page, with its cursor."
 type SAMLProviderEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The SAML provider."
   node: SAMLProvider!
 }
 
@@ -4677,12 +5239,17 @@ A new provider. Only label is required; an empty string for ssoURL, entityID,
 certificate or defaultTeam means none, as null does.
 """
 input CreateSAMLProviderInput {
+  "A name shown on the login page, 1-30 characters."
   label: String!
+  "The identity provider's entity ID, at most 1024 characters."
   entityID: String
+  "The identity provider's signing certificate(s), PEM."
   certificate: String
+  "The identity provider's SSO URL (http(s))."
   ssoURL: String
   "A team of the same organization."
   defaultTeam: ID
+  "The organization role of new members; absent or null: guest."
   defaultRole: Role
 }
 
@@ -4691,217 +5258,404 @@ Every field is optional: absent fields are left alone; null (or an empty
 string) clears ssoURL, entityID, certificate, defaultTeam and defaultRole.
 """
 input UpdateSAMLProviderInput {
+  "1-30 characters; null is BAD_USER_INPUT."
   label: String
+  "The identity provider's entity ID."
   entityID: String
+  "The identity provider's signing certificate(s), PEM."
   certificate: String
+  "The identity provider's SSO URL (http(s))."
   ssoURL: String
+  "A team of the same organization new members join."
   defaultTeam: ID
+  "The organization role of new members; null: guest."
   defaultRole: Role
 }
 
 extend type Organization {
   "The organization's SAML providers (admins only: FORBIDDEN for other members)."
-  samlProviders(first: Int, after: String, order: Order): SAMLProviderConnection!
+  samlProviders(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): SAMLProviderConnection!
   "Sign-in options for a login page: the active providers, oldest first (every member and guest)."
   ssoProviders: [SSOProviderLogin!]!
 }
 
 extend type Query {
   "A SAML provider of an organization (admins only)."
-  samlProvider(organizationId: ID!, id: ID!): SAMLProvider!
+  samlProvider(
+    "The organization's ID."
+    organizationId: ID!
+    "The provider's ID."
+    id: ID!
+  ): SAMLProvider!
 }
 
 extend type Mutation {
   "Add a SAML provider to an organization (admins only)."
-  createSAMLProvider(organizationId: ID!, input: CreateSAMLProviderInput!): SAMLProvider!
+  createSAMLProvider(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateSAMLProviderInput!
+  ): SAMLProvider!
   "Change a SAML provider (admins only)."
-  updateSAMLProvider(organizationId: ID!, id: ID!, input: UpdateSAMLProviderInput!): SAMLProvider!
+  updateSAMLProvider(
+    "The organization's ID."
+    organizationId: ID!
+    "The provider's ID."
+    id: ID!
+    "The fields to change."
+    input: UpdateSAMLProviderInput!
+  ): SAMLProvider!
   "Remove a SAML provider (admins only)."
-  deleteSAMLProvider(organizationId: ID!, id: ID!): Boolean!
+  deleteSAMLProvider(
+    "The organization's ID."
+    organizationId: ID!
+    "The provider's ID."
+    id: ID!
+  ): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/search.graphql", Input: `# Full-text search (REST area ` + "`" + `search` + "`" + `).
 
+"A section (the text under one heading) of a page that matches a search."
 type SearchSection {
   "The heading's anchor; empty for the text before the first heading."
   id: String!
+  "The heading's text; empty for the text before the first heading."
   title: String!
+  "The page's path, with #anchor for a section under a heading."
   path: String!
   "An excerpt around the match."
   body: String!
 }
 
+"A page that matches a search, with its matching sections."
 type SearchPage {
+  "The matching page."
   page: Page!
+  "The space the page is in."
   space: Space!
+  "The matching sections, in page order (at most 3)."
   sections: [SearchSection!]!
 }
 
+"A page of SearchPage items (Relay connection)."
 type SearchPageConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [SearchPageEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One SearchPage of a SearchPageConnection page, with its cursor."
 type SearchPageEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The matching page with its sections."
   node: SearchPage!
 }
 
 extend type Space {
   "Pages of the current content matching query (at most 512 characters), best first."
-  search(query: String!, first: Int, after: String): SearchPageConnection!
+  search(
+    "Words to find; at most 512 characters."
+    query: String!
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+  ): SearchPageConnection!
 }
 
 extend type Organization {
   "Pages of every space the caller can read matching query, best first."
-  search(query: String!, first: Int, after: String): SearchPageConnection!
+  search(
+    "Words to find; at most 512 characters."
+    query: String!
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+  ): SearchPageConnection!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/space.graphql", Input: `# Spaces (REST area ` + "`" + `spaces` + "`" + `).
 
+"A body of content (pages and files) with its settings and change requests (REST: /v1/spaces/{id})."
 type Space implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "At most 50 characters; \"\" when unset."
   title: String!
+  "An emoji shown with the title; null when unset."
   emoji: String
+  "Who can read the space without a role on it."
   visibility: SpaceVisibility!
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "When the space was deleted; null unless deleted (deleted spaces are restorable for 7 days)."
   deletedAt: Time
+  "How the content may change; null: through change requests only."
   editMode: EditMode
+  "The organization it belongs to."
   organization: Organization!
+  "The collection it is in; null at the organization's root."
   parent: Collection
   "The active revision: the space's current content."
   revision: Revision
+  "See DefaultLevel; null: members get no access by default."
   defaultLevel: DefaultLevel
   "Open comments."
   comments: Int!
   "All change requests, whatever their status (REST: changeRequests; here that name is the connection)."
   changeRequestCount: Int!
+  "Number of open change requests."
   changeRequestsOpen: Int!
+  "Number of draft change requests."
   changeRequestsDraft: Int!
+  "Where the space lives in the REST API, the app and, when published, on the web."
   urls: SpaceURLs!
+  "What the caller may do with the space, from their effective role on it."
   permissions: SpacePermissions!
 }
 
+"URLs of a space."
 type SpaceURLs {
+  "The space's URL in the REST API (/v1/...)."
   location: String!
+  "Where the space opens in Folio's web app."
   app: String!
+  "The published content; null for private spaces, and for share_link spaces unless the caller is an admin of it (then it carries the share key)."
   published: String
+  "The published content of a public space; null otherwise."
   public: String
 }
 
+"What the caller may do with a space."
 type SpacePermissions {
+  "The caller may read it (any role)."
   view: Boolean!
+  "The caller has a role on it."
   access: Boolean!
+  "The caller is an admin of it: settings, move, delete."
   admin: Boolean!
+  "The caller may see its invite links (admin)."
   viewInviteLinks: Boolean!
+  "The caller may change content and change requests (edit role)."
   edit: Boolean!
+  "The caller may trigger a Git sync (edit role)."
   triggerGitSync: Boolean!
+  "The caller may comment (comment role)."
   comment: Boolean!
+  "The caller may merge change requests (edit role)."
   merge: Boolean!
+  "The caller may review change requests (review role)."
   review: Boolean!
+  "The caller may install integrations on it (admin)."
   installIntegration: Boolean!
 }
 
+"A page of Space items (Relay connection)."
 type SpaceConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [SpaceEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Space of a SpaceConnection page, with its cursor."
 type SpaceEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The space."
   node: Space!
 }
 
 "A space a member can access, with the member's role on it."
 type MemberSpace {
+  "The member's effective role on the space."
   permission: Role!
+  "The space."
   space: Space!
 }
 
+"A page of MemberSpace items (Relay connection)."
 type MemberSpaceConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [MemberSpaceEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One MemberSpace of a MemberSpaceConnection page, with its cursor."
 type MemberSpaceEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The space with the member's role on it."
   node: MemberSpace!
 }
 
+"A new space."
 input CreateSpaceInput {
+  "At most 50 characters; absent: \"\"."
   title: String
+  "An emoji shown with the title."
   emoji: String
   "A collection of the organization to create the space in."
   parent: ID
+  "Absent or null: edits through change requests only."
   editMode: EditMode
 }
 
 "Absent fields are left alone; null clears emoji, editMode and defaultLevel."
 input UpdateSpaceInput {
+  "At most 50 characters; null is BAD_USER_INPUT."
   title: String
+  "An emoji; null clears it."
   emoji: String
+  "null: edits through change requests only."
   editMode: EditMode
+  "See DefaultLevel; null: members get no access by default."
   defaultLevel: DefaultLevel
+  "in_collection only for spaces in a collection; null is BAD_USER_INPUT."
   visibility: SpaceVisibility
 }
 
 "Where to put a space or collection among the contents of its parent."
 input PositionInput {
+  "Put it right before this item."
   before: PositionTargetInput
+  "Put it right after this item."
   after: PositionTargetInput
 }
 
+"A space or collection among the destination's contents."
 input PositionTargetInput {
+  "Whether space or collection names the item."
   type: PositionTargetType!
+  "The space's ID (type space)."
   space: ID
+  "The collection's ID (type collection)."
   collection: ID
 }
 
 "parent: a collection, or null for the organization's root; absent: stay."
 input MoveInput {
+  "A collection of the same organization; null: the root; absent: stay in the current parent."
   parent: ID
+  "Where among the new siblings; absent: last."
   position: PositionInput
 }
 
 extend type Organization {
-  "Spaces of the organization the caller can access, newest first."
-  spaces(first: Int, after: String, order: Order): SpaceConnection!
+  "Spaces of the organization the caller can access, newest first (deleted spaces left out)."
+  spaces(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): SpaceConnection!
 }
 
 extend type Query {
-  space(id: ID!, shareKey: String): Space!
+  "A space the caller can read (or a share_link space with its key); NOT_FOUND otherwise."
+  space(
+    "The space's ID."
+    id: ID!
+    "The share key of a share_link space (from urls.published): reads the space without a role."
+    shareKey: String
+  ): Space!
   "Spaces a member can access, with the member's role (admins, or the member themself)."
-  memberSpaces(organizationId: ID!, userId: ID!, first: Int, after: String, order: Order): MemberSpaceConnection!
+  memberSpaces(
+    "The organization's ID."
+    organizationId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): MemberSpaceConnection!
 }
 
 extend type Mutation {
-  createSpace(organizationId: ID!, input: CreateSpaceInput!): Space!
-  updateSpace(id: ID!, input: UpdateSpaceInput!): Space!
+  "Create a space at the root or in a collection (create role where it goes)."
+  createSpace(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateSpaceInput!
+  ): Space!
+  "Change a space's settings (admins of it)."
+  updateSpace(
+    "The space's ID."
+    id: ID!
+    "The fields to change."
+    input: UpdateSpaceInput!
+  ): Space!
   "Soft delete: restorable for 7 days."
-  deleteSpace(id: ID!): Boolean!
-  restoreSpace(id: ID!): Space!
-  duplicateSpace(id: ID!): Space!
-  moveSpace(id: ID!, input: MoveInput!): Space!
-  transferSpace(id: ID!, organizationId: ID!): Space!
+  deleteSpace(
+    "The space's ID."
+    id: ID!
+  ): Boolean!
+  "Bring back a space deleted less than 7 days ago."
+  restoreSpace(
+    "The space's ID."
+    id: ID!
+  ): Space!
+  "Copy a space's settings, content and custom-field values into a new space right after it (read access, create role where it lives)."
+  duplicateSpace(
+    "The space's ID."
+    id: ID!
+  ): Space!
+  "Move a space to another collection or the root and/or position (admins of it, create role where it goes)."
+  moveSpace(
+    "The space's ID."
+    id: ID!
+    "The destination parent and position."
+    input: MoveInput!
+  ): Space!
+  "Move a space to another organization whose admin the caller also is; it arrives at the root (in_collection becomes private) and drops its custom-field values."
+  transferSpace(
+    "The space's ID."
+    id: ID!
+    "The destination organization's ID."
+    organizationId: ID!
+  ): Space!
 }
 
-"Who can read a space without a role on it (REST spells these with '-': share-link, visitor-auth, in-collection)."
+"Who may read a space's published content (members' access comes from roles). REST spells share-link, visitor-auth and in-collection with '-'."
 enum SpaceVisibility {
-  "Anyone, and search engines index it."
+  "Published for everyone: urls.public is set."
   public
-  "Anyone with the URL; not indexed."
+  "Published, reachable through its URL (urls.published) only."
   unlisted
-  "Anyone with the share link (space(shareKey:)). REST: share-link."
+  "Published for whoever holds the share link; space(shareKey:) reads the space without a role. REST: share-link."
   share_link
-  "Visitors authenticated by the organization's own system. REST: visitor-auth."
+  "Published for visitors the organization authenticates. REST: visitor-auth."
   visitor_auth
-  "Whoever can read the parent collection; only for spaces in a collection. REST: in-collection."
+  "Published as its collection is; only for spaces in a collection (transfers make it private). REST: in-collection."
   in_collection
-  "Only members with a role on the space."
+  "Not published: only members with access read it. The default."
   private
 }
 
@@ -4909,42 +5663,54 @@ enum SpaceVisibility {
 enum EditMode {
   "Editors change the content directly (updateSpaceContent)."
   live
-  "Nobody changes the content, directly or by merging."
+  "Nobody changes the content: edits, merges and imports answer LOCKED (REST 423)."
   locked
 }
 
-"The role members of the organization get on a space or collection by default; null: no access by default."
+"The role organization members get on a space or collection (organization admins are admins everywhere; guests get nothing); null: no access."
 enum DefaultLevel {
+  "Members are admins."
   admin
+  "Members get the create role."
   create
+  "Members get the review role."
   review
+  "Members get the edit role."
   edit
+  "Members get the comment role."
   comment
+  "Members may read."
   read
-  "The parent collection's (or, at the root, the organization's) default."
+  "The nearest parent collection's level that is not inherit, or else the member's organization role. New spaces and collections start here."
   inherit
 }
 
 "What a PositionTargetInput names."
 enum PositionTargetType {
+  "A space."
   space
+  "A collection."
   collection
 }
 `, BuiltIn: false},
 	{Name: "../../schema/spacefield.graphql", Input: `# Values of custom fields on spaces (REST area ` + "`" + `spaces` + "`" + `).
 
-"A JSON value: string, number, boolean or list of strings."
+"Any JSON value: a custom field's value is a string, number, boolean or list of strings; Page.document is an object."
 scalar Any
 
 "A custom field of the space's organization, with the space's value (null when unset)."
 type SpaceCustomFieldValue {
+  "The field's definition."
   customField: CustomField!
+  "The space's value, shaped by the field's type; null when unset."
   value: Any
 }
 
 "value null removes the space's value of the field."
 input CustomFieldValueInput {
+  "The field's name."
   name: String!
+  "A value of the field's type (string, number, boolean, list of strings; select values among the options); null removes it."
   value: Any
 }
 
@@ -4955,15 +5721,25 @@ extend type Space {
 
 extend type Mutation {
   "Set or remove values of custom fields on a space, all or nothing (edit role)."
-  updateSpaceCustomFields(spaceId: ID!, values: [CustomFieldValueInput!]!): Space!
+  updateSpaceCustomFields(
+    "The space's ID."
+    spaceId: ID!
+    "The values to set or remove."
+    values: [CustomFieldValueInput!]!
+  ): Space!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/team.graphql", Input: `# Teams of an organization (REST area ` + "`" + `access` + "`" + `).
 
+"A group of members of an organization that content can be shared with."
 type Team implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "The team's name."
   title: String!
+  "When it was created."
   createdAt: Time!
+  "The organization it belongs to."
   organization: Organization!
   "Number of members of the team."
   members: Int!
@@ -4973,25 +5749,37 @@ type Team implements Node {
   permissions: TeamPermissions!
 }
 
+"What the caller may do with a team."
 type TeamPermissions {
+  "The caller may rename, delete and change members of it (organization admins and team owners)."
   admin: Boolean!
+  "The caller may see it (members with a role)."
   view: Boolean!
 }
 
 "A team member's role: owners manage the team."
 enum TeamRole {
+  "Manages the team."
   owner
+  "Belongs to the team."
   member
 }
 
+"A page of Team items (Relay connection)."
 type TeamConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [TeamEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Team of a TeamConnection page, with its cursor."
 type TeamEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The team."
   node: Team!
   "On Member.teams: the member's role in the team; null elsewhere."
   role: TeamRole
@@ -5001,7 +5789,9 @@ type TeamEdge {
 type TeamMember {
   "The user's role in the team (REST: team.role)."
   role: TeamRole!
+  "The team."
   team: Team!
+  "The user."
   user: User!
   "The user's membership of the organization (REST: organization)."
   member: Member!
@@ -5009,93 +5799,186 @@ type TeamMember {
   permissions: TeamMemberPermissions!
 }
 
+"What the caller may do with a team membership."
 type TeamMemberPermissions {
+  "The caller may see it (whoever may list the organization's members)."
   view: Boolean!
 }
 
+"A page of TeamMember items (Relay connection)."
 type TeamMemberConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [TeamMemberEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One TeamMember of a TeamMemberConnection page, with its cursor."
 type TeamMemberEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The team member."
   node: TeamMember!
 }
 
 extend type Team {
   "The team's members, earliest first unless asked otherwise. (` + "`" + `members` + "`" + ` is their number.)"
-  teamMembers(first: Int, after: String, order: Order): TeamMemberConnection!
+  teamMembers(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): TeamMemberConnection!
 }
 
 extend type Organization {
   "The organization's teams, newest first (guests get FORBIDDEN). owner: only the teams that member can manage (all of them for an admin); title: case-insensitive contains."
-  teams(first: Int, after: String, order: Order, owner: ID, title: String): TeamConnection!
+  teams(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "A user ID: only the teams that member can manage (all of them for an admin)."
+    owner: ID
+    "Only teams whose title contains this, case-insensitively."
+    title: String
+  ): TeamConnection!
 }
 
 "A user (by id or email) and their role in a team."
 input TeamMembershipInput {
+  "A user ID or the email of a member of the organization."
   user: String!
+  "Their role in the team."
   role: TeamRole!
 }
 
 extend type Mutation {
   "Create a team (admins only); members (user ids or emails of organization members) join it as members."
-  createTeam(organizationId: ID!, title: String!, members: [String!]): Team!
+  createTeam(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's name."
+    title: String!
+    "User IDs or emails of organization members who join as members."
+    members: [String!]
+  ): Team!
   "Rename a team (team owners and organization admins)."
-  updateTeam(organizationId: ID!, teamId: ID!, title: String!): Team!
+  updateTeam(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's ID."
+    teamId: ID!
+    "The new name."
+    title: String!
+  ): Team!
   "Delete a team and its memberships (team owners and organization admins)."
-  deleteTeam(organizationId: ID!, teamId: ID!): Boolean!
+  deleteTeam(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's ID."
+    teamId: ID!
+  ): Boolean!
   """
   Change a team's members in one all-or-nothing step (team owners and organization admins).
   add and remove take user ids or emails; memberships adds or updates users with a role;
   a user in remove ends up removed whatever else names them.
   """
-  updateTeamMembers(organizationId: ID!, teamId: ID!, add: [String!], remove: [String!], memberships: [TeamMembershipInput!]): Team!
+  updateTeamMembers(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's ID."
+    teamId: ID!
+    "User IDs or emails of organization members to add."
+    add: [String!]
+    "User IDs or emails to remove."
+    remove: [String!]
+    "Users to add or update with a role."
+    memberships: [TeamMembershipInput!]
+  ): Team!
   "Add a member to a team, or change their role (role absent: member for a newcomer, unchanged otherwise)."
-  addTeamMember(organizationId: ID!, teamId: ID!, userId: ID!, role: TeamRole): TeamMember!
+  addTeamMember(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's ID."
+    teamId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+    "Absent: member for a newcomer, unchanged for a member."
+    role: TeamRole
+  ): TeamMember!
   "Remove a member from a team (team owners, organization admins, or the member themself)."
-  removeTeamMember(organizationId: ID!, teamId: ID!, userId: ID!): Boolean!
+  removeTeamMember(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's ID."
+    teamId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+  ): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/translation.graphql", Input: `# Translation settings of an organization (REST area ` + "`" + `translations` + "`" + `).
 
 "Settings for translating the organization's content into languages."
 type TranslationSettings implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
   "1-100 characters."
   title: String!
   "Distinct language codes of GitBook's TranslationLanguage (en, fr, de, es, pt-br, …)."
   languages: [String!]!
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
   "What the caller may do with the settings."
   permissions: TranslationSettingsPermissions!
+  "Where the settings live in the REST API."
   urls: TranslationSettingsURLs!
 }
 
+"What the caller may do with translation settings."
 type TranslationSettingsPermissions {
+  "The caller may read them (members with a role)."
   view: Boolean!
+  "The caller may change or delete them (admins)."
   edit: Boolean!
 }
 
+"URLs of translation settings."
 type TranslationSettingsURLs {
+  "The translation settings' URL in the REST API (/v1/...)."
   location: String!
 }
 
+"A page of TranslationSettings items (Relay connection)."
 type TranslationSettingsConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [TranslationSettingsEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One TranslationSettings of a TranslationSettingsConnection page, with its cursor."
 type TranslationSettingsEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The translation settings."
   node: TranslationSettings!
 }
 
+"New translation settings."
 input CreateTranslationInput {
+  "1-100 characters."
   title: String!
   "Absent or null: no languages."
   languages: [String!]
@@ -5103,27 +5986,58 @@ input CreateTranslationInput {
 
 "Replaces the title; languages are replaced when sent, left alone when absent, emptied when null."
 input UpdateTranslationInput {
+  "1-100 characters."
   title: String!
+  "Language codes (see TranslationSettings.languages); absent: unchanged; null: none."
   languages: [String!]
 }
 
 extend type Organization {
   "Translation settings (members with a role), newest first."
-  translations(first: Int, after: String, order: Order): TranslationSettingsConnection!
+  translations(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): TranslationSettingsConnection!
 }
 
 extend type Query {
   "Translation settings of an organization by id (members with a role)."
-  translation(organizationId: ID!, id: ID!): TranslationSettings!
+  translation(
+    "The organization's ID."
+    organizationId: ID!
+    "The settings' ID."
+    id: ID!
+  ): TranslationSettings!
 }
 
 extend type Mutation {
   "Create translation settings (admins only)."
-  createTranslation(organizationId: ID!, input: CreateTranslationInput!): TranslationSettings!
+  createTranslation(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateTranslationInput!
+  ): TranslationSettings!
   "Change translation settings (admins only)."
-  updateTranslation(organizationId: ID!, id: ID!, input: UpdateTranslationInput!): TranslationSettings!
+  updateTranslation(
+    "The organization's ID."
+    organizationId: ID!
+    "The settings' ID."
+    id: ID!
+    "The fields to change."
+    input: UpdateTranslationInput!
+  ): TranslationSettings!
   "Delete translation settings (admins only)."
-  deleteTranslation(organizationId: ID!, id: ID!): Boolean!
+  deleteTranslation(
+    "The organization's ID."
+    organizationId: ID!
+    "The settings' ID."
+    id: ID!
+  ): Boolean!
 }
 `, BuiltIn: false},
 }
