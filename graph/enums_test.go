@@ -7,8 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"entgo.io/ent"
+
 	"github.com/folio/folio/ent/changerequest"
+	entschema "github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/internal/testkit"
 )
 
@@ -199,4 +203,45 @@ func TestPageInfo(t *testing.T) {
 			t.Fatalf("second page: %+v", c)
 		}
 	})
+}
+
+// TestEnumsMatchEnt: each GraphQL enum bound to an ent enum (gqlgen.yml)
+// names exactly the field's values, spelled by the rule. gqlgen checks that
+// every GraphQL value has a Go constant; this catches the other direction,
+// a value added to ent that GraphQL could not answer.
+func TestEnumsMatchEnt(t *testing.T) {
+	gql := generated.NewExecutableSchema(generated.Config{}).Schema()
+	for _, c := range []struct {
+		enum   string
+		fields []ent.Field
+		field  string
+	}{
+		{"ChangeRequestStatus", entschema.ChangeRequest{}.Fields(), "status"},
+		{"SpaceVisibility", entschema.Space{}.Fields(), "visibility"},
+		{"EditMode", entschema.Space{}.Fields(), "edit_mode"},
+		{"DefaultLevel", entschema.Space{}.Fields(), "default_level"},
+		{"DefaultLevel", entschema.Collection{}.Fields(), "default_level"},
+		{"RevisionType", entschema.Revision{}.Fields(), "type"},
+		{"PageType", entschema.Page{}.Fields(), "kind"},
+		{"CustomFieldType", entschema.CustomField{}.Fields(), "type"},
+		{"OrganizationType", entschema.Organization{}.Fields(), "type"},
+		{"OrganizationUseCase", entschema.Organization{}.Fields(), "use_case"},
+		{"CommunityType", entschema.Organization{}.Fields(), "community_type"},
+	} {
+		var want []string
+		for _, f := range c.fields {
+			if d := f.Descriptor(); d.Name == c.field {
+				for _, e := range d.Enums {
+					want = append(want, strings.NewReplacer("-", "_", ":", "_").Replace(e.V))
+				}
+			}
+		}
+		var got []string
+		for _, v := range gql.Types[c.enum].EnumValues {
+			got = append(got, v.Name)
+		}
+		if len(want) == 0 || strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("enum %s is %v; ent field %s has %v", c.enum, got, c.field, want)
+		}
+	}
 }
