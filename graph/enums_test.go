@@ -3,6 +3,7 @@ package graph_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -137,6 +138,20 @@ func TestEnumsInGraphQL(t *testing.T) {
 			}
 		})
 
+		t.Run("pt_br over GraphQL is pt-br in REST", func(t *testing.T) {
+			data := s.MustGraphQL(t, admin.Token, `mutation($org: ID!) {
+				createTranslation(organizationId: $org, input: {title: "Brazil", languages: [pt_br, en]}) { id languages }
+			}`, map[string]any{"org": org})
+			ts := data["createTranslation"].(map[string]any)
+			if fmt.Sprint(ts["languages"]) != "[pt_br en]" {
+				t.Fatalf("created: %v", ts)
+			}
+			rest := s.Call(t, "getTranslation", admin.Token, http.MethodGet, "/v1/orgs/"+org+"/translations/"+ts["id"].(string), nil, 200).JSON(t)
+			if fmt.Sprint(rest["languages"]) != "[pt-br en]" {
+				t.Fatalf("REST translation: %v", rest)
+			}
+		})
+
 		t.Run("revision, page and custom-field types", func(t *testing.T) {
 			var got struct {
 				UpdateSpaceContent struct {
@@ -243,5 +258,12 @@ func TestEnumsMatchEnt(t *testing.T) {
 		if len(want) == 0 || strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Errorf("enum %s is %v; ent field %s has %v", c.enum, got, c.field, want)
 		}
+	}
+	var langs []string
+	for _, v := range gql.Types["TranslationLanguage"].EnumValues {
+		langs = append(langs, strings.ReplaceAll(v.Name, "_", "-"))
+	}
+	if strings.Join(langs, ",") != strings.Join(entschema.TranslationLanguages, ",") {
+		t.Errorf("enum TranslationLanguage is %v; ent/schema.TranslationLanguages is %v", langs, entschema.TranslationLanguages)
 	}
 }

@@ -4975,8 +4975,8 @@ type Organization implements Node {
 
 "The content visitors of an organization land on."
 type OrganizationDefaultContent {
-  "Always \"site\"."
-  type: String!
+  "What kind of content site names."
+  type: DefaultContentType!
   "The site's ID."
   site: ID!
 }
@@ -5051,8 +5051,8 @@ input CreateOrganizationInput {
 
 "The content visitors land on."
 input DefaultContentInput {
-  "Must be \"site\"."
-  type: String!
+  "What kind of content site names."
+  type: DefaultContentType!
   "The site's ID."
   site: ID!
 }
@@ -5146,6 +5146,12 @@ enum CommunityType {
   openSource
   "A school or course."
   education
+}
+
+"What kind of content an organization's default content is."
+enum DefaultContentType {
+  "A published site."
+  site
 }
 `, BuiltIn: false},
 	{Name: "../../schema/saml.graphql", Input: `# SAML single sign-on of an organization (REST area ` + "`" + `access` + "`" + `: /saml, /sso).
@@ -5932,8 +5938,8 @@ type TranslationSettings implements Node {
   id: ID!
   "1-100 characters."
   title: String!
-  "Distinct language codes of GitBook's TranslationLanguage (en, fr, de, es, pt-br, …)."
-  languages: [String!]!
+  "The languages to translate into, distinct."
+  languages: [TranslationLanguage!]!
   "When it was created."
   createdAt: Time!
   "When it was last changed."
@@ -5980,16 +5986,16 @@ type TranslationSettingsEdge {
 input CreateTranslationInput {
   "1-100 characters."
   title: String!
-  "Absent or null: no languages."
-  languages: [String!]
+  "Distinct languages; absent or null: none."
+  languages: [TranslationLanguage!]
 }
 
 "Replaces the title; languages are replaced when sent, left alone when absent, emptied when null."
 input UpdateTranslationInput {
   "1-100 characters."
   title: String!
-  "Language codes (see TranslationSettings.languages); absent: unchanged; null: none."
-  languages: [String!]
+  "Distinct languages, replacing the current ones; absent: unchanged; null: none."
+  languages: [TranslationLanguage!]
 }
 
 extend type Organization {
@@ -6038,6 +6044,86 @@ extend type Mutation {
     "The settings' ID."
     id: ID!
   ): Boolean!
+}
+
+"A language translation settings target: GitBook's TranslationLanguage codes (REST spells pt_br as pt-br)."
+enum TranslationLanguage {
+  "English."
+  en
+  "French."
+  fr
+  "German."
+  de
+  "Spanish."
+  es
+  "Italian."
+  it
+  "Portuguese."
+  pt
+  "Portuguese (Brazil). REST: pt-br."
+  pt_br
+  "Russian."
+  ru
+  "Japanese."
+  ja
+  "Chinese."
+  zh
+  "Cantonese."
+  yue
+  "Korean."
+  ko
+  "Arabic."
+  ar
+  "Hindi."
+  hi
+  "Dutch."
+  nl
+  "Polish."
+  pl
+  "Turkish."
+  tr
+  "Swedish."
+  sv
+  "Norwegian."
+  no
+  "Danish."
+  da
+  "Finnish."
+  fi
+  "Greek."
+  el
+  "Czech."
+  cs
+  "Hungarian."
+  hu
+  "Romanian."
+  ro
+  "Thai."
+  th
+  "Vietnamese."
+  vi
+  "Indonesian."
+  id
+  "Malay."
+  ms
+  "Hebrew."
+  he
+  "Ukrainian."
+  uk
+  "Slovak."
+  sk
+  "Bulgarian."
+  bg
+  "Croatian."
+  hr
+  "Lithuanian."
+  lt
+  "Latvian."
+  lv
+  "Estonian."
+  et
+  "Slovenian."
+  sl
 }
 `, BuiltIn: false},
 }
@@ -15624,14 +15710,14 @@ func (ec *executionContext) _OrganizationDefaultContent_type(ctx context.Context
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNDefaultContentType2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_OrganizationDefaultContent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OrganizationDefaultContent", field, false, false, "String")
+	return graphql.NewScalarFieldContext("OrganizationDefaultContent", field, false, false, "DefaultContentType")
 }
 
 func (ec *executionContext) _OrganizationDefaultContent_site(ctx context.Context, field graphql.CollectedField, obj *schema.DefaultContent) (ret graphql.Marshaler) {
@@ -20246,14 +20332,14 @@ func (ec *executionContext) _TranslationSettings_languages(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+			return ec.marshalNTranslationLanguage2ᚕstringᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_TranslationSettings_languages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, "String")
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, "TranslationLanguage")
 }
 
 func (ec *executionContext) _TranslationSettings_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
@@ -22390,7 +22476,7 @@ func (ec *executionContext) unmarshalInputCreateTranslationInput(ctx context.Con
 			it.Title = data
 		case "languages":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("languages"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOTranslationLanguage2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -22481,7 +22567,7 @@ func (ec *executionContext) unmarshalInputDefaultContentInput(ctx context.Contex
 		switch k {
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalNDefaultContentType2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -23307,7 +23393,7 @@ func (ec *executionContext) unmarshalInputUpdateTranslationInput(ctx context.Con
 			it.Title = data
 		case "languages":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("languages"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOTranslationLanguage2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -28398,6 +28484,30 @@ func (ec *executionContext) unmarshalNCustomFieldValueInput2ᚖgithubᚗcomᚋfo
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNDefaultContentType2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNDefaultContentType2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDefaultContentType2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNDefaultContentType2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "DefaultContentType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNDefaultContentType2string = map[string]string{
+		"site": model.DefaultContentSite,
+	}
+	marshalNDefaultContentType2string = map[string]string{
+		model.DefaultContentSite: "site",
+	}
+)
+
 func (ec *executionContext) marshalNFile2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.File) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -29432,6 +29542,50 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
+func (ec *executionContext) unmarshalNTranslationLanguage2string(ctx context.Context, v any) (string, error) {
+	res, err := model.UnmarshalTranslationLanguage(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTranslationLanguage2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := model.MarshalTranslationLanguage(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "TranslationLanguage!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNTranslationLanguage2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTranslationLanguage2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNTranslationLanguage2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationLanguage2string(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx context.Context, sel ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "TranslationSettings!")
@@ -30335,6 +30489,42 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := graphql.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOTranslationLanguage2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTranslationLanguage2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOTranslationLanguage2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationLanguage2string(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {

@@ -164,7 +164,7 @@ type CreateSpaceInput struct {
 type CreateTranslationInput struct {
 	// 1-100 characters.
 	Title string `json:"title"`
-	// Absent or null: no languages.
+	// Distinct languages; absent or null: none.
 	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
 }
 
@@ -202,7 +202,7 @@ type CustomFieldValueInput struct {
 
 // The content visitors land on.
 type DefaultContentInput struct {
-	// Must be "site".
+	// What kind of content site names.
 	Type string `json:"type"`
 	// The site's ID.
 	Site string `json:"site"`
@@ -613,7 +613,7 @@ type UpdateSpaceInput struct {
 type UpdateTranslationInput struct {
 	// 1-100 characters.
 	Title string `json:"title"`
-	// Language codes (see TranslationSettings.languages); absent: unchanged; null: none.
+	// Distinct languages, replacing the current ones; absent: unchanged; null: none.
 	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
 }
 
