@@ -11,9 +11,15 @@ run:
 build:
 	CGO_ENABLED=0 $(GO) build -o folio .
 
-## test: the whole suite on SQLite, and on PostgreSQL too when TEST_DATABASE_URL (default: local server) answers
+## test: the whole suite on SQLite, and on PostgreSQL too when TEST_DATABASE_URL (default: the local server)
+## answers (its database is created when missing, and then required); the last line names the databases
+TESTFLAGS ?= -shuffle=on
 test:
-	$(GO) test -count=1 ./...
+	@dbs=$$($(GO) run ./internal/testkit/testdb) || exit 1; \
+	case "$$dbs" in "SQLite and PostgreSQL"*) export FOLIO_REQUIRE_POSTGRES=1;; esac; \
+	$(GO) test -count=1 $(TESTFLAGS) ./...; status=$$?; \
+	if [ $$status -eq 0 ]; then result=passed; else result=FAILED; fi; \
+	echo "make test: $$result on $$dbs"; exit $$status
 
 ## generate: regenerate ent and gqlgen code (committed; CI fails when it drifts)
 generate:

@@ -148,6 +148,19 @@ func (r *Resolver) editableChangeRequest(ctx context.Context, spaceID, id string
 	return s, cr, nil
 }
 
+// ChangeRequestAuthor is the user who created cr; nil when that user is
+// gone.
+func (r *Resolver) ChangeRequestAuthor(ctx context.Context, cr *ent.ChangeRequest) (*ent.User, error) {
+	if cr.CreatedBy == "" {
+		return nil, nil
+	}
+	u, err := loader.For(ctx).UserByID.Load(ctx, cr.CreatedBy)()
+	if _, ok := apperr.As(err); ok {
+		return nil, nil
+	}
+	return u, err
+}
+
 // Outdated tells whether the space moved on since the change request was
 // created or last updated from it.
 func (r *Resolver) Outdated(ctx context.Context, cr *ent.ChangeRequest) (bool, error) {

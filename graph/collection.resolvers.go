@@ -37,12 +37,7 @@ func (r *collectionResolver) Urls(ctx context.Context, obj *ent.Collection) (*mo
 }
 
 func (r *collectionResolver) Permissions(ctx context.Context, obj *ent.Collection) (*access.CollectionPermissions, error) {
-	role, err := collectionRole(ctx, obj)
-	if err != nil {
-		return nil, err
-	}
-	p := access.CollectionPermissionsFor(role)
-	return &p, nil
+	return r.CollectionPermissions(ctx, obj)
 }
 
 func (r *collectionResolver) Spaces(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.SpaceConnection, error) {
@@ -80,10 +75,7 @@ func (r *mutationResolver) UpdateCollection(ctx context.Context, id string, inpu
 }
 
 func (r *mutationResolver) DeleteCollection(ctx context.Context, id string) (bool, error) {
-	if err := r.Resolver.DeleteCollection(ctx, id); err != nil {
-		return false, err
-	}
-	return true, nil
+	return done(r.Resolver.DeleteCollection(ctx, id))
 }
 
 func (r *mutationResolver) MoveCollection(ctx context.Context, id string, input model.MoveInput) (*ent.Collection, error) {
@@ -107,8 +99,7 @@ func (r *organizationResolver) Collections(ctx context.Context, obj *ent.Organiz
 }
 
 func (r *queryResolver) Collection(ctx context.Context, id string) (*ent.Collection, error) {
-	c, _, err := visibleCollection(ctx, id)
-	return c, err
+	return r.ReadCollection(ctx, id)
 }
 
 func (r *Resolver) Collection() generated.CollectionResolver { return &collectionResolver{r} }

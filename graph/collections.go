@@ -86,6 +86,22 @@ func (r *Resolver) Subcollections(ctx context.Context, c *ent.Collection, args p
 	return paging.Slice(args, rows, key), nil
 }
 
+// ReadCollection reads a collection the caller has a role on.
+func (r *Resolver) ReadCollection(ctx context.Context, id string) (*ent.Collection, error) {
+	c, _, err := visibleCollection(ctx, id)
+	return c, err
+}
+
+// CollectionPermissions are the caller's permissions on c.
+func (r *Resolver) CollectionPermissions(ctx context.Context, c *ent.Collection) (*access.CollectionPermissions, error) {
+	role, err := collectionRole(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	p := access.CollectionPermissionsFor(role)
+	return &p, nil
+}
+
 // CreateCollection creates a collection at the end of its parent.
 func (r *Resolver) CreateCollection(ctx context.Context, orgID string, in model.CreateCollectionInput) (*ent.Collection, error) {
 	parent := in.Parent.Value()

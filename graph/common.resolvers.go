@@ -19,11 +19,7 @@ func (r *queryResolver) Node(ctx context.Context, id string) (model.Node, error)
 
 // Viewer is the resolver for the viewer field.
 func (r *queryResolver) Viewer(ctx context.Context) (*model.Viewer, error) {
-	u, err := viewerUser(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &model.Viewer{User: u}, nil
+	return r.CurrentViewer(ctx)
 }
 
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }

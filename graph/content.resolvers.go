@@ -20,14 +20,7 @@ import (
 )
 
 func (r *changeRequestResolver) CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error) {
-	if obj.CreatedBy == "" {
-		return nil, nil
-	}
-	u, err := loader.For(ctx).UserByID.Load(ctx, obj.CreatedBy)()
-	if _, ok := apperr.As(err); ok {
-		return nil, nil // the user is gone
-	}
-	return u, err
+	return r.ChangeRequestAuthor(ctx, obj)
 }
 
 func (r *changeRequestResolver) Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error) {
@@ -170,8 +163,7 @@ func (r *revisionResolver) Pages(ctx context.Context, obj *ent.Revision) ([]*mod
 }
 
 func (r *revisionResolver) Files(ctx context.Context, obj *ent.Revision) ([]*ent.File, error) {
-	page, err := r.RevisionFiles(ctx, obj, paging.Args{Limit: 1 << 30, Order: paging.Asc})
-	return page.Items, err
+	return r.AllRevisionFiles(ctx, obj)
 }
 
 func (r *revisionResolver) Page(ctx context.Context, obj *ent.Revision, id string) (*model.Page, error) {

@@ -16,7 +16,7 @@ import (
 )
 
 func (r *customFieldResolver) Permissions(ctx context.Context, obj *ent.CustomField) (*access.SettingsPermissions, error) {
-	return settingsPermissions(ctx, obj.OrganizationID)
+	return r.SettingsPermissions(ctx, obj.OrganizationID)
 }
 
 func (r *customFieldResolver) Urls(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldURLs, error) {
@@ -32,10 +32,7 @@ func (r *mutationResolver) UpdateCustomField(ctx context.Context, organizationID
 }
 
 func (r *mutationResolver) DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error) {
-	if err := r.Resolver.DeleteCustomField(ctx, organizationID, name); err != nil {
-		return false, err
-	}
-	return true, nil
+	return done(r.Resolver.DeleteCustomField(ctx, organizationID, name))
 }
 
 func (r *organizationResolver) CustomFields(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.CustomFieldConnection, error) {

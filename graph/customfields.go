@@ -27,8 +27,9 @@ func settingsOrganization(ctx context.Context, orgID string) (access.Membership,
 	return m, nil
 }
 
-// settingsPermissions is the caller's {view, edit} on a setting of orgID.
-func settingsPermissions(ctx context.Context, orgID string) (*access.SettingsPermissions, error) {
+// SettingsPermissions are the caller's {view, edit} on a setting of orgID
+// (a custom field, translation settings).
+func (r *Resolver) SettingsPermissions(ctx context.Context, orgID string) (*access.SettingsPermissions, error) {
 	m, _, err := membership(ctx, orgID)
 	if err != nil {
 		return nil, err

@@ -12,16 +12,11 @@ import (
 	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
-	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/paging"
 )
 
 func (r *inviteResolver) Redundant(ctx context.Context, obj *ent.Invite) (bool, error) {
-	m, _, err := membership(ctx, obj.OrganizationID)
-	if err != nil {
-		return false, err
-	}
-	return access.InviteRedundant(m), nil
+	return r.InviteRedundant(ctx, obj)
 }
 
 func (r *inviteResolver) Organization(ctx context.Context, obj *ent.Invite) (*ent.Organization, error) {
@@ -37,10 +32,7 @@ func (r *mutationResolver) UpdateOrganizationInvite(ctx context.Context, organiz
 }
 
 func (r *mutationResolver) DeleteOrganizationInvite(ctx context.Context, organizationID string, id string) (bool, error) {
-	if err := r.Resolver.DeleteOrganizationInvite(ctx, organizationID, id); err != nil {
-		return false, err
-	}
-	return true, nil
+	return done(r.Resolver.DeleteOrganizationInvite(ctx, organizationID, id))
 }
 
 func (r *mutationResolver) JoinOrganizationWithInvite(ctx context.Context, organizationID string, id string) (*model.JoinOrganizationResult, error) {

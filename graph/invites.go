@@ -48,6 +48,16 @@ func (r *Resolver) InviteLink(ctx context.Context, orgID, id string) (*ent.Invit
 	return r.inviteOf(ctx, orgID, id)
 }
 
+// InviteRedundant tells whether joining with an invite of its organization
+// would change nothing for the caller: they are a member already.
+func (r *Resolver) InviteRedundant(ctx context.Context, inv *ent.Invite) (bool, error) {
+	m, _, err := membership(ctx, inv.OrganizationID)
+	if err != nil {
+		return false, err
+	}
+	return access.InviteRedundant(m), nil
+}
+
 // inviteOf finds an invite by id in orgID; invites of other organizations
 // are not found.
 func (r *Resolver) inviteOf(ctx context.Context, orgID, id string) (*ent.Invite, error) {

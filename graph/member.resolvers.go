@@ -10,19 +10,16 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph/generated"
-	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
-	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/paging"
 )
 
 func (r *memberResolver) User(ctx context.Context, obj *ent.Member) (*ent.User, error) {
-	return loader.For(ctx).UserByID.Load(ctx, obj.UserID)()
+	return r.MemberUser(ctx, obj)
 }
 
 func (r *memberResolver) Spaces(ctx context.Context, obj *ent.Member) (int, error) {
-	items, err := accessibleSpaces(ctx, obj.OrganizationID, access.Membership{Member: true, Role: obj.Role})
-	return len(items), err
+	return r.MemberSpaceCount(ctx, obj)
 }
 
 func (r *memberResolver) Teams(ctx context.Context, obj *ent.Member, first *int, after *string, title *string) (*model.TeamConnection, error) {
@@ -51,10 +48,7 @@ func (r *mutationResolver) UpdateMember(ctx context.Context, organizationID stri
 }
 
 func (r *mutationResolver) RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error) {
-	if err := r.Resolver.RemoveMember(ctx, organizationID, userID); err != nil {
-		return false, err
-	}
-	return true, nil
+	return done(r.Resolver.RemoveMember(ctx, organizationID, userID))
 }
 
 func (r *mutationResolver) SetMemberSso(ctx context.Context, organizationID string, userID string) (*ent.Member, error) {

@@ -147,6 +147,18 @@ func (r *Resolver) primeMembers(ctx context.Context, orgID string, rows []*ent.M
 	return nil
 }
 
+// MemberUser is the user a member is.
+func (r *Resolver) MemberUser(ctx context.Context, m *ent.Member) (*ent.User, error) {
+	return loader.For(ctx).UserByID.Load(ctx, m.UserID)()
+}
+
+// MemberSpaceCount is the number of spaces of the member's organization the
+// member can access (the member object's `spaces`).
+func (r *Resolver) MemberSpaceCount(ctx context.Context, m *ent.Member) (int, error) {
+	items, err := accessibleSpaces(ctx, m.OrganizationID, access.Membership{Member: true, Role: m.Role})
+	return len(items), err
+}
+
 // MemberTeamCount is the number of teams of the member's organization the
 // member is in (the member object's `teams`).
 func (r *Resolver) MemberTeamCount(ctx context.Context, m *ent.Member) (int, error) {

@@ -51,7 +51,7 @@ func (r *Resolver) node(ctx context.Context, id string) (model.Node, error) {
 			if err != nil {
 				return nil, entError(err)
 			}
-			return r.adminSAMLProvider(ctx, p.OrganizationID, id)
+			return r.SAMLProviderByID(ctx, p.OrganizationID, id)
 		},
 	}
 	for _, lookup := range lookups {

@@ -17,11 +17,7 @@ import (
 
 // CreateOrganization is the resolver for the createOrganization field.
 func (r *mutationResolver) CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*ent.Organization, error) {
-	u, err := viewerUser(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return r.Resolver.CreateOrganization(ctx, u.ID, input)
+	return r.CreateOwnOrganization(ctx, input)
 }
 
 // UpdateOrganization is the resolver for the updateOrganization field.
@@ -31,20 +27,12 @@ func (r *mutationResolver) UpdateOrganization(ctx context.Context, id string, in
 
 // PingOrganization is the resolver for the pingOrganization field.
 func (r *mutationResolver) PingOrganization(ctx context.Context, id string) (bool, error) {
-	if err := r.Resolver.PingOrganization(ctx, id); err != nil {
-		return false, err
-	}
-	return true, nil
+	return done(r.Resolver.PingOrganization(ctx, id))
 }
 
 // Permissions is the resolver for the permissions field.
 func (r *organizationResolver) Permissions(ctx context.Context, obj *ent.Organization) (*access.OrganizationPermissions, error) {
-	m, _, err := membership(ctx, obj.ID)
-	if err != nil {
-		return nil, err
-	}
-	p := access.OrganizationPermissionsFor(m, false)
-	return &p, nil
+	return r.OrganizationPermissions(ctx, obj)
 }
 
 // Urls is the resolver for the urls field.
@@ -54,8 +42,7 @@ func (r *organizationResolver) Urls(ctx context.Context, obj *ent.Organization) 
 
 // Organization is the resolver for the organization field.
 func (r *queryResolver) Organization(ctx context.Context, id string) (*ent.Organization, error) {
-	org, _, err := visibleOrganization(ctx, id)
-	return org, err
+	return r.ReadOrganization(ctx, id)
 }
 
 // Organizations is the resolver for the organizations field.

@@ -124,6 +124,32 @@ func primeOrganizations(ctx context.Context, rows []*ent.Organization) {
 	}
 }
 
+// ReadOrganization reads an organization the caller can see.
+func (r *Resolver) ReadOrganization(ctx context.Context, id string) (*ent.Organization, error) {
+	org, _, err := visibleOrganization(ctx, id)
+	return org, err
+}
+
+// OrganizationPermissions are the caller's permissions on o.
+func (r *Resolver) OrganizationPermissions(ctx context.Context, o *ent.Organization) (*access.OrganizationPermissions, error) {
+	m, _, err := membership(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	p := access.OrganizationPermissionsFor(m, false)
+	return &p, nil
+}
+
+// CreateOwnOrganization creates an organization with the caller as its
+// admin (createOrganization in both APIs).
+func (r *Resolver) CreateOwnOrganization(ctx context.Context, input model.CreateOrganizationInput) (*ent.Organization, error) {
+	u, err := viewerUser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.CreateOrganization(ctx, u.ID, input)
+}
+
 // CreateOrganization creates an organization with ownerID as its admin, in
 // one transaction. The createOrganization mutation, `folio token create
 // --org` and the first start all come here.

@@ -26,3 +26,7 @@ type Resolver struct {
 	// Imports bounds the imports in flight (nil: importer's defaults).
 	Imports *importer.Gate
 }
+
+// done answers a mutation whose schema type is Boolean!: true once the
+// application method it forwards to has succeeded.
+func done(err error) (bool, error) { return err == nil, err }

@@ -112,6 +112,12 @@ func (r *Resolver) RevisionFiles(ctx context.Context, rev *ent.Revision, args pa
 	return paging.Slice(args, files, fileKey), nil
 }
 
+// AllRevisionFiles is every file of a revision, oldest first (the
+// revision object's `files`).
+func (r *Resolver) AllRevisionFiles(ctx context.Context, rev *ent.Revision) ([]*ent.File, error) {
+	return loader.For(ctx).RevisionFiles.Load(ctx, rev.ID)()
+}
+
 // RevisionFile finds a file of a revision by its id.
 func (r *Resolver) RevisionFile(ctx context.Context, rev *ent.Revision, fileID string) (*ent.File, error) {
 	files, err := loader.For(ctx).RevisionFiles.Load(ctx, rev.ID)()

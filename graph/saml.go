@@ -57,10 +57,10 @@ func (r *Resolver) SAMLProviders(ctx context.Context, orgID string, args paging.
 	}), nil
 }
 
-// adminSAMLProvider loads provider id of organization orgID for an admin of
+// SAMLProviderByID loads provider id of organization orgID for an admin of
 // that organization. A provider of another organization, addressed under
 // this one, is not found.
-func (r *Resolver) adminSAMLProvider(ctx context.Context, orgID, id string) (*ent.SAMLProvider, error) {
+func (r *Resolver) SAMLProviderByID(ctx context.Context, orgID, id string) (*ent.SAMLProvider, error) {
 	if _, err := adminOrganization(ctx, orgID); err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func (r *Resolver) CreateSAMLProvider(ctx context.Context, orgID string, in mode
 // UpdateSAMLProvider applies the fields the caller sent: absent fields stay,
 // null (or "") clears the optional ones. Admins only.
 func (r *Resolver) UpdateSAMLProvider(ctx context.Context, orgID, id string, in model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error) {
-	p, err := r.adminSAMLProvider(ctx, orgID, id)
+	p, err := r.SAMLProviderByID(ctx, orgID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func (r *Resolver) SSOProviders(ctx context.Context, orgID string) ([]*model.SSO
 	}
 	out := make([]*model.SSOProviderLogin, 0, len(rows))
 	for _, p := range rows {
-		if samlStatus(p) != model.SAMLProviderStatusActive {
+		if r.SAMLProviderStatus(p) != model.SAMLProviderStatusActive {
 			continue
 		}
 		out = append(out, &model.SSOProviderLogin{ID: p.ID, Label: p.Label, StartURL: r.SAMLService(p).StartURL})
@@ -207,9 +207,9 @@ func (r *Resolver) SSOProviders(ctx context.Context, orgID string) ([]*model.SSO
 	return out, nil
 }
 
-// samlDefaultTeam is a provider's default team through the TeamByID loader;
-// nil when none (or when the team is gone).
-func samlDefaultTeam(ctx context.Context, p *ent.SAMLProvider) (*ent.Team, error) {
+// SAMLProviderDefaultTeam is a provider's default team through the TeamByID
+// loader; nil when none (or when the team is gone).
+func (r *Resolver) SAMLProviderDefaultTeam(ctx context.Context, p *ent.SAMLProvider) (*ent.Team, error) {
 	if p.DefaultTeamID == nil {
 		return nil, nil
 	}
@@ -226,8 +226,8 @@ func samlDefaultTeam(ctx context.Context, p *ent.SAMLProvider) (*ent.Team, error
 	return t, nil
 }
 
-// samlStatus: active when the identity provider is fully described.
-func samlStatus(p *ent.SAMLProvider) model.SAMLProviderStatus {
+// SAMLProviderStatus: active when the identity provider is fully described.
+func (r *Resolver) SAMLProviderStatus(p *ent.SAMLProvider) model.SAMLProviderStatus {
 	set := func(s *string) bool { return s != nil && *s != "" }
 	if set(p.SSOURL) && set(p.EntityID) && set(p.Certificate) {
 		return model.SAMLProviderStatusActive

@@ -24,10 +24,7 @@ func (r *mutationResolver) UpdateSAMLProvider(ctx context.Context, organizationI
 }
 
 func (r *mutationResolver) DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (bool, error) {
-	if err := r.Resolver.DeleteSAMLProvider(ctx, organizationID, id); err != nil {
-		return false, err
-	}
-	return true, nil
+	return done(r.Resolver.DeleteSAMLProvider(ctx, organizationID, id))
 }
 
 func (r *organizationResolver) SamlProviders(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.SAMLProviderConnection, error) {
@@ -51,15 +48,15 @@ func (r *organizationResolver) SsoProviders(ctx context.Context, obj *ent.Organi
 }
 
 func (r *queryResolver) SamlProvider(ctx context.Context, organizationID string, id string) (*ent.SAMLProvider, error) {
-	return r.adminSAMLProvider(ctx, organizationID, id)
+	return r.SAMLProviderByID(ctx, organizationID, id)
 }
 
 func (r *sAMLProviderResolver) DefaultTeam(ctx context.Context, obj *ent.SAMLProvider) (*ent.Team, error) {
-	return samlDefaultTeam(ctx, obj)
+	return r.SAMLProviderDefaultTeam(ctx, obj)
 }
 
 func (r *sAMLProviderResolver) Status(ctx context.Context, obj *ent.SAMLProvider) (model.SAMLProviderStatus, error) {
-	return samlStatus(obj), nil
+	return r.SAMLProviderStatus(obj), nil
 }
 
 func (r *sAMLProviderResolver) Service(ctx context.Context, obj *ent.SAMLProvider) (*model.SAMLServiceProvider, error) {

@@ -25,10 +25,7 @@ func (r *mutationResolver) UpdateSpace(ctx context.Context, id string, input mod
 }
 
 func (r *mutationResolver) DeleteSpace(ctx context.Context, id string) (bool, error) {
-	if err := r.Resolver.DeleteSpace(ctx, id); err != nil {
-		return false, err
-	}
-	return true, nil
+	return done(r.Resolver.DeleteSpace(ctx, id))
 }
 
 func (r *mutationResolver) RestoreSpace(ctx context.Context, id string) (*ent.Space, error) {
@@ -98,22 +95,22 @@ func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (*ent.Revi
 }
 
 func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space) (int, error) {
-	c, err := loader.For(ctx).SpaceCounts.Load(ctx, obj.ID)()
+	c, err := r.SpaceCounts(ctx, obj)
 	return c.OpenComments, err
 }
 
 func (r *spaceResolver) ChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error) {
-	c, err := loader.For(ctx).SpaceCounts.Load(ctx, obj.ID)()
+	c, err := r.SpaceCounts(ctx, obj)
 	return c.ChangeRequests, err
 }
 
 func (r *spaceResolver) ChangeRequestsOpen(ctx context.Context, obj *ent.Space) (int, error) {
-	c, err := loader.For(ctx).SpaceCounts.Load(ctx, obj.ID)()
+	c, err := r.SpaceCounts(ctx, obj)
 	return c.Open, err
 }
 
 func (r *spaceResolver) ChangeRequestsDraft(ctx context.Context, obj *ent.Space) (int, error) {
-	c, err := loader.For(ctx).SpaceCounts.Load(ctx, obj.ID)()
+	c, err := r.SpaceCounts(ctx, obj)
 	return c.Draft, err
 }
 
@@ -122,12 +119,7 @@ func (r *spaceResolver) Urls(ctx context.Context, obj *ent.Space) (*model.SpaceU
 }
 
 func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*access.SpacePermissions, error) {
-	role, err := spaceRole(ctx, obj)
-	if err != nil {
-		return nil, err
-	}
-	p := access.SpacePermissionsFor(role)
-	return &p, nil
+	return r.SpacePermissions(ctx, obj)
 }
 
 func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }

@@ -136,6 +136,22 @@ func (r *Resolver) ReadSpace(ctx context.Context, id string, shareKey *string) (
 	return nil, err
 }
 
+// SpacePermissions are the caller's permissions on s.
+func (r *Resolver) SpacePermissions(ctx context.Context, s *ent.Space) (*access.SpacePermissions, error) {
+	role, err := spaceRole(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	p := access.SpacePermissionsFor(role)
+	return &p, nil
+}
+
+// SpaceCounts are the counts a space object carries: its change requests
+// by status and its open comments, one batched load for a page of spaces.
+func (r *Resolver) SpaceCounts(ctx context.Context, s *ent.Space) (loader.SpaceCounts, error) {
+	return loader.For(ctx).SpaceCounts.Load(ctx, s.ID)()
+}
+
 // A space leads to its organization, its collection, its content and its
 // custom-field values. Following it gives each only to a caller who could
 // read it directly, whichever API asks: the organization as

@@ -25,10 +25,7 @@ func (r *mutationResolver) UpdateTeam(ctx context.Context, organizationID string
 }
 
 func (r *mutationResolver) DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error) {
-	if err := r.Resolver.DeleteTeam(ctx, organizationID, teamID); err != nil {
-		return false, err
-	}
-	return true, nil
+	return done(r.Resolver.DeleteTeam(ctx, organizationID, teamID))
 }
 
 func (r *mutationResolver) UpdateTeamMembers(ctx context.Context, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) (*ent.Team, error) {
@@ -40,10 +37,7 @@ func (r *mutationResolver) AddTeamMember(ctx context.Context, organizationID str
 }
 
 func (r *mutationResolver) RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (bool, error) {
-	if err := r.Resolver.RemoveTeamMember(ctx, organizationID, teamID, userID); err != nil {
-		return false, err
-	}
-	return true, nil
+	return done(r.Resolver.RemoveTeamMember(ctx, organizationID, teamID, userID))
 }
 
 func (r *organizationResolver) Teams(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, owner *string, title *string) (*model.TeamConnection, error) {
@@ -63,17 +57,15 @@ func (r *teamResolver) Organization(ctx context.Context, obj *ent.Team) (*ent.Or
 }
 
 func (r *teamResolver) Members(ctx context.Context, obj *ent.Team) (int, error) {
-	return loader.For(ctx).TeamMemberCount.Load(ctx, obj.ID)()
+	return r.TeamMemberCount(ctx, obj)
 }
 
 func (r *teamResolver) Spaces(ctx context.Context, obj *ent.Team) (int, error) {
-	// Spaces are shared with teams once content permissions exist (issue 4).
-	return 0, nil
+	return r.TeamSpaceCount(ctx, obj)
 }
 
 func (r *teamResolver) Permissions(ctx context.Context, obj *ent.Team) (*access.TeamPermissions, error) {
-	p, err := teamPermissions(ctx, obj)
-	return &p, err
+	return r.TeamPermissions(ctx, obj)
 }
 
 func (r *teamResolver) TeamMembers(ctx context.Context, obj *ent.Team, first *int, after *string, order *model.Order) (*model.TeamMemberConnection, error) {
@@ -116,8 +108,7 @@ func (r *teamMemberResolver) Member(ctx context.Context, obj *ent.TeamMember) (*
 }
 
 func (r *teamMemberResolver) Permissions(ctx context.Context, obj *ent.TeamMember) (*access.TeamMemberPermissions, error) {
-	p, err := r.TeamMemberPermissions(ctx, obj)
-	return &p, err
+	return r.TeamMemberPermissions(ctx, obj)
 }
 
 func (r *Resolver) Team() generated.TeamResolver { return &teamResolver{r} }

@@ -39,19 +39,31 @@ func visibleTeam(ctx context.Context, orgID, teamID string) (*ent.Team, access.M
 	return t, m, nil
 }
 
-// teamPermissions computes the caller's permissions on a team.
-func teamPermissions(ctx context.Context, t *ent.Team) (access.TeamPermissions, error) {
+// TeamPermissions are the caller's permissions on a team.
+func (r *Resolver) TeamPermissions(ctx context.Context, t *ent.Team) (*access.TeamPermissions, error) {
 	l := loader.For(ctx)
 	ownThunk := l.ViewerTeamMembership.Load(ctx, t.ID)
 	m, _, err := membership(ctx, t.OrganizationID)
 	if err != nil {
-		return access.TeamPermissions{}, err
+		return nil, err
 	}
 	own, err := ownThunk()
 	if err != nil {
-		return access.TeamPermissions{}, err
+		return nil, err
 	}
-	return access.TeamPermissionsFor(m, own != nil && own.Role == "owner"), nil
+	p := access.TeamPermissionsFor(m, own != nil && own.Role == "owner")
+	return &p, nil
+}
+
+// TeamMemberCount is the number of members of a team.
+func (r *Resolver) TeamMemberCount(ctx context.Context, t *ent.Team) (int, error) {
+	return loader.For(ctx).TeamMemberCount.Load(ctx, t.ID)()
+}
+
+// TeamSpaceCount is the number of spaces shared with a team: none until
+// spaces are shared with teams (content permissions, issue 4).
+func (r *Resolver) TeamSpaceCount(ctx context.Context, t *ent.Team) (int, error) {
+	return 0, nil
 }
 
 // manageableTeam is visibleTeam for changes: organization admins and the
@@ -230,13 +242,17 @@ func (r *Resolver) TeamMemberMember(ctx context.Context, tm *ent.TeamMember) (*e
 }
 
 // TeamMemberPermissions are the caller's permissions on a team member.
-func (r *Resolver) TeamMemberPermissions(ctx context.Context, tm *ent.TeamMember) (access.TeamMemberPermissions, error) {
+func (r *Resolver) TeamMemberPermissions(ctx context.Context, tm *ent.TeamMember) (*access.TeamMemberPermissions, error) {
 	t, err := loader.For(ctx).TeamByID.Load(ctx, tm.TeamID)()
 	if err != nil {
-		return access.TeamMemberPermissions{}, err
+		return nil, err
 	}
 	m, _, err := membership(ctx, t.OrganizationID)
-	return access.TeamMemberPermissionsFor(m), err
+	if err != nil {
+		return nil, err
+	}
+	p := access.TeamMemberPermissionsFor(m)
+	return &p, nil
 }
 
 // CreateTeam creates a team (admins only) with members (user ids or emails

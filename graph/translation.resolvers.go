@@ -24,10 +24,7 @@ func (r *mutationResolver) UpdateTranslation(ctx context.Context, organizationID
 }
 
 func (r *mutationResolver) DeleteTranslation(ctx context.Context, organizationID string, id string) (bool, error) {
-	if err := r.Resolver.DeleteTranslation(ctx, organizationID, id); err != nil {
-		return false, err
-	}
-	return true, nil
+	return done(r.Resolver.DeleteTranslation(ctx, organizationID, id))
 }
 
 func (r *organizationResolver) Translations(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.TranslationSettingsConnection, error) {
@@ -51,7 +48,7 @@ func (r *queryResolver) Translation(ctx context.Context, organizationID string, 
 }
 
 func (r *translationSettingsResolver) Permissions(ctx context.Context, obj *ent.TranslationSettings) (*access.SettingsPermissions, error) {
-	return settingsPermissions(ctx, obj.OrganizationID)
+	return r.SettingsPermissions(ctx, obj.OrganizationID)
 }
 
 func (r *translationSettingsResolver) Urls(ctx context.Context, obj *ent.TranslationSettings) (*model.TranslationSettingsURLs, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/user"
 	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 )
@@ -49,6 +50,15 @@ func viewerUser(ctx context.Context) (*ent.User, error) {
 		return nil, apperr.Unauthenticatedf("missing API token")
 	}
 	return loader.For(ctx).UserByID.Load(ctx, id)()
+}
+
+// CurrentViewer is the authenticated caller.
+func (r *Resolver) CurrentViewer(ctx context.Context) (*model.Viewer, error) {
+	u, err := viewerUser(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Viewer{User: u}, nil
 }
 
 // EnsureUser finds the user with email or creates it with displayName.

@@ -31,17 +31,20 @@ type openTargetKey struct{}
 // boundary is the middleware of every /v1 route. chi runs a group's
 // middlewares once the route is matched, so the path's parameters are known.
 func (a *API) boundary(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	checked := handler(func(w http.ResponseWriter, r *http.Request) error {
 		if err := checkPath(r); err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
-		r = r.WithContext(context.WithValue(r.Context(), apiKey{}, a))
 		if err := checkQuery(r); err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		next.ServeHTTP(w, r)
+		return nil
+	})
+	// The API goes into the context first: a refused query parameter is
+	// hidden behind a 404 from callers who may not see the path's objects.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		checked.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), apiKey{}, a)))
 	})
 }
 
@@ -119,11 +122,11 @@ func hiddenTarget(r *http.Request) error {
 
 // checkPathMiddleware is checkPath for routes outside /v1 (downloads).
 func checkPathMiddleware(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return handler(func(w http.ResponseWriter, r *http.Request) error {
 		if err := checkPath(r); err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		next.ServeHTTP(w, r)
+		return nil
 	})
 }

@@ -18,84 +18,74 @@ import (
 // Area `content` (change requests): list, create, read, update, merge,
 // update from main, and edit their content.
 func (a *API) changeRequestRoutes(r chi.Router) {
-	r.Get("/spaces/{spaceId}/change-requests", a.listChangeRequests)
-	r.Post("/spaces/{spaceId}/change-requests", a.createChangeRequest)
-	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}", a.getChangeRequest)
-	r.Patch("/spaces/{spaceId}/change-requests/{changeRequestId}", a.updateChangeRequest)
-	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/merge", a.mergeChangeRequest)
-	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/update", a.updateChangeRequestFromMain)
-	r.Post("/spaces/{spaceId}/change-requests/{changeRequestId}/content", a.updateChangeRequestContent)
+	r.Method("GET", "/spaces/{spaceId}/change-requests", handler(a.listChangeRequests))
+	r.Method("POST", "/spaces/{spaceId}/change-requests", handler(a.createChangeRequest))
+	r.Method("GET", "/spaces/{spaceId}/change-requests/{changeRequestId}", handler(a.getChangeRequest))
+	r.Method("PATCH", "/spaces/{spaceId}/change-requests/{changeRequestId}", handler(a.updateChangeRequest))
+	r.Method("POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/merge", handler(a.mergeChangeRequest))
+	r.Method("POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/update", handler(a.updateChangeRequestFromMain))
+	r.Method("POST", "/spaces/{spaceId}/change-requests/{changeRequestId}/content", handler(a.updateChangeRequestContent))
 }
 
-func (a *API) listChangeRequests(w http.ResponseWriter, r *http.Request) {
+func (a *API) listChangeRequests(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	page, err := a.res.SpaceChangeRequests(r.Context(), chi.URLParam(r, "spaceId"), queryString(r, "status"), queryString(r, "contributor"), args)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeList(w, r, page, a.presentChangeRequest)
+	return writeList(w, r, page, err, a.presentChangeRequest)
 }
 
-func (a *API) createChangeRequest(w http.ResponseWriter, r *http.Request) {
+// createChangeRequest's body is optional: the reference marks it required,
+// but every field in it is optional, so Folio takes no body as {}.
+func (a *API) createChangeRequest(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Subject *string `json:"subject"`
 	}
-	if r.ContentLength != 0 {
-		if err := decodeJSON(r, &in); err != nil {
-			writeError(w, r, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &in); err != nil {
+		return err
 	}
-	cr, err := a.res.Mutation().CreateChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), in.Subject)
-	a.writeChangeRequest(w, r, http.StatusCreated, cr, err)
+	cr, err := a.res.CreateChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), in.Subject)
+	return a.writeChangeRequest(w, r, http.StatusCreated, cr, err)
 }
 
-func (a *API) getChangeRequest(w http.ResponseWriter, r *http.Request) {
+func (a *API) getChangeRequest(w http.ResponseWriter, r *http.Request) error {
 	cr, err := a.res.FindChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
-	a.writeChangeRequest(w, r, http.StatusOK, cr, err)
+	return a.writeChangeRequest(w, r, http.StatusOK, cr, err)
 }
 
-func (a *API) updateChangeRequest(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateChangeRequest(w http.ResponseWriter, r *http.Request) error {
 	var in model.UpdateChangeRequestInput
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	cr, err := a.res.Mutation().UpdateChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), in)
-	a.writeChangeRequest(w, r, http.StatusOK, cr, err)
+	cr, err := a.res.UpdateChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), in)
+	return a.writeChangeRequest(w, r, http.StatusOK, cr, err)
 }
 
-func (a *API) mergeChangeRequest(w http.ResponseWriter, r *http.Request) {
-	res, err := a.res.Mutation().MergeChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
+func (a *API) mergeChangeRequest(w http.ResponseWriter, r *http.Request) error {
+	res, err := a.res.MergeChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	writeJSON(w, http.StatusOK, res)
+	return writeJSON(w, http.StatusOK, res)
 }
 
-func (a *API) updateChangeRequestFromMain(w http.ResponseWriter, r *http.Request) {
-	res, err := a.res.Mutation().UpdateChangeRequestFromMain(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
+func (a *API) updateChangeRequestFromMain(w http.ResponseWriter, r *http.Request) error {
+	res, err := a.res.UpdateChangeRequestFromMain(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	writeJSON(w, http.StatusOK, res)
+	return writeJSON(w, http.StatusOK, res)
 }
 
-func (a *API) updateChangeRequestContent(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateChangeRequestContent(w http.ResponseWriter, r *http.Request) error {
 	changes, err := decodeChanges(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	cr, err := a.res.Mutation().UpdateChangeRequestContent(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), changes)
-	a.writeChangeRequest(w, r, http.StatusOK, cr, err)
+	cr, err := a.res.UpdateChangeRequestContent(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), changes)
+	return a.writeChangeRequest(w, r, http.StatusOK, cr, err)
 }
 
 // contentChange is one change of GitBook's updateChangeRequestContent body;
@@ -140,20 +130,19 @@ func decodeChanges(r *http.Request) ([]*model.ContentChangeInput, error) {
 	return out, nil
 }
 
-func (a *API) writeChangeRequest(w http.ResponseWriter, r *http.Request, status int, cr *ent.ChangeRequest, err error) {
-	writeOne(w, r, status, cr, err, a.presentChangeRequest, func(cr *ent.ChangeRequest) string {
+func (a *API) writeChangeRequest(w http.ResponseWriter, r *http.Request, status int, cr *ent.ChangeRequest, err error) error {
+	return writeOne(w, r, status, cr, err, a.presentChangeRequest, func(cr *ent.ChangeRequest) string {
 		return a.res.ChangeRequestURLs(cr).Location
 	})
 }
 
 // presentChangeRequest is GitBook's ChangeRequest.
 func (a *API) presentChangeRequest(ctx context.Context, cr *ent.ChangeRequest) (any, error) {
-	cres := a.res.ChangeRequest()
-	comments, err := cres.Comments(ctx, cr)
+	comments, err := a.res.ChangeRequestOpenComments(ctx, cr)
 	if err != nil {
 		return nil, err
 	}
-	outdated, err := cres.Outdated(ctx, cr)
+	outdated, err := a.res.Outdated(ctx, cr)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +167,7 @@ func (a *API) presentChangeRequest(ctx context.Context, cr *ent.ChangeRequest) (
 	}
 	// GitBook requires createdBy; a change request whose author is gone
 	// shows a placeholder user.
-	author, err := cres.CreatedBy(ctx, cr)
+	author, err := a.res.ChangeRequestAuthor(ctx, cr)
 	if err != nil {
 		return nil, err
 	}

@@ -24,45 +24,47 @@ func (a *API) contentRoutes(r chi.Router) {
 	changeRequest := func(r *http.Request) (*ent.Revision, error) {
 		return a.res.ChangeRequestRevision(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"))
 	}
-	for prefix, rev := range map[string]func(*http.Request) (*ent.Revision, error){
+	for prefix, rev := range map[string]revisionOf{
 		"/spaces/{spaceId}": space,
 		"/spaces/{spaceId}/change-requests/{changeRequestId}": changeRequest,
 	} {
-		r.Get(prefix+"/content", a.getRevision(rev))
-		r.Get(prefix+"/content/pages", a.listPages(rev))
-		r.Get(prefix+"/content/page/{pageId}", a.getPage(rev))
-		r.Get(prefix+"/content/files", a.listFiles(rev))
-		r.Get(prefix+"/content/files/{fileId}", a.getFile(rev))
+		r.Method("GET", prefix+"/content", a.getRevision(rev))
+		r.Method("GET", prefix+"/content/pages", a.listPages(rev))
+		r.Method("GET", prefix+"/content/page/{pageId}", a.getPage(rev))
+		r.Method("GET", prefix+"/content/files", a.listFiles(rev))
+		r.Method("GET", prefix+"/content/files/{fileId}", a.getFile(rev))
 	}
-	r.Post("/spaces/{spaceId}/content", a.updateSpaceContent)
+	r.Method("POST", "/spaces/{spaceId}/content", handler(a.updateSpaceContent))
 }
+
+// revisionOf reads the revision a content path names: a space's current
+// one or a change request's.
+type revisionOf func(*http.Request) (*ent.Revision, error)
 
 // fileDownloads serves file bytes at the downloadURL of files; the path
 // holds the bytes' SHA-256, so no token is needed (as with GitBook's
 // signed file URLs).
 func (a *API) fileDownloads(r chi.Router) {
-	r.Get("/files/{key}/{name}", func(w http.ResponseWriter, r *http.Request) {
+	r.Method("GET", "/files/{key}/{name}", handler(func(w http.ResponseWriter, r *http.Request) error {
 		key := chi.URLParam(r, "key")
 		f, err := a.res.FileByBlobKey(r.Context(), key)
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		body, err := a.res.Blobs.Open(r.Context(), key)
 		if errors.Is(err, blob.ErrNotFound) {
-			writeError(w, r, apperr.NotFoundf("file not found"))
-			return
+			return apperr.NotFoundf("file not found")
 		}
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		defer body.Close()
 		inertFile(w, f.ContentType, f.Name)
 		w.Header().Set("Content-Length", strconv.FormatInt(f.Size, 10))
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 		_, _ = io.Copy(w, body)
-	})
+		return nil
+	}))
 }
 
 // contentQuery checks the metadata and computed flags GitBook accepts.
@@ -79,112 +81,92 @@ func contentQuery(r *http.Request) error {
 	return nil
 }
 
-func (a *API) getRevision(rev func(*http.Request) (*ent.Revision, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if err := contentQuery(r); err != nil {
-			writeError(w, r, err)
-			return
-		}
-		rv, err := rev(r)
-		writeOne(w, r, http.StatusOK, rv, err, a.presentRevision, nil)
+// contentRevision checks the content query, then reads the revision.
+func contentRevision(r *http.Request, rev revisionOf) (*ent.Revision, error) {
+	if err := contentQuery(r); err != nil {
+		return nil, err
+	}
+	return rev(r)
+}
+
+func (a *API) getRevision(rev revisionOf) handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		rv, err := contentRevision(r, rev)
+		return writeOne(w, r, http.StatusOK, rv, err, a.presentRevision, nil)
 	}
 }
 
-func (a *API) listPages(rev func(*http.Request) (*ent.Revision, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if err := contentQuery(r); err != nil {
-			writeError(w, r, err)
-			return
-		}
-		rv, err := rev(r)
+func (a *API) listPages(rev revisionOf) handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		rv, err := contentRevision(r, rev)
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		pages, err := a.res.RevisionPages(r.Context(), rv)
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"pages": a.presentPageTree(pages)})
+		return writeJSON(w, http.StatusOK, map[string]any{"pages": a.presentPageTree(pages)})
 	}
 }
 
-func (a *API) getPage(rev func(*http.Request) (*ent.Revision, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+func (a *API) getPage(rev revisionOf) handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
 		if err := contentQuery(r); err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		format := "document"
 		if v := queryString(r, "format"); v != nil {
 			if *v != "document" && *v != "markdown" {
-				writeError(w, r, apperr.InvalidField("format", "must be document or markdown"))
-				return
+				return apperr.InvalidField("format", "must be document or markdown")
 			}
 			format = *v
 		}
 		rv, err := rev(r)
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		p, err := a.res.RevisionPage(r.Context(), rv, chi.URLParam(r, "pageId"))
-		writeOne(w, r, http.StatusOK, p, err, func(ctx context.Context, p *model.Page) (any, error) {
+		return writeOne(w, r, http.StatusOK, p, err, func(ctx context.Context, p *model.Page) (any, error) {
 			return a.presentPageWithBody(ctx, p, format)
 		}, nil)
 	}
 }
 
-func (a *API) listFiles(rev func(*http.Request) (*ent.Revision, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+func (a *API) listFiles(rev revisionOf) handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
 		args, err := listArgs(r)
-		if err == nil {
-			err = contentQuery(r)
-		}
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
-		rv, err := rev(r)
+		rv, err := contentRevision(r, rev)
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		page, err := a.res.RevisionFiles(r.Context(), rv, args)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		writeList(w, r, page, func(_ context.Context, f *ent.File) (any, error) { return a.presentFile(f), nil })
+		return writeList(w, r, page, err, func(_ context.Context, f *ent.File) (any, error) { return a.presentFile(f), nil })
 	}
 }
 
-func (a *API) getFile(rev func(*http.Request) (*ent.Revision, error)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if err := contentQuery(r); err != nil {
-			writeError(w, r, err)
-			return
-		}
-		rv, err := rev(r)
+func (a *API) getFile(rev revisionOf) handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		rv, err := contentRevision(r, rev)
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		f, err := a.res.RevisionFile(r.Context(), rv, chi.URLParam(r, "fileId"))
-		writeOne(w, r, http.StatusOK, f, err, func(_ context.Context, f *ent.File) (any, error) { return a.presentFile(f), nil }, nil)
+		return writeOne(w, r, http.StatusOK, f, err, func(_ context.Context, f *ent.File) (any, error) { return a.presentFile(f), nil }, nil)
 	}
 }
 
 // updateSpaceContent (an extension of GitBook's API) applies a batch of
 // changes directly to a space in live edit mode, with the body of
 // updateChangeRequestContent; it answers the space.
-func (a *API) updateSpaceContent(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateSpaceContent(w http.ResponseWriter, r *http.Request) error {
 	changes, err := decodeChanges(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	s, err := a.res.Mutation().UpdateSpaceContent(r.Context(), chi.URLParam(r, "spaceId"), changes)
-	writeOne(w, r, http.StatusOK, s, err, a.presentSpace, nil)
+	s, err := a.res.UpdateSpaceContent(r.Context(), chi.URLParam(r, "spaceId"), changes)
+	return writeOne(w, r, http.StatusOK, s, err, a.presentSpace, nil)
 }

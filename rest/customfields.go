@@ -14,62 +14,54 @@ import (
 // Area `custom-fields`: definitions of an organization's custom fields,
 // addressed by name. (Values of spaces' fields are another area.)
 func (a *API) customFieldRoutes(r chi.Router) {
-	r.Get("/orgs/{organizationId}/custom-fields", a.listCustomFields)
-	r.Post("/orgs/{organizationId}/custom-fields", a.createCustomField)
-	r.Get("/orgs/{organizationId}/custom-fields/{fieldName}", a.getCustomField)
-	r.Patch("/orgs/{organizationId}/custom-fields/{fieldName}", a.updateCustomField)
-	r.Delete("/orgs/{organizationId}/custom-fields/{fieldName}", a.deleteCustomField)
+	r.Method("GET", "/orgs/{organizationId}/custom-fields", handler(a.listCustomFields))
+	r.Method("POST", "/orgs/{organizationId}/custom-fields", handler(a.createCustomField))
+	r.Method("GET", "/orgs/{organizationId}/custom-fields/{fieldName}", handler(a.getCustomField))
+	r.Method("PATCH", "/orgs/{organizationId}/custom-fields/{fieldName}", handler(a.updateCustomField))
+	r.Method("DELETE", "/orgs/{organizationId}/custom-fields/{fieldName}", handler(a.deleteCustomField))
 }
 
-func (a *API) listCustomFields(w http.ResponseWriter, r *http.Request) {
+func (a *API) listCustomFields(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	page, err := a.res.OrganizationCustomFields(r.Context(), chi.URLParam(r, "organizationId"), args)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeList(w, r, page, a.presentCustomField)
+	return writeList(w, r, page, err, a.presentCustomField)
 }
 
-func (a *API) createCustomField(w http.ResponseWriter, r *http.Request) {
+func (a *API) createCustomField(w http.ResponseWriter, r *http.Request) error {
 	var in model.CreateCustomFieldInput
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	cf, err := a.res.Mutation().CreateCustomField(r.Context(), chi.URLParam(r, "organizationId"), in)
-	a.writeCustomField(w, r, http.StatusCreated, cf, err)
+	cf, err := a.res.CreateCustomField(r.Context(), chi.URLParam(r, "organizationId"), in)
+	return a.writeCustomField(w, r, http.StatusCreated, cf, err)
 }
 
-func (a *API) getCustomField(w http.ResponseWriter, r *http.Request) {
-	cf, err := a.query().CustomField(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "fieldName"))
-	a.writeCustomField(w, r, http.StatusOK, cf, err)
+func (a *API) getCustomField(w http.ResponseWriter, r *http.Request) error {
+	cf, err := a.res.CustomFieldByName(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "fieldName"))
+	return a.writeCustomField(w, r, http.StatusOK, cf, err)
 }
 
-func (a *API) updateCustomField(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateCustomField(w http.ResponseWriter, r *http.Request) error {
 	var in model.UpdateCustomFieldInput
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	cf, err := a.res.Mutation().UpdateCustomField(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "fieldName"), in)
-	a.writeCustomField(w, r, http.StatusOK, cf, err)
+	cf, err := a.res.UpdateCustomField(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "fieldName"), in)
+	return a.writeCustomField(w, r, http.StatusOK, cf, err)
 }
 
-func (a *API) deleteCustomField(w http.ResponseWriter, r *http.Request) {
-	if _, err := a.res.Mutation().DeleteCustomField(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "fieldName")); err != nil {
-		writeError(w, r, err)
-		return
+func (a *API) deleteCustomField(w http.ResponseWriter, r *http.Request) error {
+	if err := a.res.DeleteCustomField(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "fieldName")); err != nil {
+		return err
 	}
-	writeStatus(w, http.StatusNoContent)
+	return writeStatus(w, http.StatusNoContent)
 }
 
-func (a *API) writeCustomField(w http.ResponseWriter, r *http.Request, status int, cf *ent.CustomField, err error) {
-	writeOne(w, r, status, cf, err, a.presentCustomField, func(cf *ent.CustomField) string { return a.res.CustomFieldURLs(cf).Location })
+func (a *API) writeCustomField(w http.ResponseWriter, r *http.Request, status int, cf *ent.CustomField, err error) error {
+	return writeOne(w, r, status, cf, err, a.presentCustomField, func(cf *ent.CustomField) string { return a.res.CustomFieldURLs(cf).Location })
 }
 
 // customFieldJSON is GitBook's CustomField object. title, description and
@@ -90,7 +82,7 @@ type customFieldJSON struct {
 }
 
 func (a *API) presentCustomField(ctx context.Context, cf *ent.CustomField) (any, error) {
-	perms, err := a.res.CustomField().Permissions(ctx, cf)
+	perms, err := a.res.SettingsPermissions(ctx, cf.OrganizationID)
 	if err != nil {
 		return nil, err
 	}

@@ -13,74 +13,65 @@ import (
 
 // Area `link-invites`: an organization's invite links, and joining with one.
 func (a *API) inviteRoutes(r chi.Router) {
-	r.Get("/orgs/{organizationId}/link-invites", a.listInviteLinks)
-	r.Post("/orgs/{organizationId}/link-invites", a.createInviteLink)
-	r.Get("/orgs/{organizationId}/link-invites/{inviteId}", a.getInviteLink)
-	r.Patch("/orgs/{organizationId}/link-invites/{inviteId}", a.updateInviteLink)
-	r.Delete("/orgs/{organizationId}/link-invites/{inviteId}", a.deleteInviteLink)
-	r.With(anyCaller).Post("/orgs/{organizationId}/invites/{inviteId}", a.joinWithInvite)
+	r.Method("GET", "/orgs/{organizationId}/link-invites", handler(a.listInviteLinks))
+	r.Method("POST", "/orgs/{organizationId}/link-invites", handler(a.createInviteLink))
+	r.Method("GET", "/orgs/{organizationId}/link-invites/{inviteId}", handler(a.getInviteLink))
+	r.Method("PATCH", "/orgs/{organizationId}/link-invites/{inviteId}", handler(a.updateInviteLink))
+	r.Method("DELETE", "/orgs/{organizationId}/link-invites/{inviteId}", handler(a.deleteInviteLink))
+	r.With(anyCaller).Method("POST", "/orgs/{organizationId}/invites/{inviteId}", handler(a.joinWithInvite))
 }
 
-func (a *API) listInviteLinks(w http.ResponseWriter, r *http.Request) {
+func (a *API) listInviteLinks(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	page, err := a.res.OrganizationInviteLinks(r.Context(), chi.URLParam(r, "organizationId"), args)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeList(w, r, page, a.presentInvite)
+	return writeList(w, r, page, err, a.presentInvite)
 }
 
-func (a *API) createInviteLink(w http.ResponseWriter, r *http.Request) {
+func (a *API) createInviteLink(w http.ResponseWriter, r *http.Request) error {
 	var in model.CreateOrganizationInviteInput
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	inv, err := a.res.Mutation().CreateOrganizationInvite(r.Context(), chi.URLParam(r, "organizationId"), in)
-	a.writeInvite(w, r, http.StatusCreated, inv, err)
+	inv, err := a.res.CreateOrganizationInvite(r.Context(), chi.URLParam(r, "organizationId"), in)
+	return a.writeInvite(w, r, http.StatusCreated, inv, err)
 }
 
-func (a *API) getInviteLink(w http.ResponseWriter, r *http.Request) {
-	inv, err := a.query().OrganizationInviteLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId"))
-	a.writeInvite(w, r, http.StatusOK, inv, err)
+func (a *API) getInviteLink(w http.ResponseWriter, r *http.Request) error {
+	inv, err := a.res.InviteLink(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId"))
+	return a.writeInvite(w, r, http.StatusOK, inv, err)
 }
 
-func (a *API) updateInviteLink(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateInviteLink(w http.ResponseWriter, r *http.Request) error {
 	var in model.UpdateOrganizationInviteInput
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	inv, err := a.res.Mutation().UpdateOrganizationInvite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId"), in)
-	a.writeInvite(w, r, http.StatusOK, inv, err)
+	inv, err := a.res.UpdateOrganizationInvite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId"), in)
+	return a.writeInvite(w, r, http.StatusOK, inv, err)
 }
 
-func (a *API) deleteInviteLink(w http.ResponseWriter, r *http.Request) {
-	if _, err := a.res.Mutation().DeleteOrganizationInvite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId")); err != nil {
-		writeError(w, r, err)
-		return
+func (a *API) deleteInviteLink(w http.ResponseWriter, r *http.Request) error {
+	if err := a.res.DeleteOrganizationInvite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId")); err != nil {
+		return err
 	}
-	writeStatus(w, http.StatusResetContent)
+	return writeStatus(w, http.StatusResetContent)
 }
 
 // joinWithInvite answers the invite, its `redundant` telling whether the
 // caller was already a member (and so kept their role) before joining.
-func (a *API) joinWithInvite(w http.ResponseWriter, r *http.Request) {
-	res, err := a.res.Mutation().JoinOrganizationWithInvite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId"))
+func (a *API) joinWithInvite(w http.ResponseWriter, r *http.Request) error {
+	res, err := a.res.JoinOrganizationWithInvite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "inviteId"))
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	writeJSON(w, http.StatusOK, inviteJSON{Object: "invite", ID: res.Invite.ID, Role: res.Invite.Role, Redundant: res.Redundant})
+	return writeJSON(w, http.StatusOK, inviteJSON{Object: "invite", ID: res.Invite.ID, Role: res.Invite.Role, Redundant: res.Redundant})
 }
 
-func (a *API) writeInvite(w http.ResponseWriter, r *http.Request, status int, inv *ent.Invite, err error) {
-	writeOne(w, r, status, inv, err, a.presentInvite, a.res.InviteLinkLocation)
+func (a *API) writeInvite(w http.ResponseWriter, r *http.Request, status int, inv *ent.Invite, err error) error {
+	return writeOne(w, r, status, inv, err, a.presentInvite, a.res.InviteLinkLocation)
 }
 
 // inviteJSON is GitBook's InviteLinkToOrganization object.
@@ -92,7 +83,7 @@ type inviteJSON struct {
 }
 
 func (a *API) presentInvite(ctx context.Context, inv *ent.Invite) (any, error) {
-	redundant, err := a.res.Invite().Redundant(ctx, inv)
+	redundant, err := a.res.InviteRedundant(ctx, inv)
 	if err != nil {
 		return nil, err
 	}

@@ -15,29 +15,26 @@ import (
 // Area `links`: the links of a space, of a page (in the space or in a change
 // request), and the pages linking to a file.
 func (a *API) linkRoutes(r chi.Router) {
-	r.Get("/spaces/{spaceId}/links", a.listLinks)
-	r.Get("/spaces/{spaceId}/content/page/{pageId}/links", a.listLinks)
-	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links", a.listLinks)
-	r.Get("/spaces/{spaceId}/content/files/{fileId}/backlinks", a.listBacklinks)
-	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks", a.listBacklinks)
+	r.Method("GET", "/spaces/{spaceId}/links", handler(a.listLinks))
+	r.Method("GET", "/spaces/{spaceId}/content/page/{pageId}/links", handler(a.listLinks))
+	r.Method("GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links", handler(a.listLinks))
+	r.Method("GET", "/spaces/{spaceId}/content/files/{fileId}/backlinks", handler(a.listBacklinks))
+	r.Method("GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks", handler(a.listBacklinks))
 }
 
-func (a *API) listLinks(w http.ResponseWriter, r *http.Request) {
+func (a *API) listLinks(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	links, err := a.res.Links(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), chi.URLParam(r, "pageId"), queryString(r, "status"))
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	page := rankedPage(args, links.Items)
 	items, err := presentAll(r.Context(), page.Items, a.presentLinkUsage)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	broken := map[string]any{"total": links.Broken}
 	if chi.URLParam(r, "changeRequestId") != "" {
@@ -47,21 +44,19 @@ func (a *API) listLinks(w http.ResponseWriter, r *http.Request) {
 	if page.Next != nil {
 		body["next"] = nextPage{Page: *page.Next}
 	}
-	writeJSON(w, http.StatusOK, body)
+	return writeJSON(w, http.StatusOK, body)
 }
 
-func (a *API) listBacklinks(w http.ResponseWriter, r *http.Request) {
+func (a *API) listBacklinks(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	pages, err := a.res.FileBacklinks(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), chi.URLParam(r, "fileId"))
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	writeList(w, r, rankedPage(args, pages), func(ctx context.Context, p *model.Page) (any, error) {
+	return writeList(w, r, rankedPage(args, pages), nil, func(ctx context.Context, p *model.Page) (any, error) {
 		return a.presentPageLocation(ctx, p, "")
 	})
 }
@@ -119,7 +114,7 @@ func (a *API) presentFileLocation(ctx context.Context, spaceID string, f *ent.Fi
 }
 
 func (a *API) spaceAndOrganization(ctx context.Context, spaceID string) (any, any, error) {
-	s, err := a.query().Space(ctx, spaceID, nil)
+	s, err := a.res.ReadSpace(ctx, spaceID, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -127,7 +122,7 @@ func (a *API) spaceAndOrganization(ctx context.Context, spaceID string) (any, an
 	if err != nil {
 		return nil, nil, err
 	}
-	o, err := a.query().Organization(ctx, s.OrganizationID)
+	o, err := a.res.ReadOrganization(ctx, s.OrganizationID)
 	if err != nil {
 		return nil, nil, err
 	}

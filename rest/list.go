@@ -28,20 +28,23 @@ type nextPage struct {
 	Page string `json:"page"`
 }
 
-// writeList presents a page. Items are presented concurrently, as GraphQL
-// resolves list elements, so the dataloaders behind each item's fields batch
-// into one query per field instead of one per item.
-func writeList[T any](w http.ResponseWriter, r *http.Request, page paging.Page[T], present func(context.Context, T) (any, error)) {
+// writeList answers the result of an application call that lists: its
+// error, or the page. Items are presented concurrently, as GraphQL resolves
+// list elements, so the dataloaders behind each item's fields batch into one
+// query per field instead of one per item.
+func writeList[T any](w http.ResponseWriter, r *http.Request, page paging.Page[T], err error, present func(context.Context, T) (any, error)) error {
+	if err != nil {
+		return err
+	}
 	items, err := presentAll(r.Context(), page.Items, present)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	env := listEnvelope{Items: items, Count: page.Total}
 	if page.Next != nil {
 		env.Next = &nextPage{Page: *page.Next}
 	}
-	writeJSON(w, http.StatusOK, env)
+	return writeJSON(w, http.StatusOK, env)
 }
 
 // presentAll presents every item concurrently and keeps their order.

@@ -14,88 +14,79 @@ import (
 
 // Area `orgs`: the authenticated user and organizations.
 func (a *API) orgRoutes(r chi.Router) {
-	r.Get("/user", a.getAuthenticatedUser)
-	r.Get("/orgs", a.listOrganizations)
-	r.Post("/orgs", a.createOrganization)
-	r.Get("/orgs/{organizationId}", a.getOrganization)
-	r.Patch("/orgs/{organizationId}", a.updateOrganization)
-	r.Post("/orgs/{organizationId}/ping", a.pingOrganization)
-	r.Get("/email-domains/{emailDomain}/orgs", a.organizationsForEmailDomain)
+	r.Method("GET", "/user", handler(a.getAuthenticatedUser))
+	r.Method("GET", "/orgs", handler(a.listOrganizations))
+	r.Method("POST", "/orgs", handler(a.createOrganization))
+	r.Method("GET", "/orgs/{organizationId}", handler(a.getOrganization))
+	r.Method("PATCH", "/orgs/{organizationId}", handler(a.updateOrganization))
+	r.Method("POST", "/orgs/{organizationId}/ping", handler(a.pingOrganization))
+	r.Method("GET", "/email-domains/{emailDomain}/orgs", handler(a.organizationsForEmailDomain))
 }
 
-func (a *API) getAuthenticatedUser(w http.ResponseWriter, r *http.Request) {
-	v, err := a.query().Viewer(r.Context())
+func (a *API) getAuthenticatedUser(w http.ResponseWriter, r *http.Request) error {
+	v, err := a.res.CurrentViewer(r.Context())
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	writeJSON(w, http.StatusOK, a.presentUser(v.User))
+	return writeJSON(w, http.StatusOK, a.presentUser(v.User))
 }
 
-func (a *API) listOrganizations(w http.ResponseWriter, r *http.Request) {
+func (a *API) listOrganizations(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	page, err := a.res.ViewerOrganizations(r.Context(), args)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeList(w, r, page, a.presentOrganization)
+	return writeList(w, r, page, err, a.presentOrganization)
 }
 
-func (a *API) createOrganization(w http.ResponseWriter, r *http.Request) {
+// createOrganization's body is optional in the reference; without one the
+// title the application requires is missing.
+func (a *API) createOrganization(w http.ResponseWriter, r *http.Request) error {
 	var in model.CreateOrganizationInput
-	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+	if err := decodeOptionalJSON(r, &in); err != nil {
+		return err
 	}
-	org, err := a.res.Mutation().CreateOrganization(r.Context(), in)
-	a.writeOrganization(w, r, http.StatusCreated, org, err)
+	org, err := a.res.CreateOwnOrganization(r.Context(), in)
+	return a.writeOrganization(w, r, http.StatusCreated, org, err)
 }
 
-func (a *API) getOrganization(w http.ResponseWriter, r *http.Request) {
-	org, err := a.query().Organization(r.Context(), chi.URLParam(r, "organizationId"))
-	a.writeOrganization(w, r, http.StatusOK, org, err)
+func (a *API) getOrganization(w http.ResponseWriter, r *http.Request) error {
+	org, err := a.res.ReadOrganization(r.Context(), chi.URLParam(r, "organizationId"))
+	return a.writeOrganization(w, r, http.StatusOK, org, err)
 }
 
-func (a *API) updateOrganization(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateOrganization(w http.ResponseWriter, r *http.Request) error {
 	var in model.UpdateOrganizationInput
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	org, err := a.res.Mutation().UpdateOrganization(r.Context(), chi.URLParam(r, "organizationId"), in)
-	a.writeOrganization(w, r, http.StatusOK, org, err)
+	org, err := a.res.UpdateOrganization(r.Context(), chi.URLParam(r, "organizationId"), in)
+	return a.writeOrganization(w, r, http.StatusOK, org, err)
 }
 
-func (a *API) pingOrganization(w http.ResponseWriter, r *http.Request) {
-	if _, err := a.res.Mutation().PingOrganization(r.Context(), chi.URLParam(r, "organizationId")); err != nil {
-		writeError(w, r, err)
-		return
+func (a *API) pingOrganization(w http.ResponseWriter, r *http.Request) error {
+	if err := a.res.PingOrganization(r.Context(), chi.URLParam(r, "organizationId")); err != nil {
+		return err
 	}
 	// Folio issues no visitor claims: the optional token is left out.
-	writeJSON(w, http.StatusOK, struct{}{})
+	return writeJSON(w, http.StatusOK, struct{}{})
 }
 
-func (a *API) organizationsForEmailDomain(w http.ResponseWriter, r *http.Request) {
+func (a *API) organizationsForEmailDomain(w http.ResponseWriter, r *http.Request) error {
 	orgs, err := a.res.OrganizationsForEmailDomain(r.Context(), chi.URLParam(r, "emailDomain"))
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	items, err := presentAll(r.Context(), orgs, a.presentOrganization)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"organizations": items})
+	return writeJSON(w, http.StatusOK, map[string]any{"organizations": items})
 }
 
-func (a *API) writeOrganization(w http.ResponseWriter, r *http.Request, status int, org *ent.Organization, err error) {
-	writeOne(w, r, status, org, err, a.presentOrganization, func(o *ent.Organization) string { return a.res.OrganizationURLs(o).Location })
+func (a *API) writeOrganization(w http.ResponseWriter, r *http.Request, status int, org *ent.Organization, err error) error {
+	return writeOne(w, r, status, org, err, a.presentOrganization, func(o *ent.Organization) string { return a.res.OrganizationURLs(o).Location })
 }
 
 // organizationJSON is GitBook's Organization object. Billing, trial and plan
@@ -126,7 +117,7 @@ type organizationJSON struct {
 }
 
 func (a *API) presentOrganization(ctx context.Context, o *ent.Organization) (any, error) {
-	perms, err := a.res.Organization().Permissions(ctx, o)
+	perms, err := a.res.OrganizationPermissions(ctx, o)
 	if err != nil {
 		return nil, err
 	}

@@ -14,45 +14,43 @@ import (
 
 // Area `pdf`: a change request's content printed to PDF.
 func (a *API) pdfRoutes(r chi.Router) {
-	r.Get("/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", func(w http.ResponseWriter, r *http.Request) {
-		only := false
-		if v := queryString(r, "only"); v != nil {
-			var err error
-			if only, err = strconv.ParseBool(*v); err != nil {
-				writeError(w, r, apperr.InvalidField("only", "must be true or false"))
-				return
-			}
+	r.Method("GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", handler(a.changeRequestPDF))
+}
+
+func (a *API) changeRequestPDF(w http.ResponseWriter, r *http.Request) error {
+	only := false
+	if v := queryString(r, "only"); v != nil {
+		var err error
+		if only, err = strconv.ParseBool(*v); err != nil {
+			return apperr.InvalidField("only", "must be true or false")
 		}
-		url, err := a.res.ChangeRequestPDF(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), params(r).Get("page"), only)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]string{"url": url})
-	})
+	}
+	url, err := a.res.ChangeRequestPDF(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), params(r).Get("page"), only)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]string{"url": url})
 }
 
 // generatedDownloads serves files Folio made (PDFs) at /downloads/<id>
 // until they expire; the id is the secret, so no token is needed.
 func (a *API) generatedDownloads(r chi.Router) {
-	r.Get("/downloads/{id}", func(w http.ResponseWriter, r *http.Request) {
+	r.Method("GET", "/downloads/{id}", handler(func(w http.ResponseWriter, r *http.Request) error {
 		dl, err := a.res.Download(r.Context(), chi.URLParam(r, "id"))
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		body, err := a.res.Blobs.Open(r.Context(), dl.BlobKey)
 		if errors.Is(err, blob.ErrNotFound) {
-			writeError(w, r, apperr.NotFoundf("download not found"))
-			return
+			return apperr.NotFoundf("download not found")
 		}
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		defer body.Close()
 		inertFile(w, dl.ContentType, dl.Name)
 		w.Header().Set("Cache-Control", "private, no-store")
 		_, _ = io.Copy(w, body)
-	})
+		return nil
+	}))
 }

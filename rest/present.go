@@ -11,6 +11,16 @@ import (
 // timestamp writes times as RFC 3339 in UTC with milliseconds.
 func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
+// optionalString presents an optional closed-set value (an ent enum) as
+// its string, or null.
+func optionalString[T ~string](v *T) *string {
+	if v == nil {
+		return nil
+	}
+	s := string(*v)
+	return &s
+}
+
 type urlsLocation struct {
 	Location string `json:"location"`
 }
@@ -49,16 +59,15 @@ type teamJSON struct {
 
 // presentTeam presents a team with its counts and the caller's permissions.
 func (a *API) presentTeam(ctx context.Context, t *ent.Team) (any, error) {
-	tr := a.res.Team()
-	members, err := tr.Members(ctx, t)
+	members, err := a.res.TeamMemberCount(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	spaces, err := tr.Spaces(ctx, t)
+	spaces, err := a.res.TeamSpaceCount(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	perms, err := tr.Permissions(ctx, t)
+	perms, err := a.res.TeamPermissions(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -84,12 +93,11 @@ type memberJSON struct {
 // presentMember presents a member with their user and counts, each through
 // a loader so that a page of members batches.
 func (a *API) presentMember(ctx context.Context, m *ent.Member) (any, error) {
-	mr := a.res.Member()
-	u, err := mr.User(ctx, m)
+	u, err := a.res.MemberUser(ctx, m)
 	if err != nil {
 		return nil, err
 	}
-	spaces, err := mr.Spaces(ctx, m)
+	spaces, err := a.res.MemberSpaceCount(ctx, m)
 	if err != nil {
 		return nil, err
 	}

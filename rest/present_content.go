@@ -100,7 +100,7 @@ func (a *API) presentRevision(ctx context.Context, rev *ent.Revision) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	files, err := a.res.Revision().Files(ctx, rev)
+	files, err := a.res.AllRevisionFiles(ctx, rev)
 	if err != nil {
 		return nil, err
 	}

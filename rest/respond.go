@@ -19,49 +19,83 @@ import (
 	"github.com/folio/folio/internal/textcheck"
 )
 
-// writeJSON answers v with status.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+// writeJSON answers v with status. The body is encoded before anything is
+// written, so a value that cannot be encoded is still answered as an error.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_, _ = w.Write(append(body, '\n'))
+	return nil
 }
 
-// writeOne answers one object the resolvers returned, or their error. A 201
-// carries the new object's API URL in Location when location is given.
+// writeOne answers the result of an application call: its error, or the
+// object presented. A 201 carries the new object's API URL in Location when
+// location is given.
 func writeOne[T any](w http.ResponseWriter, r *http.Request, status int, v T, err error,
-	present func(context.Context, T) (any, error), location func(T) string) {
-	var body any
-	if err == nil {
-		body, err = present(r.Context(), v)
-	}
+	present func(context.Context, T) (any, error), location func(T) string) error {
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
+	}
+	body, err := present(r.Context(), v)
+	if err != nil {
+		return err
 	}
 	if status == http.StatusCreated && location != nil {
 		w.Header().Set("Location", location(v))
 	}
-	writeJSON(w, status, body)
+	return writeJSON(w, status, body)
 }
 
 // writeStatus answers an empty body (204, 205).
-func writeStatus(w http.ResponseWriter, status int) { w.WriteHeader(status) }
+func writeStatus(w http.ResponseWriter, status int) error {
+	w.WriteHeader(status)
+	return nil
+}
 
-// decodeJSON reads a JSON object body into dst. Unknown fields are ignored;
-// a known field of the wrong type is a 400 naming it.
+// decodeJSON reads a required JSON object body into dst. Unknown fields are
+// ignored; a known field of the wrong type is a 400 naming it.
 func decodeJSON(r *http.Request, dst any) error {
+	body, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	if len(body) == 0 {
+		return apperr.Invalidf("request body is required: send a JSON object")
+	}
+	return unmarshalObject(body, dst)
+}
+
+// decodeOptionalJSON is decodeJSON for the operations whose body may be left
+// out: an empty body, or one of only whitespace, leaves dst as it is however
+// it was framed (no Content-Length, Content-Length: 0, or chunked with no
+// bytes). A body that is there must still be a JSON object.
+func decodeOptionalJSON(r *http.Request, dst any) error {
+	body, err := readBody(r)
+	if err != nil || len(body) == 0 {
+		return err
+	}
+	return unmarshalObject(body, dst)
+}
+
+// readBody reads the whole body, without surrounding whitespace.
+func readBody(r *http.Request) ([]byte, error) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return &apperr.Error{Kind: apperr.TooLarge, Message: "request body is too large"}
+			return nil, &apperr.Error{Kind: apperr.TooLarge, Message: "request body is too large"}
 		}
-		return apperr.Invalidf("could not read the request body")
+		return nil, apperr.Invalidf("could not read the request body")
 	}
-	body = bytes.TrimSpace(body)
-	if len(body) == 0 {
-		return apperr.Invalidf("request body is required: send a JSON object")
-	}
+	return bytes.TrimSpace(body), nil
+}
+
+// unmarshalObject decodes a body that must be a JSON object into dst.
+func unmarshalObject(body []byte, dst any) error {
 	if body[0] != '{' {
 		return apperr.Invalidf("request body must be a JSON object")
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/graph"
-	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/internal/apperr"
 )
 
@@ -46,6 +45,17 @@ func Downloads(r chi.Router, res *graph.Resolver) {
 	a.generatedDownloads(r)
 }
 
+// handler is how every REST operation is written: parse the request, call
+// the application, present its answer, and return the error if any. Errors
+// are written in one place, ServeHTTP.
+type handler func(w http.ResponseWriter, r *http.Request) error
+
+func (h handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := h(w, r); err != nil {
+		writeError(w, r, err)
+	}
+}
+
 // writeError answers err in the GitBook error shape. A refusal of the
 // request's input reaches only callers who may see the path's objects
 // (boundary.go): authorization comes before validation.
@@ -66,10 +76,4 @@ func NotFound(w http.ResponseWriter, r *http.Request) {
 // MethodNotAllowed answers a known route called with the wrong method.
 func MethodNotAllowed(w http.ResponseWriter, r *http.Request) {
 	writeError(w, r, &apperr.Error{Kind: apperr.MethodNotAllowed, Message: "method " + r.Method + " is not allowed on " + r.URL.Path})
-}
-
-// query is the resolvers' root Query (a resolver, not the database).
-func (a *API) query() generated.QueryResolver {
-	root := a.res.Query
-	return root()
 }

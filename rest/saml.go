@@ -15,72 +15,63 @@ import (
 // The rules (admins manage providers, every member sees the login list) live
 // in graph/saml.go.
 func (a *API) samlRoutes(r chi.Router) {
-	r.Get("/orgs/{organizationId}/saml", a.listSAMLProviders)
-	r.Post("/orgs/{organizationId}/saml", a.createSAMLProvider)
-	r.Get("/orgs/{organizationId}/saml/{samlProviderId}", a.getSAMLProvider)
-	r.Patch("/orgs/{organizationId}/saml/{samlProviderId}", a.updateSAMLProvider)
-	r.Delete("/orgs/{organizationId}/saml/{samlProviderId}", a.deleteSAMLProvider)
-	r.Get("/orgs/{organizationId}/sso", a.listSSOProviderLogins)
+	r.Method("GET", "/orgs/{organizationId}/saml", handler(a.listSAMLProviders))
+	r.Method("POST", "/orgs/{organizationId}/saml", handler(a.createSAMLProvider))
+	r.Method("GET", "/orgs/{organizationId}/saml/{samlProviderId}", handler(a.getSAMLProvider))
+	r.Method("PATCH", "/orgs/{organizationId}/saml/{samlProviderId}", handler(a.updateSAMLProvider))
+	r.Method("DELETE", "/orgs/{organizationId}/saml/{samlProviderId}", handler(a.deleteSAMLProvider))
+	r.Method("GET", "/orgs/{organizationId}/sso", handler(a.listSSOProviderLogins))
 }
 
-func (a *API) listSAMLProviders(w http.ResponseWriter, r *http.Request) {
+func (a *API) listSAMLProviders(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	page, err := a.res.SAMLProviders(r.Context(), chi.URLParam(r, "organizationId"), args)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeList(w, r, page, a.presentSAMLProvider)
+	return writeList(w, r, page, err, a.presentSAMLProvider)
 }
 
-func (a *API) createSAMLProvider(w http.ResponseWriter, r *http.Request) {
+func (a *API) createSAMLProvider(w http.ResponseWriter, r *http.Request) error {
 	var in model.CreateSAMLProviderInput
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	p, err := a.res.Mutation().CreateSAMLProvider(r.Context(), chi.URLParam(r, "organizationId"), in)
-	a.writeSAMLProvider(w, r, http.StatusCreated, p, err)
+	p, err := a.res.CreateSAMLProvider(r.Context(), chi.URLParam(r, "organizationId"), in)
+	return a.writeSAMLProvider(w, r, http.StatusCreated, p, err)
 }
 
-func (a *API) getSAMLProvider(w http.ResponseWriter, r *http.Request) {
-	p, err := a.query().SamlProvider(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "samlProviderId"))
-	a.writeSAMLProvider(w, r, http.StatusOK, p, err)
+func (a *API) getSAMLProvider(w http.ResponseWriter, r *http.Request) error {
+	p, err := a.res.SAMLProviderByID(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "samlProviderId"))
+	return a.writeSAMLProvider(w, r, http.StatusOK, p, err)
 }
 
-func (a *API) updateSAMLProvider(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateSAMLProvider(w http.ResponseWriter, r *http.Request) error {
 	var in model.UpdateSAMLProviderInput
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	p, err := a.res.Mutation().UpdateSAMLProvider(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "samlProviderId"), in)
-	a.writeSAMLProvider(w, r, http.StatusOK, p, err)
+	p, err := a.res.UpdateSAMLProvider(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "samlProviderId"), in)
+	return a.writeSAMLProvider(w, r, http.StatusOK, p, err)
 }
 
-func (a *API) deleteSAMLProvider(w http.ResponseWriter, r *http.Request) {
-	if _, err := a.res.Mutation().DeleteSAMLProvider(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "samlProviderId")); err != nil {
-		writeError(w, r, err)
-		return
+func (a *API) deleteSAMLProvider(w http.ResponseWriter, r *http.Request) error {
+	if err := a.res.DeleteSAMLProvider(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "samlProviderId")); err != nil {
+		return err
 	}
-	writeStatus(w, http.StatusNoContent)
+	return writeStatus(w, http.StatusNoContent)
 }
 
-func (a *API) listSSOProviderLogins(w http.ResponseWriter, r *http.Request) {
+func (a *API) listSSOProviderLogins(w http.ResponseWriter, r *http.Request) error {
 	logins, err := a.res.SSOProviders(r.Context(), chi.URLParam(r, "organizationId"))
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"items": logins})
+	return writeJSON(w, http.StatusOK, map[string]any{"items": logins})
 }
 
-func (a *API) writeSAMLProvider(w http.ResponseWriter, r *http.Request, status int, p *ent.SAMLProvider, err error) {
-	writeOne(w, r, status, p, err, a.presentSAMLProvider, func(p *ent.SAMLProvider) string { return a.res.SAMLProviderURLs(p).Location })
+func (a *API) writeSAMLProvider(w http.ResponseWriter, r *http.Request, status int, p *ent.SAMLProvider, err error) error {
+	return writeOne(w, r, status, p, err, a.presentSAMLProvider, func(p *ent.SAMLProvider) string { return a.res.SAMLProviderURLs(p).Location })
 }
 
 // samlProviderJSON is GitBook's OrganizationSAMLProvider. GitBook requires
@@ -103,19 +94,6 @@ type samlProviderJSON struct {
 }
 
 func (a *API) presentSAMLProvider(ctx context.Context, p *ent.SAMLProvider) (any, error) {
-	pr := a.res.SAMLProvider()
-	status, err := pr.Status(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	service, err := pr.Service(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	urls, err := pr.Urls(ctx, p)
-	if err != nil {
-		return nil, err
-	}
 	out := samlProviderJSON{
 		Object:      "saml-provider",
 		ID:          p.ID,
@@ -125,11 +103,11 @@ func (a *API) presentSAMLProvider(ctx context.Context, p *ent.SAMLProvider) (any
 		Certificate: orEmpty(p.Certificate),
 		DefaultRole: p.DefaultRole,
 		CreatedAt:   timestamp(p.CreatedAt),
-		Status:      status,
-		Service:     service,
-		URLs:        urls,
+		Status:      a.res.SAMLProviderStatus(p),
+		Service:     a.res.SAMLService(p),
+		URLs:        a.res.SAMLProviderURLs(p),
 	}
-	team, err := pr.DefaultTeam(ctx, p)
+	team, err := a.res.SAMLProviderDefaultTeam(ctx, p)
 	if err != nil {
 		return nil, err
 	}

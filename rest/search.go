@@ -11,37 +11,31 @@ import (
 
 // Area `search`: full-text search of a space and of an organization.
 func (a *API) searchRoutes(r chi.Router) {
-	r.Get("/spaces/{spaceId}/search", func(w http.ResponseWriter, r *http.Request) {
-		args, err := listArgs(r)
-		if err != nil {
-			writeError(w, r, err)
-			return
+	r.Method("GET", "/spaces/{spaceId}/search", handler(a.searchSpace))
+	r.Method("GET", "/orgs/{organizationId}/search", handler(a.searchOrganization))
+}
+
+func (a *API) searchSpace(w http.ResponseWriter, r *http.Request) error {
+	args, err := listArgs(r)
+	if err != nil {
+		return err
+	}
+	page, err := a.res.SearchSpace(r.Context(), chi.URLParam(r, "spaceId"), params(r).Get("query"), args)
+	return writeList(w, r, page, err, func(_ context.Context, p *model.SearchPage) (any, error) { return a.presentSearchPage(p), nil })
+}
+
+func (a *API) searchOrganization(w http.ResponseWriter, r *http.Request) error {
+	args, err := listArgs(r)
+	if err != nil {
+		return err
+	}
+	page, err := a.res.SearchOrganization(r.Context(), chi.URLParam(r, "organizationId"), params(r).Get("query"), args)
+	return writeList(w, r, page, err, func(_ context.Context, s *model.SearchSpace) (any, error) {
+		pages := make([]any, len(s.Pages))
+		for i, p := range s.Pages {
+			pages[i] = a.presentSearchPage(p)
 		}
-		page, err := a.res.SearchSpace(r.Context(), chi.URLParam(r, "spaceId"), params(r).Get("query"), args)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		writeList(w, r, page, func(_ context.Context, p *model.SearchPage) (any, error) { return a.presentSearchPage(p), nil })
-	})
-	r.Get("/orgs/{organizationId}/search", func(w http.ResponseWriter, r *http.Request) {
-		args, err := listArgs(r)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		page, err := a.res.SearchOrganization(r.Context(), chi.URLParam(r, "organizationId"), params(r).Get("query"), args)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		writeList(w, r, page, func(_ context.Context, s *model.SearchSpace) (any, error) {
-			pages := make([]any, len(s.Pages))
-			for i, p := range s.Pages {
-				pages[i] = a.presentSearchPage(p)
-			}
-			return map[string]any{"id": s.Space.ID, "title": s.Space.Title, "pages": pages}, nil
-		})
+		return map[string]any{"id": s.Space.ID, "title": s.Space.Title, "pages": pages}, nil
 	})
 }
 

@@ -15,20 +15,18 @@ import (
 
 // Area `spaces` (custom-field values of a space).
 func (a *API) spaceFieldRoutes(r chi.Router) {
-	r.Get("/spaces/{spaceId}/custom-fields", a.getSpaceCustomFields)
-	r.Patch("/spaces/{spaceId}/custom-fields", a.updateSpaceCustomFields)
+	r.Method("GET", "/spaces/{spaceId}/custom-fields", handler(a.getSpaceCustomFields))
+	r.Method("PATCH", "/spaces/{spaceId}/custom-fields", handler(a.updateSpaceCustomFields))
 }
 
-func (a *API) getSpaceCustomFields(w http.ResponseWriter, r *http.Request) {
-	s, err := a.query().Space(r.Context(), chi.URLParam(r, "spaceId"), nil)
+func (a *API) getSpaceCustomFields(w http.ResponseWriter, r *http.Request) error {
+	s, err := a.res.ReadSpace(r.Context(), chi.URLParam(r, "spaceId"), nil)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	values, err := a.res.Space().CustomFields(r.Context(), s)
+	values, err := a.res.SpaceCustomFields(r.Context(), s)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	items, err := presentAll(r.Context(), values, func(ctx context.Context, v *model.SpaceCustomFieldValue) (any, error) {
 		field, err := a.presentCustomField(ctx, v.CustomField)
@@ -42,48 +40,42 @@ func (a *API) getSpaceCustomFields(w http.ResponseWriter, r *http.Request) {
 		return out, nil
 	})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	writeJSON(w, http.StatusOK, items)
+	return writeJSON(w, http.StatusOK, items)
 }
 
 // updateSpaceCustomFields reads {"values": {"<name>": {"value": ...}}};
 // {"value": null} removes the space's value.
-func (a *API) updateSpaceCustomFields(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateSpaceCustomFields(w http.ResponseWriter, r *http.Request) error {
 	var body struct {
 		Values map[string]*struct {
 			Value json.RawMessage `json:"value"`
 		} `json:"values"`
 	}
 	if err := decodeJSON(r, &body); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	if len(body.Values) == 0 {
-		writeError(w, r, apperr.InvalidField("values", "is required: a map from field name to {\"value\": ...}"))
-		return
+		return apperr.InvalidField("values", "is required: a map from field name to {\"value\": ...}")
 	}
 	in := make([]*model.CustomFieldValueInput, 0, len(body.Values))
 	for name, entry := range body.Values {
 		if entry == nil {
-			writeError(w, r, apperr.InvalidField("values."+name, "must be an object {\"value\": ...}"))
-			return
+			return apperr.InvalidField("values."+name, "must be an object {\"value\": ...}")
 		}
 		var v any
 		if len(entry.Value) > 0 {
 			if err := json.Unmarshal(entry.Value, &v); err != nil {
-				writeError(w, r, apperr.InvalidField("values."+name+".value", "is not valid JSON"))
-				return
+				return apperr.InvalidField("values."+name+".value", "is not valid JSON")
 			}
 		}
 		in = append(in, &model.CustomFieldValueInput{Name: name, Value: graphql.OmittableOf(v)})
 	}
 	// Map order is random: sort so errors name the same field every time.
 	sort.Slice(in, func(i, j int) bool { return in[i].Name < in[j].Name })
-	if _, err := a.res.Mutation().UpdateSpaceCustomFields(r.Context(), chi.URLParam(r, "spaceId"), in); err != nil {
-		writeError(w, r, err)
-		return
+	if _, err := a.res.UpdateSpaceCustomFields(r.Context(), chi.URLParam(r, "spaceId"), in); err != nil {
+		return err
 	}
-	writeStatus(w, http.StatusNoContent)
+	return writeStatus(w, http.StatusNoContent)
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
@@ -16,110 +15,97 @@ import (
 // Area `spaces` (spaces): create, list, read, update, delete and restore,
 // duplicate, move, transfer, and a member's spaces.
 func (a *API) spaceRoutes(r chi.Router) {
-	r.Get("/orgs/{organizationId}/spaces", a.listOrganizationSpaces)
-	r.Post("/orgs/{organizationId}/spaces", a.createSpace)
-	r.Get("/orgs/{organizationId}/members/{userId}/spaces", a.listMemberSpaces)
-	r.Get("/spaces/{spaceId}", a.getSpace)
-	r.Patch("/spaces/{spaceId}", a.updateSpace)
-	r.Delete("/spaces/{spaceId}", a.deleteSpace)
-	r.Post("/spaces/{spaceId}/duplicate", a.duplicateSpace)
-	r.Post("/spaces/{spaceId}/restore", a.restoreSpace)
-	r.Post("/spaces/{spaceId}/move", a.moveSpace)
-	r.Post("/spaces/{spaceId}/transfer", a.transferSpace)
+	r.Method("GET", "/orgs/{organizationId}/spaces", handler(a.listOrganizationSpaces))
+	r.Method("POST", "/orgs/{organizationId}/spaces", handler(a.createSpace))
+	r.Method("GET", "/orgs/{organizationId}/members/{userId}/spaces", handler(a.listMemberSpaces))
+	r.Method("GET", "/spaces/{spaceId}", handler(a.getSpace))
+	r.Method("PATCH", "/spaces/{spaceId}", handler(a.updateSpace))
+	r.Method("DELETE", "/spaces/{spaceId}", handler(a.deleteSpace))
+	r.Method("POST", "/spaces/{spaceId}/duplicate", handler(a.duplicateSpace))
+	r.Method("POST", "/spaces/{spaceId}/restore", handler(a.restoreSpace))
+	r.Method("POST", "/spaces/{spaceId}/move", handler(a.moveSpace))
+	r.Method("POST", "/spaces/{spaceId}/transfer", handler(a.transferSpace))
 }
 
-func (a *API) listOrganizationSpaces(w http.ResponseWriter, r *http.Request) {
+func (a *API) listOrganizationSpaces(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	page, err := a.res.OrganizationSpaces(r.Context(), chi.URLParam(r, "organizationId"), args)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeList(w, r, page, a.presentSpace)
+	return writeList(w, r, page, err, a.presentSpace)
 }
 
-func (a *API) listMemberSpaces(w http.ResponseWriter, r *http.Request) {
+func (a *API) listMemberSpaces(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	page, err := a.res.MemberSpaces(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId"), args)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeList(w, r, page, func(ctx context.Context, ms *model.MemberSpace) (any, error) {
+	return writeList(w, r, page, err, func(ctx context.Context, ms *model.MemberSpace) (any, error) {
 		s, err := a.presentSpace(ctx, ms.Space)
 		return map[string]any{"permission": ms.Permission, "space": s}, err
 	})
 }
 
-func (a *API) createSpace(w http.ResponseWriter, r *http.Request) {
+// createSpace's body is optional: without one the space is untitled, at the
+// root of the organization.
+func (a *API) createSpace(w http.ResponseWriter, r *http.Request) error {
 	var in model.CreateSpaceInput
-	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+	if err := decodeOptionalJSON(r, &in); err != nil {
+		return err
 	}
-	s, err := a.res.Mutation().CreateSpace(r.Context(), chi.URLParam(r, "organizationId"), in)
-	a.writeSpace(w, r, http.StatusCreated, s, err)
+	s, err := a.res.CreateSpace(r.Context(), chi.URLParam(r, "organizationId"), in)
+	return a.writeSpace(w, r, http.StatusCreated, s, err)
 }
 
-func (a *API) getSpace(w http.ResponseWriter, r *http.Request) {
-	s, err := a.query().Space(r.Context(), chi.URLParam(r, "spaceId"), queryString(r, "shareKey"))
-	a.writeSpace(w, r, http.StatusOK, s, err)
+func (a *API) getSpace(w http.ResponseWriter, r *http.Request) error {
+	s, err := a.res.ReadSpace(r.Context(), chi.URLParam(r, "spaceId"), queryString(r, "shareKey"))
+	return a.writeSpace(w, r, http.StatusOK, s, err)
 }
 
-func (a *API) updateSpace(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateSpace(w http.ResponseWriter, r *http.Request) error {
 	var in model.UpdateSpaceInput
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	s, err := a.res.Mutation().UpdateSpace(r.Context(), chi.URLParam(r, "spaceId"), in)
-	a.writeSpace(w, r, http.StatusOK, s, err)
+	s, err := a.res.UpdateSpace(r.Context(), chi.URLParam(r, "spaceId"), in)
+	return a.writeSpace(w, r, http.StatusOK, s, err)
 }
 
-func (a *API) deleteSpace(w http.ResponseWriter, r *http.Request) {
-	if _, err := a.res.Mutation().DeleteSpace(r.Context(), chi.URLParam(r, "spaceId")); err != nil {
-		writeError(w, r, err)
-		return
+func (a *API) deleteSpace(w http.ResponseWriter, r *http.Request) error {
+	if err := a.res.DeleteSpace(r.Context(), chi.URLParam(r, "spaceId")); err != nil {
+		return err
 	}
-	writeStatus(w, http.StatusResetContent)
+	return writeStatus(w, http.StatusResetContent)
 }
 
-func (a *API) restoreSpace(w http.ResponseWriter, r *http.Request) {
-	s, err := a.res.Mutation().RestoreSpace(r.Context(), chi.URLParam(r, "spaceId"))
-	a.writeSpace(w, r, http.StatusOK, s, err)
+func (a *API) restoreSpace(w http.ResponseWriter, r *http.Request) error {
+	s, err := a.res.RestoreSpace(r.Context(), chi.URLParam(r, "spaceId"))
+	return a.writeSpace(w, r, http.StatusOK, s, err)
 }
 
-func (a *API) duplicateSpace(w http.ResponseWriter, r *http.Request) {
-	s, err := a.res.Mutation().DuplicateSpace(r.Context(), chi.URLParam(r, "spaceId"))
-	a.writeSpace(w, r, http.StatusCreated, s, err)
+func (a *API) duplicateSpace(w http.ResponseWriter, r *http.Request) error {
+	s, err := a.res.DuplicateSpace(r.Context(), chi.URLParam(r, "spaceId"))
+	return a.writeSpace(w, r, http.StatusCreated, s, err)
 }
 
-func (a *API) moveSpace(w http.ResponseWriter, r *http.Request) {
+func (a *API) moveSpace(w http.ResponseWriter, r *http.Request) error {
 	in, err := decodeMove(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	s, err := a.res.Mutation().MoveSpace(r.Context(), chi.URLParam(r, "spaceId"), in)
-	a.writeSpace(w, r, http.StatusOK, s, err)
+	s, err := a.res.MoveSpace(r.Context(), chi.URLParam(r, "spaceId"), in)
+	return a.writeSpace(w, r, http.StatusOK, s, err)
 }
 
-func (a *API) transferSpace(w http.ResponseWriter, r *http.Request) {
+func (a *API) transferSpace(w http.ResponseWriter, r *http.Request) error {
 	org, err := decodeTransfer(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	s, err := a.res.Mutation().TransferSpace(r.Context(), chi.URLParam(r, "spaceId"), org)
-	a.writeSpace(w, r, http.StatusOK, s, err)
+	s, err := a.res.TransferSpace(r.Context(), chi.URLParam(r, "spaceId"), org)
+	return a.writeSpace(w, r, http.StatusOK, s, err)
 }
 
 // decodeMove reads a move body: at least one of parent and position.
@@ -148,19 +134,8 @@ func decodeTransfer(r *http.Request) (string, error) {
 	return *in.Organization, nil
 }
 
-func (a *API) writeSpace(w http.ResponseWriter, r *http.Request, status int, s *ent.Space, err error) {
-	var body any
-	if err == nil {
-		body, err = a.presentSpace(r.Context(), s)
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if status == http.StatusCreated {
-		w.Header().Set("Location", a.res.BaseURL+"/v1/spaces/"+s.ID)
-	}
-	writeJSON(w, status, body)
+func (a *API) writeSpace(w http.ResponseWriter, r *http.Request, status int, s *ent.Space, err error) error {
+	return writeOne(w, r, status, s, err, a.presentSpace, func(s *ent.Space) string { return a.res.BaseURL + "/v1/spaces/" + s.ID })
 }
 
 // spaceJSON is GitBook's Space object.
@@ -173,12 +148,12 @@ type spaceJSON struct {
 	CreatedAt           string                   `json:"createdAt"`
 	UpdatedAt           string                   `json:"updatedAt"`
 	DeletedAt           *string                  `json:"deletedAt,omitempty"`
-	EditMode            *space.EditMode          `json:"editMode,omitempty"`
+	EditMode            *string                  `json:"editMode,omitempty"`
 	MergeRules          map[string]string        `json:"mergeRules"`
 	Organization        string                   `json:"organization"`
 	Parent              *string                  `json:"parent,omitempty"`
 	Revision            string                   `json:"revision"`
-	DefaultLevel        *space.DefaultLevel      `json:"defaultLevel"`
+	DefaultLevel        *string                  `json:"defaultLevel"`
 	Comments            int                      `json:"comments"`
 	ChangeRequests      int                      `json:"changeRequests"`
 	ChangeRequestsOpen  int                      `json:"changeRequestsOpen"`
@@ -190,37 +165,24 @@ type spaceJSON struct {
 // presentSpace presents a space; its counts and permissions come through
 // the dataloaders, so a list costs the same whatever its length.
 func (a *API) presentSpace(ctx context.Context, s *ent.Space) (any, error) {
-	sr := a.res.Space()
-	comments, err := sr.Comments(ctx, s)
+	counts, err := a.res.SpaceCounts(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	crs, err := sr.ChangeRequestCount(ctx, s)
+	urls, err := a.res.SpaceURLs(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	open, err := sr.ChangeRequestsOpen(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	draft, err := sr.ChangeRequestsDraft(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	urls, err := sr.Urls(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	perms, err := sr.Permissions(ctx, s)
+	perms, err := a.res.SpacePermissions(ctx, s)
 	if err != nil {
 		return nil, err
 	}
 	out := spaceJSON{
 		Object: "space", ID: s.ID, Title: s.Title, Visibility: s.Visibility.String(),
 		CreatedAt: timestamp(s.CreatedAt), UpdatedAt: timestamp(s.UpdatedAt),
-		EditMode: s.EditMode, MergeRules: map[string]string{"type": "inherit"},
-		Organization: s.OrganizationID, Parent: s.ParentID, Revision: s.RevisionID, DefaultLevel: s.DefaultLevel,
-		Comments: comments, ChangeRequests: crs, ChangeRequestsOpen: open, ChangeRequestsDraft: draft,
+		EditMode: optionalString(s.EditMode), MergeRules: map[string]string{"type": "inherit"},
+		Organization: s.OrganizationID, Parent: s.ParentID, Revision: s.RevisionID, DefaultLevel: optionalString(s.DefaultLevel),
+		Comments: counts.OpenComments, ChangeRequests: counts.ChangeRequests, ChangeRequestsOpen: counts.Open, ChangeRequestsDraft: counts.Draft,
 		URLs: urls, Permissions: perms,
 	}
 	if s.Emoji != nil {

@@ -1,10 +1,7 @@
 package rest
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"io"
 	"net/http"
 	"sort"
 
@@ -18,30 +15,25 @@ import (
 
 // Area `access`, teams of an organization and their members.
 func (a *API) teamRoutes(r chi.Router) {
-	r.Get("/orgs/{organizationId}/teams", a.listTeams)
-	r.Put("/orgs/{organizationId}/teams", a.createTeam)
-	r.Get("/orgs/{organizationId}/teams/{teamId}", a.getTeam)
-	r.Patch("/orgs/{organizationId}/teams/{teamId}", a.updateTeam)
-	r.Delete("/orgs/{organizationId}/teams/{teamId}", a.deleteTeam)
-	r.Get("/orgs/{organizationId}/teams/{teamId}/members", a.listTeamMembers)
-	r.Put("/orgs/{organizationId}/teams/{teamId}/members", a.updateTeamMembers)
-	r.Put("/orgs/{organizationId}/teams/{teamId}/members/{userId}", a.addTeamMember)
-	r.Delete("/orgs/{organizationId}/teams/{teamId}/members/{userId}", a.removeTeamMember)
+	r.Method("GET", "/orgs/{organizationId}/teams", handler(a.listTeams))
+	r.Method("PUT", "/orgs/{organizationId}/teams", handler(a.createTeam))
+	r.Method("GET", "/orgs/{organizationId}/teams/{teamId}", handler(a.getTeam))
+	r.Method("PATCH", "/orgs/{organizationId}/teams/{teamId}", handler(a.updateTeam))
+	r.Method("DELETE", "/orgs/{organizationId}/teams/{teamId}", handler(a.deleteTeam))
+	r.Method("GET", "/orgs/{organizationId}/teams/{teamId}/members", handler(a.listTeamMembers))
+	r.Method("PUT", "/orgs/{organizationId}/teams/{teamId}/members", handler(a.updateTeamMembers))
+	r.Method("PUT", "/orgs/{organizationId}/teams/{teamId}/members/{userId}", handler(a.addTeamMember))
+	r.Method("DELETE", "/orgs/{organizationId}/teams/{teamId}/members/{userId}", handler(a.removeTeamMember))
 }
 
-func (a *API) listTeams(w http.ResponseWriter, r *http.Request) {
+func (a *API) listTeams(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	page, err := a.res.OrganizationTeams(r.Context(), chi.URLParam(r, "organizationId"), args,
 		queryString(r, "owner"), queryString(r, "title"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeList(w, r, page, a.presentTeam)
+	return writeList(w, r, page, err, a.presentTeam)
 }
 
 // teamTitleBody is the body of createOrganizationTeam and
@@ -51,58 +43,50 @@ type teamTitleBody struct {
 	Members []string `json:"members"`
 }
 
-func (b teamTitleBody) title() (string, error) {
-	if b.Title == nil {
-		return "", apperr.InvalidField("title", "is required")
-	}
-	return *b.Title, nil
-}
-
-func (a *API) createTeam(w http.ResponseWriter, r *http.Request) {
+// decodeTeamTitle reads a teamTitleBody, whose title is required.
+func decodeTeamTitle(r *http.Request) (teamTitleBody, string, error) {
 	var in teamTitleBody
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return in, "", err
 	}
-	title, err := in.title()
-	if err != nil {
-		writeError(w, r, err)
-		return
+	if in.Title == nil {
+		return in, "", apperr.InvalidField("title", "is required")
 	}
-	t, err := a.res.Mutation().CreateTeam(r.Context(), chi.URLParam(r, "organizationId"), title, in.Members)
-	a.writeTeam(w, r, http.StatusCreated, t, err)
+	return in, *in.Title, nil
 }
 
-func (a *API) getTeam(w http.ResponseWriter, r *http.Request) {
+func (a *API) createTeam(w http.ResponseWriter, r *http.Request) error {
+	in, title, err := decodeTeamTitle(r)
+	if err != nil {
+		return err
+	}
+	t, err := a.res.CreateTeam(r.Context(), chi.URLParam(r, "organizationId"), title, in.Members)
+	return a.writeTeam(w, r, http.StatusCreated, t, err)
+}
+
+func (a *API) getTeam(w http.ResponseWriter, r *http.Request) error {
 	t, err := a.res.OrganizationTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"))
-	a.writeTeam(w, r, http.StatusOK, t, err)
+	return a.writeTeam(w, r, http.StatusOK, t, err)
 }
 
-func (a *API) updateTeam(w http.ResponseWriter, r *http.Request) {
-	var in teamTitleBody
-	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	title, err := in.title()
+func (a *API) updateTeam(w http.ResponseWriter, r *http.Request) error {
+	_, title, err := decodeTeamTitle(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	t, err := a.res.Mutation().UpdateTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), title)
-	a.writeTeam(w, r, http.StatusOK, t, err)
+	t, err := a.res.UpdateTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), title)
+	return a.writeTeam(w, r, http.StatusOK, t, err)
 }
 
-func (a *API) deleteTeam(w http.ResponseWriter, r *http.Request) {
-	if _, err := a.res.Mutation().DeleteTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId")); err != nil {
-		writeError(w, r, err)
-		return
+func (a *API) deleteTeam(w http.ResponseWriter, r *http.Request) error {
+	if err := a.res.DeleteTeam(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId")); err != nil {
+		return err
 	}
-	writeStatus(w, http.StatusNoContent)
+	return writeStatus(w, http.StatusNoContent)
 }
 
-func (a *API) writeTeam(w http.ResponseWriter, r *http.Request, status int, t *ent.Team, err error) {
-	writeOne(w, r, status, t, err, a.presentTeam, func(t *ent.Team) string {
+func (a *API) writeTeam(w http.ResponseWriter, r *http.Request, status int, t *ent.Team, err error) error {
+	return writeOne(w, r, status, t, err, a.presentTeam, func(t *ent.Team) string {
 		return a.res.BaseURL + "/v1/orgs/" + t.OrganizationID + "/teams/" + t.ID
 	})
 }
@@ -119,11 +103,10 @@ type teamMembersBody struct {
 	Memberships map[string]*teamRoleBody `json:"memberships"`
 }
 
-func (a *API) updateTeamMembers(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateTeamMembers(w http.ResponseWriter, r *http.Request) error {
 	var in teamMembersBody
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	// GraphQL has no maps: the memberships become a list, in key order so
 	// that a request does the same thing every time.
@@ -136,38 +119,31 @@ func (a *API) updateTeamMembers(w http.ResponseWriter, r *http.Request) {
 	for _, u := range users {
 		m := in.Memberships[u]
 		if m == nil || m.Role == nil {
-			writeError(w, r, apperr.InvalidField("memberships."+u+".role", "is required (owner or member)"))
-			return
+			return apperr.InvalidField("memberships."+u+".role", "is required (owner or member)")
 		}
 		memberships = append(memberships, &model.TeamMembershipInput{User: u, Role: model.TeamRole(*m.Role)})
 	}
-	if _, err := a.res.Mutation().UpdateTeamMembers(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"),
+	if _, err := a.res.UpdateTeamMembers(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"),
 		in.Add, in.Remove, memberships); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	writeStatus(w, http.StatusNoContent)
+	return writeStatus(w, http.StatusNoContent)
 }
 
 // teamMemberJSON is GitBook's OrganizationTeamMember object.
 type teamMemberJSON struct {
-	Organization any                          `json:"organization"`
-	Team         teamRoleJSON                 `json:"team"`
-	Permissions  access.TeamMemberPermissions `json:"permissions"`
+	Organization any                           `json:"organization"`
+	Team         teamRoleJSON                  `json:"team"`
+	Permissions  *access.TeamMemberPermissions `json:"permissions"`
 }
 
-func (a *API) listTeamMembers(w http.ResponseWriter, r *http.Request) {
+func (a *API) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	page, err := a.res.TeamMembers(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), args)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeList(w, r, page, func(ctx context.Context, tm *ent.TeamMember) (any, error) {
+	return writeList(w, r, page, err, func(ctx context.Context, tm *ent.TeamMember) (any, error) {
 		m, err := a.res.TeamMemberMember(ctx, tm)
 		if err != nil {
 			return nil, err
@@ -184,50 +160,29 @@ func (a *API) listTeamMembers(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func (a *API) addTeamMember(w http.ResponseWriter, r *http.Request) {
+func (a *API) addTeamMember(w http.ResponseWriter, r *http.Request) error {
 	// The body is optional: without one (or without a role) a newcomer
 	// joins as a member and an existing member keeps their role.
 	var in teamRoleBody
 	if err := decodeOptionalJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	var role *model.TeamRole
 	if in.Role != nil {
 		v := model.TeamRole(*in.Role)
 		role = &v
 	}
-	if _, err := a.res.Mutation().AddTeamMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"),
+	if _, err := a.res.AddTeamMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"),
 		chi.URLParam(r, "userId"), role); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	writeStatus(w, http.StatusNoContent)
+	return writeStatus(w, http.StatusNoContent)
 }
 
-func (a *API) removeTeamMember(w http.ResponseWriter, r *http.Request) {
-	if _, err := a.res.Mutation().RemoveTeamMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"),
+func (a *API) removeTeamMember(w http.ResponseWriter, r *http.Request) error {
+	if err := a.res.RemoveTeamMember(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"),
 		chi.URLParam(r, "userId")); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	writeStatus(w, http.StatusNoContent)
-}
-
-// decodeOptionalJSON is decodeJSON for operations whose body may be left
-// out: an empty body leaves dst as it is.
-func decodeOptionalJSON(r *http.Request, dst any) error {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return &apperr.Error{Kind: apperr.TooLarge, Message: "request body is too large"}
-		}
-		return apperr.Invalidf("could not read the request body")
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	return decodeJSON(r, dst)
+	return writeStatus(w, http.StatusNoContent)
 }

@@ -15,62 +15,54 @@ import (
 // the seed's (object "translation-settings"), not the reference's
 // translation runs; see internal/testkit/exceptions.go.
 func (a *API) translationRoutes(r chi.Router) {
-	r.Get("/orgs/{organizationId}/translations", a.listTranslations)
-	r.Post("/orgs/{organizationId}/translations", a.createTranslation)
-	r.Get("/orgs/{organizationId}/translations/{translationId}", a.getTranslation)
-	r.Put("/orgs/{organizationId}/translations/{translationId}", a.updateTranslation)
-	r.Delete("/orgs/{organizationId}/translations/{translationId}", a.deleteTranslation)
+	r.Method("GET", "/orgs/{organizationId}/translations", handler(a.listTranslations))
+	r.Method("POST", "/orgs/{organizationId}/translations", handler(a.createTranslation))
+	r.Method("GET", "/orgs/{organizationId}/translations/{translationId}", handler(a.getTranslation))
+	r.Method("PUT", "/orgs/{organizationId}/translations/{translationId}", handler(a.updateTranslation))
+	r.Method("DELETE", "/orgs/{organizationId}/translations/{translationId}", handler(a.deleteTranslation))
 }
 
-func (a *API) listTranslations(w http.ResponseWriter, r *http.Request) {
+func (a *API) listTranslations(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	page, err := a.res.OrganizationTranslations(r.Context(), chi.URLParam(r, "organizationId"), args)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeList(w, r, page, a.presentTranslation)
+	return writeList(w, r, page, err, a.presentTranslation)
 }
 
-func (a *API) createTranslation(w http.ResponseWriter, r *http.Request) {
+func (a *API) createTranslation(w http.ResponseWriter, r *http.Request) error {
 	var in model.CreateTranslationInput
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	ts, err := a.res.Mutation().CreateTranslation(r.Context(), chi.URLParam(r, "organizationId"), in)
-	a.writeTranslation(w, r, http.StatusCreated, ts, err)
+	ts, err := a.res.CreateTranslation(r.Context(), chi.URLParam(r, "organizationId"), in)
+	return a.writeTranslation(w, r, http.StatusCreated, ts, err)
 }
 
-func (a *API) getTranslation(w http.ResponseWriter, r *http.Request) {
-	ts, err := a.query().Translation(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "translationId"))
-	a.writeTranslation(w, r, http.StatusOK, ts, err)
+func (a *API) getTranslation(w http.ResponseWriter, r *http.Request) error {
+	ts, err := a.res.TranslationByID(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "translationId"))
+	return a.writeTranslation(w, r, http.StatusOK, ts, err)
 }
 
-func (a *API) updateTranslation(w http.ResponseWriter, r *http.Request) {
+func (a *API) updateTranslation(w http.ResponseWriter, r *http.Request) error {
 	var in model.UpdateTranslationInput
 	if err := decodeJSON(r, &in); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	ts, err := a.res.Mutation().UpdateTranslation(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "translationId"), in)
-	a.writeTranslation(w, r, http.StatusOK, ts, err)
+	ts, err := a.res.UpdateTranslation(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "translationId"), in)
+	return a.writeTranslation(w, r, http.StatusOK, ts, err)
 }
 
-func (a *API) deleteTranslation(w http.ResponseWriter, r *http.Request) {
-	if _, err := a.res.Mutation().DeleteTranslation(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "translationId")); err != nil {
-		writeError(w, r, err)
-		return
+func (a *API) deleteTranslation(w http.ResponseWriter, r *http.Request) error {
+	if err := a.res.DeleteTranslation(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "translationId")); err != nil {
+		return err
 	}
-	writeStatus(w, http.StatusResetContent)
+	return writeStatus(w, http.StatusResetContent)
 }
 
-func (a *API) writeTranslation(w http.ResponseWriter, r *http.Request, status int, ts *ent.TranslationSettings, err error) {
-	writeOne(w, r, status, ts, err, a.presentTranslation, func(ts *ent.TranslationSettings) string { return a.res.TranslationURLs(ts).Location })
+func (a *API) writeTranslation(w http.ResponseWriter, r *http.Request, status int, ts *ent.TranslationSettings, err error) error {
+	return writeOne(w, r, status, ts, err, a.presentTranslation, func(ts *ent.TranslationSettings) string { return a.res.TranslationURLs(ts).Location })
 }
 
 // translationJSON is the seed's translation settings object.
@@ -86,7 +78,7 @@ type translationJSON struct {
 }
 
 func (a *API) presentTranslation(ctx context.Context, ts *ent.TranslationSettings) (any, error) {
-	perms, err := a.res.TranslationSettings().Permissions(ctx, ts)
+	perms, err := a.res.SettingsPermissions(ctx, ts.OrganizationID)
 	if err != nil {
 		return nil, err
 	}
