@@ -1,17 +1,20 @@
-// Command folio is the Folio server and its administration commands.
-//
-//	folio [serve]                                          run the server (default)
-//	folio token create --email E [--name N] [--org TITLE]  print a new API token
-//	folio migrate                                          migrate the schema and exit
+// Command folio is the Folio server and its administration commands; `folio
+// help` lists them and every setting (internal/app.Settings).
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -23,43 +26,111 @@ func main() {
 	// Every log line of the process, slog's and the log package's, is JSON
 	// with the request id; command-line messages below are not log lines.
 	slog.SetDefault(logger())
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "folio:", err)
-		os.Exit(1)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// logger is the process's one logger, so lines from the server, its
+// requests and slog's default share one writer and never interleave.
+var logger = sync.OnceValue(func() *slog.Logger { return app.NewLogger(os.Stderr) })
+
+// cli is one run of the command line. stdout carries only what a script
+// reads (a token, the version, help asked for); everything said to the
+// person at the terminal goes to stderr.
+type cli struct{ stdout, stderr io.Writer }
+
+// usageError is a command line or setting that is not valid: the process
+// exits 2, as the flag package's own errors do.
+type usageError struct {
+	err  error
+	help string // command whose --help to suggest
+}
+
+func (e usageError) Error() string { return e.err.Error() }
+
+// errHelpShown ends a command whose help was asked for and printed.
+var errHelpShown = errors.New("help shown")
+
+// run runs the command line args and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	c := cli{stdout: stdout, stderr: stderr}
+	err := c.command(args)
+	var usage usageError
+	switch {
+	case err == nil, errors.Is(err, errHelpShown):
+		return 0
+	case errors.As(err, &usage):
+		for line := range strings.SplitSeq(usage.Error(), "\n") {
+			fmt.Fprintln(stderr, "folio:", line)
+		}
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", usage.help)
+		return 2
+	default:
+		fmt.Fprintln(stderr, "folio:", err)
+		return 1
 	}
 }
 
-func run(args []string) error {
+func (c cli) command(args []string) error {
 	cmd := "serve"
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		cmd = "help" // the commands' list; `folio serve --help` is serve's
+	} else if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
 	case "serve":
-		return serve(args)
+		return c.serve(args)
 	case "migrate":
-		return migrate(args)
+		return c.migrate(args)
 	case "token":
 		if len(args) == 0 || args[0] != "create" {
-			return fmt.Errorf("usage: folio token create --email E [--name N] [--org TITLE]")
+			return usageError{errors.New("usage: folio token create --email E [--name N] [--org TITLE]"), "folio token create"}
 		}
-		return tokenCreate(args[1:])
-	case "help", "-h", "--help":
-		fmt.Println("usage: folio [serve | migrate | token create --email E [--name N] [--org TITLE]]")
+		return c.tokenCreate(args[1:])
+	case "version":
+		c.version()
+		return nil
+	case "help":
+		c.help(c.stdout, "", nil)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, token create)", cmd)
+	c.help(c.stderr, "", nil)
+	return usageError{fmt.Errorf("unknown command %q", cmd), "folio"}
 }
 
-// open parses the shared flags and opens the database (migrating it).
-func open(ctx context.Context, name string, args []string, extra func(*flag.FlagSet)) (*app.App, error) {
-	cfg := app.FromEnv()
+// settings reads the command's flags, then the environment for every
+// setting no flag gave. A value that does not parse, from either, is a
+// usage error naming the flag or the variable.
+func (c cli) settings(name string, args []string, extra func(*flag.FlagSet)) (app.Config, error) {
+	cfg := app.Defaults()
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors and help are printed below, once
 	cfg.Flags(fs)
 	if extra != nil {
 		extra(fs)
 	}
+	command := strings.TrimSpace("folio " + name)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			c.help(c.stdout, name, fs)
+			return cfg, errHelpShown
+		}
+		return cfg, usageError{err, command}
+	}
+	if fs.NArg() > 0 {
+		return cfg, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0)), command}
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if err := cfg.ApplyEnv(os.Getenv, given); err != nil {
+		return cfg, usageError{err, command}
+	}
+	return cfg, nil
+}
+
+// open checks the data directory and opens the database (migrating it).
+func open(ctx context.Context, cfg app.Config) (*app.App, error) {
+	if err := cfg.PrepareDataDir(); err != nil {
 		return nil, err
 	}
 	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
@@ -74,50 +145,162 @@ func open(ctx context.Context, name string, args []string, extra func(*flag.Flag
 	return a, nil
 }
 
-// logger is the process's one logger, so lines from the server, its
-// requests and slog's default share one writer and never interleave.
-var logger = sync.OnceValue(func() *slog.Logger { return app.NewLogger(os.Stderr) })
-
-func serve(args []string) error {
+func (c cli) serve(args []string) error {
+	cfg, err := c.settings("serve", args, nil)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	a, err := open(ctx, "serve", args, nil)
+	// Bind first: a taken port stops the start before the database is
+	// opened, so no database is created and no first user or token is made
+	// (or printed) for a server that would never answer. The first-start
+	// banner is printed only once the port is ours; requests that arrive
+	// before Serve wait in the listen queue.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		var op *net.OpError
+		if errors.As(err, &op) {
+			err = op.Err
+		}
+		return fmt.Errorf("cannot listen on %s: %v (another server there? choose an address with FOLIO_ADDR or --addr)", cfg.Addr, err)
+	}
+	defer ln.Close()
+	if _, port, _ := net.SplitHostPort(cfg.Addr); port == "0" {
+		cfg.Addr = ln.Addr().String() // the port the system chose, for the banner and urls
+	}
+	a, err := open(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer a.DB.Client.Close()
-	if err := a.Bootstrap(ctx, os.Stdout); err != nil {
+	if err := a.Bootstrap(ctx, c.stdout); err != nil {
 		return fmt.Errorf("first start: %w", err)
 	}
-	return a.Serve(ctx, logger())
+	return a.ServeListener(ctx, ln, logger())
 }
 
-func migrate(args []string) error {
-	a, err := open(context.Background(), "migrate", args, nil)
+func (c cli) migrate(args []string) error {
+	cfg, err := c.settings("migrate", args, nil)
+	if err != nil {
+		return err
+	}
+	a, err := open(context.Background(), cfg)
 	if err != nil {
 		return err
 	}
 	return a.DB.Client.Close()
 }
 
-func tokenCreate(args []string) error {
+func (c cli) tokenCreate(args []string) error {
 	var email, name, org string
-	a, err := open(context.Background(), "token create", args, func(fs *flag.FlagSet) {
-		fs.StringVar(&email, "email", "", "email of the user (created if needed)")
+	cfg, err := c.settings("token create", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "email of the user (created if needed); required")
 		fs.StringVar(&name, "name", "", "display name of a new user")
 		fs.StringVar(&org, "org", "", "also create an organization with this title, the user as admin")
 	})
 	if err != nil {
 		return err
 	}
-	defer a.DB.Client.Close()
 	if email == "" {
-		return fmt.Errorf("token create: --email is required")
+		return usageError{errors.New("token create: --email is required"), "folio token create"}
 	}
-	token, _, err := a.IssueToken(context.Background(), email, name, org)
+	// Run from another directory, the default ./data is a new, empty
+	// database: say where the token went and whether that file is new.
+	where, created := "the PostgreSQL database "+cfg.DatabaseLocation(), false
+	if path := db.SQLitePath(cfg.DatabaseURL, cfg.DataDir); path != "" {
+		_, err := os.Stat(path)
+		where, created = "the SQLite database "+cfg.DatabaseLocation(), errors.Is(err, os.ErrNotExist)
+	}
+	ctx := context.Background()
+	a, err := open(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	fmt.Println(token)
+	defer a.DB.Client.Close()
+	token, _, err := a.IssueToken(ctx, email, name, org)
+	if err != nil {
+		return err
+	}
+	if created {
+		fmt.Fprintf(c.stderr, "folio: created a new database at %s: none was there (to use an existing one, run from its directory or set FOLIO_DATA_DIR or DATABASE_URL)\n", cfg.DatabaseLocation())
+	}
+	fmt.Fprintf(c.stderr, "folio: token for %s stored in %s\n", email, where)
+	fmt.Fprintln(c.stdout, token)
 	return nil
+}
+
+// version prints the module version, the commit and the Go release the
+// binary was built with, all from the build information Go embeds (go
+// build stamps the commit; go run and go test do not).
+func (c cli) version() {
+	version, commit, modified := "(unknown)", "", false
+	if info, ok := debug.ReadBuildInfo(); ok {
+		version = info.Main.Version
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				commit = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+	}
+	switch {
+	case commit == "":
+		commit = "commit unknown (no version control information: go run, go test or -buildvcs=false)"
+	case modified:
+		commit = "commit " + commit + " with uncommitted changes"
+	default:
+		commit = "commit " + commit
+	}
+	fmt.Fprintf(c.stdout, "folio %s, %s, %s %s/%s\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+// help prints the usage of command (all commands when ""), its own flags
+// from fs, and every setting.
+func (c cli) help(w io.Writer, command string, fs *flag.FlagSet) {
+	switch command {
+	case "":
+		fmt.Fprint(w, `Folio: documentation server with a GitBook-compatible REST API (/v1) and GraphQL (/graphql).
+
+Usage:
+  folio [serve] [flags]        run the server (the default command); on the first
+                               start, print a first API token and a curl line
+  folio token create --email E [--name N] [--org TITLE] [flags]
+                               print a new API token on stdout (where it was
+                               stored goes to stderr)
+  folio migrate [flags]        migrate the database schema and exit
+  folio version                print the version
+  folio help                   print this help (also -h, --help; COMMAND --help)
+`)
+	default:
+		fmt.Fprintf(w, "Usage: folio %s [flags]\n", command)
+		var own []string
+		fs.VisitAll(func(f *flag.Flag) {
+			if !isSetting(f.Name) {
+				own = append(own, fmt.Sprintf("  --%-22s %s\n", f.Name, f.Usage))
+			}
+		})
+		if len(own) > 0 {
+			fmt.Fprintf(w, "\nFlags:\n%s", strings.Join(own, ""))
+		}
+	}
+	fmt.Fprint(w, "\nSettings (a flag wins over its environment variable; unset or empty means the default;\na value that is not valid stops the command with exit status 2):\n")
+	for _, s := range app.Settings {
+		def := s.Default
+		if def == "" {
+			def = "(empty)"
+		}
+		fmt.Fprintf(w, "  %s\n      %s, default %s\n      %s\n", strings.TrimSpace("--"+s.Flag+" "+s.Placeholder()), s.Env, def, s.Meaning)
+	}
+}
+
+func isSetting(flag string) bool {
+	for _, s := range app.Settings {
+		if s.Flag == flag {
+			return true
+		}
+	}
+	return false
 }

@@ -1,49 +1,179 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"io"
+	"net"
+	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/internal/app"
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/db"
 )
 
-// runCaptured runs the command line and returns what it printed on stdout.
-func runCaptured(t *testing.T, args ...string) string {
+// TestMain lets the tests run the test binary as the folio command itself
+// (FOLIO_TEST_MAIN=1): the real main, exit status and streams included.
+func TestMain(m *testing.M) {
+	if os.Getenv("FOLIO_TEST_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// folioCommand is the folio command line args with the settings in env
+// (and none from the test's own environment).
+func folioCommand(t *testing.T, env []string, args ...string) *exec.Cmd {
 	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append([]string{"FOLIO_TEST_MAIN=1", "PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
+	cmd.Dir = t.TempDir()
+	return cmd
+}
+
+// runFolio runs the folio command to its end.
+func runFolio(t *testing.T, env []string, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	cmd := folioCommand(t, env, args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatal(err)
 	}
-	stdout := os.Stdout
-	os.Stdout = w
-	runErr := run(args)
-	os.Stdout = stdout
-	w.Close()
-	out, _ := io.ReadAll(r)
-	if runErr != nil {
-		t.Fatalf("folio %v: %v", args, runErr)
+	return out.String(), errOut.String(), cmd.ProcessState.ExitCode()
+}
+
+// runIn runs the command line in this process.
+func runIn(t *testing.T, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	status = run(args, &out, &errOut)
+	return out.String(), errOut.String(), status
+}
+
+// TestBadSettingStopsTheServer: the real binary refuses to start on a value
+// that does not parse, naming it, with exit status 2, before it creates
+// anything; a flag that does not parse does the same.
+func TestBadSettingStopsTheServer(t *testing.T) {
+	dataDir := filepath.Join(t.TempDir(), "data")
+	stdout, stderr, status := runFolio(t, []string{"FOLIO_REQUEST_TIMEOUT=abc", "FOLIO_DATA_DIR=" + dataDir, "FOLIO_ADDR=127.0.0.1:0"})
+	if status != 2 || stdout != "" || !strings.Contains(stderr, `FOLIO_REQUEST_TIMEOUT="abc" is not valid`) || !strings.Contains(stderr, "duration") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", status, stdout, stderr)
 	}
-	return string(out)
+	if _, err := os.Stat(dataDir); !os.IsNotExist(err) {
+		t.Fatalf("refused start created %s (%v)", dataDir, err)
+	}
+
+	_, stderr, status = runFolio(t, nil, "serve", "--max-imports", "0")
+	if status != 2 || !strings.Contains(stderr, "-max-imports") || !strings.Contains(stderr, "greater than 0") {
+		t.Fatalf("bad flag: exit %d: %s", status, stderr)
+	}
+
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, status = runFolio(t, []string{"FOLIO_DATA_DIR=" + filepath.Join(file, "data")})
+	if status != 2 || !strings.Contains(stderr, "FOLIO_DATA_DIR") || !strings.Contains(stderr, file+" is a file, not a directory") {
+		t.Fatalf("data dir under a file: exit %d: %s", status, stderr)
+	}
+}
+
+// TestDataDirNotWritable: a data directory without permission stops the
+// start naming the path and the cause, not with a database driver's error.
+func TestDataDirNotWritable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes through permission bits")
+	}
+	locked := filepath.Join(t.TempDir(), "locked")
+	if err := os.Mkdir(locked, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("DATABASE_URL", "")
+	_, stderr, status := runIn(t, "token", "create", "--data-dir", locked, "--email", "a@example.com")
+	if status != 1 || !strings.Contains(stderr, "data directory "+locked) || !strings.Contains(stderr, "permission denied") {
+		t.Fatalf("exit %d: %s", status, stderr)
+	}
+}
+
+// TestHelpAndVersion: help is asked for, so it goes to stdout with status 0
+// and lists the commands and every setting; a command it does not know is a
+// usage error.
+func TestHelpAndVersion(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
+		stdout, stderr, status := runIn(t, args...)
+		if status != 0 || stderr != "" {
+			t.Fatalf("folio %v: exit %d, stderr %s", args, status, stderr)
+		}
+		for _, want := range []string{"folio [serve]", "folio token create", "folio migrate", "folio version", "folio help"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("folio %v does not list %q:\n%s", args, want, stdout)
+			}
+		}
+		for _, s := range app.Settings {
+			if !strings.Contains(stdout, "--"+s.Flag) || !strings.Contains(stdout, s.Env) {
+				t.Errorf("folio %v does not list %s", args, s.Env)
+			}
+		}
+	}
+	for _, args := range [][]string{{"serve", "--help"}, {"-help"}, {"token", "create", "-h"}, {"migrate", "--help"}} {
+		stdout, _, status := runIn(t, args...)
+		if status != 0 || !strings.Contains(stdout, "FOLIO_REQUEST_TIMEOUT") {
+			t.Fatalf("folio %v: exit %d:\n%s", args, status, stdout)
+		}
+	}
+	if stdout, _, _ := runIn(t, "token", "create", "--help"); !strings.Contains(stdout, "--email") {
+		t.Fatalf("token create --help:\n%s", stdout)
+	}
+
+	for _, args := range [][]string{{"nonsense"}, {"token"}, {"token", "delete"}, {"serve", "extra"}, {"--no-such-flag"}} {
+		stdout, stderr, status := runIn(t, args...)
+		if status != 2 || stdout != "" || !strings.Contains(stderr, "--help") {
+			t.Fatalf("folio %v: exit %d\nstdout: %s\nstderr: %s", args, status, stdout, stderr)
+		}
+	}
+	if _, stderr, _ := runIn(t, "nonsense"); !strings.Contains(stderr, `unknown command "nonsense"`) || !strings.Contains(stderr, "folio token create") {
+		t.Fatalf("unknown command: %s", stderr)
+	}
+
+	stdout, _, status := runIn(t, "version")
+	if status != 0 || !regexp.MustCompile(`^folio \S+, commit \S+.*, `+regexp.QuoteMeta(runtime.Version())+` \w+/\w+\n$`).MatchString(stdout) {
+		t.Fatalf("version: exit %d: %q", status, stdout)
+	}
 }
 
 func TestTokenCreate(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "data")
 	t.Setenv("DATABASE_URL", "")
-	out := runCaptured(t, "token", "create", "--data-dir", dir, "--email", "Ada@Example.com", "--name", "Ada", "--org", "Analytical")
-	token := strings.TrimSpace(out)
-	if !strings.HasPrefix(token, "folio_") || strings.Contains(token, "\n") {
-		t.Fatalf("token create printed %q, want the token alone", out)
+	stdout, stderr, status := runIn(t, "token", "create", "--data-dir", dir, "--email", "Ada@Example.com", "--name", "Ada", "--org", "Analytical")
+	token := strings.TrimSuffix(stdout, "\n")
+	if status != 0 || !strings.HasPrefix(token, "folio_") || strings.ContainsAny(token, "\n ") {
+		t.Fatalf("token create: exit %d, stdout %q, want the token alone (stderr %s)", status, stdout, stderr)
 	}
-	second := strings.TrimSpace(runCaptured(t, "token", "create", "--data-dir", dir, "--email", "ada@example.com"))
-	if second == token {
-		t.Fatal("the same token twice")
+	// It says where the token went, and that this database is new.
+	file := filepath.Join(dir, "folio.db")
+	if !strings.Contains(stderr, "created a new database at "+file) || !strings.Contains(stderr, "stored in the SQLite database "+file) {
+		t.Fatalf("stderr: %s", stderr)
+	}
+	second, stderr, _ := runIn(t, "token", "create", "--data-dir", dir, "--email", "ada@example.com")
+	second = strings.TrimSpace(second)
+	if second == token || strings.Contains(stderr, "created") || !strings.Contains(stderr, "stored in the SQLite database "+file) {
+		t.Fatalf("second token %q, stderr: %s", second, stderr)
 	}
 
 	d, err := db.Open(context.Background(), "", dir)
@@ -67,10 +197,99 @@ func TestTokenCreate(t *testing.T) {
 		t.Fatalf("membership %+v", m)
 	}
 
-	if err := run([]string{"token", "create", "--data-dir", dir}); err == nil || !strings.Contains(err.Error(), "--email") {
-		t.Fatalf("missing --email: %v", err)
+	if _, stderr, status := runIn(t, "token", "create", "--data-dir", dir); status != 2 || !strings.Contains(stderr, "--email") {
+		t.Fatalf("missing --email: exit %d: %s", status, stderr)
 	}
-	if err := run([]string{"nonsense"}); err == nil {
-		t.Fatal("unknown command accepted")
+}
+
+// TestTokenCreatePostgresMasksPassword: a PostgreSQL URL is named without its
+// password.
+func TestTokenCreatePostgresMasksPassword(t *testing.T) {
+	url := os.Getenv("TEST_DATABASE_URL")
+	if url == "" {
+		url = "postgres://postgres@127.0.0.1:5432/folio_test"
+	}
+	if _, err := db.Open(context.Background(), url, ""); err != nil {
+		if os.Getenv("FOLIO_REQUIRE_POSTGRES") == "1" {
+			t.Fatal(err)
+		}
+		t.Skipf("PostgreSQL unreachable: %v", err)
+	}
+	withPassword := strings.Replace(url, "postgres@", "postgres:not-shown@", 1)
+	stdout, stderr, status := runIn(t, "token", "create", "--database-url", withPassword, "--email", "pg-token@example.com")
+	if status != 0 || !strings.HasPrefix(stdout, "folio_") || strings.Contains(stderr, "not-shown") || !strings.Contains(stderr, "stored in the PostgreSQL database postgres://postgres:xxxxx@") {
+		t.Fatalf("exit %d\nstdout %q\nstderr %s", status, stdout, stderr)
+	}
+}
+
+// TestPortTaken: a taken port stops the server naming the address, before
+// a database is created or a first token printed.
+func TestPortTaken(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dir := filepath.Join(t.TempDir(), "data")
+	stdout, stderr, status := runFolio(t, []string{"FOLIO_DATA_DIR=" + dir}, "serve", "--addr", ln.Addr().String())
+	if status != 1 || stdout != "" || !strings.Contains(stderr, "cannot listen on "+ln.Addr().String()) || !strings.Contains(stderr, "address already in use") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", status, stdout, stderr)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("a server that could not listen created %s (%v)", dir, err)
+	}
+}
+
+// TestFirstStartBanner: the real binary prints the first-start banner once
+// its port is bound, so the curl line it shows answers at once; SIGTERM
+// then stops it cleanly.
+func TestFirstStartBanner(t *testing.T) {
+	dataDir := filepath.Join(t.TempDir(), "data")
+	cmd := folioCommand(t, []string{"FOLIO_DATA_DIR=" + dataDir}, "serve", "--addr", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+
+	curl := regexp.MustCompile(`curl -s -H "Authorization: Bearer (\S+)" (\S+)`)
+	lines := bufio.NewScanner(stdout)
+	var m []string
+	var banner strings.Builder
+	for m == nil && lines.Scan() {
+		banner.WriteString(lines.Text() + "\n")
+		m = curl.FindStringSubmatch(lines.Text())
+	}
+	if m == nil {
+		cmd.Wait()
+		t.Fatalf("no curl line; stderr: %s", stderr.String())
+	}
+	if !strings.Contains(banner.String(), "database:      "+filepath.Join(dataDir, "folio.db")+"\n") {
+		t.Errorf("the banner does not name the database file:\n%s", banner.String())
+	}
+	go io.Copy(io.Discard, stdout)
+	req, _ := http.NewRequest("GET", m[2], nil)
+	req.Header.Set("Authorization", "Bearer "+m[1])
+	client := http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("the banner's curl line: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"title":"My Organization"`) {
+		t.Fatalf("the banner's curl line answered %d: %s", resp.StatusCode, body)
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v; stderr: %s", err, stderr.String())
 	}
 }

@@ -69,6 +69,20 @@ func (r *Resolver) CustomFieldByName(ctx context.Context, orgID, name string) (*
 	return r.customField(ctx, orgID, name)
 }
 
+// customFieldByID is CustomFieldByName by the field's id (for node).
+func (r *Resolver) customFieldByID(ctx context.Context, orgID, id string) (*ent.CustomField, error) {
+	if _, err := settingsOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	cf, err := r.Client.CustomField.Query().
+		Where(customfield.OrganizationID(orgID), customfield.ID(id)).
+		Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("custom field %s not found", id)
+	}
+	return cf, err
+}
+
 // customField finds a field by name in orgID; fields of other
 // organizations are not found.
 func (r *Resolver) customField(ctx context.Context, orgID, name string) (*ent.CustomField, error) {

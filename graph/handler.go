@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -45,10 +46,21 @@ func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	return rawText(srv)
 }
 
-// Explorer serves GraphiQL on GET /graphql, persisting nothing (see
-// explorer.go).
-func Explorer() http.Handler {
-	return newExplorer()
+// writeGraphQLError answers a request refused before it reached the
+// executor (no or an unknown token) with the status of err and a body in
+// GraphQL's shape, the extensions presentError gives any other error.
+func writeGraphQLError(w http.ResponseWriter, r *http.Request, err error) {
+	e, ok := apperr.As(err)
+	if !ok {
+		apperr.LogInternal(r.Context(), err, "method", r.Method, "path", r.URL.Path)
+		e = &apperr.Error{Kind: apperr.Internal, Message: "internal error"}
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(e.Status())
+	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []any{map[string]any{
+		"message":    e.Message,
+		"extensions": map[string]any{"code": e.Code(), "status": e.Status()},
+	}}})
 }
 
 // presentError sets extensions.code from apperr and hides internal errors.

@@ -32,6 +32,22 @@ func (r *Resolver) ChangeRequestRevision(ctx context.Context, spaceID, crID stri
 	return loadRevision(ctx, cr.RevisionID)
 }
 
+// spaceRevisionByID is a revision of a space the caller can read, current
+// or not (for node).
+func (r *Resolver) spaceRevisionByID(ctx context.Context, spaceID, id string) (*ent.Revision, error) {
+	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+		return nil, err
+	}
+	rev, err := loadRevision(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if rev.SpaceID != spaceID {
+		return nil, apperr.NotFoundf("revision %s not found", id)
+	}
+	return rev, nil
+}
+
 func loadRevision(ctx context.Context, id string) (*ent.Revision, error) {
 	if id == "" {
 		return nil, apperr.NotFoundf("this content has no revision yet")

@@ -12,6 +12,7 @@ import (
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/blob"
 	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/internal/explorer"
 	"github.com/folio/folio/internal/fetch"
 	"github.com/folio/folio/internal/importer"
 	"github.com/folio/folio/rest"
@@ -64,15 +65,15 @@ func (a *App) routes(logger *slog.Logger) http.Handler {
 	r.Get("/readyz", a.ready)
 
 	gql := graph.NewHandler(a.Resolver, a.Config.MaxResponseBytes)
-	explorer := graph.Explorer()
 	r.Get("/graphql", func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Query().Get("query") == "" {
-			explorer.ServeHTTP(w, req)
+			explorer.Page(w, req)
 			return
 		}
-		a.Resolver.Authenticate(gql).ServeHTTP(w, req)
+		a.Resolver.AuthenticateGraphQL(gql).ServeHTTP(w, req)
 	})
-	r.With(a.Resolver.Authenticate).Post("/graphql", gql.ServeHTTP)
+	r.With(a.Resolver.AuthenticateGraphQL).Post("/graphql", gql.ServeHTTP)
+	r.Get(explorer.AssetPath+"*", explorer.Asset)
 
 	rest.Downloads(r, a.Resolver)
 
@@ -100,16 +101,8 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(`{"status":"ready"}` + "\n"))
 }
 
-// Serve listens on Config.Addr and serves until ctx ends (see ServeListener).
-func (a *App) Serve(ctx context.Context, logger *slog.Logger) error {
-	ln, err := net.Listen("tcp", a.Config.Addr)
-	if err != nil {
-		return err
-	}
-	return a.ServeListener(ctx, ln, logger)
-}
-
-// ServeListener runs the HTTP server on ln until ctx ends, then stops
+// ServeListener runs the HTTP server on ln (the caller binds it, so a taken
+// port is known before anything else happens) until ctx ends, then stops
 // accepting connections and lets in-flight requests finish (up to
 // ShutdownTimeout) before returning.
 func (a *App) ServeListener(ctx context.Context, ln net.Listener, logger *slog.Logger) error {

@@ -18,7 +18,7 @@ import (
 
 func newApp(t *testing.T) *app.App {
 	t.Helper()
-	cfg := app.FromEnv()
+	cfg := app.Defaults()
 	cfg.DataDir = t.TempDir()
 	cfg.DatabaseURL = ""
 	d, err := db.Open(context.Background(), "", cfg.DataDir)

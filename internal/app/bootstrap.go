@@ -25,6 +25,7 @@ func (a *App) Bootstrap(ctx context.Context, out io.Writer) error {
 	fmt.Fprintf(out, `
 Folio is ready. A first user, organization and API token were created:
 
+  database:      %s
   user:          %s
   organization:  %s (%s)
   token:         %s
@@ -35,7 +36,7 @@ The token is shown only this once. Try it:
 
 GraphQL explorer: %s/graphql   (more tokens: folio token create --email you@example.com)
 
-`, email, title, org, token, token, base, org, base)
+`, a.Config.DatabaseLocation(), email, title, org, token, token, base, org, base)
 	return nil
 }
 

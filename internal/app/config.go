@@ -4,18 +4,29 @@
 package app
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
+	"net"
+	"net/url"
 	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
+	"gocloud.dev/blob"
+
+	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/importer"
 )
 
 // Config is every setting of the server. Each has an environment variable
-// and a flag of the same meaning; flags win.
+// and a flag of the same meaning (the Settings table); flags win.
 type Config struct {
 	Addr         string
 	DatabaseURL  string
@@ -40,53 +51,311 @@ type Config struct {
 	MaxImports int
 }
 
-// FromEnv reads the configuration from the environment, with defaults.
-func FromEnv() Config {
-	c := Config{
-		Addr:             env("FOLIO_ADDR", "127.0.0.1:8080"),
-		DatabaseURL:      os.Getenv("DATABASE_URL"),
-		DataDir:          env("FOLIO_DATA_DIR", "./data"),
-		BaseURL:          os.Getenv("FOLIO_BASE_URL"),
-		BlobURL:          os.Getenv("FOLIO_BLOB_URL"),
-		MaxBodyBytes:     8 << 20,
-		ShutdownTimeout:  30 * time.Second,
-		PurgeInterval:    time.Hour,
-		RequestTimeout:   60 * time.Second,
-		MaxResponseBytes: 64 << 20,
-		MaxImports:       importer.DefaultInFlight,
+// Kind is what a setting's text must be; it decides how the text is parsed
+// and what is refused.
+type Kind string
+
+const (
+	// Address is host:port to listen on.
+	Address Kind = "address"
+	// Directory is a path that is, or can be made, a directory.
+	Directory Kind = "directory"
+	// URL is an absolute URL with one of the setting's schemes.
+	URL Kind = "URL"
+	// Number is a whole number greater than 0.
+	Number Kind = "number"
+	// Duration is a Go duration greater than 0 (30s, 5m, 1h30m).
+	Duration Kind = "duration"
+	// Boolean is true or false (also 1 or 0).
+	Boolean Kind = "boolean"
+)
+
+// Setting is one row of the Settings table.
+type Setting struct {
+	Env  string // environment variable
+	Flag string // flag name, without dashes
+	Kind Kind
+	// Default is the value when the variable is unset or empty, as it
+	// would be written; "" when Meaning says what an empty value does.
+	Default string
+	Meaning string
+	// Schemes are the schemes a URL setting accepts; Example is a valid URL
+	// for error messages.
+	Schemes []string
+	Example string
+	field   func(*Config) any // pointer to the Config field it sets
+}
+
+// Settings is every setting of the server, in the order --help lists them.
+// It drives the environment, the flags, the help text and the tests: a row
+// added here is read, validated and documented everywhere.
+var Settings = []Setting{
+	{Env: "FOLIO_ADDR", Flag: "addr", Kind: Address, Default: "127.0.0.1:8080",
+		Meaning: "address to listen on (host:port; :8080 listens on every interface)",
+		field:   func(c *Config) any { return &c.Addr }},
+	{Env: "DATABASE_URL", Flag: "database-url", Kind: URL,
+		Meaning: "PostgreSQL server (postgres://user:password@host:5432/db); empty for the SQLite file folio.db in the data directory; sqlite:PATH for another SQLite file",
+		Schemes: []string{"postgres", "postgresql", "sqlite", "file"},
+		Example: "postgres://folio:password@localhost:5432/folio",
+		field:   func(c *Config) any { return &c.DatabaseURL }},
+	{Env: "FOLIO_DATA_DIR", Flag: "data-dir", Kind: Directory, Default: "./data",
+		Meaning: "directory of the SQLite file (folio.db) and of the blobs; created if missing, must be writable",
+		field:   func(c *Config) any { return &c.DataDir }},
+	{Env: "FOLIO_BASE_URL", Flag: "base-url", Kind: URL,
+		Meaning: "public URL of this server, used in every `urls` object; empty for http://ADDR",
+		Schemes: []string{"http", "https"},
+		Example: "https://docs.example.com",
+		field:   func(c *Config) any { return &c.BaseURL }},
+	{Env: "FOLIO_BLOB_URL", Flag: "blob-url", Kind: URL,
+		Meaning: "blob storage (file:///dir, mem://); empty for the directory blobs in the data directory",
+		// The schemes of the gocloud drivers linked in (internal/blob).
+		Schemes: blob.DefaultURLMux().BucketSchemes(),
+		Example: "file:///var/lib/folio/blobs",
+		field:   func(c *Config) any { return &c.BlobURL }},
+	{Env: "FOLIO_MAX_BODY_BYTES", Flag: "max-body-bytes", Kind: Number, Default: "8388608",
+		Meaning: "largest request body in bytes (8 MiB; 413 beyond)",
+		field:   func(c *Config) any { return &c.MaxBodyBytes }},
+	{Env: "FOLIO_ALLOW_PRIVATE_FETCH", Flag: "allow-private-fetch", Kind: Boolean, Default: "false",
+		Meaning: "let imports and file URLs fetch loopback, private and link-local addresses",
+		field:   func(c *Config) any { return &c.AllowPrivateFetch }},
+	{Env: "FOLIO_PURGE_INTERVAL", Flag: "purge-interval", Kind: Duration, Default: "1h",
+		Meaning: "how often spaces deleted more than 7 days ago are purged",
+		field:   func(c *Config) any { return &c.PurgeInterval }},
+	{Env: "FOLIO_REQUEST_TIMEOUT", Flag: "request-timeout", Kind: Duration, Default: "60s",
+		Meaning: "longest a request may work; it also stops when its client leaves (503 beyond)",
+		field:   func(c *Config) any { return &c.RequestTimeout }},
+	{Env: "FOLIO_MAX_RESPONSE_BYTES", Flag: "max-response-bytes", Kind: Number, Default: "67108864",
+		Meaning: "largest GraphQL answer in bytes (64 MiB; RESPONSE_TOO_LARGE beyond)",
+		field:   func(c *Config) any { return &c.MaxResponseBytes }},
+	{Env: "FOLIO_MAX_IMPORTS", Flag: "max-imports", Kind: Number, Default: strconv.Itoa(importer.DefaultInFlight),
+		Meaning: "imports running at once (each may hold 100 MB unpacked); more wait up to 10 s, then 503",
+		field:   func(c *Config) any { return &c.MaxImports }},
+}
+
+// Defaults is the configuration with every setting at its default.
+func Defaults() Config {
+	c := Config{ShutdownTimeout: 30 * time.Second}
+	for _, s := range Settings {
+		if s.Default == "" {
+			continue
+		}
+		if err := s.set(&c, s.Default); err != nil {
+			panic(fmt.Sprintf("settings table: default of %s: %v", s.Env, err))
+		}
 	}
-	if v, err := strconv.Atoi(os.Getenv("FOLIO_MAX_IMPORTS")); err == nil && v > 0 {
-		c.MaxImports = v
-	}
-	if d, err := time.ParseDuration(os.Getenv("FOLIO_REQUEST_TIMEOUT")); err == nil && d > 0 {
-		c.RequestTimeout = d
-	}
-	if v, err := strconv.ParseInt(os.Getenv("FOLIO_MAX_RESPONSE_BYTES"), 10, 64); err == nil && v > 0 {
-		c.MaxResponseBytes = v
-	}
-	if d, err := time.ParseDuration(os.Getenv("FOLIO_PURGE_INTERVAL")); err == nil && d > 0 {
-		c.PurgeInterval = d
-	}
-	if v, err := strconv.ParseInt(os.Getenv("FOLIO_MAX_BODY_BYTES"), 10, 64); err == nil && v > 0 {
-		c.MaxBodyBytes = v
-	}
-	c.AllowPrivateFetch, _ = strconv.ParseBool(os.Getenv("FOLIO_ALLOW_PRIVATE_FETCH"))
 	return c
 }
 
-// Flags binds flags that override the environment.
+// ApplyEnv sets every setting from its environment variable, except those
+// whose flag is in given (flags win). Unset or empty leaves the setting as
+// it is; any other value that is not valid is an error naming the variable,
+// the value and what is expected, one line per bad variable.
+func (c *Config) ApplyEnv(getenv func(string) string, given map[string]bool) error {
+	var errs []error
+	for _, s := range Settings {
+		v := getenv(s.Env)
+		if v == "" || given[s.Flag] {
+			continue
+		}
+		if err := s.set(c, v); err != nil {
+			def := s.Default
+			if def == "" {
+				def = "empty"
+			}
+			errs = append(errs, fmt.Errorf("%s=%q is not valid: %w (unset for the default, %s)", s.Env, s.shown(v), err, def))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Flags binds a flag for every setting to c; each parses and validates its
+// value as the environment variable does.
 func (c *Config) Flags(fs *flag.FlagSet) {
-	fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (FOLIO_ADDR)")
-	fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "postgres:// URL; empty for embedded SQLite (DATABASE_URL)")
-	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the SQLite file and blobs (FOLIO_DATA_DIR)")
-	fs.StringVar(&c.BaseURL, "base-url", c.BaseURL, "public URL used in `urls` (FOLIO_BASE_URL; default http://ADDR)")
-	fs.StringVar(&c.BlobURL, "blob-url", c.BlobURL, "blob storage URL (FOLIO_BLOB_URL; default a directory under the data dir)")
-	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", c.MaxBodyBytes, "largest accepted request body (FOLIO_MAX_BODY_BYTES)")
-	fs.DurationVar(&c.PurgeInterval, "purge-interval", c.PurgeInterval, "how often deleted spaces past 7 days are purged (FOLIO_PURGE_INTERVAL)")
-	fs.DurationVar(&c.RequestTimeout, "request-timeout", c.RequestTimeout, "longest a request may work (FOLIO_REQUEST_TIMEOUT)")
-	fs.Int64Var(&c.MaxResponseBytes, "max-response-bytes", c.MaxResponseBytes, "largest answer (FOLIO_MAX_RESPONSE_BYTES)")
-	fs.IntVar(&c.MaxImports, "max-imports", c.MaxImports, "imports running at once (FOLIO_MAX_IMPORTS)")
-	fs.BoolVar(&c.AllowPrivateFetch, "allow-private-fetch", c.AllowPrivateFetch, "let imports fetch private addresses (FOLIO_ALLOW_PRIVATE_FETCH)")
+	for _, s := range Settings {
+		fs.Var(flagValue{s, c}, s.Flag, s.Meaning+" ("+s.Env+")")
+	}
+}
+
+// flagValue is a setting as a flag.Value.
+type flagValue struct {
+	s Setting
+	c *Config
+}
+
+func (v flagValue) Set(text string) error { return v.s.set(v.c, text) }
+func (v flagValue) IsBoolFlag() bool      { return v.s.Kind == Boolean }
+
+func (v flagValue) String() string {
+	if v.c == nil { // flag.PrintDefaults probes a zero value
+		return ""
+	}
+	return fmt.Sprint(reflect.ValueOf(v.s.field(v.c)).Elem())
+}
+
+// Placeholder names the kind of value in help text (--addr HOST:PORT).
+func (s Setting) Placeholder() string {
+	switch s.Kind {
+	case Address:
+		return "HOST:PORT"
+	case Directory:
+		return "DIR"
+	case URL:
+		return "URL"
+	case Number:
+		return "N"
+	case Duration:
+		return "DURATION"
+	}
+	return ""
+}
+
+// Expected says what a valid value looks like, for error messages.
+func (s Setting) Expected() string {
+	switch s.Kind {
+	case Address:
+		return "host:port, such as 127.0.0.1:8080 or :8080"
+	case Directory:
+		return "a directory, or a path where one can be created"
+	case URL:
+		return "an absolute URL (scheme " + strings.Join(s.Schemes, ", ") + ") such as " + s.Example
+	case Number:
+		return "a whole number greater than 0"
+	case Duration:
+		return "a duration greater than 0 with its unit, such as 30s, 5m or 1h30m"
+	case Boolean:
+		return "true or false"
+	}
+	return ""
+}
+
+// set parses text into the setting's field of c.
+func (s Setting) set(c *Config, text string) error {
+	if err := s.check(text); err != nil {
+		return fmt.Errorf("%v; want %s", err, s.Expected())
+	}
+	switch p := s.field(c).(type) {
+	case *string:
+		*p = text
+	case *bool:
+		*p, _ = strconv.ParseBool(text)
+	case *time.Duration:
+		*p, _ = time.ParseDuration(text)
+	case *int64:
+		*p, _ = strconv.ParseInt(text, 10, 64)
+	case *int:
+		*p, _ = strconv.Atoi(text)
+	default:
+		panic(fmt.Sprintf("settings table: %s sets a %T", s.Env, p))
+	}
+	return nil
+}
+
+// check says why text is not a valid value of the setting, or nil.
+func (s Setting) check(text string) error {
+	switch s.Kind {
+	case Address:
+		_, port, err := net.SplitHostPort(text)
+		if err != nil {
+			return errors.New("not host:port")
+		}
+		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+			return fmt.Errorf("port %q is not a port number", port)
+		}
+	case Directory:
+		return checkDirectory(text)
+	case URL:
+		return s.checkURL(text)
+	case Number:
+		n, err := strconv.ParseInt(text, 10, strconv.IntSize)
+		if err != nil {
+			return errors.New("not a whole number, or too large")
+		}
+		if n <= 0 {
+			return errors.New("not greater than 0")
+		}
+	case Duration:
+		d, err := time.ParseDuration(text)
+		if err != nil {
+			return errors.New("not a duration")
+		}
+		if d <= 0 {
+			return errors.New("not greater than 0")
+		}
+	case Boolean:
+		if _, err := strconv.ParseBool(text); err != nil {
+			return errors.New("not a boolean")
+		}
+	default:
+		panic(fmt.Sprintf("settings table: %s has kind %q", s.Env, s.Kind))
+	}
+	return nil
+}
+
+// checkURL refuses a URL without a scheme the setting accepts, without a
+// host where the scheme needs one, or an SQLite URL without a path.
+func (s Setting) checkURL(text string) error {
+	u, err := url.Parse(text)
+	if err != nil {
+		return errors.New("not a URL")
+	}
+	if u.Scheme == "" {
+		return errors.New("no scheme")
+	}
+	if !slices.Contains(s.Schemes, strings.ToLower(u.Scheme)) {
+		return fmt.Errorf("scheme %q is not supported", u.Scheme)
+	}
+	switch scheme := strings.ToLower(u.Scheme); {
+	case scheme == "postgres" || scheme == "postgresql":
+		// lib/pq takes a Unix socket directory as ?host= instead.
+		if u.Host == "" && u.Query().Get("host") == "" {
+			return errors.New("no host")
+		}
+	case scheme == "sqlite" || scheme == "file":
+		if u.Opaque == "" && u.Path == "" {
+			return errors.New("no path")
+		}
+	case scheme != "mem" && u.Host == "": // http(s), and cloud buckets name theirs
+		return errors.New("no host")
+	}
+	return nil
+}
+
+// shown is a value as an error message may print it: a database URL's
+// password masked.
+func (s Setting) shown(text string) string {
+	if s.Kind == URL {
+		return db.Redact(text)
+	}
+	return text
+}
+
+// checkDirectory refuses a path that is, or lies under, something other
+// than a directory, naming it. Whether the directory can be written is
+// checked when the server starts (PrepareDataDir).
+func checkDirectory(path string) error {
+	for p := filepath.Clean(path); ; {
+		info, err := os.Stat(p)
+		switch {
+		case err == nil && !info.IsDir():
+			return fmt.Errorf("%s is a file, not a directory", absolute(p))
+		case err == nil:
+			return nil
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return fmt.Errorf("%s: %v", absolute(p), errors.Unwrap(err))
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return nil
+		}
+		p = parent
+	}
+}
+
+func absolute(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 // PublicBaseURL is BaseURL without a trailing slash, or http://Addr.
@@ -97,9 +366,38 @@ func (c Config) PublicBaseURL() string {
 	return fmt.Sprintf("http://%s", c.Addr)
 }
 
-func env(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
+// DatabaseLocation names the database for people: the SQLite file's
+// absolute path, or the PostgreSQL URL without its password.
+func (c Config) DatabaseLocation() string {
+	if path := db.SQLitePath(c.DatabaseURL, c.DataDir); path != "" {
+		return absolute(path)
 	}
-	return def
+	return db.Redact(c.DatabaseURL)
+}
+
+// PrepareDataDir makes the data directory if it is missing and checks that
+// it can be written, when the server keeps something there (the SQLite file
+// or the blobs), so that a bad directory stops the start with its path and
+// the cause rather than with a database driver's error.
+func (c Config) PrepareDataDir() error {
+	if c.DatabaseURL != "" && c.BlobURL != "" {
+		return nil
+	}
+	dir := absolute(c.DataDir)
+	if err := checkDirectory(dir); err != nil {
+		return fmt.Errorf("data directory %s (FOLIO_DATA_DIR, --data-dir): %w", dir, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("data directory %s (FOLIO_DATA_DIR, --data-dir): cannot create it: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".write-check-*")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("data directory %s (FOLIO_DATA_DIR, --data-dir): cannot write in it: %w", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

@@ -19,7 +19,7 @@ import (
 // deadline passes cannot be taken back and is cut short instead.
 func (a *App) deadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if a.Config.RequestTimeout <= 0 { // a Config not from FromEnv: no deadline
+		if a.Config.RequestTimeout <= 0 { // a Config not from Defaults: no deadline
 			next.ServeHTTP(w, r)
 			return
 		}

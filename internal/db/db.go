@@ -53,7 +53,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 		raw, err = openSQLite(databaseURL, dataDir)
 		dialect = dialectSQLite
 	default:
-		return nil, fmt.Errorf("DATABASE_URL: unsupported scheme in %q (use postgres:// or leave empty for SQLite)", redact(databaseURL))
+		return nil, fmt.Errorf("DATABASE_URL: unsupported scheme in %q (use postgres:// or leave empty for SQLite)", Redact(databaseURL))
 	}
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 	defer cancel()
 	if err := raw.PingContext(pingCtx); err != nil {
 		raw.Close()
-		return nil, fmt.Errorf("database %s: %w", redact(databaseURL), err)
+		return nil, fmt.Errorf("database %s: %w", Redact(databaseURL), err)
 	}
 	counter := &Counter{}
 	drv := &countingDriver{Driver: entsql.OpenDB(dialect, raw), counter: counter}
@@ -110,16 +110,25 @@ func openPostgres(databaseURL string) (*sql.DB, error) {
 	return raw, nil
 }
 
+// SQLitePath is the file of the SQLite database Open uses for databaseURL
+// and dataDir, or "" when databaseURL names a PostgreSQL server.
+func SQLitePath(databaseURL, dataDir string) string {
+	if IsPostgres(databaseURL) {
+		return ""
+	}
+	if path := strings.TrimPrefix(strings.TrimPrefix(databaseURL, "sqlite:"), "file:"); path != "" {
+		return path
+	}
+	if dataDir == "" {
+		dataDir = "data"
+	}
+	return filepath.Join(dataDir, "folio.db")
+}
+
 func openSQLite(databaseURL, dataDir string) (*sql.DB, error) {
-	path := strings.TrimPrefix(strings.TrimPrefix(databaseURL, "sqlite:"), "file:")
-	if path == "" {
-		if dataDir == "" {
-			dataDir = "data"
-		}
-		if err := os.MkdirAll(dataDir, 0o755); err != nil {
-			return nil, fmt.Errorf("data directory: %w", err)
-		}
-		path = filepath.Join(dataDir, "folio.db")
+	path := SQLitePath(databaseURL, dataDir)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
 	}
 	// Foreign keys are off per connection unless asked for; WAL lets readers
 	// run beside the single writer; the busy timeout queues writers instead
@@ -138,8 +147,8 @@ func openSQLite(databaseURL, dataDir string) (*sql.DB, error) {
 	return raw, nil
 }
 
-// redact hides a password in a database URL before it is logged.
-func redact(databaseURL string) string {
+// Redact hides a password in a database URL before it is logged or shown.
+func Redact(databaseURL string) string {
 	u, err := url.Parse(databaseURL)
 	if err != nil || u.User == nil {
 		return databaseURL

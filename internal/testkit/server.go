@@ -122,7 +122,11 @@ func StartLogged(t testing.TB, kind string, w io.Writer) *Server {
 func start(t testing.TB, kind string, logger *slog.Logger) *Server {
 	t.Helper()
 	ctx := context.Background()
-	cfg := app.FromEnv()
+	// The settings a test sets in the environment apply, as in production.
+	cfg := app.Defaults()
+	if err := cfg.ApplyEnv(os.Getenv, nil); err != nil {
+		t.Fatal(err)
+	}
 	cfg.DataDir = t.TempDir()
 	cfg.BlobURL = ""
 	cfg.DatabaseURL = ""

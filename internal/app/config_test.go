@@ -1,0 +1,208 @@
+package app_test
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/folio/folio/internal/app"
+)
+
+// badValues are values a setting of kind must refuse, derived from the kind
+// (and a URL setting's schemes). A kind with none fails the test, so a row
+// cannot join the table without validation.
+func badValues(t *testing.T, s app.Setting) []string {
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	switch s.Kind {
+	case app.Address:
+		return []string{"8080", "localhost", "localhost:http", "127.0.0.1:99999"}
+	case app.Directory:
+		return []string{file, filepath.Join(file, "data")}
+	case app.URL:
+		bad := []string{"example.com/path", "gopher://example.com/", "http://[::1", " "}
+		for _, scheme := range s.Schemes {
+			if scheme != "mem" { // mem:// is a whole URL: the memory bucket
+				bad = append(bad, scheme+":") // no host, or no path
+			}
+		}
+		return bad
+	case app.Number:
+		return []string{"abc", "0", "-1", "1.5", "8MB", "99999999999999999999"}
+	case app.Duration:
+		return []string{"abc", "10", "0s", "-1m"}
+	case app.Boolean:
+		return []string{"maybe", "yes", "2"}
+	}
+	t.Fatalf("%s: kind %q has no bad values: teach this test what it must refuse", s.Env, s.Kind)
+	return nil
+}
+
+func getenv(vars map[string]string) func(string) string {
+	return func(name string) string { return vars[name] }
+}
+
+// TestSettingsRefuseBadValues walks the settings table: every bad value of
+// every setting stops the configuration with a message naming the variable
+// and the value, from the environment and from the flag alike.
+func TestSettingsRefuseBadValues(t *testing.T) {
+	for _, s := range app.Settings {
+		for _, bad := range badValues(t, s) {
+			c := app.Defaults()
+			err := c.ApplyEnv(getenv(map[string]string{s.Env: bad}), nil)
+			if err == nil {
+				t.Errorf("%s=%q accepted", s.Env, bad)
+				continue
+			}
+			if msg := err.Error(); !strings.HasPrefix(msg, s.Env+"=") || !strings.Contains(msg, bad) || !strings.Contains(msg, "want ") {
+				t.Errorf("%s=%q: message %q does not name the variable, the value and what is expected", s.Env, bad, msg)
+			}
+
+			fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			c.Flags(fs)
+			if err := fs.Parse([]string{"--" + s.Flag + "=" + bad}); err == nil || !strings.Contains(err.Error(), s.Flag) {
+				t.Errorf("--%s=%q: %v", s.Flag, bad, err)
+			}
+		}
+	}
+}
+
+// TestSettingsTable: every row is documented and reachable, its default
+// parses, unset or empty means the default, and the valid values a user
+// would write are taken.
+func TestSettingsTable(t *testing.T) {
+	def := app.Defaults() // panics on a default that does not parse
+	if def.Addr != "127.0.0.1:8080" || def.DataDir != "./data" || def.RequestTimeout != 60*time.Second || def.MaxImports != 2 || def.MaxBodyBytes != 8<<20 || def.MaxResponseBytes != 64<<20 || def.PurgeInterval != time.Hour || def.AllowPrivateFetch {
+		t.Fatalf("defaults %+v", def)
+	}
+	seen := map[string]bool{}
+	for _, s := range app.Settings {
+		if s.Env == "" || s.Flag == "" || s.Meaning == "" || seen[s.Env] || seen[s.Flag] {
+			t.Errorf("row %+v: missing or repeated name or meaning", s)
+		}
+		seen[s.Env], seen[s.Flag] = true, true
+		if s.Env != "DATABASE_URL" && !strings.HasPrefix(s.Env, "FOLIO_") {
+			t.Errorf("%s: settings are FOLIO_*", s.Env)
+		}
+		if s.Kind == app.URL && (len(s.Schemes) == 0 || s.Example == "") {
+			t.Errorf("%s: a URL setting names its schemes and an example", s.Env)
+		}
+		for _, empty := range []map[string]string{{}, {s.Env: ""}} {
+			c := app.Defaults()
+			if err := c.ApplyEnv(getenv(empty), nil); err != nil || c != def {
+				t.Errorf("%s unset or empty: %v, %+v", s.Env, err, c)
+			}
+		}
+	}
+
+	good := map[string]string{
+		"FOLIO_ADDR":                ":9090",
+		"DATABASE_URL":              "postgres://folio:secret@db.internal:5432/folio?sslmode=require",
+		"FOLIO_DATA_DIR":            filepath.Join(t.TempDir(), "not", "yet"),
+		"FOLIO_BASE_URL":            "https://docs.example.com/",
+		"FOLIO_BLOB_URL":            "mem://",
+		"FOLIO_MAX_BODY_BYTES":      "1024",
+		"FOLIO_ALLOW_PRIVATE_FETCH": "true",
+		"FOLIO_PURGE_INTERVAL":      "90m",
+		"FOLIO_REQUEST_TIMEOUT":     "5s",
+		"FOLIO_MAX_RESPONSE_BYTES":  "2048",
+		"FOLIO_MAX_IMPORTS":         "4",
+	}
+	c := app.Defaults()
+	if err := c.ApplyEnv(getenv(good), nil); err != nil {
+		t.Fatal(err)
+	}
+	want := app.Config{Addr: ":9090", DatabaseURL: good["DATABASE_URL"], DataDir: good["FOLIO_DATA_DIR"],
+		BaseURL: "https://docs.example.com/", BlobURL: "mem://", MaxBodyBytes: 1024, AllowPrivateFetch: true,
+		ShutdownTimeout: def.ShutdownTimeout, PurgeInterval: 90 * time.Minute, RequestTimeout: 5 * time.Second,
+		MaxResponseBytes: 2048, MaxImports: 4}
+	if c != want {
+		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)
+	}
+	for _, s := range app.Settings {
+		if good[s.Env] == "" {
+			t.Errorf("%s: no valid example in this test", s.Env)
+		}
+	}
+	for _, ok := range []string{"sqlite:/var/lib/folio/folio.db", "file:folio.db", "postgres:///folio?host=/run/postgresql"} {
+		c := app.Defaults()
+		if err := c.ApplyEnv(getenv(map[string]string{"DATABASE_URL": ok}), nil); err != nil {
+			t.Errorf("DATABASE_URL=%s: %v", ok, err)
+		}
+	}
+}
+
+// TestSettingsFlagsWin: a flag given wins over its variable, which is then
+// not read at all; the other variables still are.
+func TestSettingsFlagsWin(t *testing.T) {
+	c := app.Defaults()
+	err := c.ApplyEnv(getenv(map[string]string{"FOLIO_MAX_IMPORTS": "abc", "FOLIO_REQUEST_TIMEOUT": "nope"}), map[string]bool{"max-imports": true})
+	if err == nil || strings.Contains(err.Error(), "FOLIO_MAX_IMPORTS") || !strings.Contains(err.Error(), "FOLIO_REQUEST_TIMEOUT") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestSettingsMaskPassword: a refused database URL is shown without its
+// password.
+func TestSettingsMaskPassword(t *testing.T) {
+	c := app.Defaults()
+	err := c.ApplyEnv(getenv(map[string]string{"DATABASE_URL": "mysql://folio:hunter2@db/folio"}), nil)
+	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), `scheme "mysql"`) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestPrepareDataDir: a data directory that cannot be made or written stops
+// the start with its path and the cause.
+func TestPrepareDataDir(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := app.Defaults()
+	c.DataDir = filepath.Join(file, "data")
+	if err := c.PrepareDataDir(); err == nil || !strings.Contains(err.Error(), c.DataDir) || !strings.Contains(err.Error(), file+" is a file, not a directory") {
+		t.Fatalf("data dir under a file: %v", err)
+	}
+
+	c.DataDir = filepath.Join(base, "new", "data")
+	if err := c.PrepareDataDir(); err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := os.ReadDir(c.DataDir); err != nil || len(entries) != 0 {
+		t.Fatalf("created %v (%v), want an empty directory", entries, err)
+	}
+
+	// PostgreSQL and a blob URL: the data directory is not used, not checked.
+	c.DataDir, c.DatabaseURL, c.BlobURL = filepath.Join(file, "data"), "postgres://localhost/folio", "mem://"
+	if err := c.PrepareDataDir(); err != nil {
+		t.Fatalf("unused data directory checked: %v", err)
+	}
+
+	t.Run("not writable", func(t *testing.T) {
+		if os.Geteuid() == 0 {
+			t.Skip("root writes through permission bits")
+		}
+		locked := filepath.Join(base, "locked")
+		if err := os.Mkdir(locked, 0o000); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(locked, 0o755) })
+		c := app.Defaults()
+		c.DataDir = locked
+		err := c.PrepareDataDir()
+		if !errors.Is(err, syscall.EACCES) || !strings.Contains(err.Error(), locked) || !strings.Contains(err.Error(), "cannot write in it: permission denied") {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
