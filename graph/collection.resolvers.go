@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
@@ -27,8 +28,8 @@ func (r *collectionResolver) Parent(ctx context.Context, obj *ent.Collection) (*
 	return loader.For(ctx).CollectionByID.Load(ctx, *obj.ParentID)()
 }
 
-func (r *collectionResolver) DefaultLevel(ctx context.Context, obj *ent.Collection) (*string, error) {
-	return enumString(obj.DefaultLevel), nil
+func (r *collectionResolver) DefaultLevel(ctx context.Context, obj *ent.Collection) (*space.DefaultLevel, error) {
+	return (*space.DefaultLevel)(obj.DefaultLevel), nil
 }
 
 func (r *collectionResolver) Urls(ctx context.Context, obj *ent.Collection) (*model.CollectionURLs, error) {

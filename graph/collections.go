@@ -153,7 +153,7 @@ func (r *Resolver) UpdateCollection(ctx context.Context, id string, in model.Upd
 		}
 	}
 	if v, ok := in.DefaultLevel.ValueOK(); ok {
-		if err := checkDefaultLevel(v); err != nil {
+		if err := checkDefaultLevel(enumString(v)); err != nil {
 			return nil, err
 		}
 		if v == nil {

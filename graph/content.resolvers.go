@@ -9,16 +9,15 @@ import (
 	"context"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/paging"
 )
-
-func (r *changeRequestResolver) Status(ctx context.Context, obj *ent.ChangeRequest) (string, error) {
-	return obj.Status.String(), nil
-}
 
 func (r *changeRequestResolver) CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error) {
 	return r.ChangeRequestAuthor(ctx, obj)
@@ -123,8 +122,8 @@ func (r *pageResolver) Emoji(ctx context.Context, obj *model.Page) (*string, err
 	return optional(obj.Emoji), nil
 }
 
-func (r *pageResolver) Type(ctx context.Context, obj *model.Page) (string, error) {
-	return obj.Kind.String(), nil
+func (r *pageResolver) Type(ctx context.Context, obj *model.Page) (page.Kind, error) {
+	return obj.Kind, nil
 }
 
 func (r *pageResolver) Path(ctx context.Context, obj *model.Page) (string, error) {
@@ -155,8 +154,8 @@ func (r *pageResolver) Urls(ctx context.Context, obj *model.Page) (*model.PageUR
 	return &model.PageURLs{App: r.PageAppURL(obj)}, nil
 }
 
-func (r *revisionResolver) Type(ctx context.Context, obj *ent.Revision) (string, error) {
-	return obj.Type.String(), nil
+func (r *revisionResolver) Type(ctx context.Context, obj *ent.Revision) (revision.Type, error) {
+	return obj.Type, nil
 }
 
 func (r *revisionResolver) Pages(ctx context.Context, obj *ent.Revision) ([]*model.Page, error) {
@@ -175,12 +174,12 @@ func (r *revisionResolver) Page(ctx context.Context, obj *ent.Revision, id strin
 	return p, err
 }
 
-func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *string, contributor *string) (*model.ChangeRequestConnection, error) {
+func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *changerequest.Status, contributor *string) (*model.ChangeRequestConnection, error) {
 	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.SpaceChangeRequests(ctx, obj.ID, status, contributor, args)
+	page, err := r.SpaceChangeRequests(ctx, obj.ID, enumString(status), contributor, args)
 	if err != nil {
 		return nil, err
 	}

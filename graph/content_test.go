@@ -28,7 +28,7 @@ func TestSpacesAndCollectionsInGraphQL(t *testing.T) {
 		}
 		b := data["b"].(map[string]any)["id"].(string)
 		s.MustGraphQL(t, admin.Token, `mutation($a: ID!, $b: ID!) {
-			moveSpace(id: $a, input: {position: {after: {type: "space", space: $b}}}) { id }
+			moveSpace(id: $a, input: {position: {after: {type: space, space: $b}}}) { id }
 		}`, map[string]any{"a": a, "b": b})
 
 		data = s.MustGraphQL(t, reader.Token, `query($org: ID!, $coll: ID!) {
@@ -53,7 +53,7 @@ func TestSpacesAndCollectionsInGraphQL(t *testing.T) {
 		}
 
 		// Custom fields on a space.
-		s.MustGraphQL(t, admin.Token, `mutation($org: ID!) { createCustomField(organizationId: $org, input: {name: "status", type: "select:single", options: ["draft", "final"]}) { name } }`, map[string]any{"org": org})
+		s.MustGraphQL(t, admin.Token, `mutation($org: ID!) { createCustomField(organizationId: $org, input: {name: "status", type: select_single, options: ["draft", "final"]}) { name } }`, map[string]any{"org": org})
 		data = s.MustGraphQL(t, admin.Token, `mutation($a: ID!) { updateSpaceCustomFields(spaceId: $a, values: [{name: "status", value: "final"}]) { customFields { customField { name } value } } }`, map[string]any{"a": a})
 		cf := data["updateSpaceCustomFields"].(map[string]any)["customFields"].([]any)[0].(map[string]any)
 		if cf["value"] != "final" {

@@ -15,10 +15,6 @@ import (
 	"github.com/folio/folio/internal/paging"
 )
 
-func (r *customFieldResolver) Type(ctx context.Context, obj *ent.CustomField) (string, error) {
-	return string(obj.Type), nil
-}
-
 func (r *customFieldResolver) Permissions(ctx context.Context, obj *ent.CustomField) (*access.SettingsPermissions, error) {
 	return r.SettingsPermissions(ctx, obj.OrganizationID)
 }

@@ -19,9 +19,9 @@ func TestCustomFieldsGraphQL(t *testing.T) {
 
 		create := `mutation($org: ID!, $in: CreateCustomFieldInput!) { createCustomField(organizationId: $org, input: $in) { id name type options title permissions { edit } urls { location } } }`
 		data := s.MustGraphQL(t, alice.Token, create, map[string]any{"org": acme, "in": map[string]any{
-			"name": "status", "type": "select:single", "options": []string{"draft", "done"}, "title": "Status"}})
+			"name": "status", "type": "select_single", "options": []string{"draft", "done"}, "title": "Status"}})
 		cf := data["createCustomField"].(map[string]any)
-		if cf["name"] != "status" || cf["type"] != "select:single" || len(cf["options"].([]any)) != 2 ||
+		if cf["name"] != "status" || cf["type"] != "select_single" || len(cf["options"].([]any)) != 2 ||
 			cf["permissions"].(map[string]any)["edit"] != true || cf["urls"].(map[string]any)["location"] != s.URL+"/v1/orgs/"+acme+"/custom-fields/status" {
 			t.Fatalf("created: %v", cf)
 		}
@@ -69,7 +69,7 @@ func TestCustomFieldsGraphQL(t *testing.T) {
 			code, field  string
 		}{
 			{alice.Token, create, map[string]any{"org": acme, "in": map[string]any{"name": "Bad Name", "type": "text"}}, "BAD_USER_INPUT", "name"},
-			{alice.Token, create, map[string]any{"org": acme, "in": map[string]any{"name": "x", "type": "select:multi"}}, "BAD_USER_INPUT", "options"},
+			{alice.Token, create, map[string]any{"org": acme, "in": map[string]any{"name": "x", "type": "select_multi"}}, "BAD_USER_INPUT", "options"},
 			{alice.Token, create, map[string]any{"org": acme, "in": map[string]any{"name": "owner", "type": "text"}}, "CONFLICT", "name"},
 			{carol.Token, create, map[string]any{"org": acme, "in": map[string]any{"name": "x", "type": "text"}}, "FORBIDDEN", ""},
 			{alice.Token, update, map[string]any{"org": acme, "name": "nothing", "in": map[string]any{"title": "x"}}, "NOT_FOUND", ""},

@@ -132,8 +132,9 @@ func (r *Resolver) nodeKind(ctx context.Context, id string) (kind int, owner str
 
 // pageInfo is the Relay view of a page.
 func pageInfo[T any](p paging.Page[T]) *model.PageInfo {
-	info := &model.PageInfo{HasNextPage: p.Next != nil}
+	info := &model.PageInfo{HasNextPage: p.Next != nil, HasPreviousPage: p.HasPrevious}
 	if n := len(p.Cursors); n > 0 {
+		info.StartCursor = &p.Cursors[0]
 		info.EndCursor = &p.Cursors[n-1]
 	}
 	return info

@@ -30,21 +30,6 @@ func (r *mutationResolver) PingOrganization(ctx context.Context, id string) (boo
 	return done(r.Resolver.PingOrganization(ctx, id))
 }
 
-// Type is the resolver for the type field.
-func (r *organizationResolver) Type(ctx context.Context, obj *ent.Organization) (string, error) {
-	return string(obj.Type), nil
-}
-
-// UseCase is the resolver for the useCase field.
-func (r *organizationResolver) UseCase(ctx context.Context, obj *ent.Organization) (*string, error) {
-	return enumString(obj.UseCase), nil
-}
-
-// CommunityType is the resolver for the communityType field.
-func (r *organizationResolver) CommunityType(ctx context.Context, obj *ent.Organization) (*string, error) {
-	return enumString(obj.CommunityType), nil
-}
-
 // Permissions is the resolver for the permissions field.
 func (r *organizationResolver) Permissions(ctx context.Context, obj *ent.Organization) (*access.OrganizationPermissions, error) {
 	return r.OrganizationPermissions(ctx, obj)

@@ -178,7 +178,7 @@ func (r *Resolver) searchIn(ctx context.Context, spaceIDs []string, query string
 	if err != nil {
 		return none, err
 	}
-	return paging.Page[*model.SearchPage]{Items: items, Cursors: page.Cursors[:len(items)], Next: page.Next, Total: total}, nil
+	return paging.Page[*model.SearchPage]{Items: items, Cursors: page.Cursors[:len(items)], Next: page.Next, HasPrevious: page.HasPrevious, Total: total}, nil
 }
 
 // readableSpaceIDs lists the spaces of an organization the caller can read.
@@ -241,7 +241,7 @@ func sliceRanked[T any](args paging.Args, items []T) (paging.Page[T], error) {
 	}
 	args.Order = paging.Asc
 	p := paging.Slice(args, rs, func(r ranked) paging.Cursor { return paging.Cursor{Pos: float64(r.i + 1), ID: "rank"} })
-	out := paging.Page[T]{Cursors: p.Cursors, Next: p.Next, Total: p.Total, Items: make([]T, len(p.Items))}
+	out := paging.Page[T]{Cursors: p.Cursors, Next: p.Next, HasPrevious: p.HasPrevious, Total: p.Total, Items: make([]T, len(p.Items))}
 	for i, r := range p.Items {
 		out.Items[i] = r.v
 	}

@@ -72,14 +72,6 @@ func (r *queryResolver) MemberSpaces(ctx context.Context, organizationID string,
 	return connectionOf[model.MemberSpaceConnection](page), nil
 }
 
-func (r *spaceResolver) Visibility(ctx context.Context, obj *ent.Space) (string, error) {
-	return obj.Visibility.String(), nil
-}
-
-func (r *spaceResolver) EditMode(ctx context.Context, obj *ent.Space) (*string, error) {
-	return enumString(obj.EditMode), nil
-}
-
 func (r *spaceResolver) Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error) {
 	return r.SpaceOrganization(ctx, obj)
 }
@@ -96,10 +88,6 @@ func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (*ent.Revi
 		return nil, nil
 	}
 	return loader.For(ctx).RevisionByID.Load(ctx, obj.RevisionID)()
-}
-
-func (r *spaceResolver) DefaultLevel(ctx context.Context, obj *ent.Space) (*string, error) {
-	return enumString(obj.DefaultLevel), nil
 }
 
 func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space) (int, error) {

@@ -229,27 +229,27 @@ func (r *Resolver) UpdateSpace(ctx context.Context, id string, in model.UpdateSp
 		if v == nil {
 			upd.ClearEditMode()
 		} else {
-			upd.SetEditMode(space.EditMode(*v))
+			upd.SetEditMode(*v)
 		}
 	}
 	if v, ok := in.DefaultLevel.ValueOK(); ok {
-		if err := checkDefaultLevel(v); err != nil {
+		if err := checkDefaultLevel(enumString(v)); err != nil {
 			return nil, err
 		}
 		if v == nil {
 			upd.ClearDefaultLevel()
 		} else {
-			upd.SetDefaultLevel(space.DefaultLevel(*v))
+			upd.SetDefaultLevel(*v)
 		}
 	}
 	if v, ok := in.Visibility.ValueOK(); ok {
 		if v == nil {
 			return nil, apperr.InvalidField("visibility", "cannot be null")
 		}
-		if *v == space.VisibilityInCollection.String() && s.ParentID == nil {
+		if *v == space.VisibilityInCollection && s.ParentID == nil {
 			return nil, apperr.InvalidField("visibility", "in-collection is only for spaces inside a collection")
 		}
-		upd.SetVisibility(space.Visibility(*v))
+		upd.SetVisibility(*v)
 	}
 	updated, err := upd.Save(ctx)
 	if err != nil {

@@ -64,7 +64,8 @@ func TestTranslationsGraphQL(t *testing.T) {
 			code, field  string
 		}{
 			{alice.Token, update, map[string]any{"org": acme, "id": id, "in": map[string]any{"title": ""}}, "BAD_USER_INPUT", "title"},
-			{alice.Token, update, map[string]any{"org": acme, "id": id, "in": map[string]any{"title": "x", "languages": []string{"xx"}}}, "BAD_USER_INPUT", "languages"},
+			{alice.Token, update, map[string]any{"org": acme, "id": id, "in": map[string]any{"title": "x", "languages": []string{"fr", "fr"}}}, "BAD_USER_INPUT", "languages"},
+			{alice.Token, update, map[string]any{"org": acme, "id": id, "in": map[string]any{"title": "x", "languages": []string{"xx"}}}, "GRAPHQL_VALIDATION_FAILED", ""},
 			{carol.Token, update, map[string]any{"org": acme, "id": id, "in": map[string]any{"title": "Mine"}}, "FORBIDDEN", ""},
 			{alice.Token, update, map[string]any{"org": acme, "id": "nope", "in": map[string]any{"title": "x"}}, "NOT_FOUND", ""},
 		} {

@@ -381,7 +381,7 @@ func TestImportsInFlight(t *testing.T) {
 				t.Errorf("message: %q", msg)
 			}
 			// GraphQL answers the same refusal.
-			_, errs := s.GraphQL(t, f.editor.Token, `mutation($s: ID!, $u: String!) { importContent(spaceId: $s, url: $u, source: "markdown") { revision } }`,
+			_, errs := s.GraphQL(t, f.editor.Token, `mutation($s: ID!, $u: String!) { importContent(spaceId: $s, url: $u, source: markdown) { revision } }`,
 				map[string]any{"s": spaces[2], "u": h.srv.URL + "/slow.md"})
 			if len(errs) != 1 || errs[0].Extensions["code"] != "SERVICE_UNAVAILABLE" || errs[0].Extensions["status"] != float64(503) {
 				t.Errorf("graphql: %+v", errs)

@@ -89,7 +89,7 @@ func TestRequestDeadline(t *testing.T) {
 		}{
 			{"REST import", "/v1/spaces/" + f.space + "/content/import", map[string]any{"url": site.URL + "/doc.md", "source": "markdown"}},
 			{"GraphQL import", "/graphql", map[string]any{
-				"query":     `mutation($s: ID!, $u: String!) { importContent(spaceId: $s, url: $u, source: "markdown") { revision } }`,
+				"query":     `mutation($s: ID!, $u: String!) { importContent(spaceId: $s, url: $u, source: markdown) { revision } }`,
 				"variables": map[string]any{"s": f.space, "u": site.URL + "/doc.md"}}},
 		} {
 			r := s.Request(t, f.editor.Token, "POST", c.path, c.body)

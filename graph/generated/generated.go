@@ -15,7 +15,13 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -412,8 +418,10 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	PageURLs struct {
@@ -513,7 +521,7 @@ type ComplexityRoot struct {
 	Space struct {
 		ChangeRequest       func(childComplexity int, id string) int
 		ChangeRequestCount  func(childComplexity int) int
-		ChangeRequests      func(childComplexity int, first *int, after *string, order *model.Order, status *string, contributor *string) int
+		ChangeRequests      func(childComplexity int, first *int, after *string, order *model.Order, status *changerequest.Status, contributor *string) int
 		ChangeRequestsDraft func(childComplexity int) int
 		ChangeRequestsOpen  func(childComplexity int) int
 		Comments            func(childComplexity int) int
@@ -674,8 +682,6 @@ type ComplexityRoot struct {
 // region    ************************** generated!.gotpl **************************
 
 type ChangeRequestResolver interface {
-	Status(ctx context.Context, obj *ent.ChangeRequest) (string, error)
-
 	CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error)
 
 	Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error)
@@ -690,7 +696,7 @@ type ChangeRequestResolver interface {
 type CollectionResolver interface {
 	Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Collection) (*ent.Collection, error)
-	DefaultLevel(ctx context.Context, obj *ent.Collection) (*string, error)
+	DefaultLevel(ctx context.Context, obj *ent.Collection) (*space.DefaultLevel, error)
 
 	Urls(ctx context.Context, obj *ent.Collection) (*model.CollectionURLs, error)
 	Permissions(ctx context.Context, obj *ent.Collection) (*access.CollectionPermissions, error)
@@ -698,8 +704,6 @@ type CollectionResolver interface {
 	Collections(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.CollectionConnection, error)
 }
 type CustomFieldResolver interface {
-	Type(ctx context.Context, obj *ent.CustomField) (string, error)
-
 	Permissions(ctx context.Context, obj *ent.CustomField) (*access.SettingsPermissions, error)
 	Urls(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldURLs, error)
 }
@@ -773,10 +777,6 @@ type MutationResolver interface {
 	DeleteTranslation(ctx context.Context, organizationID string, id string) (bool, error)
 }
 type OrganizationResolver interface {
-	Type(ctx context.Context, obj *ent.Organization) (string, error)
-	UseCase(ctx context.Context, obj *ent.Organization) (*string, error)
-	CommunityType(ctx context.Context, obj *ent.Organization) (*string, error)
-
 	Permissions(ctx context.Context, obj *ent.Organization) (*access.OrganizationPermissions, error)
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationURLs, error)
 	Collections(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, nested *bool) (*model.CollectionConnection, error)
@@ -794,7 +794,7 @@ type PageResolver interface {
 	ID(ctx context.Context, obj *model.Page) (string, error)
 
 	Emoji(ctx context.Context, obj *model.Page) (*string, error)
-	Type(ctx context.Context, obj *model.Page) (string, error)
+	Type(ctx context.Context, obj *model.Page) (page.Kind, error)
 
 	Path(ctx context.Context, obj *model.Page) (string, error)
 	Description(ctx context.Context, obj *model.Page) (*string, error)
@@ -819,7 +819,7 @@ type QueryResolver interface {
 	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
 }
 type RevisionResolver interface {
-	Type(ctx context.Context, obj *ent.Revision) (string, error)
+	Type(ctx context.Context, obj *ent.Revision) (revision.Type, error)
 
 	Pages(ctx context.Context, obj *ent.Revision) ([]*model.Page, error)
 	Files(ctx context.Context, obj *ent.Revision) ([]*ent.File, error)
@@ -840,20 +840,17 @@ type SearchSectionResolver interface {
 	Body(ctx context.Context, obj *model.SearchSection) (string, error)
 }
 type SpaceResolver interface {
-	Visibility(ctx context.Context, obj *ent.Space) (string, error)
-
-	EditMode(ctx context.Context, obj *ent.Space) (*string, error)
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
 	Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error)
-	DefaultLevel(ctx context.Context, obj *ent.Space) (*string, error)
+
 	Comments(ctx context.Context, obj *ent.Space) (int, error)
 	ChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error)
 	ChangeRequestsOpen(ctx context.Context, obj *ent.Space) (int, error)
 	ChangeRequestsDraft(ctx context.Context, obj *ent.Space) (int, error)
 	Urls(ctx context.Context, obj *ent.Space) (*model.SpaceURLs, error)
 	Permissions(ctx context.Context, obj *ent.Space) (*access.SpacePermissions, error)
-	ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *string, contributor *string) (*model.ChangeRequestConnection, error)
+	ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *changerequest.Status, contributor *string) (*model.ChangeRequestConnection, error)
 	ChangeRequest(ctx context.Context, obj *ent.Space, id string) (*ent.ChangeRequest, error)
 	Links(ctx context.Context, obj *ent.Space, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error)
@@ -2674,6 +2671,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "PageURLs.app":
 		if e.ComplexityRoot.PageURLs.App == nil {
@@ -3096,7 +3105,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Space.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["status"].(*string), args["contributor"].(*string)), true
+		return e.ComplexityRoot.Space.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["status"].(*changerequest.Status), args["contributor"].(*string)), true
 	case "Space.changeRequestsDraft":
 		if e.ComplexityRoot.Space.ChangeRequestsDraft == nil {
 			break
@@ -3806,111 +3815,212 @@ func newExecutionContext(
 var sources = []*ast.Source{
 	{Name: "../../schema/collection.graphql", Input: `# Collections: nested groups of spaces (REST area ` + "`" + `spaces` + "`" + `).
 
+"A folder of spaces and other collections in an organization (REST: /v1/collections/{id})."
 type Collection implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "At most 50 characters; \"\" when unset."
   title: String!
+  "At most 100 characters; null when unset."
   description: String
+  "The organization it belongs to."
   organization: Organization!
+  "The collection it is in; null at the organization's root."
   parent: Collection
-  "A role, \"inherit\", or null (members get no access by default)."
-  defaultLevel: String
+  "See DefaultLevel; null: members get no access by default."
+  defaultLevel: DefaultLevel
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "Where the collection lives in the REST API and the app."
   urls: CollectionURLs!
+  "What the caller may do with the collection, from their effective role on it."
   permissions: CollectionPermissions!
   "Spaces directly in the collection, in their position order."
-  spaces(first: Int, after: String): SpaceConnection!
+  spaces(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+  ): SpaceConnection!
   "Collections directly in the collection, in their position order."
-  collections(first: Int, after: String): CollectionConnection!
+  collections(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+  ): CollectionConnection!
 }
 
+"URLs of a collection."
 type CollectionURLs {
+  "The collection's URL in the REST API (/v1/...)."
   location: String!
+  "Where the collection opens in Folio's web app."
   app: String!
 }
 
+"What the caller may do with a collection."
 type CollectionPermissions {
+  "The caller has any role on it."
   view: Boolean!
+  "The caller is an admin of it: settings, move, delete."
   admin: Boolean!
+  "The caller may see its invite links (admin)."
   viewInviteLinks: Boolean!
+  "The caller may create spaces and collections in it (create role)."
   create: Boolean!
 }
 
+"A page of Collection items (Relay connection)."
 type CollectionConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [CollectionEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Collection of a CollectionConnection page, with its cursor."
 type CollectionEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The collection."
   node: Collection!
 }
 
+"A new collection."
 input CreateCollectionInput {
+  "At most 50 characters; absent: \"\"."
   title: String
+  "A collection of the same organization to create it in; absent or null: the root."
   parent: ID
 }
 
 "Absent fields are left alone; null clears description and defaultLevel."
 input UpdateCollectionInput {
+  "At most 50 characters; null is BAD_USER_INPUT."
   title: String
+  "At most 100 characters; null clears it."
   description: String
-  defaultLevel: String
+  "See DefaultLevel; null: members get no access by default."
+  defaultLevel: DefaultLevel
 }
 
 extend type Organization {
   "Collections the caller can access, newest first; nested: false lists only top-level ones."
-  collections(first: Int, after: String, order: Order, nested: Boolean): CollectionConnection!
+  collections(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "false: only collections at the organization's root; absent or true: all of them."
+    nested: Boolean
+  ): CollectionConnection!
 }
 
 extend type Query {
-  collection(id: ID!): Collection!
+  "A collection the caller can access; NOT_FOUND otherwise."
+  collection(
+    "The collection's ID."
+    id: ID!
+  ): Collection!
 }
 
 extend type Mutation {
-  createCollection(organizationId: ID!, input: CreateCollectionInput!): Collection!
-  updateCollection(id: ID!, input: UpdateCollectionInput!): Collection!
+  "Create a collection at the root or in a collection (create role where it goes)."
+  createCollection(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateCollectionInput!
+  ): Collection!
+  "Change a collection's title, description or default level (admins of it)."
+  updateCollection(
+    "The collection's ID."
+    id: ID!
+    "The fields to change."
+    input: UpdateCollectionInput!
+  ): Collection!
   "Deletes the collection; its spaces and collections move to its parent."
-  deleteCollection(id: ID!): Boolean!
-  moveCollection(id: ID!, input: MoveInput!): Collection!
-  transferCollection(id: ID!, organizationId: ID!): Collection!
+  deleteCollection(
+    "The collection's ID."
+    id: ID!
+  ): Boolean!
+  "Move a collection to another parent and/or position (admins of it, create role where it goes)."
+  moveCollection(
+    "The collection's ID."
+    id: ID!
+    "The destination parent and position."
+    input: MoveInput!
+  ): Collection!
+  "Move a collection and all it contains to another organization whose admin the caller also is; it arrives at the root and its spaces drop their custom-field values."
+  transferCollection(
+    "The collection's ID."
+    id: ID!
+    "The destination organization's ID."
+    organizationId: ID!
+  ): Collection!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/common.graphql", Input: `# Shared types of every area: Node, paging, roles.
 
+"A point in time, RFC 3339 (e.g. 2026-01-02T15:04:05.123Z)."
 scalar Time
 
 "An object with a stable, opaque ID."
 interface Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
 }
 
 "Order of a list; lists default to desc (newest first)."
 enum Order {
+  "Oldest (or first) first."
   asc
+  "Newest (or last) first."
   desc
 }
 
-"Relay page information. endCursor is the same opaque cursor REST sends as ` + "`" + `page` + "`" + `."
+"Relay page information about one page of a connection. Cursors are opaque; endCursor is the cursor REST sends as ` + "`" + `page` + "`" + `."
 type PageInfo {
+  "True when more items follow this page: ask for them with after: endCursor."
   hasNextPage: Boolean!
+  "True when the page was asked for with ` + "`" + `after` + "`" + ` (items come before it)."
+  hasPreviousPage: Boolean!
+  "The first edge's cursor; null when the page is empty."
+  startCursor: String
+  "The last edge's cursor (pass it as ` + "`" + `after` + "`" + ` for the next page); null when the page is empty."
   endCursor: String
 }
 
 "A role in an organization or on content, from the highest to the lowest. null means guest."
 enum Role {
+  "Everything: settings, members, sharing and deletion."
   admin
+  "Create spaces and collections, and everything review allows."
   create
+  "Review change requests, and everything edit allows."
   review
+  "Change content and merge change requests, and comment."
   edit
+  "Read and comment."
   comment
+  "Read only."
   read
 }
 
+"Entry points for reading. Objects the caller may not see answer NOT_FOUND."
 type Query {
   "Any object the caller can see, by ID."
-  node(id: ID!): Node
+  node(
+    "Any ID from this API."
+    id: ID!
+  ): Node
   "The authenticated user and their organizations."
   viewer: Viewer!
 }
@@ -3920,189 +4030,332 @@ type Query {
 
 "An immutable snapshot of a space's content."
 type Revision implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
-  "initial, edits, merge, update or import"
-  type: String!
+  "What made the revision."
+  type: RevisionType!
+  "IDs of the revisions it was made from."
   parents: [String!]!
+  "When it was created."
   createdAt: Time!
   "The root pages, in order, each with its subpages."
   pages: [Page!]!
+  "The files of the revision."
   files: [File!]!
   "A page of the revision by its id."
-  page(id: ID!): Page
+  page(
+    "The page's ID (stable across revisions)."
+    id: ID!
+  ): Page
 }
 
+"A page of a revision: a document, a group of pages or a link."
 type Page {
   "Stable across revisions."
   id: ID!
+  "The page's title."
   title: String!
+  "An emoji shown with the title; null when unset."
   emoji: String
-  "document, group or link"
-  type: String!
+  "Whether the page is a document, a group or a link."
+  type: PageType!
+  "The last segment of path: lower-case letters, digits and '-'."
   slug: String!
   "The slugs from the root, unique in the revision."
   path: String!
+  "A short summary shown under the title; null when unset."
   description: String
+  "True when the page is left out of the published table of contents."
   hidden: Boolean!
   "Target of a link page."
   href: String
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "The subpages, in order."
   pages: [Page!]!
+  "The page's document as markdown."
   markdown: String!
   "The markdown as GitBook's structured document (headings, paragraphs, lists, code, tables, images, links)."
   document: Any!
+  "Where the page opens in the app."
   urls: PageURLs!
 }
 
+"URLs of a page."
 type PageURLs {
+  "Where the page opens in Folio's web app."
   app: String!
 }
 
+"A file uploaded to a space's content (an image, an attachment)."
 type File {
+  "The file's ID; fileBacklinks(fileId:) and LinkTarget.fileId use it."
   id: ID!
+  "The file name."
   name: String!
+  "MIME type, e.g. image/png."
   contentType: String!
+  "Size in bytes."
   size: Int!
+  "Where to download the bytes; the URL carries a hash of the content and needs no token."
   downloadURL: String!
+  "Width and height of an image; null for other files."
   dimensions: FileDimensions
 }
 
+"The size of an image in pixels."
 type FileDimensions {
+  "Width in pixels."
   width: Int!
+  "Height in pixels."
   height: Int!
 }
 
+"A proposed set of changes to a space's content, reviewed and merged like a pull request."
 type ChangeRequest implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "Counts up per space from 1 and never repeats; REST and the app address change requests by it too."
   number: Int!
-  "draft, open, archived or merged"
-  status: String!
+  "Where the change request stands."
+  status: ChangeRequestStatus!
+  "A one-line title; \"\" when unset."
   subject: String!
+  "Who opened it; null when the user no longer exists."
   createdBy: User
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "The space it changes."
   space: Space!
+  "The change request's current content."
   revision: Revision!
+  "ID of the space's revision it was created from."
   revisionInitial: String!
+  "ID of the space's revision last brought in (created from or updated from): the base of a merge."
   revisionMergedAncestor: String!
+  "ID of the space's revision its merge created; null until merged."
   revisionMerged: String
   "Open comments."
   comments: Int!
   "True when the space has moved on since the change request was created or last updated."
   outdated: Boolean!
+  "Where the change request lives in the REST API and the app."
   urls: ChangeRequestURLs!
 }
 
+"URLs of a change request."
 type ChangeRequestURLs {
+  "The change request's URL in the REST API (/v1/...)."
   location: String!
+  "Where the change request opens in Folio's web app."
   app: String!
 }
 
+"A page of ChangeRequest items (Relay connection)."
 type ChangeRequestConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [ChangeRequestEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One ChangeRequest of a ChangeRequestConnection page, with its cursor."
 type ChangeRequestEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The change request."
   node: ChangeRequest!
 }
 
 "The outcome of a merge (result: merge) or an update (result: update)."
 type MergeResult {
+  "ID of the revision the operation produced (the space's after a merge, the change request's after an update)."
   revision: String!
-  result: String!
+  "Which operation ran."
+  result: MergeResultKind!
 }
 
+"Changes to a change request. Absent fields are left alone; null is BAD_USER_INPUT."
 input UpdateChangeRequestInput {
+  "The new one-line title."
   subject: String
-  "draft, open or archived (merged only through merge)"
-  status: String
+  "draft, open or archived; merged comes only from mergeChangeRequest, and a merged change request keeps its status (CONFLICT)."
+  status: ChangeRequestStatus
 }
 
+"A file to upload, from inline bytes (base64) or a URL (exactly one of them)."
 input FileUploadInput {
+  "The file name, 1 to 256 characters."
   name: String!
+  "MIME type; absent: taken from the download or sniffed from the bytes."
   contentType: String
   "Inline bytes, at most 1 MB."
   base64: String
   "An http(s) URL Folio downloads."
   url: String
+  "Unused by Folio; accepted for GitBook compatibility."
   ref: String
 }
 
 "One change of a batch: operation insert_page, update_page, delete_page or insert_files."
 input ContentChangeInput {
-  operation: String!
+  "What the change does; the other fields it reads are listed on ContentChangeOperation."
+  operation: ContentChangeOperation!
+  "The page to update or delete: a page id or the ref of a page inserted earlier in the batch."
   page: ID
   "Parent page (a page id or the ref of a page inserted earlier in the batch); null for the root."
   into: ID
   "Index among the new siblings."
   at: Int
+  "A name for an inserted page that later changes of the batch may use as page or into; unique in the batch."
   ref: String
+  "The page's title when the markdown's frontmatter or heading gives none (neither: Untitled)."
   title: String
+  "An emoji shown with the title, when the markdown's frontmatter gives none."
   emoji: String
+  "A short summary shown under the title, when the markdown's frontmatter gives none."
   description: String
+  "Lower-case letters, digits and '-'; unique among the siblings. Absent: derived from the title."
   slug: String
+  "Leave the page out of the published table of contents."
   hidden: Boolean
   "The page's document as markdown; frontmatter and a leading heading give the title."
   markdown: String
+  "The files to upload (insert_files)."
   files: [FileUploadInput!]
 }
 
 extend type Space {
-  changeRequests(first: Int, after: String, order: Order, status: String, contributor: ID): ChangeRequestConnection!
+  "The space's change requests with one status (default open), newest first."
+  changeRequests(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only change requests with this status; absent: open."
+    status: ChangeRequestStatus
+    "Only change requests opened by this user ID."
+    contributor: ID
+  ): ChangeRequestConnection!
   "A change request by id or number."
-  changeRequest(id: String!): ChangeRequest!
+  changeRequest(
+    "The change request's ID or number."
+    id: String!
+  ): ChangeRequest!
 }
 
 extend type Mutation {
-  createChangeRequest(spaceId: ID!, subject: String): ChangeRequest!
-  updateChangeRequest(spaceId: ID!, id: String!, input: UpdateChangeRequestInput!): ChangeRequest!
+  "Open a change request on the space's current content (edit role)."
+  createChangeRequest(
+    "The space's ID."
+    spaceId: ID!
+    "A one-line title; absent: \"\"."
+    subject: String
+  ): ChangeRequest!
+  "Change a change request's subject or status (edit role)."
+  updateChangeRequest(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+    "The fields to change."
+    input: UpdateChangeRequestInput!
+  ): ChangeRequest!
   "Apply a batch of changes to a change request's content, all or nothing."
-  updateChangeRequestContent(spaceId: ID!, id: String!, changes: [ContentChangeInput!]!): ChangeRequest!
+  updateChangeRequestContent(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+    "The changes, applied in order; if one fails, none is."
+    changes: [ContentChangeInput!]!
+  ): ChangeRequest!
   "Apply a batch of changes directly to a space in live edit mode."
-  updateSpaceContent(spaceId: ID!, changes: [ContentChangeInput!]!): Space!
+  updateSpaceContent(
+    "The space's ID."
+    spaceId: ID!
+    "The changes, applied in order; if one fails, none is."
+    changes: [ContentChangeInput!]!
+  ): Space!
   "Three-way merge into the space; CONFLICT naming the pages when both sides changed the same lines."
-  mergeChangeRequest(spaceId: ID!, id: String!): MergeResult!
+  mergeChangeRequest(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+  ): MergeResult!
   "Bring the space's changes into the change request (same rule as merge)."
-  updateChangeRequestFromMain(spaceId: ID!, id: String!): MergeResult!
+  updateChangeRequestFromMain(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+  ): MergeResult!
 }
 
 "The outcome of an import."
 type ImportResult {
+  "ID of the revision the import created."
   revision: String!
+  "Number of pages and files imported."
   importedResources: Int!
+  "Number of resources looked at, imported or not."
   totalResources: Int!
 }
 
 extend type Mutation {
   "Fetch url and add its content (source: markdown, zip, html or website) to a space or a change request."
-  importContent(spaceId: ID!, changeRequestId: String, url: String!, source: String!): ImportResult!
+  importContent(
+    "The space's ID."
+    spaceId: ID!
+    "Import into this change request (ID or number) instead of the space."
+    changeRequestId: String
+    "An http(s) URL Folio downloads."
+    url: String!
+    "How to read what the URL answers."
+    source: ImportSource!
+  ): ImportResult!
 }
 
+"Where a link points, and whether it resolves."
 type LinkTarget {
-  "ok, broken or in-app"
-  status: String!
-  "url, page, file or anchor"
-  kind: String!
+  "Whether the target exists."
+  status: LinkStatus!
+  "What the link points at."
+  kind: LinkKind!
   "The link as written."
   url: String!
+  "The target page (kind page or anchor); null when unknown."
   pageId: ID
+  "The target file (kind file); null for other kinds."
   fileId: ID
+  "The heading anchor, without '#'; null when the link has none."
   anchor: String
 }
 
 "A link target and the pages that link to it."
 type LinkUsage {
+  "The link target."
   target: LinkTarget!
+  "The pages that link to it."
   pages: [Page!]!
 }
 
+"The links of some content, grouped by target, with counts."
 type LinksResult {
+  "One entry per distinct target (status filter applied), with the pages linking to it."
   items: [LinkUsage!]!
+  "Number of links, every occurrence counted, whatever the status filter."
   total: Int!
+  "Number of broken links, every occurrence counted."
   broken: Int!
   "Broken links the change request introduces (change requests only)."
   brokenInChangeRequest: Int!
@@ -4110,30 +4363,147 @@ type LinksResult {
 
 extend type Space {
   "Links of the current content (of one page with pageId), filtered by status."
-  links(pageId: ID, status: String): LinksResult!
+  links(
+    "Only the links of this page; absent: every page."
+    pageId: ID
+    "Only links with this status; absent: all."
+    status: LinkStatus
+  ): LinksResult!
   "Pages of the current content that link to a file."
-  fileBacklinks(fileId: ID!): [Page!]!
+  fileBacklinks(
+    "The file's ID."
+    fileId: ID!
+  ): [Page!]!
 }
 
 extend type ChangeRequest {
-  links(pageId: ID, status: String): LinksResult!
-  fileBacklinks(fileId: ID!): [Page!]!
+  "Links of the change request's content (of one page with pageId), filtered by status."
+  links(
+    "Only the links of this page; absent: every page."
+    pageId: ID
+    "Only links with this status; absent: all."
+    status: LinkStatus
+  ): LinksResult!
+  "Pages of the change request's content that link to a file."
+  fileBacklinks(
+    "The file's ID."
+    fileId: ID!
+  ): [Page!]!
 }
 
 extend type Mutation {
   "Print a change request (or its page pageId, alone with only) to PDF; answers a download URL valid for an hour."
-  changeRequestPDF(spaceId: ID!, id: String!, page: ID, only: Boolean): String!
+  changeRequestPDF(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+    "Print only this page (with its subpages); absent: every page."
+    page: ID
+    "With page: print the page without its subpages."
+    only: Boolean
+  ): String!
+}
+
+"What made a revision."
+enum RevisionType {
+  "The first content of a new space (empty) or of a duplicate (a copy)."
+  initial
+  "Edits applied to a change request or, in live edit mode, to the space."
+  edits
+  "A change request merged into the space."
+  merge
+  "The space's changes brought into a change request (updateChangeRequestFromMain)."
+  update
+  "Content imported with importContent."
+  import
+}
+
+"What a page is."
+enum PageType {
+  "A page with a markdown document."
+  document
+  "A heading that groups its subpages in the table of contents."
+  group
+  "An entry in the table of contents pointing at href."
+  link
+}
+
+"Where a change request stands. Lists default to open."
+enum ChangeRequestStatus {
+  "Work in progress, not yet submitted for review."
+  draft
+  "Submitted: open for review and merge."
+  open
+  "Closed without merging; its content can no longer change."
+  archived
+  "Merged into the space (only mergeChangeRequest sets it); final."
+  merged
+}
+
+"What mergeChangeRequest or updateChangeRequestFromMain did."
+enum MergeResultKind {
+  "The change request's content was merged into the space."
+  merge
+  "The space's changes were brought into the change request (or it was already up to date)."
+  update
+}
+
+"The operation of one ContentChangeInput (REST spells them the same)."
+enum ContentChangeOperation {
+  "Add a page (into, at, title, markdown, ref for later changes of the batch)."
+  insert_page
+  "Change the page ` + "`" + `page` + "`" + `; absent fields are left alone."
+  update_page
+  "Delete the page ` + "`" + `page` + "`" + ` and its subpages."
+  delete_page
+  "Upload files (files) to the content."
+  insert_files
+}
+
+"What importContent reads at its url."
+enum ImportSource {
+  "One markdown document."
+  markdown
+  "A zip of markdown files: pages follow SUMMARY.md when there is one, else the folder tree; images become files."
+  zip
+  "One HTML page, converted to markdown; its title (or first heading) names the page."
+  html
+  "A small website: the page at url and the pages of the same site it links to, one level deep."
+  website
+}
+
+"Whether a link's target resolves (REST: ok, broken, in-app)."
+enum LinkStatus {
+  "The target page, file or anchor exists; external URLs are always ok (Folio does not fetch them)."
+  ok
+  "The target page, file or anchor does not exist, or the URL cannot be parsed."
+  broken
+  "A URL into Folio's own app, which Folio does not check. REST: in-app."
+  in_app
+}
+
+"What a link points at."
+enum LinkKind {
+  "An external URL."
+  url
+  "A page of the same content."
+  page
+  "A file of the same content."
+  file
+  "A heading of the same page (#anchor)."
+  anchor
 }
 `, BuiltIn: false},
 	{Name: "../../schema/customfield.graphql", Input: `# Custom-field definitions of an organization (REST area ` + "`" + `custom-fields` + "`" + `),
 # addressed by name. Values of spaces' custom fields are another area.
 
 """
-A field every space of the organization may carry a value for.
-type is one of text, number, boolean, tags, select:single, select:multi;
-only select:single and select:multi carry options.
+A field every space of the organization may carry a value for (REST:
+/v1/orgs/{id}/custom-fields/{name}). Only the select types carry options.
 """
 type CustomField implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
   "1-50 characters: lower-case letters, digits, '_' and '-'; unique in the organization."
   name: String!
@@ -4141,72 +4511,144 @@ type CustomField implements Node {
   title: String!
   "At most 200 characters; \"\" when unset."
   description: String!
-  type: String!
+  "The kind of value the field holds; cannot change."
+  type: CustomFieldType!
   "At most 100 characters; \"\" when unset."
   placeholder: String!
   "1-50 distinct entries of 1-40 characters; null for types without options."
   options: [String!]
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
   "What the caller may do with the field."
   permissions: CustomFieldPermissions!
+  "Where the field lives in the REST API."
   urls: CustomFieldURLs!
 }
 
+"What the caller may do with a custom field."
 type CustomFieldPermissions {
+  "The caller may read it (members with a role)."
   view: Boolean!
+  "The caller may change or delete it (admins)."
   edit: Boolean!
 }
 
+"URLs of a custom field."
 type CustomFieldURLs {
+  "The custom field's URL in the REST API (/v1/...)."
   location: String!
 }
 
+"A page of CustomField items (Relay connection)."
 type CustomFieldConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [CustomFieldEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One CustomField of a CustomFieldConnection page, with its cursor."
 type CustomFieldEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The custom field."
   node: CustomField!
 }
 
+"A new custom field."
 input CreateCustomFieldInput {
+  "1-50 characters: lower-case letters, digits, '_' and '-'; unique in the organization; cannot change."
   name: String!
-  type: String!
+  "The kind of value; cannot change."
+  type: CustomFieldType!
+  "At most 100 characters."
   title: String
+  "At most 200 characters."
   description: String
+  "Hint shown in an empty input; at most 100 characters."
   placeholder: String
+  "Required for select_single and select_multi (1-50 distinct entries of 1-40 characters); refused for other types."
   options: [String!]
 }
 
 "name and type cannot change. Absent fields are left alone; null clears title, description and placeholder (to \"\")."
 input UpdateCustomFieldInput {
+  "At most 100 characters; null: \"\"."
   title: String
+  "At most 200 characters; null: \"\"."
   description: String
+  "At most 100 characters; null: \"\"."
   placeholder: String
+  "Replaces the options (select types only)."
   options: [String!]
 }
 
 extend type Organization {
   "Custom-field definitions (members with a role), newest first."
-  customFields(first: Int, after: String, order: Order): CustomFieldConnection!
+  customFields(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): CustomFieldConnection!
 }
 
 extend type Query {
   "A custom field of an organization by name (members with a role)."
-  customField(organizationId: ID!, name: String!): CustomField!
+  customField(
+    "The organization's ID."
+    organizationId: ID!
+    "The field's name."
+    name: String!
+  ): CustomField!
 }
 
 extend type Mutation {
   "Define a custom field (admins only)."
-  createCustomField(organizationId: ID!, input: CreateCustomFieldInput!): CustomField!
+  createCustomField(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateCustomFieldInput!
+  ): CustomField!
   "Change a custom field's title, description, placeholder or options (admins only)."
-  updateCustomField(organizationId: ID!, name: String!, input: UpdateCustomFieldInput!): CustomField!
+  updateCustomField(
+    "The organization's ID."
+    organizationId: ID!
+    "The field's name."
+    name: String!
+    "The fields to change."
+    input: UpdateCustomFieldInput!
+  ): CustomField!
   "Delete a custom field (admins only)."
-  deleteCustomField(organizationId: ID!, name: String!): Boolean!
+  deleteCustomField(
+    "The organization's ID."
+    organizationId: ID!
+    "The field's name."
+    name: String!
+  ): Boolean!
+}
+
+"The kind of value a custom field holds (REST spells the select types select:single and select:multi)."
+enum CustomFieldType {
+  "A string."
+  text
+  "A number."
+  number
+  "true or false."
+  boolean
+  "A list of free strings."
+  tags
+  "One of the field's options. REST: select:single."
+  select_single
+  "Several of the field's options. REST: select:multi."
+  select_multi
 }
 `, BuiltIn: false},
 	{Name: "../../schema/invite.graphql", Input: `# Invite links of an organization (REST area ` + "`" + `link-invites` + "`" + `).
@@ -4216,40 +4658,57 @@ An invite link: its id is the secret link token. Whoever holds it may join
 the organization with its role (joinOrganizationWithInvite).
 """
 type Invite implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
   "The role a user joining with the link gets."
   role: Role!
   "True when the caller is already a member of the organization: joining with the link would change nothing."
   redundant: Boolean!
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "The organization the link joins."
   organization: Organization!
 }
 
+"A page of Invite items (Relay connection)."
 type InviteConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [InviteEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Invite of a InviteConnection page, with its cursor."
 type InviteEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The invite link."
   node: Invite!
 }
 
 "The outcome of joining an organization with an invite link."
 type JoinOrganizationResult {
+  "The invite link used."
   invite: Invite!
   "True when the caller was already a member (whatever their role): nothing changed."
   redundant: Boolean!
+  "The organization joined."
   organization: Organization!
 }
 
+"A new invite link."
 input CreateOrganizationInviteInput {
+  "The role of users who join with the link."
   role: Role!
 }
 
+"Changes to an invite link."
 input UpdateOrganizationInviteInput {
+  "The new role of users who join with the link."
   role: Role!
 }
 
@@ -4259,27 +4718,61 @@ extend type Organization {
   the setting that enables them, hence the Connection suffix, as in
   Viewer.organizationsConnection.)
   """
-  inviteLinksConnection(first: Int, after: String, order: Order): InviteConnection!
+  inviteLinksConnection(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): InviteConnection!
 }
 
 extend type Query {
   "An invite link of an organization (admins only)."
-  organizationInviteLink(organizationId: ID!, id: ID!): Invite!
+  organizationInviteLink(
+    "The organization's ID."
+    organizationId: ID!
+    "The invite link's ID (its token)."
+    id: ID!
+  ): Invite!
 }
 
 extend type Mutation {
   "Create an invite link (admins only; refused when the organization disables invite links)."
-  createOrganizationInvite(organizationId: ID!, input: CreateOrganizationInviteInput!): Invite!
+  createOrganizationInvite(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateOrganizationInviteInput!
+  ): Invite!
   "Change the role of an invite link (admins only)."
-  updateOrganizationInvite(organizationId: ID!, id: ID!, input: UpdateOrganizationInviteInput!): Invite!
+  updateOrganizationInvite(
+    "The organization's ID."
+    organizationId: ID!
+    "The invite link's ID (its token)."
+    id: ID!
+    "The fields to change."
+    input: UpdateOrganizationInviteInput!
+  ): Invite!
   "Delete an invite link (admins only)."
-  deleteOrganizationInvite(organizationId: ID!, id: ID!): Boolean!
+  deleteOrganizationInvite(
+    "The organization's ID."
+    organizationId: ID!
+    "The invite link's ID (its token)."
+    id: ID!
+  ): Boolean!
   """
   Join the organization with an invite link (any authenticated user who holds
   it): a newcomer becomes a member with the invite's role; a member (guests
   included) keeps the role an admin set, and the result is redundant.
   """
-  joinOrganizationWithInvite(organizationId: ID!, id: ID!): JoinOrganizationResult!
+  joinOrganizationWithInvite(
+    "The organization's ID."
+    organizationId: ID!
+    "The invite link's ID (its token)."
+    id: ID!
+  ): JoinOrganizationResult!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/member.graphql", Input: `# Members of an organization (REST area ` + "`" + `access` + "`" + `: /v1/orgs/{id}/members).
@@ -4290,180 +4783,375 @@ type Member {
   id: ID!
   "The member's role in the organization; null for a guest."
   role: Role
+  "The member's user."
   user: User!
+  "True when the member's access is disabled (Folio never disables members: always false)."
   disabled: Boolean!
+  "When the user joined the organization."
   joinedAt: Time!
   "When the member was last seen in the organization; null when never."
   lastSeenAt: Time
+  "True when the member signs in through SSO (setMemberSSO)."
   sso: Boolean!
-  "Number of spaces shared with the member (always 0 until spaces exist)."
+  "Number of spaces the member can access."
   spaces: Int!
   "The teams of the organization the member belongs to, most recently joined first; each edge carries the member's role in the team."
-  teams(first: Int, after: String, title: String): TeamConnection!
+  teams(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Only teams whose title contains this, case-insensitively."
+    title: String
+  ): TeamConnection!
 }
 
+"A page of Member items (Relay connection)."
 type MemberConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [MemberEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Member of a MemberConnection page, with its cursor."
 type MemberEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The member."
   node: Member!
 }
 
 "A filter on members' roles: a role, or guest for members without one."
 enum MemberRoleFilter {
+  "Admins."
   admin
+  "Members with the create role."
   create
+  "Members with the review role."
   review
+  "Members with the edit role."
   edit
+  "Members with the comment role."
   comment
+  "Members with the read role."
   read
+  "Members without a role."
   guest
 }
 
 "How members are listed: by join time, or by last-seen time (members never seen are left out)."
 enum MemberSort {
+  "By when they joined."
   joinedAt
+  "By when they were last seen; members never seen are left out."
   lastSeenAt
 }
 
 "Every field is optional: absent fields are left alone; role: null makes the member a guest."
 input UpdateMemberInput {
+  "The new role; null makes the member a guest."
   role: Role
 }
 
 extend type Organization {
   "The organization's members (members with a role only; guests get FORBIDDEN). search matches display names and emails, case-insensitively."
-  members(first: Int, after: String, order: Order, role: MemberRoleFilter, search: String, sort: MemberSort): MemberConnection!
+  members(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only members with this role (guest: without one)."
+    role: MemberRoleFilter
+    "Only members whose display name or email contains this, case-insensitively."
+    search: String
+    "What the list is ordered by; absent: joinedAt."
+    sort: MemberSort
+  ): MemberConnection!
 }
 
 extend type Mutation {
   "Change a member's role (admins only). The last admin cannot be demoted."
-  updateMember(organizationId: ID!, userId: ID!, input: UpdateMemberInput!): Member!
+  updateMember(
+    "The organization's ID."
+    organizationId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+    "The fields to change."
+    input: UpdateMemberInput!
+  ): Member!
   "Remove a member and their team memberships (admins, or the member themself). The last admin cannot be removed."
-  removeMember(organizationId: ID!, userId: ID!): Boolean!
+  removeMember(
+    "The organization's ID."
+    organizationId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+  ): Boolean!
   "Mark a member as signing in through SSO (admins only)."
-  setMemberSSO(organizationId: ID!, userId: ID!): Member!
+  setMemberSSO(
+    "The organization's ID."
+    organizationId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+  ): Member!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/organization.graphql", Input: `# Users and organizations (REST area ` + "`" + `orgs` + "`" + `).
 
+"A person with an account."
 type User implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "The name shown for the user, 1-255 characters."
   displayName: String!
+  "The user's email address."
   email: String
+  "URL of the user's avatar; null when unset."
   photoURL: String
+  "When it was created."
   createdAt: Time!
 }
 
 "The authenticated user, with what only they may see."
 type Viewer {
+  "The authenticated user."
   user: User!
   "Every organization the viewer belongs to, newest first."
   organizations: [Organization!]!
   "The same organizations, paged."
-  organizationsConnection(first: Int, after: String, order: Order): OrganizationConnection!
+  organizationsConnection(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): OrganizationConnection!
 }
 
+"A company or community: it owns spaces, collections, teams and members (REST: /v1/orgs/{id})."
 type Organization implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "2-255 characters."
   title: String!
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "Lower-case email domains whose users may find the organization."
   emailDomains: [String!]!
+  "Subdomain of the organization (3-32 lower-case letters, digits, inner hyphens); null when unset."
   hostname: String
-  type: String!
-  useCase: String
-  communityType: String
+  "Business or community."
+  type: OrganizationType!
+  "What the organization mainly uses Folio for; null when unset."
+  useCase: OrganizationUseCase
+  "For community organizations; null when unset."
+  communityType: CommunityType
+  "The role of members who join without one (e.g. through SSO); null: guest."
   defaultRole: Role
+  "The site visitors land on; null when unset."
   defaultContent: OrganizationDefaultContent
+  "URL of the logo; null when unset."
   logo: String
+  "True when members may sign in through SSO."
   sso: Boolean!
+  "True when AI features are enabled."
   ai: Boolean!
+  "True when admins may create invite links and users may join with them."
   inviteLinks: Boolean!
+  "A custom domain serving the organization's content; null when unset."
   customHostname: String
   "What the caller may do in this organization."
   permissions: OrganizationPermissions!
+  "Where the organization lives in the REST API and the app."
   urls: OrganizationURLs!
 }
 
+"The content visitors of an organization land on."
 type OrganizationDefaultContent {
-  type: String!
+  "What kind of content site names."
+  type: DefaultContentType!
+  "The site's ID."
   site: ID!
 }
 
+"What the caller may do in an organization (computed by the rules that enforce it)."
 type OrganizationPermissions {
+  "The caller is a member (guests included)."
   view: Boolean!
+  "The caller is an admin."
   admin: Boolean!
+  "The caller owns a team of the organization."
   ownTeam: Boolean!
+  "The caller may create spaces and collections at the root (create role)."
   createContent: Boolean!
+  "The caller may create OpenAPI specs (create role)."
   createOpenAPISpec: Boolean!
+  "Always false: Folio ingests no conversations."
   ingestConversations: Boolean!
+  "The caller may see billing (admins)."
   viewBilling: Boolean!
+  "The caller may list members (members with a role)."
   listMembers: Boolean!
+  "The caller may list teams (members with a role)."
   listTeams: Boolean!
+  "The caller may list integrations (members with a role)."
   listIntegrations: Boolean!
+  "The caller may list integration installations (admins)."
   listInstallations: Boolean!
+  "The caller may install integrations (admins)."
   installIntegration: Boolean!
 }
 
+"URLs of an organization."
 type OrganizationURLs {
+  "The organization's URL in the REST API (/v1/...)."
   location: String!
+  "Where the organization opens in Folio's web app."
   app: String!
+  "URL of the logo; null when unset."
   logo: String
 }
 
+"A page of Organization items (Relay connection)."
 type OrganizationConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [OrganizationEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Organization of a OrganizationConnection page, with its cursor."
 type OrganizationEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The organization."
   node: Organization!
 }
 
+"A new organization."
 input CreateOrganizationInput {
+  "2-255 characters."
   title: String!
+  "Email domains whose users may find the organization."
   emailDomains: [String!]
-  type: String
-  useCase: String
+  "Absent: business."
+  type: OrganizationType
+  "What the organization mainly uses Folio for."
+  useCase: OrganizationUseCase
 }
 
+"The content visitors land on."
 input DefaultContentInput {
-  type: String!
+  "What kind of content site names."
+  type: DefaultContentType!
+  "The site's ID."
   site: ID!
 }
 
 "Every field is optional: absent fields are left alone, null clears."
 input UpdateOrganizationInput {
+  "2-255 characters."
   title: String
+  "Replaces the email domains."
   emailDomains: [String!]
+  "3-32 lower-case letters, digits and inner hyphens; unique among organizations."
   hostname: String
+  "The role of members who join without one; null: guest."
   defaultRole: Role
+  "The content visitors land on."
   defaultContent: DefaultContentInput
+  "An http(s) URL, at most 2048 characters."
   logo: String
+  "Allow signing in through SSO."
   sso: Boolean
+  "Enable AI features."
   ai: Boolean
+  "Allow invite links."
   inviteLinks: Boolean
 }
 
 extend type Query {
   "An organization the caller belongs to; NOT_FOUND otherwise."
-  organization(id: ID!): Organization!
+  organization(
+    "The organization's ID."
+    id: ID!
+  ): Organization!
 }
 
+"Entry points for writing. Refused writes change nothing."
 type Mutation {
   "Create an organization; the caller becomes its admin."
-  createOrganization(input: CreateOrganizationInput!): Organization!
+  createOrganization(
+    "The new object's fields."
+    input: CreateOrganizationInput!
+  ): Organization!
   "Change an organization's settings (admins only)."
-  updateOrganization(id: ID!, input: UpdateOrganizationInput!): Organization!
+  updateOrganization(
+    "The organization's ID."
+    id: ID!
+    "The fields to change."
+    input: UpdateOrganizationInput!
+  ): Organization!
   "Record that the caller was seen in the organization now."
-  pingOrganization(id: ID!): Boolean!
+  pingOrganization(
+    "The organization's ID."
+    id: ID!
+  ): Boolean!
+}
+
+"What kind of organization it is."
+enum OrganizationType {
+  "A company."
+  business
+  "A community (see communityType)."
+  community
+}
+
+"What the organization mainly uses Folio for (GitBook's OrganizationUseCase)."
+enum OrganizationUseCase {
+  "Internal documentation."
+  internalDocs
+  "A public documentation site."
+  docsSite
+  "A site for a chosen audience."
+  audienceControlledSite
+  "Product documentation."
+  productDocs
+  "A team knowledge base."
+  teamKnowledgeBase
+  "A design system."
+  designSystem
+  "Documentation of an open-source project."
+  openSourceDocs
+  "Personal or shared notes."
+  notes
+  "Something else."
+  other
+}
+
+"What kind of community a community organization is."
+enum CommunityType {
+  "A non-profit."
+  nonProfit
+  "An open-source project."
+  openSource
+  "A school or course."
+  education
+}
+
+"What kind of content an organization's default content is."
+enum DefaultContentType {
+  "A published site."
+  site
 }
 `, BuiltIn: false},
 	{Name: "../../schema/saml.graphql", Input: `# SAML single sign-on of an organization (REST area ` + "`" + `access` + "`" + `: /saml, /sso).
@@ -4472,7 +5160,9 @@ type Mutation {
 
 "A SAML identity provider of an organization. Only organization admins see and manage providers."
 type SAMLProvider implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "A name shown on the login page, 1-30 characters."
   label: String!
   "Where the identity provider signs users in (its SSO URL); null until configured."
   ssoURL: String
@@ -4484,18 +5174,25 @@ type SAMLProvider implements Node {
   defaultTeam: Team
   "The organization role of new members who sign in through this provider; null: guest."
   defaultRole: Role
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
   "active when ssoURL, entityID and certificate are all set, pending otherwise."
   status: SAMLProviderStatus!
   "What to configure at the identity provider for Folio (the service provider)."
   service: SAMLServiceProvider!
+  "Where the provider lives in the REST API."
   urls: SAMLProviderURLs!
+  "The organization the provider signs users into."
   organization: Organization!
 }
 
+"Whether a SAML provider is ready for sign-ins."
 enum SAMLProviderStatus {
+  "ssoURL, entityID and certificate are all set."
   active
+  "Some of ssoURL, entityID and certificate are missing."
   pending
 }
 
@@ -4509,25 +5206,37 @@ type SAMLServiceProvider {
   entityID: String!
 }
 
+"URLs of a SAML provider."
 type SAMLProviderURLs {
+  "The SAML provider's URL in the REST API (/v1/...)."
   location: String!
 }
 
 "What a login page needs to offer signing in through a provider."
 type SSOProviderLogin {
+  "The provider's ID."
   id: ID!
+  "The provider's name for the sign-in button."
   label: String!
+  "Where a sign-in through the provider starts: <base>/sso/saml/<id>/start."
   startURL: String!
 }
 
+"A page of SAMLProvider items (Relay connection)."
 type SAMLProviderConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [SAMLProviderEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One SAMLProvider of a SAMLProviderConnection page, with its cursor."
 type SAMLProviderEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The SAML provider."
   node: SAMLProvider!
 }
 
@@ -4536,12 +5245,17 @@ A new provider. Only label is required; an empty string for ssoURL, entityID,
 certificate or defaultTeam means none, as null does.
 """
 input CreateSAMLProviderInput {
+  "A name shown on the login page, 1-30 characters."
   label: String!
+  "The identity provider's entity ID, at most 1024 characters."
   entityID: String
+  "The identity provider's signing certificate(s), PEM."
   certificate: String
+  "The identity provider's SSO URL (http(s))."
   ssoURL: String
   "A team of the same organization."
   defaultTeam: ID
+  "The organization role of new members; absent or null: guest."
   defaultRole: Role
 }
 
@@ -4550,222 +5264,459 @@ Every field is optional: absent fields are left alone; null (or an empty
 string) clears ssoURL, entityID, certificate, defaultTeam and defaultRole.
 """
 input UpdateSAMLProviderInput {
+  "1-30 characters; null is BAD_USER_INPUT."
   label: String
+  "The identity provider's entity ID."
   entityID: String
+  "The identity provider's signing certificate(s), PEM."
   certificate: String
+  "The identity provider's SSO URL (http(s))."
   ssoURL: String
+  "A team of the same organization new members join."
   defaultTeam: ID
+  "The organization role of new members; null: guest."
   defaultRole: Role
 }
 
 extend type Organization {
   "The organization's SAML providers (admins only: FORBIDDEN for other members)."
-  samlProviders(first: Int, after: String, order: Order): SAMLProviderConnection!
+  samlProviders(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): SAMLProviderConnection!
   "Sign-in options for a login page: the active providers, oldest first (every member and guest)."
   ssoProviders: [SSOProviderLogin!]!
 }
 
 extend type Query {
   "A SAML provider of an organization (admins only)."
-  samlProvider(organizationId: ID!, id: ID!): SAMLProvider!
+  samlProvider(
+    "The organization's ID."
+    organizationId: ID!
+    "The provider's ID."
+    id: ID!
+  ): SAMLProvider!
 }
 
 extend type Mutation {
   "Add a SAML provider to an organization (admins only)."
-  createSAMLProvider(organizationId: ID!, input: CreateSAMLProviderInput!): SAMLProvider!
+  createSAMLProvider(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateSAMLProviderInput!
+  ): SAMLProvider!
   "Change a SAML provider (admins only)."
-  updateSAMLProvider(organizationId: ID!, id: ID!, input: UpdateSAMLProviderInput!): SAMLProvider!
+  updateSAMLProvider(
+    "The organization's ID."
+    organizationId: ID!
+    "The provider's ID."
+    id: ID!
+    "The fields to change."
+    input: UpdateSAMLProviderInput!
+  ): SAMLProvider!
   "Remove a SAML provider (admins only)."
-  deleteSAMLProvider(organizationId: ID!, id: ID!): Boolean!
+  deleteSAMLProvider(
+    "The organization's ID."
+    organizationId: ID!
+    "The provider's ID."
+    id: ID!
+  ): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/search.graphql", Input: `# Full-text search (REST area ` + "`" + `search` + "`" + `).
 
+"A section (the text under one heading) of a page that matches a search."
 type SearchSection {
   "The heading's anchor; empty for the text before the first heading."
   id: String!
+  "The heading's text; empty for the text before the first heading."
   title: String!
+  "The page's path, with #anchor for a section under a heading."
   path: String!
   "An excerpt around the match."
   body: String!
 }
 
+"A page that matches a search, with its matching sections."
 type SearchPage {
+  "The matching page."
   page: Page!
+  "The space the page is in."
   space: Space!
+  "The matching sections, in page order (at most 3)."
   sections: [SearchSection!]!
 }
 
+"A page of SearchPage items (Relay connection)."
 type SearchPageConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [SearchPageEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One SearchPage of a SearchPageConnection page, with its cursor."
 type SearchPageEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The matching page with its sections."
   node: SearchPage!
 }
 
 extend type Space {
   "Pages of the current content matching query (at most 512 characters), best first."
-  search(query: String!, first: Int, after: String): SearchPageConnection!
+  search(
+    "Words to find; at most 512 characters."
+    query: String!
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+  ): SearchPageConnection!
 }
 
 extend type Organization {
   "Pages of every space the caller can read matching query, best first."
-  search(query: String!, first: Int, after: String): SearchPageConnection!
+  search(
+    "Words to find; at most 512 characters."
+    query: String!
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+  ): SearchPageConnection!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/space.graphql", Input: `# Spaces (REST area ` + "`" + `spaces` + "`" + `).
 
+"A body of content (pages and files) with its settings and change requests (REST: /v1/spaces/{id})."
 type Space implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "At most 50 characters; \"\" when unset."
   title: String!
+  "An emoji shown with the title; null when unset."
   emoji: String
-  "public, unlisted, share-link, visitor-auth, in-collection or private"
-  visibility: String!
+  "Who can read the space without a role on it."
+  visibility: SpaceVisibility!
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
+  "When the space was deleted; null unless deleted (deleted spaces are restorable for 7 days)."
   deletedAt: Time
-  "live (direct edits), locked (no edits) or null (edits through change requests)"
-  editMode: String
+  "How the content may change; null: through change requests only."
+  editMode: EditMode
+  "The organization it belongs to."
   organization: Organization!
+  "The collection it is in; null at the organization's root."
   parent: Collection
   "The active revision: the space's current content."
   revision: Revision
-  "A role, \"inherit\", or null (members get no access by default)."
-  defaultLevel: String
+  "See DefaultLevel; null: members get no access by default."
+  defaultLevel: DefaultLevel
   "Open comments."
   comments: Int!
   "All change requests, whatever their status (REST: changeRequests; here that name is the connection)."
   changeRequestCount: Int!
+  "Number of open change requests."
   changeRequestsOpen: Int!
+  "Number of draft change requests."
   changeRequestsDraft: Int!
+  "Where the space lives in the REST API, the app and, when published, on the web."
   urls: SpaceURLs!
+  "What the caller may do with the space, from their effective role on it."
   permissions: SpacePermissions!
 }
 
+"URLs of a space."
 type SpaceURLs {
+  "The space's URL in the REST API (/v1/...)."
   location: String!
+  "Where the space opens in Folio's web app."
   app: String!
+  "The published content; null for private spaces, and for share_link spaces unless the caller is an admin of it (then it carries the share key)."
   published: String
+  "The published content of a public space; null otherwise."
   public: String
 }
 
+"What the caller may do with a space."
 type SpacePermissions {
+  "The caller may read it (any role)."
   view: Boolean!
+  "The caller has a role on it."
   access: Boolean!
+  "The caller is an admin of it: settings, move, delete."
   admin: Boolean!
+  "The caller may see its invite links (admin)."
   viewInviteLinks: Boolean!
+  "The caller may change content and change requests (edit role)."
   edit: Boolean!
+  "The caller may trigger a Git sync (edit role)."
   triggerGitSync: Boolean!
+  "The caller may comment (comment role)."
   comment: Boolean!
+  "The caller may merge change requests (edit role)."
   merge: Boolean!
+  "The caller may review change requests (review role)."
   review: Boolean!
+  "The caller may install integrations on it (admin)."
   installIntegration: Boolean!
 }
 
+"A page of Space items (Relay connection)."
 type SpaceConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [SpaceEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Space of a SpaceConnection page, with its cursor."
 type SpaceEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The space."
   node: Space!
 }
 
 "A space a member can access, with the member's role on it."
 type MemberSpace {
+  "The member's effective role on the space."
   permission: Role!
+  "The space."
   space: Space!
 }
 
+"A page of MemberSpace items (Relay connection)."
 type MemberSpaceConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [MemberSpaceEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One MemberSpace of a MemberSpaceConnection page, with its cursor."
 type MemberSpaceEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The space with the member's role on it."
   node: MemberSpace!
 }
 
+"A new space."
 input CreateSpaceInput {
+  "At most 50 characters; absent: \"\"."
   title: String
+  "An emoji shown with the title."
   emoji: String
   "A collection of the organization to create the space in."
   parent: ID
-  editMode: String
+  "Absent or null: edits through change requests only."
+  editMode: EditMode
 }
 
 "Absent fields are left alone; null clears emoji, editMode and defaultLevel."
 input UpdateSpaceInput {
+  "At most 50 characters; null is BAD_USER_INPUT."
   title: String
+  "An emoji; null clears it."
   emoji: String
-  editMode: String
-  defaultLevel: String
-  visibility: String
+  "null: edits through change requests only."
+  editMode: EditMode
+  "See DefaultLevel; null: members get no access by default."
+  defaultLevel: DefaultLevel
+  "in_collection only for spaces in a collection; null is BAD_USER_INPUT."
+  visibility: SpaceVisibility
 }
 
 "Where to put a space or collection among the contents of its parent."
 input PositionInput {
+  "Put it right before this item."
   before: PositionTargetInput
+  "Put it right after this item."
   after: PositionTargetInput
 }
 
+"A space or collection among the destination's contents."
 input PositionTargetInput {
-  "space or collection"
-  type: String!
+  "Whether space or collection names the item."
+  type: PositionTargetType!
+  "The space's ID (type space)."
   space: ID
+  "The collection's ID (type collection)."
   collection: ID
 }
 
 "parent: a collection, or null for the organization's root; absent: stay."
 input MoveInput {
+  "A collection of the same organization; null: the root; absent: stay in the current parent."
   parent: ID
+  "Where among the new siblings; absent: last."
   position: PositionInput
 }
 
 extend type Organization {
-  "Spaces of the organization the caller can access, newest first."
-  spaces(first: Int, after: String, order: Order): SpaceConnection!
+  "Spaces of the organization the caller can access, newest first (deleted spaces left out)."
+  spaces(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): SpaceConnection!
 }
 
 extend type Query {
-  space(id: ID!, shareKey: String): Space!
+  "A space the caller can read (or a share_link space with its key); NOT_FOUND otherwise."
+  space(
+    "The space's ID."
+    id: ID!
+    "The share key of a share_link space (from urls.published): reads the space without a role."
+    shareKey: String
+  ): Space!
   "Spaces a member can access, with the member's role (admins, or the member themself)."
-  memberSpaces(organizationId: ID!, userId: ID!, first: Int, after: String, order: Order): MemberSpaceConnection!
+  memberSpaces(
+    "The organization's ID."
+    organizationId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): MemberSpaceConnection!
 }
 
 extend type Mutation {
-  createSpace(organizationId: ID!, input: CreateSpaceInput!): Space!
-  updateSpace(id: ID!, input: UpdateSpaceInput!): Space!
+  "Create a space at the root or in a collection (create role where it goes)."
+  createSpace(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateSpaceInput!
+  ): Space!
+  "Change a space's settings (admins of it)."
+  updateSpace(
+    "The space's ID."
+    id: ID!
+    "The fields to change."
+    input: UpdateSpaceInput!
+  ): Space!
   "Soft delete: restorable for 7 days."
-  deleteSpace(id: ID!): Boolean!
-  restoreSpace(id: ID!): Space!
-  duplicateSpace(id: ID!): Space!
-  moveSpace(id: ID!, input: MoveInput!): Space!
-  transferSpace(id: ID!, organizationId: ID!): Space!
+  deleteSpace(
+    "The space's ID."
+    id: ID!
+  ): Boolean!
+  "Bring back a space deleted less than 7 days ago."
+  restoreSpace(
+    "The space's ID."
+    id: ID!
+  ): Space!
+  "Copy a space's settings, content and custom-field values into a new space right after it (read access, create role where it lives)."
+  duplicateSpace(
+    "The space's ID."
+    id: ID!
+  ): Space!
+  "Move a space to another collection or the root and/or position (admins of it, create role where it goes)."
+  moveSpace(
+    "The space's ID."
+    id: ID!
+    "The destination parent and position."
+    input: MoveInput!
+  ): Space!
+  "Move a space to another organization whose admin the caller also is; it arrives at the root (in_collection becomes private) and drops its custom-field values."
+  transferSpace(
+    "The space's ID."
+    id: ID!
+    "The destination organization's ID."
+    organizationId: ID!
+  ): Space!
+}
+
+"Who may read a space's published content (members' access comes from roles). REST spells share-link, visitor-auth and in-collection with '-'."
+enum SpaceVisibility {
+  "Published for everyone: urls.public is set."
+  public
+  "Published, reachable through its URL (urls.published) only."
+  unlisted
+  "Published for whoever holds the share link; space(shareKey:) reads the space without a role. REST: share-link."
+  share_link
+  "Published for visitors the organization authenticates. REST: visitor-auth."
+  visitor_auth
+  "Published as its collection is; only for spaces in a collection (transfers make it private). REST: in-collection."
+  in_collection
+  "Not published: only members with access read it. The default."
+  private
+}
+
+"How a space's content may change; null means through change requests only."
+enum EditMode {
+  "Editors change the content directly (updateSpaceContent)."
+  live
+  "Nobody changes the content: edits, merges and imports answer LOCKED (REST 423)."
+  locked
+}
+
+"The role organization members get on a space or collection (organization admins are admins everywhere; guests get nothing); null: no access."
+enum DefaultLevel {
+  "Members are admins."
+  admin
+  "Members get the create role."
+  create
+  "Members get the review role."
+  review
+  "Members get the edit role."
+  edit
+  "Members get the comment role."
+  comment
+  "Members may read."
+  read
+  "The nearest parent collection's level that is not inherit, or else the member's organization role. New spaces and collections start here."
+  inherit
+}
+
+"What a PositionTargetInput names."
+enum PositionTargetType {
+  "A space."
+  space
+  "A collection."
+  collection
 }
 `, BuiltIn: false},
 	{Name: "../../schema/spacefield.graphql", Input: `# Values of custom fields on spaces (REST area ` + "`" + `spaces` + "`" + `).
 
-"A JSON value: string, number, boolean or list of strings."
+"Any JSON value: a custom field's value is a string, number, boolean or list of strings; Page.document is an object."
 scalar Any
 
 "A custom field of the space's organization, with the space's value (null when unset)."
 type SpaceCustomFieldValue {
+  "The field's definition."
   customField: CustomField!
+  "The space's value, shaped by the field's type; null when unset."
   value: Any
 }
 
 "value null removes the space's value of the field."
 input CustomFieldValueInput {
+  "The field's name."
   name: String!
+  "A value of the field's type (string, number, boolean, list of strings; select values among the options); null removes it."
   value: Any
 }
 
@@ -4776,15 +5727,25 @@ extend type Space {
 
 extend type Mutation {
   "Set or remove values of custom fields on a space, all or nothing (edit role)."
-  updateSpaceCustomFields(spaceId: ID!, values: [CustomFieldValueInput!]!): Space!
+  updateSpaceCustomFields(
+    "The space's ID."
+    spaceId: ID!
+    "The values to set or remove."
+    values: [CustomFieldValueInput!]!
+  ): Space!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/team.graphql", Input: `# Teams of an organization (REST area ` + "`" + `access` + "`" + `).
 
+"A group of members of an organization that content can be shared with."
 type Team implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
+  "The team's name."
   title: String!
+  "When it was created."
   createdAt: Time!
+  "The organization it belongs to."
   organization: Organization!
   "Number of members of the team."
   members: Int!
@@ -4794,25 +5755,37 @@ type Team implements Node {
   permissions: TeamPermissions!
 }
 
+"What the caller may do with a team."
 type TeamPermissions {
+  "The caller may rename, delete and change members of it (organization admins and team owners)."
   admin: Boolean!
+  "The caller may see it (members with a role)."
   view: Boolean!
 }
 
 "A team member's role: owners manage the team."
 enum TeamRole {
+  "Manages the team."
   owner
+  "Belongs to the team."
   member
 }
 
+"A page of Team items (Relay connection)."
 type TeamConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [TeamEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One Team of a TeamConnection page, with its cursor."
 type TeamEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The team."
   node: Team!
   "On Member.teams: the member's role in the team; null elsewhere."
   role: TeamRole
@@ -4822,7 +5795,9 @@ type TeamEdge {
 type TeamMember {
   "The user's role in the team (REST: team.role)."
   role: TeamRole!
+  "The team."
   team: Team!
+  "The user."
   user: User!
   "The user's membership of the organization (REST: organization)."
   member: Member!
@@ -4830,121 +5805,325 @@ type TeamMember {
   permissions: TeamMemberPermissions!
 }
 
+"What the caller may do with a team membership."
 type TeamMemberPermissions {
+  "The caller may see it (whoever may list the organization's members)."
   view: Boolean!
 }
 
+"A page of TeamMember items (Relay connection)."
 type TeamMemberConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [TeamMemberEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One TeamMember of a TeamMemberConnection page, with its cursor."
 type TeamMemberEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The team member."
   node: TeamMember!
 }
 
 extend type Team {
   "The team's members, earliest first unless asked otherwise. (` + "`" + `members` + "`" + ` is their number.)"
-  teamMembers(first: Int, after: String, order: Order): TeamMemberConnection!
+  teamMembers(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): TeamMemberConnection!
 }
 
 extend type Organization {
   "The organization's teams, newest first (guests get FORBIDDEN). owner: only the teams that member can manage (all of them for an admin); title: case-insensitive contains."
-  teams(first: Int, after: String, order: Order, owner: ID, title: String): TeamConnection!
+  teams(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "A user ID: only the teams that member can manage (all of them for an admin)."
+    owner: ID
+    "Only teams whose title contains this, case-insensitively."
+    title: String
+  ): TeamConnection!
 }
 
 "A user (by id or email) and their role in a team."
 input TeamMembershipInput {
+  "A user ID or the email of a member of the organization."
   user: String!
+  "Their role in the team."
   role: TeamRole!
 }
 
 extend type Mutation {
   "Create a team (admins only); members (user ids or emails of organization members) join it as members."
-  createTeam(organizationId: ID!, title: String!, members: [String!]): Team!
+  createTeam(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's name."
+    title: String!
+    "User IDs or emails of organization members who join as members."
+    members: [String!]
+  ): Team!
   "Rename a team (team owners and organization admins)."
-  updateTeam(organizationId: ID!, teamId: ID!, title: String!): Team!
+  updateTeam(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's ID."
+    teamId: ID!
+    "The new name."
+    title: String!
+  ): Team!
   "Delete a team and its memberships (team owners and organization admins)."
-  deleteTeam(organizationId: ID!, teamId: ID!): Boolean!
+  deleteTeam(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's ID."
+    teamId: ID!
+  ): Boolean!
   """
   Change a team's members in one all-or-nothing step (team owners and organization admins).
   add and remove take user ids or emails; memberships adds or updates users with a role;
   a user in remove ends up removed whatever else names them.
   """
-  updateTeamMembers(organizationId: ID!, teamId: ID!, add: [String!], remove: [String!], memberships: [TeamMembershipInput!]): Team!
+  updateTeamMembers(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's ID."
+    teamId: ID!
+    "User IDs or emails of organization members to add."
+    add: [String!]
+    "User IDs or emails to remove."
+    remove: [String!]
+    "Users to add or update with a role."
+    memberships: [TeamMembershipInput!]
+  ): Team!
   "Add a member to a team, or change their role (role absent: member for a newcomer, unchanged otherwise)."
-  addTeamMember(organizationId: ID!, teamId: ID!, userId: ID!, role: TeamRole): TeamMember!
+  addTeamMember(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's ID."
+    teamId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+    "Absent: member for a newcomer, unchanged for a member."
+    role: TeamRole
+  ): TeamMember!
   "Remove a member from a team (team owners, organization admins, or the member themself)."
-  removeTeamMember(organizationId: ID!, teamId: ID!, userId: ID!): Boolean!
+  removeTeamMember(
+    "The organization's ID."
+    organizationId: ID!
+    "The team's ID."
+    teamId: ID!
+    "The user's ID (members are addressed by their user)."
+    userId: ID!
+  ): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/translation.graphql", Input: `# Translation settings of an organization (REST area ` + "`" + `translations` + "`" + `).
 
 "Settings for translating the organization's content into languages."
 type TranslationSettings implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
   id: ID!
   "1-100 characters."
   title: String!
-  "Distinct language codes of GitBook's TranslationLanguage (en, fr, de, es, pt-br, …)."
-  languages: [String!]!
+  "The languages to translate into, distinct."
+  languages: [TranslationLanguage!]!
+  "When it was created."
   createdAt: Time!
+  "When it was last changed."
   updatedAt: Time!
   "What the caller may do with the settings."
   permissions: TranslationSettingsPermissions!
+  "Where the settings live in the REST API."
   urls: TranslationSettingsURLs!
 }
 
+"What the caller may do with translation settings."
 type TranslationSettingsPermissions {
+  "The caller may read them (members with a role)."
   view: Boolean!
+  "The caller may change or delete them (admins)."
   edit: Boolean!
 }
 
+"URLs of translation settings."
 type TranslationSettingsURLs {
+  "The translation settings' URL in the REST API (/v1/...)."
   location: String!
 }
 
+"A page of TranslationSettings items (Relay connection)."
 type TranslationSettingsConnection {
+  "The items of this page, in the list's order, each with its cursor."
   edges: [TranslationSettingsEdge!]!
+  "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
   totalCount: Int!
 }
 
+"One TranslationSettings of a TranslationSettingsConnection page, with its cursor."
 type TranslationSettingsEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
   cursor: String!
+  "The translation settings."
   node: TranslationSettings!
 }
 
+"New translation settings."
 input CreateTranslationInput {
+  "1-100 characters."
   title: String!
-  "Absent or null: no languages."
-  languages: [String!]
+  "Distinct languages; absent or null: none."
+  languages: [TranslationLanguage!]
 }
 
 "Replaces the title; languages are replaced when sent, left alone when absent, emptied when null."
 input UpdateTranslationInput {
+  "1-100 characters."
   title: String!
-  languages: [String!]
+  "Distinct languages, replacing the current ones; absent: unchanged; null: none."
+  languages: [TranslationLanguage!]
 }
 
 extend type Organization {
   "Translation settings (members with a role), newest first."
-  translations(first: Int, after: String, order: Order): TranslationSettingsConnection!
+  translations(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): TranslationSettingsConnection!
 }
 
 extend type Query {
   "Translation settings of an organization by id (members with a role)."
-  translation(organizationId: ID!, id: ID!): TranslationSettings!
+  translation(
+    "The organization's ID."
+    organizationId: ID!
+    "The settings' ID."
+    id: ID!
+  ): TranslationSettings!
 }
 
 extend type Mutation {
   "Create translation settings (admins only)."
-  createTranslation(organizationId: ID!, input: CreateTranslationInput!): TranslationSettings!
+  createTranslation(
+    "The organization's ID."
+    organizationId: ID!
+    "The new object's fields."
+    input: CreateTranslationInput!
+  ): TranslationSettings!
   "Change translation settings (admins only)."
-  updateTranslation(organizationId: ID!, id: ID!, input: UpdateTranslationInput!): TranslationSettings!
+  updateTranslation(
+    "The organization's ID."
+    organizationId: ID!
+    "The settings' ID."
+    id: ID!
+    "The fields to change."
+    input: UpdateTranslationInput!
+  ): TranslationSettings!
   "Delete translation settings (admins only)."
-  deleteTranslation(organizationId: ID!, id: ID!): Boolean!
+  deleteTranslation(
+    "The organization's ID."
+    organizationId: ID!
+    "The settings' ID."
+    id: ID!
+  ): Boolean!
+}
+
+"A language translation settings target: GitBook's TranslationLanguage codes (REST spells pt_br as pt-br)."
+enum TranslationLanguage {
+  "English."
+  en
+  "French."
+  fr
+  "German."
+  de
+  "Spanish."
+  es
+  "Italian."
+  it
+  "Portuguese."
+  pt
+  "Portuguese (Brazil). REST: pt-br."
+  pt_br
+  "Russian."
+  ru
+  "Japanese."
+  ja
+  "Chinese."
+  zh
+  "Cantonese."
+  yue
+  "Korean."
+  ko
+  "Arabic."
+  ar
+  "Hindi."
+  hi
+  "Dutch."
+  nl
+  "Polish."
+  pl
+  "Turkish."
+  tr
+  "Swedish."
+  sv
+  "Norwegian."
+  no
+  "Danish."
+  da
+  "Finnish."
+  fi
+  "Greek."
+  el
+  "Czech."
+  cs
+  "Hungarian."
+  hu
+  "Romanian."
+  ro
+  "Thai."
+  th
+  "Vietnamese."
+  vi
+  "Indonesian."
+  id
+  "Malay."
+  ms
+  "Hebrew."
+  he
+  "Ukrainian."
+  uk
+  "Slovak."
+  sk
+  "Bulgarian."
+  bg
+  "Croatian."
+  hr
+  "Lithuanian."
+  lt
+  "Latvian."
+  lv
+  "Estonian."
+  et
+  "Slovenian."
+  sl
 }
 `, BuiltIn: false},
 }
@@ -5568,6 +6747,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
@@ -6195,7 +7378,7 @@ func (ec *executionContext) field_ChangeRequest_links_args(ctx context.Context, 
 	args["pageId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
 		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+			return ec.unmarshalOLinkStatus2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -6733,7 +7916,7 @@ func (ec *executionContext) field_Mutation_importContent_args(ctx context.Contex
 	args["url"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "source",
 		func(ctx context.Context, v any) (string, error) {
-			return ec.unmarshalNString2string(ctx, v)
+			return ec.unmarshalNImportSource2string(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7980,8 +9163,8 @@ func (ec *executionContext) field_Space_changeRequests_args(ctx context.Context,
 	}
 	args["order"] = arg2
 	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "status",
-		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+		func(ctx context.Context, v any) (*changerequest.Status, error) {
+			return ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8025,7 +9208,7 @@ func (ec *executionContext) field_Space_links_args(ctx context.Context, rawArgs 
 	args["pageId"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "status",
 		func(ctx context.Context, v any) (*string, error) {
-			return ec.unmarshalOString2ᚖstring(ctx, v)
+			return ec.unmarshalOLinkStatus2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -8253,18 +9436,18 @@ func (ec *executionContext) _ChangeRequest_status(ctx context.Context, field gra
 			return ec.fieldContext_ChangeRequest_status(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.ChangeRequest().Status(ctx, obj)
+			return obj.Status, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v changerequest.Status) graphql.Marshaler {
+			return ec.marshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChangeRequest", field, true, true, "String")
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "ChangeRequestStatus")
 }
 
 func (ec *executionContext) _ChangeRequest_subject(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
@@ -9000,15 +10183,15 @@ func (ec *executionContext) _Collection_defaultLevel(ctx context.Context, field 
 			return ec.Resolvers.Collection().DefaultLevel(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *space.DefaultLevel) graphql.Marshaler {
+			return ec.marshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Collection_defaultLevel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Collection", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Collection", field, true, true, "DefaultLevel")
 }
 
 func (ec *executionContext) _Collection_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
@@ -9590,18 +10773,18 @@ func (ec *executionContext) _CustomField_type(ctx context.Context, field graphql
 			return ec.fieldContext_CustomField_type(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.CustomField().Type(ctx, obj)
+			return obj.Type, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v customfield.Type) graphql.Marshaler {
+			return ec.marshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_CustomField_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CustomField", field, true, true, "String")
+	return graphql.NewScalarFieldContext("CustomField", field, false, false, "CustomFieldType")
 }
 
 func (ec *executionContext) _CustomField_placeholder(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
@@ -10622,14 +11805,14 @@ func (ec *executionContext) _LinkTarget_status(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNLinkStatus2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_LinkTarget_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "String")
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "LinkStatus")
 }
 
 func (ec *executionContext) _LinkTarget_kind(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
@@ -10645,14 +11828,14 @@ func (ec *executionContext) _LinkTarget_kind(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNLinkKind2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_LinkTarget_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "String")
+	return graphql.NewScalarFieldContext("LinkTarget", field, false, false, "LinkKind")
 }
 
 func (ec *executionContext) _LinkTarget_url(ctx context.Context, field graphql.CollectedField, obj *model.LinkTarget) (ret graphql.Marshaler) {
@@ -11524,14 +12707,14 @@ func (ec *executionContext) _MergeResult_result(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNMergeResultKind2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_MergeResult_result(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("MergeResult", field, false, false, "String")
+	return graphql.NewScalarFieldContext("MergeResult", field, false, false, "MergeResultKind")
 }
 
 func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -13705,18 +14888,18 @@ func (ec *executionContext) _Organization_type(ctx context.Context, field graphq
 			return ec.fieldContext_Organization_type(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Organization().Type(ctx, obj)
+			return obj.Type, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v organization.Type) graphql.Marshaler {
+			return ec.marshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Organization", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Organization", field, false, false, "OrganizationType")
 }
 
 func (ec *executionContext) _Organization_useCase(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
@@ -13728,18 +14911,18 @@ func (ec *executionContext) _Organization_useCase(ctx context.Context, field gra
 			return ec.fieldContext_Organization_useCase(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Organization().UseCase(ctx, obj)
+			return obj.UseCase, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *organization.UseCase) graphql.Marshaler {
+			return ec.marshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_useCase(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Organization", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Organization", field, false, false, "OrganizationUseCase")
 }
 
 func (ec *executionContext) _Organization_communityType(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
@@ -13751,18 +14934,18 @@ func (ec *executionContext) _Organization_communityType(ctx context.Context, fie
 			return ec.fieldContext_Organization_communityType(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Organization().CommunityType(ctx, obj)
+			return obj.CommunityType, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *organization.CommunityType) graphql.Marshaler {
+			return ec.marshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_communityType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Organization", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Organization", field, false, false, "CommunityType")
 }
 
 func (ec *executionContext) _Organization_defaultRole(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
@@ -14527,14 +15710,14 @@ func (ec *executionContext) _OrganizationDefaultContent_type(ctx context.Context
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+			return ec.marshalNDefaultContentType2string(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_OrganizationDefaultContent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("OrganizationDefaultContent", field, false, false, "String")
+	return graphql.NewScalarFieldContext("OrganizationDefaultContent", field, false, false, "DefaultContentType")
 }
 
 func (ec *executionContext) _OrganizationDefaultContent_site(ctx context.Context, field graphql.CollectedField, obj *schema.DefaultContent) (ret graphql.Marshaler) {
@@ -15041,15 +16224,15 @@ func (ec *executionContext) _Page_type(ctx context.Context, field graphql.Collec
 			return ec.Resolvers.Page().Type(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v page.Kind) graphql.Marshaler {
+			return ec.marshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Page_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Page", field, true, true, "PageType")
 }
 
 func (ec *executionContext) _Page_slug(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
@@ -15344,6 +16527,52 @@ func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
 }
 
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
@@ -15931,15 +17160,15 @@ func (ec *executionContext) _Revision_type(ctx context.Context, field graphql.Co
 			return ec.Resolvers.Revision().Type(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v revision.Type) graphql.Marshaler {
+			return ec.marshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Revision_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Revision", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Revision", field, true, true, "RevisionType")
 }
 
 func (ec *executionContext) _Revision_parents(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
@@ -17142,18 +18371,18 @@ func (ec *executionContext) _Space_visibility(ctx context.Context, field graphql
 			return ec.fieldContext_Space_visibility(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().Visibility(ctx, obj)
+			return obj.Visibility, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v space.Visibility) graphql.Marshaler {
+			return ec.marshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Space_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Space", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Space", field, false, false, "SpaceVisibility")
 }
 
 func (ec *executionContext) _Space_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -17234,18 +18463,18 @@ func (ec *executionContext) _Space_editMode(ctx context.Context, field graphql.C
 			return ec.fieldContext_Space_editMode(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().EditMode(ctx, obj)
+			return obj.EditMode, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *space.EditMode) graphql.Marshaler {
+			return ec.marshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_editMode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Space", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Space", field, false, false, "EditMode")
 }
 
 func (ec *executionContext) _Space_organization(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -17353,18 +18582,18 @@ func (ec *executionContext) _Space_defaultLevel(ctx context.Context, field graph
 			return ec.fieldContext_Space_defaultLevel(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().DefaultLevel(ctx, obj)
+			return obj.DefaultLevel, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
-			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *space.DefaultLevel) graphql.Marshaler {
+			return ec.marshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx, selections, v)
 		},
 		true,
 		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_defaultLevel(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Space", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Space", field, false, false, "DefaultLevel")
 }
 
 func (ec *executionContext) _Space_comments(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -17533,7 +18762,7 @@ func (ec *executionContext) _Space_changeRequests(ctx context.Context, field gra
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Space().ChangeRequests(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["status"].(*string), fc.Args["contributor"].(*string))
+			return ec.Resolvers.Space().ChangeRequests(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["status"].(*changerequest.Status), fc.Args["contributor"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
@@ -19103,14 +20332,14 @@ func (ec *executionContext) _TranslationSettings_languages(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+			return ec.marshalNTranslationLanguage2ᚕstringᚄ(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_TranslationSettings_languages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, "String")
+	return graphql.NewScalarFieldContext("TranslationSettings", field, false, false, "TranslationLanguage")
 }
 
 func (ec *executionContext) _TranslationSettings_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
@@ -20750,7 +21979,7 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 		switch k {
 		case "operation":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("operation"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalNContentChangeOperation2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -20925,7 +22154,7 @@ func (ec *executionContext) unmarshalInputCreateCustomFieldInput(ctx context.Con
 			it.Name = data
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21009,14 +22238,14 @@ func (ec *executionContext) unmarshalInputCreateOrganizationInput(ctx context.Co
 			it.EmailDomains = graphql.OmittableOf(data)
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.Type = graphql.OmittableOf(data)
 		case "useCase":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("useCase"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21198,7 +22427,7 @@ func (ec *executionContext) unmarshalInputCreateSpaceInput(ctx context.Context, 
 			it.Parent = graphql.OmittableOf(data)
 		case "editMode":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("editMode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21247,7 +22476,7 @@ func (ec *executionContext) unmarshalInputCreateTranslationInput(ctx context.Con
 			it.Title = data
 		case "languages":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("languages"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOTranslationLanguage2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21338,7 +22567,7 @@ func (ec *executionContext) unmarshalInputDefaultContentInput(ctx context.Contex
 		switch k {
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalNDefaultContentType2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21555,7 +22784,7 @@ func (ec *executionContext) unmarshalInputPositionTargetInput(ctx context.Contex
 		switch k {
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
-			data, err := ec.unmarshalNString2string(ctx, v)
+			data, err := ec.unmarshalNPositionTargetType2string(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21667,7 +22896,7 @@ func (ec *executionContext) unmarshalInputUpdateChangeRequestInput(ctx context.C
 			it.Subject = graphql.OmittableOf(data)
 		case "status":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -21723,7 +22952,7 @@ func (ec *executionContext) unmarshalInputUpdateCollectionInput(ctx context.Cont
 			it.Description = graphql.OmittableOf(data)
 		case "defaultLevel":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultLevel"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -22101,21 +23330,21 @@ func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, 
 			it.Emoji = graphql.OmittableOf(data)
 		case "editMode":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("editMode"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.EditMode = graphql.OmittableOf(data)
 		case "defaultLevel":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultLevel"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx, v)
 			if err != nil {
 				return it, err
 			}
 			it.DefaultLevel = graphql.OmittableOf(data)
 		case "visibility":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
-			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			data, err := ec.unmarshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -22164,7 +23393,7 @@ func (ec *executionContext) unmarshalInputUpdateTranslationInput(ctx context.Con
 			it.Title = data
 		case "languages":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("languages"))
-			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOTranslationLanguage2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}
@@ -22306,11 +23535,10 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "status":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._ChangeRequest_status(ctx, field, obj)
-				})
+			out.Values[i] = ec._ChangeRequest_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "subject":
 			out.Values[i] = ec._ChangeRequest_subject(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -22819,11 +24047,10 @@ func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionS
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "type":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._CustomField_type(ctx, field, obj)
-				})
+			out.Values[i] = ec._CustomField_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "placeholder":
 			out.Values[i] = ec._CustomField_placeholder(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -24211,23 +25438,20 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "type":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Organization_type(ctx, field, obj)
-				})
+			out.Values[i] = ec._Organization_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "useCase":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Organization_useCase(ctx, field, obj)
-				})
+			out.Values[i] = ec._Organization_useCase(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "communityType":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Organization_communityType(ctx, field, obj)
-				})
+			out.Values[i] = ec._Organization_communityType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "defaultRole":
 			out.Values[i] = ec._Organization_defaultRole(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -24729,6 +25953,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		case "hasNextPage":
 			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "endCursor":
@@ -25464,11 +26698,10 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "visibility":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Space_visibility(ctx, field, obj)
-				})
+			out.Values[i] = ec._Space_visibility(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._Space_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -25485,11 +26718,10 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "editMode":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Space_editMode(ctx, field, obj)
-				})
+			out.Values[i] = ec._Space_editMode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "organization":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -25509,11 +26741,10 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 					return ec._Space_revision(ctx, field, obj)
 				})
 		case "defaultLevel":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Space_defaultLevel(ctx, field, obj)
-				})
+			out.Values[i] = ec._Space_defaultLevel(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "comments":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -26966,6 +28197,36 @@ func (ec *executionContext) marshalNChangeRequestEdge2ᚖgithubᚗcomᚋfolioᚋ
 	return ec._ChangeRequestEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, v any) (changerequest.Status, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, sel ast.SelectionSet, v changerequest.Status) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ChangeRequestStatus!")
+	}
+	return res
+}
+
+var (
+	unmarshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus = map[string]changerequest.Status{
+		"draft":    changerequest.StatusDraft,
+		"open":     changerequest.StatusOpen,
+		"archived": changerequest.StatusArchived,
+		"merged":   changerequest.StatusMerged,
+	}
+	marshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus = map[changerequest.Status]string{
+		changerequest.StatusDraft:    "draft",
+		changerequest.StatusOpen:     "open",
+		changerequest.StatusArchived: "archived",
+		changerequest.StatusMerged:   "merged",
+	}
+)
+
 func (ec *executionContext) marshalNChangeRequestURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestURLs(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestURLs) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ChangeRequestURLs!")
@@ -27048,6 +28309,36 @@ func (ec *executionContext) unmarshalNContentChangeInput2ᚖgithubᚗcomᚋfolio
 	res, err := ec.unmarshalInputContentChangeInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
+
+func (ec *executionContext) unmarshalNContentChangeOperation2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNContentChangeOperation2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContentChangeOperation2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNContentChangeOperation2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ContentChangeOperation!")
+	}
+	return res
+}
+
+var (
+	unmarshalNContentChangeOperation2string = map[string]string{
+		"insert_page":  model.OperationInsertPage,
+		"update_page":  model.OperationUpdatePage,
+		"delete_page":  model.OperationDeletePage,
+		"insert_files": model.OperationInsertFiles,
+	}
+	marshalNContentChangeOperation2string = map[string]string{
+		model.OperationInsertPage:  "insert_page",
+		model.OperationUpdatePage:  "update_page",
+		model.OperationDeletePage:  "delete_page",
+		model.OperationInsertFiles: "insert_files",
+	}
+)
 
 func (ec *executionContext) unmarshalNCreateCollectionInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateCollectionInput(ctx context.Context, v any) (model.CreateCollectionInput, error) {
 	res, err := ec.unmarshalInputCreateCollectionInput(ctx, v)
@@ -27132,6 +28423,40 @@ func (ec *executionContext) marshalNCustomFieldPermissions2ᚖgithubᚗcomᚋfol
 	return ec._CustomFieldPermissions(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType(ctx context.Context, v any) (customfield.Type, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType(ctx context.Context, sel ast.SelectionSet, v customfield.Type) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "CustomFieldType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType = map[string]customfield.Type{
+		"text":          customfield.TypeText,
+		"number":        customfield.TypeNumber,
+		"boolean":       customfield.TypeBoolean,
+		"tags":          customfield.TypeTags,
+		"select_single": customfield.TypeSelectSingle,
+		"select_multi":  customfield.TypeSelectMulti,
+	}
+	marshalNCustomFieldType2githubᚗcomᚋfolioᚋfolioᚋentᚋcustomfieldᚐType = map[customfield.Type]string{
+		customfield.TypeText:         "text",
+		customfield.TypeNumber:       "number",
+		customfield.TypeBoolean:      "boolean",
+		customfield.TypeTags:         "tags",
+		customfield.TypeSelectSingle: "select_single",
+		customfield.TypeSelectMulti:  "select_multi",
+	}
+)
+
 func (ec *executionContext) marshalNCustomFieldURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldURLs(ctx context.Context, sel ast.SelectionSet, v *model.CustomFieldURLs) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "CustomFieldURLs!")
@@ -27158,6 +28483,30 @@ func (ec *executionContext) unmarshalNCustomFieldValueInput2ᚖgithubᚗcomᚋfo
 	res, err := ec.unmarshalInputCustomFieldValueInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
+
+func (ec *executionContext) unmarshalNDefaultContentType2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNDefaultContentType2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDefaultContentType2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNDefaultContentType2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "DefaultContentType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNDefaultContentType2string = map[string]string{
+		"site": model.DefaultContentSite,
+	}
+	marshalNDefaultContentType2string = map[string]string{
+		model.DefaultContentSite: "site",
+	}
+)
 
 func (ec *executionContext) marshalNFile2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.File) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
@@ -27209,6 +28558,36 @@ func (ec *executionContext) marshalNImportResult2ᚖgithubᚗcomᚋfolioᚋfolio
 	}
 	return ec._ImportResult(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNImportSource2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNImportSource2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNImportSource2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNImportSource2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ImportSource!")
+	}
+	return res
+}
+
+var (
+	unmarshalNImportSource2string = map[string]string{
+		"markdown": model.ImportMarkdown,
+		"zip":      model.ImportZip,
+		"html":     model.ImportHTML,
+		"website":  model.ImportWebsite,
+	}
+	marshalNImportSource2string = map[string]string{
+		model.ImportMarkdown: "markdown",
+		model.ImportZip:      "zip",
+		model.ImportHTML:     "html",
+		model.ImportWebsite:  "website",
+	}
+)
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := graphql.UnmarshalInt(v)
@@ -27271,6 +28650,64 @@ func (ec *executionContext) marshalNJoinOrganizationResult2ᚖgithubᚗcomᚋfol
 	}
 	return ec._JoinOrganizationResult(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNLinkKind2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNLinkKind2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLinkKind2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNLinkKind2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "LinkKind!")
+	}
+	return res
+}
+
+var (
+	unmarshalNLinkKind2string = map[string]string{
+		"url":    model.LinkURL,
+		"page":   model.LinkPage,
+		"file":   model.LinkFile,
+		"anchor": model.LinkAnchor,
+	}
+	marshalNLinkKind2string = map[string]string{
+		model.LinkURL:    "url",
+		model.LinkPage:   "page",
+		model.LinkFile:   "file",
+		model.LinkAnchor: "anchor",
+	}
+)
+
+func (ec *executionContext) unmarshalNLinkStatus2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNLinkStatus2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLinkStatus2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNLinkStatus2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "LinkStatus!")
+	}
+	return res
+}
+
+var (
+	unmarshalNLinkStatus2string = map[string]string{
+		"ok":     model.LinkOK,
+		"broken": model.LinkBroken,
+		"in_app": model.LinkInApp,
+	}
+	marshalNLinkStatus2string = map[string]string{
+		model.LinkOK:     "ok",
+		model.LinkBroken: "broken",
+		model.LinkInApp:  "in_app",
+	}
+)
 
 func (ec *executionContext) marshalNLinkTarget2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinkTarget(ctx context.Context, sel ast.SelectionSet, v model.LinkTarget) graphql.Marshaler {
 	return ec._LinkTarget(ctx, sel, &v)
@@ -27396,6 +28833,32 @@ func (ec *executionContext) marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolio�
 	return ec._MergeResult(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNMergeResultKind2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNMergeResultKind2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeResultKind2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNMergeResultKind2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "MergeResultKind!")
+	}
+	return res
+}
+
+var (
+	unmarshalNMergeResultKind2string = map[string]string{
+		"merge":  model.MergeResultMerge,
+		"update": model.MergeResultUpdate,
+	}
+	marshalNMergeResultKind2string = map[string]string{
+		model.MergeResultMerge:  "merge",
+		model.MergeResultUpdate: "update",
+	}
+)
+
 func (ec *executionContext) unmarshalNMoveInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMoveInput(ctx context.Context, v any) (model.MoveInput, error) {
 	res, err := ec.unmarshalInputMoveInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -27465,6 +28928,32 @@ func (ec *executionContext) marshalNOrganizationPermissions2ᚖgithubᚗcomᚋfo
 	return ec._OrganizationPermissions(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx context.Context, v any) (organization.Type, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx context.Context, sel ast.SelectionSet, v organization.Type) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "OrganizationType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType = map[string]organization.Type{
+		"business":  organization.TypeBusiness,
+		"community": organization.TypeCommunity,
+	}
+	marshalNOrganizationType2githubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType = map[organization.Type]string{
+		organization.TypeBusiness:  "business",
+		organization.TypeCommunity: "community",
+	}
+)
+
 func (ec *executionContext) marshalNOrganizationURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrganizationURLs(ctx context.Context, sel ast.SelectionSet, v *model.OrganizationURLs) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "OrganizationURLs!")
@@ -27505,6 +28994,34 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 	return ec._PageInfo(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind(ctx context.Context, v any) (page.Kind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind(ctx context.Context, sel ast.SelectionSet, v page.Kind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "PageType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind = map[string]page.Kind{
+		"document": page.KindDocument,
+		"group":    page.KindGroup,
+		"link":     page.KindLink,
+	}
+	marshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind = map[page.Kind]string{
+		page.KindDocument: "document",
+		page.KindGroup:    "group",
+		page.KindLink:     "link",
+	}
+)
+
 func (ec *executionContext) marshalNPageURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageURLs(ctx context.Context, sel ast.SelectionSet, v *model.PageURLs) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "PageURLs!")
@@ -27513,6 +29030,32 @@ func (ec *executionContext) marshalNPageURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 	return ec._PageURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNPositionTargetType2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNPositionTargetType2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPositionTargetType2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNPositionTargetType2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "PositionTargetType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNPositionTargetType2string = map[string]string{
+		"space":      model.PositionSpace,
+		"collection": model.PositionCollection,
+	}
+	marshalNPositionTargetType2string = map[string]string{
+		model.PositionSpace:      "space",
+		model.PositionCollection: "collection",
+	}
+)
+
 func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐRevision(ctx context.Context, sel ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Revision!")
@@ -27520,6 +29063,38 @@ func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋe
 	}
 	return ec._Revision(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType(ctx context.Context, v any) (revision.Type, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType(ctx context.Context, sel ast.SelectionSet, v revision.Type) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RevisionType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType = map[string]revision.Type{
+		"initial": revision.TypeInitial,
+		"edits":   revision.TypeEdits,
+		"merge":   revision.TypeMerge,
+		"update":  revision.TypeUpdate,
+		"import":  revision.TypeImport,
+	}
+	marshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType = map[revision.Type]string{
+		revision.TypeInitial: "initial",
+		revision.TypeEdits:   "edits",
+		revision.TypeMerge:   "merge",
+		revision.TypeUpdate:  "update",
+		revision.TypeImport:  "import",
+	}
+)
 
 func (ec *executionContext) unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx context.Context, v any) (access.Role, error) {
 	var res access.Role
@@ -27765,6 +29340,40 @@ func (ec *executionContext) marshalNSpaceURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋ
 	return ec._SpaceURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx context.Context, v any) (space.Visibility, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx context.Context, sel ast.SelectionSet, v space.Visibility) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "SpaceVisibility!")
+	}
+	return res
+}
+
+var (
+	unmarshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility = map[string]space.Visibility{
+		"public":        space.VisibilityPublic,
+		"unlisted":      space.VisibilityUnlisted,
+		"share_link":    space.VisibilityShareLink,
+		"visitor_auth":  space.VisibilityVisitorAuth,
+		"in_collection": space.VisibilityInCollection,
+		"private":       space.VisibilityPrivate,
+	}
+	marshalNSpaceVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility = map[space.Visibility]string{
+		space.VisibilityPublic:       "public",
+		space.VisibilityUnlisted:     "unlisted",
+		space.VisibilityShareLink:    "share_link",
+		space.VisibilityVisitorAuth:  "visitor_auth",
+		space.VisibilityInCollection: "in_collection",
+		space.VisibilityPrivate:      "private",
+	}
+)
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -27931,6 +29540,50 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNTranslationLanguage2string(ctx context.Context, v any) (string, error) {
+	res, err := model.UnmarshalTranslationLanguage(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNTranslationLanguage2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := model.MarshalTranslationLanguage(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "TranslationLanguage!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNTranslationLanguage2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTranslationLanguage2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNTranslationLanguage2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationLanguage2string(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx context.Context, sel ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
@@ -28240,12 +29893,78 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, v any) (*changerequest.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, sel ast.SelectionSet, v *changerequest.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus = map[string]changerequest.Status{
+		"draft":    changerequest.StatusDraft,
+		"open":     changerequest.StatusOpen,
+		"archived": changerequest.StatusArchived,
+		"merged":   changerequest.StatusMerged,
+	}
+	marshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus = map[changerequest.Status]string{
+		changerequest.StatusDraft:    "draft",
+		changerequest.StatusOpen:     "open",
+		changerequest.StatusArchived: "archived",
+		changerequest.StatusMerged:   "merged",
+	}
+)
+
 func (ec *executionContext) marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx context.Context, sel ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Collection(ctx, sel, v)
 }
+
+func (ec *executionContext) unmarshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType(ctx context.Context, v any) (*organization.CommunityType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType(ctx context.Context, sel ast.SelectionSet, v *organization.CommunityType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType[*v])
+	return res
+}
+
+var (
+	unmarshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType = map[string]organization.CommunityType{
+		"nonProfit":  organization.CommunityTypeNonProfit,
+		"openSource": organization.CommunityTypeOpenSource,
+		"education":  organization.CommunityTypeEducation,
+	}
+	marshalOCommunityType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐCommunityType = map[organization.CommunityType]string{
+		organization.CommunityTypeNonProfit:  "nonProfit",
+		organization.CommunityTypeOpenSource: "openSource",
+		organization.CommunityTypeEducation:  "education",
+	}
+)
 
 func (ec *executionContext) unmarshalODefaultContentInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐDefaultContentInput(ctx context.Context, v any) (*model.DefaultContentInput, error) {
 	if v == nil {
@@ -28254,6 +29973,76 @@ func (ec *executionContext) unmarshalODefaultContentInput2ᚖgithubᚗcomᚋfoli
 	res, err := ec.unmarshalInputDefaultContentInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
+
+func (ec *executionContext) unmarshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx context.Context, v any) (*space.DefaultLevel, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel(ctx context.Context, sel ast.SelectionSet, v *space.DefaultLevel) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel[*v])
+	return res
+}
+
+var (
+	unmarshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel = map[string]space.DefaultLevel{
+		"admin":   space.DefaultLevelAdmin,
+		"create":  space.DefaultLevelCreate,
+		"review":  space.DefaultLevelReview,
+		"edit":    space.DefaultLevelEdit,
+		"comment": space.DefaultLevelComment,
+		"read":    space.DefaultLevelRead,
+		"inherit": space.DefaultLevelInherit,
+	}
+	marshalODefaultLevel2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐDefaultLevel = map[space.DefaultLevel]string{
+		space.DefaultLevelAdmin:   "admin",
+		space.DefaultLevelCreate:  "create",
+		space.DefaultLevelReview:  "review",
+		space.DefaultLevelEdit:    "edit",
+		space.DefaultLevelComment: "comment",
+		space.DefaultLevelRead:    "read",
+		space.DefaultLevelInherit: "inherit",
+	}
+)
+
+func (ec *executionContext) unmarshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode(ctx context.Context, v any) (*space.EditMode, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode(ctx context.Context, sel ast.SelectionSet, v *space.EditMode) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode[*v])
+	return res
+}
+
+var (
+	unmarshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode = map[string]space.EditMode{
+		"live":   space.EditModeLive,
+		"locked": space.EditModeLocked,
+	}
+	marshalOEditMode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐEditMode = map[space.EditMode]string{
+		space.EditModeLive:   "live",
+		space.EditModeLocked: "locked",
+	}
+)
 
 func (ec *executionContext) marshalOFileDimensions2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileDimensions(ctx context.Context, sel ast.SelectionSet, v *model.FileDimensions) graphql.Marshaler {
 	if v == nil {
@@ -28327,6 +30116,38 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	return res
 }
 
+func (ec *executionContext) unmarshalOLinkStatus2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOLinkStatus2ᚖstring[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLinkStatus2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOLinkStatus2ᚖstring[*v])
+	return res
+}
+
+var (
+	unmarshalOLinkStatus2ᚖstring = map[string]string{
+		"ok":     model.LinkOK,
+		"broken": model.LinkBroken,
+		"in_app": model.LinkInApp,
+	}
+	marshalOLinkStatus2ᚖstring = map[string]string{
+		model.LinkOK:     "ok",
+		model.LinkBroken: "broken",
+		model.LinkInApp:  "in_app",
+	}
+)
+
 func (ec *executionContext) unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberRoleFilter(ctx context.Context, v any) (*model.MemberRoleFilter, error) {
 	if v == nil {
 		return nil, nil
@@ -28389,6 +30210,80 @@ func (ec *executionContext) marshalOOrganizationDefaultContent2ᚖgithubᚗcom�
 	return ec._OrganizationDefaultContent(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx context.Context, v any) (*organization.Type, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType(ctx context.Context, sel ast.SelectionSet, v *organization.Type) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType[*v])
+	return res
+}
+
+var (
+	unmarshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType = map[string]organization.Type{
+		"business":  organization.TypeBusiness,
+		"community": organization.TypeCommunity,
+	}
+	marshalOOrganizationType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐType = map[organization.Type]string{
+		organization.TypeBusiness:  "business",
+		organization.TypeCommunity: "community",
+	}
+)
+
+func (ec *executionContext) unmarshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase(ctx context.Context, v any) (*organization.UseCase, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase(ctx context.Context, sel ast.SelectionSet, v *organization.UseCase) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase[*v])
+	return res
+}
+
+var (
+	unmarshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase = map[string]organization.UseCase{
+		"internalDocs":           organization.UseCaseInternalDocs,
+		"docsSite":               organization.UseCaseDocsSite,
+		"audienceControlledSite": organization.UseCaseAudienceControlledSite,
+		"productDocs":            organization.UseCaseProductDocs,
+		"teamKnowledgeBase":      organization.UseCaseTeamKnowledgeBase,
+		"designSystem":           organization.UseCaseDesignSystem,
+		"openSourceDocs":         organization.UseCaseOpenSourceDocs,
+		"notes":                  organization.UseCaseNotes,
+		"other":                  organization.UseCaseOther,
+	}
+	marshalOOrganizationUseCase2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋorganizationᚐUseCase = map[organization.UseCase]string{
+		organization.UseCaseInternalDocs:           "internalDocs",
+		organization.UseCaseDocsSite:               "docsSite",
+		organization.UseCaseAudienceControlledSite: "audienceControlledSite",
+		organization.UseCaseProductDocs:            "productDocs",
+		organization.UseCaseTeamKnowledgeBase:      "teamKnowledgeBase",
+		organization.UseCaseDesignSystem:           "designSystem",
+		organization.UseCaseOpenSourceDocs:         "openSourceDocs",
+		organization.UseCaseNotes:                  "notes",
+		organization.UseCaseOther:                  "other",
+	}
+)
+
 func (ec *executionContext) marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx context.Context, sel ast.SelectionSet, v *model.Page) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -28434,6 +30329,44 @@ func (ec *executionContext) marshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinter
 	}
 	return v
 }
+
+func (ec *executionContext) unmarshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx context.Context, v any) (*space.Visibility, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx context.Context, sel ast.SelectionSet, v *space.Visibility) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility[*v])
+	return res
+}
+
+var (
+	unmarshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility = map[string]space.Visibility{
+		"public":        space.VisibilityPublic,
+		"unlisted":      space.VisibilityUnlisted,
+		"share_link":    space.VisibilityShareLink,
+		"visitor_auth":  space.VisibilityVisitorAuth,
+		"in_collection": space.VisibilityInCollection,
+		"private":       space.VisibilityPrivate,
+	}
+	marshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility = map[space.Visibility]string{
+		space.VisibilityPublic:       "public",
+		space.VisibilityUnlisted:     "unlisted",
+		space.VisibilityShareLink:    "share_link",
+		space.VisibilityVisitorAuth:  "visitor_auth",
+		space.VisibilityInCollection: "in_collection",
+		space.VisibilityPrivate:      "private",
+	}
+)
 
 func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
@@ -28556,6 +30489,42 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := graphql.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOTranslationLanguage2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNTranslationLanguage2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOTranslationLanguage2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTranslationLanguage2string(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {

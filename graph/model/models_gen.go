@@ -10,246 +10,381 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/internal/access"
 )
 
+// A page of ChangeRequest items (Relay connection).
 type ChangeRequestConnection struct {
-	Edges      []*ChangeRequestEdge `json:"edges"`
-	PageInfo   *PageInfo            `json:"pageInfo"`
-	TotalCount int                  `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*ChangeRequestEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One ChangeRequest of a ChangeRequestConnection page, with its cursor.
 type ChangeRequestEdge struct {
-	Cursor string             `json:"cursor"`
-	Node   *ent.ChangeRequest `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The change request.
+	Node *ent.ChangeRequest `json:"node"`
 }
 
+// URLs of a change request.
 type ChangeRequestURLs struct {
+	// The change request's URL in the REST API (/v1/...).
 	Location string `json:"location"`
-	App      string `json:"app"`
+	// Where the change request opens in Folio's web app.
+	App string `json:"app"`
 }
 
+// A page of Collection items (Relay connection).
 type CollectionConnection struct {
-	Edges      []*CollectionEdge `json:"edges"`
-	PageInfo   *PageInfo         `json:"pageInfo"`
-	TotalCount int               `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*CollectionEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One Collection of a CollectionConnection page, with its cursor.
 type CollectionEdge struct {
-	Cursor string          `json:"cursor"`
-	Node   *ent.Collection `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The collection.
+	Node *ent.Collection `json:"node"`
 }
 
 // One change of a batch: operation insert_page, update_page, delete_page or insert_files.
 type ContentChangeInput struct {
-	Operation string                     `json:"operation"`
-	Page      graphql.Omittable[*string] `json:"page,omitempty"`
+	// What the change does; the other fields it reads are listed on ContentChangeOperation.
+	Operation string `json:"operation"`
+	// The page to update or delete: a page id or the ref of a page inserted earlier in the batch.
+	Page graphql.Omittable[*string] `json:"page,omitempty"`
 	// Parent page (a page id or the ref of a page inserted earlier in the batch); null for the root.
 	Into graphql.Omittable[*string] `json:"into,omitempty"`
 	// Index among the new siblings.
-	At          graphql.Omittable[*int]    `json:"at,omitempty"`
-	Ref         graphql.Omittable[*string] `json:"ref,omitempty"`
-	Title       graphql.Omittable[*string] `json:"title,omitempty"`
-	Emoji       graphql.Omittable[*string] `json:"emoji,omitempty"`
+	At graphql.Omittable[*int] `json:"at,omitempty"`
+	// A name for an inserted page that later changes of the batch may use as page or into; unique in the batch.
+	Ref graphql.Omittable[*string] `json:"ref,omitempty"`
+	// The page's title when the markdown's frontmatter or heading gives none (neither: Untitled).
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// An emoji shown with the title, when the markdown's frontmatter gives none.
+	Emoji graphql.Omittable[*string] `json:"emoji,omitempty"`
+	// A short summary shown under the title, when the markdown's frontmatter gives none.
 	Description graphql.Omittable[*string] `json:"description,omitempty"`
-	Slug        graphql.Omittable[*string] `json:"slug,omitempty"`
-	Hidden      graphql.Omittable[*bool]   `json:"hidden,omitempty"`
+	// Lower-case letters, digits and '-'; unique among the siblings. Absent: derived from the title.
+	Slug graphql.Omittable[*string] `json:"slug,omitempty"`
+	// Leave the page out of the published table of contents.
+	Hidden graphql.Omittable[*bool] `json:"hidden,omitempty"`
 	// The page's document as markdown; frontmatter and a leading heading give the title.
-	Markdown graphql.Omittable[*string]            `json:"markdown,omitempty"`
-	Files    graphql.Omittable[[]*FileUploadInput] `json:"files,omitempty"`
+	Markdown graphql.Omittable[*string] `json:"markdown,omitempty"`
+	// The files to upload (insert_files).
+	Files graphql.Omittable[[]*FileUploadInput] `json:"files,omitempty"`
 }
 
+// A new collection.
 type CreateCollectionInput struct {
-	Title  graphql.Omittable[*string] `json:"title,omitempty"`
+	// At most 50 characters; absent: "".
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// A collection of the same organization to create it in; absent or null: the root.
 	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
 }
 
+// A new custom field.
 type CreateCustomFieldInput struct {
-	Name        string                      `json:"name"`
-	Type        string                      `json:"type"`
-	Title       graphql.Omittable[*string]  `json:"title,omitempty"`
-	Description graphql.Omittable[*string]  `json:"description,omitempty"`
-	Placeholder graphql.Omittable[*string]  `json:"placeholder,omitempty"`
-	Options     graphql.Omittable[[]string] `json:"options,omitempty"`
+	// 1-50 characters: lower-case letters, digits, '_' and '-'; unique in the organization; cannot change.
+	Name string `json:"name"`
+	// The kind of value; cannot change.
+	Type customfield.Type `json:"type"`
+	// At most 100 characters.
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// At most 200 characters.
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	// Hint shown in an empty input; at most 100 characters.
+	Placeholder graphql.Omittable[*string] `json:"placeholder,omitempty"`
+	// Required for select_single and select_multi (1-50 distinct entries of 1-40 characters); refused for other types.
+	Options graphql.Omittable[[]string] `json:"options,omitempty"`
 }
 
+// A new organization.
 type CreateOrganizationInput struct {
-	Title        string                      `json:"title"`
+	// 2-255 characters.
+	Title string `json:"title"`
+	// Email domains whose users may find the organization.
 	EmailDomains graphql.Omittable[[]string] `json:"emailDomains,omitempty"`
-	Type         graphql.Omittable[*string]  `json:"type,omitempty"`
-	UseCase      graphql.Omittable[*string]  `json:"useCase,omitempty"`
+	// Absent: business.
+	Type graphql.Omittable[*organization.Type] `json:"type,omitempty"`
+	// What the organization mainly uses Folio for.
+	UseCase graphql.Omittable[*organization.UseCase] `json:"useCase,omitempty"`
 }
 
+// A new invite link.
 type CreateOrganizationInviteInput struct {
+	// The role of users who join with the link.
 	Role access.Role `json:"role"`
 }
 
 // A new provider. Only label is required; an empty string for ssoURL, entityID,
 // certificate or defaultTeam means none, as null does.
 type CreateSAMLProviderInput struct {
-	Label       string                     `json:"label"`
-	EntityID    graphql.Omittable[*string] `json:"entityID,omitempty"`
+	// A name shown on the login page, 1-30 characters.
+	Label string `json:"label"`
+	// The identity provider's entity ID, at most 1024 characters.
+	EntityID graphql.Omittable[*string] `json:"entityID,omitempty"`
+	// The identity provider's signing certificate(s), PEM.
 	Certificate graphql.Omittable[*string] `json:"certificate,omitempty"`
-	SsoURL      graphql.Omittable[*string] `json:"ssoURL,omitempty"`
+	// The identity provider's SSO URL (http(s)).
+	SsoURL graphql.Omittable[*string] `json:"ssoURL,omitempty"`
 	// A team of the same organization.
-	DefaultTeam graphql.Omittable[*string]      `json:"defaultTeam,omitempty"`
+	DefaultTeam graphql.Omittable[*string] `json:"defaultTeam,omitempty"`
+	// The organization role of new members; absent or null: guest.
 	DefaultRole graphql.Omittable[*access.Role] `json:"defaultRole,omitempty"`
 }
 
+// A new space.
 type CreateSpaceInput struct {
+	// At most 50 characters; absent: "".
 	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// An emoji shown with the title.
 	Emoji graphql.Omittable[*string] `json:"emoji,omitempty"`
 	// A collection of the organization to create the space in.
-	Parent   graphql.Omittable[*string] `json:"parent,omitempty"`
-	EditMode graphql.Omittable[*string] `json:"editMode,omitempty"`
+	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
+	// Absent or null: edits through change requests only.
+	EditMode graphql.Omittable[*space.EditMode] `json:"editMode,omitempty"`
 }
 
+// New translation settings.
 type CreateTranslationInput struct {
+	// 1-100 characters.
 	Title string `json:"title"`
-	// Absent or null: no languages.
+	// Distinct languages; absent or null: none.
 	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
 }
 
+// A page of CustomField items (Relay connection).
 type CustomFieldConnection struct {
-	Edges      []*CustomFieldEdge `json:"edges"`
-	PageInfo   *PageInfo          `json:"pageInfo"`
-	TotalCount int                `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*CustomFieldEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One CustomField of a CustomFieldConnection page, with its cursor.
 type CustomFieldEdge struct {
-	Cursor string           `json:"cursor"`
-	Node   *ent.CustomField `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The custom field.
+	Node *ent.CustomField `json:"node"`
 }
 
+// URLs of a custom field.
 type CustomFieldURLs struct {
+	// The custom field's URL in the REST API (/v1/...).
 	Location string `json:"location"`
 }
 
 // value null removes the space's value of the field.
 type CustomFieldValueInput struct {
-	Name  string                 `json:"name"`
+	// The field's name.
+	Name string `json:"name"`
+	// A value of the field's type (string, number, boolean, list of strings; select values among the options); null removes it.
 	Value graphql.Omittable[any] `json:"value,omitempty"`
 }
 
+// The content visitors land on.
 type DefaultContentInput struct {
+	// What kind of content site names.
 	Type string `json:"type"`
+	// The site's ID.
 	Site string `json:"site"`
 }
 
+// The size of an image in pixels.
 type FileDimensions struct {
-	Width  int `json:"width"`
+	// Width in pixels.
+	Width int `json:"width"`
+	// Height in pixels.
 	Height int `json:"height"`
 }
 
+// A file to upload, from inline bytes (base64) or a URL (exactly one of them).
 type FileUploadInput struct {
-	Name        string                     `json:"name"`
+	// The file name, 1 to 256 characters.
+	Name string `json:"name"`
+	// MIME type; absent: taken from the download or sniffed from the bytes.
 	ContentType graphql.Omittable[*string] `json:"contentType,omitempty"`
 	// Inline bytes, at most 1 MB.
 	Base64 graphql.Omittable[*string] `json:"base64,omitempty"`
 	// An http(s) URL Folio downloads.
 	URL graphql.Omittable[*string] `json:"url,omitempty"`
+	// Unused by Folio; accepted for GitBook compatibility.
 	Ref graphql.Omittable[*string] `json:"ref,omitempty"`
 }
 
+// A page of Invite items (Relay connection).
 type InviteConnection struct {
-	Edges      []*InviteEdge `json:"edges"`
-	PageInfo   *PageInfo     `json:"pageInfo"`
-	TotalCount int           `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*InviteEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One Invite of a InviteConnection page, with its cursor.
 type InviteEdge struct {
-	Cursor string      `json:"cursor"`
-	Node   *ent.Invite `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The invite link.
+	Node *ent.Invite `json:"node"`
 }
 
 // The outcome of joining an organization with an invite link.
 type JoinOrganizationResult struct {
+	// The invite link used.
 	Invite *ent.Invite `json:"invite"`
 	// True when the caller was already a member (whatever their role): nothing changed.
-	Redundant    bool              `json:"redundant"`
+	Redundant bool `json:"redundant"`
+	// The organization joined.
 	Organization *ent.Organization `json:"organization"`
 }
 
+// A page of Member items (Relay connection).
 type MemberConnection struct {
-	Edges      []*MemberEdge `json:"edges"`
-	PageInfo   *PageInfo     `json:"pageInfo"`
-	TotalCount int           `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*MemberEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One Member of a MemberConnection page, with its cursor.
 type MemberEdge struct {
-	Cursor string      `json:"cursor"`
-	Node   *ent.Member `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The member.
+	Node *ent.Member `json:"node"`
 }
 
+// A page of MemberSpace items (Relay connection).
 type MemberSpaceConnection struct {
-	Edges      []*MemberSpaceEdge `json:"edges"`
-	PageInfo   *PageInfo          `json:"pageInfo"`
-	TotalCount int                `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*MemberSpaceEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One MemberSpace of a MemberSpaceConnection page, with its cursor.
 type MemberSpaceEdge struct {
-	Cursor string       `json:"cursor"`
-	Node   *MemberSpace `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The space with the member's role on it.
+	Node *MemberSpace `json:"node"`
 }
 
 // The outcome of a merge (result: merge) or an update (result: update).
 type MergeResult struct {
+	// ID of the revision the operation produced (the space's after a merge, the change request's after an update).
 	Revision string `json:"revision"`
-	Result   string `json:"result"`
+	// Which operation ran.
+	Result string `json:"result"`
 }
 
 // parent: a collection, or null for the organization's root; absent: stay.
 type MoveInput struct {
-	Parent   graphql.Omittable[*string]        `json:"parent,omitempty"`
+	// A collection of the same organization; null: the root; absent: stay in the current parent.
+	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
+	// Where among the new siblings; absent: last.
 	Position graphql.Omittable[*PositionInput] `json:"position,omitempty"`
 }
 
+// A page of Organization items (Relay connection).
 type OrganizationConnection struct {
-	Edges      []*OrganizationEdge `json:"edges"`
-	PageInfo   *PageInfo           `json:"pageInfo"`
-	TotalCount int                 `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*OrganizationEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One Organization of a OrganizationConnection page, with its cursor.
 type OrganizationEdge struct {
-	Cursor string            `json:"cursor"`
-	Node   *ent.Organization `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The organization.
+	Node *ent.Organization `json:"node"`
 }
 
-// Relay page information. endCursor is the same opaque cursor REST sends as `page`.
+// Relay page information about one page of a connection. Cursors are opaque; endCursor is the cursor REST sends as `page`.
 type PageInfo struct {
-	HasNextPage bool    `json:"hasNextPage"`
-	EndCursor   *string `json:"endCursor,omitempty"`
+	// True when more items follow this page: ask for them with after: endCursor.
+	HasNextPage bool `json:"hasNextPage"`
+	// True when the page was asked for with `after` (items come before it).
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// The first edge's cursor; null when the page is empty.
+	StartCursor *string `json:"startCursor,omitempty"`
+	// The last edge's cursor (pass it as `after` for the next page); null when the page is empty.
+	EndCursor *string `json:"endCursor,omitempty"`
 }
 
+// URLs of a page.
 type PageURLs struct {
+	// Where the page opens in Folio's web app.
 	App string `json:"app"`
 }
 
 // Where to put a space or collection among the contents of its parent.
 type PositionInput struct {
+	// Put it right before this item.
 	Before graphql.Omittable[*PositionTargetInput] `json:"before,omitempty"`
-	After  graphql.Omittable[*PositionTargetInput] `json:"after,omitempty"`
+	// Put it right after this item.
+	After graphql.Omittable[*PositionTargetInput] `json:"after,omitempty"`
 }
 
+// A space or collection among the destination's contents.
 type PositionTargetInput struct {
-	// space or collection
-	Type       string                     `json:"type"`
-	Space      graphql.Omittable[*string] `json:"space,omitempty"`
+	// Whether space or collection names the item.
+	Type string `json:"type"`
+	// The space's ID (type space).
+	Space graphql.Omittable[*string] `json:"space,omitempty"`
+	// The collection's ID (type collection).
 	Collection graphql.Omittable[*string] `json:"collection,omitempty"`
 }
 
+// A page of SAMLProvider items (Relay connection).
 type SAMLProviderConnection struct {
-	Edges      []*SAMLProviderEdge `json:"edges"`
-	PageInfo   *PageInfo           `json:"pageInfo"`
-	TotalCount int                 `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*SAMLProviderEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One SAMLProvider of a SAMLProviderConnection page, with its cursor.
 type SAMLProviderEdge struct {
-	Cursor string            `json:"cursor"`
-	Node   *ent.SAMLProvider `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The SAML provider.
+	Node *ent.SAMLProvider `json:"node"`
 }
 
+// URLs of a SAML provider.
 type SAMLProviderURLs struct {
+	// The SAML provider's URL in the REST API (/v1/...).
 	Location string `json:"location"`
 }
 
@@ -265,144 +400,220 @@ type SAMLServiceProvider struct {
 
 // What a login page needs to offer signing in through a provider.
 type SSOProviderLogin struct {
-	ID       string `json:"id"`
-	Label    string `json:"label"`
+	// The provider's ID.
+	ID string `json:"id"`
+	// The provider's name for the sign-in button.
+	Label string `json:"label"`
+	// Where a sign-in through the provider starts: <base>/sso/saml/<id>/start.
 	StartURL string `json:"startURL"`
 }
 
+// A page of SearchPage items (Relay connection).
 type SearchPageConnection struct {
-	Edges      []*SearchPageEdge `json:"edges"`
-	PageInfo   *PageInfo         `json:"pageInfo"`
-	TotalCount int               `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*SearchPageEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One SearchPage of a SearchPageConnection page, with its cursor.
 type SearchPageEdge struct {
-	Cursor string      `json:"cursor"`
-	Node   *SearchPage `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The matching page with its sections.
+	Node *SearchPage `json:"node"`
 }
 
+// A page of Space items (Relay connection).
 type SpaceConnection struct {
-	Edges      []*SpaceEdge `json:"edges"`
-	PageInfo   *PageInfo    `json:"pageInfo"`
-	TotalCount int          `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*SpaceEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One Space of a SpaceConnection page, with its cursor.
 type SpaceEdge struct {
-	Cursor string     `json:"cursor"`
-	Node   *ent.Space `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The space.
+	Node *ent.Space `json:"node"`
 }
 
+// A page of Team items (Relay connection).
 type TeamConnection struct {
-	Edges      []*TeamEdge `json:"edges"`
-	PageInfo   *PageInfo   `json:"pageInfo"`
-	TotalCount int         `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*TeamEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One Team of a TeamConnection page, with its cursor.
 type TeamEdge struct {
-	Cursor string    `json:"cursor"`
-	Node   *ent.Team `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The team.
+	Node *ent.Team `json:"node"`
 	// On Member.teams: the member's role in the team; null elsewhere.
 	Role *TeamRole `json:"role,omitempty"`
 }
 
+// A page of TeamMember items (Relay connection).
 type TeamMemberConnection struct {
-	Edges      []*TeamMemberEdge `json:"edges"`
-	PageInfo   *PageInfo         `json:"pageInfo"`
-	TotalCount int               `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*TeamMemberEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One TeamMember of a TeamMemberConnection page, with its cursor.
 type TeamMemberEdge struct {
-	Cursor string          `json:"cursor"`
-	Node   *ent.TeamMember `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The team member.
+	Node *ent.TeamMember `json:"node"`
 }
 
 // A user (by id or email) and their role in a team.
 type TeamMembershipInput struct {
-	User string   `json:"user"`
+	// A user ID or the email of a member of the organization.
+	User string `json:"user"`
+	// Their role in the team.
 	Role TeamRole `json:"role"`
 }
 
+// A page of TranslationSettings items (Relay connection).
 type TranslationSettingsConnection struct {
-	Edges      []*TranslationSettingsEdge `json:"edges"`
-	PageInfo   *PageInfo                  `json:"pageInfo"`
-	TotalCount int                        `json:"totalCount"`
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*TranslationSettingsEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
 }
 
+// One TranslationSettings of a TranslationSettingsConnection page, with its cursor.
 type TranslationSettingsEdge struct {
-	Cursor string                   `json:"cursor"`
-	Node   *ent.TranslationSettings `json:"node"`
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The translation settings.
+	Node *ent.TranslationSettings `json:"node"`
 }
 
+// URLs of translation settings.
 type TranslationSettingsURLs struct {
+	// The translation settings' URL in the REST API (/v1/...).
 	Location string `json:"location"`
 }
 
+// Changes to a change request. Absent fields are left alone; null is BAD_USER_INPUT.
 type UpdateChangeRequestInput struct {
+	// The new one-line title.
 	Subject graphql.Omittable[*string] `json:"subject,omitempty"`
-	// draft, open or archived (merged only through merge)
-	Status graphql.Omittable[*string] `json:"status,omitempty"`
+	// draft, open or archived; merged comes only from mergeChangeRequest, and a merged change request keeps its status (CONFLICT).
+	Status graphql.Omittable[*changerequest.Status] `json:"status,omitempty"`
 }
 
 // Absent fields are left alone; null clears description and defaultLevel.
 type UpdateCollectionInput struct {
-	Title        graphql.Omittable[*string] `json:"title,omitempty"`
-	Description  graphql.Omittable[*string] `json:"description,omitempty"`
-	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
+	// At most 50 characters; null is BAD_USER_INPUT.
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// At most 100 characters; null clears it.
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	// See DefaultLevel; null: members get no access by default.
+	DefaultLevel graphql.Omittable[*space.DefaultLevel] `json:"defaultLevel,omitempty"`
 }
 
 // name and type cannot change. Absent fields are left alone; null clears title, description and placeholder (to "").
 type UpdateCustomFieldInput struct {
-	Title       graphql.Omittable[*string]  `json:"title,omitempty"`
-	Description graphql.Omittable[*string]  `json:"description,omitempty"`
-	Placeholder graphql.Omittable[*string]  `json:"placeholder,omitempty"`
-	Options     graphql.Omittable[[]string] `json:"options,omitempty"`
+	// At most 100 characters; null: "".
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// At most 200 characters; null: "".
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	// At most 100 characters; null: "".
+	Placeholder graphql.Omittable[*string] `json:"placeholder,omitempty"`
+	// Replaces the options (select types only).
+	Options graphql.Omittable[[]string] `json:"options,omitempty"`
 }
 
 // Every field is optional: absent fields are left alone; role: null makes the member a guest.
 type UpdateMemberInput struct {
+	// The new role; null makes the member a guest.
 	Role graphql.Omittable[*access.Role] `json:"role,omitempty"`
 }
 
 // Every field is optional: absent fields are left alone, null clears.
 type UpdateOrganizationInput struct {
-	Title          graphql.Omittable[*string]              `json:"title,omitempty"`
-	EmailDomains   graphql.Omittable[[]string]             `json:"emailDomains,omitempty"`
-	Hostname       graphql.Omittable[*string]              `json:"hostname,omitempty"`
-	DefaultRole    graphql.Omittable[*access.Role]         `json:"defaultRole,omitempty"`
+	// 2-255 characters.
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// Replaces the email domains.
+	EmailDomains graphql.Omittable[[]string] `json:"emailDomains,omitempty"`
+	// 3-32 lower-case letters, digits and inner hyphens; unique among organizations.
+	Hostname graphql.Omittable[*string] `json:"hostname,omitempty"`
+	// The role of members who join without one; null: guest.
+	DefaultRole graphql.Omittable[*access.Role] `json:"defaultRole,omitempty"`
+	// The content visitors land on.
 	DefaultContent graphql.Omittable[*DefaultContentInput] `json:"defaultContent,omitempty"`
-	Logo           graphql.Omittable[*string]              `json:"logo,omitempty"`
-	Sso            graphql.Omittable[*bool]                `json:"sso,omitempty"`
-	Ai             graphql.Omittable[*bool]                `json:"ai,omitempty"`
-	InviteLinks    graphql.Omittable[*bool]                `json:"inviteLinks,omitempty"`
+	// An http(s) URL, at most 2048 characters.
+	Logo graphql.Omittable[*string] `json:"logo,omitempty"`
+	// Allow signing in through SSO.
+	Sso graphql.Omittable[*bool] `json:"sso,omitempty"`
+	// Enable AI features.
+	Ai graphql.Omittable[*bool] `json:"ai,omitempty"`
+	// Allow invite links.
+	InviteLinks graphql.Omittable[*bool] `json:"inviteLinks,omitempty"`
 }
 
+// Changes to an invite link.
 type UpdateOrganizationInviteInput struct {
+	// The new role of users who join with the link.
 	Role access.Role `json:"role"`
 }
 
 // Every field is optional: absent fields are left alone; null (or an empty
 // string) clears ssoURL, entityID, certificate, defaultTeam and defaultRole.
 type UpdateSAMLProviderInput struct {
-	Label       graphql.Omittable[*string]      `json:"label,omitempty"`
-	EntityID    graphql.Omittable[*string]      `json:"entityID,omitempty"`
-	Certificate graphql.Omittable[*string]      `json:"certificate,omitempty"`
-	SsoURL      graphql.Omittable[*string]      `json:"ssoURL,omitempty"`
-	DefaultTeam graphql.Omittable[*string]      `json:"defaultTeam,omitempty"`
+	// 1-30 characters; null is BAD_USER_INPUT.
+	Label graphql.Omittable[*string] `json:"label,omitempty"`
+	// The identity provider's entity ID.
+	EntityID graphql.Omittable[*string] `json:"entityID,omitempty"`
+	// The identity provider's signing certificate(s), PEM.
+	Certificate graphql.Omittable[*string] `json:"certificate,omitempty"`
+	// The identity provider's SSO URL (http(s)).
+	SsoURL graphql.Omittable[*string] `json:"ssoURL,omitempty"`
+	// A team of the same organization new members join.
+	DefaultTeam graphql.Omittable[*string] `json:"defaultTeam,omitempty"`
+	// The organization role of new members; null: guest.
 	DefaultRole graphql.Omittable[*access.Role] `json:"defaultRole,omitempty"`
 }
 
 // Absent fields are left alone; null clears emoji, editMode and defaultLevel.
 type UpdateSpaceInput struct {
-	Title        graphql.Omittable[*string] `json:"title,omitempty"`
-	Emoji        graphql.Omittable[*string] `json:"emoji,omitempty"`
-	EditMode     graphql.Omittable[*string] `json:"editMode,omitempty"`
-	DefaultLevel graphql.Omittable[*string] `json:"defaultLevel,omitempty"`
-	Visibility   graphql.Omittable[*string] `json:"visibility,omitempty"`
+	// At most 50 characters; null is BAD_USER_INPUT.
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// An emoji; null clears it.
+	Emoji graphql.Omittable[*string] `json:"emoji,omitempty"`
+	// null: edits through change requests only.
+	EditMode graphql.Omittable[*space.EditMode] `json:"editMode,omitempty"`
+	// See DefaultLevel; null: members get no access by default.
+	DefaultLevel graphql.Omittable[*space.DefaultLevel] `json:"defaultLevel,omitempty"`
+	// in_collection only for spaces in a collection; null is BAD_USER_INPUT.
+	Visibility graphql.Omittable[*space.Visibility] `json:"visibility,omitempty"`
 }
 
 // Replaces the title; languages are replaced when sent, left alone when absent, emptied when null.
 type UpdateTranslationInput struct {
-	Title     string                      `json:"title"`
+	// 1-100 characters.
+	Title string `json:"title"`
+	// Distinct languages, replacing the current ones; absent: unchanged; null: none.
 	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
 }
 
@@ -410,13 +621,20 @@ type UpdateTranslationInput struct {
 type MemberRoleFilter string
 
 const (
-	MemberRoleFilterAdmin   MemberRoleFilter = "admin"
-	MemberRoleFilterCreate  MemberRoleFilter = "create"
-	MemberRoleFilterReview  MemberRoleFilter = "review"
-	MemberRoleFilterEdit    MemberRoleFilter = "edit"
+	// Admins.
+	MemberRoleFilterAdmin MemberRoleFilter = "admin"
+	// Members with the create role.
+	MemberRoleFilterCreate MemberRoleFilter = "create"
+	// Members with the review role.
+	MemberRoleFilterReview MemberRoleFilter = "review"
+	// Members with the edit role.
+	MemberRoleFilterEdit MemberRoleFilter = "edit"
+	// Members with the comment role.
 	MemberRoleFilterComment MemberRoleFilter = "comment"
-	MemberRoleFilterRead    MemberRoleFilter = "read"
-	MemberRoleFilterGuest   MemberRoleFilter = "guest"
+	// Members with the read role.
+	MemberRoleFilterRead MemberRoleFilter = "read"
+	// Members without a role.
+	MemberRoleFilterGuest MemberRoleFilter = "guest"
 )
 
 var AllMemberRoleFilter = []MemberRoleFilter{
@@ -476,7 +694,9 @@ func (e MemberRoleFilter) MarshalJSON() ([]byte, error) {
 type MemberSort string
 
 const (
-	MemberSortJoinedAt   MemberSort = "joinedAt"
+	// By when they joined.
+	MemberSortJoinedAt MemberSort = "joinedAt"
+	// By when they were last seen; members never seen are left out.
 	MemberSortLastSeenAt MemberSort = "lastSeenAt"
 )
 
@@ -532,7 +752,9 @@ func (e MemberSort) MarshalJSON() ([]byte, error) {
 type Order string
 
 const (
-	OrderAsc  Order = "asc"
+	// Oldest (or first) first.
+	OrderAsc Order = "asc"
+	// Newest (or last) first.
 	OrderDesc Order = "desc"
 )
 
@@ -584,10 +806,13 @@ func (e Order) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// Whether a SAML provider is ready for sign-ins.
 type SAMLProviderStatus string
 
 const (
-	SAMLProviderStatusActive  SAMLProviderStatus = "active"
+	// ssoURL, entityID and certificate are all set.
+	SAMLProviderStatusActive SAMLProviderStatus = "active"
+	// Some of ssoURL, entityID and certificate are missing.
 	SAMLProviderStatusPending SAMLProviderStatus = "pending"
 )
 
@@ -643,7 +868,9 @@ func (e SAMLProviderStatus) MarshalJSON() ([]byte, error) {
 type TeamRole string
 
 const (
-	TeamRoleOwner  TeamRole = "owner"
+	// Manages the team.
+	TeamRoleOwner TeamRole = "owner"
+	// Belongs to the team.
 	TeamRoleMember TeamRole = "member"
 )
 

@@ -146,13 +146,17 @@ type Page[T any] struct {
 	Items   []T
 	Cursors []string // one per item
 	Next    *string  // cursor of the following page; nil on the last page
-	Total   int
+	// HasPrevious tells that pages come before this one: it was asked for
+	// after a cursor. (Keyset pages cannot cheaply tell whether the items
+	// before the cursor still exist, so the cursor is the answer.)
+	HasPrevious bool
+	Total       int
 }
 
 // Cut builds a page from rows fetched with Limit+1, so that the extra row
 // tells whether another page follows.
 func Cut[T any](a Args, rows []T, total int, key func(T) Cursor) Page[T] {
-	p := Page[T]{Total: total}
+	p := Page[T]{Total: total, HasPrevious: a.After != nil}
 	if len(rows) > a.Limit {
 		rows = rows[:a.Limit]
 		next := key(rows[len(rows)-1]).Encode()

@@ -20,6 +20,9 @@ func TestSliceWalksEveryItemOnce(t *testing.T) {
 			if p.Total != 23 {
 				t.Fatalf("total %d", p.Total)
 			}
+			if p.HasPrevious != (a.After != nil) {
+				t.Fatalf("%s: HasPrevious %v on the page after %v", order, p.HasPrevious, a.After)
+			}
 			seen = append(seen, p.Items...)
 			if p.Next == nil {
 				break
