@@ -9,47 +9,12 @@ import (
 	"context"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/generated"
-	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
-	"github.com/folio/folio/internal/paging"
 )
-
-func (r *changeRequestResolver) CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error) {
-	return r.ChangeRequestAuthor(ctx, obj)
-}
-
-func (r *changeRequestResolver) Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error) {
-	return loader.For(ctx).SpaceByID.Load(ctx, obj.SpaceID)()
-}
-
-func (r *changeRequestResolver) Revision(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
-	return loadRevision(ctx, obj.RevisionID)
-}
-
-func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error) {
-	return r.ChangeRequestOpenComments(ctx, obj)
-}
-
-func (r *changeRequestResolver) Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error) {
-	return r.Resolver.Outdated(ctx, obj)
-}
-
-func (r *changeRequestResolver) Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestURLs, error) {
-	return r.ChangeRequestURLs(obj), nil
-}
-
-func (r *changeRequestResolver) Links(ctx context.Context, obj *ent.ChangeRequest, pageID *string, status *string) (*model.LinksPage, error) {
-	return r.Resolver.Links(ctx, obj.SpaceID, obj.ID, deref(pageID), status)
-}
-
-func (r *changeRequestResolver) FileBacklinks(ctx context.Context, obj *ent.ChangeRequest, fileID string) ([]*model.Page, error) {
-	return r.Resolver.FileBacklinks(ctx, obj.SpaceID, obj.ID, fileID)
-}
 
 func (r *fileResolver) ID(ctx context.Context, obj *ent.File) (string, error) {
 	return obj.FileID, nil
@@ -70,48 +35,12 @@ func (r *fileResolver) Dimensions(ctx context.Context, obj *ent.File) (*model.Fi
 	return &model.FileDimensions{Width: *obj.Width, Height: *obj.Height}, nil
 }
 
-func (r *linkUsageResolver) Pages(ctx context.Context, obj *model.LinkUsage) ([]*model.Page, error) {
-	out := make([]*model.Page, len(obj.Locations))
-	for i, p := range obj.Locations {
-		out[i] = &model.Page{Page: p, Tree: obj.Tree, SpaceID: obj.SpaceID, InTree: true}
-	}
-	return out, nil
-}
-
-func (r *mutationResolver) CreateChangeRequest(ctx context.Context, spaceID string, subject *string) (*ent.ChangeRequest, error) {
-	return r.Resolver.CreateChangeRequest(ctx, spaceID, subject)
-}
-
-func (r *mutationResolver) UpdateChangeRequest(ctx context.Context, spaceID string, id string, input model.UpdateChangeRequestInput) (*ent.ChangeRequest, error) {
-	return r.Resolver.UpdateChangeRequest(ctx, spaceID, id, input)
-}
-
 func (r *mutationResolver) UpdateChangeRequestContent(ctx context.Context, spaceID string, id string, changes []*model.ContentChangeInput) (*ent.ChangeRequest, error) {
 	return r.Resolver.UpdateChangeRequestContent(ctx, spaceID, id, changes)
 }
 
 func (r *mutationResolver) UpdateSpaceContent(ctx context.Context, spaceID string, changes []*model.ContentChangeInput) (*ent.Space, error) {
 	return r.Resolver.UpdateSpaceContent(ctx, spaceID, changes)
-}
-
-func (r *mutationResolver) MergeChangeRequest(ctx context.Context, spaceID string, id string) (*model.MergeResult, error) {
-	return r.Resolver.MergeChangeRequest(ctx, spaceID, id)
-}
-
-func (r *mutationResolver) UpdateChangeRequestFromMain(ctx context.Context, spaceID string, id string) (*model.MergeResult, error) {
-	return r.Resolver.UpdateChangeRequestFromMain(ctx, spaceID, id)
-}
-
-func (r *mutationResolver) ImportContent(ctx context.Context, spaceID string, changeRequestID *string, url string, source string) (*model.ImportResult, error) {
-	cr := ""
-	if changeRequestID != nil {
-		cr = *changeRequestID
-	}
-	return r.Resolver.ImportContent(ctx, spaceID, cr, url, source)
-}
-
-func (r *mutationResolver) ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (string, error) {
-	return r.Resolver.ChangeRequestPDF(ctx, spaceID, id, deref(page), derefBool(only))
 }
 
 func (r *pageResolver) ID(ctx context.Context, obj *model.Page) (string, error) {
@@ -174,44 +103,14 @@ func (r *revisionResolver) Page(ctx context.Context, obj *ent.Revision, id strin
 	return p, err
 }
 
-func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *changerequest.Status, contributor *string) (*model.ChangeRequestConnection, error) {
-	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
-	if err != nil {
-		return nil, err
-	}
-	page, err := r.SpaceChangeRequests(ctx, obj.ID, enumString(status), contributor, args)
-	if err != nil {
-		return nil, err
-	}
-	return connectionOf[model.ChangeRequestConnection](page), nil
-}
-
-func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *ent.Space, id string) (*ent.ChangeRequest, error) {
-	return r.FindChangeRequest(ctx, obj.ID, id)
-}
-
-func (r *spaceResolver) Links(ctx context.Context, obj *ent.Space, pageID *string, status *string) (*model.LinksPage, error) {
-	return r.Resolver.Links(ctx, obj.ID, "", deref(pageID), status)
-}
-
-func (r *spaceResolver) FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error) {
-	return r.Resolver.FileBacklinks(ctx, obj.ID, "", fileID)
-}
-
-func (r *Resolver) ChangeRequest() generated.ChangeRequestResolver { return &changeRequestResolver{r} }
-
 func (r *Resolver) File() generated.FileResolver { return &fileResolver{r} }
-
-func (r *Resolver) LinkUsage() generated.LinkUsageResolver { return &linkUsageResolver{r} }
 
 func (r *Resolver) Page() generated.PageResolver { return &pageResolver{r} }
 
 func (r *Resolver) Revision() generated.RevisionResolver { return &revisionResolver{r} }
 
 type (
-	changeRequestResolver struct{ *Resolver }
-	fileResolver          struct{ *Resolver }
-	linkUsageResolver     struct{ *Resolver }
-	pageResolver          struct{ *Resolver }
-	revisionResolver      struct{ *Resolver }
+	fileResolver     struct{ *Resolver }
+	pageResolver     struct{ *Resolver }
+	revisionResolver struct{ *Resolver }
 )

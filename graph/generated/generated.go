@@ -732,22 +732,21 @@ type MutationResolver interface {
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*ent.Organization, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*ent.Organization, error)
 	PingOrganization(ctx context.Context, id string) (bool, error)
+	CreateChangeRequest(ctx context.Context, spaceID string, subject *string) (*ent.ChangeRequest, error)
+	UpdateChangeRequest(ctx context.Context, spaceID string, id string, input model.UpdateChangeRequestInput) (*ent.ChangeRequest, error)
+	MergeChangeRequest(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
+	UpdateChangeRequestFromMain(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
 	CreateCollection(ctx context.Context, organizationID string, input model.CreateCollectionInput) (*ent.Collection, error)
 	UpdateCollection(ctx context.Context, id string, input model.UpdateCollectionInput) (*ent.Collection, error)
 	DeleteCollection(ctx context.Context, id string) (bool, error)
 	MoveCollection(ctx context.Context, id string, input model.MoveInput) (*ent.Collection, error)
 	TransferCollection(ctx context.Context, id string, organizationID string) (*ent.Collection, error)
-	CreateChangeRequest(ctx context.Context, spaceID string, subject *string) (*ent.ChangeRequest, error)
-	UpdateChangeRequest(ctx context.Context, spaceID string, id string, input model.UpdateChangeRequestInput) (*ent.ChangeRequest, error)
 	UpdateChangeRequestContent(ctx context.Context, spaceID string, id string, changes []*model.ContentChangeInput) (*ent.ChangeRequest, error)
 	UpdateSpaceContent(ctx context.Context, spaceID string, changes []*model.ContentChangeInput) (*ent.Space, error)
-	MergeChangeRequest(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
-	UpdateChangeRequestFromMain(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
-	ImportContent(ctx context.Context, spaceID string, changeRequestID *string, url string, source string) (*model.ImportResult, error)
-	ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (string, error)
 	CreateCustomField(ctx context.Context, organizationID string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
 	UpdateCustomField(ctx context.Context, organizationID string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
 	DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error)
+	ImportContent(ctx context.Context, spaceID string, changeRequestID *string, url string, source string) (*model.ImportResult, error)
 	CreateOrganizationInvite(ctx context.Context, organizationID string, input model.CreateOrganizationInviteInput) (*ent.Invite, error)
 	UpdateOrganizationInvite(ctx context.Context, organizationID string, id string, input model.UpdateOrganizationInviteInput) (*ent.Invite, error)
 	DeleteOrganizationInvite(ctx context.Context, organizationID string, id string) (bool, error)
@@ -755,6 +754,7 @@ type MutationResolver interface {
 	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*ent.Member, error)
 	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
 	SetMemberSso(ctx context.Context, organizationID string, userID string) (*ent.Member, error)
+	ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (string, error)
 	CreateSAMLProvider(ctx context.Context, organizationID string, input model.CreateSAMLProviderInput) (*ent.SAMLProvider, error)
 	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error)
 	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (bool, error)
@@ -3813,6 +3813,158 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../../schema/changerequest.graphql", Input: `# Change requests: proposed changes to a space, reviewed and merged (REST area ` + "`" + `changerequests` + "`" + `).
+
+"A proposed set of changes to a space's content, reviewed and merged like a pull request."
+type ChangeRequest implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "Counts up per space from 1 and never repeats; REST and the app address change requests by it too."
+  number: Int!
+  "Where the change request stands."
+  status: ChangeRequestStatus!
+  "A one-line title; \"\" when unset."
+  subject: String!
+  "Who opened it; null when the user no longer exists."
+  createdBy: User
+  "When it was created."
+  createdAt: Time!
+  "When it was last changed."
+  updatedAt: Time!
+  "The space it changes."
+  space: Space!
+  "The change request's current content."
+  revision: Revision!
+  "ID of the space's revision it was created from."
+  revisionInitial: String!
+  "ID of the space's revision last brought in (created from or updated from): the base of a merge."
+  revisionMergedAncestor: String!
+  "ID of the space's revision its merge created; null until merged."
+  revisionMerged: String
+  "Open comments."
+  comments: Int!
+  "True when the space has moved on since the change request was created or last updated."
+  outdated: Boolean!
+  "Where the change request lives in the REST API and the app."
+  urls: ChangeRequestURLs!
+}
+
+"URLs of a change request."
+type ChangeRequestURLs {
+  "The change request's URL in the REST API (/v1/...)."
+  location: String!
+  "Where the change request opens in Folio's web app."
+  app: String!
+}
+
+"A page of ChangeRequest items (Relay connection)."
+type ChangeRequestConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [ChangeRequestEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
+  totalCount: Int!
+}
+
+"One ChangeRequest of a ChangeRequestConnection page, with its cursor."
+type ChangeRequestEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The change request."
+  node: ChangeRequest!
+}
+
+"The outcome of a merge (result: merge) or an update (result: update)."
+type MergeResult {
+  "ID of the revision the operation produced (the space's after a merge, the change request's after an update)."
+  revision: String!
+  "Which operation ran."
+  result: MergeResultKind!
+}
+
+"Changes to a change request. Absent fields are left alone; null is BAD_USER_INPUT."
+input UpdateChangeRequestInput {
+  "The new one-line title."
+  subject: String
+  "draft, open or archived; merged comes only from mergeChangeRequest, and a merged change request keeps its status (CONFLICT)."
+  status: ChangeRequestStatus
+}
+
+extend type Space {
+  "The space's change requests with one status (default open), newest first."
+  changeRequests(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only change requests with this status; absent: open."
+    status: ChangeRequestStatus
+    "Only change requests opened by this user ID."
+    contributor: ID
+  ): ChangeRequestConnection!
+  "A change request by id or number."
+  changeRequest(
+    "The change request's ID or number."
+    id: String!
+  ): ChangeRequest!
+}
+
+extend type Mutation {
+  "Open a change request on the space's current content (edit role)."
+  createChangeRequest(
+    "The space's ID."
+    spaceId: ID!
+    "A one-line title; absent: \"\"."
+    subject: String
+  ): ChangeRequest!
+  "Change a change request's subject or status (edit role)."
+  updateChangeRequest(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+    "The fields to change."
+    input: UpdateChangeRequestInput!
+  ): ChangeRequest!
+  "Three-way merge into the space; CONFLICT naming the pages when both sides changed the same lines."
+  mergeChangeRequest(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+  ): MergeResult!
+  "Bring the space's changes into the change request (same rule as merge)."
+  updateChangeRequestFromMain(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+  ): MergeResult!
+}
+
+"Where a change request stands. Lists default to open."
+enum ChangeRequestStatus {
+  "Work in progress, not yet submitted for review."
+  draft
+  "Submitted: open for review and merge."
+  open
+  "Closed without merging; its content can no longer change."
+  archived
+  "Merged into the space (only mergeChangeRequest sets it); final."
+  merged
+}
+
+"What mergeChangeRequest or updateChangeRequestFromMain did."
+enum MergeResultKind {
+  "The change request's content was merged into the space."
+  merge
+  "The space's changes were brought into the change request (or it was already up to date)."
+  update
+}
+`, BuiltIn: false},
 	{Name: "../../schema/collection.graphql", Input: `# Collections: nested groups of spaces (REST area ` + "`" + `spaces` + "`" + `).
 
 "A folder of spaces and other collections in an organization (REST: /v1/collections/{id})."
@@ -4026,7 +4178,7 @@ type Query {
 }
 
 `, BuiltIn: false},
-	{Name: "../../schema/content.graphql", Input: `# Content: revisions, pages, files, change requests (REST area ` + "`" + `content` + "`" + `).
+	{Name: "../../schema/content.graphql", Input: `# Content: revisions, pages, files and batches of content edits (REST area ` + "`" + `content` + "`" + `).
 
 "An immutable snapshot of a space's content."
 type Revision implements Node {
@@ -4113,82 +4265,6 @@ type FileDimensions {
   height: Int!
 }
 
-"A proposed set of changes to a space's content, reviewed and merged like a pull request."
-type ChangeRequest implements Node {
-  "Stable, opaque ID; node(id:) finds the object by it."
-  id: ID!
-  "Counts up per space from 1 and never repeats; REST and the app address change requests by it too."
-  number: Int!
-  "Where the change request stands."
-  status: ChangeRequestStatus!
-  "A one-line title; \"\" when unset."
-  subject: String!
-  "Who opened it; null when the user no longer exists."
-  createdBy: User
-  "When it was created."
-  createdAt: Time!
-  "When it was last changed."
-  updatedAt: Time!
-  "The space it changes."
-  space: Space!
-  "The change request's current content."
-  revision: Revision!
-  "ID of the space's revision it was created from."
-  revisionInitial: String!
-  "ID of the space's revision last brought in (created from or updated from): the base of a merge."
-  revisionMergedAncestor: String!
-  "ID of the space's revision its merge created; null until merged."
-  revisionMerged: String
-  "Open comments."
-  comments: Int!
-  "True when the space has moved on since the change request was created or last updated."
-  outdated: Boolean!
-  "Where the change request lives in the REST API and the app."
-  urls: ChangeRequestURLs!
-}
-
-"URLs of a change request."
-type ChangeRequestURLs {
-  "The change request's URL in the REST API (/v1/...)."
-  location: String!
-  "Where the change request opens in Folio's web app."
-  app: String!
-}
-
-"A page of ChangeRequest items (Relay connection)."
-type ChangeRequestConnection {
-  "The items of this page, in the list's order, each with its cursor."
-  edges: [ChangeRequestEdge!]!
-  "Cursors of this page and whether pages come before or after it."
-  pageInfo: PageInfo!
-  "Number of items in the whole list with the same filters, across all pages."
-  totalCount: Int!
-}
-
-"One ChangeRequest of a ChangeRequestConnection page, with its cursor."
-type ChangeRequestEdge {
-  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
-  cursor: String!
-  "The change request."
-  node: ChangeRequest!
-}
-
-"The outcome of a merge (result: merge) or an update (result: update)."
-type MergeResult {
-  "ID of the revision the operation produced (the space's after a merge, the change request's after an update)."
-  revision: String!
-  "Which operation ran."
-  result: MergeResultKind!
-}
-
-"Changes to a change request. Absent fields are left alone; null is BAD_USER_INPUT."
-input UpdateChangeRequestInput {
-  "The new one-line title."
-  subject: String
-  "draft, open or archived; merged comes only from mergeChangeRequest, and a merged change request keeps its status (CONFLICT)."
-  status: ChangeRequestStatus
-}
-
 "A file to upload, from inline bytes (base64) or a URL (exactly one of them)."
 input FileUploadInput {
   "The file name, 1 to 256 characters."
@@ -4231,44 +4307,7 @@ input ContentChangeInput {
   files: [FileUploadInput!]
 }
 
-extend type Space {
-  "The space's change requests with one status (default open), newest first."
-  changeRequests(
-    "Page size: 1 to 1000 items, default 50."
-    first: Int
-    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
-    after: String
-    "Direction of the list's order (see Order); absent: the default the field describes."
-    order: Order
-    "Only change requests with this status; absent: open."
-    status: ChangeRequestStatus
-    "Only change requests opened by this user ID."
-    contributor: ID
-  ): ChangeRequestConnection!
-  "A change request by id or number."
-  changeRequest(
-    "The change request's ID or number."
-    id: String!
-  ): ChangeRequest!
-}
-
 extend type Mutation {
-  "Open a change request on the space's current content (edit role)."
-  createChangeRequest(
-    "The space's ID."
-    spaceId: ID!
-    "A one-line title; absent: \"\"."
-    subject: String
-  ): ChangeRequest!
-  "Change a change request's subject or status (edit role)."
-  updateChangeRequest(
-    "The space's ID."
-    spaceId: ID!
-    "The change request's ID or number."
-    id: String!
-    "The fields to change."
-    input: UpdateChangeRequestInput!
-  ): ChangeRequest!
   "Apply a batch of changes to a change request's content, all or nothing."
   updateChangeRequestContent(
     "The space's ID."
@@ -4285,124 +4324,6 @@ extend type Mutation {
     "The changes, applied in order; if one fails, none is."
     changes: [ContentChangeInput!]!
   ): Space!
-  "Three-way merge into the space; CONFLICT naming the pages when both sides changed the same lines."
-  mergeChangeRequest(
-    "The space's ID."
-    spaceId: ID!
-    "The change request's ID or number."
-    id: String!
-  ): MergeResult!
-  "Bring the space's changes into the change request (same rule as merge)."
-  updateChangeRequestFromMain(
-    "The space's ID."
-    spaceId: ID!
-    "The change request's ID or number."
-    id: String!
-  ): MergeResult!
-}
-
-"The outcome of an import."
-type ImportResult {
-  "ID of the revision the import created."
-  revision: String!
-  "Number of pages and files imported."
-  importedResources: Int!
-  "Number of resources looked at, imported or not."
-  totalResources: Int!
-}
-
-extend type Mutation {
-  "Fetch url and add its content (source: markdown, zip, html or website) to a space or a change request."
-  importContent(
-    "The space's ID."
-    spaceId: ID!
-    "Import into this change request (ID or number) instead of the space."
-    changeRequestId: String
-    "An http(s) URL Folio downloads."
-    url: String!
-    "How to read what the URL answers."
-    source: ImportSource!
-  ): ImportResult!
-}
-
-"Where a link points, and whether it resolves."
-type LinkTarget {
-  "Whether the target exists."
-  status: LinkStatus!
-  "What the link points at."
-  kind: LinkKind!
-  "The link as written."
-  url: String!
-  "The target page (kind page or anchor); null when unknown."
-  pageId: ID
-  "The target file (kind file); null for other kinds."
-  fileId: ID
-  "The heading anchor, without '#'; null when the link has none."
-  anchor: String
-}
-
-"A link target and the pages that link to it."
-type LinkUsage {
-  "The link target."
-  target: LinkTarget!
-  "The pages that link to it."
-  pages: [Page!]!
-}
-
-"The links of some content, grouped by target, with counts."
-type LinksResult {
-  "One entry per distinct target (status filter applied), with the pages linking to it."
-  items: [LinkUsage!]!
-  "Number of links, every occurrence counted, whatever the status filter."
-  total: Int!
-  "Number of broken links, every occurrence counted."
-  broken: Int!
-  "Broken links the change request introduces (change requests only)."
-  brokenInChangeRequest: Int!
-}
-
-extend type Space {
-  "Links of the current content (of one page with pageId), filtered by status."
-  links(
-    "Only the links of this page; absent: every page."
-    pageId: ID
-    "Only links with this status; absent: all."
-    status: LinkStatus
-  ): LinksResult!
-  "Pages of the current content that link to a file."
-  fileBacklinks(
-    "The file's ID."
-    fileId: ID!
-  ): [Page!]!
-}
-
-extend type ChangeRequest {
-  "Links of the change request's content (of one page with pageId), filtered by status."
-  links(
-    "Only the links of this page; absent: every page."
-    pageId: ID
-    "Only links with this status; absent: all."
-    status: LinkStatus
-  ): LinksResult!
-  "Pages of the change request's content that link to a file."
-  fileBacklinks(
-    "The file's ID."
-    fileId: ID!
-  ): [Page!]!
-}
-
-extend type Mutation {
-  "Print a change request (or its page pageId, alone with only) to PDF; answers a download URL valid for an hour."
-  changeRequestPDF(
-    "The space's ID."
-    spaceId: ID!
-    "The change request's ID or number."
-    id: String!
-    "Print only this page (with its subpages); absent: every page."
-    page: ID
-    "With page: print the page without its subpages."
-    only: Boolean
-  ): String!
 }
 
 "What made a revision."
@@ -4429,26 +4350,6 @@ enum PageType {
   link
 }
 
-"Where a change request stands. Lists default to open."
-enum ChangeRequestStatus {
-  "Work in progress, not yet submitted for review."
-  draft
-  "Submitted: open for review and merge."
-  open
-  "Closed without merging; its content can no longer change."
-  archived
-  "Merged into the space (only mergeChangeRequest sets it); final."
-  merged
-}
-
-"What mergeChangeRequest or updateChangeRequestFromMain did."
-enum MergeResultKind {
-  "The change request's content was merged into the space."
-  merge
-  "The space's changes were brought into the change request (or it was already up to date)."
-  update
-}
-
 "The operation of one ContentChangeInput (REST spells them the same)."
 enum ContentChangeOperation {
   "Add a page (into, at, title, markdown, ref for later changes of the batch)."
@@ -4459,40 +4360,6 @@ enum ContentChangeOperation {
   delete_page
   "Upload files (files) to the content."
   insert_files
-}
-
-"What importContent reads at its url."
-enum ImportSource {
-  "One markdown document."
-  markdown
-  "A zip of markdown files: pages follow SUMMARY.md when there is one, else the folder tree; images become files."
-  zip
-  "One HTML page, converted to markdown; its title (or first heading) names the page."
-  html
-  "A small website: the page at url and the pages of the same site it links to, one level deep."
-  website
-}
-
-"Whether a link's target resolves (REST: ok, broken, in-app)."
-enum LinkStatus {
-  "The target page, file or anchor exists; external URLs are always ok (Folio does not fetch them)."
-  ok
-  "The target page, file or anchor does not exist, or the URL cannot be parsed."
-  broken
-  "A URL into Folio's own app, which Folio does not check. REST: in-app."
-  in_app
-}
-
-"What a link points at."
-enum LinkKind {
-  "An external URL."
-  url
-  "A page of the same content."
-  page
-  "A file of the same content."
-  file
-  "A heading of the same page (#anchor)."
-  anchor
 }
 `, BuiltIn: false},
 	{Name: "../../schema/customfield.graphql", Input: `# Custom-field definitions of an organization (REST area ` + "`" + `custom-fields` + "`" + `),
@@ -4651,6 +4518,44 @@ enum CustomFieldType {
   select_multi
 }
 `, BuiltIn: false},
+	{Name: "../../schema/import.graphql", Input: `# Imports: content fetched from a URL into a space or a change request (REST area ` + "`" + `imports` + "`" + `).
+
+"The outcome of an import."
+type ImportResult {
+  "ID of the revision the import created."
+  revision: String!
+  "Number of pages and files imported."
+  importedResources: Int!
+  "Number of resources looked at, imported or not."
+  totalResources: Int!
+}
+
+extend type Mutation {
+  "Fetch url and add its content (source: markdown, zip, html or website) to a space or a change request."
+  importContent(
+    "The space's ID."
+    spaceId: ID!
+    "Import into this change request (ID or number) instead of the space."
+    changeRequestId: String
+    "An http(s) URL Folio downloads."
+    url: String!
+    "How to read what the URL answers."
+    source: ImportSource!
+  ): ImportResult!
+}
+
+"What importContent reads at its url."
+enum ImportSource {
+  "One markdown document."
+  markdown
+  "A zip of markdown files: pages follow SUMMARY.md when there is one, else the folder tree; images become files."
+  zip
+  "One HTML page, converted to markdown; its title (or first heading) names the page."
+  html
+  "A small website: the page at url and the pages of the same site it links to, one level deep."
+  website
+}
+`, BuiltIn: false},
 	{Name: "../../schema/invite.graphql", Input: `# Invite links of an organization (REST area ` + "`" + `link-invites` + "`" + `).
 
 """
@@ -4773,6 +4678,96 @@ extend type Mutation {
     "The invite link's ID (its token)."
     id: ID!
   ): JoinOrganizationResult!
+}
+`, BuiltIn: false},
+	{Name: "../../schema/link.graphql", Input: `# Links: where the links of some content point and whether they resolve (REST area ` + "`" + `links` + "`" + `).
+
+"Where a link points, and whether it resolves."
+type LinkTarget {
+  "Whether the target exists."
+  status: LinkStatus!
+  "What the link points at."
+  kind: LinkKind!
+  "The link as written."
+  url: String!
+  "The target page (kind page or anchor); null when unknown."
+  pageId: ID
+  "The target file (kind file); null for other kinds."
+  fileId: ID
+  "The heading anchor, without '#'; null when the link has none."
+  anchor: String
+}
+
+"A link target and the pages that link to it."
+type LinkUsage {
+  "The link target."
+  target: LinkTarget!
+  "The pages that link to it."
+  pages: [Page!]!
+}
+
+"The links of some content, grouped by target, with counts."
+type LinksResult {
+  "One entry per distinct target (status filter applied), with the pages linking to it."
+  items: [LinkUsage!]!
+  "Number of links, every occurrence counted, whatever the status filter."
+  total: Int!
+  "Number of broken links, every occurrence counted."
+  broken: Int!
+  "Broken links the change request introduces (change requests only)."
+  brokenInChangeRequest: Int!
+}
+
+extend type Space {
+  "Links of the current content (of one page with pageId), filtered by status."
+  links(
+    "Only the links of this page; absent: every page."
+    pageId: ID
+    "Only links with this status; absent: all."
+    status: LinkStatus
+  ): LinksResult!
+  "Pages of the current content that link to a file."
+  fileBacklinks(
+    "The file's ID."
+    fileId: ID!
+  ): [Page!]!
+}
+
+extend type ChangeRequest {
+  "Links of the change request's content (of one page with pageId), filtered by status."
+  links(
+    "Only the links of this page; absent: every page."
+    pageId: ID
+    "Only links with this status; absent: all."
+    status: LinkStatus
+  ): LinksResult!
+  "Pages of the change request's content that link to a file."
+  fileBacklinks(
+    "The file's ID."
+    fileId: ID!
+  ): [Page!]!
+}
+
+"Whether a link's target resolves (REST: ok, broken, in-app)."
+enum LinkStatus {
+  "The target page, file or anchor exists; external URLs are always ok (Folio does not fetch them)."
+  ok
+  "The target page, file or anchor does not exist, or the URL cannot be parsed."
+  broken
+  "A URL into Folio's own app, which Folio does not check. REST: in-app."
+  in_app
+}
+
+"What a link points at."
+enum LinkKind {
+  "An external URL."
+  url
+  "A page of the same content."
+  page
+  "A file of the same content."
+  file
+  "A heading of the same page (#anchor)."
+  anchor
 }
 `, BuiltIn: false},
 	{Name: "../../schema/member.graphql", Input: `# Members of an organization (REST area ` + "`" + `access` + "`" + `: /v1/orgs/{id}/members).
@@ -5154,7 +5149,23 @@ enum DefaultContentType {
   site
 }
 `, BuiltIn: false},
-	{Name: "../../schema/saml.graphql", Input: `# SAML single sign-on of an organization (REST area ` + "`" + `access` + "`" + `: /saml, /sso).
+	{Name: "../../schema/pdf.graphql", Input: `# PDF: a change request printed to a downloadable PDF (REST area ` + "`" + `pdf` + "`" + `).
+
+extend type Mutation {
+  "Print a change request (or its page pageId, alone with only) to PDF; answers a download URL valid for an hour."
+  changeRequestPDF(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    id: String!
+    "Print only this page (with its subpages); absent: every page."
+    page: ID
+    "With page: print the page without its subpages."
+    only: Boolean
+  ): String!
+}
+`, BuiltIn: false},
+	{Name: "../../schema/samlprovider.graphql", Input: `# SAML single sign-on of an organization (REST area ` + "`" + `access` + "`" + `: /saml, /sso).
 # Folio stores and serves the configuration; it does not run the SAML login
 # flow itself (the service URLs are where a SAML-aware front end answers).
 
@@ -12849,6 +12860,182 @@ func (ec *executionContext) fieldContext_Mutation_pingOrganization(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["subject"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateChangeRequestInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
+			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateChangeRequestFromMain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateChangeRequestFromMain(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateChangeRequestFromMain(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
+			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateChangeRequestFromMain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateChangeRequestFromMain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createCollection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13069,94 +13256,6 @@ func (ec *executionContext) fieldContext_Mutation_transferCollection(ctx context
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_createChangeRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().CreateChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["subject"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequest(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_createChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateChangeRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateChangeRequestInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ChangeRequest(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Mutation_updateChangeRequestContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13239,182 +13338,6 @@ func (ec *executionContext) fieldContext_Mutation_updateSpaceContent(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateSpaceContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_mergeChangeRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().MergeChangeRequest(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
-			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MergeResult(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_mergeChangeRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_updateChangeRequestFromMain(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_updateChangeRequestFromMain(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().UpdateChangeRequestFromMain(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
-			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_updateChangeRequestFromMain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_MergeResult(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_updateChangeRequestFromMain_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_importContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_importContent(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().ImportContent(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["url"].(string), fc.Args["source"].(string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.ImportResult) graphql.Marshaler {
-			return ec.marshalNImportResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐImportResult(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_ImportResult(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_importContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_changeRequestPDF(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_changeRequestPDF(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().ChangeRequestPDF(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string), fc.Args["page"].(*string), fc.Args["only"].(*bool))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_changeRequestPDF(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return nil, errors.New("field of type String does not have child fields")
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_changeRequestPDF_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -13547,6 +13470,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteCustomField(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteCustomField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importContent(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportContent(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["url"].(string), fc.Args["source"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ImportResult) graphql.Marshaler {
+			return ec.marshalNImportResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐImportResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ImportResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -13855,6 +13822,50 @@ func (ec *executionContext) fieldContext_Mutation_setMemberSSO(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_setMemberSSO_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_changeRequestPDF(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_changeRequestPDF(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ChangeRequestPDF(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string), fc.Args["page"].(*string), fc.Args["only"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_changeRequestPDF(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_changeRequestPDF_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -25078,6 +25089,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mergeChangeRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeChangeRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateChangeRequestFromMain":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateChangeRequestFromMain(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createCollection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createCollection(ctx, field)
@@ -25113,20 +25152,6 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "createChangeRequest":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_createChangeRequest(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "updateChangeRequest":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateChangeRequest(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "updateChangeRequestContent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateChangeRequestContent(ctx, field)
@@ -25137,34 +25162,6 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateSpaceContent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSpaceContent(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "mergeChangeRequest":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_mergeChangeRequest(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "updateChangeRequestFromMain":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_updateChangeRequestFromMain(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "importContent":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_importContent(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "changeRequestPDF":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_changeRequestPDF(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -25186,6 +25183,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteCustomField":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteCustomField(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importContent":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importContent(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -25235,6 +25239,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "setMemberSSO":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setMemberSSO(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changeRequestPDF":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_changeRequestPDF(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
