@@ -103,14 +103,14 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 		switch {
 		case v == nil:
 			return nil, apperr.InvalidField("status", "cannot be null")
-		case *v == "merged":
+		case *v == changerequest.StatusMerged:
 			return nil, apperr.InvalidField("status", "a change request becomes merged only by merging it")
-		case *v != "draft" && *v != "open" && *v != "archived":
+		case *v != changerequest.StatusDraft && *v != changerequest.StatusOpen && *v != changerequest.StatusArchived:
 			return nil, apperr.InvalidField("status", "must be draft, open or archived")
 		case cr.Status == changerequest.StatusMerged:
 			return nil, apperr.Conflictf("change request %d is merged: its status cannot change", cr.Number)
 		}
-		upd.SetStatus(changerequest.Status(*v))
+		upd.SetStatus(*v)
 	}
 	updated, err := upd.Save(ctx)
 	return updated, entError(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
@@ -53,9 +54,10 @@ func collectionRole(ctx context.Context, c *ent.Collection) (*access.Role, error
 	return r, err
 }
 
-// checkDefaultLevel accepts a role name or "inherit" (nil clears).
+// checkDefaultLevel accepts a role name or "inherit" (nil clears). Spaces and
+// collections share ent/schema's DefaultLevels, so space's constant serves both.
 func checkDefaultLevel(v *string) error {
-	if v == nil || *v == "inherit" {
+	if v == nil || *v == space.DefaultLevelInherit.String() {
 		return nil
 	}
 	if _, err := access.ParseRole(*v); err != nil {

@@ -52,13 +52,13 @@ func (r *Resolver) applyChanges(ctx context.Context, d *draft, changes []*model.
 		}
 		var err error
 		switch c.Operation {
-		case "insert_page":
+		case model.OperationInsertPage:
 			err = d.insertPage(c, field, resolve, refs)
-		case "update_page":
+		case model.OperationUpdatePage:
 			err = d.updatePage(c, field, resolve)
-		case "delete_page":
+		case model.OperationDeletePage:
 			err = d.deletePage(c, field, resolve)
-		case "insert_files":
+		case model.OperationInsertFiles:
 			err = r.insertFiles(ctx, d, c, field)
 		default:
 			err = apperr.InvalidField(field("operation"), "must be insert_page, update_page, delete_page or insert_files")

@@ -183,7 +183,7 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 		return nil, err
 	}
 	loader.For(ctx).SpaceByID.Clear(ctx, spaceID)
-	return &model.MergeResult{Revision: rev.ID, Result: "merge"}, nil
+	return &model.MergeResult{Revision: rev.ID, Result: model.MergeResultMerge}, nil
 }
 
 // UpdateChangeRequestFromMain brings the space's changes into a change
@@ -194,7 +194,7 @@ func (r *Resolver) UpdateChangeRequestFromMain(ctx context.Context, spaceID, id 
 		return nil, err
 	}
 	if s.RevisionID == cr.RevisionMergedAncestor {
-		return &model.MergeResult{Revision: cr.RevisionID, Result: "update"}, nil
+		return &model.MergeResult{Revision: cr.RevisionID, Result: model.MergeResultUpdate}, nil
 	}
 	merged, err := threeWay(ctx, cr.RevisionMergedAncestor, cr.RevisionID, s.RevisionID)
 	if err != nil {
@@ -219,5 +219,5 @@ func (r *Resolver) UpdateChangeRequestFromMain(ctx context.Context, spaceID, id 
 	if err != nil {
 		return nil, err
 	}
-	return &model.MergeResult{Revision: rev.ID, Result: "update"}, nil
+	return &model.MergeResult{Revision: rev.ID, Result: model.MergeResultUpdate}, nil
 }

@@ -28,7 +28,7 @@ import (
 // waits its turn, then answers 503 with Retry-After.
 func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, source string) (*model.ImportResult, error) {
 	switch source {
-	case "markdown", "zip", "html", "website":
+	case model.ImportMarkdown, model.ImportZip, model.ImportHTML, model.ImportWebsite:
 	case "":
 		return nil, apperr.InvalidField("source", "is required: markdown, zip, html or website")
 	default:
@@ -151,7 +151,7 @@ func (r *Resolver) fetchImport(ctx context.Context, rawURL, source string) (impo
 		}
 		return importer.Result{}, apperr.InvalidField("url", "cannot be fetched: %s", err.Error())
 	}
-	if source == "website" {
+	if source == model.ImportWebsite {
 		res, err := importer.Website(ctx, rawURL, get)
 		if err != nil {
 			return fail(err)
@@ -164,9 +164,9 @@ func (r *Resolver) fetchImport(ctx context.Context, rawURL, source string) (impo
 	}
 	var res importer.Result
 	switch source {
-	case "markdown":
+	case model.ImportMarkdown:
 		res, err = importer.Markdown(body, final.Path)
-	case "html":
+	case model.ImportHTML:
 		res, err = importer.HTML(body, final)
 	default:
 		res, err = importer.Zip(body)

@@ -76,7 +76,7 @@ func (r *Resolver) revisionLinks(ctx context.Context, rev *ent.Revision, pageID 
 		for _, link := range derived[p.ContentHash].Links {
 			target := r.resolveLink(link.Target, p, t, byPath, fileIDs, anchorsOf)
 			set.total++
-			if target.Status == "broken" {
+			if target.Status == model.LinkBroken {
 				set.broken++
 			}
 			key := target.Status + "\x00" + target.Kind + "\x00" + target.URL + "\x00" + target.PageID + "\x00" + target.FileID + "\x00" + target.Anchor
@@ -108,29 +108,29 @@ func (r *Resolver) resolveLink(raw string, from *ent.Page, t *loader.Tree, byPat
 	fileIDs map[string]*ent.File, anchorsOf func(*ent.Page) map[string]bool) model.LinkTarget {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
-		return model.LinkTarget{Status: "broken", Kind: "url", URL: raw}
+		return model.LinkTarget{Status: model.LinkBroken, Kind: model.LinkURL, URL: raw}
 	}
 	if u.Scheme != "" || u.Host != "" {
 		if r.BaseURL != "" && strings.HasPrefix(raw, r.BaseURL+"/") {
-			return model.LinkTarget{Status: "in-app", Kind: "url", URL: raw}
+			return model.LinkTarget{Status: model.LinkInApp, Kind: model.LinkURL, URL: raw}
 		}
-		return model.LinkTarget{Status: "ok", Kind: "url", URL: raw}
+		return model.LinkTarget{Status: model.LinkOK, Kind: model.LinkURL, URL: raw}
 	}
 	anchor := u.Fragment
 	p := u.Path
 	// Same page: #anchor.
 	if p == "" {
 		if anchor != "" && !anchorsOf(from)[anchor] {
-			return model.LinkTarget{Status: "broken", Kind: "anchor", URL: raw, PageID: from.PageID, Anchor: anchor}
+			return model.LinkTarget{Status: model.LinkBroken, Kind: model.LinkAnchor, URL: raw, PageID: from.PageID, Anchor: anchor}
 		}
-		return model.LinkTarget{Status: "ok", Kind: "anchor", URL: raw, PageID: from.PageID, Anchor: anchor}
+		return model.LinkTarget{Status: model.LinkOK, Kind: model.LinkAnchor, URL: raw, PageID: from.PageID, Anchor: anchor}
 	}
 	if id, ok := strings.CutPrefix(p, "/files/"); ok {
 		id = strings.Trim(id, "/")
 		if f := fileIDs[id]; f != nil {
-			return model.LinkTarget{Status: "ok", Kind: "file", URL: raw, FileID: id, File: f}
+			return model.LinkTarget{Status: model.LinkOK, Kind: model.LinkFile, URL: raw, FileID: id, File: f}
 		}
-		return model.LinkTarget{Status: "broken", Kind: "file", URL: raw, FileID: id}
+		return model.LinkTarget{Status: model.LinkBroken, Kind: model.LinkFile, URL: raw, FileID: id}
 	}
 	var target *ent.Page
 	if id, ok := strings.CutPrefix(p, "/pages/"); ok {
@@ -144,18 +144,18 @@ func (r *Resolver) resolveLink(raw string, from *ent.Page, t *loader.Tree, byPat
 		target = byPath[resolved]
 	}
 	if target == nil {
-		return model.LinkTarget{Status: "broken", Kind: "page", URL: raw}
+		return model.LinkTarget{Status: model.LinkBroken, Kind: model.LinkPage, URL: raw}
 	}
 	if anchor != "" && !anchorsOf(target)[anchor] {
-		return model.LinkTarget{Status: "broken", Kind: "page", URL: raw, PageID: target.PageID, Anchor: anchor}
+		return model.LinkTarget{Status: model.LinkBroken, Kind: model.LinkPage, URL: raw, PageID: target.PageID, Anchor: anchor}
 	}
-	return model.LinkTarget{Status: "ok", Kind: "page", URL: raw, PageID: target.PageID, Anchor: anchor}
+	return model.LinkTarget{Status: model.LinkOK, Kind: model.LinkPage, URL: raw, PageID: target.PageID, Anchor: anchor}
 }
 
 // Links lists the links of a space's current content (pageID: of one page),
 // or of a change request's (crID), with status filter.
 func (r *Resolver) Links(ctx context.Context, spaceID, crID, pageID string, status *string) (*model.LinksPage, error) {
-	if status != nil && *status != "ok" && *status != "broken" && *status != "in-app" {
+	if status != nil && *status != model.LinkOK && *status != model.LinkBroken && *status != model.LinkInApp {
 		return nil, apperr.InvalidField("status", "must be ok, broken or in-app")
 	}
 	s, _, err := visibleSpace(ctx, spaceID)
@@ -197,14 +197,14 @@ func (r *Resolver) Links(ctx context.Context, spaceID, crID, pageID string, stat
 		}
 		before := map[string]bool{}
 		for _, u := range mainSet.usages {
-			if u.Target.Status == "broken" {
+			if u.Target.Status == model.LinkBroken {
 				for _, p := range u.Locations {
 					before[p.PageID+"\x00"+u.Target.URL] = true
 				}
 			}
 		}
 		for _, u := range set.usages {
-			if u.Target.Status == "broken" {
+			if u.Target.Status == model.LinkBroken {
 				for _, p := range u.Locations {
 					if !before[p.PageID+"\x00"+u.Target.URL] {
 						out.BrokenInChange++
@@ -248,7 +248,7 @@ func (r *Resolver) FileBacklinks(ctx context.Context, spaceID, crID, fileID stri
 	}
 	var out []*model.Page
 	for _, u := range set.usages {
-		if u.Target.Kind == "file" && u.Target.FileID == fileID {
+		if u.Target.Kind == model.LinkFile && u.Target.FileID == fileID {
 			for _, p := range u.Locations {
 				out = append(out, &model.Page{Page: p, Tree: t, SpaceID: spaceID})
 			}

@@ -177,7 +177,7 @@ func (r *Resolver) UpdateOrganization(ctx context.Context, id string, input mode
 		if v == nil {
 			upd.ClearDefaultContent()
 		} else {
-			if v.Type != "site" {
+			if v.Type != model.DefaultContentSite {
 				return nil, apperr.InvalidField("defaultContent.type", "must be \"site\"")
 			}
 			if strings.TrimSpace(v.Site) == "" {

@@ -42,10 +42,10 @@ func siblings(ctx context.Context, c *ent.Client, orgID string, parentID *string
 	}
 	out := make([]sibling, 0, len(spaces)+len(colls))
 	for _, s := range spaces {
-		out = append(out, sibling{"space", s.ID, s.Position})
+		out = append(out, sibling{model.PositionSpace, s.ID, s.Position})
 	}
 	for _, c := range colls {
-		out = append(out, sibling{"collection", c.ID, c.Position})
+		out = append(out, sibling{model.PositionCollection, c.ID, c.Position})
 	}
 	return out, nil
 }
@@ -77,12 +77,12 @@ func placeAt(ctx context.Context, c *ent.Client, orgID string, parentID *string,
 	}
 	var id string
 	switch target.Type {
-	case "space":
+	case model.PositionSpace:
 		if target.Space.Value() == nil {
 			return 0, apperr.InvalidField(field+".space", "is required for type space")
 		}
 		id = *target.Space.Value()
-	case "collection":
+	case model.PositionCollection:
 		if target.Collection.Value() == nil {
 			return 0, apperr.InvalidField(field+".collection", "is required for type collection")
 		}

@@ -306,7 +306,7 @@ func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, e
 		if err := parentStillIn(ctx, tx, s.OrganizationID, s.ParentID, "parent"); err != nil {
 			return err
 		}
-		after := &model.PositionInput{After: omit(&model.PositionTargetInput{Type: "space", Space: omit(&s.ID)})}
+		after := &model.PositionInput{After: omit(&model.PositionTargetInput{Type: model.PositionSpace, Space: omit(&s.ID)})}
 		pos, err := placeAt(ctx, tx, s.OrganizationID, s.ParentID, "", after)
 		if err != nil {
 			return err

@@ -110,14 +110,20 @@ func (a *API) listPages(rev revisionOf) handler {
 	}
 }
 
+// The ?format= of a page: its body as a structured document or as markdown.
+const (
+	formatDocument = "document"
+	formatMarkdown = "markdown"
+)
+
 func (a *API) getPage(rev revisionOf) handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if err := contentQuery(r); err != nil {
 			return err
 		}
-		format := "document"
+		format := formatDocument
 		if v := queryString(r, "format"); v != nil {
-			if *v != "document" && *v != "markdown" {
+			if *v != formatDocument && *v != formatMarkdown {
 				return apperr.InvalidField("format", "must be document or markdown")
 			}
 			format = *v

@@ -72,9 +72,9 @@ func (a *API) presentLinkUsage(ctx context.Context, u *model.LinkUsage) (any, er
 	var err error
 	t := u.Target
 	switch {
-	case t.Status == "broken" || t.Kind == "url":
-		target = map[string]any{"kind": "url", "url": t.URL}
-	case t.Kind == "file":
+	case t.Status == model.LinkBroken || t.Kind == model.LinkURL:
+		target = map[string]any{"kind": model.LinkURL, "url": t.URL}
+	case t.Kind == model.LinkFile:
 		target, err = a.presentFileLocation(ctx, u.SpaceID, t.File)
 	default:
 		target, err = a.presentPageLocation(ctx, &model.Page{Page: u.Tree.ByID[t.PageID], Tree: u.Tree, SpaceID: u.SpaceID}, t.Anchor)
@@ -97,7 +97,7 @@ func (a *API) presentPageLocation(ctx context.Context, p *model.Page, anchor str
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]any{"kind": "page", "organization": org, "space": space, "page": a.presentPage(p)}
+	out := map[string]any{"kind": model.LinkPage, "organization": org, "space": space, "page": a.presentPage(p)}
 	if anchor != "" {
 		out["internalLocation"] = map[string]any{"type": "anchor", "anchor": anchor}
 	}
@@ -110,7 +110,7 @@ func (a *API) presentFileLocation(ctx context.Context, spaceID string, f *ent.Fi
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"kind": "file", "organization": org, "space": space, "file": a.presentFile(f)}, nil
+	return map[string]any{"kind": model.LinkFile, "organization": org, "space": space, "file": a.presentFile(f)}, nil
 }
 
 func (a *API) spaceAndOrganization(ctx context.Context, spaceID string) (any, any, error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/model"
 )
 
@@ -27,13 +29,13 @@ func (a *API) presentPage(p *model.Page) map[string]any {
 	if p.Emoji != "" {
 		out["emoji"] = p.Emoji
 	}
-	switch p.Kind.String() {
-	case "link":
+	switch p.Kind {
+	case page.KindLink:
 		out["kind"] = "link"
 		out["href"] = p.Href
-		out["target"] = map[string]any{"kind": "url", "url": p.Href}
+		out["target"] = map[string]any{"kind": model.LinkURL, "url": p.Href}
 		return out
-	case "group":
+	case page.KindGroup:
 		out["kind"] = "group"
 	default:
 		out["kind"] = "sheet"
@@ -59,10 +61,10 @@ func (a *API) presentPageTree(pages []*model.Page) []map[string]any {
 // structured document.
 func (a *API) presentPageWithBody(ctx context.Context, p *model.Page, format string) (any, error) {
 	out := a.presentPage(p)
-	if p.Kind.String() != "document" {
+	if p.Kind != page.KindDocument {
 		return out, nil
 	}
-	if format == "markdown" {
+	if format == formatMarkdown {
 		md, err := a.res.PageMarkdown(ctx, p)
 		if err != nil {
 			return nil, err
@@ -122,7 +124,7 @@ func (a *API) presentRevision(ctx context.Context, rev *ent.Revision) (any, erro
 	if rev.Parents == nil {
 		out["parents"] = []string{}
 	}
-	if rev.Type.String() == "merge" {
+	if rev.Type == revision.TypeMerge {
 		cr, err := a.res.MergedFrom(ctx, rev)
 		if err != nil {
 			return nil, err
