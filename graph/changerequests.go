@@ -6,6 +6,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
@@ -148,4 +149,86 @@ func (r *Resolver) ChangeRequestURLs(cr *ent.ChangeRequest) *model.ChangeRequest
 		Location: r.BaseURL + "/v1/spaces/" + cr.SpaceID + "/change-requests/" + cr.ID,
 		App:      r.BaseURL + "/s/" + cr.SpaceID + "/change-requests/" + strconv.Itoa(cr.Number),
 	}
+}
+
+// MergeChangeRequest merges a change request into its space: a three-way
+// merge of the change request's content with the space's, from their last
+// common revision. A clean merge makes a merge revision the space's content
+// and marks the change request merged; conflicts change nothing (409).
+func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (*model.MergeResult, error) {
+	s, cr, err := r.editableChangeRequest(ctx, spaceID, id)
+	if err != nil {
+		return nil, err
+	}
+	merged, err := threeWay(ctx, cr.RevisionMergedAncestor, s.RevisionID, cr.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	var rev *ent.Revision
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if rev, err = merged.write(ctx, tx, r.Dialect, spaceID, revision.TypeMerge, []string{s.RevisionID, cr.RevisionID}, auth.ViewerID(ctx)); err != nil {
+			return err
+		}
+		if _, err := moveSpaceRevision(ctx, tx, s, rev.ID); err != nil {
+			return err
+		}
+		old, err := newDraft(ctx, s.RevisionID)
+		if err != nil {
+			return err
+		}
+		if err := r.reindex(ctx, tx, spaceID, old, merged); err != nil {
+			return err
+		}
+		n, err := tx.ChangeRequest.Update().
+			Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID), changerequest.StatusIn(changerequest.StatusOpen, changerequest.StatusDraft)).
+			SetStatus(changerequest.StatusMerged).SetRevisionMerged(rev.ID).Save(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.Conflictf("the change request changed while it was merged: retry")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	loader.For(ctx).SpaceByID.Clear(ctx, spaceID)
+	return &model.MergeResult{Revision: rev.ID, Result: model.MergeResultMerge}, nil
+}
+
+// UpdateChangeRequestFromMain brings the space's changes into a change
+// request by the same three-way rule; afterwards it is no longer outdated.
+func (r *Resolver) UpdateChangeRequestFromMain(ctx context.Context, spaceID, id string) (*model.MergeResult, error) {
+	s, cr, err := r.editableChangeRequest(ctx, spaceID, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.RevisionID == cr.RevisionMergedAncestor {
+		return &model.MergeResult{Revision: cr.RevisionID, Result: model.MergeResultUpdate}, nil
+	}
+	merged, err := threeWay(ctx, cr.RevisionMergedAncestor, cr.RevisionID, s.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	var rev *ent.Revision
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if rev, err = merged.write(ctx, tx, r.Dialect, spaceID, revision.TypeUpdate, []string{cr.RevisionID, s.RevisionID}, auth.ViewerID(ctx)); err != nil {
+			return err
+		}
+		n, err := tx.ChangeRequest.Update().
+			Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID)).
+			SetRevisionID(rev.ID).SetRevisionMergedAncestor(s.RevisionID).Save(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.Conflictf("the change request changed while it was updated: retry")
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &model.MergeResult{Revision: rev.ID, Result: model.MergeResultUpdate}, nil
 }
