@@ -43,7 +43,7 @@ func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 		slog.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(v))
 		return errors.New("internal error")
 	})
-	return wellFormed(rawText(srv))
+	return wellFormed(cache, rawText(srv))
 }
 
 // presentError sets extensions.code from apperr and hides internal errors.

@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -103,12 +104,40 @@ func TestGraphQLRefusalShape(t *testing.T) {
 			for _, method := range []string{"PUT", "DELETE", "PATCH"} {
 				checkGraphQLShape(t, send(t, s, tok, method, "/graphql", "application/json", `{"query":"`+query+`"}`), 405, "METHOD_NOT_ALLOWED")
 			}
+			// A mutation over GET, named or the only operation, runs nothing.
+			for _, q := range []string{
+				`mutation { updateOrganization(id: "` + acme + `", input: {title: "Renamed"}) { id } }`,
+				`query Q { viewer { user { id } } } mutation M { updateOrganization(id: "` + acme + `", input: {title: "Renamed"}) { id } }&operationName=M`,
+			} {
+				query, rest, _ := strings.Cut(q, "&")
+				path := "/graphql?query=" + url.QueryEscape(query)
+				if rest != "" {
+					path += "&" + rest
+				}
+				checkGraphQLShape(t, send(t, s, tok, "GET", path, "", ""), 405, "METHOD_NOT_ALLOWED")
+			}
+			if title := s.Client().Organization.GetX(context.Background(), acme).Title; title != "Acme" {
+				t.Fatalf("a mutation over GET renamed the organization to %q", title)
+			}
 			checkGitBookShape(t, send(t, s, tok, "PUT", "/v1/user", "", ""), 405)
 		})
 		t.Run("Content-Type", func(t *testing.T) {
 			for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "application/graphql"} {
 				checkGraphQLShape(t, send(t, s, tok, "POST", "/graphql", ct, `{"query":"`+query+`"}`), 400, "BAD_USER_INPUT")
 			}
+		})
+		t.Run("upgrade", func(t *testing.T) {
+			req, _ := http.NewRequest("GET", s.URL+"/graphql?query="+url.QueryEscape(query), nil)
+			req.Header.Set("Authorization", "Bearer "+tok)
+			req.Header.Set("Connection", "Upgrade")
+			req.Header.Set("Upgrade", "websocket")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			raw, _ := io.ReadAll(resp.Body)
+			checkGraphQLShape(t, &testkit.Response{Status: resp.StatusCode, Header: resp.Header, Body: raw}, 400, "BAD_USER_INPUT")
 		})
 		t.Run("malformed JSON", func(t *testing.T) {
 			for _, body := range []string{`{"query":`, `[1,2]`, `{"query":"{ viewer { user { id } } }","variables":"x"}`, ``} {
