@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -20,7 +19,8 @@ import (
 	"github.com/folio/folio/internal/apperr"
 )
 
-// NewHandler is the GraphQL executor: POST and GET transports, a query
+// NewHandler is the GraphQL executor: POST and GET transports behind a
+// check that the request is one (request.go: wellFormed), a query
 // cache, document bounds before validation (cost_document.go), depth and
 // cost limits before any resolver (cost.go), a ceiling of maxResponseBytes
 // on answers (0: none), and errors that carry extensions.code.
@@ -43,24 +43,7 @@ func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 		slog.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(v))
 		return errors.New("internal error")
 	})
-	return rawText(srv)
-}
-
-// writeGraphQLError answers a request refused before it reached the
-// executor (no or an unknown token) with the status of err and a body in
-// GraphQL's shape, the extensions presentError gives any other error.
-func writeGraphQLError(w http.ResponseWriter, r *http.Request, err error) {
-	e, ok := apperr.As(err)
-	if !ok {
-		apperr.LogInternal(r.Context(), err, "method", r.Method, "path", r.URL.Path)
-		e = &apperr.Error{Kind: apperr.Internal, Message: "internal error"}
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(e.Status())
-	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []any{map[string]any{
-		"message":    e.Message,
-		"extensions": map[string]any{"code": e.Code(), "status": e.Status()},
-	}}})
+	return wellFormed(cache, rawText(srv))
 }
 
 // presentError sets extensions.code from apperr and hides internal errors.
@@ -68,10 +51,7 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
 	if e, ok := apperr.As(err); ok {
 		gerr.Message = e.Message
-		gerr.Extensions = map[string]any{"code": e.Code(), "status": e.Status()}
-		if e.Field != "" {
-			gerr.Extensions["field"] = e.Field
-		}
+		gerr.Extensions = e.Extensions()
 		return gerr
 	}
 	var gqlErr *gqlerror.Error

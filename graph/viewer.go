@@ -14,25 +14,14 @@ import (
 	"github.com/folio/folio/internal/auth"
 )
 
-// Authenticate is the middleware of /v1: it resolves the bearer token to a
-// user (401 in GitBook's error shape otherwise) and attaches the request's
-// dataloaders.
+// Authenticate is the middleware of /v1 and /graphql: it resolves the
+// bearer token to a user (401 otherwise, in the shape of the API asked:
+// apperr.Write) and attaches the request's dataloaders.
 func (r *Resolver) Authenticate(next http.Handler) http.Handler {
-	return r.authenticate(next, apperr.Write)
-}
-
-// AuthenticateGraphQL is Authenticate for /graphql: a refusal answers in
-// GraphQL's shape, {"errors": [{"message", "extensions": {"code"}}]}, so
-// GraphQL clients (and the explorer) show it like any other error.
-func (r *Resolver) AuthenticateGraphQL(next http.Handler) http.Handler {
-	return r.authenticate(next, writeGraphQLError)
-}
-
-func (r *Resolver) authenticate(next http.Handler, fail func(http.ResponseWriter, *http.Request, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		token := auth.BearerToken(req)
 		if token == "" {
-			fail(w, req, apperr.Unauthenticatedf("missing API token: send Authorization: Bearer <token>"))
+			apperr.Write(w, req, apperr.Unauthenticatedf("missing API token: send Authorization: Bearer <token>"))
 			return
 		}
 		tok, err := r.Client.APIToken.Query().
@@ -40,11 +29,11 @@ func (r *Resolver) authenticate(next http.Handler, fail func(http.ResponseWriter
 			WithUser().
 			Only(req.Context())
 		if ent.IsNotFound(err) {
-			fail(w, req, apperr.Unauthenticatedf("unknown API token"))
+			apperr.Write(w, req, apperr.Unauthenticatedf("unknown API token"))
 			return
 		}
 		if err != nil {
-			fail(w, req, err)
+			apperr.Write(w, req, err)
 			return
 		}
 		ctx := auth.WithViewer(req.Context(), tok.UserID)

@@ -46,11 +46,16 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	return a, nil
 }
 
+// graphQLPath is the GraphQL endpoint; every answer from it, refusals
+// included, is in GraphQL's shape.
+const graphQLPath = "/graphql"
+
 // MaxFetchBytes caps what Folio downloads for one file or import.
 const MaxFetchBytes = 20 << 20
 
 func (a *App) routes(logger *slog.Logger) http.Handler {
 	r := chi.NewRouter()
+	r.Use(graphQLErrors(graphQLPath))
 	r.Use(requestLog(logger))
 	r.Use(a.securityHeaders)
 	r.Use(a.deadline)
@@ -65,14 +70,14 @@ func (a *App) routes(logger *slog.Logger) http.Handler {
 	r.Get("/readyz", a.ready)
 
 	gql := graph.NewHandler(a.Resolver, a.Config.MaxResponseBytes)
-	r.Get("/graphql", func(w http.ResponseWriter, req *http.Request) {
+	r.Get(graphQLPath, func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Query().Get("query") == "" {
 			explorer.Page(w, req)
 			return
 		}
-		a.Resolver.AuthenticateGraphQL(gql).ServeHTTP(w, req)
+		a.Resolver.Authenticate(gql).ServeHTTP(w, req)
 	})
-	r.With(a.Resolver.AuthenticateGraphQL).Post("/graphql", gql.ServeHTTP)
+	r.With(a.Resolver.Authenticate).Post(graphQLPath, gql.ServeHTTP)
 	r.Get(explorer.AssetPath+"*", explorer.Asset)
 
 	rest.Downloads(r, a.Resolver)

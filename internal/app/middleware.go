@@ -77,6 +77,21 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
+// graphQLErrors marks the requests to path for apperr.Write, which then
+// answers their errors in GraphQL's shape. It runs first, so that every
+// refusal, by a middleware below it (the body limit, the deadline, a
+// panic), the router or a handler, is marked alike.
+func graphQLErrors(path string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == path {
+				r = r.WithContext(apperr.ForGraphQL(r.Context()))
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
 // limitBody answers 413 in the error shape when a body exceeds max bytes.
 // Bodies are read here in full (they are bounded), so every handler, REST or
 // GraphQL, sees either a complete body or no request at all.

@@ -1,6 +1,7 @@
 // Package apperr defines the errors every layer speaks: resolvers return them,
 // REST writes them in the GitBook error shape and GraphQL sets
-// extensions.code from them. One kind of failure, one status, everywhere.
+// extensions.code from them (and Write answers a refused GraphQL request in
+// GraphQL's shape). One kind of failure, one status, everywhere.
 package apperr
 
 import (
@@ -144,6 +145,16 @@ func As(err error) (*Error, bool) {
 	return nil, false
 }
 
+// Extensions are the GraphQL extensions of the error: its code, its HTTP
+// status and the field it names, if any.
+func (e *Error) Extensions() map[string]any {
+	ext := map[string]any{"code": e.Code(), "status": e.Status()}
+	if e.Field != "" {
+		ext["field"] = e.Field
+	}
+	return ext
+}
+
 // Body is the GitBook error shape.
 type Body struct {
 	Error BodyError `json:"error"`
@@ -155,8 +166,29 @@ type BodyError struct {
 	Message string `json:"message"`
 }
 
-// Write answers err in the GitBook error shape. Errors that are not *Error
-// are logged with the request id and answered as a bare 500.
+// graphQLBody is GraphQL's shape of a request error: errors and no data.
+type graphQLBody struct {
+	Errors []graphQLError `json:"errors"`
+}
+
+type graphQLError struct {
+	Message    string         `json:"message"`
+	Extensions map[string]any `json:"extensions"`
+}
+
+type graphQLKey struct{}
+
+// ForGraphQL marks ctx as a request to the GraphQL endpoint, so that Write
+// answers it in GraphQL's shape whoever refuses it: a middleware (the body
+// limit, the deadline, a panic), the router or authentication.
+func ForGraphQL(ctx context.Context) context.Context {
+	return context.WithValue(ctx, graphQLKey{}, true)
+}
+
+// Write answers err with its status, in GitBook's error shape or, for a
+// request marked ForGraphQL, in GraphQL's with the extensions the executor
+// gives the same error. Errors that are not *Error are logged with the
+// request id and answered as a bare 500.
 func Write(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := As(err)
 	if !ok {
@@ -169,7 +201,11 @@ func Write(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", strconv.Itoa(max(e.RetryAfter, 1)))
 	}
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(Body{Error: BodyError{Code: status, Message: e.Message}})
+	var body any = Body{Error: BodyError{Code: status, Message: e.Message}}
+	if graphQL, _ := r.Context().Value(graphQLKey{}).(bool); graphQL {
+		body = graphQLBody{Errors: []graphQLError{{Message: e.Message, Extensions: e.Extensions()}}}
+	}
+	_ = json.NewEncoder(w).Encode(body)
 }
 
 // LogInternal logs an error the caller is not shown, with the request's

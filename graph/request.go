@@ -1,0 +1,104 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/folio/folio/internal/apperr"
+)
+
+// wellFormed refuses, before gqlgen sees it, a request that is not a
+// GraphQL request over HTTP: an upgrade (to WebSocket), a POST not sent as
+// application/json, a body or GET parameters that do not decode as gqlgen
+// decodes them (400), a mutation over GET (405, as GraphQL over HTTP asks).
+// gqlgen answers these itself, with no extensions.code (and 406 for the
+// mutation); apperr.Write gives one, in GraphQL's shape (the request is
+// marked ForGraphQL here as well as by the app's router, so the handler
+// answers so wherever it is mounted). cache is the executor's query cache.
+func wellFormed(cache graphql.Cache[*ast.QueryDocument], next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = r.WithContext(apperr.ForGraphQL(r.Context()))
+		if err := checkRequest(r, cache); err != nil {
+			apperr.Write(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// checkRequest reports what makes r no GraphQL request, leaving its body to
+// be read again.
+func checkRequest(r *http.Request, cache graphql.Cache[*ast.QueryDocument]) error {
+	if r.Header.Get("Upgrade") != "" { // gqlgen's transports take no upgrade
+		return apperr.Invalidf("GraphQL is served over HTTP requests, not %s", r.Header.Get("Upgrade"))
+	}
+	switch r.Method {
+	case http.MethodPost:
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
+			return apperr.Invalidf("a GraphQL request is a POST with Content-Type: application/json")
+		}
+		body, err := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if err != nil {
+			return apperr.Invalidf("could not read the request body")
+		}
+		return decodeParam("the body", string(body), &graphql.RawParams{})
+	case http.MethodGet:
+		q, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
+			return apperr.Invalidf("the query string does not parse: %v", err)
+		}
+		for _, name := range []string{"variables", "extensions"} {
+			if v := q.Get(name); v != "" {
+				if err := decodeParam(name, v, &map[string]any{}); err != nil {
+					return err
+				}
+			}
+		}
+		if op := operation(r, cache, q.Get("query"), q.Get("operationName")); op != nil && op.Operation != ast.Query {
+			return &apperr.Error{Kind: apperr.MethodNotAllowed, Message: "a " + string(op.Operation) + " is sent with POST, not GET"}
+		}
+	}
+	return nil
+}
+
+// operation is the operation of query that a request names, if query
+// parses (if not, gqlgen reports why); like documentBounds, it parses only
+// queries not in cache.
+func operation(r *http.Request, cache graphql.Cache[*ast.QueryDocument], query, name string) *ast.OperationDefinition {
+	doc, ok := cache.Get(r.Context(), query)
+	if !ok {
+		var err error
+		if doc, err = parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, MaxTokens); err != nil {
+			return nil
+		}
+	}
+	return doc.Operations.ForName(name)
+}
+
+// decodeParam decodes what as gqlgen's transports do, and says what is
+// wrong in the API's terms rather than Go's.
+func decodeParam(what, raw string, into any) error {
+	dec := json.NewDecoder(bytes.NewReader([]byte(raw)))
+	dec.UseNumber()
+	err := dec.Decode(into)
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &typeErr) && typeErr.Field != "":
+		return apperr.InvalidField(typeErr.Field, "is a JSON %s, which it cannot be", typeErr.Value)
+	case errors.As(err, &typeErr):
+		return apperr.Invalidf("%s must be a JSON object, not %s", what, typeErr.Value)
+	}
+	return apperr.Invalidf("%s is not JSON: %v", what, err)
+}
