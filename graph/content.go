@@ -7,6 +7,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
@@ -176,8 +177,12 @@ func (r *Resolver) ChangeRequestOpenComments(ctx context.Context, cr *ent.Change
 	return loader.For(ctx).ChangeRequestOpenComments.Load(ctx, cr.ID)()
 }
 
-// MergedFrom is the change request whose merge made rev, if any.
+// MergedFrom is the change request whose merge made rev, if any: only a
+// merge revision has one, so other revisions cost no statement.
 func (r *Resolver) MergedFrom(ctx context.Context, rev *ent.Revision) (*ent.ChangeRequest, error) {
+	if rev.Type != revision.TypeMerge {
+		return nil, nil
+	}
 	cr, err := r.Client.ChangeRequest.Query().
 		Where(changerequest.SpaceID(rev.SpaceID), changerequest.RevisionMerged(rev.ID)).Only(ctx)
 	if ent.IsNotFound(err) {

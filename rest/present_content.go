@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/ent/page"
-	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/model"
 )
 
@@ -29,13 +27,13 @@ func (a *API) presentPage(p *model.Page) map[string]any {
 	if p.Emoji != "" {
 		out["emoji"] = p.Emoji
 	}
-	switch p.Kind {
-	case page.KindLink:
+	switch {
+	case p.IsLink():
 		out["kind"] = "link"
 		out["href"] = p.Href
 		out["target"] = map[string]any{"kind": model.LinkURL, "url": p.Href}
 		return out
-	case page.KindGroup:
+	case p.IsGroup():
 		out["kind"] = "group"
 	default:
 		out["kind"] = "sheet"
@@ -61,7 +59,7 @@ func (a *API) presentPageTree(pages []*model.Page) []map[string]any {
 // structured document.
 func (a *API) presentPageWithBody(ctx context.Context, p *model.Page, format string) (any, error) {
 	out := a.presentPage(p)
-	if p.Kind != page.KindDocument {
+	if !p.IsDocument() {
 		return out, nil
 	}
 	if format == formatMarkdown {
@@ -124,16 +122,12 @@ func (a *API) presentRevision(ctx context.Context, rev *ent.Revision) (any, erro
 	if rev.Parents == nil {
 		out["parents"] = []string{}
 	}
-	if rev.Type == revision.TypeMerge {
-		cr, err := a.res.MergedFrom(ctx, rev)
-		if err != nil {
-			return nil, err
-		}
-		if cr != nil {
-			if out["mergedFrom"], err = a.presentChangeRequest(ctx, cr); err != nil {
-				return nil, err
-			}
-		}
+	cr, err := a.res.MergedFrom(ctx, rev)
+	if err != nil || cr == nil {
+		return out, err
+	}
+	if out["mergedFrom"], err = a.presentChangeRequest(ctx, cr); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

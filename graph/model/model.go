@@ -3,6 +3,7 @@ package model
 
 import (
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/markdown"
@@ -61,6 +62,12 @@ type Page struct {
 	// only its own body.
 	InTree bool
 }
+
+// IsDocument, IsGroup and IsLink tell a page's kind, so that presenters
+// need not know ent's constants.
+func (p *Page) IsDocument() bool { return p.Kind == page.KindDocument }
+func (p *Page) IsGroup() bool    { return p.Kind == page.KindGroup }
+func (p *Page) IsLink() bool     { return p.Kind == page.KindLink }
 
 // SearchPage is a page that matches a search, with its matching sections.
 type SearchPage struct {
