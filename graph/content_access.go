@@ -13,6 +13,11 @@ import (
 // levelChain lists the default levels from a content (own) up through its
 // parent collections, from the organization's collections loaded at once.
 func levelChain(ctx context.Context, orgID string, own *string, parentID *string) ([]access.Level, error) {
+	if parentID == nil {
+		// At the root of the organization: no collection to walk, so no
+		// load and no round for a read to wait on.
+		return []access.Level{access.ParseLevel(own)}, nil
+	}
 	colls, err := loader.For(ctx).OrgCollections.Load(ctx, orgID)()
 	if err != nil {
 		return nil, err

@@ -24,9 +24,10 @@ func (r *Resolver) Authenticate(next http.Handler) http.Handler {
 			apperr.Write(w, req, apperr.Unauthenticatedf("missing API token: send Authorization: Bearer <token>"))
 			return
 		}
-		tok, err := r.Client.APIToken.Query().
-			Where(apitoken.Hash(auth.HashToken(token))).
-			WithUser().
+		// One statement: the user whose token it is (a subquery on the
+		// token's unique hash), not the token and then its user.
+		u, err := r.Client.User.Query().
+			Where(user.HasTokensWith(apitoken.Hash(auth.HashToken(token)))).
 			Only(req.Context())
 		if ent.IsNotFound(err) {
 			apperr.Write(w, req, apperr.Unauthenticatedf("unknown API token"))
@@ -36,9 +37,9 @@ func (r *Resolver) Authenticate(next http.Handler) http.Handler {
 			apperr.Write(w, req, err)
 			return
 		}
-		ctx := auth.WithViewer(req.Context(), tok.UserID)
-		loaders := loader.New(r.Client, tok.UserID)
-		loaders.UserByID.Prime(ctx, tok.UserID, tok.Edges.User)
+		ctx := auth.WithViewer(req.Context(), u.ID)
+		loaders := loader.New(r.Client, u.ID)
+		loaders.UserByID.Prime(ctx, u.ID, u)
 		ctx = loader.With(ctx, loaders)
 		next.ServeHTTP(w, req.WithContext(ctx))
 	})

@@ -17,7 +17,8 @@ import (
 
 // ContentLoaders batch the lookups of collections and spaces.
 type ContentLoaders struct {
-	// SpaceByID finds live spaces; deleted ones answer not found.
+	// SpaceByID finds live spaces; deleted ones answer not found. It primes
+	// the viewer's memberships of their organizations (New).
 	SpaceByID      *dataloader.Loader[string, *ent.Space]
 	CollectionByID *dataloader.Loader[string, *ent.Collection]
 	// OrgCollections loads every collection of an organization at once:
@@ -107,16 +108,13 @@ func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, client *ent.Clie
 	return nil
 }
 
-func newContentLoaders(client *ent.Client) *ContentLoaders {
+func newContentLoaders(st *Stats, client *ent.Client) *ContentLoaders {
 	cl := &ContentLoaders{}
 	*cl = ContentLoaders{
-		SpaceByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.Space, error) {
-			return client.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil()).All(ctx)
-		}, func(s *ent.Space) string { return s.ID }, "space"),
-		CollectionByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.Collection, error) {
+		CollectionByID: newLoader(st, func(ctx context.Context, ids []string) ([]*ent.Collection, error) {
 			return client.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
 		}, func(c *ent.Collection) string { return c.ID }, "collection"),
-		OrgCollections: dataloader.NewBatchedLoader(func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string]*ent.Collection] {
+		OrgCollections: batched(st, batchWait, func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string]*ent.Collection] {
 			rows, err := client.Collection.Query().Where(collection.OrganizationIDIn(orgIDs...)).All(ctx)
 			byOrg := make(map[string]map[string]*ent.Collection, len(orgIDs))
 			for _, id := range orgIDs {
@@ -130,8 +128,8 @@ func newContentLoaders(client *ent.Client) *ContentLoaders {
 				results[i] = &dataloader.Result[map[string]*ent.Collection]{Data: byOrg[id], Error: err}
 			}
 			return results
-		}, dataloader.WithWait[string, map[string]*ent.Collection](batchWait)),
-		OrgSpaces: dataloader.NewBatchedLoader(func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.Space] {
+		}),
+		OrgSpaces: batched(st, batchWait, func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.Space] {
 			rows, err := client.Space.Query().
 				Where(space.OrganizationIDIn(orgIDs...), space.DeletedAtIsNil()).
 				Order(ent.Asc(space.FieldCreatedAt), ent.Asc(space.FieldID)).All(ctx)
@@ -144,8 +142,8 @@ func newContentLoaders(client *ent.Client) *ContentLoaders {
 				results[i] = &dataloader.Result[[]*ent.Space]{Data: byOrg[id], Error: err}
 			}
 			return results
-		}, dataloader.WithWait[string, []*ent.Space](batchWait)),
-		OrgCustomFields: dataloader.NewBatchedLoader(func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.CustomField] {
+		}),
+		OrgCustomFields: batched(st, batchWait, func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.CustomField] {
 			rows, err := client.CustomField.Query().Where(customfield.OrganizationIDIn(orgIDs...)).
 				Order(ent.Asc(customfield.FieldCreatedAt), ent.Asc(customfield.FieldID)).All(ctx)
 			byOrg := make(map[string][]*ent.CustomField, len(orgIDs))
@@ -157,8 +155,8 @@ func newContentLoaders(client *ent.Client) *ContentLoaders {
 				results[i] = &dataloader.Result[[]*ent.CustomField]{Data: byOrg[id], Error: err}
 			}
 			return results
-		}, dataloader.WithWait[string, []*ent.CustomField](batchWait)),
-		SpaceFieldValues: dataloader.NewBatchedLoader(func(ctx context.Context, spaceIDs []string) []*dataloader.Result[map[string]any] {
+		}),
+		SpaceFieldValues: batched(st, batchWait, func(ctx context.Context, spaceIDs []string) []*dataloader.Result[map[string]any] {
 			rows, err := client.CustomFieldValue.Query().Where(customfieldvalue.SpaceIDIn(spaceIDs...)).All(ctx)
 			bySpace := make(map[string]map[string]any, len(spaceIDs))
 			for _, v := range rows {
@@ -176,8 +174,8 @@ func newContentLoaders(client *ent.Client) *ContentLoaders {
 				results[i] = &dataloader.Result[map[string]any]{Data: bySpace[id], Error: err}
 			}
 			return results
-		}, dataloader.WithWait[string, map[string]any](batchWait)),
-		SpacesInCollections: dataloader.NewBatchedLoader(func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string][]*ent.Space] {
+		}),
+		SpacesInCollections: batched(st, batchWait, func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string][]*ent.Space] {
 			rows, err := client.Space.Query().
 				Where(space.OrganizationIDIn(orgIDs...), space.ParentIDNotNil(), space.DeletedAtIsNil()).
 				Order(ent.Asc(space.FieldPosition), ent.Asc(space.FieldID)).All(ctx)
@@ -196,8 +194,8 @@ func newContentLoaders(client *ent.Client) *ContentLoaders {
 				results[i] = &dataloader.Result[map[string][]*ent.Space]{Data: byOrg[id], Error: err}
 			}
 			return results
-		}, dataloader.WithWait[string, map[string][]*ent.Space](batchWait)),
-		ChangeRequestOpenComments: newCountLoader(func(ctx context.Context, crIDs []string) (map[string]int, error) {
+		}),
+		ChangeRequestOpenComments: newCountLoader(st, func(ctx context.Context, crIDs []string) (map[string]int, error) {
 			var rows []struct {
 				ChangeRequestID string `json:"change_request_id"`
 				Count           int    `json:"count"`
@@ -210,14 +208,14 @@ func newContentLoaders(client *ent.Client) *ContentLoaders {
 			}
 			return counts, err
 		}),
-		SpaceCounts: dataloader.NewBatchedLoader(func(ctx context.Context, spaceIDs []string) []*dataloader.Result[SpaceCounts] {
+		SpaceCounts: batched(st, batchWait, func(ctx context.Context, spaceIDs []string) []*dataloader.Result[SpaceCounts] {
 			counts, err := countSpaces(ctx, client, spaceIDs)
 			results := make([]*dataloader.Result[SpaceCounts], len(spaceIDs))
 			for i, id := range spaceIDs {
 				results[i] = &dataloader.Result[SpaceCounts]{Data: counts[id], Error: err}
 			}
 			return results
-		}, dataloader.WithWait[string, SpaceCounts](batchWait)),
+		}),
 	}
 	return cl
 }

@@ -118,8 +118,8 @@ func decodeAll(r *ent.PageDerived, d *Derived) error {
 	return nil
 }
 
-func newDerivedLoader(client *ent.Client) *dataloader.Loader[string, *Derived] {
-	return dataloader.NewBatchedLoader(func(ctx context.Context, hashes []string) []*dataloader.Result[*Derived] {
+func newDerivedLoader(st *Stats, client *ent.Client) *dataloader.Loader[string, *Derived] {
+	return batched(st, batchWait, func(ctx context.Context, hashes []string) []*dataloader.Result[*Derived] {
 		byHash, err := loadDerived(ctx, client, hashes)
 		results := make([]*dataloader.Result[*Derived], len(hashes))
 		for i, h := range hashes {
@@ -130,7 +130,7 @@ func newDerivedLoader(client *ent.Client) *dataloader.Loader[string, *Derived] {
 			results[i] = &dataloader.Result[*Derived]{Data: d, Error: err}
 		}
 		return results
-	}, dataloader.WithWait[string, *Derived](batchWait))
+	})
 }
 
 // isNoRows: a bulk insert that inserted nothing (every row was there) reports

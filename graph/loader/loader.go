@@ -7,7 +7,9 @@ package loader
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -15,6 +17,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/user"
@@ -28,6 +31,9 @@ const batchWait = time.Millisecond
 type Loaders struct {
 	*ContentLoaders
 	*RevisionLoaders
+
+	stats      *Stats
+	memberOrgs orgSet
 
 	UserByID         *dataloader.Loader[string, *ent.User]
 	OrganizationByID *dataloader.Loader[string, *ent.Organization]
@@ -52,27 +58,31 @@ type Loaders struct {
 
 // New makes the loaders of one request made by viewerID.
 func New(client *ent.Client, viewerID string) *Loaders {
-	return &Loaders{
-		ContentLoaders:  newContentLoaders(client),
-		RevisionLoaders: newRevisionLoaders(client),
-		UserByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.User, error) {
+	st := &Stats{}
+	l := &Loaders{}
+	*l = Loaders{
+		stats:           st,
+		ContentLoaders:  newContentLoaders(st, client),
+		RevisionLoaders: newRevisionLoaders(st, client),
+		UserByID: newLoader(st, func(ctx context.Context, ids []string) ([]*ent.User, error) {
 			return client.User.Query().Where(user.IDIn(ids...)).All(ctx)
 		}, func(u *ent.User) string { return u.ID }, "user"),
-		OrganizationByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.Organization, error) {
+		OrganizationByID: newLoader(st, func(ctx context.Context, ids []string) ([]*ent.Organization, error) {
 			return client.Organization.Query().Where(organization.IDIn(ids...)).All(ctx)
 		}, func(o *ent.Organization) string { return o.ID }, "organization"),
-		ViewerMembership: newLoader(func(ctx context.Context, orgIDs []string) ([]*ent.Member, error) {
+		ViewerMembership: newLoader(st, func(ctx context.Context, orgIDs []string) ([]*ent.Member, error) {
+			l.memberOrgs.add(orgIDs)
 			return client.Member.Query().
 				Where(member.UserID(viewerID), member.OrganizationIDIn(orgIDs...)).All(ctx)
 		}, func(m *ent.Member) string { return m.OrganizationID }, ""),
-		TeamByID: newLoader(func(ctx context.Context, ids []string) ([]*ent.Team, error) {
+		TeamByID: newLoader(st, func(ctx context.Context, ids []string) ([]*ent.Team, error) {
 			return client.Team.Query().Where(team.IDIn(ids...)).All(ctx)
 		}, func(t *ent.Team) string { return t.ID }, "team"),
-		ViewerTeamMembership: newLoader(func(ctx context.Context, teamIDs []string) ([]*ent.TeamMember, error) {
+		ViewerTeamMembership: newLoader(st, func(ctx context.Context, teamIDs []string) ([]*ent.TeamMember, error) {
 			return client.TeamMember.Query().
 				Where(teammember.UserID(viewerID), teammember.TeamIDIn(teamIDs...)).All(ctx)
 		}, func(m *ent.TeamMember) string { return m.TeamID }, ""),
-		TeamMemberCount: newCountLoader(func(ctx context.Context, teamIDs []string) (map[string]int, error) {
+		TeamMemberCount: newCountLoader(st, func(ctx context.Context, teamIDs []string) (map[string]int, error) {
 			var rows []struct {
 				TeamID string `json:"team_id"`
 				Count  int    `json:"count"`
@@ -85,7 +95,7 @@ func New(client *ent.Client, viewerID string) *Loaders {
 			}
 			return counts, err
 		}),
-		MemberByOrgUser: newLoader(func(ctx context.Context, keys []string) ([]*ent.Member, error) {
+		MemberByOrgUser: newLoader(st, func(ctx context.Context, keys []string) ([]*ent.Member, error) {
 			var out []*ent.Member
 			for org, users := range splitMemberKeys(keys) {
 				rows, err := client.Member.Query().
@@ -97,7 +107,7 @@ func New(client *ent.Client, viewerID string) *Loaders {
 			}
 			return out, nil
 		}, func(m *ent.Member) string { return MemberKey(m.OrganizationID, m.UserID) }, ""),
-		MemberTeamCount: newCountLoader(func(ctx context.Context, keys []string) (map[string]int, error) {
+		MemberTeamCount: newCountLoader(st, func(ctx context.Context, keys []string) (map[string]int, error) {
 			counts := map[string]int{}
 			for org, users := range splitMemberKeys(keys) {
 				byUser, err := CountMemberTeams(ctx, client, org, users)
@@ -111,11 +121,80 @@ func New(client *ent.Client, viewerID string) *Loaders {
 			return counts, nil
 		}),
 	}
+	l.SpaceByID = newLoader(st, func(ctx context.Context, ids []string) ([]*ent.Space, error) {
+		rows, err := client.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil()).All(ctx)
+		if err == nil && viewerID != "" {
+			err = l.primeViewerMemberships(ctx, client, viewerID, rows)
+		}
+		return rows, err
+	}, func(s *ent.Space) string { return s.ID }, "space")
+	return l
+}
+
+// Stats are the batches this request's loaders ran.
+func (l *Loaders) Stats() *Stats { return l.stats }
+
+// primeViewerMemberships loads, in one statement, the viewer's memberships
+// in the organizations of spaces just loaded, and primes ViewerMembership
+// with them (nil: not a member). Every space read is followed by the
+// viewer's role on it, which needs that membership: loading it with the
+// space saves the read a round of loads, and with it the batch wait.
+// Organizations whose membership this request already asked for are left
+// out.
+func (l *Loaders) primeViewerMemberships(ctx context.Context, client *ent.Client, viewerID string, spaces []*ent.Space) error {
+	var orgs []string
+	for _, s := range spaces {
+		if !slices.Contains(orgs, s.OrganizationID) {
+			orgs = append(orgs, s.OrganizationID)
+		}
+	}
+	orgs = l.memberOrgs.add(orgs)
+	if len(orgs) == 0 {
+		return nil
+	}
+	rows, err := client.Member.Query().Where(member.UserID(viewerID), member.OrganizationIDIn(orgs...)).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, org := range orgs {
+		var m *ent.Member
+		for _, r := range rows {
+			if r.OrganizationID == org {
+				m = r
+			}
+		}
+		l.ViewerMembership.Prime(ctx, org, m)
+	}
+	return nil
+}
+
+// orgSet is the organizations whose viewer membership a request has
+// loaded or is loading.
+type orgSet struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+// add adds orgs and returns those that were not in the set.
+func (s *orgSet) add(orgs []string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	var fresh []string
+	for _, o := range orgs {
+		if !s.seen[o] {
+			s.seen[o] = true
+			fresh = append(fresh, o)
+		}
+	}
+	return fresh
 }
 
 // newCountLoader builds a loader of counts from a query that counts many
 // keys at once (GROUP BY). Keys it does not return count 0.
-func newCountLoader(count func(ctx context.Context, keys []string) (map[string]int, error)) *dataloader.Loader[string, int] {
+func newCountLoader(st *Stats, count func(ctx context.Context, keys []string) (map[string]int, error)) *dataloader.Loader[string, int] {
 	batch := func(ctx context.Context, keys []string) []*dataloader.Result[int] {
 		counts, err := count(ctx, keys)
 		results := make([]*dataloader.Result[int], len(keys))
@@ -124,13 +203,13 @@ func newCountLoader(count func(ctx context.Context, keys []string) (map[string]i
 		}
 		return results
 	}
-	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[string, int](batchWait))
+	return batched(st, batchWait, batch)
 }
 
 // newLoader builds a loader from a query of many keys. Keys the query did not
 // return answer a not-found error naming what, or nil when what is "" (the
 // absence is an answer, as for memberships).
-func newLoader[V any](fetch func(context.Context, []string) ([]V, error), keyOf func(V) string, what string) *dataloader.Loader[string, V] {
+func newLoader[V any](st *Stats, fetch func(context.Context, []string) ([]V, error), keyOf func(V) string, what string) *dataloader.Loader[string, V] {
 	batch := func(ctx context.Context, keys []string) []*dataloader.Result[V] {
 		results := make([]*dataloader.Result[V], len(keys))
 		rows, err := fetch(ctx, keys)
@@ -155,7 +234,7 @@ func newLoader[V any](fetch func(context.Context, []string) ([]V, error), keyOf 
 		}
 		return results
 	}
-	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[string, V](batchWait))
+	return batched(st, batchWait, batch)
 }
 
 type ctxKey struct{}
@@ -171,6 +250,9 @@ func For(ctx context.Context) *Loaders {
 
 // With attaches loaders to ctx.
 func With(ctx context.Context, l *Loaders) context.Context {
+	if seen, ok := ctx.Value(observerKey{}).(func(*Loaders)); ok {
+		seen(l)
+	}
 	return context.WithValue(ctx, ctxKey{}, l)
 }
 

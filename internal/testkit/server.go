@@ -10,14 +10,17 @@ import (
 	"io"
 	"log"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/app"
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/ids"
@@ -33,6 +36,8 @@ type Server struct {
 	App     *app.App
 	Dialect string
 	t       testing.TB
+	// loaders receives the loaders of each request while Loads runs.
+	loaders atomic.Pointer[func(*loader.Loaders)]
 }
 
 // Client is the ent client of the server's database, for checking state.
@@ -40,6 +45,20 @@ func (s *Server) Client() *ent.Client { return s.App.DB.Client }
 
 // Statements is the number of SQL statements run so far.
 func (s *Server) Statements() int64 { return s.App.DB.Counter.Load() }
+
+// Loads runs do (requests, one at a time) and returns the loader stats of
+// the last request it made: how many rounds of loads it waited on.
+func (s *Server) Loads(do func()) *loader.Stats {
+	var last *loader.Loaders
+	seen := func(l *loader.Loaders) { last = l }
+	s.loaders.Store(&seen)
+	defer s.loaders.Store(nil)
+	do()
+	if last == nil {
+		s.t.Fatalf("Loads: no authenticated request was made")
+	}
+	return last.Stats()
+}
 
 // ForEachDB runs fn as a subtest on SQLite and, when reachable, PostgreSQL.
 func ForEachDB(t *testing.T, fn func(t *testing.T, s *Server)) {
@@ -147,7 +166,12 @@ func start(t testing.TB, kind string, logger *slog.Logger) *Server {
 	if s.App, err = app.New(cfg, d, logger); err != nil {
 		t.Fatal(err)
 	}
-	s.Server.Config.Handler = s.App.Handler
+	s.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if seen := s.loaders.Load(); seen != nil {
+			r = r.WithContext(loader.Observe(r.Context(), *seen))
+		}
+		s.App.Handler.ServeHTTP(w, r)
+	})
 	t.Cleanup(func() {
 		s.Server.Close()
 		d.Client.Close()
