@@ -1,11 +1,50 @@
 package rest_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/internal/testkit"
 )
+
+// A space's counts come from one statement for any number of spaces; each
+// space gets its own, whether read alone or in a list.
+func TestSpaceCounts(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		ctx := context.Background()
+		f := newSpaceFixture(t, s)
+		busy := f.createSpace(t, map[string]any{"title": "Busy"})["id"].(string)
+		quiet := f.createSpace(t, map[string]any{"title": "Quiet"})["id"].(string)
+		idle := f.createSpace(t, map[string]any{"title": "Idle"})["id"].(string)
+		for i, st := range []changerequest.Status{"open", "open", "draft", "merged", "archived"} {
+			s.Client().ChangeRequest.Create().SetSpaceID(busy).SetNumber(i + 1).SetStatus(st).ExecX(ctx)
+		}
+		s.Client().ChangeRequest.Create().SetSpaceID(quiet).SetNumber(1).SetStatus("draft").ExecX(ctx)
+		for _, st := range []comment.Status{"open", "open", "open", "resolved"} {
+			s.Client().Comment.Create().SetSpaceID(busy).SetStatus(st).ExecX(ctx)
+		}
+		s.Client().Comment.Create().SetSpaceID(quiet).SetStatus("resolved").ExecX(ctx)
+		want := map[string][4]float64{busy: {5, 2, 1, 3}, quiet: {1, 0, 1, 0}, idle: {0, 0, 0, 0}}
+		check := func(sp map[string]any) {
+			t.Helper()
+			got := [4]float64{sp["changeRequests"].(float64), sp["changeRequestsOpen"].(float64),
+				sp["changeRequestsDraft"].(float64), sp["comments"].(float64)}
+			if got != want[sp["id"].(string)] {
+				t.Fatalf("%s: changeRequests, open, draft, comments = %v, want %v", sp["title"], got, want[sp["id"].(string)])
+			}
+		}
+		for id := range want {
+			check(s.Call(t, "getSpaceById", f.reader.Token, "GET", "/v1/spaces/"+id, nil, 200).JSON(t))
+		}
+		list := s.Call(t, "listSpacesInOrganizationById", f.reader.Token, "GET", "/v1/orgs/"+f.org+"/spaces", nil, 200).JSON(t)
+		for _, it := range list["items"].([]any) {
+			check(it.(map[string]any))
+		}
+	})
+}
 
 // A space read waits on its loaders in as few rounds as its depth needs:
 // the space, the caller's membership and the counts together, then the
