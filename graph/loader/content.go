@@ -124,13 +124,13 @@ func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, client *ent.Clie
 	return nil
 }
 
-func newContentLoaders(st *Stats, client *ent.Client) *ContentLoaders {
+func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 	cl := &ContentLoaders{}
 	*cl = ContentLoaders{
-		CollectionByID: newLoader(st, func(ctx context.Context, ids []string) ([]*ent.Collection, error) {
+		CollectionByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Collection, error) {
 			return client.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
 		}, func(c *ent.Collection) string { return c.ID }, "collection"),
-		OrgCollections: batched(st, batchWait, func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string]*ent.Collection] {
+		OrgCollections: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string]*ent.Collection] {
 			rows, err := client.Collection.Query().Where(collection.OrganizationIDIn(orgIDs...)).All(ctx)
 			byOrg := make(map[string]map[string]*ent.Collection, len(orgIDs))
 			for _, id := range orgIDs {
@@ -145,7 +145,7 @@ func newContentLoaders(st *Stats, client *ent.Client) *ContentLoaders {
 			}
 			return results
 		}),
-		OrgSpaces: batched(st, batchWait, func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.Space] {
+		OrgSpaces: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.Space] {
 			rows, err := client.Space.Query().
 				Where(space.OrganizationIDIn(orgIDs...), space.DeletedAtIsNil()).
 				Order(ent.Asc(space.FieldCreatedAt), ent.Asc(space.FieldID)).All(ctx)
@@ -159,7 +159,7 @@ func newContentLoaders(st *Stats, client *ent.Client) *ContentLoaders {
 			}
 			return results
 		}),
-		OrgCustomFields: batched(st, batchWait, func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.CustomField] {
+		OrgCustomFields: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.CustomField] {
 			rows, err := client.CustomField.Query().Where(customfield.OrganizationIDIn(orgIDs...)).
 				Order(ent.Asc(customfield.FieldCreatedAt), ent.Asc(customfield.FieldID)).All(ctx)
 			byOrg := make(map[string][]*ent.CustomField, len(orgIDs))
@@ -172,7 +172,7 @@ func newContentLoaders(st *Stats, client *ent.Client) *ContentLoaders {
 			}
 			return results
 		}),
-		SpaceFieldValues: batched(st, batchWait, func(ctx context.Context, spaceIDs []string) []*dataloader.Result[map[string]any] {
+		SpaceFieldValues: batched(b, func(ctx context.Context, spaceIDs []string) []*dataloader.Result[map[string]any] {
 			rows, err := client.CustomFieldValue.Query().Where(customfieldvalue.SpaceIDIn(spaceIDs...)).All(ctx)
 			bySpace := make(map[string]map[string]any, len(spaceIDs))
 			for _, v := range rows {
@@ -191,7 +191,7 @@ func newContentLoaders(st *Stats, client *ent.Client) *ContentLoaders {
 			}
 			return results
 		}),
-		SpacesInCollections: batched(st, batchWait, func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string][]*ent.Space] {
+		SpacesInCollections: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string][]*ent.Space] {
 			rows, err := client.Space.Query().
 				Where(space.OrganizationIDIn(orgIDs...), space.ParentIDNotNil(), space.DeletedAtIsNil()).
 				Order(ent.Asc(space.FieldPosition), ent.Asc(space.FieldID)).All(ctx)
@@ -211,7 +211,7 @@ func newContentLoaders(st *Stats, client *ent.Client) *ContentLoaders {
 			}
 			return results
 		}),
-		ChangeRequestOpenComments: newCountLoader(st, func(ctx context.Context, crIDs []string) (map[string]int, error) {
+		ChangeRequestOpenComments: newCountLoader(b, func(ctx context.Context, crIDs []string) (map[string]int, error) {
 			var rows []struct {
 				ChangeRequestID string `json:"change_request_id"`
 				Count           int    `json:"count"`
@@ -224,7 +224,7 @@ func newContentLoaders(st *Stats, client *ent.Client) *ContentLoaders {
 			}
 			return counts, err
 		}),
-		SpaceCounts: batched(st, batchWait, func(ctx context.Context, spaceIDs []string) []*dataloader.Result[SpaceCounts] {
+		SpaceCounts: batched(b, func(ctx context.Context, spaceIDs []string) []*dataloader.Result[SpaceCounts] {
 			counts, err := countSpaces(ctx, client, spaceIDs)
 			results := make([]*dataloader.Result[SpaceCounts], len(spaceIDs))
 			for i, id := range spaceIDs {

@@ -118,8 +118,8 @@ func decodeAll(r *ent.PageDerived, d *Derived) error {
 	return nil
 }
 
-func newDerivedLoader(st *Stats, client *ent.Client) *dataloader.Loader[string, *Derived] {
-	return batched(st, batchWait, func(ctx context.Context, hashes []string) []*dataloader.Result[*Derived] {
+func newDerivedLoader(b batching, client *ent.Client) *dataloader.Loader[string, *Derived] {
+	return batched(b, func(ctx context.Context, hashes []string) []*dataloader.Result[*Derived] {
 		byHash, err := loadDerived(ctx, client, hashes)
 		results := make([]*dataloader.Result[*Derived], len(hashes))
 		for i, h := range hashes {

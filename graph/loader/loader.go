@@ -25,6 +25,9 @@ import (
 	"github.com/folio/folio/internal/auth"
 )
 
+// batchWait is how long a batch waits for more keys: long enough for the
+// goroutines gqlgen (and presentAll, and LoadMany) starts together to queue
+// theirs on a loaded machine, so statement counts do not vary run to run.
 const batchWait = time.Millisecond
 
 // Loaders are the per-request dataloaders.
@@ -32,6 +35,8 @@ type Loaders struct {
 	*ContentLoaders
 	*RevisionLoaders
 
+	client     *ent.Client
+	viewerID   string
 	stats      *Stats
 	memberOrgs orgSet
 
@@ -58,31 +63,53 @@ type Loaders struct {
 
 // New makes the loaders of one request made by viewerID.
 func New(client *ent.Client, viewerID string) *Loaders {
-	st := &Stats{}
+	return build(client, viewerID, batching{stats: &Stats{}, wait: batchWait})
+}
+
+// Solo gives the rest of a request loaders that dispatch every load at
+// once, without the batch wait, for a read whose loads all come from one
+// goroutine: each of its rounds asks each loader for one key (the handler
+// queues them all before awaiting any), so there is nothing to wait for.
+// Lists may use it when their items' loads are primed by the list's own
+// queries, as OrganizationSpaces does: presentAll's goroutines then find
+// everything cached. Never for GraphQL, or for code that calls LoadMany
+// (a goroutine per key): unprimed concurrent loads would each cost a
+// statement. The viewer's user and the request's Stats carry over.
+func Solo(ctx context.Context) context.Context {
+	l := For(ctx)
+	solo := build(l.client, l.viewerID, batching{stats: l.stats})
+	solo.UserByID = l.UserByID
+	return context.WithValue(ctx, ctxKey{}, solo)
+}
+
+// build makes a request's loaders, batching as b says.
+func build(client *ent.Client, viewerID string, b batching) *Loaders {
 	l := &Loaders{}
 	*l = Loaders{
-		stats:           st,
-		ContentLoaders:  newContentLoaders(st, client),
-		RevisionLoaders: newRevisionLoaders(st, client),
-		UserByID: newLoader(st, func(ctx context.Context, ids []string) ([]*ent.User, error) {
+		client:          client,
+		viewerID:        viewerID,
+		stats:           b.stats,
+		ContentLoaders:  newContentLoaders(b, client),
+		RevisionLoaders: newRevisionLoaders(b, client),
+		UserByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.User, error) {
 			return client.User.Query().Where(user.IDIn(ids...)).All(ctx)
 		}, func(u *ent.User) string { return u.ID }, "user"),
-		OrganizationByID: newLoader(st, func(ctx context.Context, ids []string) ([]*ent.Organization, error) {
+		OrganizationByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Organization, error) {
 			return client.Organization.Query().Where(organization.IDIn(ids...)).All(ctx)
 		}, func(o *ent.Organization) string { return o.ID }, "organization"),
-		ViewerMembership: newLoader(st, func(ctx context.Context, orgIDs []string) ([]*ent.Member, error) {
+		ViewerMembership: newLoader(b, func(ctx context.Context, orgIDs []string) ([]*ent.Member, error) {
 			l.memberOrgs.add(orgIDs)
 			return client.Member.Query().
 				Where(member.UserID(viewerID), member.OrganizationIDIn(orgIDs...)).All(ctx)
 		}, func(m *ent.Member) string { return m.OrganizationID }, ""),
-		TeamByID: newLoader(st, func(ctx context.Context, ids []string) ([]*ent.Team, error) {
+		TeamByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Team, error) {
 			return client.Team.Query().Where(team.IDIn(ids...)).All(ctx)
 		}, func(t *ent.Team) string { return t.ID }, "team"),
-		ViewerTeamMembership: newLoader(st, func(ctx context.Context, teamIDs []string) ([]*ent.TeamMember, error) {
+		ViewerTeamMembership: newLoader(b, func(ctx context.Context, teamIDs []string) ([]*ent.TeamMember, error) {
 			return client.TeamMember.Query().
 				Where(teammember.UserID(viewerID), teammember.TeamIDIn(teamIDs...)).All(ctx)
 		}, func(m *ent.TeamMember) string { return m.TeamID }, ""),
-		TeamMemberCount: newCountLoader(st, func(ctx context.Context, teamIDs []string) (map[string]int, error) {
+		TeamMemberCount: newCountLoader(b, func(ctx context.Context, teamIDs []string) (map[string]int, error) {
 			var rows []struct {
 				TeamID string `json:"team_id"`
 				Count  int    `json:"count"`
@@ -95,7 +122,7 @@ func New(client *ent.Client, viewerID string) *Loaders {
 			}
 			return counts, err
 		}),
-		MemberByOrgUser: newLoader(st, func(ctx context.Context, keys []string) ([]*ent.Member, error) {
+		MemberByOrgUser: newLoader(b, func(ctx context.Context, keys []string) ([]*ent.Member, error) {
 			var out []*ent.Member
 			for org, users := range splitMemberKeys(keys) {
 				rows, err := client.Member.Query().
@@ -107,7 +134,7 @@ func New(client *ent.Client, viewerID string) *Loaders {
 			}
 			return out, nil
 		}, func(m *ent.Member) string { return MemberKey(m.OrganizationID, m.UserID) }, ""),
-		MemberTeamCount: newCountLoader(st, func(ctx context.Context, keys []string) (map[string]int, error) {
+		MemberTeamCount: newCountLoader(b, func(ctx context.Context, keys []string) (map[string]int, error) {
 			counts := map[string]int{}
 			for org, users := range splitMemberKeys(keys) {
 				byUser, err := CountMemberTeams(ctx, client, org, users)
@@ -121,7 +148,7 @@ func New(client *ent.Client, viewerID string) *Loaders {
 			return counts, nil
 		}),
 	}
-	l.SpaceByID = newLoader(st, func(ctx context.Context, ids []string) ([]*ent.Space, error) {
+	l.SpaceByID = newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Space, error) {
 		rows, err := client.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil()).All(ctx)
 		if err == nil && viewerID != "" {
 			err = l.primeViewerMemberships(ctx, client, viewerID, rows)
@@ -194,7 +221,7 @@ func (s *orgSet) add(orgs []string) []string {
 
 // newCountLoader builds a loader of counts from a query that counts many
 // keys at once (GROUP BY). Keys it does not return count 0.
-func newCountLoader(st *Stats, count func(ctx context.Context, keys []string) (map[string]int, error)) *dataloader.Loader[string, int] {
+func newCountLoader(b batching, count func(ctx context.Context, keys []string) (map[string]int, error)) *dataloader.Loader[string, int] {
 	batch := func(ctx context.Context, keys []string) []*dataloader.Result[int] {
 		counts, err := count(ctx, keys)
 		results := make([]*dataloader.Result[int], len(keys))
@@ -203,13 +230,13 @@ func newCountLoader(st *Stats, count func(ctx context.Context, keys []string) (m
 		}
 		return results
 	}
-	return batched(st, batchWait, batch)
+	return batched(b, batch)
 }
 
 // newLoader builds a loader from a query of many keys. Keys the query did not
 // return answer a not-found error naming what, or nil when what is "" (the
 // absence is an answer, as for memberships).
-func newLoader[V any](st *Stats, fetch func(context.Context, []string) ([]V, error), keyOf func(V) string, what string) *dataloader.Loader[string, V] {
+func newLoader[V any](b batching, fetch func(context.Context, []string) ([]V, error), keyOf func(V) string, what string) *dataloader.Loader[string, V] {
 	batch := func(ctx context.Context, keys []string) []*dataloader.Result[V] {
 		results := make([]*dataloader.Result[V], len(keys))
 		rows, err := fetch(ctx, keys)
@@ -234,7 +261,7 @@ func newLoader[V any](st *Stats, fetch func(context.Context, []string) ([]V, err
 		}
 		return results
 	}
-	return batched(st, batchWait, batch)
+	return batched(b, batch)
 }
 
 type ctxKey struct{}

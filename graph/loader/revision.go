@@ -33,21 +33,21 @@ type RevisionLoaders struct {
 	RevisionBodies *dataloader.Loader[string, map[string]string]
 }
 
-func newRevisionLoaders(st *Stats, client *ent.Client) *RevisionLoaders {
+func newRevisionLoaders(b batching, client *ent.Client) *RevisionLoaders {
 	rl := &RevisionLoaders{}
 	*rl = RevisionLoaders{
-		RevisionByID: newLoader(st, func(ctx context.Context, ids []string) ([]*ent.Revision, error) {
+		RevisionByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Revision, error) {
 			return client.Revision.Query().Where(revision.IDIn(ids...)).All(ctx)
 		}, func(r *ent.Revision) string { return r.ID }, "revision"),
-		RevisionPages: groupLoader(st, func(ctx context.Context, revs []string) ([]*ent.Page, error) {
+		RevisionPages: groupLoader(b, func(ctx context.Context, revs []string) ([]*ent.Page, error) {
 			return client.Page.Query().Where(page.RevisionIDIn(revs...)).
 				Order(ent.Asc(page.FieldParentPageID), ent.Asc(page.FieldPosition), ent.Asc(page.FieldPageID)).All(ctx)
 		}, func(p *ent.Page) string { return p.RevisionID }),
-		RevisionFiles: groupLoader(st, func(ctx context.Context, revs []string) ([]*ent.File, error) {
+		RevisionFiles: groupLoader(b, func(ctx context.Context, revs []string) ([]*ent.File, error) {
 			return client.File.Query().Where(file.RevisionIDIn(revs...)).
 				Order(ent.Asc(file.FieldCreatedAt), ent.Asc(file.FieldFileID)).All(ctx)
 		}, func(f *ent.File) string { return f.RevisionID }),
-		PageMarkdown: batched(st, batchWait, func(ctx context.Context, hashes []string) []*dataloader.Result[string] {
+		PageMarkdown: batched(b, func(ctx context.Context, hashes []string) []*dataloader.Result[string] {
 			rows, err := client.PageContent.Query().Where(pagecontent.IDIn(hashes...)).All(ctx)
 			text := make(map[string]string, len(rows))
 			for _, r := range rows {
@@ -59,8 +59,8 @@ func newRevisionLoaders(st *Stats, client *ent.Client) *RevisionLoaders {
 			}
 			return results
 		}),
-		PageDerived: newDerivedLoader(st, client),
-		RevisionTree: batched(st, 0, func(ctx context.Context, revs []string) []*dataloader.Result[*Tree] {
+		PageDerived: newDerivedLoader(b, client),
+		RevisionTree: batched(b.now(), func(ctx context.Context, revs []string) []*dataloader.Result[*Tree] {
 			pages, errs := rl.RevisionPages.LoadMany(ctx, revs)()
 			results := make([]*dataloader.Result[*Tree], len(revs))
 			for i := range revs {
@@ -72,7 +72,7 @@ func newRevisionLoaders(st *Stats, client *ent.Client) *RevisionLoaders {
 			}
 			return results
 		}),
-		RevisionBodies: batched(st, batchWait, func(ctx context.Context, revs []string) []*dataloader.Result[map[string]string] {
+		RevisionBodies: batched(b, func(ctx context.Context, revs []string) []*dataloader.Result[map[string]string] {
 			results := make([]*dataloader.Result[map[string]string], len(revs))
 			trees, errs := rl.RevisionTree.LoadMany(ctx, revs)()
 			var hashes []string
@@ -106,8 +106,8 @@ func newRevisionLoaders(st *Stats, client *ent.Client) *RevisionLoaders {
 
 // groupLoader loads the rows of many keys in one query and hands each key
 // its rows (none: an empty list).
-func groupLoader[V any](st *Stats, fetch func(context.Context, []string) ([]V, error), keyOf func(V) string) *dataloader.Loader[string, []V] {
-	return batched(st, batchWait, func(ctx context.Context, keys []string) []*dataloader.Result[[]V] {
+func groupLoader[V any](b batching, fetch func(context.Context, []string) ([]V, error), keyOf func(V) string) *dataloader.Loader[string, []V] {
+	return batched(b, func(ctx context.Context, keys []string) []*dataloader.Result[[]V] {
 		rows, err := fetch(ctx, keys)
 		byKey := make(map[string][]V, len(keys))
 		for _, r := range rows {

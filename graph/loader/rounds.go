@@ -2,7 +2,6 @@ package loader
 
 import (
 	"context"
-	"sort"
 	"sync"
 	"time"
 
@@ -10,60 +9,101 @@ import (
 )
 
 // Stats records the batches a request's loaders ran, so tests can count the
-// rounds a read waits on. A round is a stretch of time in which at least one
-// batch is waiting or running: batches queued together (before any of them
-// is awaited) overlap and make one round; a batch queued after another's
-// result was awaited starts after it ended and makes the next. A batch's
-// stretch starts when its wait began (its start minus the wait: a batch
-// cannot start before its wait is over) and ends when its statements are
-// done, so loads queued microseconds apart overlap even on a loaded machine.
+// rounds a read waits on. Rounds follow cause, not the clock: a batch is in
+// round 1 + the highest round delivered when its first key was queued. Keys
+// queued together, before any is awaited, share a round; a key queued after
+// awaiting a round-k result is in round k+1 or later. (A goroutine
+// descheduled between two loads of one round can only make a round count
+// twice, never hide one.)
 type Stats struct {
-	mu      sync.Mutex
-	windows [][2]time.Time
+	mu        sync.Mutex
+	batches   int
+	rounds    int
+	delivered int
 }
 
-func (s *Stats) record(from, to time.Time) {
+// queued is the round a key queued now falls into.
+func (s *Stats) queued() int {
 	s.mu.Lock()
-	s.windows = append(s.windows, [2]time.Time{from, to})
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	return s.delivered + 1
+}
+
+func (s *Stats) done(round int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.batches++
+	s.rounds = max(s.rounds, round)
+	s.delivered = max(s.delivered, round)
 }
 
 // Batches is the number of batches run: one statement or more each.
 func (s *Stats) Batches() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.windows)
+	return s.batches
 }
 
-// Rounds is the number of rounds the batches fell into: how many times, in
-// sequence, the request waited on its loaders.
+// Rounds is the number of rounds of loads the request waited on in
+// sequence.
 func (s *Stats) Rounds() int {
 	s.mu.Lock()
-	w := append([][2]time.Time(nil), s.windows...)
-	s.mu.Unlock()
-	sort.Slice(w, func(i, j int) bool { return w[i][0].Before(w[j][0]) })
-	rounds := 0
-	var end time.Time
-	for _, b := range w {
-		if rounds == 0 || b[0].After(end) {
-			rounds++
-			end = b[1]
-		} else if b[1].After(end) {
-			end = b[1]
-		}
-	}
-	return rounds
+	defer s.mu.Unlock()
+	return s.rounds
 }
 
-// batched builds a loader whose batches wait `wait` for more keys and are
-// recorded in st.
-func batched[V any](st *Stats, wait time.Duration, fn dataloader.BatchFunc[string, V]) *dataloader.Loader[string, V] {
+// roundTracer notes the round of each key when it is queued (dataloader
+// calls TraceLoad on every Load, before its batch exists).
+type roundTracer[V any] struct {
+	dataloader.NoopTracer[string, V]
+	stats *Stats
+	mu    sync.Mutex
+	round map[string]int
+}
+
+func (t *roundTracer[V]) TraceLoad(ctx context.Context, key string) (context.Context, dataloader.TraceLoadFinishFunc[V]) {
+	t.mu.Lock()
+	if _, ok := t.round[key]; !ok {
+		t.round[key] = t.stats.queued()
+	}
+	t.mu.Unlock()
+	return ctx, func(dataloader.Thunk[V]) {}
+}
+
+// batchRound is the round of a batch of keys: that of its first key.
+func (t *roundTracer[V]) batchRound(keys []string) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	round := 0
+	for _, k := range keys {
+		if r, ok := t.round[k]; ok && (round == 0 || r < round) {
+			round = r
+		}
+		delete(t.round, k)
+	}
+	return max(round, 1)
+}
+
+// batching is how a request's loaders batch: how long a batch waits for
+// more keys, and where batches are recorded.
+type batching struct {
+	stats *Stats
+	wait  time.Duration
+}
+
+// now is b without the wait, for loaders that other loaders' batches call.
+func (b batching) now() batching { return batching{stats: b.stats} }
+
+// batched builds a loader whose batches wait b.wait for more keys and are
+// counted in b.stats.
+func batched[V any](b batching, fn dataloader.BatchFunc[string, V]) *dataloader.Loader[string, V] {
+	tr := &roundTracer[V]{stats: b.stats, round: map[string]int{}}
 	return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[V] {
-		start := time.Now()
+		round := tr.batchRound(keys)
 		results := fn(ctx, keys)
-		st.record(start.Add(-wait), time.Now())
+		b.stats.done(round)
 		return results
-	}, dataloader.WithWait[string, V](wait))
+	}, dataloader.WithWait[string, V](b.wait), dataloader.WithTracer[string, V](tr))
 }
 
 type observerKey struct{}
