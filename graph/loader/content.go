@@ -87,16 +87,23 @@ func countSpaces(ctx context.Context, client *ent.Client, spaceIDs []string) (ma
 }
 
 // PrimeSpaceCounts counts the spaces of a list in one go and primes
-// SpaceCounts with the result. Lists call it so that their items' counts do
-// not depend on how concurrent item resolution happens to fall into batches.
+// SpaceCounts with the result, and records that the list shows the spaces'
+// revisions together (RevisionLoaders.ShowTogether). Lists call it so that
+// what their items cost does not depend on how concurrent item resolution
+// happens to fall into batches.
 func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, client *ent.Client, spaces []*ent.Space) error {
 	if len(spaces) == 0 {
 		return nil
 	}
 	ids := make([]string, len(spaces))
+	revs := make([]string, 0, len(spaces))
 	for i, s := range spaces {
 		ids[i] = s.ID
+		if s.RevisionID != "" {
+			revs = append(revs, s.RevisionID)
+		}
 	}
+	For(ctx).ShowTogether(revs)
 	counts, err := countSpaces(ctx, client, ids)
 	if err != nil {
 		return err

@@ -1,0 +1,136 @@
+package graph_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/internal/ids"
+	"github.com/folio/folio/internal/testkit"
+)
+
+// seedTree gives spaceID a new revision of roots trees of ten pages on four
+// levels (a root, three chapters, a section under each, a detail under each
+// section), straight through ent. body(i) is page i's markdown ("" : no
+// body). Every seventh page has an emoji, every fifth a description, every
+// eleventh is a link, every thirteenth a hidden group.
+func seedTree(t testing.TB, s *testkit.Server, spaceID string, roots int, body func(i int) string) {
+	t.Helper()
+	ctx := context.Background()
+	c := s.Client()
+	rev := c.Revision.Create().SetSpaceID(spaceID).SetType("edits").SaveX(ctx)
+	now := time.Date(2026, 1, 2, 3, 4, 5, 600, time.UTC)
+	var pages []*ent.PageCreate
+	bodies := map[string]string{}
+	i := 0
+	add := func(parent string, pos int) string {
+		id := ids.New()
+		p := c.Page.Create().SetRevisionID(rev.ID).SetPageID(id).SetPosition(pos).
+			SetTitle(fmt.Sprintf("Page \"%d\" <&>", i)).SetSlug(fmt.Sprintf("page-%d", i)).
+			SetCreatedAt(now).SetUpdatedAt(now.Add(time.Duration(i) * time.Second)).SetParentPageID(parent)
+		if b := body(i); b != "" {
+			sum := sha256.Sum256([]byte(b))
+			h := hex.EncodeToString(sum[:])
+			bodies[h] = b
+			p.SetContentHash(h)
+		}
+		switch {
+		case i%11 == 3:
+			p.SetKind(page.KindLink).SetHref(fmt.Sprintf("https://example.com/?a=%d&b=<c>", i))
+		case i%13 == 4:
+			p.SetKind(page.KindGroup).SetHidden(true)
+		}
+		if i%7 == 0 {
+			p.SetEmoji("📘")
+		}
+		if i%5 == 0 {
+			p.SetDescription(fmt.Sprintf("About\tpage %d\n\u2028", i))
+		}
+		pages = append(pages, p)
+		i++
+		return id
+	}
+	for r := 0; r < roots; r++ {
+		root := add("", r)
+		for ch := 0; ch < 3; ch++ {
+			add(add(add(root, ch), 0), 0)
+		}
+	}
+	for start := 0; start < len(pages); start += 400 {
+		c.Page.CreateBulk(pages[start:min(len(pages), start+400)]...).ExecX(ctx)
+	}
+	var contents []*ent.PageContentCreate
+	for h, b := range bodies {
+		contents = append(contents, c.PageContent.Create().SetID(h).SetMarkdown(b))
+	}
+	for start := 0; start < len(contents); start += 400 {
+		_ = c.PageContent.CreateBulk(contents[start:min(len(contents), start+400)]...).OnConflict().DoNothing().Exec(ctx)
+	}
+	c.Space.UpdateOneID(spaceID).SetRevisionID(rev.ID).ExecX(ctx)
+}
+
+// treeBody is a page body with what JSON escapes, HTML-like text and
+// characters outside ASCII.
+func treeBody(i int) string {
+	if i%9 == 8 {
+		return ""
+	}
+	return fmt.Sprintf("# Page %d\n\nA \"quote\", a back\\slash, a\ttab, <b>bold</b> & more: é, 漢, \u2028, \x01.\n\n- item %d\n\n```go\nfmt.Println(%d)\n```\n", i, i, i)
+}
+
+// pageSelection asks for every field of Page, with an alias, a fragment,
+// __typename and directives, three levels deep.
+const pageSelection = `...F t: title __typename
+	pages { ...F ... on Page { deeper: pages { ...F pages { ...F urls { app } } } }
+		pages @include(if: $yes) { id markdown } skipped: pages @skip(if: $yes) { id } }`
+
+const pageFragment = `fragment F on Page { id title emoji type slug path description hidden href createdAt updatedAt
+	markdown document urls { app __typename } }`
+
+// TestPageTreeAnswersAsGqlgen: the tree's own marshaller (model.PageTree)
+// writes each page exactly as gqlgen writes the same page read alone
+// (revision.page(id:), which gqlgen marshals object by object).
+func TestPageTreeAnswersAsGqlgen(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		u, org := s.NewUser(t, "tree@example.com", "Org")
+		sp := s.Call(t, "createSpace", u.Token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Tree"}, 201).JSON(t)["id"].(string)
+		seedTree(t, s, sp, 3, treeBody)
+		query := `query($id: ID!, $yes: Boolean!) { space(id: $id) { revision { pages { ` + pageSelection + ` } } } } ` + pageFragment
+		var tree struct {
+			Data struct {
+				Space struct{ Revision struct{ Pages []json.RawMessage } }
+			}
+			Errors []any
+		}
+		s.Request(t, u.Token, "POST", "/graphql", map[string]any{"query": query, "variables": map[string]any{"id": sp, "yes": true}}).Decode(t, &tree)
+		if len(tree.Errors) > 0 || len(tree.Data.Space.Revision.Pages) != 3 {
+			t.Fatalf("tree: %d roots, errors %v", len(tree.Data.Space.Revision.Pages), tree.Errors)
+		}
+		for i, raw := range tree.Data.Space.Revision.Pages {
+			var id struct{ ID string }
+			if err := json.Unmarshal(raw, &id); err != nil {
+				t.Fatal(err)
+			}
+			one := `query($id: ID!, $p: ID!, $yes: Boolean!) { space(id: $id) { revision { page(id: $p) { ` + pageSelection + ` } } } } ` + pageFragment
+			var alone struct {
+				Data struct {
+					Space struct{ Revision struct{ Page json.RawMessage } }
+				}
+			}
+			s.Request(t, u.Token, "POST", "/graphql", map[string]any{"query": one, "variables": map[string]any{"id": sp, "p": id.ID, "yes": true}}).Decode(t, &alone)
+			if string(raw) != string(alone.Data.Space.Revision.Page) {
+				t.Fatalf("root %d differs:\ntree:  %s\nalone: %s", i, raw, alone.Data.Space.Revision.Page)
+			}
+			if !strings.Contains(string(raw), `"deeper":[{`) || !strings.Contains(string(raw), `\u003cb\u003e`) {
+				t.Fatalf("root %d lacks what the test asks for: %s", i, raw)
+			}
+		}
+	})
+}
