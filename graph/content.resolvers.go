@@ -110,4 +110,3 @@ type (
 	pageResolver     struct{ *Resolver }
 	revisionResolver struct{ *Resolver }
 )
-

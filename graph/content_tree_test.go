@@ -105,7 +105,9 @@ func TestPageTreeAnswersAsGqlgen(t *testing.T) {
 		query := `query($id: ID!, $yes: Boolean!) { space(id: $id) { revision { pages { ` + pageSelection + ` } } } } ` + pageFragment
 		var tree struct {
 			Data struct {
-				Space struct{ Revision struct{ Pages []json.RawMessage } }
+				Space struct {
+					Revision struct{ Pages []json.RawMessage }
+				}
 			}
 			Errors []any
 		}
@@ -121,7 +123,9 @@ func TestPageTreeAnswersAsGqlgen(t *testing.T) {
 			one := `query($id: ID!, $p: ID!, $yes: Boolean!) { space(id: $id) { revision { page(id: $p) { ` + pageSelection + ` } } } } ` + pageFragment
 			var alone struct {
 				Data struct {
-					Space struct{ Revision struct{ Page json.RawMessage } }
+					Space struct {
+						Revision struct{ Page json.RawMessage }
+					}
 				}
 			}
 			s.Request(t, u.Token, "POST", "/graphql", map[string]any{"query": one, "variables": map[string]any{"id": sp, "p": id.ID, "yes": true}}).Decode(t, &alone)
@@ -132,5 +136,60 @@ func TestPageTreeAnswersAsGqlgen(t *testing.T) {
 				t.Fatalf("root %d lacks what the test asks for: %s", i, raw)
 			}
 		}
+	})
+}
+
+// orgTree asks for an organization's spaces with their page trees, four
+// levels deep, with bodies and documents.
+const orgTree = `query($org: ID!) { organization(id: $org) { id spaces(first: 100) { totalCount edges { node { id title
+	revision { id pages { id title path markdown document pages { id title markdown pages { id markdown pages { id markdown document } } } } } } } } } }`
+
+// treeOrg makes an organization of spaces spaces, each with a tree of
+// roots*10 pages.
+func treeOrg(t testing.TB, s *testkit.Server, email string, spaces, roots int, body func(int) string) (testkit.User, string) {
+	u, org := s.NewUser(t, email, "Org")
+	for i := 0; i < spaces; i++ {
+		sp := s.Call(t, "createSpace", u.Token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": fmt.Sprintf("S%d", i)}, 201).JSON(t)["id"].(string)
+		seedTree(t, s, sp, roots, body)
+	}
+	return u, org
+}
+
+// TestTreeBodiesStatementCount: an organization's page trees with their
+// bodies and documents cost the same statements over 10 spaces as over 20,
+// run after run: the spaces' revisions, trees, bodies and documents are
+// each read in one statement, whatever the batching of the moment.
+func TestTreeBodiesStatementCount(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		counts := map[int][]int64{}
+		for _, n := range []int{10, 20} {
+			u, org := treeOrg(t, s, fmt.Sprintf("s%d@example.com", n), n, 2, treeBody)
+			s.MustGraphQL(t, u.Token, orgTree, map[string]any{"org": org}) // stores the documents
+			for run := 0; run < 5; run++ {
+				before := s.Statements()
+				data := s.MustGraphQL(t, u.Token, orgTree, map[string]any{"org": org})
+				counts[n] = append(counts[n], s.Statements()-before)
+				edges := data["organization"].(map[string]any)["spaces"].(map[string]any)["edges"].([]any)
+				if len(edges) != n {
+					t.Fatalf("%d spaces, want %d", len(edges), n)
+				}
+				for _, e := range edges {
+					roots := e.(map[string]any)["node"].(map[string]any)["revision"].(map[string]any)["pages"].([]any)
+					md := roots[1].(map[string]any)["pages"].([]any)[0].(map[string]any)["markdown"].(string)
+					if len(roots) != 2 || !strings.HasPrefix(md, "# Page 11\n") {
+						t.Fatalf("tree: %d roots, markdown %q", len(roots), md)
+					}
+				}
+			}
+		}
+		want := counts[10][0]
+		for _, n := range []int{10, 20} {
+			for _, c := range counts[n] {
+				if c != want {
+					t.Fatalf("statements over 10 spaces %v, over 20 spaces %v: want the same every run", counts[10], counts[20])
+				}
+			}
+		}
+		t.Logf("%d statements for a tree with bodies and documents over 10 spaces and over 20, every run", want)
 	})
 }
