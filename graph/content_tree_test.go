@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +192,43 @@ func TestTreeBodiesStatementCount(t *testing.T) {
 			}
 		}
 		t.Logf("%d statements for a tree with bodies and documents over 10 spaces and over 20, every run", want)
+	})
+}
+
+// folioOrgTree is the tree query of the comparison with PostGraphile
+// (../shared/perf/q/folio_org_tree.graphql).
+const folioOrgTree = `query($org: ID!) { organization(id: $org) { id title spaces(first: 100) { totalCount edges { node { id title
+	revision { id pages { id title slug path pages { id title slug path pages { id title slug path pages { id title slug path } } } } } } } } } }`
+
+// goroutinesCreated is how many goroutines the process has started.
+func goroutinesCreated() uint64 {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// TestTreeGoroutines: serving a 4,000-page tree starts a bounded number of
+// goroutines (gqlgen started three per page: 12,000), no more than a
+// 1,000-page tree over as many spaces. The bound, 300, covers the request,
+// gqlgen's goroutines per space and per dataloader batch.
+func TestTreeGoroutines(t *testing.T) {
+	const bound = 300
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		started := map[int]uint64{}
+		for _, roots := range []int{25, 100} {
+			u, org := treeOrg(t, s, fmt.Sprintf("g%d@example.com", roots), 4, roots, func(int) string { return "" })
+			s.MustGraphQL(t, u.Token, folioOrgTree, map[string]any{"org": org})
+			before := goroutinesCreated()
+			data := s.MustGraphQL(t, u.Token, folioOrgTree, map[string]any{"org": org})
+			started[roots*40] = goroutinesCreated() - before
+			edges := data["organization"].(map[string]any)["spaces"].(map[string]any)["edges"].([]any)
+			if n := len(edges[0].(map[string]any)["node"].(map[string]any)["revision"].(map[string]any)["pages"].([]any)); n != roots {
+				t.Fatalf("%d roots, want %d", n, roots)
+			}
+		}
+		if started[4000] > bound || started[4000] > started[1000]+50 {
+			t.Fatalf("goroutines started: %d for 1,000 pages, %d for 4,000: want at most %d, and no more for more pages", started[1000], started[4000], bound)
+		}
+		t.Logf("goroutines started: %d for 1,000 pages, %d for 4,000", started[1000], started[4000])
 	})
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/folio/folio/graph/model"
 )
 
 // responseCeiling replaces an answer larger than max bytes (its data and
@@ -23,7 +25,8 @@ func (c responseCeiling) InterceptResponse(ctx context.Context, next graphql.Res
 	if resp == nil || c.max <= 0 {
 		return resp
 	}
-	size := int64(len(resp.Data))
+	// Streamed page trees are place-holders in resp.Data (model.TreeStream).
+	size := int64(len(resp.Data)) + model.TreeBytes(ctx)
 	if size <= c.max && len(resp.Errors) > 0 {
 		b, _ := json.Marshal(resp.Errors)
 		size += int64(len(b))

@@ -81,76 +81,94 @@ func (s *pageSelection) asks(name string) bool {
 	return false
 }
 
-// MarshalGQLContext writes the root pages.
+// MarshalGQLContext writes the root pages, or, when the answer streams
+// (TreeStream), a place-holder for them that the stream fills in.
 func (t *PageTree) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 	if t.sel == nil { // a tree made outside a query: nothing was asked
 		t.sel = &pageSelection{}
 	}
-	return t.writePages(w, t.Roots, t.sel)
+	if st := streamOf(ctx); st != nil {
+		return st.hold(w, t)
+	}
+	return t.write(out{w: w})
 }
 
-func (t *PageTree) writePages(w io.Writer, ps []*ent.Page, sel *pageSelection) error {
-	io.WriteString(w, "[")
+// write writes the tree as gqlgen would, or, with o.html, as it reads
+// once the transport has re-encoded gqlgen's answer (encoding/json
+// escapes <, >, &, U+2028 and U+2029 and drops the newlines after
+// documents).
+func (t *PageTree) write(o out) error { return t.writePages(o, t.Roots, t.sel) }
+
+// out is where a tree is written, and how.
+type out struct {
+	w    io.Writer
+	html bool
+}
+
+func (o out) raw(s string) { io.WriteString(o.w, s) }
+
+func (t *PageTree) writePages(o out, ps []*ent.Page, sel *pageSelection) error {
+	o.raw("[")
 	for i, p := range ps {
 		if i > 0 {
-			io.WriteString(w, ",")
+			o.raw(",")
 		}
-		if err := t.writePage(w, p, sel); err != nil {
+		if err := t.writePage(o, p, sel); err != nil {
 			return err
 		}
 	}
-	io.WriteString(w, "]")
+	o.raw("]")
 	return nil
 }
 
-func (t *PageTree) writePage(w io.Writer, p *ent.Page, sel *pageSelection) error {
-	io.WriteString(w, "{")
+func (t *PageTree) writePage(o out, p *ent.Page, sel *pageSelection) error {
+	o.raw("{")
 	for i, f := range sel.fields {
 		if i > 0 {
-			io.WriteString(w, ",")
+			o.raw(",")
 		}
-		writeString(w, f.Alias)
-		io.WriteString(w, ":")
+		o.str(f.Alias)
+		o.raw(":")
 		switch f.Name {
 		case "__typename":
-			io.WriteString(w, `"Page"`)
+			o.raw(`"Page"`)
 		case "id":
-			writeString(w, p.PageID)
+			o.str(p.PageID)
 		case "title":
-			writeString(w, p.Title)
+			o.str(p.Title)
 		case "emoji":
-			writeOptional(w, p.Emoji)
+			o.optional(p.Emoji)
 		case "type":
-			writeString(w, pageTypes[p.Kind])
+			o.str(pageTypes[p.Kind])
 		case "slug":
-			writeString(w, p.Slug)
+			o.str(p.Slug)
 		case "path":
-			writeString(w, t.Tree.Path(p))
+			o.str(t.Tree.Path(p))
 		case "description":
-			writeOptional(w, p.Description)
+			o.optional(p.Description)
 		case "hidden":
-			io.WriteString(w, strconv.FormatBool(p.Hidden))
+			o.raw(strconv.FormatBool(p.Hidden))
 		case "href":
-			writeOptional(w, p.Href)
+			o.optional(p.Href)
 		case "createdAt":
-			writeTime(w, p.CreatedAt)
+			o.time(p.CreatedAt)
 		case "updatedAt":
-			writeTime(w, p.UpdatedAt)
+			o.time(p.UpdatedAt)
 		case "pages":
-			if err := t.writePages(w, t.Tree.Children[p.PageID], sel.sub[i]); err != nil {
+			if err := t.writePages(o, t.Tree.Children[p.PageID], sel.sub[i]); err != nil {
 				return err
 			}
 		case "markdown":
-			writeString(w, t.Bodies[p.ContentHash])
+			o.str(t.Bodies[p.ContentHash])
 		case "document":
-			if err := t.writeDocument(w, p.ContentHash); err != nil {
+			if err := t.writeDocument(o, p.ContentHash); err != nil {
 				return err
 			}
 		case "urls":
-			t.writeURLs(w, p, sel.sub[i])
+			t.writeURLs(o, p, sel.sub[i])
 		}
 	}
-	io.WriteString(w, "}")
+	o.raw("}")
 	return nil
 }
 
@@ -161,81 +179,104 @@ var pageTypes = map[page.Kind]string{
 	page.KindLink:     "link",
 }
 
-func (t *PageTree) writeURLs(w io.Writer, p *ent.Page, sel *pageSelection) {
-	io.WriteString(w, "{")
+func (t *PageTree) writeURLs(o out, p *ent.Page, sel *pageSelection) {
+	o.raw("{")
 	for i, f := range sel.fields {
 		if i > 0 {
-			io.WriteString(w, ",")
+			o.raw(",")
 		}
-		writeString(w, f.Alias)
-		io.WriteString(w, ":")
+		o.str(f.Alias)
+		o.raw(":")
 		switch f.Name {
 		case "__typename":
-			io.WriteString(w, `"PageURLs"`)
+			o.raw(`"PageURLs"`)
 		case "app":
-			writeString(w, t.AppURL+"/"+t.Tree.Path(p))
+			o.str(t.AppURL + "/" + t.Tree.Path(p))
 		}
 	}
-	io.WriteString(w, "}")
+	o.raw("}")
 }
 
-// writeDocument writes a body's document as gqlgen writes the Any scalar;
-// a page without a body has the document of an empty one.
-func (t *PageTree) writeDocument(w io.Writer, hash string) error {
+// writeDocument writes a body's document as gqlgen writes the Any scalar
+// (json.Encoder, which escapes HTML and ends with a newline); a page
+// without a body has the document of an empty one.
+func (t *PageTree) writeDocument(o out, hash string) error {
 	var doc markdown.Document
 	if d := t.Derived[hash]; d != nil {
 		doc = d.Document
 	} else {
 		doc = loader.Derive("").Document
 	}
-	return json.NewEncoder(w).Encode(doc)
+	if !o.html {
+		return json.NewEncoder(o.w).Encode(doc)
+	}
+	b, err := json.Marshal(doc)
+	if err == nil {
+		_, err = o.w.Write(b)
+	}
+	return err
 }
 
-func writeOptional(w io.Writer, s string) {
+func (o out) optional(s string) {
 	if s == "" {
-		io.WriteString(w, "null")
+		o.raw("null")
 		return
 	}
-	writeString(w, s)
+	o.str(s)
 }
 
-func writeTime(w io.Writer, t time.Time) {
+func (o out) time(t time.Time) {
 	if t.IsZero() {
-		io.WriteString(w, "null")
+		o.raw("null")
 		return
 	}
-	io.WriteString(w, strconv.Quote(t.Format(time.RFC3339Nano)))
+	o.raw(strconv.Quote(t.Format(time.RFC3339Nano)))
 }
 
-const hexDigits = "0123456789ABCDEF"
+const (
+	upperHex = "0123456789ABCDEF" // gqlgen's escapes
+	lowerHex = "0123456789abcdef" // encoding/json's
+)
 
-// writeString writes s as a JSON string, escaping what gqlgen's
-// MarshalString escapes and nothing else.
-func writeString(w io.Writer, s string) {
+// str writes s as a JSON string, escaping what gqlgen's MarshalString
+// escapes, and with o.html what encoding/json then escapes too.
+func (o out) str(s string) {
 	start := 0
-	io.WriteString(w, `"`)
+	o.raw(`"`)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c != '\\' && c != '"' {
+		switch {
+		case c >= 0x20 && c != '\\' && c != '"' && !(o.html && (c == '<' || c == '>' || c == '&' || c == 0xE2)):
+			continue
+		case c == 0xE2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+			if i+2 >= len(s) || s[i+1] != 0x80 || s[i+2]&^1 != 0xA8 {
+				continue
+			}
+			o.raw(s[start:i])
+			o.w.Write([]byte{'\\', 'u', '2', '0', '2', lowerHex[s[i+2]&0xF]})
+			i += 2
+			start = i + 1
 			continue
 		}
-		io.WriteString(w, s[start:i])
+		o.raw(s[start:i])
 		switch c {
 		case '\t':
-			io.WriteString(w, `\t`)
+			o.raw(`\t`)
 		case '\r':
-			io.WriteString(w, `\r`)
+			o.raw(`\r`)
 		case '\n':
-			io.WriteString(w, `\n`)
+			o.raw(`\n`)
 		case '\\':
-			io.WriteString(w, `\\`)
+			o.raw(`\\`)
 		case '"':
-			io.WriteString(w, `\"`)
+			o.raw(`\"`)
+		case '<', '>', '&':
+			o.w.Write([]byte{'\\', 'u', '0', '0', lowerHex[c>>4], lowerHex[c&0xf]})
 		default:
-			w.Write([]byte{'\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf]})
+			o.w.Write([]byte{'\\', 'u', '0', '0', upperHex[c>>4], upperHex[c&0xf]})
 		}
 		start = i + 1
 	}
-	io.WriteString(w, s[start:])
-	io.WriteString(w, `"`)
+	o.raw(s[start:])
+	o.raw(`"`)
 }
