@@ -25,12 +25,13 @@ func (c responseCeiling) InterceptResponse(ctx context.Context, next graphql.Res
 	if resp == nil || c.max <= 0 {
 		return resp
 	}
-	// Streamed page trees are place-holders in resp.Data (model.TreeStream).
-	size := int64(len(resp.Data)) + model.TreeBytes(ctx)
-	if size <= c.max && len(resp.Errors) > 0 {
+	size := int64(len(resp.Data))
+	if len(resp.Errors) > 0 {
 		b, _ := json.Marshal(resp.Errors)
 		size += int64(len(b))
 	}
+	// Streamed page trees are place-holders in resp.Data (model.TreeStream).
+	size += model.TreeBytes(ctx, c.max-size)
 	if size <= c.max {
 		return resp
 	}

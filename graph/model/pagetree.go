@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
 	"strconv"
 	"time"
 
@@ -98,6 +99,40 @@ func (t *PageTree) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 // escapes <, >, &, U+2028 and U+2029 and drops the newlines after
 // documents).
 func (t *PageTree) write(o out) error { return t.writePages(o, t.Roots, t.sel) }
+
+// bound is at least the bytes write writes without html: every byte of a
+// string escapes to at most six. A document has no cheap bound: a tree
+// that asks for documents bounds itself by writing.
+func (t *PageTree) bound() int64 {
+	if t.sel.asks("document") {
+		var n counter
+		if t.write(out{w: &n}) != nil {
+			return math.MaxInt64 / 2
+		}
+		return int64(n)
+	}
+	return t.pagesBound(t.Roots, t.sel)
+}
+
+func (t *PageTree) pagesBound(ps []*ent.Page, sel *pageSelection) int64 {
+	n := int64(2 + len(ps))
+	for _, p := range ps {
+		n += 2
+		for i, f := range sel.fields {
+			n += int64(len(f.Alias)) + 5
+			switch f.Name {
+			case "pages":
+				n += t.pagesBound(t.Tree.Children[p.PageID], sel.sub[i])
+			case "urls":
+				n += int64(len(sel.sub[i].fields))*16 + 6*int64(len(t.AppURL)+1+len(t.Tree.Path(p)))
+			default:
+				n += 40 + 6*int64(max(len(p.PageID), len(p.Title), len(p.Emoji), len(p.Slug), len(t.Tree.Path(p)),
+					len(p.Description), len(p.Href), len(t.Bodies[p.ContentHash])))
+			}
+		}
+	}
+	return n
+}
 
 // out is where a tree is written, and how.
 type out struct {

@@ -25,9 +25,7 @@ type TreeStream struct {
 	prefix []byte
 	mu     sync.Mutex
 	trees  []*PageTree
-	// extra is what the trees add to the answer's size beyond their
-	// place-holders, for the response ceiling.
-	extra int64
+	marks  []int64 // the length of each tree's place-holder
 }
 
 type streamKey struct{}
@@ -46,28 +44,39 @@ func streamOf(ctx context.Context) *TreeStream {
 }
 
 // TreeBytes is what the streamed trees of ctx's answer add to the size of
-// gqlgen's answer.
-func TreeBytes(ctx context.Context) int64 {
+// gqlgen's answer, or, when that is certainly no more than room, possibly
+// less: a tree is counted exactly, which costs a pass over it, only when a
+// cheap bound on its size does not settle that the answer fits.
+func TreeBytes(ctx context.Context, room int64) int64 {
 	st := streamOf(ctx)
 	if st == nil {
 		return 0
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return st.extra
+	var bound int64
+	for i, t := range st.trees {
+		bound += t.bound() - st.marks[i]
+	}
+	if bound <= room {
+		return bound
+	}
+	var exact int64
+	for i, t := range st.trees {
+		var n counter
+		_ = t.write(out{w: &n}) // it wrote before, on hold, without error
+		exact += int64(n) - st.marks[i]
+	}
+	return exact
 }
 
-// hold writes a place-holder for t and counts the bytes t will write.
+// hold writes a place-holder for t.
 func (st *TreeStream) hold(w io.Writer, t *PageTree) error {
-	var n counter
-	if err := t.write(out{w: &n}); err != nil {
-		return err
-	}
 	st.mu.Lock()
 	i := len(st.trees)
 	st.trees = append(st.trees, t)
 	mark := string(st.prefix) + strconv.Itoa(i) + `"`
-	st.extra += int64(n) - int64(len(mark))
+	st.marks = append(st.marks, int64(len(mark)))
 	st.mu.Unlock()
 	_, err := io.WriteString(w, mark)
 	return err
