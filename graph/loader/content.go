@@ -41,6 +41,8 @@ type ContentLoaders struct {
 	// SpaceCounts counts a space's change requests by status and its open
 	// comments.
 	SpaceCounts *dataloader.Loader[string, SpaceCounts]
+
+	spacesTogether together // spaces one list shows (PrimeSpaceCounts)
 }
 
 // SpaceCounts are the counts a space object carries.
@@ -86,15 +88,13 @@ func countSpaces(ctx context.Context, client *ent.Client, spaceIDs []string) (ma
 	return counts, nil
 }
 
-// PrimeSpaceCounts counts the spaces of a list in one go and primes
-// SpaceCounts with the result, and records that the list shows the spaces'
-// revisions together (RevisionLoaders.ShowTogether). Lists call it so that
-// what their items cost does not depend on how concurrent item resolution
-// happens to fall into batches.
+// PrimeSpaceCounts readies the counts of a list's spaces: the first count
+// asked of any of them counts them all, in one go, and none is counted when
+// the query asks for no count. It also records that the list shows the
+// spaces' revisions together (RevisionLoaders.ShowTogether). Lists call it
+// so that what their items cost does not depend on how concurrent item
+// resolution happens to fall into batches.
 func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, client *ent.Client, spaces []*ent.Space) error {
-	if len(spaces) == 0 {
-		return nil
-	}
 	ids := make([]string, len(spaces))
 	revs := make([]string, 0, len(spaces))
 	for i, s := range spaces {
@@ -103,14 +103,8 @@ func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, client *ent.Clie
 			revs = append(revs, s.RevisionID)
 		}
 	}
+	cl.spacesTogether.add(ids)
 	For(ctx).ShowTogether(revs)
-	counts, err := countSpaces(ctx, client, ids)
-	if err != nil {
-		return err
-	}
-	for _, id := range ids {
-		cl.SpaceCounts.Prime(ctx, id, counts[id])
-	}
 	return nil
 }
 
@@ -217,14 +211,9 @@ func newContentLoaders(client *ent.Client) *ContentLoaders {
 			}
 			return counts, err
 		}),
-		SpaceCounts: dataloader.NewBatchedLoader(func(ctx context.Context, spaceIDs []string) []*dataloader.Result[SpaceCounts] {
-			counts, err := countSpaces(ctx, client, spaceIDs)
-			results := make([]*dataloader.Result[SpaceCounts], len(spaceIDs))
-			for i, id := range spaceIDs {
-				results[i] = &dataloader.Result[SpaceCounts]{Data: counts[id], Error: err}
-			}
-			return results
-		}, dataloader.WithWait[string, SpaceCounts](batchWait)),
+		SpaceCounts: mapLoader(byLevel(&cl.spacesTogether, "counts", func(ctx context.Context, spaceIDs []string) (map[string]SpaceCounts, error) {
+			return countSpaces(ctx, client, spaceIDs)
+		})),
 	}
 	return cl
 }

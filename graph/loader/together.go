@@ -5,10 +5,10 @@ import (
 	"sync"
 )
 
-// together records which revisions one list shows side by side (the spaces
-// of an organization, of a collection): the revision level of a tree. The
-// first read of any of them reads all of them, once, and reads that arrive
-// meanwhile wait for it. Without it, what a level costs depends on how the
+// together records which objects one list shows side by side: the spaces
+// of an organization or of a collection, and their revisions, the revision
+// level of a tree. The first read of any of them reads all of them, once,
+// and reads that arrive meanwhile wait for it. Without it, what a level costs depends on how the
 // concurrent resolution of the list happens to fall into dataloader batches
 // (13 to 27 statements for the same tree, run to run).
 type together struct {
@@ -16,7 +16,7 @@ type together struct {
 	of map[string]*level
 }
 
-// A level is revisions shown together and what has been read for all of
+// A level is objects shown together and what has been read for all of
 // them, by kind of read.
 type level struct {
 	ids   []string
@@ -64,7 +64,7 @@ func (l *level) read(kind string) *levelRead {
 	return r
 }
 
-// byLevel makes a batch read by revision id read whole levels: keys of a
+// byLevel makes a batch read by id read whole levels: keys of a
 // level are served from one read of the level (made once, by the first
 // batch that needs it), other keys are read together as before.
 func byLevel[V any](t *together, kind string, fetch func(context.Context, []string) (map[string]V, error)) func(context.Context, []string) (map[string]V, error) {
