@@ -232,3 +232,36 @@ func TestTreeGoroutines(t *testing.T) {
 		t.Logf("goroutines started: %d for 1,000 pages, %d for 4,000", started[1000], started[4000])
 	})
 }
+
+// TestResponseCeilingCountsStreamedTrees: a streamed tree counts towards
+// FOLIO_MAX_RESPONSE_BYTES with its exact size: an answer of exactly the
+// ceiling passes, one byte over is refused naming its size.
+func TestResponseCeilingCountsStreamedTrees(t *testing.T) {
+	tree := `query($s: ID!) { space(id: $s) { revision { pages { id title path pages { id title markdown } } } } }`
+	answer := func(ceiling string) (string, []testkit.GraphQLError) {
+		t.Setenv("FOLIO_MAX_RESPONSE_BYTES", ceiling)
+		s := testkit.Start(t, "sqlite")
+		u, org := s.NewUser(t, "ceiling@example.com", "Ceiling")
+		sp := s.Call(t, "createSpace", u.Token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Docs"}, 201).JSON(t)["id"].(string)
+		s.SeedPages(t, sp, 100)
+		body := s.Request(t, u.Token, "POST", "/graphql", map[string]any{"query": tree, "variables": map[string]any{"s": sp}}).Body
+		var out struct{ Errors []testkit.GraphQLError }
+		if err := json.Unmarshal(body, &out); err != nil {
+			t.Fatal(err)
+		}
+		return string(body), out.Errors
+	}
+	body, errs := answer("67108864")
+	if len(errs) > 0 {
+		t.Fatalf("errors: %+v", errs)
+	}
+	size := len(body) - len(`{"data":}`) // the data, as the ceiling counts it (no HTML in these pages)
+	if _, errs := answer(fmt.Sprint(size)); len(errs) > 0 {
+		t.Fatalf("an answer of exactly the ceiling (%d bytes): %+v", size, errs)
+	}
+	_, errs = answer(fmt.Sprint(size - 1))
+	want := fmt.Sprintf("the answer is %d bytes, more than the limit of %d", size, size-1)
+	if len(errs) != 1 || errs[0].Extensions["code"] != "RESPONSE_TOO_LARGE" || !strings.HasPrefix(errs[0].Message, want) {
+		t.Fatalf("errors %+v, want %q", errs, want)
+	}
+}
