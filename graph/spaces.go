@@ -43,7 +43,8 @@ func (r *Resolver) OrganizationSpaces(ctx context.Context, orgID string, args pa
 		return paging.Page[*ent.Space]{}, err
 	}
 	page := paging.Slice(args, visible, spaceKey)
-	return page, loader.For(ctx).PrimeSpaceCounts(ctx, r.Client, page.Items)
+	loader.For(ctx).ShowSpacesTogether(ctx, page.Items)
+	return page, nil
 }
 
 // spacesWithRole keeps the spaces the caller has a role on, and primes the
@@ -82,7 +83,8 @@ func (r *Resolver) MemberSpaces(ctx context.Context, orgID, userID string, args 
 	for i, ms := range page.Items {
 		spaces[i] = ms.Space
 	}
-	return page, loader.For(ctx).PrimeSpaceCounts(ctx, r.Client, spaces)
+	loader.For(ctx).ShowSpacesTogether(ctx, spaces)
+	return page, nil
 }
 
 // accessibleSpaces lists the live spaces of orgID that a member with

@@ -42,7 +42,7 @@ type ContentLoaders struct {
 	// comments.
 	SpaceCounts *dataloader.Loader[string, SpaceCounts]
 
-	spacesTogether together // spaces one list shows (PrimeSpaceCounts)
+	spacesTogether together // spaces one list shows (ShowSpacesTogether)
 }
 
 // SpaceCounts are the counts a space object carries.
@@ -88,13 +88,13 @@ func countSpaces(ctx context.Context, client *ent.Client, spaceIDs []string) (ma
 	return counts, nil
 }
 
-// PrimeSpaceCounts readies the counts of a list's spaces: the first count
-// asked of any of them counts them all, in one go, and none is counted when
-// the query asks for no count. It also records that the list shows the
-// spaces' revisions together (RevisionLoaders.ShowTogether). Lists call it
-// so that what their items cost does not depend on how concurrent item
-// resolution happens to fall into batches.
-func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, client *ent.Client, spaces []*ent.Space) error {
+// ShowSpacesTogether records that one list shows these spaces: the first
+// count asked of any of them counts them all, in one go (none is counted
+// when the query asks for no count), and their revisions are read together
+// (RevisionLoaders.ShowTogether). Lists call it so that what their items
+// cost does not depend on how concurrent item resolution happens to fall
+// into batches.
+func (cl *ContentLoaders) ShowSpacesTogether(ctx context.Context, spaces []*ent.Space) {
 	ids := make([]string, len(spaces))
 	revs := make([]string, 0, len(spaces))
 	for i, s := range spaces {
@@ -105,7 +105,6 @@ func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, client *ent.Clie
 	}
 	cl.spacesTogether.add(ids)
 	For(ctx).ShowTogether(revs)
-	return nil
 }
 
 func newContentLoaders(client *ent.Client) *ContentLoaders {
@@ -183,7 +182,7 @@ func newContentLoaders(client *ent.Client) *ContentLoaders {
 				Where(space.OrganizationIDIn(orgIDs...), space.ParentIDNotNil(), space.DeletedAtIsNil()).
 				Order(ent.Asc(space.FieldPosition), ent.Asc(space.FieldID)).All(ctx)
 			if err == nil {
-				err = cl.PrimeSpaceCounts(ctx, client, rows)
+				cl.ShowSpacesTogether(ctx, rows)
 			}
 			byOrg := make(map[string]map[string][]*ent.Space, len(orgIDs))
 			for _, id := range orgIDs {
