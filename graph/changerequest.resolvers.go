@@ -24,8 +24,8 @@ func (r *changeRequestResolver) Space(ctx context.Context, obj *ent.ChangeReques
 	return loader.For(ctx).SpaceByID.Load(ctx, obj.SpaceID)()
 }
 
-func (r *changeRequestResolver) Revision(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error) {
-	return loadRevision(ctx, obj.RevisionID)
+func (r *changeRequestResolver) Revision(ctx context.Context, obj *ent.ChangeRequest) (*model.Revision, error) {
+	return r.revisionObject(loadRevision(ctx, obj.RevisionID))
 }
 
 func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error) {

@@ -35,7 +35,7 @@ func (r *Resolver) ChangeRequestRevision(ctx context.Context, spaceID, crID stri
 
 // spaceRevisionByID is a revision of a space the caller can read, current
 // or not (for node).
-func (r *Resolver) spaceRevisionByID(ctx context.Context, spaceID, id string) (*ent.Revision, error) {
+func (r *Resolver) spaceRevisionByID(ctx context.Context, spaceID, id string) (*model.Revision, error) {
 	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
 		return nil, err
 	}
@@ -46,7 +46,16 @@ func (r *Resolver) spaceRevisionByID(ctx context.Context, spaceID, id string) (*
 	if rev.SpaceID != spaceID {
 		return nil, apperr.NotFoundf("revision %s not found", id)
 	}
-	return rev, nil
+	return r.revisionObject(rev, nil)
+}
+
+// revisionObject is a revision as GraphQL shows it (model.Revision), for
+// resolvers that read one: a nil revision stays nil.
+func (r *Resolver) revisionObject(rev *ent.Revision, err error) (*model.Revision, error) {
+	if rev == nil || err != nil {
+		return nil, err
+	}
+	return &model.Revision{Revision: rev, AppURL: r.BaseURL + "/s/" + rev.SpaceID}, nil
 }
 
 func loadRevision(ctx context.Context, id string) (*ent.Revision, error) {

@@ -83,20 +83,16 @@ func (r *pageResolver) Urls(ctx context.Context, obj *model.Page) (*model.PageUR
 	return &model.PageURLs{App: r.PageAppURL(obj)}, nil
 }
 
-func (r *revisionResolver) Type(ctx context.Context, obj *ent.Revision) (revision.Type, error) {
+func (r *revisionResolver) Type(ctx context.Context, obj *model.Revision) (revision.Type, error) {
 	return obj.Type, nil
 }
 
-func (r *revisionResolver) Pages(ctx context.Context, obj *ent.Revision) ([]*model.Page, error) {
-	return r.RevisionPages(ctx, obj)
+func (r *revisionResolver) Files(ctx context.Context, obj *model.Revision) ([]*ent.File, error) {
+	return r.AllRevisionFiles(ctx, obj.Revision)
 }
 
-func (r *revisionResolver) Files(ctx context.Context, obj *ent.Revision) ([]*ent.File, error) {
-	return r.AllRevisionFiles(ctx, obj)
-}
-
-func (r *revisionResolver) Page(ctx context.Context, obj *ent.Revision, id string) (*model.Page, error) {
-	p, err := r.RevisionPage(ctx, obj, id)
+func (r *revisionResolver) Page(ctx context.Context, obj *model.Revision, id string) (*model.Page, error) {
+	p, err := r.RevisionPage(ctx, obj.Revision, id)
 	if _, ok := apperr.As(err); ok {
 		return nil, nil
 	}

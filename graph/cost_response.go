@@ -7,6 +7,8 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/folio/folio/graph/model"
 )
 
 // responseCeiling replaces an answer larger than max bytes (its data and
@@ -24,10 +26,12 @@ func (c responseCeiling) InterceptResponse(ctx context.Context, next graphql.Res
 		return resp
 	}
 	size := int64(len(resp.Data))
-	if size <= c.max && len(resp.Errors) > 0 {
+	if len(resp.Errors) > 0 {
 		b, _ := json.Marshal(resp.Errors)
 		size += int64(len(b))
 	}
+	// Streamed page trees are place-holders in resp.Data (model.TreeStream).
+	size += model.TreeBytes(ctx, c.max-size)
 	if size <= c.max {
 		return resp
 	}

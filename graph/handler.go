@@ -16,6 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/folio/folio/graph/generated"
+	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 )
 
@@ -23,7 +24,8 @@ import (
 // check that the request is one (request.go: wellFormed), a query
 // cache, document bounds before validation (cost_document.go), depth and
 // cost limits before any resolver (cost.go), a ceiling of maxResponseBytes
-// on answers (0: none), and errors that carry extensions.code.
+// on answers (0: none), errors that carry extensions.code, and page trees
+// written straight to the client (streamTrees).
 func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	es := generated.NewExecutableSchema(generated.Config{Resolvers: r})
 	srv := handler.New(es)
@@ -43,7 +45,17 @@ func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 		slog.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(v))
 		return errors.New("internal error")
 	})
-	return wellFormed(cache, rawText(srv))
+	return wellFormed(cache, rawText(streamTrees(srv)))
+}
+
+// streamTrees writes the page trees of answers straight to the client
+// (model.TreeStream): an answer is then held once, as the rows it is made
+// of, rather than three times over as gqlgen's buffer and its re-encoding.
+func streamTrees(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, st := model.WithTreeStream(r.Context())
+		next.ServeHTTP(st.Writer(w), r.WithContext(ctx))
+	})
 }
 
 // presentError sets extensions.code from apperr and hides internal errors.

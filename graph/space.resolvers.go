@@ -80,14 +80,14 @@ func (r *spaceResolver) Parent(ctx context.Context, obj *ent.Space) (*ent.Collec
 	return r.SpaceParent(ctx, obj)
 }
 
-func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error) {
+func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (*model.Revision, error) {
 	if err := spaceContent(ctx, obj); err != nil {
 		return nil, err
 	}
 	if obj.RevisionID == "" {
 		return nil, nil
 	}
-	return loader.For(ctx).RevisionByID.Load(ctx, obj.RevisionID)()
+	return r.revisionObject(loader.For(ctx).RevisionByID.Load(ctx, obj.RevisionID)())
 }
 
 func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space) (int, error) {

@@ -47,7 +47,8 @@ func (r *Resolver) OrganizationSpaces(ctx context.Context, orgID string, args pa
 		return paging.Page[*ent.Space]{}, err
 	}
 	page := paging.Slice(args, visible, spaceKey)
-	return page, loader.For(ctx).PrimeSpaceCounts(ctx, r.Client, page.Items)
+	loader.For(ctx).ShowSpacesTogether(ctx, page.Items)
+	return page, nil
 }
 
 // spacesWithRole keeps the spaces the caller has a role on, and primes the
@@ -86,7 +87,8 @@ func (r *Resolver) MemberSpaces(ctx context.Context, orgID, userID string, args 
 	for i, ms := range page.Items {
 		spaces[i] = ms.Space
 	}
-	return page, loader.For(ctx).PrimeSpaceCounts(ctx, r.Client, spaces)
+	loader.For(ctx).ShowSpacesTogether(ctx, spaces)
+	return page, nil
 }
 
 // accessibleSpaces lists the live spaces of orgID that a member with
@@ -141,6 +143,14 @@ func (r *Resolver) SpacePermissions(ctx context.Context, s *ent.Space) (*access.
 // by status and its open comments, one batched load for a page of spaces.
 func (r *Resolver) SpaceCounts(ctx context.Context, s *ent.Space) (loader.SpaceCounts, error) {
 	return loader.For(ctx).SpaceCounts.Load(ctx, s.ID)()
+}
+
+// PrimeSpaceCounts reads now the counts of a page of spaces a solo read
+// (loader.Solo) will present, in one statement (loader.PrimeSpaceCounts).
+// Other lists leave them to be read together on the first ask, so that a
+// GraphQL query that asks no count reads none.
+func (r *Resolver) PrimeSpaceCounts(ctx context.Context, spaces []*ent.Space) error {
+	return loader.For(ctx).PrimeSpaceCounts(ctx, spaces)
 }
 
 // QueueSpaceCounts queues the counts of the space id before the space is

@@ -29,7 +29,7 @@ func (a *API) spaceRoutes(r chi.Router) {
 }
 
 // listOrganizationSpaces is a solo read (loader.Solo): the list's queries
-// prime every load its items' presentation makes.
+// prime every load its items' presentation makes, the counts included.
 func (a *API) listOrganizationSpaces(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
@@ -37,6 +37,9 @@ func (a *API) listOrganizationSpaces(w http.ResponseWriter, r *http.Request) err
 	}
 	r = r.WithContext(loader.Solo(r.Context()))
 	page, err := a.res.OrganizationSpaces(r.Context(), chi.URLParam(r, "organizationId"), args)
+	if err == nil {
+		err = a.res.PrimeSpaceCounts(r.Context(), page.Items)
+	}
 	return writeList(w, r, page, err, a.presentSpace)
 }
 
@@ -177,7 +180,8 @@ type spaceJSON struct {
 func (a *API) presentSpace(ctx context.Context, s *ent.Space) (any, error) {
 	// The role behind urls and permissions is the one the read's guard
 	// already loaded; the counts were queued with the space (getSpace) or
-	// primed by the list.
+	// primed by the list (listOrganizationSpaces), or other lists' items
+	// read them together on the first ask (ShowSpacesTogether).
 	counts, err := a.res.SpaceCounts(ctx, s)
 	if err != nil {
 		return nil, err

@@ -685,7 +685,7 @@ type ChangeRequestResolver interface {
 	CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error)
 
 	Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error)
-	Revision(ctx context.Context, obj *ent.ChangeRequest) (*ent.Revision, error)
+	Revision(ctx context.Context, obj *ent.ChangeRequest) (*model.Revision, error)
 
 	Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error)
 	Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error)
@@ -819,11 +819,10 @@ type QueryResolver interface {
 	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
 }
 type RevisionResolver interface {
-	Type(ctx context.Context, obj *ent.Revision) (revision.Type, error)
+	Type(ctx context.Context, obj *model.Revision) (revision.Type, error)
 
-	Pages(ctx context.Context, obj *ent.Revision) ([]*model.Page, error)
-	Files(ctx context.Context, obj *ent.Revision) ([]*ent.File, error)
-	Page(ctx context.Context, obj *ent.Revision, id string) (*model.Page, error)
+	Files(ctx context.Context, obj *model.Revision) ([]*ent.File, error)
+	Page(ctx context.Context, obj *model.Revision, id string) (*model.Page, error)
 }
 type SAMLProviderResolver interface {
 	DefaultTeam(ctx context.Context, obj *ent.SAMLProvider) (*ent.Team, error)
@@ -842,7 +841,7 @@ type SearchSectionResolver interface {
 type SpaceResolver interface {
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
-	Revision(ctx context.Context, obj *ent.Space) (*ent.Revision, error)
+	Revision(ctx context.Context, obj *ent.Space) (*model.Revision, error)
 
 	Comments(ctx context.Context, obj *ent.Space) (int, error)
 	ChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error)
@@ -9606,8 +9605,8 @@ func (ec *executionContext) _ChangeRequest_revision(ctx context.Context, field g
 			return ec.Resolvers.ChangeRequest().Revision(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
-			return ec.marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐRevision(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevision(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17136,7 +17135,7 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
-func (ec *executionContext) _Revision_id(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+func (ec *executionContext) _Revision_id(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17159,7 +17158,7 @@ func (ec *executionContext) fieldContext_Revision_id(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Revision", field, false, false, "ID")
 }
 
-func (ec *executionContext) _Revision_type(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+func (ec *executionContext) _Revision_type(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17182,7 +17181,7 @@ func (ec *executionContext) fieldContext_Revision_type(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Revision", field, true, true, "RevisionType")
 }
 
-func (ec *executionContext) _Revision_parents(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+func (ec *executionContext) _Revision_parents(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17205,7 +17204,7 @@ func (ec *executionContext) fieldContext_Revision_parents(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Revision", field, false, false, "String")
 }
 
-func (ec *executionContext) _Revision_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+func (ec *executionContext) _Revision_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17228,7 +17227,7 @@ func (ec *executionContext) fieldContext_Revision_createdAt(_ context.Context, f
 	return graphql.NewScalarFieldContext("Revision", field, false, false, "Time")
 }
 
-func (ec *executionContext) _Revision_pages(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+func (ec *executionContext) _Revision_pages(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17237,11 +17236,11 @@ func (ec *executionContext) _Revision_pages(ctx context.Context, field graphql.C
 			return ec.fieldContext_Revision_pages(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Revision().Pages(ctx, obj)
+			return obj.Pages(ctx)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
-			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageTree) graphql.Marshaler {
+			return ec.marshalNPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageTreeᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -17252,7 +17251,7 @@ func (ec *executionContext) fieldContext_Revision_pages(_ context.Context, field
 		Object:     "Revision",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: true,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Page(ctx, field)
 		},
@@ -17260,7 +17259,7 @@ func (ec *executionContext) fieldContext_Revision_pages(_ context.Context, field
 	return fc, nil
 }
 
-func (ec *executionContext) _Revision_files(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+func (ec *executionContext) _Revision_files(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -17292,7 +17291,7 @@ func (ec *executionContext) fieldContext_Revision_files(_ context.Context, field
 	return fc, nil
 }
 
-func (ec *executionContext) _Revision_page(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
+func (ec *executionContext) _Revision_page(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18564,8 +18563,8 @@ func (ec *executionContext) _Space_revision(ctx context.Context, field graphql.C
 			return ec.Resolvers.Space().Revision(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
-			return ec.marshalORevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐRevision(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+			return ec.marshalORevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevision(ctx, selections, v)
 		},
 		true,
 		false,
@@ -23469,9 +23468,9 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._SAMLProvider(ctx, sel, obj)
-	case ent.Revision:
+	case model.Revision:
 		return ec._Revision(ctx, sel, &obj)
-	case *ent.Revision:
+	case *model.Revision:
 		if obj == nil {
 			return graphql.Null
 		}
@@ -26143,7 +26142,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 
 var revisionImplementors = []string{"Revision", "Node"}
 
-func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet, obj *ent.Revision) graphql.Marshaler {
+func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet, obj *model.Revision) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, revisionImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -28997,6 +28996,14 @@ func (ec *executionContext) marshalNPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraph
 	return ec._Page(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageTreeᚄ(ctx context.Context, sel ast.SelectionSet, v *model.PageTree) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "[Page!]!")
+		return graphql.Null
+	}
+	return graphql.WrapContextMarshaler(ctx, v)
+}
+
 func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx context.Context, sel ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "PageInfo!")
@@ -29067,7 +29074,7 @@ var (
 	}
 )
 
-func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐRevision(ctx context.Context, sel ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Revision!")
 		return graphql.Null
@@ -30318,7 +30325,7 @@ func (ec *executionContext) unmarshalOPositionTargetInput2ᚖgithubᚗcomᚋfoli
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalORevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐRevision(ctx context.Context, sel ast.SelectionSet, v *ent.Revision) graphql.Marshaler {
+func (ec *executionContext) marshalORevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

@@ -38,14 +38,20 @@ type ContentLoaders struct {
 	// SpaceFieldValues loads a space's custom-field values by field id.
 	SpaceFieldValues *dataloader.Loader[string, map[string]any]
 	// SpacesInCollections loads the live spaces of every collection of an
-	// organization at once, by collection, in position order (with their
-	// counts): a collection tree of any size and depth then costs the same.
+	// organization at once, by collection, in position order (shown
+	// together, ShowSpacesTogether): a collection tree of any size and depth
+	// then costs the same.
 	SpacesInCollections *dataloader.Loader[string, map[string][]*ent.Space]
 	// ChangeRequestOpenComments counts the open comments of a change request.
 	ChangeRequestOpenComments *dataloader.Loader[string, int]
 	// SpaceCounts counts a space's change requests by status and its open
 	// comments.
 	SpaceCounts *dataloader.Loader[string, SpaceCounts]
+
+	spacesTogether together // spaces one list shows (ShowSpacesTogether)
+	// countSpaces reads counts by level: SpaceCounts' batches and
+	// PrimeSpaceCounts share its one read of each level.
+	countSpaces func(context.Context, []string) (map[string]SpaceCounts, error)
 }
 
 // SpaceCounts are the counts a space object carries.
@@ -103,18 +109,40 @@ func countSpaces(ctx context.Context, client *ent.Client, spaceIDs []string) (ma
 	return counts, rows.Close()
 }
 
-// PrimeSpaceCounts counts the spaces of a list in one go and primes
-// SpaceCounts with the result. Lists call it so that their items' counts do
-// not depend on how concurrent item resolution happens to fall into batches.
-func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, client *ent.Client, spaces []*ent.Space) error {
-	if len(spaces) == 0 {
-		return nil
+// ShowSpacesTogether records that one list shows these spaces: the first
+// count asked of any of them counts them all, in one go (none is counted
+// when the query asks for no count), and their revisions are read together
+// (RevisionLoaders.ShowTogether). Lists call it so that what their items
+// cost does not depend on how concurrent item resolution happens to fall
+// into batches.
+func (cl *ContentLoaders) ShowSpacesTogether(ctx context.Context, spaces []*ent.Space) {
+	ids := make([]string, len(spaces))
+	revs := make([]string, 0, len(spaces))
+	for i, s := range spaces {
+		ids[i] = s.ID
+		if s.RevisionID != "" {
+			revs = append(revs, s.RevisionID)
+		}
 	}
+	cl.spacesTogether.add(ids)
+	For(ctx).ShowTogether(revs)
+}
+
+// PrimeSpaceCounts reads the counts of spaces a list shows now, instead of
+// on the first ask, and primes SpaceCounts with them: for a solo read
+// (Solo) that presents every item's counts. Its presenter asks them from a
+// goroutine per item, and loaders without the batch wait would give those
+// that happen not to meet a batch each: one statement still (the level is
+// read once), but batches that vary with the list's length and timing, and
+// a round of loads more. It is not a second way of counting: the read goes
+// through the list's level (ShowSpacesTogether), the one SpaceCounts'
+// batches use, so a level's counts are read once whoever asks first.
+func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, spaces []*ent.Space) error {
 	ids := make([]string, len(spaces))
 	for i, s := range spaces {
 		ids[i] = s.ID
 	}
-	counts, err := countSpaces(ctx, client, ids)
+	counts, err := cl.countSpaces(ctx, ids)
 	if err != nil {
 		return err
 	}
@@ -126,7 +154,11 @@ func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, client *ent.Clie
 
 func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 	cl := &ContentLoaders{}
+	counts := byLevel(&cl.spacesTogether, "counts", func(ctx context.Context, spaceIDs []string) (map[string]SpaceCounts, error) {
+		return countSpaces(ctx, client, spaceIDs)
+	})
 	*cl = ContentLoaders{
+		countSpaces: counts,
 		CollectionByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Collection, error) {
 			return client.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
 		}, func(c *ent.Collection) string { return c.ID }, "collection"),
@@ -196,7 +228,7 @@ func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 				Where(space.OrganizationIDIn(orgIDs...), space.ParentIDNotNil(), space.DeletedAtIsNil()).
 				Order(ent.Asc(space.FieldPosition), ent.Asc(space.FieldID)).All(ctx)
 			if err == nil {
-				err = cl.PrimeSpaceCounts(ctx, client, rows)
+				cl.ShowSpacesTogether(ctx, rows)
 			}
 			byOrg := make(map[string]map[string][]*ent.Space, len(orgIDs))
 			for _, id := range orgIDs {
@@ -224,14 +256,7 @@ func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 			}
 			return counts, err
 		}),
-		SpaceCounts: batched(b, func(ctx context.Context, spaceIDs []string) []*dataloader.Result[SpaceCounts] {
-			counts, err := countSpaces(ctx, client, spaceIDs)
-			results := make([]*dataloader.Result[SpaceCounts], len(spaceIDs))
-			for i, id := range spaceIDs {
-				results[i] = &dataloader.Result[SpaceCounts]{Data: counts[id], Error: err}
-			}
-			return results
-		}),
+		SpaceCounts: mapLoader(b, counts),
 	}
 	return cl
 }

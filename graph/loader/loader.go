@@ -71,8 +71,9 @@ func New(client *ent.Client, viewerID string) *Loaders {
 // goroutine: each of its rounds asks each loader for one key (the handler
 // queues them all before awaiting any), so there is nothing to wait for.
 // Lists may use it when their items' loads are primed by the list's own
-// queries, as OrganizationSpaces does: presentAll's goroutines then find
-// everything cached. Never for GraphQL, or for code that calls LoadMany
+// queries, as the REST list of an organization's spaces does (its spaces
+// and roles come with the list, its counts from PrimeSpaceCounts):
+// presentAll's goroutines then find everything cached. Never for GraphQL, or for code that calls LoadMany
 // (a goroutine per key): unprimed concurrent loads would each cost a
 // statement. The viewer's user and the request's Stats carry over.
 func Solo(ctx context.Context) context.Context {

@@ -15,7 +15,9 @@ import (
 
 // RevisionLoaders batch the reads of revisions: a revision's pages and files
 // load in one statement each, whatever their number, and page bodies in one
-// statement per batch of pages.
+// statement per batch of pages. Revisions that one list shows together
+// (ShowTogether) are read together: their rows, trees, bodies and documents
+// in one statement each, however their resolution falls into batches.
 type RevisionLoaders struct {
 	RevisionByID  *dataloader.Loader[string, *ent.Revision]
 	RevisionPages *dataloader.Loader[string, []*ent.Page]
@@ -29,20 +31,79 @@ type RevisionLoaders struct {
 	// RevisionTree arranges a revision's pages as a tree, once per request.
 	RevisionTree *dataloader.Loader[string, *Tree]
 	// RevisionBodies loads the bodies of every page of a revision in one
-	// statement, for reads that walk a tree and ask each page its body.
+	// statement, for reads that walk a tree and ask each page its body; the
+	// map, by content hash, may hold other revisions' bodies too.
 	RevisionBodies *dataloader.Loader[string, map[string]string]
+	// RevisionDerived is RevisionBodies for derived data (documents): by
+	// content hash, nil for a page without a stored body.
+	RevisionDerived *dataloader.Loader[string, map[string]*Derived]
+
+	together together
 }
+
+// ShowTogether records that one list shows these revisions side by side:
+// the first read of any of them reads all of them (together.go).
+func (rl *RevisionLoaders) ShowTogether(revisionIDs []string) { rl.together.add(revisionIDs) }
 
 func newRevisionLoaders(b batching, client *ent.Client) *RevisionLoaders {
 	rl := &RevisionLoaders{}
+	revisions := byLevel(&rl.together, "revision", func(ctx context.Context, ids []string) (map[string]*ent.Revision, error) {
+		rows, err := client.Revision.Query().Where(revision.IDIn(ids...)).All(ctx)
+		out := make(map[string]*ent.Revision, len(rows))
+		for _, r := range rows {
+			out[r.ID] = r
+		}
+		return out, err
+	})
+	pages := byLevel(&rl.together, "pages", func(ctx context.Context, revs []string) (map[string][]*ent.Page, error) {
+		rows, err := client.Page.Query().Where(page.RevisionIDIn(revs...)).
+			Order(ent.Asc(page.FieldParentPageID), ent.Asc(page.FieldPosition), ent.Asc(page.FieldPageID)).All(ctx)
+		out := make(map[string][]*ent.Page, len(revs))
+		for _, p := range rows {
+			out[p.RevisionID] = append(out[p.RevisionID], p)
+		}
+		return out, err
+	})
+	bodies := byLevel(&rl.together, "bodies", func(ctx context.Context, revs []string) (map[string]map[string]string, error) {
+		hashes, err := rl.treeHashes(ctx, revs)
+		if err != nil {
+			return nil, err
+		}
+		text := make(map[string]string, len(hashes))
+		if len(hashes) > 0 {
+			rows, err := client.PageContent.Query().Where(pagecontent.IDIn(hashes...)).All(ctx)
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range rows {
+				text[r.ID] = r.Markdown
+			}
+		}
+		return sameFor(revs, text), nil
+	})
+	derived := byLevel(&rl.together, "derived", func(ctx context.Context, revs []string) (map[string]map[string]*Derived, error) {
+		hashes, err := rl.treeHashes(ctx, revs)
+		if err != nil {
+			return nil, err
+		}
+		byHash := map[string]*Derived{}
+		if len(hashes) > 0 {
+			if byHash, err = loadDerived(ctx, client, hashes); err != nil {
+				return nil, err
+			}
+		}
+		return sameFor(revs, byHash), nil
+	})
 	*rl = RevisionLoaders{
 		RevisionByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Revision, error) {
-			return client.Revision.Query().Where(revision.IDIn(ids...)).All(ctx)
+			m, err := revisions(ctx, ids)
+			rows := make([]*ent.Revision, 0, len(m))
+			for _, r := range m {
+				rows = append(rows, r)
+			}
+			return rows, err
 		}, func(r *ent.Revision) string { return r.ID }, "revision"),
-		RevisionPages: groupLoader(b, func(ctx context.Context, revs []string) ([]*ent.Page, error) {
-			return client.Page.Query().Where(page.RevisionIDIn(revs...)).
-				Order(ent.Asc(page.FieldParentPageID), ent.Asc(page.FieldPosition), ent.Asc(page.FieldPageID)).All(ctx)
-		}, func(p *ent.Page) string { return p.RevisionID }),
+		RevisionPages: mapLoader(b, pages),
 		RevisionFiles: groupLoader(b, func(ctx context.Context, revs []string) ([]*ent.File, error) {
 			return client.File.Query().Where(file.RevisionIDIn(revs...)).
 				Order(ent.Asc(file.FieldCreatedAt), ent.Asc(file.FieldFileID)).All(ctx)
@@ -72,36 +133,51 @@ func newRevisionLoaders(b batching, client *ent.Client) *RevisionLoaders {
 			}
 			return results
 		}),
-		RevisionBodies: batched(b, func(ctx context.Context, revs []string) []*dataloader.Result[map[string]string] {
-			results := make([]*dataloader.Result[map[string]string], len(revs))
-			trees, errs := rl.RevisionTree.LoadMany(ctx, revs)()
-			var hashes []string
-			for i, t := range trees {
-				if errs != nil && errs[i] != nil {
-					continue
-				}
-				for _, p := range t.Pages {
-					if p.ContentHash != "" {
-						hashes = append(hashes, p.ContentHash)
-					}
-				}
-			}
-			rows, err := client.PageContent.Query().Where(pagecontent.IDIn(hashes...)).All(ctx)
-			text := make(map[string]string, len(rows))
-			for _, r := range rows {
-				text[r.ID] = r.Markdown
-			}
-			for i := range revs {
-				res := &dataloader.Result[map[string]string]{Data: text, Error: err}
-				if errs != nil && errs[i] != nil {
-					res.Error = errs[i]
-				}
-				results[i] = res
-			}
-			return results
-		}),
+		RevisionBodies:  mapLoader(b, bodies),
+		RevisionDerived: mapLoader(b, derived),
 	}
 	return rl
+}
+
+// treeHashes are the distinct content hashes of the pages of revisions.
+func (rl *RevisionLoaders) treeHashes(ctx context.Context, revs []string) ([]string, error) {
+	trees, errs := rl.RevisionTree.LoadMany(ctx, revs)()
+	seen := map[string]bool{}
+	var hashes []string
+	for i, t := range trees {
+		if errs != nil && errs[i] != nil {
+			return nil, errs[i]
+		}
+		for _, p := range t.Pages {
+			if p.ContentHash != "" && !seen[p.ContentHash] {
+				seen[p.ContentHash] = true
+				hashes = append(hashes, p.ContentHash)
+			}
+		}
+	}
+	return hashes, nil
+}
+
+// sameFor hands every key the same value.
+func sameFor[V any](keys []string, v V) map[string]V {
+	out := make(map[string]V, len(keys))
+	for _, k := range keys {
+		out[k] = v
+	}
+	return out
+}
+
+// mapLoader builds a loader from a read of many keys at once; keys it does
+// not return get the zero value.
+func mapLoader[V any](b batching, fetch func(context.Context, []string) (map[string]V, error)) *dataloader.Loader[string, V] {
+	return batched(b, func(ctx context.Context, keys []string) []*dataloader.Result[V] {
+		vals, err := fetch(ctx, keys)
+		results := make([]*dataloader.Result[V], len(keys))
+		for i, k := range keys {
+			results[i] = &dataloader.Result[V]{Data: vals[k], Error: err}
+		}
+		return results
+	})
 }
 
 // groupLoader loads the rows of many keys in one query and hands each key

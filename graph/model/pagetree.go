@@ -1,0 +1,317 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/internal/markdown"
+)
+
+// PageTree is a revision's pages as GraphQL's Revision.pages answers them:
+// the root pages, in order, each with its subpages. It writes its own JSON.
+//
+// gqlgen writes an object field by field and a list of objects with a
+// goroutine per element, so a 4,000-page tree cost 12,000 goroutines and
+// as many field contexts and field sets. A revision is immutable and its
+// pages are plain values, so the tree is written here in one pass, on one
+// goroutine, with the query's selection worked out once per depth
+// (planPages) rather than once per page. The output is what gqlgen writes
+// for the same selection, byte for byte.
+type PageTree struct {
+	Tree  *loader.Tree
+	Roots []*ent.Page
+	// AppURL is where the space opens in the app (Revision.AppURL).
+	AppURL string
+	// Bodies are the pages' markdown by content hash, read when the query
+	// asks for markdown; Derived their documents, when it asks for them.
+	Bodies  map[string]string
+	Derived map[string]*loader.Derived
+	sel     *pageSelection
+}
+
+// pageSelection is what a query asks of the pages at one depth: the
+// fields, and for each object field (pages, urls) what it asks of those.
+type pageSelection struct {
+	fields []graphql.CollectedField
+	sub    []*pageSelection
+}
+
+var (
+	pageImplementors     = []string{"Page"}
+	pageURLsImplementors = []string{"PageURLs"}
+)
+
+func planPages(oc *graphql.OperationContext, set ast.SelectionSet) *pageSelection {
+	return plan(oc, set, pageImplementors)
+}
+
+func plan(oc *graphql.OperationContext, set ast.SelectionSet, satisfies []string) *pageSelection {
+	s := &pageSelection{fields: graphql.CollectFields(oc, set, satisfies)}
+	s.sub = make([]*pageSelection, len(s.fields))
+	for i, f := range s.fields {
+		switch f.Name {
+		case "pages":
+			s.sub[i] = plan(oc, f.Selections, pageImplementors)
+		case "urls":
+			s.sub[i] = plan(oc, f.Selections, pageURLsImplementors)
+		}
+	}
+	return s
+}
+
+// asks tells whether the selection asks for a field at any depth.
+func (s *pageSelection) asks(name string) bool {
+	if s == nil {
+		return false
+	}
+	for i, f := range s.fields {
+		if f.Name == name || s.sub[i].asks(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// MarshalGQLContext writes the root pages, or, when the answer streams
+// (TreeStream), a place-holder for them that the stream fills in.
+func (t *PageTree) MarshalGQLContext(ctx context.Context, w io.Writer) error {
+	if t.sel == nil { // a tree made outside a query: nothing was asked
+		t.sel = &pageSelection{}
+	}
+	if st := streamOf(ctx); st != nil {
+		return st.hold(w, t)
+	}
+	return t.write(out{w: w})
+}
+
+// write writes the tree as gqlgen would, or, with o.html, as it reads
+// once the transport has re-encoded gqlgen's answer (encoding/json
+// escapes <, >, &, U+2028 and U+2029 and drops the newlines after
+// documents).
+func (t *PageTree) write(o out) error { return t.writePages(o, t.Roots, t.sel) }
+
+// bound is at least the bytes write writes without html: every byte of a
+// string escapes to at most six. A document has no cheap bound: a tree
+// that asks for documents bounds itself by writing.
+func (t *PageTree) bound() int64 {
+	if t.sel.asks("document") {
+		var n counter
+		if t.write(out{w: &n}) != nil {
+			return math.MaxInt64 / 2
+		}
+		return int64(n)
+	}
+	return t.pagesBound(t.Roots, t.sel)
+}
+
+func (t *PageTree) pagesBound(ps []*ent.Page, sel *pageSelection) int64 {
+	n := int64(2 + len(ps))
+	for _, p := range ps {
+		n += 2
+		for i, f := range sel.fields {
+			n += int64(len(f.Alias)) + 5
+			switch f.Name {
+			case "pages":
+				n += t.pagesBound(t.Tree.Children[p.PageID], sel.sub[i])
+			case "urls":
+				n += int64(len(sel.sub[i].fields))*16 + 6*int64(len(t.AppURL)+1+len(t.Tree.Path(p)))
+			default:
+				n += 40 + 6*int64(max(len(p.PageID), len(p.Title), len(p.Emoji), len(p.Slug), len(t.Tree.Path(p)),
+					len(p.Description), len(p.Href), len(t.Bodies[p.ContentHash])))
+			}
+		}
+	}
+	return n
+}
+
+// out is where a tree is written, and how.
+type out struct {
+	w    io.Writer
+	html bool
+}
+
+func (o out) raw(s string) { io.WriteString(o.w, s) }
+
+func (t *PageTree) writePages(o out, ps []*ent.Page, sel *pageSelection) error {
+	o.raw("[")
+	for i, p := range ps {
+		if i > 0 {
+			o.raw(",")
+		}
+		if err := t.writePage(o, p, sel); err != nil {
+			return err
+		}
+	}
+	o.raw("]")
+	return nil
+}
+
+func (t *PageTree) writePage(o out, p *ent.Page, sel *pageSelection) error {
+	o.raw("{")
+	for i, f := range sel.fields {
+		if i > 0 {
+			o.raw(",")
+		}
+		o.str(f.Alias)
+		o.raw(":")
+		switch f.Name {
+		case "__typename":
+			o.raw(`"Page"`)
+		case "id":
+			o.str(p.PageID)
+		case "title":
+			o.str(p.Title)
+		case "emoji":
+			o.optional(p.Emoji)
+		case "type":
+			o.str(pageTypes[p.Kind])
+		case "slug":
+			o.str(p.Slug)
+		case "path":
+			o.str(t.Tree.Path(p))
+		case "description":
+			o.optional(p.Description)
+		case "hidden":
+			o.raw(strconv.FormatBool(p.Hidden))
+		case "href":
+			o.optional(p.Href)
+		case "createdAt":
+			o.time(p.CreatedAt)
+		case "updatedAt":
+			o.time(p.UpdatedAt)
+		case "pages":
+			if err := t.writePages(o, t.Tree.Children[p.PageID], sel.sub[i]); err != nil {
+				return err
+			}
+		case "markdown":
+			o.str(t.Bodies[p.ContentHash])
+		case "document":
+			if err := t.writeDocument(o, p.ContentHash); err != nil {
+				return err
+			}
+		case "urls":
+			t.writeURLs(o, p, sel.sub[i])
+		}
+	}
+	o.raw("}")
+	return nil
+}
+
+// pageTypes are the GraphQL names of page kinds (gqlgen.yml: PageType).
+var pageTypes = map[page.Kind]string{
+	page.KindDocument: "document",
+	page.KindGroup:    "group",
+	page.KindLink:     "link",
+}
+
+func (t *PageTree) writeURLs(o out, p *ent.Page, sel *pageSelection) {
+	o.raw("{")
+	for i, f := range sel.fields {
+		if i > 0 {
+			o.raw(",")
+		}
+		o.str(f.Alias)
+		o.raw(":")
+		switch f.Name {
+		case "__typename":
+			o.raw(`"PageURLs"`)
+		case "app":
+			o.str(t.AppURL + "/" + t.Tree.Path(p))
+		}
+	}
+	o.raw("}")
+}
+
+// writeDocument writes a body's document as gqlgen writes the Any scalar
+// (json.Encoder, which escapes HTML and ends with a newline); a page
+// without a body has the document of an empty one.
+func (t *PageTree) writeDocument(o out, hash string) error {
+	var doc markdown.Document
+	if d := t.Derived[hash]; d != nil {
+		doc = d.Document
+	} else {
+		doc = loader.Derive("").Document
+	}
+	if !o.html {
+		return json.NewEncoder(o.w).Encode(doc)
+	}
+	b, err := json.Marshal(doc)
+	if err == nil {
+		_, err = o.w.Write(b)
+	}
+	return err
+}
+
+func (o out) optional(s string) {
+	if s == "" {
+		o.raw("null")
+		return
+	}
+	o.str(s)
+}
+
+func (o out) time(t time.Time) {
+	if t.IsZero() {
+		o.raw("null")
+		return
+	}
+	o.raw(strconv.Quote(t.Format(time.RFC3339Nano)))
+}
+
+const (
+	upperHex = "0123456789ABCDEF" // gqlgen's escapes
+	lowerHex = "0123456789abcdef" // encoding/json's
+)
+
+// str writes s as a JSON string, escaping what gqlgen's MarshalString
+// escapes, and with o.html what encoding/json then escapes too.
+func (o out) str(s string) {
+	start := 0
+	o.raw(`"`)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c != '\\' && c != '"' && !(o.html && (c == '<' || c == '>' || c == '&' || c == 0xE2)):
+			continue
+		case c == 0xE2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+			if i+2 >= len(s) || s[i+1] != 0x80 || s[i+2]&^1 != 0xA8 {
+				continue
+			}
+			o.raw(s[start:i])
+			o.w.Write([]byte{'\\', 'u', '2', '0', '2', lowerHex[s[i+2]&0xF]})
+			i += 2
+			start = i + 1
+			continue
+		}
+		o.raw(s[start:i])
+		switch c {
+		case '\t':
+			o.raw(`\t`)
+		case '\r':
+			o.raw(`\r`)
+		case '\n':
+			o.raw(`\n`)
+		case '\\':
+			o.raw(`\\`)
+		case '"':
+			o.raw(`\"`)
+		case '<', '>', '&':
+			o.w.Write([]byte{'\\', 'u', '0', '0', lowerHex[c>>4], lowerHex[c&0xf]})
+		default:
+			o.w.Write([]byte{'\\', 'u', '0', '0', upperHex[c>>4], upperHex[c&0xf]})
+		}
+		start = i + 1
+	}
+	o.raw(s[start:])
+	o.raw(`"`)
+}

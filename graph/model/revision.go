@@ -1,0 +1,53 @@
+package model
+
+import (
+	"context"
+	"errors"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/graph/loader"
+)
+
+// Revision is a revision as GraphQL shows it. Its pages are a PageTree,
+// written by a marshaller of its own rather than object by object.
+type Revision struct {
+	*ent.Revision
+	// AppURL is where the revision's space opens in the app; a page opens
+	// at AppURL + "/" + its path.
+	AppURL string
+}
+
+// Pages reads the revision's page tree, with the bodies (markdown) and
+// documents when the query asks for them anywhere in the tree. Revisions
+// that one list shows together read their trees, bodies and documents
+// together, in one statement each (loader.RevisionLoaders.Together).
+func (r *Revision) Pages(ctx context.Context) (*PageTree, error) {
+	l := loader.For(ctx)
+	t, err := l.RevisionTree.Load(ctx, r.ID)()
+	if err != nil {
+		return nil, err
+	}
+	pt := &PageTree{Tree: t, Roots: t.Children[""], AppURL: r.AppURL}
+	if fc := graphql.GetFieldContext(ctx); fc != nil {
+		pt.sel = planPages(graphql.GetOperationContext(ctx), fc.Field.Selections)
+	}
+	if pt.sel.asks("markdown") {
+		if pt.Bodies, err = l.RevisionBodies.Load(ctx, r.ID)(); err != nil {
+			return nil, err
+		}
+	}
+	if pt.sel.asks("document") {
+		if pt.Derived, err = l.RevisionDerived.Load(ctx, r.ID)(); err != nil {
+			return nil, err
+		}
+	}
+	return pt, nil
+}
+
+var errOutputOnly = errors.New("a page tree is output only")
+
+// UnmarshalGQLContext is required of a bound GraphQL type; a tree is never
+// an input.
+func (*PageTree) UnmarshalGQLContext(context.Context, any) error { return errOutputOnly }
