@@ -33,25 +33,35 @@ func BenchmarkMergeSpaceSize(b *testing.B) {
 			}
 			took := map[int]time.Duration{}
 			i := 0
+			mergeEdits := func(n int) {
+				i++
+				b.StopTimer()
+				sp := spaces[n]
+				cr := s.Call(b, "createChangeRequest", u.Token, "POST", "/v1/spaces/"+sp+"/change-requests", map[string]any{}, 201).JSON(b)["id"].(string)
+				var changes []any
+				for _, id := range edited[n] {
+					changes = append(changes, map[string]any{"operation": "update_page", "page": id,
+						"document": map[string]any{"markdown": fmt.Sprintf("# Edited %d\n\nNew text %d.\n", i, i)}})
+				}
+				s.Call(b, "updateChangeRequestContent", u.Token, "POST", "/v1/spaces/"+sp+"/change-requests/"+cr+"/content", map[string]any{"changes": changes}, 200)
+				b.StartTimer()
+				start := time.Now()
+				if r := s.Request(b, u.Token, "POST", "/v1/spaces/"+sp+"/change-requests/"+cr+"/merge", nil); r.Status != 200 {
+					b.Fatalf("merge: %d %s", r.Status, r.Body)
+				}
+				took[n] += time.Since(start)
+			}
+			// The seeded trees are not in canonical form (their root pages
+			// share position 0): the first merge reads them whole and writes
+			// them canonical, as any revision the application writes is.
+			for _, n := range sizes {
+				mergeEdits(n)
+			}
+			took = map[int]time.Duration{}
 			b.ResetTimer()
 			for b.Loop() {
 				for _, n := range sizes {
-					i++
-					b.StopTimer()
-					sp := spaces[n]
-					cr := s.Call(b, "createChangeRequest", u.Token, "POST", "/v1/spaces/"+sp+"/change-requests", map[string]any{}, 201).JSON(b)["id"].(string)
-					var changes []any
-					for _, id := range edited[n] {
-						changes = append(changes, map[string]any{"operation": "update_page", "page": id,
-							"document": map[string]any{"markdown": fmt.Sprintf("# Edited %d\n\nNew text %d.\n", i, i)}})
-					}
-					s.Call(b, "updateChangeRequestContent", u.Token, "POST", "/v1/spaces/"+sp+"/change-requests/"+cr+"/content", map[string]any{"changes": changes}, 200)
-					b.StartTimer()
-					start := time.Now()
-					if r := s.Request(b, u.Token, "POST", "/v1/spaces/"+sp+"/change-requests/"+cr+"/merge", nil); r.Status != 200 {
-						b.Fatalf("merge: %d %s", r.Status, r.Body)
-					}
-					took[n] += time.Since(start)
+					mergeEdits(n)
 				}
 			}
 			b.ReportMetric(float64(took[500].Nanoseconds())/float64(b.N), "500-ns/op")
