@@ -160,7 +160,7 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 	if err != nil {
 		return nil, err
 	}
-	merged, err := threeWay(ctx, cr.RevisionMergedAncestor, s.RevisionID, cr.RevisionID)
+	merged, err := r.threeWay(ctx, cr.RevisionMergedAncestor, s.RevisionID, cr.RevisionID)
 	if err != nil {
 		return nil, err
 	}
@@ -172,11 +172,7 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 		if _, err := moveSpaceRevision(ctx, tx, s, rev.ID); err != nil {
 			return err
 		}
-		old, err := newDraft(ctx, s.RevisionID)
-		if err != nil {
-			return err
-		}
-		if err := r.reindex(ctx, tx, spaceID, old, merged); err != nil {
+		if err := r.reindex(ctx, tx, spaceID, merged.before(), merged); err != nil {
 			return err
 		}
 		n, err := tx.ChangeRequest.Update().
@@ -207,7 +203,7 @@ func (r *Resolver) UpdateChangeRequestFromMain(ctx context.Context, spaceID, id 
 	if s.RevisionID == cr.RevisionMergedAncestor {
 		return &model.MergeResult{Revision: cr.RevisionID, Result: model.MergeResultUpdate}, nil
 	}
-	merged, err := threeWay(ctx, cr.RevisionMergedAncestor, cr.RevisionID, s.RevisionID)
+	merged, err := r.threeWay(ctx, cr.RevisionMergedAncestor, cr.RevisionID, s.RevisionID)
 	if err != nil {
 		return nil, err
 	}

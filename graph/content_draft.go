@@ -47,6 +47,38 @@ type draft struct {
 	// database when the draft is written.
 	source      string
 	sourcePages map[string]draftPage
+	// partial: pages and sourcePages hold only the pages a merge read (what
+	// changed and around it), of sourceCount in source; every other page of
+	// source is kept as it is.
+	partial     bool
+	sourceCount int
+}
+
+// pageCount is the number of pages the draft's revision will hold.
+func (d *draft) pageCount() int {
+	if d.partial {
+		return d.sourceCount - len(d.sourcePages) + len(d.pages)
+	}
+	return len(d.pages)
+}
+
+// before is the draft's source as it was, over the pages the draft holds:
+// what the search index is updated from.
+func (d *draft) before() *draft {
+	old := &draft{pages: make(map[string]*draftPage, len(d.sourcePages))}
+	for id, p := range d.sourcePages {
+		p := p
+		old.pages[id] = &p
+	}
+	return old
+}
+
+func draftPageOf(p *ent.Page) *draftPage {
+	return &draftPage{
+		ID: p.PageID, Parent: p.ParentPageID, Position: p.Position, Kind: p.Kind,
+		Title: p.Title, Emoji: p.Emoji, Slug: p.Slug, Description: p.Description, Href: p.Href,
+		Hidden: p.Hidden, Hash: p.ContentHash, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+	}
 }
 
 // newDraft starts from the pages and files of revision revID.
@@ -64,18 +96,20 @@ func newDraft(ctx context.Context, revID string) (*draft, error) {
 	d := &draft{pages: make(map[string]*draftPage, len(t.Pages)), bodies: map[string]string{},
 		source: revID, sourcePages: make(map[string]draftPage, len(t.Pages))}
 	for _, p := range t.Pages {
-		d.pages[p.PageID] = &draftPage{
-			ID: p.PageID, Parent: p.ParentPageID, Position: p.Position, Kind: p.Kind,
-			Title: p.Title, Emoji: p.Emoji, Slug: p.Slug, Description: p.Description, Href: p.Href,
-			Hidden: p.Hidden, Hash: p.ContentHash, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
-		}
+		d.pages[p.PageID] = draftPageOf(p)
 		d.sourcePages[p.PageID] = *d.pages[p.PageID]
 	}
+	d.files = draftFilesOf(files)
+	return d, nil
+}
+
+func draftFilesOf(files []*ent.File) []*draftFile {
+	out := make([]*draftFile, 0, len(files))
 	for _, f := range files {
-		d.files = append(d.files, &draftFile{ID: f.FileID, Name: f.Name, ContentType: f.ContentType, BlobKey: f.BlobKey,
+		out = append(out, &draftFile{ID: f.FileID, Name: f.Name, ContentType: f.ContentType, BlobKey: f.BlobKey,
 			Size: f.Size, Width: f.Width, Height: f.Height, CreatedAt: f.CreatedAt})
 	}
-	return d, nil
+	return out
 }
 
 // setBody gives a page a new markdown body.
@@ -184,12 +218,12 @@ var pagesField = map[revision.Type]string{
 // its page and file rows, and bodies not stored yet. Every new revision is
 // written here, so here is where MaxPagesPerRevision holds.
 func (d *draft) write(ctx context.Context, tx *ent.Client, dialect, spaceID string, typ revision.Type, parents []string, createdBy string) (*ent.Revision, error) {
-	if len(d.pages) > MaxPagesPerRevision {
+	if n := d.pageCount(); n > MaxPagesPerRevision {
 		field, ok := pagesField[typ]
 		if !ok {
 			field = "pages"
 		}
-		return nil, apperr.InvalidField(field, "the content would hold %d pages, more than the limit of %d a revision", len(d.pages), MaxPagesPerRevision)
+		return nil, apperr.InvalidField(field, "the content would hold %d pages, more than the limit of %d a revision", n, MaxPagesPerRevision)
 	}
 	rev, err := tx.Revision.Create().SetSpaceID(spaceID).SetType(typ).SetParents(parents).SetCreatedBy(createdBy).Save(ctx)
 	if err != nil {
@@ -265,8 +299,9 @@ func (d *draft) checkBodies(hashes []string) error {
 }
 
 // copyUnchanged copies the pages still equal to the source revision's
-// inside the database when they are the majority, and returns the ids of the
-// pages left to insert (sorted).
+// inside the database when they are the majority (always for a partial
+// draft, which holds no others), and returns the ids of the pages left to
+// insert (sorted).
 func (d *draft) copyUnchanged(ctx context.Context, tx *ent.Client, dialect, revID string) ([]string, error) {
 	var changed, exclude []string
 	for id, p := range d.pages {
@@ -283,7 +318,7 @@ func (d *draft) copyUnchanged(ctx context.Context, tx *ent.Client, dialect, revI
 		}
 	}
 	sort.Strings(changed)
-	if d.source == "" || len(d.pages)-len(changed) <= len(changed) || len(exclude) > maxExcluded {
+	if !d.partial && (d.source == "" || len(d.pages)-len(changed) <= len(changed) || len(exclude) > maxExcluded) {
 		all := make([]string, 0, len(d.pages))
 		for id := range d.pages {
 			all = append(all, id)

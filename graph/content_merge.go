@@ -17,11 +17,36 @@ import (
 // the only ones merged line by line.
 const hashMarker = "\x00sha256:"
 
+// The sides of a merge: base, ours and theirs as drafts, either whole or
+// only the pages the merge needs (see changedSides).
+type mergeSides struct {
+	b, o, t *draft
+	// full lists the parents whose children all three drafts hold; nil when
+	// the drafts are whole.
+	full map[string]bool
+	// oursCount is the number of pages of ours, when its draft is partial.
+	oursCount int
+}
+
 // threeWay merges the revisions base, ours and theirs (design.md,
 // Content). It answers the merged draft, or a 409 naming every conflicting
-// page.
-func threeWay(ctx context.Context, base, ours, theirs string) (*draft, error) {
-	l := loader.For(ctx)
+// page. It reads what changed since base when that is enough, and the three
+// revisions whole otherwise.
+func (r *Resolver) threeWay(ctx context.Context, base, ours, theirs string) (*draft, error) {
+	sides, err := r.changedSides(ctx, base, ours, theirs)
+	if err != nil {
+		return nil, err
+	}
+	if sides == nil {
+		if sides, err = wholeSides(ctx, base, ours, theirs); err != nil {
+			return nil, err
+		}
+	}
+	return mergeDrafts(ctx, sides)
+}
+
+// wholeSides reads the three revisions whole, concurrently.
+func wholeSides(ctx context.Context, base, ours, theirs string) (*mergeSides, error) {
 	thunks := []func() (*draft, error){}
 	for _, rev := range []string{base, ours, theirs} {
 		rev := rev
@@ -39,7 +64,14 @@ func threeWay(ctx context.Context, base, ours, theirs string) (*draft, error) {
 		}
 		drafts[i] = d
 	}
-	b, o, t := drafts[0], drafts[1], drafts[2]
+	return &mergeSides{b: drafts[0], o: drafts[1], t: drafts[2]}, nil
+}
+
+// mergeDrafts merges the sides' pages and files into a draft written
+// against ours.
+func mergeDrafts(ctx context.Context, sides *mergeSides) (*draft, error) {
+	l := loader.For(ctx)
+	b, o, t := sides.b, sides.o, sides.t
 
 	// Bodies changed on both sides are merged line by line: load their text.
 	var hashes []string
@@ -75,6 +107,16 @@ func threeWay(ctx context.Context, base, ours, theirs string) (*draft, error) {
 	}
 	oursPages := toMerge(o)
 	merged, conflicts := merge.Trees(toMerge(b), oursPages, toMerge(t))
+	if sides.full != nil {
+		// Groups not read whole were not moved in (see changedSides): their
+		// pages keep the places they have on every side.
+		for id, m := range merged {
+			if op, ok := o.pages[id]; ok && !sides.full[m.Parent] {
+				m.Position = op.Position
+				merged[id] = m
+			}
+		}
+	}
 	if len(conflicts) > 0 {
 		ids := make([]string, len(conflicts))
 		reasons := make([]string, len(conflicts))
@@ -88,7 +130,7 @@ func threeWay(ctx context.Context, base, ours, theirs string) (*draft, error) {
 
 	// The merge is written against ours: most of its pages are ours as they were.
 	out := &draft{pages: make(map[string]*draftPage, len(merged)), bodies: map[string]string{},
-		source: o.source, sourcePages: o.sourcePages}
+		source: o.source, sourcePages: o.sourcePages, partial: sides.full != nil, sourceCount: sides.oursCount}
 	for id, m := range merged {
 		p := &draftPage{ID: id, Parent: m.Parent, Position: m.Position, Kind: page.Kind(m.Kind), Title: m.Title,
 			Emoji: m.Emoji, Slug: m.Slug, Description: m.Description, Href: m.Href, Hidden: m.Hidden}

@@ -76,11 +76,7 @@ func (r *Resolver) UpdateSpaceContent(ctx context.Context, spaceID string, chang
 		if updated, err = moveSpaceRevision(ctx, tx, s, rev.ID); err != nil {
 			return err
 		}
-		old, err := newDraft(ctx, s.RevisionID)
-		if err != nil {
-			return err
-		}
-		return r.reindex(ctx, tx, spaceID, old, d)
+		return r.reindex(ctx, tx, spaceID, d.before(), d)
 	})
 	if err != nil {
 		return nil, err

@@ -235,3 +235,63 @@ func TestMembersStatementCount(t *testing.T) {
 		t.Logf("%d statements for 10 and for 100 members", ten)
 	})
 }
+
+// TestMemberTeamsEdgesStatementCount holds the organization → members →
+// user + teams (edges, with each team's fields) tree to a fixed number of
+// SQL statements: 100 members cost what 200 do. Teams hold different
+// members, so edges differ from member to member.
+func TestMemberTeamsEdgesStatementCount(t *testing.T) {
+	const query = `query($id: ID!) { organization(id: $id) { members(first: 300) { totalCount edges { node {
+		user { id displayName } teams { totalCount edges { role cursor node { id title members permissions { admin view } } } } } } } } }`
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		count := func(n int) int64 {
+			owner, org := s.NewUser(t, fmt.Sprintf("owner%d@example.com", n), fmt.Sprintf("Org %d", n))
+			users := s.AddUsers(t, org, fmt.Sprintf("Member%d-", n), n-1, testkit.RoleOf(access.Read))
+			// Team k holds every k-th member: member i is in the teams that divide i.
+			inTeams := map[string]int{}
+			for k := 1; k <= 3; k++ {
+				var ids []string
+				for i, u := range users {
+					if i%k == 0 {
+						ids = append(ids, u.ID)
+						inTeams[u.ID]++
+					}
+				}
+				s.MustGraphQL(t, owner.Token, `mutation($org: ID!, $t: String!, $m: [String!]) { createTeam(organizationId: $org, title: $t, members: $m) { id } }`,
+					map[string]any{"org": org, "t": fmt.Sprintf("Team %d", k), "m": ids})
+			}
+			before := s.Statements()
+			data := s.MustGraphQL(t, owner.Token, query, map[string]any{"id": org})
+			after := s.Statements()
+			edges := data["organization"].(map[string]any)["members"].(map[string]any)["edges"].([]any)
+			if len(edges) != n {
+				t.Fatalf("%d members, want %d", len(edges), n)
+			}
+			for _, e := range edges {
+				node := e.(map[string]any)["node"].(map[string]any)
+				teams := node["teams"].(map[string]any)
+				tedges := teams["edges"].([]any)
+				if teams["totalCount"] != float64(len(tedges)) {
+					t.Fatalf("totalCount %v with %d edges", teams["totalCount"], len(tedges))
+				}
+				name := node["user"].(map[string]any)["displayName"].(string)
+				want := inTeams[node["user"].(map[string]any)["id"].(string)]
+				if len(tedges) != want {
+					t.Fatalf("%s: %d teams, want %d", name, len(tedges), want)
+				}
+				for _, te := range tedges {
+					tn := te.(map[string]any)["node"].(map[string]any)
+					if te.(map[string]any)["role"] != "member" || tn["permissions"].(map[string]any)["admin"] != true || tn["members"].(float64) < 1 {
+						t.Fatalf("team edge: %v", te)
+					}
+				}
+			}
+			return after - before
+		}
+		hundred, twoHundred := count(100), count(200)
+		if hundred != twoHundred {
+			t.Fatalf("statements: %d for 100 members, %d for 200", hundred, twoHundred)
+		}
+		t.Logf("%d statements for 100 and for 200 members", hundred)
+	})
+}

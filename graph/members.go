@@ -87,8 +87,10 @@ func (r *Resolver) OrganizationMembers(ctx context.Context, orgID string, args p
 
 // primeMembers fills the loaders behind every member's fields from a page
 // of members loaded with their users: the users, the members themselves
-// and, in one more statement, their team counts. A page then costs the same
-// number of statements however many members it holds.
+// and, in one more statement, their team counts; and it announces the page
+// to the MemberTeams loader, so that the first member asked for its teams
+// loads everyone's. A page then costs the same number of statements however
+// many members it holds.
 func (r *Resolver) primeMembers(ctx context.Context, orgID string, rows []*ent.Member) error {
 	if len(rows) == 0 {
 		return nil
@@ -110,6 +112,7 @@ func (r *Resolver) primeMembers(ctx context.Context, orgID string, rows []*ent.M
 	for _, u := range users {
 		l.MemberTeamCount.Prime(ctx, loader.MemberKey(orgID, u), counts[u])
 	}
+	l.MemberTeams.Expect(orgID, users...)
 	return nil
 }
 
@@ -133,7 +136,10 @@ func (r *Resolver) MemberTeamCount(ctx context.Context, m *ent.Member) (int, err
 
 // MemberTeams pages through the teams of orgID that userID is in, most
 // recently joined first unless asked otherwise; each team membership comes
-// with its team. Guests may not list teams (403).
+// with its team. Guests may not list teams (403). Without a title filter
+// the member's memberships come from the MemberTeams loader, which loads
+// those of a whole page of members at once; they are few per member, so
+// the page is cut in memory.
 func (r *Resolver) MemberTeams(ctx context.Context, orgID, userID string, args paging.Args, title *string) (paging.Page[*ent.TeamMember], error) {
 	var none paging.Page[*ent.TeamMember]
 	if _, _, err := visibleMember(ctx, orgID, userID); err != nil {
@@ -142,11 +148,15 @@ func (r *Resolver) MemberTeams(ctx context.Context, orgID, userID string, args p
 	if _, err := teamsOrganization(ctx, orgID); err != nil {
 		return none, err
 	}
-	teamWhere := []predicate.Team{team.OrganizationID(orgID)}
-	if title != nil && strings.TrimSpace(*title) != "" {
-		teamWhere = append(teamWhere, team.TitleContainsFold(strings.TrimSpace(*title)))
+	if title == nil || strings.TrimSpace(*title) == "" {
+		rows, err := loader.For(ctx).MemberTeams.Load(ctx, orgID, userID)
+		if err != nil {
+			return none, err
+		}
+		return paging.Slice(args, rows, teamMemberCursor), nil
 	}
-	q := r.Client.TeamMember.Query().Where(teammember.UserID(userID), teammember.HasTeamWith(teamWhere...))
+	q := r.Client.TeamMember.Query().Where(teammember.UserID(userID),
+		teammember.HasTeamWith(team.OrganizationID(orgID), team.TitleContainsFold(strings.TrimSpace(*title))))
 	page, err := listPage(ctx, q.WithTeam(), args, teammember.FieldCreatedAt, teamMemberCursor)
 	if err != nil {
 		return none, err
@@ -222,6 +232,7 @@ func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) error
 	key := loader.MemberKey(orgID, userID)
 	l.MemberByOrgUser.Clear(ctx, key).Prime(ctx, key, nil)
 	l.MemberTeamCount.Clear(ctx, key)
+	l.MemberTeams.ForgetOrganization(orgID)
 	if userID == auth.ViewerID(ctx) {
 		l.ViewerMembership.Clear(ctx, orgID)
 	}

@@ -6,7 +6,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"entgo.io/ent/dialect/sql"
+	"github.com/99designs/gqlgen/graphql"
+
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
@@ -174,7 +179,7 @@ func (r *Resolver) searchIn(ctx context.Context, spaceIDs []string, query string
 	if err != nil {
 		return none, err
 	}
-	items, err := r.searchResults(ctx, query, page.Items)
+	items, err := r.searchResults(ctx, query, page.Items, asks(ctx, "edges", "node", "page", "pages"))
 	if err != nil {
 		return none, err
 	}
@@ -210,22 +215,47 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, 
 	if err != nil {
 		return none, err
 	}
-	pages, err := r.searchResults(ctx, query, hits)
+	// Spaces rank by their best hit. Only the spaces of the page asked for
+	// are built: the ranking needs nothing but the hits.
+	var order []string
+	bySpace := map[string][]hit{}
+	for _, h := range hits {
+		if _, ok := bySpace[h.spaceID]; !ok {
+			order = append(order, h.spaceID)
+		}
+		bySpace[h.spaceID] = append(bySpace[h.spaceID], h)
+	}
+	ranked, err := sliceRanked(args, order)
 	if err != nil {
 		return none, err
 	}
-	var spaces []*model.SearchSpace
-	bySpace := map[string]*model.SearchSpace{}
+	var chosen []hit
+	for _, id := range ranked.Items {
+		chosen = append(chosen, bySpace[id]...)
+	}
+	pages, err := r.searchResults(ctx, query, chosen, false)
+	if err != nil {
+		return none, err
+	}
+	built := map[string]*model.SearchSpace{}
 	for _, p := range pages {
-		sp := bySpace[p.Space.ID]
+		sp := built[p.Space.ID]
 		if sp == nil {
 			sp = &model.SearchSpace{Space: p.Space}
-			bySpace[p.Space.ID] = sp
-			spaces = append(spaces, sp)
+			built[p.Space.ID] = sp
 		}
 		sp.Pages = append(sp.Pages, p)
 	}
-	return sliceRanked(args, spaces)
+	// A space deleted since the search ranked it has no results: it drops
+	// out of the page, as it would have out of the ranking.
+	out := paging.Page[*model.SearchSpace]{Next: ranked.Next, HasPrevious: ranked.HasPrevious, Total: ranked.Total}
+	for i, id := range ranked.Items {
+		if sp := built[id]; sp != nil {
+			out.Items = append(out.Items, sp)
+			out.Cursors = append(out.Cursors, ranked.Cursors[i])
+		}
+	}
+	return out, nil
 }
 
 // sliceRanked pages through results in rank order: the cursor is the
@@ -249,21 +279,38 @@ func sliceRanked[T any](args paging.Args, items []T) (paging.Page[T], error) {
 }
 
 // searchResults turns hits into pages with the sections that match. Bodies
-// of all the pages load together.
-func (r *Resolver) searchResults(ctx context.Context, query string, hits []hit) ([]*model.SearchPage, error) {
+// of all the pages load together. A search page's tree holds the hits and
+// their ancestors (what their paths need), loaded in one statement, not the
+// whole revision: a search costs what its hits cost, whatever the size of
+// the spaces. subpages asks for whole trees instead, for a caller that reads
+// the hits' subpages.
+func (r *Resolver) searchResults(ctx context.Context, query string, hits []hit, subpages bool) ([]*model.SearchPage, error) {
 	l := loader.For(ctx)
 	terms := search.Terms(query)
-	var out []*model.SearchPage
-	var hashes []string
-	for _, h := range hits {
-		s, err := l.SpaceByID.Load(ctx, h.spaceID)()
-		if err != nil {
+	spaceIDs := make([]string, len(hits))
+	for i, h := range hits {
+		spaceIDs[i] = h.spaceID
+	}
+	spaces, errs := l.SpaceByID.LoadMany(ctx, spaceIDs)()
+	byRevision := map[string][]string{}
+	for i, h := range hits {
+		if errs != nil && errs[i] != nil {
 			continue // deleted meanwhile
 		}
-		t, err := l.RevisionTree.Load(ctx, s.RevisionID)()
-		if err != nil {
-			return nil, err
+		byRevision[spaces[i].RevisionID] = append(byRevision[spaces[i].RevisionID], h.pageID)
+	}
+	trees, err := r.searchTrees(ctx, byRevision, subpages)
+	if err != nil {
+		return nil, err
+	}
+	var out []*model.SearchPage
+	var hashes []string
+	for i, h := range hits {
+		if errs != nil && errs[i] != nil {
+			continue
 		}
+		s := spaces[i]
+		t := trees[s.RevisionID]
 		p, ok := t.ByID[h.pageID]
 		if !ok {
 			continue
@@ -290,6 +337,92 @@ func (r *Resolver) searchResults(ctx context.Context, query string, hits []hit) 
 		}
 	}
 	return out, nil
+}
+
+// searchTrees gives, by revision, a tree holding the pages asked for and
+// their ancestors (whole trees when subpages is set).
+func (r *Resolver) searchTrees(ctx context.Context, pageIDs map[string][]string, subpages bool) (map[string]*loader.Tree, error) {
+	revs := make([]string, 0, len(pageIDs))
+	for rev := range pageIDs {
+		revs = append(revs, rev)
+	}
+	sort.Strings(revs)
+	trees := make(map[string]*loader.Tree, len(revs))
+	if len(revs) == 0 {
+		return trees, nil
+	}
+	if subpages {
+		whole, errs := loader.For(ctx).RevisionTree.LoadMany(ctx, revs)()
+		for i, rev := range revs {
+			if errs != nil && errs[i] != nil {
+				return nil, errs[i]
+			}
+			trees[rev] = whole[i]
+		}
+		return trees, nil
+	}
+	rows, err := r.Client.Page.Query().Where(withAncestors(pageIDs, revs)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byRevision := map[string][]*ent.Page{}
+	for _, p := range rows {
+		byRevision[p.RevisionID] = append(byRevision[p.RevisionID], p)
+	}
+	for _, rev := range revs {
+		trees[rev] = loader.NewTree(byRevision[rev])
+	}
+	return trees, nil
+}
+
+// withAncestors keeps the pages asked for, by revision, and every page above
+// them: a recursive walk up parent_page_id over the (revision_id, page_id)
+// index, a few rows per level, however many pages the revisions hold.
+func withAncestors(pageIDs map[string][]string, revs []string) predicate.Page {
+	return func(s *sql.Selector) {
+		s.Where(sql.P(func(b *sql.Builder) {
+			b.WriteString(s.C(page.FieldID) + " IN (WITH RECURSIVE up(id, revision_id, parent_page_id) AS (" +
+				"SELECT id, revision_id, parent_page_id FROM " + page.Table + " WHERE ")
+			for i, rev := range revs {
+				if i > 0 {
+					b.WriteString(" OR ")
+				}
+				b.WriteString("(revision_id = ").Arg(rev).WriteString(" AND page_id IN (")
+				for j, id := range pageIDs[rev] {
+					if j > 0 {
+						b.Comma()
+					}
+					b.Arg(id)
+				}
+				b.WriteString("))")
+			}
+			b.WriteString(" UNION SELECT p.id, p.revision_id, p.parent_page_id FROM " + page.Table + " p JOIN up" +
+				" ON p.revision_id = up.revision_id AND p.page_id = up.parent_page_id) SELECT id FROM up)")
+		}))
+	}
+}
+
+// asks tells whether the GraphQL field being resolved selects the field at
+// path below it (each step a field name, fragments included). Outside
+// GraphQL (REST) nothing is asked beyond what the presenter shows.
+func asks(ctx context.Context, path ...string) bool {
+	if graphql.GetFieldContext(ctx) == nil {
+		return false
+	}
+	op := graphql.GetOperationContext(ctx)
+	var walk func(fields []graphql.CollectedField, path []string) bool
+	walk = func(fields []graphql.CollectedField, path []string) bool {
+		if len(path) == 0 {
+			return true
+		}
+		for _, f := range fields {
+			if f.Name == path[0] && walk(graphql.CollectFields(op, f.Selections, nil), path[1:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(graphql.CollectFieldsCtx(ctx, nil), path)
 }
 
 // matchExcerpt finds the first term in text and cuts about 200 characters

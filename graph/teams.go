@@ -92,45 +92,10 @@ func (r *Resolver) OrganizationTeam(ctx context.Context, orgID, teamID string) (
 	return t, err
 }
 
-// primeTeams fills the loaders behind a page of teams: the teams, the
-// caller's membership of each and their member counts, in two statements
+// primeTeams fills the loaders behind a page of teams, in two statements
 // whatever the page's size.
 func (r *Resolver) primeTeams(ctx context.Context, teams []*ent.Team) error {
-	if len(teams) == 0 {
-		return nil
-	}
-	l := loader.For(ctx)
-	ids := make([]string, len(teams))
-	for i, t := range teams {
-		ids[i] = t.ID
-		l.TeamByID.Prime(ctx, t.ID, t)
-	}
-	own, err := r.Client.TeamMember.Query().
-		Where(teammember.UserID(auth.ViewerID(ctx)), teammember.TeamIDIn(ids...)).All(ctx)
-	if err != nil {
-		return err
-	}
-	byTeam := make(map[string]*ent.TeamMember, len(own))
-	for _, tm := range own {
-		byTeam[tm.TeamID] = tm
-	}
-	var counts []struct {
-		TeamID string `json:"team_id"`
-		Count  int    `json:"count"`
-	}
-	if err := r.Client.TeamMember.Query().Where(teammember.TeamIDIn(ids...)).
-		GroupBy(teammember.FieldTeamID).Aggregate(ent.Count()).Scan(ctx, &counts); err != nil {
-		return err
-	}
-	byCount := make(map[string]int, len(counts))
-	for _, c := range counts {
-		byCount[c.TeamID] = c.Count
-	}
-	for _, id := range ids {
-		l.ViewerTeamMembership.Prime(ctx, id, byTeam[id])
-		l.TeamMemberCount.Prime(ctx, id, byCount[id])
-	}
-	return nil
+	return loader.PrimeTeams(ctx, r.Client, teams)
 }
 
 // TeamMembers pages through a team's members, earliest first unless asked
@@ -244,7 +209,9 @@ func (r *Resolver) UpdateTeam(ctx context.Context, orgID, teamID, title string) 
 	if err != nil {
 		return nil, entError(err)
 	}
-	loader.For(ctx).TeamByID.Clear(ctx, t.ID).Prime(ctx, t.ID, t)
+	l := loader.For(ctx)
+	l.TeamByID.Clear(ctx, t.ID).Prime(ctx, t.ID, t)
+	l.MemberTeams.ForgetOrganization(t.OrganizationID)
 	return t, nil
 }
 
@@ -272,6 +239,7 @@ func (r *Resolver) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 	l.TeamByID.Clear(ctx, t.ID)
 	l.TeamMemberCount.Clear(ctx, t.ID)
 	l.ViewerTeamMembership.Clear(ctx, t.ID)
+	l.MemberTeams.ForgetOrganization(t.OrganizationID)
 	return nil
 }
 
@@ -475,6 +443,7 @@ func (r *Resolver) forgetTeamMembers(ctx context.Context, t *ent.Team, users []s
 	for _, u := range users {
 		l.MemberTeamCount.Clear(ctx, loader.MemberKey(t.OrganizationID, u))
 	}
+	l.MemberTeams.ForgetOrganization(t.OrganizationID)
 }
 
 // teamEdge is an edge of Organization.teams, which has no role (Member.teams

@@ -66,9 +66,9 @@ var (
 				Columns: []*schema.Column{ChangeRequestsColumns[11], ChangeRequestsColumns[3]},
 			},
 			{
-				Name:    "changerequest_space_id_status",
+				Name:    "changerequest_space_id_status_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ChangeRequestsColumns[11], ChangeRequestsColumns[4]},
+				Columns: []*schema.Column{ChangeRequestsColumns[11], ChangeRequestsColumns[4], ChangeRequestsColumns[1], ChangeRequestsColumns[0]},
 			},
 		},
 	}
@@ -181,9 +181,9 @@ var (
 				Columns: []*schema.Column{CustomFieldsColumns[9], CustomFieldsColumns[3]},
 			},
 			{
-				Name:    "customfield_organization_id_created_at",
+				Name:    "customfield_organization_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CustomFieldsColumns[9], CustomFieldsColumns[1]},
+				Columns: []*schema.Column{CustomFieldsColumns[9], CustomFieldsColumns[1], CustomFieldsColumns[0]},
 			},
 		},
 	}
@@ -299,9 +299,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "invite_organization_id_created_at",
+				Name:    "invite_organization_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{InvitesColumns[5], InvitesColumns[1]},
+				Columns: []*schema.Column{InvitesColumns[5], InvitesColumns[1], InvitesColumns[0]},
 			},
 		},
 	}
@@ -347,14 +347,14 @@ var (
 				Columns: []*schema.Column{MembersColumns[7]},
 			},
 			{
-				Name:    "member_organization_id_joined_at",
+				Name:    "member_organization_id_joined_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[6], MembersColumns[2]},
+				Columns: []*schema.Column{MembersColumns[6], MembersColumns[2], MembersColumns[0]},
 			},
 			{
-				Name:    "member_organization_id_last_seen_at",
+				Name:    "member_organization_id_last_seen_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{MembersColumns[6], MembersColumns[3]},
+				Columns: []*schema.Column{MembersColumns[6], MembersColumns[3], MembersColumns[0]},
 			},
 		},
 	}
@@ -505,9 +505,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "samlprovider_organization_id_created_at",
+				Name:    "samlprovider_organization_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{SamlProvidersColumns[8], SamlProvidersColumns[1]},
+				Columns: []*schema.Column{SamlProvidersColumns[8], SamlProvidersColumns[1], SamlProvidersColumns[0]},
 			},
 		},
 	}
@@ -589,9 +589,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "team_organization_id_created_at",
+				Name:    "team_organization_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{TeamsColumns[4], TeamsColumns[1]},
+				Columns: []*schema.Column{TeamsColumns[4], TeamsColumns[1], TeamsColumns[0]},
 			},
 		},
 	}
@@ -635,9 +635,9 @@ var (
 				Columns: []*schema.Column{TeamMembersColumns[5]},
 			},
 			{
-				Name:    "teammember_team_id_created_at",
+				Name:    "teammember_team_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{TeamMembersColumns[4], TeamMembersColumns[1]},
+				Columns: []*schema.Column{TeamMembersColumns[4], TeamMembersColumns[1], TeamMembersColumns[0]},
 			},
 		},
 	}
@@ -665,9 +665,9 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "translationsettings_organization_id_created_at",
+				Name:    "translationsettings_organization_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{TranslationSettingsColumns[5], TranslationSettingsColumns[1]},
+				Columns: []*schema.Column{TranslationSettingsColumns[5], TranslationSettingsColumns[1], TranslationSettingsColumns[0]},
 			},
 		},
 	}

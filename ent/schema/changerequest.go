@@ -41,6 +41,7 @@ func (ChangeRequest) Edges() []ent.Edge {
 func (ChangeRequest) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("space_id", "number").Unique(),
-		index.Fields("space_id", "status"),
+		// A space's change requests of one status, in keyset order.
+		index.Fields("space_id", "status", "created_at", "id"),
 	}
 }

@@ -61,7 +61,7 @@ func (CustomField) Edges() []ent.Edge {
 func (CustomField) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "name").Unique(),
-		index.Fields("organization_id", "created_at"),
+		index.Fields("organization_id", "created_at", "id"),
 	}
 }
 

@@ -30,5 +30,5 @@ func (Invite) Edges() []ent.Edge {
 }
 
 func (Invite) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "created_at")}
+	return []ent.Index{index.Fields("organization_id", "created_at", "id")}
 }

@@ -38,8 +38,9 @@ func (Member) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("organization_id", "user_id").Unique(),
 		index.Fields("user_id"),
-		// Keyset paging of an organization's members by either sort.
-		index.Fields("organization_id", "joined_at"),
-		index.Fields("organization_id", "last_seen_at"),
+		// Keyset paging of an organization's members by either sort: the
+		// cursor is (sort column, id), a row value these indexes seek to.
+		index.Fields("organization_id", "joined_at", "id"),
+		index.Fields("organization_id", "last_seen_at", "id"),
 	}
 }

@@ -44,7 +44,7 @@ func (SAMLProvider) Edges() []ent.Edge {
 }
 
 func (SAMLProvider) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "created_at")}
+	return []ent.Index{index.Fields("organization_id", "created_at", "id")}
 }
 
 // pemCertificates accepts one or more PEM "CERTIFICATE" blocks (a chain),

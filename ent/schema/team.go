@@ -28,7 +28,7 @@ func (Team) Edges() []ent.Edge {
 }
 
 func (Team) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "created_at")}
+	return []ent.Index{index.Fields("organization_id", "created_at", "id")}
 }
 
 // TeamMember puts a user (a member of the team's organization) in a team as
@@ -56,7 +56,7 @@ func (TeamMember) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("team_id", "user_id").Unique(),
 		index.Fields("user_id"),
-		// Keyset paging of a team's members.
-		index.Fields("team_id", "created_at"),
+		// Keyset paging of a team's members: (created_at, id) is the order and the cursor.
+		index.Fields("team_id", "created_at", "id"),
 	}
 }

@@ -40,7 +40,7 @@ func (TranslationSettings) Edges() []ent.Edge {
 }
 
 func (TranslationSettings) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "created_at")}
+	return []ent.Index{index.Fields("organization_id", "created_at", "id")}
 }
 
 // validateLanguages accepts distinct codes of TranslationLanguages.

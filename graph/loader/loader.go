@@ -59,6 +59,9 @@ type Loaders struct {
 	// MemberTeamCount counts the teams of an organization a user is in,
 	// keyed by MemberKey(organization id, user id).
 	MemberTeamCount *dataloader.Loader[string, int]
+	// MemberTeams loads members' team memberships a page of members at a
+	// time (member.go).
+	MemberTeams *MemberTeams
 }
 
 // New makes the loaders of one request made by viewerID.
@@ -92,6 +95,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 		stats:           b.stats,
 		ContentLoaders:  newContentLoaders(b, client),
 		RevisionLoaders: newRevisionLoaders(b, client),
+		MemberTeams:     newMemberTeams(client),
 		UserByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.User, error) {
 			return client.User.Query().Where(user.IDIn(ids...)).All(ctx)
 		}, func(u *ent.User) string { return u.ID }, "user"),

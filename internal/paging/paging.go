@@ -116,17 +116,29 @@ func DecodeCursor(s string) (*Cursor, error) {
 
 // Keyset returns the WHERE of a page over (timeColumn, id): the rows after
 // the cursor in the requested order. Use it as an ent predicate.
+//
+// It is written as one row-value comparison, (time, id) > (t, i), rather
+// than its expansion time > t OR (time = t AND id > i): both databases
+// (PostgreSQL, SQLite 3.15+) turn a row value into a range start on an index
+// over (scope…, time, id), so a page deep in a list is a seek, where the OR
+// form makes them read and filter every row before the cursor.
+// Sort columns are non-null: lists that sort by a nullable column leave its
+// nulls out (members by lastSeenAt).
 func (a Args) Keyset(timeColumn string) func(*sql.Selector) {
 	return func(s *sql.Selector) {
 		if a.After == nil {
 			return
 		}
-		t, id := s.C(timeColumn), s.C("id")
-		if a.Order == Asc {
-			s.Where(sql.Or(sql.GT(t, a.After.Time), sql.And(sql.EQ(t, a.After.Time), sql.GT(id, a.After.ID))))
-		} else {
-			s.Where(sql.Or(sql.LT(t, a.After.Time), sql.And(sql.EQ(t, a.After.Time), sql.LT(id, a.After.ID))))
+		op := sql.OpGT
+		if a.Order == Desc {
+			op = sql.OpLT
 		}
+		t, id, after := s.C(timeColumn), s.C("id"), *a.After
+		s.Where(sql.P(func(b *sql.Builder) {
+			b.Wrap(func(b *sql.Builder) { b.WriteString(t).Comma().WriteString(id) })
+			b.WriteOp(op)
+			b.Wrap(func(b *sql.Builder) { b.Arg(after.Time).Comma().Arg(after.ID) })
+		}))
 	}
 }
 

@@ -3,6 +3,8 @@ package paging
 import (
 	"testing"
 	"time"
+
+	"entgo.io/ent/dialect/sql"
 )
 
 func TestSliceWalksEveryItemOnce(t *testing.T) {
@@ -62,3 +64,25 @@ func TestNewRejectsBadArguments(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestKeysetIsOneRowValueComparison pins the shape of the cursor predicate:
+// a row value the databases seek an index with, not an OR they filter by.
+func TestKeysetIsOneRowValueComparison(t *testing.T) {
+	after := &Cursor{Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), ID: "x"}
+	for _, c := range []struct {
+		order Order
+		want  string
+	}{
+		{Desc, "SELECT * FROM `members` WHERE (`members`.`joined_at`, `members`.`id`) < (?, ?) ORDER BY `members`.`joined_at` DESC, `members`.`id` DESC"},
+		{Asc, "SELECT * FROM `members` WHERE (`members`.`joined_at`, `members`.`id`) > (?, ?) ORDER BY `members`.`joined_at` ASC, `members`.`id` ASC"},
+	} {
+		a := Args{Limit: 10, Order: c.order, After: after}
+		s := sql.Select("*").From(sql.Table("members"))
+		a.Keyset("joined_at")(s)
+		a.OrderBy("joined_at")(s)
+		got, args := s.Query()
+		if got != c.want || len(args) != 2 {
+			t.Errorf("%s:\n got %s %v\nwant %s", c.order, got, args, c.want)
+		}
+	}
+}
