@@ -23,6 +23,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -162,6 +163,7 @@ func report(w io.Writer, machine string, o outcome, rs []ratio, benchRan bool) {
 		fmt.Fprintf(w, "  %s %s %s %s%s\n", pad(read+":", -70), pad(value, 7), pad(tt, -17), pad(verdict, -7), detail)
 	}
 	used := map[string]bool{}
+	var reasons []string // why comparisons were skipped, each said once
 	for _, r := range table {
 		t := r.target
 		if r.compare != "" {
@@ -180,7 +182,11 @@ func report(w io.Writer, machine string, o outcome, rs []ratio, benchRan bool) {
 				}
 			}
 			if !measured {
-				line(r.read, "—", &t, "skipped: "+o.skipped[r.compare], "")
+				why := o.skipped[r.compare]
+				if !slices.Contains(reasons, why) {
+					reasons = append(reasons, why)
+				}
+				line(r.read, "—", &t, "skipped", "")
 			}
 			continue
 		}
@@ -212,6 +218,9 @@ func report(w io.Writer, machine string, o outcome, rs []ratio, benchRan bool) {
 		if !used[x.key] {
 			line(x.key, trim(x.value)+"×", nil, "", x.detail)
 		}
+	}
+	for _, why := range reasons {
+		fmt.Fprintf(w, "  skipped: %s\n", why)
 	}
 }
 
