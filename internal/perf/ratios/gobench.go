@@ -4,11 +4,11 @@ package main
 // counts, seeks, search, merge, heap). Their names follow one convention,
 // which is how this program finds and divides them:
 //
-//   - BenchmarkRatio<Name> with two sub-benchmarks, the base first and the
-//     compared one second (name them /small and /large, or /a and /b). The
-//     ratio is second ÷ first. Anything between the name and the last
-//     element (a database: BenchmarkRatioSpaceSearch/postgres/large) keys a
-//     ratio of its own, printed with it.
+//   - BenchmarkRatio<Name> with two sub-benchmarks named /small and
+//     /large (or /a and /b). The ratio is large ÷ small (b ÷ a). Other
+//     levels, before or after (a database: BenchmarkRatioSpaceSearch/
+//     postgres/large, or …/large/postgres), key a ratio of their own,
+//     printed with it.
 //   - The ratio is taken of the first metric both report other than the
 //     standard ones (ns/op, B/op, allocs/op, MB/s), e.g.
 //     b.ReportMetric(n, "stmts/op"); without one, of ns/op.
@@ -21,6 +21,7 @@ import (
 	"bufio"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -74,12 +75,16 @@ func parseBench(out string) []benchLine {
 
 var standardUnits = map[string]bool{"ns/op": true, "B/op": true, "allocs/op": true, "MB/s": true}
 
+// sides are the sub-benchmark names of a pair: 0 the base, 1 the compared.
+var sides = map[string]int{"small": 0, "large": 1, "a": 0, "b": 1}
+
 // ratios pairs the BenchmarkRatio lines by the convention above, in the
-// order they ran. A pair missing its second half yields nothing.
+// order they ran. A pair missing a half yields nothing.
 func ratios(lines []benchLine) []ratio {
 	var out []ratio
 	var order []string
-	pairs := map[string][]benchLine{}
+	pairs := map[string]*[2]*benchLine{}
+	names := map[string][2]string{}
 	for _, l := range lines {
 		if !strings.HasPrefix(l.name, "BenchmarkRatio") {
 			continue
@@ -88,32 +93,45 @@ func ratios(lines []benchLine) []ratio {
 			out = append(out, ratio{key: l.name, value: v, unit: "ratio"})
 			continue
 		}
-		parent, _, ok := cutLast(l.name)
+		key, side, name, ok := pairKey(l.name)
 		if !ok {
 			continue
 		}
-		if _, seen := pairs[parent]; !seen {
-			order = append(order, parent)
+		if pairs[key] == nil {
+			pairs[key] = &[2]*benchLine{}
+			order = append(order, key)
 		}
-		pairs[parent] = append(pairs[parent], l)
+		pairs[key][side] = &l
+		n := names[key]
+		n[side] = name
+		names[key] = n
 	}
 	for _, key := range order {
 		p := pairs[key]
-		if len(p) != 2 {
+		if p[0] == nil || p[1] == nil {
 			continue
 		}
-		unit := pairUnit(p[0], p[1])
+		unit := pairUnit(*p[0], *p[1])
 		a, _ := p[0].get(unit)
 		b, _ := p[1].get(unit)
 		if a == 0 {
 			continue
 		}
-		_, sideA, _ := cutLast(p[0].name)
-		_, sideB, _ := cutLast(p[1].name)
 		out = append(out, ratio{key: key, value: b / a, unit: unit,
-			detail: fmt.Sprintf("%s %s, %s %s %s", sideB, figure(b), sideA, figure(a), unit)})
+			detail: fmt.Sprintf("%s %s, %s %s %s", names[key][1], figure(b), names[key][0], figure(a), unit)})
 	}
 	return out
+}
+
+// pairKey splits a benchmark's name into its pair's key and its side.
+func pairKey(name string) (key string, side int, sideName string, ok bool) {
+	parts := strings.Split(name, "/")
+	for i, p := range parts[1:] {
+		if s, found := sides[p]; found {
+			return strings.Join(slices.Delete(slices.Clone(parts), i+1, i+2), "/"), s, p, true
+		}
+	}
+	return "", 0, "", false
 }
 
 // pairUnit is the metric a pair is compared on.
@@ -133,14 +151,6 @@ func (l benchLine) get(unit string) (float64, bool) {
 		}
 	}
 	return 0, false
-}
-
-func cutLast(name string) (parent, last string, ok bool) {
-	i := strings.LastIndex(name, "/")
-	if i < 0 {
-		return "", "", false
-	}
-	return name[:i], name[i+1:], true
 }
 
 // figure prints a measurement briefly: whole numbers as such.

@@ -5,16 +5,17 @@ import (
 	"testing"
 )
 
-// The convention other packages follow: pairs by their last element, the
-// second over the first, on a custom metric when both report one, and
-// benchmarks that report a ratio by themselves.
+// The convention other packages follow: pairs by their /small and /large
+// level wherever it is, large over small whatever order they ran in, on a
+// custom metric when both report one; benchmarks that report a ratio by
+// themselves; a half without its pair yields nothing.
 func TestRatios(t *testing.T) {
 	out := `goos: linux
 pkg: github.com/folio/folio/graph
 BenchmarkRatioMembersTeamsStatements/sqlite/small-2         	      10	  51234567 ns/op	       490.0 stmts/op	 123 B/op	 4 allocs/op
 BenchmarkRatioMembersTeamsStatements/sqlite/large-2         	       5	  99234567 ns/op	       960.0 stmts/op	 456 B/op	 8 allocs/op
-BenchmarkRatioSpaceSearch/postgres/small-2                  	     100	  10000000 ns/op	 1024 B/op	 10 allocs/op
-BenchmarkRatioSpaceSearch/postgres/large-2                  	      20	  39000000 ns/op	 2048 B/op	 20 allocs/op
+BenchmarkRatioSpaceSearch/large/postgres-2                  	      20	  39000000 ns/op	 2048 B/op	 20 allocs/op
+BenchmarkRatioSpaceSearch/small/postgres-2                  	     100	  10000000 ns/op	 1024 B/op	 10 allocs/op
 BenchmarkRatioHeapPerAnswer/postgres-2                      	       1	 900000000 ns/op	         11.05 ratio
 BenchmarkRatioMerge/sqlite/small-2                          	       1	 284000000 ns/op
 BenchmarkSearch/sqlite-2                                    	      30	  51000000 ns/op
