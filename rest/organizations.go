@@ -13,7 +13,7 @@ import (
 )
 
 // Area `orgs`: the authenticated user and organizations.
-func (a *API) orgRoutes(r chi.Router) {
+func (a *API) organizationRoutes(r chi.Router) {
 	r.Method("GET", "/user", handler(a.getAuthenticatedUser))
 	r.Method("GET", "/orgs", handler(a.listOrganizations))
 	r.Method("POST", "/orgs", handler(a.createOrganization))

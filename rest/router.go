@@ -19,8 +19,8 @@ type API struct {
 func Routes(r chi.Router, res *graph.Resolver) {
 	a := &API{res: res}
 	r = r.With(a.boundary)
-	a.orgRoutes(r)
-	a.samlRoutes(r)
+	a.organizationRoutes(r)
+	a.samlProviderRoutes(r)
 	a.customFieldRoutes(r)
 	a.translationRoutes(r)
 	a.inviteRoutes(r)

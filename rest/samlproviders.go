@@ -14,7 +14,7 @@ import (
 // Area `access`: SAML providers of an organization and the SSO login list.
 // The rules (admins manage providers, every member sees the login list) live
 // in graph/samlproviders.go.
-func (a *API) samlRoutes(r chi.Router) {
+func (a *API) samlProviderRoutes(r chi.Router) {
 	r.Method("GET", "/orgs/{organizationId}/saml", handler(a.listSAMLProviders))
 	r.Method("POST", "/orgs/{organizationId}/saml", handler(a.createSAMLProvider))
 	r.Method("GET", "/orgs/{organizationId}/saml/{samlProviderId}", handler(a.getSAMLProvider))
