@@ -1,21 +1,24 @@
 package main
 
 // The Go benchmarks measure the ratios that need no other server (statement
-// counts, seeks, search, merge, heap). Their names follow one convention,
-// which is how this program finds and divides them:
+// counts, seeks, search, merge, heap). A benchmark gives a ratio one of two
+// ways, and this program finds it by its name:
 //
-//   - BenchmarkRatio<Name> with two sub-benchmarks named /small and
-//     /large (or /a and /b). The ratio is large ÷ small (b ÷ a). Other
-//     levels, before or after (a database: BenchmarkRatioSpaceSearch/
-//     postgres/large, or …/large/postgres), key a ratio of their own,
-//     printed with it.
-//   - The ratio is taken of the first metric both report other than the
-//     standard ones (ns/op, B/op, allocs/op, MB/s), e.g.
-//     b.ReportMetric(n, "stmts/op"); without one, of ns/op.
-//   - A benchmark that is a ratio by itself (peak heap ÷ answer size)
-//     reports it as b.ReportMetric(r, "ratio") and needs no pair.
-//   - The rows name their benchmarks in table.go; any other
-//     BenchmarkRatio… prints after them, without a target.
+//   - It runs both sides itself, in turns, and reports their ratio as a
+//     metric: b.ReportMetric(large/small, "10k/1k"). Interleaving in one
+//     benchmark is the steadier measure. A row of table.go names the
+//     benchmark and that metric; a BenchmarkRatio… may also report a
+//     metric named "ratio", which needs no row to be printed.
+//   - Or it is BenchmarkRatio<Name> with two sub-benchmarks named /small
+//     and /large (or /a and /b), and the ratio is large ÷ small (b ÷ a),
+//     of the first metric both report other than the standard ones (ns/op,
+//     B/op, allocs/op, MB/s), e.g. b.ReportMetric(n, "stmts/op"); without
+//     one, of ns/op. Other levels, before or after (a database:
+//     BenchmarkRatioX/postgres/large, or …/large/postgres), key a ratio of
+//     their own, printed with it.
+//
+// The rows name their benchmarks in table.go; any other
+// BenchmarkRatio… prints after them, without a target.
 
 import (
 	"bufio"
@@ -132,6 +135,29 @@ func pairKey(name string) (key string, side int, sideName string, ok bool) {
 		}
 	}
 	return "", 0, "", false
+}
+
+// reported is the ratios that the benchmark named bench (any of its
+// sub-benchmarks) reports as metric, with its other figures as detail.
+func reported(lines []benchLine, bench, metric string) []ratio {
+	var out []ratio
+	for _, l := range lines {
+		if l.name != bench && !strings.HasPrefix(l.name, bench+"/") {
+			continue
+		}
+		v, ok := l.get(metric)
+		if !ok {
+			continue
+		}
+		var detail []string
+		for _, m := range l.metrics {
+			if m.unit != metric && !standardUnits[m.unit] {
+				detail = append(detail, m.unit+" "+figure(m.value))
+			}
+		}
+		out = append(out, ratio{key: l.name, value: v, unit: metric, detail: strings.Join(detail, ", ")})
+	}
+	return out
 }
 
 // pairUnit is the metric a pair is compared on.

@@ -81,7 +81,7 @@ func ratiosMain() int {
 		o.skip("not asked for (-compare=false)", "space", "spaces", "tree1k", "tree4k")
 	}
 
-	report(os.Stdout, machine, o, ratios(parseBench(benchOut)), *bench != "")
+	report(os.Stdout, machine, o, parseBench(benchOut), *bench != "")
 	if benchFailed {
 		fmt.Println("make bench: the Go benchmarks FAILED (see above)")
 		return 1
@@ -150,7 +150,8 @@ func describeMachine() string {
 
 // report prints the table: the rows in its order, then any other
 // BenchmarkRatio the packages define.
-func report(w io.Writer, machine string, o outcome, rs []ratio, benchRan bool) {
+func report(w io.Writer, machine string, o outcome, lines []benchLine, benchRan bool) {
+	rs := ratios(lines)
 	fmt.Fprintf(w, "\nissue 11 ratios (%s)\n", machine)
 	line := func(read, value string, t *target, verdict, detail string) {
 		tt := ""
@@ -160,7 +161,8 @@ func report(w io.Writer, machine string, o outcome, rs []ratio, benchRan bool) {
 		if detail != "" {
 			detail = "  [" + detail + "]"
 		}
-		fmt.Fprintf(w, "  %s %s %s %s%s\n", pad(read+":", -70), pad(value, 7), pad(tt, -17), pad(verdict, -7), detail)
+		l := fmt.Sprintf("  %s %s %s %s%s", pad(read+":", -78), pad(value, 7), pad(tt, -17), pad(verdict, -7), detail)
+		fmt.Fprintln(w, strings.TrimRight(l, " "))
 	}
 	used := map[string]bool{}
 	var reasons []string // why comparisons were skipped, each said once
@@ -191,7 +193,11 @@ func report(w io.Writer, machine string, o outcome, rs []ratio, benchRan bool) {
 			continue
 		}
 		measured := false
-		for _, x := range rs {
+		found := rs
+		if r.metric != "" {
+			found = reported(lines, r.bench, r.metric)
+		}
+		for _, x := range found {
 			if x.key != r.bench && !strings.HasPrefix(x.key, r.bench+"/") {
 				continue
 			}
