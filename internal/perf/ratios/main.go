@@ -213,7 +213,7 @@ func report(w io.Writer, machine string, o outcome, lines []benchLine, benchRan 
 			line(read, trim(x.value)+"×", &t, verdict, x.detail)
 		}
 		if !measured {
-			why := "not measured: no " + r.bench + " in the packages yet"
+			why := "not measured: no " + r.bench + " ran (none yet, or -bench left it out)"
 			if !benchRan {
 				why = "not measured: Go benchmarks not run (-bench \"\")"
 			}

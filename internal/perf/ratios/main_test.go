@@ -30,7 +30,7 @@ BenchmarkRatioSomethingNew/b-2   1   150 ns/op
 		"1.1× (target ≤ 1.2×)   meets",
 		"statements, 200 vs 100 members [postgres]:", // the row's name, with the database
 		"1× (target = 1×)     meets    [large 490, small 490 stmts/op]",
-		"not measured: no BenchmarkMemberPageDepth in the packages yet",
+		"not measured: no BenchmarkMemberPageDepth ran",
 		"BenchmarkRatioSomethingNew:",
 		"1.5×",
 		"skipped: no npm\n",
