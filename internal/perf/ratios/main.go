@@ -7,13 +7,15 @@
 // (../shared/perf: the load generator, the bare server, PostGraphile's
 // package files and queries) and, for PostGraphile, Node.js and npm (npm
 // ci runs once into the user's cache directory). Whatever is missing is
-// skipped with the reason; it never fails the run. The Go benchmarks'
-// naming convention for ratios is in gobench.go.
+// skipped with the reason and never fails the run; a comparison or a Go
+// benchmark that fails does. The Go benchmarks' naming convention for
+// ratios is in gobench.go.
 package main
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -62,7 +64,7 @@ func ratiosMain() int {
 		benchOut, benchFailed = runGoBenchmarks(ctx, root, *goCmd, *bench)
 	}
 
-	o := outcome{skipped: map[string]string{}}
+	o := outcome{missing: map[string]missing{}}
 	if *compare {
 		work, err := os.MkdirTemp("", "folio-bench-")
 		if err != nil {
@@ -78,15 +80,22 @@ func ratiosMain() int {
 			server: benchDatabase(*server), goCmd: *goCmd, rounds: *rounds, duration: *duration, clients: *clients, log: os.Stdout}
 		o = s.run(ctx)
 	} else {
-		o.skip("not asked for (-compare=false)", "space", "spaces", "tree1k", "tree4k")
+		o.fail(unavailable{errors.New("not asked for (-compare=false)")}, comparisons...)
 	}
 
 	report(os.Stdout, machine, o, parseBench(benchOut), *bench != "")
+	status := 0
 	if benchFailed {
 		fmt.Println("make bench: the Go benchmarks FAILED (see above)")
-		return 1
+		status = 1
 	}
-	return 0
+	for _, m := range o.missing {
+		if m.failed {
+			fmt.Println("make bench: a comparison FAILED (see above)")
+			return 1
+		}
+	}
+	return status
 }
 
 // runGoBenchmarks runs the benchmarks, showing their output as it comes.
@@ -165,7 +174,7 @@ func report(w io.Writer, machine string, o outcome, lines []benchLine, benchRan 
 		fmt.Fprintln(w, strings.TrimRight(l, " "))
 	}
 	used := map[string]bool{}
-	var reasons []string // why comparisons were skipped, each said once
+	var reasons []string // why comparisons were skipped or failed, each said once
 	for _, r := range table {
 		t := r.target
 		if r.compare != "" {
@@ -184,11 +193,15 @@ func report(w io.Writer, machine string, o outcome, lines []benchLine, benchRan 
 				}
 			}
 			if !measured {
-				why := o.skipped[r.compare]
-				if !slices.Contains(reasons, why) {
+				m := o.missing[r.compare]
+				verdict := "skipped"
+				if m.failed {
+					verdict = "FAILED"
+				}
+				if why := verdict + ": " + m.reason; !slices.Contains(reasons, why) {
 					reasons = append(reasons, why)
 				}
-				line(r.read, "—", &t, "skipped", "")
+				line(r.read, "—", &t, verdict, "")
 			}
 			continue
 		}
@@ -226,7 +239,7 @@ func report(w io.Writer, machine string, o outcome, lines []benchLine, benchRan 
 		}
 	}
 	for _, why := range reasons {
-		fmt.Fprintf(w, "  skipped: %s\n", why)
+		fmt.Fprintf(w, "  %s\n", why)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 
 // The report puts every row of the issue's table in one place: measured
 // rows with their figure, target and verdict, missing ones saying why,
-// skipped comparisons with their reason once.
+// skipped or failed comparisons with their reason once.
 func TestReport(t *testing.T) {
 	out := `BenchmarkSpaceSearch/sqlite-2   1   51000000 ns/op   5000000 1k-ns/op   19500000 10k-ns/op   3.900 10k/1k
 BenchmarkMergeSpaceSize/sqlite-2   1   300000000 ns/op   1.100 5k/500
@@ -17,7 +17,7 @@ BenchmarkRatioSomethingNew/a-2   1   100 ns/op
 BenchmarkRatioSomethingNew/b-2   1   150 ns/op
 `
 	o := outcome{results: []comparison{{key: "space", value: 0.33, detail: "Folio 1 rps"}, {key: "spaces", value: 0.9, invalid: "2 requests failed"}},
-		skipped: map[string]string{"tree1k": "no npm", "tree4k": "no npm"}}
+		missing: map[string]missing{"tree1k": {reason: "no npm"}, "tree4k": {reason: "PostGraphile exited", failed: true}}}
 	var b strings.Builder
 	report(&b, "test machine", o, parseBench(out), true)
 	got := b.String()
@@ -34,6 +34,7 @@ BenchmarkRatioSomethingNew/b-2   1   150 ns/op
 		"BenchmarkRatioSomethingNew:",
 		"1.5×",
 		"skipped: no npm\n",
+		"FAILED: PostGraphile exited\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks %q:\n%s", want, got)

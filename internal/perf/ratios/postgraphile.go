@@ -20,7 +20,7 @@ import (
 func (s *sideBySide) trees(ctx context.Context, o *outcome, loadgen, dbURL, folioURL, auth string, d dataset) error {
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("PostGraphile needs Node.js and npm: %s not found", tool)
+			return unavailable{fmt.Errorf("PostGraphile needs Node.js and npm: %s not found", tool)}
 		}
 	}
 	modules, err := s.installPostGraphile(ctx)
@@ -127,7 +127,7 @@ func (s *sideBySide) installPostGraphile(ctx context.Context) (string, error) {
 	}
 	s.progress("npm ci (PostGraphile, once) in " + dir)
 	if _, err := run(ctx, dir, nil, "npm", "ci", "--no-audit", "--no-fund"); err != nil {
-		return "", fmt.Errorf("installing PostGraphile: %w", err)
+		return "", unavailable{fmt.Errorf("installing PostGraphile (npm ci): %w", err)}
 	}
 	return dir, nil
 }

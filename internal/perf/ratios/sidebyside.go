@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -43,16 +44,28 @@ type comparison struct {
 	invalid string // why the figure is not to be trusted ("" when it is)
 }
 
-// outcome is what the comparisons measured and what they had to skip.
+// outcome is what the comparisons measured and what they did not.
 type outcome struct {
 	results []comparison
-	skipped map[string]string // key → reason
+	missing map[string]missing // key → why not
 }
 
-func (o *outcome) skip(reason string, keys ...string) {
+// missing is why a comparison has no figure: something it needs is not
+// there (skipped, as make bench goes on without it), or it failed.
+type missing struct {
+	reason string
+	failed bool
+}
+
+// unavailable is an error saying that something a comparison needs is
+// not installed or not reachable: the comparison is skipped, not failed.
+type unavailable struct{ error }
+
+func (o *outcome) fail(err error, keys ...string) {
+	var u unavailable
 	for _, k := range keys {
-		if _, done := o.skipped[k]; !done && !o.has(k) {
-			o.skipped[k] = reason
+		if _, done := o.missing[k]; !done && !o.has(k) {
+			o.missing[k] = missing{reason: err.Error(), failed: !errors.As(err, &u)}
 		}
 	}
 }
@@ -61,14 +74,15 @@ func (o *outcome) has(key string) bool {
 	return slices.ContainsFunc(o.results, func(c comparison) bool { return c.key == key })
 }
 
-// run measures every comparison it can; what it cannot measure it skips
-// with the reason, so `make bench` goes on without PostgreSQL, npm or the
-// perf directory.
+// comparisons are the keys of the side-by-side results.
+var comparisons = []string{"space", "spaces", "tree1k", "tree4k"}
+
+// run measures every comparison it can; what it cannot measure it says
+// why, and it goes on without PostgreSQL, npm or the perf directory.
 func (s *sideBySide) run(ctx context.Context) outcome {
-	o := outcome{skipped: map[string]string{}}
-	all := []string{"space", "spaces", "tree1k", "tree4k"}
+	o := outcome{missing: map[string]missing{}}
 	if err := s.measure(ctx, &o); err != nil {
-		o.skip(err.Error(), all...)
+		o.fail(err, comparisons...)
 	}
 	return o
 }
@@ -76,12 +90,12 @@ func (s *sideBySide) run(ctx context.Context) outcome {
 func (s *sideBySide) measure(ctx context.Context, o *outcome) error {
 	for _, need := range []string{"bare/main.go", "load/main.go", "q/folio_org_tree.graphql", "q/pgl_org_tree.graphql"} {
 		if _, err := os.Stat(filepath.Join(s.perf, need)); err != nil {
-			return fmt.Errorf("no perf directory at %s (set -perf): %v", s.perf, err)
+			return unavailable{fmt.Errorf("no perf directory at %s (set -perf): %v", s.perf, err)}
 		}
 	}
 	dbURL, err := s.freshDatabase()
 	if err != nil {
-		return fmt.Errorf("PostgreSQL unavailable: %v", err)
+		return unavailable{fmt.Errorf("PostgreSQL unavailable: %v", err)}
 	}
 	s.progress("building Folio, the bare server and the load generator")
 	folioBin, bareBin, loadgen := filepath.Join(s.work, "folio"), filepath.Join(s.work, "bare"), filepath.Join(s.work, "loadgen")
@@ -135,10 +149,10 @@ func (s *sideBySide) measure(ctx context.Context, o *outcome) error {
 
 	auth := "Authorization: Bearer " + token
 	if err := s.restReads(ctx, o, bareBin, loadgen, dbURL, folioURL, auth, d); err != nil {
-		o.skip(err.Error(), "space", "spaces")
+		o.fail(err, "space", "spaces")
 	}
 	if err := s.trees(ctx, o, loadgen, dbURL, folioURL, auth, d); err != nil {
-		o.skip(err.Error(), "tree1k", "tree4k")
+		o.fail(err, "tree1k", "tree4k")
 	}
 	return nil
 }
