@@ -61,7 +61,7 @@ func compared(key string, folio, other []loadRun, otherName string) comparison {
 		per = append(per, trim(folio[i].RPS/other[i].RPS))
 		failed += folio[i].Errors + folio[i].Non2xx + other[i].Errors + other[i].Non2xx
 	}
-	c.detail = fmt.Sprintf("Folio %.0f rps, %s %.0f rps; rounds %s", fm, otherName, om, strings.Join(per, " "))
+	c.detail = fmt.Sprintf("Folio %s rps, %s %s rps; rounds %s", rate(fm), otherName, rate(om), strings.Join(per, " "))
 	if failed > 0 {
 		c.invalid = fmt.Sprintf("%d requests failed", failed)
 	}
@@ -78,4 +78,13 @@ func median(runs []loadRun) float64 {
 		return v[len(v)/2]
 	}
 	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}
+
+// rate prints a throughput with the digits that mean something: whole
+// requests from 100 a second, tenths below (a 4k-page tree runs a few).
+func rate(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
 }
