@@ -26,9 +26,13 @@ generate:
 	$(GO) generate ./ent
 	$(GO) run github.com/99designs/gqlgen generate
 
-## bench: Go benchmarks on SQLite and, when reachable, PostgreSQL
+## bench: Go benchmarks on SQLite and, when reachable, PostgreSQL; then Folio side by side with a bare
+## database/sql handler and PostGraphile on PostgreSQL (database folio_bench, recreated; ../shared/perf; npm once);
+## ends with every ratio of issue 11's table and its target. What is unavailable is skipped with the reason.
+## BENCHFLAGS passes options, e.g. BENCHFLAGS='-bench Ratio -rounds 5' or BENCHFLAGS=-compare=false
+BENCHFLAGS ?=
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./internal/perf/ratios -go $(GO) $(BENCHFLAGS)
 
 ## lint: go vet and gofmt
 lint:

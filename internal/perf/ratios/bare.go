@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// restReads compares the two REST reads with the bare handler.
+func (s *sideBySide) restReads(ctx context.Context, o *outcome, bareBin, loadgen, dbURL, folioURL, auth string, d dataset) error {
+	addr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	bare, err := startProc("bare", s.work, filepath.Join(s.work, "bare.log"), nil, bareBin, "-addr", addr, "-db", dbURL, "-mode", "min")
+	if err != nil {
+		return err
+	}
+	defer bare.stop()
+	bareURL := "http://" + addr
+	if err := bare.waitReady(ctx, bareURL+"/v1/spaces/x", 30*time.Second); err != nil {
+		return err
+	}
+	space, spaces := "/v1/spaces/"+d.space, "/v1/orgs/"+d.listOrg+"/spaces?limit=50"
+	variants := []variant{
+		{name: "space-folio", args: []string{"-url", folioURL + space, "-H", auth}},
+		{name: "space-bare", args: []string{"-url", bareURL + space, "-H", auth}},
+		{name: "spaces-folio", args: []string{"-url", folioURL + spaces, "-H", auth}},
+		{name: "spaces-bare", args: []string{"-url", bareURL + spaces, "-H", auth}},
+	}
+	// The bare server must serve the same JSON, or it is not the floor.
+	checks := map[string]string{}
+	for i := 0; i < len(variants); i += 2 {
+		fa, err := fetch(ctx, "GET", variants[i].args[1], auth, nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", variants[i].name, err)
+		}
+		ba, err := fetch(ctx, "GET", variants[i+1].args[1], auth, nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", variants[i+1].name, err)
+		}
+		key, _, _ := strings.Cut(variants[i].name, "-")
+		if at := firstDifference(rebase(fa, folioURL), rebase(ba, bareURL), ""); at != "" {
+			checks[key] = "the bare server answers differently at " + at
+		}
+	}
+	s.progress(fmt.Sprintf("REST reads: %d interleaved rounds of %s, %d clients", s.rounds, s.duration, s.clients))
+	runs, err := s.interleave(ctx, loadgen, variants)
+	if err != nil {
+		return err
+	}
+	for _, key := range []string{"space", "spaces"} {
+		c := compared(key, runs[key+"-folio"], runs[key+"-bare"], "bare")
+		if c.invalid == "" {
+			c.invalid = checks[key]
+		}
+		o.results = append(o.results, c)
+	}
+	return nil
+}
+
+// rebase replaces a server's own address in an answer's URLs, so two
+// servers' answers compare equal when they say the same.
+func rebase(v any, base string) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, x := range v {
+			out[k] = rebase(x, base)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = rebase(x, base)
+		}
+		return out
+	case string:
+		return strings.ReplaceAll(v, base, "BASE")
+	}
+	return v
+}
+
+// firstDifference is the path of the first place two JSON values differ,
+// "" when they are equal.
+func firstDifference(a, b any, path string) string {
+	switch a := a.(type) {
+	case map[string]any:
+		bm, ok := b.(map[string]any)
+		if !ok {
+			return where(path)
+		}
+		keys := slices.Sorted(maps.Keys(a))
+		for k := range bm {
+			if _, ok := a[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		for _, k := range keys {
+			if at := firstDifference(a[k], bm[k], path+"/"+k); at != "" {
+				return at
+			}
+		}
+		return ""
+	case []any:
+		bs, ok := b.([]any)
+		if !ok || len(bs) != len(a) {
+			return where(path)
+		}
+		for i := range a {
+			if at := firstDifference(a[i], bs[i], fmt.Sprintf("%s/%d", path, i)); at != "" {
+				return at
+			}
+		}
+		return ""
+	}
+	if a != b {
+		return where(path)
+	}
+	return ""
+}
+
+// where names the root "/", which "" (no difference) cannot.
+func where(path string) string {
+	if path == "" {
+		return "/"
+	}
+	return path
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/lib/pq"
+)
+
+// trees compares the GraphQL org tree with PostGraphile's answer to the
+// same rows (q/ in the perf directory holds both queries).
+func (s *sideBySide) trees(ctx context.Context, o *outcome, loadgen, dbURL, folioURL, auth string, d dataset) error {
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return unavailable{fmt.Errorf("PostGraphile needs Node.js and npm: %s not found", tool)}
+		}
+	}
+	modules, err := s.installPostGraphile(ctx)
+	if err != nil {
+		return err
+	}
+	if err := smartComments(dbURL); err != nil {
+		return err
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	_, port, _ := strings.Cut(addr, ":")
+	pgl, err := startProc("PostGraphile", modules, filepath.Join(s.work, "postgraphile.log"),
+		[]string{"NODE_OPTIONS=--require=" + filepath.Join(modules, "polyfill.cjs")},
+		"node", filepath.Join(modules, "node_modules", ".bin", "postgraphile"),
+		"-P", "postgraphile/presets/amber", "-c", dbURL, "-s", "public", "-n", "127.0.0.1", "-p", port)
+	if err != nil {
+		return err
+	}
+	defer pgl.stop()
+	pglURL := "http://" + addr + "/graphql"
+	if err := pgl.waitReady(ctx, pglURL, 2*time.Minute); err != nil {
+		return err
+	}
+	folioQuery, err := os.ReadFile(filepath.Join(s.perf, "q", "folio_org_tree.graphql"))
+	if err != nil {
+		return err
+	}
+	pglQuery, err := os.ReadFile(filepath.Join(s.perf, "q", "pgl_org_tree.graphql"))
+	if err != nil {
+		return err
+	}
+	rowID := regexp.MustCompile(`rowId: "[^"]*"`)
+	var variants []variant
+	checks := map[string]string{}
+	for _, t := range []struct{ key, org string }{{"tree1k", d.tree1kOrg}, {"tree4k", d.tree4kOrg}} {
+		fb, _ := json.Marshal(map[string]any{"query": string(folioQuery), "variables": map[string]any{"org": t.org}})
+		pb, _ := json.Marshal(map[string]any{"query": rowID.ReplaceAllString(string(pglQuery), `rowId: "`+t.org+`"`)})
+		ff, pf := filepath.Join(s.work, t.key+"-folio.json"), filepath.Join(s.work, t.key+"-postgraphile.json")
+		if err := os.WriteFile(ff, fb, 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(pf, pb, 0o644); err != nil {
+			return err
+		}
+		// Both answers must hold the same pages, or the race is not fair.
+		fa, err := fetch(ctx, "POST", folioURL+"/graphql", auth, fb)
+		if err != nil {
+			return fmt.Errorf("%s, Folio: %w", t.key, err)
+		}
+		pa, err := fetch(ctx, "POST", pglURL, "", pb)
+		if err != nil {
+			return fmt.Errorf("%s, PostGraphile: %w", t.key, err)
+		}
+		nf, np := pagesIn(fa), pagesIn(pa)
+		if nf != np || nf == 0 {
+			checks[t.key] = fmt.Sprintf("the answers differ: Folio %d pages, PostGraphile %d", nf, np)
+		}
+		variants = append(variants,
+			variant{name: t.key + "-folio", args: []string{"-url", folioURL + "/graphql", "-X", "POST", "-body", ff, "-H", auth}},
+			variant{name: t.key + "-postgraphile", args: []string{"-url", pglURL, "-X", "POST", "-body", pf}})
+	}
+	s.progress(fmt.Sprintf("GraphQL trees: %d interleaved rounds of %s, %d clients", s.rounds, s.duration, s.clients))
+	runs, err := s.interleave(ctx, loadgen, variants)
+	if err != nil {
+		return err
+	}
+	for _, key := range []string{"tree1k", "tree4k"} {
+		c := compared(key, runs[key+"-folio"], runs[key+"-postgraphile"], "PostGraphile")
+		if c.invalid == "" {
+			c.invalid = checks[key]
+		}
+		o.results = append(o.results, c)
+	}
+	return nil
+}
+
+// installPostGraphile runs npm ci once into a cache directory and again
+// only when the perf directory's lock file changes.
+func (s *sideBySide) installPostGraphile(ctx context.Context) (string, error) {
+	dir := filepath.Join(s.cache, "postgraphile")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	lock, err := os.ReadFile(filepath.Join(s.perf, "package-lock.json"))
+	if err != nil {
+		return "", err
+	}
+	installed, _ := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	_, binErr := os.Stat(filepath.Join(dir, "node_modules", ".bin", "postgraphile"))
+	for _, f := range []string{"package.json", "package-lock.json", "polyfill.cjs"} {
+		b, err := os.ReadFile(filepath.Join(s.perf, f))
+		if err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			return "", err
+		}
+	}
+	if binErr == nil && string(installed) == string(lock) {
+		return dir, nil
+	}
+	s.progress("npm ci (PostGraphile, once) in " + dir)
+	if _, err := run(ctx, dir, nil, "npm", "ci", "--no-audit", "--no-fund"); err != nil {
+		return "", unavailable{fmt.Errorf("installing PostGraphile (npm ci): %w", err)}
+	}
+	return dir, nil
+}
+
+// smartComments declares to PostGraphile the relations ent keeps without a
+// foreign key, so it offers the same joins Folio's schema has.
+func smartComments(dbURL string) error {
+	db, err := sql.Open("postgres", dbURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, table := range []string{"spaces", "pages"} {
+		var fks int
+		if err := db.QueryRow(`SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conrelid = $1::regclass AND confrelid = 'revisions'::regclass`, table).Scan(&fks); err != nil {
+			return err
+		}
+		if fks > 0 {
+			continue
+		}
+		if _, err := db.Exec(`COMMENT ON TABLE ` + pq.QuoteIdentifier(table) + ` IS E'@foreignKey (revision_id) references revisions (id)'`); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pagesIn counts the pages of a tree answer: both queries ask every page,
+// and only pages, for its slug.
+func pagesIn(v any) int {
+	n := 0
+	switch v := v.(type) {
+	case map[string]any:
+		if _, ok := v["slug"]; ok {
+			n++
+		}
+		for _, x := range v {
+			n += pagesIn(x)
+		}
+	case []any:
+		for _, x := range v {
+			n += pagesIn(x)
+		}
+	}
+	return n
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"math"
+)
+
+// target is a row's goal: the ratio at least, at most or exactly a value.
+type target struct {
+	op    string // "≥", "≤" or "="
+	value float64
+}
+
+func (t target) String() string { return fmt.Sprintf("target %s %s×", t.op, trim(t.value)) }
+
+// met says whether r reaches the target. Equal means equal: statement
+// counts are whole numbers, so 1× is exact or it is not.
+func (t target) met(r float64) bool {
+	switch t.op {
+	case "≥":
+		return r >= t.value
+	case "≤":
+		return r <= t.value
+	default:
+		return math.Abs(r-t.value) < 1e-9
+	}
+}
+
+// row is one line of issue 11's table and where its figure comes from:
+// either a side-by-side comparison this program runs (compare) or a Go
+// benchmark (bench), which reports the ratio as metric or, without one,
+// follows the BenchmarkRatio pair convention (gobench.go).
+type row struct {
+	read    string
+	compare string // key of a side-by-side result
+	bench   string // name of a Benchmark function
+	metric  string
+	target  target
+}
+
+// table is issue 11's table, in its order. The benchmark names are the
+// convention the packages' benchmarks follow (see gobench.go); a row whose
+// benchmark does not exist yet prints as not measured.
+var table = []row{
+	{read: "GET /v1/spaces/{id} vs bare handler, 8 clients", compare: "space", target: target{"≥", 0.8}},
+	{read: "GET /v1/orgs/{id}/spaces?limit=50 vs bare handler", compare: "spaces", target: target{"≥", 0.8}},
+	{read: "GraphQL org → spaces → revision → pages, 1k pages, vs PostGraphile", compare: "tree1k", target: target{"≥", 1}},
+	{read: "GraphQL org → spaces → revision → pages, 4k pages, vs PostGraphile", compare: "tree4k", target: target{"≥", 1}},
+	{read: "peak heap above idle / size of one 38 MB answer", bench: "BenchmarkRatioHeapPerAnswer", metric: "ratio", target: target{"≤", 2}},
+	{read: "org → members → user + teams, statements, 200 vs 100 members", bench: "BenchmarkRatioMembersTeamsStatements", target: target{"=", 1}},
+	{read: "page bodies in a tree, statements, 2× vs 1× the spaces", bench: "BenchmarkRatioPageBodiesStatements", target: target{"=", 1}},
+	{read: "members page after row 50,000 of 100,000 vs page 1", bench: "BenchmarkMemberPageDepth", metric: "deep/first", target: target{"≤", 1.2}},
+	{read: "space search, 10,000 vs 1,000 pages (one hit)", bench: "BenchmarkSpaceSearch", metric: "10k/1k", target: target{"≤", 1.2}},
+	{read: "merge of 10 pages, 5,000- vs 500-page space (SQLite in the issue)", bench: "BenchmarkMergeSpaceSize", metric: "5k/500", target: target{"≤", 1.2}},
+}
+
+// trim prints a ratio with two decimals, without trailing zeros.
+func trim(v float64) string {
+	s := fmt.Sprintf("%.2f", v)
+	for s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
