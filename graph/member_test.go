@@ -236,32 +236,42 @@ func TestMembersStatementCount(t *testing.T) {
 	})
 }
 
+// memberTeamsTree is the organization → members → user + teams (edges,
+// with each team's fields) tree.
+const memberTeamsTree = `query($id: ID!) { organization(id: $id) { members(first: 300) { totalCount edges { node {
+	user { id displayName } teams { totalCount edges { role cursor node { id title members permissions { admin view } } } } } } } } }`
+
+// membersInTeams makes an organization of n members (its owner included)
+// and three teams, team k holding every k-th member, so edges differ from
+// member to member; inTeams counts each member's teams.
+func membersInTeams(t testing.TB, s *testkit.Server, n int) (owner testkit.User, org string, inTeams map[string]int) {
+	owner, org = s.NewUser(t, fmt.Sprintf("owner%d@example.com", n), fmt.Sprintf("Org %d", n))
+	users := s.AddUsers(t, org, fmt.Sprintf("Member%d-", n), n-1, testkit.RoleOf(access.Read))
+	inTeams = map[string]int{}
+	for k := 1; k <= 3; k++ {
+		var ids []string
+		for i, u := range users {
+			if i%k == 0 {
+				ids = append(ids, u.ID)
+				inTeams[u.ID]++
+			}
+		}
+		s.MustGraphQL(t, owner.Token, `mutation($org: ID!, $t: String!, $m: [String!]) { createTeam(organizationId: $org, title: $t, members: $m) { id } }`,
+			map[string]any{"org": org, "t": fmt.Sprintf("Team %d", k), "m": ids})
+	}
+	return owner, org, inTeams
+}
+
 // TestMemberTeamsEdgesStatementCount holds the organization → members →
 // user + teams (edges, with each team's fields) tree to a fixed number of
 // SQL statements: 100 members cost what 200 do. Teams hold different
 // members, so edges differ from member to member.
 func TestMemberTeamsEdgesStatementCount(t *testing.T) {
-	const query = `query($id: ID!) { organization(id: $id) { members(first: 300) { totalCount edges { node {
-		user { id displayName } teams { totalCount edges { role cursor node { id title members permissions { admin view } } } } } } } } }`
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		count := func(n int) int64 {
-			owner, org := s.NewUser(t, fmt.Sprintf("owner%d@example.com", n), fmt.Sprintf("Org %d", n))
-			users := s.AddUsers(t, org, fmt.Sprintf("Member%d-", n), n-1, testkit.RoleOf(access.Read))
-			// Team k holds every k-th member: member i is in the teams that divide i.
-			inTeams := map[string]int{}
-			for k := 1; k <= 3; k++ {
-				var ids []string
-				for i, u := range users {
-					if i%k == 0 {
-						ids = append(ids, u.ID)
-						inTeams[u.ID]++
-					}
-				}
-				s.MustGraphQL(t, owner.Token, `mutation($org: ID!, $t: String!, $m: [String!]) { createTeam(organizationId: $org, title: $t, members: $m) { id } }`,
-					map[string]any{"org": org, "t": fmt.Sprintf("Team %d", k), "m": ids})
-			}
+			owner, org, inTeams := membersInTeams(t, s, n)
 			before := s.Statements()
-			data := s.MustGraphQL(t, owner.Token, query, map[string]any{"id": org})
+			data := s.MustGraphQL(t, owner.Token, memberTeamsTree, map[string]any{"id": org})
 			after := s.Statements()
 			edges := data["organization"].(map[string]any)["members"].(map[string]any)["edges"].([]any)
 			if len(edges) != n {
