@@ -45,13 +45,19 @@ const (
 	DefaultContentSite = "site"
 )
 
+// EnumName is the GraphQL name of a closed set's REST value: names cannot
+// hold '-' (or ':'), so they become '_' (share-link is share_link).
+func EnumName(value string) string { return enumName.Replace(value) }
+
+var enumName = strings.NewReplacer("-", "_", ":", "_")
+
 // MarshalTranslationLanguage writes a language code (ent/schema's
 // TranslationLanguages) as a GraphQL enum value: names cannot hold '-', so
 // pt-br is pt_br. The codes stay plain strings in Go and REST, and ent
 // validates them; gqlgen has refused names outside the enum before
 // UnmarshalTranslationLanguage runs.
 func MarshalTranslationLanguage(code string) graphql.Marshaler {
-	return graphql.MarshalString(strings.ReplaceAll(code, "-", "_"))
+	return graphql.MarshalString(EnumName(code))
 }
 
 // UnmarshalTranslationLanguage reads a GraphQL enum value back into a

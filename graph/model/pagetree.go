@@ -12,7 +12,6 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/markdown"
 )
@@ -174,7 +173,7 @@ func (t *PageTree) writePage(o out, p *ent.Page, sel *pageSelection) error {
 		case "emoji":
 			o.optional(p.Emoji)
 		case "type":
-			o.str(pageTypes[p.Kind])
+			o.str(EnumName(p.Kind.String()))
 		case "slug":
 			o.str(p.Slug)
 		case "path":
@@ -205,13 +204,6 @@ func (t *PageTree) writePage(o out, p *ent.Page, sel *pageSelection) error {
 	}
 	o.raw("}")
 	return nil
-}
-
-// pageTypes are the GraphQL names of page kinds (gqlgen.yml: PageType).
-var pageTypes = map[page.Kind]string{
-	page.KindDocument: "document",
-	page.KindGroup:    "group",
-	page.KindLink:     "link",
 }
 
 func (t *PageTree) writeURLs(o out, p *ent.Page, sel *pageSelection) {
