@@ -18,8 +18,9 @@ import (
 // ChangeRequestUpdate is the builder for updating ChangeRequest entities.
 type ChangeRequestUpdate struct {
 	config
-	hooks    []Hook
-	mutation *ChangeRequestMutation
+	hooks     []Hook
+	mutation  *ChangeRequestMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the ChangeRequestUpdate builder.
@@ -189,6 +190,12 @@ func (_u *ChangeRequestUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *ChangeRequestUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *ChangeRequestUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -228,6 +235,7 @@ func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	if _u.mutation.RevisionMergedCleared() {
 		_spec.ClearField(changerequest.FieldRevisionMerged, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{changerequest.Label}
@@ -243,9 +251,10 @@ func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 // ChangeRequestUpdateOne is the builder for updating a single ChangeRequest entity.
 type ChangeRequestUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *ChangeRequestMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *ChangeRequestMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -422,6 +431,12 @@ func (_u *ChangeRequestUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *ChangeRequestUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *ChangeRequestUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *ChangeRequestUpdateOne) sqlSave(ctx context.Context) (_node *ChangeRequest, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -478,6 +493,7 @@ func (_u *ChangeRequestUpdateOne) sqlSave(ctx context.Context) (_node *ChangeReq
 	if _u.mutation.RevisionMergedCleared() {
 		_spec.ClearField(changerequest.FieldRevisionMerged, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &ChangeRequest{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

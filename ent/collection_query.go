@@ -29,6 +29,7 @@ type CollectionQuery struct {
 	withParent       *CollectionQuery
 	withChildren     *CollectionQuery
 	withSpaces       *SpaceQuery
+	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -350,8 +351,9 @@ func (_q *CollectionQuery) Clone() *CollectionQuery {
 		withChildren:     _q.withChildren.Clone(),
 		withSpaces:       _q.withSpaces.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -492,6 +494,9 @@ func (_q *CollectionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*C
 		nodes = append(nodes, node)
 		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
+	}
+	if len(_q.modifiers) > 0 {
+		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -661,6 +666,9 @@ func (_q *CollectionQuery) loadSpaces(ctx context.Context, query *SpaceQuery, no
 
 func (_q *CollectionQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
+	if len(_q.modifiers) > 0 {
+		_spec.Modifiers = _q.modifiers
+	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
@@ -729,6 +737,9 @@ func (_q *CollectionQuery) sqlQuery(ctx context.Context) *sql.Selector {
 	if _q.ctx.Unique != nil && *_q.ctx.Unique {
 		selector.Distinct()
 	}
+	for _, m := range _q.modifiers {
+		m(selector)
+	}
 	for _, p := range _q.predicates {
 		p(selector)
 	}
@@ -744,6 +755,12 @@ func (_q *CollectionQuery) sqlQuery(ctx context.Context) *sql.Selector {
 		selector.Limit(*limit)
 	}
 	return selector
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *CollectionQuery) Modify(modifiers ...func(s *sql.Selector)) *CollectionSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
 }
 
 // CollectionGroupBy is the group-by builder for Collection entities.
@@ -834,4 +851,10 @@ func (_s *CollectionSelect) sqlScan(ctx context.Context, root *CollectionQuery, 
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *CollectionSelect) Modify(modifiers ...func(s *sql.Selector)) *CollectionSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -20,8 +20,9 @@ import (
 // CollectionUpdate is the builder for updating Collection entities.
 type CollectionUpdate struct {
 	config
-	hooks    []Hook
-	mutation *CollectionMutation
+	hooks     []Hook
+	mutation  *CollectionMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the CollectionUpdate builder.
@@ -303,6 +304,12 @@ func (_u *CollectionUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *CollectionUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CollectionUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *CollectionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -487,6 +494,7 @@ func (_u *CollectionUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{collection.Label}
@@ -502,9 +510,10 @@ func (_u *CollectionUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 // CollectionUpdateOne is the builder for updating a single Collection entity.
 type CollectionUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *CollectionMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *CollectionMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -793,6 +802,12 @@ func (_u *CollectionUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *CollectionUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CollectionUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *CollectionUpdateOne) sqlSave(ctx context.Context) (_node *Collection, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -994,6 +1009,7 @@ func (_u *CollectionUpdateOne) sqlSave(ctx context.Context) (_node *Collection, 
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Collection{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -19,8 +19,9 @@ import (
 // CustomFieldUpdate is the builder for updating CustomField entities.
 type CustomFieldUpdate struct {
 	config
-	hooks    []Hook
-	mutation *CustomFieldMutation
+	hooks     []Hook
+	mutation  *CustomFieldMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the CustomFieldUpdate builder.
@@ -164,6 +165,12 @@ func (_u *CustomFieldUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *CustomFieldUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CustomFieldUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *CustomFieldUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -199,6 +206,7 @@ func (_u *CustomFieldUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.OptionsCleared() {
 		_spec.ClearField(customfield.FieldOptions, field.TypeJSON)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{customfield.Label}
@@ -214,9 +222,10 @@ func (_u *CustomFieldUpdate) sqlSave(ctx context.Context) (_node int, err error)
 // CustomFieldUpdateOne is the builder for updating a single CustomField entity.
 type CustomFieldUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *CustomFieldMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *CustomFieldMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -367,6 +376,12 @@ func (_u *CustomFieldUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *CustomFieldUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CustomFieldUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *CustomFieldUpdateOne) sqlSave(ctx context.Context) (_node *CustomField, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -419,6 +434,7 @@ func (_u *CustomFieldUpdateOne) sqlSave(ctx context.Context) (_node *CustomField
 	if _u.mutation.OptionsCleared() {
 		_spec.ClearField(customfield.FieldOptions, field.TypeJSON)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &CustomField{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -20,8 +20,9 @@ import (
 // CustomFieldValueUpdate is the builder for updating CustomFieldValue entities.
 type CustomFieldValueUpdate struct {
 	config
-	hooks    []Hook
-	mutation *CustomFieldValueMutation
+	hooks     []Hook
+	mutation  *CustomFieldValueMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the CustomFieldValueUpdate builder.
@@ -97,6 +98,12 @@ func (_u *CustomFieldValueUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *CustomFieldValueUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CustomFieldValueUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *CustomFieldValueUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -120,6 +127,7 @@ func (_u *CustomFieldValueUpdate) sqlSave(ctx context.Context) (_node int, err e
 			sqljson.Append(u, customfieldvalue.FieldValue, value)
 		})
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{customfieldvalue.Label}
@@ -135,9 +143,10 @@ func (_u *CustomFieldValueUpdate) sqlSave(ctx context.Context) (_node int, err e
 // CustomFieldValueUpdateOne is the builder for updating a single CustomFieldValue entity.
 type CustomFieldValueUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *CustomFieldValueMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *CustomFieldValueMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -220,6 +229,12 @@ func (_u *CustomFieldValueUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *CustomFieldValueUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CustomFieldValueUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *CustomFieldValueUpdateOne) sqlSave(ctx context.Context) (_node *CustomFieldValue, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -260,6 +275,7 @@ func (_u *CustomFieldValueUpdateOne) sqlSave(ctx context.Context) (_node *Custom
 			sqljson.Append(u, customfieldvalue.FieldValue, value)
 		})
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &CustomFieldValue{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -17,8 +17,9 @@ import (
 // DownloadUpdate is the builder for updating Download entities.
 type DownloadUpdate struct {
 	config
-	hooks    []Hook
-	mutation *DownloadMutation
+	hooks     []Hook
+	mutation  *DownloadMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the DownloadUpdate builder.
@@ -59,6 +60,12 @@ func (_u *DownloadUpdate) ExecX(ctx context.Context) {
 	}
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *DownloadUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *DownloadUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *DownloadUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	_spec := sqlgraph.NewUpdateSpec(download.Table, download.Columns, sqlgraph.NewFieldSpec(download.FieldID, field.TypeString))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
@@ -68,6 +75,7 @@ func (_u *DownloadUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			}
 		}
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{download.Label}
@@ -83,9 +91,10 @@ func (_u *DownloadUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // DownloadUpdateOne is the builder for updating a single Download entity.
 type DownloadUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *DownloadMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *DownloadMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Mutation returns the DownloadMutation object of the builder.
@@ -133,6 +142,12 @@ func (_u *DownloadUpdateOne) ExecX(ctx context.Context) {
 	}
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *DownloadUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *DownloadUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *DownloadUpdateOne) sqlSave(ctx context.Context) (_node *Download, err error) {
 	_spec := sqlgraph.NewUpdateSpec(download.Table, download.Columns, sqlgraph.NewFieldSpec(download.FieldID, field.TypeString))
 	id, ok := _u.mutation.ID()
@@ -159,6 +174,7 @@ func (_u *DownloadUpdateOne) sqlSave(ctx context.Context) (_node *Download, err 
 			}
 		}
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Download{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -2,4 +2,4 @@
 // else is produced by `make generate` and committed.
 package ent
 
-//go:generate go run entgo.io/ent/cmd/ent generate --feature sql/upsert,sql/execquery ./schema
+//go:generate go run entgo.io/ent/cmd/ent generate --feature sql/upsert,sql/execquery,sql/modifier ./schema

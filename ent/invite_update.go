@@ -19,8 +19,9 @@ import (
 // InviteUpdate is the builder for updating Invite entities.
 type InviteUpdate struct {
 	config
-	hooks    []Hook
-	mutation *InviteMutation
+	hooks     []Hook
+	mutation  *InviteMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the InviteUpdate builder.
@@ -103,6 +104,12 @@ func (_u *InviteUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *InviteUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *InviteUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *InviteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -124,6 +131,7 @@ func (_u *InviteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(invite.FieldCreatedBy, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{invite.Label}
@@ -139,9 +147,10 @@ func (_u *InviteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // InviteUpdateOne is the builder for updating a single Invite entity.
 type InviteUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *InviteMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *InviteMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -231,6 +240,12 @@ func (_u *InviteUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *InviteUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *InviteUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *InviteUpdateOne) sqlSave(ctx context.Context) (_node *Invite, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -269,6 +284,7 @@ func (_u *InviteUpdateOne) sqlSave(ctx context.Context) (_node *Invite, err erro
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(invite.FieldCreatedBy, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Invite{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -19,8 +19,9 @@ import (
 // MemberUpdate is the builder for updating Member entities.
 type MemberUpdate struct {
 	config
-	hooks    []Hook
-	mutation *MemberMutation
+	hooks     []Hook
+	mutation  *MemberMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the MemberUpdate builder.
@@ -145,6 +146,12 @@ func (_u *MemberUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *MemberUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *MemberUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *MemberUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -175,6 +182,7 @@ func (_u *MemberUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Disabled(); ok {
 		_spec.SetField(member.FieldDisabled, field.TypeBool, value)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{member.Label}
@@ -190,9 +198,10 @@ func (_u *MemberUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // MemberUpdateOne is the builder for updating a single Member entity.
 type MemberUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *MemberMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *MemberMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetRole sets the "role" field.
@@ -324,6 +333,12 @@ func (_u *MemberUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *MemberUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *MemberUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *MemberUpdateOne) sqlSave(ctx context.Context) (_node *Member, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -371,6 +386,7 @@ func (_u *MemberUpdateOne) sqlSave(ctx context.Context) (_node *Member, err erro
 	if value, ok := _u.mutation.Disabled(); ok {
 		_spec.SetField(member.FieldDisabled, field.TypeBool, value)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Member{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

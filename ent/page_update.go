@@ -17,8 +17,9 @@ import (
 // PageUpdate is the builder for updating Page entities.
 type PageUpdate struct {
 	config
-	hooks    []Hook
-	mutation *PageMutation
+	hooks     []Hook
+	mutation  *PageMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the PageUpdate builder.
@@ -241,6 +242,12 @@ func (_u *PageUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PageUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PageUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PageUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -286,6 +293,7 @@ func (_u *PageUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.ContentHash(); ok {
 		_spec.SetField(page.FieldContentHash, field.TypeString, value)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{page.Label}
@@ -301,9 +309,10 @@ func (_u *PageUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // PageUpdateOne is the builder for updating a single Page entity.
 type PageUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *PageMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *PageMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetParentPageID sets the "parent_page_id" field.
@@ -533,6 +542,12 @@ func (_u *PageUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PageUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PageUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PageUpdateOne) sqlSave(ctx context.Context) (_node *Page, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -595,6 +610,7 @@ func (_u *PageUpdateOne) sqlSave(ctx context.Context) (_node *Page, err error) {
 	if value, ok := _u.mutation.ContentHash(); ok {
 		_spec.SetField(page.FieldContentHash, field.TypeString, value)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Page{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

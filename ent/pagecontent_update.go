@@ -17,8 +17,9 @@ import (
 // PageContentUpdate is the builder for updating PageContent entities.
 type PageContentUpdate struct {
 	config
-	hooks    []Hook
-	mutation *PageContentMutation
+	hooks     []Hook
+	mutation  *PageContentMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the PageContentUpdate builder.
@@ -59,6 +60,12 @@ func (_u *PageContentUpdate) ExecX(ctx context.Context) {
 	}
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PageContentUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PageContentUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PageContentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	_spec := sqlgraph.NewUpdateSpec(pagecontent.Table, pagecontent.Columns, sqlgraph.NewFieldSpec(pagecontent.FieldID, field.TypeString))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
@@ -68,6 +75,7 @@ func (_u *PageContentUpdate) sqlSave(ctx context.Context) (_node int, err error)
 			}
 		}
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{pagecontent.Label}
@@ -83,9 +91,10 @@ func (_u *PageContentUpdate) sqlSave(ctx context.Context) (_node int, err error)
 // PageContentUpdateOne is the builder for updating a single PageContent entity.
 type PageContentUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *PageContentMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *PageContentMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Mutation returns the PageContentMutation object of the builder.
@@ -133,6 +142,12 @@ func (_u *PageContentUpdateOne) ExecX(ctx context.Context) {
 	}
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PageContentUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PageContentUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PageContentUpdateOne) sqlSave(ctx context.Context) (_node *PageContent, err error) {
 	_spec := sqlgraph.NewUpdateSpec(pagecontent.Table, pagecontent.Columns, sqlgraph.NewFieldSpec(pagecontent.FieldID, field.TypeString))
 	id, ok := _u.mutation.ID()
@@ -159,6 +174,7 @@ func (_u *PageContentUpdateOne) sqlSave(ctx context.Context) (_node *PageContent
 			}
 		}
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &PageContent{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -17,8 +17,9 @@ import (
 // PageDerivedUpdate is the builder for updating PageDerived entities.
 type PageDerivedUpdate struct {
 	config
-	hooks    []Hook
-	mutation *PageDerivedMutation
+	hooks     []Hook
+	mutation  *PageDerivedMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the PageDerivedUpdate builder.
@@ -59,6 +60,12 @@ func (_u *PageDerivedUpdate) ExecX(ctx context.Context) {
 	}
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PageDerivedUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PageDerivedUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PageDerivedUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	_spec := sqlgraph.NewUpdateSpec(pagederived.Table, pagederived.Columns, sqlgraph.NewFieldSpec(pagederived.FieldID, field.TypeString))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
@@ -68,6 +75,7 @@ func (_u *PageDerivedUpdate) sqlSave(ctx context.Context) (_node int, err error)
 			}
 		}
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{pagederived.Label}
@@ -83,9 +91,10 @@ func (_u *PageDerivedUpdate) sqlSave(ctx context.Context) (_node int, err error)
 // PageDerivedUpdateOne is the builder for updating a single PageDerived entity.
 type PageDerivedUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *PageDerivedMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *PageDerivedMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Mutation returns the PageDerivedMutation object of the builder.
@@ -133,6 +142,12 @@ func (_u *PageDerivedUpdateOne) ExecX(ctx context.Context) {
 	}
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *PageDerivedUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PageDerivedUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *PageDerivedUpdateOne) sqlSave(ctx context.Context) (_node *PageDerived, err error) {
 	_spec := sqlgraph.NewUpdateSpec(pagederived.Table, pagederived.Columns, sqlgraph.NewFieldSpec(pagederived.FieldID, field.TypeString))
 	id, ok := _u.mutation.ID()
@@ -159,6 +174,7 @@ func (_u *PageDerivedUpdateOne) sqlSave(ctx context.Context) (_node *PageDerived
 			}
 		}
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &PageDerived{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

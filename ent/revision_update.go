@@ -17,8 +17,9 @@ import (
 // RevisionUpdate is the builder for updating Revision entities.
 type RevisionUpdate struct {
 	config
-	hooks    []Hook
-	mutation *RevisionMutation
+	hooks     []Hook
+	mutation  *RevisionMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the RevisionUpdate builder.
@@ -73,6 +74,12 @@ func (_u *RevisionUpdate) ExecX(ctx context.Context) {
 	}
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *RevisionUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RevisionUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *RevisionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	_spec := sqlgraph.NewUpdateSpec(revision.Table, revision.Columns, sqlgraph.NewFieldSpec(revision.FieldID, field.TypeString))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
@@ -88,6 +95,7 @@ func (_u *RevisionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(revision.FieldCreatedBy, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{revision.Label}
@@ -103,9 +111,10 @@ func (_u *RevisionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // RevisionUpdateOne is the builder for updating a single Revision entity.
 type RevisionUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *RevisionMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *RevisionMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetSpaceID sets the "space_id" field.
@@ -167,6 +176,12 @@ func (_u *RevisionUpdateOne) ExecX(ctx context.Context) {
 	}
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *RevisionUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RevisionUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *RevisionUpdateOne) sqlSave(ctx context.Context) (_node *Revision, err error) {
 	_spec := sqlgraph.NewUpdateSpec(revision.Table, revision.Columns, sqlgraph.NewFieldSpec(revision.FieldID, field.TypeString))
 	id, ok := _u.mutation.ID()
@@ -199,6 +214,7 @@ func (_u *RevisionUpdateOne) sqlSave(ctx context.Context) (_node *Revision, err 
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(revision.FieldCreatedBy, field.TypeString)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Revision{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -26,6 +26,7 @@ type SAMLProviderQuery struct {
 	predicates       []predicate.SAMLProvider
 	withOrganization *OrganizationQuery
 	withDefaultTeam  *TeamQuery
+	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -301,8 +302,9 @@ func (_q *SAMLProviderQuery) Clone() *SAMLProviderQuery {
 		withOrganization: _q.withOrganization.Clone(),
 		withDefaultTeam:  _q.withDefaultTeam.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -420,6 +422,9 @@ func (_q *SAMLProviderQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
 	}
+	if len(_q.modifiers) > 0 {
+		_spec.Modifiers = _q.modifiers
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -508,6 +513,9 @@ func (_q *SAMLProviderQuery) loadDefaultTeam(ctx context.Context, query *TeamQue
 
 func (_q *SAMLProviderQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
+	if len(_q.modifiers) > 0 {
+		_spec.Modifiers = _q.modifiers
+	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
@@ -576,6 +584,9 @@ func (_q *SAMLProviderQuery) sqlQuery(ctx context.Context) *sql.Selector {
 	if _q.ctx.Unique != nil && *_q.ctx.Unique {
 		selector.Distinct()
 	}
+	for _, m := range _q.modifiers {
+		m(selector)
+	}
 	for _, p := range _q.predicates {
 		p(selector)
 	}
@@ -591,6 +602,12 @@ func (_q *SAMLProviderQuery) sqlQuery(ctx context.Context) *sql.Selector {
 		selector.Limit(*limit)
 	}
 	return selector
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *SAMLProviderQuery) Modify(modifiers ...func(s *sql.Selector)) *SAMLProviderSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
 }
 
 // SAMLProviderGroupBy is the group-by builder for SAMLProvider entities.
@@ -681,4 +698,10 @@ func (_s *SAMLProviderSelect) sqlScan(ctx context.Context, root *SAMLProviderQue
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *SAMLProviderSelect) Modify(modifiers ...func(s *sql.Selector)) *SAMLProviderSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

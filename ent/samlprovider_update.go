@@ -20,8 +20,9 @@ import (
 // SAMLProviderUpdate is the builder for updating SAMLProvider entities.
 type SAMLProviderUpdate struct {
 	config
-	hooks    []Hook
-	mutation *SAMLProviderMutation
+	hooks     []Hook
+	mutation  *SAMLProviderMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the SAMLProviderUpdate builder.
@@ -235,6 +236,12 @@ func (_u *SAMLProviderUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *SAMLProviderUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *SAMLProviderUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *SAMLProviderUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -306,6 +313,7 @@ func (_u *SAMLProviderUpdate) sqlSave(ctx context.Context) (_node int, err error
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{samlprovider.Label}
@@ -321,9 +329,10 @@ func (_u *SAMLProviderUpdate) sqlSave(ctx context.Context) (_node int, err error
 // SAMLProviderUpdateOne is the builder for updating a single SAMLProvider entity.
 type SAMLProviderUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *SAMLProviderMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *SAMLProviderMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -544,6 +553,12 @@ func (_u *SAMLProviderUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *SAMLProviderUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *SAMLProviderUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *SAMLProviderUpdateOne) sqlSave(ctx context.Context) (_node *SAMLProvider, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -632,6 +647,7 @@ func (_u *SAMLProviderUpdateOne) sqlSave(ctx context.Context) (_node *SAMLProvid
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &SAMLProvider{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -33,6 +33,7 @@ type SpaceQuery struct {
 	withChangeRequests    *ChangeRequestQuery
 	withComments          *CommentQuery
 	withCustomFieldValues *CustomFieldValueQuery
+	modifiers             []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -377,8 +378,9 @@ func (_q *SpaceQuery) Clone() *SpaceQuery {
 		withComments:          _q.withComments.Clone(),
 		withCustomFieldValues: _q.withCustomFieldValues.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -531,6 +533,9 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 		nodes = append(nodes, node)
 		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
+	}
+	if len(_q.modifiers) > 0 {
+		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -731,6 +736,9 @@ func (_q *SpaceQuery) loadCustomFieldValues(ctx context.Context, query *CustomFi
 
 func (_q *SpaceQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
+	if len(_q.modifiers) > 0 {
+		_spec.Modifiers = _q.modifiers
+	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
@@ -799,6 +807,9 @@ func (_q *SpaceQuery) sqlQuery(ctx context.Context) *sql.Selector {
 	if _q.ctx.Unique != nil && *_q.ctx.Unique {
 		selector.Distinct()
 	}
+	for _, m := range _q.modifiers {
+		m(selector)
+	}
 	for _, p := range _q.predicates {
 		p(selector)
 	}
@@ -814,6 +825,12 @@ func (_q *SpaceQuery) sqlQuery(ctx context.Context) *sql.Selector {
 		selector.Limit(*limit)
 	}
 	return selector
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *SpaceQuery) Modify(modifiers ...func(s *sql.Selector)) *SpaceSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
 }
 
 // SpaceGroupBy is the group-by builder for Space entities.
@@ -904,4 +921,10 @@ func (_s *SpaceSelect) sqlScan(ctx context.Context, root *SpaceQuery, v any) err
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *SpaceSelect) Modify(modifiers ...func(s *sql.Selector)) *SpaceSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

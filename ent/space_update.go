@@ -23,8 +23,9 @@ import (
 // SpaceUpdate is the builder for updating Space entities.
 type SpaceUpdate struct {
 	config
-	hooks    []Hook
-	mutation *SpaceMutation
+	hooks     []Hook
+	mutation  *SpaceMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the SpaceUpdate builder.
@@ -455,6 +456,12 @@ func (_u *SpaceUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *SpaceUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *SpaceUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -711,6 +718,7 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{space.Label}
@@ -726,9 +734,10 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // SpaceUpdateOne is the builder for updating a single Space entity.
 type SpaceUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *SpaceMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *SpaceMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -1166,6 +1175,12 @@ func (_u *SpaceUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *SpaceUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *SpaceUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -1439,6 +1454,7 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Space{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -29,6 +29,7 @@ type TeamQuery struct {
 	withOrganization  *OrganizationQuery
 	withMembers       *TeamMemberQuery
 	withSamlProviders *SAMLProviderQuery
+	modifiers         []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -327,8 +328,9 @@ func (_q *TeamQuery) Clone() *TeamQuery {
 		withMembers:       _q.withMembers.Clone(),
 		withSamlProviders: _q.withSamlProviders.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -458,6 +460,9 @@ func (_q *TeamQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Team, e
 		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
 	}
+	if len(_q.modifiers) > 0 {
+		_spec.Modifiers = _q.modifiers
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -585,6 +590,9 @@ func (_q *TeamQuery) loadSamlProviders(ctx context.Context, query *SAMLProviderQ
 
 func (_q *TeamQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
+	if len(_q.modifiers) > 0 {
+		_spec.Modifiers = _q.modifiers
+	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
@@ -650,6 +658,9 @@ func (_q *TeamQuery) sqlQuery(ctx context.Context) *sql.Selector {
 	if _q.ctx.Unique != nil && *_q.ctx.Unique {
 		selector.Distinct()
 	}
+	for _, m := range _q.modifiers {
+		m(selector)
+	}
 	for _, p := range _q.predicates {
 		p(selector)
 	}
@@ -665,6 +676,12 @@ func (_q *TeamQuery) sqlQuery(ctx context.Context) *sql.Selector {
 		selector.Limit(*limit)
 	}
 	return selector
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *TeamQuery) Modify(modifiers ...func(s *sql.Selector)) *TeamSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
 }
 
 // TeamGroupBy is the group-by builder for Team entities.
@@ -755,4 +772,10 @@ func (_s *TeamSelect) sqlScan(ctx context.Context, root *TeamQuery, v any) error
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *TeamSelect) Modify(modifiers ...func(s *sql.Selector)) *TeamSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

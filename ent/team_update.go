@@ -20,8 +20,9 @@ import (
 // TeamUpdate is the builder for updating Team entities.
 type TeamUpdate struct {
 	config
-	hooks    []Hook
-	mutation *TeamMutation
+	hooks     []Hook
+	mutation  *TeamMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the TeamUpdate builder.
@@ -176,6 +177,12 @@ func (_u *TeamUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *TeamUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TeamUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *TeamUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -284,6 +291,7 @@ func (_u *TeamUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{team.Label}
@@ -299,9 +307,10 @@ func (_u *TeamUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // TeamUpdateOne is the builder for updating a single Team entity.
 type TeamUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *TeamMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *TeamMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -463,6 +472,12 @@ func (_u *TeamUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *TeamUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TeamUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *TeamUpdateOne) sqlSave(ctx context.Context) (_node *Team, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -588,6 +603,7 @@ func (_u *TeamUpdateOne) sqlSave(ctx context.Context) (_node *Team, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Team{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

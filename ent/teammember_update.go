@@ -18,8 +18,9 @@ import (
 // TeamMemberUpdate is the builder for updating TeamMember entities.
 type TeamMemberUpdate struct {
 	config
-	hooks    []Hook
-	mutation *TeamMemberMutation
+	hooks     []Hook
+	mutation  *TeamMemberMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the TeamMemberUpdate builder.
@@ -105,6 +106,12 @@ func (_u *TeamMemberUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *TeamMemberUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TeamMemberUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *TeamMemberUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -123,6 +130,7 @@ func (_u *TeamMemberUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	if value, ok := _u.mutation.Role(); ok {
 		_spec.SetField(teammember.FieldRole, field.TypeEnum, value)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{teammember.Label}
@@ -138,9 +146,10 @@ func (_u *TeamMemberUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 // TeamMemberUpdateOne is the builder for updating a single TeamMember entity.
 type TeamMemberUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *TeamMemberMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *TeamMemberMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -233,6 +242,12 @@ func (_u *TeamMemberUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *TeamMemberUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TeamMemberUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *TeamMemberUpdateOne) sqlSave(ctx context.Context) (_node *TeamMember, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -268,6 +283,7 @@ func (_u *TeamMemberUpdateOne) sqlSave(ctx context.Context) (_node *TeamMember, 
 	if value, ok := _u.mutation.Role(); ok {
 		_spec.SetField(teammember.FieldRole, field.TypeEnum, value)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &TeamMember{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -24,6 +24,7 @@ type TranslationSettingsQuery struct {
 	inters           []Interceptor
 	predicates       []predicate.TranslationSettings
 	withOrganization *OrganizationQuery
+	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -276,8 +277,9 @@ func (_q *TranslationSettingsQuery) Clone() *TranslationSettingsQuery {
 		predicates:       append([]predicate.TranslationSettings{}, _q.predicates...),
 		withOrganization: _q.withOrganization.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -383,6 +385,9 @@ func (_q *TranslationSettingsQuery) sqlAll(ctx context.Context, hooks ...queryHo
 		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
 	}
+	if len(_q.modifiers) > 0 {
+		_spec.Modifiers = _q.modifiers
+	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
@@ -433,6 +438,9 @@ func (_q *TranslationSettingsQuery) loadOrganization(ctx context.Context, query 
 
 func (_q *TranslationSettingsQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
+	if len(_q.modifiers) > 0 {
+		_spec.Modifiers = _q.modifiers
+	}
 	_spec.Node.Columns = _q.ctx.Fields
 	if len(_q.ctx.Fields) > 0 {
 		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
@@ -498,6 +506,9 @@ func (_q *TranslationSettingsQuery) sqlQuery(ctx context.Context) *sql.Selector 
 	if _q.ctx.Unique != nil && *_q.ctx.Unique {
 		selector.Distinct()
 	}
+	for _, m := range _q.modifiers {
+		m(selector)
+	}
 	for _, p := range _q.predicates {
 		p(selector)
 	}
@@ -513,6 +524,12 @@ func (_q *TranslationSettingsQuery) sqlQuery(ctx context.Context) *sql.Selector 
 		selector.Limit(*limit)
 	}
 	return selector
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *TranslationSettingsQuery) Modify(modifiers ...func(s *sql.Selector)) *TranslationSettingsSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
 }
 
 // TranslationSettingsGroupBy is the group-by builder for TranslationSettings entities.
@@ -603,4 +620,10 @@ func (_s *TranslationSettingsSelect) sqlScan(ctx context.Context, root *Translat
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *TranslationSettingsSelect) Modify(modifiers ...func(s *sql.Selector)) *TranslationSettingsSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

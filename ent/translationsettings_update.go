@@ -19,8 +19,9 @@ import (
 // TranslationSettingsUpdate is the builder for updating TranslationSettings entities.
 type TranslationSettingsUpdate struct {
 	config
-	hooks    []Hook
-	mutation *TranslationSettingsMutation
+	hooks     []Hook
+	mutation  *TranslationSettingsMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the TranslationSettingsUpdate builder.
@@ -120,6 +121,12 @@ func (_u *TranslationSettingsUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *TranslationSettingsUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TranslationSettingsUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *TranslationSettingsUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -146,6 +153,7 @@ func (_u *TranslationSettingsUpdate) sqlSave(ctx context.Context) (_node int, er
 			sqljson.Append(u, translationsettings.FieldLanguages, value)
 		})
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{translationsettings.Label}
@@ -161,9 +169,10 @@ func (_u *TranslationSettingsUpdate) sqlSave(ctx context.Context) (_node int, er
 // TranslationSettingsUpdateOne is the builder for updating a single TranslationSettings entity.
 type TranslationSettingsUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *TranslationSettingsMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *TranslationSettingsMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -270,6 +279,12 @@ func (_u *TranslationSettingsUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *TranslationSettingsUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TranslationSettingsUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *TranslationSettingsUpdateOne) sqlSave(ctx context.Context) (_node *TranslationSettings, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -313,6 +328,7 @@ func (_u *TranslationSettingsUpdateOne) sqlSave(ctx context.Context) (_node *Tra
 			sqljson.Append(u, translationsettings.FieldLanguages, value)
 		})
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &TranslationSettings{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -41,15 +41,26 @@ func visibleOrganization(ctx context.Context, id string) (*ent.Organization, acc
 	// pays one batch wait, not two.
 	l := loader.For(ctx)
 	orgThunk := l.OrganizationByID.Load(ctx, id)
-	m, _, err := membership(ctx, id)
+	m, err := visibleOrganizationMembership(ctx, id)
 	if err != nil {
 		return nil, m, err
 	}
-	if !m.CanSeeOrganization() {
-		return nil, m, apperr.NotFoundf("organization %s not found", id)
-	}
 	org, err := orgThunk()
 	return org, m, err
+}
+
+// visibleOrganizationMembership is the caller's standing in an organization
+// it may see, for reads that need no more of the organization than that:
+// it does not load the organization's row (a membership implies it).
+func visibleOrganizationMembership(ctx context.Context, id string) (access.Membership, error) {
+	m, _, err := membership(ctx, id)
+	if err != nil {
+		return m, err
+	}
+	if !m.CanSeeOrganization() {
+		return m, apperr.NotFoundf("organization %s not found", id)
+	}
+	return m, nil
 }
 
 // adminOrganization is a visible organization the caller administers.

@@ -158,7 +158,7 @@ func (r *Resolver) JoinOrganizationWithInvite(ctx context.Context, orgID, id str
 	if ent.IsConstraintError(err) {
 		// The caller joined by another request at the same time: that one
 		// made them a member, this one changed nothing.
-		l.ViewerMembership.Clear(ctx, orgID)
+		l.ForgetViewerMembership(ctx, orgID)
 		result.Redundant = true
 		return result, nil
 	}

@@ -234,7 +234,7 @@ func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) error
 	l.MemberTeamCount.Clear(ctx, key)
 	l.MemberTeams.ForgetOrganization(orgID)
 	if userID == auth.ViewerID(ctx) {
-		l.ViewerMembership.Clear(ctx, orgID)
+		l.ForgetViewerMembership(ctx, orgID)
 	}
 	return nil
 }

@@ -138,6 +138,9 @@ func (r *Resolver) CreateOrganization(ctx context.Context, ownerID string, input
 	if err != nil {
 		return nil, err
 	}
+	if ownerID == auth.ViewerID(ctx) {
+		loader.For(ctx).ForgetViewerMembership(ctx, org.ID)
+	}
 	return org, nil
 }
 

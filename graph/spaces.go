@@ -31,11 +31,12 @@ func spaceKey(s *ent.Space) paging.Cursor { return paging.Cursor{Time: s.Created
 // access, newest first unless asked otherwise. Access depends on each
 // space's collection chain, so spaces are filtered in memory from one query.
 func (r *Resolver) OrganizationSpaces(ctx context.Context, orgID string, args paging.Args) (paging.Page[*ent.Space], error) {
-	// The spaces are queued with the organization and the caller's
-	// membership, so the list waits on one round of loads; they are read
-	// only once the organization is known to be visible.
+	// The spaces are queued with the caller's membership (when
+	// authentication did not bring it), so the list waits on one round of
+	// loads; they are read only once the organization is known to be
+	// visible.
 	spaces := loader.For(ctx).OrgSpaces.Load(ctx, orgID)
-	if _, _, err := visibleOrganization(ctx, orgID); err != nil {
+	if _, err := visibleOrganizationMembership(ctx, orgID); err != nil {
 		return paging.Page[*ent.Space]{}, err
 	}
 	rows, err := spaces()
@@ -153,13 +154,12 @@ func (r *Resolver) PrimeSpaceCounts(ctx context.Context, spaces []*ent.Space) er
 	return loader.For(ctx).PrimeSpaceCounts(ctx, spaces)
 }
 
-// QueueSpaceCounts queues the counts of the space id before the space is
-// read, for a read that will present them: they load in the same round as
-// the space (and the caller's membership, see loader.New), so the read
-// waits on one round instead of two. Nothing is shown before the space's
-// guard has passed; a read refused pays for counts it does not show.
-func (r *Resolver) QueueSpaceCounts(ctx context.Context, id string) {
-	loader.For(ctx).SpaceCounts.Load(ctx, id)
+// WantSpaceCounts asks, before the space id is read, for its counts to be
+// read with it, for a read that will present them (loader.WantSpaceCounts):
+// the space, its counts and the caller's role then cost one statement.
+// Nothing is shown before the space's guard has passed.
+func (r *Resolver) WantSpaceCounts(ctx context.Context, id string) {
+	loader.For(ctx).WantSpaceCounts(id)
 }
 
 // A space leads to its organization, its collection, its content and its

@@ -26,8 +26,11 @@ func (r *Resolver) Authenticate(next http.Handler) http.Handler {
 		}
 		// One statement: the user whose token it is (a subquery on the
 		// token's unique hash), not the token and then its user.
+		// It brings the user's memberships along (the caller's role is
+		// what nearly every read asks next).
 		u, err := r.Client.User.Query().
 			Where(user.HasTokensWith(apitoken.Hash(auth.HashToken(token)))).
+			Modify(loader.WithViewerMemberships).
 			Only(req.Context())
 		if ent.IsNotFound(err) {
 			apperr.Write(w, req, apperr.Unauthenticatedf("unknown API token"))
@@ -37,10 +40,11 @@ func (r *Resolver) Authenticate(next http.Handler) http.Handler {
 			apperr.Write(w, req, err)
 			return
 		}
-		ctx := auth.WithViewer(req.Context(), u.ID)
-		loaders := loader.New(r.Client, u.ID)
-		loaders.UserByID.Prime(ctx, u.ID, u)
-		ctx = loader.With(ctx, loaders)
+		ctx, err := loader.Authenticated(auth.WithViewer(req.Context(), u.ID), r.Client, u)
+		if err != nil {
+			apperr.Write(w, req, err)
+			return
+		}
 		next.ServeHTTP(w, req.WithContext(ctx))
 	})
 }

@@ -72,7 +72,7 @@ func (a *API) createSpace(w http.ResponseWriter, r *http.Request) error {
 func (a *API) getSpace(w http.ResponseWriter, r *http.Request) error {
 	id := chi.URLParam(r, "spaceId")
 	r = r.WithContext(loader.Solo(r.Context()))
-	a.res.QueueSpaceCounts(r.Context(), id)
+	a.res.WantSpaceCounts(r.Context(), id)
 	s, err := a.res.ReadSpace(r.Context(), id, queryString(r, "shareKey"))
 	return a.writeSpace(w, r, http.StatusOK, s, err)
 }

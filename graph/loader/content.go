@@ -2,12 +2,13 @@ package loader
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/graph-gophers/dataloader/v7"
 
 	"github.com/folio/folio/ent"
@@ -49,6 +50,7 @@ type ContentLoaders struct {
 	SpaceCounts *dataloader.Loader[string, SpaceCounts]
 
 	spacesTogether together // spaces one list shows (ShowSpacesTogether)
+	wantCounts     idSet    // spaces whose counts their read brings (WantSpaceCounts)
 	// countSpaces reads counts by level: SpaceCounts' batches and
 	// PrimeSpaceCounts share its one read of each level.
 	countSpaces func(context.Context, []string) (map[string]SpaceCounts, error)
@@ -57,26 +59,114 @@ type ContentLoaders struct {
 // SpaceCounts are the counts a space object carries.
 type SpaceCounts struct{ ChangeRequests, Open, Draft, OpenComments int }
 
+// spaceCountsSQL is the one definition of a space's counts: its change
+// requests, open and draft ones, and its open comments, as scalar
+// subqueries of the space row whose id is spaceID (a qualified column).
+// countSpaces selects them for ids; a space read that will present them
+// selects them with the space (WantSpaceCounts), so the read is one
+// statement. Each seeks the (space_id, status, …) indexes.
+func spaceCountsSQL(spaceID string) []string {
+	crs := fmt.Sprintf("(SELECT count(*) FROM %s c WHERE c.%s = %s", changerequest.Table, changerequest.FieldSpaceID, spaceID)
+	status := func(st string) string { return fmt.Sprintf("%s AND c.%s = '%s')", crs, changerequest.FieldStatus, st) }
+	return []string{
+		crs + ")",
+		status(changerequest.StatusOpen.String()),
+		status(changerequest.StatusDraft.String()),
+		fmt.Sprintf("(SELECT count(*) FROM %s k WHERE k.%s = %s AND k.%s = '%s')",
+			comment.Table, comment.FieldSpaceID, spaceID, comment.FieldStatus, comment.StatusOpen),
+	}
+}
+
+// spaceCountColumns name the counts a space read selects with the row.
+var spaceCountColumns = []string{"count_change_requests", "count_open", "count_draft", "count_open_comments"}
+
+// withSpaceCounts adds a space's counts to a query of spaces.
+func withSpaceCounts(s *sql.Selector) {
+	for i, expr := range spaceCountsSQL(s.C(space.FieldID)) {
+		s.AppendSelectExprAs(sql.Raw(expr), spaceCountColumns[i])
+	}
+}
+
+// spaceCountsOf reads the counts withSpaceCounts selected with s.
+func spaceCountsOf(s *ent.Space) (SpaceCounts, error) {
+	var n [4]int
+	for i, col := range spaceCountColumns {
+		v, err := s.Value(col)
+		if err != nil {
+			return SpaceCounts{}, err
+		}
+		c, ok := v.(int64)
+		if !ok {
+			return SpaceCounts{}, fmt.Errorf("loader: space count %s of type %T", col, v)
+		}
+		n[i] = int(c)
+	}
+	return SpaceCounts{ChangeRequests: n[0], Open: n[1], Draft: n[2], OpenComments: n[3]}, nil
+}
+
+// WantSpaceCounts asks that the space id be read with its counts, for a
+// read that will present them: the space loader selects them with the row
+// and primes SpaceCounts, so the read is one statement, not two. Nothing is
+// shown before the space's guard has passed.
+func (cl *ContentLoaders) WantSpaceCounts(id string) { cl.wantCounts.add(id) }
+
+// primeSpaceCounts primes SpaceCounts with the counts read with spaces.
+func (cl *ContentLoaders) primeSpaceCounts(ctx context.Context, spaces []*ent.Space) error {
+	for _, s := range spaces {
+		c, err := spaceCountsOf(s)
+		if err != nil {
+			return err
+		}
+		cl.SpaceCounts.Prime(ctx, s.ID, c)
+	}
+	return nil
+}
+
+// idSet is a set of ids that concurrent loads consult.
+type idSet struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+func (s *idSet) add(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ids == nil {
+		s.ids = map[string]bool{}
+	}
+	s.ids[id] = true
+}
+
+// take removes ids from the set and reports whether any was in it.
+func (s *idSet) take(ids []string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	found := false
+	for _, id := range ids {
+		if s.ids[id] {
+			delete(s.ids, id)
+			found = true
+		}
+	}
+	return found
+}
+
 // countSpaces counts the change requests (by status) and open comments of
-// many spaces in one statement: a UNION ALL of the two GROUP BYs. $n
-// placeholders number the same way on SQLite and PostgreSQL.
+// many spaces in one statement. $n placeholders number the same way on
+// SQLite and PostgreSQL.
 func countSpaces(ctx context.Context, client *ent.Client, spaceIDs []string) (map[string]SpaceCounts, error) {
 	counts := make(map[string]SpaceCounts, len(spaceIDs))
 	if len(spaceIDs) == 0 {
 		return counts, nil
 	}
 	marks := make([]string, len(spaceIDs))
-	args := make([]any, 0, len(spaceIDs)+1)
+	args := make([]any, len(spaceIDs))
 	for i, id := range spaceIDs {
 		marks[i] = "$" + strconv.Itoa(i+1)
-		args = append(args, id)
+		args[i] = id
 	}
-	args = append(args, comment.StatusOpen.String())
-	in := strings.Join(marks, ", ")
-	query := fmt.Sprintf("SELECT %[1]s, %[2]s, count(*) FROM %[3]s WHERE %[1]s IN (%[4]s) GROUP BY %[1]s, %[2]s"+
-		" UNION ALL SELECT %[5]s, NULL, count(*) FROM %[6]s WHERE %[5]s IN (%[4]s) AND %[7]s = $%[8]d GROUP BY %[5]s",
-		changerequest.FieldSpaceID, changerequest.FieldStatus, changerequest.Table, in,
-		comment.FieldSpaceID, comment.Table, comment.FieldStatus, len(args))
+	query := fmt.Sprintf("SELECT s.%[1]s, %[2]s FROM %[3]s s WHERE s.%[1]s IN (%[4]s)", space.FieldID,
+		strings.Join(spaceCountsSQL("s."+space.FieldID), ", "), space.Table, strings.Join(marks, ", "))
 	rows, err := client.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -84,27 +174,13 @@ func countSpaces(ctx context.Context, client *ent.Client, spaceIDs []string) (ma
 	defer rows.Close()
 	for rows.Next() {
 		var (
-			spaceID string
-			status  sql.NullString // NULL: the open comments' row
-			n       int
+			id string
+			c  SpaceCounts
 		)
-		if err := rows.Scan(&spaceID, &status, &n); err != nil {
+		if err := rows.Scan(&id, &c.ChangeRequests, &c.Open, &c.Draft, &c.OpenComments); err != nil {
 			return nil, err
 		}
-		c := counts[spaceID]
-		switch {
-		case !status.Valid:
-			c.OpenComments = n
-		case status.String == changerequest.StatusOpen.String():
-			c.ChangeRequests += n
-			c.Open += n
-		case status.String == changerequest.StatusDraft.String():
-			c.ChangeRequests += n
-			c.Draft += n
-		default:
-			c.ChangeRequests += n
-		}
-		counts[spaceID] = c
+		counts[id] = c
 	}
 	return counts, rows.Close()
 }

@@ -39,6 +39,7 @@ type Loaders struct {
 	viewerID   string
 	stats      *Stats
 	memberOrgs orgSet
+	viewer     *viewerMemberships // read at authentication (PrimeViewerMemberships)
 
 	UserByID         *dataloader.Loader[string, *ent.User]
 	OrganizationByID *dataloader.Loader[string, *ent.Organization]
@@ -80,9 +81,14 @@ func New(client *ent.Client, viewerID string) *Loaders {
 // (a goroutine per key): unprimed concurrent loads would each cost a
 // statement. The viewer's user and the request's Stats carry over.
 func Solo(ctx context.Context) context.Context {
+	if p, ok := ctx.Value(ctxKey{}).(*pending); ok && p.soloIfUnbuilt() {
+		return ctx // built without the wait on first use
+	}
 	l := For(ctx)
 	solo := build(l.client, l.viewerID, batching{stats: l.stats})
 	solo.UserByID = l.UserByID
+	solo.viewer = l.viewer
+	solo.primeViewer(ctx)
 	return context.WithValue(ctx, ctxKey{}, solo)
 }
 
@@ -104,6 +110,12 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 		}, func(o *ent.Organization) string { return o.ID }, "organization"),
 		ViewerMembership: newLoader(b, func(ctx context.Context, orgIDs []string) ([]*ent.Member, error) {
 			l.memberOrgs.add(orgIDs)
+			// Organizations authentication's complete list left out are
+			// ones the viewer is not in.
+			orgIDs = l.memberOrgs.unknown(orgIDs)
+			if len(orgIDs) == 0 {
+				return nil, nil
+			}
 			return client.Member.Query().
 				Where(member.UserID(viewerID), member.OrganizationIDIn(orgIDs...)).All(ctx)
 		}, func(m *ent.Member) string { return m.OrganizationID }, ""),
@@ -154,7 +166,15 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 		}),
 	}
 	l.SpaceByID = newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Space, error) {
-		rows, err := client.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil()).All(ctx)
+		q := client.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil())
+		counts := l.wantCounts.take(ids)
+		if counts {
+			q.Modify(withSpaceCounts)
+		}
+		rows, err := q.All(ctx)
+		if err == nil && counts {
+			err = l.primeSpaceCounts(ctx, rows)
+		}
 		if err == nil && viewerID != "" {
 			err = l.primeViewerMemberships(ctx, client, viewerID, rows)
 		}
@@ -181,6 +201,17 @@ func (l *Loaders) primeViewerMemberships(ctx context.Context, client *ent.Client
 		}
 	}
 	orgs = l.memberOrgs.add(orgs)
+	if l.memberOrgs.complete {
+		// Authentication brought every membership: the viewer is in none of
+		// these organizations (those it is in were primed then).
+		reread := l.memberOrgs.unknown(orgs)
+		for _, org := range orgs {
+			if !slices.Contains(reread, org) {
+				l.ViewerMembership.Prime(ctx, org, nil)
+			}
+		}
+		orgs = reread
+	}
 	if len(orgs) == 0 {
 		return nil
 	}
@@ -201,10 +232,41 @@ func (l *Loaders) primeViewerMemberships(ctx context.Context, client *ent.Client
 }
 
 // orgSet is the organizations whose viewer membership a request has
-// loaded or is loading.
+// loaded or is loading. When complete, authentication read every
+// membership of the viewer, so only organizations forgotten since (the
+// viewer joined or left them) need a statement.
 type orgSet struct {
-	mu   sync.Mutex
-	seen map[string]bool
+	mu       sync.Mutex
+	seen     map[string]bool
+	complete bool
+	reread   map[string]bool
+}
+
+// unknown are those of orgs whose membership only the database can tell.
+func (s *orgSet) unknown(orgs []string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.complete {
+		return orgs
+	}
+	var out []string
+	for _, o := range orgs {
+		if s.reread[o] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// forget makes org's membership unknown again.
+func (s *orgSet) forget(org string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.seen, org)
+	if s.reread == nil {
+		s.reread = map[string]bool{}
+	}
+	s.reread[org] = true
 }
 
 // add adds orgs and returns those that were not in the set.
@@ -273,11 +335,13 @@ type ctxKey struct{}
 
 // For returns the request's loaders.
 func For(ctx context.Context) *Loaders {
-	l, _ := ctx.Value(ctxKey{}).(*Loaders)
-	if l == nil {
-		panic("loader: no loaders in context (Middleware not mounted)")
+	switch l := ctx.Value(ctxKey{}).(type) {
+	case *Loaders:
+		return l
+	case *pending:
+		return l.get()
 	}
-	return l
+	panic("loader: no loaders in context (Middleware not mounted)")
 }
 
 // With attaches loaders to ctx.

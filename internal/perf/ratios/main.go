@@ -44,6 +44,7 @@ func ratiosMain() int {
 	rounds := flag.Int("rounds", 3, "interleaved rounds of each comparison (the median counts)")
 	duration := flag.Duration("d", 5*time.Second, "length of one load run")
 	clients := flag.Int("c", 8, "concurrent clients of the load generator")
+	trees := flag.Bool("trees", true, "compare the GraphQL trees with PostGraphile (false: the REST reads only)")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -77,7 +78,7 @@ func ratiosMain() int {
 			cache = work
 		}
 		s := &sideBySide{root: root, perf: perfDir(root, *perf), work: work, cache: filepath.Join(cache, "folio-perf"),
-			server: benchDatabase(*server), goCmd: *goCmd, rounds: *rounds, duration: *duration, clients: *clients, log: os.Stdout}
+			server: benchDatabase(*server), goCmd: *goCmd, rounds: *rounds, duration: *duration, clients: *clients, withTrees: *trees, log: os.Stdout}
 		o = s.run(ctx)
 	} else {
 		o.fail(unavailable{errors.New("not asked for (-compare=false)")}, comparisons...)

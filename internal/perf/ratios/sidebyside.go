@@ -23,16 +23,17 @@ import (
 // PostGraphile, both from the perf directory (../shared/perf), driven by
 // its load generator in interleaved rounds.
 type sideBySide struct {
-	root     string // Folio's module
-	perf     string // the perf directory
-	work     string // a temporary directory for binaries, data and logs
-	cache    string // where PostGraphile's node_modules stay between runs
-	server   string // PostgreSQL server URL; its path names the database dropped and created
-	goCmd    string
-	rounds   int
-	duration time.Duration
-	clients  int
-	log      io.Writer // progress
+	root      string // Folio's module
+	perf      string // the perf directory
+	work      string // a temporary directory for binaries, data and logs
+	cache     string // where PostGraphile's node_modules stay between runs
+	server    string // PostgreSQL server URL; its path names the database dropped and created
+	goCmd     string
+	rounds    int
+	duration  time.Duration
+	clients   int
+	withTrees bool      // compare the GraphQL trees with PostGraphile too
+	log       io.Writer // progress
 }
 
 // comparison is one side-by-side ratio: Folio's median throughput over
@@ -151,7 +152,9 @@ func (s *sideBySide) measure(ctx context.Context, o *outcome) error {
 	if err := s.restReads(ctx, o, bareBin, loadgen, dbURL, folioURL, auth, d); err != nil {
 		o.fail(err, "space", "spaces")
 	}
-	if err := s.trees(ctx, o, loadgen, dbURL, folioURL, auth, d); err != nil {
+	if !s.withTrees {
+		o.fail(unavailable{errors.New("not asked for (-trees=false)")}, "tree1k", "tree4k")
+	} else if err := s.trees(ctx, o, loadgen, dbURL, folioURL, auth, d); err != nil {
 		o.fail(err, "tree1k", "tree4k")
 	}
 	return nil
