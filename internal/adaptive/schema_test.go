@@ -295,3 +295,27 @@ func TestReferenceSchemaIsTheReferences(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSchema holds that ParseSchema never panics, refuses with an
+// *Error, and that what it accepts parses back from its JSON to the same
+// claims.
+func FuzzParseSchema(f *testing.F) {
+	f.Add([]byte(fullSchema))
+	f.Add([]byte(doc(`"a":{"type":"integer","description":"d"}`)))
+	f.Add([]byte(doc(`"a":{"type":"array","description":"d","items":{"type":"string","description":"d","enum":["x"]}}`)))
+	f.Add([]byte(`{"type":"object","properties":{}}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		s, err := ParseSchema(raw)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("not an *Error: %v", err)
+			}
+			return
+		}
+		again, err := ParseSchema(s.JSON())
+		if err != nil || !reflect.DeepEqual(again.Claims(), s.Claims()) {
+			t.Fatalf("JSON does not parse back: %v", err)
+		}
+	})
+}
