@@ -315,6 +315,9 @@ func (w *walker) member(n *ast.MemberNode) error {
 			path += "." + name
 			next := cur.children[name]
 			if next == nil {
+				if near := w.nearest(name); near != "" {
+					return w.errAt(m, "unknown claim %s; did you mean visitor.claims.%s?", path, near)
+				}
 				return w.errAt(m, "unknown claim %s", path)
 			}
 			cur = next
@@ -338,6 +341,18 @@ func (w *walker) member(n *ast.MemberNode) error {
 	}
 	w.reads[leaf.path] = leaf
 	return nil
+}
+
+// nearest finds a claim of the schema named like an unknown one, ignoring
+// case, elsewhere in the tree (isBeta for unsigned.isBeta, the usual slip).
+func (w *walker) nearest(name string) string {
+	for _, c := range w.schema.Claims() {
+		last := c.Path[strings.LastIndexByte(c.Path, '.')+1:]
+		if strings.EqualFold(last, name) {
+			return c.Path
+		}
+	}
+	return ""
 }
 
 // propertyName is the name a member access reads when it is written out

@@ -67,7 +67,10 @@ func TestCompileInvalid(t *testing.T) {
 		// names and claims
 		{`visitor.claims.plan == "pro" && !visitor.claims.nope`, "line 1, column 49: unknown claim visitor.claims.nope"},
 		{"visitor.claims.internal &&\n  visitor.claims.unsigned.nope", "line 2, column 27: unknown claim visitor.claims.unsigned.nope"},
-		{`visitor.claims.isBeta`, "line 1, column 16: unknown claim visitor.claims.isBeta"},
+		{`visitor.claims.isBeta`, "line 1, column 16: unknown claim visitor.claims.isBeta; did you mean visitor.claims.unsigned.isBeta?"},
+		{`visitor.claims.unsigned.Plan == "pro"`, "line 1, column 25: unknown claim visitor.claims.unsigned.Plan; did you mean visitor.claims.plan?"},
+		{`"café" == visitor.claims.nope`, "line 1, column 26: unknown claim visitor.claims.nope"},
+		{"\"日本\" ==\n\t visitor.claims.nope", "line 2, column 18: unknown claim visitor.claims.nope"},
 		{`visitor.claims.org.nope == "x"`, "line 1, column 20: unknown claim visitor.claims.org.nope"},
 		{`visitor.claims.org.billing.nope`, "line 1, column 28: unknown claim visitor.claims.org.billing.nope"},
 		{`visitor.claims.unsigned`, "line 1, column 16: visitor.claims.unsigned is an object of claims; read one of them: visitor.claims.unsigned.<name>"},

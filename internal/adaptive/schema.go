@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -173,11 +174,42 @@ func ParseSchema(raw []byte) (*Schema, error) {
 	return &Schema{raw: compact.Bytes(), root: root}, nil
 }
 
-// checkDepth refuses documents nested deeper than MaxSchemaDepth before they
-// are decoded and validated (both recursive), in one pass over the tokens.
+// checkDepth refuses, in one pass over the tokens and before the document
+// is decoded and validated (both recursive), documents nested deeper than
+// MaxSchemaDepth and objects with a key twice: the decoder would keep the
+// last value, while the stored document, handed back as written, would
+// mean something else to a reader that keeps the first.
 func checkDepth(raw []byte) error {
+	type frame struct {
+		object    bool
+		keys      map[string]bool
+		expectKey bool
+		part      pathPart // the key or index of the value being read
+		index     int
+	}
+	var stack []*frame
+	// path names the value being read in the top frame.
+	path := func() []pathPart {
+		parts := make([]pathPart, len(stack))
+		for i, f := range stack {
+			parts[i] = f.part
+		}
+		return parts
+	}
+	// value notes that a value starts in the top frame.
+	value := func() {
+		if len(stack) == 0 {
+			return
+		}
+		top := stack[len(stack)-1]
+		if top.object {
+			top.expectKey = true
+			return
+		}
+		top.part = pathPart{name: strconv.Itoa(top.index), index: true}
+		top.index++
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
-	depth := 0
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -188,13 +220,33 @@ func checkDepth(raw []byte) error {
 		}
 		switch tok {
 		case json.Delim('{'), json.Delim('['):
-			depth++
-			if depth > MaxSchemaDepth {
-				return &Error{Message: fmt.Sprintf("nests JSON values deeper than %d levels", MaxSchemaDepth)}
+			value()
+			if len(stack) >= MaxSchemaDepth {
+				return &Error{Field: joinPath(path()), Message: fmt.Sprintf("nests JSON values deeper than %d levels", MaxSchemaDepth)}
 			}
+			f := &frame{object: tok == json.Delim('{'), expectKey: tok == json.Delim('{')}
+			if f.object {
+				f.keys = map[string]bool{}
+			}
+			stack = append(stack, f)
+			continue
 		case json.Delim('}'), json.Delim(']'):
-			depth--
+			stack = stack[:len(stack)-1]
+			continue
 		}
+		if len(stack) > 0 {
+			top := stack[len(stack)-1]
+			if key, ok := tok.(string); ok && top.object && top.expectKey {
+				top.part = pathPart{name: key}
+				if top.keys[key] {
+					return &Error{Field: joinPath(path()), Message: "is given twice"}
+				}
+				top.keys[key] = true
+				top.expectKey = false
+				continue
+			}
+		}
+		value()
 	}
 }
 

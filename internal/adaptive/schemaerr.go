@@ -102,14 +102,16 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	return out
 }
 
-// better prefers the branch with fewer failures (each missing or extra
-// property counts), then the one failing deeper in the document (nearer to
-// what the author wrote wrong).
+// better prefers the branch that fails deeper in the document (it got
+// further with what the author wrote: an enum whose values are wrong is
+// meant as an enum), then the one with fewer failures (each missing or
+// extra property counts: a string claim without description is a plain
+// string missing one key, not an enum missing two).
 func better(a, b []*jsonschema.ValidationError) bool {
-	if wa, wb := weight(a), weight(b); wa != wb {
-		return wa < wb
+	if da, db := maxDepth(a), maxDepth(b); da != db {
+		return da > db
 	}
-	return maxDepth(a) > maxDepth(b)
+	return weight(a) < weight(b)
 }
 
 func weight(ls []*jsonschema.ValidationError) int {
