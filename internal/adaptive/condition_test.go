@@ -376,3 +376,37 @@ func FuzzCompileEval(f *testing.F) {
 		cond.Eval(nil)
 	})
 }
+
+// BenchmarkEval is the cost a published view pays per condition and visitor.
+func BenchmarkEval(b *testing.B) {
+	s, err := ParseSchema([]byte(fullSchema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cond, err := Compile(`visitor.claims.plan == "pro" && !visitor.claims.internal || visitor.claims.unsigned.isBeta`, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	claims := map[string]any{"plan": "pro", "unsigned": map[string]any{"isBeta": "true"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if !cond.Eval(claims) {
+			b.Fatal("false")
+		}
+	}
+}
+
+// BenchmarkCompile is the cost of a write that sets a condition (and of
+// loading one that is not cached).
+func BenchmarkCompile(b *testing.B) {
+	s, err := ParseSchema([]byte(fullSchema))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compile(`visitor.claims.plan == "pro" && !visitor.claims.internal || visitor.claims.unsigned.isBeta`, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

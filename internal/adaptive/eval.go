@@ -35,9 +35,8 @@ func (c *Condition) Eval(claims map[string]any) (ok bool) {
 	}()
 	env := map[string]any{}
 	for _, n := range c.reads {
-		names := strings.Split(n.path, ".")
-		v, _ := coerce(n, find(claims, names))
-		put(env, names, v)
+		v, _ := coerce(n, find(claims, n.names))
+		put(env, n.names, v)
 	}
 	out, err := vm.Run(c.program, map[string]any{"visitor": map[string]any{"claims": env}})
 	if err != nil {

@@ -70,6 +70,7 @@ type Schema struct {
 // array) or an object of claims (`unsigned`, or a nested group).
 type claimNode struct {
 	path        string
+	names       []string // path split at its dots, for Eval
 	typ         string
 	description string
 	enum        []string   // a string claim's allowed values (nil: any)
@@ -270,6 +271,7 @@ func buildClaims(doc map[string]any) (*claimNode, error) {
 			def := props[name].(map[string]any)
 			n := primitive(def)
 			n.path = prefix + name
+			n.names = strings.Split(n.path, ".")
 			switch n.typ {
 			case TypeArray:
 				n.items = primitive(def["items"].(map[string]any))
