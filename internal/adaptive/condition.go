@@ -64,7 +64,7 @@ func Compile(src string, s *Schema) (*Condition, error) {
 		s = EmptySchema()
 	}
 	if len(src) > MaxConditionLength {
-		return nil, condErr(fmt.Sprintf("is longer than %d characters", MaxConditionLength))
+		return nil, condErr(fmt.Sprintf("is longer than %d bytes", MaxConditionLength))
 	}
 	if p := textcheck.Problem(src); p != "" {
 		return nil, condErr(p)

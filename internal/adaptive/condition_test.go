@@ -104,7 +104,7 @@ func TestCompileInvalid(t *testing.T) {
 		{`visitor.claims.email matches visitor.claims.plan`, "line 1, column 45: the pattern of matches must be a string literal"},
 		{`visitor.claims.email matches "(("`, "line 1, column 22: error parsing regexp: missing closing ): `((`"},
 		{strings.Repeat("!", MaxConditionNodes) + "true", "line 1, column 204: has more than 200 terms"},
-		{strings.Repeat("visitor.claims.internal||", 41) + "true", "is longer than 1000 characters"},
+		{strings.Repeat("visitor.claims.internal||", 41) + "true", "is longer than 1000 bytes"},
 	}
 	for _, c := range cases {
 		t.Run(c.src, func(t *testing.T) {

@@ -129,6 +129,8 @@ func (s *Schema) Claims() []Claim {
 		}
 	}
 	walk(s.root)
+	// By the whole path, as Condition.Claims: "a-b" before "a.b".
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }
 
@@ -335,9 +337,9 @@ func sortedNames[V any](m map[string]V) []string {
 
 // RemovedClaims lists, sorted, the leaf claims of old that next no longer
 // has with the same type: a condition that reads one of them may no longer
-// compile against next. A claim that became
-// something else (a string turned into an object of claims, a number into a
-// string) counts as removed, since conditions written for it are wrong now.
+// compile against next. A claim that became something else (a string turned
+// into an object of claims, a number into a string) counts as removed, since
+// conditions written for it are wrong now. A nil schema has no claims.
 func RemovedClaims(old, next *Schema) []string {
 	if old == nil {
 		return nil
@@ -357,19 +359,4 @@ func RemovedClaims(old, next *Schema) []string {
 		}
 	}
 	return out
-}
-
-// lookup finds the claim at a path of names; nil when there is none.
-func (s *Schema) lookup(path []string) *claimNode {
-	n := s.root
-	for _, name := range path {
-		if n.children == nil {
-			return nil
-		}
-		n = n.children[name]
-		if n == nil {
-			return nil
-		}
-	}
-	return n
 }

@@ -57,6 +57,7 @@ func TestParseSchemaValid(t *testing.T) {
 		{"empty enum", doc(`"x":{"type":"string","description":"d","enum":[]}`), []string{"x"}},
 		{"unsigned without claims", doc(unsignedOpen + unsignedClose), nil},
 		{"unsigned with extra keys the reference leaves open", doc(`"unsigned":{"type":"object","description":"Unsigned claims of the site visitor.","properties":{},"additionalProperties":false,"title":"t"}`), nil},
+		{"paths sorted whole", doc(`"a-b":{"type":"boolean","description":"d"},"a":{"type":"object","description":"d","properties":{"b":{"type":"boolean","description":"d"}},"additionalProperties":false}`), []string{"a-b", "a.b"}},
 		{"a claim named unsigned inside an object", doc(`"o":{"type":"object","description":"d","properties":{"unsigned":{"type":"boolean","description":"d"}},"additionalProperties":false}`), []string{"o.unsigned"}},
 	}
 	for _, c := range cases {
