@@ -109,6 +109,12 @@ func (s *Schema) JSON() []byte {
 	return bytes.Clone(s.raw)
 }
 
+// MarshalJSON writes the schema document as JSON() has it, so that a Schema
+// can stand for `jsonSchema` in an answer.
+func (s *Schema) MarshalJSON() ([]byte, error) {
+	return s.JSON(), nil
+}
+
 // Claims lists the schema's leaf claims (those a condition can read), sorted
 // by path.
 func (s *Schema) Claims() []Claim {
