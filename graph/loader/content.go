@@ -24,30 +24,30 @@ import (
 type ContentLoaders struct {
 	// SpaceByID finds live spaces; deleted ones answer not found. It primes
 	// the viewer's memberships of their organizations (New).
-	SpaceByID      *dataloader.Loader[string, *ent.Space]
-	CollectionByID *dataloader.Loader[string, *ent.Collection]
+	SpaceByID      *Loader[*ent.Space]
+	CollectionByID *Loader[*ent.Collection]
 	// OrgCollections loads every collection of an organization at once:
 	// effective roles walk up the collection tree, and one query per
 	// organization is cheaper than one per level.
-	OrgCollections *dataloader.Loader[string, map[string]*ent.Collection]
+	OrgCollections *Loader[map[string]*ent.Collection]
 	// OrgSpaces loads the live spaces of an organization, oldest first:
 	// what a member can access is decided space by space in memory.
-	OrgSpaces *dataloader.Loader[string, []*ent.Space]
+	OrgSpaces *Loader[[]*ent.Space]
 	// OrgCustomFields loads an organization's custom-field definitions,
 	// oldest first.
-	OrgCustomFields *dataloader.Loader[string, []*ent.CustomField]
+	OrgCustomFields *Loader[[]*ent.CustomField]
 	// SpaceFieldValues loads a space's custom-field values by field id.
-	SpaceFieldValues *dataloader.Loader[string, map[string]any]
+	SpaceFieldValues *Loader[map[string]any]
 	// SpacesInCollections loads the live spaces of every collection of an
 	// organization at once, by collection, in position order (shown
 	// together, ShowSpacesTogether): a collection tree of any size and depth
 	// then costs the same.
-	SpacesInCollections *dataloader.Loader[string, map[string][]*ent.Space]
+	SpacesInCollections *Loader[map[string][]*ent.Space]
 	// ChangeRequestOpenComments counts the open comments of a change request.
-	ChangeRequestOpenComments *dataloader.Loader[string, int]
+	ChangeRequestOpenComments *Loader[int]
 	// SpaceCounts counts a space's change requests by status and its open
 	// comments.
-	SpaceCounts *dataloader.Loader[string, SpaceCounts]
+	SpaceCounts *Loader[SpaceCounts]
 
 	spacesTogether together // spaces one list shows (ShowSpacesTogether)
 	wantCounts     idSet    // spaces whose counts their read brings (WantSpaceCounts)

@@ -118,7 +118,7 @@ func decodeAll(r *ent.PageDerived, d *Derived) error {
 	return nil
 }
 
-func newDerivedLoader(b batching, client *ent.Client) *dataloader.Loader[string, *Derived] {
+func newDerivedLoader(b batching, client *ent.Client) *Loader[*Derived] {
 	return batched(b, func(ctx context.Context, hashes []string) []*dataloader.Result[*Derived] {
 		byHash, err := loadDerived(ctx, client, hashes)
 		results := make([]*dataloader.Result[*Derived], len(hashes))

@@ -41,25 +41,25 @@ type Loaders struct {
 	memberOrgs orgSet
 	viewer     *viewerMemberships // read at authentication (PrimeViewerMemberships)
 
-	UserByID         *dataloader.Loader[string, *ent.User]
-	OrganizationByID *dataloader.Loader[string, *ent.Organization]
+	UserByID         *Loader[*ent.User]
+	OrganizationByID *Loader[*ent.Organization]
 	// ViewerMembership finds the authenticated user's membership in an
 	// organization, keyed by organization id; nil when not a member.
-	ViewerMembership *dataloader.Loader[string, *ent.Member]
+	ViewerMembership *Loader[*ent.Member]
 
-	TeamByID *dataloader.Loader[string, *ent.Team]
+	TeamByID *Loader[*ent.Team]
 	// ViewerTeamMembership finds the authenticated user's membership in a
 	// team, keyed by team id; nil when not in the team.
-	ViewerTeamMembership *dataloader.Loader[string, *ent.TeamMember]
+	ViewerTeamMembership *Loader[*ent.TeamMember]
 	// TeamMemberCount counts the members of a team, keyed by team id.
-	TeamMemberCount *dataloader.Loader[string, int]
+	TeamMemberCount *Loader[int]
 
 	// MemberByOrgUser finds a user's membership in an organization, keyed by
 	// MemberKey(organization id, user id); nil when not a member.
-	MemberByOrgUser *dataloader.Loader[string, *ent.Member]
+	MemberByOrgUser *Loader[*ent.Member]
 	// MemberTeamCount counts the teams of an organization a user is in,
 	// keyed by MemberKey(organization id, user id).
-	MemberTeamCount *dataloader.Loader[string, int]
+	MemberTeamCount *Loader[int]
 	// MemberTeams loads members' team memberships a page of members at a
 	// time (member.go).
 	MemberTeams *MemberTeams
@@ -288,7 +288,7 @@ func (s *orgSet) add(orgs []string) []string {
 
 // newCountLoader builds a loader of counts from a query that counts many
 // keys at once (GROUP BY). Keys it does not return count 0.
-func newCountLoader(b batching, count func(ctx context.Context, keys []string) (map[string]int, error)) *dataloader.Loader[string, int] {
+func newCountLoader(b batching, count func(ctx context.Context, keys []string) (map[string]int, error)) *Loader[int] {
 	batch := func(ctx context.Context, keys []string) []*dataloader.Result[int] {
 		counts, err := count(ctx, keys)
 		results := make([]*dataloader.Result[int], len(keys))
@@ -303,7 +303,7 @@ func newCountLoader(b batching, count func(ctx context.Context, keys []string) (
 // newLoader builds a loader from a query of many keys. Keys the query did not
 // return answer a not-found error naming what, or nil when what is "" (the
 // absence is an answer, as for memberships).
-func newLoader[V any](b batching, fetch func(context.Context, []string) ([]V, error), keyOf func(V) string, what string) *dataloader.Loader[string, V] {
+func newLoader[V any](b batching, fetch func(context.Context, []string) ([]V, error), keyOf func(V) string, what string) *Loader[V] {
 	batch := func(ctx context.Context, keys []string) []*dataloader.Result[V] {
 		results := make([]*dataloader.Result[V], len(keys))
 		rows, err := fetch(ctx, keys)

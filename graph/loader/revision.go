@@ -19,24 +19,24 @@ import (
 // (ShowTogether) are read together: their rows, trees, bodies and documents
 // in one statement each, however their resolution falls into batches.
 type RevisionLoaders struct {
-	RevisionByID  *dataloader.Loader[string, *ent.Revision]
-	RevisionPages *dataloader.Loader[string, []*ent.Page]
-	RevisionFiles *dataloader.Loader[string, []*ent.File]
+	RevisionByID  *Loader[*ent.Revision]
+	RevisionPages *Loader[[]*ent.Page]
+	RevisionFiles *Loader[[]*ent.File]
 	// PageMarkdown reads page bodies by content hash.
-	PageMarkdown *dataloader.Loader[string, string]
+	PageMarkdown *Loader[string]
 	// PageDerived reads the derived data of bodies (document, text, links,
 	// anchors, sections) by content hash, computing it on first read; an
 	// empty or unknown hash gives that of an empty body.
-	PageDerived *dataloader.Loader[string, *Derived]
+	PageDerived *Loader[*Derived]
 	// RevisionTree arranges a revision's pages as a tree, once per request.
-	RevisionTree *dataloader.Loader[string, *Tree]
+	RevisionTree *Loader[*Tree]
 	// RevisionBodies loads the bodies of every page of a revision in one
 	// statement, for reads that walk a tree and ask each page its body; the
 	// map, by content hash, may hold other revisions' bodies too.
-	RevisionBodies *dataloader.Loader[string, map[string]string]
+	RevisionBodies *Loader[map[string]string]
 	// RevisionDerived is RevisionBodies for derived data (documents): by
 	// content hash, nil for a page without a stored body.
-	RevisionDerived *dataloader.Loader[string, map[string]*Derived]
+	RevisionDerived *Loader[map[string]*Derived]
 
 	together together
 }
@@ -169,7 +169,7 @@ func sameFor[V any](keys []string, v V) map[string]V {
 
 // mapLoader builds a loader from a read of many keys at once; keys it does
 // not return get the zero value.
-func mapLoader[V any](b batching, fetch func(context.Context, []string) (map[string]V, error)) *dataloader.Loader[string, V] {
+func mapLoader[V any](b batching, fetch func(context.Context, []string) (map[string]V, error)) *Loader[V] {
 	return batched(b, func(ctx context.Context, keys []string) []*dataloader.Result[V] {
 		vals, err := fetch(ctx, keys)
 		results := make([]*dataloader.Result[V], len(keys))
@@ -182,7 +182,7 @@ func mapLoader[V any](b batching, fetch func(context.Context, []string) (map[str
 
 // groupLoader loads the rows of many keys in one query and hands each key
 // its rows (none: an empty list).
-func groupLoader[V any](b batching, fetch func(context.Context, []string) ([]V, error), keyOf func(V) string) *dataloader.Loader[string, []V] {
+func groupLoader[V any](b batching, fetch func(context.Context, []string) ([]V, error), keyOf func(V) string) *Loader[[]V] {
 	return batched(b, func(ctx context.Context, keys []string) []*dataloader.Result[[]V] {
 		rows, err := fetch(ctx, keys)
 		byKey := make(map[string][]V, len(keys))

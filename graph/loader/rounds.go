@@ -96,14 +96,16 @@ func (b batching) now() batching { return batching{stats: b.stats} }
 
 // batched builds a loader whose batches wait b.wait for more keys and are
 // counted in b.stats.
-func batched[V any](b batching, fn dataloader.BatchFunc[string, V]) *dataloader.Loader[string, V] {
-	tr := &roundTracer[V]{stats: b.stats, round: map[string]int{}}
-	return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[V] {
-		round := tr.batchRound(keys)
-		results := fn(ctx, keys)
-		b.stats.done(round)
-		return results
-	}, dataloader.WithWait[string, V](b.wait), dataloader.WithTracer[string, V](tr))
+func batched[V any](b batching, fn dataloader.BatchFunc[string, V]) *Loader[V] {
+	return lazily(func() *dataloader.Loader[string, V] {
+		tr := &roundTracer[V]{stats: b.stats, round: map[string]int{}}
+		return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[V] {
+			round := tr.batchRound(keys)
+			results := fn(ctx, keys)
+			b.stats.done(round)
+			return results
+		}, dataloader.WithWait[string, V](b.wait), dataloader.WithTracer[string, V](tr))
+	})
 }
 
 type observerKey struct{}
