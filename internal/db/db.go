@@ -15,7 +15,7 @@ import (
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
-	_ "github.com/lib/pq"
+	"github.com/lib/pq"
 	_ "modernc.org/sqlite"
 
 	"github.com/folio/folio/ent"
@@ -99,10 +99,28 @@ func openPostgres(databaseURL string) (*sql.DB, error) {
 	if q.Get("connect_timeout") == "" {
 		q.Set("connect_timeout", "10")
 	}
+	// statement_cache=off (Folio's, not lib/pq's) turns off the prepared
+	// statements of stmtcache.go, for a transaction-pooling PgBouncer older
+	// than 1.21, which cannot keep them.
+	cache := true
+	switch v := q.Get("statement_cache"); v {
+	case "", "on":
+	case "off":
+		cache = false
+	default:
+		return nil, fmt.Errorf("DATABASE_URL: statement_cache must be on or off, not %q", v)
+	}
+	q.Del("statement_cache")
 	u.RawQuery = q.Encode()
-	raw, err := sql.Open("postgres", u.String())
+	connector, err := pq.NewConnector(u.String())
 	if err != nil {
 		return nil, err
+	}
+	var raw *sql.DB
+	if cache {
+		raw = sql.OpenDB(cachingConnector{connector})
+	} else {
+		raw = sql.OpenDB(connector)
 	}
 	raw.SetMaxOpenConns(20)
 	raw.SetMaxIdleConns(20)
