@@ -57,8 +57,8 @@ type ContentLoaders struct {
 // SpaceCounts are the counts a space object carries.
 type SpaceCounts struct{ ChangeRequests, Open, Draft, OpenComments int }
 
-// countSpaces counts the change requests (by status) and open comments of
-// many spaces in one statement: a UNION ALL of the two GROUP BYs. $n
+// countSpaces counts the change requests (by status) and open comments
+// (the space's own, not those of its change requests) of many spaces in one statement: a UNION ALL of the two GROUP BYs. $n
 // placeholders number the same way on SQLite and PostgreSQL.
 func countSpaces(ctx context.Context, client *ent.Client, spaceIDs []string) (map[string]SpaceCounts, error) {
 	counts := make(map[string]SpaceCounts, len(spaceIDs))
@@ -74,9 +74,9 @@ func countSpaces(ctx context.Context, client *ent.Client, spaceIDs []string) (ma
 	args = append(args, comment.StatusOpen.String())
 	in := strings.Join(marks, ", ")
 	query := fmt.Sprintf("SELECT %[1]s, %[2]s, count(*) FROM %[3]s WHERE %[1]s IN (%[4]s) GROUP BY %[1]s, %[2]s"+
-		" UNION ALL SELECT %[5]s, NULL, count(*) FROM %[6]s WHERE %[5]s IN (%[4]s) AND %[7]s = $%[8]d GROUP BY %[5]s",
+		" UNION ALL SELECT %[5]s, NULL, count(*) FROM %[6]s WHERE %[5]s IN (%[4]s) AND %[7]s = $%[8]d AND %[9]s IS NULL GROUP BY %[5]s",
 		changerequest.FieldSpaceID, changerequest.FieldStatus, changerequest.Table, in,
-		comment.FieldSpaceID, comment.Table, comment.FieldStatus, len(args))
+		comment.FieldSpaceID, comment.Table, comment.FieldStatus, len(args), comment.FieldChangeRequestID)
 	rows, err := client.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err

@@ -34,11 +34,14 @@ const batchWait = time.Millisecond
 type Loaders struct {
 	*ContentLoaders
 	*RevisionLoaders
+	*CommentLoaders
 
 	client     *ent.Client
 	viewerID   string
 	stats      *Stats
 	memberOrgs orgSet
+	userMu     sync.Mutex
+	usersAsked map[string]bool // users primed by primeUsers
 
 	UserByID         *dataloader.Loader[string, *ent.User]
 	OrganizationByID *dataloader.Loader[string, *ent.Organization]
@@ -153,6 +156,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 			return counts, nil
 		}),
 	}
+	l.CommentLoaders = newCommentLoaders(b, client, l)
 	l.SpaceByID = newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Space, error) {
 		rows, err := client.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil()).All(ctx)
 		if err == nil && viewerID != "" {
