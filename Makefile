@@ -21,9 +21,10 @@ test:
 	if [ $$status -eq 0 ]; then result=passed; else result=FAILED; fi; \
 	echo "make test: $$result on $$dbs"; exit $$status
 
-## generate: regenerate ent and gqlgen code (committed; CI fails when it drifts)
+## generate: regenerate ent, the emoji table and gqlgen code (committed; CI fails when it drifts)
 generate:
 	$(GO) generate ./ent
+	$(GO) generate ./internal/emoji
 	$(GO) run github.com/99designs/gqlgen generate
 
 ## bench: Go benchmarks on SQLite and, when reachable, PostgreSQL; then Folio side by side with a bare
