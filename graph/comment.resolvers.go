@@ -7,118 +7,158 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/paging"
 )
 
 func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string, order *model.Order, status *string, targetPage *string, authors []string) (*model.CommentConnection, error) {
-	return r.ChangeRequestOpenComments(ctx, obj)
+	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.ScopeComments(ctx, obj.SpaceID, &obj.ID, CommentFilter{Status: status, TargetPage: targetPage, Authors: authors}, args)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf[model.CommentConnection](page), nil
 }
 
 func (r *changeRequestResolver) Comment(ctx context.Context, obj *ent.ChangeRequest, id string) (*ent.Comment, error) {
-	panic(fmt.Errorf("not implemented: Comment - comment"))
+	return r.ScopeComment(ctx, obj.SpaceID, &obj.ID, id)
 }
 
 func (r *changeRequestResolver) Commenters(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string) (*model.MemberConnection, error) {
-	panic(fmt.Errorf("not implemented: Commenters - commenters"))
+	args, err := paging.New(first, after, AscendingUnlessAsked(nil), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.Resolver.Commenters(ctx, obj.SpaceID, &obj.ID, args)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf[model.MemberConnection](page), nil
 }
 
 func (r *commentResolver) Document(ctx context.Context, obj *ent.Comment) (any, error) {
-	panic(fmt.Errorf("not implemented: Document - document"))
+	return r.BodyDocument(obj.Body), nil
 }
 
 func (r *commentResolver) PostedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: PostedBy - postedBy"))
-}
-
-func (r *commentResolver) PostedAt(ctx context.Context, obj *ent.Comment) (*time.Time, error) {
-	panic(fmt.Errorf("not implemented: PostedAt - postedAt"))
+	return r.CommentAuthor(ctx, &obj.PostedBy)
 }
 
 func (r *commentResolver) ResolvedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: ResolvedBy - resolvedBy"))
+	return r.CommentAuthor(ctx, obj.ResolvedBy)
 }
 
 func (r *commentResolver) Reactions(ctx context.Context, obj *ent.Comment) ([]*model.EmojiReaction, error) {
-	panic(fmt.Errorf("not implemented: Reactions - reactions"))
+	return r.Resolver.Reactions(ctx, obj.ID)
 }
 
 func (r *commentResolver) Replies(ctx context.Context, obj *ent.Comment, first *int, after *string, order *model.Order) (*model.CommentReplyConnection, error) {
-	panic(fmt.Errorf("not implemented: Replies - replies"))
+	args, err := paging.New(first, after, AscendingUnlessAsked((*string)(order)), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.RepliesOf(ctx, obj, args)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf[model.CommentReplyConnection](page), nil
 }
 
 func (r *commentResolver) Target(ctx context.Context, obj *ent.Comment) (*model.CommentTarget, error) {
-	panic(fmt.Errorf("not implemented: Target - target"))
+	return r.CommentTarget(ctx, obj)
 }
 
 func (r *commentResolver) Permissions(ctx context.Context, obj *ent.Comment) (*access.CommentPermissions, error) {
-	panic(fmt.Errorf("not implemented: Permissions - permissions"))
+	return r.CommentPermissions(ctx, obj)
 }
 
 func (r *commentReplyResolver) Document(ctx context.Context, obj *ent.CommentReply) (any, error) {
-	panic(fmt.Errorf("not implemented: Document - document"))
+	return r.BodyDocument(obj.Body), nil
 }
 
 func (r *commentReplyResolver) PostedBy(ctx context.Context, obj *ent.CommentReply) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: PostedBy - postedBy"))
-}
-
-func (r *commentReplyResolver) PostedAt(ctx context.Context, obj *ent.CommentReply) (*time.Time, error) {
-	panic(fmt.Errorf("not implemented: PostedAt - postedAt"))
+	return r.CommentAuthor(ctx, &obj.PostedBy)
 }
 
 func (r *commentReplyResolver) Reactions(ctx context.Context, obj *ent.CommentReply) ([]*model.EmojiReaction, error) {
-	panic(fmt.Errorf("not implemented: Reactions - reactions"))
+	return r.Resolver.Reactions(ctx, obj.ID)
 }
 
 func (r *commentReplyResolver) Permissions(ctx context.Context, obj *ent.CommentReply) (*access.CommentPermissions, error) {
-	panic(fmt.Errorf("not implemented: Permissions - permissions"))
+	return r.ReplyPermissions(ctx, obj)
 }
 
 func (r *mutationResolver) PostComment(ctx context.Context, spaceID string, changeRequestID *string, input model.PostCommentInput) (*ent.Comment, error) {
-	panic(fmt.Errorf("not implemented: PostComment - postComment"))
+	return r.Resolver.PostComment(ctx, spaceID, changeRequestID, CommentPost{Markdown: input.Markdown, Page: omitted(input.Page), Node: omitted(input.Node)})
 }
 
 func (r *mutationResolver) UpdateComment(ctx context.Context, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) (*ent.Comment, error) {
-	panic(fmt.Errorf("not implemented: UpdateComment - updateComment"))
+	return r.Resolver.UpdateComment(ctx, spaceID, changeRequestID, commentID, CommentChange{Markdown: omitted(input.Markdown),
+		Resolved: omitted(input.Resolved), Added: input.AddedReactions.Value(), Removed: input.RemovedReactions.Value()})
 }
 
 func (r *mutationResolver) DeleteComment(ctx context.Context, spaceID string, changeRequestID *string, commentID string) (bool, error) {
-	panic(fmt.Errorf("not implemented: DeleteComment - deleteComment"))
+	return done(r.Resolver.DeleteComment(ctx, spaceID, changeRequestID, commentID))
 }
 
 func (r *mutationResolver) PostCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, markdown string) (*ent.CommentReply, error) {
-	panic(fmt.Errorf("not implemented: PostCommentReply - postCommentReply"))
+	return r.Resolver.PostCommentReply(ctx, spaceID, changeRequestID, commentID, markdown)
 }
 
 func (r *mutationResolver) UpdateCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, replyID string, input model.UpdateCommentReplyInput) (*ent.CommentReply, error) {
-	panic(fmt.Errorf("not implemented: UpdateCommentReply - updateCommentReply"))
+	return r.Resolver.UpdateCommentReply(ctx, spaceID, changeRequestID, commentID, replyID, CommentChange{Markdown: omitted(input.Markdown),
+		Added: input.AddedReactions.Value(), Removed: input.RemovedReactions.Value()})
 }
 
 func (r *mutationResolver) DeleteCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, replyID string) (bool, error) {
-	panic(fmt.Errorf("not implemented: DeleteCommentReply - deleteCommentReply"))
+	return done(r.Resolver.DeleteCommentReply(ctx, spaceID, changeRequestID, commentID, replyID))
 }
 
 func (r *pageResolver) Comments(ctx context.Context, obj *model.Page, first *int, after *string, order *model.Order, status *string) (*model.CommentConnection, error) {
-	panic(fmt.Errorf("not implemented: Comments - comments"))
+	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.PageComments(ctx, obj, status, args)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf[model.CommentConnection](page), nil
 }
 
 func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *string, targetPage *string, authors []string) (*model.CommentConnection, error) {
-	c, err := r.SpaceCounts(ctx, obj)
-	return c.OpenComments, err
+	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.ScopeComments(ctx, obj.ID, nil, CommentFilter{Status: status, TargetPage: targetPage, Authors: authors}, args)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf[model.CommentConnection](page), nil
 }
 
 func (r *spaceResolver) Comment(ctx context.Context, obj *ent.Space, id string) (*ent.Comment, error) {
-	panic(fmt.Errorf("not implemented: Comment - comment"))
+	return r.ScopeComment(ctx, obj.ID, nil, id)
 }
 
 func (r *spaceResolver) Commenters(ctx context.Context, obj *ent.Space, first *int, after *string) (*model.MemberConnection, error) {
-	panic(fmt.Errorf("not implemented: Commenters - commenters"))
+	args, err := paging.New(first, after, AscendingUnlessAsked(nil), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.Resolver.Commenters(ctx, obj.ID, nil, args)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf[model.MemberConnection](page), nil
 }
 
 func (r *Resolver) Comment() generated.CommentResolver { return &commentResolver{r} }

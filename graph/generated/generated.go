@@ -145,11 +145,11 @@ type ComplexityRoot struct {
 
 	Comment struct {
 		Body        func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
 		Document    func(childComplexity int) int
 		EditedAt    func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Permissions func(childComplexity int) int
-		PostedAt    func(childComplexity int) int
 		PostedBy    func(childComplexity int) int
 		Reactions   func(childComplexity int) int
 		Replies     func(childComplexity int, first *int, after *string, order *model.Order) int
@@ -191,11 +191,11 @@ type ComplexityRoot struct {
 
 	CommentReply struct {
 		Body        func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
 		Document    func(childComplexity int) int
 		EditedAt    func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Permissions func(childComplexity int) int
-		PostedAt    func(childComplexity int) int
 		PostedBy    func(childComplexity int) int
 		Reactions   func(childComplexity int) int
 	}
@@ -812,7 +812,6 @@ type CollectionResolver interface {
 type CommentResolver interface {
 	Document(ctx context.Context, obj *ent.Comment) (any, error)
 	PostedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error)
-	PostedAt(ctx context.Context, obj *ent.Comment) (*time.Time, error)
 
 	ResolvedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error)
 	Reactions(ctx context.Context, obj *ent.Comment) ([]*model.EmojiReaction, error)
@@ -823,7 +822,6 @@ type CommentResolver interface {
 type CommentReplyResolver interface {
 	Document(ctx context.Context, obj *ent.CommentReply) (any, error)
 	PostedBy(ctx context.Context, obj *ent.CommentReply) (*ent.User, error)
-	PostedAt(ctx context.Context, obj *ent.CommentReply) (*time.Time, error)
 
 	Reactions(ctx context.Context, obj *ent.CommentReply) ([]*model.EmojiReaction, error)
 	Permissions(ctx context.Context, obj *ent.CommentReply) (*access.CommentPermissions, error)
@@ -1382,6 +1380,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Comment.Body(childComplexity), true
+	case "Comment.postedAt":
+		if e.ComplexityRoot.Comment.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.CreatedAt(childComplexity), true
 	case "Comment.document":
 		if e.ComplexityRoot.Comment.Document == nil {
 			break
@@ -1406,12 +1410,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Comment.Permissions(childComplexity), true
-	case "Comment.postedAt":
-		if e.ComplexityRoot.Comment.PostedAt == nil {
-			break
-		}
-
-		return e.ComplexityRoot.Comment.PostedAt(childComplexity), true
 	case "Comment.postedBy":
 		if e.ComplexityRoot.Comment.PostedBy == nil {
 			break
@@ -1561,6 +1559,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentReply.Body(childComplexity), true
+	case "CommentReply.postedAt":
+		if e.ComplexityRoot.CommentReply.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.CreatedAt(childComplexity), true
 	case "CommentReply.document":
 		if e.ComplexityRoot.CommentReply.Document == nil {
 			break
@@ -1585,12 +1589,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentReply.Permissions(childComplexity), true
-	case "CommentReply.postedAt":
-		if e.ComplexityRoot.CommentReply.PostedAt == nil {
-			break
-		}
-
-		return e.ComplexityRoot.CommentReply.PostedAt(childComplexity), true
 	case "CommentReply.postedBy":
 		if e.ComplexityRoot.CommentReply.PostedBy == nil {
 			break
@@ -12557,18 +12555,18 @@ func (ec *executionContext) _Comment_postedAt(ctx context.Context, field graphql
 			return ec.fieldContext_Comment_postedAt(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Comment().PostedAt(ctx, obj)
+			return obj.CreatedAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalNTime2ᚖtimeᚐTime(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Comment_postedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Comment", field, true, true, "Time")
+	return graphql.NewScalarFieldContext("Comment", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Comment_editedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
@@ -13271,18 +13269,18 @@ func (ec *executionContext) _CommentReply_postedAt(ctx context.Context, field gr
 			return ec.fieldContext_CommentReply_postedAt(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.CommentReply().PostedAt(ctx, obj)
+			return obj.CreatedAt, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
-			return ec.marshalNTime2ᚖtimeᚐTime(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_CommentReply_postedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("CommentReply", field, true, true, "Time")
+	return graphql.NewScalarFieldContext("CommentReply", field, false, false, "Time")
 }
 
 func (ec *executionContext) _CommentReply_editedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CommentReply) (ret graphql.Marshaler) {
@@ -27809,11 +27807,10 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 					return ec._Comment_postedBy(ctx, field, obj)
 				})
 		case "postedAt":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Comment_postedAt(ctx, field, obj)
-				})
+			out.Values[i] = ec._Comment_postedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "editedAt":
 			out.Values[i] = ec._Comment_editedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -28120,11 +28117,10 @@ func (ec *executionContext) _CommentReply(ctx context.Context, sel ast.Selection
 					return ec._CommentReply_postedBy(ctx, field, obj)
 				})
 		case "postedAt":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._CommentReply_postedAt(ctx, field, obj)
-				})
+			out.Values[i] = ec._CommentReply_postedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "editedAt":
 			out.Values[i] = ec._CommentReply_editedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -34144,24 +34140,6 @@ func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v an
 func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel ast.SelectionSet, v time.Time) graphql.Marshaler {
 	_ = sel
 	res := graphql.MarshalTime(v)
-	if res == graphql.Null {
-		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
-	}
-	return res
-}
-
-func (ec *executionContext) unmarshalNTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
-	res, err := graphql.UnmarshalTime(v)
-	return &res, graphql.ErrorOnPath(ctx, err)
-}
-
-func (ec *executionContext) marshalNTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "Time!")
-		return graphql.Null
-	}
-	_ = sel
-	res := graphql.MarshalTime(*v)
 	if res == graphql.Null {
 		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
 	}
