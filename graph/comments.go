@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -367,7 +369,7 @@ func applyReactions(ctx context.Context, tx *ent.Client, spaceID, subjectID stri
 			SetUserID(viewer).SetCreatedAt(now).
 			OnConflictColumns(commentreaction.FieldSubjectID, commentreaction.FieldEmoji, commentreaction.FieldUserID).
 			DoNothing().Exec(ctx)
-		if err != nil {
+		if err != nil && !errors.Is(err, sql.ErrNoRows) { // ent's DoNothing: no row when it was there
 			return err
 		}
 	}
