@@ -426,3 +426,26 @@ func TestCommentRefusals(t *testing.T) {
 		s.Unchanged(t, before)
 	})
 }
+
+// TestCommentersWhoLeft: a commenter who left the organization is still
+// listed, as a member without a role; their comment stays readable.
+func TestCommentersWhoLeft(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		f := newCommentFixture(t, s)
+		sp := f.spacePath()
+		c := f.post(t, "postCommentInSpace", f.commenter.Token, sp, map[string]any{"body": md("bye")})
+		s.Call(t, "removeMemberFromOrganizationById", f.admin.Token, "DELETE", "/v1/orgs/"+f.org+"/members/"+f.commenter.ID, nil, 204)
+		items := s.Call(t, "listCommentersInSpace", f.reader.Token, "GET", sp+"/commenters", nil, 200).JSON(t)["items"].([]any)
+		if len(items) != 1 {
+			t.Fatalf("commenters: %v", items)
+		}
+		m := items[0].(map[string]any)
+		if m["id"] != f.commenter.ID || m["role"] != nil || m["user"].(map[string]any)["displayName"] != "commenter" {
+			t.Fatalf("commenter who left: %v", m)
+		}
+		got := s.Call(t, "getCommentInSpace", f.reader.Token, "GET", sp+"/comments/"+c["id"].(string), nil, 200).JSON(t)
+		if got["postedBy"].(map[string]any)["id"] != f.commenter.ID {
+			t.Fatalf("comment of a user who left: %v", got)
+		}
+	})
+}
