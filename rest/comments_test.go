@@ -288,47 +288,58 @@ func TestCommentRepliesInSpace(t *testing.T) {
 	})
 }
 
-// TestCommentCountsUnderConcurrency: 30 parallel posts and 10 parallel
-// deletes leave the space's count exact.
+// TestCommentCountsUnderConcurrency: 30 posts and 10 deletes, all at once,
+// leave the space's and the change request's counts exact.
 func TestCommentCountsUnderConcurrency(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		f := newCommentFixture(t, s)
-		sp := f.spacePath()
-		ids := make([]string, 30)
-		var wg sync.WaitGroup
-		for i := range ids {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r := s.Request(t, f.commenter.Token, "POST", sp+"/comments", map[string]any{"body": md(fmt.Sprint("comment ", i)), "page": f.guide})
-				if r.Status != 200 {
-					t.Errorf("post: %d %s", r.Status, r.Body)
-					return
-				}
-				ids[i] = r.JSON(t)["id"].(string)
-			}()
-		}
-		wg.Wait()
-		if t.Failed() {
-			return
-		}
-		for _, id := range ids[:10] {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if r := s.Request(t, f.commenter.Token, "DELETE", sp+"/comments/"+id, nil); r.Status != 205 {
-					t.Errorf("delete: %d %s", r.Status, r.Body)
-				}
-			}()
-		}
-		wg.Wait()
-		if n := s.Call(t, "getSpaceById", f.reader.Token, "GET", sp, nil, 200).JSON(t)["comments"].(float64); n != 20 {
-			t.Fatalf("space comments = %v, want 20", n)
-		}
-		if n := s.Call(t, "listCommentsInSpace", f.reader.Token, "GET", sp+"/comments?status=open", nil, 200).JSON(t)["count"].(float64); n != 20 {
-			t.Fatalf("listed = %v, want 20", n)
+		for _, prefix := range []string{f.spacePath(), f.crPath(f.newCR(t, "busy"))} {
+			doomed := make([]string, 10)
+			for i := range doomed {
+				doomed[i] = f.post(t, opIn(prefix, "postComment"), f.commenter.Token, prefix, map[string]any{"body": md("doomed")})["id"].(string)
+			}
+			var wg sync.WaitGroup
+			for i := 0; i < 30; i++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					r := s.Request(t, f.commenter.Token, "POST", prefix+"/comments", map[string]any{"body": md(fmt.Sprint("comment ", i)), "page": f.guide})
+					if r.Status != 200 {
+						t.Errorf("post: %d %s", r.Status, r.Body)
+					}
+				}()
+			}
+			for _, id := range doomed {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if r := s.Request(t, f.commenter.Token, "DELETE", prefix+"/comments/"+id, nil); r.Status != 205 {
+						t.Errorf("delete: %d %s", r.Status, r.Body)
+					}
+				}()
+			}
+			wg.Wait()
+			get := "getSpaceById"
+			if strings.Contains(prefix, "/change-requests/") {
+				get = "getChangeRequestById"
+			}
+			if n := s.Call(t, get, f.reader.Token, "GET", prefix, nil, 200).JSON(t)["comments"].(float64); n != 30 {
+				t.Fatalf("%s: comments = %v, want 30", prefix, n)
+			}
+			if n := s.Call(t, opIn(prefix, "listComments"), f.reader.Token, "GET", prefix+"/comments?status=open", nil, 200).JSON(t)["count"].(float64); n != 30 {
+				t.Fatalf("%s: listed = %v, want 30", prefix, n)
+			}
 		}
 	})
+}
+
+// opIn is the operation id of a comment operation under a space's or a
+// change request's path.
+func opIn(prefix, op string) string {
+	if strings.Contains(prefix, "/change-requests/") {
+		return op + "InChangeRequest"
+	}
+	return op + "InSpace"
 }
 
 // TestCommentRefusals: bad input and access on every operation, under a
@@ -381,6 +392,8 @@ func TestCommentRefusals(t *testing.T) {
 				refusal{"getCommentReply" + kind, f.stranger.Token, "GET", rp, nil, 404, ""},
 				refusal{"getCommentReply" + kind, f.reader.Token, "GET", c + "/replies/nope", nil, 404, ""},
 				refusal{"listCommenters" + kind, f.stranger.Token, "GET", p + "/commenters", nil, 404, ""},
+				refusal{"listCommenters" + kind, f.reader.Token, "GET", p + "/commenters?limit=0", nil, 400, "limit"},
+				refusal{"listCommenters" + kind, f.reader.Token, "GET", p + "/commenters?page=nope", nil, 400, "page"},
 				// updates
 				refusal{"updateComment" + kind, f.commenter.Token, "PUT", c, map[string]any{"body": md("not yours"), "addedReactions": []string{"👍"}, "resolved": true}, 403, ""},
 				refusal{"updateComment" + kind, f.editor.Token, "PUT", c, map[string]any{"addedReactions": []string{"👍", "not an emoji"}}, 400, "addedReactions[1]"},
