@@ -242,13 +242,15 @@ func TestCommentsWorkflow(t *testing.T) {
 	})
 }
 
-// TestCommentRepliesInSpace: a reply's own operations in a space, a body
-// sent as a document, and its author's edit.
+// TestCommentRepliesInSpace: a reply's own operations in a locked space, a
+// body sent as a document, and its author's edit.
 func TestCommentRepliesInSpace(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		ctx := context.Background()
 		f := newCommentFixture(t, s)
 		sp := f.spacePath()
+		// A locked space takes comments: they are not content edits.
+		s.Call(t, "updateSpaceById", f.admin.Token, "PATCH", sp, map[string]any{"editMode": "locked"}, 200)
 		c := f.post(t, "postCommentInSpace", f.editor.Token, sp, map[string]any{"body": map[string]any{"document": map[string]any{
 			"object": "document", "nodes": []any{map[string]any{"object": "block", "type": "paragraph", "nodes": []any{
 				map[string]any{"object": "text", "leaves": []any{map[string]any{"object": "leaf", "text": "From a document", "marks": []any{map[string]any{"object": "mark", "type": "bold"}}}}}}}}}}})
