@@ -152,7 +152,13 @@ func TestCommentsGraphQLWorkflow(t *testing.T) {
 			dig(after, "space", "commenters", "edges", 0, "node", "id") != c.commenter.ID {
 			t.Fatalf("after merge: %v", after)
 		}
-		_, errs := s.GraphQL(t, c.editor.Token, post, map[string]any{"s": c.space, "cr": cr, "in": map[string]any{"markdown": "late"}})
+		// The page tree is written without resolvers: comments are read one
+		// page at a time.
+		_, errs := s.GraphQL(t, c.reader.Token, `query($s: ID!) { space(id: $s) { revision { pages { title comments { totalCount } } } } }`, map[string]any{"s": c.space})
+		if len(errs) != 1 || errs[0].Extensions["code"] != "BAD_USER_INPUT" {
+			t.Fatalf("comments inside the page tree: %v", errs)
+		}
+		_, errs = s.GraphQL(t, c.editor.Token, post, map[string]any{"s": c.space, "cr": cr, "in": map[string]any{"markdown": "late"}})
 		if len(errs) != 1 || errs[0].Extensions["code"] != "CONFLICT" {
 			t.Fatalf("post in a merged change request: %v", errs)
 		}
