@@ -39,6 +39,32 @@ type invalidError struct{ msg string }
 func (e *invalidError) Error() string        { return e.msg }
 func (e *invalidError) Is(target error) bool { return target == ErrInvalid }
 
+// maxQuoted bounds the input echoed in a message: quoted, a tag sequence or
+// control characters take up to ten bytes each.
+const maxQuoted = 48
+
+// quote is s quoted for a message, cut (with "…") past maxQuoted bytes.
+func quote(s string) string {
+	q := strconv.Quote(s)
+	if len(q) <= maxQuoted {
+		return q
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		part := strconv.Quote(s[i : i+size])
+		part = part[1 : len(part)-1]
+		if b.Len()+len(part) > maxQuoted-len(`…"`) {
+			break
+		}
+		b.WriteString(part)
+		i += size
+	}
+	b.WriteString(`…"`)
+	return b.String()
+}
+
 func invalid(format string, args ...any) error {
 	return &invalidError{msg: fmt.Sprintf(format, args...)}
 }
@@ -82,7 +108,7 @@ func Normalize(s string) (string, error) {
 			return stored, nil
 		}
 	}
-	return "", invalid("is not an emoji of Unicode Emoji %s: %q (give the character(s) or code points in hex such as 1f44d or 1f1eb-1f1f7)", Version, s)
+	return "", invalid("is not an emoji of Unicode Emoji %s: %s (give the character(s) or code points in hex such as 1f44d or 1f1eb-1f1f7)", Version, quote(s))
 }
 
 // isHexForm tells code points in hex from characters: only ASCII hex digits,
@@ -109,7 +135,7 @@ func parseHex(s string) ([]rune, error) {
 		}
 		v, err := strconv.ParseUint(digits, 16, 32)
 		if err != nil || len(digits) > 6 || !utf8.ValidRune(rune(v)) {
-			return nil, invalid("is not code points in hex joined by \"-\": %q in %q", p, s)
+			return nil, invalid("is not code points in hex joined by \"-\": %s in %s", quote(p), quote(s))
 		}
 		cps = append(cps, rune(v))
 	}

@@ -190,3 +190,52 @@ func TestEveryLineOfTheData(t *testing.T) {
 		t.Errorf("checked %d forms, want every line of the data in 3 forms", checked)
 	}
 }
+
+// FuzzNormalize: whatever is accepted comes back as a fully-qualified emoji
+// of the table that normalizes to itself; whatever is refused matches
+// ErrInvalid with a message that does not echo over-long input. The seeds run
+// with `go test`; `go test -fuzz FuzzNormalize ./internal/emoji` explores.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{"👍", "❤", "2764-fe0f", "U+1F1EB-U+1F1F7", "1f3fb", "abc", "", "👨‍👩‍👧", "#️⃣", "\xff", "1f44d--"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := Normalize(s)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("Normalize(%q) error %v does not match ErrInvalid", s, err)
+			}
+			if len(err.Error()) > 200 {
+				t.Fatalf("Normalize(%q) error is %d bytes long", s, len(err.Error()))
+			}
+			return
+		}
+		again, err := Normalize(got)
+		if err != nil || again != got {
+			t.Fatalf("Normalize(%q) = %q, which normalizes to %q, %v", s, got, again, err)
+		}
+		key, _ := matchKey([]rune(got))
+		if table()[key] != got {
+			t.Fatalf("Normalize(%q) = %q, not a fully-qualified emoji of the table", s, got)
+		}
+	})
+}
+
+// TestErrorMessages pins the texts an API answer shows after the field's
+// name, echoed input cut short.
+func TestErrorMessages(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"abc", `is not an emoji of Unicode Emoji ` + Version + `: "abc" (give the character(s) or code points in hex such as 1f44d or 1f1eb-1f1f7)`},
+		{"1f44d-zz", `is not an emoji of Unicode Emoji ` + Version + `: "1f44d-zz" (give the character(s) or code points in hex such as 1f44d or 1f1eb-1f1f7)`},
+		{"1f44d-ff-", `is not code points in hex joined by "-": "" in "1f44d-ff-"`},
+		{"1234567", `is not code points in hex joined by "-": "1234567" in "1234567"`},
+		{strings.Repeat("\x04", 100), `is not an emoji of Unicode Emoji ` + Version + `: "` + strings.Repeat(`\x04`, 10) + `…" (give the character(s) or code points in hex such as 1f44d or 1f1eb-1f1f7)`},
+		{strings.Repeat("👍", 33), `is too long for an emoji (at most 128 bytes)`},
+		{"", `is empty: give an emoji as its character(s) or as code points in hex, such as 1f44d`},
+	} {
+		_, err := Normalize(tc.in)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("Normalize(%q) error\n%v\nwant\n%s", tc.in, err, tc.want)
+		}
+	}
+}
