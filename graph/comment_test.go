@@ -104,6 +104,27 @@ func TestCommentsGraphQLWorkflow(t *testing.T) {
 		}
 		s.MustGraphQL(t, c.commenter.Token, `mutation($s: ID!, $cr: String, $c: ID!) { postCommentReply(spaceId: $s, changeRequestId: $cr, commentId: $c, markdown: "Agreed.") { id } }`,
 			map[string]any{"s": c.space, "cr": cr, "c": id1})
+		// A second reply, edited by its author, reacted to, then deleted.
+		extra := s.MustGraphQL(t, c.editor.Token, `mutation($s: ID!, $cr: String, $c: ID!) { postCommentReply(spaceId: $s, changeRequestId: $cr, commentId: $c, markdown: "Typo.") { id } }`,
+			map[string]any{"s": c.space, "cr": cr, "c": id1})["postCommentReply"].(map[string]any)["id"]
+		updateReply := `mutation($s: ID!, $cr: String, $c: ID!, $r: ID!, $in: UpdateCommentReplyInput!) { updateCommentReply(spaceId: $s, changeRequestId: $cr, commentId: $c, replyId: $r, input: $in) {
+			id body editedAt reactions { emoji count } permissions { edit delete } } }`
+		ed := s.MustGraphQL(t, c.editor.Token, updateReply, map[string]any{"s": c.space, "cr": cr, "c": id1, "r": extra,
+			"in": map[string]any{"markdown": "Typo fixed.", "addedReactions": []string{"2705"}}})["updateCommentReply"]
+		if dig(ed, "body") != "Typo fixed." || dig(ed, "editedAt") == nil || dig(ed, "reactions", 0, "emoji") != "✅" || dig(ed, "permissions", "edit") != true {
+			t.Fatalf("edited reply: %v", ed)
+		}
+		if _, errs := s.GraphQL(t, c.commenter.Token, updateReply, map[string]any{"s": c.space, "cr": cr, "c": id1, "r": extra,
+			"in": map[string]any{"markdown": "Mine."}}); len(errs) != 1 || errs[0].Extensions["code"] != "FORBIDDEN" {
+			t.Fatalf("another user's reply: %v", errs)
+		}
+		if got := dig(s.MustGraphQL(t, c.reader.Token, `query($id: ID!) { node(id: $id) { ... on CommentReply { body postedBy { id } } } }`, map[string]any{"id": extra}), "node"); dig(got, "body") != "Typo fixed." || dig(got, "postedBy", "id") != c.editor.ID {
+			t.Fatalf("reply by node: %v", got)
+		}
+		if d := s.MustGraphQL(t, c.editor.Token, `mutation($s: ID!, $cr: String, $c: ID!, $r: ID!) { deleteCommentReply(spaceId: $s, changeRequestId: $cr, commentId: $c, replyId: $r) }`,
+			map[string]any{"s": c.space, "cr": cr, "c": id1, "r": extra}); d["deleteCommentReply"] != true {
+			t.Fatalf("delete reply: %v", d)
+		}
 		update := `mutation($s: ID!, $cr: String, $c: ID!, $in: UpdateCommentInput!) { updateComment(spaceId: $s, changeRequestId: $cr, commentId: $c, input: $in) { ` + commentFields + ` } }`
 		s.MustGraphQL(t, c.commenter.Token, update, map[string]any{"s": c.space, "cr": cr, "c": id1, "in": map[string]any{"addedReactions": []string{"🎉"}}})
 		got := s.MustGraphQL(t, c.editor.Token, update, map[string]any{"s": c.space, "cr": cr, "c": id1, "in": map[string]any{"addedReactions": []string{"1f389"}}})["updateComment"]
@@ -139,6 +160,12 @@ func TestCommentsGraphQLWorkflow(t *testing.T) {
 			}
 		}
 
+		crCommenters := s.MustGraphQL(t, c.reader.Token, `query($s: ID!, $cr: String!) { space(id: $s) { changeRequest(id: $cr) { commenters { totalCount edges { node { id role } } } } } }`,
+			map[string]any{"s": c.space, "cr": cr})
+		if got := dig(crCommenters, "space", "changeRequest", "commenters"); dig(got, "totalCount") != float64(2) ||
+			dig(got, "edges", 0, "node", "id") != c.editor.ID || dig(got, "edges", 1, "node", "role") != "comment" {
+			t.Fatalf("change request commenters: %v", got)
+		}
 		c.merge(t, cr)
 		after := s.MustGraphQL(t, c.reader.Token, `query($s: ID!, $c: ID!, $old: ID!, $p: ID!) { space(id: $s) {
 			openComments comment(id: $old) { target { page { title outdated } } }
