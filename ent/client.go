@@ -19,6 +19,8 @@ import (
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/commentreaction"
+	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
@@ -53,6 +55,10 @@ type Client struct {
 	Collection *CollectionClient
 	// Comment is the client for interacting with the Comment builders.
 	Comment *CommentClient
+	// CommentReaction is the client for interacting with the CommentReaction builders.
+	CommentReaction *CommentReactionClient
+	// CommentReply is the client for interacting with the CommentReply builders.
+	CommentReply *CommentReplyClient
 	// CustomField is the client for interacting with the CustomField builders.
 	CustomField *CustomFieldClient
 	// CustomFieldValue is the client for interacting with the CustomFieldValue builders.
@@ -102,6 +108,8 @@ func (c *Client) init() {
 	c.ChangeRequest = NewChangeRequestClient(c.config)
 	c.Collection = NewCollectionClient(c.config)
 	c.Comment = NewCommentClient(c.config)
+	c.CommentReaction = NewCommentReactionClient(c.config)
+	c.CommentReply = NewCommentReplyClient(c.config)
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldValue = NewCustomFieldValueClient(c.config)
 	c.Download = NewDownloadClient(c.config)
@@ -215,6 +223,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ChangeRequest:       NewChangeRequestClient(cfg),
 		Collection:          NewCollectionClient(cfg),
 		Comment:             NewCommentClient(cfg),
+		CommentReaction:     NewCommentReactionClient(cfg),
+		CommentReply:        NewCommentReplyClient(cfg),
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
 		Download:            NewDownloadClient(cfg),
@@ -255,6 +265,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ChangeRequest:       NewChangeRequestClient(cfg),
 		Collection:          NewCollectionClient(cfg),
 		Comment:             NewCommentClient(cfg),
+		CommentReaction:     NewCommentReactionClient(cfg),
+		CommentReply:        NewCommentReplyClient(cfg),
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
 		Download:            NewDownloadClient(cfg),
@@ -301,10 +313,11 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CustomField,
-		c.CustomFieldValue, c.Download, c.File, c.Invite, c.Member, c.Organization,
-		c.Page, c.PageContent, c.PageDerived, c.Revision, c.SAMLProvider, c.Space,
-		c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
+		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.File,
+		c.Invite, c.Member, c.Organization, c.Page, c.PageContent, c.PageDerived,
+		c.Revision, c.SAMLProvider, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -314,10 +327,11 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CustomField,
-		c.CustomFieldValue, c.Download, c.File, c.Invite, c.Member, c.Organization,
-		c.Page, c.PageContent, c.PageDerived, c.Revision, c.SAMLProvider, c.Space,
-		c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
+		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.File,
+		c.Invite, c.Member, c.Organization, c.Page, c.PageContent, c.PageDerived,
+		c.Revision, c.SAMLProvider, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -334,6 +348,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Collection.mutate(ctx, m)
 	case *CommentMutation:
 		return c.Comment.mutate(ctx, m)
+	case *CommentReactionMutation:
+		return c.CommentReaction.mutate(ctx, m)
+	case *CommentReplyMutation:
+		return c.CommentReply.mutate(ctx, m)
 	case *CustomFieldMutation:
 		return c.CustomField.mutate(ctx, m)
 	case *CustomFieldValueMutation:
@@ -1014,6 +1032,272 @@ func (c *CommentClient) mutate(ctx context.Context, m *CommentMutation) (Value, 
 		return (&CommentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Comment mutation op: %q", m.Op())
+	}
+}
+
+// CommentReactionClient is a client for the CommentReaction schema.
+type CommentReactionClient struct {
+	config
+}
+
+// NewCommentReactionClient returns a client for the CommentReaction from the given config.
+func NewCommentReactionClient(c config) *CommentReactionClient {
+	return &CommentReactionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `commentreaction.Hooks(f(g(h())))`.
+func (c *CommentReactionClient) Use(hooks ...Hook) {
+	c.hooks.CommentReaction = append(c.hooks.CommentReaction, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `commentreaction.Intercept(f(g(h())))`.
+func (c *CommentReactionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CommentReaction = append(c.inters.CommentReaction, interceptors...)
+}
+
+// Create returns a builder for creating a CommentReaction entity.
+func (c *CommentReactionClient) Create() *CommentReactionCreate {
+	mutation := newCommentReactionMutation(c.config, OpCreate)
+	return &CommentReactionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CommentReaction entities.
+func (c *CommentReactionClient) CreateBulk(builders ...*CommentReactionCreate) *CommentReactionCreateBulk {
+	return &CommentReactionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommentReactionClient) MapCreateBulk(slice any, setFunc func(*CommentReactionCreate, int)) *CommentReactionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommentReactionCreateBulk{err: fmt.Errorf("calling to CommentReactionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommentReactionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommentReactionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CommentReaction.
+func (c *CommentReactionClient) Update() *CommentReactionUpdate {
+	mutation := newCommentReactionMutation(c.config, OpUpdate)
+	return &CommentReactionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommentReactionClient) UpdateOne(_m *CommentReaction) *CommentReactionUpdateOne {
+	mutation := newCommentReactionMutation(c.config, OpUpdateOne, withCommentReaction(_m))
+	return &CommentReactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommentReactionClient) UpdateOneID(id string) *CommentReactionUpdateOne {
+	mutation := newCommentReactionMutation(c.config, OpUpdateOne, withCommentReactionID(id))
+	return &CommentReactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CommentReaction.
+func (c *CommentReactionClient) Delete() *CommentReactionDelete {
+	mutation := newCommentReactionMutation(c.config, OpDelete)
+	return &CommentReactionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommentReactionClient) DeleteOne(_m *CommentReaction) *CommentReactionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommentReactionClient) DeleteOneID(id string) *CommentReactionDeleteOne {
+	builder := c.Delete().Where(commentreaction.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommentReactionDeleteOne{builder}
+}
+
+// Query returns a query builder for CommentReaction.
+func (c *CommentReactionClient) Query() *CommentReactionQuery {
+	return &CommentReactionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCommentReaction},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CommentReaction entity by its id.
+func (c *CommentReactionClient) Get(ctx context.Context, id string) (*CommentReaction, error) {
+	return c.Query().Where(commentreaction.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommentReactionClient) GetX(ctx context.Context, id string) *CommentReaction {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CommentReactionClient) Hooks() []Hook {
+	return c.hooks.CommentReaction
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommentReactionClient) Interceptors() []Interceptor {
+	return c.inters.CommentReaction
+}
+
+func (c *CommentReactionClient) mutate(ctx context.Context, m *CommentReactionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommentReactionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommentReactionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommentReactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommentReactionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CommentReaction mutation op: %q", m.Op())
+	}
+}
+
+// CommentReplyClient is a client for the CommentReply schema.
+type CommentReplyClient struct {
+	config
+}
+
+// NewCommentReplyClient returns a client for the CommentReply from the given config.
+func NewCommentReplyClient(c config) *CommentReplyClient {
+	return &CommentReplyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `commentreply.Hooks(f(g(h())))`.
+func (c *CommentReplyClient) Use(hooks ...Hook) {
+	c.hooks.CommentReply = append(c.hooks.CommentReply, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `commentreply.Intercept(f(g(h())))`.
+func (c *CommentReplyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CommentReply = append(c.inters.CommentReply, interceptors...)
+}
+
+// Create returns a builder for creating a CommentReply entity.
+func (c *CommentReplyClient) Create() *CommentReplyCreate {
+	mutation := newCommentReplyMutation(c.config, OpCreate)
+	return &CommentReplyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CommentReply entities.
+func (c *CommentReplyClient) CreateBulk(builders ...*CommentReplyCreate) *CommentReplyCreateBulk {
+	return &CommentReplyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommentReplyClient) MapCreateBulk(slice any, setFunc func(*CommentReplyCreate, int)) *CommentReplyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommentReplyCreateBulk{err: fmt.Errorf("calling to CommentReplyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommentReplyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommentReplyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CommentReply.
+func (c *CommentReplyClient) Update() *CommentReplyUpdate {
+	mutation := newCommentReplyMutation(c.config, OpUpdate)
+	return &CommentReplyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommentReplyClient) UpdateOne(_m *CommentReply) *CommentReplyUpdateOne {
+	mutation := newCommentReplyMutation(c.config, OpUpdateOne, withCommentReply(_m))
+	return &CommentReplyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommentReplyClient) UpdateOneID(id string) *CommentReplyUpdateOne {
+	mutation := newCommentReplyMutation(c.config, OpUpdateOne, withCommentReplyID(id))
+	return &CommentReplyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CommentReply.
+func (c *CommentReplyClient) Delete() *CommentReplyDelete {
+	mutation := newCommentReplyMutation(c.config, OpDelete)
+	return &CommentReplyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommentReplyClient) DeleteOne(_m *CommentReply) *CommentReplyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommentReplyClient) DeleteOneID(id string) *CommentReplyDeleteOne {
+	builder := c.Delete().Where(commentreply.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommentReplyDeleteOne{builder}
+}
+
+// Query returns a query builder for CommentReply.
+func (c *CommentReplyClient) Query() *CommentReplyQuery {
+	return &CommentReplyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCommentReply},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CommentReply entity by its id.
+func (c *CommentReplyClient) Get(ctx context.Context, id string) (*CommentReply, error) {
+	return c.Query().Where(commentreply.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommentReplyClient) GetX(ctx context.Context, id string) *CommentReply {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CommentReplyClient) Hooks() []Hook {
+	return c.hooks.CommentReply
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommentReplyClient) Interceptors() []Interceptor {
+	return c.inters.CommentReply
+}
+
+func (c *CommentReplyClient) mutate(ctx context.Context, m *CommentReplyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommentReplyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommentReplyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommentReplyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommentReplyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CommentReply mutation op: %q", m.Op())
 	}
 }
 
@@ -3745,16 +4029,16 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, ChangeRequest, Collection, Comment, CustomField, CustomFieldValue,
-		Download, File, Invite, Member, Organization, Page, PageContent, PageDerived,
-		Revision, SAMLProvider, Space, Team, TeamMember, TranslationSettings,
-		User []ent.Hook
+		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
+		CustomField, CustomFieldValue, Download, File, Invite, Member, Organization,
+		Page, PageContent, PageDerived, Revision, SAMLProvider, Space, Team,
+		TeamMember, TranslationSettings, User []ent.Hook
 	}
 	inters struct {
-		APIToken, ChangeRequest, Collection, Comment, CustomField, CustomFieldValue,
-		Download, File, Invite, Member, Organization, Page, PageContent, PageDerived,
-		Revision, SAMLProvider, Space, Team, TeamMember, TranslationSettings,
-		User []ent.Interceptor
+		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
+		CustomField, CustomFieldValue, Download, File, Invite, Member, Organization,
+		Page, PageContent, PageDerived, Revision, SAMLProvider, Space, Team,
+		TeamMember, TranslationSettings, User []ent.Interceptor
 	}
 )
 

@@ -32,6 +32,24 @@ type Comment struct {
 	Body string `json:"body,omitempty"`
 	// PostedBy holds the value of the "posted_by" field.
 	PostedBy string `json:"posted_by,omitempty"`
+	// EditedAt holds the value of the "edited_at" field.
+	EditedAt *time.Time `json:"edited_at,omitempty"`
+	// ResolvedAt holds the value of the "resolved_at" field.
+	ResolvedAt *time.Time `json:"resolved_at,omitempty"`
+	// ResolvedBy holds the value of the "resolved_by" field.
+	ResolvedBy *string `json:"resolved_by,omitempty"`
+	// RevisionID holds the value of the "revision_id" field.
+	RevisionID string `json:"revision_id,omitempty"`
+	// PageID holds the value of the "page_id" field.
+	PageID *string `json:"page_id,omitempty"`
+	// PageTitle holds the value of the "page_title" field.
+	PageTitle string `json:"page_title,omitempty"`
+	// PagePath holds the value of the "page_path" field.
+	PagePath string `json:"page_path,omitempty"`
+	// NodeID holds the value of the "node_id" field.
+	NodeID *string `json:"node_id,omitempty"`
+	// NodePreview holds the value of the "node_preview" field.
+	NodePreview string `json:"node_preview,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CommentQuery when eager-loading is set.
 	Edges        CommentEdges `json:"edges"`
@@ -63,9 +81,9 @@ func (*Comment) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case comment.FieldID, comment.FieldSpaceID, comment.FieldChangeRequestID, comment.FieldStatus, comment.FieldBody, comment.FieldPostedBy:
+		case comment.FieldID, comment.FieldSpaceID, comment.FieldChangeRequestID, comment.FieldStatus, comment.FieldBody, comment.FieldPostedBy, comment.FieldResolvedBy, comment.FieldRevisionID, comment.FieldPageID, comment.FieldPageTitle, comment.FieldPagePath, comment.FieldNodeID, comment.FieldNodePreview:
 			values[i] = new(sql.NullString)
-		case comment.FieldCreatedAt, comment.FieldUpdatedAt:
+		case comment.FieldCreatedAt, comment.FieldUpdatedAt, comment.FieldEditedAt, comment.FieldResolvedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -131,6 +149,65 @@ func (_m *Comment) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.PostedBy = value.String
 			}
+		case comment.FieldEditedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field edited_at", values[i])
+			} else if value.Valid {
+				_m.EditedAt = new(time.Time)
+				*_m.EditedAt = value.Time
+			}
+		case comment.FieldResolvedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field resolved_at", values[i])
+			} else if value.Valid {
+				_m.ResolvedAt = new(time.Time)
+				*_m.ResolvedAt = value.Time
+			}
+		case comment.FieldResolvedBy:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field resolved_by", values[i])
+			} else if value.Valid {
+				_m.ResolvedBy = new(string)
+				*_m.ResolvedBy = value.String
+			}
+		case comment.FieldRevisionID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field revision_id", values[i])
+			} else if value.Valid {
+				_m.RevisionID = value.String
+			}
+		case comment.FieldPageID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field page_id", values[i])
+			} else if value.Valid {
+				_m.PageID = new(string)
+				*_m.PageID = value.String
+			}
+		case comment.FieldPageTitle:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field page_title", values[i])
+			} else if value.Valid {
+				_m.PageTitle = value.String
+			}
+		case comment.FieldPagePath:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field page_path", values[i])
+			} else if value.Valid {
+				_m.PagePath = value.String
+			}
+		case comment.FieldNodeID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field node_id", values[i])
+			} else if value.Valid {
+				_m.NodeID = new(string)
+				*_m.NodeID = value.String
+			}
+		case comment.FieldNodePreview:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field node_preview", values[i])
+			} else if value.Valid {
+				_m.NodePreview = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -194,6 +271,43 @@ func (_m *Comment) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("posted_by=")
 	builder.WriteString(_m.PostedBy)
+	builder.WriteString(", ")
+	if v := _m.EditedAt; v != nil {
+		builder.WriteString("edited_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.ResolvedAt; v != nil {
+		builder.WriteString("resolved_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.ResolvedBy; v != nil {
+		builder.WriteString("resolved_by=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("revision_id=")
+	builder.WriteString(_m.RevisionID)
+	builder.WriteString(", ")
+	if v := _m.PageID; v != nil {
+		builder.WriteString("page_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("page_title=")
+	builder.WriteString(_m.PageTitle)
+	builder.WriteString(", ")
+	builder.WriteString("page_path=")
+	builder.WriteString(_m.PagePath)
+	builder.WriteString(", ")
+	if v := _m.NodeID; v != nil {
+		builder.WriteString("node_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("node_preview=")
+	builder.WriteString(_m.NodePreview)
 	builder.WriteByte(')')
 	return builder.String()
 }

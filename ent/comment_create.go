@@ -114,6 +114,132 @@ func (_c *CommentCreate) SetNillablePostedBy(v *string) *CommentCreate {
 	return _c
 }
 
+// SetEditedAt sets the "edited_at" field.
+func (_c *CommentCreate) SetEditedAt(v time.Time) *CommentCreate {
+	_c.mutation.SetEditedAt(v)
+	return _c
+}
+
+// SetNillableEditedAt sets the "edited_at" field if the given value is not nil.
+func (_c *CommentCreate) SetNillableEditedAt(v *time.Time) *CommentCreate {
+	if v != nil {
+		_c.SetEditedAt(*v)
+	}
+	return _c
+}
+
+// SetResolvedAt sets the "resolved_at" field.
+func (_c *CommentCreate) SetResolvedAt(v time.Time) *CommentCreate {
+	_c.mutation.SetResolvedAt(v)
+	return _c
+}
+
+// SetNillableResolvedAt sets the "resolved_at" field if the given value is not nil.
+func (_c *CommentCreate) SetNillableResolvedAt(v *time.Time) *CommentCreate {
+	if v != nil {
+		_c.SetResolvedAt(*v)
+	}
+	return _c
+}
+
+// SetResolvedBy sets the "resolved_by" field.
+func (_c *CommentCreate) SetResolvedBy(v string) *CommentCreate {
+	_c.mutation.SetResolvedBy(v)
+	return _c
+}
+
+// SetNillableResolvedBy sets the "resolved_by" field if the given value is not nil.
+func (_c *CommentCreate) SetNillableResolvedBy(v *string) *CommentCreate {
+	if v != nil {
+		_c.SetResolvedBy(*v)
+	}
+	return _c
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (_c *CommentCreate) SetRevisionID(v string) *CommentCreate {
+	_c.mutation.SetRevisionID(v)
+	return _c
+}
+
+// SetNillableRevisionID sets the "revision_id" field if the given value is not nil.
+func (_c *CommentCreate) SetNillableRevisionID(v *string) *CommentCreate {
+	if v != nil {
+		_c.SetRevisionID(*v)
+	}
+	return _c
+}
+
+// SetPageID sets the "page_id" field.
+func (_c *CommentCreate) SetPageID(v string) *CommentCreate {
+	_c.mutation.SetPageID(v)
+	return _c
+}
+
+// SetNillablePageID sets the "page_id" field if the given value is not nil.
+func (_c *CommentCreate) SetNillablePageID(v *string) *CommentCreate {
+	if v != nil {
+		_c.SetPageID(*v)
+	}
+	return _c
+}
+
+// SetPageTitle sets the "page_title" field.
+func (_c *CommentCreate) SetPageTitle(v string) *CommentCreate {
+	_c.mutation.SetPageTitle(v)
+	return _c
+}
+
+// SetNillablePageTitle sets the "page_title" field if the given value is not nil.
+func (_c *CommentCreate) SetNillablePageTitle(v *string) *CommentCreate {
+	if v != nil {
+		_c.SetPageTitle(*v)
+	}
+	return _c
+}
+
+// SetPagePath sets the "page_path" field.
+func (_c *CommentCreate) SetPagePath(v string) *CommentCreate {
+	_c.mutation.SetPagePath(v)
+	return _c
+}
+
+// SetNillablePagePath sets the "page_path" field if the given value is not nil.
+func (_c *CommentCreate) SetNillablePagePath(v *string) *CommentCreate {
+	if v != nil {
+		_c.SetPagePath(*v)
+	}
+	return _c
+}
+
+// SetNodeID sets the "node_id" field.
+func (_c *CommentCreate) SetNodeID(v string) *CommentCreate {
+	_c.mutation.SetNodeID(v)
+	return _c
+}
+
+// SetNillableNodeID sets the "node_id" field if the given value is not nil.
+func (_c *CommentCreate) SetNillableNodeID(v *string) *CommentCreate {
+	if v != nil {
+		_c.SetNodeID(*v)
+	}
+	return _c
+}
+
+// SetNodePreview sets the "node_preview" field.
+func (_c *CommentCreate) SetNodePreview(v string) *CommentCreate {
+	_c.mutation.SetNodePreview(v)
+	return _c
+}
+
+// SetNillableNodePreview sets the "node_preview" field if the given value is not nil.
+func (_c *CommentCreate) SetNillableNodePreview(v *string) *CommentCreate {
+	if v != nil {
+		_c.SetNodePreview(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *CommentCreate) SetID(v string) *CommentCreate {
 	_c.mutation.SetID(v)
@@ -184,6 +310,22 @@ func (_c *CommentCreate) defaults() {
 		v := comment.DefaultBody
 		_c.mutation.SetBody(v)
 	}
+	if _, ok := _c.mutation.RevisionID(); !ok {
+		v := comment.DefaultRevisionID
+		_c.mutation.SetRevisionID(v)
+	}
+	if _, ok := _c.mutation.PageTitle(); !ok {
+		v := comment.DefaultPageTitle
+		_c.mutation.SetPageTitle(v)
+	}
+	if _, ok := _c.mutation.PagePath(); !ok {
+		v := comment.DefaultPagePath
+		_c.mutation.SetPagePath(v)
+	}
+	if _, ok := _c.mutation.NodePreview(); !ok {
+		v := comment.DefaultNodePreview
+		_c.mutation.SetNodePreview(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := comment.DefaultID()
 		_c.mutation.SetID(v)
@@ -211,6 +353,18 @@ func (_c *CommentCreate) check() error {
 	}
 	if _, ok := _c.mutation.Body(); !ok {
 		return &ValidationError{Name: "body", err: errors.New(`ent: missing required field "Comment.body"`)}
+	}
+	if _, ok := _c.mutation.RevisionID(); !ok {
+		return &ValidationError{Name: "revision_id", err: errors.New(`ent: missing required field "Comment.revision_id"`)}
+	}
+	if _, ok := _c.mutation.PageTitle(); !ok {
+		return &ValidationError{Name: "page_title", err: errors.New(`ent: missing required field "Comment.page_title"`)}
+	}
+	if _, ok := _c.mutation.PagePath(); !ok {
+		return &ValidationError{Name: "page_path", err: errors.New(`ent: missing required field "Comment.page_path"`)}
+	}
+	if _, ok := _c.mutation.NodePreview(); !ok {
+		return &ValidationError{Name: "node_preview", err: errors.New(`ent: missing required field "Comment.node_preview"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := comment.IDValidator(v); err != nil {
@@ -279,6 +433,42 @@ func (_c *CommentCreate) createSpec() (*Comment, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PostedBy(); ok {
 		_spec.SetField(comment.FieldPostedBy, field.TypeString, value)
 		_node.PostedBy = value
+	}
+	if value, ok := _c.mutation.EditedAt(); ok {
+		_spec.SetField(comment.FieldEditedAt, field.TypeTime, value)
+		_node.EditedAt = &value
+	}
+	if value, ok := _c.mutation.ResolvedAt(); ok {
+		_spec.SetField(comment.FieldResolvedAt, field.TypeTime, value)
+		_node.ResolvedAt = &value
+	}
+	if value, ok := _c.mutation.ResolvedBy(); ok {
+		_spec.SetField(comment.FieldResolvedBy, field.TypeString, value)
+		_node.ResolvedBy = &value
+	}
+	if value, ok := _c.mutation.RevisionID(); ok {
+		_spec.SetField(comment.FieldRevisionID, field.TypeString, value)
+		_node.RevisionID = value
+	}
+	if value, ok := _c.mutation.PageID(); ok {
+		_spec.SetField(comment.FieldPageID, field.TypeString, value)
+		_node.PageID = &value
+	}
+	if value, ok := _c.mutation.PageTitle(); ok {
+		_spec.SetField(comment.FieldPageTitle, field.TypeString, value)
+		_node.PageTitle = value
+	}
+	if value, ok := _c.mutation.PagePath(); ok {
+		_spec.SetField(comment.FieldPagePath, field.TypeString, value)
+		_node.PagePath = value
+	}
+	if value, ok := _c.mutation.NodeID(); ok {
+		_spec.SetField(comment.FieldNodeID, field.TypeString, value)
+		_node.NodeID = &value
+	}
+	if value, ok := _c.mutation.NodePreview(); ok {
+		_spec.SetField(comment.FieldNodePreview, field.TypeString, value)
+		_node.NodePreview = value
 	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -403,6 +593,60 @@ func (u *CommentUpsert) ClearPostedBy() *CommentUpsert {
 	return u
 }
 
+// SetEditedAt sets the "edited_at" field.
+func (u *CommentUpsert) SetEditedAt(v time.Time) *CommentUpsert {
+	u.Set(comment.FieldEditedAt, v)
+	return u
+}
+
+// UpdateEditedAt sets the "edited_at" field to the value that was provided on create.
+func (u *CommentUpsert) UpdateEditedAt() *CommentUpsert {
+	u.SetExcluded(comment.FieldEditedAt)
+	return u
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (u *CommentUpsert) ClearEditedAt() *CommentUpsert {
+	u.SetNull(comment.FieldEditedAt)
+	return u
+}
+
+// SetResolvedAt sets the "resolved_at" field.
+func (u *CommentUpsert) SetResolvedAt(v time.Time) *CommentUpsert {
+	u.Set(comment.FieldResolvedAt, v)
+	return u
+}
+
+// UpdateResolvedAt sets the "resolved_at" field to the value that was provided on create.
+func (u *CommentUpsert) UpdateResolvedAt() *CommentUpsert {
+	u.SetExcluded(comment.FieldResolvedAt)
+	return u
+}
+
+// ClearResolvedAt clears the value of the "resolved_at" field.
+func (u *CommentUpsert) ClearResolvedAt() *CommentUpsert {
+	u.SetNull(comment.FieldResolvedAt)
+	return u
+}
+
+// SetResolvedBy sets the "resolved_by" field.
+func (u *CommentUpsert) SetResolvedBy(v string) *CommentUpsert {
+	u.Set(comment.FieldResolvedBy, v)
+	return u
+}
+
+// UpdateResolvedBy sets the "resolved_by" field to the value that was provided on create.
+func (u *CommentUpsert) UpdateResolvedBy() *CommentUpsert {
+	u.SetExcluded(comment.FieldResolvedBy)
+	return u
+}
+
+// ClearResolvedBy clears the value of the "resolved_by" field.
+func (u *CommentUpsert) ClearResolvedBy() *CommentUpsert {
+	u.SetNull(comment.FieldResolvedBy)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -428,6 +672,24 @@ func (u *CommentUpsertOne) UpdateNewValues() *CommentUpsertOne {
 		}
 		if _, exists := u.create.mutation.ChangeRequestID(); exists {
 			s.SetIgnore(comment.FieldChangeRequestID)
+		}
+		if _, exists := u.create.mutation.RevisionID(); exists {
+			s.SetIgnore(comment.FieldRevisionID)
+		}
+		if _, exists := u.create.mutation.PageID(); exists {
+			s.SetIgnore(comment.FieldPageID)
+		}
+		if _, exists := u.create.mutation.PageTitle(); exists {
+			s.SetIgnore(comment.FieldPageTitle)
+		}
+		if _, exists := u.create.mutation.PagePath(); exists {
+			s.SetIgnore(comment.FieldPagePath)
+		}
+		if _, exists := u.create.mutation.NodeID(); exists {
+			s.SetIgnore(comment.FieldNodeID)
+		}
+		if _, exists := u.create.mutation.NodePreview(); exists {
+			s.SetIgnore(comment.FieldNodePreview)
 		}
 	}))
 	return u
@@ -520,6 +782,69 @@ func (u *CommentUpsertOne) UpdatePostedBy() *CommentUpsertOne {
 func (u *CommentUpsertOne) ClearPostedBy() *CommentUpsertOne {
 	return u.Update(func(s *CommentUpsert) {
 		s.ClearPostedBy()
+	})
+}
+
+// SetEditedAt sets the "edited_at" field.
+func (u *CommentUpsertOne) SetEditedAt(v time.Time) *CommentUpsertOne {
+	return u.Update(func(s *CommentUpsert) {
+		s.SetEditedAt(v)
+	})
+}
+
+// UpdateEditedAt sets the "edited_at" field to the value that was provided on create.
+func (u *CommentUpsertOne) UpdateEditedAt() *CommentUpsertOne {
+	return u.Update(func(s *CommentUpsert) {
+		s.UpdateEditedAt()
+	})
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (u *CommentUpsertOne) ClearEditedAt() *CommentUpsertOne {
+	return u.Update(func(s *CommentUpsert) {
+		s.ClearEditedAt()
+	})
+}
+
+// SetResolvedAt sets the "resolved_at" field.
+func (u *CommentUpsertOne) SetResolvedAt(v time.Time) *CommentUpsertOne {
+	return u.Update(func(s *CommentUpsert) {
+		s.SetResolvedAt(v)
+	})
+}
+
+// UpdateResolvedAt sets the "resolved_at" field to the value that was provided on create.
+func (u *CommentUpsertOne) UpdateResolvedAt() *CommentUpsertOne {
+	return u.Update(func(s *CommentUpsert) {
+		s.UpdateResolvedAt()
+	})
+}
+
+// ClearResolvedAt clears the value of the "resolved_at" field.
+func (u *CommentUpsertOne) ClearResolvedAt() *CommentUpsertOne {
+	return u.Update(func(s *CommentUpsert) {
+		s.ClearResolvedAt()
+	})
+}
+
+// SetResolvedBy sets the "resolved_by" field.
+func (u *CommentUpsertOne) SetResolvedBy(v string) *CommentUpsertOne {
+	return u.Update(func(s *CommentUpsert) {
+		s.SetResolvedBy(v)
+	})
+}
+
+// UpdateResolvedBy sets the "resolved_by" field to the value that was provided on create.
+func (u *CommentUpsertOne) UpdateResolvedBy() *CommentUpsertOne {
+	return u.Update(func(s *CommentUpsert) {
+		s.UpdateResolvedBy()
+	})
+}
+
+// ClearResolvedBy clears the value of the "resolved_by" field.
+func (u *CommentUpsertOne) ClearResolvedBy() *CommentUpsertOne {
+	return u.Update(func(s *CommentUpsert) {
+		s.ClearResolvedBy()
 	})
 }
 
@@ -715,6 +1040,24 @@ func (u *CommentUpsertBulk) UpdateNewValues() *CommentUpsertBulk {
 			if _, exists := b.mutation.ChangeRequestID(); exists {
 				s.SetIgnore(comment.FieldChangeRequestID)
 			}
+			if _, exists := b.mutation.RevisionID(); exists {
+				s.SetIgnore(comment.FieldRevisionID)
+			}
+			if _, exists := b.mutation.PageID(); exists {
+				s.SetIgnore(comment.FieldPageID)
+			}
+			if _, exists := b.mutation.PageTitle(); exists {
+				s.SetIgnore(comment.FieldPageTitle)
+			}
+			if _, exists := b.mutation.PagePath(); exists {
+				s.SetIgnore(comment.FieldPagePath)
+			}
+			if _, exists := b.mutation.NodeID(); exists {
+				s.SetIgnore(comment.FieldNodeID)
+			}
+			if _, exists := b.mutation.NodePreview(); exists {
+				s.SetIgnore(comment.FieldNodePreview)
+			}
 		}
 	}))
 	return u
@@ -807,6 +1150,69 @@ func (u *CommentUpsertBulk) UpdatePostedBy() *CommentUpsertBulk {
 func (u *CommentUpsertBulk) ClearPostedBy() *CommentUpsertBulk {
 	return u.Update(func(s *CommentUpsert) {
 		s.ClearPostedBy()
+	})
+}
+
+// SetEditedAt sets the "edited_at" field.
+func (u *CommentUpsertBulk) SetEditedAt(v time.Time) *CommentUpsertBulk {
+	return u.Update(func(s *CommentUpsert) {
+		s.SetEditedAt(v)
+	})
+}
+
+// UpdateEditedAt sets the "edited_at" field to the value that was provided on create.
+func (u *CommentUpsertBulk) UpdateEditedAt() *CommentUpsertBulk {
+	return u.Update(func(s *CommentUpsert) {
+		s.UpdateEditedAt()
+	})
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (u *CommentUpsertBulk) ClearEditedAt() *CommentUpsertBulk {
+	return u.Update(func(s *CommentUpsert) {
+		s.ClearEditedAt()
+	})
+}
+
+// SetResolvedAt sets the "resolved_at" field.
+func (u *CommentUpsertBulk) SetResolvedAt(v time.Time) *CommentUpsertBulk {
+	return u.Update(func(s *CommentUpsert) {
+		s.SetResolvedAt(v)
+	})
+}
+
+// UpdateResolvedAt sets the "resolved_at" field to the value that was provided on create.
+func (u *CommentUpsertBulk) UpdateResolvedAt() *CommentUpsertBulk {
+	return u.Update(func(s *CommentUpsert) {
+		s.UpdateResolvedAt()
+	})
+}
+
+// ClearResolvedAt clears the value of the "resolved_at" field.
+func (u *CommentUpsertBulk) ClearResolvedAt() *CommentUpsertBulk {
+	return u.Update(func(s *CommentUpsert) {
+		s.ClearResolvedAt()
+	})
+}
+
+// SetResolvedBy sets the "resolved_by" field.
+func (u *CommentUpsertBulk) SetResolvedBy(v string) *CommentUpsertBulk {
+	return u.Update(func(s *CommentUpsert) {
+		s.SetResolvedBy(v)
+	})
+}
+
+// UpdateResolvedBy sets the "resolved_by" field to the value that was provided on create.
+func (u *CommentUpsertBulk) UpdateResolvedBy() *CommentUpsertBulk {
+	return u.Update(func(s *CommentUpsert) {
+		s.UpdateResolvedBy()
+	})
+}
+
+// ClearResolvedBy clears the value of the "resolved_by" field.
+func (u *CommentUpsertBulk) ClearResolvedBy() *CommentUpsertBulk {
+	return u.Update(func(s *CommentUpsert) {
+		s.ClearResolvedBy()
 	})
 }
 

@@ -83,6 +83,66 @@ func (_u *CommentUpdate) ClearPostedBy() *CommentUpdate {
 	return _u
 }
 
+// SetEditedAt sets the "edited_at" field.
+func (_u *CommentUpdate) SetEditedAt(v time.Time) *CommentUpdate {
+	_u.mutation.SetEditedAt(v)
+	return _u
+}
+
+// SetNillableEditedAt sets the "edited_at" field if the given value is not nil.
+func (_u *CommentUpdate) SetNillableEditedAt(v *time.Time) *CommentUpdate {
+	if v != nil {
+		_u.SetEditedAt(*v)
+	}
+	return _u
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (_u *CommentUpdate) ClearEditedAt() *CommentUpdate {
+	_u.mutation.ClearEditedAt()
+	return _u
+}
+
+// SetResolvedAt sets the "resolved_at" field.
+func (_u *CommentUpdate) SetResolvedAt(v time.Time) *CommentUpdate {
+	_u.mutation.SetResolvedAt(v)
+	return _u
+}
+
+// SetNillableResolvedAt sets the "resolved_at" field if the given value is not nil.
+func (_u *CommentUpdate) SetNillableResolvedAt(v *time.Time) *CommentUpdate {
+	if v != nil {
+		_u.SetResolvedAt(*v)
+	}
+	return _u
+}
+
+// ClearResolvedAt clears the value of the "resolved_at" field.
+func (_u *CommentUpdate) ClearResolvedAt() *CommentUpdate {
+	_u.mutation.ClearResolvedAt()
+	return _u
+}
+
+// SetResolvedBy sets the "resolved_by" field.
+func (_u *CommentUpdate) SetResolvedBy(v string) *CommentUpdate {
+	_u.mutation.SetResolvedBy(v)
+	return _u
+}
+
+// SetNillableResolvedBy sets the "resolved_by" field if the given value is not nil.
+func (_u *CommentUpdate) SetNillableResolvedBy(v *string) *CommentUpdate {
+	if v != nil {
+		_u.SetResolvedBy(*v)
+	}
+	return _u
+}
+
+// ClearResolvedBy clears the value of the "resolved_by" field.
+func (_u *CommentUpdate) ClearResolvedBy() *CommentUpdate {
+	_u.mutation.ClearResolvedBy()
+	return _u
+}
+
 // Mutation returns the CommentMutation object of the builder.
 func (_u *CommentUpdate) Mutation() *CommentMutation {
 	return _u.mutation
@@ -173,6 +233,30 @@ func (_u *CommentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.PostedByCleared() {
 		_spec.ClearField(comment.FieldPostedBy, field.TypeString)
 	}
+	if value, ok := _u.mutation.EditedAt(); ok {
+		_spec.SetField(comment.FieldEditedAt, field.TypeTime, value)
+	}
+	if _u.mutation.EditedAtCleared() {
+		_spec.ClearField(comment.FieldEditedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ResolvedAt(); ok {
+		_spec.SetField(comment.FieldResolvedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ResolvedAtCleared() {
+		_spec.ClearField(comment.FieldResolvedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ResolvedBy(); ok {
+		_spec.SetField(comment.FieldResolvedBy, field.TypeString, value)
+	}
+	if _u.mutation.ResolvedByCleared() {
+		_spec.ClearField(comment.FieldResolvedBy, field.TypeString)
+	}
+	if _u.mutation.PageIDCleared() {
+		_spec.ClearField(comment.FieldPageID, field.TypeString)
+	}
+	if _u.mutation.NodeIDCleared() {
+		_spec.ClearField(comment.FieldNodeID, field.TypeString)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -246,6 +330,66 @@ func (_u *CommentUpdateOne) SetNillablePostedBy(v *string) *CommentUpdateOne {
 // ClearPostedBy clears the value of the "posted_by" field.
 func (_u *CommentUpdateOne) ClearPostedBy() *CommentUpdateOne {
 	_u.mutation.ClearPostedBy()
+	return _u
+}
+
+// SetEditedAt sets the "edited_at" field.
+func (_u *CommentUpdateOne) SetEditedAt(v time.Time) *CommentUpdateOne {
+	_u.mutation.SetEditedAt(v)
+	return _u
+}
+
+// SetNillableEditedAt sets the "edited_at" field if the given value is not nil.
+func (_u *CommentUpdateOne) SetNillableEditedAt(v *time.Time) *CommentUpdateOne {
+	if v != nil {
+		_u.SetEditedAt(*v)
+	}
+	return _u
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (_u *CommentUpdateOne) ClearEditedAt() *CommentUpdateOne {
+	_u.mutation.ClearEditedAt()
+	return _u
+}
+
+// SetResolvedAt sets the "resolved_at" field.
+func (_u *CommentUpdateOne) SetResolvedAt(v time.Time) *CommentUpdateOne {
+	_u.mutation.SetResolvedAt(v)
+	return _u
+}
+
+// SetNillableResolvedAt sets the "resolved_at" field if the given value is not nil.
+func (_u *CommentUpdateOne) SetNillableResolvedAt(v *time.Time) *CommentUpdateOne {
+	if v != nil {
+		_u.SetResolvedAt(*v)
+	}
+	return _u
+}
+
+// ClearResolvedAt clears the value of the "resolved_at" field.
+func (_u *CommentUpdateOne) ClearResolvedAt() *CommentUpdateOne {
+	_u.mutation.ClearResolvedAt()
+	return _u
+}
+
+// SetResolvedBy sets the "resolved_by" field.
+func (_u *CommentUpdateOne) SetResolvedBy(v string) *CommentUpdateOne {
+	_u.mutation.SetResolvedBy(v)
+	return _u
+}
+
+// SetNillableResolvedBy sets the "resolved_by" field if the given value is not nil.
+func (_u *CommentUpdateOne) SetNillableResolvedBy(v *string) *CommentUpdateOne {
+	if v != nil {
+		_u.SetResolvedBy(*v)
+	}
+	return _u
+}
+
+// ClearResolvedBy clears the value of the "resolved_by" field.
+func (_u *CommentUpdateOne) ClearResolvedBy() *CommentUpdateOne {
+	_u.mutation.ClearResolvedBy()
 	return _u
 }
 
@@ -368,6 +512,30 @@ func (_u *CommentUpdateOne) sqlSave(ctx context.Context) (_node *Comment, err er
 	}
 	if _u.mutation.PostedByCleared() {
 		_spec.ClearField(comment.FieldPostedBy, field.TypeString)
+	}
+	if value, ok := _u.mutation.EditedAt(); ok {
+		_spec.SetField(comment.FieldEditedAt, field.TypeTime, value)
+	}
+	if _u.mutation.EditedAtCleared() {
+		_spec.ClearField(comment.FieldEditedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ResolvedAt(); ok {
+		_spec.SetField(comment.FieldResolvedAt, field.TypeTime, value)
+	}
+	if _u.mutation.ResolvedAtCleared() {
+		_spec.ClearField(comment.FieldResolvedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.ResolvedBy(); ok {
+		_spec.SetField(comment.FieldResolvedBy, field.TypeString, value)
+	}
+	if _u.mutation.ResolvedByCleared() {
+		_spec.ClearField(comment.FieldResolvedBy, field.TypeString)
+	}
+	if _u.mutation.PageIDCleared() {
+		_spec.ClearField(comment.FieldPageID, field.TypeString)
+	}
+	if _u.mutation.NodeIDCleared() {
+		_spec.ClearField(comment.FieldNodeID, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Comment{config: _u.config}

@@ -16,6 +16,8 @@ import (
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/commentreaction"
+	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
@@ -97,6 +99,8 @@ func checkColumn(t, c string) error {
 			changerequest.Table:       changerequest.ValidColumn,
 			collection.Table:          collection.ValidColumn,
 			comment.Table:             comment.ValidColumn,
+			commentreaction.Table:     commentreaction.ValidColumn,
+			commentreply.Table:        commentreply.ValidColumn,
 			customfield.Table:         customfield.ValidColumn,
 			customfieldvalue.Table:    customfieldvalue.ValidColumn,
 			download.Table:            download.ValidColumn,

@@ -16,6 +16,8 @@ import (
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/commentreaction"
+	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
@@ -51,6 +53,8 @@ const (
 	TypeChangeRequest       = "ChangeRequest"
 	TypeCollection          = "Collection"
 	TypeComment             = "Comment"
+	TypeCommentReaction     = "CommentReaction"
+	TypeCommentReply        = "CommentReply"
 	TypeCustomField         = "CustomField"
 	TypeCustomFieldValue    = "CustomFieldValue"
 	TypeDownload            = "Download"
@@ -2761,6 +2765,15 @@ type CommentMutation struct {
 	status            *comment.Status
 	body              *string
 	posted_by         *string
+	edited_at         *time.Time
+	resolved_at       *time.Time
+	resolved_by       *string
+	revision_id       *string
+	page_id           *string
+	page_title        *string
+	page_path         *string
+	node_id           *string
+	node_preview      *string
 	clearedFields     map[string]struct{}
 	space             *string
 	clearedspace      bool
@@ -3151,6 +3164,395 @@ func (m *CommentMutation) ResetPostedBy() {
 	delete(m.clearedFields, comment.FieldPostedBy)
 }
 
+// SetEditedAt sets the "edited_at" field.
+func (m *CommentMutation) SetEditedAt(t time.Time) {
+	m.edited_at = &t
+}
+
+// EditedAt returns the value of the "edited_at" field in the mutation.
+func (m *CommentMutation) EditedAt() (r time.Time, exists bool) {
+	v := m.edited_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEditedAt returns the old "edited_at" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldEditedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEditedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEditedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEditedAt: %w", err)
+	}
+	return oldValue.EditedAt, nil
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (m *CommentMutation) ClearEditedAt() {
+	m.edited_at = nil
+	m.clearedFields[comment.FieldEditedAt] = struct{}{}
+}
+
+// EditedAtCleared returns if the "edited_at" field was cleared in this mutation.
+func (m *CommentMutation) EditedAtCleared() bool {
+	_, ok := m.clearedFields[comment.FieldEditedAt]
+	return ok
+}
+
+// ResetEditedAt resets all changes to the "edited_at" field.
+func (m *CommentMutation) ResetEditedAt() {
+	m.edited_at = nil
+	delete(m.clearedFields, comment.FieldEditedAt)
+}
+
+// SetResolvedAt sets the "resolved_at" field.
+func (m *CommentMutation) SetResolvedAt(t time.Time) {
+	m.resolved_at = &t
+}
+
+// ResolvedAt returns the value of the "resolved_at" field in the mutation.
+func (m *CommentMutation) ResolvedAt() (r time.Time, exists bool) {
+	v := m.resolved_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolvedAt returns the old "resolved_at" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldResolvedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolvedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolvedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolvedAt: %w", err)
+	}
+	return oldValue.ResolvedAt, nil
+}
+
+// ClearResolvedAt clears the value of the "resolved_at" field.
+func (m *CommentMutation) ClearResolvedAt() {
+	m.resolved_at = nil
+	m.clearedFields[comment.FieldResolvedAt] = struct{}{}
+}
+
+// ResolvedAtCleared returns if the "resolved_at" field was cleared in this mutation.
+func (m *CommentMutation) ResolvedAtCleared() bool {
+	_, ok := m.clearedFields[comment.FieldResolvedAt]
+	return ok
+}
+
+// ResetResolvedAt resets all changes to the "resolved_at" field.
+func (m *CommentMutation) ResetResolvedAt() {
+	m.resolved_at = nil
+	delete(m.clearedFields, comment.FieldResolvedAt)
+}
+
+// SetResolvedBy sets the "resolved_by" field.
+func (m *CommentMutation) SetResolvedBy(s string) {
+	m.resolved_by = &s
+}
+
+// ResolvedBy returns the value of the "resolved_by" field in the mutation.
+func (m *CommentMutation) ResolvedBy() (r string, exists bool) {
+	v := m.resolved_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolvedBy returns the old "resolved_by" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldResolvedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolvedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolvedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolvedBy: %w", err)
+	}
+	return oldValue.ResolvedBy, nil
+}
+
+// ClearResolvedBy clears the value of the "resolved_by" field.
+func (m *CommentMutation) ClearResolvedBy() {
+	m.resolved_by = nil
+	m.clearedFields[comment.FieldResolvedBy] = struct{}{}
+}
+
+// ResolvedByCleared returns if the "resolved_by" field was cleared in this mutation.
+func (m *CommentMutation) ResolvedByCleared() bool {
+	_, ok := m.clearedFields[comment.FieldResolvedBy]
+	return ok
+}
+
+// ResetResolvedBy resets all changes to the "resolved_by" field.
+func (m *CommentMutation) ResetResolvedBy() {
+	m.resolved_by = nil
+	delete(m.clearedFields, comment.FieldResolvedBy)
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *CommentMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *CommentMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *CommentMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetPageID sets the "page_id" field.
+func (m *CommentMutation) SetPageID(s string) {
+	m.page_id = &s
+}
+
+// PageID returns the value of the "page_id" field in the mutation.
+func (m *CommentMutation) PageID() (r string, exists bool) {
+	v := m.page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageID returns the old "page_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldPageID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageID: %w", err)
+	}
+	return oldValue.PageID, nil
+}
+
+// ClearPageID clears the value of the "page_id" field.
+func (m *CommentMutation) ClearPageID() {
+	m.page_id = nil
+	m.clearedFields[comment.FieldPageID] = struct{}{}
+}
+
+// PageIDCleared returns if the "page_id" field was cleared in this mutation.
+func (m *CommentMutation) PageIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldPageID]
+	return ok
+}
+
+// ResetPageID resets all changes to the "page_id" field.
+func (m *CommentMutation) ResetPageID() {
+	m.page_id = nil
+	delete(m.clearedFields, comment.FieldPageID)
+}
+
+// SetPageTitle sets the "page_title" field.
+func (m *CommentMutation) SetPageTitle(s string) {
+	m.page_title = &s
+}
+
+// PageTitle returns the value of the "page_title" field in the mutation.
+func (m *CommentMutation) PageTitle() (r string, exists bool) {
+	v := m.page_title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageTitle returns the old "page_title" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldPageTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageTitle: %w", err)
+	}
+	return oldValue.PageTitle, nil
+}
+
+// ResetPageTitle resets all changes to the "page_title" field.
+func (m *CommentMutation) ResetPageTitle() {
+	m.page_title = nil
+}
+
+// SetPagePath sets the "page_path" field.
+func (m *CommentMutation) SetPagePath(s string) {
+	m.page_path = &s
+}
+
+// PagePath returns the value of the "page_path" field in the mutation.
+func (m *CommentMutation) PagePath() (r string, exists bool) {
+	v := m.page_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPagePath returns the old "page_path" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldPagePath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPagePath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPagePath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPagePath: %w", err)
+	}
+	return oldValue.PagePath, nil
+}
+
+// ResetPagePath resets all changes to the "page_path" field.
+func (m *CommentMutation) ResetPagePath() {
+	m.page_path = nil
+}
+
+// SetNodeID sets the "node_id" field.
+func (m *CommentMutation) SetNodeID(s string) {
+	m.node_id = &s
+}
+
+// NodeID returns the value of the "node_id" field in the mutation.
+func (m *CommentMutation) NodeID() (r string, exists bool) {
+	v := m.node_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNodeID returns the old "node_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldNodeID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNodeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNodeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNodeID: %w", err)
+	}
+	return oldValue.NodeID, nil
+}
+
+// ClearNodeID clears the value of the "node_id" field.
+func (m *CommentMutation) ClearNodeID() {
+	m.node_id = nil
+	m.clearedFields[comment.FieldNodeID] = struct{}{}
+}
+
+// NodeIDCleared returns if the "node_id" field was cleared in this mutation.
+func (m *CommentMutation) NodeIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldNodeID]
+	return ok
+}
+
+// ResetNodeID resets all changes to the "node_id" field.
+func (m *CommentMutation) ResetNodeID() {
+	m.node_id = nil
+	delete(m.clearedFields, comment.FieldNodeID)
+}
+
+// SetNodePreview sets the "node_preview" field.
+func (m *CommentMutation) SetNodePreview(s string) {
+	m.node_preview = &s
+}
+
+// NodePreview returns the value of the "node_preview" field in the mutation.
+func (m *CommentMutation) NodePreview() (r string, exists bool) {
+	v := m.node_preview
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNodePreview returns the old "node_preview" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldNodePreview(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNodePreview is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNodePreview requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNodePreview: %w", err)
+	}
+	return oldValue.NodePreview, nil
+}
+
+// ResetNodePreview resets all changes to the "node_preview" field.
+func (m *CommentMutation) ResetNodePreview() {
+	m.node_preview = nil
+}
+
 // ClearSpace clears the "space" edge to the Space entity.
 func (m *CommentMutation) ClearSpace() {
 	m.clearedspace = true
@@ -3212,7 +3614,7 @@ func (m *CommentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CommentMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, comment.FieldCreatedAt)
 	}
@@ -3233,6 +3635,33 @@ func (m *CommentMutation) Fields() []string {
 	}
 	if m.posted_by != nil {
 		fields = append(fields, comment.FieldPostedBy)
+	}
+	if m.edited_at != nil {
+		fields = append(fields, comment.FieldEditedAt)
+	}
+	if m.resolved_at != nil {
+		fields = append(fields, comment.FieldResolvedAt)
+	}
+	if m.resolved_by != nil {
+		fields = append(fields, comment.FieldResolvedBy)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, comment.FieldRevisionID)
+	}
+	if m.page_id != nil {
+		fields = append(fields, comment.FieldPageID)
+	}
+	if m.page_title != nil {
+		fields = append(fields, comment.FieldPageTitle)
+	}
+	if m.page_path != nil {
+		fields = append(fields, comment.FieldPagePath)
+	}
+	if m.node_id != nil {
+		fields = append(fields, comment.FieldNodeID)
+	}
+	if m.node_preview != nil {
+		fields = append(fields, comment.FieldNodePreview)
 	}
 	return fields
 }
@@ -3256,6 +3685,24 @@ func (m *CommentMutation) Field(name string) (ent.Value, bool) {
 		return m.Body()
 	case comment.FieldPostedBy:
 		return m.PostedBy()
+	case comment.FieldEditedAt:
+		return m.EditedAt()
+	case comment.FieldResolvedAt:
+		return m.ResolvedAt()
+	case comment.FieldResolvedBy:
+		return m.ResolvedBy()
+	case comment.FieldRevisionID:
+		return m.RevisionID()
+	case comment.FieldPageID:
+		return m.PageID()
+	case comment.FieldPageTitle:
+		return m.PageTitle()
+	case comment.FieldPagePath:
+		return m.PagePath()
+	case comment.FieldNodeID:
+		return m.NodeID()
+	case comment.FieldNodePreview:
+		return m.NodePreview()
 	}
 	return nil, false
 }
@@ -3279,6 +3726,24 @@ func (m *CommentMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldBody(ctx)
 	case comment.FieldPostedBy:
 		return m.OldPostedBy(ctx)
+	case comment.FieldEditedAt:
+		return m.OldEditedAt(ctx)
+	case comment.FieldResolvedAt:
+		return m.OldResolvedAt(ctx)
+	case comment.FieldResolvedBy:
+		return m.OldResolvedBy(ctx)
+	case comment.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case comment.FieldPageID:
+		return m.OldPageID(ctx)
+	case comment.FieldPageTitle:
+		return m.OldPageTitle(ctx)
+	case comment.FieldPagePath:
+		return m.OldPagePath(ctx)
+	case comment.FieldNodeID:
+		return m.OldNodeID(ctx)
+	case comment.FieldNodePreview:
+		return m.OldNodePreview(ctx)
 	}
 	return nil, fmt.Errorf("unknown Comment field %s", name)
 }
@@ -3337,6 +3802,69 @@ func (m *CommentMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPostedBy(v)
 		return nil
+	case comment.FieldEditedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEditedAt(v)
+		return nil
+	case comment.FieldResolvedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolvedAt(v)
+		return nil
+	case comment.FieldResolvedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolvedBy(v)
+		return nil
+	case comment.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case comment.FieldPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageID(v)
+		return nil
+	case comment.FieldPageTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageTitle(v)
+		return nil
+	case comment.FieldPagePath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPagePath(v)
+		return nil
+	case comment.FieldNodeID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNodeID(v)
+		return nil
+	case comment.FieldNodePreview:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNodePreview(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Comment field %s", name)
 }
@@ -3373,6 +3901,21 @@ func (m *CommentMutation) ClearedFields() []string {
 	if m.FieldCleared(comment.FieldPostedBy) {
 		fields = append(fields, comment.FieldPostedBy)
 	}
+	if m.FieldCleared(comment.FieldEditedAt) {
+		fields = append(fields, comment.FieldEditedAt)
+	}
+	if m.FieldCleared(comment.FieldResolvedAt) {
+		fields = append(fields, comment.FieldResolvedAt)
+	}
+	if m.FieldCleared(comment.FieldResolvedBy) {
+		fields = append(fields, comment.FieldResolvedBy)
+	}
+	if m.FieldCleared(comment.FieldPageID) {
+		fields = append(fields, comment.FieldPageID)
+	}
+	if m.FieldCleared(comment.FieldNodeID) {
+		fields = append(fields, comment.FieldNodeID)
+	}
 	return fields
 }
 
@@ -3392,6 +3935,21 @@ func (m *CommentMutation) ClearField(name string) error {
 		return nil
 	case comment.FieldPostedBy:
 		m.ClearPostedBy()
+		return nil
+	case comment.FieldEditedAt:
+		m.ClearEditedAt()
+		return nil
+	case comment.FieldResolvedAt:
+		m.ClearResolvedAt()
+		return nil
+	case comment.FieldResolvedBy:
+		m.ClearResolvedBy()
+		return nil
+	case comment.FieldPageID:
+		m.ClearPageID()
+		return nil
+	case comment.FieldNodeID:
+		m.ClearNodeID()
 		return nil
 	}
 	return fmt.Errorf("unknown Comment nullable field %s", name)
@@ -3421,6 +3979,33 @@ func (m *CommentMutation) ResetField(name string) error {
 		return nil
 	case comment.FieldPostedBy:
 		m.ResetPostedBy()
+		return nil
+	case comment.FieldEditedAt:
+		m.ResetEditedAt()
+		return nil
+	case comment.FieldResolvedAt:
+		m.ResetResolvedAt()
+		return nil
+	case comment.FieldResolvedBy:
+		m.ResetResolvedBy()
+		return nil
+	case comment.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case comment.FieldPageID:
+		m.ResetPageID()
+		return nil
+	case comment.FieldPageTitle:
+		m.ResetPageTitle()
+		return nil
+	case comment.FieldPagePath:
+		m.ResetPagePath()
+		return nil
+	case comment.FieldNodeID:
+		m.ResetNodeID()
+		return nil
+	case comment.FieldNodePreview:
+		m.ResetNodePreview()
 		return nil
 	}
 	return fmt.Errorf("unknown Comment field %s", name)
@@ -3498,6 +4083,1324 @@ func (m *CommentMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Comment edge %s", name)
+}
+
+// CommentReactionMutation represents an operation that mutates the CommentReaction nodes in the graph.
+type CommentReactionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	subject_id    *string
+	space_id      *string
+	emoji         *string
+	user_id       *string
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*CommentReaction, error)
+	predicates    []predicate.CommentReaction
+}
+
+var _ ent.Mutation = (*CommentReactionMutation)(nil)
+
+// commentreactionOption allows management of the mutation configuration using functional options.
+type commentreactionOption func(*CommentReactionMutation)
+
+// newCommentReactionMutation creates new mutation for the CommentReaction entity.
+func newCommentReactionMutation(c config, op Op, opts ...commentreactionOption) *CommentReactionMutation {
+	m := &CommentReactionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCommentReaction,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCommentReactionID sets the ID field of the mutation.
+func withCommentReactionID(id string) commentreactionOption {
+	return func(m *CommentReactionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CommentReaction
+		)
+		m.oldValue = func(ctx context.Context) (*CommentReaction, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CommentReaction.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCommentReaction sets the old CommentReaction of the mutation.
+func withCommentReaction(node *CommentReaction) commentreactionOption {
+	return func(m *CommentReactionMutation) {
+		m.oldValue = func(context.Context) (*CommentReaction, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CommentReactionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CommentReactionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CommentReaction entities.
+func (m *CommentReactionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CommentReactionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CommentReactionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CommentReaction.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSubjectID sets the "subject_id" field.
+func (m *CommentReactionMutation) SetSubjectID(s string) {
+	m.subject_id = &s
+}
+
+// SubjectID returns the value of the "subject_id" field in the mutation.
+func (m *CommentReactionMutation) SubjectID() (r string, exists bool) {
+	v := m.subject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubjectID returns the old "subject_id" field's value of the CommentReaction entity.
+// If the CommentReaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReactionMutation) OldSubjectID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubjectID: %w", err)
+	}
+	return oldValue.SubjectID, nil
+}
+
+// ResetSubjectID resets all changes to the "subject_id" field.
+func (m *CommentReactionMutation) ResetSubjectID() {
+	m.subject_id = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *CommentReactionMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *CommentReactionMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the CommentReaction entity.
+// If the CommentReaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReactionMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *CommentReactionMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetEmoji sets the "emoji" field.
+func (m *CommentReactionMutation) SetEmoji(s string) {
+	m.emoji = &s
+}
+
+// Emoji returns the value of the "emoji" field in the mutation.
+func (m *CommentReactionMutation) Emoji() (r string, exists bool) {
+	v := m.emoji
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmoji returns the old "emoji" field's value of the CommentReaction entity.
+// If the CommentReaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReactionMutation) OldEmoji(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmoji is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmoji requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmoji: %w", err)
+	}
+	return oldValue.Emoji, nil
+}
+
+// ResetEmoji resets all changes to the "emoji" field.
+func (m *CommentReactionMutation) ResetEmoji() {
+	m.emoji = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *CommentReactionMutation) SetUserID(s string) {
+	m.user_id = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *CommentReactionMutation) UserID() (r string, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the CommentReaction entity.
+// If the CommentReaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReactionMutation) OldUserID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *CommentReactionMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CommentReactionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CommentReactionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CommentReaction entity.
+// If the CommentReaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReactionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CommentReactionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the CommentReactionMutation builder.
+func (m *CommentReactionMutation) Where(ps ...predicate.CommentReaction) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CommentReactionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CommentReactionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CommentReaction, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CommentReactionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CommentReactionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CommentReaction).
+func (m *CommentReactionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CommentReactionMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.subject_id != nil {
+		fields = append(fields, commentreaction.FieldSubjectID)
+	}
+	if m.space_id != nil {
+		fields = append(fields, commentreaction.FieldSpaceID)
+	}
+	if m.emoji != nil {
+		fields = append(fields, commentreaction.FieldEmoji)
+	}
+	if m.user_id != nil {
+		fields = append(fields, commentreaction.FieldUserID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, commentreaction.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CommentReactionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case commentreaction.FieldSubjectID:
+		return m.SubjectID()
+	case commentreaction.FieldSpaceID:
+		return m.SpaceID()
+	case commentreaction.FieldEmoji:
+		return m.Emoji()
+	case commentreaction.FieldUserID:
+		return m.UserID()
+	case commentreaction.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CommentReactionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case commentreaction.FieldSubjectID:
+		return m.OldSubjectID(ctx)
+	case commentreaction.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case commentreaction.FieldEmoji:
+		return m.OldEmoji(ctx)
+	case commentreaction.FieldUserID:
+		return m.OldUserID(ctx)
+	case commentreaction.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CommentReaction field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentReactionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case commentreaction.FieldSubjectID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubjectID(v)
+		return nil
+	case commentreaction.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case commentreaction.FieldEmoji:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmoji(v)
+		return nil
+	case commentreaction.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case commentreaction.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReaction field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CommentReactionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CommentReactionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentReactionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CommentReaction numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CommentReactionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CommentReactionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CommentReactionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CommentReaction nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CommentReactionMutation) ResetField(name string) error {
+	switch name {
+	case commentreaction.FieldSubjectID:
+		m.ResetSubjectID()
+		return nil
+	case commentreaction.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case commentreaction.FieldEmoji:
+		m.ResetEmoji()
+		return nil
+	case commentreaction.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case commentreaction.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReaction field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CommentReactionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CommentReactionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CommentReactionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CommentReactionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CommentReactionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CommentReactionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CommentReactionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CommentReaction unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CommentReactionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CommentReaction edge %s", name)
+}
+
+// CommentReplyMutation represents an operation that mutates the CommentReply nodes in the graph.
+type CommentReplyMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	created_at        *time.Time
+	updated_at        *time.Time
+	comment_id        *string
+	space_id          *string
+	change_request_id *string
+	body              *string
+	posted_by         *string
+	edited_at         *time.Time
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*CommentReply, error)
+	predicates        []predicate.CommentReply
+}
+
+var _ ent.Mutation = (*CommentReplyMutation)(nil)
+
+// commentreplyOption allows management of the mutation configuration using functional options.
+type commentreplyOption func(*CommentReplyMutation)
+
+// newCommentReplyMutation creates new mutation for the CommentReply entity.
+func newCommentReplyMutation(c config, op Op, opts ...commentreplyOption) *CommentReplyMutation {
+	m := &CommentReplyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCommentReply,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCommentReplyID sets the ID field of the mutation.
+func withCommentReplyID(id string) commentreplyOption {
+	return func(m *CommentReplyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CommentReply
+		)
+		m.oldValue = func(ctx context.Context) (*CommentReply, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CommentReply.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCommentReply sets the old CommentReply of the mutation.
+func withCommentReply(node *CommentReply) commentreplyOption {
+	return func(m *CommentReplyMutation) {
+		m.oldValue = func(context.Context) (*CommentReply, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CommentReplyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CommentReplyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CommentReply entities.
+func (m *CommentReplyMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CommentReplyMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CommentReplyMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CommentReply.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CommentReplyMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CommentReplyMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CommentReplyMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CommentReplyMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CommentReplyMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CommentReplyMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetCommentID sets the "comment_id" field.
+func (m *CommentReplyMutation) SetCommentID(s string) {
+	m.comment_id = &s
+}
+
+// CommentID returns the value of the "comment_id" field in the mutation.
+func (m *CommentReplyMutation) CommentID() (r string, exists bool) {
+	v := m.comment_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommentID returns the old "comment_id" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldCommentID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommentID: %w", err)
+	}
+	return oldValue.CommentID, nil
+}
+
+// ResetCommentID resets all changes to the "comment_id" field.
+func (m *CommentReplyMutation) ResetCommentID() {
+	m.comment_id = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *CommentReplyMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *CommentReplyMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *CommentReplyMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *CommentReplyMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *CommentReplyMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldChangeRequestID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (m *CommentReplyMutation) ClearChangeRequestID() {
+	m.change_request_id = nil
+	m.clearedFields[commentreply.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestIDCleared returns if the "change_request_id" field was cleared in this mutation.
+func (m *CommentReplyMutation) ChangeRequestIDCleared() bool {
+	_, ok := m.clearedFields[commentreply.FieldChangeRequestID]
+	return ok
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *CommentReplyMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+	delete(m.clearedFields, commentreply.FieldChangeRequestID)
+}
+
+// SetBody sets the "body" field.
+func (m *CommentReplyMutation) SetBody(s string) {
+	m.body = &s
+}
+
+// Body returns the value of the "body" field in the mutation.
+func (m *CommentReplyMutation) Body() (r string, exists bool) {
+	v := m.body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBody returns the old "body" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBody: %w", err)
+	}
+	return oldValue.Body, nil
+}
+
+// ResetBody resets all changes to the "body" field.
+func (m *CommentReplyMutation) ResetBody() {
+	m.body = nil
+}
+
+// SetPostedBy sets the "posted_by" field.
+func (m *CommentReplyMutation) SetPostedBy(s string) {
+	m.posted_by = &s
+}
+
+// PostedBy returns the value of the "posted_by" field in the mutation.
+func (m *CommentReplyMutation) PostedBy() (r string, exists bool) {
+	v := m.posted_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostedBy returns the old "posted_by" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldPostedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostedBy: %w", err)
+	}
+	return oldValue.PostedBy, nil
+}
+
+// ClearPostedBy clears the value of the "posted_by" field.
+func (m *CommentReplyMutation) ClearPostedBy() {
+	m.posted_by = nil
+	m.clearedFields[commentreply.FieldPostedBy] = struct{}{}
+}
+
+// PostedByCleared returns if the "posted_by" field was cleared in this mutation.
+func (m *CommentReplyMutation) PostedByCleared() bool {
+	_, ok := m.clearedFields[commentreply.FieldPostedBy]
+	return ok
+}
+
+// ResetPostedBy resets all changes to the "posted_by" field.
+func (m *CommentReplyMutation) ResetPostedBy() {
+	m.posted_by = nil
+	delete(m.clearedFields, commentreply.FieldPostedBy)
+}
+
+// SetEditedAt sets the "edited_at" field.
+func (m *CommentReplyMutation) SetEditedAt(t time.Time) {
+	m.edited_at = &t
+}
+
+// EditedAt returns the value of the "edited_at" field in the mutation.
+func (m *CommentReplyMutation) EditedAt() (r time.Time, exists bool) {
+	v := m.edited_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEditedAt returns the old "edited_at" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldEditedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEditedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEditedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEditedAt: %w", err)
+	}
+	return oldValue.EditedAt, nil
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (m *CommentReplyMutation) ClearEditedAt() {
+	m.edited_at = nil
+	m.clearedFields[commentreply.FieldEditedAt] = struct{}{}
+}
+
+// EditedAtCleared returns if the "edited_at" field was cleared in this mutation.
+func (m *CommentReplyMutation) EditedAtCleared() bool {
+	_, ok := m.clearedFields[commentreply.FieldEditedAt]
+	return ok
+}
+
+// ResetEditedAt resets all changes to the "edited_at" field.
+func (m *CommentReplyMutation) ResetEditedAt() {
+	m.edited_at = nil
+	delete(m.clearedFields, commentreply.FieldEditedAt)
+}
+
+// Where appends a list predicates to the CommentReplyMutation builder.
+func (m *CommentReplyMutation) Where(ps ...predicate.CommentReply) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CommentReplyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CommentReplyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CommentReply, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CommentReplyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CommentReplyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CommentReply).
+func (m *CommentReplyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CommentReplyMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, commentreply.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, commentreply.FieldUpdatedAt)
+	}
+	if m.comment_id != nil {
+		fields = append(fields, commentreply.FieldCommentID)
+	}
+	if m.space_id != nil {
+		fields = append(fields, commentreply.FieldSpaceID)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, commentreply.FieldChangeRequestID)
+	}
+	if m.body != nil {
+		fields = append(fields, commentreply.FieldBody)
+	}
+	if m.posted_by != nil {
+		fields = append(fields, commentreply.FieldPostedBy)
+	}
+	if m.edited_at != nil {
+		fields = append(fields, commentreply.FieldEditedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CommentReplyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case commentreply.FieldCreatedAt:
+		return m.CreatedAt()
+	case commentreply.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case commentreply.FieldCommentID:
+		return m.CommentID()
+	case commentreply.FieldSpaceID:
+		return m.SpaceID()
+	case commentreply.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case commentreply.FieldBody:
+		return m.Body()
+	case commentreply.FieldPostedBy:
+		return m.PostedBy()
+	case commentreply.FieldEditedAt:
+		return m.EditedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CommentReplyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case commentreply.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case commentreply.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case commentreply.FieldCommentID:
+		return m.OldCommentID(ctx)
+	case commentreply.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case commentreply.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case commentreply.FieldBody:
+		return m.OldBody(ctx)
+	case commentreply.FieldPostedBy:
+		return m.OldPostedBy(ctx)
+	case commentreply.FieldEditedAt:
+		return m.OldEditedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CommentReply field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentReplyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case commentreply.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case commentreply.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case commentreply.FieldCommentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommentID(v)
+		return nil
+	case commentreply.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case commentreply.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case commentreply.FieldBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBody(v)
+		return nil
+	case commentreply.FieldPostedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostedBy(v)
+		return nil
+	case commentreply.FieldEditedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEditedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CommentReplyMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CommentReplyMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentReplyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CommentReply numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CommentReplyMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(commentreply.FieldChangeRequestID) {
+		fields = append(fields, commentreply.FieldChangeRequestID)
+	}
+	if m.FieldCleared(commentreply.FieldPostedBy) {
+		fields = append(fields, commentreply.FieldPostedBy)
+	}
+	if m.FieldCleared(commentreply.FieldEditedAt) {
+		fields = append(fields, commentreply.FieldEditedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CommentReplyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CommentReplyMutation) ClearField(name string) error {
+	switch name {
+	case commentreply.FieldChangeRequestID:
+		m.ClearChangeRequestID()
+		return nil
+	case commentreply.FieldPostedBy:
+		m.ClearPostedBy()
+		return nil
+	case commentreply.FieldEditedAt:
+		m.ClearEditedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CommentReplyMutation) ResetField(name string) error {
+	switch name {
+	case commentreply.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case commentreply.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case commentreply.FieldCommentID:
+		m.ResetCommentID()
+		return nil
+	case commentreply.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case commentreply.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case commentreply.FieldBody:
+		m.ResetBody()
+		return nil
+	case commentreply.FieldPostedBy:
+		m.ResetPostedBy()
+		return nil
+	case commentreply.FieldEditedAt:
+		m.ResetEditedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CommentReplyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CommentReplyMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CommentReplyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CommentReplyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CommentReplyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CommentReplyMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CommentReplyMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CommentReply unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CommentReplyMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CommentReply edge %s", name)
 }
 
 // CustomFieldMutation represents an operation that mutates the CustomField nodes in the graph.

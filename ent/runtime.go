@@ -9,6 +9,8 @@ import (
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/commentreaction"
+	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
@@ -157,12 +159,66 @@ func init() {
 	commentDescBody := commentFields[3].Descriptor()
 	// comment.DefaultBody holds the default value on creation for the body field.
 	comment.DefaultBody = commentDescBody.Default.(string)
+	// commentDescRevisionID is the schema descriptor for revision_id field.
+	commentDescRevisionID := commentFields[8].Descriptor()
+	// comment.DefaultRevisionID holds the default value on creation for the revision_id field.
+	comment.DefaultRevisionID = commentDescRevisionID.Default.(string)
+	// commentDescPageTitle is the schema descriptor for page_title field.
+	commentDescPageTitle := commentFields[10].Descriptor()
+	// comment.DefaultPageTitle holds the default value on creation for the page_title field.
+	comment.DefaultPageTitle = commentDescPageTitle.Default.(string)
+	// commentDescPagePath is the schema descriptor for page_path field.
+	commentDescPagePath := commentFields[11].Descriptor()
+	// comment.DefaultPagePath holds the default value on creation for the page_path field.
+	comment.DefaultPagePath = commentDescPagePath.Default.(string)
+	// commentDescNodePreview is the schema descriptor for node_preview field.
+	commentDescNodePreview := commentFields[13].Descriptor()
+	// comment.DefaultNodePreview holds the default value on creation for the node_preview field.
+	comment.DefaultNodePreview = commentDescNodePreview.Default.(string)
 	// commentDescID is the schema descriptor for id field.
 	commentDescID := commentMixinFields0[0].Descriptor()
 	// comment.DefaultID holds the default value on creation for the id field.
 	comment.DefaultID = commentDescID.Default.(func() string)
 	// comment.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	comment.IDValidator = commentDescID.Validators[0].(func(string) error)
+	commentreactionMixin := schema.CommentReaction{}.Mixin()
+	commentreactionMixinFields0 := commentreactionMixin[0].Fields()
+	_ = commentreactionMixinFields0
+	commentreactionFields := schema.CommentReaction{}.Fields()
+	_ = commentreactionFields
+	// commentreactionDescID is the schema descriptor for id field.
+	commentreactionDescID := commentreactionMixinFields0[0].Descriptor()
+	// commentreaction.DefaultID holds the default value on creation for the id field.
+	commentreaction.DefaultID = commentreactionDescID.Default.(func() string)
+	// commentreaction.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	commentreaction.IDValidator = commentreactionDescID.Validators[0].(func(string) error)
+	commentreplyMixin := schema.CommentReply{}.Mixin()
+	commentreplyMixinFields0 := commentreplyMixin[0].Fields()
+	_ = commentreplyMixinFields0
+	commentreplyMixinFields1 := commentreplyMixin[1].Fields()
+	_ = commentreplyMixinFields1
+	commentreplyFields := schema.CommentReply{}.Fields()
+	_ = commentreplyFields
+	// commentreplyDescCreatedAt is the schema descriptor for created_at field.
+	commentreplyDescCreatedAt := commentreplyMixinFields1[0].Descriptor()
+	// commentreply.DefaultCreatedAt holds the default value on creation for the created_at field.
+	commentreply.DefaultCreatedAt = commentreplyDescCreatedAt.Default.(func() time.Time)
+	// commentreplyDescUpdatedAt is the schema descriptor for updated_at field.
+	commentreplyDescUpdatedAt := commentreplyMixinFields1[1].Descriptor()
+	// commentreply.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	commentreply.DefaultUpdatedAt = commentreplyDescUpdatedAt.Default.(func() time.Time)
+	// commentreply.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	commentreply.UpdateDefaultUpdatedAt = commentreplyDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// commentreplyDescBody is the schema descriptor for body field.
+	commentreplyDescBody := commentreplyFields[3].Descriptor()
+	// commentreply.DefaultBody holds the default value on creation for the body field.
+	commentreply.DefaultBody = commentreplyDescBody.Default.(string)
+	// commentreplyDescID is the schema descriptor for id field.
+	commentreplyDescID := commentreplyMixinFields0[0].Descriptor()
+	// commentreply.DefaultID holds the default value on creation for the id field.
+	commentreply.DefaultID = commentreplyDescID.Default.(func() string)
+	// commentreply.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	commentreply.IDValidator = commentreplyDescID.Validators[0].(func(string) error)
 	customfieldMixin := schema.CustomField{}.Mixin()
 	customfieldMixinFields0 := customfieldMixin[0].Fields()
 	_ = customfieldMixinFields0

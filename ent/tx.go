@@ -22,6 +22,10 @@ type Tx struct {
 	Collection *CollectionClient
 	// Comment is the client for interacting with the Comment builders.
 	Comment *CommentClient
+	// CommentReaction is the client for interacting with the CommentReaction builders.
+	CommentReaction *CommentReactionClient
+	// CommentReply is the client for interacting with the CommentReply builders.
+	CommentReply *CommentReplyClient
 	// CustomField is the client for interacting with the CustomField builders.
 	CustomField *CustomFieldClient
 	// CustomFieldValue is the client for interacting with the CustomFieldValue builders.
@@ -191,6 +195,8 @@ func (tx *Tx) init() {
 	tx.ChangeRequest = NewChangeRequestClient(tx.config)
 	tx.Collection = NewCollectionClient(tx.config)
 	tx.Comment = NewCommentClient(tx.config)
+	tx.CommentReaction = NewCommentReactionClient(tx.config)
+	tx.CommentReply = NewCommentReplyClient(tx.config)
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldValue = NewCustomFieldValueClient(tx.config)
 	tx.Download = NewDownloadClient(tx.config)

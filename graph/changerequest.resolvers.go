@@ -28,7 +28,7 @@ func (r *changeRequestResolver) Revision(ctx context.Context, obj *ent.ChangeReq
 	return r.revisionObject(loadRevision(ctx, obj.RevisionID))
 }
 
-func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error) {
+func (r *changeRequestResolver) OpenComments(ctx context.Context, obj *ent.ChangeRequest) (int, error) {
 	return r.ChangeRequestOpenComments(ctx, obj)
 }
 

@@ -29,6 +29,12 @@ var listFieldCaps = map[string]int64{
 	"Space.customFields": paging.MaxLimit,
 	// Unbounded: one per active SAML provider; the paging maximum.
 	"Organization.ssoProviders": paging.MaxLimit,
+	// A comment or reply holds at most MaxReactionEmoji different emoji
+	// (applyReactions); each emoji's users are unbounded (members of the
+	// organization): the paging maximum.
+	"Comment.reactions":      MaxReactionEmoji,
+	"CommentReply.reactions": MaxReactionEmoji,
+	"EmojiReaction.users":    paging.MaxLimit,
 	// searchResults (search.go) keeps at most 3 matching sections a page.
 	"SearchPage.sections": 3,
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/teammember"
@@ -427,4 +429,82 @@ func creatableParent(ctx context.Context, orgID string, parent *string, field st
 		return nil, apperr.Forbiddenf("creating content in collection %s needs the create role on it", c.ID)
 	}
 	return c, nil
+}
+
+// commentScope is where comments live: a space, or one of its change
+// requests (CR), with the caller's role on the space.
+type commentScope struct {
+	Space *ent.Space
+	Role  *access.Role
+	CR    *ent.ChangeRequest // nil: the space itself
+}
+
+// visibleCommentScope is a space the caller can read, or a change request
+// of it (by id or number): comments there are readable.
+func (r *Resolver) visibleCommentScope(ctx context.Context, spaceID string, crID *string) (commentScope, error) {
+	s, role, err := visibleSpace(ctx, spaceID)
+	if err != nil {
+		return commentScope{}, err
+	}
+	sc := commentScope{Space: s, Role: role}
+	if crID != nil {
+		if sc.CR, err = r.FindChangeRequest(ctx, spaceID, *crID); err != nil {
+			return commentScope{}, err
+		}
+	}
+	return sc, nil
+}
+
+// commentableScope is a visible scope where the caller may post, reply,
+// react and resolve: the comment role (403), outside merged or archived
+// change requests (409). Locked spaces take comments: they are not edits.
+func (r *Resolver) commentableScope(ctx context.Context, spaceID string, crID *string) (commentScope, error) {
+	sc, err := r.visibleCommentScope(ctx, spaceID, crID)
+	if err != nil {
+		return sc, err
+	}
+	if err := roleAtLeast(sc.Role, access.Comment, "space", spaceID); err != nil {
+		return sc, err
+	}
+	if sc.CR != nil && !commentsWritable(sc.CR) {
+		return sc, apperr.Conflictf("change request %d is %s: its comments are read-only", sc.CR.Number, sc.CR.Status)
+	}
+	return sc, nil
+}
+
+// visibleComment is comment id of a scope the caller can read; a comment of
+// another space, or of another change request, is not found.
+func (r *Resolver) visibleComment(ctx context.Context, sc commentScope, id string) (*ent.Comment, error) {
+	c, err := r.Client.Comment.Query().Where(comment.ID(id), comment.SpaceID(sc.Space.ID)).Only(ctx)
+	if ent.IsNotFound(err) || (err == nil && !inScope(sc, c.ChangeRequestID)) {
+		return nil, apperr.NotFoundf("comment %s not found", id)
+	}
+	return c, err
+}
+
+// visibleReply is reply id of a visible comment.
+func (r *Resolver) visibleReply(ctx context.Context, c *ent.Comment, id string) (*ent.CommentReply, error) {
+	rp, err := r.Client.CommentReply.Query().Where(commentreply.ID(id), commentreply.CommentID(c.ID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("comment reply %s not found", id)
+	}
+	return rp, err
+}
+
+// authoredBody refuses (403) a change to the body of a comment or reply
+// that the caller did not post.
+func authoredBody(ctx context.Context, postedBy string) error {
+	if postedBy != auth.ViewerID(ctx) {
+		return apperr.Forbiddenf("only its author can edit the body of a comment or reply")
+	}
+	return nil
+}
+
+// removableBy refuses (403) to delete a comment or reply the caller may not
+// delete: its author and the space's admins may.
+func removableBy(ctx context.Context, sc commentScope, postedBy string) error {
+	if !access.CommentPermissionsFor(sc.Role, postedBy == auth.ViewerID(ctx), true).Delete {
+		return apperr.Forbiddenf("only its author or an admin of the space can delete a comment or reply")
+	}
+	return nil
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/collection"
+	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/organization"
@@ -71,6 +73,12 @@ var nodeTypes = []nodeType{
 	}},
 	{"ChangeRequest", changerequest.Table, changerequest.FieldSpaceID, func(r *Resolver, ctx context.Context, id, spaceID string) (model.Node, error) {
 		return r.FindChangeRequest(ctx, spaceID, id)
+	}},
+	{"Comment", comment.Table, comment.FieldSpaceID, func(r *Resolver, ctx context.Context, id, spaceID string) (model.Node, error) {
+		return r.commentNode(ctx, spaceID, id)
+	}},
+	{"CommentReply", commentreply.Table, commentreply.FieldSpaceID, func(r *Resolver, ctx context.Context, id, spaceID string) (model.Node, error) {
+		return r.replyNode(ctx, spaceID, id)
 	}},
 	{"Revision", revision.Table, revision.FieldSpaceID, func(r *Resolver, ctx context.Context, id, spaceID string) (model.Node, error) {
 		return r.spaceRevisionByID(ctx, spaceID, id)

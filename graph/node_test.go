@@ -34,6 +34,8 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 	saml := create(`mutation($org: ID!) { createSAMLProvider(organizationId: $org, input: {label: "Okta"}) { id } }`, org, "createSAMLProvider")
 	inv := create(`mutation($org: ID!) { createOrganizationInvite(organizationId: $org, input: {role: read}) { id } }`, org, "createOrganizationInvite")
 	cr := create(`mutation($s: ID!) { createChangeRequest(spaceId: $s) { id } }`, map[string]any{"s": space}, "createChangeRequest")
+	cm := create(`mutation($s: ID!) { postComment(spaceId: $s, input: {markdown: "Hi"}) { id } }`, map[string]any{"s": space}, "postComment")
+	reply := create(`mutation($s: ID!, $c: ID!) { postCommentReply(spaceId: $s, commentId: $c, markdown: "Hello") { id } }`, map[string]any{"s": space, "c": cm}, "postCommentReply")
 	return []nodeFixture{
 		{"Organization", acme, `query($id: ID!) { organization(id: $id) { id } }`, map[string]any{"id": acme}},
 		{"User", alice.ID, `{ viewer { user { id } } }`, nil},
@@ -46,6 +48,8 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 		{"SAMLProvider", saml, `query($org: ID!, $id: ID!) { samlProvider(organizationId: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": saml}},
 		{"Invite", inv, `query($org: ID!, $id: ID!) { organizationInviteLink(organizationId: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": inv}},
 		{"ChangeRequest", cr, `query($s: ID!, $id: String!) { space(id: $s) { changeRequest(id: $id) { id } } }`, map[string]any{"s": space, "id": cr}},
+		{"Comment", cm, `query($s: ID!, $id: ID!) { space(id: $s) { comment(id: $id) { id } } }`, map[string]any{"s": space, "id": cm}},
+		{"CommentReply", reply, "", nil},
 	}
 }
 
@@ -66,7 +70,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "ChangeRequest Collection CustomField Invite Organization Revision SAMLProvider Space Team TranslationSettings User"
+	got := "ChangeRequest Collection Comment CommentReply CustomField Invite Organization Revision SAMLProvider Space Team TranslationSettings User"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures)", want, got)
 	}

@@ -90,7 +90,7 @@ func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (*model.Re
 	return r.revisionObject(loader.For(ctx).RevisionByID.Load(ctx, obj.RevisionID)())
 }
 
-func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space) (int, error) {
+func (r *spaceResolver) OpenComments(ctx context.Context, obj *ent.Space) (int, error) {
 	c, err := r.SpaceCounts(ctx, obj)
 	return c.OpenComments, err
 }

@@ -81,7 +81,7 @@ func TestListingSpacesStatementCount(t *testing.T) {
 // spaces.
 func TestCollectionTreeStatementCount(t *testing.T) {
 	const query = `query($id: ID!) { organization(id: $id) { collections(nested: false) { edges { node { title permissions { view }
-		spaces { totalCount edges { node { title changeRequestCount comments permissions { edit } } } }
+		spaces { totalCount edges { node { title changeRequestCount openComments permissions { edit } } } }
 		collections { edges { node { title
 			spaces { edges { node { title changeRequestsOpen permissions { admin } } } }
 			collections { edges { node { title spaces { edges { node { title } } } } } } } } } } } } } }`

@@ -6,6 +6,8 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/commentreaction"
+	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/file"
@@ -39,6 +41,12 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 		var n int
 		err := r.withTx(ctx, func(tx *ent.Client) error {
 			if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			if _, err := tx.CommentReaction.Delete().Where(commentreaction.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			if _, err := tx.CommentReply.Delete().Where(commentreply.SpaceID(id)).Exec(ctx); err != nil {
 				return err
 			}
 			if _, err := tx.Comment.Delete().Where(comment.SpaceID(id)).Exec(ctx); err != nil {

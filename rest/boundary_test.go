@@ -22,6 +22,7 @@ type boundaryWorld struct {
 	admin, stranger                            testkit.User
 	org, space, collection, changeRequest      string
 	team, invite, translation, field, crNumber string
+	comment, commentReply                      string
 }
 
 func newBoundaryWorld(t *testing.T, s *testkit.Server) boundaryWorld {
@@ -38,6 +39,9 @@ func newBoundaryWorld(t *testing.T, s *testkit.Server) boundaryWorld {
 	w.translation = s.Call(t, "createTranslation", tok, "POST", org+"/translations", map[string]any{"title": "European"}, 201).JSON(t)["id"].(string)
 	w.field = "tier"
 	s.Call(t, "createOrganizationCustomField", tok, "POST", org+"/custom-fields", map[string]any{"name": w.field, "type": "text"}, 201)
+	comments := "/v1/spaces/" + w.space + "/comments"
+	w.comment = s.Call(t, "postCommentInSpace", tok, "POST", comments, map[string]any{"body": map[string]any{"markdown": "Hi"}}, 200).JSON(t)["id"].(string)
+	w.commentReply = s.Call(t, "postCommentReplyInSpace", tok, "POST", comments+"/"+w.comment+"/replies", map[string]any{"body": map[string]any{"markdown": "Hello"}}, 200).JSON(t)["id"].(string)
 	return w
 }
 
@@ -150,7 +154,7 @@ func TestStrangersMeetNotFoundBeforeBadBodies(t *testing.T) {
 			"organizationId": w.org, "spaceId": w.space, "collectionId": w.collection,
 			"changeRequestId": w.changeRequest, "teamId": w.team, "inviteId": w.invite,
 			"translationId": w.translation, "fieldName": w.field, "userId": w.admin.ID,
-			"samlProviderId": "nosuchprovider",
+			"samlProviderId": "nosuchprovider", "commentId": w.comment, "commentReplyId": w.commentReply,
 		}
 		// Creating an organization has no target to hide. Joining through
 		// an invite link takes no body and is open to anyone with the link:

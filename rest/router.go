@@ -31,6 +31,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.spaceFieldRoutes(r)
 	a.contentRoutes(r)
 	a.changeRequestRoutes(r)
+	a.commentRoutes(r)
 	a.searchRoutes(r)
 	a.linkRoutes(r)
 	a.importRoutes(r)

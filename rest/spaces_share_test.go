@@ -11,7 +11,7 @@ import (
 
 // spaceFields are the fields of Space a share-key holder may read in
 // GraphQL: the space's own, as REST's getSpace presents them.
-const spaceFields = `id title emoji visibility editMode defaultLevel comments changeRequestCount changeRequestsOpen changeRequestsDraft
+const spaceFields = `id title emoji visibility editMode defaultLevel openComments changeRequestCount changeRequestsOpen changeRequestsDraft
 	urls { location app published public } permissions { view access admin edit comment merge review }`
 
 // TestShareKeyReadsOnlyTheSpace reads a share-link space with its share key
@@ -57,7 +57,7 @@ func TestShareKeyReadsOnlyTheSpace(t *testing.T) {
 			{gql["id"], rest["id"]}, {gql["title"], rest["title"]}, {gql["emoji"], rest["emoji"]},
 			// GraphQL enum names spell REST's '-' as '_'.
 			{gql["visibility"], strings.ReplaceAll(rest["visibility"].(string), "-", "_")}, {gql["editMode"], rest["editMode"]}, {gql["defaultLevel"], rest["defaultLevel"]},
-			{gql["comments"], rest["comments"]}, {gql["changeRequestCount"], rest["changeRequests"]},
+			{gql["openComments"], rest["comments"]}, {gql["changeRequestCount"], rest["changeRequests"]},
 			{gql["changeRequestsOpen"], rest["changeRequestsOpen"]}, {gql["changeRequestsDraft"], rest["changeRequestsDraft"]},
 			{fmt.Sprint(gql["urls"]), fmt.Sprint(withNulls(rest["urls"], "published", "public"))},
 		} {

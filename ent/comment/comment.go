@@ -29,6 +29,24 @@ const (
 	FieldBody = "body"
 	// FieldPostedBy holds the string denoting the posted_by field in the database.
 	FieldPostedBy = "posted_by"
+	// FieldEditedAt holds the string denoting the edited_at field in the database.
+	FieldEditedAt = "edited_at"
+	// FieldResolvedAt holds the string denoting the resolved_at field in the database.
+	FieldResolvedAt = "resolved_at"
+	// FieldResolvedBy holds the string denoting the resolved_by field in the database.
+	FieldResolvedBy = "resolved_by"
+	// FieldRevisionID holds the string denoting the revision_id field in the database.
+	FieldRevisionID = "revision_id"
+	// FieldPageID holds the string denoting the page_id field in the database.
+	FieldPageID = "page_id"
+	// FieldPageTitle holds the string denoting the page_title field in the database.
+	FieldPageTitle = "page_title"
+	// FieldPagePath holds the string denoting the page_path field in the database.
+	FieldPagePath = "page_path"
+	// FieldNodeID holds the string denoting the node_id field in the database.
+	FieldNodeID = "node_id"
+	// FieldNodePreview holds the string denoting the node_preview field in the database.
+	FieldNodePreview = "node_preview"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
 	// Table holds the table name of the comment in the database.
@@ -52,6 +70,15 @@ var Columns = []string{
 	FieldStatus,
 	FieldBody,
 	FieldPostedBy,
+	FieldEditedAt,
+	FieldResolvedAt,
+	FieldResolvedBy,
+	FieldRevisionID,
+	FieldPageID,
+	FieldPageTitle,
+	FieldPagePath,
+	FieldNodeID,
+	FieldNodePreview,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -73,6 +100,14 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// DefaultBody holds the default value on creation for the "body" field.
 	DefaultBody string
+	// DefaultRevisionID holds the default value on creation for the "revision_id" field.
+	DefaultRevisionID string
+	// DefaultPageTitle holds the default value on creation for the "page_title" field.
+	DefaultPageTitle string
+	// DefaultPagePath holds the default value on creation for the "page_path" field.
+	DefaultPagePath string
+	// DefaultNodePreview holds the default value on creation for the "node_preview" field.
+	DefaultNodePreview string
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -146,6 +181,51 @@ func ByBody(opts ...sql.OrderTermOption) OrderOption {
 // ByPostedBy orders the results by the posted_by field.
 func ByPostedBy(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPostedBy, opts...).ToFunc()
+}
+
+// ByEditedAt orders the results by the edited_at field.
+func ByEditedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldEditedAt, opts...).ToFunc()
+}
+
+// ByResolvedAt orders the results by the resolved_at field.
+func ByResolvedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldResolvedAt, opts...).ToFunc()
+}
+
+// ByResolvedBy orders the results by the resolved_by field.
+func ByResolvedBy(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldResolvedBy, opts...).ToFunc()
+}
+
+// ByRevisionID orders the results by the revision_id field.
+func ByRevisionID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRevisionID, opts...).ToFunc()
+}
+
+// ByPageID orders the results by the page_id field.
+func ByPageID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPageID, opts...).ToFunc()
+}
+
+// ByPageTitle orders the results by the page_title field.
+func ByPageTitle(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPageTitle, opts...).ToFunc()
+}
+
+// ByPagePath orders the results by the page_path field.
+func ByPagePath(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPagePath, opts...).ToFunc()
+}
+
+// ByNodeID orders the results by the node_id field.
+func ByNodeID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNodeID, opts...).ToFunc()
+}
+
+// ByNodePreview orders the results by the node_preview field.
+func ByNodePreview(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNodePreview, opts...).ToFunc()
 }
 
 // BySpaceField orders the results by space field.

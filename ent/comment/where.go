@@ -95,6 +95,51 @@ func PostedBy(v string) predicate.Comment {
 	return predicate.Comment(sql.FieldEQ(FieldPostedBy, v))
 }
 
+// EditedAt applies equality check predicate on the "edited_at" field. It's identical to EditedAtEQ.
+func EditedAt(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldEditedAt, v))
+}
+
+// ResolvedAt applies equality check predicate on the "resolved_at" field. It's identical to ResolvedAtEQ.
+func ResolvedAt(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldResolvedAt, v))
+}
+
+// ResolvedBy applies equality check predicate on the "resolved_by" field. It's identical to ResolvedByEQ.
+func ResolvedBy(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldResolvedBy, v))
+}
+
+// RevisionID applies equality check predicate on the "revision_id" field. It's identical to RevisionIDEQ.
+func RevisionID(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldRevisionID, v))
+}
+
+// PageID applies equality check predicate on the "page_id" field. It's identical to PageIDEQ.
+func PageID(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldPageID, v))
+}
+
+// PageTitle applies equality check predicate on the "page_title" field. It's identical to PageTitleEQ.
+func PageTitle(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldPageTitle, v))
+}
+
+// PagePath applies equality check predicate on the "page_path" field. It's identical to PagePathEQ.
+func PagePath(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldPagePath, v))
+}
+
+// NodeID applies equality check predicate on the "node_id" field. It's identical to NodeIDEQ.
+func NodeID(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldNodeID, v))
+}
+
+// NodePreview applies equality check predicate on the "node_preview" field. It's identical to NodePreviewEQ.
+func NodePreview(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldNodePreview, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Comment {
 	return predicate.Comment(sql.FieldEQ(FieldCreatedAt, v))
@@ -473,6 +518,591 @@ func PostedByEqualFold(v string) predicate.Comment {
 // PostedByContainsFold applies the ContainsFold predicate on the "posted_by" field.
 func PostedByContainsFold(v string) predicate.Comment {
 	return predicate.Comment(sql.FieldContainsFold(FieldPostedBy, v))
+}
+
+// EditedAtEQ applies the EQ predicate on the "edited_at" field.
+func EditedAtEQ(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldEditedAt, v))
+}
+
+// EditedAtNEQ applies the NEQ predicate on the "edited_at" field.
+func EditedAtNEQ(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldEditedAt, v))
+}
+
+// EditedAtIn applies the In predicate on the "edited_at" field.
+func EditedAtIn(vs ...time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldEditedAt, vs...))
+}
+
+// EditedAtNotIn applies the NotIn predicate on the "edited_at" field.
+func EditedAtNotIn(vs ...time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldEditedAt, vs...))
+}
+
+// EditedAtGT applies the GT predicate on the "edited_at" field.
+func EditedAtGT(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldEditedAt, v))
+}
+
+// EditedAtGTE applies the GTE predicate on the "edited_at" field.
+func EditedAtGTE(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldEditedAt, v))
+}
+
+// EditedAtLT applies the LT predicate on the "edited_at" field.
+func EditedAtLT(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldEditedAt, v))
+}
+
+// EditedAtLTE applies the LTE predicate on the "edited_at" field.
+func EditedAtLTE(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldEditedAt, v))
+}
+
+// EditedAtIsNil applies the IsNil predicate on the "edited_at" field.
+func EditedAtIsNil() predicate.Comment {
+	return predicate.Comment(sql.FieldIsNull(FieldEditedAt))
+}
+
+// EditedAtNotNil applies the NotNil predicate on the "edited_at" field.
+func EditedAtNotNil() predicate.Comment {
+	return predicate.Comment(sql.FieldNotNull(FieldEditedAt))
+}
+
+// ResolvedAtEQ applies the EQ predicate on the "resolved_at" field.
+func ResolvedAtEQ(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldResolvedAt, v))
+}
+
+// ResolvedAtNEQ applies the NEQ predicate on the "resolved_at" field.
+func ResolvedAtNEQ(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldResolvedAt, v))
+}
+
+// ResolvedAtIn applies the In predicate on the "resolved_at" field.
+func ResolvedAtIn(vs ...time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldResolvedAt, vs...))
+}
+
+// ResolvedAtNotIn applies the NotIn predicate on the "resolved_at" field.
+func ResolvedAtNotIn(vs ...time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldResolvedAt, vs...))
+}
+
+// ResolvedAtGT applies the GT predicate on the "resolved_at" field.
+func ResolvedAtGT(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldResolvedAt, v))
+}
+
+// ResolvedAtGTE applies the GTE predicate on the "resolved_at" field.
+func ResolvedAtGTE(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldResolvedAt, v))
+}
+
+// ResolvedAtLT applies the LT predicate on the "resolved_at" field.
+func ResolvedAtLT(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldResolvedAt, v))
+}
+
+// ResolvedAtLTE applies the LTE predicate on the "resolved_at" field.
+func ResolvedAtLTE(v time.Time) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldResolvedAt, v))
+}
+
+// ResolvedAtIsNil applies the IsNil predicate on the "resolved_at" field.
+func ResolvedAtIsNil() predicate.Comment {
+	return predicate.Comment(sql.FieldIsNull(FieldResolvedAt))
+}
+
+// ResolvedAtNotNil applies the NotNil predicate on the "resolved_at" field.
+func ResolvedAtNotNil() predicate.Comment {
+	return predicate.Comment(sql.FieldNotNull(FieldResolvedAt))
+}
+
+// ResolvedByEQ applies the EQ predicate on the "resolved_by" field.
+func ResolvedByEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldResolvedBy, v))
+}
+
+// ResolvedByNEQ applies the NEQ predicate on the "resolved_by" field.
+func ResolvedByNEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldResolvedBy, v))
+}
+
+// ResolvedByIn applies the In predicate on the "resolved_by" field.
+func ResolvedByIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldResolvedBy, vs...))
+}
+
+// ResolvedByNotIn applies the NotIn predicate on the "resolved_by" field.
+func ResolvedByNotIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldResolvedBy, vs...))
+}
+
+// ResolvedByGT applies the GT predicate on the "resolved_by" field.
+func ResolvedByGT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldResolvedBy, v))
+}
+
+// ResolvedByGTE applies the GTE predicate on the "resolved_by" field.
+func ResolvedByGTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldResolvedBy, v))
+}
+
+// ResolvedByLT applies the LT predicate on the "resolved_by" field.
+func ResolvedByLT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldResolvedBy, v))
+}
+
+// ResolvedByLTE applies the LTE predicate on the "resolved_by" field.
+func ResolvedByLTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldResolvedBy, v))
+}
+
+// ResolvedByContains applies the Contains predicate on the "resolved_by" field.
+func ResolvedByContains(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContains(FieldResolvedBy, v))
+}
+
+// ResolvedByHasPrefix applies the HasPrefix predicate on the "resolved_by" field.
+func ResolvedByHasPrefix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasPrefix(FieldResolvedBy, v))
+}
+
+// ResolvedByHasSuffix applies the HasSuffix predicate on the "resolved_by" field.
+func ResolvedByHasSuffix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasSuffix(FieldResolvedBy, v))
+}
+
+// ResolvedByIsNil applies the IsNil predicate on the "resolved_by" field.
+func ResolvedByIsNil() predicate.Comment {
+	return predicate.Comment(sql.FieldIsNull(FieldResolvedBy))
+}
+
+// ResolvedByNotNil applies the NotNil predicate on the "resolved_by" field.
+func ResolvedByNotNil() predicate.Comment {
+	return predicate.Comment(sql.FieldNotNull(FieldResolvedBy))
+}
+
+// ResolvedByEqualFold applies the EqualFold predicate on the "resolved_by" field.
+func ResolvedByEqualFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEqualFold(FieldResolvedBy, v))
+}
+
+// ResolvedByContainsFold applies the ContainsFold predicate on the "resolved_by" field.
+func ResolvedByContainsFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContainsFold(FieldResolvedBy, v))
+}
+
+// RevisionIDEQ applies the EQ predicate on the "revision_id" field.
+func RevisionIDEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldRevisionID, v))
+}
+
+// RevisionIDNEQ applies the NEQ predicate on the "revision_id" field.
+func RevisionIDNEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldRevisionID, v))
+}
+
+// RevisionIDIn applies the In predicate on the "revision_id" field.
+func RevisionIDIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldRevisionID, vs...))
+}
+
+// RevisionIDNotIn applies the NotIn predicate on the "revision_id" field.
+func RevisionIDNotIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldRevisionID, vs...))
+}
+
+// RevisionIDGT applies the GT predicate on the "revision_id" field.
+func RevisionIDGT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldRevisionID, v))
+}
+
+// RevisionIDGTE applies the GTE predicate on the "revision_id" field.
+func RevisionIDGTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldRevisionID, v))
+}
+
+// RevisionIDLT applies the LT predicate on the "revision_id" field.
+func RevisionIDLT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldRevisionID, v))
+}
+
+// RevisionIDLTE applies the LTE predicate on the "revision_id" field.
+func RevisionIDLTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldRevisionID, v))
+}
+
+// RevisionIDContains applies the Contains predicate on the "revision_id" field.
+func RevisionIDContains(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContains(FieldRevisionID, v))
+}
+
+// RevisionIDHasPrefix applies the HasPrefix predicate on the "revision_id" field.
+func RevisionIDHasPrefix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasPrefix(FieldRevisionID, v))
+}
+
+// RevisionIDHasSuffix applies the HasSuffix predicate on the "revision_id" field.
+func RevisionIDHasSuffix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasSuffix(FieldRevisionID, v))
+}
+
+// RevisionIDEqualFold applies the EqualFold predicate on the "revision_id" field.
+func RevisionIDEqualFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEqualFold(FieldRevisionID, v))
+}
+
+// RevisionIDContainsFold applies the ContainsFold predicate on the "revision_id" field.
+func RevisionIDContainsFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContainsFold(FieldRevisionID, v))
+}
+
+// PageIDEQ applies the EQ predicate on the "page_id" field.
+func PageIDEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldPageID, v))
+}
+
+// PageIDNEQ applies the NEQ predicate on the "page_id" field.
+func PageIDNEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldPageID, v))
+}
+
+// PageIDIn applies the In predicate on the "page_id" field.
+func PageIDIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldPageID, vs...))
+}
+
+// PageIDNotIn applies the NotIn predicate on the "page_id" field.
+func PageIDNotIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldPageID, vs...))
+}
+
+// PageIDGT applies the GT predicate on the "page_id" field.
+func PageIDGT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldPageID, v))
+}
+
+// PageIDGTE applies the GTE predicate on the "page_id" field.
+func PageIDGTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldPageID, v))
+}
+
+// PageIDLT applies the LT predicate on the "page_id" field.
+func PageIDLT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldPageID, v))
+}
+
+// PageIDLTE applies the LTE predicate on the "page_id" field.
+func PageIDLTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldPageID, v))
+}
+
+// PageIDContains applies the Contains predicate on the "page_id" field.
+func PageIDContains(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContains(FieldPageID, v))
+}
+
+// PageIDHasPrefix applies the HasPrefix predicate on the "page_id" field.
+func PageIDHasPrefix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasPrefix(FieldPageID, v))
+}
+
+// PageIDHasSuffix applies the HasSuffix predicate on the "page_id" field.
+func PageIDHasSuffix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasSuffix(FieldPageID, v))
+}
+
+// PageIDIsNil applies the IsNil predicate on the "page_id" field.
+func PageIDIsNil() predicate.Comment {
+	return predicate.Comment(sql.FieldIsNull(FieldPageID))
+}
+
+// PageIDNotNil applies the NotNil predicate on the "page_id" field.
+func PageIDNotNil() predicate.Comment {
+	return predicate.Comment(sql.FieldNotNull(FieldPageID))
+}
+
+// PageIDEqualFold applies the EqualFold predicate on the "page_id" field.
+func PageIDEqualFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEqualFold(FieldPageID, v))
+}
+
+// PageIDContainsFold applies the ContainsFold predicate on the "page_id" field.
+func PageIDContainsFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContainsFold(FieldPageID, v))
+}
+
+// PageTitleEQ applies the EQ predicate on the "page_title" field.
+func PageTitleEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldPageTitle, v))
+}
+
+// PageTitleNEQ applies the NEQ predicate on the "page_title" field.
+func PageTitleNEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldPageTitle, v))
+}
+
+// PageTitleIn applies the In predicate on the "page_title" field.
+func PageTitleIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldPageTitle, vs...))
+}
+
+// PageTitleNotIn applies the NotIn predicate on the "page_title" field.
+func PageTitleNotIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldPageTitle, vs...))
+}
+
+// PageTitleGT applies the GT predicate on the "page_title" field.
+func PageTitleGT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldPageTitle, v))
+}
+
+// PageTitleGTE applies the GTE predicate on the "page_title" field.
+func PageTitleGTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldPageTitle, v))
+}
+
+// PageTitleLT applies the LT predicate on the "page_title" field.
+func PageTitleLT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldPageTitle, v))
+}
+
+// PageTitleLTE applies the LTE predicate on the "page_title" field.
+func PageTitleLTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldPageTitle, v))
+}
+
+// PageTitleContains applies the Contains predicate on the "page_title" field.
+func PageTitleContains(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContains(FieldPageTitle, v))
+}
+
+// PageTitleHasPrefix applies the HasPrefix predicate on the "page_title" field.
+func PageTitleHasPrefix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasPrefix(FieldPageTitle, v))
+}
+
+// PageTitleHasSuffix applies the HasSuffix predicate on the "page_title" field.
+func PageTitleHasSuffix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasSuffix(FieldPageTitle, v))
+}
+
+// PageTitleEqualFold applies the EqualFold predicate on the "page_title" field.
+func PageTitleEqualFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEqualFold(FieldPageTitle, v))
+}
+
+// PageTitleContainsFold applies the ContainsFold predicate on the "page_title" field.
+func PageTitleContainsFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContainsFold(FieldPageTitle, v))
+}
+
+// PagePathEQ applies the EQ predicate on the "page_path" field.
+func PagePathEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldPagePath, v))
+}
+
+// PagePathNEQ applies the NEQ predicate on the "page_path" field.
+func PagePathNEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldPagePath, v))
+}
+
+// PagePathIn applies the In predicate on the "page_path" field.
+func PagePathIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldPagePath, vs...))
+}
+
+// PagePathNotIn applies the NotIn predicate on the "page_path" field.
+func PagePathNotIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldPagePath, vs...))
+}
+
+// PagePathGT applies the GT predicate on the "page_path" field.
+func PagePathGT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldPagePath, v))
+}
+
+// PagePathGTE applies the GTE predicate on the "page_path" field.
+func PagePathGTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldPagePath, v))
+}
+
+// PagePathLT applies the LT predicate on the "page_path" field.
+func PagePathLT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldPagePath, v))
+}
+
+// PagePathLTE applies the LTE predicate on the "page_path" field.
+func PagePathLTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldPagePath, v))
+}
+
+// PagePathContains applies the Contains predicate on the "page_path" field.
+func PagePathContains(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContains(FieldPagePath, v))
+}
+
+// PagePathHasPrefix applies the HasPrefix predicate on the "page_path" field.
+func PagePathHasPrefix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasPrefix(FieldPagePath, v))
+}
+
+// PagePathHasSuffix applies the HasSuffix predicate on the "page_path" field.
+func PagePathHasSuffix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasSuffix(FieldPagePath, v))
+}
+
+// PagePathEqualFold applies the EqualFold predicate on the "page_path" field.
+func PagePathEqualFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEqualFold(FieldPagePath, v))
+}
+
+// PagePathContainsFold applies the ContainsFold predicate on the "page_path" field.
+func PagePathContainsFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContainsFold(FieldPagePath, v))
+}
+
+// NodeIDEQ applies the EQ predicate on the "node_id" field.
+func NodeIDEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldNodeID, v))
+}
+
+// NodeIDNEQ applies the NEQ predicate on the "node_id" field.
+func NodeIDNEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldNodeID, v))
+}
+
+// NodeIDIn applies the In predicate on the "node_id" field.
+func NodeIDIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldNodeID, vs...))
+}
+
+// NodeIDNotIn applies the NotIn predicate on the "node_id" field.
+func NodeIDNotIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldNodeID, vs...))
+}
+
+// NodeIDGT applies the GT predicate on the "node_id" field.
+func NodeIDGT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldNodeID, v))
+}
+
+// NodeIDGTE applies the GTE predicate on the "node_id" field.
+func NodeIDGTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldNodeID, v))
+}
+
+// NodeIDLT applies the LT predicate on the "node_id" field.
+func NodeIDLT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldNodeID, v))
+}
+
+// NodeIDLTE applies the LTE predicate on the "node_id" field.
+func NodeIDLTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldNodeID, v))
+}
+
+// NodeIDContains applies the Contains predicate on the "node_id" field.
+func NodeIDContains(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContains(FieldNodeID, v))
+}
+
+// NodeIDHasPrefix applies the HasPrefix predicate on the "node_id" field.
+func NodeIDHasPrefix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasPrefix(FieldNodeID, v))
+}
+
+// NodeIDHasSuffix applies the HasSuffix predicate on the "node_id" field.
+func NodeIDHasSuffix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasSuffix(FieldNodeID, v))
+}
+
+// NodeIDIsNil applies the IsNil predicate on the "node_id" field.
+func NodeIDIsNil() predicate.Comment {
+	return predicate.Comment(sql.FieldIsNull(FieldNodeID))
+}
+
+// NodeIDNotNil applies the NotNil predicate on the "node_id" field.
+func NodeIDNotNil() predicate.Comment {
+	return predicate.Comment(sql.FieldNotNull(FieldNodeID))
+}
+
+// NodeIDEqualFold applies the EqualFold predicate on the "node_id" field.
+func NodeIDEqualFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEqualFold(FieldNodeID, v))
+}
+
+// NodeIDContainsFold applies the ContainsFold predicate on the "node_id" field.
+func NodeIDContainsFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContainsFold(FieldNodeID, v))
+}
+
+// NodePreviewEQ applies the EQ predicate on the "node_preview" field.
+func NodePreviewEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEQ(FieldNodePreview, v))
+}
+
+// NodePreviewNEQ applies the NEQ predicate on the "node_preview" field.
+func NodePreviewNEQ(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldNEQ(FieldNodePreview, v))
+}
+
+// NodePreviewIn applies the In predicate on the "node_preview" field.
+func NodePreviewIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldIn(FieldNodePreview, vs...))
+}
+
+// NodePreviewNotIn applies the NotIn predicate on the "node_preview" field.
+func NodePreviewNotIn(vs ...string) predicate.Comment {
+	return predicate.Comment(sql.FieldNotIn(FieldNodePreview, vs...))
+}
+
+// NodePreviewGT applies the GT predicate on the "node_preview" field.
+func NodePreviewGT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGT(FieldNodePreview, v))
+}
+
+// NodePreviewGTE applies the GTE predicate on the "node_preview" field.
+func NodePreviewGTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldGTE(FieldNodePreview, v))
+}
+
+// NodePreviewLT applies the LT predicate on the "node_preview" field.
+func NodePreviewLT(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLT(FieldNodePreview, v))
+}
+
+// NodePreviewLTE applies the LTE predicate on the "node_preview" field.
+func NodePreviewLTE(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldLTE(FieldNodePreview, v))
+}
+
+// NodePreviewContains applies the Contains predicate on the "node_preview" field.
+func NodePreviewContains(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContains(FieldNodePreview, v))
+}
+
+// NodePreviewHasPrefix applies the HasPrefix predicate on the "node_preview" field.
+func NodePreviewHasPrefix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasPrefix(FieldNodePreview, v))
+}
+
+// NodePreviewHasSuffix applies the HasSuffix predicate on the "node_preview" field.
+func NodePreviewHasSuffix(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldHasSuffix(FieldNodePreview, v))
+}
+
+// NodePreviewEqualFold applies the EqualFold predicate on the "node_preview" field.
+func NodePreviewEqualFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldEqualFold(FieldNodePreview, v))
+}
+
+// NodePreviewContainsFold applies the ContainsFold predicate on the "node_preview" field.
+func NodePreviewContainsFold(v string) predicate.Comment {
+	return predicate.Comment(sql.FieldContainsFold(FieldNodePreview, v))
 }
 
 // HasSpace applies the HasEdge predicate on the "space" edge.

@@ -57,6 +57,30 @@ func (f CommentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommentMutation", m)
 }
 
+// The CommentReactionFunc type is an adapter to allow the use of ordinary
+// function as CommentReaction mutator.
+type CommentReactionFunc func(context.Context, *ent.CommentReactionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CommentReactionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CommentReactionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommentReactionMutation", m)
+}
+
+// The CommentReplyFunc type is an adapter to allow the use of ordinary
+// function as CommentReply mutator.
+type CommentReplyFunc func(context.Context, *ent.CommentReplyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CommentReplyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CommentReplyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommentReplyMutation", m)
+}
+
 // The CustomFieldFunc type is an adapter to allow the use of ordinary
 // function as CustomField mutator.
 type CustomFieldFunc func(context.Context, *ent.CustomFieldMutation) (ent.Value, error)

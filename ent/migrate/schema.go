@@ -125,6 +125,15 @@ var (
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"open", "resolved"}, Default: "open"},
 		{Name: "body", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "posted_by", Type: field.TypeString, Nullable: true},
+		{Name: "edited_at", Type: field.TypeTime, Nullable: true},
+		{Name: "resolved_at", Type: field.TypeTime, Nullable: true},
+		{Name: "resolved_by", Type: field.TypeString, Nullable: true},
+		{Name: "revision_id", Type: field.TypeString, Default: ""},
+		{Name: "page_id", Type: field.TypeString, Nullable: true},
+		{Name: "page_title", Type: field.TypeString, Default: ""},
+		{Name: "page_path", Type: field.TypeString, Default: ""},
+		{Name: "node_id", Type: field.TypeString, Nullable: true},
+		{Name: "node_preview", Type: field.TypeString, Default: ""},
 		{Name: "space_id", Type: field.TypeString},
 	}
 	// CommentsTable holds the schema information for the "comments" table.
@@ -135,16 +144,88 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "comments_spaces_comments",
-				Columns:    []*schema.Column{CommentsColumns[7]},
+				Columns:    []*schema.Column{CommentsColumns[16]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
-				Name:    "comment_space_id_status",
+				Name:    "comment_space_id_status_change_request_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommentsColumns[7], CommentsColumns[4]},
+				Columns: []*schema.Column{CommentsColumns[16], CommentsColumns[4], CommentsColumns[3]},
+			},
+			{
+				Name:    "comment_change_request_id_status",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[3], CommentsColumns[4]},
+			},
+			{
+				Name:    "comment_space_id_change_request_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[16], CommentsColumns[3], CommentsColumns[1], CommentsColumns[0]},
+			},
+			{
+				Name:    "comment_space_id_change_request_id_status_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[16], CommentsColumns[3], CommentsColumns[4], CommentsColumns[1], CommentsColumns[0]},
+			},
+		},
+	}
+	// CommentReactionsColumns holds the columns for the "comment_reactions" table.
+	CommentReactionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "subject_id", Type: field.TypeString},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "emoji", Type: field.TypeString},
+		{Name: "user_id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// CommentReactionsTable holds the schema information for the "comment_reactions" table.
+	CommentReactionsTable = &schema.Table{
+		Name:       "comment_reactions",
+		Columns:    CommentReactionsColumns,
+		PrimaryKey: []*schema.Column{CommentReactionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "commentreaction_subject_id_emoji_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{CommentReactionsColumns[1], CommentReactionsColumns[3], CommentReactionsColumns[4]},
+			},
+			{
+				Name:    "commentreaction_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommentReactionsColumns[2]},
+			},
+		},
+	}
+	// CommentRepliesColumns holds the columns for the "comment_replies" table.
+	CommentRepliesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "comment_id", Type: field.TypeString},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "change_request_id", Type: field.TypeString, Nullable: true},
+		{Name: "body", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "posted_by", Type: field.TypeString, Nullable: true},
+		{Name: "edited_at", Type: field.TypeTime, Nullable: true},
+	}
+	// CommentRepliesTable holds the schema information for the "comment_replies" table.
+	CommentRepliesTable = &schema.Table{
+		Name:       "comment_replies",
+		Columns:    CommentRepliesColumns,
+		PrimaryKey: []*schema.Column{CommentRepliesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "commentreply_comment_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommentRepliesColumns[3], CommentRepliesColumns[1], CommentRepliesColumns[0]},
+			},
+			{
+				Name:    "commentreply_space_id_change_request_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommentRepliesColumns[4], CommentRepliesColumns[5]},
 			},
 		},
 	}
@@ -692,6 +773,8 @@ var (
 		ChangeRequestsTable,
 		CollectionsTable,
 		CommentsTable,
+		CommentReactionsTable,
+		CommentRepliesTable,
 		CustomFieldsTable,
 		CustomFieldValuesTable,
 		DownloadsTable,

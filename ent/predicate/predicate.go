@@ -18,6 +18,12 @@ type Collection func(*sql.Selector)
 // Comment is the predicate function for comment builders.
 type Comment func(*sql.Selector)
 
+// CommentReaction is the predicate function for commentreaction builders.
+type CommentReaction func(*sql.Selector)
+
+// CommentReply is the predicate function for commentreply builders.
+type CommentReply func(*sql.Selector)
+
 // CustomField is the predicate function for customfield builders.
 type CustomField func(*sql.Selector)
 

@@ -60,7 +60,7 @@ type ContentLoaders struct {
 type SpaceCounts struct{ ChangeRequests, Open, Draft, OpenComments int }
 
 // spaceCountsSQL is the one definition of a space's counts: its change
-// requests, open and draft ones, and its open comments, as scalar
+// requests, open and draft ones, and its own open comments, as scalar
 // subqueries of the space row whose id is spaceID (a qualified column).
 // countSpaces selects them for ids; a space read that will present them
 // selects them with the space (WantSpaceCounts), so the read is one
@@ -72,8 +72,9 @@ func spaceCountsSQL(spaceID string) []string {
 		crs + ")",
 		status(changerequest.StatusOpen.String()),
 		status(changerequest.StatusDraft.String()),
-		fmt.Sprintf("(SELECT count(*) FROM %s k WHERE k.%s = %s AND k.%s = '%s')",
-			comment.Table, comment.FieldSpaceID, spaceID, comment.FieldStatus, comment.StatusOpen),
+		// The space's own comments, not those posted in its change requests.
+		fmt.Sprintf("(SELECT count(*) FROM %s k WHERE k.%s = %s AND k.%s = '%s' AND k.%s IS NULL)",
+			comment.Table, comment.FieldSpaceID, spaceID, comment.FieldStatus, comment.StatusOpen, comment.FieldChangeRequestID),
 	}
 }
 

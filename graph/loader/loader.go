@@ -34,12 +34,15 @@ const batchWait = time.Millisecond
 type Loaders struct {
 	*ContentLoaders
 	*RevisionLoaders
+	*CommentLoaders
 
 	client     *ent.Client
 	viewerID   string
 	stats      *Stats
 	memberOrgs orgSet
-	viewer     *viewerMemberships // read at authentication (PrimeViewerMemberships)
+	viewer     *viewerMemberships // read at authentication (Authenticated)
+	userMu     sync.Mutex
+	usersAsked map[string]bool // users primed by primeUsers
 
 	UserByID         *Loader[*ent.User]
 	OrganizationByID *Loader[*ent.Organization]
@@ -165,6 +168,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 			return counts, nil
 		}),
 	}
+	l.CommentLoaders = newCommentLoaders(b, client, l)
 	l.SpaceByID = newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Space, error) {
 		q := client.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil())
 		counts := l.wantCounts.take(ids)

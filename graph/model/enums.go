@@ -43,6 +43,11 @@ const (
 
 	// OrganizationDefaultContent.type
 	DefaultContentSite = "site"
+
+	// comments(status:): a comment's status (ent/comment), or all
+	CommentsOpen     = "open"
+	CommentsResolved = "resolved"
+	CommentsAll      = "all"
 )
 
 // EnumName is the GraphQL name of a closed set's REST value: names cannot

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/folio/folio/ent"
@@ -59,6 +60,76 @@ type CollectionEdge struct {
 	Cursor string `json:"cursor"`
 	// The collection.
 	Node *ent.Collection `json:"node"`
+}
+
+// A page of Comment items (Relay connection).
+type CommentConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*CommentEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One Comment of a CommentConnection page, with its cursor.
+type CommentEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The comment.
+	Node *ent.Comment `json:"node"`
+}
+
+// The block of a page a comment is on.
+type CommentNodeTarget struct {
+	// The block's key in the page's document.
+	ID string `json:"id"`
+	// The start of the block's text as it was when the comment was posted.
+	Preview string `json:"preview"`
+}
+
+// The page a comment is on, as the primary content has it (or as it was when posted, once it is gone).
+type CommentPageTarget struct {
+	// The page's ID (stable across revisions).
+	ID string `json:"id"`
+	// The page's title.
+	Title string `json:"title"`
+	// The slugs from the root to the page.
+	Path string `json:"path"`
+	// True once the page no longer exists in the primary content (the space's current revision; an open change request's own revision).
+	Outdated bool `json:"outdated"`
+}
+
+// A page of CommentReply items (Relay connection).
+type CommentReplyConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*CommentReplyEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One CommentReply of a CommentReplyConnection page, with its cursor.
+type CommentReplyEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The reply.
+	Node *ent.CommentReply `json:"node"`
+}
+
+// What a comment is about.
+type CommentTarget struct {
+	// ID of the comment's space.
+	Space string `json:"space"`
+	// ID of the revision its target was read in when it was posted.
+	Revision string `json:"revision"`
+	// ID of the change request it was posted in; null for a comment on the space itself.
+	ChangeRequest *string `json:"changeRequest,omitempty"`
+	// The page it is on; null for a comment on the whole space or change request.
+	Page *CommentPageTarget `json:"page,omitempty"`
+	// The block of the page it is on; null when none.
+	Node *CommentNodeTarget `json:"node,omitempty"`
 }
 
 // One change of a batch: operation insert_page, update_page, delete_page or insert_files.
@@ -206,6 +277,24 @@ type DefaultContentInput struct {
 	Type string `json:"type"`
 	// The site's ID.
 	Site string `json:"site"`
+}
+
+// The users who reacted to a comment or reply with one emoji.
+type EmojiReaction struct {
+	// The emoji, in its stored (normalized) form.
+	Emoji string `json:"emoji"`
+	// Number of users who reacted with it.
+	Count int `json:"count"`
+	// The users, in the order they reacted.
+	Users []*EmojiReactionUser `json:"users"`
+}
+
+// One user's reaction.
+type EmojiReactionUser struct {
+	// The user; null when the user no longer exists.
+	User *ent.User `json:"user,omitempty"`
+	// When the user reacted.
+	ReactedAt time.Time `json:"reactedAt"`
 }
 
 // The size of an image in pixels.
@@ -362,6 +451,16 @@ type PositionTargetInput struct {
 	Space graphql.Omittable[*string] `json:"space,omitempty"`
 	// The collection's ID (type collection).
 	Collection graphql.Omittable[*string] `json:"collection,omitempty"`
+}
+
+// A new comment.
+type PostCommentInput struct {
+	// The body as markdown (at most 1 MB, nested at most 32 levels, as page markdown).
+	Markdown string `json:"markdown"`
+	// ID of the page it is on; absent: the whole space or change request.
+	Page graphql.Omittable[*string] `json:"page,omitempty"`
+	// Key of the page's block it is on (needs page).
+	Node graphql.Omittable[*string] `json:"node,omitempty"`
 }
 
 // A page of SAMLProvider items (Relay connection).
@@ -530,6 +629,28 @@ type UpdateCollectionInput struct {
 	Description graphql.Omittable[*string] `json:"description,omitempty"`
 	// See DefaultLevel; null: members get no access by default.
 	DefaultLevel graphql.Omittable[*space.DefaultLevel] `json:"defaultLevel,omitempty"`
+}
+
+// Changes to a comment. Absent fields are left alone.
+type UpdateCommentInput struct {
+	// The new body as markdown (author only).
+	Markdown graphql.Omittable[*string] `json:"markdown,omitempty"`
+	// true resolves the comment, false reopens it.
+	Resolved graphql.Omittable[*bool] `json:"resolved,omitempty"`
+	// Emoji to add as the caller's reactions: characters or code points in hex (1f44d, sequences joined by -).
+	AddedReactions graphql.Omittable[[]string] `json:"addedReactions,omitempty"`
+	// Emoji to take back from the caller's reactions.
+	RemovedReactions graphql.Omittable[[]string] `json:"removedReactions,omitempty"`
+}
+
+// Changes to a reply. Absent fields are left alone.
+type UpdateCommentReplyInput struct {
+	// The new body as markdown (author only).
+	Markdown graphql.Omittable[*string] `json:"markdown,omitempty"`
+	// Emoji to add as the caller's reactions: characters or code points in hex (1f44d, sequences joined by -).
+	AddedReactions graphql.Omittable[[]string] `json:"addedReactions,omitempty"`
+	// Emoji to take back from the caller's reactions.
+	RemovedReactions graphql.Omittable[[]string] `json:"removedReactions,omitempty"`
 }
 
 // name and type cannot change. Absent fields are left alone; null clears title, description and placeholder (to "").

@@ -8,6 +8,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/internal/apperr"
 )
 
 // Revision is a revision as GraphQL shows it. Its pages are a PageTree,
@@ -32,6 +33,11 @@ func (r *Revision) Pages(ctx context.Context) (*PageTree, error) {
 	pt := &PageTree{Tree: t, Roots: t.Children[""], AppURL: r.AppURL}
 	if fc := graphql.GetFieldContext(ctx); fc != nil {
 		pt.sel = planPages(graphql.GetOperationContext(ctx), fc.Field.Selections)
+	}
+	// The tree is written in one pass without resolvers (PageTree): a
+	// page's comments, a list of their own, are read one page at a time.
+	if pt.sel.asks("comments") {
+		return nil, apperr.Invalidf("Page.comments cannot be read inside Revision.pages: read it through revision { page(id:) { comments } }")
 	}
 	if pt.sel.asks("markdown") {
 		if pt.Bodies, err = l.RevisionBodies.Load(ctx, r.ID)(); err != nil {

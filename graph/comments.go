@@ -1,0 +1,792 @@
+package graph
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/commentreaction"
+	"github.com/folio/folio/ent/commentreply"
+	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/predicate"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/emoji"
+	"github.com/folio/folio/internal/markdown"
+	"github.com/folio/folio/internal/paging"
+)
+
+// Comments live in a scope: a space (change_request_id NULL) or one of its
+// change requests. A space's lists and counts hold only its own comments.
+
+// MaxReactionEmoji bounds the different emoji on one comment or reply (the
+// cost cap of Comment.reactions and CommentReply.reactions).
+const MaxReactionEmoji = 50
+
+// previewRunes is the length of a targeted block's preview.
+const previewRunes = 100
+
+// CommentFilter narrows a list of comments.
+type CommentFilter struct {
+	Status     *string  // open, resolved or all (default)
+	TargetPage *string  // a page id
+	Authors    []string // user ids
+}
+
+// CommentPost is a new comment.
+type CommentPost struct {
+	Markdown string
+	Page     *string
+	Node     *string
+}
+
+// CommentChange is a PUT of a comment or reply: nil fields are left alone
+// (Resolved is ignored for replies).
+type CommentChange struct {
+	Markdown *string
+	Resolved *bool
+	Added    []string
+	Removed  []string
+}
+
+// omitted is an optional GraphQL input's value; nil when absent or null.
+func omitted[T any](o graphql.Omittable[*T]) *T { return o.Value() }
+
+func commentKey(c *ent.Comment) paging.Cursor { return paging.Cursor{Time: c.CreatedAt, ID: c.ID} }
+
+func replyKey(c *ent.CommentReply) paging.Cursor { return paging.Cursor{Time: c.CreatedAt, ID: c.ID} }
+
+// AscendingUnlessAsked is the order of lists that read oldest first unless
+// the caller asks otherwise (replies, commenters).
+func AscendingUnlessAsked(order *string) *string {
+	if order == nil {
+		asc := string(paging.Asc)
+		return &asc
+	}
+	return order
+}
+
+// commentsWritable tells whether comments may be posted and changed in a
+// change request: not once it is merged or archived.
+func commentsWritable(cr *ent.ChangeRequest) bool {
+	return cr.Status != changerequest.StatusMerged && cr.Status != changerequest.StatusArchived
+}
+
+// inScope tells whether a comment's change request (nil: the space) is the
+// scope's.
+func inScope(sc commentScope, crID *string) bool {
+	if sc.CR == nil {
+		return crID == nil
+	}
+	return crID != nil && *crID == sc.CR.ID
+}
+
+func (sc commentScope) crID() *string {
+	if sc.CR == nil {
+		return nil
+	}
+	return &sc.CR.ID
+}
+
+// where selects the scope's comments.
+func (sc commentScope) where() predicate.Comment {
+	if sc.CR == nil {
+		return comment.And(comment.SpaceID(sc.Space.ID), comment.ChangeRequestIDIsNil())
+	}
+	return comment.And(comment.SpaceID(sc.Space.ID), comment.ChangeRequestID(sc.CR.ID))
+}
+
+// primaryRevision is the content a scope's page targets are read in: the
+// change request's own revision while it is open (or a draft), the space's
+// current one otherwise.
+func primaryRevision(s *ent.Space, cr *ent.ChangeRequest) string {
+	if cr != nil && commentsWritable(cr) {
+		return cr.RevisionID
+	}
+	return s.RevisionID
+}
+
+// ScopeComments pages through the comments of a space (crID nil) or of one
+// of its change requests, newest first unless asked otherwise.
+func (r *Resolver) ScopeComments(ctx context.Context, spaceID string, crID *string, f CommentFilter, args paging.Args) (paging.Page[*ent.Comment], error) {
+	var none paging.Page[*ent.Comment]
+	sc, err := r.visibleCommentScope(ctx, spaceID, crID)
+	if err != nil {
+		return none, err
+	}
+	q := r.Client.Comment.Query().Where(sc.where())
+	if err := filterComments(q, f); err != nil {
+		return none, err
+	}
+	page, err := listPage(ctx, q, args, comment.FieldCreatedAt, commentKey)
+	if err != nil {
+		return none, err
+	}
+	return page, loader.For(ctx).ShowComments(ctx, page.Items)
+}
+
+func filterComments(q *ent.CommentQuery, f CommentFilter) error {
+	if f.Status != nil {
+		switch *f.Status {
+		case model.CommentsAll:
+		case model.CommentsOpen:
+			q.Where(comment.StatusEQ(comment.StatusOpen))
+		case model.CommentsResolved:
+			q.Where(comment.StatusEQ(comment.StatusResolved))
+		default:
+			return apperr.InvalidField("status", "must be open, resolved or all")
+		}
+	}
+	if f.TargetPage != nil {
+		q.Where(comment.PageID(*f.TargetPage))
+	}
+	if len(f.Authors) > 0 {
+		q.Where(comment.PostedByIn(f.Authors...))
+	}
+	return nil
+}
+
+// ScopeComment is one comment of a space or of one of its change requests.
+func (r *Resolver) ScopeComment(ctx context.Context, spaceID string, crID *string, id string) (*ent.Comment, error) {
+	sc, err := r.visibleCommentScope(ctx, spaceID, crID)
+	if err != nil {
+		return nil, err
+	}
+	return r.visibleComment(ctx, sc, id)
+}
+
+// PageComments pages through the comments on a page of a space, posted in
+// the space or in any of its change requests, newest first unless asked
+// otherwise. The comments of every page a query shows load together.
+func (r *Resolver) PageComments(ctx context.Context, p *model.Page, status *string, args paging.Args) (paging.Page[*ent.Comment], error) {
+	var none paging.Page[*ent.Comment]
+	if _, _, err := visibleSpace(ctx, p.SpaceID); err != nil {
+		return none, err
+	}
+	all, err := loader.For(ctx).PageComments.Load(ctx, loader.PageKey(p.SpaceID, p.PageID))()
+	if err != nil {
+		return none, err
+	}
+	want := func(*ent.Comment) bool { return true }
+	if status != nil {
+		switch *status {
+		case model.CommentsAll:
+		case model.CommentsOpen, model.CommentsResolved:
+			want = func(c *ent.Comment) bool { return string(c.Status) == *status }
+		default:
+			return none, apperr.InvalidField("status", "must be open, resolved or all")
+		}
+	}
+	var rows []*ent.Comment
+	for _, c := range all {
+		if want(c) {
+			rows = append(rows, c)
+		}
+	}
+	return paging.Slice(args, rows, commentKey), nil
+}
+
+// checkCommentBody holds a body to page markdown's bounds; it may not be
+// empty.
+func checkCommentBody(md string) error {
+	if strings.TrimSpace(md) == "" {
+		return apperr.InvalidField("body", "is required: the comment's markdown, not empty")
+	}
+	if err := markdown.Check(md); err != nil {
+		return apperr.InvalidField("body", "%s", err.Error())
+	}
+	return nil
+}
+
+// PostComment posts a comment on a space, or in one of its open change
+// requests, optionally on a page and a block of it, read in the scope's
+// primary content.
+func (r *Resolver) PostComment(ctx context.Context, spaceID string, crID *string, in CommentPost) (*ent.Comment, error) {
+	sc, err := r.commentableScope(ctx, spaceID, crID)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCommentBody(in.Markdown); err != nil {
+		return nil, err
+	}
+	revID := primaryRevision(sc.Space, sc.CR)
+	create := r.Client.Comment.Create().SetSpaceID(spaceID).SetNillableChangeRequestID(sc.crID()).
+		SetBody(in.Markdown).SetPostedBy(auth.ViewerID(ctx)).SetRevisionID(revID)
+	if in.Node != nil && in.Page == nil {
+		return nil, apperr.InvalidField("node", "needs page: the page whose block it is")
+	}
+	if in.Page != nil {
+		p, tree, err := revisionPage(ctx, revID, *in.Page)
+		if err != nil {
+			return nil, err
+		}
+		if p == nil {
+			return nil, apperr.InvalidField("page", "%s is not a page of the %s's content", *in.Page, scopeNoun(sc))
+		}
+		create.SetPageID(p.PageID).SetPageTitle(p.Title).SetPagePath(tree.Path(p))
+		if in.Node != nil {
+			preview, ok, err := blockPreview(ctx, p, *in.Node)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return nil, apperr.InvalidField("node", "%s is not a block of page %s", *in.Node, p.PageID)
+			}
+			create.SetNodeID(*in.Node).SetNodePreview(preview)
+		}
+	}
+	c, err := create.Save(ctx)
+	return c, entError(err)
+}
+
+func scopeNoun(sc commentScope) string {
+	if sc.CR != nil {
+		return "change request"
+	}
+	return "space"
+}
+
+// revisionPage is page pageID of a revision with the revision's tree; nil
+// when the revision has no such page.
+func revisionPage(ctx context.Context, revID, pageID string) (*ent.Page, *loader.Tree, error) {
+	if revID == "" {
+		return nil, nil, nil
+	}
+	tree, err := loader.For(ctx).RevisionTree.Load(ctx, revID)()
+	if err != nil {
+		return nil, nil, err
+	}
+	return tree.ByID[pageID], tree, nil
+}
+
+// blockPreview finds block key in a page's document and gives the start of
+// its text.
+func blockPreview(ctx context.Context, p *ent.Page, key string) (string, bool, error) {
+	if p.ContentHash == "" {
+		return "", false, nil
+	}
+	d, err := loader.For(ctx).PageDerived.Load(ctx, p.ContentHash)()
+	if err != nil {
+		return "", false, err
+	}
+	var found *markdown.Node
+	var walk func(ns []markdown.Node)
+	walk = func(ns []markdown.Node) {
+		for i := range ns {
+			if found != nil {
+				return
+			}
+			if ns[i].Object == "block" && ns[i].Key == key {
+				found = &ns[i]
+				return
+			}
+			walk(ns[i].Nodes)
+		}
+	}
+	walk(d.Document.Nodes)
+	if found == nil {
+		return "", false, nil
+	}
+	var b strings.Builder
+	var text func(n markdown.Node)
+	text = func(n markdown.Node) {
+		for _, l := range n.Leaves {
+			b.WriteString(l.Text)
+		}
+		for _, c := range n.Nodes {
+			if b.Len() > 0 && c.Object == "block" {
+				b.WriteByte(' ')
+			}
+			text(c)
+		}
+	}
+	text(*found)
+	return truncateRunes(strings.TrimSpace(b.String()), previewRunes), true, nil
+}
+
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}
+
+// reactionChange is a CommentChange's reactions, normalized.
+type reactionChange struct{ added, removed []string }
+
+// normalizeReactions checks every emoji against the Unicode emoji data and
+// gives their stored forms.
+func normalizeReactions(ch CommentChange) (reactionChange, error) {
+	var out reactionChange
+	for _, list := range []struct {
+		field string
+		in    []string
+		out   *[]string
+	}{{"addedReactions", ch.Added, &out.added}, {"removedReactions", ch.Removed, &out.removed}} {
+		if len(list.in) > MaxReactionEmoji {
+			return out, apperr.InvalidField(list.field, "holds at most %d emoji", MaxReactionEmoji)
+		}
+		for i, e := range list.in {
+			n, err := emoji.Normalize(e)
+			if err != nil {
+				return out, apperr.InvalidField(fmt.Sprintf("%s[%d]", list.field, i), "%s", err.Error())
+			}
+			*list.out = append(*list.out, n)
+		}
+	}
+	return out, nil
+}
+
+// applyReactions adds and removes the caller's reactions on a comment or
+// reply; adding twice keeps one, removing one never added changes nothing.
+func applyReactions(ctx context.Context, tx *ent.Client, spaceID, subjectID string, rc reactionChange) error {
+	viewer := auth.ViewerID(ctx)
+	if len(rc.removed) > 0 {
+		if _, err := tx.CommentReaction.Delete().Where(commentreaction.SubjectID(subjectID),
+			commentreaction.UserID(viewer), commentreaction.EmojiIn(rc.removed...)).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	if len(rc.added) == 0 {
+		return nil
+	}
+	now := clock.Now()
+	for _, e := range rc.added {
+		err := tx.CommentReaction.Create().SetSubjectID(subjectID).SetSpaceID(spaceID).SetEmoji(e).
+			SetUserID(viewer).SetCreatedAt(now).
+			OnConflictColumns(commentreaction.FieldSubjectID, commentreaction.FieldEmoji, commentreaction.FieldUserID).
+			DoNothing().Exec(ctx)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) { // ent's DoNothing: no row when it was there
+			return err
+		}
+	}
+	var kinds []string
+	if err := tx.CommentReaction.Query().Where(commentreaction.SubjectID(subjectID)).Unique(true).
+		Select(commentreaction.FieldEmoji).Scan(ctx, &kinds); err != nil {
+		return err
+	}
+	if len(kinds) > MaxReactionEmoji {
+		return apperr.InvalidField("addedReactions", "a comment or reply holds at most %d different emoji", MaxReactionEmoji)
+	}
+	return nil
+}
+
+// UpdateComment edits a comment's body (its author only: 403 otherwise,
+// and nothing changes), resolves or reopens it, and adds or removes the
+// caller's reactions, in one transaction.
+func (r *Resolver) UpdateComment(ctx context.Context, spaceID string, crID *string, id string, ch CommentChange) (*ent.Comment, error) {
+	sc, err := r.commentableScope(ctx, spaceID, crID)
+	if err != nil {
+		return nil, err
+	}
+	c, err := r.visibleComment(ctx, sc, id)
+	if err != nil {
+		return nil, err
+	}
+	if ch.Markdown != nil && *ch.Markdown != c.Body {
+		if err := authoredBody(ctx, c.PostedBy); err != nil {
+			return nil, err
+		}
+		if err := checkCommentBody(*ch.Markdown); err != nil {
+			return nil, err
+		}
+	}
+	rc, err := normalizeReactions(ch)
+	if err != nil {
+		return nil, err
+	}
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		upd := tx.Comment.UpdateOneID(c.ID)
+		if ch.Markdown != nil && *ch.Markdown != c.Body {
+			upd.SetBody(*ch.Markdown).SetEditedAt(clock.Now())
+		}
+		if ch.Resolved != nil {
+			switch {
+			case *ch.Resolved && c.Status == comment.StatusOpen:
+				upd.SetStatus(comment.StatusResolved).SetResolvedAt(clock.Now()).SetResolvedBy(auth.ViewerID(ctx))
+			case !*ch.Resolved && c.Status == comment.StatusResolved:
+				upd.SetStatus(comment.StatusOpen).ClearResolvedAt().ClearResolvedBy()
+			}
+		}
+		if c, err = upd.Save(ctx); err != nil {
+			return err
+		}
+		return applyReactions(ctx, tx, spaceID, c.ID, rc)
+	})
+	return c, entError(err)
+}
+
+// DeleteComment deletes a comment with its replies and their reactions
+// (its author, or an admin of the space).
+func (r *Resolver) DeleteComment(ctx context.Context, spaceID string, crID *string, id string) error {
+	sc, err := r.visibleCommentScope(ctx, spaceID, crID)
+	if err != nil {
+		return err
+	}
+	c, err := r.visibleComment(ctx, sc, id)
+	if err != nil {
+		return err
+	}
+	if err := removableBy(ctx, sc, c.PostedBy); err != nil {
+		return err
+	}
+	return r.withTx(ctx, func(tx *ent.Client) error {
+		replies, err := tx.CommentReply.Query().Where(commentreply.CommentID(c.ID)).IDs(ctx)
+		if err != nil {
+			return err
+		}
+		subjects := append(replies, c.ID)
+		if _, err := tx.CommentReaction.Delete().Where(commentreaction.SubjectIDIn(subjects...)).Exec(ctx); err != nil {
+			return err
+		}
+		if _, err := tx.CommentReply.Delete().Where(commentreply.CommentID(c.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		return tx.Comment.DeleteOneID(c.ID).Exec(ctx)
+	})
+}
+
+// CommentReplies pages through a comment's replies, oldest first unless
+// asked otherwise.
+func (r *Resolver) CommentReplies(ctx context.Context, spaceID string, crID *string, commentID string, args paging.Args) (paging.Page[*ent.CommentReply], error) {
+	var none paging.Page[*ent.CommentReply]
+	c, err := r.ScopeComment(ctx, spaceID, crID, commentID)
+	if err != nil {
+		return none, err
+	}
+	page, err := listPage(ctx, r.Client.CommentReply.Query().Where(commentreply.CommentID(c.ID)), args, commentreply.FieldCreatedAt, replyKey)
+	if err != nil {
+		return none, err
+	}
+	return page, loader.For(ctx).ShowReplies(ctx, page.Items)
+}
+
+// RepliesOf pages through the replies of a comment already read (GraphQL's
+// Comment.replies): the replies of every comment of a list load together.
+func (r *Resolver) RepliesOf(ctx context.Context, c *ent.Comment, args paging.Args) (paging.Page[*ent.CommentReply], error) {
+	rows, err := loader.For(ctx).Replies.Load(ctx, c.ID)()
+	if err != nil {
+		return paging.Page[*ent.CommentReply]{}, err
+	}
+	return paging.Slice(args, rows, replyKey), nil
+}
+
+// ScopeCommentReply is one reply of a comment.
+func (r *Resolver) ScopeCommentReply(ctx context.Context, spaceID string, crID *string, commentID, replyID string) (*ent.CommentReply, error) {
+	c, err := r.ScopeComment(ctx, spaceID, crID, commentID)
+	if err != nil {
+		return nil, err
+	}
+	return r.visibleReply(ctx, c, replyID)
+}
+
+// PostCommentReply replies to a comment.
+func (r *Resolver) PostCommentReply(ctx context.Context, spaceID string, crID *string, commentID, md string) (*ent.CommentReply, error) {
+	sc, err := r.commentableScope(ctx, spaceID, crID)
+	if err != nil {
+		return nil, err
+	}
+	c, err := r.visibleComment(ctx, sc, commentID)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCommentBody(md); err != nil {
+		return nil, err
+	}
+	rp, err := r.Client.CommentReply.Create().SetCommentID(c.ID).SetSpaceID(spaceID).
+		SetNillableChangeRequestID(c.ChangeRequestID).SetBody(md).SetPostedBy(auth.ViewerID(ctx)).Save(ctx)
+	return rp, entError(err)
+}
+
+// UpdateCommentReply edits a reply's body (its author only) and adds or
+// removes the caller's reactions, in one transaction.
+func (r *Resolver) UpdateCommentReply(ctx context.Context, spaceID string, crID *string, commentID, replyID string, ch CommentChange) (*ent.CommentReply, error) {
+	sc, err := r.commentableScope(ctx, spaceID, crID)
+	if err != nil {
+		return nil, err
+	}
+	c, err := r.visibleComment(ctx, sc, commentID)
+	if err != nil {
+		return nil, err
+	}
+	rp, err := r.visibleReply(ctx, c, replyID)
+	if err != nil {
+		return nil, err
+	}
+	if ch.Markdown != nil && *ch.Markdown != rp.Body {
+		if err := authoredBody(ctx, rp.PostedBy); err != nil {
+			return nil, err
+		}
+		if err := checkCommentBody(*ch.Markdown); err != nil {
+			return nil, err
+		}
+	}
+	rc, err := normalizeReactions(ch)
+	if err != nil {
+		return nil, err
+	}
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		if ch.Markdown != nil && *ch.Markdown != rp.Body {
+			if rp, err = tx.CommentReply.UpdateOneID(rp.ID).SetBody(*ch.Markdown).SetEditedAt(clock.Now()).Save(ctx); err != nil {
+				return err
+			}
+		}
+		return applyReactions(ctx, tx, spaceID, rp.ID, rc)
+	})
+	return rp, entError(err)
+}
+
+// DeleteCommentReply deletes a reply and its reactions (its author, or an
+// admin of the space).
+func (r *Resolver) DeleteCommentReply(ctx context.Context, spaceID string, crID *string, commentID, replyID string) error {
+	sc, err := r.visibleCommentScope(ctx, spaceID, crID)
+	if err != nil {
+		return err
+	}
+	c, err := r.visibleComment(ctx, sc, commentID)
+	if err != nil {
+		return err
+	}
+	rp, err := r.visibleReply(ctx, c, replyID)
+	if err != nil {
+		return err
+	}
+	if err := removableBy(ctx, sc, rp.PostedBy); err != nil {
+		return err
+	}
+	return r.withTx(ctx, func(tx *ent.Client) error {
+		if _, err := tx.CommentReaction.Delete().Where(commentreaction.SubjectID(rp.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		return tx.CommentReply.DeleteOneID(rp.ID).Exec(ctx)
+	})
+}
+
+// Commenters pages through the users who posted comments or replies in a
+// scope, first poster first unless asked otherwise, as members of the
+// space's organization; a user who left appears as a member without a role,
+// joined when they first posted.
+func (r *Resolver) Commenters(ctx context.Context, spaceID string, crID *string, args paging.Args) (paging.Page[*ent.Member], error) {
+	var none paging.Page[*ent.Member]
+	sc, err := r.visibleCommentScope(ctx, spaceID, crID)
+	if err != nil {
+		return none, err
+	}
+	comments, err := r.Client.Comment.Query().Where(sc.where()).
+		Select(comment.FieldPostedBy, comment.FieldCreatedAt).All(ctx)
+	if err != nil {
+		return none, err
+	}
+	rq := r.Client.CommentReply.Query().Where(commentreply.SpaceID(spaceID))
+	if sc.CR == nil {
+		rq.Where(commentreply.ChangeRequestIDIsNil())
+	} else {
+		rq.Where(commentreply.ChangeRequestID(sc.CR.ID))
+	}
+	replies, err := rq.Select(commentreply.FieldPostedBy, commentreply.FieldCreatedAt).All(ctx)
+	if err != nil {
+		return none, err
+	}
+	first := map[string]paging.Cursor{}
+	seen := func(user string, at paging.Cursor) {
+		if user == "" {
+			return
+		}
+		if f, ok := first[user]; !ok || at.Time.Before(f.Time) {
+			first[user] = paging.Cursor{Time: at.Time, ID: user}
+		}
+	}
+	for _, c := range comments {
+		seen(c.PostedBy, paging.Cursor{Time: c.CreatedAt})
+	}
+	for _, rp := range replies {
+		seen(rp.PostedBy, paging.Cursor{Time: rp.CreatedAt})
+	}
+	users := make([]string, 0, len(first))
+	for u := range first {
+		users = append(users, u)
+	}
+	members, err := r.Client.Member.Query().
+		Where(member.OrganizationID(sc.Space.OrganizationID), member.UserIDIn(users...)).All(ctx)
+	if err != nil {
+		return none, err
+	}
+	byUser := make(map[string]*ent.Member, len(members))
+	for _, m := range members {
+		byUser[m.UserID] = m
+	}
+	out := make([]*ent.Member, 0, len(users))
+	for _, u := range users {
+		m := byUser[u]
+		if m == nil {
+			m = &ent.Member{OrganizationID: sc.Space.OrganizationID, UserID: u, JoinedAt: first[u].Time}
+		}
+		out = append(out, m)
+	}
+	key := func(m *ent.Member) paging.Cursor { return first[m.UserID] }
+	sort.Slice(out, func(i, j int) bool { return key(out[i]).Less(key(out[j])) })
+	return paging.Slice(args, out, key), nil
+}
+
+// CommentAuthor is a user who posted, resolved or reacted; nil when the
+// user no longer exists.
+func (r *Resolver) CommentAuthor(ctx context.Context, userID *string) (*ent.User, error) {
+	if userID == nil || *userID == "" {
+		return nil, nil
+	}
+	u, err := loader.For(ctx).UserByID.Load(ctx, *userID)()
+	if _, ok := apperr.As(err); ok {
+		return nil, nil
+	}
+	return u, err
+}
+
+// CommentReplyCount is the number of a comment's replies.
+func (r *Resolver) CommentReplyCount(ctx context.Context, c *ent.Comment) (int, error) {
+	return loader.For(ctx).ReplyCount.Load(ctx, c.ID)()
+}
+
+// Reactions are the reactions on a comment or reply, by emoji in the order
+// each was first added, each emoji's users in the order they reacted.
+func (r *Resolver) Reactions(ctx context.Context, subjectID string) ([]*model.EmojiReaction, error) {
+	rows, err := loader.For(ctx).Reactions.Load(ctx, subjectID)()
+	if err != nil {
+		return nil, err
+	}
+	out := []*model.EmojiReaction{}
+	byEmoji := map[string]*model.EmojiReaction{}
+	for _, rc := range rows {
+		e := byEmoji[rc.Emoji]
+		if e == nil {
+			e = &model.EmojiReaction{Emoji: rc.Emoji, Users: []*model.EmojiReactionUser{}}
+			byEmoji[rc.Emoji] = e
+			out = append(out, e)
+		}
+		u, err := r.CommentAuthor(ctx, &rc.UserID)
+		if err != nil {
+			return nil, err
+		}
+		e.Count++
+		e.Users = append(e.Users, &model.EmojiReactionUser{User: u, ReactedAt: rc.CreatedAt})
+	}
+	return out, nil
+}
+
+// commentContext is a comment's space, change request (nil: the space's
+// own) and the caller's role on the space, through the loaders.
+func commentContext(ctx context.Context, spaceID string, crID *string) (*ent.Space, *ent.ChangeRequest, *access.Role, error) {
+	l := loader.For(ctx)
+	var crThunk func() (*ent.ChangeRequest, error)
+	if crID != nil {
+		crThunk = l.ChangeRequestByID.Load(ctx, *crID)
+	}
+	s, err := l.SpaceByID.Load(ctx, spaceID)()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var cr *ent.ChangeRequest
+	if crThunk != nil {
+		if cr, err = crThunk(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	role, err := spaceRole(ctx, s)
+	return s, cr, role, err
+}
+
+// CommentTarget is what a comment is about. The page is looked up in the
+// primary content (the space's current revision; an open change request's
+// own): there it gives its current title and path, and once it is gone the
+// ones it had when the comment was posted, with outdated true.
+func (r *Resolver) CommentTarget(ctx context.Context, c *ent.Comment) (*model.CommentTarget, error) {
+	t := &model.CommentTarget{Space: c.SpaceID, Revision: c.RevisionID, ChangeRequest: c.ChangeRequestID}
+	if c.NodeID != nil {
+		t.Node = &model.CommentNodeTarget{ID: *c.NodeID, Preview: c.NodePreview}
+	}
+	if c.PageID == nil {
+		return t, nil
+	}
+	s, cr, _, err := commentContext(ctx, c.SpaceID, c.ChangeRequestID)
+	if err != nil {
+		return nil, err
+	}
+	p, tree, err := revisionPage(ctx, primaryRevision(s, cr), *c.PageID)
+	if err != nil {
+		return nil, err
+	}
+	t.Page = &model.CommentPageTarget{ID: *c.PageID, Title: c.PageTitle, Path: c.PagePath, Outdated: p == nil}
+	if p != nil {
+		t.Page.Title, t.Page.Path = p.Title, tree.Path(p)
+	}
+	return t, nil
+}
+
+// CommentPermissions is what the caller may do with a comment.
+func (r *Resolver) CommentPermissions(ctx context.Context, c *ent.Comment) (*access.CommentPermissions, error) {
+	return subjectPermissions(ctx, c.SpaceID, c.ChangeRequestID, c.PostedBy)
+}
+
+// ReplyPermissions is what the caller may do with a reply.
+func (r *Resolver) ReplyPermissions(ctx context.Context, rp *ent.CommentReply) (*access.CommentPermissions, error) {
+	return subjectPermissions(ctx, rp.SpaceID, rp.ChangeRequestID, rp.PostedBy)
+}
+
+func subjectPermissions(ctx context.Context, spaceID string, crID *string, postedBy string) (*access.CommentPermissions, error) {
+	_, cr, role, err := commentContext(ctx, spaceID, crID)
+	if err != nil {
+		return nil, err
+	}
+	p := access.CommentPermissionsFor(role, postedBy == auth.ViewerID(ctx), cr == nil || commentsWritable(cr))
+	return &p, nil
+}
+
+// BodyDocument is a comment or reply body as GitBook's structured document.
+func (r *Resolver) BodyDocument(md string) markdown.Document { return markdown.ToDocument(md) }
+
+// CommentURL is where a comment lives in the REST API.
+func (r *Resolver) CommentURL(c *ent.Comment) string {
+	base := r.BaseURL + "/v1/spaces/" + c.SpaceID
+	if c.ChangeRequestID != nil {
+		base += "/change-requests/" + *c.ChangeRequestID
+	}
+	return base + "/comments/" + c.ID
+}
+
+// ReplyURL is where a reply lives in the REST API.
+func (r *Resolver) ReplyURL(rp *ent.CommentReply) string {
+	base := r.BaseURL + "/v1/spaces/" + rp.SpaceID
+	if rp.ChangeRequestID != nil {
+		base += "/change-requests/" + *rp.ChangeRequestID
+	}
+	return base + "/comments/" + rp.CommentID + "/replies/" + rp.ID
+}
+
+// commentNode is node(id:) of a comment: readable by whoever can read its
+// space; 404 otherwise.
+func (r *Resolver) commentNode(ctx context.Context, spaceID, id string) (*ent.Comment, error) {
+	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+		return nil, err
+	}
+	return r.Client.Comment.Get(ctx, id)
+}
+
+// replyNode is node(id:) of a reply, read as its comment is.
+func (r *Resolver) replyNode(ctx context.Context, spaceID, id string) (*ent.CommentReply, error) {
+	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+		return nil, err
+	}
+	return r.Client.CommentReply.Get(ctx, id)
+}

@@ -1,0 +1,176 @@
+package loader
+
+import (
+	"context"
+	"strings"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/commentreaction"
+	"github.com/folio/folio/ent/commentreply"
+	"github.com/folio/folio/ent/user"
+)
+
+// CommentLoaders batch what a comment or reply shows besides its own row:
+// reply counts, replies, reactions, and the users behind them. Comments and
+// replies a list shows together (ShowCommentsTogether) are read together, so a page
+// of 50 comments costs the statements of a page of 5.
+type CommentLoaders struct {
+	// ReplyCount counts a comment's replies.
+	ReplyCount *Loader[int]
+	// Replies loads a comment's replies, oldest first (created_at, id).
+	Replies *Loader[[]*ent.CommentReply]
+	// Reactions loads the reactions on a comment or reply (by its id),
+	// oldest first (created_at, id); the reacting users are loaded with
+	// them (UserByID).
+	Reactions *Loader[[]*ent.CommentReaction]
+	// ChangeRequestByID finds change requests, for the primary content of
+	// a comment's target.
+	ChangeRequestByID *Loader[*ent.ChangeRequest]
+	// PageComments loads the comments on a page of a space, keyed by
+	// PageKey, oldest first (created_at, id).
+	PageComments *Loader[[]*ent.Comment]
+
+	together together
+}
+
+// PageKey keys PageComments.
+func PageKey(spaceID, pageID string) string { return spaceID + "/" + pageID }
+
+// ShowCommentsTogether records that one list shows these comments or replies (by
+// id): the first read of any of them reads them all.
+func (cl *CommentLoaders) ShowCommentsTogether(ids []string) { cl.together.add(ids) }
+
+// ShowComments records a page of comments as shown together and primes
+// their authors and resolvers in one statement.
+func (l *Loaders) ShowComments(ctx context.Context, comments []*ent.Comment) error {
+	ids := make([]string, len(comments))
+	users := make([]string, 0, len(comments))
+	for i, c := range comments {
+		ids[i] = c.ID
+		users = append(users, c.PostedBy)
+		if c.ResolvedBy != nil {
+			users = append(users, *c.ResolvedBy)
+		}
+	}
+	l.ShowCommentsTogether(ids)
+	return l.primeUsers(ctx, users)
+}
+
+// ShowReplies is ShowComments for a page of replies.
+func (l *Loaders) ShowReplies(ctx context.Context, replies []*ent.CommentReply) error {
+	ids := make([]string, len(replies))
+	users := make([]string, len(replies))
+	for i, r := range replies {
+		ids[i], users[i] = r.ID, r.PostedBy
+	}
+	l.ShowCommentsTogether(ids)
+	return l.primeUsers(ctx, users)
+}
+
+// primeUsers loads in one statement the users not yet asked for and primes
+// UserByID with them; users that no longer exist are primed as not found.
+func (l *Loaders) primeUsers(ctx context.Context, ids []string) error {
+	l.userMu.Lock()
+	var want []string
+	for _, id := range ids {
+		if id == "" || l.usersAsked[id] {
+			continue
+		}
+		if l.usersAsked == nil {
+			l.usersAsked = map[string]bool{}
+		}
+		l.usersAsked[id] = true
+		want = append(want, id)
+	}
+	l.userMu.Unlock()
+	if len(want) == 0 {
+		return nil
+	}
+	rows, err := l.client.User.Query().Where(user.IDIn(want...)).All(ctx)
+	if err != nil {
+		return err
+	}
+	found := make(map[string]*ent.User, len(rows))
+	for _, u := range rows {
+		found[u.ID] = u
+	}
+	for _, id := range want {
+		if u, ok := found[id]; ok {
+			l.UserByID.Prime(ctx, id, u)
+		}
+	}
+	return nil
+}
+
+func newCommentLoaders(b batching, client *ent.Client, l *Loaders) *CommentLoaders {
+	cl := &CommentLoaders{}
+	cl.ReplyCount = mapLoader(b, byLevel(&cl.together, "replyCount", func(ctx context.Context, ids []string) (map[string]int, error) {
+		var rows []struct {
+			CommentID string `json:"comment_id"`
+			Count     int    `json:"count"`
+		}
+		err := client.CommentReply.Query().Where(commentreply.CommentIDIn(ids...)).
+			GroupBy(commentreply.FieldCommentID).Aggregate(ent.Count()).Scan(ctx, &rows)
+		out := make(map[string]int, len(rows))
+		for _, r := range rows {
+			out[r.CommentID] = r.Count
+		}
+		return out, err
+	}))
+	cl.Replies = mapLoader(b, byLevel(&cl.together, "replies", func(ctx context.Context, ids []string) (map[string][]*ent.CommentReply, error) {
+		rows, err := client.CommentReply.Query().Where(commentreply.CommentIDIn(ids...)).
+			Order(ent.Asc(commentreply.FieldCreatedAt), ent.Asc(commentreply.FieldID)).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := l.ShowReplies(ctx, rows); err != nil {
+			return nil, err
+		}
+		out := make(map[string][]*ent.CommentReply, len(ids))
+		for _, r := range rows {
+			out[r.CommentID] = append(out[r.CommentID], r)
+		}
+		return out, nil
+	}))
+	cl.Reactions = mapLoader(b, byLevel(&cl.together, "reactions", func(ctx context.Context, ids []string) (map[string][]*ent.CommentReaction, error) {
+		rows, err := client.CommentReaction.Query().Where(commentreaction.SubjectIDIn(ids...)).
+			Order(ent.Asc(commentreaction.FieldCreatedAt), ent.Asc(commentreaction.FieldID)).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		users := make([]string, len(rows))
+		out := make(map[string][]*ent.CommentReaction, len(ids))
+		for i, r := range rows {
+			users[i] = r.UserID
+			out[r.SubjectID] = append(out[r.SubjectID], r)
+		}
+		return out, l.primeUsers(ctx, users)
+	}))
+	cl.ChangeRequestByID = newLoader(b, func(ctx context.Context, ids []string) ([]*ent.ChangeRequest, error) {
+		return client.ChangeRequest.Query().Where(changerequest.IDIn(ids...)).All(ctx)
+	}, func(c *ent.ChangeRequest) string { return c.ID }, "change request")
+	cl.PageComments = mapLoader(b, func(ctx context.Context, keys []string) (map[string][]*ent.Comment, error) {
+		var spaces, pages []string
+		for _, k := range keys {
+			s, p, _ := strings.Cut(k, "/")
+			spaces, pages = append(spaces, s), append(pages, p)
+		}
+		rows, err := client.Comment.Query().Where(comment.SpaceIDIn(spaces...), comment.PageIDIn(pages...)).
+			Order(ent.Asc(comment.FieldCreatedAt), ent.Asc(comment.FieldID)).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := l.ShowComments(ctx, rows); err != nil {
+			return nil, err
+		}
+		out := make(map[string][]*ent.Comment, len(keys))
+		for _, c := range rows {
+			k := PageKey(c.SpaceID, *c.PageID)
+			out[k] = append(out[k], c)
+		}
+		return out, nil
+	})
+	return cl
+}
