@@ -9,7 +9,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/markdown"
@@ -345,7 +344,8 @@ func (a *API) presentComment(format string) func(context.Context, *ent.Comment) 
 		if c.EditedAt != nil {
 			out["editedAt"] = timestamp(*c.EditedAt)
 		}
-		if c.Status == comment.StatusResolved && c.ResolvedAt != nil && c.ResolvedBy != nil {
+		// Resolving sets both and reopening clears them (graph.UpdateComment).
+		if c.ResolvedAt != nil && c.ResolvedBy != nil {
 			by, err := a.presentPoster(ctx, c.ResolvedBy)
 			if err != nil {
 				return nil, err
