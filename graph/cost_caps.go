@@ -29,6 +29,12 @@ var listFieldCaps = map[string]int64{
 	"Space.customFields": paging.MaxLimit,
 	// Unbounded: one per active SAML provider; the paging maximum.
 	"Organization.ssoProviders": paging.MaxLimit,
+	// A site's structure (sites.go: written limits).
+	"Site.sections":             MaxSectionsPerSite,
+	"Site.sectionGroups":        MaxGroupsPerSite,
+	"Site.siteSpaces":           MaxRootSiteSpacesPerSite,
+	"SiteSection.siteSpaces":    MaxSiteSpacesPerSection,
+	"SiteSectionGroup.sections": MaxSectionsPerSite,
 	// searchResults (search.go) keeps at most 3 matching sections a page.
 	"SearchPage.sections": 3,
 }

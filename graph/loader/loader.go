@@ -34,6 +34,7 @@ const batchWait = time.Millisecond
 type Loaders struct {
 	*ContentLoaders
 	*RevisionLoaders
+	*SiteLoaders
 
 	client     *ent.Client
 	viewerID   string
@@ -160,6 +161,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 		}
 		return rows, err
 	}, func(s *ent.Space) string { return s.ID }, "space")
+	l.SiteLoaders = newSiteLoaders(b, client, l)
 	return l
 }
 
