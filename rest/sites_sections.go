@@ -11,6 +11,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/paging"
 )
 
 // Sections, section groups and site spaces of a site (area `sites`).
@@ -76,7 +77,7 @@ func decodeSiteMove(r *http.Request, key string, types ...string) (*model.SiteMo
 }
 
 func (a *API) listSiteSections(w http.ResponseWriter, r *http.Request) error {
-	args, err := listArgs(r)
+	args, err := structureListArgs(r)
 	if err != nil {
 		return err
 	}
@@ -164,7 +165,7 @@ func (a *API) presentSection(ctx context.Context, sec *ent.SiteSection) (any, er
 }
 
 func (a *API) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) error {
-	args, err := listArgs(r)
+	args, err := structureListArgs(r)
 	if err != nil {
 		return err
 	}
@@ -271,7 +272,7 @@ func (a *API) presentGroup(ctx context.Context, g *ent.SiteSectionGroup) (any, e
 }
 
 func (a *API) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
-	args, err := listArgs(r)
+	args, err := structureListArgs(r)
 	if err != nil {
 		return err
 	}
@@ -360,4 +361,14 @@ func (a *API) presentSiteSpace(ctx context.Context, ss *ent.SiteSpace) (any, err
 		out.Title = sp.Title
 	}
 	return out, nil
+}
+
+// structureListArgs are listArgs for lists in the site's own order, which
+// reads first to last unless `order=desc` is asked for.
+func structureListArgs(r *http.Request) (paging.Args, error) {
+	args, err := listArgs(r)
+	if err == nil && queryString(r, "order") == nil {
+		args.Order = paging.Asc
+	}
+	return args, err
 }
