@@ -34,6 +34,10 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 	saml := create(`mutation($org: ID!) { createSAMLProvider(organizationId: $org, input: {label: "Okta"}) { id } }`, org, "createSAMLProvider")
 	inv := create(`mutation($org: ID!) { createOrganizationInvite(organizationId: $org, input: {role: read}) { id } }`, org, "createOrganizationInvite")
 	cr := create(`mutation($s: ID!) { createChangeRequest(spaceId: $s) { id } }`, map[string]any{"s": space}, "createChangeRequest")
+	site := create(`mutation($org: ID!) { createSite(organization: $org, input: {title: "Docs"}) { id } }`, org, "createSite")
+	section := create(`mutation($site: ID!, $s: ID!) { addSiteSection(site: $site, space: $s) { id } }`, map[string]any{"site": site, "s": space}, "addSiteSection")
+	group := create(`mutation($site: ID!) { addSiteSectionGroup(site: $site, title: "All") { id } }`, map[string]any{"site": site}, "addSiteSectionGroup")
+	siteSpace := create(`mutation($site: ID!, $s: ID!) { addSiteSpace(site: $site, space: $s) { id } }`, map[string]any{"site": site, "s": space}, "addSiteSpace")
 	return []nodeFixture{
 		{"Organization", acme, `query($id: ID!) { organization(id: $id) { id } }`, map[string]any{"id": acme}},
 		{"User", alice.ID, `{ viewer { user { id } } }`, nil},
@@ -45,6 +49,10 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 		{"CustomField", field, `query($org: ID!) { customField(organizationId: $org, name: "status") { id } }`, org},
 		{"SAMLProvider", saml, `query($org: ID!, $id: ID!) { samlProvider(organizationId: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": saml}},
 		{"Invite", inv, `query($org: ID!, $id: ID!) { organizationInviteLink(organizationId: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": inv}},
+		{"Site", site, `query($id: ID!) { site(id: $id) { id } }`, map[string]any{"id": site}},
+		{"SiteSection", section, "", nil},
+		{"SiteSectionGroup", group, "", nil},
+		{"SiteSpace", siteSpace, "", nil},
 		{"ChangeRequest", cr, `query($s: ID!, $id: String!) { space(id: $s) { changeRequest(id: $id) { id } } }`, map[string]any{"s": space, "id": cr}},
 	}
 }
@@ -66,7 +74,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "ChangeRequest Collection CustomField Invite Organization Revision SAMLProvider Space Team TranslationSettings User"
+	got := "ChangeRequest Collection CustomField Invite Organization Revision SAMLProvider Site SiteSection SiteSectionGroup SiteSpace Space Team TranslationSettings User"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures)", want, got)
 	}
