@@ -35,6 +35,7 @@ var listFieldCaps = map[string]int64{
 	"Site.siteSpaces":           MaxRootSiteSpacesPerSite,
 	"SiteSection.siteSpaces":    MaxSiteSpacesPerSection,
 	"SiteSectionGroup.sections": MaxSectionsPerSite,
+	"Site.shareLinks":           MaxShareLinksPerSite,
 	// searchResults (search.go) keeps at most 3 matching sections a page.
 	"SearchPage.sections": 3,
 }

@@ -7,6 +7,9 @@ package graph
 
 import (
 	"context"
+	"encoding/json"
+
+	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph/generated"
@@ -91,6 +94,46 @@ func (r *mutationResolver) MoveSiteSpace(ctx context.Context, id string, positio
 	return r.Resolver.MoveSiteSpace(ctx, "", "", id, position)
 }
 
+func (r *mutationResolver) CreateSiteShareLink(ctx context.Context, site string, name string) (*ent.SiteShareLink, error) {
+	return r.Resolver.CreateSiteShareLink(ctx, "", site, name)
+}
+
+func (r *mutationResolver) UpdateSiteShareLink(ctx context.Context, id string, name *string, active *bool) (*ent.SiteShareLink, error) {
+	return r.Resolver.UpdateSiteShareLink(ctx, "", "", id, name, active)
+}
+
+func (r *mutationResolver) DeleteSiteShareLink(ctx context.Context, id string) (bool, error) {
+	return done(r.Resolver.DeleteSiteShareLink(ctx, "", "", id))
+}
+
+func (r *mutationResolver) UpdateSitePublishingAuth(ctx context.Context, site string, fallbackURL *string) (*model.SitePublishingAuth, error) {
+	return r.Resolver.UpdateSitePublishingAuth(ctx, "", site, graphql.OmittableOf(fallbackURL))
+}
+
+func (r *mutationResolver) RegenerateSitePublishingAuth(ctx context.Context, site string) (*model.SitePublishingAuth, error) {
+	return r.Resolver.RegenerateSitePublishingAuth(ctx, "", site)
+}
+
+func (r *mutationResolver) UpdateSiteCustomization(ctx context.Context, site string, customization any) (any, error) {
+	raw, err := json.Marshal(customization)
+	if err != nil {
+		return nil, err
+	}
+	return r.Resolver.UpdateSiteCustomization(ctx, "", site, raw)
+}
+
+func (r *mutationResolver) UpdateSiteAdaptiveSchema(ctx context.Context, site string, jsonSchema any) (any, error) {
+	raw, err := json.Marshal(jsonSchema)
+	if err != nil {
+		return nil, err
+	}
+	sch, _, err := r.Resolver.UpdateSiteAdaptiveSchema(ctx, "", site, raw)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(sch.JSON()), nil
+}
+
 func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, space *string, title *string, published *bool) (*model.SiteConnection, error) {
 	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
 	if err != nil {
@@ -105,6 +148,10 @@ func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization,
 
 func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) {
 	return r.OrganizationSite(ctx, "", id)
+}
+
+func (r *queryResolver) PublishedSite(ctx context.Context, id string, shareKey *string) (*ent.Site, error) {
+	return r.Resolver.PublishedSite(ctx, "", id, shareKey)
 }
 
 func (r *siteResolver) Organization(ctx context.Context, obj *ent.Site) (*ent.Organization, error) {
@@ -125,6 +172,22 @@ func (r *siteResolver) SectionGroups(ctx context.Context, obj *ent.Site) ([]*ent
 
 func (r *siteResolver) SiteSpaces(ctx context.Context, obj *ent.Site) ([]*ent.SiteSpace, error) {
 	return r.RootSiteSpaces(ctx, obj)
+}
+
+func (r *siteResolver) ShareLinks(ctx context.Context, obj *ent.Site) ([]*ent.SiteShareLink, error) {
+	return r.ShareLinksOf(ctx, obj)
+}
+
+func (r *siteResolver) AdaptiveSchema(ctx context.Context, obj *ent.Site) (any, error) {
+	return json.RawMessage(SchemaOf(obj).JSON()), nil
+}
+
+func (r *siteResolver) Customization(ctx context.Context, obj *ent.Site) (any, error) {
+	return CustomizationOf(obj), nil
+}
+
+func (r *siteResolver) PublishingAuth(ctx context.Context, obj *ent.Site) (*model.SitePublishingAuth, error) {
+	return r.Resolver.SitePublishingAuth(ctx, "", obj.ID)
 }
 
 func (r *siteSectionResolver) Default(ctx context.Context, obj *ent.SiteSection) (bool, error) {

@@ -119,6 +119,13 @@ func TestSitesGraphQL(t *testing.T) {
 		if len(grp["sections"].([]any)) != 1 {
 			t.Fatalf("group: %v", grp)
 		}
+		s.MustGraphQL(t, alice.Token, `mutation($site: ID!, $schema: Any!) { updateSiteAdaptiveSchema(site: $site, jsonSchema: $schema) }`,
+			map[string]any{"site": id, "schema": map[string]any{"type": "object", "additionalProperties": false,
+				"properties": map[string]any{"beta": map[string]any{"type": "boolean", "description": "Beta"}}}})
+		if _, errs := s.GraphQL(t, alice.Token, `mutation($id: ID!) { updateSiteSection(id: $id, input: {condition: "visitor.claims.gamma"}) { id } }`,
+			map[string]any{"id": secID}); len(errs) == 0 || !strings.Contains(errs[0].Message, "column") {
+			t.Fatalf("unknown claim: %v", errs)
+		}
 		upd := s.MustGraphQL(t, alice.Token, `mutation($id: ID!) { updateSiteSection(id: $id, input: {condition: "visitor.claims.beta", icon: "book"}) { condition icon sectionGroup { title } } }`,
 			map[string]any{"id": secID})["updateSiteSection"].(map[string]any)
 		if upd["condition"] != "visitor.claims.beta" || upd["sectionGroup"].(map[string]any)["title"] != "All" {

@@ -250,7 +250,7 @@ func (r *Resolver) UpdateSiteSection(ctx context.Context, orgID, siteID, section
 	}
 	if in.Condition.IsSet() {
 		v := in.Condition.Value()
-		if err := checkCondition(v); err != nil {
+		if err := checkSiteCondition(s, v, "condition"); err != nil {
 			return nil, err
 		}
 		sets = append(sets, func(u *ent.SiteSectionUpdateOne) { u.SetNillableCondition(v) })
@@ -398,4 +398,36 @@ func (r *Resolver) MoveSiteSection(ctx context.Context, orgID, siteID, sectionID
 	}
 	r.forgetStructure(ctx, s.ID)
 	return r.Client.SiteSection.Get(ctx, sec.ID)
+}
+
+// SiteItem is an item of a site's top level: a section or a group.
+type SiteItem struct {
+	Section *ent.SiteSection
+	Group   *ent.SiteSectionGroup
+}
+
+// SiteTopLevel is a site's top level in order: ungrouped sections and
+// groups (the published view's `sections` structure).
+func (r *Resolver) SiteTopLevel(ctx context.Context, s *ent.Site) ([]SiteItem, error) {
+	st, err := loader.For(ctx).SiteStructure.Load(ctx, s.ID)()
+	if err != nil {
+		return nil, err
+	}
+	var out []SiteItem
+	for _, it := range topLevel(st.Sections, st.Groups) {
+		if it.group {
+			for _, g := range st.Groups {
+				if g.ID == it.id {
+					out = append(out, SiteItem{Group: g})
+				}
+			}
+			continue
+		}
+		for _, sec := range st.Sections {
+			if sec.ID == it.id {
+				out = append(out, SiteItem{Section: sec})
+			}
+		}
+	}
+	return out, nil
 }

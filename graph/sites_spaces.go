@@ -178,7 +178,7 @@ func (r *Resolver) UpdateSiteSpace(ctx context.Context, orgID, siteID, siteSpace
 	}
 	if in.Condition.IsSet() {
 		v := in.Condition.Value()
-		if err := checkCondition(v); err != nil {
+		if err := checkSiteCondition(s, v, "condition"); err != nil {
 			return nil, err
 		}
 		sets = append(sets, func(u *ent.SiteSpaceUpdateOne) { u.SetNillableCondition(v) })

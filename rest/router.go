@@ -27,6 +27,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.memberRoutes(r)
 	a.teamRoutes(r)
 	a.siteRoutes(r)
+	a.sitePublishingRoutes(r)
 	a.spaceRoutes(r)
 	a.collectionRoutes(r)
 	a.spaceFieldRoutes(r)

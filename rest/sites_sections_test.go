@@ -63,6 +63,11 @@ func TestSiteSectionsGroupsAndSpaces(t *testing.T) {
 		s.Fail(t, "addSectionToSite", w.bob.Token, "POST", base+"/sections", map[string]any{"spaceId": w.api}, 404)
 		s.Unchanged(t, before)
 
+		// Conditions are compiled against the site's adaptive schema.
+		s.Call(t, "updateSiteAdaptiveSchema", w.alice.Token, "PUT", base+"/adaptive-schema", map[string]any{"jsonSchema": map[string]any{
+			"type": "object", "additionalProperties": false, "properties": map[string]any{
+				"isBeta": map[string]any{"type": "boolean", "description": "Beta tester"},
+				"staff":  map[string]any{"type": "boolean", "description": "Staff"}}}}, 200)
 		// Update: path clash 409, null clears, bounds.
 		up := s.Call(t, "updateSiteSectionById", w.alice.Token, "PATCH", base+"/sections/"+opsSec,
 			map[string]any{"path": "ops", "condition": "visitor.claims.isBeta", "icon": "gear", "description": "Runbooks"}, 200).JSON(t)
@@ -85,6 +90,8 @@ func TestSiteSectionsGroupsAndSpaces(t *testing.T) {
 			{map[string]any{"title": "x"}, "title"},
 			{map[string]any{"condition": ""}, "condition"},
 			{map[string]any{"condition": strings.Repeat("a", 1025)}, "condition"},
+			{map[string]any{"condition": "visitor.claims.isBeta &&"}, "condition"},
+			{map[string]any{"condition": "visitor.claims.plan == \"pro\""}, "column"},
 			{map[string]any{"description": strings.Repeat("a", 257)}, "description"},
 			{map[string]any{"defaultSiteSpace": "nosuch"}, "defaultSiteSpace"},
 		} {

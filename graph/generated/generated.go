@@ -288,71 +288,78 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddSectionToGroup           func(childComplexity int, group string, section string) int
-		AddSiteSection              func(childComplexity int, site string, space string, title *string, icon *string) int
-		AddSiteSectionGroup         func(childComplexity int, site string, title string, icon *string, sections []string) int
-		AddSiteSpace                func(childComplexity int, site string, space string, section *string) int
-		AddTeamMember               func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
-		ChangeRequestPDF            func(childComplexity int, spaceID string, id string, page *string, only *bool) int
-		CreateChangeRequest         func(childComplexity int, spaceID string, subject *string) int
-		CreateCollection            func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
-		CreateCustomField           func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
-		CreateOrganization          func(childComplexity int, input model.CreateOrganizationInput) int
-		CreateOrganizationInvite    func(childComplexity int, organizationID string, input model.CreateOrganizationInviteInput) int
-		CreateSAMLProvider          func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
-		CreateSite                  func(childComplexity int, organization string, input model.CreateSiteInput) int
-		CreateSpace                 func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
-		CreateTeam                  func(childComplexity int, organizationID string, title string, members []string) int
-		CreateTranslation           func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
-		DeleteCollection            func(childComplexity int, id string) int
-		DeleteCustomField           func(childComplexity int, organizationID string, name string) int
-		DeleteOrganizationInvite    func(childComplexity int, organizationID string, id string) int
-		DeleteSAMLProvider          func(childComplexity int, organizationID string, id string) int
-		DeleteSite                  func(childComplexity int, id string) int
-		DeleteSiteSection           func(childComplexity int, id string) int
-		DeleteSiteSectionGroup      func(childComplexity int, id string) int
-		DeleteSiteSpace             func(childComplexity int, id string) int
-		DeleteSpace                 func(childComplexity int, id string) int
-		DeleteTeam                  func(childComplexity int, organizationID string, teamID string) int
-		DeleteTranslation           func(childComplexity int, organizationID string, id string) int
-		DuplicateSpace              func(childComplexity int, id string) int
-		ImportContent               func(childComplexity int, spaceID string, changeRequestID *string, url string, source string) int
-		JoinOrganizationWithInvite  func(childComplexity int, organizationID string, id string) int
-		MergeChangeRequest          func(childComplexity int, spaceID string, id string) int
-		MoveCollection              func(childComplexity int, id string, input model.MoveInput) int
-		MoveSiteSection             func(childComplexity int, id string, position *model.SiteMoveInput) int
-		MoveSiteSectionGroup        func(childComplexity int, id string, position *model.SiteMoveInput) int
-		MoveSiteSpace               func(childComplexity int, id string, position *model.SiteMoveInput) int
-		MoveSpace                   func(childComplexity int, id string, input model.MoveInput) int
-		PingOrganization            func(childComplexity int, id string) int
-		PublishSite                 func(childComplexity int, id string) int
-		RemoveMember                func(childComplexity int, organizationID string, userID string) int
-		RemoveSectionFromGroup      func(childComplexity int, group string, section string) int
-		RemoveTeamMember            func(childComplexity int, organizationID string, teamID string, userID string) int
-		RestoreSpace                func(childComplexity int, id string) int
-		SetMemberSso                func(childComplexity int, organizationID string, userID string) int
-		TransferCollection          func(childComplexity int, id string, organizationID string) int
-		TransferSpace               func(childComplexity int, id string, organizationID string) int
-		UnpublishSite               func(childComplexity int, id string) int
-		UpdateChangeRequest         func(childComplexity int, spaceID string, id string, input model.UpdateChangeRequestInput) int
-		UpdateChangeRequestContent  func(childComplexity int, spaceID string, id string, changes []*model.ContentChangeInput) int
-		UpdateChangeRequestFromMain func(childComplexity int, spaceID string, id string) int
-		UpdateCollection            func(childComplexity int, id string, input model.UpdateCollectionInput) int
-		UpdateCustomField           func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
-		UpdateMember                func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
-		UpdateOrganization          func(childComplexity int, id string, input model.UpdateOrganizationInput) int
-		UpdateOrganizationInvite    func(childComplexity int, organizationID string, id string, input model.UpdateOrganizationInviteInput) int
-		UpdateSAMLProvider          func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
-		UpdateSite                  func(childComplexity int, id string, input model.UpdateSiteInput) int
-		UpdateSiteSection           func(childComplexity int, id string, input model.UpdateSiteSectionInput) int
-		UpdateSiteSectionGroup      func(childComplexity int, id string, input model.UpdateSiteSectionGroupInput) int
-		UpdateSiteSpace             func(childComplexity int, id string, input model.UpdateSiteSpaceInput) int
-		UpdateSpace                 func(childComplexity int, id string, input model.UpdateSpaceInput) int
-		UpdateSpaceContent          func(childComplexity int, spaceID string, changes []*model.ContentChangeInput) int
-		UpdateSpaceCustomFields     func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
-		UpdateTeam                  func(childComplexity int, organizationID string, teamID string, title string) int
-		UpdateTeamMembers           func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
-		UpdateTranslation           func(childComplexity int, organizationID string, id string, input model.UpdateTranslationInput) int
+		AddSectionToGroup            func(childComplexity int, group string, section string) int
+		AddSiteSection               func(childComplexity int, site string, space string, title *string, icon *string) int
+		AddSiteSectionGroup          func(childComplexity int, site string, title string, icon *string, sections []string) int
+		AddSiteSpace                 func(childComplexity int, site string, space string, section *string) int
+		AddTeamMember                func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
+		ChangeRequestPDF             func(childComplexity int, spaceID string, id string, page *string, only *bool) int
+		CreateChangeRequest          func(childComplexity int, spaceID string, subject *string) int
+		CreateCollection             func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
+		CreateCustomField            func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
+		CreateOrganization           func(childComplexity int, input model.CreateOrganizationInput) int
+		CreateOrganizationInvite     func(childComplexity int, organizationID string, input model.CreateOrganizationInviteInput) int
+		CreateSAMLProvider           func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
+		CreateSite                   func(childComplexity int, organization string, input model.CreateSiteInput) int
+		CreateSiteShareLink          func(childComplexity int, site string, name string) int
+		CreateSpace                  func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
+		CreateTeam                   func(childComplexity int, organizationID string, title string, members []string) int
+		CreateTranslation            func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
+		DeleteCollection             func(childComplexity int, id string) int
+		DeleteCustomField            func(childComplexity int, organizationID string, name string) int
+		DeleteOrganizationInvite     func(childComplexity int, organizationID string, id string) int
+		DeleteSAMLProvider           func(childComplexity int, organizationID string, id string) int
+		DeleteSite                   func(childComplexity int, id string) int
+		DeleteSiteSection            func(childComplexity int, id string) int
+		DeleteSiteSectionGroup       func(childComplexity int, id string) int
+		DeleteSiteShareLink          func(childComplexity int, id string) int
+		DeleteSiteSpace              func(childComplexity int, id string) int
+		DeleteSpace                  func(childComplexity int, id string) int
+		DeleteTeam                   func(childComplexity int, organizationID string, teamID string) int
+		DeleteTranslation            func(childComplexity int, organizationID string, id string) int
+		DuplicateSpace               func(childComplexity int, id string) int
+		ImportContent                func(childComplexity int, spaceID string, changeRequestID *string, url string, source string) int
+		JoinOrganizationWithInvite   func(childComplexity int, organizationID string, id string) int
+		MergeChangeRequest           func(childComplexity int, spaceID string, id string) int
+		MoveCollection               func(childComplexity int, id string, input model.MoveInput) int
+		MoveSiteSection              func(childComplexity int, id string, position *model.SiteMoveInput) int
+		MoveSiteSectionGroup         func(childComplexity int, id string, position *model.SiteMoveInput) int
+		MoveSiteSpace                func(childComplexity int, id string, position *model.SiteMoveInput) int
+		MoveSpace                    func(childComplexity int, id string, input model.MoveInput) int
+		PingOrganization             func(childComplexity int, id string) int
+		PublishSite                  func(childComplexity int, id string) int
+		RegenerateSitePublishingAuth func(childComplexity int, site string) int
+		RemoveMember                 func(childComplexity int, organizationID string, userID string) int
+		RemoveSectionFromGroup       func(childComplexity int, group string, section string) int
+		RemoveTeamMember             func(childComplexity int, organizationID string, teamID string, userID string) int
+		RestoreSpace                 func(childComplexity int, id string) int
+		SetMemberSso                 func(childComplexity int, organizationID string, userID string) int
+		TransferCollection           func(childComplexity int, id string, organizationID string) int
+		TransferSpace                func(childComplexity int, id string, organizationID string) int
+		UnpublishSite                func(childComplexity int, id string) int
+		UpdateChangeRequest          func(childComplexity int, spaceID string, id string, input model.UpdateChangeRequestInput) int
+		UpdateChangeRequestContent   func(childComplexity int, spaceID string, id string, changes []*model.ContentChangeInput) int
+		UpdateChangeRequestFromMain  func(childComplexity int, spaceID string, id string) int
+		UpdateCollection             func(childComplexity int, id string, input model.UpdateCollectionInput) int
+		UpdateCustomField            func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
+		UpdateMember                 func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOrganization           func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdateOrganizationInvite     func(childComplexity int, organizationID string, id string, input model.UpdateOrganizationInviteInput) int
+		UpdateSAMLProvider           func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
+		UpdateSite                   func(childComplexity int, id string, input model.UpdateSiteInput) int
+		UpdateSiteAdaptiveSchema     func(childComplexity int, site string, jsonSchema any) int
+		UpdateSiteCustomization      func(childComplexity int, site string, customization any) int
+		UpdateSitePublishingAuth     func(childComplexity int, site string, fallbackURL *string) int
+		UpdateSiteSection            func(childComplexity int, id string, input model.UpdateSiteSectionInput) int
+		UpdateSiteSectionGroup       func(childComplexity int, id string, input model.UpdateSiteSectionGroupInput) int
+		UpdateSiteShareLink          func(childComplexity int, id string, name *string, active *bool) int
+		UpdateSiteSpace              func(childComplexity int, id string, input model.UpdateSiteSpaceInput) int
+		UpdateSpace                  func(childComplexity int, id string, input model.UpdateSpaceInput) int
+		UpdateSpaceContent           func(childComplexity int, spaceID string, changes []*model.ContentChangeInput) int
+		UpdateSpaceCustomFields      func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
+		UpdateTeam                   func(childComplexity int, organizationID string, teamID string, title string) int
+		UpdateTeamMembers            func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
+		UpdateTranslation            func(childComplexity int, organizationID string, id string, input model.UpdateTranslationInput) int
 	}
 
 	Organization struct {
@@ -460,6 +467,7 @@ type ComplexityRoot struct {
 		Node                   func(childComplexity int, id string) int
 		Organization           func(childComplexity int, id string) int
 		OrganizationInviteLink func(childComplexity int, organizationID string, id string) int
+		PublishedSite          func(childComplexity int, id string, shareKey *string) int
 		SamlProvider           func(childComplexity int, organizationID string, id string) int
 		Site                   func(childComplexity int, id string) int
 		Space                  func(childComplexity int, id string, shareKey *string) int
@@ -546,14 +554,18 @@ type ComplexityRoot struct {
 
 	Site struct {
 		AdaptiveContent func(childComplexity int) int
+		AdaptiveSchema  func(childComplexity int) int
 		Basename        func(childComplexity int) int
 		CreatedAt       func(childComplexity int) int
+		Customization   func(childComplexity int) int
 		ID              func(childComplexity int) int
 		Organization    func(childComplexity int) int
 		Proxy           func(childComplexity int) int
 		Published       func(childComplexity int) int
+		PublishingAuth  func(childComplexity int) int
 		SectionGroups   func(childComplexity int) int
 		Sections        func(childComplexity int) int
+		ShareLinks      func(childComplexity int) int
 		SiteSpaceCount  func(childComplexity int) int
 		SiteSpaces      func(childComplexity int) int
 		Title           func(childComplexity int) int
@@ -570,6 +582,11 @@ type ComplexityRoot struct {
 	SiteEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SitePublishingAuth struct {
+		FallbackURL func(childComplexity int) int
+		PrivateKey  func(childComplexity int) int
 	}
 
 	SiteSection struct {
@@ -591,6 +608,14 @@ type ComplexityRoot struct {
 		Sections func(childComplexity int) int
 		Site     func(childComplexity int) int
 		Title    func(childComplexity int) int
+	}
+
+	SiteShareLink struct {
+		Active    func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Key       func(childComplexity int) int
+		Name      func(childComplexity int) int
 	}
 
 	SiteSpace struct {
@@ -863,6 +888,13 @@ type MutationResolver interface {
 	UpdateSiteSpace(ctx context.Context, id string, input model.UpdateSiteSpaceInput) (*ent.SiteSpace, error)
 	DeleteSiteSpace(ctx context.Context, id string) (bool, error)
 	MoveSiteSpace(ctx context.Context, id string, position *model.SiteMoveInput) (*ent.SiteSpace, error)
+	CreateSiteShareLink(ctx context.Context, site string, name string) (*ent.SiteShareLink, error)
+	UpdateSiteShareLink(ctx context.Context, id string, name *string, active *bool) (*ent.SiteShareLink, error)
+	DeleteSiteShareLink(ctx context.Context, id string) (bool, error)
+	UpdateSitePublishingAuth(ctx context.Context, site string, fallbackURL *string) (*model.SitePublishingAuth, error)
+	RegenerateSitePublishingAuth(ctx context.Context, site string) (*model.SitePublishingAuth, error)
+	UpdateSiteCustomization(ctx context.Context, site string, customization any) (any, error)
+	UpdateSiteAdaptiveSchema(ctx context.Context, site string, jsonSchema any) (any, error)
 	CreateSpace(ctx context.Context, organizationID string, input model.CreateSpaceInput) (*ent.Space, error)
 	UpdateSpace(ctx context.Context, id string, input model.UpdateSpaceInput) (*ent.Space, error)
 	DeleteSpace(ctx context.Context, id string) (bool, error)
@@ -921,6 +953,7 @@ type QueryResolver interface {
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	SamlProvider(ctx context.Context, organizationID string, id string) (*ent.SAMLProvider, error)
 	Site(ctx context.Context, id string) (*ent.Site, error)
+	PublishedSite(ctx context.Context, id string, shareKey *string) (*ent.Site, error)
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	MemberSpaces(ctx context.Context, organizationID string, userID string, first *int, after *string, order *model.Order) (*model.MemberSpaceConnection, error)
 	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
@@ -951,6 +984,10 @@ type SiteResolver interface {
 	Sections(ctx context.Context, obj *ent.Site) ([]*ent.SiteSection, error)
 	SectionGroups(ctx context.Context, obj *ent.Site) ([]*ent.SiteSectionGroup, error)
 	SiteSpaces(ctx context.Context, obj *ent.Site) ([]*ent.SiteSpace, error)
+	ShareLinks(ctx context.Context, obj *ent.Site) ([]*ent.SiteShareLink, error)
+	AdaptiveSchema(ctx context.Context, obj *ent.Site) (any, error)
+	Customization(ctx context.Context, obj *ent.Site) (any, error)
+	PublishingAuth(ctx context.Context, obj *ent.Site) (*model.SitePublishingAuth, error)
 }
 type SiteSectionResolver interface {
 	Default(ctx context.Context, obj *ent.SiteSection) (bool, error)
@@ -1983,6 +2020,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organization"].(string), args["input"].(model.CreateSiteInput)), true
+	case "Mutation.createSiteShareLink":
+		if e.ComplexityRoot.Mutation.CreateSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteShareLink(childComplexity, args["site"].(string), args["name"].(string)), true
 	case "Mutation.createSpace":
 		if e.ComplexityRoot.Mutation.CreateSpace == nil {
 			break
@@ -2093,6 +2141,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSiteSectionGroup(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteSiteShareLink":
+		if e.ComplexityRoot.Mutation.DeleteSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteShareLink(childComplexity, args["id"].(string)), true
 	case "Mutation.deleteSiteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSiteSpace == nil {
 			break
@@ -2258,6 +2317,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PublishSite(childComplexity, args["id"].(string)), true
+	case "Mutation.regenerateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth(childComplexity, args["site"].(string)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -2456,6 +2526,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["id"].(string), args["input"].(model.UpdateSiteInput)), true
+	case "Mutation.updateSiteAdaptiveSchema":
+		if e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema(childComplexity, args["site"].(string), args["jsonSchema"].(any)), true
+	case "Mutation.updateSiteCustomization":
+		if e.ComplexityRoot.Mutation.UpdateSiteCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteCustomization(childComplexity, args["site"].(string), args["customization"].(any)), true
+	case "Mutation.updateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.UpdateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSitePublishingAuth(childComplexity, args["site"].(string), args["fallbackURL"].(*string)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -2478,6 +2581,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSiteSectionGroup(childComplexity, args["id"].(string), args["input"].(model.UpdateSiteSectionGroupInput)), true
+	case "Mutation.updateSiteShareLink":
+		if e.ComplexityRoot.Mutation.UpdateSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteShareLink(childComplexity, args["id"].(string), args["name"].(*string), args["active"].(*bool)), true
 	case "Mutation.updateSiteSpace":
 		if e.ComplexityRoot.Mutation.UpdateSiteSpace == nil {
 			break
@@ -3108,6 +3222,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationInviteLink(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Query.publishedSite":
+		if e.ComplexityRoot.Query.PublishedSite == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedSite(childComplexity, args["id"].(string), args["shareKey"].(*string)), true
 	case "Query.samlProvider":
 		if e.ComplexityRoot.Query.SamlProvider == nil {
 			break
@@ -3445,6 +3570,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.AdaptiveContent(childComplexity), true
+	case "Site.adaptiveSchema":
+		if e.ComplexityRoot.Site.AdaptiveSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AdaptiveSchema(childComplexity), true
 	case "Site.basename":
 		if e.ComplexityRoot.Site.Basename == nil {
 			break
@@ -3457,6 +3588,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.CreatedAt(childComplexity), true
+	case "Site.customization":
+		if e.ComplexityRoot.Site.Customization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Customization(childComplexity), true
 	case "Site.id":
 		if e.ComplexityRoot.Site.ID == nil {
 			break
@@ -3481,6 +3618,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.publishingAuth":
+		if e.ComplexityRoot.Site.PublishingAuth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.PublishingAuth(childComplexity), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -3493,6 +3636,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Sections(childComplexity), true
+	case "Site.shareLinks":
+		if e.ComplexityRoot.Site.ShareLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.ShareLinks(childComplexity), true
 	case "Site.siteSpaceCount":
 		if e.ComplexityRoot.Site.SiteSpaceCount == nil {
 			break
@@ -3555,6 +3704,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteEdge.Node(childComplexity), true
+
+	case "SitePublishingAuth.fallbackURL":
+		if e.ComplexityRoot.SitePublishingAuth.FallbackURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.FallbackURL(childComplexity), true
+	case "SitePublishingAuth.privateKey":
+		if e.ComplexityRoot.SitePublishingAuth.PrivateKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.PrivateKey(childComplexity), true
 
 	case "SiteSection.condition":
 		if e.ComplexityRoot.SiteSection.Condition == nil {
@@ -3647,6 +3809,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSectionGroup.Title(childComplexity), true
+
+	case "SiteShareLink.active":
+		if e.ComplexityRoot.SiteShareLink.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.Active(childComplexity), true
+	case "SiteShareLink.createdAt":
+		if e.ComplexityRoot.SiteShareLink.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.CreatedAt(childComplexity), true
+	case "SiteShareLink.id":
+		if e.ComplexityRoot.SiteShareLink.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.ID(childComplexity), true
+	case "SiteShareLink.key":
+		if e.ComplexityRoot.SiteShareLink.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.Key(childComplexity), true
+	case "SiteShareLink.name":
+		if e.ComplexityRoot.SiteShareLink.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.Name(childComplexity), true
 
 	case "SiteSpace.condition":
 		if e.ComplexityRoot.SiteSpace.Condition == nil {
@@ -6303,6 +6496,61 @@ extend type Mutation {
   "Moves a site space before or after another (joining its section), or to the end of its section."
   moveSiteSpace("The site space's ID." id: ID!, "Where to." position: SiteMoveInput): SiteSpace!
 }
+
+"A secret link that opens a published share-link site."
+type SiteShareLink {
+  "Stable, opaque ID."
+  id: ID!
+  "The link's name, at most 50 characters."
+  name: String!
+  "Whether the link opens the site."
+  active: Boolean!
+  "The secret to pass as shareKey."
+  key: String!
+  "When it was created."
+  createdAt: Time!
+}
+
+"The key that signs the tokens of a visitor-auth site's visitors."
+type SitePublishingAuth {
+  "The signing key; regenerating it invalidates tokens signed with the old one."
+  privateKey: String!
+  "Where visitors go when their token is missing or invalid, or null."
+  fallbackURL: String
+}
+
+extend type Site {
+  "The site's share links, oldest first (managers only; others get FORBIDDEN). At most 100."
+  shareLinks: [SiteShareLink!]!
+  "The adaptive content schema: the JSON Schema of the claims visitors carry (an empty object schema until set)."
+  adaptiveSchema: Any!
+  "The site's customization settings (GitBook's SiteCustomizationSettings)."
+  customization: Any!
+  "The visitor-auth signing key (managers only; others get FORBIDDEN)."
+  publishingAuth: SitePublishingAuth!
+}
+
+extend type Query {
+  "A published site as its audience reads it: public and unlisted sites to anyone signed in, share-link sites with an active link's key, visitor-auth and unpublished sites to members who can read them."
+  publishedSite("The site's ID." id: ID!, "The key of an active share link." shareKey: String): Site!
+}
+
+extend type Mutation {
+  "Creates a share link of a site."
+  createSiteShareLink("The site's ID." site: ID!, "The link's name, at most 50 characters." name: String!): SiteShareLink!
+  "Renames, deactivates or reactivates a share link."
+  updateSiteShareLink("The share link's ID." id: ID!, "The new name." name: String, "Whether it opens the site." active: Boolean): SiteShareLink!
+  "Deletes a share link."
+  deleteSiteShareLink("The share link's ID." id: ID!): Boolean!
+  "Sets (or, with null, unsets) the fallback URL of a site's visitor authentication."
+  updateSitePublishingAuth("The site's ID." site: ID!, "An absolute http(s) URL, or null." fallbackURL: String): SitePublishingAuth!
+  "Replaces the signing key of a site's visitor authentication: tokens signed with the old key stop working."
+  regenerateSitePublishingAuth("The site's ID." site: ID!): SitePublishingAuth!
+  "Replaces a site's customization settings; answers the stored settings."
+  updateSiteCustomization("The site's ID." site: ID!, "GitBook's SiteCustomizationSettings object." customization: Any!): Any!
+  "Sets a site's adaptive schema (validated against GitBook's SiteAdaptiveJSONSchema); removing a claim that conditions use is refused."
+  updateSiteAdaptiveSchema("The site's ID." site: ID!, "The JSON Schema object." jsonSchema: Any!): Any!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/space.graphql", Input: `# Spaces (REST area ` + "`" + `spaces` + "`" + `).
 
@@ -7861,6 +8109,14 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_sectionGroups(ctx, field)
 	case "siteSpaces":
 		return ec.fieldContext_Site_siteSpaces(ctx, field)
+	case "shareLinks":
+		return ec.fieldContext_Site_shareLinks(ctx, field)
+	case "adaptiveSchema":
+		return ec.fieldContext_Site_adaptiveSchema(ctx, field)
+	case "customization":
+		return ec.fieldContext_Site_customization(ctx, field)
+	case "publishingAuth":
+		return ec.fieldContext_Site_publishingAuth(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
 }
@@ -7885,6 +8141,16 @@ func (ec *executionContext) childFields_SiteEdge(ctx context.Context, field grap
 		return ec.fieldContext_SiteEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "privateKey":
+		return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+	case "fallbackURL":
+		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7927,6 +8193,22 @@ func (ec *executionContext) childFields_SiteSectionGroup(ctx context.Context, fi
 		return ec.fieldContext_SiteSectionGroup_sections(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroup", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteShareLink_id(ctx, field)
+	case "name":
+		return ec.fieldContext_SiteShareLink_name(ctx, field)
+	case "active":
+		return ec.fieldContext_SiteShareLink_active(ctx, field)
+	case "key":
+		return ec.fieldContext_SiteShareLink_key(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteShareLink_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteShareLink", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8821,6 +9103,28 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSiteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9012,6 +9316,20 @@ func (ec *executionContext) field_Mutation_deleteSiteSectionGroup_args(ctx conte
 }
 
 func (ec *executionContext) field_Mutation_deleteSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -9342,6 +9660,20 @@ func (ec *executionContext) field_Mutation_publishSite_args(ctx context.Context,
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_regenerateSitePublishingAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
 	return args, nil
 }
 
@@ -9759,6 +10091,72 @@ func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateSiteAdaptiveSchema_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "jsonSchema",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNAny2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["jsonSchema"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "customization",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNAny2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customization"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSitePublishingAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "fallbackURL",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fallbackURL"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9800,6 +10198,36 @@ func (ec *executionContext) field_Mutation_updateSiteSection_args(ctx context.Co
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "active",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["active"] = arg2
 	return args, nil
 }
 
@@ -10534,6 +10962,28 @@ func (ec *executionContext) field_Query_organization_args(ctx context.Context, r
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_publishedSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg1
 	return args, nil
 }
 
@@ -16339,6 +16789,326 @@ func (ec *executionContext) fieldContext_Mutation_moveSiteSpace(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSiteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteShareLink(ctx, fc.Args["site"].(string), fc.Args["name"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
+			return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteShareLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteShareLink(ctx, fc.Args["id"].(string), fc.Args["name"].(*string), fc.Args["active"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
+			return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteShareLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteShareLink(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSitePublishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSitePublishingAuth(ctx, fc.Args["site"].(string), fc.Args["fallbackURL"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSitePublishingAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_regenerateSitePublishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RegenerateSitePublishingAuth(ctx, fc.Args["site"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteCustomization(ctx, fc.Args["site"].(string),
+				func() any {
+					if fc.Args["customization"] == nil {
+						return nil
+					}
+					return fc.Args["customization"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNAny2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Any does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteAdaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteAdaptiveSchema(ctx, fc.Args["site"].(string),
+				func() any {
+					if fc.Args["jsonSchema"] == nil {
+						return nil
+					}
+					return fc.Args["jsonSchema"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNAny2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Any does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19351,6 +20121,50 @@ func (ec *executionContext) fieldContext_Query_site(ctx context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_publishedSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedSite(ctx, fc.Args["id"].(string), fc.Args["shareKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_space(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21085,6 +21899,116 @@ func (ec *executionContext) fieldContext_Site_siteSpaces(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_shareLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().ShareLinks(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteShareLink) graphql.Marshaler {
+			return ec.marshalNSiteShareLink2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLinkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_shareLinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteShareLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_adaptiveSchema(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_adaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().AdaptiveSchema(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNAny2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_adaptiveSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, "Any")
+}
+
+func (ec *executionContext) _Site_customization(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_customization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().Customization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNAny2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_customization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, "Any")
+}
+
+func (ec *executionContext) _Site_publishingAuth(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_publishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().PublishingAuth(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_publishingAuth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SiteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21225,6 +22149,52 @@ func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SitePublishingAuth_privateKey(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrivateKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_privateKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, "String")
+}
+
+func (ec *executionContext) _SitePublishingAuth_fallbackURL(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FallbackURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_fallbackURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, "String")
 }
 
 func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
@@ -21615,6 +22585,121 @@ func (ec *executionContext) fieldContext_SiteSectionGroup_sections(_ context.Con
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SiteShareLink_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteShareLink_name(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteShareLink_active(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SiteShareLink_key(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteShareLink_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "Time")
 }
 
 func (ec *executionContext) _SiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
@@ -29334,6 +30419,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSiteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSitePublishingAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSitePublishingAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "regenerateSitePublishingAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_regenerateSitePublishingAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteCustomization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteCustomization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteAdaptiveSchema":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteAdaptiveSchema(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSpace(ctx, field)
@@ -30167,6 +31301,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_site(ctx, field)
 				})
+		case "publishedSite":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_publishedSite(ctx, field)
+				})
 		case "space":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -30843,6 +31983,30 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_siteSpaces(ctx, field, obj)
 				})
+		case "shareLinks":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_shareLinks(ctx, field, obj)
+				})
+		case "adaptiveSchema":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_adaptiveSchema(ctx, field, obj)
+				})
+		case "customization":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_customization(ctx, field, obj)
+				})
+		case "publishingAuth":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_publishingAuth(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -30922,6 +32086,44 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 		case "node":
 			out.Values[i] = ec._SiteEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sitePublishingAuthImplementors = []string{"SitePublishingAuth"}
+
+func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.SelectionSet, obj *model.SitePublishingAuth) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sitePublishingAuthImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SitePublishingAuth")
+		case "privateKey":
+			out.Values[i] = ec._SitePublishingAuth_privateKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fallbackURL":
+			out.Values[i] = ec._SitePublishingAuth_fallbackURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -31061,6 +32263,59 @@ func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.Selec
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._SiteSectionGroup_sections(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteShareLinkImplementors = []string{"SiteShareLink"}
+
+func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteShareLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteShareLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteShareLink")
+		case "id":
+			out.Values[i] = ec._SiteShareLink_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._SiteShareLink_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "active":
+			out.Values[i] = ec._SiteShareLink_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._SiteShareLink_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._SiteShareLink_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -33793,6 +35048,14 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 	return ec._SiteEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SitePublishingAuth!")
+		return graphql.Null
+	}
+	return ec._SitePublishingAuth(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -33839,6 +35102,30 @@ func (ec *executionContext) marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋf
 		return graphql.Null
 	}
 	return ec._SiteSectionGroup(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteShareLink2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteShareLink) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx context.Context, sel ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteShareLink!")
+		return graphql.Null
+	}
+	return ec._SiteShareLink(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSiteSpace2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
