@@ -84,11 +84,14 @@ func (r *Resolver) UpdateSiteAdaptiveSchema(ctx context.Context, orgID, siteID s
 				if err != nil {
 					return
 				}
+				var used []string
 				for _, claim := range c.Claims() {
 					if slices.Contains(removed, claim) {
-						users = append(users, what+" "+id+" ("+claim+")")
-						return
+						used = append(used, claim)
 					}
+				}
+				if len(used) > 0 {
+					users = append(users, what+" "+id+" ("+strings.Join(used, ", ")+")")
 				}
 			}
 			for _, sec := range st.sections {
