@@ -18,7 +18,7 @@ const siteTree = `query($org: ID!) { organization(id: $org) { sites(first: 2) { 
 
 // seedSite makes an organization with one site of sections × perSection
 // site spaces, each its own space with a tree of pages.
-func seedSite(t *testing.T, s *testkit.Server, email string, sections, perSection, pages int) (testkit.User, string) {
+func seedSite(t testing.TB, s *testkit.Server, email string, sections, perSection, pages int) (testkit.User, string) {
 	u, org := s.NewUser(t, email, "Org "+email)
 	site := s.Call(t, "createSite", u.Token, "POST", "/v1/orgs/"+org+"/sites", map[string]any{"title": "Docs"}, 201).JSON(t)["id"].(string)
 	base := "/v1/orgs/" + org + "/sites/" + site
@@ -171,6 +171,42 @@ func TestSitesGraphQL(t *testing.T) {
 				t.Errorf("%s: errors %v, want %s", c.query, errs, c.code)
 			}
 		}
+		// Share links, the published view, the signing key and customization.
+		link := s.MustGraphQL(t, alice.Token, `mutation($site: ID!) { createSiteShareLink(site: $site, name: "Partners") { id key active } }`,
+			map[string]any{"site": id})["createSiteShareLink"].(map[string]any)
+		if link["active"] != true {
+			t.Fatalf("link: %v", link)
+		}
+		const published = `query($id: ID!, $key: String) { publishedSite(id: $id, shareKey: $key) { id sections { title } } }`
+		if got := s.MustGraphQL(t, bob.Token, published, map[string]any{"id": id, "key": link["key"]}); got["publishedSite"].(map[string]any)["id"] != id {
+			t.Fatalf("published with the key: %v", got)
+		}
+		if _, errs := s.GraphQL(t, bob.Token, published, map[string]any{"id": id, "key": "wrong"}); len(errs) == 0 || errs[0].Extensions["code"] != "NOT_FOUND" {
+			t.Fatalf("wrong key: %v", errs)
+		}
+		s.MustGraphQL(t, alice.Token, `mutation($id: ID!) { updateSiteShareLink(id: $id, active: false) { active } }`, map[string]any{"id": link["id"]})
+		if _, errs := s.GraphQL(t, bob.Token, published, map[string]any{"id": id, "key": link["key"]}); len(errs) == 0 {
+			t.Fatal("an inactive link opened the site")
+		}
+		if _, errs := s.GraphQL(t, carol.Token, `query($id: ID!) { site(id: $id) { shareLinks { id } } }`, map[string]any{"id": id}); len(errs) == 0 || errs[0].Extensions["code"] != "FORBIDDEN" {
+			t.Fatalf("a reader listed share links: %v", errs)
+		}
+		auth := s.MustGraphQL(t, alice.Token, `mutation($site: ID!) { updateSitePublishingAuth(site: $site, fallbackURL: "https://acme.com/in") { privateKey fallbackURL } }`,
+			map[string]any{"site": id})["updateSitePublishingAuth"].(map[string]any)
+		again := s.MustGraphQL(t, alice.Token, `mutation($site: ID!) { regenerateSitePublishingAuth(site: $site) { privateKey fallbackURL } }`,
+			map[string]any{"site": id})["regenerateSitePublishingAuth"].(map[string]any)
+		if auth["fallbackURL"] != "https://acme.com/in" || again["privateKey"] == auth["privateKey"] || again["fallbackURL"] != auth["fallbackURL"] {
+			t.Fatalf("auth %v, regenerated %v", auth, again)
+		}
+		if _, errs := s.GraphQL(t, alice.Token, `mutation($site: ID!) { updateSiteCustomization(site: $site, customization: {title: "Only"}) }`,
+			map[string]any{"site": id}); len(errs) == 0 || errs[0].Extensions["code"] != "BAD_USER_INPUT" {
+			t.Fatalf("partial customization: %v", errs)
+		}
+		cust := s.MustGraphQL(t, carol.Token, `query($id: ID!) { site(id: $id) { customization adaptiveSchema } }`, map[string]any{"id": id})["site"].(map[string]any)
+		if cust["customization"].(map[string]any)["styling"] == nil || cust["adaptiveSchema"].(map[string]any)["properties"].(map[string]any)["beta"] == nil {
+			t.Fatalf("customization and schema: %v", cust)
+		}
+
 		del := s.MustGraphQL(t, alice.Token, `mutation($id: ID!) { deleteSite(id: $id) }`, map[string]any{"id": id})
 		if del["deleteSite"] != true {
 			t.Fatalf("delete: %v", del)

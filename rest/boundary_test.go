@@ -22,6 +22,8 @@ type boundaryWorld struct {
 	admin, stranger                            testkit.User
 	org, space, collection, changeRequest      string
 	team, invite, translation, field, crNumber string
+	site, siteSection, siteGroup, siteSpace    string
+	shareLink                                  string
 }
 
 func newBoundaryWorld(t *testing.T, s *testkit.Server) boundaryWorld {
@@ -38,6 +40,12 @@ func newBoundaryWorld(t *testing.T, s *testkit.Server) boundaryWorld {
 	w.translation = s.Call(t, "createTranslation", tok, "POST", org+"/translations", map[string]any{"title": "European"}, 201).JSON(t)["id"].(string)
 	w.field = "tier"
 	s.Call(t, "createOrganizationCustomField", tok, "POST", org+"/custom-fields", map[string]any{"name": w.field, "type": "text"}, 201)
+	w.site = s.Call(t, "createSite", tok, "POST", org+"/sites", map[string]any{"title": "Docs", "spaces": []string{w.space}}, 201).JSON(t)["id"].(string)
+	sec := s.Call(t, "addSectionToSite", tok, "POST", org+"/sites/"+w.site+"/sections", map[string]any{"spaceId": w.space}, 201).JSON(t)
+	w.siteSection = sec["id"].(string)
+	w.siteSpace = sec["siteSpaces"].([]any)[0].(map[string]any)["id"].(string)
+	w.siteGroup = s.Call(t, "addSectionGroupToSite", tok, "POST", org+"/sites/"+w.site+"/section-groups", map[string]any{"title": "G"}, 201).JSON(t)["id"].(string)
+	w.shareLink = s.Call(t, "createSiteShareLink", tok, "POST", org+"/sites/"+w.site+"/share-links", map[string]any{"name": "L"}, 201).JSON(t)["id"].(string)
 	return w
 }
 
@@ -151,6 +159,8 @@ func TestStrangersMeetNotFoundBeforeBadBodies(t *testing.T) {
 			"changeRequestId": w.changeRequest, "teamId": w.team, "inviteId": w.invite,
 			"translationId": w.translation, "fieldName": w.field, "userId": w.admin.ID,
 			"samlProviderId": "nosuchprovider",
+			"siteId":         w.site, "siteSectionId": w.siteSection, "siteSectionGroupId": w.siteGroup,
+			"siteSpaceId": w.siteSpace, "shareLinkId": w.shareLink,
 		}
 		// Creating an organization has no target to hide. Joining through
 		// an invite link takes no body and is open to anyone with the link:
