@@ -46,8 +46,8 @@ func (r *Resolver) visibleSection(ctx context.Context, sectionID string) (*ent.S
 }
 
 // SiteSections pages through a site's sections in the site's order.
-func (r *Resolver) SiteSections(ctx context.Context, orgID, siteID string, args paging.Args) (paging.Page[*ent.SiteSection], error) {
-	s, _, err := visibleSite(ctx, orgID, siteID)
+func (r *Resolver) SiteSections(ctx context.Context, orgID, siteID string, args paging.Args, shareKey *string) (paging.Page[*ent.SiteSection], error) {
+	s, err := r.readableSite(ctx, orgID, siteID, shareKey)
 	if err != nil {
 		return paging.Page[*ent.SiteSection]{}, err
 	}
@@ -56,6 +56,16 @@ func (r *Resolver) SiteSections(ctx context.Context, orgID, siteID string, args 
 		return paging.Page[*ent.SiteSection]{}, err
 	}
 	return paging.Slice(args, all, orderCursor(all, secID)), nil
+}
+
+// readableSite is a site the caller may read: as a member, or, with a
+// shareKey, as the published site's audience (PublishedSite's rules).
+func (r *Resolver) readableSite(ctx context.Context, orgID, siteID string, shareKey *string) (*ent.Site, error) {
+	if shareKey != nil {
+		return r.PublishedSite(ctx, orgID, siteID, shareKey)
+	}
+	s, _, err := visibleSite(ctx, orgID, siteID)
+	return s, err
 }
 
 // orderCursor is the cursor of items listed in a chosen order: their place

@@ -34,8 +34,8 @@ func (r *Resolver) manageableSiteSpace(ctx context.Context, orgID, siteID, siteS
 // SiteSpaces pages through a site's live site spaces in the site's order
 // (by section, then within each); def keeps the default ones (true) or the
 // others (false).
-func (r *Resolver) SiteSpaces(ctx context.Context, orgID, siteID string, args paging.Args, def *bool) (paging.Page[*ent.SiteSpace], error) {
-	s, _, err := visibleSite(ctx, orgID, siteID)
+func (r *Resolver) SiteSpaces(ctx context.Context, orgID, siteID string, args paging.Args, def *bool, shareKey *string) (paging.Page[*ent.SiteSpace], error) {
+	s, err := r.readableSite(ctx, orgID, siteID, shareKey)
 	if err != nil {
 		return paging.Page[*ent.SiteSpace]{}, err
 	}

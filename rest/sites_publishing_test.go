@@ -144,6 +144,17 @@ func TestSitePublishingWorkflow(t *testing.T) {
 		}
 		s.Fail(t, "getPublishedContentSite", w.bob.Token, "GET", pub, nil, 404)
 		s.Fail(t, "getPublishedContentSite", w.bob.Token, "GET", pub+"?shareKey=wrong", nil, 404)
+		// The structure lists take the key too.
+		s.Call(t, "listSiteSections", w.bob.Token, "GET", base+"/sections?shareKey="+key, nil, 200).Decode(t, &list)
+		if list.Count != 2 {
+			t.Fatalf("sections with the key: %+v", list)
+		}
+		s.Call(t, "listSiteSpaces", w.bob.Token, "GET", base+"/site-spaces?shareKey="+key, nil, 200).Decode(t, &list)
+		if list.Count != 4 || list.Items[0]["space"] == nil {
+			t.Fatalf("site spaces with the key: %+v", list)
+		}
+		s.Fail(t, "listSiteSections", w.bob.Token, "GET", base+"/sections", nil, 404)
+		s.Fail(t, "listSiteSpaces", w.bob.Token, "GET", base+"/site-spaces?shareKey=wrong", nil, 404)
 		s.Call(t, "updateSiteShareLinkById", w.alice.Token, "PATCH", base+"/share-links/"+linkID, map[string]any{"active": false}, 200)
 		s.Fail(t, "getPublishedContentSite", w.bob.Token, "GET", pub+"?shareKey="+key, nil, 404)
 		s.Call(t, "updateSiteShareLinkById", w.alice.Token, "PATCH", base+"/share-links/"+linkID, map[string]any{"active": true}, 200)

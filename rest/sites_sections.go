@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/graph"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/paging"
@@ -82,8 +83,9 @@ func (a *API) listSiteSections(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	org, id := orgSite(r)
-	page, err := a.res.SiteSections(r.Context(), org, id, args)
-	return writeList(w, r, page, err, a.presentSection)
+	key := queryString(r, "shareKey")
+	page, err := a.res.SiteSections(r.Context(), org, id, args, key)
+	return writeList(w, audience(r, key), page, err, a.presentSection)
 }
 
 type addSectionBody struct {
@@ -281,8 +283,9 @@ func (a *API) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	org, id := orgSite(r)
-	page, err := a.res.SiteSpaces(r.Context(), org, id, args, def)
-	return writeList(w, r, page, err, a.presentSiteSpace)
+	key := queryString(r, "shareKey")
+	page, err := a.res.SiteSpaces(r.Context(), org, id, args, def, key)
+	return writeList(w, audience(r, key), page, err, a.presentSiteSpace)
 }
 
 func (a *API) addSiteSpace(w http.ResponseWriter, r *http.Request) error {
@@ -371,4 +374,13 @@ func structureListArgs(r *http.Request) (paging.Args, error) {
 		args.Order = paging.Asc
 	}
 	return args, err
+}
+
+// audience is r for a read with a shareKey, which the application let in as
+// the published site's audience: the site's spaces are shown to it.
+func audience(r *http.Request, shareKey *string) *http.Request {
+	if shareKey == nil {
+		return r
+	}
+	return r.WithContext(graph.AudienceView(r.Context()))
 }
