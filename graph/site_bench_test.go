@@ -52,7 +52,7 @@ func restSiteTree(b *testing.B, s *testkit.Server, token, site string) {
 			}
 		}
 	}
-	get(site + "/sections?limit=1000").Decode(b, &sections)
+	get(site+"/sections?limit=1000").Decode(b, &sections)
 	for _, sec := range sections.Items {
 		for _, ss := range sec.SiteSpaces {
 			get("/v1/spaces/" + ss.Space.ID + "/content/pages")
