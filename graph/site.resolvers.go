@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 
 	"github.com/99designs/gqlgen/graphql"
-
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/loader"
