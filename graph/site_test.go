@@ -207,6 +207,59 @@ func TestSitesGraphQL(t *testing.T) {
 			t.Fatalf("customization and schema: %v", cust)
 		}
 
+		// Moves, group membership and site spaces through GraphQL.
+		sec2 := s.MustGraphQL(t, alice.Token, `mutation($site: ID!, $space: ID!) { addSiteSection(site: $site, space: $space, title: "Guides") { id } }`,
+			map[string]any{"site": id, "space": guides})["addSiteSection"].(map[string]any)["id"].(string)
+		s.MustGraphQL(t, alice.Token, `mutation($g: ID!, $sec: ID!) { addSectionToGroup(group: $g, section: $sec) { id } }`, map[string]any{"g": grp["id"], "sec": sec2})
+		s.MustGraphQL(t, alice.Token, `mutation($id: ID!, $other: ID!) { moveSiteSection(id: $id, position: {before: $other}) { id } }`, map[string]any{"id": sec2, "other": secID})
+		order := s.MustGraphQL(t, carol.Token, `query($id: ID!) { site(id: $id) { sections { id } sectionGroups { sections { id } } } }`, map[string]any{"id": id})["site"].(map[string]any)
+		if got := order["sectionGroups"].([]any)[0].(map[string]any)["sections"].([]any); len(got) != 2 || got[0].(map[string]any)["id"] != sec2 {
+			t.Fatalf("group order after the move: %v", got)
+		}
+		if done := s.MustGraphQL(t, alice.Token, `mutation($g: ID!, $sec: ID!) { removeSectionFromGroup(group: $g, section: $sec) }`,
+			map[string]any{"g": grp["id"], "sec": sec2}); done["removeSectionFromGroup"] != true {
+			t.Fatalf("remove: %v", done)
+		}
+		s.MustGraphQL(t, alice.Token, `mutation($g: ID!) { moveSiteSectionGroup(id: $g, position: {}) { id } }`, map[string]any{"g": grp["id"]})
+		order = s.MustGraphQL(t, carol.Token, `query($id: ID!) { site(id: $id) { sections { id } } }`, map[string]any{"id": id})["site"].(map[string]any)
+		if got := order["sections"].([]any); len(got) != 2 || got[0].(map[string]any)["id"] != sec2 || got[1].(map[string]any)["id"] != secID {
+			t.Fatalf("sections after moving the group to the end: %v", got)
+		}
+		ss := s.MustGraphQL(t, alice.Token, `mutation($site: ID!, $space: ID!, $sec: ID) { addSiteSpace(site: $site, space: $space, section: $sec) { id path default section { id } } }`,
+			map[string]any{"site": id, "space": api, "sec": secID})["addSiteSpace"].(map[string]any)
+		if ss["section"].(map[string]any)["id"] != secID || ss["default"] != false {
+			t.Fatalf("site space: %v", ss)
+		}
+		s.MustGraphQL(t, alice.Token, `mutation($id: ID!) { updateSiteSpace(id: $id, input: {path: "api-again", condition: "visitor.claims.beta"}) { path } }`, map[string]any{"id": ss["id"]})
+		first := s.MustGraphQL(t, alice.Token, `mutation($id: ID!) { moveSiteSpace(id: $id, position: {}) { id } }`, map[string]any{"id": ss["id"]})
+		if first["moveSiteSpace"].(map[string]any)["id"] != ss["id"] {
+			t.Fatalf("move: %v", first)
+		}
+		if done := s.MustGraphQL(t, alice.Token, `mutation($id: ID!) { deleteSiteSpace(id: $id) }`, map[string]any{"id": ss["id"]}); done["deleteSiteSpace"] != true {
+			t.Fatalf("delete site space: %v", done)
+		}
+		// A space the caller cannot read: its site space shows with space null.
+		s.Call(t, "updateSpaceById", alice.Token, "PATCH", "/v1/spaces/"+guides, map[string]any{"defaultLevel": nil}, 200)
+		hidden := s.MustGraphQL(t, carol.Token, `query($id: ID!) { site(id: $id) { sections { siteSpaces { title space { id } } } } }`, map[string]any{"id": id})
+		nulls := 0
+		for _, sec := range hidden["site"].(map[string]any)["sections"].([]any) {
+			for _, ss := range sec.(map[string]any)["siteSpaces"].([]any) {
+				if m := ss.(map[string]any); m["space"] == nil && m["title"] == "" {
+					nulls++
+				}
+			}
+		}
+		if nulls != 2 { // guides is in both sections
+			t.Fatalf("%d hidden site spaces, want 2: %v", nulls, hidden)
+		}
+		// Unpublished: the audience gets NOT_FOUND.
+		s.MustGraphQL(t, alice.Token, `mutation($id: ID!) { updateSite(id: $id, input: {visibility: public}) { id } }`, map[string]any{"id": id})
+		s.MustGraphQL(t, bob.Token, published, map[string]any{"id": id})
+		s.MustGraphQL(t, alice.Token, `mutation($id: ID!) { unpublishSite(id: $id) { published } }`, map[string]any{"id": id})
+		if _, errs := s.GraphQL(t, bob.Token, published, map[string]any{"id": id}); len(errs) == 0 || errs[0].Extensions["code"] != "NOT_FOUND" {
+			t.Fatalf("unpublished: %v", errs)
+		}
+
 		del := s.MustGraphQL(t, alice.Token, `mutation($id: ID!) { deleteSite(id: $id) }`, map[string]any{"id": id})
 		if del["deleteSite"] != true {
 			t.Fatalf("delete: %v", del)
