@@ -6,9 +6,11 @@ import (
 	"strconv"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitespace"
+	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/markdown"
 )
 
@@ -27,9 +29,15 @@ type siteTree struct {
 }
 
 // readSite reads a site's structure (every site space, whatever its
-// space's state) in order.
+// space's state) in order, inside a write's transaction. It first touches
+// the site's row, so that writes to one site's structure take turns (the
+// row lock on PostgreSQL, the write lock on SQLite): two first sections
+// added at once cannot both become the default, nor two moves interleave.
 func readSite(ctx context.Context, c *ent.Client, siteID string) (*siteTree, error) {
 	t := &siteTree{siteID: siteID}
+	if err := c.Site.Update().Where(site.ID(siteID)).SetUpdatedAt(clock.Now()).Exec(ctx); err != nil {
+		return nil, err
+	}
 	var err error
 	if t.sections, err = c.SiteSection.Query().Where(sitesection.SiteID(siteID)).
 		Order(ent.Asc(sitesection.FieldPosition), ent.Asc(sitesection.FieldID)).All(ctx); err != nil {
