@@ -4,10 +4,12 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/folio/folio/ent/sitesharelink"
 	"github.com/folio/folio/internal/customization"
 	"github.com/folio/folio/internal/testkit"
+	"github.com/folio/folio/internal/visitorauth"
 )
 
 // TestSitePublishingWorkflow: the workflow through the official
@@ -182,6 +184,15 @@ func TestSitePublishingWorkflow(t *testing.T) {
 		auth = s.Call(t, "regenerateSitePublishingAuthById", w.alice.Token, "POST", base+"/publishing/auth/regenerate", nil, 200).JSON(t)
 		if auth["privateKey"] == oldKey || s.Client().Site.GetX(ctx, id).AuthPrivateKey != auth["privateKey"] {
 			t.Fatalf("regenerated: %v", auth)
+		}
+		// A visitor token signed with the old key no longer verifies.
+		tok, _ := visitorauth.Sign(oldKey, map[string]any{"plan": "pro"})
+		if _, err := visitorauth.Verify(auth["privateKey"].(string), tok, time.Now()); err == nil {
+			t.Fatal("a token of the old key verifies under the new one")
+		}
+		fresh, _ := visitorauth.Sign(auth["privateKey"].(string), map[string]any{"plan": "pro"})
+		if c, err := visitorauth.Verify(s.Client().Site.GetX(ctx, id).AuthPrivateKey, fresh, time.Now()); err != nil || c["plan"] != "pro" {
+			t.Fatalf("a token of the new key: %v %v", c, err)
 		}
 		auth = s.Call(t, "updateSitePublishingAuthById", w.alice.Token, "PATCH", base+"/publishing/auth", map[string]any{"fallbackURL": nil}, 200).JSON(t)
 		if _, ok := auth["fallbackURL"]; ok {
