@@ -204,6 +204,19 @@ func TestSitePublishingWorkflow(t *testing.T) {
 		s.Call(t, "unpublishSite", w.alice.Token, "POST", base+"/unpublish", nil, 200)
 		s.Fail(t, "getPublishedContentSite", w.bob.Token, "GET", pub, nil, 404)
 
+		// Wrong tenant and wrong role on the remaining reads and deletes.
+		s.Fail(t, "listSiteSectionGroups", w.bob.Token, "GET", base+"/section-groups", nil, 404)
+		s.Fail(t, "listSiteSectionGroups", w.alice.Token, "GET", base+"/section-groups?limit=0", nil, 400)
+		s.Fail(t, "listSiteSections", w.gina.Token, "GET", base+"/sections", nil, 404)
+		s.Fail(t, "getSiteCustomizationById", w.bob.Token, "GET", base+"/customization", nil, 404)
+		s.Fail(t, "getSiteCustomizationById", w.gina.Token, "GET", base+"/customization", nil, 404)
+		s.Fail(t, "getSitePublishingAuthById", w.bob.Token, "GET", base+"/publishing/auth", nil, 404)
+		s.Fail(t, "listSiteShareLinks", w.alice.Token, "GET", base+"/share-links?page=garbage", nil, 400)
+		s.Fail(t, "deleteSiteShareLinkById", w.carol.Token, "DELETE", base+"/share-links/"+linkID, nil, 403)
+		s.Fail(t, "deleteSiteShareLinkById", w.bob.Token, "DELETE", base+"/share-links/"+linkID, nil, 404)
+		s.Fail(t, "deleteSiteShareLinkById", w.alice.Token, "DELETE", base+"/share-links/nosuchlink", nil, 404)
+		s.Fail(t, "deleteSiteSectionGroupById", w.alice.Token, "DELETE", base+"/section-groups/nosuchgroup", nil, 404)
+
 		// Delete: the share links go with the site.
 		s.Call(t, "deleteSiteShareLinkById", w.alice.Token, "DELETE", base+"/share-links/"+linkID, nil, 205)
 		s.Call(t, "createSiteShareLink", w.alice.Token, "POST", base+"/share-links", map[string]any{"name": "Again"}, 201)
