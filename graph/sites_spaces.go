@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
@@ -313,4 +314,23 @@ func (r *Resolver) visibleSiteSpace(ctx context.Context, siteSpaceID string) (*e
 		return nil, apperr.NotFoundf("site space %s not found", siteSpaceID)
 	}
 	return ss, nil
+}
+
+// removeFromSites deletes a space's site spaces (the space leaves its
+// organization), in tx; the sections that lose their default site space
+// get their first one as the default.
+func removeFromSites(ctx context.Context, tx *ent.Client, spaceID string) error {
+	rows, err := tx.SiteSpace.Query().Where(sitespace.SpaceID(spaceID)).All(ctx)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	if _, err := tx.SiteSpace.Delete().Where(sitespace.SpaceID(spaceID)).Exec(ctx); err != nil {
+		return err
+	}
+	for _, ss := range rows {
+		if err := ensureDefaultSpace(ctx, tx, tx, ss.SiteID, ss.SectionID); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -479,6 +479,10 @@ func transferSpaceRow(ctx context.Context, tx *ent.Client, s *ent.Space, orgID s
 	if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceID(s.ID)).Exec(ctx); err != nil {
 		return nil, err
 	}
+	// The space leaves the old organization's docs sites.
+	if err := removeFromSites(ctx, tx, s.ID); err != nil {
+		return nil, err
+	}
 	upd := tx.Space.UpdateOne(s).SetOrganizationID(orgID)
 	if detach {
 		upd.ClearParentID().SetPosition(pos)

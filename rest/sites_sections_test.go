@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/folio/folio/ent/sitespace"
+	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/testkit"
 )
 
@@ -270,6 +271,26 @@ func TestSiteSectionsGroupsAndSpaces(t *testing.T) {
 			t.Fatalf("site spaces with one space in the trash: %d", list.Count)
 		}
 		s.Fail(t, "deleteSiteSpaceById", w.alice.Token, "DELETE", base+"/site-spaces/"+opsSS, nil, 404)
+
+		// A space transferred to another organization leaves the site; its section's next site space becomes the default.
+		s.AddMember(t, w.bobs, w.alice, testkit.RoleOf(access.Admin))
+		apiSpaces := s.Client().SiteSpace.Query().Where(sitespace.SpaceID(w.api)).CountX(ctx)
+		s.Call(t, "transferSpace", w.alice.Token, "POST", "/v1/spaces/"+w.api+"/transfer", map[string]any{"organization": w.bobs}, 200)
+		if n := s.Client().SiteSpace.Query().Where(sitespace.SpaceID(w.api)).CountX(ctx); apiSpaces == 0 || n != 0 {
+			t.Fatalf("site spaces of the transferred space: %d before, %d after", apiSpaces, n)
+		}
+		for _, sec := range []string{apiSec, opsSec, guideSec} {
+			in := s.Client().SiteSpace.Query().Where(sitespace.SectionID(sec)).AllX(ctx)
+			defaults := 0
+			for _, ss := range in {
+				if ss.IsDefault {
+					defaults++
+				}
+			}
+			if len(in) > 0 && defaults != 1 {
+				t.Fatalf("section %s: %d defaults among %d", sec, defaults, len(in))
+			}
+		}
 
 		// Sections: the default cannot go while others exist; deleting one deletes its site spaces.
 		s.Fail(t, "deleteSiteSectionById", w.alice.Token, "DELETE", base+"/sections/"+apiSec, nil, 409)
