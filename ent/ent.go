@@ -30,6 +30,11 @@ import (
 	"github.com/folio/folio/ent/pagederived"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/sitesection"
+	"github.com/folio/folio/ent/sitesectiongroup"
+	"github.com/folio/folio/ent/sitesharelink"
+	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/teammember"
@@ -113,6 +118,11 @@ func checkColumn(t, c string) error {
 			pagederived.Table:         pagederived.ValidColumn,
 			revision.Table:            revision.ValidColumn,
 			samlprovider.Table:        samlprovider.ValidColumn,
+			site.Table:                site.ValidColumn,
+			sitesection.Table:         sitesection.ValidColumn,
+			sitesectiongroup.Table:    sitesectiongroup.ValidColumn,
+			sitesharelink.Table:       sitesharelink.ValidColumn,
+			sitespace.Table:           sitespace.ValidColumn,
 			space.Table:               space.ValidColumn,
 			team.Table:                team.ValidColumn,
 			teammember.Table:          teammember.ValidColumn,

@@ -32,6 +32,11 @@ import (
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/sitesection"
+	"github.com/folio/folio/ent/sitesectiongroup"
+	"github.com/folio/folio/ent/sitesharelink"
+	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/teammember"
@@ -67,6 +72,11 @@ const (
 	TypePageDerived         = "PageDerived"
 	TypeRevision            = "Revision"
 	TypeSAMLProvider        = "SAMLProvider"
+	TypeSite                = "Site"
+	TypeSiteSection         = "SiteSection"
+	TypeSiteSectionGroup    = "SiteSectionGroup"
+	TypeSiteShareLink       = "SiteShareLink"
+	TypeSiteSpace           = "SiteSpace"
 	TypeSpace               = "Space"
 	TypeTeam                = "Team"
 	TypeTeamMember          = "TeamMember"
@@ -15310,6 +15320,4301 @@ func (m *SAMLProviderMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown SAMLProvider edge %s", name)
+}
+
+// SiteMutation represents an operation that mutates the Site nodes in the graph.
+type SiteMutation struct {
+	config
+	op                         Op
+	typ                        string
+	id                         *string
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	organization_id            *string
+	_type                      *site.Type
+	title                      *string
+	visibility                 *site.Visibility
+	published                  *bool
+	basename                   *string
+	proxy                      *string
+	adaptive_content           *bool
+	adaptive_schema            *string
+	adaptive_schema_updated_at *time.Time
+	customization              *string
+	auth_private_key           *string
+	auth_fallback_url          *string
+	clearedFields              map[string]struct{}
+	done                       bool
+	oldValue                   func(context.Context) (*Site, error)
+	predicates                 []predicate.Site
+}
+
+var _ ent.Mutation = (*SiteMutation)(nil)
+
+// siteOption allows management of the mutation configuration using functional options.
+type siteOption func(*SiteMutation)
+
+// newSiteMutation creates new mutation for the Site entity.
+func newSiteMutation(c config, op Op, opts ...siteOption) *SiteMutation {
+	m := &SiteMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSite,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteID sets the ID field of the mutation.
+func withSiteID(id string) siteOption {
+	return func(m *SiteMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Site
+		)
+		m.oldValue = func(ctx context.Context) (*Site, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Site.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSite sets the old Site of the mutation.
+func withSite(node *Site) siteOption {
+	return func(m *SiteMutation) {
+		m.oldValue = func(context.Context) (*Site, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Site entities.
+func (m *SiteMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Site.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SiteMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SiteMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SiteMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetType sets the "type" field.
+func (m *SiteMutation) SetType(s site.Type) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *SiteMutation) GetType() (r site.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldType(ctx context.Context) (v site.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *SiteMutation) ResetType() {
+	m._type = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SiteMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SiteMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SiteMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetVisibility sets the "visibility" field.
+func (m *SiteMutation) SetVisibility(s site.Visibility) {
+	m.visibility = &s
+}
+
+// Visibility returns the value of the "visibility" field in the mutation.
+func (m *SiteMutation) Visibility() (r site.Visibility, exists bool) {
+	v := m.visibility
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisibility returns the old "visibility" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldVisibility(ctx context.Context) (v site.Visibility, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisibility is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisibility requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisibility: %w", err)
+	}
+	return oldValue.Visibility, nil
+}
+
+// ResetVisibility resets all changes to the "visibility" field.
+func (m *SiteMutation) ResetVisibility() {
+	m.visibility = nil
+}
+
+// SetPublished sets the "published" field.
+func (m *SiteMutation) SetPublished(b bool) {
+	m.published = &b
+}
+
+// Published returns the value of the "published" field in the mutation.
+func (m *SiteMutation) Published() (r bool, exists bool) {
+	v := m.published
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublished returns the old "published" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldPublished(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublished is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublished requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublished: %w", err)
+	}
+	return oldValue.Published, nil
+}
+
+// ResetPublished resets all changes to the "published" field.
+func (m *SiteMutation) ResetPublished() {
+	m.published = nil
+}
+
+// SetBasename sets the "basename" field.
+func (m *SiteMutation) SetBasename(s string) {
+	m.basename = &s
+}
+
+// Basename returns the value of the "basename" field in the mutation.
+func (m *SiteMutation) Basename() (r string, exists bool) {
+	v := m.basename
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBasename returns the old "basename" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldBasename(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBasename is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBasename requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBasename: %w", err)
+	}
+	return oldValue.Basename, nil
+}
+
+// ClearBasename clears the value of the "basename" field.
+func (m *SiteMutation) ClearBasename() {
+	m.basename = nil
+	m.clearedFields[site.FieldBasename] = struct{}{}
+}
+
+// BasenameCleared returns if the "basename" field was cleared in this mutation.
+func (m *SiteMutation) BasenameCleared() bool {
+	_, ok := m.clearedFields[site.FieldBasename]
+	return ok
+}
+
+// ResetBasename resets all changes to the "basename" field.
+func (m *SiteMutation) ResetBasename() {
+	m.basename = nil
+	delete(m.clearedFields, site.FieldBasename)
+}
+
+// SetProxy sets the "proxy" field.
+func (m *SiteMutation) SetProxy(s string) {
+	m.proxy = &s
+}
+
+// Proxy returns the value of the "proxy" field in the mutation.
+func (m *SiteMutation) Proxy() (r string, exists bool) {
+	v := m.proxy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProxy returns the old "proxy" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldProxy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProxy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProxy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProxy: %w", err)
+	}
+	return oldValue.Proxy, nil
+}
+
+// ClearProxy clears the value of the "proxy" field.
+func (m *SiteMutation) ClearProxy() {
+	m.proxy = nil
+	m.clearedFields[site.FieldProxy] = struct{}{}
+}
+
+// ProxyCleared returns if the "proxy" field was cleared in this mutation.
+func (m *SiteMutation) ProxyCleared() bool {
+	_, ok := m.clearedFields[site.FieldProxy]
+	return ok
+}
+
+// ResetProxy resets all changes to the "proxy" field.
+func (m *SiteMutation) ResetProxy() {
+	m.proxy = nil
+	delete(m.clearedFields, site.FieldProxy)
+}
+
+// SetAdaptiveContent sets the "adaptive_content" field.
+func (m *SiteMutation) SetAdaptiveContent(b bool) {
+	m.adaptive_content = &b
+}
+
+// AdaptiveContent returns the value of the "adaptive_content" field in the mutation.
+func (m *SiteMutation) AdaptiveContent() (r bool, exists bool) {
+	v := m.adaptive_content
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdaptiveContent returns the old "adaptive_content" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAdaptiveContent(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdaptiveContent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdaptiveContent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdaptiveContent: %w", err)
+	}
+	return oldValue.AdaptiveContent, nil
+}
+
+// ResetAdaptiveContent resets all changes to the "adaptive_content" field.
+func (m *SiteMutation) ResetAdaptiveContent() {
+	m.adaptive_content = nil
+}
+
+// SetAdaptiveSchema sets the "adaptive_schema" field.
+func (m *SiteMutation) SetAdaptiveSchema(s string) {
+	m.adaptive_schema = &s
+}
+
+// AdaptiveSchema returns the value of the "adaptive_schema" field in the mutation.
+func (m *SiteMutation) AdaptiveSchema() (r string, exists bool) {
+	v := m.adaptive_schema
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdaptiveSchema returns the old "adaptive_schema" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAdaptiveSchema(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdaptiveSchema is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdaptiveSchema requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdaptiveSchema: %w", err)
+	}
+	return oldValue.AdaptiveSchema, nil
+}
+
+// ClearAdaptiveSchema clears the value of the "adaptive_schema" field.
+func (m *SiteMutation) ClearAdaptiveSchema() {
+	m.adaptive_schema = nil
+	m.clearedFields[site.FieldAdaptiveSchema] = struct{}{}
+}
+
+// AdaptiveSchemaCleared returns if the "adaptive_schema" field was cleared in this mutation.
+func (m *SiteMutation) AdaptiveSchemaCleared() bool {
+	_, ok := m.clearedFields[site.FieldAdaptiveSchema]
+	return ok
+}
+
+// ResetAdaptiveSchema resets all changes to the "adaptive_schema" field.
+func (m *SiteMutation) ResetAdaptiveSchema() {
+	m.adaptive_schema = nil
+	delete(m.clearedFields, site.FieldAdaptiveSchema)
+}
+
+// SetAdaptiveSchemaUpdatedAt sets the "adaptive_schema_updated_at" field.
+func (m *SiteMutation) SetAdaptiveSchemaUpdatedAt(t time.Time) {
+	m.adaptive_schema_updated_at = &t
+}
+
+// AdaptiveSchemaUpdatedAt returns the value of the "adaptive_schema_updated_at" field in the mutation.
+func (m *SiteMutation) AdaptiveSchemaUpdatedAt() (r time.Time, exists bool) {
+	v := m.adaptive_schema_updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdaptiveSchemaUpdatedAt returns the old "adaptive_schema_updated_at" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAdaptiveSchemaUpdatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdaptiveSchemaUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdaptiveSchemaUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdaptiveSchemaUpdatedAt: %w", err)
+	}
+	return oldValue.AdaptiveSchemaUpdatedAt, nil
+}
+
+// ClearAdaptiveSchemaUpdatedAt clears the value of the "adaptive_schema_updated_at" field.
+func (m *SiteMutation) ClearAdaptiveSchemaUpdatedAt() {
+	m.adaptive_schema_updated_at = nil
+	m.clearedFields[site.FieldAdaptiveSchemaUpdatedAt] = struct{}{}
+}
+
+// AdaptiveSchemaUpdatedAtCleared returns if the "adaptive_schema_updated_at" field was cleared in this mutation.
+func (m *SiteMutation) AdaptiveSchemaUpdatedAtCleared() bool {
+	_, ok := m.clearedFields[site.FieldAdaptiveSchemaUpdatedAt]
+	return ok
+}
+
+// ResetAdaptiveSchemaUpdatedAt resets all changes to the "adaptive_schema_updated_at" field.
+func (m *SiteMutation) ResetAdaptiveSchemaUpdatedAt() {
+	m.adaptive_schema_updated_at = nil
+	delete(m.clearedFields, site.FieldAdaptiveSchemaUpdatedAt)
+}
+
+// SetCustomization sets the "customization" field.
+func (m *SiteMutation) SetCustomization(s string) {
+	m.customization = &s
+}
+
+// Customization returns the value of the "customization" field in the mutation.
+func (m *SiteMutation) Customization() (r string, exists bool) {
+	v := m.customization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomization returns the old "customization" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldCustomization(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomization is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomization requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomization: %w", err)
+	}
+	return oldValue.Customization, nil
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (m *SiteMutation) ClearCustomization() {
+	m.customization = nil
+	m.clearedFields[site.FieldCustomization] = struct{}{}
+}
+
+// CustomizationCleared returns if the "customization" field was cleared in this mutation.
+func (m *SiteMutation) CustomizationCleared() bool {
+	_, ok := m.clearedFields[site.FieldCustomization]
+	return ok
+}
+
+// ResetCustomization resets all changes to the "customization" field.
+func (m *SiteMutation) ResetCustomization() {
+	m.customization = nil
+	delete(m.clearedFields, site.FieldCustomization)
+}
+
+// SetAuthPrivateKey sets the "auth_private_key" field.
+func (m *SiteMutation) SetAuthPrivateKey(s string) {
+	m.auth_private_key = &s
+}
+
+// AuthPrivateKey returns the value of the "auth_private_key" field in the mutation.
+func (m *SiteMutation) AuthPrivateKey() (r string, exists bool) {
+	v := m.auth_private_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthPrivateKey returns the old "auth_private_key" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAuthPrivateKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthPrivateKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthPrivateKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthPrivateKey: %w", err)
+	}
+	return oldValue.AuthPrivateKey, nil
+}
+
+// ResetAuthPrivateKey resets all changes to the "auth_private_key" field.
+func (m *SiteMutation) ResetAuthPrivateKey() {
+	m.auth_private_key = nil
+}
+
+// SetAuthFallbackURL sets the "auth_fallback_url" field.
+func (m *SiteMutation) SetAuthFallbackURL(s string) {
+	m.auth_fallback_url = &s
+}
+
+// AuthFallbackURL returns the value of the "auth_fallback_url" field in the mutation.
+func (m *SiteMutation) AuthFallbackURL() (r string, exists bool) {
+	v := m.auth_fallback_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthFallbackURL returns the old "auth_fallback_url" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAuthFallbackURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthFallbackURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthFallbackURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthFallbackURL: %w", err)
+	}
+	return oldValue.AuthFallbackURL, nil
+}
+
+// ClearAuthFallbackURL clears the value of the "auth_fallback_url" field.
+func (m *SiteMutation) ClearAuthFallbackURL() {
+	m.auth_fallback_url = nil
+	m.clearedFields[site.FieldAuthFallbackURL] = struct{}{}
+}
+
+// AuthFallbackURLCleared returns if the "auth_fallback_url" field was cleared in this mutation.
+func (m *SiteMutation) AuthFallbackURLCleared() bool {
+	_, ok := m.clearedFields[site.FieldAuthFallbackURL]
+	return ok
+}
+
+// ResetAuthFallbackURL resets all changes to the "auth_fallback_url" field.
+func (m *SiteMutation) ResetAuthFallbackURL() {
+	m.auth_fallback_url = nil
+	delete(m.clearedFields, site.FieldAuthFallbackURL)
+}
+
+// Where appends a list predicates to the SiteMutation builder.
+func (m *SiteMutation) Where(ps ...predicate.Site) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Site, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Site).
+func (m *SiteMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created_at != nil {
+		fields = append(fields, site.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, site.FieldUpdatedAt)
+	}
+	if m.organization_id != nil {
+		fields = append(fields, site.FieldOrganizationID)
+	}
+	if m._type != nil {
+		fields = append(fields, site.FieldType)
+	}
+	if m.title != nil {
+		fields = append(fields, site.FieldTitle)
+	}
+	if m.visibility != nil {
+		fields = append(fields, site.FieldVisibility)
+	}
+	if m.published != nil {
+		fields = append(fields, site.FieldPublished)
+	}
+	if m.basename != nil {
+		fields = append(fields, site.FieldBasename)
+	}
+	if m.proxy != nil {
+		fields = append(fields, site.FieldProxy)
+	}
+	if m.adaptive_content != nil {
+		fields = append(fields, site.FieldAdaptiveContent)
+	}
+	if m.adaptive_schema != nil {
+		fields = append(fields, site.FieldAdaptiveSchema)
+	}
+	if m.adaptive_schema_updated_at != nil {
+		fields = append(fields, site.FieldAdaptiveSchemaUpdatedAt)
+	}
+	if m.customization != nil {
+		fields = append(fields, site.FieldCustomization)
+	}
+	if m.auth_private_key != nil {
+		fields = append(fields, site.FieldAuthPrivateKey)
+	}
+	if m.auth_fallback_url != nil {
+		fields = append(fields, site.FieldAuthFallbackURL)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case site.FieldCreatedAt:
+		return m.CreatedAt()
+	case site.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case site.FieldOrganizationID:
+		return m.OrganizationID()
+	case site.FieldType:
+		return m.GetType()
+	case site.FieldTitle:
+		return m.Title()
+	case site.FieldVisibility:
+		return m.Visibility()
+	case site.FieldPublished:
+		return m.Published()
+	case site.FieldBasename:
+		return m.Basename()
+	case site.FieldProxy:
+		return m.Proxy()
+	case site.FieldAdaptiveContent:
+		return m.AdaptiveContent()
+	case site.FieldAdaptiveSchema:
+		return m.AdaptiveSchema()
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		return m.AdaptiveSchemaUpdatedAt()
+	case site.FieldCustomization:
+		return m.Customization()
+	case site.FieldAuthPrivateKey:
+		return m.AuthPrivateKey()
+	case site.FieldAuthFallbackURL:
+		return m.AuthFallbackURL()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case site.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case site.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case site.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case site.FieldType:
+		return m.OldType(ctx)
+	case site.FieldTitle:
+		return m.OldTitle(ctx)
+	case site.FieldVisibility:
+		return m.OldVisibility(ctx)
+	case site.FieldPublished:
+		return m.OldPublished(ctx)
+	case site.FieldBasename:
+		return m.OldBasename(ctx)
+	case site.FieldProxy:
+		return m.OldProxy(ctx)
+	case site.FieldAdaptiveContent:
+		return m.OldAdaptiveContent(ctx)
+	case site.FieldAdaptiveSchema:
+		return m.OldAdaptiveSchema(ctx)
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		return m.OldAdaptiveSchemaUpdatedAt(ctx)
+	case site.FieldCustomization:
+		return m.OldCustomization(ctx)
+	case site.FieldAuthPrivateKey:
+		return m.OldAuthPrivateKey(ctx)
+	case site.FieldAuthFallbackURL:
+		return m.OldAuthFallbackURL(ctx)
+	}
+	return nil, fmt.Errorf("unknown Site field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case site.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case site.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case site.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case site.FieldType:
+		v, ok := value.(site.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case site.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case site.FieldVisibility:
+		v, ok := value.(site.Visibility)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisibility(v)
+		return nil
+	case site.FieldPublished:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublished(v)
+		return nil
+	case site.FieldBasename:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBasename(v)
+		return nil
+	case site.FieldProxy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProxy(v)
+		return nil
+	case site.FieldAdaptiveContent:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdaptiveContent(v)
+		return nil
+	case site.FieldAdaptiveSchema:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdaptiveSchema(v)
+		return nil
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdaptiveSchemaUpdatedAt(v)
+		return nil
+	case site.FieldCustomization:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomization(v)
+		return nil
+	case site.FieldAuthPrivateKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthPrivateKey(v)
+		return nil
+	case site.FieldAuthFallbackURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthFallbackURL(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Site field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Site numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(site.FieldBasename) {
+		fields = append(fields, site.FieldBasename)
+	}
+	if m.FieldCleared(site.FieldProxy) {
+		fields = append(fields, site.FieldProxy)
+	}
+	if m.FieldCleared(site.FieldAdaptiveSchema) {
+		fields = append(fields, site.FieldAdaptiveSchema)
+	}
+	if m.FieldCleared(site.FieldAdaptiveSchemaUpdatedAt) {
+		fields = append(fields, site.FieldAdaptiveSchemaUpdatedAt)
+	}
+	if m.FieldCleared(site.FieldCustomization) {
+		fields = append(fields, site.FieldCustomization)
+	}
+	if m.FieldCleared(site.FieldAuthFallbackURL) {
+		fields = append(fields, site.FieldAuthFallbackURL)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteMutation) ClearField(name string) error {
+	switch name {
+	case site.FieldBasename:
+		m.ClearBasename()
+		return nil
+	case site.FieldProxy:
+		m.ClearProxy()
+		return nil
+	case site.FieldAdaptiveSchema:
+		m.ClearAdaptiveSchema()
+		return nil
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		m.ClearAdaptiveSchemaUpdatedAt()
+		return nil
+	case site.FieldCustomization:
+		m.ClearCustomization()
+		return nil
+	case site.FieldAuthFallbackURL:
+		m.ClearAuthFallbackURL()
+		return nil
+	}
+	return fmt.Errorf("unknown Site nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteMutation) ResetField(name string) error {
+	switch name {
+	case site.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case site.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case site.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case site.FieldType:
+		m.ResetType()
+		return nil
+	case site.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case site.FieldVisibility:
+		m.ResetVisibility()
+		return nil
+	case site.FieldPublished:
+		m.ResetPublished()
+		return nil
+	case site.FieldBasename:
+		m.ResetBasename()
+		return nil
+	case site.FieldProxy:
+		m.ResetProxy()
+		return nil
+	case site.FieldAdaptiveContent:
+		m.ResetAdaptiveContent()
+		return nil
+	case site.FieldAdaptiveSchema:
+		m.ResetAdaptiveSchema()
+		return nil
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		m.ResetAdaptiveSchemaUpdatedAt()
+		return nil
+	case site.FieldCustomization:
+		m.ResetCustomization()
+		return nil
+	case site.FieldAuthPrivateKey:
+		m.ResetAuthPrivateKey()
+		return nil
+	case site.FieldAuthFallbackURL:
+		m.ResetAuthFallbackURL()
+		return nil
+	}
+	return fmt.Errorf("unknown Site field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Site unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Site edge %s", name)
+}
+
+// SiteSectionMutation represents an operation that mutates the SiteSection nodes in the graph.
+type SiteSectionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	created_at    *time.Time
+	updated_at    *time.Time
+	site_id       *string
+	title         *string
+	_path         *string
+	description   *string
+	condition     *string
+	icon          *string
+	group_id      *string
+	position      *int
+	addposition   *int
+	is_default    *bool
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*SiteSection, error)
+	predicates    []predicate.SiteSection
+}
+
+var _ ent.Mutation = (*SiteSectionMutation)(nil)
+
+// sitesectionOption allows management of the mutation configuration using functional options.
+type sitesectionOption func(*SiteSectionMutation)
+
+// newSiteSectionMutation creates new mutation for the SiteSection entity.
+func newSiteSectionMutation(c config, op Op, opts ...sitesectionOption) *SiteSectionMutation {
+	m := &SiteSectionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteSection,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteSectionID sets the ID field of the mutation.
+func withSiteSectionID(id string) sitesectionOption {
+	return func(m *SiteSectionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteSection
+		)
+		m.oldValue = func(ctx context.Context) (*SiteSection, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteSection.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteSection sets the old SiteSection of the mutation.
+func withSiteSection(node *SiteSection) sitesectionOption {
+	return func(m *SiteSectionMutation) {
+		m.oldValue = func(context.Context) (*SiteSection, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteSectionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteSectionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteSection entities.
+func (m *SiteSectionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteSectionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteSectionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteSection.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteSectionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteSectionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteSectionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteSectionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteSectionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteSectionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteSectionMutation) SetSiteID(s string) {
+	m.site_id = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteSectionMutation) SiteID() (r string, exists bool) {
+	v := m.site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteSectionMutation) ResetSiteID() {
+	m.site_id = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SiteSectionMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SiteSectionMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SiteSectionMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetPath sets the "path" field.
+func (m *SiteSectionMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *SiteSectionMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *SiteSectionMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *SiteSectionMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *SiteSectionMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *SiteSectionMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[sitesection.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *SiteSectionMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *SiteSectionMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, sitesection.FieldDescription)
+}
+
+// SetCondition sets the "condition" field.
+func (m *SiteSectionMutation) SetCondition(s string) {
+	m.condition = &s
+}
+
+// Condition returns the value of the "condition" field in the mutation.
+func (m *SiteSectionMutation) Condition() (r string, exists bool) {
+	v := m.condition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCondition returns the old "condition" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldCondition(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCondition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCondition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCondition: %w", err)
+	}
+	return oldValue.Condition, nil
+}
+
+// ClearCondition clears the value of the "condition" field.
+func (m *SiteSectionMutation) ClearCondition() {
+	m.condition = nil
+	m.clearedFields[sitesection.FieldCondition] = struct{}{}
+}
+
+// ConditionCleared returns if the "condition" field was cleared in this mutation.
+func (m *SiteSectionMutation) ConditionCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldCondition]
+	return ok
+}
+
+// ResetCondition resets all changes to the "condition" field.
+func (m *SiteSectionMutation) ResetCondition() {
+	m.condition = nil
+	delete(m.clearedFields, sitesection.FieldCondition)
+}
+
+// SetIcon sets the "icon" field.
+func (m *SiteSectionMutation) SetIcon(s string) {
+	m.icon = &s
+}
+
+// Icon returns the value of the "icon" field in the mutation.
+func (m *SiteSectionMutation) Icon() (r string, exists bool) {
+	v := m.icon
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIcon returns the old "icon" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldIcon(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIcon is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIcon requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIcon: %w", err)
+	}
+	return oldValue.Icon, nil
+}
+
+// ClearIcon clears the value of the "icon" field.
+func (m *SiteSectionMutation) ClearIcon() {
+	m.icon = nil
+	m.clearedFields[sitesection.FieldIcon] = struct{}{}
+}
+
+// IconCleared returns if the "icon" field was cleared in this mutation.
+func (m *SiteSectionMutation) IconCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldIcon]
+	return ok
+}
+
+// ResetIcon resets all changes to the "icon" field.
+func (m *SiteSectionMutation) ResetIcon() {
+	m.icon = nil
+	delete(m.clearedFields, sitesection.FieldIcon)
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *SiteSectionMutation) SetGroupID(s string) {
+	m.group_id = &s
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *SiteSectionMutation) GroupID() (r string, exists bool) {
+	v := m.group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldGroupID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *SiteSectionMutation) ClearGroupID() {
+	m.group_id = nil
+	m.clearedFields[sitesection.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *SiteSectionMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *SiteSectionMutation) ResetGroupID() {
+	m.group_id = nil
+	delete(m.clearedFields, sitesection.FieldGroupID)
+}
+
+// SetPosition sets the "position" field.
+func (m *SiteSectionMutation) SetPosition(i int) {
+	m.position = &i
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SiteSectionMutation) Position() (r int, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldPosition(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// AddPosition adds i to the "position" field.
+func (m *SiteSectionMutation) AddPosition(i int) {
+	if m.addposition != nil {
+		*m.addposition += i
+	} else {
+		m.addposition = &i
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *SiteSectionMutation) AddedPosition() (r int, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SiteSectionMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+}
+
+// SetIsDefault sets the "is_default" field.
+func (m *SiteSectionMutation) SetIsDefault(b bool) {
+	m.is_default = &b
+}
+
+// IsDefault returns the value of the "is_default" field in the mutation.
+func (m *SiteSectionMutation) IsDefault() (r bool, exists bool) {
+	v := m.is_default
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsDefault returns the old "is_default" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldIsDefault(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsDefault is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsDefault requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsDefault: %w", err)
+	}
+	return oldValue.IsDefault, nil
+}
+
+// ResetIsDefault resets all changes to the "is_default" field.
+func (m *SiteSectionMutation) ResetIsDefault() {
+	m.is_default = nil
+}
+
+// Where appends a list predicates to the SiteSectionMutation builder.
+func (m *SiteSectionMutation) Where(ps ...predicate.SiteSection) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteSectionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteSectionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteSection, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteSectionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteSectionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteSection).
+func (m *SiteSectionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteSectionMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, sitesection.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sitesection.FieldUpdatedAt)
+	}
+	if m.site_id != nil {
+		fields = append(fields, sitesection.FieldSiteID)
+	}
+	if m.title != nil {
+		fields = append(fields, sitesection.FieldTitle)
+	}
+	if m._path != nil {
+		fields = append(fields, sitesection.FieldPath)
+	}
+	if m.description != nil {
+		fields = append(fields, sitesection.FieldDescription)
+	}
+	if m.condition != nil {
+		fields = append(fields, sitesection.FieldCondition)
+	}
+	if m.icon != nil {
+		fields = append(fields, sitesection.FieldIcon)
+	}
+	if m.group_id != nil {
+		fields = append(fields, sitesection.FieldGroupID)
+	}
+	if m.position != nil {
+		fields = append(fields, sitesection.FieldPosition)
+	}
+	if m.is_default != nil {
+		fields = append(fields, sitesection.FieldIsDefault)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteSectionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitesection.FieldCreatedAt:
+		return m.CreatedAt()
+	case sitesection.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case sitesection.FieldSiteID:
+		return m.SiteID()
+	case sitesection.FieldTitle:
+		return m.Title()
+	case sitesection.FieldPath:
+		return m.Path()
+	case sitesection.FieldDescription:
+		return m.Description()
+	case sitesection.FieldCondition:
+		return m.Condition()
+	case sitesection.FieldIcon:
+		return m.Icon()
+	case sitesection.FieldGroupID:
+		return m.GroupID()
+	case sitesection.FieldPosition:
+		return m.Position()
+	case sitesection.FieldIsDefault:
+		return m.IsDefault()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteSectionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitesection.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case sitesection.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case sitesection.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitesection.FieldTitle:
+		return m.OldTitle(ctx)
+	case sitesection.FieldPath:
+		return m.OldPath(ctx)
+	case sitesection.FieldDescription:
+		return m.OldDescription(ctx)
+	case sitesection.FieldCondition:
+		return m.OldCondition(ctx)
+	case sitesection.FieldIcon:
+		return m.OldIcon(ctx)
+	case sitesection.FieldGroupID:
+		return m.OldGroupID(ctx)
+	case sitesection.FieldPosition:
+		return m.OldPosition(ctx)
+	case sitesection.FieldIsDefault:
+		return m.OldIsDefault(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteSection field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitesection.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case sitesection.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case sitesection.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitesection.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case sitesection.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case sitesection.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case sitesection.FieldCondition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCondition(v)
+		return nil
+	case sitesection.FieldIcon:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIcon(v)
+		return nil
+	case sitesection.FieldGroupID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case sitesection.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case sitesection.FieldIsDefault:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsDefault(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteSectionMutation) AddedFields() []string {
+	var fields []string
+	if m.addposition != nil {
+		fields = append(fields, sitesection.FieldPosition)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteSectionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case sitesection.FieldPosition:
+		return m.AddedPosition()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case sitesection.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteSectionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(sitesection.FieldDescription) {
+		fields = append(fields, sitesection.FieldDescription)
+	}
+	if m.FieldCleared(sitesection.FieldCondition) {
+		fields = append(fields, sitesection.FieldCondition)
+	}
+	if m.FieldCleared(sitesection.FieldIcon) {
+		fields = append(fields, sitesection.FieldIcon)
+	}
+	if m.FieldCleared(sitesection.FieldGroupID) {
+		fields = append(fields, sitesection.FieldGroupID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteSectionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteSectionMutation) ClearField(name string) error {
+	switch name {
+	case sitesection.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case sitesection.FieldCondition:
+		m.ClearCondition()
+		return nil
+	case sitesection.FieldIcon:
+		m.ClearIcon()
+		return nil
+	case sitesection.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteSectionMutation) ResetField(name string) error {
+	switch name {
+	case sitesection.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case sitesection.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case sitesection.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitesection.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case sitesection.FieldPath:
+		m.ResetPath()
+		return nil
+	case sitesection.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case sitesection.FieldCondition:
+		m.ResetCondition()
+		return nil
+	case sitesection.FieldIcon:
+		m.ResetIcon()
+		return nil
+	case sitesection.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case sitesection.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case sitesection.FieldIsDefault:
+		m.ResetIsDefault()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteSectionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteSectionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteSectionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteSectionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteSectionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteSectionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteSectionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SiteSection unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteSectionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SiteSection edge %s", name)
+}
+
+// SiteSectionGroupMutation represents an operation that mutates the SiteSectionGroup nodes in the graph.
+type SiteSectionGroupMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	created_at    *time.Time
+	updated_at    *time.Time
+	site_id       *string
+	title         *string
+	icon          *string
+	position      *int
+	addposition   *int
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*SiteSectionGroup, error)
+	predicates    []predicate.SiteSectionGroup
+}
+
+var _ ent.Mutation = (*SiteSectionGroupMutation)(nil)
+
+// sitesectiongroupOption allows management of the mutation configuration using functional options.
+type sitesectiongroupOption func(*SiteSectionGroupMutation)
+
+// newSiteSectionGroupMutation creates new mutation for the SiteSectionGroup entity.
+func newSiteSectionGroupMutation(c config, op Op, opts ...sitesectiongroupOption) *SiteSectionGroupMutation {
+	m := &SiteSectionGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteSectionGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteSectionGroupID sets the ID field of the mutation.
+func withSiteSectionGroupID(id string) sitesectiongroupOption {
+	return func(m *SiteSectionGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteSectionGroup
+		)
+		m.oldValue = func(ctx context.Context) (*SiteSectionGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteSectionGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteSectionGroup sets the old SiteSectionGroup of the mutation.
+func withSiteSectionGroup(node *SiteSectionGroup) sitesectiongroupOption {
+	return func(m *SiteSectionGroupMutation) {
+		m.oldValue = func(context.Context) (*SiteSectionGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteSectionGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteSectionGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteSectionGroup entities.
+func (m *SiteSectionGroupMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteSectionGroupMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteSectionGroupMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteSectionGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteSectionGroupMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteSectionGroupMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteSectionGroupMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteSectionGroupMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteSectionGroupMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteSectionGroupMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteSectionGroupMutation) SetSiteID(s string) {
+	m.site_id = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteSectionGroupMutation) SiteID() (r string, exists bool) {
+	v := m.site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteSectionGroupMutation) ResetSiteID() {
+	m.site_id = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SiteSectionGroupMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SiteSectionGroupMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SiteSectionGroupMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetIcon sets the "icon" field.
+func (m *SiteSectionGroupMutation) SetIcon(s string) {
+	m.icon = &s
+}
+
+// Icon returns the value of the "icon" field in the mutation.
+func (m *SiteSectionGroupMutation) Icon() (r string, exists bool) {
+	v := m.icon
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIcon returns the old "icon" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldIcon(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIcon is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIcon requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIcon: %w", err)
+	}
+	return oldValue.Icon, nil
+}
+
+// ClearIcon clears the value of the "icon" field.
+func (m *SiteSectionGroupMutation) ClearIcon() {
+	m.icon = nil
+	m.clearedFields[sitesectiongroup.FieldIcon] = struct{}{}
+}
+
+// IconCleared returns if the "icon" field was cleared in this mutation.
+func (m *SiteSectionGroupMutation) IconCleared() bool {
+	_, ok := m.clearedFields[sitesectiongroup.FieldIcon]
+	return ok
+}
+
+// ResetIcon resets all changes to the "icon" field.
+func (m *SiteSectionGroupMutation) ResetIcon() {
+	m.icon = nil
+	delete(m.clearedFields, sitesectiongroup.FieldIcon)
+}
+
+// SetPosition sets the "position" field.
+func (m *SiteSectionGroupMutation) SetPosition(i int) {
+	m.position = &i
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SiteSectionGroupMutation) Position() (r int, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldPosition(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// AddPosition adds i to the "position" field.
+func (m *SiteSectionGroupMutation) AddPosition(i int) {
+	if m.addposition != nil {
+		*m.addposition += i
+	} else {
+		m.addposition = &i
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *SiteSectionGroupMutation) AddedPosition() (r int, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SiteSectionGroupMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+}
+
+// Where appends a list predicates to the SiteSectionGroupMutation builder.
+func (m *SiteSectionGroupMutation) Where(ps ...predicate.SiteSectionGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteSectionGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteSectionGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteSectionGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteSectionGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteSectionGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteSectionGroup).
+func (m *SiteSectionGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteSectionGroupMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.created_at != nil {
+		fields = append(fields, sitesectiongroup.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sitesectiongroup.FieldUpdatedAt)
+	}
+	if m.site_id != nil {
+		fields = append(fields, sitesectiongroup.FieldSiteID)
+	}
+	if m.title != nil {
+		fields = append(fields, sitesectiongroup.FieldTitle)
+	}
+	if m.icon != nil {
+		fields = append(fields, sitesectiongroup.FieldIcon)
+	}
+	if m.position != nil {
+		fields = append(fields, sitesectiongroup.FieldPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteSectionGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitesectiongroup.FieldCreatedAt:
+		return m.CreatedAt()
+	case sitesectiongroup.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case sitesectiongroup.FieldSiteID:
+		return m.SiteID()
+	case sitesectiongroup.FieldTitle:
+		return m.Title()
+	case sitesectiongroup.FieldIcon:
+		return m.Icon()
+	case sitesectiongroup.FieldPosition:
+		return m.Position()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteSectionGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitesectiongroup.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case sitesectiongroup.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case sitesectiongroup.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitesectiongroup.FieldTitle:
+		return m.OldTitle(ctx)
+	case sitesectiongroup.FieldIcon:
+		return m.OldIcon(ctx)
+	case sitesectiongroup.FieldPosition:
+		return m.OldPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteSectionGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitesectiongroup.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case sitesectiongroup.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case sitesectiongroup.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitesectiongroup.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case sitesectiongroup.FieldIcon:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIcon(v)
+		return nil
+	case sitesectiongroup.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteSectionGroupMutation) AddedFields() []string {
+	var fields []string
+	if m.addposition != nil {
+		fields = append(fields, sitesectiongroup.FieldPosition)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteSectionGroupMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case sitesectiongroup.FieldPosition:
+		return m.AddedPosition()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case sitesectiongroup.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteSectionGroupMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(sitesectiongroup.FieldIcon) {
+		fields = append(fields, sitesectiongroup.FieldIcon)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteSectionGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteSectionGroupMutation) ClearField(name string) error {
+	switch name {
+	case sitesectiongroup.FieldIcon:
+		m.ClearIcon()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteSectionGroupMutation) ResetField(name string) error {
+	switch name {
+	case sitesectiongroup.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case sitesectiongroup.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case sitesectiongroup.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitesectiongroup.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case sitesectiongroup.FieldIcon:
+		m.ResetIcon()
+		return nil
+	case sitesectiongroup.FieldPosition:
+		m.ResetPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteSectionGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteSectionGroupMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteSectionGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteSectionGroupMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteSectionGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteSectionGroupMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteSectionGroupMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SiteSectionGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteSectionGroupMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SiteSectionGroup edge %s", name)
+}
+
+// SiteShareLinkMutation represents an operation that mutates the SiteShareLink nodes in the graph.
+type SiteShareLinkMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	created_at    *time.Time
+	updated_at    *time.Time
+	site_id       *string
+	name          *string
+	key           *string
+	active        *bool
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*SiteShareLink, error)
+	predicates    []predicate.SiteShareLink
+}
+
+var _ ent.Mutation = (*SiteShareLinkMutation)(nil)
+
+// sitesharelinkOption allows management of the mutation configuration using functional options.
+type sitesharelinkOption func(*SiteShareLinkMutation)
+
+// newSiteShareLinkMutation creates new mutation for the SiteShareLink entity.
+func newSiteShareLinkMutation(c config, op Op, opts ...sitesharelinkOption) *SiteShareLinkMutation {
+	m := &SiteShareLinkMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteShareLink,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteShareLinkID sets the ID field of the mutation.
+func withSiteShareLinkID(id string) sitesharelinkOption {
+	return func(m *SiteShareLinkMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteShareLink
+		)
+		m.oldValue = func(ctx context.Context) (*SiteShareLink, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteShareLink.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteShareLink sets the old SiteShareLink of the mutation.
+func withSiteShareLink(node *SiteShareLink) sitesharelinkOption {
+	return func(m *SiteShareLinkMutation) {
+		m.oldValue = func(context.Context) (*SiteShareLink, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteShareLinkMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteShareLinkMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteShareLink entities.
+func (m *SiteShareLinkMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteShareLinkMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteShareLinkMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteShareLink.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteShareLinkMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteShareLinkMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteShareLinkMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteShareLinkMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteShareLinkMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteShareLinkMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteShareLinkMutation) SetSiteID(s string) {
+	m.site_id = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteShareLinkMutation) SiteID() (r string, exists bool) {
+	v := m.site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteShareLinkMutation) ResetSiteID() {
+	m.site_id = nil
+}
+
+// SetName sets the "name" field.
+func (m *SiteShareLinkMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *SiteShareLinkMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *SiteShareLinkMutation) ResetName() {
+	m.name = nil
+}
+
+// SetKey sets the "key" field.
+func (m *SiteShareLinkMutation) SetKey(s string) {
+	m.key = &s
+}
+
+// Key returns the value of the "key" field in the mutation.
+func (m *SiteShareLinkMutation) Key() (r string, exists bool) {
+	v := m.key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKey returns the old "key" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKey: %w", err)
+	}
+	return oldValue.Key, nil
+}
+
+// ResetKey resets all changes to the "key" field.
+func (m *SiteShareLinkMutation) ResetKey() {
+	m.key = nil
+}
+
+// SetActive sets the "active" field.
+func (m *SiteShareLinkMutation) SetActive(b bool) {
+	m.active = &b
+}
+
+// Active returns the value of the "active" field in the mutation.
+func (m *SiteShareLinkMutation) Active() (r bool, exists bool) {
+	v := m.active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActive returns the old "active" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActive: %w", err)
+	}
+	return oldValue.Active, nil
+}
+
+// ResetActive resets all changes to the "active" field.
+func (m *SiteShareLinkMutation) ResetActive() {
+	m.active = nil
+}
+
+// Where appends a list predicates to the SiteShareLinkMutation builder.
+func (m *SiteShareLinkMutation) Where(ps ...predicate.SiteShareLink) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteShareLinkMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteShareLinkMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteShareLink, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteShareLinkMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteShareLinkMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteShareLink).
+func (m *SiteShareLinkMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteShareLinkMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.created_at != nil {
+		fields = append(fields, sitesharelink.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sitesharelink.FieldUpdatedAt)
+	}
+	if m.site_id != nil {
+		fields = append(fields, sitesharelink.FieldSiteID)
+	}
+	if m.name != nil {
+		fields = append(fields, sitesharelink.FieldName)
+	}
+	if m.key != nil {
+		fields = append(fields, sitesharelink.FieldKey)
+	}
+	if m.active != nil {
+		fields = append(fields, sitesharelink.FieldActive)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteShareLinkMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitesharelink.FieldCreatedAt:
+		return m.CreatedAt()
+	case sitesharelink.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case sitesharelink.FieldSiteID:
+		return m.SiteID()
+	case sitesharelink.FieldName:
+		return m.Name()
+	case sitesharelink.FieldKey:
+		return m.Key()
+	case sitesharelink.FieldActive:
+		return m.Active()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteShareLinkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitesharelink.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case sitesharelink.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case sitesharelink.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitesharelink.FieldName:
+		return m.OldName(ctx)
+	case sitesharelink.FieldKey:
+		return m.OldKey(ctx)
+	case sitesharelink.FieldActive:
+		return m.OldActive(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteShareLink field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteShareLinkMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitesharelink.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case sitesharelink.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case sitesharelink.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitesharelink.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case sitesharelink.FieldKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKey(v)
+		return nil
+	case sitesharelink.FieldActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActive(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteShareLink field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteShareLinkMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteShareLinkMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteShareLinkMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteShareLink numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteShareLinkMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteShareLinkMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteShareLinkMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SiteShareLink nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteShareLinkMutation) ResetField(name string) error {
+	switch name {
+	case sitesharelink.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case sitesharelink.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case sitesharelink.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitesharelink.FieldName:
+		m.ResetName()
+		return nil
+	case sitesharelink.FieldKey:
+		m.ResetKey()
+		return nil
+	case sitesharelink.FieldActive:
+		m.ResetActive()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteShareLink field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteShareLinkMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteShareLinkMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteShareLinkMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteShareLinkMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteShareLinkMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteShareLinkMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteShareLinkMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SiteShareLink unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteShareLinkMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SiteShareLink edge %s", name)
+}
+
+// SiteSpaceMutation represents an operation that mutates the SiteSpace nodes in the graph.
+type SiteSpaceMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	created_at    *time.Time
+	updated_at    *time.Time
+	site_id       *string
+	section_id    *string
+	space_id      *string
+	_path         *string
+	condition     *string
+	is_default    *bool
+	position      *int
+	addposition   *int
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*SiteSpace, error)
+	predicates    []predicate.SiteSpace
+}
+
+var _ ent.Mutation = (*SiteSpaceMutation)(nil)
+
+// sitespaceOption allows management of the mutation configuration using functional options.
+type sitespaceOption func(*SiteSpaceMutation)
+
+// newSiteSpaceMutation creates new mutation for the SiteSpace entity.
+func newSiteSpaceMutation(c config, op Op, opts ...sitespaceOption) *SiteSpaceMutation {
+	m := &SiteSpaceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteSpace,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteSpaceID sets the ID field of the mutation.
+func withSiteSpaceID(id string) sitespaceOption {
+	return func(m *SiteSpaceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteSpace
+		)
+		m.oldValue = func(ctx context.Context) (*SiteSpace, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteSpace.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteSpace sets the old SiteSpace of the mutation.
+func withSiteSpace(node *SiteSpace) sitespaceOption {
+	return func(m *SiteSpaceMutation) {
+		m.oldValue = func(context.Context) (*SiteSpace, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteSpaceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteSpaceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteSpace entities.
+func (m *SiteSpaceMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteSpaceMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteSpaceMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteSpace.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteSpaceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteSpaceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteSpaceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteSpaceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteSpaceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteSpaceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteSpaceMutation) SetSiteID(s string) {
+	m.site_id = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteSpaceMutation) SiteID() (r string, exists bool) {
+	v := m.site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteSpaceMutation) ResetSiteID() {
+	m.site_id = nil
+}
+
+// SetSectionID sets the "section_id" field.
+func (m *SiteSpaceMutation) SetSectionID(s string) {
+	m.section_id = &s
+}
+
+// SectionID returns the value of the "section_id" field in the mutation.
+func (m *SiteSpaceMutation) SectionID() (r string, exists bool) {
+	v := m.section_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSectionID returns the old "section_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldSectionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSectionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSectionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSectionID: %w", err)
+	}
+	return oldValue.SectionID, nil
+}
+
+// ClearSectionID clears the value of the "section_id" field.
+func (m *SiteSpaceMutation) ClearSectionID() {
+	m.section_id = nil
+	m.clearedFields[sitespace.FieldSectionID] = struct{}{}
+}
+
+// SectionIDCleared returns if the "section_id" field was cleared in this mutation.
+func (m *SiteSpaceMutation) SectionIDCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldSectionID]
+	return ok
+}
+
+// ResetSectionID resets all changes to the "section_id" field.
+func (m *SiteSpaceMutation) ResetSectionID() {
+	m.section_id = nil
+	delete(m.clearedFields, sitespace.FieldSectionID)
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *SiteSpaceMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *SiteSpaceMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *SiteSpaceMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetPath sets the "path" field.
+func (m *SiteSpaceMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *SiteSpaceMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *SiteSpaceMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetCondition sets the "condition" field.
+func (m *SiteSpaceMutation) SetCondition(s string) {
+	m.condition = &s
+}
+
+// Condition returns the value of the "condition" field in the mutation.
+func (m *SiteSpaceMutation) Condition() (r string, exists bool) {
+	v := m.condition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCondition returns the old "condition" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldCondition(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCondition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCondition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCondition: %w", err)
+	}
+	return oldValue.Condition, nil
+}
+
+// ClearCondition clears the value of the "condition" field.
+func (m *SiteSpaceMutation) ClearCondition() {
+	m.condition = nil
+	m.clearedFields[sitespace.FieldCondition] = struct{}{}
+}
+
+// ConditionCleared returns if the "condition" field was cleared in this mutation.
+func (m *SiteSpaceMutation) ConditionCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldCondition]
+	return ok
+}
+
+// ResetCondition resets all changes to the "condition" field.
+func (m *SiteSpaceMutation) ResetCondition() {
+	m.condition = nil
+	delete(m.clearedFields, sitespace.FieldCondition)
+}
+
+// SetIsDefault sets the "is_default" field.
+func (m *SiteSpaceMutation) SetIsDefault(b bool) {
+	m.is_default = &b
+}
+
+// IsDefault returns the value of the "is_default" field in the mutation.
+func (m *SiteSpaceMutation) IsDefault() (r bool, exists bool) {
+	v := m.is_default
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsDefault returns the old "is_default" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldIsDefault(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsDefault is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsDefault requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsDefault: %w", err)
+	}
+	return oldValue.IsDefault, nil
+}
+
+// ResetIsDefault resets all changes to the "is_default" field.
+func (m *SiteSpaceMutation) ResetIsDefault() {
+	m.is_default = nil
+}
+
+// SetPosition sets the "position" field.
+func (m *SiteSpaceMutation) SetPosition(i int) {
+	m.position = &i
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SiteSpaceMutation) Position() (r int, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldPosition(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// AddPosition adds i to the "position" field.
+func (m *SiteSpaceMutation) AddPosition(i int) {
+	if m.addposition != nil {
+		*m.addposition += i
+	} else {
+		m.addposition = &i
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *SiteSpaceMutation) AddedPosition() (r int, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SiteSpaceMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+}
+
+// Where appends a list predicates to the SiteSpaceMutation builder.
+func (m *SiteSpaceMutation) Where(ps ...predicate.SiteSpace) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteSpaceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteSpaceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteSpace, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteSpaceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteSpaceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteSpace).
+func (m *SiteSpaceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteSpaceMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, sitespace.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sitespace.FieldUpdatedAt)
+	}
+	if m.site_id != nil {
+		fields = append(fields, sitespace.FieldSiteID)
+	}
+	if m.section_id != nil {
+		fields = append(fields, sitespace.FieldSectionID)
+	}
+	if m.space_id != nil {
+		fields = append(fields, sitespace.FieldSpaceID)
+	}
+	if m._path != nil {
+		fields = append(fields, sitespace.FieldPath)
+	}
+	if m.condition != nil {
+		fields = append(fields, sitespace.FieldCondition)
+	}
+	if m.is_default != nil {
+		fields = append(fields, sitespace.FieldIsDefault)
+	}
+	if m.position != nil {
+		fields = append(fields, sitespace.FieldPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteSpaceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitespace.FieldCreatedAt:
+		return m.CreatedAt()
+	case sitespace.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case sitespace.FieldSiteID:
+		return m.SiteID()
+	case sitespace.FieldSectionID:
+		return m.SectionID()
+	case sitespace.FieldSpaceID:
+		return m.SpaceID()
+	case sitespace.FieldPath:
+		return m.Path()
+	case sitespace.FieldCondition:
+		return m.Condition()
+	case sitespace.FieldIsDefault:
+		return m.IsDefault()
+	case sitespace.FieldPosition:
+		return m.Position()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteSpaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitespace.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case sitespace.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case sitespace.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitespace.FieldSectionID:
+		return m.OldSectionID(ctx)
+	case sitespace.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case sitespace.FieldPath:
+		return m.OldPath(ctx)
+	case sitespace.FieldCondition:
+		return m.OldCondition(ctx)
+	case sitespace.FieldIsDefault:
+		return m.OldIsDefault(ctx)
+	case sitespace.FieldPosition:
+		return m.OldPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteSpace field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSpaceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitespace.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case sitespace.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case sitespace.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitespace.FieldSectionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSectionID(v)
+		return nil
+	case sitespace.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case sitespace.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case sitespace.FieldCondition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCondition(v)
+		return nil
+	case sitespace.FieldIsDefault:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsDefault(v)
+		return nil
+	case sitespace.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteSpaceMutation) AddedFields() []string {
+	var fields []string
+	if m.addposition != nil {
+		fields = append(fields, sitespace.FieldPosition)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteSpaceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case sitespace.FieldPosition:
+		return m.AddedPosition()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSpaceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case sitespace.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteSpaceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(sitespace.FieldSectionID) {
+		fields = append(fields, sitespace.FieldSectionID)
+	}
+	if m.FieldCleared(sitespace.FieldCondition) {
+		fields = append(fields, sitespace.FieldCondition)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteSpaceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteSpaceMutation) ClearField(name string) error {
+	switch name {
+	case sitespace.FieldSectionID:
+		m.ClearSectionID()
+		return nil
+	case sitespace.FieldCondition:
+		m.ClearCondition()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteSpaceMutation) ResetField(name string) error {
+	switch name {
+	case sitespace.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case sitespace.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case sitespace.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitespace.FieldSectionID:
+		m.ResetSectionID()
+		return nil
+	case sitespace.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case sitespace.FieldPath:
+		m.ResetPath()
+		return nil
+	case sitespace.FieldCondition:
+		m.ResetCondition()
+		return nil
+	case sitespace.FieldIsDefault:
+		m.ResetIsDefault()
+		return nil
+	case sitespace.FieldPosition:
+		m.ResetPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteSpaceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteSpaceMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteSpaceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteSpaceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteSpaceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteSpaceMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteSpaceMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SiteSpace unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteSpaceMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SiteSpace edge %s", name)
 }
 
 // SpaceMutation represents an operation that mutates the Space nodes in the graph.

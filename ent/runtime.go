@@ -24,6 +24,11 @@ import (
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/sitesection"
+	"github.com/folio/folio/ent/sitesectiongroup"
+	"github.com/folio/folio/ent/sitesharelink"
+	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/teammember"
@@ -545,6 +550,165 @@ func init() {
 	samlprovider.DefaultID = samlproviderDescID.Default.(func() string)
 	// samlprovider.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	samlprovider.IDValidator = samlproviderDescID.Validators[0].(func(string) error)
+	siteMixin := schema.Site{}.Mixin()
+	siteMixinFields0 := siteMixin[0].Fields()
+	_ = siteMixinFields0
+	siteMixinFields1 := siteMixin[1].Fields()
+	_ = siteMixinFields1
+	siteFields := schema.Site{}.Fields()
+	_ = siteFields
+	// siteDescCreatedAt is the schema descriptor for created_at field.
+	siteDescCreatedAt := siteMixinFields1[0].Descriptor()
+	// site.DefaultCreatedAt holds the default value on creation for the created_at field.
+	site.DefaultCreatedAt = siteDescCreatedAt.Default.(func() time.Time)
+	// siteDescUpdatedAt is the schema descriptor for updated_at field.
+	siteDescUpdatedAt := siteMixinFields1[1].Descriptor()
+	// site.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	site.DefaultUpdatedAt = siteDescUpdatedAt.Default.(func() time.Time)
+	// site.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	site.UpdateDefaultUpdatedAt = siteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// siteDescTitle is the schema descriptor for title field.
+	siteDescTitle := siteFields[2].Descriptor()
+	// site.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	site.TitleValidator = siteDescTitle.Validators[0].(func(string) error)
+	// siteDescPublished is the schema descriptor for published field.
+	siteDescPublished := siteFields[4].Descriptor()
+	// site.DefaultPublished holds the default value on creation for the published field.
+	site.DefaultPublished = siteDescPublished.Default.(bool)
+	// siteDescAdaptiveContent is the schema descriptor for adaptive_content field.
+	siteDescAdaptiveContent := siteFields[7].Descriptor()
+	// site.DefaultAdaptiveContent holds the default value on creation for the adaptive_content field.
+	site.DefaultAdaptiveContent = siteDescAdaptiveContent.Default.(bool)
+	// siteDescID is the schema descriptor for id field.
+	siteDescID := siteMixinFields0[0].Descriptor()
+	// site.DefaultID holds the default value on creation for the id field.
+	site.DefaultID = siteDescID.Default.(func() string)
+	// site.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	site.IDValidator = siteDescID.Validators[0].(func(string) error)
+	sitesectionMixin := schema.SiteSection{}.Mixin()
+	sitesectionMixinFields0 := sitesectionMixin[0].Fields()
+	_ = sitesectionMixinFields0
+	sitesectionMixinFields1 := sitesectionMixin[1].Fields()
+	_ = sitesectionMixinFields1
+	sitesectionFields := schema.SiteSection{}.Fields()
+	_ = sitesectionFields
+	// sitesectionDescCreatedAt is the schema descriptor for created_at field.
+	sitesectionDescCreatedAt := sitesectionMixinFields1[0].Descriptor()
+	// sitesection.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesection.DefaultCreatedAt = sitesectionDescCreatedAt.Default.(func() time.Time)
+	// sitesectionDescUpdatedAt is the schema descriptor for updated_at field.
+	sitesectionDescUpdatedAt := sitesectionMixinFields1[1].Descriptor()
+	// sitesection.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitesection.DefaultUpdatedAt = sitesectionDescUpdatedAt.Default.(func() time.Time)
+	// sitesection.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitesection.UpdateDefaultUpdatedAt = sitesectionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitesectionDescTitle is the schema descriptor for title field.
+	sitesectionDescTitle := sitesectionFields[1].Descriptor()
+	// sitesection.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	sitesection.TitleValidator = sitesectionDescTitle.Validators[0].(func(string) error)
+	// sitesectionDescPath is the schema descriptor for path field.
+	sitesectionDescPath := sitesectionFields[2].Descriptor()
+	// sitesection.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	sitesection.PathValidator = sitesectionDescPath.Validators[0].(func(string) error)
+	// sitesectionDescIsDefault is the schema descriptor for is_default field.
+	sitesectionDescIsDefault := sitesectionFields[8].Descriptor()
+	// sitesection.DefaultIsDefault holds the default value on creation for the is_default field.
+	sitesection.DefaultIsDefault = sitesectionDescIsDefault.Default.(bool)
+	// sitesectionDescID is the schema descriptor for id field.
+	sitesectionDescID := sitesectionMixinFields0[0].Descriptor()
+	// sitesection.DefaultID holds the default value on creation for the id field.
+	sitesection.DefaultID = sitesectionDescID.Default.(func() string)
+	// sitesection.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitesection.IDValidator = sitesectionDescID.Validators[0].(func(string) error)
+	sitesectiongroupMixin := schema.SiteSectionGroup{}.Mixin()
+	sitesectiongroupMixinFields0 := sitesectiongroupMixin[0].Fields()
+	_ = sitesectiongroupMixinFields0
+	sitesectiongroupMixinFields1 := sitesectiongroupMixin[1].Fields()
+	_ = sitesectiongroupMixinFields1
+	sitesectiongroupFields := schema.SiteSectionGroup{}.Fields()
+	_ = sitesectiongroupFields
+	// sitesectiongroupDescCreatedAt is the schema descriptor for created_at field.
+	sitesectiongroupDescCreatedAt := sitesectiongroupMixinFields1[0].Descriptor()
+	// sitesectiongroup.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesectiongroup.DefaultCreatedAt = sitesectiongroupDescCreatedAt.Default.(func() time.Time)
+	// sitesectiongroupDescUpdatedAt is the schema descriptor for updated_at field.
+	sitesectiongroupDescUpdatedAt := sitesectiongroupMixinFields1[1].Descriptor()
+	// sitesectiongroup.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitesectiongroup.DefaultUpdatedAt = sitesectiongroupDescUpdatedAt.Default.(func() time.Time)
+	// sitesectiongroup.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitesectiongroup.UpdateDefaultUpdatedAt = sitesectiongroupDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitesectiongroupDescTitle is the schema descriptor for title field.
+	sitesectiongroupDescTitle := sitesectiongroupFields[1].Descriptor()
+	// sitesectiongroup.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	sitesectiongroup.TitleValidator = sitesectiongroupDescTitle.Validators[0].(func(string) error)
+	// sitesectiongroupDescID is the schema descriptor for id field.
+	sitesectiongroupDescID := sitesectiongroupMixinFields0[0].Descriptor()
+	// sitesectiongroup.DefaultID holds the default value on creation for the id field.
+	sitesectiongroup.DefaultID = sitesectiongroupDescID.Default.(func() string)
+	// sitesectiongroup.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitesectiongroup.IDValidator = sitesectiongroupDescID.Validators[0].(func(string) error)
+	sitesharelinkMixin := schema.SiteShareLink{}.Mixin()
+	sitesharelinkMixinFields0 := sitesharelinkMixin[0].Fields()
+	_ = sitesharelinkMixinFields0
+	sitesharelinkMixinFields1 := sitesharelinkMixin[1].Fields()
+	_ = sitesharelinkMixinFields1
+	sitesharelinkFields := schema.SiteShareLink{}.Fields()
+	_ = sitesharelinkFields
+	// sitesharelinkDescCreatedAt is the schema descriptor for created_at field.
+	sitesharelinkDescCreatedAt := sitesharelinkMixinFields1[0].Descriptor()
+	// sitesharelink.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesharelink.DefaultCreatedAt = sitesharelinkDescCreatedAt.Default.(func() time.Time)
+	// sitesharelinkDescUpdatedAt is the schema descriptor for updated_at field.
+	sitesharelinkDescUpdatedAt := sitesharelinkMixinFields1[1].Descriptor()
+	// sitesharelink.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitesharelink.DefaultUpdatedAt = sitesharelinkDescUpdatedAt.Default.(func() time.Time)
+	// sitesharelink.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitesharelink.UpdateDefaultUpdatedAt = sitesharelinkDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitesharelinkDescName is the schema descriptor for name field.
+	sitesharelinkDescName := sitesharelinkFields[1].Descriptor()
+	// sitesharelink.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	sitesharelink.NameValidator = sitesharelinkDescName.Validators[0].(func(string) error)
+	// sitesharelinkDescActive is the schema descriptor for active field.
+	sitesharelinkDescActive := sitesharelinkFields[3].Descriptor()
+	// sitesharelink.DefaultActive holds the default value on creation for the active field.
+	sitesharelink.DefaultActive = sitesharelinkDescActive.Default.(bool)
+	// sitesharelinkDescID is the schema descriptor for id field.
+	sitesharelinkDescID := sitesharelinkMixinFields0[0].Descriptor()
+	// sitesharelink.DefaultID holds the default value on creation for the id field.
+	sitesharelink.DefaultID = sitesharelinkDescID.Default.(func() string)
+	// sitesharelink.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitesharelink.IDValidator = sitesharelinkDescID.Validators[0].(func(string) error)
+	sitespaceMixin := schema.SiteSpace{}.Mixin()
+	sitespaceMixinFields0 := sitespaceMixin[0].Fields()
+	_ = sitespaceMixinFields0
+	sitespaceMixinFields1 := sitespaceMixin[1].Fields()
+	_ = sitespaceMixinFields1
+	sitespaceFields := schema.SiteSpace{}.Fields()
+	_ = sitespaceFields
+	// sitespaceDescCreatedAt is the schema descriptor for created_at field.
+	sitespaceDescCreatedAt := sitespaceMixinFields1[0].Descriptor()
+	// sitespace.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitespace.DefaultCreatedAt = sitespaceDescCreatedAt.Default.(func() time.Time)
+	// sitespaceDescUpdatedAt is the schema descriptor for updated_at field.
+	sitespaceDescUpdatedAt := sitespaceMixinFields1[1].Descriptor()
+	// sitespace.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitespace.DefaultUpdatedAt = sitespaceDescUpdatedAt.Default.(func() time.Time)
+	// sitespace.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitespace.UpdateDefaultUpdatedAt = sitespaceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitespaceDescPath is the schema descriptor for path field.
+	sitespaceDescPath := sitespaceFields[3].Descriptor()
+	// sitespace.PathValidator is a validator for the "path" field. It is called by the builders before save.
+	sitespace.PathValidator = sitespaceDescPath.Validators[0].(func(string) error)
+	// sitespaceDescIsDefault is the schema descriptor for is_default field.
+	sitespaceDescIsDefault := sitespaceFields[5].Descriptor()
+	// sitespace.DefaultIsDefault holds the default value on creation for the is_default field.
+	sitespace.DefaultIsDefault = sitespaceDescIsDefault.Default.(bool)
+	// sitespaceDescID is the schema descriptor for id field.
+	sitespaceDescID := sitespaceMixinFields0[0].Descriptor()
+	// sitespace.DefaultID holds the default value on creation for the id field.
+	sitespace.DefaultID = sitespaceDescID.Default.(func() string)
+	// sitespace.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	sitespace.IDValidator = sitespaceDescID.Validators[0].(func(string) error)
 	spaceMixin := schema.Space{}.Mixin()
 	spaceMixinFields0 := spaceMixin[0].Fields()
 	_ = spaceMixinFields0

@@ -50,6 +50,16 @@ type Tx struct {
 	Revision *RevisionClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
+	// Site is the client for interacting with the Site builders.
+	Site *SiteClient
+	// SiteSection is the client for interacting with the SiteSection builders.
+	SiteSection *SiteSectionClient
+	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
+	SiteSectionGroup *SiteSectionGroupClient
+	// SiteShareLink is the client for interacting with the SiteShareLink builders.
+	SiteShareLink *SiteShareLinkClient
+	// SiteSpace is the client for interacting with the SiteSpace builders.
+	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
 	Space *SpaceClient
 	// Team is the client for interacting with the Team builders.
@@ -209,6 +219,11 @@ func (tx *Tx) init() {
 	tx.PageDerived = NewPageDerivedClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
+	tx.Site = NewSiteClient(tx.config)
+	tx.SiteSection = NewSiteSectionClient(tx.config)
+	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)
+	tx.SiteShareLink = NewSiteShareLinkClient(tx.config)
+	tx.SiteSpace = NewSiteSpaceClient(tx.config)
 	tx.Space = NewSpaceClient(tx.config)
 	tx.Team = NewTeamClient(tx.config)
 	tx.TeamMember = NewTeamMemberClient(tx.config)

@@ -38,8 +38,9 @@ const (
 	//   - the standard introspection query: 1.6 million;
 	//   - the organization tree (organization → spaces(first: 100) →
 	//     revision → a 4-level page tree, 4 fields a page): 5.0 million;
-	//   - the same shape for the 100 page trees of a site (20 sections × 5
-	//     site spaces): 5.0 million;
+	//   - the same shape for 100 spaces' page trees: 5.0 million;
+	//   - two sites at the caps (20 sections × 10 site spaces) with a page
+	//     tree per site space: 20 million;
 	//   - a space's links with the pages of each (1,000 targets × 10,000
 	//     pages): 20 million;
 	// refused:

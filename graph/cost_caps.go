@@ -35,6 +35,13 @@ var listFieldCaps = map[string]int64{
 	"Comment.reactions":      MaxReactionEmoji,
 	"CommentReply.reactions": MaxReactionEmoji,
 	"EmojiReaction.users":    paging.MaxLimit,
+	// A site's structure (sites.go: written limits).
+	"Site.sections":             MaxSectionsPerSite,
+	"Site.sectionGroups":        MaxGroupsPerSite,
+	"Site.siteSpaces":           MaxRootSiteSpacesPerSite,
+	"SiteSection.siteSpaces":    MaxSiteSpacesPerSection,
+	"SiteSectionGroup.sections": MaxSectionsPerSite,
+	"Site.shareLinks":           MaxShareLinksPerSite,
 	// searchResults (search.go) keeps at most 3 matching sections a page.
 	"SearchPage.sections": 3,
 }

@@ -106,9 +106,12 @@ func TestCostOfLegitimateQueries(t *testing.T) {
 	for _, q := range []struct{ name, query string }{
 		{"introspection", introspection.Query},
 		{"organization tree", string(orgTree)},
-		// Sites do not exist yet: a site of 20 sections × 5 site spaces
-		// shows 100 page trees, the shape of 100 spaces' trees.
-		{"site tree", `query { organization(id: "o") { spaces(first: 100) { edges { node { id title revision { ` + pageTree(6) + ` } } } } } }`},
+		// 100 spaces' trees, the shape of a site of 20 sections × 5 site spaces.
+		{"100 space trees", `query { organization(id: "o") { spaces(first: 100) { edges { node { id title revision { ` + pageTree(6) + ` } } } } } }`},
+		// Two sites at the caps (20 sections × 10 site spaces each) with
+		// a page tree per site space, and their groups and root site spaces.
+		{"site tree", `query { organization(id: "o") { sites(first: 2) { edges { node { id title sectionGroups { title sections { title } } siteSpaces { path }
+			sections { id title siteSpaces { id path space { id title revision { ` + pageTree(4) + ` } } } } } } } } }`},
 		{"links with their pages", `query { space(id: "s") { links { total items { target { status kind url pageId } pages { id title } } } } }`},
 		{"viewer", `{ viewer { user { id } organizations { id title permissions { admin } } } }`},
 	} {

@@ -508,3 +508,73 @@ func removableBy(ctx context.Context, sc commentScope, postedBy string) error {
 	}
 	return nil
 }
+
+// visibleSite is a docs site the caller may read (members with a role of
+// its organization), with the caller's standing; orgID, when not empty, is
+// the organization the path names, and a site of another answers 404.
+func visibleSite(ctx context.Context, orgID, siteID string) (*ent.Site, access.Membership, error) {
+	s, err := loader.For(ctx).SiteByID.Load(ctx, siteID)()
+	if err != nil {
+		return nil, access.Membership{}, err
+	}
+	if orgID != "" && s.OrganizationID != orgID {
+		return nil, access.Membership{}, apperr.NotFoundf("site %s not found", siteID)
+	}
+	m, _, err := membership(ctx, s.OrganizationID)
+	if err != nil {
+		return nil, m, err
+	}
+	if !m.CanSeeSites() {
+		return nil, m, apperr.NotFoundf("site %s not found", siteID)
+	}
+	return s, m, nil
+}
+
+// manageableSite is a visible site the caller may change: organization
+// admins and members with the create role.
+func manageableSite(ctx context.Context, orgID, siteID string) (*ent.Site, error) {
+	s, m, err := visibleSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	if !m.CanManageSites() {
+		return nil, apperr.Forbiddenf("only admins and members with the create role can change sites")
+	}
+	return s, nil
+}
+
+// sitesOrganization is an organization whose sites the caller may list
+// (members with a role; guests 403, strangers 404).
+func sitesOrganization(ctx context.Context, orgID string) (access.Membership, error) {
+	_, m, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return m, err
+	}
+	if !m.CanSeeSites() {
+		return m, apperr.Forbiddenf("guests cannot list the sites of the organization")
+	}
+	return m, nil
+}
+
+// siteCreatingOrganization is an organization the caller may create sites
+// in.
+func siteCreatingOrganization(ctx context.Context, orgID string) (*ent.Organization, error) {
+	org, m, err := visibleOrganization(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	if !m.CanManageSites() {
+		return nil, apperr.Forbiddenf("only admins and members with the create role can create sites")
+	}
+	return org, nil
+}
+
+// siteSpaceOf is a space the caller may read, of the site's organization,
+// to add to a site: any other answers 404 naming the field.
+func siteSpaceOf(ctx context.Context, s *ent.Site, spaceID string) (*ent.Space, error) {
+	sp, _, err := visibleSpace(ctx, spaceID)
+	if err == nil && sp.OrganizationID != s.OrganizationID {
+		err = apperr.NotFoundf("space %s not found", spaceID)
+	}
+	return sp, err
+}

@@ -14,6 +14,10 @@ import (
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/sitesection"
+	"github.com/folio/folio/ent/sitesectiongroup"
+	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/translationsettings"
@@ -38,6 +42,18 @@ type nodeType struct {
 // nodeTypes registers every type that implements Node; an area that adds
 // one adds its line here (TestNodeCoversEveryType checks the schema).
 var nodeTypes = []nodeType{
+	{"Site", site.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
+		return r.OrganizationSite(ctx, "", id)
+	}},
+	{"SiteSection", sitesection.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
+		return r.visibleSection(ctx, id)
+	}},
+	{"SiteSectionGroup", sitesectiongroup.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
+		return r.visibleGroup(ctx, id)
+	}},
+	{"SiteSpace", sitespace.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
+		return r.visibleSiteSpace(ctx, id)
+	}},
 	{"Organization", organization.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
 		o, _, err := visibleOrganization(ctx, id)
 		return o, err

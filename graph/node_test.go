@@ -36,6 +36,10 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 	cr := create(`mutation($s: ID!) { createChangeRequest(spaceId: $s) { id } }`, map[string]any{"s": space}, "createChangeRequest")
 	cm := create(`mutation($s: ID!) { postComment(spaceId: $s, input: {markdown: "Hi"}) { id } }`, map[string]any{"s": space}, "postComment")
 	reply := create(`mutation($s: ID!, $c: ID!) { postCommentReply(spaceId: $s, commentId: $c, markdown: "Hello") { id } }`, map[string]any{"s": space, "c": cm}, "postCommentReply")
+	site := create(`mutation($org: ID!) { createSite(organization: $org, input: {title: "Docs"}) { id } }`, org, "createSite")
+	section := create(`mutation($site: ID!, $s: ID!) { addSiteSection(site: $site, space: $s) { id } }`, map[string]any{"site": site, "s": space}, "addSiteSection")
+	group := create(`mutation($site: ID!) { addSiteSectionGroup(site: $site, title: "All") { id } }`, map[string]any{"site": site}, "addSiteSectionGroup")
+	siteSpace := create(`mutation($site: ID!, $s: ID!) { addSiteSpace(site: $site, space: $s) { id } }`, map[string]any{"site": site, "s": space}, "addSiteSpace")
 	return []nodeFixture{
 		{"Organization", acme, `query($id: ID!) { organization(id: $id) { id } }`, map[string]any{"id": acme}},
 		{"User", alice.ID, `{ viewer { user { id } } }`, nil},
@@ -47,6 +51,10 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 		{"CustomField", field, `query($org: ID!) { customField(organizationId: $org, name: "status") { id } }`, org},
 		{"SAMLProvider", saml, `query($org: ID!, $id: ID!) { samlProvider(organizationId: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": saml}},
 		{"Invite", inv, `query($org: ID!, $id: ID!) { organizationInviteLink(organizationId: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": inv}},
+		{"Site", site, `query($id: ID!) { site(id: $id) { id } }`, map[string]any{"id": site}},
+		{"SiteSection", section, "", nil},
+		{"SiteSectionGroup", group, "", nil},
+		{"SiteSpace", siteSpace, "", nil},
 		{"ChangeRequest", cr, `query($s: ID!, $id: String!) { space(id: $s) { changeRequest(id: $id) { id } } }`, map[string]any{"s": space, "id": cr}},
 		{"Comment", cm, `query($s: ID!, $id: ID!) { space(id: $s) { comment(id: $id) { id } } }`, map[string]any{"s": space, "id": cm}},
 		{"CommentReply", reply, "", nil},
@@ -70,7 +78,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "ChangeRequest Collection Comment CommentReply CustomField Invite Organization Revision SAMLProvider Space Team TranslationSettings User"
+	got := "ChangeRequest Collection Comment CommentReply CustomField Invite Organization Revision SAMLProvider Site SiteSection SiteSectionGroup SiteSpace Space Team TranslationSettings User"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures)", want, got)
 	}

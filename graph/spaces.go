@@ -194,39 +194,48 @@ func (r *Resolver) CreateSpace(ctx context.Context, orgID string, in model.Creat
 	}
 	var created *ent.Space
 	err := r.withTx(ctx, func(tx *ent.Client) error {
-		if err := r.lockTrees(ctx, tx, orgID); err != nil {
-			return err
-		}
-		if err := parentStillIn(ctx, tx, orgID, parent, "parent"); err != nil {
-			return err
-		}
-		pos, err := placeAt(ctx, tx, orgID, parent, "", nil)
-		if err != nil {
-			return err
-		}
-		// Every space starts with an empty revision of its own.
-		spaceID := ids.New()
-		initial, err := tx.Revision.Create().SetSpaceID(spaceID).SetType(revision.TypeInitial).
-			SetCreatedBy(auth.ViewerID(ctx)).Save(ctx)
-		if err != nil {
-			return err
-		}
-		create := tx.Space.Create().SetID(spaceID).SetOrganizationID(orgID).SetNillableParentID(parent).
-			SetPosition(pos).SetShareKey(ids.New() + ids.New()).SetDefaultLevel(space.DefaultLevelInherit).
-			SetRevisionID(initial.ID)
-		if v := in.Title.Value(); v != nil {
-			create.SetTitle(*v)
-		}
-		if v := in.Emoji.Value(); v != nil {
-			create.SetEmoji(*v)
-		}
-		if v := in.EditMode.Value(); v != nil {
-			create.SetEditMode(space.EditMode(*v))
-		}
-		created, err = create.Save(ctx)
-		return entError(err)
+		var err error
+		created, err = r.createSpaceTx(ctx, tx, orgID, in)
+		return err
 	})
 	return created, err
+}
+
+// createSpaceTx creates a space in tx, the caller having checked that it may
+// (CreateSpace, and createSite's `spaces: "new"`).
+func (r *Resolver) createSpaceTx(ctx context.Context, tx *ent.Client, orgID string, in model.CreateSpaceInput) (*ent.Space, error) {
+	parent := in.Parent.Value()
+	if err := r.lockTrees(ctx, tx, orgID); err != nil {
+		return nil, err
+	}
+	if err := parentStillIn(ctx, tx, orgID, parent, "parent"); err != nil {
+		return nil, err
+	}
+	pos, err := placeAt(ctx, tx, orgID, parent, "", nil)
+	if err != nil {
+		return nil, err
+	}
+	// Every space starts with an empty revision of its own.
+	spaceID := ids.New()
+	initial, err := tx.Revision.Create().SetSpaceID(spaceID).SetType(revision.TypeInitial).
+		SetCreatedBy(auth.ViewerID(ctx)).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	create := tx.Space.Create().SetID(spaceID).SetOrganizationID(orgID).SetNillableParentID(parent).
+		SetPosition(pos).SetShareKey(ids.New() + ids.New()).SetDefaultLevel(space.DefaultLevelInherit).
+		SetRevisionID(initial.ID)
+	if v := in.Title.Value(); v != nil {
+		create.SetTitle(*v)
+	}
+	if v := in.Emoji.Value(); v != nil {
+		create.SetEmoji(*v)
+	}
+	if v := in.EditMode.Value(); v != nil {
+		create.SetEditMode(space.EditMode(*v))
+	}
+	created, err := create.Save(ctx)
+	return created, entError(err)
 }
 
 // UpdateSpace changes a space's settings; admins of the space only.
@@ -468,6 +477,10 @@ func (r *Resolver) TransferSpace(ctx context.Context, id, orgID string) (*ent.Sp
 // detach) and drops its custom-field values.
 func transferSpaceRow(ctx context.Context, tx *ent.Client, s *ent.Space, orgID string, detach bool, pos float64) (*ent.Space, error) {
 	if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceID(s.ID)).Exec(ctx); err != nil {
+		return nil, err
+	}
+	// The space leaves the old organization's docs sites.
+	if err := removeFromSites(ctx, tx, s.ID); err != nil {
 		return nil, err
 	}
 	upd := tx.Space.UpdateOne(s).SetOrganizationID(orgID)

@@ -13,6 +13,7 @@ import (
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/internal/clock"
 )
@@ -47,6 +48,10 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 				return err
 			}
 			if _, err := tx.CommentReply.Delete().Where(commentreply.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			// Its site spaces, hidden while it was in the trash, go with it.
+			if _, err := tx.SiteSpace.Delete().Where(sitespace.SpaceID(id)).Exec(ctx); err != nil {
 				return err
 			}
 			if _, err := tx.Comment.Delete().Where(comment.SpaceID(id)).Exec(ctx); err != nil {

@@ -1,6 +1,14 @@
 package graph
 
-import "context"
+import (
+	"context"
+
+	"github.com/folio/folio/ent/sitesection"
+	"github.com/folio/folio/ent/sitesectiongroup"
+	"github.com/folio/folio/ent/sitesharelink"
+	"github.com/folio/folio/ent/sitespace"
+	"github.com/folio/folio/internal/apperr"
+)
 
 // Target names the objects a request's path points at; empty fields are
 // absent from the path.
@@ -11,6 +19,8 @@ type Target struct {
 	ShareKey        *string // a space's share key, for the readers it lets in
 	ChangeRequestID string  // an id or a number, within SpaceID
 	CollectionID    string
+	SiteID          string // a docs site of OrganizationID
+	SiteChildID     string // a section, group, site space or share link of SiteID
 }
 
 // SeeTarget is the 404 the caller gets for the first object of t they may
@@ -43,5 +53,39 @@ func (r *Resolver) SeeTarget(ctx context.Context, t Target) error {
 			return err
 		}
 	}
+	if t.SiteID != "" {
+		if _, _, err := visibleSite(ctx, t.OrganizationID, t.SiteID); err != nil {
+			return err
+		}
+		if t.SiteChildID != "" {
+			return r.siteChild(ctx, t.SiteID, t.SiteChildID)
+		}
+	}
 	return nil
+}
+
+// siteChild is a 404 unless id is a section, group, site space or share
+// link of the site.
+func (r *Resolver) siteChild(ctx context.Context, siteID, id string) error {
+	c := r.Client
+	for _, exists := range []func() (bool, error){
+		func() (bool, error) {
+			return c.SiteSection.Query().Where(sitesection.ID(id), sitesection.SiteID(siteID)).Exist(ctx)
+		},
+		func() (bool, error) {
+			return c.SiteSectionGroup.Query().Where(sitesectiongroup.ID(id), sitesectiongroup.SiteID(siteID)).Exist(ctx)
+		},
+		func() (bool, error) {
+			return c.SiteSpace.Query().Where(sitespace.ID(id), sitespace.SiteID(siteID)).Exist(ctx)
+		},
+		func() (bool, error) {
+			return c.SiteShareLink.Query().Where(sitesharelink.ID(id), sitesharelink.SiteID(siteID)).Exist(ctx)
+		},
+	} {
+		ok, err := exists()
+		if err != nil || ok {
+			return err
+		}
+	}
+	return apperr.NotFoundf("%s not found in site %s", id, siteID)
 }

@@ -117,6 +117,8 @@ func hiddenTarget(r *http.Request) error {
 		ShareKey:        queryString(r, "shareKey"),
 		ChangeRequestID: p("changeRequestId"),
 		CollectionID:    p("collectionId"),
+		SiteID:          p("siteId"),
+		SiteChildID:     first(p("siteSpaceId"), p("siteSectionId"), p("siteSectionGroupId"), p("shareLinkId")),
 	})
 }
 
@@ -129,4 +131,14 @@ func checkPathMiddleware(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 		return nil
 	})
+}
+
+// first is the first non-empty value.
+func first(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

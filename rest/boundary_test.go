@@ -23,6 +23,8 @@ type boundaryWorld struct {
 	org, space, collection, changeRequest      string
 	team, invite, translation, field, crNumber string
 	comment, commentReply                      string
+	site, siteSection, siteGroup, siteSpace    string
+	shareLink                                  string
 }
 
 func newBoundaryWorld(t *testing.T, s *testkit.Server) boundaryWorld {
@@ -42,6 +44,12 @@ func newBoundaryWorld(t *testing.T, s *testkit.Server) boundaryWorld {
 	comments := "/v1/spaces/" + w.space + "/comments"
 	w.comment = s.Call(t, "postCommentInSpace", tok, "POST", comments, map[string]any{"body": map[string]any{"markdown": "Hi"}}, 200).JSON(t)["id"].(string)
 	w.commentReply = s.Call(t, "postCommentReplyInSpace", tok, "POST", comments+"/"+w.comment+"/replies", map[string]any{"body": map[string]any{"markdown": "Hello"}}, 200).JSON(t)["id"].(string)
+	w.site = s.Call(t, "createSite", tok, "POST", org+"/sites", map[string]any{"title": "Docs", "spaces": []string{w.space}}, 201).JSON(t)["id"].(string)
+	sec := s.Call(t, "addSectionToSite", tok, "POST", org+"/sites/"+w.site+"/sections", map[string]any{"spaceId": w.space}, 201).JSON(t)
+	w.siteSection = sec["id"].(string)
+	w.siteSpace = sec["siteSpaces"].([]any)[0].(map[string]any)["id"].(string)
+	w.siteGroup = s.Call(t, "addSectionGroupToSite", tok, "POST", org+"/sites/"+w.site+"/section-groups", map[string]any{"title": "G"}, 201).JSON(t)["id"].(string)
+	w.shareLink = s.Call(t, "createSiteShareLink", tok, "POST", org+"/sites/"+w.site+"/share-links", map[string]any{"name": "L"}, 201).JSON(t)["id"].(string)
 	return w
 }
 
@@ -155,6 +163,8 @@ func TestStrangersMeetNotFoundBeforeBadBodies(t *testing.T) {
 			"changeRequestId": w.changeRequest, "teamId": w.team, "inviteId": w.invite,
 			"translationId": w.translation, "fieldName": w.field, "userId": w.admin.ID,
 			"samlProviderId": "nosuchprovider", "commentId": w.comment, "commentReplyId": w.commentReply,
+			"siteId": w.site, "siteSectionId": w.siteSection, "siteSectionGroupId": w.siteGroup,
+			"siteSpaceId": w.siteSpace, "shareLinkId": w.shareLink,
 		}
 		// Creating an organization has no target to hide. Joining through
 		// an invite link takes no body and is open to anyone with the link:

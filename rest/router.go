@@ -26,6 +26,8 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.inviteRoutes(r)
 	a.memberRoutes(r)
 	a.teamRoutes(r)
+	a.siteRoutes(r)
+	a.sitePublishingRoutes(r)
 	a.spaceRoutes(r)
 	a.collectionRoutes(r)
 	a.spaceFieldRoutes(r)

@@ -592,6 +592,158 @@ var (
 			},
 		},
 	}
+	// SitesColumns holds the columns for the "sites" table.
+	SitesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"}, Default: "basic"},
+		{Name: "title", Type: field.TypeString},
+		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"public", "unlisted", "share-link", "visitor-auth"}, Default: "public"},
+		{Name: "published", Type: field.TypeBool, Default: false},
+		{Name: "basename", Type: field.TypeString, Unique: true, Nullable: true},
+		{Name: "proxy", Type: field.TypeString, Nullable: true},
+		{Name: "adaptive_content", Type: field.TypeBool, Default: false},
+		{Name: "adaptive_schema", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "adaptive_schema_updated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "customization", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "auth_private_key", Type: field.TypeString},
+		{Name: "auth_fallback_url", Type: field.TypeString, Nullable: true},
+	}
+	// SitesTable holds the schema information for the "sites" table.
+	SitesTable = &schema.Table{
+		Name:       "sites",
+		Columns:    SitesColumns,
+		PrimaryKey: []*schema.Column{SitesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "site_organization_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{SitesColumns[3], SitesColumns[1], SitesColumns[0]},
+			},
+		},
+	}
+	// SiteSectionsColumns holds the columns for the "site_sections" table.
+	SiteSectionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "site_id", Type: field.TypeString},
+		{Name: "title", Type: field.TypeString},
+		{Name: "path", Type: field.TypeString},
+		{Name: "description", Type: field.TypeString, Nullable: true},
+		{Name: "condition", Type: field.TypeString, Nullable: true},
+		{Name: "icon", Type: field.TypeString, Nullable: true},
+		{Name: "group_id", Type: field.TypeString, Nullable: true},
+		{Name: "position", Type: field.TypeInt},
+		{Name: "is_default", Type: field.TypeBool, Default: false},
+	}
+	// SiteSectionsTable holds the schema information for the "site_sections" table.
+	SiteSectionsTable = &schema.Table{
+		Name:       "site_sections",
+		Columns:    SiteSectionsColumns,
+		PrimaryKey: []*schema.Column{SiteSectionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitesection_site_id_path",
+				Unique:  true,
+				Columns: []*schema.Column{SiteSectionsColumns[3], SiteSectionsColumns[5]},
+			},
+			{
+				Name:    "sitesection_site_id_position_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSectionsColumns[3], SiteSectionsColumns[10], SiteSectionsColumns[0]},
+			},
+			{
+				Name:    "sitesection_group_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSectionsColumns[9]},
+			},
+		},
+	}
+	// SiteSectionGroupsColumns holds the columns for the "site_section_groups" table.
+	SiteSectionGroupsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "site_id", Type: field.TypeString},
+		{Name: "title", Type: field.TypeString},
+		{Name: "icon", Type: field.TypeString, Nullable: true},
+		{Name: "position", Type: field.TypeInt},
+	}
+	// SiteSectionGroupsTable holds the schema information for the "site_section_groups" table.
+	SiteSectionGroupsTable = &schema.Table{
+		Name:       "site_section_groups",
+		Columns:    SiteSectionGroupsColumns,
+		PrimaryKey: []*schema.Column{SiteSectionGroupsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitesectiongroup_site_id_position_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSectionGroupsColumns[3], SiteSectionGroupsColumns[6], SiteSectionGroupsColumns[0]},
+			},
+		},
+	}
+	// SiteShareLinksColumns holds the columns for the "site_share_links" table.
+	SiteShareLinksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "site_id", Type: field.TypeString},
+		{Name: "name", Type: field.TypeString},
+		{Name: "key", Type: field.TypeString, Unique: true},
+		{Name: "active", Type: field.TypeBool, Default: true},
+	}
+	// SiteShareLinksTable holds the schema information for the "site_share_links" table.
+	SiteShareLinksTable = &schema.Table{
+		Name:       "site_share_links",
+		Columns:    SiteShareLinksColumns,
+		PrimaryKey: []*schema.Column{SiteShareLinksColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitesharelink_site_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteShareLinksColumns[3], SiteShareLinksColumns[1], SiteShareLinksColumns[0]},
+			},
+		},
+	}
+	// SiteSpacesColumns holds the columns for the "site_spaces" table.
+	SiteSpacesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "site_id", Type: field.TypeString},
+		{Name: "section_id", Type: field.TypeString, Nullable: true},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "path", Type: field.TypeString},
+		{Name: "condition", Type: field.TypeString, Nullable: true},
+		{Name: "is_default", Type: field.TypeBool, Default: false},
+		{Name: "position", Type: field.TypeInt},
+	}
+	// SiteSpacesTable holds the schema information for the "site_spaces" table.
+	SiteSpacesTable = &schema.Table{
+		Name:       "site_spaces",
+		Columns:    SiteSpacesColumns,
+		PrimaryKey: []*schema.Column{SiteSpacesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitespace_site_id_position_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSpacesColumns[3], SiteSpacesColumns[9], SiteSpacesColumns[0]},
+			},
+			{
+				Name:    "sitespace_section_id_position_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSpacesColumns[4], SiteSpacesColumns[9], SiteSpacesColumns[0]},
+			},
+			{
+				Name:    "sitespace_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSpacesColumns[5]},
+			},
+		},
+	}
 	// SpacesColumns holds the columns for the "spaces" table.
 	SpacesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -787,6 +939,11 @@ var (
 		PageDerivedsTable,
 		RevisionsTable,
 		SamlProvidersTable,
+		SitesTable,
+		SiteSectionsTable,
+		SiteSectionGroupsTable,
+		SiteShareLinksTable,
+		SiteSpacesTable,
 		SpacesTable,
 		TeamsTable,
 		TeamMembersTable,

@@ -60,6 +60,21 @@ type Revision func(*sql.Selector)
 // SAMLProvider is the predicate function for samlprovider builders.
 type SAMLProvider func(*sql.Selector)
 
+// Site is the predicate function for site builders.
+type Site func(*sql.Selector)
+
+// SiteSection is the predicate function for sitesection builders.
+type SiteSection func(*sql.Selector)
+
+// SiteSectionGroup is the predicate function for sitesectiongroup builders.
+type SiteSectionGroup func(*sql.Selector)
+
+// SiteShareLink is the predicate function for sitesharelink builders.
+type SiteShareLink func(*sql.Selector)
+
+// SiteSpace is the predicate function for sitespace builders.
+type SiteSpace func(*sql.Selector)
+
 // Space is the predicate function for space builders.
 type Space func(*sql.Selector)
 

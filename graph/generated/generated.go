@@ -22,6 +22,7 @@ import (
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
@@ -55,6 +56,10 @@ type ResolverRoot interface {
 	Revision() RevisionResolver
 	SAMLProvider() SAMLProviderResolver
 	SearchSection() SearchSectionResolver
+	Site() SiteResolver
+	SiteSection() SiteSectionResolver
+	SiteSectionGroup() SiteSectionGroupResolver
+	SiteSpace() SiteSpaceResolver
 	Space() SpaceResolver
 	Team() TeamResolver
 	TeamMember() TeamMemberResolver
@@ -376,58 +381,84 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddTeamMember               func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
-		ChangeRequestPDF            func(childComplexity int, spaceID string, id string, page *string, only *bool) int
-		CreateChangeRequest         func(childComplexity int, spaceID string, subject *string) int
-		CreateCollection            func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
-		CreateCustomField           func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
-		CreateOrganization          func(childComplexity int, input model.CreateOrganizationInput) int
-		CreateOrganizationInvite    func(childComplexity int, organizationID string, input model.CreateOrganizationInviteInput) int
-		CreateSAMLProvider          func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
-		CreateSpace                 func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
-		CreateTeam                  func(childComplexity int, organizationID string, title string, members []string) int
-		CreateTranslation           func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
-		DeleteCollection            func(childComplexity int, id string) int
-		DeleteComment               func(childComplexity int, spaceID string, changeRequestID *string, commentID string) int
-		DeleteCommentReply          func(childComplexity int, spaceID string, changeRequestID *string, commentID string, replyID string) int
-		DeleteCustomField           func(childComplexity int, organizationID string, name string) int
-		DeleteOrganizationInvite    func(childComplexity int, organizationID string, id string) int
-		DeleteSAMLProvider          func(childComplexity int, organizationID string, id string) int
-		DeleteSpace                 func(childComplexity int, id string) int
-		DeleteTeam                  func(childComplexity int, organizationID string, teamID string) int
-		DeleteTranslation           func(childComplexity int, organizationID string, id string) int
-		DuplicateSpace              func(childComplexity int, id string) int
-		ImportContent               func(childComplexity int, spaceID string, changeRequestID *string, url string, source string) int
-		JoinOrganizationWithInvite  func(childComplexity int, organizationID string, id string) int
-		MergeChangeRequest          func(childComplexity int, spaceID string, id string) int
-		MoveCollection              func(childComplexity int, id string, input model.MoveInput) int
-		MoveSpace                   func(childComplexity int, id string, input model.MoveInput) int
-		PingOrganization            func(childComplexity int, id string) int
-		PostComment                 func(childComplexity int, spaceID string, changeRequestID *string, input model.PostCommentInput) int
-		PostCommentReply            func(childComplexity int, spaceID string, changeRequestID *string, commentID string, markdown string) int
-		RemoveMember                func(childComplexity int, organizationID string, userID string) int
-		RemoveTeamMember            func(childComplexity int, organizationID string, teamID string, userID string) int
-		RestoreSpace                func(childComplexity int, id string) int
-		SetMemberSso                func(childComplexity int, organizationID string, userID string) int
-		TransferCollection          func(childComplexity int, id string, organizationID string) int
-		TransferSpace               func(childComplexity int, id string, organizationID string) int
-		UpdateChangeRequest         func(childComplexity int, spaceID string, id string, input model.UpdateChangeRequestInput) int
-		UpdateChangeRequestContent  func(childComplexity int, spaceID string, id string, changes []*model.ContentChangeInput) int
-		UpdateChangeRequestFromMain func(childComplexity int, spaceID string, id string) int
-		UpdateCollection            func(childComplexity int, id string, input model.UpdateCollectionInput) int
-		UpdateComment               func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) int
-		UpdateCommentReply          func(childComplexity int, spaceID string, changeRequestID *string, commentID string, replyID string, input model.UpdateCommentReplyInput) int
-		UpdateCustomField           func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
-		UpdateMember                func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
-		UpdateOrganization          func(childComplexity int, id string, input model.UpdateOrganizationInput) int
-		UpdateOrganizationInvite    func(childComplexity int, organizationID string, id string, input model.UpdateOrganizationInviteInput) int
-		UpdateSAMLProvider          func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
-		UpdateSpace                 func(childComplexity int, id string, input model.UpdateSpaceInput) int
-		UpdateSpaceContent          func(childComplexity int, spaceID string, changes []*model.ContentChangeInput) int
-		UpdateSpaceCustomFields     func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
-		UpdateTeam                  func(childComplexity int, organizationID string, teamID string, title string) int
-		UpdateTeamMembers           func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
-		UpdateTranslation           func(childComplexity int, organizationID string, id string, input model.UpdateTranslationInput) int
+		AddSectionToGroup            func(childComplexity int, group string, section string) int
+		AddSiteSection               func(childComplexity int, site string, space string, title *string, icon *string) int
+		AddSiteSectionGroup          func(childComplexity int, site string, title string, icon *string, sections []string) int
+		AddSiteSpace                 func(childComplexity int, site string, space string, section *string) int
+		AddTeamMember                func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
+		ChangeRequestPDF             func(childComplexity int, spaceID string, id string, page *string, only *bool) int
+		CreateChangeRequest          func(childComplexity int, spaceID string, subject *string) int
+		CreateCollection             func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
+		CreateCustomField            func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
+		CreateOrganization           func(childComplexity int, input model.CreateOrganizationInput) int
+		CreateOrganizationInvite     func(childComplexity int, organizationID string, input model.CreateOrganizationInviteInput) int
+		CreateSAMLProvider           func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
+		CreateSite                   func(childComplexity int, organization string, input model.CreateSiteInput) int
+		CreateSiteShareLink          func(childComplexity int, site string, name string) int
+		CreateSpace                  func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
+		CreateTeam                   func(childComplexity int, organizationID string, title string, members []string) int
+		CreateTranslation            func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
+		DeleteCollection             func(childComplexity int, id string) int
+		DeleteComment                func(childComplexity int, spaceID string, changeRequestID *string, commentID string) int
+		DeleteCommentReply           func(childComplexity int, spaceID string, changeRequestID *string, commentID string, replyID string) int
+		DeleteCustomField            func(childComplexity int, organizationID string, name string) int
+		DeleteOrganizationInvite     func(childComplexity int, organizationID string, id string) int
+		DeleteSAMLProvider           func(childComplexity int, organizationID string, id string) int
+		DeleteSite                   func(childComplexity int, id string) int
+		DeleteSiteSection            func(childComplexity int, id string) int
+		DeleteSiteSectionGroup       func(childComplexity int, id string) int
+		DeleteSiteShareLink          func(childComplexity int, id string) int
+		DeleteSiteSpace              func(childComplexity int, id string) int
+		DeleteSpace                  func(childComplexity int, id string) int
+		DeleteTeam                   func(childComplexity int, organizationID string, teamID string) int
+		DeleteTranslation            func(childComplexity int, organizationID string, id string) int
+		DuplicateSpace               func(childComplexity int, id string) int
+		ImportContent                func(childComplexity int, spaceID string, changeRequestID *string, url string, source string) int
+		JoinOrganizationWithInvite   func(childComplexity int, organizationID string, id string) int
+		MergeChangeRequest           func(childComplexity int, spaceID string, id string) int
+		MoveCollection               func(childComplexity int, id string, input model.MoveInput) int
+		MoveSiteSection              func(childComplexity int, id string, position *model.SiteMoveInput) int
+		MoveSiteSectionGroup         func(childComplexity int, id string, position *model.SiteMoveInput) int
+		MoveSiteSpace                func(childComplexity int, id string, position *model.SiteMoveInput) int
+		MoveSpace                    func(childComplexity int, id string, input model.MoveInput) int
+		PingOrganization             func(childComplexity int, id string) int
+		PostComment                  func(childComplexity int, spaceID string, changeRequestID *string, input model.PostCommentInput) int
+		PostCommentReply             func(childComplexity int, spaceID string, changeRequestID *string, commentID string, markdown string) int
+		PublishSite                  func(childComplexity int, id string) int
+		RegenerateSitePublishingAuth func(childComplexity int, site string) int
+		RemoveMember                 func(childComplexity int, organizationID string, userID string) int
+		RemoveSectionFromGroup       func(childComplexity int, group string, section string) int
+		RemoveTeamMember             func(childComplexity int, organizationID string, teamID string, userID string) int
+		RestoreSpace                 func(childComplexity int, id string) int
+		SetMemberSso                 func(childComplexity int, organizationID string, userID string) int
+		TransferCollection           func(childComplexity int, id string, organizationID string) int
+		TransferSpace                func(childComplexity int, id string, organizationID string) int
+		UnpublishSite                func(childComplexity int, id string) int
+		UpdateChangeRequest          func(childComplexity int, spaceID string, id string, input model.UpdateChangeRequestInput) int
+		UpdateChangeRequestContent   func(childComplexity int, spaceID string, id string, changes []*model.ContentChangeInput) int
+		UpdateChangeRequestFromMain  func(childComplexity int, spaceID string, id string) int
+		UpdateCollection             func(childComplexity int, id string, input model.UpdateCollectionInput) int
+		UpdateComment                func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) int
+		UpdateCommentReply           func(childComplexity int, spaceID string, changeRequestID *string, commentID string, replyID string, input model.UpdateCommentReplyInput) int
+		UpdateCustomField            func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
+		UpdateMember                 func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOrganization           func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdateOrganizationInvite     func(childComplexity int, organizationID string, id string, input model.UpdateOrganizationInviteInput) int
+		UpdateSAMLProvider           func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
+		UpdateSite                   func(childComplexity int, id string, input model.UpdateSiteInput) int
+		UpdateSiteAdaptiveSchema     func(childComplexity int, site string, jsonSchema any) int
+		UpdateSiteCustomization      func(childComplexity int, site string, customization any) int
+		UpdateSitePublishingAuth     func(childComplexity int, site string, fallbackURL *string) int
+		UpdateSiteSection            func(childComplexity int, id string, input model.UpdateSiteSectionInput) int
+		UpdateSiteSectionGroup       func(childComplexity int, id string, input model.UpdateSiteSectionGroupInput) int
+		UpdateSiteShareLink          func(childComplexity int, id string, name *string, active *bool) int
+		UpdateSiteSpace              func(childComplexity int, id string, input model.UpdateSiteSpaceInput) int
+		UpdateSpace                  func(childComplexity int, id string, input model.UpdateSpaceInput) int
+		UpdateSpaceContent           func(childComplexity int, spaceID string, changes []*model.ContentChangeInput) int
+		UpdateSpaceCustomFields      func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
+		UpdateTeam                   func(childComplexity int, organizationID string, teamID string, title string) int
+		UpdateTeamMembers            func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
+		UpdateTranslation            func(childComplexity int, organizationID string, id string, input model.UpdateTranslationInput) int
 	}
 
 	Organization struct {
@@ -450,6 +481,7 @@ type ComplexityRoot struct {
 		SSO                   func(childComplexity int) int
 		SamlProviders         func(childComplexity int, first *int, after *string, order *model.Order) int
 		Search                func(childComplexity int, query string, first *int, after *string) int
+		Sites                 func(childComplexity int, first *int, after *string, order *model.Order, space *string, title *string, published *bool) int
 		Spaces                func(childComplexity int, first *int, after *string, order *model.Order) int
 		SsoProviders          func(childComplexity int) int
 		Teams                 func(childComplexity int, first *int, after *string, order *model.Order, owner *string, title *string) int
@@ -535,7 +567,9 @@ type ComplexityRoot struct {
 		Node                   func(childComplexity int, id string) int
 		Organization           func(childComplexity int, id string) int
 		OrganizationInviteLink func(childComplexity int, organizationID string, id string) int
+		PublishedSite          func(childComplexity int, id string, shareKey *string) int
 		SamlProvider           func(childComplexity int, organizationID string, id string) int
+		Site                   func(childComplexity int, id string) int
 		Space                  func(childComplexity int, id string, shareKey *string) int
 		Translation            func(childComplexity int, organizationID string, id string) int
 		Viewer                 func(childComplexity int) int
@@ -616,6 +650,83 @@ type ComplexityRoot struct {
 		ID    func(childComplexity int) int
 		Path  func(childComplexity int) int
 		Title func(childComplexity int) int
+	}
+
+	Site struct {
+		AdaptiveContent func(childComplexity int) int
+		AdaptiveSchema  func(childComplexity int) int
+		Basename        func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Customization   func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Organization    func(childComplexity int) int
+		Proxy           func(childComplexity int) int
+		Published       func(childComplexity int) int
+		PublishingAuth  func(childComplexity int) int
+		SectionGroups   func(childComplexity int) int
+		Sections        func(childComplexity int) int
+		ShareLinks      func(childComplexity int) int
+		SiteSpaceCount  func(childComplexity int) int
+		SiteSpaces      func(childComplexity int) int
+		Title           func(childComplexity int) int
+		Type            func(childComplexity int) int
+		Visibility      func(childComplexity int) int
+	}
+
+	SiteConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SitePublishingAuth struct {
+		FallbackURL func(childComplexity int) int
+		PrivateKey  func(childComplexity int) int
+	}
+
+	SiteSection struct {
+		Condition    func(childComplexity int) int
+		Default      func(childComplexity int) int
+		Description  func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Icon         func(childComplexity int) int
+		Path         func(childComplexity int) int
+		SectionGroup func(childComplexity int) int
+		Site         func(childComplexity int) int
+		SiteSpaces   func(childComplexity int) int
+		Title        func(childComplexity int) int
+	}
+
+	SiteSectionGroup struct {
+		ID       func(childComplexity int) int
+		Icon     func(childComplexity int) int
+		Sections func(childComplexity int) int
+		Site     func(childComplexity int) int
+		Title    func(childComplexity int) int
+	}
+
+	SiteShareLink struct {
+		Active    func(childComplexity int) int
+		CreatedAt func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Key       func(childComplexity int) int
+		Name      func(childComplexity int) int
+	}
+
+	SiteSpace struct {
+		Condition func(childComplexity int) int
+		Default   func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Path      func(childComplexity int) int
+		Section   func(childComplexity int) int
+		Site      func(childComplexity int) int
+		Space     func(childComplexity int) int
+		Title     func(childComplexity int) int
 	}
 
 	Space struct {
@@ -887,6 +998,32 @@ type MutationResolver interface {
 	CreateSAMLProvider(ctx context.Context, organizationID string, input model.CreateSAMLProviderInput) (*ent.SAMLProvider, error)
 	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error)
 	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (bool, error)
+	CreateSite(ctx context.Context, organization string, input model.CreateSiteInput) (*ent.Site, error)
+	UpdateSite(ctx context.Context, id string, input model.UpdateSiteInput) (*ent.Site, error)
+	DeleteSite(ctx context.Context, id string) (bool, error)
+	PublishSite(ctx context.Context, id string) (*ent.Site, error)
+	UnpublishSite(ctx context.Context, id string) (*ent.Site, error)
+	AddSiteSection(ctx context.Context, site string, space string, title *string, icon *string) (*ent.SiteSection, error)
+	UpdateSiteSection(ctx context.Context, id string, input model.UpdateSiteSectionInput) (*ent.SiteSection, error)
+	DeleteSiteSection(ctx context.Context, id string) (bool, error)
+	MoveSiteSection(ctx context.Context, id string, position *model.SiteMoveInput) (*ent.SiteSection, error)
+	AddSiteSectionGroup(ctx context.Context, site string, title string, icon *string, sections []string) (*ent.SiteSectionGroup, error)
+	UpdateSiteSectionGroup(ctx context.Context, id string, input model.UpdateSiteSectionGroupInput) (*ent.SiteSectionGroup, error)
+	DeleteSiteSectionGroup(ctx context.Context, id string) (bool, error)
+	AddSectionToGroup(ctx context.Context, group string, section string) (*ent.SiteSectionGroup, error)
+	RemoveSectionFromGroup(ctx context.Context, group string, section string) (bool, error)
+	MoveSiteSectionGroup(ctx context.Context, id string, position *model.SiteMoveInput) (*ent.SiteSectionGroup, error)
+	AddSiteSpace(ctx context.Context, site string, space string, section *string) (*ent.SiteSpace, error)
+	UpdateSiteSpace(ctx context.Context, id string, input model.UpdateSiteSpaceInput) (*ent.SiteSpace, error)
+	DeleteSiteSpace(ctx context.Context, id string) (bool, error)
+	MoveSiteSpace(ctx context.Context, id string, position *model.SiteMoveInput) (*ent.SiteSpace, error)
+	CreateSiteShareLink(ctx context.Context, site string, name string) (*ent.SiteShareLink, error)
+	UpdateSiteShareLink(ctx context.Context, id string, name *string, active *bool) (*ent.SiteShareLink, error)
+	DeleteSiteShareLink(ctx context.Context, id string) (bool, error)
+	UpdateSitePublishingAuth(ctx context.Context, site string, fallbackURL *string) (*model.SitePublishingAuth, error)
+	RegenerateSitePublishingAuth(ctx context.Context, site string) (*model.SitePublishingAuth, error)
+	UpdateSiteCustomization(ctx context.Context, site string, customization any) (any, error)
+	UpdateSiteAdaptiveSchema(ctx context.Context, site string, jsonSchema any) (any, error)
 	CreateSpace(ctx context.Context, organizationID string, input model.CreateSpaceInput) (*ent.Space, error)
 	UpdateSpace(ctx context.Context, id string, input model.UpdateSpaceInput) (*ent.Space, error)
 	DeleteSpace(ctx context.Context, id string) (bool, error)
@@ -915,6 +1052,7 @@ type OrganizationResolver interface {
 	SamlProviders(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.SAMLProviderConnection, error)
 	SsoProviders(ctx context.Context, obj *ent.Organization) ([]*model.SSOProviderLogin, error)
 	Search(ctx context.Context, obj *ent.Organization, query string, first *int, after *string) (*model.SearchPageConnection, error)
+	Sites(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, space *string, title *string, published *bool) (*model.SiteConnection, error)
 	Spaces(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.SpaceConnection, error)
 	Teams(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, owner *string, title *string) (*model.TeamConnection, error)
 	Translations(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.TranslationSettingsConnection, error)
@@ -944,6 +1082,8 @@ type QueryResolver interface {
 	OrganizationInviteLink(ctx context.Context, organizationID string, id string) (*ent.Invite, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	SamlProvider(ctx context.Context, organizationID string, id string) (*ent.SAMLProvider, error)
+	Site(ctx context.Context, id string) (*ent.Site, error)
+	PublishedSite(ctx context.Context, id string, shareKey *string) (*ent.Site, error)
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	MemberSpaces(ctx context.Context, organizationID string, userID string, first *int, after *string, order *model.Order) (*model.MemberSpaceConnection, error)
 	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
@@ -967,6 +1107,34 @@ type SearchSectionResolver interface {
 	Title(ctx context.Context, obj *model.SearchSection) (string, error)
 	Path(ctx context.Context, obj *model.SearchSection) (string, error)
 	Body(ctx context.Context, obj *model.SearchSection) (string, error)
+}
+type SiteResolver interface {
+	Organization(ctx context.Context, obj *ent.Site) (*ent.Organization, error)
+	SiteSpaceCount(ctx context.Context, obj *ent.Site) (int, error)
+	Sections(ctx context.Context, obj *ent.Site) ([]*ent.SiteSection, error)
+	SectionGroups(ctx context.Context, obj *ent.Site) ([]*ent.SiteSectionGroup, error)
+	SiteSpaces(ctx context.Context, obj *ent.Site) ([]*ent.SiteSpace, error)
+	ShareLinks(ctx context.Context, obj *ent.Site) ([]*ent.SiteShareLink, error)
+	AdaptiveSchema(ctx context.Context, obj *ent.Site) (any, error)
+	Customization(ctx context.Context, obj *ent.Site) (any, error)
+	PublishingAuth(ctx context.Context, obj *ent.Site) (*model.SitePublishingAuth, error)
+}
+type SiteSectionResolver interface {
+	Default(ctx context.Context, obj *ent.SiteSection) (bool, error)
+	SectionGroup(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSectionGroup, error)
+	Site(ctx context.Context, obj *ent.SiteSection) (*ent.Site, error)
+	SiteSpaces(ctx context.Context, obj *ent.SiteSection) ([]*ent.SiteSpace, error)
+}
+type SiteSectionGroupResolver interface {
+	Site(ctx context.Context, obj *ent.SiteSectionGroup) (*ent.Site, error)
+	Sections(ctx context.Context, obj *ent.SiteSectionGroup) ([]*ent.SiteSection, error)
+}
+type SiteSpaceResolver interface {
+	Default(ctx context.Context, obj *ent.SiteSpace) (bool, error)
+	Title(ctx context.Context, obj *ent.SiteSpace) (string, error)
+	Section(ctx context.Context, obj *ent.SiteSpace) (*ent.SiteSection, error)
+	Site(ctx context.Context, obj *ent.SiteSpace) (*ent.Site, error)
+	Space(ctx context.Context, obj *ent.SiteSpace) (*ent.Space, error)
 }
 type SpaceResolver interface {
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
@@ -2198,6 +2366,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MergeResult.Revision(childComplexity), true
 
+	case "Mutation.addSectionToGroup":
+		if e.ComplexityRoot.Mutation.AddSectionToGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSectionToGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSectionToGroup(childComplexity, args["group"].(string), args["section"].(string)), true
+	case "Mutation.addSiteSection":
+		if e.ComplexityRoot.Mutation.AddSiteSection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSiteSection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSiteSection(childComplexity, args["site"].(string), args["space"].(string), args["title"].(*string), args["icon"].(*string)), true
+	case "Mutation.addSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.AddSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSiteSectionGroup(childComplexity, args["site"].(string), args["title"].(string), args["icon"].(*string), args["sections"].([]string)), true
+	case "Mutation.addSiteSpace":
+		if e.ComplexityRoot.Mutation.AddSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddSiteSpace(childComplexity, args["site"].(string), args["space"].(string), args["section"].(*string)), true
 	case "Mutation.addTeamMember":
 		if e.ComplexityRoot.Mutation.AddTeamMember == nil {
 			break
@@ -2286,6 +2498,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["organizationId"].(string), args["input"].(model.CreateSAMLProviderInput)), true
+	case "Mutation.createSite":
+		if e.ComplexityRoot.Mutation.CreateSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organization"].(string), args["input"].(model.CreateSiteInput)), true
+	case "Mutation.createSiteShareLink":
+		if e.ComplexityRoot.Mutation.CreateSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteShareLink(childComplexity, args["site"].(string), args["name"].(string)), true
 	case "Mutation.createSpace":
 		if e.ComplexityRoot.Mutation.CreateSpace == nil {
 			break
@@ -2385,6 +2619,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Mutation.deleteSite":
+		if e.ComplexityRoot.Mutation.DeleteSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteSiteSection":
+		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSection(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.DeleteSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSectionGroup(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteSiteShareLink":
+		if e.ComplexityRoot.Mutation.DeleteSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteShareLink(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteSiteSpace":
+		if e.ComplexityRoot.Mutation.DeleteSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteSpace(childComplexity, args["id"].(string)), true
 	case "Mutation.deleteSpace":
 		if e.ComplexityRoot.Mutation.DeleteSpace == nil {
 			break
@@ -2473,6 +2762,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.MoveCollection(childComplexity, args["id"].(string), args["input"].(model.MoveInput)), true
+	case "Mutation.moveSiteSection":
+		if e.ComplexityRoot.Mutation.MoveSiteSection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSiteSection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSiteSection(childComplexity, args["id"].(string), args["position"].(*model.SiteMoveInput)), true
+	case "Mutation.moveSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.MoveSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSiteSectionGroup(childComplexity, args["id"].(string), args["position"].(*model.SiteMoveInput)), true
+	case "Mutation.moveSiteSpace":
+		if e.ComplexityRoot.Mutation.MoveSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveSiteSpace(childComplexity, args["id"].(string), args["position"].(*model.SiteMoveInput)), true
 	case "Mutation.moveSpace":
 		if e.ComplexityRoot.Mutation.MoveSpace == nil {
 			break
@@ -2517,6 +2839,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["commentId"].(string), args["markdown"].(string)), true
+	case "Mutation.publishSite":
+		if e.ComplexityRoot.Mutation.PublishSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishSite(childComplexity, args["id"].(string)), true
+	case "Mutation.regenerateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth(childComplexity, args["site"].(string)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -2528,6 +2872,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.removeSectionFromGroup":
+		if e.ComplexityRoot.Mutation.RemoveSectionFromGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeSectionFromGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveSectionFromGroup(childComplexity, args["group"].(string), args["section"].(string)), true
 	case "Mutation.removeTeamMember":
 		if e.ComplexityRoot.Mutation.RemoveTeamMember == nil {
 			break
@@ -2583,6 +2938,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.TransferSpace(childComplexity, args["id"].(string), args["organizationId"].(string)), true
+	case "Mutation.unpublishSite":
+		if e.ComplexityRoot.Mutation.UnpublishSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_unpublishSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UnpublishSite(childComplexity, args["id"].(string)), true
 	case "Mutation.updateChangeRequest":
 		if e.ComplexityRoot.Mutation.UpdateChangeRequest == nil {
 			break
@@ -2704,6 +3070,94 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.UpdateSAMLProviderInput)), true
+	case "Mutation.updateSite":
+		if e.ComplexityRoot.Mutation.UpdateSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSite(childComplexity, args["id"].(string), args["input"].(model.UpdateSiteInput)), true
+	case "Mutation.updateSiteAdaptiveSchema":
+		if e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteAdaptiveSchema(childComplexity, args["site"].(string), args["jsonSchema"].(any)), true
+	case "Mutation.updateSiteCustomization":
+		if e.ComplexityRoot.Mutation.UpdateSiteCustomization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteCustomization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteCustomization(childComplexity, args["site"].(string), args["customization"].(any)), true
+	case "Mutation.updateSitePublishingAuth":
+		if e.ComplexityRoot.Mutation.UpdateSitePublishingAuth == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSitePublishingAuth_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSitePublishingAuth(childComplexity, args["site"].(string), args["fallbackURL"].(*string)), true
+	case "Mutation.updateSiteSection":
+		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSection(childComplexity, args["id"].(string), args["input"].(model.UpdateSiteSectionInput)), true
+	case "Mutation.updateSiteSectionGroup":
+		if e.ComplexityRoot.Mutation.UpdateSiteSectionGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSectionGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSectionGroup(childComplexity, args["id"].(string), args["input"].(model.UpdateSiteSectionGroupInput)), true
+	case "Mutation.updateSiteShareLink":
+		if e.ComplexityRoot.Mutation.UpdateSiteShareLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteShareLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteShareLink(childComplexity, args["id"].(string), args["name"].(*string), args["active"].(*bool)), true
+	case "Mutation.updateSiteSpace":
+		if e.ComplexityRoot.Mutation.UpdateSiteSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSpace(childComplexity, args["id"].(string), args["input"].(model.UpdateSiteSpaceInput)), true
 	case "Mutation.updateSpace":
 		if e.ComplexityRoot.Mutation.UpdateSpace == nil {
 			break
@@ -2915,6 +3369,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Search(childComplexity, args["query"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Organization.sites":
+		if e.ComplexityRoot.Organization.Sites == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_sites_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Sites(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["space"].(*string), args["title"].(*string), args["published"].(*bool)), true
 	case "Organization.spaces":
 		if e.ComplexityRoot.Organization.Spaces == nil {
 			break
@@ -3323,6 +3788,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationInviteLink(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Query.publishedSite":
+		if e.ComplexityRoot.Query.PublishedSite == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedSite(childComplexity, args["id"].(string), args["shareKey"].(*string)), true
 	case "Query.samlProvider":
 		if e.ComplexityRoot.Query.SamlProvider == nil {
 			break
@@ -3334,6 +3810,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SamlProvider(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Query.site":
+		if e.ComplexityRoot.Query.Site == nil {
+			break
+		}
+
+		args, err := ec.field_Query_site_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Site(childComplexity, args["id"].(string)), true
 	case "Query.space":
 		if e.ComplexityRoot.Query.Space == nil {
 			break
@@ -3642,6 +4129,332 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SearchSection.Title(childComplexity), true
+
+	case "Site.adaptiveContent":
+		if e.ComplexityRoot.Site.AdaptiveContent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AdaptiveContent(childComplexity), true
+	case "Site.adaptiveSchema":
+		if e.ComplexityRoot.Site.AdaptiveSchema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.AdaptiveSchema(childComplexity), true
+	case "Site.basename":
+		if e.ComplexityRoot.Site.Basename == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Basename(childComplexity), true
+	case "Site.createdAt":
+		if e.ComplexityRoot.Site.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.CreatedAt(childComplexity), true
+	case "Site.customization":
+		if e.ComplexityRoot.Site.Customization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Customization(childComplexity), true
+	case "Site.id":
+		if e.ComplexityRoot.Site.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.ID(childComplexity), true
+	case "Site.organization":
+		if e.ComplexityRoot.Site.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Organization(childComplexity), true
+	case "Site.proxy":
+		if e.ComplexityRoot.Site.Proxy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Proxy(childComplexity), true
+	case "Site.published":
+		if e.ComplexityRoot.Site.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Published(childComplexity), true
+	case "Site.publishingAuth":
+		if e.ComplexityRoot.Site.PublishingAuth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.PublishingAuth(childComplexity), true
+	case "Site.sectionGroups":
+		if e.ComplexityRoot.Site.SectionGroups == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.SectionGroups(childComplexity), true
+	case "Site.sections":
+		if e.ComplexityRoot.Site.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Sections(childComplexity), true
+	case "Site.shareLinks":
+		if e.ComplexityRoot.Site.ShareLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.ShareLinks(childComplexity), true
+	case "Site.siteSpaceCount":
+		if e.ComplexityRoot.Site.SiteSpaceCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.SiteSpaceCount(childComplexity), true
+	case "Site.siteSpaces":
+		if e.ComplexityRoot.Site.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.SiteSpaces(childComplexity), true
+	case "Site.title":
+		if e.ComplexityRoot.Site.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Title(childComplexity), true
+	case "Site.type":
+		if e.ComplexityRoot.Site.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Type(childComplexity), true
+	case "Site.visibility":
+		if e.ComplexityRoot.Site.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Visibility(childComplexity), true
+
+	case "SiteConnection.edges":
+		if e.ComplexityRoot.SiteConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteConnection.Edges(childComplexity), true
+	case "SiteConnection.pageInfo":
+		if e.ComplexityRoot.SiteConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteConnection.PageInfo(childComplexity), true
+	case "SiteConnection.totalCount":
+		if e.ComplexityRoot.SiteConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteConnection.TotalCount(childComplexity), true
+
+	case "SiteEdge.cursor":
+		if e.ComplexityRoot.SiteEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteEdge.Cursor(childComplexity), true
+	case "SiteEdge.node":
+		if e.ComplexityRoot.SiteEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteEdge.Node(childComplexity), true
+
+	case "SitePublishingAuth.fallbackURL":
+		if e.ComplexityRoot.SitePublishingAuth.FallbackURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.FallbackURL(childComplexity), true
+	case "SitePublishingAuth.privateKey":
+		if e.ComplexityRoot.SitePublishingAuth.PrivateKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishingAuth.PrivateKey(childComplexity), true
+
+	case "SiteSection.condition":
+		if e.ComplexityRoot.SiteSection.Condition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Condition(childComplexity), true
+	case "SiteSection.default":
+		if e.ComplexityRoot.SiteSection.Default == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Default(childComplexity), true
+	case "SiteSection.description":
+		if e.ComplexityRoot.SiteSection.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Description(childComplexity), true
+	case "SiteSection.id":
+		if e.ComplexityRoot.SiteSection.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.ID(childComplexity), true
+	case "SiteSection.icon":
+		if e.ComplexityRoot.SiteSection.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Icon(childComplexity), true
+	case "SiteSection.path":
+		if e.ComplexityRoot.SiteSection.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Path(childComplexity), true
+	case "SiteSection.sectionGroup":
+		if e.ComplexityRoot.SiteSection.SectionGroup == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.SectionGroup(childComplexity), true
+	case "SiteSection.site":
+		if e.ComplexityRoot.SiteSection.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Site(childComplexity), true
+	case "SiteSection.siteSpaces":
+		if e.ComplexityRoot.SiteSection.SiteSpaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.SiteSpaces(childComplexity), true
+	case "SiteSection.title":
+		if e.ComplexityRoot.SiteSection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Title(childComplexity), true
+
+	case "SiteSectionGroup.id":
+		if e.ComplexityRoot.SiteSectionGroup.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.ID(childComplexity), true
+	case "SiteSectionGroup.icon":
+		if e.ComplexityRoot.SiteSectionGroup.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Icon(childComplexity), true
+	case "SiteSectionGroup.sections":
+		if e.ComplexityRoot.SiteSectionGroup.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Sections(childComplexity), true
+	case "SiteSectionGroup.site":
+		if e.ComplexityRoot.SiteSectionGroup.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Site(childComplexity), true
+	case "SiteSectionGroup.title":
+		if e.ComplexityRoot.SiteSectionGroup.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSectionGroup.Title(childComplexity), true
+
+	case "SiteShareLink.active":
+		if e.ComplexityRoot.SiteShareLink.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.Active(childComplexity), true
+	case "SiteShareLink.createdAt":
+		if e.ComplexityRoot.SiteShareLink.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.CreatedAt(childComplexity), true
+	case "SiteShareLink.id":
+		if e.ComplexityRoot.SiteShareLink.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.ID(childComplexity), true
+	case "SiteShareLink.key":
+		if e.ComplexityRoot.SiteShareLink.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.Key(childComplexity), true
+	case "SiteShareLink.name":
+		if e.ComplexityRoot.SiteShareLink.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.Name(childComplexity), true
+
+	case "SiteSpace.condition":
+		if e.ComplexityRoot.SiteSpace.Condition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Condition(childComplexity), true
+	case "SiteSpace.default":
+		if e.ComplexityRoot.SiteSpace.Default == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Default(childComplexity), true
+	case "SiteSpace.id":
+		if e.ComplexityRoot.SiteSpace.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.ID(childComplexity), true
+	case "SiteSpace.path":
+		if e.ComplexityRoot.SiteSpace.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Path(childComplexity), true
+	case "SiteSpace.section":
+		if e.ComplexityRoot.SiteSpace.Section == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Section(childComplexity), true
+	case "SiteSpace.site":
+		if e.ComplexityRoot.SiteSpace.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Site(childComplexity), true
+	case "SiteSpace.space":
+		if e.ComplexityRoot.SiteSpace.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Space(childComplexity), true
+	case "SiteSpace.title":
+		if e.ComplexityRoot.SiteSpace.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Title(childComplexity), true
 
 	case "Space.changeRequest":
 		if e.ComplexityRoot.Space.ChangeRequest == nil {
@@ -4317,6 +5130,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateOrganizationInput", ec.unmarshalInputCreateOrganizationInput),
 			graphql.NewInputUnmarshaler("CreateOrganizationInviteInput", ec.unmarshalInputCreateOrganizationInviteInput),
 			graphql.NewInputUnmarshaler("CreateSAMLProviderInput", ec.unmarshalInputCreateSAMLProviderInput),
+			graphql.NewInputUnmarshaler("CreateSiteInput", ec.unmarshalInputCreateSiteInput),
 			graphql.NewInputUnmarshaler("CreateSpaceInput", ec.unmarshalInputCreateSpaceInput),
 			graphql.NewInputUnmarshaler("CreateTranslationInput", ec.unmarshalInputCreateTranslationInput),
 			graphql.NewInputUnmarshaler("CustomFieldValueInput", ec.unmarshalInputCustomFieldValueInput),
@@ -4326,6 +5140,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PositionInput", ec.unmarshalInputPositionInput),
 			graphql.NewInputUnmarshaler("PositionTargetInput", ec.unmarshalInputPositionTargetInput),
 			graphql.NewInputUnmarshaler("PostCommentInput", ec.unmarshalInputPostCommentInput),
+			graphql.NewInputUnmarshaler("SiteMoveInput", ec.unmarshalInputSiteMoveInput),
 			graphql.NewInputUnmarshaler("TeamMembershipInput", ec.unmarshalInputTeamMembershipInput),
 			graphql.NewInputUnmarshaler("UpdateChangeRequestInput", ec.unmarshalInputUpdateChangeRequestInput),
 			graphql.NewInputUnmarshaler("UpdateCollectionInput", ec.unmarshalInputUpdateCollectionInput),
@@ -4336,6 +5151,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("UpdateOrganizationInput", ec.unmarshalInputUpdateOrganizationInput),
 			graphql.NewInputUnmarshaler("UpdateOrganizationInviteInput", ec.unmarshalInputUpdateOrganizationInviteInput),
 			graphql.NewInputUnmarshaler("UpdateSAMLProviderInput", ec.unmarshalInputUpdateSAMLProviderInput),
+			graphql.NewInputUnmarshaler("UpdateSiteInput", ec.unmarshalInputUpdateSiteInput),
+			graphql.NewInputUnmarshaler("UpdateSiteSectionGroupInput", ec.unmarshalInputUpdateSiteSectionGroupInput),
+			graphql.NewInputUnmarshaler("UpdateSiteSectionInput", ec.unmarshalInputUpdateSiteSectionInput),
+			graphql.NewInputUnmarshaler("UpdateSiteSpaceInput", ec.unmarshalInputUpdateSiteSpaceInput),
 			graphql.NewInputUnmarshaler("UpdateSpaceInput", ec.unmarshalInputUpdateSpaceInput),
 			graphql.NewInputUnmarshaler("UpdateTranslationInput", ec.unmarshalInputUpdateTranslationInput),
 		)
@@ -6356,6 +7175,335 @@ extend type Organization {
   ): SearchPageConnection!
 }
 `, BuiltIn: false},
+	{Name: "../../schema/site.graphql", Input: `# Docs sites: sites, sections, section groups and site spaces (REST area ` + "`" + `sites` + "`" + `).
+
+"A docs site of an organization: spaces published together, as site spaces, optionally in sections and section groups."
+type Site implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "The site's plan."
+  type: SiteType!
+  "The site's title, 2 to 128 characters."
+  title: String!
+  "Who may read the published site."
+  visibility: SiteVisibility!
+  "Whether the site is live for the audience of its visibility."
+  published: Boolean!
+  "The site's path on this server (/s/<basename>/): a slug unique across the installation; null until set."
+  basename: String
+  "The proxy origin the site is served under (a domain and a path), or null."
+  proxy: String
+  "Whether adaptive content is enabled."
+  adaptiveContent: Boolean!
+  "When it was created."
+  createdAt: Time!
+  "The organization it belongs to."
+  organization: Organization!
+  "Number of site spaces of the site, in sections or not (REST: siteSpaces)."
+  siteSpaceCount: Int!
+  "The site's sections, in the site's order (each ungrouped section's place among groups is in ` + "`" + `structure` + "`" + `). At most 100."
+  sections: [SiteSection!]!
+  "The site's section groups, in the site's order. At most 100."
+  sectionGroups: [SiteSectionGroup!]!
+  "The site spaces at the root of a site without sections, in order. At most 100."
+  siteSpaces: [SiteSpace!]!
+}
+
+"A docs site's plan."
+enum SiteType {
+  "The default plan."
+  basic
+  "Premium."
+  premium
+  "Ultimate."
+  ultimate
+  "Sponsored."
+  sponsored
+  "Legacy basic."
+  legacy_basic
+  "Legacy premium."
+  legacy_premium
+}
+
+"Who may read a published site."
+enum SiteVisibility {
+  "Anyone, indexed by search engines."
+  public
+  "Anyone with the address, not indexed."
+  unlisted
+  "Anyone with an active share link's key."
+  share_link
+  "Visitors authenticated through a signed token."
+  visitor_auth
+}
+
+"A section of a docs site: site spaces under one path."
+type SiteSection implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "The section's title, 2 to 128 characters."
+  title: String!
+  "The section's path on the site, unique within the site."
+  path: String!
+  "A description, at most 256 characters, or null."
+  description: String
+  "The condition (an expression over the visitor's claims) that shows the section, or null."
+  condition: String
+  "An icon name, or null."
+  icon: String
+  "Whether this is the site's default section."
+  default: Boolean!
+  "The group the section is in, or null."
+  sectionGroup: SiteSectionGroup
+  "The site."
+  site: Site!
+  "The section's site spaces, in order. At most 100."
+  siteSpaces: [SiteSpace!]!
+}
+
+"An ordered group of a site's sections."
+type SiteSectionGroup implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "The group's title, 1 to 100 characters."
+  title: String!
+  "An icon name, or null."
+  icon: String
+  "The site."
+  site: Site!
+  "The group's sections, in order. At most 100."
+  sections: [SiteSection!]!
+}
+
+"A space published in a docs site."
+type SiteSpace implements Node {
+  "Stable, opaque ID of the site-space link; node(id:) finds the object by it."
+  id: ID!
+  "The space's path on the site, unique among its siblings."
+  path: String!
+  "The condition (an expression over the visitor's claims) that shows the site space, or null."
+  condition: String
+  "Whether this is the default site space of its section (or of the site's root)."
+  default: Boolean!
+  "The space's title (empty when the caller cannot read the space)."
+  title: String!
+  "The section it is in, or null at the root of a site without sections."
+  section: SiteSection
+  "The site."
+  site: Site!
+  "The space, or null when the caller cannot read it."
+  space: Space
+}
+
+"A page of Site items (Relay connection)."
+type SiteConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [SiteEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
+  totalCount: Int!
+}
+
+"One Site of a SiteConnection page, with its cursor."
+type SiteEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The site."
+  node: Site!
+}
+
+"A new site."
+input CreateSiteInput {
+  "The site's plan; absent: basic."
+  type: SiteType
+  "The site's title, 2 to 128 characters."
+  title: String
+  "Who may read the published site; absent: public."
+  visibility: SiteVisibility
+  "IDs of spaces of the organization to add as site spaces, in order."
+  spaces: [ID!]
+  "True: create a space titled after the site and add it (REST: spaces \"new\")."
+  newSpace: Boolean
+}
+
+"Changes to a site; absent fields stay as they are."
+input UpdateSiteInput {
+  "The site's title, 2 to 128 characters."
+  title: String
+  "Who may read the published site."
+  visibility: SiteVisibility
+  "The site's path on this server: a slug (lower-case letters, digits, inner hyphens), 1 to 100 characters."
+  basename: String
+  "Whether adaptive content is enabled."
+  adaptiveContent: Boolean
+  "A site space to make the default at the root, or in the default section when the site has sections."
+  defaultSiteSpace: ID
+  "A section to make the site's default."
+  defaultSiteSection: ID
+  "The proxy origin (a domain and a path); null removes it."
+  proxy: String
+}
+
+"Changes to a section; absent fields stay as they are, null clears the nullable ones."
+input UpdateSiteSectionInput {
+  "The title, 2 to 128 characters."
+  title: String
+  "The path on the site, 1 to 100 characters, unique within the site."
+  path: String
+  "A site space of the section to make its default."
+  defaultSiteSpace: ID
+  "The condition, 1 to 1024 characters; null removes it."
+  condition: String
+  "An icon name, at most 50 characters; null removes it."
+  icon: String
+  "A description, at most 256 characters; null removes it."
+  description: String
+}
+
+"Changes to a section group; absent fields stay as they are."
+input UpdateSiteSectionGroupInput {
+  "The title, 1 to 100 characters."
+  title: String
+  "An icon name, at most 50 characters; null removes it."
+  icon: String
+}
+
+"Changes to a site space; absent fields stay as they are."
+input UpdateSiteSpaceInput {
+  "The path on the site, 1 to 100 characters, unique among its siblings."
+  path: String
+  "The condition, 1 to 1024 characters; null removes it."
+  condition: String
+}
+
+"Where a move puts an item: before or after a sibling (one of the two), or, with neither, at the end."
+input SiteMoveInput {
+  "The ID of the item to go before (REST: position.before)."
+  before: ID
+  "The ID of the item to go after (REST: position.after)."
+  after: ID
+}
+
+extend type Organization {
+  "The organization's docs sites, newest first unless asked otherwise (members with a role)."
+  sites(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only sites with a site space of this space."
+    space: ID
+    "Only sites whose title contains this, case-insensitively."
+    title: String
+    "Only published (true) or unpublished (false) sites."
+    published: Boolean
+  ): SiteConnection!
+}
+
+extend type Query {
+  "A docs site the caller may read."
+  site("The site's ID." id: ID!): Site!
+}
+
+extend type Mutation {
+  "Creates a docs site (organization admins and members with the create role)."
+  createSite("The organization's ID." organization: ID!, "The site." input: CreateSiteInput!): Site!
+  "Changes a site."
+  updateSite("The site's ID." id: ID!, "The changes." input: UpdateSiteInput!): Site!
+  "Deletes a site with its sections, groups, site spaces and share links."
+  deleteSite("The site's ID." id: ID!): Boolean!
+  "Publishes a site."
+  publishSite("The site's ID." id: ID!): Site!
+  "Unpublishes a site."
+  unpublishSite("The site's ID." id: ID!): Site!
+  "Adds a section with a space as its first site space; the first section is the default and takes the site's root site spaces."
+  addSiteSection("The site's ID." site: ID!, "A space of the site's organization." space: ID!, "The title (2 to 128 characters); absent: the space's." title: String, "An icon name." icon: String): SiteSection!
+  "Changes a section."
+  updateSiteSection("The section's ID." id: ID!, "The changes." input: UpdateSiteSectionInput!): SiteSection!
+  "Deletes a section with its site spaces (not the default section while others exist)."
+  deleteSiteSection("The section's ID." id: ID!): Boolean!
+  "Moves a section before or after another section (joining its group, or the top level), or to the end of the top level."
+  moveSiteSection("The section's ID." id: ID!, "Where to." position: SiteMoveInput): SiteSection!
+  "Adds a section group."
+  addSiteSectionGroup("The site's ID." site: ID!, "The title, 1 to 100 characters." title: String!, "An icon name." icon: String, "Sections to put in it, in order." sections: [ID!]): SiteSectionGroup!
+  "Changes a section group."
+  updateSiteSectionGroup("The group's ID." id: ID!, "The changes." input: UpdateSiteSectionGroupInput!): SiteSectionGroup!
+  "Deletes a section group; its sections stay, ungrouped, where the group was."
+  deleteSiteSectionGroup("The group's ID." id: ID!): Boolean!
+  "Puts a section at the end of a group."
+  addSectionToGroup("The group's ID." group: ID!, "The section's ID." section: ID!): SiteSectionGroup!
+  "Takes a section out of a group, to the top level after the group."
+  removeSectionFromGroup("The group's ID." group: ID!, "The section's ID." section: ID!): Boolean!
+  "Moves a section group before or after a top-level section or group, or to the end."
+  moveSiteSectionGroup("The group's ID." id: ID!, "Where to." position: SiteMoveInput): SiteSectionGroup!
+  "Adds a space to a site: to a section, to the default section, or to the root of a site without sections."
+  addSiteSpace("The site's ID." site: ID!, "A space of the site's organization." space: ID!, "A section of the site." section: ID): SiteSpace!
+  "Changes a site space."
+  updateSiteSpace("The site space's ID." id: ID!, "The changes." input: UpdateSiteSpaceInput!): SiteSpace!
+  "Removes a space from a site."
+  deleteSiteSpace("The site space's ID." id: ID!): Boolean!
+  "Moves a site space before or after another (joining its section), or to the end of its section."
+  moveSiteSpace("The site space's ID." id: ID!, "Where to." position: SiteMoveInput): SiteSpace!
+}
+
+"A secret link that opens a published share-link site."
+type SiteShareLink {
+  "Stable, opaque ID."
+  id: ID!
+  "The link's name, at most 50 characters."
+  name: String!
+  "Whether the link opens the site."
+  active: Boolean!
+  "The secret to pass as shareKey."
+  key: String!
+  "When it was created."
+  createdAt: Time!
+}
+
+"The key that signs the tokens of a visitor-auth site's visitors."
+type SitePublishingAuth {
+  "The signing key; regenerating it invalidates tokens signed with the old one."
+  privateKey: String!
+  "Where visitors go when their token is missing or invalid, or null."
+  fallbackURL: String
+}
+
+extend type Site {
+  "The site's share links, oldest first (managers only; others get FORBIDDEN). At most 100."
+  shareLinks: [SiteShareLink!]!
+  "The adaptive content schema: the JSON Schema of the claims visitors carry (an empty object schema until set)."
+  adaptiveSchema: Any!
+  "The site's customization settings (GitBook's SiteCustomizationSettings)."
+  customization: Any!
+  "The visitor-auth signing key (managers only; others get FORBIDDEN)."
+  publishingAuth: SitePublishingAuth!
+}
+
+extend type Query {
+  "A published site as its audience reads it: public and unlisted sites to anyone signed in, share-link sites with an active link's key, visitor-auth and unpublished sites to members who can read them."
+  publishedSite("The site's ID." id: ID!, "The key of an active share link." shareKey: String): Site!
+}
+
+extend type Mutation {
+  "Creates a share link of a site."
+  createSiteShareLink("The site's ID." site: ID!, "The link's name, at most 50 characters." name: String!): SiteShareLink!
+  "Renames, deactivates or reactivates a share link."
+  updateSiteShareLink("The share link's ID." id: ID!, "The new name." name: String, "Whether it opens the site." active: Boolean): SiteShareLink!
+  "Deletes a share link."
+  deleteSiteShareLink("The share link's ID." id: ID!): Boolean!
+  "Sets (or, with null, unsets) the fallback URL of a site's visitor authentication."
+  updateSitePublishingAuth("The site's ID." site: ID!, "An absolute http(s) URL, or null." fallbackURL: String): SitePublishingAuth!
+  "Replaces the signing key of a site's visitor authentication: tokens signed with the old key stop working."
+  regenerateSitePublishingAuth("The site's ID." site: ID!): SitePublishingAuth!
+  "Replaces a site's customization settings; answers the stored settings."
+  updateSiteCustomization("The site's ID." site: ID!, "GitBook's SiteCustomizationSettings object." customization: Any!): Any!
+  "Sets a site's adaptive schema (validated against GitBook's SiteAdaptiveJSONSchema); removing a claim that conditions use is refused."
+  updateSiteAdaptiveSchema("The site's ID." site: ID!, "The JSON Schema object." jsonSchema: Any!): Any!
+}
+`, BuiltIn: false},
 	{Name: "../../schema/space.graphql", Input: `# Spaces (REST area ` + "`" + `spaces` + "`" + `).
 
 "A body of content (pages and files) with its settings and change requests (REST: /v1/spaces/{id})."
@@ -7765,6 +8913,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_ssoProviders(ctx, field)
 	case "search":
 		return ec.fieldContext_Organization_search(ctx, field)
+	case "sites":
+		return ec.fieldContext_Organization_sites(ctx, field)
 	case "spaces":
 		return ec.fieldContext_Organization_spaces(ctx, field)
 	case "teams":
@@ -8061,6 +9211,160 @@ func (ec *executionContext) childFields_SearchSection(ctx context.Context, field
 		return ec.fieldContext_SearchSection_body(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchSection", field.Name)
+}
+
+func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Site_id(ctx, field)
+	case "type":
+		return ec.fieldContext_Site_type(ctx, field)
+	case "title":
+		return ec.fieldContext_Site_title(ctx, field)
+	case "visibility":
+		return ec.fieldContext_Site_visibility(ctx, field)
+	case "published":
+		return ec.fieldContext_Site_published(ctx, field)
+	case "basename":
+		return ec.fieldContext_Site_basename(ctx, field)
+	case "proxy":
+		return ec.fieldContext_Site_proxy(ctx, field)
+	case "adaptiveContent":
+		return ec.fieldContext_Site_adaptiveContent(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Site_createdAt(ctx, field)
+	case "organization":
+		return ec.fieldContext_Site_organization(ctx, field)
+	case "siteSpaceCount":
+		return ec.fieldContext_Site_siteSpaceCount(ctx, field)
+	case "sections":
+		return ec.fieldContext_Site_sections(ctx, field)
+	case "sectionGroups":
+		return ec.fieldContext_Site_sectionGroups(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_Site_siteSpaces(ctx, field)
+	case "shareLinks":
+		return ec.fieldContext_Site_shareLinks(ctx, field)
+	case "adaptiveSchema":
+		return ec.fieldContext_Site_adaptiveSchema(ctx, field)
+	case "customization":
+		return ec.fieldContext_Site_customization(ctx, field)
+	case "publishingAuth":
+		return ec.fieldContext_Site_publishingAuth(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Site", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "privateKey":
+		return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+	case "fallbackURL":
+		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteSection_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSection_title(ctx, field)
+	case "path":
+		return ec.fieldContext_SiteSection_path(ctx, field)
+	case "description":
+		return ec.fieldContext_SiteSection_description(ctx, field)
+	case "condition":
+		return ec.fieldContext_SiteSection_condition(ctx, field)
+	case "icon":
+		return ec.fieldContext_SiteSection_icon(ctx, field)
+	case "default":
+		return ec.fieldContext_SiteSection_default(ctx, field)
+	case "sectionGroup":
+		return ec.fieldContext_SiteSection_sectionGroup(ctx, field)
+	case "site":
+		return ec.fieldContext_SiteSection_site(ctx, field)
+	case "siteSpaces":
+		return ec.fieldContext_SiteSection_siteSpaces(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSectionGroup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteSectionGroup_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSectionGroup_title(ctx, field)
+	case "icon":
+		return ec.fieldContext_SiteSectionGroup_icon(ctx, field)
+	case "site":
+		return ec.fieldContext_SiteSectionGroup_site(ctx, field)
+	case "sections":
+		return ec.fieldContext_SiteSectionGroup_sections(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSectionGroup", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteShareLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteShareLink_id(ctx, field)
+	case "name":
+		return ec.fieldContext_SiteShareLink_name(ctx, field)
+	case "active":
+		return ec.fieldContext_SiteShareLink_active(ctx, field)
+	case "key":
+		return ec.fieldContext_SiteShareLink_key(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteShareLink_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteShareLink", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteSpace_id(ctx, field)
+	case "path":
+		return ec.fieldContext_SiteSpace_path(ctx, field)
+	case "condition":
+		return ec.fieldContext_SiteSpace_condition(ctx, field)
+	case "default":
+		return ec.fieldContext_SiteSpace_default(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSpace_title(ctx, field)
+	case "section":
+		return ec.fieldContext_SiteSpace_section(ctx, field)
+	case "site":
+		return ec.fieldContext_SiteSpace_site(ctx, field)
+	case "space":
+		return ec.fieldContext_SiteSpace_space(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSpace", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8731,6 +10035,134 @@ func (ec *executionContext) field_Member_teams_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addSectionToGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "group",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["group"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "section",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["section"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "icon",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["icon"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "sections",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sections"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "space",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["space"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "icon",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["icon"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "space",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["space"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "section",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["section"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_addTeamMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8923,6 +10355,50 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateSAMLProviderInput, error) {
 			return ec.unmarshalNCreateSAMLProviderInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSiteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organization",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organization"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateSiteInput, error) {
+			return ec.unmarshalNCreateSiteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSiteInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -9153,6 +10629,76 @@ func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9329,6 +10875,72 @@ func (ec *executionContext) field_Mutation_moveCollection_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_moveSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "position",
+		func(ctx context.Context, v any) (*model.SiteMoveInput, error) {
+			return ec.unmarshalOSiteMoveInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteMoveInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["position"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_moveSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "position",
+		func(ctx context.Context, v any) (*model.SiteMoveInput, error) {
+			return ec.unmarshalOSiteMoveInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteMoveInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["position"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_moveSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "position",
+		func(ctx context.Context, v any) (*model.SiteMoveInput, error) {
+			return ec.unmarshalOSiteMoveInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteMoveInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["position"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_moveSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9433,6 +11045,34 @@ func (ec *executionContext) field_Mutation_postComment_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_publishSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_regenerateSitePublishingAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9452,6 +11092,28 @@ func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context
 		return nil, err
 	}
 	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeSectionFromGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "group",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["group"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "section",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["section"] = arg1
 	return args, nil
 }
 
@@ -9562,6 +11224,20 @@ func (ec *executionContext) field_Mutation_transferSpace_args(ctx context.Contex
 		return nil, err
 	}
 	args["organizationId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_unpublishSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -9892,6 +11568,190 @@ func (ec *executionContext) field_Mutation_updateSAMLProvider_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteAdaptiveSchema_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "jsonSchema",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNAny2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["jsonSchema"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteCustomization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "customization",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNAny2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["customization"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSitePublishingAuth_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "fallbackURL",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["fallbackURL"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteSectionGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
+			return ec.unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteSection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteSectionInput, error) {
+			return ec.unmarshalNUpdateSiteSectionInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteSectionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteShareLink_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "name",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["name"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "active",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["active"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteSpaceInput, error) {
+			return ec.unmarshalNUpdateSiteSpaceInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteSpaceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteInput, error) {
+			return ec.unmarshalNUpdateSiteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -10279,6 +12139,60 @@ func (ec *executionContext) field_Organization_search_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_sites_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "space",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["space"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "title",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["title"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "published",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["published"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_spaces_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10569,6 +12483,28 @@ func (ec *executionContext) field_Query_organization_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_publishedSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "shareKey",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["shareKey"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_samlProvider_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10588,6 +12524,20 @@ func (ec *executionContext) field_Query_samlProvider_args(ctx context.Context, r
 		return nil, err
 	}
 	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_site_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -17363,6 +19313,1162 @@ func (ec *executionContext) fieldContext_Mutation_deleteSAMLProvider(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSite(ctx, fc.Args["organization"].(string), fc.Args["input"].(model.CreateSiteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSite(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateSiteInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSite(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishSite(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_unpublishSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_unpublishSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UnpublishSite(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_unpublishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_unpublishSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addSiteSection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddSiteSection(ctx, fc.Args["site"].(string), fc.Args["space"].(string), fc.Args["title"].(*string), fc.Args["icon"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addSiteSection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteSection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteSection(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateSiteSectionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteSection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteSection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteSection(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteSection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_moveSiteSection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_moveSiteSection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MoveSiteSection(ctx, fc.Args["id"].(string), fc.Args["position"].(*model.SiteMoveInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_moveSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_moveSiteSection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddSiteSectionGroup(ctx, fc.Args["site"].(string), fc.Args["title"].(string), fc.Args["icon"].(*string), fc.Args["sections"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteSectionGroup(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateSiteSectionGroupInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteSectionGroup(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addSectionToGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addSectionToGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddSectionToGroup(ctx, fc.Args["group"].(string), fc.Args["section"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addSectionToGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addSectionToGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeSectionFromGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeSectionFromGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveSectionFromGroup(ctx, fc.Args["group"].(string), fc.Args["section"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeSectionFromGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeSectionFromGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_moveSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_moveSiteSectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MoveSiteSectionGroup(ctx, fc.Args["id"].(string), fc.Args["position"].(*model.SiteMoveInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_moveSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_moveSiteSectionGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddSiteSpace(ctx, fc.Args["site"].(string), fc.Args["space"].(string), fc.Args["section"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteSpace(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateSiteSpaceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteSpace(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_moveSiteSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_moveSiteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MoveSiteSpace(ctx, fc.Args["id"].(string), fc.Args["position"].(*model.SiteMoveInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_moveSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_moveSiteSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSiteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteShareLink(ctx, fc.Args["site"].(string), fc.Args["name"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
+			return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteShareLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteShareLink(ctx, fc.Args["id"].(string), fc.Args["name"].(*string), fc.Args["active"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
+			return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteShareLink(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteShareLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteShareLink(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteShareLink(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteShareLink_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSitePublishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSitePublishingAuth(ctx, fc.Args["site"].(string), fc.Args["fallbackURL"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSitePublishingAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_regenerateSitePublishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RegenerateSitePublishingAuth(ctx, fc.Args["site"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_regenerateSitePublishingAuth_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteCustomization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteCustomization(ctx, fc.Args["site"].(string),
+				func() any {
+					if fc.Args["customization"] == nil {
+						return nil
+					}
+					return fc.Args["customization"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNAny2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Any does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteCustomization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteAdaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteAdaptiveSchema(ctx, fc.Args["site"].(string),
+				func() any {
+					if fc.Args["jsonSchema"] == nil {
+						return nil
+					}
+					return fc.Args["jsonSchema"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNAny2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Any does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteAdaptiveSchema_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18842,6 +21948,50 @@ func (ec *executionContext) fieldContext_Organization_search(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Organization_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Organization_sites(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_sites(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Sites(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["space"].(*string), fc.Args["title"].(*string), fc.Args["published"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteConnection) graphql.Marshaler {
+			return ec.marshalNSiteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_sites(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_sites_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -20331,6 +23481,94 @@ func (ec *executionContext) fieldContext_Query_samlProvider(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_site(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Site(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_site(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_site_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_publishedSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedSite(ctx, fc.Args["id"].(string), fc.Args["shareKey"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_space(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21705,6 +24943,1378 @@ func (ec *executionContext) _SearchSection_body(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_SearchSection_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SearchSection", field, true, true, "String")
+}
+
+func (ec *executionContext) _Site_id(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Site_type(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v site.Type) graphql.Marshaler {
+			return ec.marshalNSiteType2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, "SiteType")
+}
+
+func (ec *executionContext) _Site_title(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, "String")
+}
+
+func (ec *executionContext) _Site_visibility(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_visibility(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visibility, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v site.Visibility) graphql.Marshaler {
+			return ec.marshalNSiteVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, "SiteVisibility")
+}
+
+func (ec *executionContext) _Site_published(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_published(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Published, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Site_basename(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_basename(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Basename, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_basename(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, "String")
+}
+
+func (ec *executionContext) _Site_proxy(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_proxy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Proxy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_proxy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, "String")
+}
+
+func (ec *executionContext) _Site_adaptiveContent(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_adaptiveContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdaptiveContent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_adaptiveContent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Site_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Site_organization(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().Organization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_siteSpaceCount(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_siteSpaceCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().SiteSpaceCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_siteSpaceCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, "Int")
+}
+
+func (ec *executionContext) _Site_sections(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().Sections(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_sectionGroups(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_sectionGroups(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().SectionGroups(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalNSiteSectionGroup2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroupᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_sectionGroups(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().SiteSpaces(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_shareLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().ShareLinks(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteShareLink) graphql.Marshaler {
+			return ec.marshalNSiteShareLink2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLinkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_shareLinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteShareLink(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_adaptiveSchema(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_adaptiveSchema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().AdaptiveSchema(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNAny2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_adaptiveSchema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, "Any")
+}
+
+func (ec *executionContext) _Site_customization(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_customization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().Customization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNAny2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_customization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, "Any")
+}
+
+func (ec *executionContext) _Site_publishingAuth(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_publishingAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().PublishingAuth(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_publishingAuth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishingAuth(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteEdge) graphql.Marshaler {
+			return ec.marshalNSiteEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SiteEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SitePublishingAuth_privateKey(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_privateKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrivateKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_privateKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, "String")
+}
+
+func (ec *executionContext) _SitePublishingAuth_fallbackURL(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FallbackURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishingAuth_fallbackURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteSection_title(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSection_path(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSection_description(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSection_condition(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_condition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Condition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_condition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSection_icon(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSection_default(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_default(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().Default(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSection", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _SiteSection_sectionGroup(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_sectionGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().SectionGroup(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+			return ec.marshalOSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_sectionGroup(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSectionGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSection_site(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().Site(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSection_siteSpaces(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_siteSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().SiteSpaces(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpaceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_siteSpaces(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroup_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteSectionGroup_title(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSectionGroup_icon(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSectionGroup", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSectionGroup_site(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSectionGroup().Site(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroup",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSectionGroup_sections(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSectionGroup_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSectionGroup().Sections(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
+			return ec.marshalNSiteSection2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSectionGroup_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSectionGroup",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteShareLink_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteShareLink_name(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteShareLink_active(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SiteShareLink_key(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteShareLink_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "Time")
+}
+
+func (ec *executionContext) _SiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteSpace_path(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSpace_condition(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_condition(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Condition, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_condition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSpace_default(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_default(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSpace().Default(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _SiteSpace_title(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSpace().Title(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSpace", field, true, true, "String")
+}
+
+func (ec *executionContext) _SiteSpace_section(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_section(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSpace().Section(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+			return ec.marshalOSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_section(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpace",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpace_site(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSpace().Site(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpace",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpace_space(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSpace().Space(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpace",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Space_id(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -25932,6 +30542,76 @@ func UnmarshalCreateSAMLProviderInput(ctx context.Context, raw any) (model.Creat
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCreateSiteInput(ctx context.Context, obj any) (model.CreateSiteInput, error) {
+	var it model.CreateSiteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "title", "visibility", "spaces", "newSpace"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOSiteType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = graphql.OmittableOf(data)
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
+		case "visibility":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
+			data, err := ec.unmarshalOSiteVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Visibility = graphql.OmittableOf(data)
+		case "spaces":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaces"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Spaces = graphql.OmittableOf(data)
+		case "newSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("newSpace"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NewSpace = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateSiteInput unmarshals raw into the CreateSiteInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateSiteInput(ctx context.Context, raw any) (model.CreateSiteInput, error) {
+	var out model.CreateSiteInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateSiteInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateSpaceInput(ctx context.Context, obj any) (model.CreateSpaceInput, error) {
 	var it model.CreateSpaceInput
 	if obj == nil {
@@ -26419,6 +31099,55 @@ func (ec *executionContext) unmarshalInputPostCommentInput(ctx context.Context, 
 func UnmarshalPostCommentInput(ctx context.Context, raw any) (model.PostCommentInput, error) {
 	var out model.PostCommentInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "PostCommentInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSiteMoveInput(ctx context.Context, obj any) (model.SiteMoveInput, error) {
+	var it model.SiteMoveInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"before", "after"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "before":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("before"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Before = graphql.OmittableOf(data)
+		case "after":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("after"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.After = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSiteMoveInput unmarshals raw into the SiteMoveInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSiteMoveInput(ctx context.Context, raw any) (model.SiteMoveInput, error) {
+	var out model.SiteMoveInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SiteMoveInput", raw, &out)
 	return out, err
 }
 
@@ -27017,6 +31746,265 @@ func UnmarshalUpdateSAMLProviderInput(ctx context.Context, raw any) (model.Updat
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, obj any) (model.UpdateSiteInput, error) {
+	var it model.UpdateSiteInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "visibility", "basename", "adaptiveContent", "defaultSiteSpace", "defaultSiteSection", "proxy"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
+		case "visibility":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("visibility"))
+			data, err := ec.unmarshalOSiteVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Visibility = graphql.OmittableOf(data)
+		case "basename":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("basename"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Basename = graphql.OmittableOf(data)
+		case "adaptiveContent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("adaptiveContent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AdaptiveContent = graphql.OmittableOf(data)
+		case "defaultSiteSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultSiteSpace"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultSiteSpace = graphql.OmittableOf(data)
+		case "defaultSiteSection":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultSiteSection"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultSiteSection = graphql.OmittableOf(data)
+		case "proxy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("proxy"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Proxy = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateSiteInput unmarshals raw into the UpdateSiteInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateSiteInput(ctx context.Context, raw any) (model.UpdateSiteInput, error) {
+	var out model.UpdateSiteInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateSiteInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteSectionGroupInput(ctx context.Context, obj any) (model.UpdateSiteSectionGroupInput, error) {
+	var it model.UpdateSiteSectionGroupInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "icon"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateSiteSectionGroupInput unmarshals raw into the UpdateSiteSectionGroupInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateSiteSectionGroupInput(ctx context.Context, raw any) (model.UpdateSiteSectionGroupInput, error) {
+	var out model.UpdateSiteSectionGroupInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateSiteSectionGroupInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteSectionInput(ctx context.Context, obj any) (model.UpdateSiteSectionInput, error) {
+	var it model.UpdateSiteSectionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "path", "defaultSiteSpace", "condition", "icon", "description"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = graphql.OmittableOf(data)
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = graphql.OmittableOf(data)
+		case "defaultSiteSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defaultSiteSpace"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DefaultSiteSpace = graphql.OmittableOf(data)
+		case "condition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("condition"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Condition = graphql.OmittableOf(data)
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = graphql.OmittableOf(data)
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateSiteSectionInput unmarshals raw into the UpdateSiteSectionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateSiteSectionInput(ctx context.Context, raw any) (model.UpdateSiteSectionInput, error) {
+	var out model.UpdateSiteSectionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateSiteSectionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateSiteSpaceInput(ctx context.Context, obj any) (model.UpdateSiteSpaceInput, error) {
+	var it model.UpdateSiteSpaceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"path", "condition"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = graphql.OmittableOf(data)
+		case "condition":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("condition"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Condition = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateSiteSpaceInput unmarshals raw into the UpdateSiteSpaceInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateSiteSpaceInput(ctx context.Context, raw any) (model.UpdateSiteSpaceInput, error) {
+	var out model.UpdateSiteSpaceInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateSiteSpaceInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, obj any) (model.UpdateSpaceInput, error) {
 	var it model.UpdateSpaceInput
 	if obj == nil {
@@ -27172,6 +32160,34 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Space(ctx, sel, obj)
+	case ent.SiteSpace:
+		return ec._SiteSpace(ctx, sel, &obj)
+	case *ent.SiteSpace:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteSpace(ctx, sel, obj)
+	case ent.SiteSectionGroup:
+		return ec._SiteSectionGroup(ctx, sel, &obj)
+	case *ent.SiteSectionGroup:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteSectionGroup(ctx, sel, obj)
+	case ent.SiteSection:
+		return ec._SiteSection(ctx, sel, &obj)
+	case *ent.SiteSection:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteSection(ctx, sel, obj)
+	case ent.Site:
+		return ec._Site(ctx, sel, &obj)
+	case *ent.Site:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Site(ctx, sel, obj)
 	case ent.SAMLProvider:
 		return ec._SAMLProvider(ctx, sel, &obj)
 	case *ent.SAMLProvider:
@@ -29657,6 +34673,188 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "unpublishSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_unpublishSite(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addSiteSection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addSiteSection(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteSection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteSection(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteSection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteSection(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "moveSiteSection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_moveSiteSection(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addSectionToGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addSectionToGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeSectionFromGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeSectionFromGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "moveSiteSectionGroup":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_moveSiteSectionGroup(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addSiteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "moveSiteSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_moveSiteSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createSiteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSiteShareLink":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteShareLink(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSitePublishingAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSitePublishingAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "regenerateSitePublishingAuth":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_regenerateSitePublishingAuth(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteCustomization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteCustomization(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteAdaptiveSchema":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteAdaptiveSchema(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSpace(ctx, field)
@@ -29937,6 +35135,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_search(ctx, field, obj)
+				})
+		case "sites":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_sites(ctx, field, obj)
 				})
 		case "spaces":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -30483,6 +35687,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_samlProvider(ctx, field)
+				})
+		case "site":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_site(ctx, field)
+				})
+		case "publishedSite":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_publishedSite(ctx, field)
 				})
 		case "space":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -31056,6 +36272,515 @@ func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.Selectio
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._SearchSection_body(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteImplementors = []string{"Site", "Node"}
+
+func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj *ent.Site) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Site")
+		case "id":
+			out.Values[i] = ec._Site_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._Site_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Site_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "visibility":
+			out.Values[i] = ec._Site_visibility(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "published":
+			out.Values[i] = ec._Site_published(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "basename":
+			out.Values[i] = ec._Site_basename(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "proxy":
+			out.Values[i] = ec._Site_proxy(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "adaptiveContent":
+			out.Values[i] = ec._Site_adaptiveContent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Site_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "organization":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_organization(ctx, field, obj)
+				})
+		case "siteSpaceCount":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_siteSpaceCount(ctx, field, obj)
+				})
+		case "sections":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_sections(ctx, field, obj)
+				})
+		case "sectionGroups":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_sectionGroups(ctx, field, obj)
+				})
+		case "siteSpaces":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_siteSpaces(ctx, field, obj)
+				})
+		case "shareLinks":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_shareLinks(ctx, field, obj)
+				})
+		case "adaptiveSchema":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_adaptiveSchema(ctx, field, obj)
+				})
+		case "customization":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_customization(ctx, field, obj)
+				})
+		case "publishingAuth":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_publishingAuth(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteConnectionImplementors = []string{"SiteConnection"}
+
+func (ec *executionContext) _SiteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteConnection")
+		case "edges":
+			out.Values[i] = ec._SiteConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteEdgeImplementors = []string{"SiteEdge"}
+
+func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sitePublishingAuthImplementors = []string{"SitePublishingAuth"}
+
+func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.SelectionSet, obj *model.SitePublishingAuth) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sitePublishingAuthImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SitePublishingAuth")
+		case "privateKey":
+			out.Values[i] = ec._SitePublishingAuth_privateKey(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fallbackURL":
+			out.Values[i] = ec._SitePublishingAuth_fallbackURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteSectionImplementors = []string{"SiteSection", "Node"}
+
+func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSection")
+		case "id":
+			out.Values[i] = ec._SiteSection_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._SiteSection_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			out.Values[i] = ec._SiteSection_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._SiteSection_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "condition":
+			out.Values[i] = ec._SiteSection_condition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "icon":
+			out.Values[i] = ec._SiteSection_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "default":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSection_default(ctx, field, obj)
+				})
+		case "sectionGroup":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSection_sectionGroup(ctx, field, obj)
+				})
+		case "site":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSection_site(ctx, field, obj)
+				})
+		case "siteSpaces":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSection_siteSpaces(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteSectionGroupImplementors = []string{"SiteSectionGroup", "Node"}
+
+func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSectionGroup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSectionGroupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSectionGroup")
+		case "id":
+			out.Values[i] = ec._SiteSectionGroup_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._SiteSectionGroup_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "icon":
+			out.Values[i] = ec._SiteSectionGroup_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "site":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSectionGroup_site(ctx, field, obj)
+				})
+		case "sections":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSectionGroup_sections(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteShareLinkImplementors = []string{"SiteShareLink"}
+
+func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteShareLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteShareLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteShareLink")
+		case "id":
+			out.Values[i] = ec._SiteShareLink_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._SiteShareLink_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "active":
+			out.Values[i] = ec._SiteShareLink_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._SiteShareLink_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._SiteShareLink_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteSpaceImplementors = []string{"SiteSpace", "Node"}
+
+func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteSpace) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSpaceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSpace")
+		case "id":
+			out.Values[i] = ec._SiteSpace_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			out.Values[i] = ec._SiteSpace_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "condition":
+			out.Values[i] = ec._SiteSpace_condition(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "default":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSpace_default(ctx, field, obj)
+				})
+		case "title":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSpace_title(ctx, field, obj)
+				})
+		case "section":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSpace_section(ctx, field, obj)
+				})
+		case "site":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSpace_site(ctx, field, obj)
+				})
+		case "space":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSpace_space(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -32908,6 +38633,11 @@ func (ec *executionContext) unmarshalNCreateSAMLProviderInput2githubᚗcomᚋfol
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateSiteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSiteInput(ctx context.Context, v any) (model.CreateSiteInput, error) {
+	res, err := ec.unmarshalInputCreateSiteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateSpaceInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSpaceInput(ctx context.Context, v any) (model.CreateSpaceInput, error) {
 	res, err := ec.unmarshalInputCreateSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -33864,6 +39594,214 @@ func (ec *executionContext) marshalNSearchSection2ᚖgithubᚗcomᚋfolioᚋfoli
 	return ec._SearchSection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx context.Context, sel ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Site!")
+		return graphql.Null
+	}
+	return ec._Site(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteConnection!")
+		return graphql.Null
+	}
+	return ec._SiteConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteEdge!")
+		return graphql.Null
+	}
+	return ec._SiteEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SitePublishingAuth!")
+		return graphql.Null
+	}
+	return ec._SitePublishingAuth(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteSection!")
+		return graphql.Null
+	}
+	return ec._SiteSection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSectionGroup2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSectionGroup) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteSectionGroup!")
+		return graphql.Null
+	}
+	return ec._SiteSectionGroup(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteShareLink2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteShareLink) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx context.Context, sel ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteShareLink!")
+		return graphql.Null
+	}
+	return ec._SiteShareLink(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSpace2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteSpace!")
+		return graphql.Null
+	}
+	return ec._SiteSpace(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteType2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType(ctx context.Context, v any) (site.Type, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNSiteType2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteType2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType(ctx context.Context, sel ast.SelectionSet, v site.Type) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNSiteType2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "SiteType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNSiteType2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType = map[string]site.Type{
+		"basic":          site.TypeBasic,
+		"premium":        site.TypePremium,
+		"ultimate":       site.TypeUltimate,
+		"sponsored":      site.TypeSponsored,
+		"legacy_basic":   site.TypeLegacyBasic,
+		"legacy_premium": site.TypeLegacyPremium,
+	}
+	marshalNSiteType2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType = map[site.Type]string{
+		site.TypeBasic:         "basic",
+		site.TypePremium:       "premium",
+		site.TypeUltimate:      "ultimate",
+		site.TypeSponsored:     "sponsored",
+		site.TypeLegacyBasic:   "legacy_basic",
+		site.TypeLegacyPremium: "legacy_premium",
+	}
+)
+
+func (ec *executionContext) unmarshalNSiteVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility(ctx context.Context, v any) (site.Visibility, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNSiteVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility(ctx context.Context, sel ast.SelectionSet, v site.Visibility) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNSiteVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "SiteVisibility!")
+	}
+	return res
+}
+
+var (
+	unmarshalNSiteVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility = map[string]site.Visibility{
+		"public":       site.VisibilityPublic,
+		"unlisted":     site.VisibilityUnlisted,
+		"share_link":   site.VisibilityShareLink,
+		"visitor_auth": site.VisibilityVisitorAuth,
+	}
+	marshalNSiteVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility = map[site.Visibility]string{
+		site.VisibilityPublic:      "public",
+		site.VisibilityUnlisted:    "unlisted",
+		site.VisibilityShareLink:   "share_link",
+		site.VisibilityVisitorAuth: "visitor_auth",
+	}
+)
+
 func (ec *executionContext) marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx context.Context, sel ast.SelectionSet, v *ent.Space) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Space!")
@@ -34288,6 +40226,26 @@ func (ec *executionContext) unmarshalNUpdateOrganizationInviteInput2githubᚗcom
 
 func (ec *executionContext) unmarshalNUpdateSAMLProviderInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSAMLProviderInput(ctx context.Context, v any) (model.UpdateSAMLProviderInput, error) {
 	res, err := ec.unmarshalInputUpdateSAMLProviderInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteInput(ctx context.Context, v any) (model.UpdateSiteInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteSectionGroupInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteSectionGroupInput(ctx context.Context, v any) (model.UpdateSiteSectionGroupInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteSectionGroupInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteSectionInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteSectionInput(ctx context.Context, v any) (model.UpdateSiteSectionInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteSectionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteSpaceInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteSpaceInput(ctx context.Context, v any) (model.UpdateSiteSpaceInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -35023,6 +40981,107 @@ func (ec *executionContext) marshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinter
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOSiteMoveInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteMoveInput(ctx context.Context, v any) (*model.SiteMoveInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteMoveInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteSection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteSectionGroup(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType(ctx context.Context, v any) (*site.Type, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOSiteType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType(ctx context.Context, sel ast.SelectionSet, v *site.Type) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOSiteType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType[*v])
+	return res
+}
+
+var (
+	unmarshalOSiteType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType = map[string]site.Type{
+		"basic":          site.TypeBasic,
+		"premium":        site.TypePremium,
+		"ultimate":       site.TypeUltimate,
+		"sponsored":      site.TypeSponsored,
+		"legacy_basic":   site.TypeLegacyBasic,
+		"legacy_premium": site.TypeLegacyPremium,
+	}
+	marshalOSiteType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType = map[site.Type]string{
+		site.TypeBasic:         "basic",
+		site.TypePremium:       "premium",
+		site.TypeUltimate:      "ultimate",
+		site.TypeSponsored:     "sponsored",
+		site.TypeLegacyBasic:   "legacy_basic",
+		site.TypeLegacyPremium: "legacy_premium",
+	}
+)
+
+func (ec *executionContext) unmarshalOSiteVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility(ctx context.Context, v any) (*site.Visibility, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOSiteVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility(ctx context.Context, sel ast.SelectionSet, v *site.Visibility) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOSiteVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility[*v])
+	return res
+}
+
+var (
+	unmarshalOSiteVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility = map[string]site.Visibility{
+		"public":       site.VisibilityPublic,
+		"unlisted":     site.VisibilityUnlisted,
+		"share_link":   site.VisibilityShareLink,
+		"visitor_auth": site.VisibilityVisitorAuth,
+	}
+	marshalOSiteVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility = map[site.Visibility]string{
+		site.VisibilityPublic:      "public",
+		site.VisibilityUnlisted:    "unlisted",
+		site.VisibilityShareLink:   "share_link",
+		site.VisibilityVisitorAuth: "visitor_auth",
+	}
+)
+
+func (ec *executionContext) marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx context.Context, sel ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Space(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx context.Context, v any) (*space.Visibility, error) {

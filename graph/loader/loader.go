@@ -35,6 +35,7 @@ type Loaders struct {
 	*ContentLoaders
 	*RevisionLoaders
 	*CommentLoaders
+	*SiteLoaders
 
 	client     *ent.Client
 	viewerID   string
@@ -184,6 +185,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 		}
 		return rows, err
 	}, func(s *ent.Space) string { return s.ID }, "space")
+	l.SiteLoaders = newSiteLoaders(b, client, l)
 	return l
 }
 

@@ -122,3 +122,9 @@ type LinksPage struct {
 	Total, Broken  int
 	BrokenInChange int
 }
+
+// SitePublishingAuth is a site's visitor-auth signing key and fallback URL.
+type SitePublishingAuth struct {
+	PrivateKey  string  `json:"privateKey"`
+	FallbackURL *string `json:"fallbackURL,omitempty"`
+}

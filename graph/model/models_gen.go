@@ -14,6 +14,7 @@ import (
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/internal/access"
 )
@@ -217,6 +218,20 @@ type CreateSAMLProviderInput struct {
 	DefaultTeam graphql.Omittable[*string] `json:"defaultTeam,omitempty"`
 	// The organization role of new members; absent or null: guest.
 	DefaultRole graphql.Omittable[*access.Role] `json:"defaultRole,omitempty"`
+}
+
+// A new site.
+type CreateSiteInput struct {
+	// The site's plan; absent: basic.
+	Type graphql.Omittable[*site.Type] `json:"type,omitempty"`
+	// The site's title, 2 to 128 characters.
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// Who may read the published site; absent: public.
+	Visibility graphql.Omittable[*site.Visibility] `json:"visibility,omitempty"`
+	// IDs of spaces of the organization to add as site spaces, in order.
+	Spaces graphql.Omittable[[]string] `json:"spaces,omitempty"`
+	// True: create a space titled after the site and add it (REST: spaces "new").
+	NewSpace graphql.Omittable[*bool] `json:"newSpace,omitempty"`
 }
 
 // A new space.
@@ -525,6 +540,32 @@ type SearchPageEdge struct {
 	Node *SearchPage `json:"node"`
 }
 
+// A page of Site items (Relay connection).
+type SiteConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*SiteEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One Site of a SiteConnection page, with its cursor.
+type SiteEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The site.
+	Node *ent.Site `json:"node"`
+}
+
+// Where a move puts an item: before or after a sibling (one of the two), or, with neither, at the end.
+type SiteMoveInput struct {
+	// The ID of the item to go before (REST: position.before).
+	Before graphql.Omittable[*string] `json:"before,omitempty"`
+	// The ID of the item to go after (REST: position.after).
+	After graphql.Omittable[*string] `json:"after,omitempty"`
+}
+
 // A page of Space items (Relay connection).
 type SpaceConnection struct {
 	// The items of this page, in the list's order, each with its cursor.
@@ -714,6 +755,56 @@ type UpdateSAMLProviderInput struct {
 	DefaultTeam graphql.Omittable[*string] `json:"defaultTeam,omitempty"`
 	// The organization role of new members; null: guest.
 	DefaultRole graphql.Omittable[*access.Role] `json:"defaultRole,omitempty"`
+}
+
+// Changes to a site; absent fields stay as they are.
+type UpdateSiteInput struct {
+	// The site's title, 2 to 128 characters.
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// Who may read the published site.
+	Visibility graphql.Omittable[*site.Visibility] `json:"visibility,omitempty"`
+	// The site's path on this server: a slug (lower-case letters, digits, inner hyphens), 1 to 100 characters.
+	Basename graphql.Omittable[*string] `json:"basename,omitempty"`
+	// Whether adaptive content is enabled.
+	AdaptiveContent graphql.Omittable[*bool] `json:"adaptiveContent,omitempty"`
+	// A site space to make the default at the root, or in the default section when the site has sections.
+	DefaultSiteSpace graphql.Omittable[*string] `json:"defaultSiteSpace,omitempty"`
+	// A section to make the site's default.
+	DefaultSiteSection graphql.Omittable[*string] `json:"defaultSiteSection,omitempty"`
+	// The proxy origin (a domain and a path); null removes it.
+	Proxy graphql.Omittable[*string] `json:"proxy,omitempty"`
+}
+
+// Changes to a section group; absent fields stay as they are.
+type UpdateSiteSectionGroupInput struct {
+	// The title, 1 to 100 characters.
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// An icon name, at most 50 characters; null removes it.
+	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
+}
+
+// Changes to a section; absent fields stay as they are, null clears the nullable ones.
+type UpdateSiteSectionInput struct {
+	// The title, 2 to 128 characters.
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// The path on the site, 1 to 100 characters, unique within the site.
+	Path graphql.Omittable[*string] `json:"path,omitempty"`
+	// A site space of the section to make its default.
+	DefaultSiteSpace graphql.Omittable[*string] `json:"defaultSiteSpace,omitempty"`
+	// The condition, 1 to 1024 characters; null removes it.
+	Condition graphql.Omittable[*string] `json:"condition,omitempty"`
+	// An icon name, at most 50 characters; null removes it.
+	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
+	// A description, at most 256 characters; null removes it.
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+}
+
+// Changes to a site space; absent fields stay as they are.
+type UpdateSiteSpaceInput struct {
+	// The path on the site, 1 to 100 characters, unique among its siblings.
+	Path graphql.Omittable[*string] `json:"path,omitempty"`
+	// The condition, 1 to 1024 characters; null removes it.
+	Condition graphql.Omittable[*string] `json:"condition,omitempty"`
 }
 
 // Absent fields are left alone; null clears emoji, editMode and defaultLevel.

@@ -1,0 +1,151 @@
+package loader
+
+import (
+	"context"
+
+	"entgo.io/ent/dialect/sql"
+	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/sitesection"
+	"github.com/folio/folio/ent/sitesectiongroup"
+	"github.com/folio/folio/ent/sitespace"
+	"github.com/folio/folio/ent/space"
+)
+
+// SiteStructure is everything below a site: its sections and groups (each
+// in the site's order), its site spaces (in order; those whose space is in
+// the trash are left out) and those spaces.
+type SiteStructure struct {
+	Sections   []*ent.SiteSection
+	Groups     []*ent.SiteSectionGroup
+	SiteSpaces []*ent.SiteSpace
+	Spaces     map[string]*ent.Space
+}
+
+// SiteLoaders batch the reads of docs sites.
+type SiteLoaders struct {
+	together together
+
+	SiteByID *Loader[*ent.Site]
+	// SiteStructure reads a site's sections, groups, site spaces and their
+	// spaces: four statements for every site a list shows (ShowSitesTogether),
+	// whatever their number and size.
+	SiteStructure *Loader[*SiteStructure]
+	// SiteSpaceCount counts a site's live site spaces.
+	SiteSpaceCount *Loader[int]
+}
+
+// ShowSitesTogether records that one list shows these sites: the first
+// structure or count asked of any of them reads them all.
+func (sl *SiteLoaders) ShowSitesTogether(sites []*ent.Site) {
+	ids := make([]string, len(sites))
+	for i, s := range sites {
+		ids[i] = s.ID
+	}
+	sl.together.add(ids)
+}
+
+// liveSpaces keeps the site spaces whose space is not in the trash.
+func liveSpaces(s *sql.Selector) {
+	t := sql.Table(space.Table)
+	s.Where(sql.In(s.C(sitespace.FieldSpaceID), sql.Select(t.C(space.FieldID)).From(t).Where(sql.IsNull(t.C(space.FieldDeletedAt)))))
+}
+
+func newSiteLoaders(b batching, client *ent.Client, l *Loaders) *SiteLoaders {
+	sl := &SiteLoaders{}
+	structure := byLevel(&sl.together, "structure", func(ctx context.Context, ids []string) (map[string]*SiteStructure, error) {
+		return readStructure(ctx, client, l, ids)
+	})
+	counts := byLevel(&sl.together, "count", func(ctx context.Context, ids []string) (map[string]int, error) {
+		var rows []struct {
+			SiteID string `json:"site_id"`
+			Count  int    `json:"count"`
+		}
+		err := client.SiteSpace.Query().Where(sitespace.SiteIDIn(ids...), liveSpaces).
+			GroupBy(sitespace.FieldSiteID).Aggregate(ent.Count()).Scan(ctx, &rows)
+		out := make(map[string]int, len(rows))
+		for _, r := range rows {
+			out[r.SiteID] = r.Count
+		}
+		return out, err
+	})
+	sl.SiteByID = newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Site, error) {
+		return client.Site.Query().Where(site.IDIn(ids...)).All(ctx)
+	}, func(s *ent.Site) string { return s.ID }, "site")
+	sl.SiteStructure = batched(b, func(ctx context.Context, ids []string) []*dataloader.Result[*SiteStructure] {
+		byID, err := structure(ctx, ids)
+		out := make([]*dataloader.Result[*SiteStructure], len(ids))
+		for i, id := range ids {
+			st := byID[id]
+			if st == nil {
+				st = &SiteStructure{Spaces: map[string]*ent.Space{}}
+			}
+			out[i] = &dataloader.Result[*SiteStructure]{Data: st, Error: err}
+		}
+		return out
+	})
+	sl.SiteSpaceCount = newCountLoader(b, counts)
+	return sl
+}
+
+// readStructure reads the structure of sites in four statements, primes the
+// spaces' loader (with the viewer's memberships) and shows the spaces
+// together, so that their revisions and pages are read in one go too.
+func readStructure(ctx context.Context, client *ent.Client, l *Loaders, ids []string) (map[string]*SiteStructure, error) {
+	out := make(map[string]*SiteStructure, len(ids))
+	for _, id := range ids {
+		out[id] = &SiteStructure{Spaces: map[string]*ent.Space{}}
+	}
+	sections, err := client.SiteSection.Query().Where(sitesection.SiteIDIn(ids...)).
+		Order(ent.Asc(sitesection.FieldPosition), ent.Asc(sitesection.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range sections {
+		out[s.SiteID].Sections = append(out[s.SiteID].Sections, s)
+	}
+	groups, err := client.SiteSectionGroup.Query().Where(sitesectiongroup.SiteIDIn(ids...)).
+		Order(ent.Asc(sitesectiongroup.FieldPosition), ent.Asc(sitesectiongroup.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range groups {
+		out[g.SiteID].Groups = append(out[g.SiteID].Groups, g)
+	}
+	siteSpaces, err := client.SiteSpace.Query().Where(sitespace.SiteIDIn(ids...), liveSpaces).
+		Order(ent.Asc(sitespace.FieldPosition), ent.Asc(sitespace.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var spaceIDs []string
+	for _, ss := range siteSpaces {
+		out[ss.SiteID].SiteSpaces = append(out[ss.SiteID].SiteSpaces, ss)
+		spaceIDs = append(spaceIDs, ss.SpaceID)
+	}
+	if len(spaceIDs) == 0 {
+		return out, nil
+	}
+	spaces, err := client.Space.Query().Where(space.IDIn(spaceIDs...), space.DeletedAtIsNil()).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if l.viewerID != "" {
+		if err := l.primeViewerMemberships(ctx, client, l.viewerID, spaces); err != nil {
+			return nil, err
+		}
+	}
+	byID := make(map[string]*ent.Space, len(spaces))
+	for _, s := range spaces {
+		byID[s.ID] = s
+		l.SpaceByID.Prime(ctx, s.ID, s)
+	}
+	for _, ss := range siteSpaces {
+		if s := byID[ss.SpaceID]; s != nil {
+			out[ss.SiteID].Spaces[s.ID] = s
+		}
+	}
+	l.ShowSpacesTogether(ctx, spaces)
+	return out, nil
+}

@@ -1,0 +1,253 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"unicode/utf8"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/sitesharelink"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/customization"
+	"github.com/folio/folio/internal/ids"
+	"github.com/folio/folio/internal/paging"
+)
+
+// MaxShareLinksPerSite bounds a site's share links (and Site.shareLinks).
+const MaxShareLinksPerSite = 100
+
+// manageableShareLink is a share link of a site the caller may change.
+func (r *Resolver) manageableShareLink(ctx context.Context, orgID, siteID, linkID string) (*ent.Site, *ent.SiteShareLink, error) {
+	l, err := r.Client.SiteShareLink.Get(ctx, linkID)
+	if ent.IsNotFound(err) || (err == nil && siteID != "" && l.SiteID != siteID) {
+		return nil, nil, apperr.NotFoundf("share link %s not found", linkID)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := manageableSite(ctx, orgID, l.SiteID)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
+		err = apperr.NotFoundf("share link %s not found", linkID)
+	}
+	return s, l, err
+}
+
+func shareLinkName(v string) error {
+	if utf8.RuneCountInString(v) > 50 {
+		return apperr.InvalidField("name", "must be at most 50 characters")
+	}
+	return nil
+}
+
+// SiteShareLinks pages through a site's share links (managers only), newest
+// first unless asked otherwise.
+func (r *Resolver) SiteShareLinks(ctx context.Context, orgID, siteID string, args paging.Args) (paging.Page[*ent.SiteShareLink], error) {
+	s, err := manageableSite(ctx, orgID, siteID)
+	if err != nil {
+		return paging.Page[*ent.SiteShareLink]{}, err
+	}
+	return listPage(ctx, r.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(s.ID)), args, sitesharelink.FieldCreatedAt,
+		func(l *ent.SiteShareLink) paging.Cursor { return paging.Cursor{Time: l.CreatedAt, ID: l.ID} })
+}
+
+// ShareLinksOf are all of a site's share links, oldest first (managers only).
+func (r *Resolver) ShareLinksOf(ctx context.Context, s *ent.Site) ([]*ent.SiteShareLink, error) {
+	if _, err := manageableSite(ctx, "", s.ID); err != nil {
+		return nil, err
+	}
+	return r.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(s.ID)).
+		Order(ent.Asc(sitesharelink.FieldCreatedAt), ent.Asc(sitesharelink.FieldID)).All(ctx)
+}
+
+// CreateSiteShareLink creates an active share link with a fresh secret key.
+func (r *Resolver) CreateSiteShareLink(ctx context.Context, orgID, siteID, name string) (*ent.SiteShareLink, error) {
+	s, err := manageableSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	if err := shareLinkName(name); err != nil {
+		return nil, err
+	}
+	n, err := r.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(s.ID)).Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n >= MaxShareLinksPerSite {
+		return nil, apperr.Conflictf("a site has at most %d share links", MaxShareLinksPerSite)
+	}
+	l, err := r.Client.SiteShareLink.Create().SetSiteID(s.ID).SetName(name).SetKey(ids.New() + ids.New()).Save(ctx)
+	return l, entError(err)
+}
+
+// UpdateSiteShareLink renames a share link or switches it on or off.
+func (r *Resolver) UpdateSiteShareLink(ctx context.Context, orgID, siteID, linkID string, name *string, active *bool) (*ent.SiteShareLink, error) {
+	_, l, err := r.manageableShareLink(ctx, orgID, siteID, linkID)
+	if err != nil {
+		return nil, err
+	}
+	if name == nil && active == nil {
+		return nil, apperr.Invalidf("give name or active")
+	}
+	up := r.Client.SiteShareLink.UpdateOneID(l.ID)
+	if name != nil {
+		if err := shareLinkName(*name); err != nil {
+			return nil, err
+		}
+		up.SetName(*name)
+	}
+	if active != nil {
+		up.SetActive(*active)
+	}
+	l, err = up.Save(ctx)
+	return l, entError(err)
+}
+
+// DeleteSiteShareLink deletes a share link: its key stops opening the site.
+func (r *Resolver) DeleteSiteShareLink(ctx context.Context, orgID, siteID, linkID string) error {
+	_, l, err := r.manageableShareLink(ctx, orgID, siteID, linkID)
+	if err != nil {
+		return err
+	}
+	return r.Client.SiteShareLink.DeleteOneID(l.ID).Exec(ctx)
+}
+
+// SitePublishingAuth is the visitor-auth signing key of a site (managers).
+func (r *Resolver) SitePublishingAuth(ctx context.Context, orgID, siteID string) (*model.SitePublishingAuth, error) {
+	s, err := manageableSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SitePublishingAuth{PrivateKey: s.AuthPrivateKey, FallbackURL: s.AuthFallbackURL}, nil
+}
+
+// UpdateSitePublishingAuth sets or (null) unsets the fallback URL; absent
+// leaves it.
+func (r *Resolver) UpdateSitePublishingAuth(ctx context.Context, orgID, siteID string, fallback graphql.Omittable[*string]) (*model.SitePublishingAuth, error) {
+	s, err := manageableSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	if fallback.IsSet() {
+		up := r.Client.Site.UpdateOneID(s.ID)
+		if v := fallback.Value(); v == nil {
+			up.ClearAuthFallbackURL()
+		} else {
+			u, err := url.Parse(*v)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(*v) > 2048 {
+				return nil, apperr.InvalidField("fallbackURL", "must be an absolute http(s) URL")
+			}
+			up.SetAuthFallbackURL(*v)
+		}
+		if s, err = up.Save(ctx); err != nil {
+			return nil, err
+		}
+		r.forgetSite(ctx, s)
+	}
+	return &model.SitePublishingAuth{PrivateKey: s.AuthPrivateKey, FallbackURL: s.AuthFallbackURL}, nil
+}
+
+// RegenerateSitePublishingAuth replaces the signing key: tokens signed with
+// the old key no longer verify.
+func (r *Resolver) RegenerateSitePublishingAuth(ctx context.Context, orgID, siteID string) (*model.SitePublishingAuth, error) {
+	s, err := manageableSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	if s, err = r.Client.Site.UpdateOneID(s.ID).SetAuthPrivateKey(ids.New() + ids.New()).Save(ctx); err != nil {
+		return nil, err
+	}
+	r.forgetSite(ctx, s)
+	return &model.SitePublishingAuth{PrivateKey: s.AuthPrivateKey, FallbackURL: s.AuthFallbackURL}, nil
+}
+
+// CustomizationOf is a site's customization settings as JSON: the stored
+// ones, or the defaults.
+func CustomizationOf(s *ent.Site) json.RawMessage {
+	if s.Customization != nil {
+		return json.RawMessage(*s.Customization)
+	}
+	return json.RawMessage(customization.Default)
+}
+
+// SiteCustomization is a site's customization settings (members who read
+// the site).
+func (r *Resolver) SiteCustomization(ctx context.Context, orgID, siteID string) (json.RawMessage, error) {
+	s, _, err := visibleSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	return CustomizationOf(s), nil
+}
+
+// UpdateSiteCustomization replaces a site's customization settings, checked
+// against the reference's SiteCustomizationSettings.
+func (r *Resolver) UpdateSiteCustomization(ctx context.Context, orgID, siteID string, raw []byte) (json.RawMessage, error) {
+	s, err := manageableSite(ctx, orgID, siteID)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := customization.Check(raw)
+	var ce *customization.Error
+	if errors.As(err, &ce) {
+		if ce.Field == "" {
+			return nil, apperr.Invalidf("customization: %s", ce.Message)
+		}
+		return nil, apperr.InvalidField(ce.Field, "%s", ce.Message)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s, err = r.Client.Site.UpdateOneID(s.ID).SetCustomization(string(doc)).Save(ctx); err != nil {
+		return nil, err
+	}
+	r.forgetSite(ctx, s)
+	return CustomizationOf(s), nil
+}
+
+// PublishedSite is a site as its audience reads it: a published public or
+// unlisted site to anyone signed in, a published share-link site with the
+// key of one of its active links, and any site (published or not, any
+// visibility) to members who can read it. Everyone else: 404.
+func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, shareKey *string) (*ent.Site, error) {
+	notFound := apperr.NotFoundf("site %s not found", siteID)
+	s, err := r.Client.Site.Get(ctx, siteID)
+	if ent.IsNotFound(err) || (err == nil && orgID != "" && s.OrganizationID != orgID) {
+		return nil, notFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	m, _, err := membership(ctx, s.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	if m.CanSeeSites() {
+		return s, nil
+	}
+	if !s.Published {
+		return nil, notFound
+	}
+	switch s.Visibility {
+	case site.VisibilityPublic, site.VisibilityUnlisted:
+		return s, nil
+	case site.VisibilityShareLink:
+		if shareKey == nil || *shareKey == "" {
+			return nil, notFound
+		}
+		ok, err := r.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(s.ID), sitesharelink.Key(*shareKey),
+			sitesharelink.Active(true)).Exist(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return s, nil
+		}
+	}
+	return nil, notFound
+}
