@@ -21,6 +21,7 @@ var listFieldCaps = map[string]int64{
 	// Pages of one revision.
 	"LinkUsage.pages":             MaxPagesPerRevision,
 	"Space.fileBacklinks":         MaxPagesPerRevision,
+	"Page.ancestors":              MaxPagesPerRevision,
 	"ChangeRequest.fileBacklinks": MaxPagesPerRevision,
 	// Unbounded: one item per distinct link target of a revision's content;
 	// the paging maximum.

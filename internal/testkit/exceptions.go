@@ -25,10 +25,16 @@ var bodySchemaExceptions = map[string]string{
 	"listPagesInChangeRequest":       "page trees without bodies",
 	"getCurrentRevision":             "page trees without bodies",
 	"getRevisionOfChangeRequestById": "page trees without bodies",
+	"getRevisionById":                "page trees without bodies",
+	"listPagesInRevisionById":        "page trees without bodies",
 	// A page read by id carries its own body; its subpages come as in a
 	// tree, without theirs.
-	"getPageById":                "subpages without bodies",
-	"getPageInChangeRequestById": "subpages without bodies",
+	"getPageById":                  "subpages without bodies",
+	"getPageInChangeRequestById":   "subpages without bodies",
+	"getPageInRevisionById":        "subpages without bodies",
+	"getPageByPath":                "subpages without bodies",
+	"getPageInChangeRequestByPath": "subpages without bodies",
+	"getPageInRevisionByPath":      "subpages without bodies",
 	// Link locations embed pages as in a tree (without bodies).
 	"listSpaceLinks":                 "pages in locations without bodies",
 	"listPageLinksInSpace":           "pages in locations without bodies",
