@@ -36,7 +36,9 @@ func (r *Resolver) SpaceChangeRequests(ctx context.Context, spaceID string, stat
 	if contributor != nil {
 		q.Where(changerequest.CreatedBy(*contributor))
 	}
-	return listPage(ctx, q, args, changerequest.FieldCreatedAt, changeRequestKey)
+	page, err := listPage(ctx, q, args, changerequest.FieldCreatedAt, changeRequestKey)
+	showChangeRequestsTogether(ctx, page.Items)
+	return page, err
 }
 
 // FindChangeRequest reads a change request of a space by id or by number.

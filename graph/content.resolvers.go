@@ -7,7 +7,6 @@ package graph
 
 import (
 	"context"
-	"github.com/folio/folio/internal/paging"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/page"
@@ -15,7 +14,12 @@ import (
 	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/paging"
 )
+
+func (r *changeRequestResolver) Changes(ctx context.Context, obj *ent.ChangeRequest, limit *int) (*model.RevisionChanges, error) {
+	return r.ChangesOfChangeRequest(ctx, obj, limit)
+}
 
 func (r *fileResolver) ID(ctx context.Context, obj *ent.File) (string, error) {
 	return obj.FileID, nil
@@ -110,6 +114,10 @@ func (r *revisionResolver) Page(ctx context.Context, obj *model.Revision, id str
 
 func (r *revisionResolver) PageByPath(ctx context.Context, obj *model.Revision, path string) (*model.Page, error) {
 	return orNull(r.RevisionPageByPath(ctx, obj.Revision, path))
+}
+
+func (r *revisionResolver) Changes(ctx context.Context, obj *model.Revision, limit *int) (*model.RevisionChanges, error) {
+	return r.ChangesOfRevision(ctx, obj.Revision, limit)
 }
 
 func (r *spaceResolver) Revisions(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order) (*model.RevisionConnection, error) {

@@ -105,6 +105,16 @@ func (r *Resolver) SpaceHistory(ctx context.Context, s *ent.Space, args paging.A
 			id = rev.Parents[0]
 		}
 	}
+	// The line's revisions and their parents are read together (rows,
+	// trees, files) when their items ask, e.g. for their changes.
+	shown := make([]string, 0, 2*len(line))
+	for _, rev := range line {
+		shown = append(shown, rev.ID)
+		if len(rev.Parents) > 0 {
+			shown = append(shown, rev.Parents[0])
+		}
+	}
+	loader.For(ctx).ShowTogether(shown)
 	sort.Slice(line, func(i, j int) bool { return revisionKey(line[i]).Less(revisionKey(line[j])) })
 	return paging.Slice(args, line, revisionKey), nil
 }

@@ -19,9 +19,11 @@ var listFieldCaps = map[string]int64{
 	// Unbounded: a revision's files are not capped; the paging maximum.
 	"Revision.files": paging.MaxLimit,
 	// Pages of one revision.
-	"LinkUsage.pages":             MaxPagesPerRevision,
-	"Space.fileBacklinks":         MaxPagesPerRevision,
-	"Page.ancestors":              MaxPagesPerRevision,
+	"LinkUsage.pages":     MaxPagesPerRevision,
+	"Space.fileBacklinks": MaxPagesPerRevision,
+	"Page.ancestors":      MaxPagesPerRevision,
+	// At most the limit argument's maximum.
+	"RevisionChanges.changes":     paging.MaxLimit,
 	"ChangeRequest.fileBacklinks": MaxPagesPerRevision,
 	// Unbounded: one item per distinct link target of a revision's content;
 	// the paging maximum.

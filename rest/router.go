@@ -30,6 +30,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.collectionRoutes(r)
 	a.spaceFieldRoutes(r)
 	a.contentRoutes(r)
+	a.contentChangesRoutes(r)
 	a.changeRequestRoutes(r)
 	a.searchRoutes(r)
 	a.linkRoutes(r)

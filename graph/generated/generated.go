@@ -64,6 +64,7 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	ChangeRequest struct {
+		Changes                func(childComplexity int, limit *int) int
 		Comments               func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		CreatedBy              func(childComplexity int) int
@@ -444,6 +445,7 @@ type ComplexityRoot struct {
 	}
 
 	Revision struct {
+		Changes    func(childComplexity int, limit *int) int
 		CreatedAt  func(childComplexity int) int
 		Files      func(childComplexity int) int
 		ID         func(childComplexity int) int
@@ -452,6 +454,23 @@ type ComplexityRoot struct {
 		Pages      func(childComplexity int) int
 		Parents    func(childComplexity int) int
 		Type       func(childComplexity int) int
+	}
+
+	RevisionChange struct {
+		Attributes   func(childComplexity int) int
+		Before       func(childComplexity int) int
+		File         func(childComplexity int) int
+		FileBefore   func(childComplexity int) int
+		Page         func(childComplexity int) int
+		ParentAfter  func(childComplexity int) int
+		ParentBefore func(childComplexity int) int
+		Type         func(childComplexity int) int
+	}
+
+	RevisionChanges struct {
+		Changes    func(childComplexity int) int
+		MergedFrom func(childComplexity int) int
+		More       func(childComplexity int) int
 	}
 
 	RevisionConnection struct {
@@ -706,6 +725,7 @@ type ChangeRequestResolver interface {
 	Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error)
 	Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error)
 	Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestURLs, error)
+	Changes(ctx context.Context, obj *ent.ChangeRequest, limit *int) (*model.RevisionChanges, error)
 	Links(ctx context.Context, obj *ent.ChangeRequest, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.ChangeRequest, fileID string) ([]*model.Page, error)
 }
@@ -842,6 +862,7 @@ type RevisionResolver interface {
 	Files(ctx context.Context, obj *model.Revision) ([]*ent.File, error)
 	Page(ctx context.Context, obj *model.Revision, id string) (*model.Page, error)
 	PageByPath(ctx context.Context, obj *model.Revision, path string) (*model.Page, error)
+	Changes(ctx context.Context, obj *model.Revision, limit *int) (*model.RevisionChanges, error)
 }
 type SAMLProviderResolver interface {
 	DefaultTeam(ctx context.Context, obj *ent.SAMLProvider) (*ent.Team, error)
@@ -918,6 +939,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "ChangeRequest.changes":
+		if e.ComplexityRoot.ChangeRequest.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Changes(childComplexity, args["limit"].(*int)), true
 	case "ChangeRequest.comments":
 		if e.ComplexityRoot.ChangeRequest.Comments == nil {
 			break
@@ -2830,6 +2862,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
 
+	case "Revision.changes":
+		if e.ComplexityRoot.Revision.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.Changes(childComplexity, args["limit"].(*int)), true
 	case "Revision.createdAt":
 		if e.ComplexityRoot.Revision.CreatedAt == nil {
 			break
@@ -2888,6 +2931,74 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Type(childComplexity), true
+
+	case "RevisionChange.attributes":
+		if e.ComplexityRoot.RevisionChange.Attributes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.Attributes(childComplexity), true
+	case "RevisionChange.before":
+		if e.ComplexityRoot.RevisionChange.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.Before(childComplexity), true
+	case "RevisionChange.file":
+		if e.ComplexityRoot.RevisionChange.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.File(childComplexity), true
+	case "RevisionChange.fileBefore":
+		if e.ComplexityRoot.RevisionChange.FileBefore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.FileBefore(childComplexity), true
+	case "RevisionChange.page":
+		if e.ComplexityRoot.RevisionChange.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.Page(childComplexity), true
+	case "RevisionChange.parentAfter":
+		if e.ComplexityRoot.RevisionChange.ParentAfter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.ParentAfter(childComplexity), true
+	case "RevisionChange.parentBefore":
+		if e.ComplexityRoot.RevisionChange.ParentBefore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.ParentBefore(childComplexity), true
+	case "RevisionChange.type":
+		if e.ComplexityRoot.RevisionChange.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.Type(childComplexity), true
+
+	case "RevisionChanges.changes":
+		if e.ComplexityRoot.RevisionChanges.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChanges.Changes(childComplexity), true
+	case "RevisionChanges.mergedFrom":
+		if e.ComplexityRoot.RevisionChanges.MergedFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChanges.MergedFrom(childComplexity), true
+	case "RevisionChanges.more":
+		if e.ComplexityRoot.RevisionChanges.More == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChanges.More(childComplexity), true
 
 	case "RevisionConnection.edges":
 		if e.ComplexityRoot.RevisionConnection.Edges == nil {
@@ -4512,6 +4623,70 @@ extend type Page {
   parent: Page
   "The pages from the root down to the parent (breadcrumbs); empty for a root page."
   ancestors: [Page!]!
+}
+
+"What changed between two revisions (GitBook's semantic changes): the first changes, in tree order, and how many more."
+type RevisionChanges {
+  "The changes: pages in the newer tree's order (a move before an edit of the same page), then deleted pages, then files."
+  changes: [RevisionChange!]!
+  "How many changes were left out by the limit."
+  more: Int!
+  "For a merge revision, the change request it merged; null otherwise."
+  mergedFrom: ChangeRequest
+}
+
+"One change of a page or a file."
+type RevisionChange {
+  "What happened."
+  type: RevisionChangeType!
+  "The page after the change (before it, for page_deleted); null for file changes."
+  page: Page
+  "The page before an edit or a move; null otherwise."
+  before: Page
+  "The file after the change (before it, for file_deleted); null for page changes."
+  file: File
+  "The file before a file_edited change; null otherwise."
+  fileBefore: File
+  "What an edit changed, in REST spelling: title, emoji, description, slug, type, hidden, target, document (pages); name, contentType, size, downloadURL, dimensions (files). Empty for other changes."
+  attributes: [String!]!
+  "A move's parent before it; null for the root or another change."
+  parentBefore: Page
+  "A move's parent after it; null for the root or another change."
+  parentAfter: Page
+}
+
+"The kind of a RevisionChange (REST spells them the same)."
+enum RevisionChangeType {
+  "A page was added."
+  page_created
+  "A page's title, slug, body or another attribute changed (see attributes)."
+  page_edited
+  "A page got a new parent or a new place among its siblings."
+  page_moved
+  "A page was deleted."
+  page_deleted
+  "A file was added."
+  file_created
+  "A file's name, type or bytes changed."
+  file_edited
+  "A file was deleted."
+  file_deleted
+}
+
+extend type Revision {
+  "What the revision changed from its first parent (everything, for a revision without parents)."
+  changes(
+    "How many changes to answer: 1 to 1000, default 10."
+    limit: Int
+  ): RevisionChanges!
+}
+
+extend type ChangeRequest {
+  "What the change request changes from the space's revision it was created from or last updated from (its merge base)."
+  changes(
+    "How many changes to answer: 1 to 1000, default 10."
+    limit: Int
+  ): RevisionChanges!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/customfield.graphql", Input: `# Custom-field definitions of an organization (REST area ` + "`" + `custom-fields` + "`" + `),
@@ -6331,6 +6506,8 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_outdated(ctx, field)
 	case "urls":
 		return ec.fieldContext_ChangeRequest_urls(ctx, field)
+	case "changes":
+		return ec.fieldContext_ChangeRequest_changes(ctx, field)
 	case "links":
 		return ec.fieldContext_ChangeRequest_links(ctx, field)
 	case "fileBacklinks":
@@ -6953,8 +7130,44 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_page(ctx, field)
 	case "pageByPath":
 		return ec.fieldContext_Revision_pageByPath(ctx, field)
+	case "changes":
+		return ec.fieldContext_Revision_changes(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_RevisionChange_type(ctx, field)
+	case "page":
+		return ec.fieldContext_RevisionChange_page(ctx, field)
+	case "before":
+		return ec.fieldContext_RevisionChange_before(ctx, field)
+	case "file":
+		return ec.fieldContext_RevisionChange_file(ctx, field)
+	case "fileBefore":
+		return ec.fieldContext_RevisionChange_fileBefore(ctx, field)
+	case "attributes":
+		return ec.fieldContext_RevisionChange_attributes(ctx, field)
+	case "parentBefore":
+		return ec.fieldContext_RevisionChange_parentBefore(ctx, field)
+	case "parentAfter":
+		return ec.fieldContext_RevisionChange_parentAfter(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionChange", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionChanges(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "changes":
+		return ec.fieldContext_RevisionChanges_changes(ctx, field)
+	case "more":
+		return ec.fieldContext_RevisionChanges_more(ctx, field)
+	case "mergedFrom":
+		return ec.fieldContext_RevisionChanges_mergedFrom(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionChanges", field.Name)
 }
 
 func (ec *executionContext) childFields_RevisionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7548,6 +7761,20 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 // endregion ************************** internal!.gotpl ***************************
 
 // region    ***************************** args.gotpl *****************************
+
+func (ec *executionContext) field_ChangeRequest_changes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	return args, nil
+}
 
 func (ec *executionContext) field_ChangeRequest_fileBacklinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
@@ -9305,6 +9532,20 @@ func (ec *executionContext) field_Query_translation_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Revision_changes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Revision_pageByPath_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10028,6 +10269,50 @@ func (ec *executionContext) fieldContext_ChangeRequest_urls(_ context.Context, f
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ChangeRequestURLs(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_changes(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Changes(ctx, obj, fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
+			return ec.marshalNRevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionChanges(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_changes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -17703,6 +17988,375 @@ func (ec *executionContext) fieldContext_Revision_pageByPath(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Revision_changes(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().Changes(ctx, obj, fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
+			return ec.marshalNRevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionChanges(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_changes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_type(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNRevisionChangeType2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionChange", field, false, false, "RevisionChangeType")
+}
+
+func (ec *executionContext) _RevisionChange_page(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_before(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_file(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.File, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.File) graphql.Marshaler {
+			return ec.marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_File(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_fileBefore(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_fileBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileBefore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.File) graphql.Marshaler {
+			return ec.marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_fileBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_File(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_attributes(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_attributes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attributes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_attributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionChange_parentBefore(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_parentBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ParentBefore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_parentBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_parentAfter(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_parentAfter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ParentAfter, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_parentAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChanges_changes(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChanges_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionChange) graphql.Marshaler {
+			return ec.marshalNRevisionChange2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChanges_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChanges",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChanges_more(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChanges_more(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.More, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChanges_more(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionChanges", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RevisionChanges_mergedFrom(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChanges_mergedFrom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergedFrom, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChanges_mergedFrom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChanges",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RevisionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.RevisionConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24225,6 +24879,12 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_urls(ctx, field, obj)
 				})
+		case "changes":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_changes(ctx, field, obj)
+				})
 		case "links":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -26818,6 +27478,123 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Revision_pageByPath(ctx, field, obj)
 				})
+		case "changes":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_changes(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionChangeImplementors = []string{"RevisionChange"}
+
+func (ec *executionContext) _RevisionChange(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionChange")
+		case "type":
+			out.Values[i] = ec._RevisionChange_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._RevisionChange_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._RevisionChange_before(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "file":
+			out.Values[i] = ec._RevisionChange_file(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "fileBefore":
+			out.Values[i] = ec._RevisionChange_fileBefore(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "attributes":
+			out.Values[i] = ec._RevisionChange_attributes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "parentBefore":
+			out.Values[i] = ec._RevisionChange_parentBefore(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "parentAfter":
+			out.Values[i] = ec._RevisionChange_parentAfter(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionChangesImplementors = []string{"RevisionChanges"}
+
+func (ec *executionContext) _RevisionChanges(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionChanges) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionChangesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionChanges")
+		case "changes":
+			out.Values[i] = ec._RevisionChanges_changes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "more":
+			out.Values[i] = ec._RevisionChanges_more(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mergedFrom":
+			out.Values[i] = ec._RevisionChanges_mergedFrom(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -29803,6 +30580,74 @@ func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 	return ec._Revision(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNRevisionChange2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRevisionChange2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRevisionChange2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChange(ctx context.Context, sel ast.SelectionSet, v *model.RevisionChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RevisionChange!")
+		return graphql.Null
+	}
+	return ec._RevisionChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRevisionChangeType2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNRevisionChangeType2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRevisionChangeType2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNRevisionChangeType2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RevisionChangeType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNRevisionChangeType2string = map[string]string{
+		"page_created": model.ChangePageCreated,
+		"page_edited":  model.ChangePageEdited,
+		"page_moved":   model.ChangePageMoved,
+		"page_deleted": model.ChangePageDeleted,
+		"file_created": model.ChangeFileCreated,
+		"file_edited":  model.ChangeFileEdited,
+		"file_deleted": model.ChangeFileDeleted,
+	}
+	marshalNRevisionChangeType2string = map[string]string{
+		model.ChangePageCreated: "page_created",
+		model.ChangePageEdited:  "page_edited",
+		model.ChangePageMoved:   "page_moved",
+		model.ChangePageDeleted: "page_deleted",
+		model.ChangeFileCreated: "file_created",
+		model.ChangeFileEdited:  "file_edited",
+		model.ChangeFileDeleted: "file_deleted",
+	}
+)
+
+func (ec *executionContext) marshalNRevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx context.Context, sel ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RevisionChanges!")
+		return graphql.Null
+	}
+	return ec._RevisionChanges(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNRevisionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionConnection(ctx context.Context, sel ast.SelectionSet, v *model.RevisionConnection) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "RevisionConnection!")
@@ -30664,6 +31509,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx context.Context, sel ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangeRequest(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, v any) (*changerequest.Status, error) {
 	if v == nil {
 		return nil, nil
@@ -30814,6 +31666,13 @@ var (
 		space.EditModeLocked: "locked",
 	}
 )
+
+func (ec *executionContext) marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx context.Context, sel ast.SelectionSet, v *ent.File) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._File(ctx, sel, v)
+}
 
 func (ec *executionContext) marshalOFileDimensions2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileDimensions(ctx context.Context, sel ast.SelectionSet, v *model.FileDimensions) graphql.Marshaler {
 	if v == nil {
