@@ -88,6 +88,9 @@ func (_u *RevisionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(revision.FieldCreatedBy, field.TypeString)
 	}
+	if _u.mutation.ChangeRequestIDCleared() {
+		_spec.ClearField(revision.FieldChangeRequestID, field.TypeString)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{revision.Label}
@@ -198,6 +201,9 @@ func (_u *RevisionUpdateOne) sqlSave(ctx context.Context) (_node *Revision, err 
 	}
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(revision.FieldCreatedBy, field.TypeString)
+	}
+	if _u.mutation.ChangeRequestIDCleared() {
+		_spec.ClearField(revision.FieldChangeRequestID, field.TypeString)
 	}
 	_node = &Revision{config: _u.config}
 	_spec.Assign = _node.assignValues

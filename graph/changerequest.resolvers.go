@@ -40,6 +40,10 @@ func (r *changeRequestResolver) Urls(ctx context.Context, obj *ent.ChangeRequest
 	return r.ChangeRequestURLs(obj), nil
 }
 
+func (r *changeRequestResolver) Contributors(ctx context.Context, obj *ent.ChangeRequest) ([]*model.Contributor, error) {
+	return r.ContributorsOf(ctx, obj)
+}
+
 func (r *mutationResolver) CreateChangeRequest(ctx context.Context, spaceID string, subject *string) (*ent.ChangeRequest, error) {
 	return r.Resolver.CreateChangeRequest(ctx, spaceID, subject)
 }

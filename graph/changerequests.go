@@ -34,7 +34,7 @@ func (r *Resolver) SpaceChangeRequests(ctx context.Context, spaceID string, stat
 	}
 	q := r.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID), changerequest.StatusEQ(st))
 	if contributor != nil {
-		q.Where(changerequest.CreatedBy(*contributor))
+		q.Where(contributedBy(*contributor))
 	}
 	page, err := listPage(ctx, q, args, changerequest.FieldCreatedAt, changeRequestKey)
 	showChangeRequestsTogether(ctx, page.Items)

@@ -23,7 +23,9 @@ var listFieldCaps = map[string]int64{
 	"Space.fileBacklinks": MaxPagesPerRevision,
 	"Page.ancestors":      MaxPagesPerRevision,
 	// At most the limit argument's maximum.
-	"RevisionChanges.changes":     paging.MaxLimit,
+	"RevisionChanges.changes": paging.MaxLimit,
+	// Unbounded: two per member who edited or commented; the paging maximum.
+	"ChangeRequest.contributors":  paging.MaxLimit,
 	"ChangeRequest.fileBacklinks": MaxPagesPerRevision,
 	// Unbounded: one item per distinct link target of a revision's content;
 	// the paging maximum.

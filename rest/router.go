@@ -32,6 +32,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.contentRoutes(r)
 	a.contentChangesRoutes(r)
 	a.changeRequestRoutes(r)
+	a.contributorRoutes(r)
 	a.searchRoutes(r)
 	a.linkRoutes(r)
 	a.importRoutes(r)

@@ -66,6 +66,7 @@ type ComplexityRoot struct {
 	ChangeRequest struct {
 		Changes                func(childComplexity int, limit *int) int
 		Comments               func(childComplexity int) int
+		Contributors           func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		CreatedBy              func(childComplexity int) int
 		FileBacklinks          func(childComplexity int, fileID string) int
@@ -136,6 +137,13 @@ type ComplexityRoot struct {
 	CollectionURLs struct {
 		App      func(childComplexity int) int
 		Location func(childComplexity int) int
+	}
+
+	Contributor struct {
+		ActionType func(childComplexity int) int
+		Count      func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+		User       func(childComplexity int) int
 	}
 
 	CustomField struct {
@@ -725,6 +733,7 @@ type ChangeRequestResolver interface {
 	Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error)
 	Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error)
 	Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestURLs, error)
+	Contributors(ctx context.Context, obj *ent.ChangeRequest) ([]*model.Contributor, error)
 	Changes(ctx context.Context, obj *ent.ChangeRequest, limit *int) (*model.RevisionChanges, error)
 	Links(ctx context.Context, obj *ent.ChangeRequest, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.ChangeRequest, fileID string) ([]*model.Page, error)
@@ -956,6 +965,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.Comments(childComplexity), true
+	case "ChangeRequest.contributors":
+		if e.ComplexityRoot.ChangeRequest.Contributors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Contributors(childComplexity), true
 	case "ChangeRequest.createdAt":
 		if e.ComplexityRoot.ChangeRequest.CreatedAt == nil {
 			break
@@ -1260,6 +1275,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CollectionURLs.Location(childComplexity), true
+
+	case "Contributor.actionType":
+		if e.ComplexityRoot.Contributor.ActionType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Contributor.ActionType(childComplexity), true
+	case "Contributor.count":
+		if e.ComplexityRoot.Contributor.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Contributor.Count(childComplexity), true
+	case "Contributor.updatedAt":
+		if e.ComplexityRoot.Contributor.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Contributor.UpdatedAt(childComplexity), true
+	case "Contributor.user":
+		if e.ComplexityRoot.Contributor.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Contributor.User(childComplexity), true
 
 	case "CustomField.createdAt":
 		if e.ComplexityRoot.CustomField.CreatedAt == nil {
@@ -4177,6 +4217,31 @@ enum MergeResultKind {
   "The space's changes were brought into the change request (or it was already up to date)."
   update
 }
+
+"A user's contributions of one kind to a change request."
+type Contributor {
+  "The user."
+  user: User!
+  "How many times: content edits (batches and imports) or comments."
+  count: Int!
+  "What the user did."
+  actionType: ContributorAction!
+  "When the user last did it."
+  updatedAt: Time!
+}
+
+"What a Contributor did (REST spells them the same)."
+enum ContributorAction {
+  "Edited the change request's content."
+  edit
+  "Commented on the change request."
+  comment
+}
+
+extend type ChangeRequest {
+  "Users who edited or commented on the change request, one entry per user and action, latest first."
+  contributors: [Contributor!]!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/collection.graphql", Input: `# Collections: nested groups of spaces (REST area ` + "`" + `spaces` + "`" + `).
 
@@ -6506,6 +6571,8 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_outdated(ctx, field)
 	case "urls":
 		return ec.fieldContext_ChangeRequest_urls(ctx, field)
+	case "contributors":
+		return ec.fieldContext_ChangeRequest_contributors(ctx, field)
 	case "changes":
 		return ec.fieldContext_ChangeRequest_changes(ctx, field)
 	case "links":
@@ -6622,6 +6689,20 @@ func (ec *executionContext) childFields_CollectionURLs(ctx context.Context, fiel
 		return ec.fieldContext_CollectionURLs_app(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CollectionURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_Contributor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_Contributor_user(ctx, field)
+	case "count":
+		return ec.fieldContext_Contributor_count(ctx, field)
+	case "actionType":
+		return ec.fieldContext_Contributor_actionType(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Contributor_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Contributor", field.Name)
 }
 
 func (ec *executionContext) childFields_CustomField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10273,6 +10354,38 @@ func (ec *executionContext) fieldContext_ChangeRequest_urls(_ context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _ChangeRequest_contributors(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_contributors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Contributors(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Contributor) graphql.Marshaler {
+			return ec.marshalNContributor2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContributorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_contributors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Contributor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ChangeRequest_changes(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -11225,6 +11338,107 @@ func (ec *executionContext) _CollectionURLs_app(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_CollectionURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CollectionURLs", field, false, false, "String")
+}
+
+func (ec *executionContext) _Contributor_user(ctx context.Context, field graphql.CollectedField, obj *model.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Contributor_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Contributor_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Contributor",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Contributor_count(ctx context.Context, field graphql.CollectedField, obj *model.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Contributor_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Contributor_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Contributor", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Contributor_actionType(ctx context.Context, field graphql.CollectedField, obj *model.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Contributor_actionType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActionType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNContributorAction2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Contributor_actionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Contributor", field, false, false, "ContributorAction")
+}
+
+func (ec *executionContext) _Contributor_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Contributor_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Contributor_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Contributor", field, false, false, "Time")
 }
 
 func (ec *executionContext) _CustomField_id(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
@@ -24879,6 +25093,12 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_urls(ctx, field, obj)
 				})
+		case "contributors":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_contributors(ctx, field, obj)
+				})
 		case "changes":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -25275,6 +25495,54 @@ func (ec *executionContext) _CollectionURLs(ctx context.Context, sel ast.Selecti
 			}
 		case "app":
 			out.Values[i] = ec._CollectionURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var contributorImplementors = []string{"Contributor"}
+
+func (ec *executionContext) _Contributor(ctx context.Context, sel ast.SelectionSet, obj *model.Contributor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contributorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Contributor")
+		case "user":
+			out.Values[i] = ec._Contributor_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._Contributor_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actionType":
+			out.Values[i] = ec._Contributor_actionType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Contributor_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -29845,6 +30113,56 @@ var (
 		model.OperationUpdatePage:  "update_page",
 		model.OperationDeletePage:  "delete_page",
 		model.OperationInsertFiles: "insert_files",
+	}
+)
+
+func (ec *executionContext) marshalNContributor2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContributorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Contributor) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNContributor2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContributor(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNContributor2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContributor(ctx context.Context, sel ast.SelectionSet, v *model.Contributor) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Contributor!")
+		return graphql.Null
+	}
+	return ec._Contributor(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNContributorAction2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNContributorAction2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContributorAction2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNContributorAction2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ContributorAction!")
+	}
+	return res
+}
+
+var (
+	unmarshalNContributorAction2string = map[string]string{
+		"edit":    model.ContributorEdit,
+		"comment": model.ContributorComment,
+	}
+	marshalNContributorAction2string = map[string]string{
+		model.ContributorEdit:    "edit",
+		model.ContributorComment: "comment",
 	}
 )
 

@@ -1,6 +1,10 @@
 package model
 
-import "github.com/folio/folio/ent"
+import (
+	"time"
+
+	"github.com/folio/folio/ent"
+)
 
 // Values of RevisionChange.type (GitBook's semantic change types).
 const (
@@ -52,4 +56,18 @@ type RevisionChanges struct {
 	Changes    []*RevisionChange
 	More       int
 	MergedFrom *ent.ChangeRequest
+}
+
+// Values of Contributor.actionType.
+const (
+	ContributorEdit    = "edit"
+	ContributorComment = "comment"
+)
+
+// Contributor is a user's contributions of one kind to a change request.
+type Contributor struct {
+	User       *ent.User
+	Count      int
+	ActionType string
+	UpdatedAt  time.Time
 }

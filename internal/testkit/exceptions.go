@@ -48,6 +48,9 @@ var bodySchemaExceptions = map[string]string{
 	"listPageLinksInChangeRequest":   "pages in locations without bodies",
 	"listSpaceFileBacklinks":         "pages in locations without bodies",
 	"listChangeRequestFileBacklinks": "pages in locations without bodies",
+	"listChangeRequestLinks":         "pages in locations without bodies",
+	"listSpacePageBacklinks":         "pages in locations without bodies",
+	"listChangeRequestPageBacklinks": "pages in locations without bodies",
 }
 
 // bodySchemaException tells whether operationID's success body is exempt
