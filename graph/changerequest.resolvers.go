@@ -60,6 +60,18 @@ func (r *mutationResolver) UpdateChangeRequestFromMain(ctx context.Context, spac
 	return r.Resolver.UpdateChangeRequestFromMain(ctx, spaceID, id)
 }
 
+func (r *organizationResolver) ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, status *changerequest.Status, creator *string, contributor *string) (*model.ChangeRequestConnection, error) {
+	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.OrganizationChangeRequests(ctx, obj.ID, enumString(status), creator, contributor, args)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf[model.ChangeRequestConnection](page), nil
+}
+
 func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *changerequest.Status, contributor *string) (*model.ChangeRequestConnection, error) {
 	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
 	if err != nil {

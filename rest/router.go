@@ -33,6 +33,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.contentChangesRoutes(r)
 	a.changeRequestRoutes(r)
 	a.contributorRoutes(r)
+	a.organizationReadRoutes(r)
 	a.searchRoutes(r)
 	a.linkRoutes(r)
 	a.importRoutes(r)

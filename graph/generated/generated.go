@@ -342,6 +342,7 @@ type ComplexityRoot struct {
 
 	Organization struct {
 		Ai                    func(childComplexity int) int
+		ChangeRequests        func(childComplexity int, first *int, after *string, order *model.Order, status *changerequest.Status, creator *string, contributor *string) int
 		Collections           func(childComplexity int, first *int, after *string, order *model.Order, nested *bool) int
 		CommunityType         func(childComplexity int) int
 		CreatedAt             func(childComplexity int) int
@@ -449,6 +450,7 @@ type ComplexityRoot struct {
 		SamlProvider           func(childComplexity int, organizationID string, id string) int
 		Space                  func(childComplexity int, id string, shareKey *string) int
 		Translation            func(childComplexity int, organizationID string, id string) int
+		User                   func(childComplexity int, id string) int
 		Viewer                 func(childComplexity int) int
 	}
 
@@ -824,6 +826,7 @@ type MutationResolver interface {
 type OrganizationResolver interface {
 	Permissions(ctx context.Context, obj *ent.Organization) (*access.OrganizationPermissions, error)
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationURLs, error)
+	ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, status *changerequest.Status, creator *string, contributor *string) (*model.ChangeRequestConnection, error)
 	Collections(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, nested *bool) (*model.CollectionConnection, error)
 	CustomFields(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.CustomFieldConnection, error)
 	InviteLinksConnection(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.InviteConnection, error)
@@ -860,6 +863,7 @@ type QueryResolver interface {
 	CustomField(ctx context.Context, organizationID string, name string) (*ent.CustomField, error)
 	OrganizationInviteLink(ctx context.Context, organizationID string, id string) (*ent.Invite, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
+	User(ctx context.Context, id string) (*ent.User, error)
 	SamlProvider(ctx context.Context, organizationID string, id string) (*ent.SAMLProvider, error)
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	MemberSpaces(ctx context.Context, organizationID string, userID string, first *int, after *string, order *model.Order) (*model.MemberSpaceConnection, error)
@@ -2315,6 +2319,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Ai(childComplexity), true
+	case "Organization.changeRequests":
+		if e.ComplexityRoot.Organization.ChangeRequests == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_changeRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["status"].(*changerequest.Status), args["creator"].(*string), args["contributor"].(*string)), true
 	case "Organization.collections":
 		if e.ComplexityRoot.Organization.Collections == nil {
 			break
@@ -2895,6 +2910,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Translation(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Query.user":
+		if e.ComplexityRoot.Query.User == nil {
+			break
+		}
+
+		args, err := ec.field_Query_user_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.User(childComplexity, args["id"].(string)), true
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -4242,6 +4268,24 @@ extend type ChangeRequest {
   "Users who edited or commented on the change request, one entry per user and action, latest first."
   contributors: [Contributor!]!
 }
+
+extend type Organization {
+  "Change requests of the organization's spaces the caller can read, with one status (default open), newest first."
+  changeRequests(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only change requests with this status; absent: open."
+    status: ChangeRequestStatus
+    "Only change requests opened by this user ID."
+    creator: ID
+    "Only change requests this user ID edited or commented on (see ChangeRequest.contributors)."
+    contributor: ID
+  ): ChangeRequestConnection!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/collection.graphql", Input: `# Collections: nested groups of spaces (REST area ` + "`" + `spaces` + "`" + `).
 
@@ -5539,6 +5583,14 @@ enum CommunityType {
 enum DefaultContentType {
   "A published site."
   site
+}
+
+extend type Query {
+  "A user who shares an organization with the caller (guests included), or the caller; NOT_FOUND otherwise."
+  user(
+    "The user's ID."
+    id: ID!
+  ): User!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/pdf.graphql", Input: `# PDF: a change request printed to a downloadable PDF (REST area ` + "`" + `pdf` + "`" + `).
@@ -7033,6 +7085,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_permissions(ctx, field)
 	case "urls":
 		return ec.fieldContext_Organization_urls(ctx, field)
+	case "changeRequests":
+		return ec.fieldContext_Organization_changeRequests(ctx, field)
 	case "collections":
 		return ec.fieldContext_Organization_collections(ctx, field)
 	case "customFields":
@@ -9083,6 +9137,60 @@ func (ec *executionContext) field_Mutation_updateTranslation_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_changeRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*changerequest.Status, error) {
+			return ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "creator",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["creator"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "contributor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["contributor"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_collections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9610,6 +9718,20 @@ func (ec *executionContext) field_Query_translation_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -15951,6 +16073,50 @@ func (ec *executionContext) fieldContext_Organization_urls(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_changeRequests(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_changeRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().ChangeRequests(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["status"].(*changerequest.Status), fc.Args["creator"].(*string), fc.Args["contributor"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
+			return ec.marshalNChangeRequestConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_changeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_changeRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_collections(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17700,6 +17866,50 @@ func (ec *executionContext) fieldContext_Query_organization(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_organization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_user(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().User(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_user_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27047,6 +27257,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_urls(ctx, field, obj)
 				})
+		case "changeRequests":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_changeRequests(ctx, field, obj)
+				})
 		case "collections":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -27634,6 +27850,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_organization(ctx, field)
+				})
+		case "user":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_user(ctx, field)
 				})
 		case "samlProvider":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
