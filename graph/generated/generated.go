@@ -321,6 +321,7 @@ type ComplexityRoot struct {
 		RemoveTeamMember            func(childComplexity int, organizationID string, teamID string, userID string) int
 		RestoreSpace                func(childComplexity int, id string) int
 		SetMemberSso                func(childComplexity int, organizationID string, userID string) int
+		SpacePDF                    func(childComplexity int, spaceID string, page *string, only *bool) int
 		TransferCollection          func(childComplexity int, id string, organizationID string) int
 		TransferSpace               func(childComplexity int, id string, organizationID string) int
 		UpdateChangeRequest         func(childComplexity int, spaceID string, id string, input model.UpdateChangeRequestInput) int
@@ -802,6 +803,7 @@ type MutationResolver interface {
 	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
 	SetMemberSso(ctx context.Context, organizationID string, userID string) (*ent.Member, error)
 	ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (string, error)
+	SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (string, error)
 	CreateSAMLProvider(ctx context.Context, organizationID string, input model.CreateSAMLProviderInput) (*ent.SAMLProvider, error)
 	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error)
 	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (bool, error)
@@ -2125,6 +2127,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.spacePDF":
+		if e.ComplexityRoot.Mutation.SpacePDF == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_spacePDF_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SpacePDF(childComplexity, args["spaceId"].(string), args["page"].(*string), args["only"].(*bool)), true
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
 			break
@@ -5608,6 +5621,18 @@ extend type Mutation {
     only: Boolean
   ): String!
 }
+
+extend type Mutation {
+  "Print a space's current content (or its page pageId, alone with only) to PDF; answers a download URL valid for an hour."
+  spacePDF(
+    "The space's ID."
+    spaceId: ID!
+    "Print only this page (with its subpages); absent: every page."
+    page: ID
+    "With page: print the page without its subpages."
+    only: Boolean
+  ): String!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/samlprovider.graphql", Input: `# SAML single sign-on of an organization (REST area ` + "`" + `access` + "`" + `: /saml, /sso).
 # Folio stores and serves the configuration; it does not run the SAML login
@@ -8672,6 +8697,36 @@ func (ec *executionContext) field_Mutation_setMemberSSO_args(ctx context.Context
 		return nil, err
 	}
 	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_spacePDF_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "only",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["only"] = arg2
 	return args, nil
 }
 
@@ -14746,6 +14801,50 @@ func (ec *executionContext) fieldContext_Mutation_changeRequestPDF(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_changeRequestPDF_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_spacePDF(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_spacePDF(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SpacePDF(ctx, fc.Args["spaceId"].(string), fc.Args["page"].(*string), fc.Args["only"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_spacePDF(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_spacePDF_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -26993,6 +27092,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "changeRequestPDF":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changeRequestPDF(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spacePDF":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_spacePDF(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
