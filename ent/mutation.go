@@ -13777,19 +13777,20 @@ func (m *PageDerivedMutation) ResetEdge(name string) error {
 // RevisionMutation represents an operation that mutates the Revision nodes in the graph.
 type RevisionMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *string
-	space_id      *string
-	_type         *revision.Type
-	parents       *[]string
-	appendparents []string
-	created_by    *string
-	created_at    *time.Time
-	clearedFields map[string]struct{}
-	done          bool
-	oldValue      func(context.Context) (*Revision, error)
-	predicates    []predicate.Revision
+	op                Op
+	typ               string
+	id                *string
+	space_id          *string
+	_type             *revision.Type
+	parents           *[]string
+	appendparents     []string
+	created_by        *string
+	created_at        *time.Time
+	change_request_id *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*Revision, error)
+	predicates        []predicate.Revision
 }
 
 var _ ent.Mutation = (*RevisionMutation)(nil)
@@ -14104,6 +14105,55 @@ func (m *RevisionMutation) ResetCreatedAt() {
 	m.created_at = nil
 }
 
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *RevisionMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *RevisionMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldChangeRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (m *RevisionMutation) ClearChangeRequestID() {
+	m.change_request_id = nil
+	m.clearedFields[revision.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestIDCleared returns if the "change_request_id" field was cleared in this mutation.
+func (m *RevisionMutation) ChangeRequestIDCleared() bool {
+	_, ok := m.clearedFields[revision.FieldChangeRequestID]
+	return ok
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *RevisionMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+	delete(m.clearedFields, revision.FieldChangeRequestID)
+}
+
 // Where appends a list predicates to the RevisionMutation builder.
 func (m *RevisionMutation) Where(ps ...predicate.Revision) {
 	m.predicates = append(m.predicates, ps...)
@@ -14138,7 +14188,7 @@ func (m *RevisionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RevisionMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 6)
 	if m.space_id != nil {
 		fields = append(fields, revision.FieldSpaceID)
 	}
@@ -14153,6 +14203,9 @@ func (m *RevisionMutation) Fields() []string {
 	}
 	if m.created_at != nil {
 		fields = append(fields, revision.FieldCreatedAt)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, revision.FieldChangeRequestID)
 	}
 	return fields
 }
@@ -14172,6 +14225,8 @@ func (m *RevisionMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedBy()
 	case revision.FieldCreatedAt:
 		return m.CreatedAt()
+	case revision.FieldChangeRequestID:
+		return m.ChangeRequestID()
 	}
 	return nil, false
 }
@@ -14191,6 +14246,8 @@ func (m *RevisionMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldCreatedBy(ctx)
 	case revision.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
+	case revision.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
 	}
 	return nil, fmt.Errorf("unknown Revision field %s", name)
 }
@@ -14235,6 +14292,13 @@ func (m *RevisionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCreatedAt(v)
 		return nil
+	case revision.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)
 }
@@ -14268,6 +14332,9 @@ func (m *RevisionMutation) ClearedFields() []string {
 	if m.FieldCleared(revision.FieldCreatedBy) {
 		fields = append(fields, revision.FieldCreatedBy)
 	}
+	if m.FieldCleared(revision.FieldChangeRequestID) {
+		fields = append(fields, revision.FieldChangeRequestID)
+	}
 	return fields
 }
 
@@ -14284,6 +14351,9 @@ func (m *RevisionMutation) ClearField(name string) error {
 	switch name {
 	case revision.FieldCreatedBy:
 		m.ClearCreatedBy()
+		return nil
+	case revision.FieldChangeRequestID:
+		m.ClearChangeRequestID()
 		return nil
 	}
 	return fmt.Errorf("unknown Revision nullable field %s", name)
@@ -14307,6 +14377,9 @@ func (m *RevisionMutation) ResetField(name string) error {
 		return nil
 	case revision.FieldCreatedAt:
 		m.ResetCreatedAt()
+		return nil
+	case revision.FieldChangeRequestID:
+		m.ResetChangeRequestID()
 		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)

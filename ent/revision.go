@@ -27,8 +27,10 @@ type Revision struct {
 	// CreatedBy holds the value of the "created_by" field.
 	CreatedBy string `json:"created_by,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
-	CreatedAt    time.Time `json:"created_at,omitempty"`
-	selectValues sql.SelectValues
+	CreatedAt time.Time `json:"created_at,omitempty"`
+	// ChangeRequestID holds the value of the "change_request_id" field.
+	ChangeRequestID string `json:"change_request_id,omitempty"`
+	selectValues    sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -38,7 +40,7 @@ func (*Revision) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case revision.FieldParents:
 			values[i] = new([]byte)
-		case revision.FieldID, revision.FieldSpaceID, revision.FieldType, revision.FieldCreatedBy:
+		case revision.FieldID, revision.FieldSpaceID, revision.FieldType, revision.FieldCreatedBy, revision.FieldChangeRequestID:
 			values[i] = new(sql.NullString)
 		case revision.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -95,6 +97,12 @@ func (_m *Revision) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CreatedAt = value.Time
 			}
+		case revision.FieldChangeRequestID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field change_request_id", values[i])
+			} else if value.Valid {
+				_m.ChangeRequestID = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -145,6 +153,9 @@ func (_m *Revision) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	builder.WriteString("change_request_id=")
+	builder.WriteString(_m.ChangeRequestID)
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -69,6 +69,20 @@ func (_c *RevisionCreate) SetNillableCreatedAt(v *time.Time) *RevisionCreate {
 	return _c
 }
 
+// SetChangeRequestID sets the "change_request_id" field.
+func (_c *RevisionCreate) SetChangeRequestID(v string) *RevisionCreate {
+	_c.mutation.SetChangeRequestID(v)
+	return _c
+}
+
+// SetNillableChangeRequestID sets the "change_request_id" field if the given value is not nil.
+func (_c *RevisionCreate) SetNillableChangeRequestID(v *string) *RevisionCreate {
+	if v != nil {
+		_c.SetChangeRequestID(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *RevisionCreate) SetID(v string) *RevisionCreate {
 	_c.mutation.SetID(v)
@@ -212,6 +226,10 @@ func (_c *RevisionCreate) createSpec() (*Revision, *sqlgraph.CreateSpec) {
 		_spec.SetField(revision.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
 	}
+	if value, ok := _c.mutation.ChangeRequestID(); ok {
+		_spec.SetField(revision.FieldChangeRequestID, field.TypeString, value)
+		_node.ChangeRequestID = value
+	}
 	return _node, _spec
 }
 
@@ -304,6 +322,9 @@ func (u *RevisionUpsertOne) UpdateNewValues() *RevisionUpsertOne {
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(revision.FieldCreatedAt)
+		}
+		if _, exists := u.create.mutation.ChangeRequestID(); exists {
+			s.SetIgnore(revision.FieldChangeRequestID)
 		}
 	}))
 	return u
@@ -544,6 +565,9 @@ func (u *RevisionUpsertBulk) UpdateNewValues() *RevisionUpsertBulk {
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(revision.FieldCreatedAt)
+			}
+			if _, exists := b.mutation.ChangeRequestID(); exists {
+				s.SetIgnore(revision.FieldChangeRequestID)
 			}
 		}
 	}))

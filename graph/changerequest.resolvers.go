@@ -40,6 +40,10 @@ func (r *changeRequestResolver) Urls(ctx context.Context, obj *ent.ChangeRequest
 	return r.ChangeRequestURLs(obj), nil
 }
 
+func (r *changeRequestResolver) Contributors(ctx context.Context, obj *ent.ChangeRequest) ([]*model.Contributor, error) {
+	return r.ContributorsOf(ctx, obj)
+}
+
 func (r *mutationResolver) CreateChangeRequest(ctx context.Context, spaceID string, subject *string) (*ent.ChangeRequest, error) {
 	return r.Resolver.CreateChangeRequest(ctx, spaceID, subject)
 }
@@ -54,6 +58,18 @@ func (r *mutationResolver) MergeChangeRequest(ctx context.Context, spaceID strin
 
 func (r *mutationResolver) UpdateChangeRequestFromMain(ctx context.Context, spaceID string, id string) (*model.MergeResult, error) {
 	return r.Resolver.UpdateChangeRequestFromMain(ctx, spaceID, id)
+}
+
+func (r *organizationResolver) ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, status *changerequest.Status, creator *string, contributor *string) (*model.ChangeRequestConnection, error) {
+	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.OrganizationChangeRequests(ctx, obj.ID, enumString(status), creator, contributor, args)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf[model.ChangeRequestConnection](page), nil
 }
 
 func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *changerequest.Status, contributor *string) (*model.ChangeRequestConnection, error) {

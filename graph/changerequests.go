@@ -34,9 +34,11 @@ func (r *Resolver) SpaceChangeRequests(ctx context.Context, spaceID string, stat
 	}
 	q := r.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID), changerequest.StatusEQ(st))
 	if contributor != nil {
-		q.Where(changerequest.CreatedBy(*contributor))
+		q.Where(contributedBy(*contributor))
 	}
-	return listPage(ctx, q, args, changerequest.FieldCreatedAt, changeRequestKey)
+	page, err := listPage(ctx, q, args, changerequest.FieldCreatedAt, changeRequestKey)
+	showChangeRequestsTogether(ctx, page.Items)
+	return page, err
 }
 
 // FindChangeRequest reads a change request of a space by id or by number.

@@ -14,7 +14,12 @@ import (
 	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/paging"
 )
+
+func (r *changeRequestResolver) Changes(ctx context.Context, obj *ent.ChangeRequest, limit *int) (*model.RevisionChanges, error) {
+	return r.ChangesOfChangeRequest(ctx, obj, limit)
+}
 
 func (r *fileResolver) ID(ctx context.Context, obj *ent.File) (string, error) {
 	return obj.FileID, nil
@@ -83,6 +88,14 @@ func (r *pageResolver) Urls(ctx context.Context, obj *model.Page) (*model.PageUR
 	return &model.PageURLs{App: r.PageAppURL(obj)}, nil
 }
 
+func (r *pageResolver) Parent(ctx context.Context, obj *model.Page) (*model.Page, error) {
+	return r.PageParent(obj), nil
+}
+
+func (r *pageResolver) Ancestors(ctx context.Context, obj *model.Page) ([]*model.Page, error) {
+	return r.PageAncestors(obj), nil
+}
+
 func (r *revisionResolver) Type(ctx context.Context, obj *model.Revision) (revision.Type, error) {
 	return obj.Type, nil
 }
@@ -97,6 +110,30 @@ func (r *revisionResolver) Page(ctx context.Context, obj *model.Revision, id str
 		return nil, nil
 	}
 	return p, err
+}
+
+func (r *revisionResolver) PageByPath(ctx context.Context, obj *model.Revision, path string) (*model.Page, error) {
+	return orNull(r.RevisionPageByPath(ctx, obj.Revision, path))
+}
+
+func (r *revisionResolver) Changes(ctx context.Context, obj *model.Revision, limit *int) (*model.RevisionChanges, error) {
+	return r.ChangesOfRevision(ctx, obj.Revision, limit)
+}
+
+func (r *spaceResolver) Revisions(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order) (*model.RevisionConnection, error) {
+	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.SpaceHistory(ctx, obj, args)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf[model.RevisionConnection](page), nil
+}
+
+func (r *spaceResolver) Page(ctx context.Context, obj *ent.Space, path string) (*model.Page, error) {
+	return orNull(r.SpaceCurrentPageByPath(ctx, obj, path))
 }
 
 func (r *Resolver) File() generated.FileResolver { return &fileResolver{r} }

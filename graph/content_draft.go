@@ -52,6 +52,9 @@ type draft struct {
 	// source is kept as it is.
 	partial     bool
 	sourceCount int
+	// changeRequest is the change request whose edits or import the draft
+	// holds; its revision records it (contributors).
+	changeRequest string
 }
 
 // pageCount is the number of pages the draft's revision will hold.
@@ -225,7 +228,11 @@ func (d *draft) write(ctx context.Context, tx *ent.Client, dialect, spaceID stri
 		}
 		return nil, apperr.InvalidField(field, "the content would hold %d pages, more than the limit of %d a revision", n, MaxPagesPerRevision)
 	}
-	rev, err := tx.Revision.Create().SetSpaceID(spaceID).SetType(typ).SetParents(parents).SetCreatedBy(createdBy).Save(ctx)
+	create := tx.Revision.Create().SetSpaceID(spaceID).SetType(typ).SetParents(parents).SetCreatedBy(createdBy)
+	if d.changeRequest != "" {
+		create.SetChangeRequestID(d.changeRequest)
+	}
+	rev, err := create.Save(ctx)
 	if err != nil {
 		return nil, err
 	}

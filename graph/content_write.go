@@ -27,6 +27,7 @@ func (r *Resolver) UpdateChangeRequestContent(ctx context.Context, spaceID, id s
 	if err := r.applyChanges(ctx, d, changes); err != nil {
 		return nil, err
 	}
+	d.changeRequest = cr.ID
 	var updated *ent.ChangeRequest
 	err = r.withTx(ctx, func(tx *ent.Client) error {
 		rev, err := d.write(ctx, tx, r.Dialect, spaceID, revision.TypeEdits, []string{cr.RevisionID}, auth.ViewerID(ctx))

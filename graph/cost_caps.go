@@ -19,8 +19,13 @@ var listFieldCaps = map[string]int64{
 	// Unbounded: a revision's files are not capped; the paging maximum.
 	"Revision.files": paging.MaxLimit,
 	// Pages of one revision.
-	"LinkUsage.pages":             MaxPagesPerRevision,
-	"Space.fileBacklinks":         MaxPagesPerRevision,
+	"LinkUsage.pages":     MaxPagesPerRevision,
+	"Space.fileBacklinks": MaxPagesPerRevision,
+	"Page.ancestors":      MaxPagesPerRevision,
+	// At most the limit argument's maximum.
+	"RevisionChanges.changes": paging.MaxLimit,
+	// Unbounded: two per member who edited or commented; the paging maximum.
+	"ChangeRequest.contributors":  paging.MaxLimit,
 	"ChangeRequest.fileBacklinks": MaxPagesPerRevision,
 	// Unbounded: one item per distinct link target of a revision's content;
 	// the paging maximum.

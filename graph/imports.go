@@ -104,6 +104,9 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 	}
 	add("", res.Pages)
 
+	if cr != nil {
+		d.changeRequest = cr.ID
+	}
 	var rev *ent.Revision
 	err = r.withTx(ctx, func(tx *ent.Client) error {
 		if rev, err = d.write(ctx, tx, r.Dialect, spaceID, revision.TypeImport, []string{baseRev}, auth.ViewerID(ctx)); err != nil {

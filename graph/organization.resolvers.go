@@ -45,6 +45,10 @@ func (r *queryResolver) Organization(ctx context.Context, id string) (*ent.Organ
 	return r.ReadOrganization(ctx, id)
 }
 
+func (r *queryResolver) User(ctx context.Context, id string) (*ent.User, error) {
+	return r.UserByID(ctx, id)
+}
+
 // Organizations is the resolver for the organizations field.
 func (r *viewerResolver) Organizations(ctx context.Context, obj *model.Viewer) ([]*ent.Organization, error) {
 	var all []*ent.Organization

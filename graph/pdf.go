@@ -28,6 +28,35 @@ func (r *Resolver) ChangeRequestPDF(ctx context.Context, spaceID, crID string, p
 	if err != nil {
 		return "", err
 	}
+	title := cr.Subject
+	if title == "" {
+		title = "Change request"
+	}
+	return r.printRevision(ctx, rev, title, "change-request.pdf", pageID, only)
+}
+
+// SpacePDF prints a space's current content as ChangeRequestPDF prints a
+// change request's.
+func (r *Resolver) SpacePDF(ctx context.Context, spaceID string, pageID string, only bool) (string, error) {
+	s, _, err := visibleSpace(ctx, spaceID)
+	if err != nil {
+		return "", err
+	}
+	rev, err := loadRevision(ctx, s.RevisionID)
+	if err != nil {
+		return "", err
+	}
+	title := s.Title
+	if title == "" {
+		title = "Space"
+	}
+	return r.printRevision(ctx, rev, title, "space.pdf", pageID, only)
+}
+
+// printRevision prints a revision (every page, or pageID with its
+// subpages, or alone with only) and stores the PDF as a download that
+// expires after PDFLifetime; it answers the download's URL.
+func (r *Resolver) printRevision(ctx context.Context, rev *ent.Revision, title, name, pageID string, only bool) (string, error) {
 	l := loader.For(ctx)
 	filesThunk := l.RevisionFiles.Load(ctx, rev.ID)
 	t, err := l.RevisionTree.Load(ctx, rev.ID)()
@@ -81,10 +110,6 @@ func (r *Resolver) ChangeRequestPDF(ctx context.Context, spaceID, crID string, p
 		data, err := r.Blobs.Get(ctx, f.BlobKey)
 		return data, kind, err == nil
 	}
-	title := cr.Subject
-	if title == "" {
-		title = "Change request"
-	}
 	data, err := pdf.Render(title, pages, image)
 	if err != nil {
 		return "", err
@@ -93,7 +118,7 @@ func (r *Resolver) ChangeRequestPDF(ctx context.Context, spaceID, crID string, p
 	if err != nil {
 		return "", err
 	}
-	dl, err := r.Client.Download.Create().SetBlobKey(key).SetName("change-request.pdf").
+	dl, err := r.Client.Download.Create().SetBlobKey(key).SetName(name).
 		SetContentType("application/pdf").SetExpiresAt(clock.Now().Add(PDFLifetime)).Save(ctx)
 	if err != nil {
 		return "", err

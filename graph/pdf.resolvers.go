@@ -12,3 +12,7 @@ import (
 func (r *mutationResolver) ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (string, error) {
 	return r.Resolver.ChangeRequestPDF(ctx, spaceID, id, deref(page), derefBool(only))
 }
+
+func (r *mutationResolver) SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (string, error) {
+	return r.Resolver.SpacePDF(ctx, spaceID, deref(page), derefBool(only))
+}

@@ -80,9 +80,12 @@ func (r *spaceResolver) Parent(ctx context.Context, obj *ent.Space) (*ent.Collec
 	return r.SpaceParent(ctx, obj)
 }
 
-func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (*model.Revision, error) {
+func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space, id *string) (*model.Revision, error) {
 	if err := spaceContent(ctx, obj); err != nil {
 		return nil, err
+	}
+	if id != nil {
+		return orNull(r.revisionObject(r.SpaceRevisionByID(ctx, obj.ID, *id)))
 	}
 	if obj.RevisionID == "" {
 		return nil, nil

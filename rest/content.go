@@ -33,7 +33,19 @@ func (a *API) contentRoutes(r chi.Router) {
 		r.Method("GET", prefix+"/content/page/{pageId}", a.getPage(rev))
 		r.Method("GET", prefix+"/content/files", a.listFiles(rev))
 		r.Method("GET", prefix+"/content/files/{fileId}", a.getFile(rev))
+		r.Method("GET", prefix+"/content/path/*", a.getPageByPath(rev))
 	}
+	// Any revision of the space by id: current, earlier or a change request's.
+	byID := func(r *http.Request) (*ent.Revision, error) {
+		return a.res.SpaceRevisionByID(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "revisionId"))
+	}
+	const revisions = "/spaces/{spaceId}/revisions/{revisionId}"
+	r.Method("GET", revisions, a.getRevision(byID))
+	r.Method("GET", revisions+"/pages", a.listPages(byID))
+	r.Method("GET", revisions+"/page/{pageId}", a.getPage(byID))
+	r.Method("GET", revisions+"/files", a.listFiles(byID))
+	r.Method("GET", revisions+"/files/{fileId}", a.getFile(byID))
+	r.Method("GET", revisions+"/path/*", a.getPageByPath(byID))
 	r.Method("POST", "/spaces/{spaceId}/content", handler(a.updateSpaceContent))
 }
 
@@ -117,6 +129,21 @@ const (
 )
 
 func (a *API) getPage(rev revisionOf) handler {
+	return a.onePage(rev, func(r *http.Request, rv *ent.Revision) (*model.Page, error) {
+		return a.res.RevisionPage(r.Context(), rv, chi.URLParam(r, "pageId"))
+	})
+}
+
+// getPageByPath finds a page by the rest of the URL: a/b or a%2Fb (chi
+// keeps the escaped form when the path holds %2F; the resolver unescapes).
+func (a *API) getPageByPath(rev revisionOf) handler {
+	return a.onePage(rev, func(r *http.Request, rv *ent.Revision) (*model.Page, error) {
+		return a.res.RevisionPageByPath(r.Context(), rv, chi.URLParam(r, "*"))
+	})
+}
+
+// onePage answers one page of a revision, its body in the ?format= asked.
+func (a *API) onePage(rev revisionOf, find func(*http.Request, *ent.Revision) (*model.Page, error)) handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if err := contentQuery(r); err != nil {
 			return err
@@ -132,7 +159,7 @@ func (a *API) getPage(rev revisionOf) handler {
 		if err != nil {
 			return err
 		}
-		p, err := a.res.RevisionPage(r.Context(), rv, chi.URLParam(r, "pageId"))
+		p, err := find(r, rv)
 		return writeOne(w, r, http.StatusOK, p, err, func(ctx context.Context, p *model.Page) (any, error) {
 			return a.presentPageWithBody(ctx, p, format)
 		}, nil)

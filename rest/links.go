@@ -20,6 +20,24 @@ func (a *API) linkRoutes(r chi.Router) {
 	r.Method("GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links", handler(a.listLinks))
 	r.Method("GET", "/spaces/{spaceId}/content/files/{fileId}/backlinks", handler(a.listBacklinks))
 	r.Method("GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks", handler(a.listBacklinks))
+	r.Method("GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/links", handler(a.listLinks))
+	r.Method("GET", "/spaces/{spaceId}/content/page/{pageId}/backlinks", handler(a.listPageBacklinks))
+	r.Method("GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks", handler(a.listPageBacklinks))
+}
+
+// listPageBacklinks answers the pages linking to a page, as locations.
+func (a *API) listPageBacklinks(w http.ResponseWriter, r *http.Request) error {
+	args, err := listArgs(r)
+	if err != nil {
+		return err
+	}
+	pages, err := a.res.PageBacklinks(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), chi.URLParam(r, "pageId"))
+	if err != nil {
+		return err
+	}
+	return writeList(w, r, rankedPage(args, pages), nil, func(ctx context.Context, p *model.Page) (any, error) {
+		return a.presentPageLocation(ctx, p, "")
+	})
 }
 
 func (a *API) listLinks(w http.ResponseWriter, r *http.Request) error {

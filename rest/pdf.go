@@ -15,17 +15,40 @@ import (
 // Area `pdf`: a change request's content printed to PDF.
 func (a *API) pdfRoutes(r chi.Router) {
 	r.Method("GET", "/spaces/{spaceId}/change-requests/{changeRequestId}/pdf", handler(a.changeRequestPDF))
+	r.Method("GET", "/spaces/{spaceId}/pdf", handler(a.spacePDF))
+}
+
+// pdfOnly reads the only flag of the PDF operations.
+func pdfOnly(r *http.Request) (bool, error) {
+	v := queryString(r, "only")
+	if v == nil {
+		return false, nil
+	}
+	only, err := strconv.ParseBool(*v)
+	if err != nil {
+		return false, apperr.InvalidField("only", "must be true or false")
+	}
+	return only, nil
 }
 
 func (a *API) changeRequestPDF(w http.ResponseWriter, r *http.Request) error {
-	only := false
-	if v := queryString(r, "only"); v != nil {
-		var err error
-		if only, err = strconv.ParseBool(*v); err != nil {
-			return apperr.InvalidField("only", "must be true or false")
-		}
+	only, err := pdfOnly(r)
+	if err != nil {
+		return err
 	}
 	url, err := a.res.ChangeRequestPDF(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), params(r).Get("page"), only)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]string{"url": url})
+}
+
+func (a *API) spacePDF(w http.ResponseWriter, r *http.Request) error {
+	only, err := pdfOnly(r)
+	if err != nil {
+		return err
+	}
+	url, err := a.res.SpacePDF(r.Context(), chi.URLParam(r, "spaceId"), params(r).Get("page"), only)
 	if err != nil {
 		return err
 	}

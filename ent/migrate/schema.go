@@ -538,6 +538,7 @@ var (
 		{Name: "parents", Type: field.TypeJSON},
 		{Name: "created_by", Type: field.TypeString, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
+		{Name: "change_request_id", Type: field.TypeString, Nullable: true},
 	}
 	// RevisionsTable holds the schema information for the "revisions" table.
 	RevisionsTable = &schema.Table{
@@ -549,6 +550,11 @@ var (
 				Name:    "revision_space_id_created_at",
 				Unique:  false,
 				Columns: []*schema.Column{RevisionsColumns[1], RevisionsColumns[5]},
+			},
+			{
+				Name:    "revision_change_request_id_created_by",
+				Unique:  false,
+				Columns: []*schema.Column{RevisionsColumns[6], RevisionsColumns[4]},
 			},
 		},
 	}

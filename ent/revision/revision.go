@@ -24,6 +24,8 @@ const (
 	FieldCreatedBy = "created_by"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
+	// FieldChangeRequestID holds the string denoting the change_request_id field in the database.
+	FieldChangeRequestID = "change_request_id"
 	// Table holds the table name of the revision in the database.
 	Table = "revisions"
 )
@@ -36,6 +38,7 @@ var Columns = []string{
 	FieldParents,
 	FieldCreatedBy,
 	FieldCreatedAt,
+	FieldChangeRequestID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -111,4 +114,9 @@ func ByCreatedBy(opts ...sql.OrderTermOption) OrderOption {
 // ByCreatedAt orders the results by the created_at field.
 func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreatedAt, opts...).ToFunc()
+}
+
+// ByChangeRequestID orders the results by the change_request_id field.
+func ByChangeRequestID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldChangeRequestID, opts...).ToFunc()
 }

@@ -79,6 +79,11 @@ func CreatedAt(v time.Time) predicate.Revision {
 	return predicate.Revision(sql.FieldEQ(FieldCreatedAt, v))
 }
 
+// ChangeRequestID applies equality check predicate on the "change_request_id" field. It's identical to ChangeRequestIDEQ.
+func ChangeRequestID(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldChangeRequestID, v))
+}
+
 // SpaceIDEQ applies the EQ predicate on the "space_id" field.
 func SpaceIDEQ(v string) predicate.Revision {
 	return predicate.Revision(sql.FieldEQ(FieldSpaceID, v))
@@ -277,6 +282,81 @@ func CreatedAtLT(v time.Time) predicate.Revision {
 // CreatedAtLTE applies the LTE predicate on the "created_at" field.
 func CreatedAtLTE(v time.Time) predicate.Revision {
 	return predicate.Revision(sql.FieldLTE(FieldCreatedAt, v))
+}
+
+// ChangeRequestIDEQ applies the EQ predicate on the "change_request_id" field.
+func ChangeRequestIDEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDNEQ applies the NEQ predicate on the "change_request_id" field.
+func ChangeRequestIDNEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldNEQ(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDIn applies the In predicate on the "change_request_id" field.
+func ChangeRequestIDIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldIn(FieldChangeRequestID, vs...))
+}
+
+// ChangeRequestIDNotIn applies the NotIn predicate on the "change_request_id" field.
+func ChangeRequestIDNotIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldNotIn(FieldChangeRequestID, vs...))
+}
+
+// ChangeRequestIDGT applies the GT predicate on the "change_request_id" field.
+func ChangeRequestIDGT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGT(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDGTE applies the GTE predicate on the "change_request_id" field.
+func ChangeRequestIDGTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGTE(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDLT applies the LT predicate on the "change_request_id" field.
+func ChangeRequestIDLT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLT(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDLTE applies the LTE predicate on the "change_request_id" field.
+func ChangeRequestIDLTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLTE(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDContains applies the Contains predicate on the "change_request_id" field.
+func ChangeRequestIDContains(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContains(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDHasPrefix applies the HasPrefix predicate on the "change_request_id" field.
+func ChangeRequestIDHasPrefix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasPrefix(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDHasSuffix applies the HasSuffix predicate on the "change_request_id" field.
+func ChangeRequestIDHasSuffix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasSuffix(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDIsNil applies the IsNil predicate on the "change_request_id" field.
+func ChangeRequestIDIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldChangeRequestID))
+}
+
+// ChangeRequestIDNotNil applies the NotNil predicate on the "change_request_id" field.
+func ChangeRequestIDNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldChangeRequestID))
+}
+
+// ChangeRequestIDEqualFold applies the EqualFold predicate on the "change_request_id" field.
+func ChangeRequestIDEqualFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEqualFold(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDContainsFold applies the ContainsFold predicate on the "change_request_id" field.
+func ChangeRequestIDContainsFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContainsFold(FieldChangeRequestID, v))
 }
 
 // And groups predicates with the AND operator between them.

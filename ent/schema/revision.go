@@ -24,11 +24,18 @@ func (Revision) Fields() []ent.Field {
 		field.Strings("parents").Default([]string{}).Immutable(),
 		field.String("created_by").Optional().Immutable(),
 		field.Time("created_at").Default(clock.Now).Immutable(),
+		// The change request whose content edits or import made the
+		// revision; unset for every other revision. Contributors of a change
+		// request are the authors of its revisions (and of its comments).
+		field.String("change_request_id").Optional().Immutable(),
 	}
 }
 
 func (Revision) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("space_id", "created_at")}
+	return []ent.Index{
+		index.Fields("space_id", "created_at"),
+		index.Fields("change_request_id", "created_by"),
+	}
 }
 
 // Page is one page of one revision. Its page_id is stable across

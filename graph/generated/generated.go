@@ -72,9 +72,11 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	ChangeRequest struct {
+		Changes                func(childComplexity int, limit *int) int
 		Comment                func(childComplexity int, id string) int
 		Commenters             func(childComplexity int, first *int, after *string) int
 		Comments               func(childComplexity int, first *int, after *string, order *model.Order, status *string, targetPage *string, authors []string) int
+		Contributors           func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		CreatedBy              func(childComplexity int) int
 		FileBacklinks          func(childComplexity int, fileID string) int
@@ -222,6 +224,13 @@ type ComplexityRoot struct {
 		Page          func(childComplexity int) int
 		Revision      func(childComplexity int) int
 		Space         func(childComplexity int) int
+	}
+
+	Contributor struct {
+		ActionType func(childComplexity int) int
+		Count      func(childComplexity int) int
+		UpdatedAt  func(childComplexity int) int
+		User       func(childComplexity int) int
 	}
 
 	CustomField struct {
@@ -431,6 +440,7 @@ type ComplexityRoot struct {
 		RemoveTeamMember             func(childComplexity int, organizationID string, teamID string, userID string) int
 		RestoreSpace                 func(childComplexity int, id string) int
 		SetMemberSso                 func(childComplexity int, organizationID string, userID string) int
+		SpacePDF                     func(childComplexity int, spaceID string, page *string, only *bool) int
 		TransferCollection           func(childComplexity int, id string, organizationID string) int
 		TransferSpace                func(childComplexity int, id string, organizationID string) int
 		UnpublishSite                func(childComplexity int, id string) int
@@ -463,6 +473,7 @@ type ComplexityRoot struct {
 
 	Organization struct {
 		Ai                    func(childComplexity int) int
+		ChangeRequests        func(childComplexity int, first *int, after *string, order *model.Order, status *changerequest.Status, creator *string, contributor *string) int
 		Collections           func(childComplexity int, first *int, after *string, order *model.Order, nested *bool) int
 		CommunityType         func(childComplexity int) int
 		CreatedAt             func(childComplexity int) int
@@ -531,6 +542,7 @@ type ComplexityRoot struct {
 	}
 
 	Page struct {
+		Ancestors   func(childComplexity int) int
 		Comments    func(childComplexity int, first *int, after *string, order *model.Order, status *string) int
 		CreatedAt   func(childComplexity int) int
 		Description func(childComplexity int) int
@@ -541,6 +553,7 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		Markdown    func(childComplexity int) int
 		Pages       func(childComplexity int) int
+		Parent      func(childComplexity int) int
 		Path        func(childComplexity int) int
 		Slug        func(childComplexity int) int
 		Title       func(childComplexity int) int
@@ -572,17 +585,48 @@ type ComplexityRoot struct {
 		Site                   func(childComplexity int, id string) int
 		Space                  func(childComplexity int, id string, shareKey *string) int
 		Translation            func(childComplexity int, organizationID string, id string) int
+		User                   func(childComplexity int, id string) int
 		Viewer                 func(childComplexity int) int
 	}
 
 	Revision struct {
-		CreatedAt func(childComplexity int) int
-		Files     func(childComplexity int) int
-		ID        func(childComplexity int) int
-		Page      func(childComplexity int, id string) int
-		Pages     func(childComplexity int) int
-		Parents   func(childComplexity int) int
-		Type      func(childComplexity int) int
+		Changes    func(childComplexity int, limit *int) int
+		CreatedAt  func(childComplexity int) int
+		Files      func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Page       func(childComplexity int, id string) int
+		PageByPath func(childComplexity int, path string) int
+		Pages      func(childComplexity int) int
+		Parents    func(childComplexity int) int
+		Type       func(childComplexity int) int
+	}
+
+	RevisionChange struct {
+		Attributes   func(childComplexity int) int
+		Before       func(childComplexity int) int
+		File         func(childComplexity int) int
+		FileBefore   func(childComplexity int) int
+		Page         func(childComplexity int) int
+		ParentAfter  func(childComplexity int) int
+		ParentBefore func(childComplexity int) int
+		Type         func(childComplexity int) int
+	}
+
+	RevisionChanges struct {
+		Changes    func(childComplexity int) int
+		MergedFrom func(childComplexity int) int
+		More       func(childComplexity int) int
+	}
+
+	RevisionConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	RevisionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	SAMLProvider struct {
@@ -749,9 +793,11 @@ type ComplexityRoot struct {
 		Links               func(childComplexity int, pageID *string, status *string) int
 		OpenComments        func(childComplexity int) int
 		Organization        func(childComplexity int) int
+		Page                func(childComplexity int, path string) int
 		Parent              func(childComplexity int) int
 		Permissions         func(childComplexity int) int
-		Revision            func(childComplexity int) int
+		Revision            func(childComplexity int, id *string) int
+		Revisions           func(childComplexity int, first *int, after *string, order *model.Order) int
 		Search              func(childComplexity int, query string, first *int, after *string) int
 		Title               func(childComplexity int) int
 		UpdatedAt           func(childComplexity int) int
@@ -904,9 +950,11 @@ type ChangeRequestResolver interface {
 	OpenComments(ctx context.Context, obj *ent.ChangeRequest) (int, error)
 	Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error)
 	Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestURLs, error)
+	Contributors(ctx context.Context, obj *ent.ChangeRequest) ([]*model.Contributor, error)
 	Comments(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string, order *model.Order, status *string, targetPage *string, authors []string) (*model.CommentConnection, error)
 	Comment(ctx context.Context, obj *ent.ChangeRequest, id string) (*ent.Comment, error)
 	Commenters(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string) (*model.MemberConnection, error)
+	Changes(ctx context.Context, obj *ent.ChangeRequest, limit *int) (*model.RevisionChanges, error)
 	Links(ctx context.Context, obj *ent.ChangeRequest, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.ChangeRequest, fileID string) ([]*model.Page, error)
 }
@@ -995,6 +1043,7 @@ type MutationResolver interface {
 	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
 	SetMemberSso(ctx context.Context, organizationID string, userID string) (*ent.Member, error)
 	ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (string, error)
+	SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (string, error)
 	CreateSAMLProvider(ctx context.Context, organizationID string, input model.CreateSAMLProviderInput) (*ent.SAMLProvider, error)
 	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error)
 	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (bool, error)
@@ -1045,6 +1094,7 @@ type MutationResolver interface {
 type OrganizationResolver interface {
 	Permissions(ctx context.Context, obj *ent.Organization) (*access.OrganizationPermissions, error)
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationURLs, error)
+	ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, status *changerequest.Status, creator *string, contributor *string) (*model.ChangeRequestConnection, error)
 	Collections(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, nested *bool) (*model.CollectionConnection, error)
 	CustomFields(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.CustomFieldConnection, error)
 	InviteLinksConnection(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.InviteConnection, error)
@@ -1073,6 +1123,8 @@ type PageResolver interface {
 	Document(ctx context.Context, obj *model.Page) (any, error)
 	Urls(ctx context.Context, obj *model.Page) (*model.PageURLs, error)
 	Comments(ctx context.Context, obj *model.Page, first *int, after *string, order *model.Order, status *string) (*model.CommentConnection, error)
+	Parent(ctx context.Context, obj *model.Page) (*model.Page, error)
+	Ancestors(ctx context.Context, obj *model.Page) ([]*model.Page, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (model.Node, error)
@@ -1081,6 +1133,7 @@ type QueryResolver interface {
 	CustomField(ctx context.Context, organizationID string, name string) (*ent.CustomField, error)
 	OrganizationInviteLink(ctx context.Context, organizationID string, id string) (*ent.Invite, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
+	User(ctx context.Context, id string) (*ent.User, error)
 	SamlProvider(ctx context.Context, organizationID string, id string) (*ent.SAMLProvider, error)
 	Site(ctx context.Context, id string) (*ent.Site, error)
 	PublishedSite(ctx context.Context, id string, shareKey *string) (*ent.Site, error)
@@ -1093,6 +1146,8 @@ type RevisionResolver interface {
 
 	Files(ctx context.Context, obj *model.Revision) ([]*ent.File, error)
 	Page(ctx context.Context, obj *model.Revision, id string) (*model.Page, error)
+	PageByPath(ctx context.Context, obj *model.Revision, path string) (*model.Page, error)
+	Changes(ctx context.Context, obj *model.Revision, limit *int) (*model.RevisionChanges, error)
 }
 type SAMLProviderResolver interface {
 	DefaultTeam(ctx context.Context, obj *ent.SAMLProvider) (*ent.Team, error)
@@ -1139,7 +1194,7 @@ type SiteSpaceResolver interface {
 type SpaceResolver interface {
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
-	Revision(ctx context.Context, obj *ent.Space) (*model.Revision, error)
+	Revision(ctx context.Context, obj *ent.Space, id *string) (*model.Revision, error)
 
 	OpenComments(ctx context.Context, obj *ent.Space) (int, error)
 	ChangeRequestCount(ctx context.Context, obj *ent.Space) (int, error)
@@ -1152,6 +1207,8 @@ type SpaceResolver interface {
 	Comments(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, status *string, targetPage *string, authors []string) (*model.CommentConnection, error)
 	Comment(ctx context.Context, obj *ent.Space, id string) (*ent.Comment, error)
 	Commenters(ctx context.Context, obj *ent.Space, first *int, after *string) (*model.MemberConnection, error)
+	Revisions(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order) (*model.RevisionConnection, error)
+	Page(ctx context.Context, obj *ent.Space, path string) (*model.Page, error)
 	Links(ctx context.Context, obj *ent.Space, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error)
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error)
@@ -1198,6 +1255,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	_ = ec
 	switch typeName + "." + field {
 
+	case "ChangeRequest.changes":
+		if e.ComplexityRoot.ChangeRequest.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Changes(childComplexity, args["limit"].(*int)), true
 	case "ChangeRequest.comment":
 		if e.ComplexityRoot.ChangeRequest.Comment == nil {
 			break
@@ -1231,6 +1299,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.Comments(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["status"].(*string), args["targetPage"].(*string), args["authors"].([]string)), true
+	case "ChangeRequest.contributors":
+		if e.ComplexityRoot.ChangeRequest.Contributors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Contributors(childComplexity), true
 	case "ChangeRequest.createdAt":
 		if e.ComplexityRoot.ChangeRequest.CreatedAt == nil {
 			break
@@ -1832,6 +1906,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentTarget.Space(childComplexity), true
+
+	case "Contributor.actionType":
+		if e.ComplexityRoot.Contributor.ActionType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Contributor.ActionType(childComplexity), true
+	case "Contributor.count":
+		if e.ComplexityRoot.Contributor.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Contributor.Count(childComplexity), true
+	case "Contributor.updatedAt":
+		if e.ComplexityRoot.Contributor.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Contributor.UpdatedAt(childComplexity), true
+	case "Contributor.user":
+		if e.ComplexityRoot.Contributor.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Contributor.User(childComplexity), true
 
 	case "CustomField.createdAt":
 		if e.ComplexityRoot.CustomField.CreatedAt == nil {
@@ -2916,6 +3015,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.spacePDF":
+		if e.ComplexityRoot.Mutation.SpacePDF == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_spacePDF_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SpacePDF(childComplexity, args["spaceId"].(string), args["page"].(*string), args["only"].(*bool)), true
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
 			break
@@ -3231,6 +3341,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Ai(childComplexity), true
+	case "Organization.changeRequests":
+		if e.ComplexityRoot.Organization.ChangeRequests == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_changeRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["status"].(*changerequest.Status), args["creator"].(*string), args["contributor"].(*string)), true
 	case "Organization.collections":
 		if e.ComplexityRoot.Organization.Collections == nil {
 			break
@@ -3587,6 +3708,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrganizationURLs.Logo(childComplexity), true
 
+	case "Page.ancestors":
+		if e.ComplexityRoot.Page.Ancestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Ancestors(childComplexity), true
 	case "Page.comments":
 		if e.ComplexityRoot.Page.Comments == nil {
 			break
@@ -3652,6 +3779,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Page.Pages(childComplexity), true
+	case "Page.parent":
+		if e.ComplexityRoot.Page.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Parent(childComplexity), true
 	case "Page.path":
 		if e.ComplexityRoot.Page.Path == nil {
 			break
@@ -3843,6 +3976,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Translation(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Query.user":
+		if e.ComplexityRoot.Query.User == nil {
+			break
+		}
+
+		args, err := ec.field_Query_user_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.User(childComplexity, args["id"].(string)), true
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -3850,6 +3994,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
 
+	case "Revision.changes":
+		if e.ComplexityRoot.Revision.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.Changes(childComplexity, args["limit"].(*int)), true
 	case "Revision.createdAt":
 		if e.ComplexityRoot.Revision.CreatedAt == nil {
 			break
@@ -3879,6 +4034,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Page(childComplexity, args["id"].(string)), true
+	case "Revision.pageByPath":
+		if e.ComplexityRoot.Revision.PageByPath == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_pageByPath_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.PageByPath(childComplexity, args["path"].(string)), true
 	case "Revision.pages":
 		if e.ComplexityRoot.Revision.Pages == nil {
 			break
@@ -3897,6 +4063,106 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Type(childComplexity), true
+
+	case "RevisionChange.attributes":
+		if e.ComplexityRoot.RevisionChange.Attributes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.Attributes(childComplexity), true
+	case "RevisionChange.before":
+		if e.ComplexityRoot.RevisionChange.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.Before(childComplexity), true
+	case "RevisionChange.file":
+		if e.ComplexityRoot.RevisionChange.File == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.File(childComplexity), true
+	case "RevisionChange.fileBefore":
+		if e.ComplexityRoot.RevisionChange.FileBefore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.FileBefore(childComplexity), true
+	case "RevisionChange.page":
+		if e.ComplexityRoot.RevisionChange.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.Page(childComplexity), true
+	case "RevisionChange.parentAfter":
+		if e.ComplexityRoot.RevisionChange.ParentAfter == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.ParentAfter(childComplexity), true
+	case "RevisionChange.parentBefore":
+		if e.ComplexityRoot.RevisionChange.ParentBefore == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.ParentBefore(childComplexity), true
+	case "RevisionChange.type":
+		if e.ComplexityRoot.RevisionChange.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.Type(childComplexity), true
+
+	case "RevisionChanges.changes":
+		if e.ComplexityRoot.RevisionChanges.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChanges.Changes(childComplexity), true
+	case "RevisionChanges.mergedFrom":
+		if e.ComplexityRoot.RevisionChanges.MergedFrom == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChanges.MergedFrom(childComplexity), true
+	case "RevisionChanges.more":
+		if e.ComplexityRoot.RevisionChanges.More == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChanges.More(childComplexity), true
+
+	case "RevisionConnection.edges":
+		if e.ComplexityRoot.RevisionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionConnection.Edges(childComplexity), true
+	case "RevisionConnection.pageInfo":
+		if e.ComplexityRoot.RevisionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionConnection.PageInfo(childComplexity), true
+	case "RevisionConnection.totalCount":
+		if e.ComplexityRoot.RevisionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionConnection.TotalCount(childComplexity), true
+
+	case "RevisionEdge.cursor":
+		if e.ComplexityRoot.RevisionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionEdge.Cursor(childComplexity), true
+	case "RevisionEdge.node":
+		if e.ComplexityRoot.RevisionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionEdge.Node(childComplexity), true
 
 	case "SAMLProvider.certificate":
 		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
@@ -4605,6 +4871,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Organization(childComplexity), true
+	case "Space.page":
+		if e.ComplexityRoot.Space.Page == nil {
+			break
+		}
+
+		args, err := ec.field_Space_page_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Page(childComplexity, args["path"].(string)), true
 	case "Space.parent":
 		if e.ComplexityRoot.Space.Parent == nil {
 			break
@@ -4622,7 +4899,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Space.Revision(childComplexity), true
+		args, err := ec.field_Space_revision_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Revision(childComplexity, args["id"].(*string)), true
+	case "Space.revisions":
+		if e.ComplexityRoot.Space.Revisions == nil {
+			break
+		}
+
+		args, err := ec.field_Space_revisions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Revisions(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Space.search":
 		if e.ComplexityRoot.Space.Search == nil {
 			break
@@ -5384,6 +5677,49 @@ enum MergeResultKind {
   "The space's changes were brought into the change request (or it was already up to date)."
   update
 }
+
+"A user's contributions of one kind to a change request."
+type Contributor {
+  "The user."
+  user: User!
+  "How many times: content edits (batches and imports) or comments."
+  count: Int!
+  "What the user did."
+  actionType: ContributorAction!
+  "When the user last did it."
+  updatedAt: Time!
+}
+
+"What a Contributor did (REST spells them the same)."
+enum ContributorAction {
+  "Edited the change request's content."
+  edit
+  "Commented on the change request."
+  comment
+}
+
+extend type ChangeRequest {
+  "Users who edited or commented on the change request, one entry per user and action, latest first."
+  contributors: [Contributor!]!
+}
+
+extend type Organization {
+  "Change requests of the organization's spaces the caller can read, with one status (default open), newest first."
+  changeRequests(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only change requests with this status; absent: open."
+    status: ChangeRequestStatus
+    "Only change requests opened by this user ID."
+    creator: ID
+    "Only change requests this user ID edited or commented on (see ChangeRequest.contributors)."
+    contributor: ID
+  ): ChangeRequestConnection!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/collection.graphql", Input: `# Collections: nested groups of spaces (REST area ` + "`" + `spaces` + "`" + `).
 
@@ -6130,6 +6466,120 @@ enum ContentChangeOperation {
   delete_page
   "Upload files (files) to the content."
   insert_files
+}
+
+"A page of RevisionConnection: revisions with their cursors."
+type RevisionConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [RevisionEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list, across all pages."
+  totalCount: Int!
+}
+
+"One Revision of a RevisionConnection page, with its cursor."
+type RevisionEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The revision."
+  node: Revision!
+}
+
+extend type Space {
+  "The space's main-line history: the current revision, its first parent and so on (change requests' revisions are not on it), newest first."
+  revisions(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: newest first."
+    order: Order
+  ): RevisionConnection!
+  "A page of the current revision by its path (slugs joined with '/'); null when no page has that path."
+  page(
+    "The page's path, e.g. getting-started/install; leading and trailing slashes are ignored."
+    path: String!
+  ): Page
+}
+
+extend type Revision {
+  "A page of the revision by its path (slugs joined with '/'); null when no page has that path."
+  pageByPath(
+    "The page's path, e.g. getting-started/install."
+    path: String!
+  ): Page
+}
+
+extend type Page {
+  "The parent page; null for a root page."
+  parent: Page
+  "The pages from the root down to the parent (breadcrumbs); empty for a root page."
+  ancestors: [Page!]!
+}
+
+"What changed between two revisions (GitBook's semantic changes): the first changes, in tree order, and how many more."
+type RevisionChanges {
+  "The changes: pages in the newer tree's order (a move before an edit of the same page), then deleted pages, then files."
+  changes: [RevisionChange!]!
+  "How many changes were left out by the limit."
+  more: Int!
+  "For a merge revision, the change request it merged; null otherwise."
+  mergedFrom: ChangeRequest
+}
+
+"One change of a page or a file."
+type RevisionChange {
+  "What happened."
+  type: RevisionChangeType!
+  "The page after the change (before it, for page_deleted); null for file changes."
+  page: Page
+  "The page before an edit or a move; null otherwise."
+  before: Page
+  "The file after the change (before it, for file_deleted); null for page changes."
+  file: File
+  "The file before a file_edited change; null otherwise."
+  fileBefore: File
+  "What an edit changed, in REST spelling: title, emoji, description, slug, type, hidden, target, document (pages); name, contentType, size, downloadURL, dimensions (files). Empty for other changes."
+  attributes: [String!]!
+  "A move's parent before it; null for the root or another change."
+  parentBefore: Page
+  "A move's parent after it; null for the root or another change."
+  parentAfter: Page
+}
+
+"The kind of a RevisionChange (REST spells them the same)."
+enum RevisionChangeType {
+  "A page was added."
+  page_created
+  "A page's title, slug, body or another attribute changed (see attributes)."
+  page_edited
+  "A page got a new parent or a new place among its siblings."
+  page_moved
+  "A page was deleted."
+  page_deleted
+  "A file was added."
+  file_created
+  "A file's name, type or bytes changed."
+  file_edited
+  "A file was deleted."
+  file_deleted
+}
+
+extend type Revision {
+  "What the revision changed from its first parent (everything, for a revision without parents)."
+  changes(
+    "How many changes to answer: 1 to 1000, default 10."
+    limit: Int
+  ): RevisionChanges!
+}
+
+extend type ChangeRequest {
+  "What the change request changes from the space's revision it was created from or last updated from (its merge base)."
+  changes(
+    "How many changes to answer: 1 to 1000, default 10."
+    limit: Int
+  ): RevisionChanges!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/customfield.graphql", Input: `# Custom-field definitions of an organization (REST area ` + "`" + `custom-fields` + "`" + `),
@@ -6918,6 +7368,14 @@ enum DefaultContentType {
   "A published site."
   site
 }
+
+extend type Query {
+  "A user who shares an organization with the caller (guests included), or the caller; NOT_FOUND otherwise."
+  user(
+    "The user's ID."
+    id: ID!
+  ): User!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/pdf.graphql", Input: `# PDF: a change request printed to a downloadable PDF (REST area ` + "`" + `pdf` + "`" + `).
 
@@ -6928,6 +7386,18 @@ extend type Mutation {
     spaceId: ID!
     "The change request's ID or number."
     id: String!
+    "Print only this page (with its subpages); absent: every page."
+    page: ID
+    "With page: print the page without its subpages."
+    only: Boolean
+  ): String!
+}
+
+extend type Mutation {
+  "Print a space's current content (or its page pageId, alone with only) to PDF; answers a download URL valid for an hour."
+  spacePDF(
+    "The space's ID."
+    spaceId: ID!
     "Print only this page (with its subpages); absent: every page."
     page: ID
     "With page: print the page without its subpages."
@@ -7528,8 +7998,11 @@ type Space implements Node {
   organization: Organization!
   "The collection it is in; null at the organization's root."
   parent: Collection
-  "The active revision: the space's current content."
-  revision: Revision
+  "The active revision (the space's current content), or with id any revision of the space: an earlier one or a change request's (null when the space has no such revision)."
+  revision(
+    "A revision's ID; absent: the current revision."
+    id: ID
+  ): Revision
   "See DefaultLevel; null: members get no access by default."
   defaultLevel: DefaultLevel
   "Number of open comments (the space's own, or the change request's); the list is ` + "`" + `comments` + "`" + `."
@@ -8275,12 +8748,16 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_outdated(ctx, field)
 	case "urls":
 		return ec.fieldContext_ChangeRequest_urls(ctx, field)
+	case "contributors":
+		return ec.fieldContext_ChangeRequest_contributors(ctx, field)
 	case "comments":
 		return ec.fieldContext_ChangeRequest_comments(ctx, field)
 	case "comment":
 		return ec.fieldContext_ChangeRequest_comment(ctx, field)
 	case "commenters":
 		return ec.fieldContext_ChangeRequest_commenters(ctx, field)
+	case "changes":
+		return ec.fieldContext_ChangeRequest_changes(ctx, field)
 	case "links":
 		return ec.fieldContext_ChangeRequest_links(ctx, field)
 	case "fileBacklinks":
@@ -8547,6 +9024,20 @@ func (ec *executionContext) childFields_CommentTarget(ctx context.Context, field
 		return ec.fieldContext_CommentTarget_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CommentTarget", field.Name)
+}
+
+func (ec *executionContext) childFields_Contributor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_Contributor_user(ctx, field)
+	case "count":
+		return ec.fieldContext_Contributor_count(ctx, field)
+	case "actionType":
+		return ec.fieldContext_Contributor_actionType(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Contributor_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Contributor", field.Name)
 }
 
 func (ec *executionContext) childFields_CustomField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8899,6 +9390,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_permissions(ctx, field)
 	case "urls":
 		return ec.fieldContext_Organization_urls(ctx, field)
+	case "changeRequests":
+		return ec.fieldContext_Organization_changeRequests(ctx, field)
 	case "collections":
 		return ec.fieldContext_Organization_collections(ctx, field)
 	case "customFields":
@@ -9033,6 +9526,10 @@ func (ec *executionContext) childFields_Page(ctx context.Context, field graphql.
 		return ec.fieldContext_Page_urls(ctx, field)
 	case "comments":
 		return ec.fieldContext_Page_comments(ctx, field)
+	case "parent":
+		return ec.fieldContext_Page_parent(ctx, field)
+	case "ancestors":
+		return ec.fieldContext_Page_ancestors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Page", field.Name)
 }
@@ -9075,8 +9572,68 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_files(ctx, field)
 	case "page":
 		return ec.fieldContext_Revision_page(ctx, field)
+	case "pageByPath":
+		return ec.fieldContext_Revision_pageByPath(ctx, field)
+	case "changes":
+		return ec.fieldContext_Revision_changes(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_RevisionChange_type(ctx, field)
+	case "page":
+		return ec.fieldContext_RevisionChange_page(ctx, field)
+	case "before":
+		return ec.fieldContext_RevisionChange_before(ctx, field)
+	case "file":
+		return ec.fieldContext_RevisionChange_file(ctx, field)
+	case "fileBefore":
+		return ec.fieldContext_RevisionChange_fileBefore(ctx, field)
+	case "attributes":
+		return ec.fieldContext_RevisionChange_attributes(ctx, field)
+	case "parentBefore":
+		return ec.fieldContext_RevisionChange_parentBefore(ctx, field)
+	case "parentAfter":
+		return ec.fieldContext_RevisionChange_parentAfter(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionChange", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionChanges(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "changes":
+		return ec.fieldContext_RevisionChanges_changes(ctx, field)
+	case "more":
+		return ec.fieldContext_RevisionChanges_more(ctx, field)
+	case "mergedFrom":
+		return ec.fieldContext_RevisionChanges_mergedFrom(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionChanges", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_RevisionConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_RevisionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_RevisionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_RevisionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_RevisionEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9415,6 +9972,10 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_comment(ctx, field)
 	case "commenters":
 		return ec.fieldContext_Space_commenters(ctx, field)
+	case "revisions":
+		return ec.fieldContext_Space_revisions(ctx, field)
+	case "page":
+		return ec.fieldContext_Space_page(ctx, field)
 	case "links":
 		return ec.fieldContext_Space_links(ctx, field)
 	case "fileBacklinks":
@@ -9804,6 +10365,20 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 // endregion ************************** internal!.gotpl ***************************
 
 // region    ***************************** args.gotpl *****************************
+
+func (ec *executionContext) field_ChangeRequest_changes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	return args, nil
+}
 
 func (ec *executionContext) field_ChangeRequest_comment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
@@ -11183,6 +11758,36 @@ func (ec *executionContext) field_Mutation_setMemberSSO_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_spacePDF_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "only",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["only"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_transferCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11927,6 +12532,60 @@ func (ec *executionContext) field_Mutation_updateTranslation_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_changeRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (*changerequest.Status, error) {
+			return ec.unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "creator",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["creator"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "contributor",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["contributor"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Organization_collections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12585,6 +13244,48 @@ func (ec *executionContext) field_Query_translation_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_changes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "limit",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["limit"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_pageByPath_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12782,6 +13483,64 @@ func (ec *executionContext) field_Space_links_args(ctx context.Context, rawArgs 
 		return nil, err
 	}
 	args["status"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_page_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_revision_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_revisions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
 	return args, nil
 }
 
@@ -13330,6 +14089,38 @@ func (ec *executionContext) fieldContext_ChangeRequest_urls(_ context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _ChangeRequest_contributors(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_contributors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Contributors(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Contributor) graphql.Marshaler {
+			return ec.marshalNContributor2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContributorᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_contributors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Contributor(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ChangeRequest_comments(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -13456,6 +14247,50 @@ func (ec *executionContext) fieldContext_ChangeRequest_commenters(ctx context.Co
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_ChangeRequest_commenters_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_changes(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Changes(ctx, obj, fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
+			return ec.marshalNRevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionChanges(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_changes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -15593,6 +16428,107 @@ func (ec *executionContext) fieldContext_CommentTarget_node(_ context.Context, f
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Contributor_user(ctx context.Context, field graphql.CollectedField, obj *model.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Contributor_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Contributor_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Contributor",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Contributor_count(ctx context.Context, field graphql.CollectedField, obj *model.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Contributor_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Contributor_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Contributor", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Contributor_actionType(ctx context.Context, field graphql.CollectedField, obj *model.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Contributor_actionType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ActionType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNContributorAction2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Contributor_actionType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Contributor", field, false, false, "ContributorAction")
+}
+
+func (ec *executionContext) _Contributor_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.Contributor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Contributor_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Contributor_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Contributor", field, false, false, "Time")
 }
 
 func (ec *executionContext) _CustomField_id(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
@@ -19181,6 +20117,50 @@ func (ec *executionContext) fieldContext_Mutation_changeRequestPDF(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_spacePDF(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_spacePDF(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SpacePDF(ctx, fc.Args["spaceId"].(string), fc.Args["page"].(*string), fc.Args["only"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_spacePDF(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type String does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_spacePDF_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSAMLProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21658,6 +22638,50 @@ func (ec *executionContext) fieldContext_Organization_urls(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_changeRequests(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_changeRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().ChangeRequests(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["status"].(*changerequest.Status), fc.Args["creator"].(*string), fc.Args["contributor"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
+			return ec.marshalNChangeRequestConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_changeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_changeRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_collections(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23070,6 +24094,70 @@ func (ec *executionContext) fieldContext_Page_comments(ctx context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Page_parent(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_parent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().Parent(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Page_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Page",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Page_ancestors(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_ancestors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().Ancestors(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
+			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_ancestors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Page",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23431,6 +24519,50 @@ func (ec *executionContext) fieldContext_Query_organization(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_organization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_user(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().User(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_user_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -23973,6 +25105,561 @@ func (ec *executionContext) fieldContext_Revision_page(ctx context.Context, fiel
 	if fc.Args, err = ec.field_Revision_page_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_pageByPath(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_pageByPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().PageByPath(ctx, obj, fc.Args["path"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_pageByPath(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_pageByPath_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_changes(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().Changes(ctx, obj, fc.Args["limit"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
+			return ec.marshalNRevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionChanges(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_changes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_type(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNRevisionChangeType2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionChange", field, false, false, "RevisionChangeType")
+}
+
+func (ec *executionContext) _RevisionChange_page(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_before(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_before(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Before, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_before(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_file(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_file(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.File, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.File) graphql.Marshaler {
+			return ec.marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_file(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_File(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_fileBefore(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_fileBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileBefore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.File) graphql.Marshaler {
+			return ec.marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_fileBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_File(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_attributes(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_attributes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attributes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_attributes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionChange", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionChange_parentBefore(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_parentBefore(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ParentBefore, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_parentBefore(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChange_parentAfter(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChange_parentAfter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ParentAfter, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChange_parentAfter(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChanges_changes(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChanges_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionChange) graphql.Marshaler {
+			return ec.marshalNRevisionChange2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChanges_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChanges",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionChanges_more(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChanges_more(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.More, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChanges_more(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionChanges", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RevisionChanges_mergedFrom(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChanges) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionChanges_mergedFrom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergedFrom, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionChanges_mergedFrom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionChanges",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.RevisionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.RevisionEdge) graphql.Marshaler {
+			return ec.marshalNRevisionEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.RevisionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RevisionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.RevisionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _RevisionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.RevisionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.RevisionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RevisionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -26574,7 +28261,8 @@ func (ec *executionContext) _Space_revision(ctx context.Context, field graphql.C
 			return ec.fieldContext_Space_revision(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Space().Revision(ctx, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Revision(ctx, obj, fc.Args["id"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
@@ -26584,7 +28272,7 @@ func (ec *executionContext) _Space_revision(ctx context.Context, field graphql.C
 		false,
 	)
 }
-func (ec *executionContext) fieldContext_Space_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Space_revision(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
@@ -26593,6 +28281,17 @@ func (ec *executionContext) fieldContext_Space_revision(_ context.Context, field
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Revision(ctx, field)
 		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_revision_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -26990,6 +28689,94 @@ func (ec *executionContext) fieldContext_Space_commenters(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Space_commenters_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_revisions(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_revisions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Revisions(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionConnection) graphql.Marshaler {
+			return ec.marshalNRevisionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_revisions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_revisions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_page(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Page(ctx, obj, fc.Args["path"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_page(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_page_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -32356,6 +34143,12 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_urls(ctx, field, obj)
 				})
+		case "contributors":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_contributors(ctx, field, obj)
+				})
 		case "comments":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -32373,6 +34166,12 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_commenters(ctx, field, obj)
+				})
+		case "changes":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_changes(ctx, field, obj)
 				})
 		case "links":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -33286,6 +35085,54 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 		case "node":
 			out.Values[i] = ec._CommentTarget_node(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var contributorImplementors = []string{"Contributor"}
+
+func (ec *executionContext) _Contributor(ctx context.Context, sel ast.SelectionSet, obj *model.Contributor) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, contributorImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Contributor")
+		case "user":
+			out.Values[i] = ec._Contributor_user(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._Contributor_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "actionType":
+			out.Values[i] = ec._Contributor_actionType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Contributor_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -34652,6 +36499,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "spacePDF":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_spacePDF(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createSAMLProvider":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSAMLProvider(ctx, field)
@@ -35094,6 +36948,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_urls(ctx, field, obj)
 				})
+		case "changeRequests":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_changeRequests(ctx, field, obj)
+				})
 		case "collections":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -35529,6 +37389,18 @@ func (ec *executionContext) _Page(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Page_comments(ctx, field, obj)
 				})
+		case "parent":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_parent(ctx, field, obj)
+				})
+		case "ancestors":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_ancestors(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -35682,6 +37554,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_organization(ctx, field)
 				})
+		case "user":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_user(ctx, field)
+				})
 		case "samlProvider":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
@@ -35799,6 +37677,210 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Revision_page(ctx, field, obj)
 				})
+		case "pageByPath":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_pageByPath(ctx, field, obj)
+				})
+		case "changes":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Revision_changes(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionChangeImplementors = []string{"RevisionChange"}
+
+func (ec *executionContext) _RevisionChange(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionChange")
+		case "type":
+			out.Values[i] = ec._RevisionChange_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._RevisionChange_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "before":
+			out.Values[i] = ec._RevisionChange_before(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "file":
+			out.Values[i] = ec._RevisionChange_file(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "fileBefore":
+			out.Values[i] = ec._RevisionChange_fileBefore(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "attributes":
+			out.Values[i] = ec._RevisionChange_attributes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "parentBefore":
+			out.Values[i] = ec._RevisionChange_parentBefore(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "parentAfter":
+			out.Values[i] = ec._RevisionChange_parentAfter(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionChangesImplementors = []string{"RevisionChanges"}
+
+func (ec *executionContext) _RevisionChanges(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionChanges) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionChangesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionChanges")
+		case "changes":
+			out.Values[i] = ec._RevisionChanges_changes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "more":
+			out.Values[i] = ec._RevisionChanges_more(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mergedFrom":
+			out.Values[i] = ec._RevisionChanges_mergedFrom(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionConnectionImplementors = []string{"RevisionConnection"}
+
+func (ec *executionContext) _RevisionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionConnection")
+		case "edges":
+			out.Values[i] = ec._RevisionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._RevisionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._RevisionConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionEdgeImplementors = []string{"RevisionEdge"}
+
+func (ec *executionContext) _RevisionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.RevisionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionEdge")
+		case "cursor":
+			out.Values[i] = ec._RevisionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._RevisionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -36938,6 +39020,18 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_commenters(ctx, field, obj)
+				})
+		case "revisions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_revisions(ctx, field, obj)
+				})
+		case "page":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_page(ctx, field, obj)
 				})
 		case "links":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -38608,6 +40702,56 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNContributor2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContributorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Contributor) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNContributor2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContributor(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNContributor2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐContributor(ctx context.Context, sel ast.SelectionSet, v *model.Contributor) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Contributor!")
+		return graphql.Null
+	}
+	return ec._Contributor(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNContributorAction2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNContributorAction2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNContributorAction2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNContributorAction2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ContributorAction!")
+	}
+	return res
+}
+
+var (
+	unmarshalNContributorAction2string = map[string]string{
+		"edit":    model.ContributorEdit,
+		"comment": model.ContributorComment,
+	}
+	marshalNContributorAction2string = map[string]string{
+		model.ContributorEdit:    "edit",
+		model.ContributorComment: "comment",
+	}
+)
+
 func (ec *executionContext) unmarshalNCreateCollectionInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateCollectionInput(ctx context.Context, v any) (model.CreateCollectionInput, error) {
 	res, err := ec.unmarshalInputCreateCollectionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -39396,6 +41540,106 @@ func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 		return graphql.Null
 	}
 	return ec._Revision(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevisionChange2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRevisionChange2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRevisionChange2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChange(ctx context.Context, sel ast.SelectionSet, v *model.RevisionChange) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RevisionChange!")
+		return graphql.Null
+	}
+	return ec._RevisionChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNRevisionChangeType2string(ctx context.Context, v any) (string, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNRevisionChangeType2string[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRevisionChangeType2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNRevisionChangeType2string[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "RevisionChangeType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNRevisionChangeType2string = map[string]string{
+		"page_created": model.ChangePageCreated,
+		"page_edited":  model.ChangePageEdited,
+		"page_moved":   model.ChangePageMoved,
+		"page_deleted": model.ChangePageDeleted,
+		"file_created": model.ChangeFileCreated,
+		"file_edited":  model.ChangeFileEdited,
+		"file_deleted": model.ChangeFileDeleted,
+	}
+	marshalNRevisionChangeType2string = map[string]string{
+		model.ChangePageCreated: "page_created",
+		model.ChangePageEdited:  "page_edited",
+		model.ChangePageMoved:   "page_moved",
+		model.ChangePageDeleted: "page_deleted",
+		model.ChangeFileCreated: "file_created",
+		model.ChangeFileEdited:  "file_edited",
+		model.ChangeFileDeleted: "file_deleted",
+	}
+)
+
+func (ec *executionContext) marshalNRevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx context.Context, sel ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RevisionChanges!")
+		return graphql.Null
+	}
+	return ec._RevisionChanges(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevisionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionConnection(ctx context.Context, sel ast.SelectionSet, v *model.RevisionConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RevisionConnection!")
+		return graphql.Null
+	}
+	return ec._RevisionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRevisionEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRevisionEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRevisionEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionEdge(ctx context.Context, sel ast.SelectionSet, v *model.RevisionEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RevisionEdge!")
+		return graphql.Null
+	}
+	return ec._RevisionEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNRevisionType2githubᚗcomᚋfolioᚋfolioᚋentᚋrevisionᚐType(ctx context.Context, v any) (revision.Type, error) {
@@ -40465,6 +42709,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx context.Context, sel ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangeRequest(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, v any) (*changerequest.Status, error) {
 	if v == nil {
 		return nil, nil
@@ -40661,6 +42912,13 @@ var (
 		space.EditModeLocked: "locked",
 	}
 )
+
+func (ec *executionContext) marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx context.Context, sel ast.SelectionSet, v *ent.File) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._File(ctx, sel, v)
+}
 
 func (ec *executionContext) marshalOFileDimensions2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileDimensions(ctx context.Context, sel ast.SelectionSet, v *model.FileDimensions) graphql.Marshaler {
 	if v == nil {

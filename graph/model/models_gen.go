@@ -478,6 +478,24 @@ type PostCommentInput struct {
 	Node graphql.Omittable[*string] `json:"node,omitempty"`
 }
 
+// A page of RevisionConnection: revisions with their cursors.
+type RevisionConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*RevisionEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One Revision of a RevisionConnection page, with its cursor.
+type RevisionEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The revision.
+	Node *Revision `json:"node"`
+}
+
 // A page of SAMLProvider items (Relay connection).
 type SAMLProviderConnection struct {
 	// The items of this page, in the list's order, each with its cursor.

@@ -1,8 +1,8 @@
 // Package pdf renders pages to a PDF document: headings, paragraphs, lists,
 // code, tables and images, with a page break before each page. Pages come as
 // the markdown engine's structured documents (stored once per body, so
-// printing parses nothing). It uses go-pdf/fpdf (pure Go, core fonts: text
-// is written in the cp1252 code page, so characters outside it print as "?").
+// printing parses nothing). It uses go-pdf/fpdf (pure Go) with embedded
+// TrueType fonts when they are installed (fonts.go), else core fonts.
 package pdf
 
 import (
@@ -35,8 +35,10 @@ func Render(title string, pages []Page, image Image) ([]byte, error) {
 	doc.SetMargins(20, 20, 20)
 	doc.SetAutoPageBreak(true, 20)
 	r := &renderer{doc: doc, tr: doc.UnicodeTranslatorFromDescriptor(""), image: image}
+	r.useFonts(pages)
 	for _, p := range pages {
 		doc.AddPage()
+		r.setFont(false, false, false, 11)
 		doc.Bookmark(r.tr(p.Title), p.Depth, -1)
 		r.heading(p.Title, 1)
 		skipTitle := true
@@ -62,6 +64,95 @@ type renderer struct {
 	tr    func(string) string
 	image Image
 	n     int
+	// utf8: the TrueType fonts are registered and text is written as is;
+	// cjk: the CJK font is registered too (only when the pages need it: it
+	// is large).
+	utf8, cjk bool
+}
+
+// useFonts registers the installed TrueType fonts the pages need.
+func (r *renderer) useFonts(pages []Page) {
+	f := loadFonts()
+	if f.sans == nil {
+		return
+	}
+	r.utf8 = true
+	r.tr = func(s string) string { return s }
+	r.doc.AddUTF8FontFromBytes(familySans, "", f.sans)
+	r.doc.AddUTF8FontFromBytes(familySans, "B", f.sansBold)
+	r.doc.AddUTF8FontFromBytes(familyMono, "", f.mono)
+	if f.cjk == nil {
+		return
+	}
+	for _, p := range pages {
+		if hasCJK(p.Title) || hasCJK(documentText(p.Document)) {
+			r.doc.AddUTF8FontFromBytes(familyCJK, "", f.cjk)
+			r.cjk = true
+			return
+		}
+	}
+}
+
+// setFont picks the font for text: bold, monospaced, CJK.
+func (r *renderer) setFont(bold, mono, cjk bool, size float64) {
+	style := ""
+	if bold {
+		style = "B"
+	}
+	switch {
+	case !r.utf8 && mono:
+		r.doc.SetFont("Courier", "", size)
+	case !r.utf8:
+		r.doc.SetFont("Helvetica", style, size)
+	case cjk && r.cjk:
+		r.doc.SetFont(familyCJK, "", size)
+	case mono:
+		r.doc.SetFont(familyMono, "", size)
+	default:
+		r.doc.SetFont(familySans, style, size)
+	}
+}
+
+// write flows text from the current position, switching fonts per run of
+// script, wrapping at the margins; it ends the line.
+func (r *renderer) write(s string, bold bool, size, h float64) {
+	if !r.utf8 {
+		r.setFont(bold, false, false, size)
+		r.doc.MultiCell(0, h, r.tr(s), "", "L", false)
+		return
+	}
+	for _, run := range runs(s) {
+		r.setFont(bold, false, run.cjk, size)
+		r.doc.Write(h, run.text)
+	}
+	r.doc.Ln(h)
+}
+
+// documentText is the text of a whole document.
+func documentText(d markdown.Document) string {
+	var b strings.Builder
+	for _, n := range d.Nodes {
+		b.WriteString(plain(n))
+		b.WriteByte('\n')
+		var walk func(n markdown.Node)
+		walk = func(n markdown.Node) {
+			if n.Data != nil && n.Data.Definition != nil {
+				for _, def := range n.Data.Definition {
+					b.WriteString(def.Title)
+				}
+				for _, rec := range n.Data.Records {
+					for _, v := range rec.Values {
+						b.WriteString(v)
+					}
+				}
+			}
+			for _, c := range n.Nodes {
+				walk(c)
+			}
+		}
+		walk(n)
+	}
+	return b.String()
 }
 
 const lineHeight = 5.5
@@ -74,16 +165,17 @@ func (r *renderer) width() float64 {
 
 func (r *renderer) heading(s string, level int) {
 	size := map[int]float64{1: 20, 2: 16, 3: 13}[min(max(level, 1), 3)]
-	r.doc.SetFont("Helvetica", "B", size)
-	r.doc.MultiCell(0, size*0.5, r.tr(s), "", "L", false)
+	r.write(s, true, size, size*0.5)
 	r.doc.Ln(2)
 }
 
 func (r *renderer) paragraph(s string, indent float64) {
-	r.doc.SetFont("Helvetica", "", 11)
 	l, _, _, _ := r.doc.GetMargins()
+	// Wrapped lines keep the indent: the left margin moves for the block.
+	r.doc.SetLeftMargin(l + indent)
 	r.doc.SetX(l + indent)
-	r.doc.MultiCell(r.width()-indent, lineHeight, r.tr(s), "", "L", false)
+	r.write(s, false, 11, lineHeight)
+	r.doc.SetLeftMargin(l)
 	r.doc.Ln(1.5)
 }
 
@@ -124,7 +216,7 @@ func (r *renderer) block(n markdown.Node, indent float64) {
 		for i, l := range n.Nodes {
 			lines[i] = plain(l)
 		}
-		r.doc.SetFont("Courier", "", 9.5)
+		r.setFont(false, true, false, 9.5)
 		r.doc.SetFillColor(242, 242, 242)
 		r.doc.MultiCell(0, 4.5, r.tr(strings.Join(lines, "\n")), "", "L", true)
 		r.doc.Ln(2)
@@ -168,8 +260,8 @@ func (r *renderer) table(n markdown.Node) {
 		if i == 0 {
 			style = "B"
 		}
-		r.doc.SetFont("Helvetica", style, 10)
 		for _, c := range cells {
+			r.setFont(style == "B", false, hasCJK(c), 10)
 			r.doc.CellFormat(w, 7, r.tr(c), "1", 0, "L", false, 0, "")
 		}
 		r.doc.Ln(7)

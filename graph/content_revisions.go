@@ -1,0 +1,144 @@
+package graph
+
+import (
+	"context"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/paging"
+)
+
+// SpaceRevisionByID is any revision of a space the caller can read: the
+// current one, an earlier one, or a change request's. Another space's
+// revision is 404, as an unknown id.
+func (r *Resolver) SpaceRevisionByID(ctx context.Context, spaceID, id string) (*ent.Revision, error) {
+	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+		return nil, err
+	}
+	rev, err := loadRevision(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if rev.SpaceID != spaceID {
+		return nil, apperr.NotFoundf("revision %s not found", id)
+	}
+	return rev, nil
+}
+
+// RevisionPageByPath finds a page of a revision by its path: nested paths
+// as a/b or a%2Fb, leading and trailing slashes ignored.
+func (r *Resolver) RevisionPageByPath(ctx context.Context, rev *ent.Revision, path string) (*model.Page, error) {
+	if p, err := url.PathUnescape(path); err == nil {
+		path = p
+	}
+	path = strings.Trim(path, "/")
+	t, err := loader.For(ctx).RevisionTree.Load(ctx, rev.ID)()
+	if err != nil {
+		return nil, err
+	}
+	p, ok := t.ByPath(path)
+	if !ok {
+		return nil, apperr.NotFoundf("no page at path %q", path)
+	}
+	return &model.Page{Page: p, Tree: t, SpaceID: rev.SpaceID}, nil
+}
+
+// PageParent is the page's parent in its revision; nil for a root page.
+// The tree is already loaded, so it costs no statement.
+func (r *Resolver) PageParent(p *model.Page) *model.Page {
+	parent, ok := p.Tree.ByID[p.ParentPageID]
+	if !ok {
+		return nil
+	}
+	return &model.Page{Page: parent, Tree: p.Tree, SpaceID: p.SpaceID, InTree: p.InTree}
+}
+
+// PageAncestors are the pages from the root down to the page's parent, for
+// breadcrumbs.
+func (r *Resolver) PageAncestors(p *model.Page) []*model.Page {
+	var out []*model.Page
+	for a := r.PageParent(p); a != nil; a = r.PageParent(a) {
+		out = append(out, a)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+func revisionKey(rev *model.Revision) paging.Cursor {
+	return paging.Cursor{Time: rev.CreatedAt, ID: rev.ID}
+}
+
+// SpaceHistory pages through the space's main line: its current revision,
+// that revision's first parent, and so on, newest first unless asked
+// otherwise. Change requests' revisions are not on it. Every revision of
+// the space loads in one statement (for a list of spaces, one in all), and
+// the line is walked in memory.
+func (r *Resolver) SpaceHistory(ctx context.Context, s *ent.Space, args paging.Args) (paging.Page[*model.Revision], error) {
+	if err := spaceContent(ctx, s); err != nil {
+		return paging.Page[*model.Revision]{}, err
+	}
+	all, err := loader.For(ctx).Reads().SpaceRevisions.Load(ctx, s.ID)()
+	if err != nil {
+		return paging.Page[*model.Revision]{}, err
+	}
+	byID := make(map[string]*ent.Revision, len(all))
+	for _, rev := range all {
+		byID[rev.ID] = rev
+	}
+	var line []*model.Revision
+	for id := s.RevisionID; id != ""; {
+		rev, ok := byID[id]
+		if !ok {
+			break
+		}
+		delete(byID, id) // a cycle cannot loop
+		line = append(line, &model.Revision{Revision: rev, AppURL: r.BaseURL + "/s/" + rev.SpaceID})
+		id = ""
+		if len(rev.Parents) > 0 {
+			id = rev.Parents[0]
+		}
+	}
+	// The line's revisions and their parents are read together (rows,
+	// trees, files) when their items ask, e.g. for their changes.
+	shown := make([]string, 0, 2*len(line))
+	for _, rev := range line {
+		shown = append(shown, rev.ID)
+		if len(rev.Parents) > 0 {
+			shown = append(shown, rev.Parents[0])
+		}
+	}
+	loader.For(ctx).ShowTogether(shown)
+	sort.Slice(line, func(i, j int) bool { return revisionKey(line[i]).Less(revisionKey(line[j])) })
+	return paging.Slice(args, line, revisionKey), nil
+}
+
+// SpaceCurrentPageByPath is a page of the space's current revision by path.
+func (r *Resolver) SpaceCurrentPageByPath(ctx context.Context, s *ent.Space, path string) (*model.Page, error) {
+	if err := spaceContent(ctx, s); err != nil {
+		return nil, err
+	}
+	if s.RevisionID == "" {
+		return nil, apperr.NotFoundf("no page at path %q", path)
+	}
+	rev, err := loadRevision(ctx, s.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	return r.RevisionPageByPath(ctx, rev, path)
+}
+
+// orNull turns "not found" into GraphQL's null for nullable lookups by
+// argument (revision(id:), page(path:)); other errors stay errors.
+func orNull[T any](v *T, err error) (*T, error) {
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
+		return nil, nil
+	}
+	return v, err
+}

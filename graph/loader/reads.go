@@ -1,0 +1,167 @@
+package loader
+
+import (
+	"context"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+	"weak"
+
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/revision"
+)
+
+// ReadLoaders batch the reads of issue 16 (revision history, contributors,
+// organization change requests) that fan out over a list.
+type ReadLoaders struct {
+	// SpaceRevisions are every revision of a space, oldest first (by
+	// created_at, id): the space's history is walked from them in memory, so
+	// one statement serves the revisions of a whole list of spaces.
+	SpaceRevisions *Loader[[]*ent.Revision]
+	// MergedFrom is the change request whose merge made a revision, keyed
+	// by revision id; nil for other revisions.
+	MergedFrom *Loader[*ent.ChangeRequest]
+	// RevisionFiles is RevisionLoaders.RevisionFiles by level: revisions a
+	// list shows together (ShowTogether) read their files in one
+	// statement, however the list's resolution falls into batches (diffs).
+	RevisionFiles *Loader[[]*ent.File]
+	// Contributors are the contributions to change requests, keyed by
+	// change request id.
+	Contributors *Loader[[]Contribution]
+}
+
+func newReadLoaders(b batching, client *ent.Client, t *together) *ReadLoaders {
+	files := byLevel(t, "files", func(ctx context.Context, revs []string) (map[string][]*ent.File, error) {
+		rows, err := client.File.Query().Where(file.RevisionIDIn(revs...)).
+			Order(ent.Asc(file.FieldCreatedAt), ent.Asc(file.FieldFileID)).All(ctx)
+		out := make(map[string][]*ent.File, len(revs))
+		for _, f := range rows {
+			out[f.RevisionID] = append(out[f.RevisionID], f)
+		}
+		return out, err
+	})
+	return &ReadLoaders{
+		RevisionFiles: mapLoader(b, files),
+		Contributors: mapLoader(b, func(ctx context.Context, crIDs []string) (map[string][]Contribution, error) {
+			return contributions(ctx, client, crIDs)
+		}),
+		SpaceRevisions: groupLoader(b, func(ctx context.Context, spaceIDs []string) ([]*ent.Revision, error) {
+			return client.Revision.Query().Where(revision.SpaceIDIn(spaceIDs...)).
+				Order(ent.Asc(revision.FieldCreatedAt), ent.Asc(revision.FieldID)).All(ctx)
+		}, func(r *ent.Revision) string { return r.SpaceID }),
+		MergedFrom: newLoader(b, func(ctx context.Context, revs []string) ([]*ent.ChangeRequest, error) {
+			return client.ChangeRequest.Query().Where(changerequest.RevisionMergedIn(revs...)).All(ctx)
+		}, func(cr *ent.ChangeRequest) string { return *cr.RevisionMerged }, ""),
+	}
+}
+
+// The read loaders of each request, made on first use. They live beside
+// Loaders rather than in it so that this file is the only one they touch;
+// a weak key lets a finished request's loaders go.
+var (
+	readsMu sync.Mutex
+	reads   = map[weak.Pointer[Loaders]]*ReadLoaders{}
+)
+
+// Reads are the request's ReadLoaders.
+func (l *Loaders) Reads() *ReadLoaders {
+	key := weak.Make(l)
+	readsMu.Lock()
+	defer readsMu.Unlock()
+	if r, ok := reads[key]; ok {
+		return r
+	}
+	r := newReadLoaders(batching{stats: l.stats, wait: batchWait}, l.client, &l.RevisionLoaders.together)
+	reads[key] = r
+	runtime.AddCleanup(l, func(k weak.Pointer[Loaders]) {
+		readsMu.Lock()
+		delete(reads, k)
+		readsMu.Unlock()
+	}, key)
+	return r
+}
+
+// ByPath finds a page by its path (slugs from the root joined with "/").
+func (t *Tree) ByPath(path string) (*ent.Page, bool) {
+	for id, p := range t.paths {
+		if p == path {
+			return t.ByID[id], true
+		}
+	}
+	return nil, false
+}
+
+// Contribution is one user's contributions of one kind to a change
+// request: content edits (revisions) or comments.
+type Contribution struct {
+	UserID    string
+	Comment   bool // false: content edits
+	Count     int
+	UpdatedAt time.Time
+}
+
+// contributions reads the contributions to change requests: the authors of
+// their edit and import revisions and of their comments, two statements
+// for any number of change requests. Rows are summed here rather than by
+// GROUP BY so that the latest time reads the same on both databases.
+func contributions(ctx context.Context, client *ent.Client, crIDs []string) (map[string][]Contribution, error) {
+	revs, err := client.Revision.Query().
+		Where(revision.ChangeRequestIDIn(crIDs...), revision.TypeIn(revision.TypeEdits, revision.TypeImport), revision.CreatedByNEQ("")).
+		Select(revision.FieldChangeRequestID, revision.FieldCreatedBy, revision.FieldCreatedAt).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	comments, err := client.Comment.Query().
+		Where(comment.ChangeRequestIDIn(crIDs...), comment.PostedByNEQ("")).
+		Select(comment.FieldChangeRequestID, comment.FieldPostedBy, comment.FieldCreatedAt).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type key struct {
+		cr, user string
+		comment  bool
+	}
+	sums := map[key]*Contribution{}
+	add := func(k key, at time.Time) {
+		c := sums[k]
+		if c == nil {
+			c = &Contribution{UserID: k.user, Comment: k.comment}
+			sums[k] = c
+		}
+		c.Count++
+		if at.After(c.UpdatedAt) {
+			c.UpdatedAt = at
+		}
+	}
+	for _, r := range revs {
+		add(key{r.ChangeRequestID, r.CreatedBy, false}, r.CreatedAt)
+	}
+	for _, c := range comments {
+		if c.ChangeRequestID != nil {
+			add(key{*c.ChangeRequestID, c.PostedBy, true}, c.CreatedAt)
+		}
+	}
+	out := make(map[string][]Contribution, len(crIDs))
+	for k, c := range sums {
+		out[k.cr] = append(out[k.cr], *c)
+	}
+	// Latest first; ties by user, edits before comments.
+	for _, cs := range out {
+		sort.Slice(cs, func(i, j int) bool {
+			a, b := cs[i], cs[j]
+			if !a.UpdatedAt.Equal(b.UpdatedAt) {
+				return a.UpdatedAt.After(b.UpdatedAt)
+			}
+			if a.UserID != b.UserID {
+				return a.UserID < b.UserID
+			}
+			return !a.Comment && b.Comment
+		})
+	}
+	return out, nil
+}
