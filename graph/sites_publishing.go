@@ -12,6 +12,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesharelink"
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/customization"
@@ -61,8 +62,7 @@ func (r *Resolver) ShareLinksOf(ctx context.Context, s *ent.Site) ([]*ent.SiteSh
 	if _, err := manageableSite(ctx, "", s.ID); err != nil {
 		return nil, err
 	}
-	return r.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(s.ID)).
-		Order(ent.Asc(sitesharelink.FieldCreatedAt), ent.Asc(sitesharelink.FieldID)).All(ctx)
+	return loader.For(ctx).SiteShareLinks.Load(ctx, s.ID)()
 }
 
 // CreateSiteShareLink creates an active share link with a fresh secret key.

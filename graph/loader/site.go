@@ -10,6 +10,7 @@ import (
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
+	"github.com/folio/folio/ent/sitesharelink"
 	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/ent/space"
 )
@@ -35,6 +36,8 @@ type SiteLoaders struct {
 	SiteStructure *dataloader.Loader[string, *SiteStructure]
 	// SiteSpaceCount counts a site's live site spaces.
 	SiteSpaceCount *dataloader.Loader[string, int]
+	// SiteShareLinks are a site's share links, oldest first.
+	SiteShareLinks *dataloader.Loader[string, []*ent.SiteShareLink]
 }
 
 // ShowSitesTogether records that one list shows these sites: the first
@@ -87,6 +90,27 @@ func newSiteLoaders(b batching, client *ent.Client, l *Loaders) *SiteLoaders {
 		return out
 	})
 	sl.SiteSpaceCount = newCountLoader(b, counts)
+	links := byLevel(&sl.together, "links", func(ctx context.Context, ids []string) (map[string][]*ent.SiteShareLink, error) {
+		rows, err := client.SiteShareLink.Query().Where(sitesharelink.SiteIDIn(ids...)).
+			Order(ent.Asc(sitesharelink.FieldCreatedAt), ent.Asc(sitesharelink.FieldID)).All(ctx)
+		out := make(map[string][]*ent.SiteShareLink, len(ids))
+		for _, l := range rows {
+			out[l.SiteID] = append(out[l.SiteID], l)
+		}
+		return out, err
+	})
+	sl.SiteShareLinks = batched(b, func(ctx context.Context, ids []string) []*dataloader.Result[[]*ent.SiteShareLink] {
+		byID, err := links(ctx, ids)
+		out := make([]*dataloader.Result[[]*ent.SiteShareLink], len(ids))
+		for i, id := range ids {
+			v := byID[id]
+			if v == nil {
+				v = []*ent.SiteShareLink{}
+			}
+			out[i] = &dataloader.Result[[]*ent.SiteShareLink]{Data: v, Error: err}
+		}
+		return out
+	})
 	return sl
 }
 
