@@ -233,9 +233,14 @@ func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, shar
 	if !s.Published {
 		return nil, notFound
 	}
+	// Let in below as the audience: the site's spaces are shown to it.
+	admit := func() (*ent.Site, error) {
+		loader.For(ctx).ReadAsAudience(s.ID)
+		return s, nil
+	}
 	switch s.Visibility {
 	case site.VisibilityPublic, site.VisibilityUnlisted:
-		return s, nil
+		return admit()
 	case site.VisibilityShareLink:
 		if shareKey == nil || *shareKey == "" {
 			return nil, notFound
@@ -246,7 +251,7 @@ func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, shar
 			return nil, err
 		}
 		if ok {
-			return s, nil
+			return admit()
 		}
 	}
 	return nil, notFound

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"sync"
 
 	"entgo.io/ent/dialect/sql"
 	"github.com/graph-gophers/dataloader/v7"
@@ -28,6 +29,7 @@ type SiteStructure struct {
 // SiteLoaders batch the reads of docs sites.
 type SiteLoaders struct {
 	together together
+	audience sync.Map // site id -> true: read by its published audience
 
 	SiteByID *dataloader.Loader[string, *ent.Site]
 	// SiteStructure reads a site's sections, groups, site spaces and their
@@ -48,6 +50,16 @@ func (sl *SiteLoaders) ShowSitesTogether(sites []*ent.Site) {
 		ids[i] = s.ID
 	}
 	sl.together.add(ids)
+}
+
+// ReadAsAudience records that this request reads a published site as its
+// audience (not as a member): its spaces are shown as published content.
+func (sl *SiteLoaders) ReadAsAudience(siteID string) { sl.audience.Store(siteID, true) }
+
+// ReadsAsAudience tells whether ReadAsAudience was recorded for the site.
+func (sl *SiteLoaders) ReadsAsAudience(siteID string) bool {
+	_, ok := sl.audience.Load(siteID)
+	return ok
 }
 
 // liveSpaces keeps the site spaces whose space is not in the trash.
