@@ -181,6 +181,16 @@ func TestSitesGraphQL(t *testing.T) {
 		if got := s.MustGraphQL(t, bob.Token, published, map[string]any{"id": id, "key": link["key"]}); got["publishedSite"].(map[string]any)["id"] != id {
 			t.Fatalf("published with the key: %v", got)
 		}
+		// The audience sees the site's spaces as published content.
+		tree := s.MustGraphQL(t, bob.Token, `query($id: ID!, $key: String) { publishedSite(id: $id, shareKey: $key) { sections { siteSpaces { title space { id } } } } }`,
+			map[string]any{"id": id, "key": link["key"]})["publishedSite"].(map[string]any)
+		for _, sec := range tree["sections"].([]any) {
+			for _, ss := range sec.(map[string]any)["siteSpaces"].([]any) {
+				if ss.(map[string]any)["space"] == nil {
+					t.Fatalf("the audience does not see a space: %v", tree)
+				}
+			}
+		}
 		if _, errs := s.GraphQL(t, bob.Token, published, map[string]any{"id": id, "key": "wrong"}); len(errs) == 0 || errs[0].Extensions["code"] != "NOT_FOUND" {
 			t.Fatalf("wrong key: %v", errs)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesharelink"
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/customization"
@@ -61,8 +62,7 @@ func (r *Resolver) ShareLinksOf(ctx context.Context, s *ent.Site) ([]*ent.SiteSh
 	if _, err := manageableSite(ctx, "", s.ID); err != nil {
 		return nil, err
 	}
-	return r.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(s.ID)).
-		Order(ent.Asc(sitesharelink.FieldCreatedAt), ent.Asc(sitesharelink.FieldID)).All(ctx)
+	return loader.For(ctx).SiteShareLinks.Load(ctx, s.ID)()
 }
 
 // CreateSiteShareLink creates an active share link with a fresh secret key.
@@ -233,9 +233,14 @@ func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, shar
 	if !s.Published {
 		return nil, notFound
 	}
+	// Let in below as the audience: the site's spaces are shown to it.
+	admit := func() (*ent.Site, error) {
+		loader.For(ctx).ReadAsAudience(s.ID)
+		return s, nil
+	}
 	switch s.Visibility {
 	case site.VisibilityPublic, site.VisibilityUnlisted:
-		return s, nil
+		return admit()
 	case site.VisibilityShareLink:
 		if shareKey == nil || *shareKey == "" {
 			return nil, notFound
@@ -246,7 +251,7 @@ func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, shar
 			return nil, err
 		}
 		if ok {
-			return s, nil
+			return admit()
 		}
 	}
 	return nil, notFound

@@ -72,7 +72,7 @@ func (r *Resolver) SiteSpaceSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.
 			return nil, nil
 		}
 	}
-	if audience, _ := ctx.Value(audienceKey{}).(bool); audience {
+	if loader.For(ctx).ReadsAsAudience(ss.SiteID) {
 		return sp, nil
 	}
 	role, err := spaceRole(ctx, sp)
@@ -80,15 +80,6 @@ func (r *Resolver) SiteSpaceSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.
 		return nil, err
 	}
 	return sp, nil
-}
-
-type audienceKey struct{}
-
-// AudienceView marks a read of a published site by its audience (after
-// PublishedSite let the caller in): the site's spaces are shown to it as
-// published content, whatever the caller's role on them.
-func AudienceView(ctx context.Context) context.Context {
-	return context.WithValue(ctx, audienceKey{}, true)
 }
 
 // SiteSpaceTitle is the title of a site space's space ("" when the caller

@@ -229,7 +229,6 @@ func (a *API) getPublishedContentSite(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	ctx = graph.AudienceView(ctx)
 	out := publishedJSON{Object: "published-content-site", Scripts: []any{}}
 	if out.Site, err = a.presentSite(ctx, s); err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/graph"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/paging"
@@ -85,7 +84,7 @@ func (a *API) listSiteSections(w http.ResponseWriter, r *http.Request) error {
 	org, id := orgSite(r)
 	key := queryString(r, "shareKey")
 	page, err := a.res.SiteSections(r.Context(), org, id, args, key)
-	return writeList(w, audience(r, key), page, err, a.presentSection)
+	return writeList(w, r, page, err, a.presentSection)
 }
 
 type addSectionBody struct {
@@ -285,7 +284,7 @@ func (a *API) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 	org, id := orgSite(r)
 	key := queryString(r, "shareKey")
 	page, err := a.res.SiteSpaces(r.Context(), org, id, args, def, key)
-	return writeList(w, audience(r, key), page, err, a.presentSiteSpace)
+	return writeList(w, r, page, err, a.presentSiteSpace)
 }
 
 func (a *API) addSiteSpace(w http.ResponseWriter, r *http.Request) error {
@@ -374,13 +373,4 @@ func structureListArgs(r *http.Request) (paging.Args, error) {
 		args.Order = paging.Asc
 	}
 	return args, err
-}
-
-// audience is r for a read with a shareKey, which the application let in as
-// the published site's audience: the site's spaces are shown to it.
-func audience(r *http.Request, shareKey *string) *http.Request {
-	if shareKey == nil {
-		return r
-	}
-	return r.WithContext(graph.AudienceView(r.Context()))
 }

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"sync"
 
 	"entgo.io/ent/dialect/sql"
 	"github.com/graph-gophers/dataloader/v7"
@@ -10,6 +11,7 @@ import (
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
+	"github.com/folio/folio/ent/sitesharelink"
 	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/ent/space"
 )
@@ -27,6 +29,7 @@ type SiteStructure struct {
 // SiteLoaders batch the reads of docs sites.
 type SiteLoaders struct {
 	together together
+	audience sync.Map // site id -> true: read by its published audience
 
 	SiteByID *Loader[*ent.Site]
 	// SiteStructure reads a site's sections, groups, site spaces and their
@@ -35,6 +38,8 @@ type SiteLoaders struct {
 	SiteStructure *Loader[*SiteStructure]
 	// SiteSpaceCount counts a site's live site spaces.
 	SiteSpaceCount *Loader[int]
+	// SiteShareLinks are a site's share links, oldest first.
+	SiteShareLinks *Loader[[]*ent.SiteShareLink]
 }
 
 // ShowSitesTogether records that one list shows these sites: the first
@@ -45,6 +50,16 @@ func (sl *SiteLoaders) ShowSitesTogether(sites []*ent.Site) {
 		ids[i] = s.ID
 	}
 	sl.together.add(ids)
+}
+
+// ReadAsAudience records that this request reads a published site as its
+// audience (not as a member): its spaces are shown as published content.
+func (sl *SiteLoaders) ReadAsAudience(siteID string) { sl.audience.Store(siteID, true) }
+
+// ReadsAsAudience tells whether ReadAsAudience was recorded for the site.
+func (sl *SiteLoaders) ReadsAsAudience(siteID string) bool {
+	_, ok := sl.audience.Load(siteID)
+	return ok
 }
 
 // liveSpaces keeps the site spaces whose space is not in the trash.
@@ -87,6 +102,27 @@ func newSiteLoaders(b batching, client *ent.Client, l *Loaders) *SiteLoaders {
 		return out
 	})
 	sl.SiteSpaceCount = newCountLoader(b, counts)
+	links := byLevel(&sl.together, "links", func(ctx context.Context, ids []string) (map[string][]*ent.SiteShareLink, error) {
+		rows, err := client.SiteShareLink.Query().Where(sitesharelink.SiteIDIn(ids...)).
+			Order(ent.Asc(sitesharelink.FieldCreatedAt), ent.Asc(sitesharelink.FieldID)).All(ctx)
+		out := make(map[string][]*ent.SiteShareLink, len(ids))
+		for _, l := range rows {
+			out[l.SiteID] = append(out[l.SiteID], l)
+		}
+		return out, err
+	})
+	sl.SiteShareLinks = batched(b, func(ctx context.Context, ids []string) []*dataloader.Result[[]*ent.SiteShareLink] {
+		byID, err := links(ctx, ids)
+		out := make([]*dataloader.Result[[]*ent.SiteShareLink], len(ids))
+		for i, id := range ids {
+			v := byID[id]
+			if v == nil {
+				v = []*ent.SiteShareLink{}
+			}
+			out[i] = &dataloader.Result[[]*ent.SiteShareLink]{Data: v, Error: err}
+		}
+		return out
+	})
 	return sl
 }
 
