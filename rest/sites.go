@@ -12,7 +12,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 )
@@ -96,14 +95,14 @@ func (a *API) createSite(w http.ResponseWriter, r *http.Request) error {
 	}
 	var gin model.CreateSiteInput
 	if in.Type != nil {
-		v := site.Type(*in.Type)
+		v := model.SiteType(*in.Type)
 		gin.Type = graphql.OmittableOf(&v)
 	}
 	if in.Title != nil {
 		gin.Title = graphql.OmittableOf(in.Title)
 	}
 	if in.Visibility != nil {
-		v := site.Visibility(*in.Visibility)
+		v := model.SiteVisibility(*in.Visibility)
 		gin.Visibility = graphql.OmittableOf(&v)
 	}
 	if raw := bytes.TrimSpace(in.Spaces); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {

@@ -8,7 +8,6 @@ import (
 	"time"
 	"weak"
 
-
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/comment"

@@ -4,6 +4,16 @@ import (
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/folio/folio/ent/site"
+)
+
+// Ent enums that REST names when it builds an input by hand (createSite's
+// body, whose `spaces` is a list or "new"): rest/ does not import ent's
+// packages.
+type (
+	SiteType       = site.Type
+	SiteVisibility = site.Visibility
 )
 
 // Values of the closed sets that have no ent type. gqlgen.yml binds the
