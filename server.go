@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -169,15 +168,32 @@ func (c cli) serve(args []string) error {
 	if _, port, _ := net.SplitHostPort(cfg.Addr); port == "0" {
 		cfg.Addr = ln.Addr().String() // the port the system chose, for the banner and urls
 	}
-	a, err := open(ctx, cfg)
-	if err != nil {
-		return err
+	var mln net.Listener
+	if cfg.MetricsAddr != "" {
+		if mln, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			return fmt.Errorf("cannot listen on %s for metrics: %v (choose another with FOLIO_METRICS_ADDR or --metrics-addr)", cfg.MetricsAddr, err)
+		}
+		defer mln.Close()
 	}
-	defer a.DB.Client.Close()
-	if err := a.Bootstrap(ctx, c.stdout); err != nil {
-		return fmt.Errorf("first start: %w", err)
-	}
-	return a.ServeListener(ctx, ln, logger())
+	// The port answers from here on: /healthz 200, /readyz 503 while the
+	// database is opened and migrated (app.Serve).
+	var opened *app.App
+	defer func() {
+		if opened != nil {
+			opened.DB.Client.Close()
+		}
+	}()
+	return app.Serve(ctx, cfg, ln, mln, logger(), func(ctx context.Context) (*app.App, error) {
+		a, err := open(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		opened = a
+		if err := a.Bootstrap(ctx, c.stdout); err != nil {
+			return nil, fmt.Errorf("first start: %w", err)
+		}
+		return a, nil
+	})
 }
 
 func (c cli) migrate(args []string) error {
@@ -234,27 +250,17 @@ func (c cli) tokenCreate(args []string) error {
 // binary was built with, all from the build information Go embeds (go
 // build stamps the commit; go run and go test do not).
 func (c cli) version() {
-	version, commit, modified := "(unknown)", "", false
-	if info, ok := debug.ReadBuildInfo(); ok {
-		version = info.Main.Version
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				commit = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-	}
+	b := app.BuildInfo()
+	var commit string
 	switch {
-	case commit == "":
+	case b.Commit == "":
 		commit = "commit unknown (no version control information: go run, go test or -buildvcs=false)"
-	case modified:
-		commit = "commit " + commit + " with uncommitted changes"
+	case b.Modified:
+		commit = "commit " + b.Commit + " with uncommitted changes"
 	default:
-		commit = "commit " + commit
+		commit = "commit " + b.Commit
 	}
-	fmt.Fprintf(c.stdout, "folio %s, %s, %s %s/%s\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(c.stdout, "folio %s, %s, %s %s/%s\n", b.Version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
 // help prints the usage of command (all commands when ""), its own flags

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -291,5 +292,73 @@ func TestFirstStartBanner(t *testing.T) {
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("after SIGTERM: %v; stderr: %s", err, stderr.String())
+	}
+}
+
+// TestServeMetricsAndVersion: the real binary's first log line names its
+// version, /healthz says the same, /metrics answers on the metrics
+// listener (FOLIO_METRICS_ADDR) with the public requests by route, and not
+// on the public port; SIGTERM then stops it cleanly.
+func TestServeMetricsAndVersion(t *testing.T) {
+	cmd := folioCommand(t, []string{"FOLIO_DATA_DIR=" + filepath.Join(t.TempDir(), "data"), "FOLIO_METRICS_ADDR=127.0.0.1:0"},
+		"serve", "--addr", "127.0.0.1:0")
+	cmd.Stdout = io.Discard
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	type line struct{ Msg, Version, Addr string }
+	lines := bufio.NewScanner(stderr)
+	var first, metricsLine line
+	for n := 0; lines.Scan(); n++ {
+		var l line
+		if err := json.Unmarshal(lines.Bytes(), &l); err != nil {
+			t.Fatalf("log line %q: %v", lines.Text(), err)
+		}
+		if n == 0 {
+			first = l
+		}
+		if l.Msg == "metrics listener" {
+			metricsLine = l
+		}
+		if l.Msg == "serving" {
+			break
+		}
+	}
+	go io.Copy(io.Discard, stderr)
+	if first.Msg != "starting" || first.Version == "" || first.Addr == "" {
+		t.Fatalf("first log line: %+v", first)
+	}
+	public, private := "http://"+first.Addr, "http://"+metricsLine.Addr
+	get := func(url string) (int, string) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if status, body := get(public + "/healthz"); status != 200 || !strings.Contains(body, `"version":"`+first.Version+`"`) {
+		t.Errorf("/healthz: %d %s, want version %s", status, body, first.Version)
+	}
+	if status, _ := get(public + "/metrics"); status != 404 {
+		t.Errorf("/metrics on the public port: %d", status)
+	}
+	get(public + "/v1/orgs/someid") // refused before routing: counted under /v1/*, not its raw path
+	status, body := get(private + "/metrics")
+	if status != 200 || !strings.Contains(body, `folio_http_request_duration_seconds_count{method="GET",route="/v1/*",status="401"} 1`) ||
+		!strings.Contains(body, `folio_ready 1`) || !strings.Contains(body, `folio_build_info{version="`+first.Version+`"} 1`) {
+		t.Errorf("/metrics: %d\n%s", status, body)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v", err)
 	}
 }
