@@ -86,6 +86,10 @@ func (c cli) command(args []string) error {
 			return usageError{errors.New("usage: folio token create --email E [--name N] [--org TITLE]"), "folio token create"}
 		}
 		return c.tokenCreate(args[1:])
+	case "backup":
+		return c.backup(args)
+	case "restore":
+		return c.restore(args)
 	case "version":
 		c.version()
 		return nil
@@ -208,6 +212,73 @@ func (c cli) migrate(args []string) error {
 	return a.DB.Client.Close()
 }
 
+func (c cli) backup(args []string) error {
+	var out string
+	cfg, err := c.settings("backup", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&out, "out", "", "file to write the backup to (a gzipped tar); required, must not exist")
+	})
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		return usageError{errors.New("backup: --out is required"), "folio backup"}
+	}
+	// The backup appears under its name only once complete.
+	f, err := os.OpenFile(out+".partial", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	sum, err := app.Backup(context.Background(), cfg, f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(out); err == nil {
+		return fmt.Errorf("%s exists: not overwritten", out)
+	}
+	if err := os.Rename(f.Name(), out); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "folio: backed up %s (%d bytes)", cfg.DatabaseLocation(), sum.DatabaseBytes)
+	if sum.BlobsIncluded {
+		fmt.Fprintf(c.stderr, " and %d blob files", sum.Blobs)
+	} else {
+		fmt.Fprint(c.stderr, "; the blobs are in FOLIO_BLOB_URL's store, which this backup does not copy: back it up with the store's own tools")
+	}
+	fmt.Fprintf(c.stderr, " to %s\n", out)
+	return nil
+}
+
+func (c cli) restore(args []string) error {
+	var in string
+	cfg, err := c.settings("restore", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&in, "in", "", "backup file written by folio backup; required")
+	})
+	if err != nil {
+		return err
+	}
+	if in == "" {
+		return usageError{errors.New("restore: --in is required"), "folio restore"}
+	}
+	f, err := os.Open(in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sum, err := app.Restore(context.Background(), cfg, f)
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	fmt.Fprintf(c.stderr, "folio: restored %s (%d bytes) and %d blob files from %s\n", cfg.DatabaseLocation(), sum.DatabaseBytes, sum.Blobs, in)
+	return nil
+}
+
 func (c cli) tokenCreate(args []string) error {
 	var email, name, org string
 	cfg, err := c.settings("token create", args, func(fs *flag.FlagSet) {
@@ -277,6 +348,12 @@ Usage:
                                print a new API token on stdout (where it was
                                stored goes to stderr)
   folio migrate [flags]        migrate the database schema and exit
+  folio backup --out FILE [flags]
+                               write a consistent copy of the SQLite database and
+                               of the local blob directory to FILE, while servers
+                               run (PostgreSQL: pg_dump, see the README)
+  folio restore --in FILE [flags]
+                               bring a backup back into an empty data directory
   folio version                print the version
   folio help                   print this help (also -h, --help; COMMAND --help)
 `)

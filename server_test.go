@@ -362,3 +362,40 @@ func TestServeMetricsAndVersion(t *testing.T) {
 		t.Fatalf("after SIGTERM: %v", err)
 	}
 }
+
+// TestBackupRestoreCommands: folio backup writes a file that folio restore
+// brings back into another data directory, where the token made before the
+// backup still authenticates; restore refuses a directory with a database,
+// and backup refuses PostgreSQL, naming pg_dump.
+func TestBackupRestoreCommands(t *testing.T) {
+	dir := t.TempDir()
+	data, copyDir, file := filepath.Join(dir, "data"), filepath.Join(dir, "copy"), filepath.Join(dir, "folio.backup")
+	token, _, status := runFolio(t, []string{"FOLIO_DATA_DIR=" + data}, "token", "create", "--email", "ops@example.com", "--org", "Ops")
+	token = strings.TrimSpace(token)
+	if status != 0 || token == "" {
+		t.Fatalf("token create: %d", status)
+	}
+	if _, stderr, status := runFolio(t, []string{"FOLIO_DATA_DIR=" + data}, "backup", "--out", file); status != 0 || !strings.Contains(stderr, "backed up") {
+		t.Fatalf("backup: %d %s", status, stderr)
+	}
+	if _, stderr, status := runFolio(t, []string{"FOLIO_DATA_DIR=" + copyDir}, "restore", "--in", file); status != 0 || !strings.Contains(stderr, "restored") {
+		t.Fatalf("restore: %d %s", status, stderr)
+	}
+	d, err := db.Open(context.Background(), "", copyDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Client.Close()
+	if n := d.Client.APIToken.Query().Where(apitoken.Hash(auth.HashToken(token))).CountX(context.Background()); n != 1 {
+		t.Errorf("the token made before the backup: %d rows after the restore", n)
+	}
+	if _, stderr, status := runFolio(t, []string{"FOLIO_DATA_DIR=" + copyDir}, "restore", "--in", file); status != 1 || !strings.Contains(stderr, "already") {
+		t.Errorf("restore over a database: %d %s", status, stderr)
+	}
+	if _, stderr, status := runFolio(t, []string{"DATABASE_URL=postgres://folio@127.0.0.1:1/none"}, "backup", "--out", filepath.Join(dir, "pg")); status != 1 || !strings.Contains(stderr, "pg_dump") {
+		t.Errorf("backup of PostgreSQL: %d %s", status, stderr)
+	}
+	if _, stderr, status := runFolio(t, nil, "backup"); status != 2 || !strings.Contains(stderr, "--out is required") {
+		t.Errorf("backup without --out: %d %s", status, stderr)
+	}
+}

@@ -88,3 +88,18 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 
 // Close releases the bucket.
 func (s *Store) Close() error { return s.bucket.Close() }
+
+// LocalDir is the directory that holds the blobs of rawURL and dataDir when
+// they are on a local disk (FOLIO_BLOB_URL empty or file://), for backups;
+// ok is false for any other store.
+func LocalDir(rawURL, dataDir string) (dir string, ok bool) {
+	if rawURL == "" {
+		dir, err := filepath.Abs(filepath.Join(dataDir, "blobs"))
+		return dir, err == nil
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Scheme != "file" {
+		return "", false
+	}
+	return filepath.FromSlash(u.Path), true
+}
