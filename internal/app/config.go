@@ -115,7 +115,7 @@ var Settings = []Setting{
 		Example: "https://docs.example.com",
 		field:   func(c *Config) any { return &c.BaseURL }},
 	{Env: "FOLIO_BLOB_URL", Flag: "blob-url", Kind: URL,
-		Meaning: "blob storage (file:///dir, mem://); empty for the directory blobs in the data directory",
+		Meaning: "blob storage: file:///dir, s3://bucket (S3-compatible stores: ?endpoint=URL&use_path_style=true&region=R), gs://bucket, mem://; empty for the directory blobs in the data directory",
 		// The schemes of the gocloud drivers linked in (internal/blob).
 		Schemes: blob.DefaultURLMux().BucketSchemes(),
 		Example: "file:///var/lib/folio/blobs",

@@ -100,6 +100,24 @@ func startInstances(t *testing.T, n int, databaseURL, blobURL string) []*instanc
 	return out
 }
 
+// firstToken checks that exactly one of the instances made a first user
+// (and printed its banner) and returns the banner's token and organization.
+func firstToken(t *testing.T, all []*instance) (token, org string) {
+	t.Helper()
+	var banners string
+	for _, in := range all {
+		banners += in.banner.String()
+	}
+	if n := strings.Count(banners, "Folio is ready"); n != 1 {
+		t.Fatalf("%d first-start banners:\n%s", n, banners)
+	}
+	if n := all[0].app.DB.Client.User.Query().CountX(context.Background()); n != 1 {
+		t.Fatalf("%d users after %d first starts", n, len(all))
+	}
+	m := regexp.MustCompile(`Bearer (\S+)" \S+/v1/orgs/(\S+)`).FindStringSubmatch(banners)
+	return m[1], m[2]
+}
+
 // call makes a request to an instance and decodes its JSON answer.
 func (in *instance) call(t *testing.T, token, method, path string, body any) (int, map[string]any) {
 	t.Helper()
@@ -133,17 +151,9 @@ func TestTwoInstances(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			blobs := "file://" + t.TempDir()
 			both := startInstances(t, 2, testkit.DatabaseURL(t, kind, t.TempDir()), blobs)
-			a, b := both[0], both[1]
+			b := both[1]
 
-			banners := a.banner.String() + b.banner.String()
-			if n := strings.Count(banners, "Folio is ready"); n != 1 {
-				t.Fatalf("%d first-start banners:\n%s", n, banners)
-			}
-			if n := a.app.DB.Client.User.Query().CountX(context.Background()); n != 1 {
-				t.Fatalf("%d users after two first starts", n)
-			}
-			m := regexp.MustCompile(`Bearer (\S+)" \S+/v1/orgs/(\S+)`).FindStringSubmatch(banners)
-			token, org := m[1], m[2]
+			token, org := firstToken(t, both)
 
 			status, space := b.call(t, token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Shared"})
 			if status != 201 {

@@ -1,7 +1,9 @@
 // Package blob keeps file bytes, content-addressed by their SHA-256, in a
 // gocloud.dev bucket: a directory by default (file://), memory for tests
-// (mem://). Other drivers (s3://, gs://, azblob://) need their gocloud
-// driver package linked in; Folio links the file and memory drivers.
+// (mem://), Amazon S3 or any S3-compatible store (s3://bucket?endpoint=…&
+// use_path_style=true&region=…, credentials from the AWS environment) and
+// Google Cloud Storage (gs://bucket, credentials from the Google
+// environment), through gocloud's own drivers linked in here.
 package blob
 
 import (
@@ -18,7 +20,9 @@ import (
 
 	"gocloud.dev/blob"
 	_ "gocloud.dev/blob/fileblob"
+	_ "gocloud.dev/blob/gcsblob"
 	_ "gocloud.dev/blob/memblob"
+	_ "gocloud.dev/blob/s3blob"
 	"gocloud.dev/gcerrors"
 )
 
