@@ -13,7 +13,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	entspace "github.com/folio/folio/ent/space"
 	"github.com/folio/folio/internal/app"
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/testkit"
@@ -249,6 +251,33 @@ func TestTwoInstances(t *testing.T) {
 			}
 			if n := strings.Count(seen[0], `"status":"merged"`); n != 2 {
 				t.Errorf("%d merged change requests, want 2", n)
+			}
+
+			// A space deleted past its restore window is purged by both
+			// instances at once: once, without an error on either.
+			if status, body := b.call(t, token, "DELETE", "/v1/spaces/"+sp, nil); status != 205 {
+				t.Fatalf("delete space: %d %v", status, body)
+			}
+			ctx := context.Background()
+			both[0].app.DB.Client.Space.UpdateOneID(sp).SetDeletedAt(time.Now().Add(-30 * 24 * time.Hour)).ExecX(ctx)
+			purged := make(chan int, 2)
+			for _, in := range both {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					n, err := in.app.Resolver.PurgeDeletedSpaces(ctx)
+					if err != nil {
+						t.Errorf("purge: %v", err)
+					}
+					purged <- n
+				}()
+			}
+			wg.Wait()
+			if n := <-purged + <-purged; n != 1 {
+				t.Errorf("the space was purged %d times", n)
+			}
+			if both[1].app.DB.Client.Space.Query().Where(entspace.ID(sp)).ExistX(ctx) {
+				t.Error("the space is still there after the purge")
 			}
 		})
 	}

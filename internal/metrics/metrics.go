@@ -66,7 +66,7 @@ var (
 	// JobRuns counts background job runs by job and outcome (ok, failed).
 	JobRuns = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "folio_job_runs_total",
-		Help: "Background job runs by job (purge, import) and outcome (ok, failed, busy).",
+		Help: "Background job runs by job (purge) and outcome (ok, failed).",
 	}, []string{"job", "outcome"})
 	// JobLastSuccess is when each job last succeeded (Unix seconds).
 	JobLastSuccess = prometheus.NewGaugeVec(prometheus.GaugeOpts{
