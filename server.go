@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -193,9 +194,12 @@ func (c cli) serve(args []string) error {
 			return nil, err
 		}
 		opened = a
-		if err := a.Bootstrap(ctx, c.stdout); err != nil {
+		var banner bytes.Buffer
+		if err := a.Bootstrap(ctx, &banner); err != nil {
 			return nil, fmt.Errorf("first start: %w", err)
 		}
+		// Printed once the App answers, so its curl line works at once.
+		a.OnServing = func() { _, _ = c.stdout.Write(banner.Bytes()) }
 		return a, nil
 	})
 }

@@ -27,6 +27,9 @@ type App struct {
 	DB       *db.DB
 	Resolver *graph.Resolver
 	Handler  http.Handler
+	// OnServing, when set, is called once Serve routes requests to the
+	// App (the first-start banner is printed then, so its curl line works).
+	OnServing func()
 	// Metrics gathers the process's series and this App's database pool.
 	Metrics *prometheus.Registry
 	life    *lifecycle

@@ -109,6 +109,9 @@ func Serve(ctx context.Context, cfg Config, ln, metricsLn net.Listener, logger *
 	}
 	current.Store(a)
 	metrics.Ready.Set(1)
+	if a.OnServing != nil {
+		a.OnServing() // requests made from here on reach the App
+	}
 	a.startJobs(logger)
 	logger.Info("serving", "version", Version(), "addr", ln.Addr().String(), "base_url", a.Config.PublicBaseURL(), "database", a.DB.Dialect)
 
