@@ -142,6 +142,20 @@ func TestSettingsTable(t *testing.T) {
 			t.Errorf("DATABASE_URL=%s: %v", ok, err)
 		}
 	}
+	// The object stores whose gocloud drivers internal/blob links in.
+	for _, ok := range []string{"file:///var/lib/folio/blobs", "s3://folio-blobs?region=eu-west-1",
+		"s3://folio?endpoint=http://127.0.0.1:9000&use_path_style=true&region=us-east-1", "gs://folio-blobs"} {
+		c := app.Defaults()
+		if err := c.ApplyEnv(getenv(map[string]string{"FOLIO_BLOB_URL": ok}), nil); err != nil || c.BlobURL != ok {
+			t.Errorf("FOLIO_BLOB_URL=%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"s3://", "gs://", "azblob://container", "ftp://host/dir"} {
+		c := app.Defaults()
+		if err := c.ApplyEnv(getenv(map[string]string{"FOLIO_BLOB_URL": bad}), nil); err == nil {
+			t.Errorf("FOLIO_BLOB_URL=%s accepted", bad)
+		}
+	}
 }
 
 // TestSettingsFlagsWin: a flag given wins over its variable, which is then
