@@ -399,3 +399,58 @@ func TestBackupRestoreCommands(t *testing.T) {
 		t.Errorf("backup without --out: %d %s", status, stderr)
 	}
 }
+
+// TestSIGTERMDrains: after SIGTERM the real binary keeps serving for the
+// drain delay with /readyz at 503 (and /healthz at 200), then exits 0.
+func TestSIGTERMDrains(t *testing.T) {
+	cmd := folioCommand(t, []string{"FOLIO_DATA_DIR=" + filepath.Join(t.TempDir(), "data"), "FOLIO_DRAIN_DELAY=3s", "FOLIO_SHUTDOWN_TIMEOUT=5s"},
+		"serve", "--addr", "127.0.0.1:0")
+	cmd.Stdout = io.Discard
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stderr)
+	until := func(msg string) (addr string) {
+		t.Helper()
+		for lines.Scan() {
+			var l struct{ Msg, Addr string }
+			_ = json.Unmarshal(lines.Bytes(), &l)
+			if l.Msg == msg {
+				return l.Addr
+			}
+		}
+		t.Fatalf("no %q log line", msg)
+		return ""
+	}
+	url := "http://" + until("serving")
+	status := func(path string) int {
+		resp, err := http.Get(url + path)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if s := status("/readyz"); s != 200 {
+		t.Fatalf("/readyz before SIGTERM: %d", s)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	until("draining: /readyz answers 503, still serving")
+	if s := status("/readyz"); s != 503 {
+		t.Errorf("/readyz while draining: %d", s)
+	}
+	if s := status("/healthz"); s != 200 {
+		t.Errorf("/healthz while draining: %d", s)
+	}
+	go io.Copy(io.Discard, stderr)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v", err)
+	}
+}
