@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -13,7 +14,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -87,6 +87,10 @@ func (c cli) command(args []string) error {
 			return usageError{errors.New("usage: folio token create --email E [--name N] [--org TITLE]"), "folio token create"}
 		}
 		return c.tokenCreate(args[1:])
+	case "backup":
+		return c.backup(args)
+	case "restore":
+		return c.restore(args)
 	case "version":
 		c.version()
 		return nil
@@ -169,15 +173,35 @@ func (c cli) serve(args []string) error {
 	if _, port, _ := net.SplitHostPort(cfg.Addr); port == "0" {
 		cfg.Addr = ln.Addr().String() // the port the system chose, for the banner and urls
 	}
-	a, err := open(ctx, cfg)
-	if err != nil {
-		return err
+	var mln net.Listener
+	if cfg.MetricsAddr != "" {
+		if mln, err = net.Listen("tcp", cfg.MetricsAddr); err != nil {
+			return fmt.Errorf("cannot listen on %s for metrics: %v (choose another with FOLIO_METRICS_ADDR or --metrics-addr)", cfg.MetricsAddr, err)
+		}
+		defer mln.Close()
 	}
-	defer a.DB.Client.Close()
-	if err := a.Bootstrap(ctx, c.stdout); err != nil {
-		return fmt.Errorf("first start: %w", err)
-	}
-	return a.ServeListener(ctx, ln, logger())
+	// The port answers from here on: /healthz 200, /readyz 503 while the
+	// database is opened and migrated (app.Serve).
+	var opened *app.App
+	defer func() {
+		if opened != nil {
+			opened.DB.Client.Close()
+		}
+	}()
+	return app.Serve(ctx, cfg, ln, mln, logger(), func(ctx context.Context) (*app.App, error) {
+		a, err := open(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		opened = a
+		var banner bytes.Buffer
+		if err := a.Bootstrap(ctx, &banner); err != nil {
+			return nil, fmt.Errorf("first start: %w", err)
+		}
+		// Printed once the App answers, so its curl line works at once.
+		a.OnServing = func() { _, _ = c.stdout.Write(banner.Bytes()) }
+		return a, nil
+	})
 }
 
 func (c cli) migrate(args []string) error {
@@ -190,6 +214,73 @@ func (c cli) migrate(args []string) error {
 		return err
 	}
 	return a.DB.Client.Close()
+}
+
+func (c cli) backup(args []string) error {
+	var out string
+	cfg, err := c.settings("backup", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&out, "out", "", "file to write the backup to (a gzipped tar); required, must not exist")
+	})
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		return usageError{errors.New("backup: --out is required"), "folio backup"}
+	}
+	// The backup appears under its name only once complete.
+	f, err := os.OpenFile(out+".partial", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	sum, err := app.Backup(context.Background(), cfg, f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(out); err == nil {
+		return fmt.Errorf("%s exists: not overwritten", out)
+	}
+	if err := os.Rename(f.Name(), out); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "folio: backed up %s (%d bytes)", cfg.DatabaseLocation(), sum.DatabaseBytes)
+	if sum.BlobsIncluded {
+		fmt.Fprintf(c.stderr, " and %d blob files", sum.Blobs)
+	} else {
+		fmt.Fprint(c.stderr, "; the blobs are in FOLIO_BLOB_URL's store, which this backup does not copy: back it up with the store's own tools")
+	}
+	fmt.Fprintf(c.stderr, " to %s\n", out)
+	return nil
+}
+
+func (c cli) restore(args []string) error {
+	var in string
+	cfg, err := c.settings("restore", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&in, "in", "", "backup file written by folio backup; required")
+	})
+	if err != nil {
+		return err
+	}
+	if in == "" {
+		return usageError{errors.New("restore: --in is required"), "folio restore"}
+	}
+	f, err := os.Open(in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sum, err := app.Restore(context.Background(), cfg, f)
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	fmt.Fprintf(c.stderr, "folio: restored %s (%d bytes) and %d blob files from %s\n", cfg.DatabaseLocation(), sum.DatabaseBytes, sum.Blobs, in)
+	return nil
 }
 
 func (c cli) tokenCreate(args []string) error {
@@ -234,27 +325,17 @@ func (c cli) tokenCreate(args []string) error {
 // binary was built with, all from the build information Go embeds (go
 // build stamps the commit; go run and go test do not).
 func (c cli) version() {
-	version, commit, modified := "(unknown)", "", false
-	if info, ok := debug.ReadBuildInfo(); ok {
-		version = info.Main.Version
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				commit = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-	}
+	b := app.BuildInfo()
+	var commit string
 	switch {
-	case commit == "":
+	case b.Commit == "":
 		commit = "commit unknown (no version control information: go run, go test or -buildvcs=false)"
-	case modified:
-		commit = "commit " + commit + " with uncommitted changes"
+	case b.Modified:
+		commit = "commit " + b.Commit + " with uncommitted changes"
 	default:
-		commit = "commit " + commit
+		commit = "commit " + b.Commit
 	}
-	fmt.Fprintf(c.stdout, "folio %s, %s, %s %s/%s\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(c.stdout, "folio %s, %s, %s %s/%s\n", b.Version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
 // help prints the usage of command (all commands when ""), its own flags
@@ -271,6 +352,12 @@ Usage:
                                print a new API token on stdout (where it was
                                stored goes to stderr)
   folio migrate [flags]        migrate the database schema and exit
+  folio backup --out FILE [flags]
+                               write a consistent copy of the SQLite database and
+                               of the local blob directory to FILE, while servers
+                               run (PostgreSQL: pg_dump, see the README)
+  folio restore --in FILE [flags]
+                               bring a backup back into an empty data directory
   folio version                print the version
   folio help                   print this help (also -h, --help; COMMAND --help)
 `)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -291,5 +292,165 @@ func TestFirstStartBanner(t *testing.T) {
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("after SIGTERM: %v; stderr: %s", err, stderr.String())
+	}
+}
+
+// TestServeMetricsAndVersion: the real binary's first log line names its
+// version, /healthz says the same, /metrics answers on the metrics
+// listener (FOLIO_METRICS_ADDR) with the public requests by route, and not
+// on the public port; SIGTERM then stops it cleanly.
+func TestServeMetricsAndVersion(t *testing.T) {
+	cmd := folioCommand(t, []string{"FOLIO_DATA_DIR=" + filepath.Join(t.TempDir(), "data"), "FOLIO_METRICS_ADDR=127.0.0.1:0"},
+		"serve", "--addr", "127.0.0.1:0")
+	cmd.Stdout = io.Discard
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	type line struct{ Msg, Version, Addr string }
+	lines := bufio.NewScanner(stderr)
+	var first, metricsLine line
+	for n := 0; lines.Scan(); n++ {
+		var l line
+		if err := json.Unmarshal(lines.Bytes(), &l); err != nil {
+			t.Fatalf("log line %q: %v", lines.Text(), err)
+		}
+		if n == 0 {
+			first = l
+		}
+		if l.Msg == "metrics listener" {
+			metricsLine = l
+		}
+		if l.Msg == "serving" {
+			break
+		}
+	}
+	go io.Copy(io.Discard, stderr)
+	if first.Msg != "starting" || first.Version == "" || first.Addr == "" {
+		t.Fatalf("first log line: %+v", first)
+	}
+	public, private := "http://"+first.Addr, "http://"+metricsLine.Addr
+	get := func(url string) (int, string) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if status, body := get(public + "/healthz"); status != 200 || !strings.Contains(body, `"version":"`+first.Version+`"`) {
+		t.Errorf("/healthz: %d %s, want version %s", status, body, first.Version)
+	}
+	if status, _ := get(public + "/metrics"); status != 404 {
+		t.Errorf("/metrics on the public port: %d", status)
+	}
+	get(public + "/v1/orgs/someid") // refused before routing: counted under /v1/*, not its raw path
+	status, body := get(private + "/metrics")
+	if status != 200 || !strings.Contains(body, `folio_http_request_duration_seconds_count{method="GET",route="/v1/*",status="401"} 1`) ||
+		!strings.Contains(body, `folio_ready 1`) || !strings.Contains(body, `folio_build_info{version="`+first.Version+`"} 1`) {
+		t.Errorf("/metrics: %d\n%s", status, body)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v", err)
+	}
+}
+
+// TestBackupRestoreCommands: folio backup writes a file that folio restore
+// brings back into another data directory, where the token made before the
+// backup still authenticates; restore refuses a directory with a database,
+// and backup refuses PostgreSQL, naming pg_dump.
+func TestBackupRestoreCommands(t *testing.T) {
+	dir := t.TempDir()
+	data, copyDir, file := filepath.Join(dir, "data"), filepath.Join(dir, "copy"), filepath.Join(dir, "folio.backup")
+	token, _, status := runFolio(t, []string{"FOLIO_DATA_DIR=" + data}, "token", "create", "--email", "ops@example.com", "--org", "Ops")
+	token = strings.TrimSpace(token)
+	if status != 0 || token == "" {
+		t.Fatalf("token create: %d", status)
+	}
+	if _, stderr, status := runFolio(t, []string{"FOLIO_DATA_DIR=" + data}, "backup", "--out", file); status != 0 || !strings.Contains(stderr, "backed up") {
+		t.Fatalf("backup: %d %s", status, stderr)
+	}
+	if _, stderr, status := runFolio(t, []string{"FOLIO_DATA_DIR=" + copyDir}, "restore", "--in", file); status != 0 || !strings.Contains(stderr, "restored") {
+		t.Fatalf("restore: %d %s", status, stderr)
+	}
+	d, err := db.Open(context.Background(), "", copyDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Client.Close()
+	if n := d.Client.APIToken.Query().Where(apitoken.Hash(auth.HashToken(token))).CountX(context.Background()); n != 1 {
+		t.Errorf("the token made before the backup: %d rows after the restore", n)
+	}
+	if _, stderr, status := runFolio(t, []string{"FOLIO_DATA_DIR=" + copyDir}, "restore", "--in", file); status != 1 || !strings.Contains(stderr, "already") {
+		t.Errorf("restore over a database: %d %s", status, stderr)
+	}
+	if _, stderr, status := runFolio(t, []string{"DATABASE_URL=postgres://folio@127.0.0.1:1/none"}, "backup", "--out", filepath.Join(dir, "pg")); status != 1 || !strings.Contains(stderr, "pg_dump") {
+		t.Errorf("backup of PostgreSQL: %d %s", status, stderr)
+	}
+	if _, stderr, status := runFolio(t, nil, "backup"); status != 2 || !strings.Contains(stderr, "--out is required") {
+		t.Errorf("backup without --out: %d %s", status, stderr)
+	}
+}
+
+// TestSIGTERMDrains: after SIGTERM the real binary keeps serving for the
+// drain delay with /readyz at 503 (and /healthz at 200), then exits 0.
+func TestSIGTERMDrains(t *testing.T) {
+	cmd := folioCommand(t, []string{"FOLIO_DATA_DIR=" + filepath.Join(t.TempDir(), "data"), "FOLIO_DRAIN_DELAY=3s", "FOLIO_SHUTDOWN_TIMEOUT=5s"},
+		"serve", "--addr", "127.0.0.1:0")
+	cmd.Stdout = io.Discard
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stderr)
+	until := func(msg string) (addr string) {
+		t.Helper()
+		for lines.Scan() {
+			var l struct{ Msg, Addr string }
+			_ = json.Unmarshal(lines.Bytes(), &l)
+			if l.Msg == msg {
+				return l.Addr
+			}
+		}
+		t.Fatalf("no %q log line", msg)
+		return ""
+	}
+	url := "http://" + until("serving")
+	status := func(path string) int {
+		resp, err := http.Get(url + path)
+		if err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if s := status("/readyz"); s != 200 {
+		t.Fatalf("/readyz before SIGTERM: %d", s)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	until("draining: /readyz answers 503, still serving")
+	if s := status("/readyz"); s != 503 {
+		t.Errorf("/readyz while draining: %d", s)
+	}
+	if s := status("/healthz"); s != 200 {
+		t.Errorf("/healthz while draining: %d", s)
+	}
+	go io.Copy(io.Discard, stderr)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v", err)
 	}
 }

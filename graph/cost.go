@@ -219,6 +219,7 @@ func (l costLimit) MutateOperationContext(ctx context.Context, oc *graphql.Opera
 		return nil
 	}
 	cost, depth := newCostWalker(l.caps, oc.Doc, oc.Variables).operation(oc.Operation)
+	oc.Stats.SetExtension(costStat, cost)
 	if depth > MaxDepth {
 		return limitError("QUERY_TOO_DEEP", "query is nested %d fields deep, deeper than the limit of %d", depth, MaxDepth)
 	}

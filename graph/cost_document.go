@@ -52,6 +52,11 @@ func (b documentBounds) MutateOperationParameters(ctx context.Context, params *g
 		}
 		return nil // gqlgen's own parse reports syntax errors, with their code
 	}
+	if graphql.HasOperationContext(ctx) { // for operationMetrics, should validation refuse it
+		if op := doc.Operations.ForName(params.OperationName); op != nil {
+			graphql.GetOperationContext(ctx).Stats.SetExtension(parsedOperationStat, op)
+		}
+	}
 	return checkDocument(doc)
 }
 

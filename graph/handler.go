@@ -35,6 +35,7 @@ func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	cache := lru.New[*ast.QueryDocument](1000)
 	srv.SetQueryCache(cache)
 	srv.SetParserTokenLimit(MaxTokens)
+	srv.Use(operationMetrics{}) // first: the outermost, it sees every error
 	srv.Use(extension.Introspection{})
 	srv.Use(documentBounds{cache: cache})
 	srv.Use(costLimit{caps: newListCaps(es.Schema())})

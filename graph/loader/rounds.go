@@ -2,10 +2,13 @@ package loader
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"time"
 
 	"github.com/graph-gophers/dataloader/v7"
+
+	"github.com/folio/folio/internal/metrics"
 )
 
 // Stats records the batches a request's loaders ran, so tests can count the
@@ -99,7 +102,9 @@ func (b batching) now() batching { return batching{stats: b.stats} }
 func batched[V any](b batching, fn dataloader.BatchFunc[string, V]) *Loader[V] {
 	return lazily(func() *dataloader.Loader[string, V] {
 		tr := &roundTracer[V]{stats: b.stats, round: map[string]int{}}
+		size := metrics.LoaderBatchSize.WithLabelValues(reflect.TypeFor[V]().String())
 		return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[V] {
+			size.Observe(float64(len(keys)))
 			round := tr.batchRound(keys)
 			results := fn(ctx, keys)
 			b.stats.done(round)

@@ -8,13 +8,16 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/blob"
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/explorer"
 	"github.com/folio/folio/internal/fetch"
 	"github.com/folio/folio/internal/importer"
+	"github.com/folio/folio/internal/metrics"
 	"github.com/folio/folio/rest"
 )
 
@@ -24,6 +27,12 @@ type App struct {
 	DB       *db.DB
 	Resolver *graph.Resolver
 	Handler  http.Handler
+	// OnServing, when set, is called once Serve routes requests to the
+	// App (the first-start banner is printed then, so its curl line works).
+	OnServing func()
+	// Metrics gathers the process's series and this App's database pool.
+	Metrics *prometheus.Registry
+	life    *lifecycle
 }
 
 // New wires the resolvers and both APIs over database d and the blob
@@ -41,7 +50,9 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 		Fetcher: fetch.Fetcher{AllowPrivate: cfg.AllowPrivateFetch, MaxBytes: MaxFetchBytes},
 		Imports: &importer.Gate{Max: cfg.MaxImports},
 	}
-	a := &App{Config: cfg, DB: d, Resolver: res}
+	a := &App{Config: cfg, DB: d, Resolver: res, life: newLifecycle(),
+		Metrics: metrics.Registry(d.SQL, d.Dialect, Version())}
+	metrics.Imports(res.Imports)
 	a.Handler = a.routes(slog.New(WithRequestID(logger.Handler())))
 	return a, nil
 }
@@ -63,10 +74,7 @@ func (a *App) routes(logger *slog.Logger) http.Handler {
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
-	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
-	})
+	r.Get("/healthz", health)
 	r.Get("/readyz", a.ready)
 
 	gql := graph.NewHandler(a.Resolver, a.Config.MaxResponseBytes)
@@ -91,8 +99,13 @@ func (a *App) routes(logger *slog.Logger) http.Handler {
 	return r
 }
 
-// ready answers 200 when the database answers, 503 otherwise.
+// ready answers 200 when the database answers, 503 while draining or when
+// it does not.
 func (a *App) ready(w http.ResponseWriter, r *http.Request) {
+	if a.life.draining.Load() {
+		apperr.Write(w, r, &apperr.Error{Kind: apperr.Unavailable, Message: "draining: the server is shutting down"})
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := a.DB.SQL.PingContext(ctx); err != nil {
@@ -106,57 +119,12 @@ func (a *App) ready(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(`{"status":"ready"}` + "\n"))
 }
 
-// ServeListener runs the HTTP server on ln (the caller binds it, so a taken
-// port is known before anything else happens) until ctx ends, then stops
-// accepting connections and lets in-flight requests finish (up to
-// ShutdownTimeout) before returning.
+// ServeListener runs the App on ln (the caller binds it, so a taken port
+// is known before anything else happens) until ctx ends, then drains (see
+// Serve).
 func (a *App) ServeListener(ctx context.Context, ln net.Listener, logger *slog.Logger) error {
-	// The connection's limits follow the request's deadline: reading the
-	// body counts against it, and writing gets a grace period past it so the
-	// deadline's own 503 still reaches the client.
-	timeout := a.Config.RequestTimeout
-	if timeout <= 0 {
-		timeout = 60 * time.Second
-	}
-	srv := &http.Server{
-		Handler:           a.Handler,
-		ReadHeaderTimeout: min(10*time.Second, timeout),
-		ReadTimeout:       timeout,
-		WriteTimeout:      timeout + 10*time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(WithRequestID(logger.Handler()), slog.LevelWarn),
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	go a.purgeLoop(ctx, logger)
-	logger.Info("serving", "addr", ln.Addr().String(), "base_url", a.Config.PublicBaseURL(), "database", a.DB.Dialect)
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	logger.Info("shutting down: waiting for in-flight requests", "timeout", a.Config.ShutdownTimeout)
-	shutCtx, cancel := context.WithTimeout(context.Background(), a.Config.ShutdownTimeout)
-	defer cancel()
-	return srv.Shutdown(shutCtx)
+	return Serve(ctx, a.Config, ln, nil, logger, func(context.Context) (*App, error) { return a, nil })
 }
 
-// purgeLoop removes spaces past their restore window, at start and then
-// every PurgeInterval, until ctx ends.
-func (a *App) purgeLoop(ctx context.Context, logger *slog.Logger) {
-	ticker := time.NewTicker(a.Config.PurgeInterval)
-	defer ticker.Stop()
-	for {
-		n, err := a.Resolver.PurgeDeletedSpaces(ctx)
-		if err != nil && ctx.Err() == nil {
-			logger.Error("purge of deleted spaces failed", "err", err)
-		} else if n > 0 {
-			logger.Info("purged deleted spaces", "count", n)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-		}
-	}
-}
+// MetricsHandler serves the App's metrics (FOLIO_METRICS_ADDR).
+func (a *App) MetricsHandler() http.Handler { return metrics.Handler(a.Metrics) }

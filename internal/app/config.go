@@ -37,7 +37,15 @@ type Config struct {
 	// AllowPrivateFetch lets imports and OpenAPI sources reach loopback,
 	// link-local and private addresses (off against SSRF).
 	AllowPrivateFetch bool
-	ShutdownTimeout   time.Duration
+	// ShutdownTimeout bounds the drain after SIGTERM: requests and jobs
+	// still running ShutdownTimeout after it began are cut (requests answer
+	// 503), so the process always exits within DrainDelay+ShutdownTimeout.
+	ShutdownTimeout time.Duration
+	// DrainDelay is how long the server keeps taking requests after SIGTERM
+	// with /readyz answering 503, so load balancers stop sending first.
+	DrainDelay time.Duration
+	// MetricsAddr is the listener of /metrics; empty: no metrics listener.
+	MetricsAddr string
 	// PurgeInterval is how often deleted spaces past their restore window
 	// are removed for good.
 	PurgeInterval time.Duration
@@ -107,7 +115,7 @@ var Settings = []Setting{
 		Example: "https://docs.example.com",
 		field:   func(c *Config) any { return &c.BaseURL }},
 	{Env: "FOLIO_BLOB_URL", Flag: "blob-url", Kind: URL,
-		Meaning: "blob storage (file:///dir, mem://); empty for the directory blobs in the data directory",
+		Meaning: "blob storage: file:///dir, s3://bucket (S3-compatible stores: ?endpoint=URL&use_path_style=true&region=R), gs://bucket, mem://; empty for the directory blobs in the data directory",
 		// The schemes of the gocloud drivers linked in (internal/blob).
 		Schemes: blob.DefaultURLMux().BucketSchemes(),
 		Example: "file:///var/lib/folio/blobs",
@@ -127,6 +135,15 @@ var Settings = []Setting{
 	{Env: "FOLIO_MAX_RESPONSE_BYTES", Flag: "max-response-bytes", Kind: Number, Default: "67108864",
 		Meaning: "largest GraphQL answer in bytes (64 MiB; RESPONSE_TOO_LARGE beyond)",
 		field:   func(c *Config) any { return &c.MaxResponseBytes }},
+	{Env: "FOLIO_METRICS_ADDR", Flag: "metrics-addr", Kind: Address,
+		Meaning: "address of the Prometheus /metrics listener (host:port), never the public port; empty for none",
+		field:   func(c *Config) any { return &c.MetricsAddr }},
+	{Env: "FOLIO_SHUTDOWN_TIMEOUT", Flag: "shutdown-timeout", Kind: Duration, Default: "30s",
+		Meaning: "after SIGTERM (and the drain delay), how long in-flight requests and jobs may finish; those still running are cut (503)",
+		field:   func(c *Config) any { return &c.ShutdownTimeout }},
+	{Env: "FOLIO_DRAIN_DELAY", Flag: "drain-delay", Kind: Duration,
+		Meaning: "after SIGTERM, how long to keep serving with /readyz answering 503 before closing the port; empty for none",
+		field:   func(c *Config) any { return &c.DrainDelay }},
 	{Env: "FOLIO_MAX_IMPORTS", Flag: "max-imports", Kind: Number, Default: strconv.Itoa(importer.DefaultInFlight),
 		Meaning: "imports running at once (each may hold 100 MB unpacked); more wait up to 10 s, then 503",
 		field:   func(c *Config) any { return &c.MaxImports }},
@@ -134,7 +151,7 @@ var Settings = []Setting{
 
 // Defaults is the configuration with every setting at its default.
 func Defaults() Config {
-	c := Config{ShutdownTimeout: 30 * time.Second}
+	var c Config
 	for _, s := range Settings {
 		if s.Default == "" {
 			continue

@@ -116,6 +116,9 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_REQUEST_TIMEOUT":     "5s",
 		"FOLIO_MAX_RESPONSE_BYTES":  "2048",
 		"FOLIO_MAX_IMPORTS":         "4",
+		"FOLIO_METRICS_ADDR":        "127.0.0.1:9100",
+		"FOLIO_SHUTDOWN_TIMEOUT":    "45s",
+		"FOLIO_DRAIN_DELAY":         "5s",
 	}
 	c := app.Defaults()
 	if err := c.ApplyEnv(getenv(good), nil); err != nil {
@@ -123,7 +126,7 @@ func TestSettingsTable(t *testing.T) {
 	}
 	want := app.Config{Addr: ":9090", DatabaseURL: good["DATABASE_URL"], DataDir: good["FOLIO_DATA_DIR"],
 		BaseURL: "https://docs.example.com/", BlobURL: "mem://", MaxBodyBytes: 1024, AllowPrivateFetch: true,
-		ShutdownTimeout: def.ShutdownTimeout, PurgeInterval: 90 * time.Minute, RequestTimeout: 5 * time.Second,
+		ShutdownTimeout: 45 * time.Second, DrainDelay: 5 * time.Second, MetricsAddr: "127.0.0.1:9100", PurgeInterval: 90 * time.Minute, RequestTimeout: 5 * time.Second,
 		MaxResponseBytes: 2048, MaxImports: 4}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)
@@ -137,6 +140,20 @@ func TestSettingsTable(t *testing.T) {
 		c := app.Defaults()
 		if err := c.ApplyEnv(getenv(map[string]string{"DATABASE_URL": ok}), nil); err != nil {
 			t.Errorf("DATABASE_URL=%s: %v", ok, err)
+		}
+	}
+	// The object stores whose gocloud drivers internal/blob links in.
+	for _, ok := range []string{"file:///var/lib/folio/blobs", "s3://folio-blobs?region=eu-west-1",
+		"s3://folio?endpoint=http://127.0.0.1:9000&use_path_style=true&region=us-east-1", "gs://folio-blobs"} {
+		c := app.Defaults()
+		if err := c.ApplyEnv(getenv(map[string]string{"FOLIO_BLOB_URL": ok}), nil); err != nil || c.BlobURL != ok {
+			t.Errorf("FOLIO_BLOB_URL=%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"s3://", "gs://", "azblob://container", "ftp://host/dir"} {
+		c := app.Defaults()
+		if err := c.ApplyEnv(getenv(map[string]string{"FOLIO_BLOB_URL": bad}), nil); err == nil {
+			t.Errorf("FOLIO_BLOB_URL=%s accepted", bad)
 		}
 	}
 }

@@ -9,7 +9,9 @@ import (
 )
 
 // deadline gives every request's context the deadline RequestTimeout (read
-// per request, so tests can shorten it on a running server). Work that
+// per request, so tests can shorten it on a running server), and ends it
+// when a drain runs out of time (lifecycle.go; answered 503 ErrDraining).
+// Work that
 // honours its context (queries, fetches, imports, PDF, GraphQL) stops there,
 // as it does when the client leaves (net/http cancels the context then).
 //
@@ -19,12 +21,16 @@ import (
 // deadline passes cannot be taken back and is cut short instead.
 func (a *App) deadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if a.Config.RequestTimeout <= 0 { // a Config not from Defaults: no deadline
-			next.ServeHTTP(w, r)
-			return
+		ctx, cancel := r.Context(), context.CancelFunc(func() {})
+		if a.Config.RequestTimeout > 0 { // a Config not from Defaults: no deadline
+			ctx, cancel = context.WithTimeout(ctx, a.Config.RequestTimeout)
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), a.Config.RequestTimeout)
 		defer cancel()
+		// A drain past its time cuts the request too (lifecycle.go).
+		ctx, cut := context.WithCancelCause(ctx)
+		defer cut(nil)
+		stop := context.AfterFunc(a.life.cut, func() { cut(ErrDraining) })
+		defer stop()
 		r = r.WithContext(ctx)
 		dw := &deadlineWriter{ResponseWriter: w, r: r, before: w.Header().Clone()}
 		next.ServeHTTP(dw, r)
@@ -47,7 +53,9 @@ type deadlineWriter struct {
 func (d *deadlineWriter) begin() bool {
 	if !d.begun {
 		d.begun = true
-		if errors.Is(d.r.Context().Err(), context.DeadlineExceeded) {
+		ctx := d.r.Context()
+		cut := errors.Is(context.Cause(ctx), ErrDraining)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) || cut {
 			d.late = true
 			// Drop what the handler set for its own answer (a length, a
 			// disposition, a page's policy) and keep the common headers.
@@ -58,7 +66,11 @@ func (d *deadlineWriter) begin() bool {
 			for k, v := range d.before {
 				h[k] = v
 			}
-			apperr.Write(d.ResponseWriter, d.r, ErrTimedOut)
+			if cut {
+				apperr.Write(d.ResponseWriter, d.r, ErrDraining)
+			} else {
+				apperr.Write(d.ResponseWriter, d.r, ErrTimedOut)
+			}
 		}
 	}
 	return !d.late

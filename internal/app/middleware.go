@@ -10,8 +10,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/ids"
+	"github.com/folio/folio/internal/metrics"
 )
 
 type requestIDKey struct{}
@@ -31,6 +34,7 @@ func requestLog(logger *slog.Logger) func(http.Handler) http.Handler {
 			ctx := context.WithValue(r.Context(), requestIDKey{}, id)
 			rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 			start := time.Now()
+			metrics.HTTPInFlight.Inc()
 			defer func() {
 				if v := recover(); v != nil {
 					logger.ErrorContext(ctx, "panic", "panic", fmt.Sprint(v))
@@ -39,13 +43,41 @@ func requestLog(logger *slog.Logger) func(http.Handler) http.Handler {
 					}
 					rec.status = http.StatusInternalServerError
 				}
+				elapsed := time.Since(start)
+				route := routePattern(r)
+				metrics.HTTPInFlight.Dec()
+				metrics.HTTPRequests.WithLabelValues(route, methodLabel(r.Method), metrics.Status(rec.status)).Observe(elapsed.Seconds())
 				logger.InfoContext(ctx, "request",
-					"method", r.Method, "path", r.URL.Path,
-					"status", rec.status, "bytes", rec.bytes, "duration_ms", time.Since(start).Milliseconds())
+					"method", r.Method, "path", r.URL.Path, "route", route,
+					"status", rec.status, "bytes", rec.bytes, "duration_ms", elapsed.Milliseconds())
 			}()
 			next.ServeHTTP(rec, r.WithContext(ctx))
 		})
 	}
+}
+
+// routePattern is the route that answered r ("/v1/spaces/{spaceId}"), read
+// after routing from chi's context, which the router fills in place:
+// metrics are by route, never by raw path, so ids do not make series.
+// Requests no route matched are "unmatched".
+func routePattern(r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil {
+		if p := rc.RoutePattern(); p != "" && p != "/*" {
+			return p
+		}
+	}
+	return "unmatched"
+}
+
+// methodLabel bounds the method label to the methods Folio routes;
+// anything else a client sends is "other".
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions:
+		return m
+	}
+	return "other"
 }
 
 // RequestID is the id of the request in ctx.

@@ -1,7 +1,9 @@
 // Package blob keeps file bytes, content-addressed by their SHA-256, in a
 // gocloud.dev bucket: a directory by default (file://), memory for tests
-// (mem://). Other drivers (s3://, gs://, azblob://) need their gocloud
-// driver package linked in; Folio links the file and memory drivers.
+// (mem://), Amazon S3 or any S3-compatible store (s3://bucket?endpoint=…&
+// use_path_style=true&region=…, credentials from the AWS environment) and
+// Google Cloud Storage (gs://bucket, credentials from the Google
+// environment), through gocloud's own drivers linked in here.
 package blob
 
 import (
@@ -18,7 +20,9 @@ import (
 
 	"gocloud.dev/blob"
 	_ "gocloud.dev/blob/fileblob"
+	_ "gocloud.dev/blob/gcsblob"
 	_ "gocloud.dev/blob/memblob"
+	_ "gocloud.dev/blob/s3blob"
 	"gocloud.dev/gcerrors"
 )
 
@@ -88,3 +92,18 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 
 // Close releases the bucket.
 func (s *Store) Close() error { return s.bucket.Close() }
+
+// LocalDir is the directory that holds the blobs of rawURL and dataDir when
+// they are on a local disk (FOLIO_BLOB_URL empty or file://), for backups;
+// ok is false for any other store.
+func LocalDir(rawURL, dataDir string) (dir string, ok bool) {
+	if rawURL == "" {
+		dir, err := filepath.Abs(filepath.Join(dataDir, "blobs"))
+		return dir, err == nil
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Scheme != "file" {
+		return "", false
+	}
+	return filepath.FromSlash(u.Path), true
+}

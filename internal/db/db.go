@@ -30,6 +30,7 @@ type DB struct {
 	SQL     *sql.DB
 	Dialect string
 	Counter *Counter
+	path    string // the SQLite file ("" on PostgreSQL), naming its local locks
 }
 
 // IsPostgres tells whether a DATABASE_URL names a PostgreSQL server.
@@ -67,17 +68,25 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 	counter := &Counter{}
 	drv := &countingDriver{Driver: entsql.OpenDB(dialect, raw), counter: counter}
 	client := ent.NewClient(ent.Driver(drv))
-	if err := client.Schema.Create(ctx, migrate.WithDropIndex(true)); err != nil {
-		client.Close()
-		return nil, fmt.Errorf("migrate schema: %w", err)
-	}
-	for _, stmt := range search.Schema(dialect) {
-		if _, err := raw.ExecContext(ctx, stmt); err != nil {
-			client.Close()
-			return nil, fmt.Errorf("search index: %w", err)
+	d := &DB{Client: client, SQL: raw, Dialect: dialect, Counter: counter, path: SQLitePath(databaseURL, dataDir)}
+	// Instances starting together on one database migrate one at a time:
+	// the second finds the schema made and changes nothing.
+	err = d.Exclusive(ctx, "migrate", func() error {
+		if err := client.Schema.Create(ctx, migrate.WithDropIndex(true)); err != nil {
+			return fmt.Errorf("migrate schema: %w", err)
 		}
+		for _, stmt := range search.Schema(dialect) {
+			if _, err := raw.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("search index: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		client.Close()
+		return nil, err
 	}
-	return &DB{Client: client, SQL: raw, Dialect: dialect, Counter: counter}, nil
+	return d, nil
 }
 
 const (

@@ -202,3 +202,15 @@ func freshPostgresSchema(t testing.TB) string {
 	}
 	return postgresURL() + sep + "search_path=" + name
 }
+
+// DatabaseURL is a fresh, empty database of the given kind for a test that
+// starts servers itself (several instances on one database, a restore):
+// a PostgreSQL schema of its own, dropped afterwards, or an SQLite file in
+// dir.
+func DatabaseURL(t testing.TB, kind, dir string) string {
+	t.Helper()
+	if kind == "postgres" {
+		return freshPostgresSchema(t)
+	}
+	return "sqlite:" + filepath.Join(dir, "folio.db")
+}
