@@ -4220,7 +4220,7 @@ extend type Space {
     order: Order
     "Only change requests with this status; absent: open."
     status: ChangeRequestStatus
-    "Only change requests opened by this user ID."
+    "Only change requests this user ID edited or commented on (see ChangeRequest.contributors)."
     contributor: ID
   ): ChangeRequestConnection!
   "A change request by id or number."
