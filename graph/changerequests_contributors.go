@@ -11,7 +11,6 @@ import (
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
-	"github.com/folio/folio/internal/apperr"
 )
 
 // ChangeRequestContributors are the users who edited a change request's
@@ -29,29 +28,17 @@ func (r *Resolver) ChangeRequestContributors(ctx context.Context, spaceID, crID 
 // read (GraphQL's ChangeRequest.contributors); a list's change requests
 // read theirs together.
 func (r *Resolver) ContributorsOf(ctx context.Context, cr *ent.ChangeRequest) ([]*model.Contributor, error) {
-	l := loader.For(ctx)
-	cs, err := l.Reads().Contributors.Load(ctx, cr.ID)()
+	cs, err := loader.For(ctx).Reads().Contributors.Load(ctx, cr.ID)()
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(cs))
+	out := make([]*model.Contributor, len(cs))
 	for i, c := range cs {
-		ids[i] = c.UserID
-	}
-	users, errs := l.UserByID.LoadMany(ctx, ids)()
-	out := make([]*model.Contributor, 0, len(cs))
-	for i, c := range cs {
-		if errs != nil && errs[i] != nil {
-			if _, ok := apperr.As(errs[i]); ok {
-				continue // a deleted user
-			}
-			return nil, errs[i]
-		}
 		action := model.ContributorEdit
 		if c.Comment {
 			action = model.ContributorComment
 		}
-		out = append(out, &model.Contributor{User: users[i], Count: c.Count, ActionType: action, UpdatedAt: c.UpdatedAt})
+		out[i] = &model.Contributor{User: c.User, Count: c.Count, ActionType: action, UpdatedAt: c.UpdatedAt}
 	}
 	return out, nil
 }

@@ -206,11 +206,13 @@ func sameInt(a, b *int) bool {
 
 // showChangeRequestsTogether records that a list shows these change
 // requests: their revisions and merge bases are read together (rows, trees,
-// files) when their items ask, e.g. for their changes, whatever batches the
-// resolution falls into.
+// files), and their contributors, when their items ask, whatever batches
+// the resolution falls into.
 func showChangeRequestsTogether(ctx context.Context, crs []*ent.ChangeRequest) {
 	revs := make([]string, 0, 2*len(crs))
-	for _, cr := range crs {
+	ids := make([]string, len(crs))
+	for i, cr := range crs {
+		ids[i] = cr.ID
 		for _, id := range []string{cr.RevisionID, cr.RevisionMergedAncestor} {
 			if id != "" {
 				revs = append(revs, id)
@@ -218,4 +220,5 @@ func showChangeRequestsTogether(ctx context.Context, crs []*ent.ChangeRequest) {
 		}
 	}
 	loader.For(ctx).ShowTogether(revs)
+	loader.For(ctx).Reads().ShowChangeRequestsTogether(ids)
 }

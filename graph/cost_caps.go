@@ -27,6 +27,8 @@ var listFieldCaps = map[string]int64{
 	// Unbounded: two per member who edited or commented; the paging maximum.
 	"ChangeRequest.contributors":  paging.MaxLimit,
 	"ChangeRequest.fileBacklinks": MaxPagesPerRevision,
+	"Space.pageBacklinks":         MaxPagesPerRevision,
+	"ChangeRequest.pageBacklinks": MaxPagesPerRevision,
 	// Unbounded: one item per distinct link target of a revision's content;
 	// the paging maximum.
 	"LinksResult.items": paging.MaxLimit,

@@ -21,6 +21,10 @@ func (r *changeRequestResolver) FileBacklinks(ctx context.Context, obj *ent.Chan
 	return r.Resolver.FileBacklinks(ctx, obj.SpaceID, obj.ID, fileID)
 }
 
+func (r *changeRequestResolver) PageBacklinks(ctx context.Context, obj *ent.ChangeRequest, pageID string) ([]*model.Page, error) {
+	return r.Resolver.PageBacklinks(ctx, obj.SpaceID, obj.ID, pageID)
+}
+
 func (r *linkUsageResolver) Pages(ctx context.Context, obj *model.LinkUsage) ([]*model.Page, error) {
 	out := make([]*model.Page, len(obj.Locations))
 	for i, p := range obj.Locations {
@@ -35,6 +39,10 @@ func (r *spaceResolver) Links(ctx context.Context, obj *ent.Space, pageID *strin
 
 func (r *spaceResolver) FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error) {
 	return r.Resolver.FileBacklinks(ctx, obj.ID, "", fileID)
+}
+
+func (r *spaceResolver) PageBacklinks(ctx context.Context, obj *ent.Space, pageID string) ([]*model.Page, error) {
+	return r.Resolver.PageBacklinks(ctx, obj.ID, "", pageID)
 }
 
 func (r *Resolver) LinkUsage() generated.LinkUsageResolver { return &linkUsageResolver{r} }

@@ -139,7 +139,7 @@ func TestPageBacklinksAndChangeRequestLinks(t *testing.T) {
 		if links.Stats.Total != 5 || links.Stats.Broken.Total != 1 || links.Stats.Broken.ChangeRequest != 1 || links.Count != 5 {
 			t.Fatalf("change request links: %+v", links)
 		}
-		s.Call(t, "listChangeRequestLinks", f.reader.Token, "GET", f.crPath(cr)+"/links?status=broken", nil, 200).Decode(t, &links)
+		s.Call(t, "listChangeRequestLinks", f.reader.Token, "GET", f.crPath(cr)+"/links?status=broken&brokenContext=change-request", nil, 200).Decode(t, &links)
 		if len(links.Items) != 1 || links.Items[0].TargetReference.URL != "missing" {
 			t.Fatalf("broken links: %+v", links)
 		}
@@ -157,6 +157,7 @@ func TestPageBacklinksAndChangeRequestLinks(t *testing.T) {
 			{"listSpacePageBacklinks", sp + "/content/page/" + ids["Target"] + "/backlinks?limit=0", "limit"},
 			{"listChangeRequestPageBacklinks", f.crPath(cr) + "/content/page/" + ids["Target"] + "/backlinks?limit=x", "limit"},
 			{"listChangeRequestLinks", f.crPath(cr) + "/links?status=fine", "status"},
+			{"listChangeRequestLinks", f.crPath(cr) + "/links?brokenContext=elsewhere", "brokenContext"},
 		} {
 			if msg := s.Fail(t, c.op, f.reader.Token, "GET", c.path, nil, 400); !strings.Contains(msg, c.field) {
 				t.Fatalf("%s: %s", c.path, msg)

@@ -247,7 +247,7 @@ func TestChangeRequestsAndContentBadInput(t *testing.T) {
 			{"updateChangeRequestById", "PATCH", f.crPath(cr), `{"subject": `, 400, "malformed"},
 			{"getChangeRequestById", "GET", f.crPath("999"), nil, 404, "not found"},
 			{"getPageById", "GET", "/v1/spaces/" + f.space + "/content/page/nosuchpage", nil, 404, "not found"},
-			{"getPageById", "GET", f.crPath(cr) + "/content/page/" + home + "?format=pdf", nil, 400, "format"},
+			{"getPageInChangeRequestById", "GET", f.crPath(cr) + "/content/page/" + home + "?format=pdf", nil, 400, "format"},
 			{"getCurrentRevision", "GET", "/v1/spaces/" + f.space + "/content?metadata=maybe", nil, 400, "metadata"},
 			{"getFileById", "GET", "/v1/spaces/" + f.space + "/content/files/nosuchfile", nil, 404, "not found"},
 			{"listFiles", "GET", "/v1/spaces/" + f.space + "/content/files?limit=1001", nil, 400, "limit"},

@@ -104,7 +104,7 @@ func TestCommonHeaders(t *testing.T) {
 		var files struct {
 			Items []struct{ DownloadURL string }
 		}
-		s.Call(t, "listFiles", f.reader.Token, "GET", f.crPath(cr)+"/content/files", nil, 200).Decode(t, &files)
+		s.Call(t, "listFilesInChangeRequestById", f.reader.Token, "GET", f.crPath(cr)+"/content/files", nil, 200).Decode(t, &files)
 
 		seen := 0
 		for _, c := range []struct {

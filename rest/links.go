@@ -9,6 +9,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -44,6 +45,12 @@ func (a *API) listLinks(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
 		return err
+	}
+	// listChangeRequestLinks' brokenContext is accepted and changes nothing:
+	// stats always give both the broken links and those the change request
+	// introduces.
+	if v := queryString(r, "brokenContext"); v != nil && *v != "change-request" && *v != "space" {
+		return apperr.InvalidField("brokenContext", "must be change-request or space")
 	}
 	links, err := a.res.Links(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), chi.URLParam(r, "pageId"), queryString(r, "status"))
 	if err != nil {

@@ -85,6 +85,7 @@ type ComplexityRoot struct {
 		Number                 func(childComplexity int) int
 		OpenComments           func(childComplexity int) int
 		Outdated               func(childComplexity int) int
+		PageBacklinks          func(childComplexity int, pageID string) int
 		Revision               func(childComplexity int) int
 		RevisionInitial        func(childComplexity int) int
 		RevisionMerged         func(childComplexity int) int
@@ -794,6 +795,7 @@ type ComplexityRoot struct {
 		OpenComments        func(childComplexity int) int
 		Organization        func(childComplexity int) int
 		Page                func(childComplexity int, path string) int
+		PageBacklinks       func(childComplexity int, pageID string) int
 		Parent              func(childComplexity int) int
 		Permissions         func(childComplexity int) int
 		Revision            func(childComplexity int, id *string) int
@@ -957,6 +959,7 @@ type ChangeRequestResolver interface {
 	Changes(ctx context.Context, obj *ent.ChangeRequest, limit *int) (*model.RevisionChanges, error)
 	Links(ctx context.Context, obj *ent.ChangeRequest, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.ChangeRequest, fileID string) ([]*model.Page, error)
+	PageBacklinks(ctx context.Context, obj *ent.ChangeRequest, pageID string) ([]*model.Page, error)
 }
 type CollectionResolver interface {
 	Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error)
@@ -1211,6 +1214,7 @@ type SpaceResolver interface {
 	Page(ctx context.Context, obj *ent.Space, path string) (*model.Page, error)
 	Links(ctx context.Context, obj *ent.Space, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error)
+	PageBacklinks(ctx context.Context, obj *ent.Space, pageID string) ([]*model.Page, error)
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error)
 	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.SpaceCustomFieldValue, error)
 }
@@ -1363,6 +1367,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.Outdated(childComplexity), true
+	case "ChangeRequest.pageBacklinks":
+		if e.ComplexityRoot.ChangeRequest.PageBacklinks == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_pageBacklinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.PageBacklinks(childComplexity, args["pageId"].(string)), true
 	case "ChangeRequest.revision":
 		if e.ComplexityRoot.ChangeRequest.Revision == nil {
 			break
@@ -4882,6 +4897,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Page(childComplexity, args["path"].(string)), true
+	case "Space.pageBacklinks":
+		if e.ComplexityRoot.Space.PageBacklinks == nil {
+			break
+		}
+
+		args, err := ec.field_Space_pageBacklinks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.PageBacklinks(childComplexity, args["pageId"].(string)), true
 	case "Space.parent":
 		if e.ComplexityRoot.Space.Parent == nil {
 			break
@@ -5615,7 +5641,7 @@ extend type Space {
     order: Order
     "Only change requests with this status; absent: open."
     status: ChangeRequestStatus
-    "Only change requests opened by this user ID."
+    "Only change requests this user ID edited or commented on (see ChangeRequest.contributors)."
     contributor: ID
   ): ChangeRequestConnection!
   "A change request by id or number."
@@ -6988,6 +7014,22 @@ enum LinkKind {
   file
   "A heading of the same page (#anchor)."
   anchor
+}
+
+extend type Space {
+  "Pages of the space's current content that link to a page (by path or /pages/<id>, with or without an anchor), in tree order."
+  pageBacklinks(
+    "The linked page's ID."
+    pageId: ID!
+  ): [Page!]!
+}
+
+extend type ChangeRequest {
+  "Pages of the change request's content that link to a page, in tree order."
+  pageBacklinks(
+    "The linked page's ID."
+    pageId: ID!
+  ): [Page!]!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/member.graphql", Input: `# Members of an organization (REST area ` + "`" + `access` + "`" + `: /v1/orgs/{id}/members).
@@ -8762,6 +8804,8 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_links(ctx, field)
 	case "fileBacklinks":
 		return ec.fieldContext_ChangeRequest_fileBacklinks(ctx, field)
+	case "pageBacklinks":
+		return ec.fieldContext_ChangeRequest_pageBacklinks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
 }
@@ -9980,6 +10024,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_links(ctx, field)
 	case "fileBacklinks":
 		return ec.fieldContext_Space_fileBacklinks(ctx, field)
+	case "pageBacklinks":
+		return ec.fieldContext_Space_pageBacklinks(ctx, field)
 	case "search":
 		return ec.fieldContext_Space_search(ctx, field)
 	case "customFields":
@@ -10503,6 +10549,20 @@ func (ec *executionContext) field_ChangeRequest_links_args(ctx context.Context, 
 		return nil, err
 	}
 	args["status"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_pageBacklinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "pageId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageId"] = arg0
 	return args, nil
 }
 
@@ -13486,6 +13546,20 @@ func (ec *executionContext) field_Space_links_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Space_pageBacklinks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "pageId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageId"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Space_page_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14379,6 +14453,50 @@ func (ec *executionContext) fieldContext_ChangeRequest_fileBacklinks(ctx context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_ChangeRequest_fileBacklinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_pageBacklinks(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_pageBacklinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().PageBacklinks(ctx, obj, fc.Args["pageId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
+			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_pageBacklinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_pageBacklinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -28871,6 +28989,50 @@ func (ec *executionContext) fieldContext_Space_fileBacklinks(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_pageBacklinks(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_pageBacklinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().PageBacklinks(ctx, obj, fc.Args["pageId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
+			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_pageBacklinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_pageBacklinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_search(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34185,6 +34347,12 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_fileBacklinks(ctx, field, obj)
 				})
+		case "pageBacklinks":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_pageBacklinks(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -39044,6 +39212,12 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_fileBacklinks(ctx, field, obj)
+				})
+		case "pageBacklinks":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_pageBacklinks(ctx, field, obj)
 				})
 		case "search":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,

@@ -42,6 +42,7 @@ type Loaders struct {
 	stats      *Stats
 	memberOrgs orgSet
 	viewer     *viewerMemberships // read at authentication (Authenticated)
+	reads      *ReadLoaders       // Reads
 	userMu     sync.Mutex
 	usersAsked map[string]bool // users primed by primeUsers
 
@@ -186,6 +187,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 		return rows, err
 	}, func(s *ent.Space) string { return s.ID }, "space")
 	l.SiteLoaders = newSiteLoaders(b, client, l)
+	l.reads = newReadLoaders(b, client, &l.RevisionLoaders.together, &l.ContentLoaders.spacesTogether)
 	return l
 }
 

@@ -2,17 +2,15 @@ package loader
 
 import (
 	"context"
-	"runtime"
 	"sort"
-	"sync"
 	"time"
-	"weak"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/ent/user"
 )
 
 // ReadLoaders batch the reads of issue 16 (revision history, contributors,
@@ -20,7 +18,8 @@ import (
 type ReadLoaders struct {
 	// SpaceRevisions are every revision of a space, oldest first (by
 	// created_at, id): the space's history is walked from them in memory, so
-	// one statement serves the revisions of a whole list of spaces.
+	// one statement serves the revisions of a whole list of spaces (by
+	// level: the spaces one list shows).
 	SpaceRevisions *Loader[[]*ent.Revision]
 	// MergedFrom is the change request whose merge made a revision, keyed
 	// by revision id; nil for other revisions.
@@ -32,9 +31,20 @@ type ReadLoaders struct {
 	// Contributors are the contributions to change requests, keyed by
 	// change request id.
 	Contributors *Loader[[]Contribution]
+
+	// changeRequests records the change requests one list shows: their
+	// contributors are read together (ShowChangeRequestsTogether).
+	changeRequests together
 }
 
-func newReadLoaders(b batching, client *ent.Client, t *together) *ReadLoaders {
+// ShowChangeRequestsTogether records that one list shows these change
+// requests: the first read of any one's contributors reads all of theirs,
+// however the list's resolution falls into batches.
+func (rl *ReadLoaders) ShowChangeRequestsTogether(ids []string) { rl.changeRequests.add(ids) }
+
+// newReadLoaders reads by level: t is the revisions' levels, spaces the
+// spaces' (ShowTogether, ShowSpacesTogether).
+func newReadLoaders(b batching, client *ent.Client, t, spaces *together) *ReadLoaders {
 	files := byLevel(t, "files", func(ctx context.Context, revs []string) (map[string][]*ent.File, error) {
 		rows, err := client.File.Query().Where(file.RevisionIDIn(revs...)).
 			Order(ent.Asc(file.FieldCreatedAt), ent.Asc(file.FieldFileID)).All(ctx)
@@ -44,46 +54,30 @@ func newReadLoaders(b batching, client *ent.Client, t *together) *ReadLoaders {
 		}
 		return out, err
 	})
-	return &ReadLoaders{
+	rl := &ReadLoaders{}
+	*rl = ReadLoaders{
 		RevisionFiles: mapLoader(b, files),
-		Contributors: mapLoader(b, func(ctx context.Context, crIDs []string) (map[string][]Contribution, error) {
+		Contributors: mapLoader(b, byLevel(&rl.changeRequests, "contributors", func(ctx context.Context, crIDs []string) (map[string][]Contribution, error) {
 			return contributions(ctx, client, crIDs)
-		}),
-		SpaceRevisions: groupLoader(b, func(ctx context.Context, spaceIDs []string) ([]*ent.Revision, error) {
-			return client.Revision.Query().Where(revision.SpaceIDIn(spaceIDs...)).
+		})),
+		SpaceRevisions: mapLoader(b, byLevel(spaces, "space revisions", func(ctx context.Context, spaceIDs []string) (map[string][]*ent.Revision, error) {
+			rows, err := client.Revision.Query().Where(revision.SpaceIDIn(spaceIDs...)).
 				Order(ent.Asc(revision.FieldCreatedAt), ent.Asc(revision.FieldID)).All(ctx)
-		}, func(r *ent.Revision) string { return r.SpaceID }),
+			out := make(map[string][]*ent.Revision, len(spaceIDs))
+			for _, r := range rows {
+				out[r.SpaceID] = append(out[r.SpaceID], r)
+			}
+			return out, err
+		})),
 		MergedFrom: newLoader(b, func(ctx context.Context, revs []string) ([]*ent.ChangeRequest, error) {
 			return client.ChangeRequest.Query().Where(changerequest.RevisionMergedIn(revs...)).All(ctx)
 		}, func(cr *ent.ChangeRequest) string { return *cr.RevisionMerged }, ""),
 	}
+	return rl
 }
-
-// The read loaders of each request, made on first use. They live beside
-// Loaders rather than in it so that this file is the only one they touch;
-// a weak key lets a finished request's loaders go.
-var (
-	readsMu sync.Mutex
-	reads   = map[weak.Pointer[Loaders]]*ReadLoaders{}
-)
 
 // Reads are the request's ReadLoaders.
-func (l *Loaders) Reads() *ReadLoaders {
-	key := weak.Make(l)
-	readsMu.Lock()
-	defer readsMu.Unlock()
-	if r, ok := reads[key]; ok {
-		return r
-	}
-	r := newReadLoaders(batching{stats: l.stats, wait: batchWait}, l.client, &l.RevisionLoaders.together)
-	reads[key] = r
-	runtime.AddCleanup(l, func(k weak.Pointer[Loaders]) {
-		readsMu.Lock()
-		delete(reads, k)
-		readsMu.Unlock()
-	}, key)
-	return r
-}
+func (l *Loaders) Reads() *ReadLoaders { return l.reads }
 
 // ByPath finds a page by its path (slugs from the root joined with "/").
 func (t *Tree) ByPath(path string) (*ent.Page, bool) {
@@ -99,7 +93,8 @@ func (t *Tree) ByPath(path string) (*ent.Page, bool) {
 // request: content edits (revisions) or comments.
 type Contribution struct {
 	UserID    string
-	Comment   bool // false: content edits
+	User      *ent.User // read with the contributions
+	Comment   bool      // false: content edits
 	Count     int
 	UpdatedAt time.Time
 }
@@ -145,9 +140,30 @@ func contributions(ctx context.Context, client *ent.Client, crIDs []string) (map
 			add(key{*c.ChangeRequestID, c.PostedBy, true}, c.CreatedAt)
 		}
 	}
+	// The users come in the same read: a deleted user's contributions go.
+	userIDs := map[string]bool{}
+	for k := range sums {
+		userIDs[k.user] = true
+	}
+	ids := make([]string, 0, len(userIDs))
+	for id := range userIDs {
+		ids = append(ids, id)
+	}
+	users := map[string]*ent.User{}
+	if len(ids) > 0 {
+		rows, err := client.User.Query().Where(user.IDIn(ids...)).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range rows {
+			users[u.ID] = u
+		}
+	}
 	out := make(map[string][]Contribution, len(crIDs))
 	for k, c := range sums {
-		out[k.cr] = append(out[k.cr], *c)
+		if c.User = users[k.user]; c.User != nil {
+			out[k.cr] = append(out[k.cr], *c)
+		}
 	}
 	// Latest first; ties by user, edits before comments.
 	for _, cs := range out {

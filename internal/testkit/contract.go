@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -18,8 +19,10 @@ import (
 // must carry the error shape with the answer's status.
 
 type operation struct {
-	doc string
-	op  *openapi3.Operation
+	doc    string
+	op     *openapi3.Operation
+	method string
+	path   string // the reference's template, e.g. /spaces/{spaceId}/content
 }
 
 var (
@@ -68,10 +71,10 @@ func loadReference() {
 		if doc.Paths == nil {
 			continue
 		}
-		for _, item := range doc.Paths.Map() {
-			for _, op := range item.Operations() {
+		for path, item := range doc.Paths.Map() {
+			for method, op := range item.Operations() {
 				if _, seen := refOps[op.OperationID]; !seen && op.OperationID != "" {
-					refOps[op.OperationID] = operation{doc: filepath.Base(f), op: op}
+					refOps[op.OperationID] = operation{doc: filepath.Base(f), op: op, method: method, path: path}
 				}
 			}
 		}
@@ -95,6 +98,11 @@ func CheckContract(t testing.TB, operationID, method, path string, resp *Respons
 	op, ok := refOps[operationID]
 	if !ok {
 		t.Fatalf("contract check: operation %q is in no reference document", operationID)
+	}
+	// The call's shape: the operation's method and path template, as the
+	// official client sends them.
+	if !strings.EqualFold(method, op.method) || !pathMatches(op.path, path) {
+		t.Fatalf("contract %s: %s %s is not the operation's %s %s", operationID, method, path, op.method, op.path)
 	}
 	if resp.Status >= 400 {
 		checkErrorShape(t, method, path, resp)
@@ -160,4 +168,33 @@ func checkErrorShape(t testing.TB, method, path string, resp *Response) {
 	if *e.Error.Message == "" {
 		t.Fatalf("%s %s: error %s has an empty message", method, path, strconv.Itoa(resp.Status))
 	}
+}
+
+// pathMatches tells whether a request path (with /v1 and a query) fits a
+// reference path template: each {param} takes one non-empty segment, except
+// a trailing {pagePath}, which takes the rest (a page path's slashes may
+// come escaped, as %2F, or not).
+func pathMatches(template, path string) bool {
+	path, _, _ = strings.Cut(path, "?")
+	path = strings.TrimPrefix(path, "/v1")
+	want := strings.Split(strings.Trim(template, "/"), "/")
+	got := strings.Split(strings.Trim(path, "/"), "/")
+	for i, w := range want {
+		if i >= len(got) {
+			return false
+		}
+		if w == "{pagePath}" && i == len(want)-1 {
+			return strings.Trim(strings.Join(got[i:], "/"), "/") != ""
+		}
+		if strings.HasPrefix(w, "{") {
+			if got[i] == "" {
+				return false
+			}
+			continue
+		}
+		if w != got[i] {
+			return false
+		}
+	}
+	return len(got) == len(want)
 }
