@@ -166,7 +166,11 @@ func TestSiteSectionsGroupsAndSpaces(t *testing.T) {
 			{"/section-groups/" + group + "/move", map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section", "id": opsSec}}}, "groups do not nest"},
 			{"/section-groups/" + group + "/move", map[string]any{"position": map[string]any{"before": map[string]any{"type": "site-section-group", "id": group}}}, "position"},
 		} {
-			msg := s.Fail(t, "moveSiteSection", w.alice.Token, "POST", base+c.path, c.body, 400)
+			op := "moveSiteSection"
+			if strings.HasPrefix(c.path, "/section-groups/") {
+				op = "moveSiteSectionGroup"
+			}
+			msg := s.Fail(t, op, w.alice.Token, "POST", base+c.path, c.body, 400)
 			if !strings.Contains(msg, c.field) {
 				t.Errorf("%s %v: message %q does not name %q", c.path, c.body, msg, c.field)
 			}
