@@ -18,6 +18,7 @@ import (
 	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/importer"
 	"github.com/folio/folio/internal/markdown"
+	"github.com/folio/folio/internal/metrics"
 )
 
 // ImportContent fetches rawURL, reads it as source (markdown, zip, html,
@@ -63,6 +64,8 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 		return nil, apperr.Unavailablef(gate.RetryAfter(), "the request ended while waiting for a turn to import")
 	}
 	defer release()
+	imported := false
+	defer func() { metrics.JobRuns.WithLabelValues("import", metrics.Outcome(imported)).Inc() }()
 	res, err := r.fetchImport(ctx, rawURL, source)
 	if err != nil {
 		return nil, err
@@ -128,6 +131,7 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 	if err != nil {
 		return nil, err
 	}
+	imported = true
 	return &model.ImportResult{Revision: rev.ID, ImportedResources: res.Count(), TotalResources: res.Total}, nil
 }
 

@@ -217,10 +217,10 @@ func (a *App) purgeLoop(logger *slog.Logger) {
 		metrics.PurgeRunning.Add(-1)
 		switch {
 		case err != nil && a.life.cut.Err() == nil:
-			metrics.JobRuns.WithLabelValues("purge", "failed").Inc()
+			metrics.JobRuns.WithLabelValues("purge", metrics.Outcome(false)).Inc()
 			logger.Error("purge of deleted spaces failed", "err", err)
 		case err == nil:
-			metrics.JobRuns.WithLabelValues("purge", "ok").Inc()
+			metrics.JobRuns.WithLabelValues("purge", metrics.Outcome(true)).Inc()
 			metrics.JobLastSuccess.WithLabelValues("purge").SetToCurrentTime()
 			if n > 0 {
 				logger.Info("purged deleted spaces", "count", n)

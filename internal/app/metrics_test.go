@@ -59,6 +59,15 @@ func TestMetrics(t *testing.T) {
 		if _, errs := s.GraphQL(t, u.Token, `query Broken { nothingHere }`, nil); len(errs) == 0 {
 			t.Fatal("an unknown field was accepted")
 		}
+		// Imports are jobs: one that reads its source and one that cannot.
+		src := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/markdown")
+			_, _ = io.WriteString(w, "# Imported\n\nText.\n")
+		}))
+		defer src.Close()
+		space := s.Call(t, "createSpace", u.Token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Imports"}, 201).JSON(t)["id"].(string)
+		s.Call(t, "importContent", u.Token, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"url": src.URL + "/a.md", "source": "markdown"}, 201)
+		s.Fail(t, "importContent", u.Token, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"url": src.URL + "/a.zip", "source": "zip"}, 400)
 		after := scrape(t, s)
 
 		grew := func(series string, by float64) {
@@ -75,6 +84,8 @@ func TestMetrics(t *testing.T) {
 		grew(`folio_graphql_operation_cost_count{operation="OrgSpaces"}`, 1)
 		grew(`folio_graphql_operations_total{operation="Broken",outcome="error",type="query"}`, 1)
 		grew(`folio_graphql_errors_total{code="GRAPHQL_VALIDATION_FAILED",operation="Broken"}`, 1)
+		grew(`folio_job_runs_total{job="import",outcome="ok"}`, 1)
+		grew(`folio_job_runs_total{job="import",outcome="failed"}`, 1)
 		for _, id := range []string{org, org2, u.ID} {
 			if strings.Contains(after, id) {
 				t.Errorf("an id (%s) appears in the metrics: series by raw path", id)

@@ -66,7 +66,7 @@ var (
 	// JobRuns counts background job runs by job and outcome (ok, failed).
 	JobRuns = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "folio_job_runs_total",
-		Help: "Background job runs by job (purge) and outcome (ok, failed).",
+		Help: "Background job runs by job (purge, import) and outcome (ok, failed).",
 	}, []string{"job", "outcome"})
 	// JobLastSuccess is when each job last succeeded (Unix seconds).
 	JobLastSuccess = prometheus.NewGaugeVec(prometheus.GaugeOpts{
@@ -185,4 +185,12 @@ func (jobs) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(jobsRunning, prometheus.GaugeValue, float64(running), "import")
 	ch <- prometheus.MustNewConstMetric(jobsQueued, prometheus.GaugeValue, float64(queued), "import")
+}
+
+// Outcome is JobRuns' outcome label of a run that succeeded or not.
+func Outcome(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "failed"
 }
