@@ -543,6 +543,28 @@ func manageableSite(ctx context.Context, orgID, siteID string) (*ent.Site, error
 	return s, nil
 }
 
+// manageableSitePart is a part of a site (a section, group, site space or
+// share link) that the caller may change, read with get. It answers 404
+// naming the part (`what id`) when the part does not exist, belongs to
+// another site than siteID (when not empty: the site the path names), or
+// belongs to a site the caller cannot see.
+func manageableSitePart[T any](ctx context.Context, orgID, siteID, id, what string,
+	get func(context.Context, string) (T, error), siteOf func(T) string) (*ent.Site, T, error) {
+	var none T
+	p, err := get(ctx, id)
+	if ent.IsNotFound(err) || (err == nil && siteID != "" && siteOf(p) != siteID) {
+		return nil, none, apperr.NotFoundf("%s %s not found", what, id)
+	}
+	if err != nil {
+		return nil, none, err
+	}
+	s, err := manageableSite(ctx, orgID, siteOf(p))
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
+		err = apperr.NotFoundf("%s %s not found", what, id)
+	}
+	return s, p, err
+}
+
 // sitesOrganization is an organization whose sites the caller may list
 // (members with a role; guests 403, strangers 404).
 func sitesOrganization(ctx context.Context, orgID string) (access.Membership, error) {

@@ -14,18 +14,8 @@ import (
 
 // manageableGroup is a section group of a site the caller may change.
 func (r *Resolver) manageableGroup(ctx context.Context, orgID, siteID, groupID string) (*ent.Site, *ent.SiteSectionGroup, error) {
-	g, err := r.Client.SiteSectionGroup.Get(ctx, groupID)
-	if ent.IsNotFound(err) || (err == nil && siteID != "" && g.SiteID != siteID) {
-		return nil, nil, apperr.NotFoundf("site section group %s not found", groupID)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := manageableSite(ctx, orgID, g.SiteID)
-	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
-		err = apperr.NotFoundf("site section group %s not found", groupID)
-	}
-	return s, g, err
+	return manageableSitePart(ctx, orgID, siteID, groupID, "site section group", r.Client.SiteSectionGroup.Get,
+		func(g *ent.SiteSectionGroup) string { return g.SiteID })
 }
 
 // SiteSectionGroups pages through a site's section groups in order.

@@ -25,18 +25,8 @@ const MaxShareLinksPerSite = 100
 
 // manageableShareLink is a share link of a site the caller may change.
 func (r *Resolver) manageableShareLink(ctx context.Context, orgID, siteID, linkID string) (*ent.Site, *ent.SiteShareLink, error) {
-	l, err := r.Client.SiteShareLink.Get(ctx, linkID)
-	if ent.IsNotFound(err) || (err == nil && siteID != "" && l.SiteID != siteID) {
-		return nil, nil, apperr.NotFoundf("share link %s not found", linkID)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := manageableSite(ctx, orgID, l.SiteID)
-	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
-		err = apperr.NotFoundf("share link %s not found", linkID)
-	}
-	return s, l, err
+	return manageableSitePart(ctx, orgID, siteID, linkID, "share link", r.Client.SiteShareLink.Get,
+		func(l *ent.SiteShareLink) string { return l.SiteID })
 }
 
 func shareLinkName(v string) error {

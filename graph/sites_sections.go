@@ -12,22 +12,10 @@ import (
 	"github.com/folio/folio/internal/paging"
 )
 
-// manageableSection is a section of a site the caller may change. orgID and
-// siteID, when not empty, are what the path names: a section of another
-// site answers 404.
+// manageableSection is a section of a site the caller may change.
 func (r *Resolver) manageableSection(ctx context.Context, orgID, siteID, sectionID string) (*ent.Site, *ent.SiteSection, error) {
-	sec, err := r.Client.SiteSection.Get(ctx, sectionID)
-	if ent.IsNotFound(err) || (err == nil && siteID != "" && sec.SiteID != siteID) {
-		return nil, nil, apperr.NotFoundf("site section %s not found", sectionID)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := manageableSite(ctx, orgID, sec.SiteID)
-	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
-		err = apperr.NotFoundf("site section %s not found", sectionID)
-	}
-	return s, sec, err
+	return manageableSitePart(ctx, orgID, siteID, sectionID, "site section", r.Client.SiteSection.Get,
+		func(sec *ent.SiteSection) string { return sec.SiteID })
 }
 
 // visibleSection is a section of a site the caller may read.

@@ -14,22 +14,19 @@ import (
 
 // manageableSiteSpace is a site space of a site the caller may change.
 func (r *Resolver) manageableSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string) (*ent.Site, *ent.SiteSpace, error) {
-	ss, err := r.Client.SiteSpace.Get(ctx, siteSpaceID)
-	if ent.IsNotFound(err) || (err == nil && siteID != "" && ss.SiteID != siteID) {
-		return nil, nil, apperr.NotFoundf("site space %s not found", siteSpaceID)
+	get := func(ctx context.Context, id string) (*ent.SiteSpace, error) {
+		ss, err := r.Client.SiteSpace.Get(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := loader.For(ctx).SpaceByID.Load(ctx, ss.SpaceID)(); err != nil {
+			// Its space is in the trash: the site space is not there either.
+			return nil, apperr.NotFoundf("site space %s not found", id)
+		}
+		return ss, nil
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if _, err := loader.For(ctx).SpaceByID.Load(ctx, ss.SpaceID)(); err != nil {
-		// Its space is in the trash: the site space is not there either.
-		return nil, nil, apperr.NotFoundf("site space %s not found", siteSpaceID)
-	}
-	s, err := manageableSite(ctx, orgID, ss.SiteID)
-	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
-		err = apperr.NotFoundf("site space %s not found", siteSpaceID)
-	}
-	return s, ss, err
+	return manageableSitePart(ctx, orgID, siteID, siteSpaceID, "site space", get,
+		func(ss *ent.SiteSpace) string { return ss.SiteID })
 }
 
 // SiteSpaces pages through a site's live site spaces in the site's order
