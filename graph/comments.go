@@ -384,6 +384,24 @@ func applyReactions(ctx context.Context, tx *ent.Client, spaceID, subjectID stri
 	return nil
 }
 
+// checkCommentChange checks a change to a comment or reply posted by
+// postedBy whose body is body, before anything is written: a new body needs
+// its author (403) and the bounds of a body; reactions must be emoji. It
+// reports whether the body changes, and the normalized reactions.
+func checkCommentChange(ctx context.Context, ch CommentChange, postedBy, body string) (bool, reactionChange, error) {
+	newBody := ch.Markdown != nil && *ch.Markdown != body
+	if newBody {
+		if err := authoredBody(ctx, postedBy); err != nil {
+			return false, reactionChange{}, err
+		}
+		if err := checkCommentBody(*ch.Markdown); err != nil {
+			return false, reactionChange{}, err
+		}
+	}
+	rc, err := normalizeReactions(ch)
+	return newBody, rc, err
+}
+
 // UpdateComment edits a comment's body (its author only: 403 otherwise,
 // and nothing changes), resolves or reopens it, and adds or removes the
 // caller's reactions, in one transaction.
@@ -396,21 +414,13 @@ func (r *Resolver) UpdateComment(ctx context.Context, spaceID string, crID *stri
 	if err != nil {
 		return nil, err
 	}
-	if ch.Markdown != nil && *ch.Markdown != c.Body {
-		if err := authoredBody(ctx, c.PostedBy); err != nil {
-			return nil, err
-		}
-		if err := checkCommentBody(*ch.Markdown); err != nil {
-			return nil, err
-		}
-	}
-	rc, err := normalizeReactions(ch)
+	newBody, rc, err := checkCommentChange(ctx, ch, c.PostedBy, c.Body)
 	if err != nil {
 		return nil, err
 	}
 	err = r.withTx(ctx, func(tx *ent.Client) error {
 		upd := tx.Comment.UpdateOneID(c.ID)
-		if ch.Markdown != nil && *ch.Markdown != c.Body {
+		if newBody {
 			upd.SetBody(*ch.Markdown).SetEditedAt(clock.Now())
 		}
 		if ch.Resolved != nil {
@@ -526,20 +536,12 @@ func (r *Resolver) UpdateCommentReply(ctx context.Context, spaceID string, crID 
 	if err != nil {
 		return nil, err
 	}
-	if ch.Markdown != nil && *ch.Markdown != rp.Body {
-		if err := authoredBody(ctx, rp.PostedBy); err != nil {
-			return nil, err
-		}
-		if err := checkCommentBody(*ch.Markdown); err != nil {
-			return nil, err
-		}
-	}
-	rc, err := normalizeReactions(ch)
+	newBody, rc, err := checkCommentChange(ctx, ch, rp.PostedBy, rp.Body)
 	if err != nil {
 		return nil, err
 	}
 	err = r.withTx(ctx, func(tx *ent.Client) error {
-		if ch.Markdown != nil && *ch.Markdown != rp.Body {
+		if newBody {
 			if rp, err = tx.CommentReply.UpdateOneID(rp.ID).SetBody(*ch.Markdown).SetEditedAt(clock.Now()).Save(ctx); err != nil {
 				return err
 			}
