@@ -42,18 +42,6 @@ func changeRequestParam(r *http.Request) *string {
 	return nil
 }
 
-// bodyFormat is the ?format= of comment answers: markdown unless document.
-func bodyFormat(r *http.Request) (string, error) {
-	v := queryString(r, "format")
-	if v == nil {
-		return formatMarkdown, nil
-	}
-	if *v != formatDocument && *v != formatMarkdown {
-		return "", apperr.InvalidField("format", "must be document or markdown")
-	}
-	return *v, nil
-}
-
 // commentBody is GitBook's Document in a request: {"markdown": "..."},
 // {"document": {...}} (a structured document, taken as the markdown it
 // reads as), or {} (no body).
@@ -93,7 +81,7 @@ func requiredText(b *commentBody) (string, error) {
 }
 
 func (a *API) listComments(w http.ResponseWriter, r *http.Request) error {
-	format, err := bodyFormat(r)
+	format, err := bodyFormat(r, formatMarkdown)
 	if err != nil {
 		return err
 	}
@@ -124,7 +112,7 @@ func (a *API) postComment(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) getComment(w http.ResponseWriter, r *http.Request) error {
-	format, err := bodyFormat(r)
+	format, err := bodyFormat(r, formatMarkdown)
 	if err != nil {
 		return err
 	}
@@ -166,7 +154,7 @@ func (a *API) deleteComment(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) listCommentReplies(w http.ResponseWriter, r *http.Request) error {
-	format, err := bodyFormat(r)
+	format, err := bodyFormat(r, formatMarkdown)
 	if err != nil {
 		return err
 	}
@@ -183,7 +171,7 @@ func (a *API) listCommentReplies(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) postCommentReply(w http.ResponseWriter, r *http.Request) error {
-	format, err := bodyFormat(r)
+	format, err := bodyFormat(r, formatMarkdown)
 	if err != nil {
 		return err
 	}
@@ -202,7 +190,7 @@ func (a *API) postCommentReply(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) getCommentReply(w http.ResponseWriter, r *http.Request) error {
-	format, err := bodyFormat(r)
+	format, err := bodyFormat(r, formatMarkdown)
 	if err != nil {
 		return err
 	}

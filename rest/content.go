@@ -122,7 +122,8 @@ func (a *API) listPages(rev revisionOf) handler {
 	}
 }
 
-// The ?format= of a page: its body as a structured document or as markdown.
+// The ?format= of a page or a comment: its body as a structured document or
+// as markdown.
 const (
 	formatDocument = "document"
 	formatMarkdown = "markdown"
@@ -142,18 +143,29 @@ func (a *API) getPageByPath(rev revisionOf) handler {
 	})
 }
 
+// bodyFormat is a request's ?format= (a body as a structured document or
+// as markdown), def when absent: pages default to document, comments to
+// markdown.
+func bodyFormat(r *http.Request, def string) (string, error) {
+	v := queryString(r, "format")
+	if v == nil {
+		return def, nil
+	}
+	if *v != formatDocument && *v != formatMarkdown {
+		return "", apperr.InvalidField("format", "must be document or markdown")
+	}
+	return *v, nil
+}
+
 // onePage answers one page of a revision, its body in the ?format= asked.
 func (a *API) onePage(rev revisionOf, find func(*http.Request, *ent.Revision) (*model.Page, error)) handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if err := contentQuery(r); err != nil {
 			return err
 		}
-		format := formatDocument
-		if v := queryString(r, "format"); v != nil {
-			if *v != formatDocument && *v != formatMarkdown {
-				return apperr.InvalidField("format", "must be document or markdown")
-			}
-			format = *v
+		format, err := bodyFormat(r, formatDocument)
+		if err != nil {
+			return err
 		}
 		rv, err := rev(r)
 		if err != nil {
