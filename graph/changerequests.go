@@ -147,10 +147,10 @@ func (r *Resolver) Outdated(ctx context.Context, cr *ent.ChangeRequest) (bool, e
 
 // ChangeRequestURLs are the `urls` of a change request.
 func (r *Resolver) ChangeRequestURLs(cr *ent.ChangeRequest) *model.ChangeRequestURLs {
-	return &model.ChangeRequestURLs{
-		Location: r.BaseURL + "/v1/spaces/" + cr.SpaceID + "/change-requests/" + cr.ID,
-		App:      r.BaseURL + "/s/" + cr.SpaceID + "/change-requests/" + strconv.Itoa(cr.Number),
-	}
+	// Folio has no app of its own: `app` (required by the reference) is
+	// the API location, the one address that answers.
+	loc := r.BaseURL + "/v1/spaces/" + cr.SpaceID + "/change-requests/" + cr.ID
+	return &model.ChangeRequestURLs{Location: loc, App: loc}
 }
 
 // MergeChangeRequest merges a change request into its space: a three-way

@@ -353,5 +353,7 @@ func (r *Resolver) forgetCollections(ctx context.Context, orgID, id string) {
 
 // CollectionURLs are the `urls` of a collection.
 func (r *Resolver) CollectionURLs(c *ent.Collection) *model.CollectionURLs {
-	return &model.CollectionURLs{Location: r.BaseURL + "/v1/collections/" + c.ID, App: r.BaseURL + "/c/" + c.ID}
+	// No app of its own: `app` (required by the reference) is the API location.
+	loc := r.BaseURL + "/v1/collections/" + c.ID
+	return &model.CollectionURLs{Location: loc, App: loc}
 }

@@ -55,7 +55,7 @@ func (r *Resolver) revisionObject(rev *ent.Revision, err error) (*model.Revision
 	if rev == nil || err != nil {
 		return nil, err
 	}
-	return &model.Revision{Revision: rev, AppURL: r.BaseURL + "/s/" + rev.SpaceID}, nil
+	return &model.Revision{Revision: rev, AppURL: r.RevisionAppURL(rev)}, nil
 }
 
 func loadRevision(ctx context.Context, id string) (*ent.Revision, error) {
@@ -122,9 +122,18 @@ func (r *Resolver) PageDocument(ctx context.Context, p *model.Page) (markdown.Do
 	return d.Document, nil
 }
 
-// PageAppURL is where the page lives in the app.
+// RevisionAppURL is a revision's `urls.app`. Folio has no app of its own,
+// so it is the revision's API address: it answers for the space's current
+// revision, earlier ones and a change request's alike, and keeps answering
+// after the content moves on.
+func (r *Resolver) RevisionAppURL(rev *ent.Revision) string {
+	return r.BaseURL + "/v1/spaces/" + rev.SpaceID + "/revisions/" + rev.ID
+}
+
+// PageAppURL is a page's `urls.app`: the page in its revision, by id
+// (model.PageTree writes the same for the pages of a tree).
 func (r *Resolver) PageAppURL(p *model.Page) string {
-	return r.BaseURL + "/s/" + p.SpaceID + "/" + p.Tree.Path(p.Page)
+	return r.BaseURL + "/v1/spaces/" + p.SpaceID + "/revisions/" + p.RevisionID + "/page/" + p.PageID
 }
 
 func fileKey(f *ent.File) paging.Cursor { return paging.Cursor{Time: f.CreatedAt, ID: f.FileID} }

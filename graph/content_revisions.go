@@ -99,7 +99,7 @@ func (r *Resolver) SpaceHistory(ctx context.Context, s *ent.Space, args paging.A
 			break
 		}
 		delete(byID, id) // a cycle cannot loop
-		line = append(line, &model.Revision{Revision: rev, AppURL: r.BaseURL + "/s/" + rev.SpaceID})
+		line = append(line, &model.Revision{Revision: rev, AppURL: r.RevisionAppURL(rev)})
 		id = ""
 		if len(rev.Parents) > 0 {
 			id = rev.Parents[0]

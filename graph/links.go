@@ -111,8 +111,15 @@ func (r *Resolver) resolveLink(raw string, from *ent.Page, t *loader.Tree, byPat
 		return model.LinkTarget{Status: model.LinkBroken, Kind: model.LinkURL, URL: raw}
 	}
 	if u.Scheme != "" || u.Host != "" {
-		if r.BaseURL != "" && strings.HasPrefix(raw, r.BaseURL+"/") {
-			return model.LinkTarget{Status: model.LinkInApp, Kind: model.LinkURL, URL: raw}
+		if rest, ok := strings.CutPrefix(raw, r.BaseURL+"/"); r.BaseURL != "" && ok {
+			// A URL into Folio itself is not fetched: in-app when it is an
+			// address Folio serves, broken when no route of Folio's answers
+			// it (the old /o/, /c/ and /published/ addresses among them).
+			status := model.LinkBroken
+			if servedByFolio("/" + rest) {
+				status = model.LinkInApp
+			}
+			return model.LinkTarget{Status: status, Kind: model.LinkURL, URL: raw}
 		}
 		return model.LinkTarget{Status: model.LinkOK, Kind: model.LinkURL, URL: raw}
 	}
@@ -283,4 +290,20 @@ func revisionDerived(ctx context.Context, t *loader.Tree) (map[string]*loader.De
 		out[h] = values[i]
 	}
 	return out, nil
+}
+
+// folioPrefixes are the addresses Folio serves that content may link to:
+// the REST API (where urls.app and urls.location point), published sites
+// (urls.published), GraphQL and file downloads.
+var folioPrefixes = []string{"/v1/", "/s/", "/files/", "/graphql"}
+
+// servedByFolio tells whether a path (with any query or fragment) under
+// FOLIO_BASE_URL is one of Folio's addresses.
+func servedByFolio(p string) bool {
+	for _, prefix := range folioPrefixes {
+		if strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
 }

@@ -240,7 +240,7 @@ func (r *Resolver) PingOrganization(ctx context.Context, id string) error {
 func (r *Resolver) OrganizationURLs(o *ent.Organization) *model.OrganizationURLs {
 	return &model.OrganizationURLs{
 		Location: r.BaseURL + "/v1/orgs/" + o.ID,
-		App:      r.BaseURL + "/o/" + o.ID,
+		App:      r.BaseURL + "/v1/orgs/" + o.ID, // no app of its own: the API location
 		Logo:     o.Logo,
 	}
 }

@@ -173,6 +173,11 @@ func (r *siteResolver) SiteSpaces(ctx context.Context, obj *ent.Site) ([]*ent.Si
 	return r.RootSiteSpaces(ctx, obj)
 }
 
+func (r *siteResolver) Urls(ctx context.Context, obj *ent.Site) (*model.SiteURLs, error) {
+	u := r.SiteURLsOf(obj)
+	return &model.SiteURLs{Location: u.Location, App: u.App, Published: r.SitePublishedURL(obj)}, nil
+}
+
 func (r *siteResolver) ShareLinks(ctx context.Context, obj *ent.Site) ([]*ent.SiteShareLink, error) {
 	return r.ShareLinksOf(ctx, obj)
 }
@@ -205,12 +210,22 @@ func (r *siteSectionResolver) SiteSpaces(ctx context.Context, obj *ent.SiteSecti
 	return r.SectionSiteSpaces(ctx, obj)
 }
 
+func (r *siteSectionResolver) Urls(ctx context.Context, obj *ent.SiteSection) (*model.SitePublishedURLs, error) {
+	u, err := r.SectionPublishedURL(ctx, obj)
+	return &model.SitePublishedURLs{Published: u}, err
+}
+
 func (r *siteSectionGroupResolver) Site(ctx context.Context, obj *ent.SiteSectionGroup) (*ent.Site, error) {
 	return loader.For(ctx).SiteByID.Load(ctx, obj.SiteID)()
 }
 
 func (r *siteSectionGroupResolver) Sections(ctx context.Context, obj *ent.SiteSectionGroup) ([]*ent.SiteSection, error) {
 	return r.GroupSections(ctx, obj)
+}
+
+func (r *siteShareLinkResolver) Urls(ctx context.Context, obj *ent.SiteShareLink) (*model.SitePublishedURLs, error) {
+	u, err := r.ShareLinkPublishedURL(ctx, obj)
+	return &model.SitePublishedURLs{Published: u}, err
 }
 
 func (r *siteSpaceResolver) Default(ctx context.Context, obj *ent.SiteSpace) (bool, error) {
@@ -233,6 +248,11 @@ func (r *siteSpaceResolver) Space(ctx context.Context, obj *ent.SiteSpace) (*ent
 	return r.SiteSpaceSpace(ctx, obj)
 }
 
+func (r *siteSpaceResolver) Urls(ctx context.Context, obj *ent.SiteSpace) (*model.SitePublishedURLs, error) {
+	u, err := r.SiteSpacePublishedURL(ctx, obj)
+	return &model.SitePublishedURLs{Published: u}, err
+}
+
 func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
 
 func (r *Resolver) SiteSection() generated.SiteSectionResolver { return &siteSectionResolver{r} }
@@ -241,11 +261,14 @@ func (r *Resolver) SiteSectionGroup() generated.SiteSectionGroupResolver {
 	return &siteSectionGroupResolver{r}
 }
 
+func (r *Resolver) SiteShareLink() generated.SiteShareLinkResolver { return &siteShareLinkResolver{r} }
+
 func (r *Resolver) SiteSpace() generated.SiteSpaceResolver { return &siteSpaceResolver{r} }
 
 type (
 	siteResolver             struct{ *Resolver }
 	siteSectionResolver      struct{ *Resolver }
 	siteSectionGroupResolver struct{ *Resolver }
+	siteShareLinkResolver    struct{ *Resolver }
 	siteSpaceResolver        struct{ *Resolver }
 )

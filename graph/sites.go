@@ -50,20 +50,16 @@ type SiteURLs struct{ Location, App string }
 
 // SiteURLsOf are the API and app addresses of a site.
 func (r *Resolver) SiteURLsOf(s *ent.Site) SiteURLs {
-	return SiteURLs{
-		Location: r.BaseURL + "/v1/orgs/" + s.OrganizationID + "/sites/" + s.ID,
-		App:      r.BaseURL + "/o/" + s.OrganizationID + "/sites/" + s.ID,
-	}
+	// No app of its own: `app` (required by the reference) is the API
+	// location; the published site is SitePublishedURL.
+	loc := r.BaseURL + "/v1/orgs/" + s.OrganizationID + "/sites/" + s.ID
+	return SiteURLs{Location: loc, App: loc}
 }
 
 // SiteProxyTarget is where a proxy origin's requests go: the site's path on
 // this server.
 func (r *Resolver) SiteProxyTarget(s *ent.Site) string {
-	name := s.ID
-	if s.Basename != nil {
-		name = *s.Basename
-	}
-	return r.BaseURL + "/s/" + name + "/"
+	return r.sitePath(siteName(s))
 }
 
 // OrganizationSites pages through an organization's sites, newest first

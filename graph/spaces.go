@@ -493,15 +493,28 @@ func transferSpaceRow(ctx context.Context, tx *ent.Client, s *ent.Space, orgID s
 	return upd.Save(ctx)
 }
 
-// SpaceURLs are the `urls` of a space. The published URL carries the share
-// key of a share-link space only for its admins.
+// SpaceURLs are the `urls` of a space. Folio has no app of its own, so
+// `app` (required by the reference) is the API location. `published` is
+// where the space is read: on the reader, when a published site shows it
+// (the oldest such site; `public` too when that site is public), else,
+// for a space published on its own, its API location — with the share key
+// of a share-link space, for its admins only.
 func (r *Resolver) SpaceURLs(ctx context.Context, s *ent.Space) (*model.SpaceURLs, error) {
-	urls := &model.SpaceURLs{
-		Location: r.BaseURL + "/v1/spaces/" + s.ID,
-		App:      r.BaseURL + "/s/" + s.ID,
+	loc := r.BaseURL + "/v1/spaces/" + s.ID
+	urls := &model.SpaceURLs{Location: loc, App: loc}
+	onSite, public, err := r.spacePublishedURL(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	if onSite != "" {
+		urls.Published = &onSite
+		if public {
+			urls.Public = &onSite
+		}
+		return urls, nil
 	}
 	if s.Visibility != space.VisibilityPrivate {
-		published := r.BaseURL + "/published/spaces/" + s.ID
+		published := loc
 		if s.Visibility == space.VisibilityShareLink {
 			role, err := spaceRole(ctx, s)
 			if err != nil {

@@ -18,7 +18,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 		fileID := files.Items[0].ID
 		liveEdit(t, s, f.editor.Token, f.space,
 			insertPage("# Guide\n\n## Setup\n\nSee [the reference](reference.md#options), [nowhere](missing.md), "+
-				"[top](#setup), [bad anchor](#nope), [site](https://example.com), [app]("+s.URL+"/s/x), "+
+				"[top](#setup), [bad anchor](#nope), [site](https://example.com), [app]("+s.URL+"/s/x), [api]("+s.URL+"/v1/spaces/x), [old app]("+s.URL+"/o/x), "+
 				"![dot](/files/"+fileID+") and [gone file](/files/nosuchfile).\n", nil),
 			insertPage("# Reference\n\n## Options\n\nAll options.\n", nil),
 		)
@@ -35,7 +35,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 			}
 		}
 		s.Call(t, "listSpaceLinks", f.reader.Token, "GET", "/v1/spaces/"+f.space+"/links", nil, 200).Decode(t, &links)
-		if links.Stats.Total != 8 || links.Stats.Broken.Total != 3 {
+		if links.Stats.Total != 10 || links.Stats.Broken.Total != 4 {
 			t.Fatalf("stats: %+v", links.Stats)
 		}
 		statuses := map[string]int{}
@@ -45,11 +45,11 @@ func TestLinksAndBacklinks(t *testing.T) {
 				t.Fatalf("locations: %+v", it.LocationReferences)
 			}
 		}
-		if statuses["ok"] != 4 || statuses["broken"] != 3 || statuses["in-app"] != 1 {
+		if statuses["ok"] != 4 || statuses["broken"] != 4 || statuses["in-app"] != 2 {
 			t.Fatalf("statuses: %v", statuses)
 		}
 		s.Call(t, "listSpaceLinks", f.reader.Token, "GET", "/v1/spaces/"+f.space+"/links?status=broken", nil, 200).Decode(t, &links)
-		if links.Count != 3 {
+		if links.Count != 4 {
 			t.Fatalf("broken filter: %d", links.Count)
 		}
 
@@ -59,7 +59,7 @@ func TestLinksAndBacklinks(t *testing.T) {
 		cr := f.newCR(t, "Rename options")
 		f.edit(t, cr, map[string]any{"operation": "update_page", "page": reference, "document": map[string]any{"markdown": "# Reference\n\n## Settings\n\nAll settings.\n"}})
 		s.Call(t, "listPageLinksInChangeRequest", f.reader.Token, "GET", f.crPath(cr)+"/content/page/"+guide+"/links", nil, 200).Decode(t, &links)
-		if links.Stats.Broken.Total != 4 || links.Stats.Broken.ChangeRequest != 1 {
+		if links.Stats.Broken.Total != 5 || links.Stats.Broken.ChangeRequest != 1 {
 			t.Fatalf("change request stats: %+v", links.Stats)
 		}
 		s.Call(t, "listPageLinksInSpace", f.reader.Token, "GET", "/v1/spaces/"+f.space+"/content/page/"+reference+"/links", nil, 200).Decode(t, &links)

@@ -117,7 +117,7 @@ func (a *API) presentRevision(ctx context.Context, rev *ent.Revision) (any, erro
 		"files":            presented,
 		"reusableContents": []any{},
 		"createdAt":        timestamp(rev.CreatedAt),
-		"urls":             map[string]any{"app": a.res.BaseURL + "/s/" + rev.SpaceID + "/revisions/" + rev.ID},
+		"urls":             map[string]any{"app": a.res.RevisionAppURL(rev)},
 	}
 	if rev.Parents == nil {
 		out["parents"] = []string{}

@@ -195,8 +195,9 @@ type siteJSON struct {
 	Features      []any  `json:"features"`
 	AgentsContext string `json:"agentsContext"`
 	URLs          struct {
-		Location string `json:"location"`
-		App      string `json:"app"`
+		Location  string  `json:"location"`
+		App       string  `json:"app"`
+		Published *string `json:"published,omitempty"`
 	} `json:"urls"`
 }
 
@@ -218,6 +219,6 @@ func (a *API) presentSite(ctx context.Context, s *ent.Site) (any, error) {
 	}
 	out.AdaptiveContent.Enabled = s.AdaptiveContent
 	u := a.res.SiteURLsOf(s)
-	out.URLs.Location, out.URLs.App = u.Location, u.App
+	out.URLs.Location, out.URLs.App, out.URLs.Published = u.Location, u.App, a.res.SitePublishedURL(s)
 	return out, nil
 }

@@ -78,11 +78,20 @@ type shareLinkJSON struct {
 	Name      string   `json:"name"`
 	Active    bool     `json:"active"`
 	Key       string   `json:"key"`
-	URLs      struct{} `json:"urls"`
+	URLs      siteURLs `json:"urls"`
 }
 
-func (a *API) presentShareLink(_ context.Context, l *ent.SiteShareLink) (any, error) {
-	return shareLinkJSON{Object: "share-link", ID: l.ID, CreatedAt: timestamp(l.CreatedAt), Name: l.Name, Active: l.Active, Key: l.Key}, nil
+// siteURLs are the `urls` of a section, site space or share link: where
+// the published site shows it (absent while the site is unpublished).
+type siteURLs struct {
+	Published *string `json:"published,omitempty"`
+}
+
+func (a *API) presentShareLink(ctx context.Context, l *ent.SiteShareLink) (any, error) {
+	out := shareLinkJSON{Object: "share-link", ID: l.ID, CreatedAt: timestamp(l.CreatedAt), Name: l.Name, Active: l.Active, Key: l.Key}
+	var err error
+	out.URLs.Published, err = a.res.ShareLinkPublishedURL(ctx, l)
+	return out, err
 }
 
 func (a *API) listSiteShareLinks(w http.ResponseWriter, r *http.Request) error {

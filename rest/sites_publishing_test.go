@@ -186,11 +186,12 @@ func TestSitePublishingWorkflow(t *testing.T) {
 			t.Fatalf("regenerated: %v", auth)
 		}
 		// A visitor token signed with the old key no longer verifies.
-		tok, _ := visitorauth.Sign(oldKey, map[string]any{"plan": "pro"})
+		exp := time.Now().Add(time.Hour).Unix() // Verify requires exp
+		tok, _ := visitorauth.Sign(oldKey, map[string]any{"plan": "pro", "exp": exp})
 		if _, err := visitorauth.Verify(auth["privateKey"].(string), tok, time.Now()); err == nil {
 			t.Fatal("a token of the old key verifies under the new one")
 		}
-		fresh, _ := visitorauth.Sign(auth["privateKey"].(string), map[string]any{"plan": "pro"})
+		fresh, _ := visitorauth.Sign(auth["privateKey"].(string), map[string]any{"plan": "pro", "exp": exp})
 		if c, err := visitorauth.Verify(s.Client().Site.GetX(ctx, id).AuthPrivateKey, fresh, time.Now()); err != nil || c["plan"] != "pro" {
 			t.Fatalf("a token of the new key: %v %v", c, err)
 		}

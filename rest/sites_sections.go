@@ -146,7 +146,7 @@ type sectionJSON struct {
 	SectionGroup *string  `json:"sectionGroup,omitempty"`
 	Icon         *string  `json:"icon,omitempty"`
 	SiteSpaces   []any    `json:"siteSpaces"`
-	URLs         struct{} `json:"urls"`
+	URLs         siteURLs `json:"urls"`
 }
 
 func (a *API) presentSection(ctx context.Context, sec *ent.SiteSection) (any, error) {
@@ -157,6 +157,9 @@ func (a *API) presentSection(ctx context.Context, sec *ent.SiteSection) (any, er
 	out := sectionJSON{Object: "site-section", ID: sec.ID, Title: sec.Title, Description: sec.Description,
 		Default: sec.IsDefault, Path: sec.Path, Condition: sec.Condition, SectionGroup: sec.GroupID, Icon: sec.Icon,
 		SiteSpaces: make([]any, len(spaces))}
+	if out.URLs.Published, err = a.res.SectionPublishedURL(ctx, sec); err != nil {
+		return nil, err
+	}
 	for i, ss := range spaces {
 		if out.SiteSpaces[i], err = a.presentSiteSpace(ctx, ss); err != nil {
 			return nil, err
@@ -342,7 +345,7 @@ type siteSpaceJSON struct {
 	Title     string          `json:"title"`
 	Default   bool            `json:"default"`
 	Condition *string         `json:"condition,omitempty"`
-	URLs      struct{}        `json:"urls"`
+	URLs      siteURLs        `json:"urls"`
 }
 
 func (a *API) presentSiteSpace(ctx context.Context, ss *ent.SiteSpace) (any, error) {
@@ -352,6 +355,9 @@ func (a *API) presentSiteSpace(ctx context.Context, ss *ent.SiteSpace) (any, err
 	}
 	out := siteSpaceJSON{Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.SectionID, Default: ss.IsDefault,
 		Condition: ss.Condition, Space: json.RawMessage("null")}
+	if out.URLs.Published, err = a.res.SiteSpacePublishedURL(ctx, ss); err != nil {
+		return nil, err
+	}
 	if sp != nil {
 		v, err := a.presentSpace(ctx, sp)
 		if err != nil {

@@ -59,6 +59,7 @@ type ResolverRoot interface {
 	Site() SiteResolver
 	SiteSection() SiteSectionResolver
 	SiteSectionGroup() SiteSectionGroupResolver
+	SiteShareLink() SiteShareLinkResolver
 	SiteSpace() SiteSpaceResolver
 	Space() SpaceResolver
 	Team() TeamResolver
@@ -715,6 +716,7 @@ type ComplexityRoot struct {
 		SiteSpaces      func(childComplexity int) int
 		Title           func(childComplexity int) int
 		Type            func(childComplexity int) int
+		Urls            func(childComplexity int) int
 		Visibility      func(childComplexity int) int
 	}
 
@@ -727,6 +729,10 @@ type ComplexityRoot struct {
 	SiteEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SitePublishedURLs struct {
+		Published func(childComplexity int) int
 	}
 
 	SitePublishingAuth struct {
@@ -745,6 +751,7 @@ type ComplexityRoot struct {
 		Site         func(childComplexity int) int
 		SiteSpaces   func(childComplexity int) int
 		Title        func(childComplexity int) int
+		Urls         func(childComplexity int) int
 	}
 
 	SiteSectionGroup struct {
@@ -761,6 +768,7 @@ type ComplexityRoot struct {
 		ID        func(childComplexity int) int
 		Key       func(childComplexity int) int
 		Name      func(childComplexity int) int
+		Urls      func(childComplexity int) int
 	}
 
 	SiteSpace struct {
@@ -772,6 +780,13 @@ type ComplexityRoot struct {
 		Site      func(childComplexity int) int
 		Space     func(childComplexity int) int
 		Title     func(childComplexity int) int
+		Urls      func(childComplexity int) int
+	}
+
+	SiteURLs struct {
+		App       func(childComplexity int) int
+		Location  func(childComplexity int) int
+		Published func(childComplexity int) int
 	}
 
 	Space struct {
@@ -1172,6 +1187,7 @@ type SiteResolver interface {
 	Sections(ctx context.Context, obj *ent.Site) ([]*ent.SiteSection, error)
 	SectionGroups(ctx context.Context, obj *ent.Site) ([]*ent.SiteSectionGroup, error)
 	SiteSpaces(ctx context.Context, obj *ent.Site) ([]*ent.SiteSpace, error)
+	Urls(ctx context.Context, obj *ent.Site) (*model.SiteURLs, error)
 	ShareLinks(ctx context.Context, obj *ent.Site) ([]*ent.SiteShareLink, error)
 	AdaptiveSchema(ctx context.Context, obj *ent.Site) (any, error)
 	Customization(ctx context.Context, obj *ent.Site) (any, error)
@@ -1182,10 +1198,14 @@ type SiteSectionResolver interface {
 	SectionGroup(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSectionGroup, error)
 	Site(ctx context.Context, obj *ent.SiteSection) (*ent.Site, error)
 	SiteSpaces(ctx context.Context, obj *ent.SiteSection) ([]*ent.SiteSpace, error)
+	Urls(ctx context.Context, obj *ent.SiteSection) (*model.SitePublishedURLs, error)
 }
 type SiteSectionGroupResolver interface {
 	Site(ctx context.Context, obj *ent.SiteSectionGroup) (*ent.Site, error)
 	Sections(ctx context.Context, obj *ent.SiteSectionGroup) ([]*ent.SiteSection, error)
+}
+type SiteShareLinkResolver interface {
+	Urls(ctx context.Context, obj *ent.SiteShareLink) (*model.SitePublishedURLs, error)
 }
 type SiteSpaceResolver interface {
 	Default(ctx context.Context, obj *ent.SiteSpace) (bool, error)
@@ -1193,6 +1213,7 @@ type SiteSpaceResolver interface {
 	Section(ctx context.Context, obj *ent.SiteSpace) (*ent.SiteSection, error)
 	Site(ctx context.Context, obj *ent.SiteSpace) (*ent.Site, error)
 	Space(ctx context.Context, obj *ent.SiteSpace) (*ent.Space, error)
+	Urls(ctx context.Context, obj *ent.SiteSpace) (*model.SitePublishedURLs, error)
 }
 type SpaceResolver interface {
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
@@ -4513,6 +4534,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Type(childComplexity), true
+	case "Site.urls":
+		if e.ComplexityRoot.Site.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Urls(childComplexity), true
 	case "Site.visibility":
 		if e.ComplexityRoot.Site.Visibility == nil {
 			break
@@ -4551,6 +4578,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteEdge.Node(childComplexity), true
+
+	case "SitePublishedURLs.published":
+		if e.ComplexityRoot.SitePublishedURLs.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePublishedURLs.Published(childComplexity), true
 
 	case "SitePublishingAuth.fallbackURL":
 		if e.ComplexityRoot.SitePublishingAuth.FallbackURL == nil {
@@ -4625,6 +4659,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSection.Title(childComplexity), true
+	case "SiteSection.urls":
+		if e.ComplexityRoot.SiteSection.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSection.Urls(childComplexity), true
 
 	case "SiteSectionGroup.id":
 		if e.ComplexityRoot.SiteSectionGroup.ID == nil {
@@ -4687,6 +4727,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteShareLink.Name(childComplexity), true
+	case "SiteShareLink.urls":
+		if e.ComplexityRoot.SiteShareLink.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteShareLink.Urls(childComplexity), true
 
 	case "SiteSpace.condition":
 		if e.ComplexityRoot.SiteSpace.Condition == nil {
@@ -4736,6 +4782,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSpace.Title(childComplexity), true
+	case "SiteSpace.urls":
+		if e.ComplexityRoot.SiteSpace.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Urls(childComplexity), true
+
+	case "SiteURLs.app":
+		if e.ComplexityRoot.SiteURLs.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteURLs.App(childComplexity), true
+	case "SiteURLs.location":
+		if e.ComplexityRoot.SiteURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteURLs.Location(childComplexity), true
+	case "SiteURLs.published":
+		if e.ComplexityRoot.SiteURLs.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteURLs.Published(childComplexity), true
 
 	case "Space.changeRequest":
 		if e.ComplexityRoot.Space.ChangeRequest == nil {
@@ -7719,6 +7790,24 @@ type Site implements Node {
   sectionGroups: [SiteSectionGroup!]!
   "The site spaces at the root of a site without sections, in order. At most 100."
   siteSpaces: [SiteSpace!]!
+  "The site's addresses: its API location and, while published, where it is read."
+  urls: SiteURLs!
+}
+
+"Addresses of a site."
+type SiteURLs {
+  "The site in the REST API (/v1/orgs/{organizationId}/sites/{siteId})."
+  location: String!
+  "The same API address: Folio has no separate app."
+  app: String!
+  "Where the published site is read: FOLIO_BASE_URL/s/<basename>/ (the id without a basename); null while unpublished."
+  published: String
+}
+
+"Where a section, site space or share link is read on its published site."
+type SitePublishedURLs {
+  "FOLIO_BASE_URL/s/<basename>/<section path>/<site-space path>/ (a share link: the site's root with ?shareKey=<key>); null while the site is unpublished or the link is off."
+  published: String
 }
 
 "A docs site's plan."
@@ -7771,6 +7860,8 @@ type SiteSection implements Node {
   site: Site!
   "The section's site spaces, in order. At most 100."
   siteSpaces: [SiteSpace!]!
+  "Where the section is read on the published site."
+  urls: SitePublishedURLs!
 }
 
 "An ordered group of a site's sections."
@@ -7805,6 +7896,8 @@ type SiteSpace implements Node {
   site: Site!
   "The space, or null when the caller cannot read it."
   space: Space
+  "Where the site space is read on the published site."
+  urls: SitePublishedURLs!
 }
 
 "A page of Site items (Relay connection)."
@@ -7973,6 +8066,8 @@ type SiteShareLink {
   key: String!
   "When it was created."
   createdAt: Time!
+  "The published site's address with this link's key."
+  urls: SitePublishedURLs!
 }
 
 "The key that signs the tokens of a visitor-auth site's visitors."
@@ -9844,6 +9939,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_sectionGroups(ctx, field)
 	case "siteSpaces":
 		return ec.fieldContext_Site_siteSpaces(ctx, field)
+	case "urls":
+		return ec.fieldContext_Site_urls(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
 	case "adaptiveSchema":
@@ -9878,6 +9975,14 @@ func (ec *executionContext) childFields_SiteEdge(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type SiteEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_SitePublishedURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "published":
+		return ec.fieldContext_SitePublishedURLs_published(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePublishedURLs", field.Name)
+}
+
 func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "privateKey":
@@ -9910,6 +10015,8 @@ func (ec *executionContext) childFields_SiteSection(ctx context.Context, field g
 		return ec.fieldContext_SiteSection_site(ctx, field)
 	case "siteSpaces":
 		return ec.fieldContext_SiteSection_siteSpaces(ctx, field)
+	case "urls":
+		return ec.fieldContext_SiteSection_urls(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSection", field.Name)
 }
@@ -9942,6 +10049,8 @@ func (ec *executionContext) childFields_SiteShareLink(ctx context.Context, field
 		return ec.fieldContext_SiteShareLink_key(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_SiteShareLink_createdAt(ctx, field)
+	case "urls":
+		return ec.fieldContext_SiteShareLink_urls(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteShareLink", field.Name)
 }
@@ -9964,8 +10073,22 @@ func (ec *executionContext) childFields_SiteSpace(ctx context.Context, field gra
 		return ec.fieldContext_SiteSpace_site(ctx, field)
 	case "space":
 		return ec.fieldContext_SiteSpace_space(ctx, field)
+	case "urls":
+		return ec.fieldContext_SiteSpace_urls(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSpace", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_SiteURLs_location(ctx, field)
+	case "app":
+		return ec.fieldContext_SiteURLs_app(ctx, field)
+	case "published":
+		return ec.fieldContext_SiteURLs_published(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteURLs", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -27108,6 +27231,38 @@ func (ec *executionContext) fieldContext_Site_siteSpaces(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_urls(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteURLs) graphql.Marshaler {
+			return ec.marshalNSiteURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27358,6 +27513,29 @@ func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SitePublishedURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishedURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePublishedURLs_published(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Published, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SitePublishedURLs_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePublishedURLs", field, false, false, "String")
 }
 
 func (ec *executionContext) _SitePublishingAuth_privateKey(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishingAuth) (ret graphql.Marshaler) {
@@ -27663,6 +27841,38 @@ func (ec *executionContext) fieldContext_SiteSection_siteSpaces(_ context.Contex
 	return fc, nil
 }
 
+func (ec *executionContext) _SiteSection_urls(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSection_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSection().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishedURLs) graphql.Marshaler {
+			return ec.marshalNSitePublishedURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishedURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSection_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishedURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SiteSectionGroup_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27911,6 +28121,38 @@ func (ec *executionContext) fieldContext_SiteShareLink_createdAt(_ context.Conte
 	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "Time")
 }
 
+func (ec *executionContext) _SiteShareLink_urls(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteShareLink_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteShareLink().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishedURLs) graphql.Marshaler {
+			return ec.marshalNSitePublishedURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishedURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteShareLink_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteShareLink",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishedURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28120,6 +28362,107 @@ func (ec *executionContext) fieldContext_SiteSpace_space(_ context.Context, fiel
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpace_urls(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSpace().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishedURLs) graphql.Marshaler {
+			return ec.marshalNSitePublishedURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishedURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpace",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePublishedURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.SiteURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteURLs", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.SiteURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteURLs_app(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.App, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteURLs", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.SiteURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteURLs_published(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Published, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteURLs_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteURLs", field, false, false, "String")
 }
 
 func (ec *executionContext) _Space_id(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -38626,6 +38969,12 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_siteSpaces(ctx, field, obj)
 				})
+		case "urls":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_urls(ctx, field, obj)
+				})
 		case "shareLinks":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -38748,6 +39097,39 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var sitePublishedURLsImplementors = []string{"SitePublishedURLs"}
+
+func (ec *executionContext) _SitePublishedURLs(ctx context.Context, sel ast.SelectionSet, obj *model.SitePublishedURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sitePublishedURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SitePublishedURLs")
+		case "published":
+			out.Values[i] = ec._SitePublishedURLs_published(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var sitePublishingAuthImplementors = []string{"SitePublishingAuth"}
 
 func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.SelectionSet, obj *model.SitePublishingAuth) graphql.Marshaler {
@@ -38851,6 +39233,12 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._SiteSection_siteSpaces(ctx, field, obj)
 				})
+		case "urls":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSection_urls(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -38937,28 +39325,34 @@ func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.Selectio
 		case "id":
 			out.Values[i] = ec._SiteShareLink_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._SiteShareLink_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "active":
 			out.Values[i] = ec._SiteShareLink_active(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "key":
 			out.Values[i] = ec._SiteShareLink_key(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._SiteShareLink_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "urls":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteShareLink_urls(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -39032,6 +39426,55 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._SiteSpace_space(ctx, field, obj)
 				})
+		case "urls":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSpace_urls(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteURLsImplementors = []string{"SiteURLs"}
+
+func (ec *executionContext) _SiteURLs(ctx context.Context, sel ast.SelectionSet, obj *model.SiteURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteURLs")
+		case "location":
+			out.Values[i] = ec._SiteURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "app":
+			out.Values[i] = ec._SiteURLs_app(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "published":
+			out.Values[i] = ec._SiteURLs_published(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -42052,6 +42495,14 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 	return ec._SiteEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSitePublishedURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishedURLs(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishedURLs) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SitePublishedURLs!")
+		return graphql.Null
+	}
+	return ec._SitePublishedURLs(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "SitePublishingAuth!")
@@ -42189,6 +42640,14 @@ var (
 		site.TypeLegacyPremium: "legacy_premium",
 	}
 )
+
+func (ec *executionContext) marshalNSiteURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteURLs(ctx context.Context, sel ast.SelectionSet, v *model.SiteURLs) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteURLs!")
+		return graphql.Null
+	}
+	return ec._SiteURLs(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalNSiteVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐVisibility(ctx context.Context, v any) (site.Visibility, error) {
 	tmp, err := graphql.UnmarshalString(v)

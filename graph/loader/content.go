@@ -57,7 +57,13 @@ type ContentLoaders struct {
 }
 
 // SpaceCounts are the counts a space object carries.
-type SpaceCounts struct{ ChangeRequests, Open, Draft, OpenComments int }
+type SpaceCounts struct {
+	ChangeRequests, Open, Draft, OpenComments int
+	// Publication is where a published site shows the space (nil: none),
+	// read with the counts so that a space's urls.published costs no
+	// statement or round of its own (site_published.go).
+	Publication *Publication
+}
 
 // spaceCountsSQL is the one definition of a space's counts: its change
 // requests, open and draft ones, and its own open comments, as scalar
@@ -75,11 +81,12 @@ func spaceCountsSQL(spaceID string) []string {
 		// The space's own comments, not those posted in its change requests.
 		fmt.Sprintf("(SELECT count(*) FROM %s k WHERE k.%s = %s AND k.%s = '%s' AND k.%s IS NULL)",
 			comment.Table, comment.FieldSpaceID, spaceID, comment.FieldStatus, comment.StatusOpen, comment.FieldChangeRequestID),
+		publicationSQL(spaceID),
 	}
 }
 
 // spaceCountColumns name the counts a space read selects with the row.
-var spaceCountColumns = []string{"count_change_requests", "count_open", "count_draft", "count_open_comments"}
+var spaceCountColumns = []string{"count_change_requests", "count_open", "count_draft", "count_open_comments", "space_publication"}
 
 // withSpaceCounts adds a space's counts to a query of spaces.
 func withSpaceCounts(s *sql.Selector) {
@@ -95,6 +102,17 @@ func spaceCountsOf(s *ent.Space) (SpaceCounts, error) {
 		v, err := s.Value(col)
 		if err != nil {
 			return SpaceCounts{}, err
+		}
+		if i == len(n) {
+			var pub string
+			switch x := v.(type) {
+			case string:
+				pub = x
+			case []byte:
+				pub = string(x)
+			}
+			return SpaceCounts{ChangeRequests: n[0], Open: n[1], Draft: n[2], OpenComments: n[3],
+				Publication: parsePublication(pub)}, nil
 		}
 		c, ok := v.(int64)
 		if !ok {
@@ -175,12 +193,14 @@ func countSpaces(ctx context.Context, client *ent.Client, spaceIDs []string) (ma
 	defer rows.Close()
 	for rows.Next() {
 		var (
-			id string
-			c  SpaceCounts
+			id  string
+			c   SpaceCounts
+			pub string
 		)
-		if err := rows.Scan(&id, &c.ChangeRequests, &c.Open, &c.Draft, &c.OpenComments); err != nil {
+		if err := rows.Scan(&id, &c.ChangeRequests, &c.Open, &c.Draft, &c.OpenComments, &pub); err != nil {
 			return nil, err
 		}
+		c.Publication = parsePublication(pub)
 		counts[id] = c
 	}
 	return counts, rows.Close()

@@ -584,6 +584,22 @@ type SiteMoveInput struct {
 	After graphql.Omittable[*string] `json:"after,omitempty"`
 }
 
+// Where a section, site space or share link is read on its published site.
+type SitePublishedURLs struct {
+	// FOLIO_BASE_URL/s/<basename>/<section path>/<site-space path>/ (a share link: the site's root with ?shareKey=<key>); null while the site is unpublished or the link is off.
+	Published *string `json:"published,omitempty"`
+}
+
+// Addresses of a site.
+type SiteURLs struct {
+	// The site in the REST API (/v1/orgs/{organizationId}/sites/{siteId}).
+	Location string `json:"location"`
+	// The same API address: Folio has no separate app.
+	App string `json:"app"`
+	// Where the published site is read: FOLIO_BASE_URL/s/<basename>/ (the id without a basename); null while unpublished.
+	Published *string `json:"published,omitempty"`
+}
+
 // A page of Space items (Relay connection).
 type SpaceConnection struct {
 	// The items of this page, in the list's order, each with its cursor.

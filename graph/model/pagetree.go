@@ -29,7 +29,8 @@ import (
 type PageTree struct {
 	Tree  *loader.Tree
 	Roots []*ent.Page
-	// AppURL is where the space opens in the app (Revision.AppURL).
+	// AppURL is the revision's urls.app (Revision.AppURL); a page's is
+	// AppURL + "/page/" + its id.
 	AppURL string
 	// Bodies are the pages' markdown by content hash, read when the query
 	// asks for markdown; Derived their documents, when it asks for them.
@@ -123,7 +124,7 @@ func (t *PageTree) pagesBound(ps []*ent.Page, sel *pageSelection) int64 {
 			case "pages":
 				n += t.pagesBound(t.Tree.Children[p.PageID], sel.sub[i])
 			case "urls":
-				n += int64(len(sel.sub[i].fields))*16 + 6*int64(len(t.AppURL)+1+len(t.Tree.Path(p)))
+				n += int64(len(sel.sub[i].fields))*16 + 6*int64(len(t.AppURL)+len("/page/")+len(p.PageID))
 			default:
 				n += 40 + 6*int64(max(len(p.PageID), len(p.Title), len(p.Emoji), len(p.Slug), len(t.Tree.Path(p)),
 					len(p.Description), len(p.Href), len(t.Bodies[p.ContentHash])))
@@ -218,7 +219,7 @@ func (t *PageTree) writeURLs(o out, p *ent.Page, sel *pageSelection) {
 		case "__typename":
 			o.raw(`"PageURLs"`)
 		case "app":
-			o.str(t.AppURL + "/" + t.Tree.Path(p))
+			o.str(t.AppURL + "/page/" + p.PageID)
 		}
 	}
 	o.raw("}")

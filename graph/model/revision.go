@@ -15,8 +15,8 @@ import (
 // written by a marshaller of its own rather than object by object.
 type Revision struct {
 	*ent.Revision
-	// AppURL is where the revision's space opens in the app; a page opens
-	// at AppURL + "/" + its path.
+	// AppURL is the revision's urls.app (Resolver.RevisionAppURL); a page
+	// of it is at AppURL + "/page/" + its id.
 	AppURL string
 }
 
