@@ -41,6 +41,8 @@ func badValues(t *testing.T, s app.Setting) []string {
 		return []string{"abc", "10", "0s", "-1m"}
 	case app.Boolean:
 		return []string{"maybe", "yes", "2"}
+	case app.HostMap:
+		return []string{"docs.example.com", "=abc", "docs.example.com=", "a=1,a=2", "http://x=1", "a b=1"}
 	}
 	t.Fatalf("%s: kind %q has no bad values: teach this test what it must refuse", s.Env, s.Kind)
 	return nil
