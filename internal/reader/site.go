@@ -330,7 +330,7 @@ func (h *Handler) renderPage(r *http.Request, n *nav, p *graph.ReaderPage, base 
 	if err != nil {
 		return nil, err
 	}
-	html, outline := renderMarkdown(src, func(dest string, image bool) string { return rewriteLink(n, p, base, dest) })
+	html, outline := renderMarkdown(withoutTitle(src, p.Title), func(dest string, image bool) string { return rewriteLink(n, p, base, dest) })
 	rp := &renderedPage{html: html, outline: outline}
 	if markdown.NoIndex(src) {
 		rp.robots = "noindex"
@@ -389,4 +389,15 @@ func safeHref(href string) string {
 		return href
 	}
 	return ""
+}
+
+// withoutTitle drops a body's leading "# Title" when it repeats the page's
+// title, which the page shows above the body already.
+func withoutTitle(src, title string) string {
+	body := markdown.Parse(src).Body
+	first, rest, _ := strings.Cut(body, "\n")
+	if h, ok := strings.CutPrefix(strings.TrimSpace(first), "# "); ok && strings.EqualFold(strings.TrimSpace(h), strings.TrimSpace(title)) {
+		return rest
+	}
+	return body
 }
