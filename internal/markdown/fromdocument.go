@@ -10,7 +10,9 @@ import (
 // FromDocument reads a GitBook structured document (the shape ToDocument
 // writes) back as markdown, for bodies sent as documents: headings,
 // paragraphs, lists, task lists, code, quotes, dividers, images and links,
-// with bold, italic, strikethrough and code marks. A block of another type
+// with bold, italic, strikethrough and code marks, and GitBook's blocks
+// (hint, tabs, content-ref, embed, openapi-operation, openapi-schemas) as
+// their {% %} tags. A block of another type
 // is an error naming it, so nothing is silently dropped.
 func FromDocument(raw json.RawMessage) (string, error) {
 	var d Document
@@ -97,6 +99,8 @@ func writeBlock(b *strings.Builder, n Node, prefix string) error {
 				}
 			}
 		}
+	case "hint", "tabs", "tabs-item", "content-ref", "embed", "openapi-operation", "openapi-schemas":
+		return writeGitBookBlock(b, n, prefix)
 	default:
 		return fmt.Errorf("block type %q is not supported: send markdown", n.Type)
 	}
