@@ -286,7 +286,7 @@ func parseAttrs(s string) (map[string]string, bool) {
 		if !closed || (i < len(s) && s[i] != ' ' && s[i] != '\t') {
 			return nil, false
 		}
-		attrs[key] = v.String()
+		attrs[key] = strings.ToValidUTF8(v.String(), "\uFFFD")
 	}
 }
 

@@ -157,3 +157,39 @@ func TestBlockNestingBounded(t *testing.T) {
 		t.Errorf("nested %d hints, want %d", d, MaxBlockNesting)
 	}
 }
+
+// gitbookBlocks lists the GitBook blocks of a document, depth first, with
+// the data that identifies them.
+func gitbookBlocks(nodes []Node, out *[]string) {
+	for _, n := range nodes {
+		switch n.Type {
+		case "hint", "tabs", "tabs-item", "content-ref", "embed", "openapi-operation", "openapi-schemas":
+			d, _ := json.Marshal(n.Data)
+			*out = append(*out, n.Type+string(d))
+		}
+		gitbookBlocks(n.Nodes, out)
+	}
+}
+
+// Markdown -> document -> markdown keeps every GitBook block and its data
+// (FromDocument may refuse documents with blocks it cannot write, such as
+// tables, but never panics).
+func FuzzBlocksRoundTrip(f *testing.F) {
+	f.Add(blocksPage)
+	f.Add("{% hint style=\"danger\" %}\n{% tabs %}\n{% tab title=\"a\\\"b\" %}\n> q\n{% endtab %}\n{% endtabs %}\n{% endhint %}\n")
+	f.Add("\\{% hint style=\"info\" %}\n\n{% embed url=\"a b\" %}\n{% endembed %}\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		doc := ToDocument(src)
+		raw, _ := json.Marshal(doc)
+		back, err := FromDocument(raw)
+		if err != nil {
+			return
+		}
+		var want, got []string
+		gitbookBlocks(doc.Nodes, &want)
+		gitbookBlocks(ToDocument(back).Nodes, &got)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("%q wrote back %q:\n got %v\nwant %v", src, back, got, want)
+		}
+	})
+}

@@ -47,7 +47,11 @@ func writeBlock(b *strings.Builder, n Node, prefix string) error {
 	line := func(s string) { b.WriteString(prefix + s + "\n") }
 	switch n.Type {
 	case "paragraph":
-		line(inlines(n.Nodes))
+		text := inlines(n.Nodes)
+		if _, _, _, isTag := parseTag([]byte(text)); isTag {
+			text = "\\" + strings.TrimLeft(text, " ") // text, not a block tag
+		}
+		line(text)
 	case "heading-1", "heading-2", "heading-3":
 		level, _ := strconv.Atoi(n.Type[len(n.Type)-1:])
 		line(strings.Repeat("#", level) + " " + inlines(n.Nodes))

@@ -26,7 +26,7 @@ const (
 // highlightStyles are the chroma styles of the light and dark themes.
 var highlightStyles = map[string]string{"light": "github", "dark": "github-dark"}
 
-var codeFormatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.TabWidth(4))
+var codeFormatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithCSSComments(false), chromahtml.TabWidth(4))
 
 // HighlightCSS is the stylesheet of highlighted code for theme "light" or
 // "dark" (another theme is light). Every rule is scoped under scope when it

@@ -38,6 +38,7 @@ func newPolicy() *bluemonday.Policy {
 	p.AllowStandardURLs() // http, https, mailto; relative; parseable
 	p.AllowURLSchemes("http", "https", "mailto")
 	p.AllowRelativeURLs(true)
+	p.RequireNoFollowOnLinks(false) // AllowStandardURLs sets it; links between docs pages must stay followable
 
 	p.AllowElements("p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "code",
 		"em", "strong", "b", "i", "u", "del", "s", "ins", "sub", "sup", "kbd", "mark", "small", "abbr",
