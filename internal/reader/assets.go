@@ -9,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/markdown"
 )
 
-//go:embed assets/*.css
+//go:embed assets/site.css
 var assetFiles embed.FS
 
 // asset is one of Folio's stylesheets, served under a name that carries a
@@ -32,11 +33,7 @@ type assets struct{ Site, Code string }
 
 func init() {
 	sum := sha256.New()
-	add := func(file string) string {
-		b, err := assetFiles.ReadFile("assets/" + file)
-		if err != nil {
-			panic(err)
-		}
+	add := func(file string, b []byte) string {
 		h := sha256.Sum256(b)
 		base, ext, _ := strings.Cut(file, ".")
 		name := base + "." + hex.EncodeToString(h[:])[:12] + "." + ext
@@ -44,12 +41,25 @@ func init() {
 		sum.Write(h[:])
 		return AssetPrefix + name
 	}
-	assetList = assets{Site: add("site.css"), Code: add("code.css")}
+	site, err := assetFiles.ReadFile("assets/site.css")
+	if err != nil {
+		panic(err)
+	}
+	assetList = assets{Site: add("site.css", site), Code: add("code.css", []byte(codeCSS()))}
 	sum.Write([]byte(templateSource()))
 	assetsVersion = hex.EncodeToString(sum.Sum(nil))[:16]
 }
 
 func assetURLs() assets { return assetList }
+
+// codeCSS is the stylesheet of what the markdown engine emits: GitBook
+// blocks, and chroma's classes for the light theme, the dark one, and the
+// system's when the visitor chose neither.
+func codeCSS() string {
+	return markdown.BlocksCSS + "pre.chroma{padding:.9rem 1rem}\n" + markdown.HighlightCSS("light", "") +
+		markdown.HighlightCSS("dark", ":root[data-theme=dark]") +
+		"@media (prefers-color-scheme:dark){\n" + markdown.HighlightCSS("dark", ":root:not([data-theme=light])") + "}\n"
+}
 
 func serveAsset(w http.ResponseWriter, r *http.Request) {
 	a, ok := assetsByName[strings.TrimPrefix(r.URL.Path, AssetPrefix)]

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/markdown"
 )
 
 // link is a titled URL of the navigation.
@@ -51,7 +52,7 @@ type pageData struct {
 
 	Page     *graph.ReaderPage
 	Body     template.HTML
-	Outline  []heading
+	Outline  []markdown.OutlineItem
 	Sidebar  []*sideItem
 	Crumbs   []link
 	Prev     *link

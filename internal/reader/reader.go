@@ -8,6 +8,7 @@ package reader
 
 import (
 	"errors"
+	"html/template"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/markdown"
 )
 
 // AssetPrefix is where Folio's own stylesheets are served, on the base URL
@@ -36,8 +38,8 @@ type Handler struct {
 // renderedPage is a page's body as HTML with its outline, kept by revision,
 // page and the URL its links were rewritten for.
 type renderedPage struct {
-	html    any // template.HTML
-	outline []heading
+	html    template.HTML
+	outline []markdown.OutlineItem
 	robots  string
 }
 

@@ -291,7 +291,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *graph.Rea
 	data := h.chrome(r, v, pl, theme)
 	data.Page = p
 	data.Title = p.Title
-	data.Body = body.html.(template.HTML)
+	data.Body = body.html
 	data.Outline = body.outline
 	data.Robots = body.robots
 	if s.Visibility != "public" {
@@ -330,8 +330,11 @@ func (h *Handler) renderPage(r *http.Request, n *nav, p *graph.ReaderPage, base 
 	if err != nil {
 		return nil, err
 	}
-	html, outline := renderMarkdown(withoutTitle(src, p.Title), func(dest string, image bool) string { return rewriteLink(n, p, base, dest) })
-	rp := &renderedPage{html: html, outline: outline}
+	html, outline, err := renderMarkdown(src, func(dest string, image bool) string { return rewriteLink(n, p, base, dest) })
+	if err != nil {
+		return nil, err
+	}
+	rp := &renderedPage{html: withoutTitle(html, p.Title), outline: outline}
 	if markdown.NoIndex(src) {
 		rp.robots = "noindex"
 	}
@@ -391,13 +394,21 @@ func safeHref(href string) string {
 	return ""
 }
 
-// withoutTitle drops a body's leading "# Title" when it repeats the page's
-// title, which the page shows above the body already.
-func withoutTitle(src, title string) string {
-	body := markdown.Parse(src).Body
-	first, rest, _ := strings.Cut(body, "\n")
-	if h, ok := strings.CutPrefix(strings.TrimSpace(first), "# "); ok && strings.EqualFold(strings.TrimSpace(h), strings.TrimSpace(title)) {
-		return rest
+// withoutTitle drops a body's leading <h1> when it repeats the page's
+// title, which the page shows above the body already. (The heading is
+// rendered first and dropped after, so heading ids stay the page's anchors.)
+func withoutTitle(body template.HTML, title string) template.HTML {
+	b := strings.TrimLeft(string(body), " \n")
+	if !strings.HasPrefix(b, "<h1") {
+		return body
 	}
-	return body
+	end := strings.Index(b, "</h1>")
+	open := strings.IndexByte(b, '>')
+	if end < 0 || open < 0 || open > end {
+		return body
+	}
+	if strings.TrimSpace(b[open+1:end]) != template.HTMLEscapeString(strings.TrimSpace(title)) {
+		return body
+	}
+	return template.HTML(b[end+len("</h1>"):])
 }
