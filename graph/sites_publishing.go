@@ -235,8 +235,7 @@ func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, shar
 		if shareKey == nil || *shareKey == "" {
 			return nil, notFound
 		}
-		ok, err := r.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(s.ID), sitesharelink.Key(*shareKey),
-			sitesharelink.Active(true)).Exist(ctx)
+		ok, err := r.SiteShareKeyActive(ctx, s.ID, *shareKey)
 		if err != nil {
 			return nil, err
 		}
@@ -245,4 +244,17 @@ func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, shar
 		}
 	}
 	return nil, notFound
+}
+
+// SiteShareKeyActive says whether key is the key of an active share link of
+// the site. It asks for no caller: the key is the credential. The published
+// site answer (PublishedSite) and the reader's access gate
+// (internal/visitor, on every request carrying a share cookie) both ask it,
+// so deactivating or deleting a link shuts both at once.
+func (r *Resolver) SiteShareKeyActive(ctx context.Context, siteID, key string) (bool, error) {
+	if siteID == "" || key == "" {
+		return false, nil
+	}
+	return r.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(siteID), sitesharelink.Key(key),
+		sitesharelink.Active(true)).Exist(ctx)
 }
