@@ -11,7 +11,6 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/site"
-	"github.com/folio/folio/ent/sitesharelink"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/adaptive"
 	"github.com/folio/folio/internal/apperr"
@@ -322,16 +321,6 @@ func (r *Resolver) ReaderSearch(ctx context.Context, spaceIDs []string, query st
 // ReaderSearchTerms are the words of a query as the search matches them,
 // for highlighting excerpts.
 func ReaderSearchTerms(query string) []string { return search.Terms(query) }
-
-// ReaderShareKeyActive tells whether key is the key of an active share link
-// of the site.
-func (r *Resolver) ReaderShareKeyActive(ctx context.Context, siteID, key string) (bool, error) {
-	if key == "" {
-		return false, nil
-	}
-	return r.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(siteID), sitesharelink.Key(key),
-		sitesharelink.Active(true)).Exist(ctx)
-}
 
 // ReaderBodies are the markdown bodies of a revision's pages, by content
 // hash (one statement), for reads over every page (the sitemap).

@@ -14,6 +14,7 @@ import (
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/adaptive"
 	"github.com/folio/folio/internal/markdown"
+	"github.com/folio/folio/internal/visitor"
 )
 
 // view is a site as one visitor sees it: sections and site spaces whose
@@ -188,10 +189,10 @@ func (v *view) spaceURL(sec *graph.ReaderSection, ss *graph.ReaderSiteSpace) str
 // serveSite answers a request for a path of a site (rest: below prefix).
 func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *graph.ReaderSite, prefix, rest string) {
 	secure := r.TLS != nil || strings.HasPrefix(h.baseURL, "https://")
-	vis, ok := admit(w, r, visitorSite{
+	vis, ok := visitor.Admit(w, r, visitor.Site{
 		ID: s.ID, Visibility: s.Visibility, CookiePath: prefix, Secure: secure,
 		VisitorKey: s.VisitorKey, FallbackURL: s.FallbackURL, Schema: s.Schema,
-		ShareKeyActive: func(ctx context.Context, key string) (bool, error) { return h.res.ReaderShareKeyActive(ctx, s.ID, key) },
+		ShareKeyActive: func(ctx context.Context, key string) (bool, error) { return h.res.SiteShareKeyActive(ctx, s.ID, key) },
 	})
 	if !ok {
 		return
