@@ -309,3 +309,25 @@ func TestReaderAccess(t *testing.T) {
 		})
 	})
 }
+
+// TestReaderStatements: once a revision's navigation is built, a page of a
+// 5,000-page site costs the same few statements as one of a small site.
+func TestReaderStatements(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		u, org := s.NewUser(t, "big@example.com", "Big")
+		sp := api(t, s, u.Token, "POST", "/orgs/"+org+"/spaces", map[string]any{"title": "Big"}, 201)["id"].(string)
+		s.SeedPages(t, sp, 5000)
+		site := api(t, s, u.Token, "POST", "/orgs/"+org+"/sites", map[string]any{"title": "Big docs", "spaces": []string{sp}}, 201)["id"].(string)
+		api(t, s, u.Token, "PATCH", "/orgs/"+org+"/sites/"+site, map[string]any{"basename": "big"}, 200)
+		api(t, s, u.Token, "POST", "/orgs/"+org+"/sites/"+site+"/publish", nil, 200)
+		get(t, s.URL, "", "/s/big/page-10").must(t, 200, "warm")
+		before := s.Statements()
+		get(t, s.URL, "", "/s/big/page-4990/page-4995").must(t, 200, "deep page").has(t, "deep page", "<h1>Page 4995</h1>",
+			`<a href="/s/big/page-4990">Page 4990</a>`, `rel="next" href="/s/big/page-4990/page-4996"`)
+		if n := s.Statements() - before; n > 7 {
+			t.Errorf("a page of a built revision took %d statements, want at most 7", n)
+		} else {
+			t.Logf("%d statements", n)
+		}
+	})
+}
