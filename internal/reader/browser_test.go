@@ -157,7 +157,7 @@ func readInBrowser(t *testing.T, bin string, s *testkit.Server) {
 	step("sidebar, level one", chromedp.Click(chromedp.CSS(`aside.sidebar a[href="/s/docs/install"]`)), heading("Install"))
 	step("sidebar, level two", chromedp.Click(chromedp.CSS(`aside.sidebar a[href="/s/docs/install/linux"]`)), heading("Linux"))
 	step("sidebar, level three", chromedp.Click(chromedp.CSS(`aside.sidebar a[href="/s/docs/install/linux/ubuntu"]`)), heading("Ubuntu"))
-	if !eval(`document.querySelector('aside.sidebar a[aria-current="page"]').textContent === "Ubuntu"`) {
+	if !eval(`document.querySelector('aside.sidebar > ul a[aria-current="page"]').textContent === "Ubuntu"`) {
 		t.Error("the sidebar does not mark the page read")
 	}
 	if eval(`!!document.querySelector('aside.sidebar a[href="/s/docs/secret"]')`) {

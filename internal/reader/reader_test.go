@@ -118,6 +118,10 @@ func TestReaderETag(t *testing.T) {
 		if again.body != "" {
 			t.Errorf("304 with a body %q", again.body)
 		}
+		// The browser keeps a 304's headers: the page's policy must be there.
+		if again.header.Get("Content-Security-Policy") != first.header.Get("Content-Security-Policy") {
+			t.Errorf("304 policy %q, page's %q", again.header.Get("Content-Security-Policy"), first.header.Get("Content-Security-Policy"))
+		}
 		if other := get(t, s.URL, "", "/s/docs/install/linux").header.Get("ETag"); other == tag {
 			t.Error("two pages share an ETag")
 		}

@@ -219,6 +219,9 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *graph.Rea
 	// notModified sets the ETag and answers 304 when the client has it.
 	notModified := func(tag string) bool {
 		hdr.Set("ETag", tag)
+		// A 304's headers replace the cached answer's: the page's policy
+		// must be on it too, or the browser keeps the APIs' (no styles).
+		setPageHeaders(w, h.baseURL)
 		for _, t := range strings.Split(r.Header.Get("If-None-Match"), ",") {
 			if t = strings.TrimSpace(t); t == tag || t == "W/"+tag || t == "*" {
 				w.WriteHeader(http.StatusNotModified)
