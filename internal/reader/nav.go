@@ -103,7 +103,9 @@ func (c *navCache) get(ctx context.Context, res *graph.Resolver, revisionID stri
 		return n, nil
 	}
 	v, err, _ := c.group.Do(revisionID, func() (any, error) {
-		content, err := res.ReaderRevision(ctx, revisionID)
+		// Shared by every request waiting on this revision: one leaving
+		// must not fail the others.
+		content, err := res.ReaderRevision(context.WithoutCancel(ctx), revisionID)
 		if err != nil {
 			return nil, err
 		}

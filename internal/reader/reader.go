@@ -7,7 +7,6 @@
 package reader
 
 import (
-	"errors"
 	"html/template"
 	"log/slog"
 	"net/http"
@@ -141,7 +140,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		h.notFound(w, r)
 		return
 	}
-	if errors.Is(r.Context().Err(), err) || r.Context().Err() != nil {
+	if r.Context().Err() != nil {
 		h.plain(w, http.StatusServiceUnavailable, "the request was cut short")
 		return
 	}
