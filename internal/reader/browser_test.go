@@ -278,4 +278,3 @@ func colours(t *testing.T, b []byte) int {
 	}
 	return len(seen)
 }
-
