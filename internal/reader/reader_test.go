@@ -335,3 +335,39 @@ func TestReaderStatements(t *testing.T) {
 		}
 	})
 }
+
+// TestReaderFilesAndGroups: images and file links point at blob storage's
+// unguessable URLs, which answer without a token even for a protected
+// site; a section group is a menu of its sections.
+func TestReaderFilesAndGroups(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		d := newDocs(t, s)
+		ctx := t.Context()
+		png := []byte("\x89PNG\r\n\x1a\nnot really")
+		key, err := s.App.Resolver.Blobs.Put(ctx, png, "image/png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed(t, s, d.apiSpace, []pg{{title: "Reference", slug: "reference",
+			md: "# Reference\n\n![Logo](/files/logo1) and [the spec](/files/logo1).\n"}})
+		rev := s.Client().Space.GetX(ctx, d.apiSpace).RevisionID
+		s.Client().File.Create().SetRevisionID(rev).SetFileID("logo1").SetName("logo.png").SetContentType("image/png").
+			SetSize(int64(len(png))).SetBlobKey(key).SetCreatedAt(time.Now()).ExecX(ctx)
+		want := s.URL + "/files/" + key + "/logo.png"
+		api(t, s, d.token, "PATCH", d.siteBase(), map[string]any{"visibility": "share-link"}, 200)
+		link := s.MustGraphQL(t, d.token, `mutation($site: ID!) { createSiteShareLink(site: $site, name: "Partners") { key } }`,
+			map[string]any{"site": d.site})["createSiteShareLink"].(map[string]any)["key"].(string)
+		p := get(t, s.URL, "", "/s/docs/api/reference?shareKey="+link).must(t, 200, "page with an image")
+		p.has(t, "image", `<img src="`+want+`" alt="Logo"`, `<a href="`+want+`">the spec</a>`)
+		img := get(t, s.URL, "", "/files/"+key+"/logo.png").must(t, 200, "the image without a token or key")
+		if img.body != string(png) || img.header.Get("Content-Type") != "image/png" {
+			t.Errorf("image answer %v %q", img.header, img.body)
+		}
+		api(t, s, d.token, "PATCH", d.siteBase(), map[string]any{"visibility": "public"}, 200)
+
+		api(t, s, d.token, "POST", d.siteBase()+"/section-groups", map[string]any{"title": "More", "sections": []string{d.apiSection}}, 201)
+		home := get(t, s.URL, "", "/s/docs/").must(t, 200, "with a group")
+		home.has(t, "group", `<details><summary>More</summary><div><a href="/s/docs/api/">API</a></div></details>`)
+		get(t, s.URL, "", "/s/docs/api/").must(t, 200, "grouped section").has(t, "grouped", `<details class="active"><summary>More</summary>`)
+	})
+}
