@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -18,6 +21,7 @@ import (
 	"github.com/folio/folio/internal/fetch"
 	"github.com/folio/folio/internal/importer"
 	"github.com/folio/folio/internal/metrics"
+	"github.com/folio/folio/internal/reader"
 	"github.com/folio/folio/rest"
 )
 
@@ -32,7 +36,26 @@ type App struct {
 	OnServing func()
 	// Metrics gathers the process's series and this App's database pool.
 	Metrics *prometheus.Registry
-	life    *lifecycle
+	// Reader serves the published sites (/s/ and mapped hosts).
+	Reader *reader.Handler
+	life   *lifecycle
+}
+
+// siteHosts reads FOLIO_SITE_HOSTS, refusing the base URL's own host: it
+// serves the APIs, and cannot be one site's too.
+func siteHosts(cfg Config) (map[string]string, error) {
+	hosts, err := ParseSiteHosts(cfg.SiteHosts)
+	if err != nil {
+		return nil, fmt.Errorf("FOLIO_SITE_HOSTS: %w", err)
+	}
+	if u, err := url.Parse(cfg.PublicBaseURL()); err == nil {
+		for _, h := range []string{strings.ToLower(u.Host), strings.ToLower(u.Hostname())} {
+			if _, ok := hosts[h]; ok {
+				return nil, fmt.Errorf("FOLIO_SITE_HOSTS maps %s, the host of FOLIO_BASE_URL (%s): the base URL serves the APIs and every site under /s/; map another host", h, cfg.PublicBaseURL())
+			}
+		}
+	}
+	return hosts, nil
 }
 
 // New wires the resolvers and both APIs over database d and the blob
@@ -50,7 +73,11 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 		Fetcher: fetch.Fetcher{AllowPrivate: cfg.AllowPrivateFetch, MaxBytes: MaxFetchBytes},
 		Imports: &importer.Gate{Max: cfg.MaxImports},
 	}
-	a := &App{Config: cfg, DB: d, Resolver: res, life: newLifecycle(),
+	hosts, err := siteHosts(cfg)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{Config: cfg, DB: d, Resolver: res, life: newLifecycle(), Reader: reader.New(res, cfg.PublicBaseURL(), hosts),
 		Metrics: metrics.Registry(d.SQL, d.Dialect, Version())}
 	metrics.Imports(res.Imports)
 	a.Handler = a.routes(slog.New(WithRequestID(logger.Handler())))
@@ -71,6 +98,8 @@ func (a *App) routes(logger *slog.Logger) http.Handler {
 	r.Use(a.securityHeaders)
 	r.Use(a.deadline)
 	r.Use(limitBody(a.Config.MaxBodyBytes))
+	// A host mapped to a site serves that site alone, every path of it.
+	r.Use(a.Reader.Hosts)
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
@@ -89,6 +118,12 @@ func (a *App) routes(logger *slog.Logger) http.Handler {
 	r.Get(explorer.AssetPath+"*", explorer.Asset)
 
 	rest.Downloads(r, a.Resolver)
+
+	// Published sites: /s/ belongs to them.
+	r.Get("/s/*", a.Reader.ServeSites)
+	r.Head("/s/*", a.Reader.ServeSites)
+	r.Get("/robots.txt", a.Reader.Robots)
+	r.Get(reader.AssetPrefix+"*", a.Reader.ServeAsset)
 
 	r.Route("/v1", func(v1 chi.Router) {
 		v1.Use(a.Resolver.Authenticate)

@@ -57,6 +57,9 @@ type Config struct {
 	// MaxImports is the number of imports that run at once (each may hold
 	// 100 MB unpacked); more wait their turn, then answer 503.
 	MaxImports int
+	// SiteHosts maps host names to the published sites they serve at /
+	// (host=siteId,…); ParseSiteHosts reads it.
+	SiteHosts string
 }
 
 // Kind is what a setting's text must be; it decides how the text is parsed
@@ -76,6 +79,8 @@ const (
 	Duration Kind = "duration"
 	// Boolean is true or false (also 1 or 0).
 	Boolean Kind = "boolean"
+	// HostMap is host=id pairs separated by commas.
+	HostMap Kind = "host map"
 )
 
 // Setting is one row of the Settings table.
@@ -147,6 +152,9 @@ var Settings = []Setting{
 	{Env: "FOLIO_MAX_IMPORTS", Flag: "max-imports", Kind: Number, Default: strconv.Itoa(importer.DefaultInFlight),
 		Meaning: "imports running at once (each may hold 100 MB unpacked); more wait up to 10 s, then 503",
 		field:   func(c *Config) any { return &c.MaxImports }},
+	{Env: "FOLIO_SITE_HOSTS", Flag: "site-hosts", Kind: HostMap,
+		Meaning: "hosts that serve one published site each at / (docs.example.com=SITE_ID,help.example.org=SITE_ID); the base URL's own host cannot be one; empty for none",
+		field:   func(c *Config) any { return &c.SiteHosts }},
 }
 
 // Defaults is the configuration with every setting at its default.
@@ -222,6 +230,8 @@ func (s Setting) Placeholder() string {
 		return "N"
 	case Duration:
 		return "DURATION"
+	case HostMap:
+		return "HOST=SITE,…"
 	}
 	return ""
 }
@@ -241,6 +251,8 @@ func (s Setting) Expected() string {
 		return "a duration greater than 0 with its unit, such as 30s, 5m or 1h30m"
 	case Boolean:
 		return "true or false"
+	case HostMap:
+		return "host=siteId pairs separated by commas, such as docs.example.com=8ZDSuZyNkbNxBkIx0qM1"
 	}
 	return ""
 }
@@ -302,6 +314,9 @@ func (s Setting) check(text string) error {
 		if _, err := strconv.ParseBool(text); err != nil {
 			return errors.New("not a boolean")
 		}
+	case HostMap:
+		_, err := ParseSiteHosts(text)
+		return err
 	default:
 		panic(fmt.Sprintf("settings table: %s has kind %q", s.Env, s.Kind))
 	}
@@ -417,4 +432,30 @@ func (c Config) PrepareDataDir() error {
 	}
 	f.Close()
 	return os.Remove(f.Name())
+}
+
+// ParseSiteHosts reads FOLIO_SITE_HOSTS: host=siteId pairs separated by
+// commas, each host (lower case, a port allowed) once.
+func ParseSiteHosts(text string) (map[string]string, error) {
+	out := map[string]string{}
+	if strings.TrimSpace(text) == "" {
+		return out, nil
+	}
+	for pair := range strings.SplitSeq(text, ",") {
+		host, id, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		host, id = strings.ToLower(strings.TrimSpace(host)), strings.TrimSpace(id)
+		switch {
+		case !ok || host == "" || id == "":
+			return nil, fmt.Errorf("%q is not host=siteId", pair)
+		case strings.ContainsAny(host, "/@ ") || strings.Contains(host, "://"):
+			return nil, fmt.Errorf("%q is not a host name", host)
+		case strings.ContainsAny(id, "/?# "):
+			return nil, fmt.Errorf("%q is not a site id", id)
+		}
+		if _, dup := out[host]; dup {
+			return nil, fmt.Errorf("host %s is given twice", host)
+		}
+		out[host] = id
+	}
+	return out, nil
 }

@@ -41,6 +41,8 @@ func badValues(t *testing.T, s app.Setting) []string {
 		return []string{"abc", "10", "0s", "-1m"}
 	case app.Boolean:
 		return []string{"maybe", "yes", "2"}
+	case app.HostMap:
+		return []string{"docs.example.com", "=abc", "docs.example.com=", "a=1,a=2", "http://x=1", "a b=1"}
 	}
 	t.Fatalf("%s: kind %q has no bad values: teach this test what it must refuse", s.Env, s.Kind)
 	return nil
@@ -119,6 +121,7 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_METRICS_ADDR":        "127.0.0.1:9100",
 		"FOLIO_SHUTDOWN_TIMEOUT":    "45s",
 		"FOLIO_DRAIN_DELAY":         "5s",
+		"FOLIO_SITE_HOSTS":          "help.example.org=abc123, Docs.Example.net:8443=def456",
 	}
 	c := app.Defaults()
 	if err := c.ApplyEnv(getenv(good), nil); err != nil {
@@ -127,7 +130,7 @@ func TestSettingsTable(t *testing.T) {
 	want := app.Config{Addr: ":9090", DatabaseURL: good["DATABASE_URL"], DataDir: good["FOLIO_DATA_DIR"],
 		BaseURL: "https://docs.example.com/", BlobURL: "mem://", MaxBodyBytes: 1024, AllowPrivateFetch: true,
 		ShutdownTimeout: 45 * time.Second, DrainDelay: 5 * time.Second, MetricsAddr: "127.0.0.1:9100", PurgeInterval: 90 * time.Minute, RequestTimeout: 5 * time.Second,
-		MaxResponseBytes: 2048, MaxImports: 4}
+		MaxResponseBytes: 2048, MaxImports: 4, SiteHosts: good["FOLIO_SITE_HOSTS"]}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)
 	}

@@ -3,6 +3,7 @@ package markdown
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -53,6 +54,15 @@ type DocumentData struct {
 //	                                 cell text}}} for the body rows; fragments: []. Column ids are c0, c1...,
 //	                                 record ids r0, r1..., orderIndex a zero-padded row number; cells are
 //	                                 plain text (their marks and links are not kept)
+//	hint                             data.style (info, success, warning or danger; info when the tag's
+//	                                 style is another); nodes: blocks ({% hint %})
+//	tabs                             nodes: tabs-item blocks ({% tabs %}; text outside its tabs is left out)
+//	tabs-item                        data.title; nodes: blocks ({% tab title="..." %})
+//	content-ref                      void; data.ref {kind:"url",url} ({% content-ref url="..." %})
+//	embed                            void; data.url ({% embed url="..." %}; a caption is not kept)
+//	openapi-operation                void; data.ref {kind:"openapi",spec}, data.path, data.method (lower case)
+//	openapi-schemas                  void; data.ref {kind:"openapi",spec}, data.schemas (names), data.grouped
+//	                                 when the tag says grouped="false"
 //
 // Inline content is text nodes ({"object":"text","leaves":[{"object":"leaf","text":...,"marks":[...]}]}),
 // links ({"object":"inline","type":"link","data":{"ref":{"kind":"url","url":href}},"nodes":[text...]})
@@ -84,13 +94,34 @@ type Data struct {
 	View       *TableView             `json:"view,omitzero"`       // table
 	Records    map[string]TableRecord `json:"records,omitzero"`    // table
 	Definition map[string]TableColumn `json:"definition,omitzero"` // table
+	Style      string                 `json:"style,omitzero"`      // hint
+	Title      string                 `json:"title,omitzero"`      // tabs-item
+	URL        string                 `json:"url,omitzero"`        // embed
+	Path       string                 `json:"path,omitzero"`       // openapi-operation
+	Method     string                 `json:"method,omitzero"`     // openapi-operation
+	Schemas    []string               `json:"schemas,omitzero"`    // openapi-schemas
+	Grouped    *bool                  `json:"grouped,omitzero"`    // openapi-schemas, when false
 }
 
-// ContentRef is what a link or image points at: always {"kind":"url","url":...}
-// here (resolving links to pages and files is done elsewhere).
+// ContentRef is what a link or image points at: {"kind":"url","url":...}
+// here (resolving links to pages and files is done elsewhere), or for
+// OpenAPI blocks {"kind":"openapi","spec":slug}.
 type ContentRef struct {
 	Kind string `json:"kind"`
 	URL  string `json:"url"`
+	Spec string `json:"spec,omitzero"`
+}
+
+// MarshalJSON writes an openapi reference without its (empty) url.
+func (r ContentRef) MarshalJSON() ([]byte, error) {
+	if r.Kind == "openapi" {
+		return json.Marshal(struct {
+			Kind string `json:"kind"`
+			Spec string `json:"spec"`
+		}{r.Kind, r.Spec})
+	}
+	type plain ContentRef
+	return json.Marshal(plain(r))
 }
 
 // TableView is a table's grid view: the column ids in order.
@@ -136,7 +167,7 @@ type Mark struct {
 // (documents, text, sections, links, anchors). Stored derived data carries
 // it: bump it whenever the output for some input changes, so that data
 // derived by an older converter is computed again rather than served.
-const FormatVersion = 1
+const FormatVersion = 2 // 2: GitBook blocks ({% hint %}...)
 
 // markOrder is the canonical order of marks on a leaf.
 var markOrder = []string{"bold", "italic", "strikethrough", "code"}
@@ -241,6 +272,8 @@ func (c *converter) block(n ast.Node) (Node, bool) {
 		return Node{}, false
 	case *ast.LinkReferenceDefinition:
 		return Node{}, false
+	case *BlockNode:
+		return c.gitbookBlock(n)
 	default:
 		if n.Type() != ast.TypeBlock {
 			return Node{}, false
@@ -602,6 +635,16 @@ func (k *keyer) assign(n *Node) [32]byte {
 	if d := n.Data; d != nil {
 		if d.Ref != nil {
 			h.Write([]byte("\x01" + d.Ref.URL + "\x00" + d.Alt + "\x00" + d.Caption + "\x00"))
+		}
+		h.Write([]byte("\x04" + d.Style + "\x00" + d.Title + "\x00" + d.URL + "\x00" + d.Path + "\x00" + d.Method + "\x00"))
+		if d.Ref != nil {
+			h.Write([]byte(d.Ref.Spec + "\x00"))
+		}
+		for _, s := range d.Schemas {
+			h.Write([]byte(s + "\x00"))
+		}
+		if d.Grouped != nil {
+			h.Write([]byte(strconv.FormatBool(*d.Grouped)))
 		}
 		if d.View != nil {
 			for _, id := range d.View.Columns {

@@ -10,7 +10,9 @@ import (
 // FromDocument reads a GitBook structured document (the shape ToDocument
 // writes) back as markdown, for bodies sent as documents: headings,
 // paragraphs, lists, task lists, code, quotes, dividers, images and links,
-// with bold, italic, strikethrough and code marks. A block of another type
+// with bold, italic, strikethrough and code marks, and GitBook's blocks
+// (hint, tabs, content-ref, embed, openapi-operation, openapi-schemas) as
+// their {% %} tags. A block of another type
 // is an error naming it, so nothing is silently dropped.
 func FromDocument(raw json.RawMessage) (string, error) {
 	var d Document
@@ -45,7 +47,11 @@ func writeBlock(b *strings.Builder, n Node, prefix string) error {
 	line := func(s string) { b.WriteString(prefix + s + "\n") }
 	switch n.Type {
 	case "paragraph":
-		line(inlines(n.Nodes))
+		text := inlines(n.Nodes)
+		if _, _, _, isTag := parseTag([]byte(text)); isTag {
+			text = "\\" + strings.TrimLeft(text, " ") // text, not a block tag
+		}
+		line(text)
 	case "heading-1", "heading-2", "heading-3":
 		level, _ := strconv.Atoi(n.Type[len(n.Type)-1:])
 		line(strings.Repeat("#", level) + " " + inlines(n.Nodes))
@@ -97,6 +103,8 @@ func writeBlock(b *strings.Builder, n Node, prefix string) error {
 				}
 			}
 		}
+	case "hint", "tabs", "tabs-item", "content-ref", "embed", "openapi-operation", "openapi-schemas":
+		return writeGitBookBlock(b, n, prefix)
 	default:
 		return fmt.Errorf("block type %q is not supported: send markdown", n.Type)
 	}

@@ -19,6 +19,7 @@ func FuzzParse(f *testing.F) {
 		"<figure><img src=x></figure>\n<a href='y'>",
 		"**_~~`x`~~_** www.a.io <me@x.io> &amp; \\*",
 		"\r\n\r---\r\n\ufeff",
+		"{% hint style=\"info\" %}\n# In\n{% tabs %}\n{% tab title=\"t\" %}\n## T\n{% endtab %}\n{% endhint %}\n{% embed url=\"x\" %}\n",
 	} {
 		f.Add(s)
 	}

@@ -19,7 +19,8 @@ type Link struct {
 // autolinks (<https://...>, bare www./https:// URLs and e-mail addresses),
 // reference links (resolved to their definition's destination; an undefined
 // reference is not a link), images, and the href/src of <a> and <img> tags in
-// HTML (such as GitBook's <figure><img src=...></figure>).
+// HTML (such as GitBook's <figure><img src=...></figure>), and the url of
+// GitBook's content-ref and embed blocks.
 //
 // Target is the destination as written, read as markdown reads it (<a b> is
 // "a b", \( is "(", &amp; is "&"), and otherwise untouched: relative paths,
@@ -49,6 +50,10 @@ func Links(src string) []Link {
 			}
 		case *ast.HTMLBlock:
 			out = append(out, htmlBlockLinks(p, n)...)
+		case *BlockNode:
+			if u := n.Attrs["url"]; u != "" && (n.Name == "content-ref" || n.Name == "embed") {
+				out = append(out, Link{Target: u, Line: p.line(n.bodyStart - 1)})
+			}
 		}
 		return ast.WalkContinue, nil
 	})

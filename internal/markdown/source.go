@@ -12,9 +12,10 @@ import (
 )
 
 // gfm is the one goldmark configured for Folio: CommonMark plus GFM tables,
-// strikethrough, task lists and linkify. Its parser is safe for concurrent use
-// (each Parse call makes its own context).
-var gfm = goldmark.New(goldmark.WithExtensions(extension.GFM))
+// strikethrough, task lists and linkify, and GitBook's blocks (blocks.go).
+// Its parser is safe for concurrent use (each Parse call makes its own
+// context).
+var gfm = goldmark.New(goldmark.WithExtensions(extension.GFM, blockExtension{}))
 
 // normalize drops a leading byte-order mark and turns CRLF and lone CR into LF.
 func normalize(src string) string {
@@ -50,12 +51,15 @@ func parseBody(src string) *parsed {
 // existed too, parses in linear time. Tables go first: bound holds the
 // nesting whatever text it is given, and its escapes only shorten the
 // delimiter rows boundTables counted.
-func parseText(body string) *parsed {
+func parseText(body string) *parsed { return parseWith(gfm, body) }
+
+// parseWith is parseText with another goldmark (the HTML renderer's).
+func parseWith(md goldmark.Markdown, body string) *parsed {
 	body, _ = boundTables(body, MaxTableCells)
 	body, _, _ = bound(body, MaxNesting)
 	body = boundLinks(body)
 	p := &parsed{src: []byte(body)}
-	p.root = gfm.Parser().Parse(text.NewReader(p.src))
+	p.root = md.Parser().Parse(text.NewReader(p.src))
 	p.lineStarts = []int{0}
 	for i, c := range p.src {
 		if c == '\n' {

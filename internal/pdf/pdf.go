@@ -231,6 +231,28 @@ func (r *renderer) block(n markdown.Node, indent float64) {
 		r.doc.Ln(5)
 	case "table":
 		r.table(n)
+	case "hint", "tabs":
+		// GitBook blocks: their content, indented like a quote.
+		for _, c := range n.Nodes {
+			r.block(c, indent+6)
+		}
+	case "tabs-item":
+		if n.Data != nil && n.Data.Title != "" {
+			r.paragraph(n.Data.Title, indent)
+		}
+		for _, c := range n.Nodes {
+			r.block(c, indent)
+		}
+	case "content-ref", "embed":
+		if d := n.Data; d != nil && d.Ref != nil && d.Ref.URL != "" {
+			r.paragraph(d.Ref.URL, indent)
+		} else if d != nil && d.URL != "" {
+			r.paragraph(d.URL, indent)
+		}
+	case "openapi-operation":
+		if d := n.Data; d != nil {
+			r.paragraph(strings.ToUpper(d.Method)+" "+d.Path, indent)
+		}
 	}
 }
 

@@ -1,0 +1,329 @@
+package graph
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/internal/adaptive"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/search"
+)
+
+// The published reader (internal/reader) serves sites as HTML to anyone on
+// the internet: no token, no membership. These methods are its only way in.
+// They read published sites alone; who may read a protected one is decided
+// by the access gate (internal/visitor) before any content is read.
+
+// ReaderSite is a published site as the reader shows it: its settings and
+// its whole structure, each site space with the revision it shows.
+type ReaderSite struct {
+	ID, OrganizationID, Title, Visibility string
+	Basename                              string // "" when the site has none
+	Customization                         json.RawMessage
+	VisitorKey, FallbackURL               string
+	Schema                                *adaptive.Schema
+	// Top is the site's top level in order: ungrouped sections and groups.
+	Top []ReaderItem
+	// Sections is every section in reading order (groups flattened).
+	Sections []*ReaderSection
+	// Root holds the site spaces of a site without sections.
+	Root []*ReaderSiteSpace
+	// Digest changes whenever anything above changes (structure, settings,
+	// customization, the revision a site space shows): part of ETags.
+	Digest string
+}
+
+// ReaderItem is a top-level item: a section or a group of sections.
+type ReaderItem struct {
+	Section *ReaderSection
+	Group   *ReaderGroup
+}
+
+// ReaderGroup is a group of sections, shown as a menu.
+type ReaderGroup struct {
+	ID, Title string
+	Sections  []*ReaderSection
+}
+
+// ReaderSection is a section (a tab) with its site spaces (its variants).
+type ReaderSection struct {
+	ID, Title, Path, Description string
+	Default                      bool
+	// Condition decides whether the section exists for a visitor; nil: it
+	// always does.
+	Condition  *adaptive.Condition
+	SiteSpaces []*ReaderSiteSpace
+}
+
+// ReaderSiteSpace is a space published in a site.
+type ReaderSiteSpace struct {
+	ID, Title, Path, SpaceID, RevisionID string
+	Default                              bool
+	Condition                            *adaptive.Condition
+}
+
+// ReaderPage is one page of a published revision.
+type ReaderPage struct {
+	ID, ParentID, Kind, Title, Emoji, Slug, Description, Href, ContentHash string
+	// Path is the slugs from the root, joined with "/".
+	Path   string
+	Hidden bool
+	Depth  int
+	// Children are the page's subpages, in order.
+	Children []*ReaderPage
+}
+
+// ReaderContent is a published revision: its page tree and its files.
+// Revisions never change, so callers may keep it as long as they like.
+type ReaderContent struct {
+	RevisionID string
+	// Roots are the root pages; Pages every page, depth first (the
+	// reading order).
+	Roots  []*ReaderPage
+	Pages  []*ReaderPage
+	ByID   map[string]*ReaderPage
+	ByPath map[string]*ReaderPage
+	// Files are the download URLs of the revision's files, by file id.
+	// The URL carries the bytes' hash: it cannot be guessed.
+	Files map[string]string
+}
+
+// ReaderContext gives a reader request the loaders of an anonymous caller.
+func (r *Resolver) ReaderContext(ctx context.Context) context.Context {
+	return loader.With(ctx, loader.New(r.Client, ""))
+}
+
+// ReaderSiteNamed is the published site at /s/<name>/: the site whose
+// basename is name, or, for a site without a basename, whose id is name.
+// Anything else (unknown, unpublished) is not found.
+func (r *Resolver) ReaderSiteNamed(ctx context.Context, name string) (*ReaderSite, error) {
+	s, err := r.Client.Site.Query().Where(site.Or(site.Basename(name), site.And(site.ID(name), site.BasenameIsNil()))).First(ctx)
+	return r.readerSite(ctx, s, err)
+}
+
+// ReaderSiteByID is a published site by id (a host mapped to it).
+func (r *Resolver) ReaderSiteByID(ctx context.Context, id string) (*ReaderSite, error) {
+	s, err := r.Client.Site.Get(ctx, id)
+	return r.readerSite(ctx, s, err)
+}
+
+// ReaderPublishedSites lists the published sites, for robots.txt: id,
+// basename and visibility only.
+func (r *Resolver) ReaderPublishedSites(ctx context.Context) ([]*ReaderSite, error) {
+	rows, err := r.Client.Site.Query().Where(site.Published(true)).
+		Select(site.FieldID, site.FieldBasename, site.FieldVisibility).Order(ent.Asc(site.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*ReaderSite, len(rows))
+	for i, s := range rows {
+		out[i] = &ReaderSite{ID: s.ID, Visibility: s.Visibility.String()}
+		if s.Basename != nil {
+			out[i].Basename = *s.Basename
+		}
+	}
+	return out, nil
+}
+
+func (r *Resolver) readerSite(ctx context.Context, s *ent.Site, err error) (*ReaderSite, error) {
+	if ent.IsNotFound(err) || (err == nil && !s.Published) {
+		return nil, apperr.NotFoundf("site not found")
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, err := loader.For(ctx).SiteStructure.Load(ctx, s.ID)()
+	if err != nil {
+		return nil, err
+	}
+	out := &ReaderSite{ID: s.ID, OrganizationID: s.OrganizationID, Title: s.Title, Visibility: s.Visibility.String(),
+		Customization: CustomizationOf(s), VisitorKey: s.AuthPrivateKey, Schema: SchemaOf(s)}
+	if s.Basename != nil {
+		out.Basename = *s.Basename
+	}
+	if s.AuthFallbackURL != nil {
+		out.FallbackURL = *s.AuthFallbackURL
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00", s.ID, s.Title, s.Visibility, out.Basename, out.Customization)
+	if s.AdaptiveSchema != nil {
+		io.WriteString(h, *s.AdaptiveSchema)
+	}
+	cond := func(src *string) *adaptive.Condition {
+		if src == nil {
+			return nil
+		}
+		fmt.Fprintf(h, "cond %s\x00", *src)
+		c, err := compiledCondition(*src, out.Schema, s)
+		if err != nil {
+			// A condition that no longer compiles shows nothing rather than
+			// everything: it was written to hide.
+			c = &adaptive.Condition{}
+		}
+		return c
+	}
+	siteSpace := func(ss *ent.SiteSpace) *ReaderSiteSpace {
+		sp := st.Spaces[ss.SpaceID]
+		if sp == nil || sp.RevisionID == "" {
+			return nil // a space the trash took, or one without content
+		}
+		fmt.Fprintf(h, "ss %s %s %s %s %t\x00", ss.ID, ss.Path, sp.Title, sp.RevisionID, ss.IsDefault)
+		rs := &ReaderSiteSpace{ID: ss.ID, Title: sp.Title, Path: ss.Path, SpaceID: sp.ID, RevisionID: sp.RevisionID,
+			Default: ss.IsDefault, Condition: cond(ss.Condition)}
+		if rs.Title == "" {
+			rs.Title = "Untitled"
+		}
+		return rs
+	}
+	spacesOf := func(section *string) []*ReaderSiteSpace {
+		var out []*ReaderSiteSpace
+		for _, ss := range st.SiteSpaces {
+			if sameContainer(ss.SectionID, section) {
+				if rs := siteSpace(ss); rs != nil {
+					out = append(out, rs)
+				}
+			}
+		}
+		return out
+	}
+	sections := map[string]*ReaderSection{}
+	for _, sec := range flattenSections(st.Sections, st.Groups) {
+		fmt.Fprintf(h, "sec %s %s %s %t %v\x00", sec.ID, sec.Title, sec.Path, sec.IsDefault, sec.GroupID)
+		rs := &ReaderSection{ID: sec.ID, Title: sec.Title, Path: sec.Path, Default: sec.IsDefault, Condition: cond(sec.Condition)}
+		if sec.Description != nil {
+			rs.Description = *sec.Description
+		}
+		id := sec.ID
+		rs.SiteSpaces = spacesOf(&id)
+		sections[sec.ID] = rs
+		out.Sections = append(out.Sections, rs)
+	}
+	groups := map[string]*ent.SiteSectionGroup{}
+	for _, g := range st.Groups {
+		groups[g.ID] = g
+	}
+	for _, it := range topLevel(st.Sections, st.Groups) {
+		if !it.group {
+			out.Top = append(out.Top, ReaderItem{Section: sections[it.id]})
+			continue
+		}
+		g := groups[it.id]
+		fmt.Fprintf(h, "group %s %s\x00", g.ID, g.Title)
+		rg := &ReaderGroup{ID: g.ID, Title: g.Title}
+		for _, sec := range groupSections(st.Sections, g.ID) {
+			rg.Sections = append(rg.Sections, sections[sec.ID])
+		}
+		out.Top = append(out.Top, ReaderItem{Group: rg})
+	}
+	if len(st.Sections) == 0 {
+		out.Root = spacesOf(nil)
+	}
+	out.Digest = hex.EncodeToString(h.Sum(nil))[:32]
+	return out, nil
+}
+
+// ReaderRevision reads a published revision's pages and files (two
+// statements, whatever the number of pages).
+func (r *Resolver) ReaderRevision(ctx context.Context, revisionID string) (*ReaderContent, error) {
+	l := loader.For(ctx)
+	treeThunk := l.RevisionTree.Load(ctx, revisionID)
+	filesThunk := l.RevisionFiles.Load(ctx, revisionID)
+	t, err := treeThunk()
+	if err != nil {
+		return nil, err
+	}
+	files, err := filesThunk()
+	if err != nil {
+		return nil, err
+	}
+	c := &ReaderContent{RevisionID: revisionID, ByID: make(map[string]*ReaderPage, len(t.Pages)),
+		ByPath: make(map[string]*ReaderPage, len(t.Pages)), Files: make(map[string]string, len(files))}
+	var walk func(parent *ReaderPage, id string, depth int) []*ReaderPage
+	walk = func(parent *ReaderPage, id string, depth int) []*ReaderPage {
+		var out []*ReaderPage
+		for _, p := range t.Children[id] {
+			rp := &ReaderPage{ID: p.PageID, Kind: p.Kind.String(), Title: p.Title, Emoji: p.Emoji,
+				Slug: p.Slug, Description: p.Description, Href: p.Href, ContentHash: p.ContentHash,
+				Path: t.Path(p), Hidden: p.Hidden, Depth: depth}
+			if parent != nil {
+				rp.ParentID = parent.ID
+			}
+			c.Pages = append(c.Pages, rp)
+			c.ByID[rp.ID] = rp
+			c.ByPath[rp.Path] = rp
+			rp.Children = walk(rp, p.PageID, depth+1)
+			out = append(out, rp)
+		}
+		return out
+	}
+	c.Roots = walk(nil, "", 0)
+	for _, f := range files {
+		c.Files[f.FileID] = r.BaseURL + "/files/" + f.BlobKey + "/" + url.PathEscape(f.Name)
+	}
+	return c, nil
+}
+
+// ReaderMarkdown is the markdown body stored under a content hash.
+func (r *Resolver) ReaderMarkdown(ctx context.Context, hash string) (string, error) {
+	if hash == "" {
+		return "", nil
+	}
+	return loader.For(ctx).PageMarkdown.Load(ctx, hash)()
+}
+
+// ReaderHit is a page found by a reader's search, with the excerpts that
+// match (anchor: the heading's id, "" for the page's top).
+type ReaderHit struct {
+	SpaceID, PageID string
+	Sections        []ReaderHitSection
+}
+
+// ReaderHitSection is an excerpt of a found page.
+type ReaderHitSection struct{ Anchor, Title, Excerpt string }
+
+// ReaderSearch ranks the pages of the current revisions of spaceIDs
+// (spaces a published site shows) matching query, best first. An empty or
+// oversize query finds nothing.
+func (r *Resolver) ReaderSearch(ctx context.Context, spaceIDs []string, query string, limit int) ([]ReaderHit, error) {
+	hits, _, err := r.searchPages(ctx, query, spaceIDs)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.Invalid {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	pages, err := r.searchResults(ctx, query, hits, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ReaderHit, 0, len(pages))
+	for _, p := range pages {
+		h := ReaderHit{SpaceID: p.Space.ID, PageID: p.Page.PageID}
+		for _, s := range p.Sections {
+			h.Sections = append(h.Sections, ReaderHitSection{Anchor: s.Section.ID, Title: s.Section.Title, Excerpt: s.Excerpt})
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// ReaderSearchTerms are the words of a query as the search matches them,
+// for highlighting excerpts.
+func ReaderSearchTerms(query string) []string { return search.Terms(query) }
+
+// ReaderBodies are the markdown bodies of a revision's pages, by content
+// hash (one statement), for reads over every page (the sitemap).
+func (r *Resolver) ReaderBodies(ctx context.Context, revisionID string) (map[string]string, error) {
+	return loader.For(ctx).RevisionBodies.Load(ctx, revisionID)()
+}

@@ -1,0 +1,141 @@
+package reader
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/markdown"
+)
+
+//go:embed assets/site.css
+var assetFiles embed.FS
+
+// asset is one of Folio's stylesheets, served under a name that carries a
+// hash of its bytes, so it can be cached for a year and never go stale.
+type asset struct {
+	name  string // site.<hash>.css
+	bytes []byte
+}
+
+var (
+	assetsByName  = map[string]asset{}
+	assetList     assets
+	assetsVersion string // changes with any asset and with the templates
+)
+
+// assets are the URLs of the shared stylesheets.
+type assets struct{ Site, Code string }
+
+func init() {
+	sum := sha256.New()
+	add := func(file string, b []byte) string {
+		h := sha256.Sum256(b)
+		base, ext, _ := strings.Cut(file, ".")
+		name := base + "." + hex.EncodeToString(h[:])[:12] + "." + ext
+		assetsByName[name] = asset{name: name, bytes: b}
+		sum.Write(h[:])
+		return AssetPrefix + name
+	}
+	site, err := assetFiles.ReadFile("assets/site.css")
+	if err != nil {
+		panic(err)
+	}
+	assetList = assets{Site: add("site.css", site), Code: add("code.css", []byte(codeCSS()))}
+	sum.Write([]byte(templateSource()))
+	assetsVersion = hex.EncodeToString(sum.Sum(nil))[:16]
+}
+
+func assetURLs() assets { return assetList }
+
+// codeCSS is the stylesheet of what the markdown engine emits: GitBook
+// blocks, and chroma's classes for the light theme, the dark one, and the
+// system's when the visitor chose neither.
+func codeCSS() string {
+	return markdown.BlocksCSS + "pre.chroma{padding:.9rem 1rem}\n" + markdown.HighlightCSS("light", "") +
+		markdown.HighlightCSS("dark", ":root[data-theme=dark]") +
+		"@media (prefers-color-scheme:dark){\n" + markdown.HighlightCSS("dark", ":root:not([data-theme=light])") + "}\n"
+}
+
+func serveAsset(w http.ResponseWriter, r *http.Request) {
+	a, ok := assetsByName[strings.TrimPrefix(r.URL.Path, AssetPrefix)]
+	if !ok {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte("not found\n"))
+		return
+	}
+	w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	_, _ = w.Write(a.bytes)
+}
+
+// siteStyle is a site's own stylesheet: its colors and corners as CSS
+// variables over the shared stylesheet's.
+func siteStyle(c customization) string {
+	var b strings.Builder
+	radius := map[string]string{"straight": "0", "circular": "1rem"}[c.Styling.Corners]
+	if radius == "" {
+		radius = ".375rem"
+	}
+	fmt.Fprintf(&b, ":root{--radius:%s}\n", radius)
+	pair := func(theme string, pick func(colorPair) string) string {
+		var s strings.Builder
+		for _, v := range []struct {
+			name string
+			c    colorPair
+		}{{"primary", c.Styling.PrimaryColor}, {"info", c.Styling.InfoColor}, {"success", c.Styling.SuccessColor},
+			{"warning", c.Styling.WarningColor}, {"danger", c.Styling.DangerColor}} {
+			if col := pick(v.c); validColor(col) {
+				fmt.Fprintf(&s, "--%s:%s;", v.name, col)
+			}
+		}
+		return s.String()
+	}
+	light := pair("light", func(p colorPair) string { return p.Light })
+	dark := pair("dark", func(p colorPair) string { return p.Dark })
+	fmt.Fprintf(&b, ":root{%s}\n:root[data-theme=dark]{%s}\n", light, dark)
+	fmt.Fprintf(&b, "@media (prefers-color-scheme:dark){:root:not([data-theme=light]){%s}}\n", dark)
+	return b.String()
+}
+
+// validColor: #rgb or #rrggbb, as the schema requires; anything else never
+// reaches a stylesheet.
+func validColor(s string) bool {
+	if len(s) != 4 && len(s) != 7 || s[0] != '#' {
+		return false
+	}
+	for _, c := range s[1:] {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			return false
+		}
+	}
+	return true
+}
+
+func siteStyleHash(c customization) string {
+	h := sha256.Sum256([]byte(siteStyle(c)))
+	return hex.EncodeToString(h[:])[:12]
+}
+
+// siteStyle serves a site's stylesheet at _style/<hash>.css; another hash
+// (an old page) gets the current one, uncached.
+func (h *Handler) siteStyle(w http.ResponseWriter, r *http.Request, s *graph.ReaderSite, name string) {
+	c := customizationOf(s)
+	css := siteStyle(c)
+	w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	if name == siteStyleHash(c)+".css" {
+		cc := "public, max-age=31536000, immutable"
+		if s.Visibility != "public" {
+			cc = "private, max-age=31536000, immutable"
+		}
+		w.Header().Set("Cache-Control", cc)
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	_, _ = w.Write([]byte(css))
+}

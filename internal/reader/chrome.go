@@ -1,0 +1,217 @@
+package reader
+
+import (
+	"bytes"
+	"encoding/json"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/markdown"
+)
+
+// link is a titled URL of the navigation.
+type link struct {
+	Title, URL string
+	Active     bool
+}
+
+// tab is a section, or a group of sections shown as a menu.
+type tab struct {
+	link
+	Items []link // a group's sections
+}
+
+// sideItem is a page of the sidebar. Only the current page's ancestors are
+// open: the sidebar of a 5,000-page space lists its root pages and the
+// path to the page read, not every page.
+type sideItem struct {
+	link
+	External bool
+	Open     bool
+	More     bool // it has subpages, not listed while closed
+	Children []*sideItem
+}
+
+// pageData is what the templates show.
+type pageData struct {
+	SiteTitle, Home string
+	Title           string
+	Assets          assets
+	SiteStyle       string
+	Theme           string // light, dark, or "" to follow the system
+	ThemeToggle     link
+	Tabs            []tab
+	Variants        []link
+	SearchURL       string
+	Query           string
+	Robots          string
+
+	Page     *graph.ReaderPage
+	Body     template.HTML
+	Outline  []markdown.OutlineItem
+	Sidebar  []*sideItem
+	Crumbs   []link
+	Prev     *link
+	Next     *link
+	Children []link
+
+	Results []result
+}
+
+// chrome is what every page of a site shows around its content: the
+// site's title, tabs, variants, search and theme toggle.
+func (h *Handler) chrome(r *http.Request, v *view, pl place, theme string) *pageData {
+	s := v.site
+	c := customizationOf(s)
+	d := &pageData{SiteTitle: s.Title, Home: v.prefix, Assets: assetURLs(), Theme: theme,
+		SiteStyle: v.prefix + "_style/" + siteStyleHash(c) + ".css", SearchURL: v.prefix + "_search"}
+	if d.Theme == "" && c.Themes.Default != "system" {
+		d.Theme = c.Themes.Default
+	}
+	to := "dark"
+	if d.Theme == "dark" {
+		to = "light"
+	}
+	d.ThemeToggle = link{Title: "Switch to " + to + " theme",
+		URL: v.prefix + "_theme?to=" + to + "&back=" + url.QueryEscape(r.URL.RequestURI())}
+	// Sections as tabs, groups as menus; only the sections shown.
+	for _, it := range s.Top {
+		if it.Section != nil {
+			if v.sectionShown(it.Section) {
+				d.Tabs = append(d.Tabs, tab{link: link{Title: it.Section.Title, URL: v.sectionURL(it.Section), Active: it.Section == pl.section}})
+			}
+			continue
+		}
+		g := tab{link: link{Title: it.Group.Title}}
+		for _, sec := range it.Group.Sections {
+			if v.sectionShown(sec) {
+				g.Items = append(g.Items, link{Title: sec.Title, URL: v.sectionURL(sec), Active: sec == pl.section})
+				g.Active = g.Active || sec == pl.section
+			}
+		}
+		if len(g.Items) > 0 {
+			d.Tabs = append(d.Tabs, g)
+		}
+	}
+	if len(pl.spaces) > 1 {
+		for _, ss := range pl.spaces {
+			d.Variants = append(d.Variants, link{Title: ss.Title, URL: v.spaceURL(pl.section, ss), Active: ss == pl.ss})
+		}
+	}
+	return d
+}
+
+// sidebar lists the listed pages: the root pages, and the subpages of the
+// current page and of each page above it.
+func sidebar(n *nav, current *graph.ReaderPage, base string) []*sideItem {
+	open := map[string]bool{current.ID: true}
+	for _, a := range n.ancestors(current) {
+		open[a.ID] = true
+	}
+	var build func(ps []*graph.ReaderPage) []*sideItem
+	build = func(ps []*graph.ReaderPage) []*sideItem {
+		var out []*sideItem
+		for _, p := range ps {
+			if n.unlisted[p.ID] {
+				continue
+			}
+			it := &sideItem{link: link{Title: p.Title, URL: base + p.Path, Active: p.ID == current.ID}}
+			if p.Kind == "link" {
+				it.URL, it.External = safeHref(p.Href), true
+				if it.URL == "" {
+					continue
+				}
+			}
+			if p.Emoji != "" {
+				it.Title = p.Emoji + " " + p.Title
+			}
+			if open[p.ID] {
+				it.Open = true
+				it.Children = build(p.Children)
+			} else {
+				for _, c := range p.Children {
+					if !n.unlisted[c.ID] {
+						it.More = true
+						break
+					}
+				}
+			}
+			out = append(out, it)
+		}
+		return out
+	}
+	return build(n.Roots)
+}
+
+// write executes a template into a buffer first, so a failure is a clean
+// 500 rather than half a page.
+func (h *Handler) write(w http.ResponseWriter, r *http.Request, name string, data *pageData) {
+	var buf bytes.Buffer
+	if err := templates.ExecuteTemplate(&buf, name, data); err != nil {
+		slog.ErrorContext(r.Context(), "internal error", "err", err)
+		h.plain(w, http.StatusInternalServerError, "internal error")
+		return
+	}
+	setPageHeaders(w, h.baseURL)
+	if r.Method == http.MethodHead {
+		return
+	}
+	_, _ = w.Write(buf.Bytes())
+}
+
+// customization is the part of a site's customization settings the reader
+// shows. The settings were checked against the reference's schema when
+// written: colors are #rgb or #rrggbb.
+type customization struct {
+	Styling struct {
+		PrimaryColor colorPair `json:"primaryColor"`
+		InfoColor    colorPair `json:"infoColor"`
+		SuccessColor colorPair `json:"successColor"`
+		WarningColor colorPair `json:"warningColor"`
+		DangerColor  colorPair `json:"dangerColor"`
+		Corners      string    `json:"corners"`
+	} `json:"styling"`
+	Themes struct {
+		Default string `json:"default"`
+	} `json:"themes"`
+}
+
+type colorPair struct{ Light, Dark string }
+
+func customizationOf(s *graph.ReaderSite) customization {
+	var c customization
+	_ = json.Unmarshal(s.Customization, &c)
+	return c
+}
+
+// themeOf is the theme the visitor chose (cookie), or "".
+func themeOf(r *http.Request) string {
+	if c, err := r.Cookie(themeCookie); err == nil && (c.Value == "light" || c.Value == "dark") {
+		return c.Value
+	}
+	return ""
+}
+
+const themeCookie = "folio_theme"
+
+// toggleTheme keeps the visitor's theme in a cookie of the site and goes
+// back to the page the toggle was on: the theme works without script.
+func (h *Handler) toggleTheme(w http.ResponseWriter, r *http.Request, prefix string) {
+	to := r.URL.Query().Get("to")
+	if to != "light" && to != "dark" {
+		to = "light"
+	}
+	http.SetCookie(w, &http.Cookie{Name: themeCookie, Value: to, Path: prefix, MaxAge: 365 * 24 * 3600,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil || strings.HasPrefix(h.baseURL, "https://")})
+	back := r.URL.Query().Get("back")
+	// Only back into the site: never an open redirect.
+	if !strings.HasPrefix(back, prefix) || strings.HasPrefix(back, "//") || strings.ContainsAny(back, "\\\r\n") {
+		back = prefix
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, back, http.StatusSeeOther)
+}

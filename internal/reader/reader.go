@@ -1,0 +1,180 @@
+// Package reader serves published docs sites as HTML: at
+// FOLIO_BASE_URL/s/<basename>/ and at / of the hosts mapped to sites
+// (FOLIO_SITE_HOSTS). It presents only: the sites, their structure and
+// content come from the application (graph/sites_reader.go), who may read a
+// protected site from the access gate (internal/visitor), and page HTML from
+// the markdown engine.
+package reader
+
+import (
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/markdown"
+)
+
+// AssetPrefix is where Folio's own stylesheets are served, on the base URL
+// and on every mapped host alike: the one path a mapped host keeps for
+// Folio.
+const AssetPrefix = "/_folio/"
+
+// Handler serves the published sites.
+type Handler struct {
+	res     *graph.Resolver
+	baseURL string            // public base URL, without a trailing slash
+	hosts   map[string]string // mapped host (lower case, with port if any) -> site id
+	navs    *navCache
+	pages   *lru.Cache[string, *renderedPage]
+}
+
+// renderedPage is a page's body as HTML with its outline, kept by revision,
+// page and the URL its links were rewritten for.
+type renderedPage struct {
+	html    template.HTML
+	outline []markdown.OutlineItem
+	robots  string
+}
+
+// maxRendered bounds the rendered pages kept in memory.
+const maxRendered = 2048
+
+// New makes the reader over the application. hosts maps host names to the
+// sites they serve.
+func New(res *graph.Resolver, baseURL string, hosts map[string]string) *Handler {
+	pages, _ := lru.New[string, *renderedPage](maxRendered)
+	return &Handler{res: res, baseURL: strings.TrimRight(baseURL, "/"), hosts: hosts, navs: newNavCache(), pages: pages}
+}
+
+// MappedSite is the site a request's host is mapped to, if any.
+func (h *Handler) MappedSite(r *http.Request) (string, bool) {
+	if len(h.hosts) == 0 {
+		return "", false
+	}
+	id, ok := h.hosts[strings.ToLower(r.Host)]
+	if !ok {
+		host := r.Host
+		if i := strings.LastIndexByte(host, ':'); i > 0 && !strings.Contains(host[i:], "]") {
+			host = host[:i]
+		}
+		id, ok = h.hosts[strings.ToLower(host)]
+	}
+	return id, ok
+}
+
+// Hosts serves the requests of mapped hosts, every path of them, and lets
+// the others through to next.
+func (h *Handler) Hosts(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, ok := h.MappedSite(r)
+		if !ok {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			h.plain(w, http.StatusMethodNotAllowed, "method not allowed")
+			return
+		}
+		switch {
+		case strings.HasPrefix(r.URL.Path, AssetPrefix):
+			serveAsset(w, r)
+		case r.URL.Path == "/robots.txt":
+			h.robotsForHost(w, r, id)
+		default:
+			ctx := h.res.ReaderContext(r.Context())
+			r = r.WithContext(ctx)
+			s, err := h.res.ReaderSiteByID(ctx, id)
+			if err != nil {
+				h.fail(w, r, err)
+				return
+			}
+			h.serveSite(w, r, s, "/", strings.TrimPrefix(r.URL.Path, "/"))
+		}
+	})
+}
+
+// ServeSites serves /s/<name>/… on the base URL.
+func (h *Handler) ServeSites(w http.ResponseWriter, r *http.Request) {
+	rest := strings.TrimPrefix(r.URL.Path, "/s/")
+	name, rest, slash := strings.Cut(rest, "/")
+	if name == "" {
+		h.notFound(w, r)
+		return
+	}
+	ctx := h.res.ReaderContext(r.Context())
+	r = r.WithContext(ctx)
+	s, err := h.res.ReaderSiteNamed(ctx, name)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	prefix := "/s/" + name + "/"
+	if !slash {
+		http.Redirect(w, r, prefix+query(r), http.StatusMovedPermanently)
+		return
+	}
+	h.serveSite(w, r, s, prefix, rest)
+}
+
+// ServeAsset serves Folio's stylesheets (AssetPrefix).
+func (h *Handler) ServeAsset(w http.ResponseWriter, r *http.Request) { serveAsset(w, r) }
+
+func query(r *http.Request) string {
+	if r.URL.RawQuery == "" {
+		return ""
+	}
+	return "?" + r.URL.RawQuery
+}
+
+// fail answers an error of the application: not found as the reader's 404
+// page, anything else as a 500 (logged).
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
+		h.notFound(w, r)
+		return
+	}
+	if r.Context().Err() != nil {
+		h.plain(w, http.StatusServiceUnavailable, "the request was cut short")
+		return
+	}
+	slog.ErrorContext(r.Context(), "internal error", "err", err)
+	h.plain(w, http.StatusInternalServerError, "internal error")
+}
+
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
+	setPageHeaders(w, h.baseURL)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Robots-Tag", "noindex")
+	w.WriteHeader(http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		_ = templates.ExecuteTemplate(w, "notfound", map[string]any{"Assets": assetURLs()})
+	}
+}
+
+func (h *Handler) plain(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(msg + "\n"))
+}
+
+// setPageHeaders sets the policy of a reader page: Folio's stylesheets,
+// images from Folio's files and the web, no script at all, forms only to
+// the site itself.
+func setPageHeaders(w http.ResponseWriter, baseURL string) {
+	img := "'self' https: data:"
+	if u, err := url.Parse(baseURL); err == nil && u.Host != "" {
+		img += " " + u.Scheme + "://" + u.Host
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src "+img+
+		"; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+}

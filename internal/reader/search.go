@@ -1,0 +1,120 @@
+package reader
+
+import (
+	"html/template"
+	"net/http"
+	"strings"
+
+	"github.com/folio/folio/graph"
+)
+
+// maxResults bounds the pages a search page lists.
+const maxResults = 50
+
+// result is a found page with its matching excerpts.
+type result struct {
+	Title, URL, Where string
+	Sections          []resultSection
+}
+
+type resultSection struct {
+	Title, URL string
+	Excerpt    template.HTML
+}
+
+// search lists the pages matching q among what the visitor can see: the
+// site spaces shown to them, without hidden pages.
+func (h *Handler) search(w http.ResponseWriter, r *http.Request, v *view, q, theme string) {
+	type home struct {
+		sec *graph.ReaderSection
+		ss  *graph.ReaderSiteSpace
+	}
+	homes := map[string]home{} // space id -> the first place the visitor sees it
+	var spaceIDs []string
+	add := func(sec *graph.ReaderSection, ss *graph.ReaderSiteSpace) {
+		if _, ok := homes[ss.SpaceID]; !ok {
+			homes[ss.SpaceID] = home{sec, ss}
+			spaceIDs = append(spaceIDs, ss.SpaceID)
+		}
+	}
+	var pl place
+	if len(v.site.Sections) == 0 {
+		for _, ss := range v.spacesOf(nil) {
+			add(nil, ss)
+		}
+		pl.spaces = v.spacesOf(nil)
+	}
+	for _, sec := range v.sections() {
+		for _, ss := range v.spacesOf(sec) {
+			add(sec, ss)
+		}
+	}
+	data := h.chrome(r, v, pl, theme)
+	data.Title, data.Query, data.Robots = "Search", q, "noindex"
+	data.Variants = nil
+	if q != "" {
+		hits, err := h.res.ReaderSearch(r.Context(), spaceIDs, q, maxResults)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		terms := graph.ReaderSearchTerms(q)
+		for _, hit := range hits {
+			at := homes[hit.SpaceID]
+			n, err := h.navs.get(r.Context(), h.res, at.ss.RevisionID)
+			if err != nil {
+				h.fail(w, r, err)
+				return
+			}
+			p := n.ByID[hit.PageID]
+			if p == nil || n.unlisted[p.ID] || p.Kind != "document" {
+				continue
+			}
+			base := v.spaceURL(at.sec, at.ss)
+			res := result{Title: p.Title, URL: base + p.Path}
+			var where []string
+			if at.sec != nil && len(v.site.Sections) > 1 {
+				where = append(where, at.sec.Title)
+			}
+			if len(v.spacesOf(at.sec)) > 1 {
+				where = append(where, at.ss.Title)
+			}
+			res.Where = strings.Join(where, " · ")
+			for _, s := range hit.Sections {
+				u := res.URL
+				if s.Anchor != "" {
+					u += "#" + s.Anchor
+				}
+				res.Sections = append(res.Sections, resultSection{Title: s.Title, URL: u, Excerpt: highlight(s.Excerpt, terms)})
+			}
+			data.Results = append(data.Results, res)
+		}
+	}
+	h.write(w, r, "search", data)
+}
+
+// highlight escapes text and marks each occurrence of the terms.
+func highlight(text string, terms []string) template.HTML {
+	lower := strings.ToLower(text)
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		best, end := -1, 0
+		for _, t := range terms {
+			if t == "" {
+				continue
+			}
+			if j := strings.Index(lower[i:], t); j >= 0 && (best < 0 || j < best) {
+				best, end = j, j+len(t)
+			}
+		}
+		// Lower-casing may change byte lengths: fall back to no marks.
+		if best < 0 || len(lower) != len(text) {
+			b.WriteString(template.HTMLEscapeString(text[i:]))
+			break
+		}
+		b.WriteString(template.HTMLEscapeString(text[i : i+best]))
+		b.WriteString("<mark>" + template.HTMLEscapeString(text[i+best:i+end]) + "</mark>")
+		i += end
+	}
+	return template.HTML(b.String())
+}
