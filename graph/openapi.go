@@ -511,3 +511,20 @@ func (r *Resolver) openAPIFetch(ctx context.Context, rawURL string) ([]byte, err
 	}
 	return res.Body, nil
 }
+
+// OpenAPIEditable checks that the caller may change the organization's
+// specs, before REST reads a body (authorization before validation).
+func (r *Resolver) OpenAPIEditable(ctx context.Context, orgID string) error {
+	_, err := openAPIEditor(ctx, orgID)
+	return err
+}
+
+// OpenAPIVersionURLLocation is a version's API URL, its spec read through
+// the loader.
+func (r *Resolver) OpenAPIVersionURLLocation(ctx context.Context, v *ent.OpenAPISpecVersion) (string, error) {
+	spec, err := loader.For(ctx).OpenAPISpecByID.Load(ctx, v.SpecID)()
+	if err != nil {
+		return "", err
+	}
+	return r.OpenAPIVersionLocation(spec, v), nil
+}
