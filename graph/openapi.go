@@ -11,6 +11,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
 	entschema "github.com/folio/folio/ent/schema"
@@ -527,4 +528,16 @@ func (r *Resolver) OpenAPIVersionURLLocation(ctx context.Context, v *ent.OpenAPI
 		return "", err
 	}
 	return r.OpenAPIVersionLocation(spec, v), nil
+}
+
+// FinishedJobsKept is how long finished job rows stay (for inspection)
+// before the purge removes them.
+const FinishedJobsKept = 7 * 24 * time.Hour
+
+// PurgeFinishedJobs removes job rows finished (done or failed) more than
+// FinishedJobsKept ago; periodic jobs' rows are never finished.
+func (r *Resolver) PurgeFinishedJobs(ctx context.Context) (int, error) {
+	return r.Client.Job.Delete().
+		Where(job.StateIn(job.StateDone, job.StateFailed), job.UpdatedAtLT(clock.Now().Add(-FinishedJobsKept))).
+		Exec(ctx)
 }

@@ -25,9 +25,13 @@ func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 				metrics.PurgeRunning.Add(1)
 				defer metrics.PurgeRunning.Add(-1)
 				n, err := a.Resolver.PurgeDeletedSpaces(ctx)
-				if err == nil && n > 0 {
+				if err != nil {
+					return err
+				}
+				if n > 0 {
 					log.Info("purged deleted spaces", "count", n)
 				}
+				_, err = a.Resolver.PurgeFinishedJobs(ctx)
 				return err
 			},
 		},

@@ -112,7 +112,7 @@ func Serve(ctx context.Context, cfg Config, ln, metricsLn net.Listener, logger *
 	if a.OnServing != nil {
 		a.OnServing() // requests made from here on reach the App
 	}
-	a.startJobs(logger)
+	a.startJobs()
 	logger.Info("serving", "version", Version(), "addr", ln.Addr().String(), "base_url", a.Config.PublicBaseURL(), "database", a.DB.Dialect)
 
 	select {
@@ -200,8 +200,7 @@ func health(w http.ResponseWriter, r *http.Request) {
 // and the periodic purge) until draining begins; a job under way then
 // finishes, or is cut with the requests (its lease runs out and it runs
 // again on the next start or on another instance).
-func (a *App) startJobs(logger *slog.Logger) {
-	_ = logger
+func (a *App) startJobs() {
 	a.life.jobs.Add(1)
 	go func() {
 		defer a.life.jobs.Done()
@@ -210,7 +209,7 @@ func (a *App) startJobs(logger *slog.Logger) {
 }
 
 // StartJobs runs the job runner of an App that tests built without Serve.
-func (a *App) StartJobs() { a.startJobs(nil) }
+func (a *App) StartJobs() { a.startJobs() }
 
 // StopJobs stops the job runner as draining does and waits for jobs under
 // way (cut at once when cut is true, as at the end of the shutdown timeout).

@@ -143,14 +143,6 @@ func (r *Runner) Wake() {
 	}
 }
 
-// ph is the dialect's n-th placeholder.
-func (r *Runner) ph(n int) string {
-	if r.Dialect == "postgres" {
-		return fmt.Sprintf("$%d", n)
-	}
-	return "?"
-}
-
 func (r *Runner) q(s string) string {
 	// Placeholders are written $1…$n; SQLite takes ? in order.
 	if r.Dialect == "postgres" {
