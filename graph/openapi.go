@@ -453,7 +453,7 @@ func (r *Resolver) ProcessOpenAPISpec(ctx context.Context, j jobs.Job) error {
 			SetLastProcessedErrors(errs).SetLastProcessedAt(now).Save(ctx)
 		return err
 	}
-	return r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.withTx(ctx, func(tx *ent.Client) error {
 		v, err := r.versionOf(ctx, tx, id, res)
 		if err != nil {
 			return err
@@ -470,6 +470,10 @@ func (r *Resolver) ProcessOpenAPISpec(ctx context.Context, j jobs.Job) error {
 		}
 		return nil
 	})
+	if errors.Is(err, errStale) {
+		return nil // the newer generation's job does the work
+	}
+	return err
 }
 
 var errStale = errors.New("the spec changed during its processing")
