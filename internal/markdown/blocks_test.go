@@ -193,3 +193,23 @@ func FuzzBlocksRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestSpecRefs(t *testing.T) {
+	src := "---\ntitle: x\n---\n" + blocksPage + "\n> {% openapi-operation spec=\"other\" path=\"/a\" method=\"POST\" %}\n"
+	refs := SpecRefs(src)
+	if len(refs) != 3 {
+		t.Fatalf("refs %+v", refs)
+	}
+	if r := refs[0]; r.Kind != "openapi-operation" || r.Spec != "petstore" || r.Path != "/pets" || r.Method != "get" || r.Line != 1+strings.Count(src[:strings.Index(src, "{% openapi-operation")], "\n") {
+		t.Errorf("first %+v", r)
+	}
+	if r := refs[1]; r.Kind != "openapi-schemas" || strings.Join(r.Schemas, ",") != "Pet,Error" {
+		t.Errorf("second %+v", r)
+	}
+	if r := refs[2]; r.Spec != "other" || r.Method != "post" {
+		t.Errorf("third %+v", r)
+	}
+	if got := strings.Join(SpecSlugs(src), ","); got != "petstore,other" {
+		t.Errorf("slugs %s", got)
+	}
+}
