@@ -26,7 +26,10 @@ import (
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
+	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/openapispec"
+	"github.com/folio/folio/ent/openapispecversion"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
@@ -74,8 +77,14 @@ type Client struct {
 	File *FileClient
 	// Invite is the client for interacting with the Invite builders.
 	Invite *InviteClient
+	// Job is the client for interacting with the Job builders.
+	Job *JobClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
+	OpenAPISpec *OpenAPISpecClient
+	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
+	OpenAPISpecVersion *OpenAPISpecVersionClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
 	// Page is the client for interacting with the Page builders.
@@ -130,7 +139,10 @@ func (c *Client) init() {
 	c.Download = NewDownloadClient(c.config)
 	c.File = NewFileClient(c.config)
 	c.Invite = NewInviteClient(c.config)
+	c.Job = NewJobClient(c.config)
 	c.Member = NewMemberClient(c.config)
+	c.OpenAPISpec = NewOpenAPISpecClient(c.config)
+	c.OpenAPISpecVersion = NewOpenAPISpecVersionClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
 	c.Page = NewPageClient(c.config)
 	c.PageContent = NewPageContentClient(c.config)
@@ -250,7 +262,10 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Download:            NewDownloadClient(cfg),
 		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
+		Job:                 NewJobClient(cfg),
 		Member:              NewMemberClient(cfg),
+		OpenAPISpec:         NewOpenAPISpecClient(cfg),
+		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
 		Page:                NewPageClient(cfg),
 		PageContent:         NewPageContentClient(cfg),
@@ -297,7 +312,10 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Download:            NewDownloadClient(cfg),
 		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
+		Job:                 NewJobClient(cfg),
 		Member:              NewMemberClient(cfg),
+		OpenAPISpec:         NewOpenAPISpecClient(cfg),
+		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
 		Page:                NewPageClient(cfg),
 		PageContent:         NewPageContentClient(cfg),
@@ -345,10 +363,10 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.File,
-		c.Invite, c.Member, c.Organization, c.Page, c.PageContent, c.PageDerived,
-		c.Revision, c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User,
+		c.Invite, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
+		c.Page, c.PageContent, c.PageDerived, c.Revision, c.SAMLProvider, c.Site,
+		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
+		c.Team, c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -360,10 +378,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.File,
-		c.Invite, c.Member, c.Organization, c.Page, c.PageContent, c.PageDerived,
-		c.Revision, c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User,
+		c.Invite, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
+		c.Page, c.PageContent, c.PageDerived, c.Revision, c.SAMLProvider, c.Site,
+		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
+		c.Team, c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -394,8 +412,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.File.mutate(ctx, m)
 	case *InviteMutation:
 		return c.Invite.mutate(ctx, m)
+	case *JobMutation:
+		return c.Job.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
+	case *OpenAPISpecMutation:
+		return c.OpenAPISpec.mutate(ctx, m)
+	case *OpenAPISpecVersionMutation:
+		return c.OpenAPISpecVersion.mutate(ctx, m)
 	case *OrganizationMutation:
 		return c.Organization.mutate(ctx, m)
 	case *PageMutation:
@@ -2056,6 +2080,139 @@ func (c *InviteClient) mutate(ctx context.Context, m *InviteMutation) (Value, er
 	}
 }
 
+// JobClient is a client for the Job schema.
+type JobClient struct {
+	config
+}
+
+// NewJobClient returns a client for the Job from the given config.
+func NewJobClient(c config) *JobClient {
+	return &JobClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `job.Hooks(f(g(h())))`.
+func (c *JobClient) Use(hooks ...Hook) {
+	c.hooks.Job = append(c.hooks.Job, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `job.Intercept(f(g(h())))`.
+func (c *JobClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Job = append(c.inters.Job, interceptors...)
+}
+
+// Create returns a builder for creating a Job entity.
+func (c *JobClient) Create() *JobCreate {
+	mutation := newJobMutation(c.config, OpCreate)
+	return &JobCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Job entities.
+func (c *JobClient) CreateBulk(builders ...*JobCreate) *JobCreateBulk {
+	return &JobCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *JobClient) MapCreateBulk(slice any, setFunc func(*JobCreate, int)) *JobCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &JobCreateBulk{err: fmt.Errorf("calling to JobClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*JobCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &JobCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Job.
+func (c *JobClient) Update() *JobUpdate {
+	mutation := newJobMutation(c.config, OpUpdate)
+	return &JobUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *JobClient) UpdateOne(_m *Job) *JobUpdateOne {
+	mutation := newJobMutation(c.config, OpUpdateOne, withJob(_m))
+	return &JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *JobClient) UpdateOneID(id string) *JobUpdateOne {
+	mutation := newJobMutation(c.config, OpUpdateOne, withJobID(id))
+	return &JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Job.
+func (c *JobClient) Delete() *JobDelete {
+	mutation := newJobMutation(c.config, OpDelete)
+	return &JobDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *JobClient) DeleteOne(_m *Job) *JobDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *JobClient) DeleteOneID(id string) *JobDeleteOne {
+	builder := c.Delete().Where(job.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &JobDeleteOne{builder}
+}
+
+// Query returns a query builder for Job.
+func (c *JobClient) Query() *JobQuery {
+	return &JobQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeJob},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Job entity by its id.
+func (c *JobClient) Get(ctx context.Context, id string) (*Job, error) {
+	return c.Query().Where(job.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *JobClient) GetX(ctx context.Context, id string) *Job {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *JobClient) Hooks() []Hook {
+	return c.hooks.Job
+}
+
+// Interceptors returns the client interceptors.
+func (c *JobClient) Interceptors() []Interceptor {
+	return c.inters.Job
+}
+
+func (c *JobClient) mutate(ctx context.Context, m *JobMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&JobCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&JobUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&JobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Job mutation op: %q", m.Op())
+	}
+}
+
 // MemberClient is a client for the Member schema.
 type MemberClient struct {
 	config
@@ -2218,6 +2375,272 @@ func (c *MemberClient) mutate(ctx context.Context, m *MemberMutation) (Value, er
 		return (&MemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Member mutation op: %q", m.Op())
+	}
+}
+
+// OpenAPISpecClient is a client for the OpenAPISpec schema.
+type OpenAPISpecClient struct {
+	config
+}
+
+// NewOpenAPISpecClient returns a client for the OpenAPISpec from the given config.
+func NewOpenAPISpecClient(c config) *OpenAPISpecClient {
+	return &OpenAPISpecClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `openapispec.Hooks(f(g(h())))`.
+func (c *OpenAPISpecClient) Use(hooks ...Hook) {
+	c.hooks.OpenAPISpec = append(c.hooks.OpenAPISpec, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `openapispec.Intercept(f(g(h())))`.
+func (c *OpenAPISpecClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OpenAPISpec = append(c.inters.OpenAPISpec, interceptors...)
+}
+
+// Create returns a builder for creating a OpenAPISpec entity.
+func (c *OpenAPISpecClient) Create() *OpenAPISpecCreate {
+	mutation := newOpenAPISpecMutation(c.config, OpCreate)
+	return &OpenAPISpecCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OpenAPISpec entities.
+func (c *OpenAPISpecClient) CreateBulk(builders ...*OpenAPISpecCreate) *OpenAPISpecCreateBulk {
+	return &OpenAPISpecCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OpenAPISpecClient) MapCreateBulk(slice any, setFunc func(*OpenAPISpecCreate, int)) *OpenAPISpecCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OpenAPISpecCreateBulk{err: fmt.Errorf("calling to OpenAPISpecClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OpenAPISpecCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OpenAPISpecCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OpenAPISpec.
+func (c *OpenAPISpecClient) Update() *OpenAPISpecUpdate {
+	mutation := newOpenAPISpecMutation(c.config, OpUpdate)
+	return &OpenAPISpecUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OpenAPISpecClient) UpdateOne(_m *OpenAPISpec) *OpenAPISpecUpdateOne {
+	mutation := newOpenAPISpecMutation(c.config, OpUpdateOne, withOpenAPISpec(_m))
+	return &OpenAPISpecUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OpenAPISpecClient) UpdateOneID(id string) *OpenAPISpecUpdateOne {
+	mutation := newOpenAPISpecMutation(c.config, OpUpdateOne, withOpenAPISpecID(id))
+	return &OpenAPISpecUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OpenAPISpec.
+func (c *OpenAPISpecClient) Delete() *OpenAPISpecDelete {
+	mutation := newOpenAPISpecMutation(c.config, OpDelete)
+	return &OpenAPISpecDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OpenAPISpecClient) DeleteOne(_m *OpenAPISpec) *OpenAPISpecDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OpenAPISpecClient) DeleteOneID(id string) *OpenAPISpecDeleteOne {
+	builder := c.Delete().Where(openapispec.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OpenAPISpecDeleteOne{builder}
+}
+
+// Query returns a query builder for OpenAPISpec.
+func (c *OpenAPISpecClient) Query() *OpenAPISpecQuery {
+	return &OpenAPISpecQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOpenAPISpec},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OpenAPISpec entity by its id.
+func (c *OpenAPISpecClient) Get(ctx context.Context, id string) (*OpenAPISpec, error) {
+	return c.Query().Where(openapispec.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OpenAPISpecClient) GetX(ctx context.Context, id string) *OpenAPISpec {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OpenAPISpecClient) Hooks() []Hook {
+	return c.hooks.OpenAPISpec
+}
+
+// Interceptors returns the client interceptors.
+func (c *OpenAPISpecClient) Interceptors() []Interceptor {
+	return c.inters.OpenAPISpec
+}
+
+func (c *OpenAPISpecClient) mutate(ctx context.Context, m *OpenAPISpecMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OpenAPISpecCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OpenAPISpecUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OpenAPISpecUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OpenAPISpecDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OpenAPISpec mutation op: %q", m.Op())
+	}
+}
+
+// OpenAPISpecVersionClient is a client for the OpenAPISpecVersion schema.
+type OpenAPISpecVersionClient struct {
+	config
+}
+
+// NewOpenAPISpecVersionClient returns a client for the OpenAPISpecVersion from the given config.
+func NewOpenAPISpecVersionClient(c config) *OpenAPISpecVersionClient {
+	return &OpenAPISpecVersionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `openapispecversion.Hooks(f(g(h())))`.
+func (c *OpenAPISpecVersionClient) Use(hooks ...Hook) {
+	c.hooks.OpenAPISpecVersion = append(c.hooks.OpenAPISpecVersion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `openapispecversion.Intercept(f(g(h())))`.
+func (c *OpenAPISpecVersionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OpenAPISpecVersion = append(c.inters.OpenAPISpecVersion, interceptors...)
+}
+
+// Create returns a builder for creating a OpenAPISpecVersion entity.
+func (c *OpenAPISpecVersionClient) Create() *OpenAPISpecVersionCreate {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpCreate)
+	return &OpenAPISpecVersionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OpenAPISpecVersion entities.
+func (c *OpenAPISpecVersionClient) CreateBulk(builders ...*OpenAPISpecVersionCreate) *OpenAPISpecVersionCreateBulk {
+	return &OpenAPISpecVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OpenAPISpecVersionClient) MapCreateBulk(slice any, setFunc func(*OpenAPISpecVersionCreate, int)) *OpenAPISpecVersionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OpenAPISpecVersionCreateBulk{err: fmt.Errorf("calling to OpenAPISpecVersionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OpenAPISpecVersionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OpenAPISpecVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) Update() *OpenAPISpecVersionUpdate {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpUpdate)
+	return &OpenAPISpecVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OpenAPISpecVersionClient) UpdateOne(_m *OpenAPISpecVersion) *OpenAPISpecVersionUpdateOne {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpUpdateOne, withOpenAPISpecVersion(_m))
+	return &OpenAPISpecVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OpenAPISpecVersionClient) UpdateOneID(id string) *OpenAPISpecVersionUpdateOne {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpUpdateOne, withOpenAPISpecVersionID(id))
+	return &OpenAPISpecVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) Delete() *OpenAPISpecVersionDelete {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpDelete)
+	return &OpenAPISpecVersionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OpenAPISpecVersionClient) DeleteOne(_m *OpenAPISpecVersion) *OpenAPISpecVersionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OpenAPISpecVersionClient) DeleteOneID(id string) *OpenAPISpecVersionDeleteOne {
+	builder := c.Delete().Where(openapispecversion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OpenAPISpecVersionDeleteOne{builder}
+}
+
+// Query returns a query builder for OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) Query() *OpenAPISpecVersionQuery {
+	return &OpenAPISpecVersionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOpenAPISpecVersion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OpenAPISpecVersion entity by its id.
+func (c *OpenAPISpecVersionClient) Get(ctx context.Context, id string) (*OpenAPISpecVersion, error) {
+	return c.Query().Where(openapispecversion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OpenAPISpecVersionClient) GetX(ctx context.Context, id string) *OpenAPISpecVersion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OpenAPISpecVersionClient) Hooks() []Hook {
+	return c.hooks.OpenAPISpecVersion
+}
+
+// Interceptors returns the client interceptors.
+func (c *OpenAPISpecVersionClient) Interceptors() []Interceptor {
+	return c.inters.OpenAPISpecVersion
+}
+
+func (c *OpenAPISpecVersionClient) mutate(ctx context.Context, m *OpenAPISpecVersionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OpenAPISpecVersionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OpenAPISpecVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OpenAPISpecVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OpenAPISpecVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OpenAPISpecVersion mutation op: %q", m.Op())
 	}
 }
 
@@ -4737,17 +5160,17 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, File, Invite, Member, Organization,
-		Page, PageContent, PageDerived, Revision, SAMLProvider, Site, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
-		TranslationSettings, User []ent.Hook
+		CustomField, CustomFieldValue, Download, File, Invite, Job, Member,
+		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
+		Revision, SAMLProvider, Site, SiteSection, SiteSectionGroup, SiteShareLink,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, File, Invite, Member, Organization,
-		Page, PageContent, PageDerived, Revision, SAMLProvider, Site, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
-		TranslationSettings, User []ent.Interceptor
+		CustomField, CustomFieldValue, Download, File, Invite, Job, Member,
+		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
+		Revision, SAMLProvider, Site, SiteSection, SiteSectionGroup, SiteShareLink,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User []ent.Interceptor
 	}
 )
 

@@ -23,7 +23,10 @@ import (
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
+	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/openapispec"
+	"github.com/folio/folio/ent/openapispecversion"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
@@ -111,7 +114,10 @@ func checkColumn(t, c string) error {
 			download.Table:            download.ValidColumn,
 			file.Table:                file.ValidColumn,
 			invite.Table:              invite.ValidColumn,
+			job.Table:                 job.ValidColumn,
 			member.Table:              member.ValidColumn,
+			openapispec.Table:         openapispec.ValidColumn,
+			openapispecversion.Table:  openapispecversion.ValidColumn,
 			organization.Table:        organization.ValidColumn,
 			page.Table:                page.ValidColumn,
 			pagecontent.Table:         pagecontent.ValidColumn,

@@ -23,7 +23,10 @@ import (
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
+	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/openapispec"
+	"github.com/folio/folio/ent/openapispecversion"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
@@ -65,7 +68,10 @@ const (
 	TypeDownload            = "Download"
 	TypeFile                = "File"
 	TypeInvite              = "Invite"
+	TypeJob                 = "Job"
 	TypeMember              = "Member"
+	TypeOpenAPISpec         = "OpenAPISpec"
+	TypeOpenAPISpecVersion  = "OpenAPISpecVersion"
 	TypeOrganization        = "Organization"
 	TypePage                = "Page"
 	TypePageContent         = "PageContent"
@@ -8969,6 +8975,1089 @@ func (m *InviteMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Invite edge %s", name)
 }
 
+// JobMutation represents an operation that mutates the Job nodes in the graph.
+type JobMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *string
+	created_at     *time.Time
+	updated_at     *time.Time
+	kind           *string
+	payload        *string
+	singleton      *string
+	state          *job.State
+	attempts       *int
+	addattempts    *int
+	run_at         *int64
+	addrun_at      *int64
+	lease_until    *int64
+	addlease_until *int64
+	owner          *string
+	last_error     *string
+	runs           *int
+	addruns        *int
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*Job, error)
+	predicates     []predicate.Job
+}
+
+var _ ent.Mutation = (*JobMutation)(nil)
+
+// jobOption allows management of the mutation configuration using functional options.
+type jobOption func(*JobMutation)
+
+// newJobMutation creates new mutation for the Job entity.
+func newJobMutation(c config, op Op, opts ...jobOption) *JobMutation {
+	m := &JobMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeJob,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withJobID sets the ID field of the mutation.
+func withJobID(id string) jobOption {
+	return func(m *JobMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Job
+		)
+		m.oldValue = func(ctx context.Context) (*Job, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Job.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withJob sets the old Job of the mutation.
+func withJob(node *Job) jobOption {
+	return func(m *JobMutation) {
+		m.oldValue = func(context.Context) (*Job, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m JobMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m JobMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Job entities.
+func (m *JobMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *JobMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *JobMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Job.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *JobMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *JobMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *JobMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *JobMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *JobMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *JobMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *JobMutation) SetKind(s string) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *JobMutation) Kind() (r string, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *JobMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetPayload sets the "payload" field.
+func (m *JobMutation) SetPayload(s string) {
+	m.payload = &s
+}
+
+// Payload returns the value of the "payload" field in the mutation.
+func (m *JobMutation) Payload() (r string, exists bool) {
+	v := m.payload
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayload returns the old "payload" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldPayload(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayload is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayload requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayload: %w", err)
+	}
+	return oldValue.Payload, nil
+}
+
+// ResetPayload resets all changes to the "payload" field.
+func (m *JobMutation) ResetPayload() {
+	m.payload = nil
+}
+
+// SetSingleton sets the "singleton" field.
+func (m *JobMutation) SetSingleton(s string) {
+	m.singleton = &s
+}
+
+// Singleton returns the value of the "singleton" field in the mutation.
+func (m *JobMutation) Singleton() (r string, exists bool) {
+	v := m.singleton
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSingleton returns the old "singleton" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldSingleton(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSingleton is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSingleton requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSingleton: %w", err)
+	}
+	return oldValue.Singleton, nil
+}
+
+// ClearSingleton clears the value of the "singleton" field.
+func (m *JobMutation) ClearSingleton() {
+	m.singleton = nil
+	m.clearedFields[job.FieldSingleton] = struct{}{}
+}
+
+// SingletonCleared returns if the "singleton" field was cleared in this mutation.
+func (m *JobMutation) SingletonCleared() bool {
+	_, ok := m.clearedFields[job.FieldSingleton]
+	return ok
+}
+
+// ResetSingleton resets all changes to the "singleton" field.
+func (m *JobMutation) ResetSingleton() {
+	m.singleton = nil
+	delete(m.clearedFields, job.FieldSingleton)
+}
+
+// SetState sets the "state" field.
+func (m *JobMutation) SetState(j job.State) {
+	m.state = &j
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *JobMutation) State() (r job.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldState(ctx context.Context) (v job.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *JobMutation) ResetState() {
+	m.state = nil
+}
+
+// SetAttempts sets the "attempts" field.
+func (m *JobMutation) SetAttempts(i int) {
+	m.attempts = &i
+	m.addattempts = nil
+}
+
+// Attempts returns the value of the "attempts" field in the mutation.
+func (m *JobMutation) Attempts() (r int, exists bool) {
+	v := m.attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempts returns the old "attempts" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempts: %w", err)
+	}
+	return oldValue.Attempts, nil
+}
+
+// AddAttempts adds i to the "attempts" field.
+func (m *JobMutation) AddAttempts(i int) {
+	if m.addattempts != nil {
+		*m.addattempts += i
+	} else {
+		m.addattempts = &i
+	}
+}
+
+// AddedAttempts returns the value that was added to the "attempts" field in this mutation.
+func (m *JobMutation) AddedAttempts() (r int, exists bool) {
+	v := m.addattempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempts resets all changes to the "attempts" field.
+func (m *JobMutation) ResetAttempts() {
+	m.attempts = nil
+	m.addattempts = nil
+}
+
+// SetRunAt sets the "run_at" field.
+func (m *JobMutation) SetRunAt(i int64) {
+	m.run_at = &i
+	m.addrun_at = nil
+}
+
+// RunAt returns the value of the "run_at" field in the mutation.
+func (m *JobMutation) RunAt() (r int64, exists bool) {
+	v := m.run_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRunAt returns the old "run_at" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldRunAt(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRunAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRunAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRunAt: %w", err)
+	}
+	return oldValue.RunAt, nil
+}
+
+// AddRunAt adds i to the "run_at" field.
+func (m *JobMutation) AddRunAt(i int64) {
+	if m.addrun_at != nil {
+		*m.addrun_at += i
+	} else {
+		m.addrun_at = &i
+	}
+}
+
+// AddedRunAt returns the value that was added to the "run_at" field in this mutation.
+func (m *JobMutation) AddedRunAt() (r int64, exists bool) {
+	v := m.addrun_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRunAt resets all changes to the "run_at" field.
+func (m *JobMutation) ResetRunAt() {
+	m.run_at = nil
+	m.addrun_at = nil
+}
+
+// SetLeaseUntil sets the "lease_until" field.
+func (m *JobMutation) SetLeaseUntil(i int64) {
+	m.lease_until = &i
+	m.addlease_until = nil
+}
+
+// LeaseUntil returns the value of the "lease_until" field in the mutation.
+func (m *JobMutation) LeaseUntil() (r int64, exists bool) {
+	v := m.lease_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLeaseUntil returns the old "lease_until" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldLeaseUntil(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLeaseUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLeaseUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLeaseUntil: %w", err)
+	}
+	return oldValue.LeaseUntil, nil
+}
+
+// AddLeaseUntil adds i to the "lease_until" field.
+func (m *JobMutation) AddLeaseUntil(i int64) {
+	if m.addlease_until != nil {
+		*m.addlease_until += i
+	} else {
+		m.addlease_until = &i
+	}
+}
+
+// AddedLeaseUntil returns the value that was added to the "lease_until" field in this mutation.
+func (m *JobMutation) AddedLeaseUntil() (r int64, exists bool) {
+	v := m.addlease_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLeaseUntil resets all changes to the "lease_until" field.
+func (m *JobMutation) ResetLeaseUntil() {
+	m.lease_until = nil
+	m.addlease_until = nil
+}
+
+// SetOwner sets the "owner" field.
+func (m *JobMutation) SetOwner(s string) {
+	m.owner = &s
+}
+
+// Owner returns the value of the "owner" field in the mutation.
+func (m *JobMutation) Owner() (r string, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwner returns the old "owner" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldOwner(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwner is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwner requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwner: %w", err)
+	}
+	return oldValue.Owner, nil
+}
+
+// ResetOwner resets all changes to the "owner" field.
+func (m *JobMutation) ResetOwner() {
+	m.owner = nil
+}
+
+// SetLastError sets the "last_error" field.
+func (m *JobMutation) SetLastError(s string) {
+	m.last_error = &s
+}
+
+// LastError returns the value of the "last_error" field in the mutation.
+func (m *JobMutation) LastError() (r string, exists bool) {
+	v := m.last_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastError returns the old "last_error" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldLastError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastError: %w", err)
+	}
+	return oldValue.LastError, nil
+}
+
+// ResetLastError resets all changes to the "last_error" field.
+func (m *JobMutation) ResetLastError() {
+	m.last_error = nil
+}
+
+// SetRuns sets the "runs" field.
+func (m *JobMutation) SetRuns(i int) {
+	m.runs = &i
+	m.addruns = nil
+}
+
+// Runs returns the value of the "runs" field in the mutation.
+func (m *JobMutation) Runs() (r int, exists bool) {
+	v := m.runs
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRuns returns the old "runs" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldRuns(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRuns is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRuns requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRuns: %w", err)
+	}
+	return oldValue.Runs, nil
+}
+
+// AddRuns adds i to the "runs" field.
+func (m *JobMutation) AddRuns(i int) {
+	if m.addruns != nil {
+		*m.addruns += i
+	} else {
+		m.addruns = &i
+	}
+}
+
+// AddedRuns returns the value that was added to the "runs" field in this mutation.
+func (m *JobMutation) AddedRuns() (r int, exists bool) {
+	v := m.addruns
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRuns resets all changes to the "runs" field.
+func (m *JobMutation) ResetRuns() {
+	m.runs = nil
+	m.addruns = nil
+}
+
+// Where appends a list predicates to the JobMutation builder.
+func (m *JobMutation) Where(ps ...predicate.Job) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the JobMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *JobMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Job, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *JobMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *JobMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Job).
+func (m *JobMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *JobMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, job.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, job.FieldUpdatedAt)
+	}
+	if m.kind != nil {
+		fields = append(fields, job.FieldKind)
+	}
+	if m.payload != nil {
+		fields = append(fields, job.FieldPayload)
+	}
+	if m.singleton != nil {
+		fields = append(fields, job.FieldSingleton)
+	}
+	if m.state != nil {
+		fields = append(fields, job.FieldState)
+	}
+	if m.attempts != nil {
+		fields = append(fields, job.FieldAttempts)
+	}
+	if m.run_at != nil {
+		fields = append(fields, job.FieldRunAt)
+	}
+	if m.lease_until != nil {
+		fields = append(fields, job.FieldLeaseUntil)
+	}
+	if m.owner != nil {
+		fields = append(fields, job.FieldOwner)
+	}
+	if m.last_error != nil {
+		fields = append(fields, job.FieldLastError)
+	}
+	if m.runs != nil {
+		fields = append(fields, job.FieldRuns)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *JobMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case job.FieldCreatedAt:
+		return m.CreatedAt()
+	case job.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case job.FieldKind:
+		return m.Kind()
+	case job.FieldPayload:
+		return m.Payload()
+	case job.FieldSingleton:
+		return m.Singleton()
+	case job.FieldState:
+		return m.State()
+	case job.FieldAttempts:
+		return m.Attempts()
+	case job.FieldRunAt:
+		return m.RunAt()
+	case job.FieldLeaseUntil:
+		return m.LeaseUntil()
+	case job.FieldOwner:
+		return m.Owner()
+	case job.FieldLastError:
+		return m.LastError()
+	case job.FieldRuns:
+		return m.Runs()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *JobMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case job.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case job.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case job.FieldKind:
+		return m.OldKind(ctx)
+	case job.FieldPayload:
+		return m.OldPayload(ctx)
+	case job.FieldSingleton:
+		return m.OldSingleton(ctx)
+	case job.FieldState:
+		return m.OldState(ctx)
+	case job.FieldAttempts:
+		return m.OldAttempts(ctx)
+	case job.FieldRunAt:
+		return m.OldRunAt(ctx)
+	case job.FieldLeaseUntil:
+		return m.OldLeaseUntil(ctx)
+	case job.FieldOwner:
+		return m.OldOwner(ctx)
+	case job.FieldLastError:
+		return m.OldLastError(ctx)
+	case job.FieldRuns:
+		return m.OldRuns(ctx)
+	}
+	return nil, fmt.Errorf("unknown Job field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *JobMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case job.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case job.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case job.FieldKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case job.FieldPayload:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayload(v)
+		return nil
+	case job.FieldSingleton:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSingleton(v)
+		return nil
+	case job.FieldState:
+		v, ok := value.(job.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case job.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempts(v)
+		return nil
+	case job.FieldRunAt:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRunAt(v)
+		return nil
+	case job.FieldLeaseUntil:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLeaseUntil(v)
+		return nil
+	case job.FieldOwner:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwner(v)
+		return nil
+	case job.FieldLastError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastError(v)
+		return nil
+	case job.FieldRuns:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRuns(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Job field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *JobMutation) AddedFields() []string {
+	var fields []string
+	if m.addattempts != nil {
+		fields = append(fields, job.FieldAttempts)
+	}
+	if m.addrun_at != nil {
+		fields = append(fields, job.FieldRunAt)
+	}
+	if m.addlease_until != nil {
+		fields = append(fields, job.FieldLeaseUntil)
+	}
+	if m.addruns != nil {
+		fields = append(fields, job.FieldRuns)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *JobMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case job.FieldAttempts:
+		return m.AddedAttempts()
+	case job.FieldRunAt:
+		return m.AddedRunAt()
+	case job.FieldLeaseUntil:
+		return m.AddedLeaseUntil()
+	case job.FieldRuns:
+		return m.AddedRuns()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *JobMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case job.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempts(v)
+		return nil
+	case job.FieldRunAt:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRunAt(v)
+		return nil
+	case job.FieldLeaseUntil:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLeaseUntil(v)
+		return nil
+	case job.FieldRuns:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRuns(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Job numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *JobMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(job.FieldSingleton) {
+		fields = append(fields, job.FieldSingleton)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *JobMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *JobMutation) ClearField(name string) error {
+	switch name {
+	case job.FieldSingleton:
+		m.ClearSingleton()
+		return nil
+	}
+	return fmt.Errorf("unknown Job nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *JobMutation) ResetField(name string) error {
+	switch name {
+	case job.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case job.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case job.FieldKind:
+		m.ResetKind()
+		return nil
+	case job.FieldPayload:
+		m.ResetPayload()
+		return nil
+	case job.FieldSingleton:
+		m.ResetSingleton()
+		return nil
+	case job.FieldState:
+		m.ResetState()
+		return nil
+	case job.FieldAttempts:
+		m.ResetAttempts()
+		return nil
+	case job.FieldRunAt:
+		m.ResetRunAt()
+		return nil
+	case job.FieldLeaseUntil:
+		m.ResetLeaseUntil()
+		return nil
+	case job.FieldOwner:
+		m.ResetOwner()
+		return nil
+	case job.FieldLastError:
+		m.ResetLastError()
+		return nil
+	case job.FieldRuns:
+		m.ResetRuns()
+		return nil
+	}
+	return fmt.Errorf("unknown Job field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *JobMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *JobMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *JobMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *JobMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *JobMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *JobMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *JobMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Job unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *JobMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Job edge %s", name)
+}
+
 // MemberMutation represents an operation that mutates the Member nodes in the graph.
 type MemberMutation struct {
 	config
@@ -9764,6 +10853,1866 @@ func (m *MemberMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Member edge %s", name)
+}
+
+// OpenAPISpecMutation represents an operation that mutates the OpenAPISpec nodes in the graph.
+type OpenAPISpecMutation struct {
+	config
+	op                          Op
+	typ                         string
+	id                          *string
+	created_at                  *time.Time
+	updated_at                  *time.Time
+	organization_id             *string
+	slug                        *string
+	source_url                  *string
+	source_text                 *string
+	visibility                  *openapispec.Visibility
+	processing_state            *openapispec.ProcessingState
+	generation                  *int
+	addgeneration               *int
+	last_version_id             *string
+	last_processed_at           *time.Time
+	last_process_error_code     *openapispec.LastProcessErrorCode
+	last_processed_errors       *[]schema.OpenAPIProblem
+	appendlast_processed_errors []schema.OpenAPIProblem
+	clearedFields               map[string]struct{}
+	done                        bool
+	oldValue                    func(context.Context) (*OpenAPISpec, error)
+	predicates                  []predicate.OpenAPISpec
+}
+
+var _ ent.Mutation = (*OpenAPISpecMutation)(nil)
+
+// openapispecOption allows management of the mutation configuration using functional options.
+type openapispecOption func(*OpenAPISpecMutation)
+
+// newOpenAPISpecMutation creates new mutation for the OpenAPISpec entity.
+func newOpenAPISpecMutation(c config, op Op, opts ...openapispecOption) *OpenAPISpecMutation {
+	m := &OpenAPISpecMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOpenAPISpec,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOpenAPISpecID sets the ID field of the mutation.
+func withOpenAPISpecID(id string) openapispecOption {
+	return func(m *OpenAPISpecMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OpenAPISpec
+		)
+		m.oldValue = func(ctx context.Context) (*OpenAPISpec, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OpenAPISpec.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOpenAPISpec sets the old OpenAPISpec of the mutation.
+func withOpenAPISpec(node *OpenAPISpec) openapispecOption {
+	return func(m *OpenAPISpecMutation) {
+		m.oldValue = func(context.Context) (*OpenAPISpec, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OpenAPISpecMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OpenAPISpecMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of OpenAPISpec entities.
+func (m *OpenAPISpecMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OpenAPISpecMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OpenAPISpecMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OpenAPISpec.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OpenAPISpecMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OpenAPISpecMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OpenAPISpecMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *OpenAPISpecMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *OpenAPISpecMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *OpenAPISpecMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *OpenAPISpecMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *OpenAPISpecMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *OpenAPISpecMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *OpenAPISpecMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *OpenAPISpecMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *OpenAPISpecMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetSourceURL sets the "source_url" field.
+func (m *OpenAPISpecMutation) SetSourceURL(s string) {
+	m.source_url = &s
+}
+
+// SourceURL returns the value of the "source_url" field in the mutation.
+func (m *OpenAPISpecMutation) SourceURL() (r string, exists bool) {
+	v := m.source_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceURL returns the old "source_url" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldSourceURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceURL: %w", err)
+	}
+	return oldValue.SourceURL, nil
+}
+
+// ClearSourceURL clears the value of the "source_url" field.
+func (m *OpenAPISpecMutation) ClearSourceURL() {
+	m.source_url = nil
+	m.clearedFields[openapispec.FieldSourceURL] = struct{}{}
+}
+
+// SourceURLCleared returns if the "source_url" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) SourceURLCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldSourceURL]
+	return ok
+}
+
+// ResetSourceURL resets all changes to the "source_url" field.
+func (m *OpenAPISpecMutation) ResetSourceURL() {
+	m.source_url = nil
+	delete(m.clearedFields, openapispec.FieldSourceURL)
+}
+
+// SetSourceText sets the "source_text" field.
+func (m *OpenAPISpecMutation) SetSourceText(s string) {
+	m.source_text = &s
+}
+
+// SourceText returns the value of the "source_text" field in the mutation.
+func (m *OpenAPISpecMutation) SourceText() (r string, exists bool) {
+	v := m.source_text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceText returns the old "source_text" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldSourceText(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceText is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceText requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceText: %w", err)
+	}
+	return oldValue.SourceText, nil
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (m *OpenAPISpecMutation) ClearSourceText() {
+	m.source_text = nil
+	m.clearedFields[openapispec.FieldSourceText] = struct{}{}
+}
+
+// SourceTextCleared returns if the "source_text" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) SourceTextCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldSourceText]
+	return ok
+}
+
+// ResetSourceText resets all changes to the "source_text" field.
+func (m *OpenAPISpecMutation) ResetSourceText() {
+	m.source_text = nil
+	delete(m.clearedFields, openapispec.FieldSourceText)
+}
+
+// SetVisibility sets the "visibility" field.
+func (m *OpenAPISpecMutation) SetVisibility(o openapispec.Visibility) {
+	m.visibility = &o
+}
+
+// Visibility returns the value of the "visibility" field in the mutation.
+func (m *OpenAPISpecMutation) Visibility() (r openapispec.Visibility, exists bool) {
+	v := m.visibility
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisibility returns the old "visibility" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldVisibility(ctx context.Context) (v openapispec.Visibility, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisibility is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisibility requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisibility: %w", err)
+	}
+	return oldValue.Visibility, nil
+}
+
+// ResetVisibility resets all changes to the "visibility" field.
+func (m *OpenAPISpecMutation) ResetVisibility() {
+	m.visibility = nil
+}
+
+// SetProcessingState sets the "processing_state" field.
+func (m *OpenAPISpecMutation) SetProcessingState(os openapispec.ProcessingState) {
+	m.processing_state = &os
+}
+
+// ProcessingState returns the value of the "processing_state" field in the mutation.
+func (m *OpenAPISpecMutation) ProcessingState() (r openapispec.ProcessingState, exists bool) {
+	v := m.processing_state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessingState returns the old "processing_state" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldProcessingState(ctx context.Context) (v openapispec.ProcessingState, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessingState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessingState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessingState: %w", err)
+	}
+	return oldValue.ProcessingState, nil
+}
+
+// ResetProcessingState resets all changes to the "processing_state" field.
+func (m *OpenAPISpecMutation) ResetProcessingState() {
+	m.processing_state = nil
+}
+
+// SetGeneration sets the "generation" field.
+func (m *OpenAPISpecMutation) SetGeneration(i int) {
+	m.generation = &i
+	m.addgeneration = nil
+}
+
+// Generation returns the value of the "generation" field in the mutation.
+func (m *OpenAPISpecMutation) Generation() (r int, exists bool) {
+	v := m.generation
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGeneration returns the old "generation" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldGeneration(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGeneration is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGeneration requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGeneration: %w", err)
+	}
+	return oldValue.Generation, nil
+}
+
+// AddGeneration adds i to the "generation" field.
+func (m *OpenAPISpecMutation) AddGeneration(i int) {
+	if m.addgeneration != nil {
+		*m.addgeneration += i
+	} else {
+		m.addgeneration = &i
+	}
+}
+
+// AddedGeneration returns the value that was added to the "generation" field in this mutation.
+func (m *OpenAPISpecMutation) AddedGeneration() (r int, exists bool) {
+	v := m.addgeneration
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetGeneration resets all changes to the "generation" field.
+func (m *OpenAPISpecMutation) ResetGeneration() {
+	m.generation = nil
+	m.addgeneration = nil
+}
+
+// SetLastVersionID sets the "last_version_id" field.
+func (m *OpenAPISpecMutation) SetLastVersionID(s string) {
+	m.last_version_id = &s
+}
+
+// LastVersionID returns the value of the "last_version_id" field in the mutation.
+func (m *OpenAPISpecMutation) LastVersionID() (r string, exists bool) {
+	v := m.last_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastVersionID returns the old "last_version_id" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastVersionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastVersionID: %w", err)
+	}
+	return oldValue.LastVersionID, nil
+}
+
+// ClearLastVersionID clears the value of the "last_version_id" field.
+func (m *OpenAPISpecMutation) ClearLastVersionID() {
+	m.last_version_id = nil
+	m.clearedFields[openapispec.FieldLastVersionID] = struct{}{}
+}
+
+// LastVersionIDCleared returns if the "last_version_id" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastVersionIDCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastVersionID]
+	return ok
+}
+
+// ResetLastVersionID resets all changes to the "last_version_id" field.
+func (m *OpenAPISpecMutation) ResetLastVersionID() {
+	m.last_version_id = nil
+	delete(m.clearedFields, openapispec.FieldLastVersionID)
+}
+
+// SetLastProcessedAt sets the "last_processed_at" field.
+func (m *OpenAPISpecMutation) SetLastProcessedAt(t time.Time) {
+	m.last_processed_at = &t
+}
+
+// LastProcessedAt returns the value of the "last_processed_at" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessedAt() (r time.Time, exists bool) {
+	v := m.last_processed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessedAt returns the old "last_processed_at" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessedAt: %w", err)
+	}
+	return oldValue.LastProcessedAt, nil
+}
+
+// ClearLastProcessedAt clears the value of the "last_processed_at" field.
+func (m *OpenAPISpecMutation) ClearLastProcessedAt() {
+	m.last_processed_at = nil
+	m.clearedFields[openapispec.FieldLastProcessedAt] = struct{}{}
+}
+
+// LastProcessedAtCleared returns if the "last_processed_at" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastProcessedAtCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastProcessedAt]
+	return ok
+}
+
+// ResetLastProcessedAt resets all changes to the "last_processed_at" field.
+func (m *OpenAPISpecMutation) ResetLastProcessedAt() {
+	m.last_processed_at = nil
+	delete(m.clearedFields, openapispec.FieldLastProcessedAt)
+}
+
+// SetLastProcessErrorCode sets the "last_process_error_code" field.
+func (m *OpenAPISpecMutation) SetLastProcessErrorCode(opec openapispec.LastProcessErrorCode) {
+	m.last_process_error_code = &opec
+}
+
+// LastProcessErrorCode returns the value of the "last_process_error_code" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessErrorCode() (r openapispec.LastProcessErrorCode, exists bool) {
+	v := m.last_process_error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessErrorCode returns the old "last_process_error_code" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessErrorCode(ctx context.Context) (v *openapispec.LastProcessErrorCode, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessErrorCode: %w", err)
+	}
+	return oldValue.LastProcessErrorCode, nil
+}
+
+// ClearLastProcessErrorCode clears the value of the "last_process_error_code" field.
+func (m *OpenAPISpecMutation) ClearLastProcessErrorCode() {
+	m.last_process_error_code = nil
+	m.clearedFields[openapispec.FieldLastProcessErrorCode] = struct{}{}
+}
+
+// LastProcessErrorCodeCleared returns if the "last_process_error_code" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastProcessErrorCodeCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastProcessErrorCode]
+	return ok
+}
+
+// ResetLastProcessErrorCode resets all changes to the "last_process_error_code" field.
+func (m *OpenAPISpecMutation) ResetLastProcessErrorCode() {
+	m.last_process_error_code = nil
+	delete(m.clearedFields, openapispec.FieldLastProcessErrorCode)
+}
+
+// SetLastProcessedErrors sets the "last_processed_errors" field.
+func (m *OpenAPISpecMutation) SetLastProcessedErrors(sap []schema.OpenAPIProblem) {
+	m.last_processed_errors = &sap
+	m.appendlast_processed_errors = nil
+}
+
+// LastProcessedErrors returns the value of the "last_processed_errors" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessedErrors() (r []schema.OpenAPIProblem, exists bool) {
+	v := m.last_processed_errors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessedErrors returns the old "last_processed_errors" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessedErrors(ctx context.Context) (v []schema.OpenAPIProblem, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessedErrors is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessedErrors requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessedErrors: %w", err)
+	}
+	return oldValue.LastProcessedErrors, nil
+}
+
+// AppendLastProcessedErrors adds sap to the "last_processed_errors" field.
+func (m *OpenAPISpecMutation) AppendLastProcessedErrors(sap []schema.OpenAPIProblem) {
+	m.appendlast_processed_errors = append(m.appendlast_processed_errors, sap...)
+}
+
+// AppendedLastProcessedErrors returns the list of values that were appended to the "last_processed_errors" field in this mutation.
+func (m *OpenAPISpecMutation) AppendedLastProcessedErrors() ([]schema.OpenAPIProblem, bool) {
+	if len(m.appendlast_processed_errors) == 0 {
+		return nil, false
+	}
+	return m.appendlast_processed_errors, true
+}
+
+// ClearLastProcessedErrors clears the value of the "last_processed_errors" field.
+func (m *OpenAPISpecMutation) ClearLastProcessedErrors() {
+	m.last_processed_errors = nil
+	m.appendlast_processed_errors = nil
+	m.clearedFields[openapispec.FieldLastProcessedErrors] = struct{}{}
+}
+
+// LastProcessedErrorsCleared returns if the "last_processed_errors" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastProcessedErrorsCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastProcessedErrors]
+	return ok
+}
+
+// ResetLastProcessedErrors resets all changes to the "last_processed_errors" field.
+func (m *OpenAPISpecMutation) ResetLastProcessedErrors() {
+	m.last_processed_errors = nil
+	m.appendlast_processed_errors = nil
+	delete(m.clearedFields, openapispec.FieldLastProcessedErrors)
+}
+
+// Where appends a list predicates to the OpenAPISpecMutation builder.
+func (m *OpenAPISpecMutation) Where(ps ...predicate.OpenAPISpec) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OpenAPISpecMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OpenAPISpecMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OpenAPISpec, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OpenAPISpecMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OpenAPISpecMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OpenAPISpec).
+func (m *OpenAPISpecMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OpenAPISpecMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created_at != nil {
+		fields = append(fields, openapispec.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, openapispec.FieldUpdatedAt)
+	}
+	if m.organization_id != nil {
+		fields = append(fields, openapispec.FieldOrganizationID)
+	}
+	if m.slug != nil {
+		fields = append(fields, openapispec.FieldSlug)
+	}
+	if m.source_url != nil {
+		fields = append(fields, openapispec.FieldSourceURL)
+	}
+	if m.source_text != nil {
+		fields = append(fields, openapispec.FieldSourceText)
+	}
+	if m.visibility != nil {
+		fields = append(fields, openapispec.FieldVisibility)
+	}
+	if m.processing_state != nil {
+		fields = append(fields, openapispec.FieldProcessingState)
+	}
+	if m.generation != nil {
+		fields = append(fields, openapispec.FieldGeneration)
+	}
+	if m.last_version_id != nil {
+		fields = append(fields, openapispec.FieldLastVersionID)
+	}
+	if m.last_processed_at != nil {
+		fields = append(fields, openapispec.FieldLastProcessedAt)
+	}
+	if m.last_process_error_code != nil {
+		fields = append(fields, openapispec.FieldLastProcessErrorCode)
+	}
+	if m.last_processed_errors != nil {
+		fields = append(fields, openapispec.FieldLastProcessedErrors)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OpenAPISpecMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case openapispec.FieldCreatedAt:
+		return m.CreatedAt()
+	case openapispec.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case openapispec.FieldOrganizationID:
+		return m.OrganizationID()
+	case openapispec.FieldSlug:
+		return m.Slug()
+	case openapispec.FieldSourceURL:
+		return m.SourceURL()
+	case openapispec.FieldSourceText:
+		return m.SourceText()
+	case openapispec.FieldVisibility:
+		return m.Visibility()
+	case openapispec.FieldProcessingState:
+		return m.ProcessingState()
+	case openapispec.FieldGeneration:
+		return m.Generation()
+	case openapispec.FieldLastVersionID:
+		return m.LastVersionID()
+	case openapispec.FieldLastProcessedAt:
+		return m.LastProcessedAt()
+	case openapispec.FieldLastProcessErrorCode:
+		return m.LastProcessErrorCode()
+	case openapispec.FieldLastProcessedErrors:
+		return m.LastProcessedErrors()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OpenAPISpecMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case openapispec.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case openapispec.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case openapispec.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case openapispec.FieldSlug:
+		return m.OldSlug(ctx)
+	case openapispec.FieldSourceURL:
+		return m.OldSourceURL(ctx)
+	case openapispec.FieldSourceText:
+		return m.OldSourceText(ctx)
+	case openapispec.FieldVisibility:
+		return m.OldVisibility(ctx)
+	case openapispec.FieldProcessingState:
+		return m.OldProcessingState(ctx)
+	case openapispec.FieldGeneration:
+		return m.OldGeneration(ctx)
+	case openapispec.FieldLastVersionID:
+		return m.OldLastVersionID(ctx)
+	case openapispec.FieldLastProcessedAt:
+		return m.OldLastProcessedAt(ctx)
+	case openapispec.FieldLastProcessErrorCode:
+		return m.OldLastProcessErrorCode(ctx)
+	case openapispec.FieldLastProcessedErrors:
+		return m.OldLastProcessedErrors(ctx)
+	}
+	return nil, fmt.Errorf("unknown OpenAPISpec field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case openapispec.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case openapispec.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case openapispec.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case openapispec.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case openapispec.FieldSourceURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceURL(v)
+		return nil
+	case openapispec.FieldSourceText:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceText(v)
+		return nil
+	case openapispec.FieldVisibility:
+		v, ok := value.(openapispec.Visibility)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisibility(v)
+		return nil
+	case openapispec.FieldProcessingState:
+		v, ok := value.(openapispec.ProcessingState)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessingState(v)
+		return nil
+	case openapispec.FieldGeneration:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGeneration(v)
+		return nil
+	case openapispec.FieldLastVersionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastVersionID(v)
+		return nil
+	case openapispec.FieldLastProcessedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessedAt(v)
+		return nil
+	case openapispec.FieldLastProcessErrorCode:
+		v, ok := value.(openapispec.LastProcessErrorCode)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessErrorCode(v)
+		return nil
+	case openapispec.FieldLastProcessedErrors:
+		v, ok := value.([]schema.OpenAPIProblem)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessedErrors(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OpenAPISpecMutation) AddedFields() []string {
+	var fields []string
+	if m.addgeneration != nil {
+		fields = append(fields, openapispec.FieldGeneration)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OpenAPISpecMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case openapispec.FieldGeneration:
+		return m.AddedGeneration()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case openapispec.FieldGeneration:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddGeneration(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OpenAPISpecMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(openapispec.FieldSourceURL) {
+		fields = append(fields, openapispec.FieldSourceURL)
+	}
+	if m.FieldCleared(openapispec.FieldSourceText) {
+		fields = append(fields, openapispec.FieldSourceText)
+	}
+	if m.FieldCleared(openapispec.FieldLastVersionID) {
+		fields = append(fields, openapispec.FieldLastVersionID)
+	}
+	if m.FieldCleared(openapispec.FieldLastProcessedAt) {
+		fields = append(fields, openapispec.FieldLastProcessedAt)
+	}
+	if m.FieldCleared(openapispec.FieldLastProcessErrorCode) {
+		fields = append(fields, openapispec.FieldLastProcessErrorCode)
+	}
+	if m.FieldCleared(openapispec.FieldLastProcessedErrors) {
+		fields = append(fields, openapispec.FieldLastProcessedErrors)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OpenAPISpecMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OpenAPISpecMutation) ClearField(name string) error {
+	switch name {
+	case openapispec.FieldSourceURL:
+		m.ClearSourceURL()
+		return nil
+	case openapispec.FieldSourceText:
+		m.ClearSourceText()
+		return nil
+	case openapispec.FieldLastVersionID:
+		m.ClearLastVersionID()
+		return nil
+	case openapispec.FieldLastProcessedAt:
+		m.ClearLastProcessedAt()
+		return nil
+	case openapispec.FieldLastProcessErrorCode:
+		m.ClearLastProcessErrorCode()
+		return nil
+	case openapispec.FieldLastProcessedErrors:
+		m.ClearLastProcessedErrors()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OpenAPISpecMutation) ResetField(name string) error {
+	switch name {
+	case openapispec.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case openapispec.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case openapispec.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case openapispec.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case openapispec.FieldSourceURL:
+		m.ResetSourceURL()
+		return nil
+	case openapispec.FieldSourceText:
+		m.ResetSourceText()
+		return nil
+	case openapispec.FieldVisibility:
+		m.ResetVisibility()
+		return nil
+	case openapispec.FieldProcessingState:
+		m.ResetProcessingState()
+		return nil
+	case openapispec.FieldGeneration:
+		m.ResetGeneration()
+		return nil
+	case openapispec.FieldLastVersionID:
+		m.ResetLastVersionID()
+		return nil
+	case openapispec.FieldLastProcessedAt:
+		m.ResetLastProcessedAt()
+		return nil
+	case openapispec.FieldLastProcessErrorCode:
+		m.ResetLastProcessErrorCode()
+		return nil
+	case openapispec.FieldLastProcessedErrors:
+		m.ResetLastProcessedErrors()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OpenAPISpecMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OpenAPISpecMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OpenAPISpecMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OpenAPISpecMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OpenAPISpecMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OpenAPISpecMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OpenAPISpecMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown OpenAPISpec unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OpenAPISpecMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown OpenAPISpec edge %s", name)
+}
+
+// OpenAPISpecVersionMutation represents an operation that mutates the OpenAPISpecVersion nodes in the graph.
+type OpenAPISpecVersionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	created_at    *time.Time
+	updated_at    *time.Time
+	spec_id       *string
+	hash          *string
+	root          *string
+	format        *openapispecversion.Format
+	files         *map[string]string
+	public_key    *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*OpenAPISpecVersion, error)
+	predicates    []predicate.OpenAPISpecVersion
+}
+
+var _ ent.Mutation = (*OpenAPISpecVersionMutation)(nil)
+
+// openapispecversionOption allows management of the mutation configuration using functional options.
+type openapispecversionOption func(*OpenAPISpecVersionMutation)
+
+// newOpenAPISpecVersionMutation creates new mutation for the OpenAPISpecVersion entity.
+func newOpenAPISpecVersionMutation(c config, op Op, opts ...openapispecversionOption) *OpenAPISpecVersionMutation {
+	m := &OpenAPISpecVersionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOpenAPISpecVersion,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOpenAPISpecVersionID sets the ID field of the mutation.
+func withOpenAPISpecVersionID(id string) openapispecversionOption {
+	return func(m *OpenAPISpecVersionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OpenAPISpecVersion
+		)
+		m.oldValue = func(ctx context.Context) (*OpenAPISpecVersion, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OpenAPISpecVersion.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOpenAPISpecVersion sets the old OpenAPISpecVersion of the mutation.
+func withOpenAPISpecVersion(node *OpenAPISpecVersion) openapispecversionOption {
+	return func(m *OpenAPISpecVersionMutation) {
+		m.oldValue = func(context.Context) (*OpenAPISpecVersion, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OpenAPISpecVersionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OpenAPISpecVersionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of OpenAPISpecVersion entities.
+func (m *OpenAPISpecVersionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OpenAPISpecVersionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OpenAPISpecVersionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OpenAPISpecVersion.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OpenAPISpecVersionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OpenAPISpecVersionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OpenAPISpecVersionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *OpenAPISpecVersionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *OpenAPISpecVersionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *OpenAPISpecVersionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSpecID sets the "spec_id" field.
+func (m *OpenAPISpecVersionMutation) SetSpecID(s string) {
+	m.spec_id = &s
+}
+
+// SpecID returns the value of the "spec_id" field in the mutation.
+func (m *OpenAPISpecVersionMutation) SpecID() (r string, exists bool) {
+	v := m.spec_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpecID returns the old "spec_id" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldSpecID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpecID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpecID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpecID: %w", err)
+	}
+	return oldValue.SpecID, nil
+}
+
+// ResetSpecID resets all changes to the "spec_id" field.
+func (m *OpenAPISpecVersionMutation) ResetSpecID() {
+	m.spec_id = nil
+}
+
+// SetHash sets the "hash" field.
+func (m *OpenAPISpecVersionMutation) SetHash(s string) {
+	m.hash = &s
+}
+
+// Hash returns the value of the "hash" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Hash() (r string, exists bool) {
+	v := m.hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHash returns the old "hash" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHash: %w", err)
+	}
+	return oldValue.Hash, nil
+}
+
+// ResetHash resets all changes to the "hash" field.
+func (m *OpenAPISpecVersionMutation) ResetHash() {
+	m.hash = nil
+}
+
+// SetRoot sets the "root" field.
+func (m *OpenAPISpecVersionMutation) SetRoot(s string) {
+	m.root = &s
+}
+
+// Root returns the value of the "root" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Root() (r string, exists bool) {
+	v := m.root
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoot returns the old "root" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldRoot(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoot is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoot requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoot: %w", err)
+	}
+	return oldValue.Root, nil
+}
+
+// ResetRoot resets all changes to the "root" field.
+func (m *OpenAPISpecVersionMutation) ResetRoot() {
+	m.root = nil
+}
+
+// SetFormat sets the "format" field.
+func (m *OpenAPISpecVersionMutation) SetFormat(o openapispecversion.Format) {
+	m.format = &o
+}
+
+// Format returns the value of the "format" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Format() (r openapispecversion.Format, exists bool) {
+	v := m.format
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFormat returns the old "format" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldFormat(ctx context.Context) (v openapispecversion.Format, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFormat is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFormat requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFormat: %w", err)
+	}
+	return oldValue.Format, nil
+}
+
+// ResetFormat resets all changes to the "format" field.
+func (m *OpenAPISpecVersionMutation) ResetFormat() {
+	m.format = nil
+}
+
+// SetFiles sets the "files" field.
+func (m *OpenAPISpecVersionMutation) SetFiles(value map[string]string) {
+	m.files = &value
+}
+
+// Files returns the value of the "files" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Files() (r map[string]string, exists bool) {
+	v := m.files
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFiles returns the old "files" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldFiles(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFiles is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFiles requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFiles: %w", err)
+	}
+	return oldValue.Files, nil
+}
+
+// ResetFiles resets all changes to the "files" field.
+func (m *OpenAPISpecVersionMutation) ResetFiles() {
+	m.files = nil
+}
+
+// SetPublicKey sets the "public_key" field.
+func (m *OpenAPISpecVersionMutation) SetPublicKey(s string) {
+	m.public_key = &s
+}
+
+// PublicKey returns the value of the "public_key" field in the mutation.
+func (m *OpenAPISpecVersionMutation) PublicKey() (r string, exists bool) {
+	v := m.public_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublicKey returns the old "public_key" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldPublicKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublicKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublicKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublicKey: %w", err)
+	}
+	return oldValue.PublicKey, nil
+}
+
+// ResetPublicKey resets all changes to the "public_key" field.
+func (m *OpenAPISpecVersionMutation) ResetPublicKey() {
+	m.public_key = nil
+}
+
+// Where appends a list predicates to the OpenAPISpecVersionMutation builder.
+func (m *OpenAPISpecVersionMutation) Where(ps ...predicate.OpenAPISpecVersion) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OpenAPISpecVersionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OpenAPISpecVersionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OpenAPISpecVersion, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OpenAPISpecVersionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OpenAPISpecVersionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OpenAPISpecVersion).
+func (m *OpenAPISpecVersionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OpenAPISpecVersionMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, openapispecversion.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, openapispecversion.FieldUpdatedAt)
+	}
+	if m.spec_id != nil {
+		fields = append(fields, openapispecversion.FieldSpecID)
+	}
+	if m.hash != nil {
+		fields = append(fields, openapispecversion.FieldHash)
+	}
+	if m.root != nil {
+		fields = append(fields, openapispecversion.FieldRoot)
+	}
+	if m.format != nil {
+		fields = append(fields, openapispecversion.FieldFormat)
+	}
+	if m.files != nil {
+		fields = append(fields, openapispecversion.FieldFiles)
+	}
+	if m.public_key != nil {
+		fields = append(fields, openapispecversion.FieldPublicKey)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OpenAPISpecVersionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case openapispecversion.FieldCreatedAt:
+		return m.CreatedAt()
+	case openapispecversion.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case openapispecversion.FieldSpecID:
+		return m.SpecID()
+	case openapispecversion.FieldHash:
+		return m.Hash()
+	case openapispecversion.FieldRoot:
+		return m.Root()
+	case openapispecversion.FieldFormat:
+		return m.Format()
+	case openapispecversion.FieldFiles:
+		return m.Files()
+	case openapispecversion.FieldPublicKey:
+		return m.PublicKey()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OpenAPISpecVersionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case openapispecversion.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case openapispecversion.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case openapispecversion.FieldSpecID:
+		return m.OldSpecID(ctx)
+	case openapispecversion.FieldHash:
+		return m.OldHash(ctx)
+	case openapispecversion.FieldRoot:
+		return m.OldRoot(ctx)
+	case openapispecversion.FieldFormat:
+		return m.OldFormat(ctx)
+	case openapispecversion.FieldFiles:
+		return m.OldFiles(ctx)
+	case openapispecversion.FieldPublicKey:
+		return m.OldPublicKey(ctx)
+	}
+	return nil, fmt.Errorf("unknown OpenAPISpecVersion field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecVersionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case openapispecversion.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case openapispecversion.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case openapispecversion.FieldSpecID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpecID(v)
+		return nil
+	case openapispecversion.FieldHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHash(v)
+		return nil
+	case openapispecversion.FieldRoot:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoot(v)
+		return nil
+	case openapispecversion.FieldFormat:
+		v, ok := value.(openapispecversion.Format)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFormat(v)
+		return nil
+	case openapispecversion.FieldFiles:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFiles(v)
+		return nil
+	case openapispecversion.FieldPublicKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublicKey(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OpenAPISpecVersionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OpenAPISpecVersionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecVersionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OpenAPISpecVersionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OpenAPISpecVersionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown OpenAPISpecVersion nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ResetField(name string) error {
+	switch name {
+	case openapispecversion.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case openapispecversion.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case openapispecversion.FieldSpecID:
+		m.ResetSpecID()
+		return nil
+	case openapispecversion.FieldHash:
+		m.ResetHash()
+		return nil
+	case openapispecversion.FieldRoot:
+		m.ResetRoot()
+		return nil
+	case openapispecversion.FieldFormat:
+		m.ResetFormat()
+		return nil
+	case openapispecversion.FieldFiles:
+		m.ResetFiles()
+		return nil
+	case openapispecversion.FieldPublicKey:
+		m.ResetPublicKey()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OpenAPISpecVersionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OpenAPISpecVersionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OpenAPISpecVersionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OpenAPISpecVersionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OpenAPISpecVersionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OpenAPISpecVersionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown OpenAPISpecVersion unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown OpenAPISpecVersion edge %s", name)
 }
 
 // OrganizationMutation represents an operation that mutates the Organization nodes in the graph.

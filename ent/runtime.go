@@ -16,7 +16,10 @@ import (
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
+	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/openapispec"
+	"github.com/folio/folio/ent/openapispecversion"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
@@ -350,6 +353,57 @@ func init() {
 	invite.DefaultID = inviteDescID.Default.(func() string)
 	// invite.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	invite.IDValidator = inviteDescID.Validators[0].(func(string) error)
+	jobMixin := schema.Job{}.Mixin()
+	jobMixinFields0 := jobMixin[0].Fields()
+	_ = jobMixinFields0
+	jobMixinFields1 := jobMixin[1].Fields()
+	_ = jobMixinFields1
+	jobFields := schema.Job{}.Fields()
+	_ = jobFields
+	// jobDescCreatedAt is the schema descriptor for created_at field.
+	jobDescCreatedAt := jobMixinFields1[0].Descriptor()
+	// job.DefaultCreatedAt holds the default value on creation for the created_at field.
+	job.DefaultCreatedAt = jobDescCreatedAt.Default.(func() time.Time)
+	// jobDescUpdatedAt is the schema descriptor for updated_at field.
+	jobDescUpdatedAt := jobMixinFields1[1].Descriptor()
+	// job.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	job.DefaultUpdatedAt = jobDescUpdatedAt.Default.(func() time.Time)
+	// job.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	job.UpdateDefaultUpdatedAt = jobDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// jobDescPayload is the schema descriptor for payload field.
+	jobDescPayload := jobFields[1].Descriptor()
+	// job.DefaultPayload holds the default value on creation for the payload field.
+	job.DefaultPayload = jobDescPayload.Default.(string)
+	// jobDescAttempts is the schema descriptor for attempts field.
+	jobDescAttempts := jobFields[4].Descriptor()
+	// job.DefaultAttempts holds the default value on creation for the attempts field.
+	job.DefaultAttempts = jobDescAttempts.Default.(int)
+	// jobDescRunAt is the schema descriptor for run_at field.
+	jobDescRunAt := jobFields[5].Descriptor()
+	// job.DefaultRunAt holds the default value on creation for the run_at field.
+	job.DefaultRunAt = jobDescRunAt.Default.(int64)
+	// jobDescLeaseUntil is the schema descriptor for lease_until field.
+	jobDescLeaseUntil := jobFields[6].Descriptor()
+	// job.DefaultLeaseUntil holds the default value on creation for the lease_until field.
+	job.DefaultLeaseUntil = jobDescLeaseUntil.Default.(int64)
+	// jobDescOwner is the schema descriptor for owner field.
+	jobDescOwner := jobFields[7].Descriptor()
+	// job.DefaultOwner holds the default value on creation for the owner field.
+	job.DefaultOwner = jobDescOwner.Default.(string)
+	// jobDescLastError is the schema descriptor for last_error field.
+	jobDescLastError := jobFields[8].Descriptor()
+	// job.DefaultLastError holds the default value on creation for the last_error field.
+	job.DefaultLastError = jobDescLastError.Default.(string)
+	// jobDescRuns is the schema descriptor for runs field.
+	jobDescRuns := jobFields[9].Descriptor()
+	// job.DefaultRuns holds the default value on creation for the runs field.
+	job.DefaultRuns = jobDescRuns.Default.(int)
+	// jobDescID is the schema descriptor for id field.
+	jobDescID := jobMixinFields0[0].Descriptor()
+	// job.DefaultID holds the default value on creation for the id field.
+	job.DefaultID = jobDescID.Default.(func() string)
+	// job.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	job.IDValidator = jobDescID.Validators[0].(func(string) error)
 	memberMixin := schema.Member{}.Mixin()
 	memberMixinFields0 := memberMixin[0].Fields()
 	_ = memberMixinFields0
@@ -373,6 +427,64 @@ func init() {
 	member.DefaultID = memberDescID.Default.(func() string)
 	// member.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	member.IDValidator = memberDescID.Validators[0].(func(string) error)
+	openapispecMixin := schema.OpenAPISpec{}.Mixin()
+	openapispecMixinFields0 := openapispecMixin[0].Fields()
+	_ = openapispecMixinFields0
+	openapispecMixinFields1 := openapispecMixin[1].Fields()
+	_ = openapispecMixinFields1
+	openapispecFields := schema.OpenAPISpec{}.Fields()
+	_ = openapispecFields
+	// openapispecDescCreatedAt is the schema descriptor for created_at field.
+	openapispecDescCreatedAt := openapispecMixinFields1[0].Descriptor()
+	// openapispec.DefaultCreatedAt holds the default value on creation for the created_at field.
+	openapispec.DefaultCreatedAt = openapispecDescCreatedAt.Default.(func() time.Time)
+	// openapispecDescUpdatedAt is the schema descriptor for updated_at field.
+	openapispecDescUpdatedAt := openapispecMixinFields1[1].Descriptor()
+	// openapispec.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	openapispec.DefaultUpdatedAt = openapispecDescUpdatedAt.Default.(func() time.Time)
+	// openapispec.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	openapispec.UpdateDefaultUpdatedAt = openapispecDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// openapispecDescSlug is the schema descriptor for slug field.
+	openapispecDescSlug := openapispecFields[1].Descriptor()
+	// openapispec.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	openapispec.SlugValidator = openapispecDescSlug.Validators[0].(func(string) error)
+	// openapispecDescSourceURL is the schema descriptor for source_url field.
+	openapispecDescSourceURL := openapispecFields[2].Descriptor()
+	// openapispec.SourceURLValidator is a validator for the "source_url" field. It is called by the builders before save.
+	openapispec.SourceURLValidator = openapispecDescSourceURL.Validators[0].(func(string) error)
+	// openapispecDescGeneration is the schema descriptor for generation field.
+	openapispecDescGeneration := openapispecFields[6].Descriptor()
+	// openapispec.DefaultGeneration holds the default value on creation for the generation field.
+	openapispec.DefaultGeneration = openapispecDescGeneration.Default.(int)
+	// openapispecDescID is the schema descriptor for id field.
+	openapispecDescID := openapispecMixinFields0[0].Descriptor()
+	// openapispec.DefaultID holds the default value on creation for the id field.
+	openapispec.DefaultID = openapispecDescID.Default.(func() string)
+	// openapispec.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	openapispec.IDValidator = openapispecDescID.Validators[0].(func(string) error)
+	openapispecversionMixin := schema.OpenAPISpecVersion{}.Mixin()
+	openapispecversionMixinFields0 := openapispecversionMixin[0].Fields()
+	_ = openapispecversionMixinFields0
+	openapispecversionMixinFields1 := openapispecversionMixin[1].Fields()
+	_ = openapispecversionMixinFields1
+	openapispecversionFields := schema.OpenAPISpecVersion{}.Fields()
+	_ = openapispecversionFields
+	// openapispecversionDescCreatedAt is the schema descriptor for created_at field.
+	openapispecversionDescCreatedAt := openapispecversionMixinFields1[0].Descriptor()
+	// openapispecversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	openapispecversion.DefaultCreatedAt = openapispecversionDescCreatedAt.Default.(func() time.Time)
+	// openapispecversionDescUpdatedAt is the schema descriptor for updated_at field.
+	openapispecversionDescUpdatedAt := openapispecversionMixinFields1[1].Descriptor()
+	// openapispecversion.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	openapispecversion.DefaultUpdatedAt = openapispecversionDescUpdatedAt.Default.(func() time.Time)
+	// openapispecversion.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	openapispecversion.UpdateDefaultUpdatedAt = openapispecversionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// openapispecversionDescID is the schema descriptor for id field.
+	openapispecversionDescID := openapispecversionMixinFields0[0].Descriptor()
+	// openapispecversion.DefaultID holds the default value on creation for the id field.
+	openapispecversion.DefaultID = openapispecversionDescID.Default.(func() string)
+	// openapispecversion.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	openapispecversion.IDValidator = openapispecversionDescID.Validators[0].(func(string) error)
 	organizationMixin := schema.Organization{}.Mixin()
 	organizationMixinFields0 := organizationMixin[0].Fields()
 	_ = organizationMixinFields0

@@ -36,8 +36,14 @@ type Tx struct {
 	File *FileClient
 	// Invite is the client for interacting with the Invite builders.
 	Invite *InviteClient
+	// Job is the client for interacting with the Job builders.
+	Job *JobClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
+	OpenAPISpec *OpenAPISpecClient
+	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
+	OpenAPISpecVersion *OpenAPISpecVersionClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
 	// Page is the client for interacting with the Page builders.
@@ -212,7 +218,10 @@ func (tx *Tx) init() {
 	tx.Download = NewDownloadClient(tx.config)
 	tx.File = NewFileClient(tx.config)
 	tx.Invite = NewInviteClient(tx.config)
+	tx.Job = NewJobClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.OpenAPISpec = NewOpenAPISpecClient(tx.config)
+	tx.OpenAPISpecVersion = NewOpenAPISpecVersionClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.Page = NewPageClient(tx.config)
 	tx.PageContent = NewPageContentClient(tx.config)

@@ -600,3 +600,29 @@ func siteSpaceOf(ctx context.Context, s *ent.Site, spaceID string) (*ent.Space, 
 	}
 	return sp, err
 }
+
+// openAPIReader is the caller's standing in an organization whose OpenAPI
+// specs it may read (members with a role; guests 403, strangers 404).
+func openAPIReader(ctx context.Context, orgID string) (access.Membership, error) {
+	m, err := visibleOrganizationMembership(ctx, orgID)
+	if err != nil {
+		return m, err
+	}
+	if !m.CanReadOpenAPISpecs() {
+		return m, apperr.Forbiddenf("only members with a role can read OpenAPI specs")
+	}
+	return m, nil
+}
+
+// openAPIEditor is the caller's standing in an organization whose OpenAPI
+// specs it may change (create and admin members; other members 403).
+func openAPIEditor(ctx context.Context, orgID string) (access.Membership, error) {
+	m, err := openAPIReader(ctx, orgID)
+	if err != nil {
+		return m, err
+	}
+	if !m.CanEditOpenAPISpecs() {
+		return m, apperr.Forbiddenf("only members with the create role or admins can change OpenAPI specs")
+	}
+	return m, nil
+}

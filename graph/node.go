@@ -11,6 +11,7 @@ import (
 	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/invite"
+	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
@@ -80,6 +81,9 @@ var nodeTypes = []nodeType{
 	}},
 	{"CustomField", customfield.Table, customfield.FieldOrganizationID, func(r *Resolver, ctx context.Context, id, org string) (model.Node, error) {
 		return r.customFieldByID(ctx, org, id)
+	}},
+	{"OpenAPISpec", openapispec.Table, openapispec.FieldOrganizationID, func(r *Resolver, ctx context.Context, id, org string) (model.Node, error) {
+		return r.openAPISpecByID(ctx, org, id)
 	}},
 	{"SAMLProvider", samlprovider.Table, samlprovider.FieldOrganizationID, func(r *Resolver, ctx context.Context, id, org string) (model.Node, error) {
 		return r.SAMLProviderByID(ctx, org, id)

@@ -8,6 +8,8 @@ import (
 	"github.com/folio/folio/internal/blob"
 	"github.com/folio/folio/internal/fetch"
 	"github.com/folio/folio/internal/importer"
+	"github.com/folio/folio/internal/jobs"
+	"github.com/folio/folio/internal/openapi"
 )
 
 //go:generate go run github.com/99designs/gqlgen generate
@@ -25,6 +27,11 @@ type Resolver struct {
 	Fetcher fetch.Fetcher
 	// Imports bounds the imports in flight (nil: importer's defaults).
 	Imports *importer.Gate
+	// Jobs runs background work (nil: jobs queue but nothing wakes the
+	// runner early); OpenAPILimits bound OpenAPI processing (zero fields:
+	// internal/openapi's defaults).
+	Jobs          *jobs.Runner
+	OpenAPILimits openapi.Limits
 }
 
 // done answers a mutation whose schema type is Boolean!: true once the

@@ -386,6 +386,35 @@ var (
 			},
 		},
 	}
+	// JobsColumns holds the columns for the "jobs" table.
+	JobsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeString},
+		{Name: "payload", Type: field.TypeString, Default: ""},
+		{Name: "singleton", Type: field.TypeString, Unique: true, Nullable: true},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"queued", "running", "done", "failed"}, Default: "queued"},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "run_at", Type: field.TypeInt64, Default: 0},
+		{Name: "lease_until", Type: field.TypeInt64, Default: 0},
+		{Name: "owner", Type: field.TypeString, Default: ""},
+		{Name: "last_error", Type: field.TypeString, Default: ""},
+		{Name: "runs", Type: field.TypeInt, Default: 0},
+	}
+	// JobsTable holds the schema information for the "jobs" table.
+	JobsTable = &schema.Table{
+		Name:       "jobs",
+		Columns:    JobsColumns,
+		PrimaryKey: []*schema.Column{JobsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "job_state_run_at",
+				Unique:  false,
+				Columns: []*schema.Column{JobsColumns[6], JobsColumns[8]},
+			},
+		},
+	}
 	// MembersColumns holds the columns for the "members" table.
 	MembersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -436,6 +465,71 @@ var (
 				Name:    "member_organization_id_last_seen_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{MembersColumns[6], MembersColumns[3], MembersColumns[0]},
+			},
+		},
+	}
+	// OpenAPISpecsColumns holds the columns for the "open_api_specs" table.
+	OpenAPISpecsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "slug", Type: field.TypeString},
+		{Name: "source_url", Type: field.TypeString, Nullable: true},
+		{Name: "source_text", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "visibility", Type: field.TypeEnum, Enums: []string{"private", "public"}, Default: "private"},
+		{Name: "processing_state", Type: field.TypeEnum, Enums: []string{"pending", "progress", "complete"}, Default: "pending"},
+		{Name: "generation", Type: field.TypeInt, Default: 1},
+		{Name: "last_version_id", Type: field.TypeString, Nullable: true},
+		{Name: "last_processed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_process_error_code", Type: field.TypeEnum, Nullable: true, Enums: []string{"FETCH_TIMEOUT", "FETCH_ERROR", "PARSE_ERROR"}},
+		{Name: "last_processed_errors", Type: field.TypeJSON, Nullable: true},
+	}
+	// OpenAPISpecsTable holds the schema information for the "open_api_specs" table.
+	OpenAPISpecsTable = &schema.Table{
+		Name:       "open_api_specs",
+		Columns:    OpenAPISpecsColumns,
+		PrimaryKey: []*schema.Column{OpenAPISpecsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "openapispec_organization_id_slug",
+				Unique:  true,
+				Columns: []*schema.Column{OpenAPISpecsColumns[3], OpenAPISpecsColumns[4]},
+			},
+			{
+				Name:    "openapispec_organization_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{OpenAPISpecsColumns[3], OpenAPISpecsColumns[1], OpenAPISpecsColumns[0]},
+			},
+		},
+	}
+	// OpenAPISpecVersionsColumns holds the columns for the "open_api_spec_versions" table.
+	OpenAPISpecVersionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "spec_id", Type: field.TypeString},
+		{Name: "hash", Type: field.TypeString},
+		{Name: "root", Type: field.TypeString},
+		{Name: "format", Type: field.TypeEnum, Enums: []string{"json", "yaml"}},
+		{Name: "files", Type: field.TypeJSON},
+		{Name: "public_key", Type: field.TypeString, Unique: true},
+	}
+	// OpenAPISpecVersionsTable holds the schema information for the "open_api_spec_versions" table.
+	OpenAPISpecVersionsTable = &schema.Table{
+		Name:       "open_api_spec_versions",
+		Columns:    OpenAPISpecVersionsColumns,
+		PrimaryKey: []*schema.Column{OpenAPISpecVersionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "openapispecversion_spec_id_hash",
+				Unique:  true,
+				Columns: []*schema.Column{OpenAPISpecVersionsColumns[3], OpenAPISpecVersionsColumns[4]},
+			},
+			{
+				Name:    "openapispecversion_spec_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{OpenAPISpecVersionsColumns[3], OpenAPISpecVersionsColumns[1], OpenAPISpecVersionsColumns[0]},
 			},
 		},
 	}
@@ -938,7 +1032,10 @@ var (
 		DownloadsTable,
 		FilesTable,
 		InvitesTable,
+		JobsTable,
 		MembersTable,
+		OpenAPISpecsTable,
+		OpenAPISpecVersionsTable,
 		OrganizationsTable,
 		PagesTable,
 		PageContentsTable,

@@ -39,8 +39,17 @@ type File func(*sql.Selector)
 // Invite is the predicate function for invite builders.
 type Invite func(*sql.Selector)
 
+// Job is the predicate function for job builders.
+type Job func(*sql.Selector)
+
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
+
+// OpenAPISpec is the predicate function for openapispec builders.
+type OpenAPISpec func(*sql.Selector)
+
+// OpenAPISpecVersion is the predicate function for openapispecversion builders.
+type OpenAPISpecVersion func(*sql.Selector)
 
 // Organization is the predicate function for organization builders.
 type Organization func(*sql.Selector)

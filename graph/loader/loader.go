@@ -36,6 +36,7 @@ type Loaders struct {
 	*RevisionLoaders
 	*CommentLoaders
 	*SiteLoaders
+	*OpenAPILoaders
 
 	client     *ent.Client
 	viewerID   string
@@ -187,6 +188,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 		return rows, err
 	}, func(s *ent.Space) string { return s.ID }, "space")
 	l.SiteLoaders = newSiteLoaders(b, client, l)
+	l.OpenAPILoaders = newOpenAPILoaders(b, client)
 	l.reads = newReadLoaders(b, client, &l.RevisionLoaders.together, &l.ContentLoaders.spacesTogether)
 	return l
 }

@@ -414,6 +414,86 @@ type MoveInput struct {
 	Position graphql.Omittable[*PositionInput] `json:"position,omitempty"`
 }
 
+// A page of OpenAPISpec items (Relay connection).
+type OpenAPISpecConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*OpenAPISpecEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One OpenAPISpec of an OpenAPISpecConnection page, with its cursor.
+type OpenAPISpecEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The spec.
+	Node *ent.OpenAPISpec `json:"node"`
+}
+
+// A file of a spec version.
+type OpenAPISpecFile struct {
+	// Its path, relative to the root document's directory.
+	Path string `json:"path"`
+	// Its text.
+	Text string `json:"text"`
+}
+
+// One problem found by a processing, with its location.
+type OpenAPISpecProcessError struct {
+	// What is wrong, with the file and line or JSON pointer in front.
+	Message string `json:"message"`
+	// The error code of the processing.
+	Code *string `json:"code,omitempty"`
+	// The file of the spec it is in (the root document or a referenced file).
+	File *string `json:"file,omitempty"`
+	// The line in that file; null when unknown.
+	Line *int `json:"line,omitempty"`
+	// A JSON pointer in that file; null when unknown.
+	Pointer *string `json:"pointer,omitempty"`
+}
+
+// Where a spec comes from: exactly one of url and text.
+type OpenAPISpecSourceInput struct {
+	// An absolute http(s) URL Folio fetches (relative $refs are fetched next to it).
+	URL graphql.Omittable[*string] `json:"url,omitempty"`
+	// The spec as YAML or JSON text, one document (no external $refs).
+	Text graphql.Omittable[*string] `json:"text,omitempty"`
+}
+
+// URLs of a spec.
+type OpenAPISpecURLs struct {
+	// The spec in the REST API.
+	Location string `json:"location"`
+	// Where the spec is shown; the REST location (Folio has no page for a spec).
+	App string `json:"app"`
+}
+
+// A page of OpenAPISpecVersion items (Relay connection).
+type OpenAPISpecVersionConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*OpenAPISpecVersionEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One OpenAPISpecVersion of an OpenAPISpecVersionConnection page, with its cursor.
+type OpenAPISpecVersionEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The version.
+	Node *ent.OpenAPISpecVersion `json:"node"`
+}
+
+// URLs of a spec version.
+type OpenAPISpecVersionURLs struct {
+	// The version in the REST API.
+	Location string `json:"location"`
+}
+
 // A page of Organization items (Relay connection).
 type OrganizationConnection struct {
 	// The items of this page, in the list's order, each with its cursor.
