@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -211,5 +212,20 @@ func TestSpecRefs(t *testing.T) {
 	}
 	if got := strings.Join(SpecSlugs(src), ","); got != "petstore,other" {
 		t.Errorf("slugs %s", got)
+	}
+}
+
+func TestDocumentSpecRefs(t *testing.T) {
+	src := "{% hint style=\"info\" %}\n{% openapi-operation spec=\"a\" path=\"/x\" method=\"GET\" %}\n{% endhint %}\n\n{% openapi-schemas spec=\"b\" schemas=\"S\" %}\n"
+	from := DocumentSpecRefs(ToDocument(src))
+	refs := SpecRefs(src)
+	if len(from) != 2 || len(refs) != 2 {
+		t.Fatalf("%+v %+v", from, refs)
+	}
+	for i := range refs {
+		refs[i].Line = 0
+		if a, b := fmt.Sprint(from[i]), fmt.Sprint(refs[i]); a != b {
+			t.Errorf("%s != %s", a, b)
+		}
 	}
 }

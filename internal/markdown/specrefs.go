@@ -58,3 +58,29 @@ func SpecSlugs(src string) []string {
 	}
 	return out
 }
+
+// DocumentSpecRefs lists the openapi blocks of a document (as ToDocument
+// writes them), depth first, without lines: what SpecRefs gives, read from
+// a stored document instead of the markdown.
+func DocumentSpecRefs(d Document) []SpecRef {
+	var out []SpecRef
+	var walk func(nodes []Node)
+	walk = func(nodes []Node) {
+		for _, n := range nodes {
+			if (n.Type == "openapi-operation" || n.Type == "openapi-schemas") && n.Data != nil && n.Data.Ref != nil {
+				out = append(out, SpecRef{Kind: n.Type, Spec: n.Data.Ref.Spec, Path: n.Data.Path, Method: n.Data.Method, Schemas: n.Data.Schemas})
+			}
+			walk(n.Nodes)
+		}
+	}
+	walk(d.Nodes)
+	return out
+}
+
+// Tag is the block's opening tag as FromDocument writes it.
+func (r SpecRef) Tag() string {
+	if r.Kind == "openapi-schemas" {
+		return blockTag(r.Kind, "spec", r.Spec, "schemas", strings.Join(r.Schemas, ","))
+	}
+	return blockTag("openapi-operation", "spec", r.Spec, "path", r.Path, "method", r.Method)
+}
