@@ -115,5 +115,18 @@ func TestOpenAPIBlockLinks(t *testing.T) {
 		if broken != 2 || status(m, `method="post"`) != "ok" || status(m, `schemas="Pet,Owner"`) != "ok" {
 			t.Fatalf("after a new version: %d %v", broken, m)
 		}
+
+		// GraphQL: kind openapi, the tag as url.
+		data := s.MustGraphQL(t, f.reader.Token, `query($sp: ID!) { space(id: $sp) { links(status: broken) { broken items { target { status kind url } } } } }`, map[string]any{"sp": f.space})
+		items := data["space"].(map[string]any)["links"].(map[string]any)["items"].([]any)
+		var kinds []string
+		for _, it := range items {
+			tg := it.(map[string]any)["target"].(map[string]any)
+			kinds = append(kinds, tg["kind"].(string)+" "+tg["url"].(string))
+		}
+		sort.Strings(kinds)
+		if strings.Join(kinds, "|") != `openapi {% openapi-operation spec="nosuchspec" path="/pets" method="get" %}|openapi {% openapi-operation spec="petstore" path="/owners" method="get" %}` {
+			t.Errorf("graphql: %v", kinds)
+		}
 	})
 }
