@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/folio/folio/internal/markdown"
 	"github.com/folio/folio/internal/testkit"
 )
 
@@ -129,7 +130,7 @@ func TestDerivedDataStoredOncePerBody(t *testing.T) {
 			t.Fatalf("%d derived rows after the first read, want 1", n)
 		}
 		var version int
-		if err := s.App.DB.SQL.QueryRow("SELECT version FROM page_deriveds").Scan(&version); err != nil || version != 1 {
+		if err := s.App.DB.SQL.QueryRow("SELECT version FROM page_deriveds").Scan(&version); err != nil || version != markdown.FormatVersion {
 			t.Fatalf("version %d, %v", version, err)
 		}
 		n0 = s.Statements()
