@@ -13,6 +13,10 @@ import (
 // the page tree are costed by their own rules; lists of scalars count as one
 // value). A test fails when a list of objects is missing here.
 var listFieldCaps = map[string]int64{
+	// A processing reports one problem (the first it meets).
+	"OpenAPISpec.lastProcessedErrors": 1,
+	// A version holds at most openapi.Defaults.Files files.
+	"OpenAPISpecVersion.files": 100,
 	// Unbounded: a user may belong to any number of organizations. The
 	// paging maximum stands for it (organizationsConnection pages them).
 	"Viewer.organizations": paging.MaxLimit,

@@ -32,6 +32,7 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 	translation := create(`mutation($org: ID!) { createTranslation(organizationId: $org, input: {title: "Europe", languages: [fr]}) { id } }`, org, "createTranslation")
 	field := create(`mutation($org: ID!) { createCustomField(organizationId: $org, input: {name: "status", type: text}) { id } }`, org, "createCustomField")
 	saml := create(`mutation($org: ID!) { createSAMLProvider(organizationId: $org, input: {label: "Okta"}) { id } }`, org, "createSAMLProvider")
+	spec := create(`mutation($org: ID!) { createOpenAPISpec(organizationId: $org, slug: "pets", source: {text: "openapi: 3.0.0"}) { id } }`, org, "createOpenAPISpec")
 	inv := create(`mutation($org: ID!) { createOrganizationInvite(organizationId: $org, input: {role: read}) { id } }`, org, "createOrganizationInvite")
 	cr := create(`mutation($s: ID!) { createChangeRequest(spaceId: $s) { id } }`, map[string]any{"s": space}, "createChangeRequest")
 	cm := create(`mutation($s: ID!) { postComment(spaceId: $s, input: {markdown: "Hi"}) { id } }`, map[string]any{"s": space}, "postComment")
@@ -50,6 +51,7 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 		{"TranslationSettings", translation, `query($org: ID!, $id: ID!) { translation(organizationId: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": translation}},
 		{"CustomField", field, `query($org: ID!) { customField(organizationId: $org, name: "status") { id } }`, org},
 		{"SAMLProvider", saml, `query($org: ID!, $id: ID!) { samlProvider(organizationId: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": saml}},
+		{"OpenAPISpec", spec, `query($org: ID!) { openAPISpec(organizationId: $org, slug: "pets") { id } }`, org},
 		{"Invite", inv, `query($org: ID!, $id: ID!) { organizationInviteLink(organizationId: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": inv}},
 		{"Site", site, `query($id: ID!) { site(id: $id) { id } }`, map[string]any{"id": site}},
 		{"SiteSection", section, "", nil},
@@ -78,7 +80,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "ChangeRequest Collection Comment CommentReply CustomField Invite Organization Revision SAMLProvider Site SiteSection SiteSectionGroup SiteSpace Space Team TranslationSettings User"
+	got := "ChangeRequest Collection Comment CommentReply CustomField Invite OpenAPISpec Organization Revision SAMLProvider Site SiteSection SiteSectionGroup SiteSpace Space Team TranslationSettings User"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures)", want, got)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
 	entschema "github.com/folio/folio/ent/schema"
@@ -452,7 +453,7 @@ func (r *Resolver) ProcessOpenAPISpec(ctx context.Context, j jobs.Job) error {
 			SetLastProcessedErrors(errs).SetLastProcessedAt(now).Save(ctx)
 		return err
 	}
-	return r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.withTx(ctx, func(tx *ent.Client) error {
 		v, err := r.versionOf(ctx, tx, id, res)
 		if err != nil {
 			return err
@@ -469,6 +470,10 @@ func (r *Resolver) ProcessOpenAPISpec(ctx context.Context, j jobs.Job) error {
 		}
 		return nil
 	})
+	if errors.Is(err, errStale) {
+		return nil // the newer generation's job does the work
+	}
+	return err
 }
 
 var errStale = errors.New("the spec changed during its processing")
@@ -510,4 +515,33 @@ func (r *Resolver) openAPIFetch(ctx context.Context, rawURL string) ([]byte, err
 		return nil, &openapi.FetchFailure{Err: err, Retryable: retry}
 	}
 	return res.Body, nil
+}
+
+// OpenAPIEditable checks that the caller may change the organization's
+// specs, before REST reads a body (authorization before validation).
+func (r *Resolver) OpenAPIEditable(ctx context.Context, orgID string) error {
+	_, err := openAPIEditor(ctx, orgID)
+	return err
+}
+
+// OpenAPIVersionURLLocation is a version's API URL, its spec read through
+// the loader.
+func (r *Resolver) OpenAPIVersionURLLocation(ctx context.Context, v *ent.OpenAPISpecVersion) (string, error) {
+	spec, err := loader.For(ctx).OpenAPISpecByID.Load(ctx, v.SpecID)()
+	if err != nil {
+		return "", err
+	}
+	return r.OpenAPIVersionLocation(spec, v), nil
+}
+
+// FinishedJobsKept is how long finished job rows stay (for inspection)
+// before the purge removes them.
+const FinishedJobsKept = 7 * 24 * time.Hour
+
+// PurgeFinishedJobs removes job rows finished (done or failed) more than
+// FinishedJobsKept ago; periodic jobs' rows are never finished.
+func (r *Resolver) PurgeFinishedJobs(ctx context.Context) (int, error) {
+	return r.Client.Job.Delete().
+		Where(job.StateIn(job.StateDone, job.StateFailed), job.UpdatedAtLT(clock.Now().Add(-FinishedJobsKept))).
+		Exec(ctx)
 }

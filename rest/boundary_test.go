@@ -164,7 +164,7 @@ func TestStrangersMeetNotFoundBeforeBadBodies(t *testing.T) {
 			"translationId": w.translation, "fieldName": w.field, "userId": w.admin.ID,
 			"samlProviderId": "nosuchprovider", "commentId": w.comment, "commentReplyId": w.commentReply,
 			"siteId": w.site, "siteSectionId": w.siteSection, "siteSectionGroupId": w.siteGroup,
-			"siteSpaceId": w.siteSpace, "shareLinkId": w.shareLink,
+			"siteSpaceId": w.siteSpace, "shareLinkId": w.shareLink, "specSlug": "pets",
 		}
 		// Creating an organization has no target to hide. Joining through
 		// an invite link takes no body and is open to anyone with the link:

@@ -41,6 +41,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.linkRoutes(r)
 	a.importRoutes(r)
 	a.pdfRoutes(r)
+	a.openAPIRoutes(r)
 }
 
 // Downloads mounts the file downloads, outside /v1 and its authentication.
@@ -49,6 +50,7 @@ func Downloads(r chi.Router, res *graph.Resolver) {
 	r = r.With(checkPathMiddleware)
 	a.fileDownloads(r)
 	a.generatedDownloads(r)
+	a.openAPIContent(r)
 }
 
 // handler is how every REST operation is written: parse the request, call

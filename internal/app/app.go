@@ -53,6 +53,8 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	a := &App{Config: cfg, DB: d, Resolver: res, life: newLifecycle(),
 		Metrics: metrics.Registry(d.SQL, d.Dialect, Version())}
 	metrics.Imports(res.Imports)
+	res.OpenAPILimits.FetchTime = cfg.OpenAPIFetchTimeout
+	res.Jobs = a.jobRunner(d, logger)
 	a.Handler = a.routes(slog.New(WithRequestID(logger.Handler())))
 	return a, nil
 }

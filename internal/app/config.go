@@ -57,6 +57,16 @@ type Config struct {
 	// MaxImports is the number of imports that run at once (each may hold
 	// 100 MB unpacked); more wait their turn, then answer 503.
 	MaxImports int
+	// JobPoll is how often an idle job runner looks at the queue; JobLease
+	// how long a claimed job holds without renewal; JobMaxAttempts and
+	// JobBackoff bound the retries of fetch failures (the backoff doubles
+	// each attempt).
+	JobPoll        time.Duration
+	JobLease       time.Duration
+	JobMaxAttempts int
+	JobBackoff     time.Duration
+	// OpenAPIFetchTimeout bounds each fetch of an OpenAPI processing.
+	OpenAPIFetchTimeout time.Duration
 }
 
 // Kind is what a setting's text must be; it decides how the text is parsed
@@ -147,6 +157,21 @@ var Settings = []Setting{
 	{Env: "FOLIO_MAX_IMPORTS", Flag: "max-imports", Kind: Number, Default: strconv.Itoa(importer.DefaultInFlight),
 		Meaning: "imports running at once (each may hold 100 MB unpacked); more wait up to 10 s, then 503",
 		field:   func(c *Config) any { return &c.MaxImports }},
+	{Env: "FOLIO_JOB_POLL_INTERVAL", Flag: "job-poll-interval", Kind: Duration, Default: "1s",
+		Meaning: "how often an idle server looks for queued background jobs (OpenAPI processing, purge); jobs queued by the same server start at once",
+		field:   func(c *Config) any { return &c.JobPoll }},
+	{Env: "FOLIO_JOB_LEASE", Flag: "job-lease", Kind: Duration, Default: "30s",
+		Meaning: "how long a claimed job is held without renewal (renewed every third of it); a job of a server that died runs again after it",
+		field:   func(c *Config) any { return &c.JobLease }},
+	{Env: "FOLIO_JOB_MAX_ATTEMPTS", Flag: "job-max-attempts", Kind: Number, Default: "4",
+		Meaning: "attempts of a job whose fetch failed in a way that may pass (unreachable, timeout, 5xx); parse errors are final",
+		field:   func(c *Config) any { return &c.JobMaxAttempts }},
+	{Env: "FOLIO_JOB_BACKOFF", Flag: "job-backoff", Kind: Duration, Default: "5s",
+		Meaning: "wait before the second attempt of a failed job, doubling for each further attempt",
+		field:   func(c *Config) any { return &c.JobBackoff }},
+	{Env: "FOLIO_OPENAPI_FETCH_TIMEOUT", Flag: "openapi-fetch-timeout", Kind: Duration, Default: "30s",
+		Meaning: "longest fetch of one file of an OpenAPI spec (FETCH_TIMEOUT beyond)",
+		field:   func(c *Config) any { return &c.OpenAPIFetchTimeout }},
 }
 
 // Defaults is the configuration with every setting at its default.

@@ -105,20 +105,25 @@ func TestSettingsTable(t *testing.T) {
 	}
 
 	good := map[string]string{
-		"FOLIO_ADDR":                ":9090",
-		"DATABASE_URL":              "postgres://folio:secret@db.internal:5432/folio?sslmode=require",
-		"FOLIO_DATA_DIR":            filepath.Join(t.TempDir(), "not", "yet"),
-		"FOLIO_BASE_URL":            "https://docs.example.com/",
-		"FOLIO_BLOB_URL":            "mem://",
-		"FOLIO_MAX_BODY_BYTES":      "1024",
-		"FOLIO_ALLOW_PRIVATE_FETCH": "true",
-		"FOLIO_PURGE_INTERVAL":      "90m",
-		"FOLIO_REQUEST_TIMEOUT":     "5s",
-		"FOLIO_MAX_RESPONSE_BYTES":  "2048",
-		"FOLIO_MAX_IMPORTS":         "4",
-		"FOLIO_METRICS_ADDR":        "127.0.0.1:9100",
-		"FOLIO_SHUTDOWN_TIMEOUT":    "45s",
-		"FOLIO_DRAIN_DELAY":         "5s",
+		"FOLIO_ADDR":                  ":9090",
+		"DATABASE_URL":                "postgres://folio:secret@db.internal:5432/folio?sslmode=require",
+		"FOLIO_DATA_DIR":              filepath.Join(t.TempDir(), "not", "yet"),
+		"FOLIO_BASE_URL":              "https://docs.example.com/",
+		"FOLIO_BLOB_URL":              "mem://",
+		"FOLIO_MAX_BODY_BYTES":        "1024",
+		"FOLIO_ALLOW_PRIVATE_FETCH":   "true",
+		"FOLIO_PURGE_INTERVAL":        "90m",
+		"FOLIO_REQUEST_TIMEOUT":       "5s",
+		"FOLIO_MAX_RESPONSE_BYTES":    "2048",
+		"FOLIO_MAX_IMPORTS":           "4",
+		"FOLIO_METRICS_ADDR":          "127.0.0.1:9100",
+		"FOLIO_SHUTDOWN_TIMEOUT":      "45s",
+		"FOLIO_DRAIN_DELAY":           "5s",
+		"FOLIO_JOB_POLL_INTERVAL":     "2s",
+		"FOLIO_JOB_LEASE":             "1m",
+		"FOLIO_JOB_MAX_ATTEMPTS":      "3",
+		"FOLIO_JOB_BACKOFF":           "7s",
+		"FOLIO_OPENAPI_FETCH_TIMEOUT": "10s",
 	}
 	c := app.Defaults()
 	if err := c.ApplyEnv(getenv(good), nil); err != nil {
@@ -127,7 +132,8 @@ func TestSettingsTable(t *testing.T) {
 	want := app.Config{Addr: ":9090", DatabaseURL: good["DATABASE_URL"], DataDir: good["FOLIO_DATA_DIR"],
 		BaseURL: "https://docs.example.com/", BlobURL: "mem://", MaxBodyBytes: 1024, AllowPrivateFetch: true,
 		ShutdownTimeout: 45 * time.Second, DrainDelay: 5 * time.Second, MetricsAddr: "127.0.0.1:9100", PurgeInterval: 90 * time.Minute, RequestTimeout: 5 * time.Second,
-		MaxResponseBytes: 2048, MaxImports: 4}
+		MaxResponseBytes: 2048, MaxImports: 4,
+		JobPoll: 2 * time.Second, JobLease: time.Minute, JobMaxAttempts: 3, JobBackoff: 7 * time.Second, OpenAPIFetchTimeout: 10 * time.Second}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)
 	}

@@ -112,7 +112,7 @@ func Serve(ctx context.Context, cfg Config, ln, metricsLn net.Listener, logger *
 	if a.OnServing != nil {
 		a.OnServing() // requests made from here on reach the App
 	}
-	a.startJobs(logger)
+	a.startJobs()
 	logger.Info("serving", "version", Version(), "addr", ln.Addr().String(), "base_url", a.Config.PublicBaseURL(), "database", a.DB.Dialect)
 
 	select {
@@ -196,40 +196,27 @@ func health(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(`{"status":"ok","version":` + string(version) + `}` + "\n"))
 }
 
-// startJobs runs the App's background jobs until draining begins.
-func (a *App) startJobs(logger *slog.Logger) {
+// startJobs runs the App's job runner (internal/jobs: OpenAPI processing
+// and the periodic purge) until draining begins; a job under way then
+// finishes, or is cut with the requests (its lease runs out and it runs
+// again on the next start or on another instance).
+func (a *App) startJobs() {
 	a.life.jobs.Add(1)
 	go func() {
 		defer a.life.jobs.Done()
-		a.purgeLoop(logger)
+		a.Resolver.Jobs.Run(a.life.stopJobs, a.life.cut)
 	}()
 }
 
-// purgeLoop removes spaces past their restore window, at start and then
-// every PurgeInterval, until draining begins; a run under way when it
-// begins finishes (or is cut with the requests).
-func (a *App) purgeLoop(logger *slog.Logger) {
-	ticker := time.NewTicker(a.Config.PurgeInterval)
-	defer ticker.Stop()
-	for {
-		metrics.PurgeRunning.Add(1)
-		n, err := a.Resolver.PurgeDeletedSpaces(a.life.cut)
-		metrics.PurgeRunning.Add(-1)
-		switch {
-		case err != nil && a.life.cut.Err() == nil:
-			metrics.JobRuns.WithLabelValues("purge", metrics.Outcome(false)).Inc()
-			logger.Error("purge of deleted spaces failed", "err", err)
-		case err == nil:
-			metrics.JobRuns.WithLabelValues("purge", metrics.Outcome(true)).Inc()
-			metrics.JobLastSuccess.WithLabelValues("purge").SetToCurrentTime()
-			if n > 0 {
-				logger.Info("purged deleted spaces", "count", n)
-			}
-		}
-		select {
-		case <-a.life.stopJobs:
-			return
-		case <-ticker.C:
-		}
+// StartJobs runs the job runner of an App that tests built without Serve.
+func (a *App) StartJobs() { a.startJobs() }
+
+// StopJobs stops the job runner as draining does and waits for jobs under
+// way (cut at once when cut is true, as at the end of the shutdown timeout).
+func (a *App) StopJobs(cut bool) {
+	a.life.drain()
+	if cut {
+		a.life.cutNow(ErrDraining)
 	}
+	a.life.jobs.Wait()
 }

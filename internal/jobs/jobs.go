@@ -143,14 +143,6 @@ func (r *Runner) Wake() {
 	}
 }
 
-// ph is the dialect's n-th placeholder.
-func (r *Runner) ph(n int) string {
-	if r.Dialect == "postgres" {
-		return fmt.Sprintf("$%d", n)
-	}
-	return "?"
-}
-
 func (r *Runner) q(s string) string {
 	// Placeholders are written $1…$n; SQLite takes ? in order.
 	if r.Dialect == "postgres" {
@@ -321,14 +313,15 @@ func (r *Runner) finish(ctx context.Context, j *Job, err error) error {
 		if err != nil {
 			msg = err.Error()
 		}
-		res, werr = r.DB.ExecContext(ctx, r.q(`UPDATE jobs SET state = $1, run_at = $2, lease_until = 0, owner = '', runs = runs + 1, last_error = $3, attempts = `+attempts+`, updated_at = $4
+		// owner stays: it tells which runner ran the job last.
+		res, werr = r.DB.ExecContext(ctx, r.q(`UPDATE jobs SET state = $1, run_at = $2, lease_until = 0, runs = runs + 1, last_error = $3, attempts = `+attempts+`, updated_at = $4
 			WHERE id = $5 AND owner = $6 AND state = 'running'`), state, next, msg, clock.Now(), j.ID, r.owner)
 	case IsRetry(err) && j.Attempts < r.MaxAttempts:
 		wait := time.Duration(float64(r.Backoff) * math.Pow(2, float64(j.Attempts-1)))
 		res, werr = r.DB.ExecContext(ctx, r.q(`UPDATE jobs SET state = 'queued', run_at = $1, lease_until = 0, owner = '', last_error = $2, updated_at = $3
 			WHERE id = $4 AND owner = $5 AND state = 'running'`), now+wait.Milliseconds(), err.Error(), clock.Now(), j.ID, r.owner)
 	default:
-		res, werr = r.DB.ExecContext(ctx, r.q(`UPDATE jobs SET state = 'failed', lease_until = 0, owner = '', runs = runs + 1, last_error = $1, updated_at = $2
+		res, werr = r.DB.ExecContext(ctx, r.q(`UPDATE jobs SET state = 'failed', lease_until = 0, runs = runs + 1, last_error = $1, updated_at = $2
 			WHERE id = $3 AND owner = $4 AND state = 'running'`), err.Error(), clock.Now(), j.ID, r.owner)
 	}
 	if werr != nil {

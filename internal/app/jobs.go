@@ -1,0 +1,51 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/internal/jobs"
+	"github.com/folio/folio/internal/metrics"
+)
+
+// jobRunner is the App's one runner of background jobs: OpenAPI processing
+// (queued by requests) and the purge of deleted spaces (periodic, every
+// PurgeInterval, once across instances). It polls through the raw pool, so
+// tests' statement counts see only requests.
+func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
+	log := slog.New(WithRequestID(logger.Handler()))
+	return &jobs.Runner{
+		DB:      d.SQL,
+		Dialect: d.Dialect,
+		Handlers: map[string]jobs.Handler{
+			graph.JobOpenAPI: a.Resolver.ProcessOpenAPISpec,
+			graph.JobPurge: func(ctx context.Context, _ jobs.Job) error {
+				metrics.PurgeRunning.Add(1)
+				defer metrics.PurgeRunning.Add(-1)
+				n, err := a.Resolver.PurgeDeletedSpaces(ctx)
+				if err != nil {
+					return err
+				}
+				if n > 0 {
+					log.Info("purged deleted spaces", "count", n)
+				}
+				_, err = a.Resolver.PurgeFinishedJobs(ctx)
+				return err
+			},
+		},
+		Periodic:    []jobs.Periodic{{Kind: graph.JobPurge, Every: a.Config.PurgeInterval}},
+		Poll:        a.Config.JobPoll,
+		Lease:       a.Config.JobLease,
+		MaxAttempts: a.Config.JobMaxAttempts,
+		Backoff:     a.Config.JobBackoff,
+		Logger:      log,
+		Observe: func(kind string, ok bool) {
+			metrics.JobRuns.WithLabelValues(kind, metrics.Outcome(ok)).Inc()
+			if ok {
+				metrics.JobLastSuccess.WithLabelValues(kind).SetToCurrentTime()
+			}
+		},
+	}
+}
