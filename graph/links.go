@@ -66,6 +66,23 @@ func (r *Resolver) revisionLinks(ctx context.Context, rev *ent.Revision, pageID 
 	}
 	set := &linkSet{}
 	byTarget := map[string]*model.LinkUsage{}
+	add := func(target model.LinkTarget, p *ent.Page) {
+		set.total++
+		if target.Status == model.LinkBroken {
+			set.broken++
+		}
+		key := target.Status + "\x00" + target.Kind + "\x00" + target.URL + "\x00" + target.PageID + "\x00" + target.FileID + "\x00" + target.Anchor
+		u := byTarget[key]
+		if u == nil {
+			u = &model.LinkUsage{Target: target, Tree: t}
+			byTarget[key] = u
+			set.usages = append(set.usages, u)
+		}
+		if !containsPage(u.Locations, p) {
+			u.Locations = append(u.Locations, p)
+		}
+	}
+	var specs *specLinks // created at the first openapi block
 	for _, p := range t.Pages {
 		if pageID != "" && p.PageID != pageID {
 			continue
@@ -74,21 +91,20 @@ func (r *Resolver) revisionLinks(ctx context.Context, rev *ent.Revision, pageID 
 			continue
 		}
 		for _, link := range derived[p.ContentHash].Links {
-			target := r.resolveLink(link.Target, p, t, byPath, fileIDs, anchorsOf)
-			set.total++
-			if target.Status == model.LinkBroken {
-				set.broken++
+			add(r.resolveLink(link.Target, p, t, byPath, fileIDs, anchorsOf), p)
+		}
+		// API reference blocks: reported like links (openapi_blocks.go).
+		for _, ref := range derived[p.ContentHash].Specs {
+			if specs == nil {
+				if specs, err = r.newSpecLinks(ctx, rev.SpaceID); err != nil {
+					return nil, err
+				}
 			}
-			key := target.Status + "\x00" + target.Kind + "\x00" + target.URL + "\x00" + target.PageID + "\x00" + target.FileID + "\x00" + target.Anchor
-			u := byTarget[key]
-			if u == nil {
-				u = &model.LinkUsage{Target: target, Tree: t}
-				byTarget[key] = u
-				set.usages = append(set.usages, u)
+			target, err := specs.resolve(ctx, ref)
+			if err != nil {
+				return nil, err
 			}
-			if !containsPage(u.Locations, p) {
-				u.Locations = append(u.Locations, p)
-			}
+			add(target, p)
 		}
 	}
 	return set, nil

@@ -97,7 +97,8 @@ func (a *API) presentLinkUsage(ctx context.Context, u *model.LinkUsage) (any, er
 	var err error
 	t := u.Target
 	switch {
-	case t.Status == model.LinkBroken || t.Kind == model.LinkURL:
+	case t.Status == model.LinkBroken || t.Kind == model.LinkURL || t.Kind == model.LinkOpenAPI:
+		// API reference blocks too: their tag, as a URL location.
 		target = map[string]any{"kind": model.LinkURL, "url": t.URL}
 	case t.Kind == model.LinkFile:
 		target, err = a.presentFileLocation(ctx, u.SpaceID, t.File)

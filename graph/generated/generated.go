@@ -7519,6 +7519,8 @@ enum LinkKind {
   file
   "A heading of the same page (#anchor)."
   anchor
+  "An API reference block ({% openapi-operation %} or {% openapi-schemas %}); url is its tag. Broken when the organization has no such OpenAPI spec (or no version of it yet), or the spec has no such path, method or schema."
+  openapi
 }
 
 extend type Space {
@@ -44678,16 +44680,18 @@ func (ec *executionContext) marshalNLinkKind2string(ctx context.Context, sel ast
 
 var (
 	unmarshalNLinkKind2string = map[string]string{
-		"url":    model.LinkURL,
-		"page":   model.LinkPage,
-		"file":   model.LinkFile,
-		"anchor": model.LinkAnchor,
+		"url":     model.LinkURL,
+		"page":    model.LinkPage,
+		"file":    model.LinkFile,
+		"anchor":  model.LinkAnchor,
+		"openapi": model.LinkOpenAPI,
 	}
 	marshalNLinkKind2string = map[string]string{
-		model.LinkURL:    "url",
-		model.LinkPage:   "page",
-		model.LinkFile:   "file",
-		model.LinkAnchor: "anchor",
+		model.LinkURL:     "url",
+		model.LinkPage:    "page",
+		model.LinkFile:    "file",
+		model.LinkAnchor:  "anchor",
+		model.LinkOpenAPI: "openapi",
 	}
 )
 

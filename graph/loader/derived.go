@@ -24,6 +24,10 @@ type Derived struct {
 	Links    []markdown.Link
 	Anchors  []string
 	Sections []markdown.Section
+	// Specs is the openapi blocks of the body (not stored: read from
+	// Document, which holds them), the index of which bodies embed which
+	// OpenAPI spec.
+	Specs []markdown.SpecRef
 }
 
 // DerivedID is the PageDerived row id of a body at the current format.
@@ -31,8 +35,10 @@ func DerivedID(hash string) string { return hash + ".v" + strconv.Itoa(markdown.
 
 // Derive computes a body's derived data.
 func Derive(md string) *Derived {
-	return &Derived{Document: markdown.ToDocument(md), Text: markdown.Text(md), Links: markdown.Links(md),
+	d := &Derived{Document: markdown.ToDocument(md), Text: markdown.Text(md), Links: markdown.Links(md),
 		Anchors: markdown.Anchors(md), Sections: markdown.Sections(md)}
+	d.Specs = markdown.DocumentSpecRefs(d.Document)
+	return d
 }
 
 // derivedChunk keeps bulk inserts under every database's parameter limit.
@@ -56,6 +62,7 @@ func loadDerived(ctx context.Context, client *ent.Client, hashes []string) (map[
 		if err := decodeAll(r, d); err != nil {
 			return nil, err
 		}
+		d.Specs = markdown.DocumentSpecRefs(d.Document)
 		out[r.ContentHash] = d
 	}
 	var missing []string

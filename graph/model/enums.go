@@ -46,6 +46,9 @@ const (
 	LinkPage   = "page"
 	LinkFile   = "file"
 	LinkAnchor = "anchor"
+	// An API reference block ({% openapi-operation %}, {% openapi-schemas %}):
+	// broken when its spec, path, method or schema is unknown.
+	LinkOpenAPI = "openapi"
 
 	// MergeResult.result
 	MergeResultMerge  = "merge"

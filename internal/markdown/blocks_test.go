@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -192,4 +193,39 @@ func FuzzBlocksRoundTrip(f *testing.F) {
 			t.Fatalf("%q wrote back %q:\n got %v\nwant %v", src, back, got, want)
 		}
 	})
+}
+
+func TestSpecRefs(t *testing.T) {
+	src := "---\ntitle: x\n---\n" + blocksPage + "\n> {% openapi-operation spec=\"other\" path=\"/a\" method=\"POST\" %}\n"
+	refs := SpecRefs(src)
+	if len(refs) != 3 {
+		t.Fatalf("refs %+v", refs)
+	}
+	if r := refs[0]; r.Kind != "openapi-operation" || r.Spec != "petstore" || r.Path != "/pets" || r.Method != "get" || r.Line != 1+strings.Count(src[:strings.Index(src, "{% openapi-operation")], "\n") {
+		t.Errorf("first %+v", r)
+	}
+	if r := refs[1]; r.Kind != "openapi-schemas" || strings.Join(r.Schemas, ",") != "Pet,Error" {
+		t.Errorf("second %+v", r)
+	}
+	if r := refs[2]; r.Spec != "other" || r.Method != "post" {
+		t.Errorf("third %+v", r)
+	}
+	if got := strings.Join(SpecSlugs(src), ","); got != "petstore,other" {
+		t.Errorf("slugs %s", got)
+	}
+}
+
+func TestDocumentSpecRefs(t *testing.T) {
+	src := "{% hint style=\"info\" %}\n{% openapi-operation spec=\"a\" path=\"/x\" method=\"GET\" %}\n{% endhint %}\n\n{% openapi-schemas spec=\"b\" schemas=\"S\" %}\n"
+	from := DocumentSpecRefs(ToDocument(src))
+	refs := SpecRefs(src)
+	if len(from) != 2 || len(refs) != 2 {
+		t.Fatalf("%+v %+v", from, refs)
+	}
+	for i := range refs {
+		refs[i].Line = 0
+		if a, b := fmt.Sprint(from[i]), fmt.Sprint(refs[i]); a != b {
+			t.Errorf("%s != %s", a, b)
+		}
+	}
 }

@@ -107,7 +107,8 @@ type HTMLOptions struct {
 	// instead of the default rendering. Its HTML is sanitized like the rest.
 	Blocks map[string]BlockRenderer
 	// IDPrefix is put before the ids of tab inputs, for a page that shows
-	// several rendered texts; heading ids are never prefixed.
+	// several rendered texts; heading ids are never prefixed. Letters,
+	// digits, '-' and '_' only (the sanitizer drops other ids).
 	IDPrefix string
 }
 
@@ -127,7 +128,7 @@ type Block struct {
 type Rendered struct {
 	HTML    template.HTML // sanitized
 	Outline []OutlineItem // headings of level 2 and 3, outside tabs, in order
-	Text    string        // plain text, as Text gives it
+	Text    string        // plain text, built as Text builds it (footnotes included)
 }
 
 // OutlineItem is one heading of the on-page table of contents.
