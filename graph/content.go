@@ -106,7 +106,7 @@ func (r *Resolver) PageMarkdown(ctx context.Context, p *model.Page) (string, err
 		return "", nil
 	}
 	if p.InTree {
-		bodies, err := loader.For(ctx).RevisionBodies.Load(ctx, p.RevisionID)()
+		bodies, err := loader.For(ctx).RevisionBodies.Load(ctx, p.Tree.RevisionID)()
 		return bodies[p.ContentHash], err
 	}
 	return loader.For(ctx).PageMarkdown.Load(ctx, p.ContentHash)()
