@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"sort"
 
 	"github.com/folio/folio/ent"
@@ -28,10 +29,16 @@ const maxMergeChanged = 1000
 // revisions must be read whole: ours is not canonical, or too much changed.
 func (r *Resolver) changedSides(ctx context.Context, base, ours, theirs string) (*mergeSides, error) {
 	l := loader.For(ctx)
-	oursRev, err := l.RevisionByID.Load(ctx, ours)()
-	if err != nil {
-		return nil, err
+	revs := []string{base, ours, theirs}
+	revRows, errs := l.RevisionByID.LoadMany(ctx, revs)()
+	buckets := map[string]int{}
+	for i, rev := range revs {
+		if errs != nil && errs[i] != nil {
+			return nil, errs[i]
+		}
+		buckets[rev] = revRows[i].Buckets
 	}
+	oursRev := revRows[1]
 	// Revisions the application writes record their shape; others (made
 	// before it was recorded, seeded) are checked whole once per merge.
 	count := 0
@@ -70,13 +77,11 @@ func (r *Resolver) changedSides(ctx context.Context, base, ours, theirs string) 
 	}
 
 	oursFiles, theirsFiles := l.RevisionFiles.Load(ctx, ours), l.RevisionFiles.Load(ctx, theirs)
-	revs := []string{base, ours, theirs}
 	sides, err := readAround(revs, setKeys(changed), func(byParent bool, keys []string) (map[string][]*ent.Page, error) {
-		by := page.PageIDIn
 		if byParent {
-			by = page.ParentPageIDIn
+			return loader.RevisionPages(ctx, r.Client, revs, page.ParentPageIDIn(keys...))
 		}
-		return loader.RevisionPages(ctx, r.Client, revs, by(keys...))
+		return r.pagesByID(ctx, maps, buckets, keys)
 	})
 	if err != nil || sides == nil {
 		return nil, err
@@ -214,6 +219,43 @@ func (r *Resolver) chunkMaps(ctx context.Context, revs ...string) (map[string]ma
 		out[rev][bucket] = chunk
 	}
 	return out, rows.Err()
+}
+
+// pagesByID reads the rows of pages keys in revisions (by revision), from
+// the one chunk of each revision that can hold each: its bucket is known
+// from the page id, so the read costs what it finds.
+func (r *Resolver) pagesByID(ctx context.Context, maps map[string]map[int]string, buckets map[string]int, keys []string) (map[string][]*ent.Page, error) {
+	owners := map[string][]string{} // chunk → revisions naming it
+	for rev, m := range maps {
+		for _, k := range keys {
+			c, ok := m[db.Bucket(k, buckets[rev])]
+			if ok && !slices.Contains(owners[c], rev) {
+				owners[c] = append(owners[c], rev)
+			}
+		}
+	}
+	out := map[string][]*ent.Page{}
+	if len(owners) == 0 {
+		return out, nil
+	}
+	rows, err := r.Client.Page.Query().Where(page.ChunkIDIn(setKeys(boolSet(owners))...), page.PageIDIn(keys...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range rows {
+		for _, rev := range owners[p.ChunkID] {
+			out[rev] = append(out[rev], p)
+		}
+	}
+	return out, nil
+}
+
+func boolSet[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
 
 // onlyIn lists the chunks of map a that map b does not name: the rows of
