@@ -199,9 +199,9 @@ type Tree struct {
 	// tree of rows from nowhere in particular).
 	RevisionID string
 	Pages      []*ent.Page
-	ByID     map[string]*ent.Page
-	Children map[string][]*ent.Page // by parent page id; "" holds the root pages
-	paths    map[string]string
+	ByID       map[string]*ent.Page
+	Children   map[string][]*ent.Page // by parent page id; "" holds the root pages
+	paths      map[string]string
 }
 
 // NewTree arranges page rows (in any order) as a tree.
