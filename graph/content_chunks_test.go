@@ -298,5 +298,18 @@ func TestPurgeLeavesNoOrphanChunks(t *testing.T) {
 				t.Fatalf("page row %s of chunk %s, which no revision names", p.ID, p.ChunkID)
 			}
 		}
+		// The search index kept the duplicate's pages only; on SQLite its
+		// rowid map follows it row for row.
+		if s.App.DB.Dialect == "sqlite3" {
+			var rows, mapped, gone int
+			q := "SELECT (SELECT count(*) FROM search_pages), (SELECT count(*) FROM search_rows r JOIN search_pages p ON p.rowid = r.rid " +
+				"AND p.space_id = r.space_id AND p.page_id = r.page_id), (SELECT count(*) FROM search_rows WHERE space_id = ?)"
+			if err := s.App.DB.SQL.QueryRowContext(ctx, q, sp).Scan(&rows, &mapped, &gone); err != nil {
+				t.Fatal(err)
+			}
+			if rows != mapped || rows == 0 || gone != 0 {
+				t.Fatalf("search index: %d rows, %d mapped, %d of the purged space", rows, mapped, gone)
+			}
+		}
 	})
 }

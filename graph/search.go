@@ -76,7 +76,7 @@ func (r *Resolver) reindex(ctx context.Context, tx *ent.Client, spaceID string, 
 		}
 		docs = append(docs, search.Doc{SpaceID: spaceID, PageID: id, Title: p.Title, Body: markdown.Text(body)})
 	}
-	stmts := []search.Statement{search.Delete(r.Dialect, spaceID, append(changed, removed...))}
+	stmts := search.Delete(r.Dialect, spaceID, append(changed, removed...))
 	stmts = append(stmts, search.Insert(r.Dialect, docs)...)
 	for _, st := range stmts {
 		if _, err := tx.ExecContext(ctx, st.SQL, st.Args...); err != nil {
@@ -88,9 +88,12 @@ func (r *Resolver) reindex(ctx context.Context, tx *ent.Client, spaceID string, 
 
 // unindexSpace drops a purged space from the index.
 func (r *Resolver) unindexSpace(ctx context.Context, tx *ent.Client, spaceID string) error {
-	st := search.Delete(r.Dialect, spaceID, nil)
-	_, err := tx.ExecContext(ctx, st.SQL, st.Args...)
-	return err
+	for _, st := range search.Delete(r.Dialect, spaceID, nil) {
+		if _, err := tx.ExecContext(ctx, st.SQL, st.Args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maxHits bounds the pages a search ranks; results page through them.

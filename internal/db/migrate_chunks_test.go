@@ -47,6 +47,17 @@ func TestMigratePagesToChunks(t *testing.T) {
 					t.Fatalf("%s: %v", stmt, err)
 				}
 			}
+			if kind == "sqlite" {
+				// A search index from before its rowid map.
+				for _, stmt := range []string{
+					"DROP TABLE search_rows",
+					"INSERT INTO search_pages (space_id, page_id, title, body) VALUES ('s', 'A', 'A', 'old body')",
+				} {
+					if _, err := d.SQL.ExecContext(ctx, stmt); err != nil {
+						t.Fatalf("%s: %v", stmt, err)
+					}
+				}
+			}
 			d.Client.Close()
 
 			d, err = db.Open(ctx, url, dir)
@@ -75,6 +86,13 @@ func TestMigratePagesToChunks(t *testing.T) {
 				}
 				if n := d.Client.RevisionChunk.Query().Where(revisionchunk.RevisionID(revs[i]), revisionchunk.ChunkID(revs[i])).CountX(ctx); n != 1 {
 					t.Fatalf("migrated revision names %d chunks of its id, want 1", n)
+				}
+			}
+			if kind == "sqlite" {
+				var n int
+				if err := d.SQL.QueryRowContext(ctx, "SELECT count(*) FROM search_rows r JOIN search_pages p ON p.rowid = r.rid "+
+					"WHERE r.space_id = 's' AND r.page_id = 'A' AND p.page_id = 'A'").Scan(&n); err != nil || n != 1 {
+					t.Fatalf("the old search row is mapped %d times (%v), want 1", n, err)
 				}
 			}
 			// Opening again changes nothing.
