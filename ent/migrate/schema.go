@@ -493,6 +493,11 @@ var (
 				Unique:  true,
 				Columns: []*schema.Column{PagesColumns[1], PagesColumns[2]},
 			},
+			{
+				Name:    "page_chunk_id_parent_page_id",
+				Unique:  false,
+				Columns: []*schema.Column{PagesColumns[1], PagesColumns[3]},
+			},
 		},
 	}
 	// PageContentsColumns holds the columns for the "page_contents" table.

@@ -106,6 +106,9 @@ func (Page) Fields() []ent.Field {
 func (Page) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("chunk_id", "page_id").Unique(),
+		// A merge that places pages reads whole sibling groups: by parent
+		// within each chunk of a revision, not every row of the revision.
+		index.Fields("chunk_id", "parent_page_id"),
 	}
 }
 
