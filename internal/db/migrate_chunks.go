@@ -15,21 +15,41 @@ import (
 // (internal/db/chunks.go), and its first merge checks its shape whole.
 
 // beforeChunks tells whether the database holds pages from before chunks,
-// and if so renames their revision column to chunk_id.
+// and if so renames their revision column to chunk_id. A database that an
+// older version opened again after this one (both columns) gets the old
+// rows' owner copied into chunk_id and the old column dropped.
 func beforeChunks(ctx context.Context, raw *sql.DB, dialectName string) (bool, error) {
-	q := "SELECT count(*) FROM pragma_table_info('pages') WHERE name = 'revision_id'"
-	if dialectName == dialectPostgres {
-		q = "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'pages' AND column_name = 'revision_id'"
+	has := func(column string) (bool, error) {
+		q := "SELECT count(*) FROM pragma_table_info('pages') WHERE name = ?"
+		if dialectName == dialectPostgres {
+			q = "SELECT count(*) FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'pages' AND column_name = $1"
+		}
+		var n int
+		err := raw.QueryRowContext(ctx, q, column).Scan(&n)
+		return n > 0, err
 	}
-	var n int
-	if err := raw.QueryRowContext(ctx, q).Scan(&n); err != nil {
+	old, err := has("revision_id")
+	if err != nil || !old {
 		return false, err
 	}
-	if n == 0 {
-		return false, nil
+	both, err := has("chunk_id")
+	if err != nil {
+		return false, err
 	}
-	_, err := raw.ExecContext(ctx, "ALTER TABLE pages RENAME COLUMN revision_id TO chunk_id")
-	return err == nil, err
+	stmts := []string{"ALTER TABLE pages RENAME COLUMN revision_id TO chunk_id"}
+	if both {
+		stmts = []string{
+			"UPDATE pages SET chunk_id = revision_id WHERE chunk_id IS NULL OR chunk_id = ''",
+			"DROP INDEX IF EXISTS page_revision_id_page_id",
+			"ALTER TABLE pages DROP COLUMN revision_id",
+		}
+	}
+	for _, stmt := range stmts {
+		if _, err := raw.ExecContext(ctx, stmt); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // nameOldChunks gives every revision whose pages are a chunk of its own id

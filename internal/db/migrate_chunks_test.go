@@ -95,10 +95,17 @@ func TestMigratePagesToChunks(t *testing.T) {
 					t.Fatalf("the old search row is mapped %d times (%v), want 1", n, err)
 				}
 			}
-			// Opening again changes nothing.
+			// Opening again changes nothing, even after an older version
+			// opened the database meanwhile (it adds its column back).
+			if _, err := d.SQL.ExecContext(ctx, "ALTER TABLE pages ADD COLUMN revision_id TEXT"); err != nil {
+				t.Fatal(err)
+			}
 			d.Client.Close()
 			if d, err = db.Open(ctx, url, dir); err != nil {
 				t.Fatal(err)
+			}
+			if pages, err := loader.RevisionPages(ctx, d.Client, revs); err != nil || len(pages[revs[1]]) != 3 {
+				t.Fatalf("after a second start: %v, %v", pages, err)
 			}
 			if n := d.Client.RevisionChunk.Query().CountX(ctx); n != 2 {
 				t.Fatalf("%d chunk map rows after a second start, want 2", n)
