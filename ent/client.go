@@ -35,6 +35,7 @@ import (
 	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/pagederived"
 	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesection"
@@ -95,6 +96,8 @@ type Client struct {
 	PageDerived *PageDerivedClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
+	// RevisionChunk is the client for interacting with the RevisionChunk builders.
+	RevisionChunk *RevisionChunkClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
 	// Site is the client for interacting with the Site builders.
@@ -148,6 +151,7 @@ func (c *Client) init() {
 	c.PageContent = NewPageContentClient(c.config)
 	c.PageDerived = NewPageDerivedClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
+	c.RevisionChunk = NewRevisionChunkClient(c.config)
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
@@ -271,6 +275,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PageContent:         NewPageContentClient(cfg),
 		PageDerived:         NewPageDerivedClient(cfg),
 		Revision:            NewRevisionClient(cfg),
+		RevisionChunk:       NewRevisionChunkClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Site:                NewSiteClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
@@ -321,6 +326,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PageContent:         NewPageContentClient(cfg),
 		PageDerived:         NewPageDerivedClient(cfg),
 		Revision:            NewRevisionClient(cfg),
+		RevisionChunk:       NewRevisionChunkClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Site:                NewSiteClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
@@ -364,9 +370,9 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.File,
 		c.Invite, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.Page, c.PageContent, c.PageDerived, c.Revision, c.SAMLProvider, c.Site,
-		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
-		c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.Page, c.PageContent, c.PageDerived, c.Revision, c.RevisionChunk,
+		c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -379,9 +385,9 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.File,
 		c.Invite, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.Page, c.PageContent, c.PageDerived, c.Revision, c.SAMLProvider, c.Site,
-		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
-		c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.Page, c.PageContent, c.PageDerived, c.Revision, c.RevisionChunk,
+		c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -430,6 +436,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PageDerived.mutate(ctx, m)
 	case *RevisionMutation:
 		return c.Revision.mutate(ctx, m)
+	case *RevisionChunkMutation:
+		return c.RevisionChunk.mutate(ctx, m)
 	case *SAMLProviderMutation:
 		return c.SAMLProvider.mutate(ctx, m)
 	case *SiteMutation:
@@ -3437,6 +3445,139 @@ func (c *RevisionClient) mutate(ctx context.Context, m *RevisionMutation) (Value
 	}
 }
 
+// RevisionChunkClient is a client for the RevisionChunk schema.
+type RevisionChunkClient struct {
+	config
+}
+
+// NewRevisionChunkClient returns a client for the RevisionChunk from the given config.
+func NewRevisionChunkClient(c config) *RevisionChunkClient {
+	return &RevisionChunkClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `revisionchunk.Hooks(f(g(h())))`.
+func (c *RevisionChunkClient) Use(hooks ...Hook) {
+	c.hooks.RevisionChunk = append(c.hooks.RevisionChunk, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `revisionchunk.Intercept(f(g(h())))`.
+func (c *RevisionChunkClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RevisionChunk = append(c.inters.RevisionChunk, interceptors...)
+}
+
+// Create returns a builder for creating a RevisionChunk entity.
+func (c *RevisionChunkClient) Create() *RevisionChunkCreate {
+	mutation := newRevisionChunkMutation(c.config, OpCreate)
+	return &RevisionChunkCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RevisionChunk entities.
+func (c *RevisionChunkClient) CreateBulk(builders ...*RevisionChunkCreate) *RevisionChunkCreateBulk {
+	return &RevisionChunkCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RevisionChunkClient) MapCreateBulk(slice any, setFunc func(*RevisionChunkCreate, int)) *RevisionChunkCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RevisionChunkCreateBulk{err: fmt.Errorf("calling to RevisionChunkClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RevisionChunkCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RevisionChunkCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RevisionChunk.
+func (c *RevisionChunkClient) Update() *RevisionChunkUpdate {
+	mutation := newRevisionChunkMutation(c.config, OpUpdate)
+	return &RevisionChunkUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RevisionChunkClient) UpdateOne(_m *RevisionChunk) *RevisionChunkUpdateOne {
+	mutation := newRevisionChunkMutation(c.config, OpUpdateOne, withRevisionChunk(_m))
+	return &RevisionChunkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RevisionChunkClient) UpdateOneID(id int) *RevisionChunkUpdateOne {
+	mutation := newRevisionChunkMutation(c.config, OpUpdateOne, withRevisionChunkID(id))
+	return &RevisionChunkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RevisionChunk.
+func (c *RevisionChunkClient) Delete() *RevisionChunkDelete {
+	mutation := newRevisionChunkMutation(c.config, OpDelete)
+	return &RevisionChunkDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RevisionChunkClient) DeleteOne(_m *RevisionChunk) *RevisionChunkDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RevisionChunkClient) DeleteOneID(id int) *RevisionChunkDeleteOne {
+	builder := c.Delete().Where(revisionchunk.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RevisionChunkDeleteOne{builder}
+}
+
+// Query returns a query builder for RevisionChunk.
+func (c *RevisionChunkClient) Query() *RevisionChunkQuery {
+	return &RevisionChunkQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRevisionChunk},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RevisionChunk entity by its id.
+func (c *RevisionChunkClient) Get(ctx context.Context, id int) (*RevisionChunk, error) {
+	return c.Query().Where(revisionchunk.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RevisionChunkClient) GetX(ctx context.Context, id int) *RevisionChunk {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RevisionChunkClient) Hooks() []Hook {
+	return c.hooks.RevisionChunk
+}
+
+// Interceptors returns the client interceptors.
+func (c *RevisionChunkClient) Interceptors() []Interceptor {
+	return c.inters.RevisionChunk
+}
+
+func (c *RevisionChunkClient) mutate(ctx context.Context, m *RevisionChunkMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RevisionChunkCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RevisionChunkUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RevisionChunkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RevisionChunkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RevisionChunk mutation op: %q", m.Op())
+	}
+}
+
 // SAMLProviderClient is a client for the SAMLProvider schema.
 type SAMLProviderClient struct {
 	config
@@ -5162,15 +5303,17 @@ type (
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
 		CustomField, CustomFieldValue, Download, File, Invite, Job, Member,
 		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
-		Revision, SAMLProvider, Site, SiteSection, SiteSectionGroup, SiteShareLink,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User []ent.Hook
+		Revision, RevisionChunk, SAMLProvider, Site, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings,
+		User []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
 		CustomField, CustomFieldValue, Download, File, Invite, Job, Member,
 		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
-		Revision, SAMLProvider, Site, SiteSection, SiteSectionGroup, SiteShareLink,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User []ent.Interceptor
+		Revision, RevisionChunk, SAMLProvider, Site, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings,
+		User []ent.Interceptor
 	}
 )
 

@@ -32,6 +32,7 @@ import (
 	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/pagederived"
 	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesection"
@@ -123,6 +124,7 @@ func checkColumn(t, c string) error {
 			pagecontent.Table:         pagecontent.ValidColumn,
 			pagederived.Table:         pagederived.ValidColumn,
 			revision.Table:            revision.ValidColumn,
+			revisionchunk.Table:       revisionchunk.ValidColumn,
 			samlprovider.Table:        samlprovider.ValidColumn,
 			site.Table:                site.ValidColumn,
 			sitesection.Table:         sitesection.ValidColumn,

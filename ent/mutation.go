@@ -33,6 +33,7 @@ import (
 	"github.com/folio/folio/ent/pagederived"
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/ent/site"
@@ -77,6 +78,7 @@ const (
 	TypePageContent         = "PageContent"
 	TypePageDerived         = "PageDerived"
 	TypeRevision            = "Revision"
+	TypeRevisionChunk       = "RevisionChunk"
 	TypeSAMLProvider        = "SAMLProvider"
 	TypeSite                = "Site"
 	TypeSiteSection         = "SiteSection"
@@ -14635,7 +14637,7 @@ type PageMutation struct {
 	op             Op
 	typ            string
 	id             *string
-	revision_id    *string
+	chunk_id       *string
 	page_id        *string
 	parent_page_id *string
 	position       *int
@@ -14760,40 +14762,40 @@ func (m *PageMutation) IDs(ctx context.Context) ([]string, error) {
 	}
 }
 
-// SetRevisionID sets the "revision_id" field.
-func (m *PageMutation) SetRevisionID(s string) {
-	m.revision_id = &s
+// SetChunkID sets the "chunk_id" field.
+func (m *PageMutation) SetChunkID(s string) {
+	m.chunk_id = &s
 }
 
-// RevisionID returns the value of the "revision_id" field in the mutation.
-func (m *PageMutation) RevisionID() (r string, exists bool) {
-	v := m.revision_id
+// ChunkID returns the value of the "chunk_id" field in the mutation.
+func (m *PageMutation) ChunkID() (r string, exists bool) {
+	v := m.chunk_id
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldRevisionID returns the old "revision_id" field's value of the Page entity.
+// OldChunkID returns the old "chunk_id" field's value of the Page entity.
 // If the Page object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PageMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+func (m *PageMutation) OldChunkID(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+		return v, errors.New("OldChunkID is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+		return v, errors.New("OldChunkID requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+		return v, fmt.Errorf("querying old value for OldChunkID: %w", err)
 	}
-	return oldValue.RevisionID, nil
+	return oldValue.ChunkID, nil
 }
 
-// ResetRevisionID resets all changes to the "revision_id" field.
-func (m *PageMutation) ResetRevisionID() {
-	m.revision_id = nil
+// ResetChunkID resets all changes to the "chunk_id" field.
+func (m *PageMutation) ResetChunkID() {
+	m.chunk_id = nil
 }
 
 // SetPageID sets the "page_id" field.
@@ -15319,8 +15321,8 @@ func (m *PageMutation) Type() string {
 // AddedFields().
 func (m *PageMutation) Fields() []string {
 	fields := make([]string, 0, 14)
-	if m.revision_id != nil {
-		fields = append(fields, page.FieldRevisionID)
+	if m.chunk_id != nil {
+		fields = append(fields, page.FieldChunkID)
 	}
 	if m.page_id != nil {
 		fields = append(fields, page.FieldPageID)
@@ -15369,8 +15371,8 @@ func (m *PageMutation) Fields() []string {
 // schema.
 func (m *PageMutation) Field(name string) (ent.Value, bool) {
 	switch name {
-	case page.FieldRevisionID:
-		return m.RevisionID()
+	case page.FieldChunkID:
+		return m.ChunkID()
 	case page.FieldPageID:
 		return m.PageID()
 	case page.FieldParentPageID:
@@ -15406,8 +15408,8 @@ func (m *PageMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PageMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case page.FieldRevisionID:
-		return m.OldRevisionID(ctx)
+	case page.FieldChunkID:
+		return m.OldChunkID(ctx)
 	case page.FieldPageID:
 		return m.OldPageID(ctx)
 	case page.FieldParentPageID:
@@ -15443,12 +15445,12 @@ func (m *PageMutation) OldField(ctx context.Context, name string) (ent.Value, er
 // type.
 func (m *PageMutation) SetField(name string, value ent.Value) error {
 	switch name {
-	case page.FieldRevisionID:
+	case page.FieldChunkID:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetRevisionID(v)
+		m.SetChunkID(v)
 		return nil
 	case page.FieldPageID:
 		v, ok := value.(string)
@@ -15605,8 +15607,8 @@ func (m *PageMutation) ClearField(name string) error {
 // It returns an error if the field is not defined in the schema.
 func (m *PageMutation) ResetField(name string) error {
 	switch name {
-	case page.FieldRevisionID:
-		m.ResetRevisionID()
+	case page.FieldChunkID:
+		m.ResetChunkID()
 		return nil
 	case page.FieldPageID:
 		m.ResetPageID()
@@ -16736,6 +16738,11 @@ type RevisionMutation struct {
 	created_by        *string
 	created_at        *time.Time
 	change_request_id *string
+	buckets           *int
+	addbuckets        *int
+	canonical         *bool
+	page_count        *int
+	addpage_count     *int
 	clearedFields     map[string]struct{}
 	done              bool
 	oldValue          func(context.Context) (*Revision, error)
@@ -17103,6 +17110,168 @@ func (m *RevisionMutation) ResetChangeRequestID() {
 	delete(m.clearedFields, revision.FieldChangeRequestID)
 }
 
+// SetBuckets sets the "buckets" field.
+func (m *RevisionMutation) SetBuckets(i int) {
+	m.buckets = &i
+	m.addbuckets = nil
+}
+
+// Buckets returns the value of the "buckets" field in the mutation.
+func (m *RevisionMutation) Buckets() (r int, exists bool) {
+	v := m.buckets
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBuckets returns the old "buckets" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldBuckets(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBuckets is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBuckets requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBuckets: %w", err)
+	}
+	return oldValue.Buckets, nil
+}
+
+// AddBuckets adds i to the "buckets" field.
+func (m *RevisionMutation) AddBuckets(i int) {
+	if m.addbuckets != nil {
+		*m.addbuckets += i
+	} else {
+		m.addbuckets = &i
+	}
+}
+
+// AddedBuckets returns the value that was added to the "buckets" field in this mutation.
+func (m *RevisionMutation) AddedBuckets() (r int, exists bool) {
+	v := m.addbuckets
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBuckets resets all changes to the "buckets" field.
+func (m *RevisionMutation) ResetBuckets() {
+	m.buckets = nil
+	m.addbuckets = nil
+}
+
+// SetCanonical sets the "canonical" field.
+func (m *RevisionMutation) SetCanonical(b bool) {
+	m.canonical = &b
+}
+
+// Canonical returns the value of the "canonical" field in the mutation.
+func (m *RevisionMutation) Canonical() (r bool, exists bool) {
+	v := m.canonical
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCanonical returns the old "canonical" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldCanonical(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCanonical is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCanonical requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCanonical: %w", err)
+	}
+	return oldValue.Canonical, nil
+}
+
+// ResetCanonical resets all changes to the "canonical" field.
+func (m *RevisionMutation) ResetCanonical() {
+	m.canonical = nil
+}
+
+// SetPageCount sets the "page_count" field.
+func (m *RevisionMutation) SetPageCount(i int) {
+	m.page_count = &i
+	m.addpage_count = nil
+}
+
+// PageCount returns the value of the "page_count" field in the mutation.
+func (m *RevisionMutation) PageCount() (r int, exists bool) {
+	v := m.page_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageCount returns the old "page_count" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldPageCount(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageCount: %w", err)
+	}
+	return oldValue.PageCount, nil
+}
+
+// AddPageCount adds i to the "page_count" field.
+func (m *RevisionMutation) AddPageCount(i int) {
+	if m.addpage_count != nil {
+		*m.addpage_count += i
+	} else {
+		m.addpage_count = &i
+	}
+}
+
+// AddedPageCount returns the value that was added to the "page_count" field in this mutation.
+func (m *RevisionMutation) AddedPageCount() (r int, exists bool) {
+	v := m.addpage_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPageCount clears the value of the "page_count" field.
+func (m *RevisionMutation) ClearPageCount() {
+	m.page_count = nil
+	m.addpage_count = nil
+	m.clearedFields[revision.FieldPageCount] = struct{}{}
+}
+
+// PageCountCleared returns if the "page_count" field was cleared in this mutation.
+func (m *RevisionMutation) PageCountCleared() bool {
+	_, ok := m.clearedFields[revision.FieldPageCount]
+	return ok
+}
+
+// ResetPageCount resets all changes to the "page_count" field.
+func (m *RevisionMutation) ResetPageCount() {
+	m.page_count = nil
+	m.addpage_count = nil
+	delete(m.clearedFields, revision.FieldPageCount)
+}
+
 // Where appends a list predicates to the RevisionMutation builder.
 func (m *RevisionMutation) Where(ps ...predicate.Revision) {
 	m.predicates = append(m.predicates, ps...)
@@ -17137,7 +17306,7 @@ func (m *RevisionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RevisionMutation) Fields() []string {
-	fields := make([]string, 0, 6)
+	fields := make([]string, 0, 9)
 	if m.space_id != nil {
 		fields = append(fields, revision.FieldSpaceID)
 	}
@@ -17155,6 +17324,15 @@ func (m *RevisionMutation) Fields() []string {
 	}
 	if m.change_request_id != nil {
 		fields = append(fields, revision.FieldChangeRequestID)
+	}
+	if m.buckets != nil {
+		fields = append(fields, revision.FieldBuckets)
+	}
+	if m.canonical != nil {
+		fields = append(fields, revision.FieldCanonical)
+	}
+	if m.page_count != nil {
+		fields = append(fields, revision.FieldPageCount)
 	}
 	return fields
 }
@@ -17176,6 +17354,12 @@ func (m *RevisionMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedAt()
 	case revision.FieldChangeRequestID:
 		return m.ChangeRequestID()
+	case revision.FieldBuckets:
+		return m.Buckets()
+	case revision.FieldCanonical:
+		return m.Canonical()
+	case revision.FieldPageCount:
+		return m.PageCount()
 	}
 	return nil, false
 }
@@ -17197,6 +17381,12 @@ func (m *RevisionMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldCreatedAt(ctx)
 	case revision.FieldChangeRequestID:
 		return m.OldChangeRequestID(ctx)
+	case revision.FieldBuckets:
+		return m.OldBuckets(ctx)
+	case revision.FieldCanonical:
+		return m.OldCanonical(ctx)
+	case revision.FieldPageCount:
+		return m.OldPageCount(ctx)
 	}
 	return nil, fmt.Errorf("unknown Revision field %s", name)
 }
@@ -17248,6 +17438,27 @@ func (m *RevisionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetChangeRequestID(v)
 		return nil
+	case revision.FieldBuckets:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBuckets(v)
+		return nil
+	case revision.FieldCanonical:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCanonical(v)
+		return nil
+	case revision.FieldPageCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageCount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)
 }
@@ -17255,13 +17466,26 @@ func (m *RevisionMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *RevisionMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	if m.addbuckets != nil {
+		fields = append(fields, revision.FieldBuckets)
+	}
+	if m.addpage_count != nil {
+		fields = append(fields, revision.FieldPageCount)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *RevisionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case revision.FieldBuckets:
+		return m.AddedBuckets()
+	case revision.FieldPageCount:
+		return m.AddedPageCount()
+	}
 	return nil, false
 }
 
@@ -17270,6 +17494,20 @@ func (m *RevisionMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *RevisionMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case revision.FieldBuckets:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBuckets(v)
+		return nil
+	case revision.FieldPageCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPageCount(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Revision numeric field %s", name)
 }
@@ -17283,6 +17521,9 @@ func (m *RevisionMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(revision.FieldChangeRequestID) {
 		fields = append(fields, revision.FieldChangeRequestID)
+	}
+	if m.FieldCleared(revision.FieldPageCount) {
+		fields = append(fields, revision.FieldPageCount)
 	}
 	return fields
 }
@@ -17303,6 +17544,9 @@ func (m *RevisionMutation) ClearField(name string) error {
 		return nil
 	case revision.FieldChangeRequestID:
 		m.ClearChangeRequestID()
+		return nil
+	case revision.FieldPageCount:
+		m.ClearPageCount()
 		return nil
 	}
 	return fmt.Errorf("unknown Revision nullable field %s", name)
@@ -17329,6 +17573,15 @@ func (m *RevisionMutation) ResetField(name string) error {
 		return nil
 	case revision.FieldChangeRequestID:
 		m.ResetChangeRequestID()
+		return nil
+	case revision.FieldBuckets:
+		m.ResetBuckets()
+		return nil
+	case revision.FieldCanonical:
+		m.ResetCanonical()
+		return nil
+	case revision.FieldPageCount:
+		m.ResetPageCount()
 		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)
@@ -17380,6 +17633,476 @@ func (m *RevisionMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RevisionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Revision edge %s", name)
+}
+
+// RevisionChunkMutation represents an operation that mutates the RevisionChunk nodes in the graph.
+type RevisionChunkMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	revision_id   *string
+	bucket        *int
+	addbucket     *int
+	chunk_id      *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*RevisionChunk, error)
+	predicates    []predicate.RevisionChunk
+}
+
+var _ ent.Mutation = (*RevisionChunkMutation)(nil)
+
+// revisionchunkOption allows management of the mutation configuration using functional options.
+type revisionchunkOption func(*RevisionChunkMutation)
+
+// newRevisionChunkMutation creates new mutation for the RevisionChunk entity.
+func newRevisionChunkMutation(c config, op Op, opts ...revisionchunkOption) *RevisionChunkMutation {
+	m := &RevisionChunkMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRevisionChunk,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRevisionChunkID sets the ID field of the mutation.
+func withRevisionChunkID(id int) revisionchunkOption {
+	return func(m *RevisionChunkMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RevisionChunk
+		)
+		m.oldValue = func(ctx context.Context) (*RevisionChunk, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RevisionChunk.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRevisionChunk sets the old RevisionChunk of the mutation.
+func withRevisionChunk(node *RevisionChunk) revisionchunkOption {
+	return func(m *RevisionChunkMutation) {
+		m.oldValue = func(context.Context) (*RevisionChunk, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RevisionChunkMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RevisionChunkMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RevisionChunkMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RevisionChunkMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RevisionChunk.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *RevisionChunkMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *RevisionChunkMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the RevisionChunk entity.
+// If the RevisionChunk object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionChunkMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *RevisionChunkMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetBucket sets the "bucket" field.
+func (m *RevisionChunkMutation) SetBucket(i int) {
+	m.bucket = &i
+	m.addbucket = nil
+}
+
+// Bucket returns the value of the "bucket" field in the mutation.
+func (m *RevisionChunkMutation) Bucket() (r int, exists bool) {
+	v := m.bucket
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBucket returns the old "bucket" field's value of the RevisionChunk entity.
+// If the RevisionChunk object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionChunkMutation) OldBucket(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBucket is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBucket requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBucket: %w", err)
+	}
+	return oldValue.Bucket, nil
+}
+
+// AddBucket adds i to the "bucket" field.
+func (m *RevisionChunkMutation) AddBucket(i int) {
+	if m.addbucket != nil {
+		*m.addbucket += i
+	} else {
+		m.addbucket = &i
+	}
+}
+
+// AddedBucket returns the value that was added to the "bucket" field in this mutation.
+func (m *RevisionChunkMutation) AddedBucket() (r int, exists bool) {
+	v := m.addbucket
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBucket resets all changes to the "bucket" field.
+func (m *RevisionChunkMutation) ResetBucket() {
+	m.bucket = nil
+	m.addbucket = nil
+}
+
+// SetChunkID sets the "chunk_id" field.
+func (m *RevisionChunkMutation) SetChunkID(s string) {
+	m.chunk_id = &s
+}
+
+// ChunkID returns the value of the "chunk_id" field in the mutation.
+func (m *RevisionChunkMutation) ChunkID() (r string, exists bool) {
+	v := m.chunk_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChunkID returns the old "chunk_id" field's value of the RevisionChunk entity.
+// If the RevisionChunk object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionChunkMutation) OldChunkID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChunkID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChunkID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChunkID: %w", err)
+	}
+	return oldValue.ChunkID, nil
+}
+
+// ResetChunkID resets all changes to the "chunk_id" field.
+func (m *RevisionChunkMutation) ResetChunkID() {
+	m.chunk_id = nil
+}
+
+// Where appends a list predicates to the RevisionChunkMutation builder.
+func (m *RevisionChunkMutation) Where(ps ...predicate.RevisionChunk) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RevisionChunkMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RevisionChunkMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RevisionChunk, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RevisionChunkMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RevisionChunkMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RevisionChunk).
+func (m *RevisionChunkMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RevisionChunkMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.revision_id != nil {
+		fields = append(fields, revisionchunk.FieldRevisionID)
+	}
+	if m.bucket != nil {
+		fields = append(fields, revisionchunk.FieldBucket)
+	}
+	if m.chunk_id != nil {
+		fields = append(fields, revisionchunk.FieldChunkID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RevisionChunkMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case revisionchunk.FieldRevisionID:
+		return m.RevisionID()
+	case revisionchunk.FieldBucket:
+		return m.Bucket()
+	case revisionchunk.FieldChunkID:
+		return m.ChunkID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RevisionChunkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case revisionchunk.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case revisionchunk.FieldBucket:
+		return m.OldBucket(ctx)
+	case revisionchunk.FieldChunkID:
+		return m.OldChunkID(ctx)
+	}
+	return nil, fmt.Errorf("unknown RevisionChunk field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RevisionChunkMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case revisionchunk.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case revisionchunk.FieldBucket:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBucket(v)
+		return nil
+	case revisionchunk.FieldChunkID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChunkID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RevisionChunk field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RevisionChunkMutation) AddedFields() []string {
+	var fields []string
+	if m.addbucket != nil {
+		fields = append(fields, revisionchunk.FieldBucket)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RevisionChunkMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case revisionchunk.FieldBucket:
+		return m.AddedBucket()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RevisionChunkMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case revisionchunk.FieldBucket:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddBucket(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RevisionChunk numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RevisionChunkMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RevisionChunkMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RevisionChunkMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown RevisionChunk nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RevisionChunkMutation) ResetField(name string) error {
+	switch name {
+	case revisionchunk.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case revisionchunk.FieldBucket:
+		m.ResetBucket()
+		return nil
+	case revisionchunk.FieldChunkID:
+		m.ResetChunkID()
+		return nil
+	}
+	return fmt.Errorf("unknown RevisionChunk field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RevisionChunkMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RevisionChunkMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RevisionChunkMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RevisionChunkMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RevisionChunkMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RevisionChunkMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RevisionChunkMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown RevisionChunk unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RevisionChunkMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown RevisionChunk edge %s", name)
 }
 
 // SAMLProviderMutation represents an operation that mutates the SAMLProvider nodes in the graph.

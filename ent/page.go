@@ -17,8 +17,8 @@ type Page struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID string `json:"id,omitempty"`
-	// RevisionID holds the value of the "revision_id" field.
-	RevisionID string `json:"revision_id,omitempty"`
+	// ChunkID holds the value of the "chunk_id" field.
+	ChunkID string `json:"chunk_id,omitempty"`
 	// PageID holds the value of the "page_id" field.
 	PageID string `json:"page_id,omitempty"`
 	// ParentPageID holds the value of the "parent_page_id" field.
@@ -57,7 +57,7 @@ func (*Page) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case page.FieldPosition:
 			values[i] = new(sql.NullInt64)
-		case page.FieldID, page.FieldRevisionID, page.FieldPageID, page.FieldParentPageID, page.FieldKind, page.FieldTitle, page.FieldEmoji, page.FieldSlug, page.FieldDescription, page.FieldHref, page.FieldContentHash:
+		case page.FieldID, page.FieldChunkID, page.FieldPageID, page.FieldParentPageID, page.FieldKind, page.FieldTitle, page.FieldEmoji, page.FieldSlug, page.FieldDescription, page.FieldHref, page.FieldContentHash:
 			values[i] = new(sql.NullString)
 		case page.FieldCreatedAt, page.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -82,11 +82,11 @@ func (_m *Page) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ID = value.String
 			}
-		case page.FieldRevisionID:
+		case page.FieldChunkID:
 			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field revision_id", values[i])
+				return fmt.Errorf("unexpected type %T for field chunk_id", values[i])
 			} else if value.Valid {
-				_m.RevisionID = value.String
+				_m.ChunkID = value.String
 			}
 		case page.FieldPageID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -202,8 +202,8 @@ func (_m *Page) String() string {
 	var builder strings.Builder
 	builder.WriteString("Page(")
 	builder.WriteString(fmt.Sprintf("id=%v, ", _m.ID))
-	builder.WriteString("revision_id=")
-	builder.WriteString(_m.RevisionID)
+	builder.WriteString("chunk_id=")
+	builder.WriteString(_m.ChunkID)
 	builder.WriteString(", ")
 	builder.WriteString("page_id=")
 	builder.WriteString(_m.PageID)

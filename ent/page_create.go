@@ -23,9 +23,9 @@ type PageCreate struct {
 	conflict []sql.ConflictOption
 }
 
-// SetRevisionID sets the "revision_id" field.
-func (_c *PageCreate) SetRevisionID(v string) *PageCreate {
-	_c.mutation.SetRevisionID(v)
+// SetChunkID sets the "chunk_id" field.
+func (_c *PageCreate) SetChunkID(v string) *PageCreate {
+	_c.mutation.SetChunkID(v)
 	return _c
 }
 
@@ -260,8 +260,8 @@ func (_c *PageCreate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_c *PageCreate) check() error {
-	if _, ok := _c.mutation.RevisionID(); !ok {
-		return &ValidationError{Name: "revision_id", err: errors.New(`ent: missing required field "Page.revision_id"`)}
+	if _, ok := _c.mutation.ChunkID(); !ok {
+		return &ValidationError{Name: "chunk_id", err: errors.New(`ent: missing required field "Page.chunk_id"`)}
 	}
 	if _, ok := _c.mutation.PageID(); !ok {
 		return &ValidationError{Name: "page_id", err: errors.New(`ent: missing required field "Page.page_id"`)}
@@ -373,9 +373,9 @@ func (_c *PageCreate) createSpec() (*Page, *sqlgraph.CreateSpec) {
 		_node.ID = id
 		_spec.ID.Value = id
 	}
-	if value, ok := _c.mutation.RevisionID(); ok {
-		_spec.SetField(page.FieldRevisionID, field.TypeString, value)
-		_node.RevisionID = value
+	if value, ok := _c.mutation.ChunkID(); ok {
+		_spec.SetField(page.FieldChunkID, field.TypeString, value)
+		_node.ChunkID = value
 	}
 	if value, ok := _c.mutation.PageID(); ok {
 		_spec.SetField(page.FieldPageID, field.TypeString, value)
@@ -436,7 +436,7 @@ func (_c *PageCreate) createSpec() (*Page, *sqlgraph.CreateSpec) {
 // of the `INSERT` statement. For example:
 //
 //	client.Page.Create().
-//		SetRevisionID(v).
+//		SetChunkID(v).
 //		OnConflict(
 //			// Update the row with the new values
 //			// the was proposed for insertion.
@@ -445,7 +445,7 @@ func (_c *PageCreate) createSpec() (*Page, *sqlgraph.CreateSpec) {
 //		// Override some of the fields with custom
 //		// update values.
 //		Update(func(u *ent.PageUpsert) {
-//			SetRevisionID(v+v).
+//			SetChunkID(v+v).
 //		}).
 //		Exec(ctx)
 func (_c *PageCreate) OnConflict(opts ...sql.ConflictOption) *PageUpsertOne {
@@ -624,8 +624,8 @@ func (u *PageUpsertOne) UpdateNewValues() *PageUpsertOne {
 		if _, exists := u.create.mutation.ID(); exists {
 			s.SetIgnore(page.FieldID)
 		}
-		if _, exists := u.create.mutation.RevisionID(); exists {
-			s.SetIgnore(page.FieldRevisionID)
+		if _, exists := u.create.mutation.ChunkID(); exists {
+			s.SetIgnore(page.FieldChunkID)
 		}
 		if _, exists := u.create.mutation.PageID(); exists {
 			s.SetIgnore(page.FieldPageID)
@@ -950,7 +950,7 @@ func (_c *PageCreateBulk) ExecX(ctx context.Context) {
 //		// Override some of the fields with custom
 //		// update values.
 //		Update(func(u *ent.PageUpsert) {
-//			SetRevisionID(v+v).
+//			SetChunkID(v+v).
 //		}).
 //		Exec(ctx)
 func (_c *PageCreateBulk) OnConflict(opts ...sql.ConflictOption) *PageUpsertBulk {
@@ -997,8 +997,8 @@ func (u *PageUpsertBulk) UpdateNewValues() *PageUpsertBulk {
 			if _, exists := b.mutation.ID(); exists {
 				s.SetIgnore(page.FieldID)
 			}
-			if _, exists := b.mutation.RevisionID(); exists {
-				s.SetIgnore(page.FieldRevisionID)
+			if _, exists := b.mutation.ChunkID(); exists {
+				s.SetIgnore(page.FieldChunkID)
 			}
 			if _, exists := b.mutation.PageID(); exists {
 				s.SetIgnore(page.FieldPageID)

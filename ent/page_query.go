@@ -264,12 +264,12 @@ func (_q *PageQuery) Clone() *PageQuery {
 // Example:
 //
 //	var v []struct {
-//		RevisionID string `json:"revision_id,omitempty"`
+//		ChunkID string `json:"chunk_id,omitempty"`
 //		Count int `json:"count,omitempty"`
 //	}
 //
 //	client.Page.Query().
-//		GroupBy(page.FieldRevisionID).
+//		GroupBy(page.FieldChunkID).
 //		Aggregate(ent.Count()).
 //		Scan(ctx, &v)
 func (_q *PageQuery) GroupBy(field string, fields ...string) *PageGroupBy {
@@ -287,11 +287,11 @@ func (_q *PageQuery) GroupBy(field string, fields ...string) *PageGroupBy {
 // Example:
 //
 //	var v []struct {
-//		RevisionID string `json:"revision_id,omitempty"`
+//		ChunkID string `json:"chunk_id,omitempty"`
 //	}
 //
 //	client.Page.Query().
-//		Select(page.FieldRevisionID).
+//		Select(page.FieldChunkID).
 //		Scan(ctx, &v)
 func (_q *PageQuery) Select(fields ...string) *PageSelect {
 	_q.ctx.Fields = append(_q.ctx.Fields, fields...)

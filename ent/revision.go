@@ -30,7 +30,13 @@ type Revision struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// ChangeRequestID holds the value of the "change_request_id" field.
 	ChangeRequestID string `json:"change_request_id,omitempty"`
-	selectValues    sql.SelectValues
+	// Buckets holds the value of the "buckets" field.
+	Buckets int `json:"buckets,omitempty"`
+	// Canonical holds the value of the "canonical" field.
+	Canonical bool `json:"canonical,omitempty"`
+	// PageCount holds the value of the "page_count" field.
+	PageCount    *int `json:"page_count,omitempty"`
+	selectValues sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -40,6 +46,10 @@ func (*Revision) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case revision.FieldParents:
 			values[i] = new([]byte)
+		case revision.FieldCanonical:
+			values[i] = new(sql.NullBool)
+		case revision.FieldBuckets, revision.FieldPageCount:
+			values[i] = new(sql.NullInt64)
 		case revision.FieldID, revision.FieldSpaceID, revision.FieldType, revision.FieldCreatedBy, revision.FieldChangeRequestID:
 			values[i] = new(sql.NullString)
 		case revision.FieldCreatedAt:
@@ -103,6 +113,25 @@ func (_m *Revision) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.ChangeRequestID = value.String
 			}
+		case revision.FieldBuckets:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field buckets", values[i])
+			} else if value.Valid {
+				_m.Buckets = int(value.Int64)
+			}
+		case revision.FieldCanonical:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field canonical", values[i])
+			} else if value.Valid {
+				_m.Canonical = value.Bool
+			}
+		case revision.FieldPageCount:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field page_count", values[i])
+			} else if value.Valid {
+				_m.PageCount = new(int)
+				*_m.PageCount = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -156,6 +185,17 @@ func (_m *Revision) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("change_request_id=")
 	builder.WriteString(_m.ChangeRequestID)
+	builder.WriteString(", ")
+	builder.WriteString("buckets=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Buckets))
+	builder.WriteString(", ")
+	builder.WriteString("canonical=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Canonical))
+	builder.WriteString(", ")
+	if v := _m.PageCount; v != nil {
+		builder.WriteString("page_count=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

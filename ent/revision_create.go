@@ -83,6 +83,48 @@ func (_c *RevisionCreate) SetNillableChangeRequestID(v *string) *RevisionCreate 
 	return _c
 }
 
+// SetBuckets sets the "buckets" field.
+func (_c *RevisionCreate) SetBuckets(v int) *RevisionCreate {
+	_c.mutation.SetBuckets(v)
+	return _c
+}
+
+// SetNillableBuckets sets the "buckets" field if the given value is not nil.
+func (_c *RevisionCreate) SetNillableBuckets(v *int) *RevisionCreate {
+	if v != nil {
+		_c.SetBuckets(*v)
+	}
+	return _c
+}
+
+// SetCanonical sets the "canonical" field.
+func (_c *RevisionCreate) SetCanonical(v bool) *RevisionCreate {
+	_c.mutation.SetCanonical(v)
+	return _c
+}
+
+// SetNillableCanonical sets the "canonical" field if the given value is not nil.
+func (_c *RevisionCreate) SetNillableCanonical(v *bool) *RevisionCreate {
+	if v != nil {
+		_c.SetCanonical(*v)
+	}
+	return _c
+}
+
+// SetPageCount sets the "page_count" field.
+func (_c *RevisionCreate) SetPageCount(v int) *RevisionCreate {
+	_c.mutation.SetPageCount(v)
+	return _c
+}
+
+// SetNillablePageCount sets the "page_count" field if the given value is not nil.
+func (_c *RevisionCreate) SetNillablePageCount(v *int) *RevisionCreate {
+	if v != nil {
+		_c.SetPageCount(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *RevisionCreate) SetID(v string) *RevisionCreate {
 	_c.mutation.SetID(v)
@@ -140,6 +182,14 @@ func (_c *RevisionCreate) defaults() {
 		v := revision.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
+	if _, ok := _c.mutation.Buckets(); !ok {
+		v := revision.DefaultBuckets
+		_c.mutation.SetBuckets(v)
+	}
+	if _, ok := _c.mutation.Canonical(); !ok {
+		v := revision.DefaultCanonical
+		_c.mutation.SetCanonical(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := revision.DefaultID()
 		_c.mutation.SetID(v)
@@ -164,6 +214,12 @@ func (_c *RevisionCreate) check() error {
 	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
 		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "Revision.created_at"`)}
+	}
+	if _, ok := _c.mutation.Buckets(); !ok {
+		return &ValidationError{Name: "buckets", err: errors.New(`ent: missing required field "Revision.buckets"`)}
+	}
+	if _, ok := _c.mutation.Canonical(); !ok {
+		return &ValidationError{Name: "canonical", err: errors.New(`ent: missing required field "Revision.canonical"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := revision.IDValidator(v); err != nil {
@@ -229,6 +285,18 @@ func (_c *RevisionCreate) createSpec() (*Revision, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ChangeRequestID(); ok {
 		_spec.SetField(revision.FieldChangeRequestID, field.TypeString, value)
 		_node.ChangeRequestID = value
+	}
+	if value, ok := _c.mutation.Buckets(); ok {
+		_spec.SetField(revision.FieldBuckets, field.TypeInt, value)
+		_node.Buckets = value
+	}
+	if value, ok := _c.mutation.Canonical(); ok {
+		_spec.SetField(revision.FieldCanonical, field.TypeBool, value)
+		_node.Canonical = value
+	}
+	if value, ok := _c.mutation.PageCount(); ok {
+		_spec.SetField(revision.FieldPageCount, field.TypeInt, value)
+		_node.PageCount = &value
 	}
 	return _node, _spec
 }
@@ -325,6 +393,15 @@ func (u *RevisionUpsertOne) UpdateNewValues() *RevisionUpsertOne {
 		}
 		if _, exists := u.create.mutation.ChangeRequestID(); exists {
 			s.SetIgnore(revision.FieldChangeRequestID)
+		}
+		if _, exists := u.create.mutation.Buckets(); exists {
+			s.SetIgnore(revision.FieldBuckets)
+		}
+		if _, exists := u.create.mutation.Canonical(); exists {
+			s.SetIgnore(revision.FieldCanonical)
+		}
+		if _, exists := u.create.mutation.PageCount(); exists {
+			s.SetIgnore(revision.FieldPageCount)
 		}
 	}))
 	return u
@@ -568,6 +645,15 @@ func (u *RevisionUpsertBulk) UpdateNewValues() *RevisionUpsertBulk {
 			}
 			if _, exists := b.mutation.ChangeRequestID(); exists {
 				s.SetIgnore(revision.FieldChangeRequestID)
+			}
+			if _, exists := b.mutation.Buckets(); exists {
+				s.SetIgnore(revision.FieldBuckets)
+			}
+			if _, exists := b.mutation.Canonical(); exists {
+				s.SetIgnore(revision.FieldCanonical)
+			}
+			if _, exists := b.mutation.PageCount(); exists {
+				s.SetIgnore(revision.FieldPageCount)
 			}
 		}
 	}))

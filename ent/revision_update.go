@@ -98,6 +98,9 @@ func (_u *RevisionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ChangeRequestIDCleared() {
 		_spec.ClearField(revision.FieldChangeRequestID, field.TypeString)
 	}
+	if _u.mutation.PageCountCleared() {
+		_spec.ClearField(revision.FieldPageCount, field.TypeInt)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -219,6 +222,9 @@ func (_u *RevisionUpdateOne) sqlSave(ctx context.Context) (_node *Revision, err 
 	}
 	if _u.mutation.ChangeRequestIDCleared() {
 		_spec.ClearField(revision.FieldChangeRequestID, field.TypeString)
+	}
+	if _u.mutation.PageCountCleared() {
+		_spec.ClearField(revision.FieldPageCount, field.TypeInt)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Revision{config: _u.config}

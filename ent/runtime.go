@@ -617,6 +617,14 @@ func init() {
 	revisionDescCreatedAt := revisionFields[5].Descriptor()
 	// revision.DefaultCreatedAt holds the default value on creation for the created_at field.
 	revision.DefaultCreatedAt = revisionDescCreatedAt.Default.(func() time.Time)
+	// revisionDescBuckets is the schema descriptor for buckets field.
+	revisionDescBuckets := revisionFields[7].Descriptor()
+	// revision.DefaultBuckets holds the default value on creation for the buckets field.
+	revision.DefaultBuckets = revisionDescBuckets.Default.(int)
+	// revisionDescCanonical is the schema descriptor for canonical field.
+	revisionDescCanonical := revisionFields[8].Descriptor()
+	// revision.DefaultCanonical holds the default value on creation for the canonical field.
+	revision.DefaultCanonical = revisionDescCanonical.Default.(bool)
 	// revisionDescID is the schema descriptor for id field.
 	revisionDescID := revisionFields[0].Descriptor()
 	// revision.DefaultID holds the default value on creation for the id field.

@@ -54,6 +54,8 @@ type Tx struct {
 	PageDerived *PageDerivedClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
+	// RevisionChunk is the client for interacting with the RevisionChunk builders.
+	RevisionChunk *RevisionChunkClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
 	// Site is the client for interacting with the Site builders.
@@ -227,6 +229,7 @@ func (tx *Tx) init() {
 	tx.PageContent = NewPageContentClient(tx.config)
 	tx.PageDerived = NewPageDerivedClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
+	tx.RevisionChunk = NewRevisionChunkClient(tx.config)
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)

@@ -237,7 +237,7 @@ func TestCommentsNestedStatementCount(t *testing.T) {
 			sp := s.Call(t, "createSpace", c.admin.Token, "POST", "/v1/orgs/"+c.org+"/spaces", map[string]any{"title": "S"}, 201).JSON(t)["id"].(string)
 			rev := s.SeedPages(t, sp, 3)
 			s.Client().Space.UpdateOneID(sp).SetRevisionID(rev.ID).ExecX(ctx)
-			page := s.Client().Page.Query().Where(entpage.RevisionID(rev.ID)).FirstX(ctx)
+			page := s.Client().Page.Query().Where(entpage.ChunkID(rev.ID)).FirstX(ctx)
 			t0 := time.Now()
 			for i := 0; i < n; i++ {
 				u := users[i%len(users)]

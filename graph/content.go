@@ -106,7 +106,7 @@ func (r *Resolver) PageMarkdown(ctx context.Context, p *model.Page) (string, err
 		return "", nil
 	}
 	if p.InTree {
-		bodies, err := loader.For(ctx).RevisionBodies.Load(ctx, p.RevisionID)()
+		bodies, err := loader.For(ctx).RevisionBodies.Load(ctx, p.Tree.RevisionID)()
 		return bodies[p.ContentHash], err
 	}
 	return loader.For(ctx).PageMarkdown.Load(ctx, p.ContentHash)()
@@ -133,7 +133,7 @@ func (r *Resolver) RevisionAppURL(rev *ent.Revision) string {
 // PageAppURL is a page's `urls.app`: the page in its revision, by id
 // (model.PageTree writes the same for the pages of a tree).
 func (r *Resolver) PageAppURL(p *model.Page) string {
-	return r.BaseURL + "/v1/spaces/" + p.SpaceID + "/revisions/" + p.RevisionID + "/page/" + p.PageID
+	return r.BaseURL + "/v1/spaces/" + p.SpaceID + "/revisions/" + p.Tree.RevisionID + "/page/" + p.PageID
 }
 
 func fileKey(f *ent.File) paging.Cursor { return paging.Cursor{Time: f.CreatedAt, ID: f.FileID} }

@@ -15,6 +15,7 @@ import (
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/markdown"
 )
 
@@ -52,6 +53,11 @@ type draft struct {
 	// source is kept as it is.
 	partial     bool
 	sourceCount int
+	// sourceBuckets is the bucket count of source (0: no source), and
+	// sourceFiles the ids of its files, which the write copies in the
+	// database.
+	sourceBuckets int
+	sourceFiles   map[string]bool
 	// changeRequest is the change request whose edits or import the draft
 	// holds; its revision records it (contributors).
 	changeRequest string
@@ -88,6 +94,7 @@ func draftPageOf(p *ent.Page) *draftPage {
 func newDraft(ctx context.Context, revID string) (*draft, error) {
 	l := loader.For(ctx)
 	filesThunk := l.RevisionFiles.Load(ctx, revID)
+	revThunk := l.RevisionByID.Load(ctx, revID)
 	t, err := l.RevisionTree.Load(ctx, revID)()
 	if err != nil {
 		return nil, err
@@ -96,14 +103,27 @@ func newDraft(ctx context.Context, revID string) (*draft, error) {
 	if err != nil {
 		return nil, err
 	}
+	rev, err := revThunk()
+	if err != nil {
+		return nil, err
+	}
 	d := &draft{pages: make(map[string]*draftPage, len(t.Pages)), bodies: map[string]string{},
-		source: revID, sourcePages: make(map[string]draftPage, len(t.Pages))}
+		source: revID, sourcePages: make(map[string]draftPage, len(t.Pages)), sourceBuckets: rev.Buckets}
 	for _, p := range t.Pages {
 		d.pages[p.PageID] = draftPageOf(p)
 		d.sourcePages[p.PageID] = *d.pages[p.PageID]
 	}
-	d.files = draftFilesOf(files)
+	d.setSourceFiles(files)
 	return d, nil
+}
+
+// setSourceFiles starts the draft's files from its source's.
+func (d *draft) setSourceFiles(files []*ent.File) {
+	d.files = draftFilesOf(files)
+	d.sourceFiles = make(map[string]bool, len(files))
+	for _, f := range files {
+		d.sourceFiles[f.FileID] = true
+	}
 }
 
 func draftFilesOf(files []*ent.File) []*draftFile {
@@ -218,17 +238,35 @@ var pagesField = map[revision.Type]string{
 }
 
 // write stores the draft as a new revision of spaceID in tx: the revision,
-// its page and file rows, and bodies not stored yet. Every new revision is
-// written here, so here is where MaxPagesPerRevision holds.
+// its page chunks and file rows, and bodies not stored yet. Every new
+// revision is written here, so here is where MaxPagesPerRevision holds.
+// Pages go into chunks (internal/db/chunks.go): the revision names its
+// source's chunks for the buckets the draft leaves as they were and writes
+// new chunks for the others, copying their unchanged rows in the database;
+// when the bucket count changes (the pages doubled or halved) every chunk
+// is written anew.
 func (d *draft) write(ctx context.Context, tx *ent.Client, dialect, spaceID string, typ revision.Type, parents []string, createdBy string) (*ent.Revision, error) {
-	if n := d.pageCount(); n > MaxPagesPerRevision {
+	n := d.pageCount()
+	if n > MaxPagesPerRevision {
 		field, ok := pagesField[typ]
 		if !ok {
 			field = "pages"
 		}
 		return nil, apperr.InvalidField(field, "the content would hold %d pages, more than the limit of %d a revision", n, MaxPagesPerRevision)
 	}
-	create := tx.Revision.Create().SetSpaceID(spaceID).SetType(typ).SetParents(parents).SetCreatedBy(createdBy)
+	buckets := db.Buckets(n, d.sourceBuckets)
+	changed, exclude := d.changes()
+	whole := d.source == "" || buckets != d.sourceBuckets || len(exclude) > maxExcluded
+	if whole && d.partial {
+		if err := d.fill(ctx, tx); err != nil {
+			return nil, err
+		}
+	}
+	// A partial draft is a merge into a canonical ours that keeps every
+	// group it did not read whole as it is (changedSides): canonical too.
+	canonical := d.partial || isCanonical(d.pages)
+	create := tx.Revision.Create().SetSpaceID(spaceID).SetType(typ).SetParents(parents).SetCreatedBy(createdBy).
+		SetBuckets(buckets).SetCanonical(canonical).SetPageCount(n)
 	if d.changeRequest != "" {
 		create.SetChangeRequestID(d.changeRequest)
 	}
@@ -255,35 +293,221 @@ func (d *draft) write(ctx context.Context, tx *ent.Client, dialect, spaceID stri
 			}
 		}
 	}
-	ids, err := d.copyUnchanged(ctx, tx, dialect, rev.ID)
+	if whole {
+		all := make([]string, 0, len(d.pages))
+		for id := range d.pages {
+			all = append(all, id)
+		}
+		sort.Strings(all)
+		err = d.writeChunks(ctx, tx, rev.ID, buckets, all, nil)
+	} else {
+		err = d.writeChanged(ctx, tx, dialect, rev.ID, buckets, changed, exclude)
+	}
 	if err != nil {
 		return nil, err
 	}
-	for start := 0; start < len(ids); start += pageChunk {
+	if err := d.writeFiles(ctx, tx, dialect, rev.ID); err != nil {
+		return nil, err
+	}
+	return rev, nil
+}
+
+// changes lists (sorted) the pages of the draft that differ from the
+// source's or that it adds, and the source's pages the new revision does
+// not keep as they are (changed or deleted).
+func (d *draft) changes() (changed, exclude []string) {
+	for id, p := range d.pages {
+		if sp, ok := d.sourcePages[id]; !ok || sp != *p {
+			changed = append(changed, id)
+			if ok {
+				exclude = append(exclude, id)
+			}
+		}
+	}
+	for id := range d.sourcePages {
+		if _, ok := d.pages[id]; !ok {
+			exclude = append(exclude, id)
+		}
+	}
+	sort.Strings(changed)
+	sort.Strings(exclude)
+	return changed, exclude
+}
+
+// fill reads into a partial draft the source's pages it does not hold,
+// which stay as they are: the draft becomes whole.
+func (d *draft) fill(ctx context.Context, tx *ent.Client) error {
+	rows, err := loader.RevisionPages(ctx, tx, []string{d.source})
+	if err != nil {
+		return err
+	}
+	for _, p := range rows[d.source] {
+		if _, read := d.sourcePages[p.PageID]; read {
+			continue
+		}
+		dp := draftPageOf(p)
+		d.pages[p.PageID] = dp
+		d.sourcePages[p.PageID] = *dp
+	}
+	d.partial = false
+	return nil
+}
+
+// isCanonical tells whether every sibling group has positions 0..n-1 and
+// unique slugs.
+func isCanonical(pages map[string]*draftPage) bool {
+	type group struct {
+		positions map[int]bool
+		slugs     map[string]bool
+		n         int
+	}
+	groups := map[string]*group{}
+	for _, p := range pages {
+		g := groups[p.Parent]
+		if g == nil {
+			g = &group{positions: map[int]bool{}, slugs: map[string]bool{}}
+			groups[p.Parent] = g
+		}
+		if g.positions[p.Position] || g.slugs[p.Slug] {
+			return false
+		}
+		g.positions[p.Position], g.slugs[p.Slug] = true, true
+		g.n++
+	}
+	for _, g := range groups {
+		for i := 0; i < g.n; i++ {
+			if !g.positions[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// writeChunks inserts the pages pageIDs of the draft into new chunks of
+// revision revID, one per bucket of those pages (chunks gives the chunk of a
+// bucket already started, which it fills), and names the new chunks in the
+// revision's map.
+func (d *draft) writeChunks(ctx context.Context, tx *ent.Client, revID string, buckets int, pageIDs []string, chunks map[int]string) error {
+	named := chunks != nil
+	if chunks == nil {
+		chunks = map[int]string{}
+	}
+	for start := 0; start < len(pageIDs); start += pageChunk {
 		var creates []*ent.PageCreate
-		for _, id := range ids[start:min(len(ids), start+pageChunk)] {
+		for _, id := range pageIDs[start:min(len(pageIDs), start+pageChunk)] {
 			p := d.pages[id]
-			creates = append(creates, tx.Page.Create().SetRevisionID(rev.ID).SetPageID(p.ID).SetParentPageID(p.Parent).
+			k := db.Bucket(id, buckets)
+			chunk, ok := chunks[k]
+			if !ok {
+				chunk = ids.New()
+				chunks[k] = chunk
+			}
+			creates = append(creates, tx.Page.Create().SetChunkID(chunk).SetPageID(p.ID).SetParentPageID(p.Parent).
 				SetPosition(p.Position).SetKind(p.Kind).SetTitle(p.Title).SetEmoji(p.Emoji).SetSlug(p.Slug).
 				SetDescription(p.Description).SetHidden(p.Hidden).SetHref(p.Href).SetContentHash(p.Hash).
 				SetCreatedAt(p.CreatedAt).SetUpdatedAt(p.UpdatedAt))
 		}
 		if err := tx.Page.CreateBulk(creates...).Exec(ctx); err != nil {
-			return nil, entError(err)
+			return entError(err)
 		}
 	}
-	for start := 0; start < len(d.files); start += pageChunk {
+	if named {
+		return nil
+	}
+	return writeMap(ctx, tx, revID, chunks)
+}
+
+// writeMap names chunks (bucket → chunk) in revision revID's map.
+func writeMap(ctx context.Context, tx *ent.Client, revID string, chunks map[int]string) error {
+	keys := make([]int, 0, len(chunks))
+	for k := range chunks {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for start := 0; start < len(keys); start += pageChunk {
+		var creates []*ent.RevisionChunkCreate
+		for _, k := range keys[start:min(len(keys), start+pageChunk)] {
+			creates = append(creates, tx.RevisionChunk.Create().SetRevisionID(revID).SetBucket(k).SetChunkID(chunks[k]))
+		}
+		if err := tx.RevisionChunk.CreateBulk(creates...).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeChanged writes a revision with the source's bucket count: the
+// source's chunks for the buckets no change touches, and for each touched
+// bucket a new chunk of the source's rows the draft keeps (copied in the
+// database) and the draft's changed pages. A bucket left without pages
+// names an empty chunk.
+func (d *draft) writeChanged(ctx context.Context, tx *ent.Client, dialect, revID string, buckets int, changed, exclude []string) error {
+	chunks := map[int]string{}
+	for _, id := range append(append([]string{}, changed...), exclude...) {
+		k := db.Bucket(id, buckets)
+		if _, ok := chunks[k]; !ok {
+			chunks[k] = ids.New()
+		}
+	}
+	touched := make([]int, 0, len(chunks))
+	for k := range chunks {
+		touched = append(touched, k)
+	}
+	sort.Ints(touched)
+	q, args := db.CopyMap(dialect, revID, d.source, touched)
+	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		return err
+	}
+	if len(chunks) == 0 {
+		return nil
+	}
+	q, args = db.CopyChunkRows(dialect, d.source, chunks, exclude)
+	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		return err
+	}
+	if err := d.writeChunks(ctx, tx, revID, buckets, changed, chunks); err != nil {
+		return err
+	}
+	return writeMap(ctx, tx, revID, chunks)
+}
+
+// writeFiles gives revision revID the draft's files: the source's it keeps
+// are copied in the database, the others inserted.
+func (d *draft) writeFiles(ctx context.Context, tx *ent.Client, dialect, revID string) error {
+	var fresh []*draftFile
+	kept := map[string]bool{}
+	for _, f := range d.files {
+		if d.sourceFiles[f.ID] {
+			kept[f.ID] = true
+		} else {
+			fresh = append(fresh, f)
+		}
+	}
+	if len(kept) > 0 {
+		var dropped []string
+		for id := range d.sourceFiles {
+			if !kept[id] {
+				dropped = append(dropped, id)
+			}
+		}
+		q, args := db.CopyFiles(dialect, revID, d.source, dropped)
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return err
+		}
+	}
+	for start := 0; start < len(fresh); start += pageChunk {
 		var creates []*ent.FileCreate
-		for _, f := range d.files[start:min(len(d.files), start+pageChunk)] {
-			creates = append(creates, tx.File.Create().SetRevisionID(rev.ID).SetFileID(f.ID).SetName(f.Name).
+		for _, f := range fresh[start:min(len(fresh), start+pageChunk)] {
+			creates = append(creates, tx.File.Create().SetRevisionID(revID).SetFileID(f.ID).SetName(f.Name).
 				SetContentType(f.ContentType).SetSize(f.Size).SetBlobKey(f.BlobKey).SetNillableWidth(f.Width).
 				SetNillableHeight(f.Height).SetCreatedAt(f.CreatedAt))
 		}
 		if err := tx.File.CreateBulk(creates...).Exec(ctx); err != nil {
-			return nil, entError(err)
+			return entError(err)
 		}
 	}
-	return rev, nil
+	return nil
 }
 
 // checkBodies holds every new body to the markdown engine's bounds: all
@@ -305,44 +529,8 @@ func (d *draft) checkBodies(hashes []string) error {
 	return nil
 }
 
-// copyUnchanged copies the pages still equal to the source revision's
-// inside the database when they are the majority (always for a partial
-// draft, which holds no others), and returns the ids of the pages left to
-// insert (sorted).
-func (d *draft) copyUnchanged(ctx context.Context, tx *ent.Client, dialect, revID string) ([]string, error) {
-	var changed, exclude []string
-	for id, p := range d.pages {
-		if sp, ok := d.sourcePages[id]; !ok || sp != *p {
-			changed = append(changed, id)
-			if ok {
-				exclude = append(exclude, id)
-			}
-		}
-	}
-	for id := range d.sourcePages {
-		if _, ok := d.pages[id]; !ok {
-			exclude = append(exclude, id)
-		}
-	}
-	sort.Strings(changed)
-	if !d.partial && (d.source == "" || len(d.pages)-len(changed) <= len(changed) || len(exclude) > maxExcluded) {
-		all := make([]string, 0, len(d.pages))
-		for id := range d.pages {
-			all = append(all, id)
-		}
-		sort.Strings(all)
-		return all, nil
-	}
-	sort.Strings(exclude)
-	q, args := db.CopyPages(dialect, revID, d.source, exclude)
-	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-		return nil, err
-	}
-	return changed, nil
-}
-
 // maxExcluded keeps the copy statement's parameters well under every
-// database's limit; larger changes are written row by row.
+// database's limit; larger changes write every chunk anew.
 const maxExcluded = 2000
 
 // touch marks a page as changed now.

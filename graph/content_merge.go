@@ -130,7 +130,8 @@ func mergeDrafts(ctx context.Context, sides *mergeSides) (*draft, error) {
 
 	// The merge is written against ours: most of its pages are ours as they were.
 	out := &draft{pages: make(map[string]*draftPage, len(merged)), bodies: map[string]string{},
-		source: o.source, sourcePages: o.sourcePages, partial: sides.full != nil, sourceCount: sides.oursCount}
+		source: o.source, sourcePages: o.sourcePages, partial: sides.full != nil, sourceCount: sides.oursCount,
+		sourceBuckets: o.sourceBuckets, sourceFiles: o.sourceFiles}
 	for id, m := range merged {
 		p := &draftPage{ID: id, Parent: m.Parent, Position: m.Position, Kind: page.Kind(m.Kind), Title: m.Title,
 			Emoji: m.Emoji, Slug: m.Slug, Description: m.Description, Href: m.Href, Hidden: m.Hidden}

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"sort"
 
 	"github.com/folio/folio/ent"
@@ -27,20 +28,42 @@ const maxMergeChanged = 1000
 // ours' row as it is, which the write copies. It answers nil when the
 // revisions must be read whole: ours is not canonical, or too much changed.
 func (r *Resolver) changedSides(ctx context.Context, base, ours, theirs string) (*mergeSides, error) {
-	var count, odd int
-	q, args := db.TreeShape(r.Dialect, ours)
-	if err := r.scanRow(ctx, q, args, &count, &odd); err != nil {
-		return nil, err
+	l := loader.For(ctx)
+	revs := []string{base, ours, theirs}
+	revRows, errs := l.RevisionByID.LoadMany(ctx, revs)()
+	buckets := map[string]int{}
+	for i, rev := range revs {
+		if errs != nil && errs[i] != nil {
+			return nil, errs[i]
+		}
+		buckets[rev] = revRows[i].Buckets
 	}
-	if odd > 0 {
-		return nil, nil
+	oursRev := revRows[1]
+	// Revisions the application writes record their shape; others (made
+	// before it was recorded, seeded) are checked whole once per merge.
+	count := 0
+	if oursRev.Canonical && oursRev.PageCount != nil {
+		count = *oursRev.PageCount
+	} else {
+		var odd int
+		q, args := db.TreeShape(r.Dialect, ours)
+		if err := r.scanRow(ctx, q, args, &count, &odd); err != nil {
+			return nil, err
+		}
+		if odd > 0 {
+			return nil, nil
+		}
+	}
+	maps, err := r.chunkMaps(ctx, base, ours, theirs)
+	if err != nil {
+		return nil, err
 	}
 	changed := map[string]bool{}
 	for _, side := range []string{ours, theirs} {
 		if side == base {
 			continue
 		}
-		q, args := db.ChangedPages(r.Dialect, base, side)
+		q, args := db.ChangedPages(r.Dialect, onlyIn(maps[base], maps[side]), onlyIn(maps[side], maps[base]))
 		ids, err := r.scanStrings(ctx, q, args)
 		if err != nil {
 			return nil, err
@@ -53,15 +76,12 @@ func (r *Resolver) changedSides(ctx context.Context, base, ours, theirs string) 
 		}
 	}
 
-	l := loader.For(ctx)
 	oursFiles, theirsFiles := l.RevisionFiles.Load(ctx, ours), l.RevisionFiles.Load(ctx, theirs)
-	revs := []string{base, ours, theirs}
-	sides, err := readAround(revs, setKeys(changed), func(byParent bool, keys []string) ([]*ent.Page, error) {
-		by := page.PageIDIn
+	sides, err := readAround(revs, setKeys(changed), func(byParent bool, keys []string) (map[string][]*ent.Page, error) {
 		if byParent {
-			by = page.ParentPageIDIn
+			return loader.RevisionPages(ctx, r.Client, revs, page.ParentPageIDIn(keys...))
 		}
-		return r.Client.Page.Query().Where(page.RevisionIDIn(revs...), by(keys...)).All(ctx)
+		return r.pagesByID(ctx, maps, buckets, keys)
 	})
 	if err != nil || sides == nil {
 		return nil, err
@@ -71,7 +91,8 @@ func (r *Resolver) changedSides(ctx context.Context, base, ours, theirs string) 
 	if err != nil {
 		return nil, err
 	}
-	sides.o.files = draftFilesOf(files)
+	sides.o.setSourceFiles(files)
+	sides.o.sourceBuckets = oursRev.Buckets
 	if files, err = theirsFiles(); err != nil {
 		return nil, err
 	}
@@ -80,8 +101,8 @@ func (r *Resolver) changedSides(ctx context.Context, base, ours, theirs string) 
 }
 
 // pageReader reads the page rows of the revisions of a merge whose page_id
-// (or parent_page_id, byParent) is one of keys.
-type pageReader func(byParent bool, keys []string) ([]*ent.Page, error)
+// (or parent_page_id, byParent) is one of keys, by revision.
+type pageReader func(byParent bool, keys []string) (map[string][]*ent.Page, error)
 
 // readAround reads, with read, the pages of revisions revs (base, ours,
 // theirs) a merge of the pages changed needs (see changedSides). It answers
@@ -100,14 +121,12 @@ func readAround(revs, changed []string, read pageReader) (*mergeSides, error) {
 			if err != nil {
 				return err
 			}
-			for _, p := range rows {
-				seen[p.PageID] = true
-				for i, rev := range revs {
-					if p.RevisionID == rev {
-						dp := draftPageOf(p)
-						drafts[i].pages[p.PageID] = dp
-						drafts[i].sourcePages[p.PageID] = *dp
-					}
+			for i, rev := range revs {
+				for _, p := range rows[rev] {
+					seen[p.PageID] = true
+					dp := draftPageOf(p)
+					drafts[i].pages[p.PageID] = dp
+					drafts[i].sourcePages[p.PageID] = *dp
 				}
 			}
 		}
@@ -175,6 +194,85 @@ func setKeys(set map[string]bool) []string {
 	for k := range set {
 		out = append(out, k)
 	}
+	return out
+}
+
+// chunkMaps reads the chunk maps of revisions (bucket → chunk id), in one
+// statement.
+func (r *Resolver) chunkMaps(ctx context.Context, revs ...string) (map[string]map[int]string, error) {
+	q, args := db.RevisionChunks(r.Dialect, revs)
+	rows, err := r.Client.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]map[int]string{}
+	for _, rev := range revs {
+		out[rev] = map[int]string{}
+	}
+	for rows.Next() {
+		var rev, chunk string
+		var bucket int
+		if err := rows.Scan(&rev, &bucket, &chunk); err != nil {
+			return nil, err
+		}
+		out[rev][bucket] = chunk
+	}
+	return out, rows.Err()
+}
+
+// pagesByID reads the rows of pages keys in revisions (by revision), from
+// the one chunk of each revision that can hold each: its bucket is known
+// from the page id, so the read costs what it finds.
+func (r *Resolver) pagesByID(ctx context.Context, maps map[string]map[int]string, buckets map[string]int, keys []string) (map[string][]*ent.Page, error) {
+	owners := map[string][]string{} // chunk → revisions naming it
+	for rev, m := range maps {
+		for _, k := range keys {
+			c, ok := m[db.Bucket(k, buckets[rev])]
+			if ok && !slices.Contains(owners[c], rev) {
+				owners[c] = append(owners[c], rev)
+			}
+		}
+	}
+	out := map[string][]*ent.Page{}
+	if len(owners) == 0 {
+		return out, nil
+	}
+	rows, err := r.Client.Page.Query().Where(page.ChunkIDIn(setKeys(boolSet(owners))...), page.PageIDIn(keys...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range rows {
+		for _, rev := range owners[p.ChunkID] {
+			out[rev] = append(out[rev], p)
+		}
+	}
+	return out, nil
+}
+
+func boolSet[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// onlyIn lists the chunks of map a that map b does not name: the rows of
+// two revisions differ only there (a chunk belongs to one bucket of one
+// bucket count, and both revisions hold the same rows of a chunk both name).
+func onlyIn(a, b map[int]string) []string {
+	named := make(map[string]bool, len(b))
+	for _, c := range b {
+		named[c] = true
+	}
+	var out []string
+	for _, c := range a {
+		if !named[c] {
+			out = append(out, c)
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -162,10 +162,10 @@ func cloneDraft(d *draft) *draft {
 	return c
 }
 
-func pageRows(rev string, d *draft) []*ent.Page {
+func pageRows(d *draft) []*ent.Page {
 	var out []*ent.Page
 	for _, p := range d.pages {
-		out = append(out, &ent.Page{RevisionID: rev, PageID: p.ID, ParentPageID: p.Parent, Position: p.Position,
+		out = append(out, &ent.Page{PageID: p.ID, ParentPageID: p.Parent, Position: p.Position,
 			Kind: p.Kind, Title: p.Title, Emoji: p.Emoji, Slug: p.Slug, Description: p.Description, Hidden: p.Hidden,
 			Href: p.Href, ContentHash: p.Hash, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt})
 	}
@@ -195,16 +195,18 @@ func changedIDs(base, side *draft) []string {
 }
 
 // memReader reads rows as the database would for readAround.
-func memReader(rows []*ent.Page) pageReader {
-	return func(byParent bool, keys []string) ([]*ent.Page, error) {
-		var out []*ent.Page
-		for _, r := range rows {
-			key := r.PageID
-			if byParent {
-				key = r.ParentPageID
-			}
-			if slices.Contains(keys, key) {
-				out = append(out, r)
+func memReader(rows map[string][]*ent.Page) pageReader {
+	return func(byParent bool, keys []string) (map[string][]*ent.Page, error) {
+		out := map[string][]*ent.Page{}
+		for rev, revRows := range rows {
+			for _, r := range revRows {
+				key := r.PageID
+				if byParent {
+					key = r.ParentPageID
+				}
+				if slices.Contains(keys, key) {
+					out[rev] = append(out[rev], r)
+				}
 			}
 		}
 		return out, nil
@@ -219,9 +221,9 @@ func compareMerges(t *testing.T, name string, revs []string, base, ours, theirs 
 	ctx := loader.With(context.Background(), loader.New(nil, ""))
 	whole, wholeErr := mergeDrafts(ctx, &mergeSides{b: cloneDraft(base), o: cloneDraft(ours), t: cloneDraft(theirs)})
 
-	rows := append(pageRows(revs[0], base), pageRows(revs[2], theirs)...)
+	rows := map[string][]*ent.Page{revs[0]: pageRows(base), revs[2]: pageRows(theirs)}
 	if revs[1] != revs[0] {
-		rows = append(rows, pageRows(revs[1], ours)...)
+		rows[revs[1]] = pageRows(ours)
 	}
 	changed := map[string]bool{}
 	for _, side := range []*draft{ours, theirs} {

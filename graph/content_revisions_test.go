@@ -27,10 +27,11 @@ func seedHistory(t testing.TB, s *testkit.Server, spaceID string, k int) (line [
 		rev := c.Revision.Create().SetSpaceID(spaceID).SetType("edits").SetParents([]string{parent}).
 			SetCreatedAt(at.Add(time.Duration(len(line)) * time.Second)).SaveX(ctx)
 		c.Page.CreateBulk(
-			c.Page.Create().SetRevisionID(rev.ID).SetPageID(guide).SetTitle("Guide").SetSlug("guide").SetCreatedAt(at).SetUpdatedAt(at),
-			c.Page.Create().SetRevisionID(rev.ID).SetPageID(install).SetParentPageID(guide).SetTitle("Install").SetSlug("install").SetCreatedAt(at).SetUpdatedAt(at),
-			c.Page.Create().SetRevisionID(rev.ID).SetPageID(deep).SetParentPageID(install).SetTitle("Deep").SetSlug("deep").SetCreatedAt(at).SetUpdatedAt(at),
+			c.Page.Create().SetChunkID(rev.ID).SetPageID(guide).SetTitle("Guide").SetSlug("guide").SetCreatedAt(at).SetUpdatedAt(at),
+			c.Page.Create().SetChunkID(rev.ID).SetPageID(install).SetParentPageID(guide).SetTitle("Install").SetSlug("install").SetCreatedAt(at).SetUpdatedAt(at),
+			c.Page.Create().SetChunkID(rev.ID).SetPageID(deep).SetParentPageID(install).SetTitle("Deep").SetSlug("deep").SetCreatedAt(at).SetUpdatedAt(at),
 		).ExecX(ctx)
+		testkit.OneChunk(ctx, c, rev.ID)
 		return rev.ID
 	}
 	for i := 0; i < k; i++ {

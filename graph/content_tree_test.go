@@ -33,7 +33,7 @@ func seedTree(t testing.TB, s *testkit.Server, spaceID string, roots int, body f
 	i := 0
 	add := func(parent string, pos int) string {
 		id := ids.New()
-		p := c.Page.Create().SetRevisionID(rev.ID).SetPageID(id).SetPosition(pos).
+		p := c.Page.Create().SetChunkID(rev.ID).SetPageID(id).SetPosition(pos).
 			SetTitle(fmt.Sprintf("Page \"%d\" <&>", i)).SetSlug(fmt.Sprintf("page-%d", i)).
 			SetCreatedAt(now).SetUpdatedAt(now.Add(time.Duration(i) * time.Second)).SetParentPageID(parent)
 		if b := body(i); b != "" {
@@ -74,6 +74,7 @@ func seedTree(t testing.TB, s *testkit.Server, spaceID string, roots int, body f
 	for start := 0; start < len(contents); start += 400 {
 		_ = c.PageContent.CreateBulk(contents[start:min(len(contents), start+400)]...).OnConflict().DoNothing().Exec(ctx)
 	}
+	testkit.OneChunk(ctx, c, rev.ID)
 	c.Space.UpdateOneID(spaceID).SetRevisionID(rev.ID).ExecX(ctx)
 }
 

@@ -25,7 +25,7 @@ func BenchmarkMergeSpaceSize(b *testing.B) {
 			for _, n := range sizes {
 				sp := s.Call(b, "createSpace", u.Token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": fmt.Sprint(n)}, 201).JSON(b)["id"].(string)
 				rev := s.SeedPages(b, sp, n)
-				rows := s.Client().Page.Query().Where(page.RevisionID(rev.ID)).Limit(10).AllX(b.Context())
+				rows := s.Client().Page.Query().Where(page.ChunkID(rev.ID)).Limit(10).AllX(b.Context()) // SeedPages: one chunk of id rev.ID
 				for _, p := range rows {
 					edited[n] = append(edited[n], p.PageID)
 				}

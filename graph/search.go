@@ -76,7 +76,7 @@ func (r *Resolver) reindex(ctx context.Context, tx *ent.Client, spaceID string, 
 		}
 		docs = append(docs, search.Doc{SpaceID: spaceID, PageID: id, Title: p.Title, Body: markdown.Text(body)})
 	}
-	stmts := []search.Statement{search.Delete(r.Dialect, spaceID, append(changed, removed...))}
+	stmts := search.Delete(r.Dialect, spaceID, append(changed, removed...))
 	stmts = append(stmts, search.Insert(r.Dialect, docs)...)
 	for _, st := range stmts {
 		if _, err := tx.ExecContext(ctx, st.SQL, st.Args...); err != nil {
@@ -88,9 +88,12 @@ func (r *Resolver) reindex(ctx context.Context, tx *ent.Client, spaceID string, 
 
 // unindexSpace drops a purged space from the index.
 func (r *Resolver) unindexSpace(ctx context.Context, tx *ent.Client, spaceID string) error {
-	st := search.Delete(r.Dialect, spaceID, nil)
-	_, err := tx.ExecContext(ctx, st.SQL, st.Args...)
-	return err
+	for _, st := range search.Delete(r.Dialect, spaceID, nil) {
+		if _, err := tx.ExecContext(ctx, st.SQL, st.Args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maxHits bounds the pages a search ranks; results page through them.
@@ -361,33 +364,33 @@ func (r *Resolver) searchTrees(ctx context.Context, pageIDs map[string][]string,
 		}
 		return trees, nil
 	}
-	rows, err := r.Client.Page.Query().Where(withAncestors(pageIDs, revs)).All(ctx)
+	byRevision, err := loader.RevisionPages(ctx, r.Client, revs, withAncestors(pageIDs, revs))
 	if err != nil {
 		return nil, err
 	}
-	byRevision := map[string][]*ent.Page{}
-	for _, p := range rows {
-		byRevision[p.RevisionID] = append(byRevision[p.RevisionID], p)
-	}
 	for _, rev := range revs {
 		trees[rev] = loader.NewTree(byRevision[rev])
+		trees[rev].RevisionID = rev
 	}
 	return trees, nil
 }
 
 // withAncestors keeps the pages asked for, by revision, and every page above
-// them: a recursive walk up parent_page_id over the (revision_id, page_id)
-// index, a few rows per level, however many pages the revisions hold.
+// them: a recursive walk up parent_page_id through each revision's chunk
+// map and the (chunk_id, page_id) index, a few rows per level, however many
+// pages the revisions hold. It filters loader.RevisionPages, whose join of
+// the map is m: a row keeps to the revisions whose walk reached it (chunks
+// are shared between revisions).
 func withAncestors(pageIDs map[string][]string, revs []string) predicate.Page {
 	return func(s *sql.Selector) {
 		s.Where(sql.P(func(b *sql.Builder) {
-			b.WriteString(s.C(page.FieldID) + " IN (WITH RECURSIVE up(id, revision_id, parent_page_id) AS (" +
-				"SELECT id, revision_id, parent_page_id FROM " + page.Table + " WHERE ")
+			b.WriteString("(m.revision_id, " + s.C(page.FieldID) + ") IN (WITH RECURSIVE up(id, revision_id, parent_page_id) AS (" +
+				"SELECT p.id, um.revision_id, p.parent_page_id FROM " + page.Table + " p JOIN revision_chunks um ON um.chunk_id = p.chunk_id WHERE ")
 			for i, rev := range revs {
 				if i > 0 {
 					b.WriteString(" OR ")
 				}
-				b.WriteString("(revision_id = ").Arg(rev).WriteString(" AND page_id IN (")
+				b.WriteString("(um.revision_id = ").Arg(rev).WriteString(" AND p.page_id IN (")
 				for j, id := range pageIDs[rev] {
 					if j > 0 {
 						b.Comma()
@@ -396,8 +399,8 @@ func withAncestors(pageIDs map[string][]string, revs []string) predicate.Page {
 				}
 				b.WriteString("))")
 			}
-			b.WriteString(" UNION SELECT p.id, p.revision_id, p.parent_page_id FROM " + page.Table + " p JOIN up" +
-				" ON p.revision_id = up.revision_id AND p.page_id = up.parent_page_id) SELECT id FROM up)")
+			b.WriteString(" UNION SELECT p.id, um.revision_id, p.parent_page_id FROM up JOIN revision_chunks um ON um.revision_id = up.revision_id" +
+				" JOIN " + page.Table + " p ON p.chunk_id = um.chunk_id AND p.page_id = up.parent_page_id) SELECT revision_id, id FROM up)")
 		}))
 	}
 }

@@ -218,7 +218,7 @@ func (r *Resolver) createSpaceTx(ctx context.Context, tx *ent.Client, orgID stri
 	// Every space starts with an empty revision of its own.
 	spaceID := ids.New()
 	initial, err := tx.Revision.Create().SetSpaceID(spaceID).SetType(revision.TypeInitial).
-		SetCreatedBy(auth.ViewerID(ctx)).Save(ctx)
+		SetCreatedBy(auth.ViewerID(ctx)).SetCanonical(true).SetPageCount(0).Save(ctx)
 	if err != nil {
 		return nil, err
 	}

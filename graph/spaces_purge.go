@@ -13,6 +13,7 @@ import (
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/internal/clock"
@@ -64,7 +65,7 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 			if err != nil {
 				return err
 			}
-			if _, err := tx.Page.Delete().Where(page.RevisionIDIn(revs...)).Exec(ctx); err != nil {
+			if err := deleteChunks(ctx, tx, revs); err != nil {
 				return err
 			}
 			if _, err := tx.File.Delete().Where(file.RevisionIDIn(revs...)).Exec(ctx); err != nil {
@@ -85,4 +86,46 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 		purged += n
 	}
 	return purged, nil
+}
+
+// deleteChunks removes the chunk maps of revisions revs and the pages of the
+// chunks no other revision names: a duplicated space shares its source's
+// chunks, which stay while either space holds them.
+func deleteChunks(ctx context.Context, tx *ent.Client, revs []string) error {
+	for start := 0; start < len(revs); start += pageChunk {
+		batch := revs[start:min(len(revs), start+pageChunk)]
+		chunks, err := tx.RevisionChunk.Query().Where(revisionchunk.RevisionIDIn(batch...)).
+			Unique(true).Select(revisionchunk.FieldChunkID).Strings(ctx)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.RevisionChunk.Delete().Where(revisionchunk.RevisionIDIn(batch...)).Exec(ctx); err != nil {
+			return err
+		}
+		for from := 0; from < len(chunks); from += pageChunk {
+			part := chunks[from:min(len(chunks), from+pageChunk)]
+			still, err := tx.RevisionChunk.Query().Where(revisionchunk.ChunkIDIn(part...)).
+				Unique(true).Select(revisionchunk.FieldChunkID).Strings(ctx)
+			if err != nil {
+				return err
+			}
+			kept := map[string]bool{}
+			for _, c := range still {
+				kept[c] = true
+			}
+			var gone []string
+			for _, c := range part {
+				if !kept[c] {
+					gone = append(gone, c)
+				}
+			}
+			if len(gone) == 0 {
+				continue
+			}
+			if _, err := tx.Page.Delete().Where(page.ChunkIDIn(gone...)).Exec(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

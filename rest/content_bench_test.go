@@ -20,7 +20,7 @@ func BenchmarkMergeChangeRequest(b *testing.B) {
 			pages := s.Client().Page.Query().Where().AllX(b.Context())
 			var ids []string
 			for _, p := range pages {
-				if p.RevisionID == rev.ID && len(ids) < 10 {
+				if p.ChunkID == rev.ID && len(ids) < 10 { // SeedPages: one chunk of id rev.ID
 					ids = append(ids, p.PageID)
 				}
 			}

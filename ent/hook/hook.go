@@ -249,6 +249,18 @@ func (f RevisionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RevisionMutation", m)
 }
 
+// The RevisionChunkFunc type is an adapter to allow the use of ordinary
+// function as RevisionChunk mutator.
+type RevisionChunkFunc func(context.Context, *ent.RevisionChunkMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RevisionChunkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RevisionChunkMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RevisionChunkMutation", m)
+}
+
 // The SAMLProviderFunc type is an adapter to allow the use of ordinary
 // function as SAMLProvider mutator.
 type SAMLProviderFunc func(context.Context, *ent.SAMLProviderMutation) (ent.Value, error)

@@ -561,7 +561,7 @@ var (
 	// PagesColumns holds the columns for the "pages" table.
 	PagesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
-		{Name: "revision_id", Type: field.TypeString},
+		{Name: "chunk_id", Type: field.TypeString},
 		{Name: "page_id", Type: field.TypeString},
 		{Name: "parent_page_id", Type: field.TypeString, Default: ""},
 		{Name: "position", Type: field.TypeInt, Default: 0},
@@ -583,9 +583,14 @@ var (
 		PrimaryKey: []*schema.Column{PagesColumns[0]},
 		Indexes: []*schema.Index{
 			{
-				Name:    "page_revision_id_page_id",
+				Name:    "page_chunk_id_page_id",
 				Unique:  true,
 				Columns: []*schema.Column{PagesColumns[1], PagesColumns[2]},
+			},
+			{
+				Name:    "page_chunk_id_parent_page_id",
+				Unique:  false,
+				Columns: []*schema.Column{PagesColumns[1], PagesColumns[3]},
 			},
 		},
 	}
@@ -633,6 +638,9 @@ var (
 		{Name: "created_by", Type: field.TypeString, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "change_request_id", Type: field.TypeString, Nullable: true},
+		{Name: "buckets", Type: field.TypeInt, Default: 1},
+		{Name: "canonical", Type: field.TypeBool, Default: false},
+		{Name: "page_count", Type: field.TypeInt, Nullable: true},
 	}
 	// RevisionsTable holds the schema information for the "revisions" table.
 	RevisionsTable = &schema.Table{
@@ -649,6 +657,31 @@ var (
 				Name:    "revision_change_request_id_created_by",
 				Unique:  false,
 				Columns: []*schema.Column{RevisionsColumns[6], RevisionsColumns[4]},
+			},
+		},
+	}
+	// RevisionChunksColumns holds the columns for the "revision_chunks" table.
+	RevisionChunksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "revision_id", Type: field.TypeString},
+		{Name: "bucket", Type: field.TypeInt},
+		{Name: "chunk_id", Type: field.TypeString},
+	}
+	// RevisionChunksTable holds the schema information for the "revision_chunks" table.
+	RevisionChunksTable = &schema.Table{
+		Name:       "revision_chunks",
+		Columns:    RevisionChunksColumns,
+		PrimaryKey: []*schema.Column{RevisionChunksColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "revisionchunk_revision_id_bucket",
+				Unique:  true,
+				Columns: []*schema.Column{RevisionChunksColumns[1], RevisionChunksColumns[2]},
+			},
+			{
+				Name:    "revisionchunk_chunk_id",
+				Unique:  false,
+				Columns: []*schema.Column{RevisionChunksColumns[3]},
 			},
 		},
 	}
@@ -1041,6 +1074,7 @@ var (
 		PageContentsTable,
 		PageDerivedsTable,
 		RevisionsTable,
+		RevisionChunksTable,
 		SamlProvidersTable,
 		SitesTable,
 		SiteSectionsTable,

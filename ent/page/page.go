@@ -13,8 +13,8 @@ const (
 	Label = "page"
 	// FieldID holds the string denoting the id field in the database.
 	FieldID = "id"
-	// FieldRevisionID holds the string denoting the revision_id field in the database.
-	FieldRevisionID = "revision_id"
+	// FieldChunkID holds the string denoting the chunk_id field in the database.
+	FieldChunkID = "chunk_id"
 	// FieldPageID holds the string denoting the page_id field in the database.
 	FieldPageID = "page_id"
 	// FieldParentPageID holds the string denoting the parent_page_id field in the database.
@@ -48,7 +48,7 @@ const (
 // Columns holds all SQL columns for page fields.
 var Columns = []string{
 	FieldID,
-	FieldRevisionID,
+	FieldChunkID,
 	FieldPageID,
 	FieldParentPageID,
 	FieldPosition,
@@ -140,9 +140,9 @@ func ByID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldID, opts...).ToFunc()
 }
 
-// ByRevisionID orders the results by the revision_id field.
-func ByRevisionID(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldRevisionID, opts...).ToFunc()
+// ByChunkID orders the results by the chunk_id field.
+func ByChunkID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldChunkID, opts...).ToFunc()
 }
 
 // ByPageID orders the results by the page_id field.

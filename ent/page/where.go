@@ -64,9 +64,9 @@ func IDContainsFold(id string) predicate.Page {
 	return predicate.Page(sql.FieldContainsFold(FieldID, id))
 }
 
-// RevisionID applies equality check predicate on the "revision_id" field. It's identical to RevisionIDEQ.
-func RevisionID(v string) predicate.Page {
-	return predicate.Page(sql.FieldEQ(FieldRevisionID, v))
+// ChunkID applies equality check predicate on the "chunk_id" field. It's identical to ChunkIDEQ.
+func ChunkID(v string) predicate.Page {
+	return predicate.Page(sql.FieldEQ(FieldChunkID, v))
 }
 
 // PageID applies equality check predicate on the "page_id" field. It's identical to PageIDEQ.
@@ -129,69 +129,69 @@ func UpdatedAt(v time.Time) predicate.Page {
 	return predicate.Page(sql.FieldEQ(FieldUpdatedAt, v))
 }
 
-// RevisionIDEQ applies the EQ predicate on the "revision_id" field.
-func RevisionIDEQ(v string) predicate.Page {
-	return predicate.Page(sql.FieldEQ(FieldRevisionID, v))
+// ChunkIDEQ applies the EQ predicate on the "chunk_id" field.
+func ChunkIDEQ(v string) predicate.Page {
+	return predicate.Page(sql.FieldEQ(FieldChunkID, v))
 }
 
-// RevisionIDNEQ applies the NEQ predicate on the "revision_id" field.
-func RevisionIDNEQ(v string) predicate.Page {
-	return predicate.Page(sql.FieldNEQ(FieldRevisionID, v))
+// ChunkIDNEQ applies the NEQ predicate on the "chunk_id" field.
+func ChunkIDNEQ(v string) predicate.Page {
+	return predicate.Page(sql.FieldNEQ(FieldChunkID, v))
 }
 
-// RevisionIDIn applies the In predicate on the "revision_id" field.
-func RevisionIDIn(vs ...string) predicate.Page {
-	return predicate.Page(sql.FieldIn(FieldRevisionID, vs...))
+// ChunkIDIn applies the In predicate on the "chunk_id" field.
+func ChunkIDIn(vs ...string) predicate.Page {
+	return predicate.Page(sql.FieldIn(FieldChunkID, vs...))
 }
 
-// RevisionIDNotIn applies the NotIn predicate on the "revision_id" field.
-func RevisionIDNotIn(vs ...string) predicate.Page {
-	return predicate.Page(sql.FieldNotIn(FieldRevisionID, vs...))
+// ChunkIDNotIn applies the NotIn predicate on the "chunk_id" field.
+func ChunkIDNotIn(vs ...string) predicate.Page {
+	return predicate.Page(sql.FieldNotIn(FieldChunkID, vs...))
 }
 
-// RevisionIDGT applies the GT predicate on the "revision_id" field.
-func RevisionIDGT(v string) predicate.Page {
-	return predicate.Page(sql.FieldGT(FieldRevisionID, v))
+// ChunkIDGT applies the GT predicate on the "chunk_id" field.
+func ChunkIDGT(v string) predicate.Page {
+	return predicate.Page(sql.FieldGT(FieldChunkID, v))
 }
 
-// RevisionIDGTE applies the GTE predicate on the "revision_id" field.
-func RevisionIDGTE(v string) predicate.Page {
-	return predicate.Page(sql.FieldGTE(FieldRevisionID, v))
+// ChunkIDGTE applies the GTE predicate on the "chunk_id" field.
+func ChunkIDGTE(v string) predicate.Page {
+	return predicate.Page(sql.FieldGTE(FieldChunkID, v))
 }
 
-// RevisionIDLT applies the LT predicate on the "revision_id" field.
-func RevisionIDLT(v string) predicate.Page {
-	return predicate.Page(sql.FieldLT(FieldRevisionID, v))
+// ChunkIDLT applies the LT predicate on the "chunk_id" field.
+func ChunkIDLT(v string) predicate.Page {
+	return predicate.Page(sql.FieldLT(FieldChunkID, v))
 }
 
-// RevisionIDLTE applies the LTE predicate on the "revision_id" field.
-func RevisionIDLTE(v string) predicate.Page {
-	return predicate.Page(sql.FieldLTE(FieldRevisionID, v))
+// ChunkIDLTE applies the LTE predicate on the "chunk_id" field.
+func ChunkIDLTE(v string) predicate.Page {
+	return predicate.Page(sql.FieldLTE(FieldChunkID, v))
 }
 
-// RevisionIDContains applies the Contains predicate on the "revision_id" field.
-func RevisionIDContains(v string) predicate.Page {
-	return predicate.Page(sql.FieldContains(FieldRevisionID, v))
+// ChunkIDContains applies the Contains predicate on the "chunk_id" field.
+func ChunkIDContains(v string) predicate.Page {
+	return predicate.Page(sql.FieldContains(FieldChunkID, v))
 }
 
-// RevisionIDHasPrefix applies the HasPrefix predicate on the "revision_id" field.
-func RevisionIDHasPrefix(v string) predicate.Page {
-	return predicate.Page(sql.FieldHasPrefix(FieldRevisionID, v))
+// ChunkIDHasPrefix applies the HasPrefix predicate on the "chunk_id" field.
+func ChunkIDHasPrefix(v string) predicate.Page {
+	return predicate.Page(sql.FieldHasPrefix(FieldChunkID, v))
 }
 
-// RevisionIDHasSuffix applies the HasSuffix predicate on the "revision_id" field.
-func RevisionIDHasSuffix(v string) predicate.Page {
-	return predicate.Page(sql.FieldHasSuffix(FieldRevisionID, v))
+// ChunkIDHasSuffix applies the HasSuffix predicate on the "chunk_id" field.
+func ChunkIDHasSuffix(v string) predicate.Page {
+	return predicate.Page(sql.FieldHasSuffix(FieldChunkID, v))
 }
 
-// RevisionIDEqualFold applies the EqualFold predicate on the "revision_id" field.
-func RevisionIDEqualFold(v string) predicate.Page {
-	return predicate.Page(sql.FieldEqualFold(FieldRevisionID, v))
+// ChunkIDEqualFold applies the EqualFold predicate on the "chunk_id" field.
+func ChunkIDEqualFold(v string) predicate.Page {
+	return predicate.Page(sql.FieldEqualFold(FieldChunkID, v))
 }
 
-// RevisionIDContainsFold applies the ContainsFold predicate on the "revision_id" field.
-func RevisionIDContainsFold(v string) predicate.Page {
-	return predicate.Page(sql.FieldContainsFold(FieldRevisionID, v))
+// ChunkIDContainsFold applies the ContainsFold predicate on the "chunk_id" field.
+func ChunkIDContainsFold(v string) predicate.Page {
+	return predicate.Page(sql.FieldContainsFold(FieldChunkID, v))
 }
 
 // PageIDEQ applies the EQ predicate on the "page_id" field.

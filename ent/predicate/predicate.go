@@ -66,6 +66,9 @@ type PageDerived func(*sql.Selector)
 // Revision is the predicate function for revision builders.
 type Revision func(*sql.Selector)
 
+// RevisionChunk is the predicate function for revisionchunk builders.
+type RevisionChunk func(*sql.Selector)
+
 // SAMLProvider is the predicate function for samlprovider builders.
 type SAMLProvider func(*sql.Selector)
 

@@ -26,6 +26,12 @@ const (
 	FieldCreatedAt = "created_at"
 	// FieldChangeRequestID holds the string denoting the change_request_id field in the database.
 	FieldChangeRequestID = "change_request_id"
+	// FieldBuckets holds the string denoting the buckets field in the database.
+	FieldBuckets = "buckets"
+	// FieldCanonical holds the string denoting the canonical field in the database.
+	FieldCanonical = "canonical"
+	// FieldPageCount holds the string denoting the page_count field in the database.
+	FieldPageCount = "page_count"
 	// Table holds the table name of the revision in the database.
 	Table = "revisions"
 )
@@ -39,6 +45,9 @@ var Columns = []string{
 	FieldCreatedBy,
 	FieldCreatedAt,
 	FieldChangeRequestID,
+	FieldBuckets,
+	FieldCanonical,
+	FieldPageCount,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -56,6 +65,10 @@ var (
 	DefaultParents []string
 	// DefaultCreatedAt holds the default value on creation for the "created_at" field.
 	DefaultCreatedAt func() time.Time
+	// DefaultBuckets holds the default value on creation for the "buckets" field.
+	DefaultBuckets int
+	// DefaultCanonical holds the default value on creation for the "canonical" field.
+	DefaultCanonical bool
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -119,4 +132,19 @@ func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByChangeRequestID orders the results by the change_request_id field.
 func ByChangeRequestID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldChangeRequestID, opts...).ToFunc()
+}
+
+// ByBuckets orders the results by the buckets field.
+func ByBuckets(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBuckets, opts...).ToFunc()
+}
+
+// ByCanonical orders the results by the canonical field.
+func ByCanonical(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCanonical, opts...).ToFunc()
+}
+
+// ByPageCount orders the results by the page_count field.
+func ByPageCount(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPageCount, opts...).ToFunc()
 }

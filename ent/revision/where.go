@@ -84,6 +84,21 @@ func ChangeRequestID(v string) predicate.Revision {
 	return predicate.Revision(sql.FieldEQ(FieldChangeRequestID, v))
 }
 
+// Buckets applies equality check predicate on the "buckets" field. It's identical to BucketsEQ.
+func Buckets(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldBuckets, v))
+}
+
+// Canonical applies equality check predicate on the "canonical" field. It's identical to CanonicalEQ.
+func Canonical(v bool) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldCanonical, v))
+}
+
+// PageCount applies equality check predicate on the "page_count" field. It's identical to PageCountEQ.
+func PageCount(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldPageCount, v))
+}
+
 // SpaceIDEQ applies the EQ predicate on the "space_id" field.
 func SpaceIDEQ(v string) predicate.Revision {
 	return predicate.Revision(sql.FieldEQ(FieldSpaceID, v))
@@ -357,6 +372,106 @@ func ChangeRequestIDEqualFold(v string) predicate.Revision {
 // ChangeRequestIDContainsFold applies the ContainsFold predicate on the "change_request_id" field.
 func ChangeRequestIDContainsFold(v string) predicate.Revision {
 	return predicate.Revision(sql.FieldContainsFold(FieldChangeRequestID, v))
+}
+
+// BucketsEQ applies the EQ predicate on the "buckets" field.
+func BucketsEQ(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldBuckets, v))
+}
+
+// BucketsNEQ applies the NEQ predicate on the "buckets" field.
+func BucketsNEQ(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldNEQ(FieldBuckets, v))
+}
+
+// BucketsIn applies the In predicate on the "buckets" field.
+func BucketsIn(vs ...int) predicate.Revision {
+	return predicate.Revision(sql.FieldIn(FieldBuckets, vs...))
+}
+
+// BucketsNotIn applies the NotIn predicate on the "buckets" field.
+func BucketsNotIn(vs ...int) predicate.Revision {
+	return predicate.Revision(sql.FieldNotIn(FieldBuckets, vs...))
+}
+
+// BucketsGT applies the GT predicate on the "buckets" field.
+func BucketsGT(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldGT(FieldBuckets, v))
+}
+
+// BucketsGTE applies the GTE predicate on the "buckets" field.
+func BucketsGTE(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldGTE(FieldBuckets, v))
+}
+
+// BucketsLT applies the LT predicate on the "buckets" field.
+func BucketsLT(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldLT(FieldBuckets, v))
+}
+
+// BucketsLTE applies the LTE predicate on the "buckets" field.
+func BucketsLTE(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldLTE(FieldBuckets, v))
+}
+
+// CanonicalEQ applies the EQ predicate on the "canonical" field.
+func CanonicalEQ(v bool) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldCanonical, v))
+}
+
+// CanonicalNEQ applies the NEQ predicate on the "canonical" field.
+func CanonicalNEQ(v bool) predicate.Revision {
+	return predicate.Revision(sql.FieldNEQ(FieldCanonical, v))
+}
+
+// PageCountEQ applies the EQ predicate on the "page_count" field.
+func PageCountEQ(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldPageCount, v))
+}
+
+// PageCountNEQ applies the NEQ predicate on the "page_count" field.
+func PageCountNEQ(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldNEQ(FieldPageCount, v))
+}
+
+// PageCountIn applies the In predicate on the "page_count" field.
+func PageCountIn(vs ...int) predicate.Revision {
+	return predicate.Revision(sql.FieldIn(FieldPageCount, vs...))
+}
+
+// PageCountNotIn applies the NotIn predicate on the "page_count" field.
+func PageCountNotIn(vs ...int) predicate.Revision {
+	return predicate.Revision(sql.FieldNotIn(FieldPageCount, vs...))
+}
+
+// PageCountGT applies the GT predicate on the "page_count" field.
+func PageCountGT(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldGT(FieldPageCount, v))
+}
+
+// PageCountGTE applies the GTE predicate on the "page_count" field.
+func PageCountGTE(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldGTE(FieldPageCount, v))
+}
+
+// PageCountLT applies the LT predicate on the "page_count" field.
+func PageCountLT(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldLT(FieldPageCount, v))
+}
+
+// PageCountLTE applies the LTE predicate on the "page_count" field.
+func PageCountLTE(v int) predicate.Revision {
+	return predicate.Revision(sql.FieldLTE(FieldPageCount, v))
+}
+
+// PageCountIsNil applies the IsNil predicate on the "page_count" field.
+func PageCountIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldPageCount))
+}
+
+// PageCountNotNil applies the NotNil predicate on the "page_count" field.
+func PageCountNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldPageCount))
 }
 
 // And groups predicates with the AND operator between them.

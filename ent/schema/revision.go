@@ -9,8 +9,10 @@ import (
 	"github.com/folio/folio/internal/ids"
 )
 
-// Revision is an immutable snapshot of a space's content: its pages and
-// files are the rows of Page and File that carry its id.
+// Revision is an immutable snapshot of a space's content: its files are the
+// rows of File that carry its id; its pages are the rows of the chunks its
+// RevisionChunk rows name, one chunk per bucket (revisions share chunks, so a
+// new revision writes only the buckets it changes).
 type Revision struct{ ent.Schema }
 
 func (Revision) Fields() []ent.Field {
@@ -28,6 +30,18 @@ func (Revision) Fields() []ent.Field {
 		// revision; unset for every other revision. Contributors of a change
 		// request are the authors of its revisions (and of its comments).
 		field.String("change_request_id").Optional().Immutable(),
+		// buckets is the number of buckets (a power of two) its pages are
+		// spread over by the hash of their page_id (internal/db.Bucket).
+		// Revisions made before chunks have 1: one chunk of every page.
+		field.Int("buckets").Default(1).Immutable(),
+		// canonical: every sibling group has positions 0..n-1 and unique
+		// slugs, which a partial merge needs of ours. The application writes
+		// only canonical revisions; seeded, imported-before or migrated ones
+		// are false and checked whole (TreeShape) at their first merge.
+		field.Bool("canonical").Default(false).Immutable(),
+		// page_count is the number of pages it holds; unset on revisions
+		// made before it was recorded (counted when needed).
+		field.Int("page_count").Optional().Nillable().Immutable(),
 	}
 }
 
@@ -38,15 +52,36 @@ func (Revision) Indexes() []ent.Index {
 	}
 }
 
-// Page is one page of one revision. Its page_id is stable across
-// revisions; a new revision copies the rows of the pages, not their text.
+// RevisionChunk maps one bucket of a revision to the chunk holding the
+// revision's pages of that bucket. A bucket without pages has no row.
+type RevisionChunk struct{ ent.Schema }
+
+func (RevisionChunk) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("revision_id").Immutable(),
+		field.Int("bucket").Immutable(),
+		field.String("chunk_id").Immutable(),
+	}
+}
+
+func (RevisionChunk) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("revision_id", "bucket").Unique(),
+		index.Fields("chunk_id"),
+	}
+}
+
+// Page is one page of one chunk, a set of pages that revisions share (see
+// RevisionChunk). Its page_id is stable across revisions; a chunk is never
+// changed once written: a revision that changes a page writes a new chunk of
+// that page's bucket.
 type Page struct{ ent.Schema }
 
 func (Page) Mixin() []ent.Mixin { return []ent.Mixin{IDMixin{}} }
 
 func (Page) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("revision_id").Immutable(),
+		field.String("chunk_id").Immutable(),
 		field.String("page_id").Immutable(),
 		// "" for a root page.
 		field.String("parent_page_id").Default(""),
@@ -70,7 +105,10 @@ func (Page) Fields() []ent.Field {
 
 func (Page) Indexes() []ent.Index {
 	return []ent.Index{
-		index.Fields("revision_id", "page_id").Unique(),
+		index.Fields("chunk_id", "page_id").Unique(),
+		// A merge that places pages reads whole sibling groups: by parent
+		// within each chunk of a revision, not every row of the revision.
+		index.Fields("chunk_id", "parent_page_id"),
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/file"
-	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/revision"
 )
@@ -56,13 +55,7 @@ func newRevisionLoaders(b batching, client *ent.Client) *RevisionLoaders {
 		return out, err
 	})
 	pages := byLevel(&rl.together, "pages", func(ctx context.Context, revs []string) (map[string][]*ent.Page, error) {
-		rows, err := client.Page.Query().Where(page.RevisionIDIn(revs...)).
-			Order(ent.Asc(page.FieldParentPageID), ent.Asc(page.FieldPosition), ent.Asc(page.FieldPageID)).All(ctx)
-		out := make(map[string][]*ent.Page, len(revs))
-		for _, p := range rows {
-			out[p.RevisionID] = append(out[p.RevisionID], p)
-		}
-		return out, err
+		return RevisionPages(ctx, client, revs)
 	})
 	bodies := byLevel(&rl.together, "bodies", func(ctx context.Context, revs []string) (map[string]map[string]string, error) {
 		hashes, err := rl.treeHashes(ctx, revs)
@@ -129,7 +122,9 @@ func newRevisionLoaders(b batching, client *ent.Client) *RevisionLoaders {
 				if errs != nil {
 					err = errs[i]
 				}
-				results[i] = &dataloader.Result[*Tree]{Data: NewTree(pages[i]), Error: err}
+				t := NewTree(pages[i])
+				t.RevisionID = revs[i]
+				results[i] = &dataloader.Result[*Tree]{Data: t, Error: err}
 			}
 			return results
 		}),
@@ -200,10 +195,13 @@ func groupLoader[V any](b batching, fetch func(context.Context, []string) ([]V, 
 // Tree is a revision's pages arranged as a tree, built once per request
 // from the revision's page rows.
 type Tree struct {
-	Pages    []*ent.Page
-	ByID     map[string]*ent.Page
-	Children map[string][]*ent.Page // by parent page id; "" holds the root pages
-	paths    map[string]string
+	// RevisionID is the revision whose pages the tree holds ("" for a
+	// tree of rows from nowhere in particular).
+	RevisionID string
+	Pages      []*ent.Page
+	ByID       map[string]*ent.Page
+	Children   map[string][]*ent.Page // by parent page id; "" holds the root pages
+	paths      map[string]string
 }
 
 // NewTree arranges page rows (in any order) as a tree.

@@ -5,70 +5,57 @@ import (
 	"strings"
 
 	"entgo.io/ent/dialect"
-	"github.com/lib/pq"
 )
 
 // pageColumns are the columns of a page row other than its id and revision.
 const pageColumns = "page_id, parent_page_id, position, kind, title, emoji, slug, description, hidden, href, content_hash, created_at, updated_at"
 
-// CopyPages is the statement that copies the page rows of revision from
-// into revision to inside the database, leaving out the pages exclude
-// lists: a new revision that keeps most of its source's pages is written
-// without sending them through the application. Copies get fresh random
-// row ids (20 hex digits).
-func CopyPages(dialectName, to, from string, exclude []string) (string, []any) {
-	if dialectName == dialect.Postgres {
-		q := "INSERT INTO pages (id, revision_id, " + pageColumns + ") SELECT substr(md5(random()::text || clock_timestamp()::text || page_id), 1, 20), $1, " +
-			pageColumns + " FROM pages WHERE revision_id = $2"
-		args := []any{to, from}
-		if len(exclude) > 0 {
-			q += " AND page_id <> ALL($3)"
-			args = append(args, pq.Array(exclude))
-		}
-		return q, args
-	}
-	q := "INSERT INTO pages (id, revision_id, " + pageColumns + ") SELECT lower(hex(randomblob(10))), ?, " +
-		pageColumns + " FROM pages WHERE revision_id = ?"
-	args := []any{to, from}
-	if len(exclude) > 0 {
-		q += fmt.Sprintf(" AND page_id NOT IN (%s)", strings.TrimSuffix(strings.Repeat("?,", len(exclude)), ","))
-		for _, id := range exclude {
-			args = append(args, id)
-		}
-	}
-	return q, args
-}
-
 // pageFields are the columns a merge compares: everything a page is, but
 // not when it was created or changed.
 var pageFields = []string{"parent_page_id", "position", "kind", "title", "emoji", "slug", "description", "hidden", "href", "content_hash"}
 
-// ChangedPages is the query of the page ids whose rows differ between
-// revisions base and side (in any of pageFields) or that only one of them
-// holds. The comparison runs inside the database over the revisions'
-// (revision_id, page_id) index: a merge reads the rows of what changed, not
-// of the whole space.
-func ChangedPages(dialectName, base, side string) (string, []any) {
+// ChangedPages is the query of the page ids whose rows differ between the
+// chunks baseChunks and sideChunks (in any of pageFields) or that only one
+// of them holds. Callers pass the chunks of two revisions that the other
+// does not name: chunks both name hold the same rows in both (a chunk
+// belongs to one bucket of one bucket count), so a merge compares the
+// buckets a change touched, not the whole space.
+func ChangedPages(dialectName string, baseChunks, sideChunks []string) (string, []any) {
 	differs := make([]string, len(pageFields))
 	for i, c := range pageFields {
 		differs[i] = "b." + c + " <> s." + c
 	}
-	q := "SELECT s.page_id FROM pages s LEFT JOIN pages b ON b.revision_id = ? AND b.page_id = s.page_id " +
-		"WHERE s.revision_id = ? AND (b.page_id IS NULL OR " + strings.Join(differs, " OR ") + ") " +
-		"UNION ALL SELECT b.page_id FROM pages b WHERE b.revision_id = ? AND NOT EXISTS " +
-		"(SELECT 1 FROM pages s WHERE s.revision_id = ? AND s.page_id = b.page_id)"
-	return numbered(dialectName, q), []any{base, side, base, side}
+	in := func(chunks []string) (string, []any) {
+		if len(chunks) == 0 {
+			chunks = []string{""} // no chunk has the empty id
+		}
+		args := make([]any, len(chunks))
+		for i, c := range chunks {
+			args[i] = c
+		}
+		return "(" + marks(len(chunks)) + ")", args
+	}
+	bIn, bArgs := in(baseChunks)
+	sIn, sArgs := in(sideChunks)
+	q := "SELECT s.page_id FROM pages s LEFT JOIN pages b ON b.chunk_id IN " + bIn + " AND b.page_id = s.page_id " +
+		"WHERE s.chunk_id IN " + sIn + " AND (b.page_id IS NULL OR " + strings.Join(differs, " OR ") + ") " +
+		"UNION ALL SELECT b.page_id FROM pages b WHERE b.chunk_id IN " + bIn + " AND NOT EXISTS " +
+		"(SELECT 1 FROM pages s WHERE s.chunk_id IN " + sIn + " AND s.page_id = b.page_id)"
+	args := append(append(append(append([]any{}, bArgs...), sArgs...), bArgs...), sArgs...)
+	return numbered(dialectName, q), args
 }
 
 // TreeShape is the query of one row: how many pages revision rev holds, and
 // how many of its sibling groups are not in canonical form — positions
 // 0..n-1 and slugs unique among siblings, the form a whole merge gives
-// every group.
+// every group. It reads the whole revision: merges run it only for
+// revisions that do not record their shape (made before it was recorded,
+// or seeded).
 func TreeShape(dialectName, rev string) (string, []any) {
 	q := "SELECT coalesce(sum(n), 0), coalesce(sum(odd), 0) FROM (SELECT count(*) AS n, " +
-		"CASE WHEN min(position) = 0 AND max(position) = count(*) - 1 AND count(DISTINCT position) = count(*) " +
-		"AND count(DISTINCT slug) = count(*) THEN 0 ELSE 1 END AS odd " +
-		"FROM pages WHERE revision_id = ? GROUP BY parent_page_id) g"
+		"CASE WHEN min(p.position) = 0 AND max(p.position) = count(*) - 1 AND count(DISTINCT p.position) = count(*) " +
+		"AND count(DISTINCT p.slug) = count(*) THEN 0 ELSE 1 END AS odd " +
+		"FROM revision_chunks m JOIN pages p ON p.chunk_id = m.chunk_id WHERE m.revision_id = ? GROUP BY p.parent_page_id) g"
 	return numbered(dialectName, q), []any{rev}
 }
 

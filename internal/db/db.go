@@ -72,8 +72,17 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 	// Instances starting together on one database migrate one at a time:
 	// the second finds the schema made and changes nothing.
 	err = d.Exclusive(ctx, "migrate", func() error {
+		old, err := beforeChunks(ctx, raw, dialect)
+		if err != nil {
+			return fmt.Errorf("migrate pages to chunks: %w", err)
+		}
 		if err := client.Schema.Create(ctx, migrate.WithDropIndex(true)); err != nil {
 			return fmt.Errorf("migrate schema: %w", err)
+		}
+		if old {
+			if err := nameOldChunks(ctx, raw); err != nil {
+				return fmt.Errorf("migrate pages to chunks: %w", err)
+			}
 		}
 		for _, stmt := range search.Schema(dialect) {
 			if _, err := raw.ExecContext(ctx, stmt); err != nil {

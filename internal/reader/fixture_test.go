@@ -38,13 +38,14 @@ func seed(t testing.TB, s *testkit.Server, spaceID string, pages []pg) map[strin
 		if err := c.PageContent.Create().SetID(hash).SetMarkdown(p.md).OnConflict().DoNothing().Exec(ctx); err != nil && !strings.Contains(err.Error(), "no rows") {
 			t.Fatal(err)
 		}
-		q := c.Page.Create().SetRevisionID(rev.ID).SetPageID(id).SetPosition(i).SetTitle(p.title).SetSlug(p.slug).
+		q := c.Page.Create().SetChunkID(rev.ID).SetPageID(id).SetPosition(i).SetTitle(p.title).SetSlug(p.slug).
 			SetContentHash(hash).SetHidden(p.hidden).SetCreatedAt(now).SetUpdatedAt(now)
 		if p.parent != "" {
 			q.SetParentPageID(byTitle[p.parent])
 		}
 		q.ExecX(ctx)
 	}
+	testkit.OneChunk(ctx, c, rev.ID)
 	c.Space.UpdateOneID(spaceID).SetRevisionID(rev.ID).ExecX(ctx)
 	if err := s.App.Resolver.ReindexSpace(ctx, spaceID); err != nil {
 		t.Fatal(err)

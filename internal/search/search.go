@@ -49,6 +49,15 @@ func Schema(dialect string) []string {
 	return []string{
 		`CREATE VIRTUAL TABLE IF NOT EXISTS search_pages USING fts5(
 			space_id UNINDEXED, page_id UNINDEXED, title, body, tokenize = 'porter unicode61')`,
+		// FTS5 cannot index space_id and page_id: deleting a page's row by
+		// them would scan the whole index. search_rows maps them to the
+		// row's rowid (rid, also the source of new rowids), so a delete
+		// costs what it deletes.
+		`CREATE TABLE IF NOT EXISTS search_rows (rid INTEGER PRIMARY KEY, space_id TEXT NOT NULL, page_id TEXT NOT NULL)`,
+		`CREATE UNIQUE INDEX IF NOT EXISTS search_rows_page ON search_rows (space_id, page_id)`,
+		// Rows indexed before the map existed.
+		`INSERT OR IGNORE INTO search_rows (rid, space_id, page_id) SELECT rowid, space_id, page_id FROM search_pages
+			WHERE rowid NOT IN (SELECT rid FROM search_rows)`,
 	}
 }
 
@@ -59,21 +68,28 @@ type Statement struct {
 }
 
 // Delete removes pages of a space from the index (all of them when pageIDs
-// is empty).
-func Delete(dialect, spaceID string, pageIDs []string) Statement {
-	if len(pageIDs) == 0 {
-		return Statement{SQL: "DELETE FROM search_pages WHERE space_id = " + ph(dialect, 1), Args: []any{spaceID}}
-	}
+// is empty). On SQLite it finds the rows through search_rows.
+func Delete(dialect, spaceID string, pageIDs []string) []Statement {
 	if dialect == Postgres {
-		return Statement{SQL: "DELETE FROM search_pages WHERE space_id = $1 AND page_id = ANY($2)", Args: []any{spaceID, pq.Array(pageIDs)}}
+		if len(pageIDs) == 0 {
+			return []Statement{{SQL: "DELETE FROM search_pages WHERE space_id = $1", Args: []any{spaceID}}}
+		}
+		return []Statement{{SQL: "DELETE FROM search_pages WHERE space_id = $1 AND page_id = ANY($2)", Args: []any{spaceID, pq.Array(pageIDs)}}}
 	}
+	where := "space_id = ?"
 	args := []any{spaceID}
-	marks := make([]string, len(pageIDs))
-	for i, id := range pageIDs {
-		args = append(args, id)
-		marks[i] = "?"
+	if len(pageIDs) > 0 {
+		marks := make([]string, len(pageIDs))
+		for i, id := range pageIDs {
+			args = append(args, id)
+			marks[i] = "?"
+		}
+		where += " AND page_id IN (" + strings.Join(marks, ",") + ")"
 	}
-	return Statement{SQL: "DELETE FROM search_pages WHERE space_id = ? AND page_id IN (" + strings.Join(marks, ",") + ")", Args: args}
+	return []Statement{
+		{SQL: "DELETE FROM search_pages WHERE rowid IN (SELECT rid FROM search_rows WHERE " + where + ")", Args: args},
+		{SQL: "DELETE FROM search_rows WHERE " + where, Args: args},
+	}
 }
 
 // Doc is a page as indexed.
@@ -93,8 +109,26 @@ func Insert(dialect string, docs []Doc) []Statement {
 			values = append(values, fmt.Sprintf("(%s, %s, %s, %s)", ph(dialect, n+1), ph(dialect, n+2), ph(dialect, n+3), ph(dialect, n+4)))
 			args = append(args, d.SpaceID, d.PageID, d.Title, d.Body)
 		}
+		if dialect == Postgres {
+			out = append(out, Statement{
+				SQL:  "INSERT INTO search_pages (space_id, page_id, title, body) VALUES " + strings.Join(values, ", "),
+				Args: args,
+			})
+			continue
+		}
+		// SQLite: each page's rowid comes from search_rows (see Schema).
+		var keys []string
+		var keyArgs []any
+		for _, d := range chunk {
+			keys = append(keys, "(?, ?)")
+			keyArgs = append(keyArgs, d.SpaceID, d.PageID)
+		}
 		out = append(out, Statement{
-			SQL:  "INSERT INTO search_pages (space_id, page_id, title, body) VALUES " + strings.Join(values, ", "),
+			SQL:  "INSERT INTO search_rows (space_id, page_id) VALUES " + strings.Join(keys, ", "),
+			Args: keyArgs,
+		}, Statement{
+			SQL: "INSERT INTO search_pages (rowid, space_id, page_id, title, body) SELECT r.rid, r.space_id, r.page_id, v.column3, v.column4 " +
+				"FROM (VALUES " + strings.Join(values, ", ") + ") v JOIN search_rows r ON r.space_id = v.column1 AND r.page_id = v.column2",
 			Args: args,
 		})
 	}

@@ -30,7 +30,7 @@ func (s *Server) SeedPages(t testing.TB, spaceID string, n int) *ent.Revision {
 		sum := sha256.Sum256([]byte(body))
 		hash := hex.EncodeToString(sum[:])
 		bodies[hash] = body
-		p := c.Page.Create().SetRevisionID(rev.ID).SetPageID(id).SetPosition(i % 10).
+		p := c.Page.Create().SetChunkID(rev.ID).SetPageID(id).SetPosition(i % 10).
 			SetTitle(fmt.Sprintf("Page %d", i)).SetSlug(fmt.Sprintf("page-%d", i)).SetContentHash(hash).
 			SetCreatedAt(now).SetUpdatedAt(now)
 		if i%10 == 0 {
@@ -51,6 +51,7 @@ func (s *Server) SeedPages(t testing.TB, spaceID string, n int) *ent.Revision {
 		// Bodies are shared by content: another seeding may have stored them.
 		_ = c.PageContent.CreateBulk(contents[start:min(len(contents), start+400)]...).OnConflict().DoNothing().Exec(ctx)
 	}
+	OneChunk(ctx, c, rev.ID)
 	c.Space.UpdateOneID(spaceID).SetRevisionID(rev.ID).ExecX(ctx)
 	return rev
 }

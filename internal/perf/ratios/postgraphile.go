@@ -56,6 +56,10 @@ func (s *sideBySide) trees(ctx context.Context, o *outcome, loadgen, dbURL, foli
 		return err
 	}
 	rowID := regexp.MustCompile(`rowId: "[^"]*"`)
+	// The shared query names the relation of the pages table from before
+	// chunks; a revision's pages are now the view revision_pages
+	// (smartComments), whose relation PostGraphile names after it.
+	pglQuery = []byte(strings.ReplaceAll(string(pglQuery), "pagesByRevisionId", "revisionPagesByRevisionId"))
 	var variants []variant
 	checks := map[string]string{}
 	for _, t := range []struct{ key, org string }{{"tree1k", d.tree1kOrg}, {"tree4k", d.tree4kOrg}} {
@@ -140,7 +144,18 @@ func smartComments(dbURL string) error {
 		return err
 	}
 	defer db.Close()
-	for _, table := range []string{"spaces", "pages"} {
+	// A revision's pages are the rows of the chunks its map names
+	// (revision_chunks): the view revision_pages joins them, as Folio's
+	// reads do, and gives PostGraphile the relation revision → pages.
+	if _, err := db.Exec(`CREATE OR REPLACE VIEW revision_pages AS SELECT m.revision_id, p.page_id, p.parent_page_id, ` +
+		`p.position, p.kind, p.title, p.emoji, p.slug, p.description, p.hidden, p.href, p.content_hash, p.created_at, p.updated_at ` +
+		`FROM revision_chunks m JOIN pages p ON p.chunk_id = m.chunk_id`); err != nil {
+		return err
+	}
+	if _, err := db.Exec(`COMMENT ON VIEW revision_pages IS E'@foreignKey (revision_id) references revisions (id)'`); err != nil {
+		return err
+	}
+	for _, table := range []string{"spaces"} {
 		var fks int
 		if err := db.QueryRow(`SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conrelid = $1::regclass AND confrelid = 'revisions'::regclass`, table).Scan(&fks); err != nil {
 			return err
