@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/adaptive"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/markdown"
+	"github.com/folio/folio/internal/openapiref"
 	"github.com/folio/folio/internal/search"
 )
 
@@ -326,4 +329,27 @@ func ReaderSearchTerms(query string) []string { return search.Terms(query) }
 // hash (one statement), for reads over every page (the sitemap).
 func (r *Resolver) ReaderBodies(ctx context.Context, revisionID string) (map[string]string, error) {
 	return loader.For(ctx).RevisionBodies.Load(ctx, revisionID)()
+}
+
+// ReaderSpecVersions is what a published page's API reference blocks show:
+// the latest version of each spec of organization orgID they name, as one
+// string that changes when any of them does (for the reader's cache and
+// ETags).
+func (r *Resolver) ReaderSpecVersions(ctx context.Context, orgID string, slugs []string) (string, error) {
+	versions, err := r.SpecVersionsOf(ctx, orgID, slugs)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, slug := range slugs {
+		b.WriteString(slug + "=" + versions[slug] + ";")
+	}
+	return b.String(), nil
+}
+
+// ReaderSpecBlocks renders a published page's API reference blocks from the
+// latest versions of organization orgID's specs: a site's readers are not
+// members, so no caller's access is checked.
+func (r *Resolver) ReaderSpecBlocks(ctx context.Context, orgID string) map[string]markdown.BlockRenderer {
+	return openapiref.Blocks(ctx, r.PublishedSpecLookup(orgID))
 }

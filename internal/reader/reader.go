@@ -40,6 +40,10 @@ type renderedPage struct {
 	html    template.HTML
 	outline []markdown.OutlineItem
 	robots  string
+	// specs are the specs the page's API reference blocks show, and
+	// specVersions their latest versions when it was rendered.
+	specs        []string
+	specVersions string
 }
 
 // maxRendered bounds the rendered pages kept in memory.

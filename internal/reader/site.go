@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/folio/folio/graph"
@@ -260,9 +261,6 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *graph.Rea
 		h.notFound(w, r)
 		return
 	}
-	if notModified(etag("page", rest)) {
-		return
-	}
 	n, err := h.navs.get(r.Context(), h.res, pl.ss.RevisionID)
 	if err != nil {
 		h.fail(w, r, err)
@@ -287,9 +285,14 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *graph.Rea
 		return
 	}
 	base := v.spaceURL(pl.section, pl.ss)
-	body, err := h.renderPage(r, n, p, base)
+	body, err := h.renderPage(r, s, n, p, base)
 	if err != nil {
 		h.fail(w, r, err)
+		return
+	}
+	// The revision and navigation are in the site's digest; the versions
+	// of the specs the page's API reference blocks show are not.
+	if notModified(etag("page", rest, body.specVersions)) {
 		return
 	}
 	data := h.chrome(r, v, pl, theme)
@@ -324,26 +327,55 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *graph.Rea
 }
 
 // renderPage is a page's body as HTML, links pointing at the published
-// URLs below base; kept by revision, page and base.
-func (h *Handler) renderPage(r *http.Request, n *nav, p *graph.ReaderPage, base string) (*renderedPage, error) {
+// URLs below base; kept by revision, page and base. A page with API
+// reference blocks is rendered again when a spec it shows has a new
+// version.
+func (h *Handler) renderPage(r *http.Request, s *graph.ReaderSite, n *nav, p *graph.ReaderPage, base string) (*renderedPage, error) {
+	ctx := r.Context()
 	key := n.RevisionID + "\x00" + p.ID + "\x00" + base
 	if rp, ok := h.pages.Get(key); ok {
-		return rp, nil
+		if len(rp.specs) == 0 {
+			return rp, nil
+		}
+		versions, err := h.res.ReaderSpecVersions(ctx, s.OrganizationID, rp.specs)
+		if err != nil || versions == rp.specVersions {
+			return rp, err
+		}
 	}
-	src, err := h.res.ReaderMarkdown(r.Context(), p.ContentHash)
+	src, err := h.res.ReaderMarkdown(ctx, p.ContentHash)
 	if err != nil {
 		return nil, err
 	}
-	html, outline, err := renderMarkdown(src, func(dest string, image bool) string { return rewriteLink(n, p, base, dest) })
+	rp := &renderedPage{specs: specSlugs(src)}
+	if len(rp.specs) > 0 {
+		// Read before rendering: a version landing meanwhile renders
+		// again at the next request instead of being missed.
+		if rp.specVersions, err = h.res.ReaderSpecVersions(ctx, s.OrganizationID, rp.specs); err != nil {
+			return nil, err
+		}
+	}
+	html, outline, err := renderMarkdown(src, func(dest string, image bool) string { return rewriteLink(n, p, base, dest) },
+		h.res.ReaderSpecBlocks(ctx, s.OrganizationID))
 	if err != nil {
 		return nil, err
 	}
-	rp := &renderedPage{html: withoutTitle(html, p.Title), outline: outline}
+	rp.html, rp.outline = withoutTitle(html, p.Title), outline
 	if markdown.NoIndex(src) {
 		rp.robots = "noindex"
 	}
 	h.pages.Add(key, rp)
 	return rp, nil
+}
+
+// specSlugs are the specs a body's API reference blocks name, each once.
+func specSlugs(src string) []string {
+	var out []string
+	for _, ref := range markdown.SpecRefs(src) {
+		if !slices.Contains(out, ref.Spec) {
+			out = append(out, ref.Spec)
+		}
+	}
+	return out
 }
 
 // rewriteLink points a link of page p at its published place: pages (by
