@@ -2,71 +2,20 @@ package reader_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"image/png"
-	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/folio/folio/internal/testkit"
 	"github.com/folio/folio/internal/visitorauth"
 )
-
-// chromium finds Debian's Chromium. CI must have it (.ci/run installs it);
-// elsewhere the test says how to get it and skips.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	const how = "the reader's browser test needs Chromium: apt-get install -y chromium"
-	if os.Getenv("CI") != "" {
-		t.Fatal(how + " (CI is set: .ci/run installs it)")
-	}
-	t.Skip("SKIPPED: " + how)
-	return ""
-}
-
-// watch collects what the browser did that the test forbids: requests to
-// another origin, script exceptions, console errors (policy violations
-// among them).
-type watch struct {
-	mu       sync.Mutex
-	origin   string
-	foreign  []string
-	problems []string
-}
-
-func (w *watch) listen(ev any) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	switch e := ev.(type) {
-	case *network.EventRequestWillBeSent:
-		if u, err := url.Parse(e.Request.URL); err != nil || (u.Scheme != "data" && u.Scheme+"://"+u.Host != w.origin) {
-			w.foreign = append(w.foreign, e.Request.URL)
-		}
-	case *runtime.EventExceptionThrown:
-		w.problems = append(w.problems, "exception: "+e.ExceptionDetails.Text)
-	case *cdplog.EventEntryAdded:
-		// 404s and 401s the test asks for on purpose are network errors.
-		if e.Entry.Level == cdplog.EntryLevelError && e.Entry.Source != cdplog.EntrySourceNetwork {
-			w.problems = append(w.problems, fmt.Sprintf("%s: %s %s", e.Entry.Source, e.Entry.Text, e.Entry.URL))
-		}
-	}
-}
 
 // TestReaderInBrowser reads a published site in headless Chromium, with no
 // network but the server's and no script on the pages: root, the sidebar
@@ -74,7 +23,7 @@ func (w *watch) listen(ev any) {
 // the theme toggle, a phone's width; then the access gate: a section
 // hidden by its condition, a share-link site, a visitor-auth site.
 func TestReaderInBrowser(t *testing.T) {
-	bin := chromium(t)
+	bin := testkit.Chromium(t, "the reader's browser test")
 	for _, kind := range testkit.Databases(t) {
 		t.Run(kind, func(t *testing.T) { readInBrowser(t, bin, testkit.Start(t, kind)) })
 	}
@@ -82,28 +31,9 @@ func TestReaderInBrowser(t *testing.T) {
 
 func readInBrowser(t *testing.T, bin string, s *testkit.Server) {
 	d := newDocs(t, s)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.WindowSize(1280, 900),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	w := &watch{origin: s.URL}
-	ctx, cancelBrowser := chromedp.NewContext(ctx, chromedp.WithListener(w.listen))
-	defer cancelBrowser()
+	// 404s and 401s the test asks for on purpose are network errors.
+	browser := testkit.NewBrowser(t, bin, s.URL, 120*time.Second, func(e *cdplog.Entry) bool { return e.Source == cdplog.EntrySourceNetwork })
+	ctx := browser.Ctx
 	shots := t.TempDir()
 
 	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
@@ -248,14 +178,7 @@ func readInBrowser(t *testing.T, bin string, s *testkit.Server) {
 		screenshot("visitor")
 	})
 
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(w.foreign) > 0 {
-		t.Errorf("the site fetched from elsewhere than %s: %v", s.URL, w.foreign)
-	}
-	if len(w.problems) > 0 {
-		t.Errorf("the pages reported problems:\n  %s", strings.Join(w.problems, "\n  "))
-	}
+	browser.Check(t)
 }
 
 // colours counts the distinct colours of a PNG, up to a few.
