@@ -119,25 +119,29 @@ func (s *Schema) MarshalJSON() ([]byte, error) {
 // by path.
 func (s *Schema) Claims() []Claim {
 	var out []Claim
-	var walk func(n *claimNode)
-	walk = func(n *claimNode) {
-		for _, name := range sortedNames(n.children) {
-			c := n.children[name]
-			if c.typ == TypeObject {
-				walk(c)
-				continue
-			}
-			cl := Claim{Path: c.path, Type: c.typ, Description: c.description, Enum: c.enum}
-			if c.items != nil {
-				cl.Items, cl.Enum = c.items.typ, c.items.enum
-			}
-			out = append(out, cl)
+	eachLeaf(s.root, func(c *claimNode) {
+		cl := Claim{Path: c.path, Type: c.typ, Description: c.description, Enum: c.enum}
+		if c.items != nil {
+			cl.Items, cl.Enum = c.items.typ, c.items.enum
 		}
-	}
-	walk(s.root)
+		out = append(out, cl)
+	})
 	// By the whole path, as Condition.Claims: "a-b" before "a.b".
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
+}
+
+// eachLeaf calls fn for each leaf claim below n (objects are walked, not
+// passed), in name order.
+func eachLeaf(n *claimNode, fn func(*claimNode)) {
+	for _, name := range sortedNames(n.children) {
+		c := n.children[name]
+		if c.typ == TypeObject {
+			eachLeaf(c, fn)
+			continue
+		}
+		fn(c)
+	}
 }
 
 // ParseSchema validates a site's adaptive JSON schema (raw JSON, the value of

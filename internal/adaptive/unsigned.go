@@ -25,29 +25,19 @@ func (s *Schema) UnsignedClaims(lookup func(path string) (any, bool)) map[string
 		return nil
 	}
 	var out map[string]any
-	var walk func(n *claimNode)
-	walk = func(n *claimNode) {
-		for _, name := range sortedNames(n.children) {
-			c := n.children[name]
-			if c.typ == TypeObject {
-				walk(c)
-				continue
-			}
-			rel := strings.TrimPrefix(c.path, u.path+".")
-			raw, ok := lookup(rel)
-			if !ok {
-				continue
-			}
-			v, ok := coerce(c, raw)
-			if !ok {
-				continue
-			}
-			if out == nil {
-				out = map[string]any{}
-			}
-			put(out, c.names[len(u.names):], v)
+	eachLeaf(u, func(c *claimNode) {
+		raw, ok := lookup(strings.TrimPrefix(c.path, u.path+"."))
+		if !ok {
+			return
 		}
-	}
-	walk(u)
+		v, ok := coerce(c, raw)
+		if !ok {
+			return
+		}
+		if out == nil {
+			out = map[string]any{}
+		}
+		put(out, c.names[len(u.names):], v)
+	})
 	return out
 }
