@@ -1,7 +1,9 @@
 package loader
 
 import (
+	"cmp"
 	"context"
+	"slices"
 
 	"entgo.io/ent/dialect/sql"
 
@@ -24,23 +26,34 @@ func RevisionPages(ctx context.Context, client *ent.Client, revs []string, where
 	for i, r := range revs {
 		in[i] = r
 	}
-	var rows []struct {
-		ent.Page
-		Revision string `sql:"map_revision_id"`
-	}
-	err := client.Page.Query().Where(where...).Modify(func(s *sql.Selector) {
+	rows, err := client.Page.Query().Where(where...).Modify(func(s *sql.Selector) {
 		m := sql.Table(revisionchunk.Table).As("m")
 		s.Join(m).On(s.C(page.FieldChunkID), m.C(revisionchunk.FieldChunkID)).
 			Where(sql.In(m.C(revisionchunk.FieldRevisionID), in...)).
-			AppendSelectAs(m.C(revisionchunk.FieldRevisionID), "map_revision_id").
-			OrderBy(s.C(page.FieldParentPageID), s.C(page.FieldPosition), s.C(page.FieldPageID))
-	}).Scan(ctx, &rows)
+			AppendSelectAs(m.C(revisionchunk.FieldRevisionID), "map_revision_id")
+	}).All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for i := range rows {
-		p := rows[i].Page
-		out[rows[i].Revision] = append(out[rows[i].Revision], &p)
+	for _, p := range rows {
+		rev, err := p.Value("map_revision_id")
+		if err != nil {
+			return nil, err
+		}
+		id, _ := rev.(string)
+		if b, ok := rev.([]byte); ok {
+			id = string(b)
+		}
+		out[id] = append(out[id], p)
+	}
+	// Sorted here rather than by the database: its collation makes the
+	// sort the costliest part of the statement, and ent's own scanner
+	// (All, the revision through Value) is about twice as fast as
+	// scanning into a struct.
+	for _, ps := range out {
+		slices.SortFunc(ps, func(a, b *ent.Page) int {
+			return cmp.Or(cmp.Compare(a.ParentPageID, b.ParentPageID), cmp.Compare(a.Position, b.Position), cmp.Compare(a.PageID, b.PageID))
+		})
 	}
 	return out, nil
 }
