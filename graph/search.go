@@ -378,13 +378,13 @@ func (r *Resolver) searchTrees(ctx context.Context, pageIDs map[string][]string,
 // withAncestors keeps the pages asked for, by revision, and every page above
 // them: a recursive walk up parent_page_id through each revision's chunk
 // map and the (chunk_id, page_id) index, a few rows per level, however many
-// pages the revisions hold. It filters loader.RevisionPages, whose join of
-// the map is m: a row keeps to the revisions whose walk reached it (chunks
-// are shared between revisions).
+// pages the revisions hold. It filters loader.RevisionPages by row: a row
+// of a chunk several of the revisions share comes to each of them, which
+// only adds a true ancestor to a revision's partial tree.
 func withAncestors(pageIDs map[string][]string, revs []string) predicate.Page {
 	return func(s *sql.Selector) {
 		s.Where(sql.P(func(b *sql.Builder) {
-			b.WriteString("(m.revision_id, " + s.C(page.FieldID) + ") IN (WITH RECURSIVE up(id, revision_id, parent_page_id) AS (" +
+			b.WriteString(s.C(page.FieldID) + " IN (WITH RECURSIVE up(id, revision_id, parent_page_id) AS (" +
 				"SELECT p.id, um.revision_id, p.parent_page_id FROM " + page.Table + " p JOIN revision_chunks um ON um.chunk_id = p.chunk_id WHERE ")
 			for i, rev := range revs {
 				if i > 0 {
@@ -400,7 +400,7 @@ func withAncestors(pageIDs map[string][]string, revs []string) predicate.Page {
 				b.WriteString("))")
 			}
 			b.WriteString(" UNION SELECT p.id, um.revision_id, p.parent_page_id FROM up JOIN revision_chunks um ON um.revision_id = up.revision_id" +
-				" JOIN " + page.Table + " p ON p.chunk_id = um.chunk_id AND p.page_id = up.parent_page_id) SELECT revision_id, id FROM up)")
+				" JOIN " + page.Table + " p ON p.chunk_id = um.chunk_id AND p.page_id = up.parent_page_id) SELECT id FROM up)")
 		}))
 	}
 }
