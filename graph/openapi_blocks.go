@@ -22,9 +22,9 @@ import (
 // body's rendering depends on (for ETags).
 
 // PublishedSpecLookup finds specs of organization orgID for openapi blocks
-// without the caller's access check: for the published site, whose readers
-// are not members, and for link checks of content the caller may read. A
-// spec that does not exist or has no version yet is (nil, nil).
+// without the caller's access check, for the published site, whose readers
+// are not members. A spec that does not exist or has no version yet is
+// (nil, nil).
 func (r *Resolver) PublishedSpecLookup(orgID string) openapiref.SpecLookup {
 	return func(ctx context.Context, slug string) (*openapi3.T, error) {
 		doc, _, err := r.OpenAPISpecLatestForPublished(ctx, orgID, slug)
@@ -72,7 +72,21 @@ func (r *Resolver) newSpecLinks(ctx context.Context, spaceID string) (*specLinks
 	if err != nil {
 		return nil, err
 	}
-	return &specLinks{lookup: r.PublishedSpecLookup(s.OrganizationID), docs: map[string]*openapi3.T{}}, nil
+	return &specLinks{lookup: r.callerSpecLookup(s.OrganizationID), docs: map[string]*openapi3.T{}}, nil
+}
+
+// callerSpecLookup finds specs of organization orgID for the link checks of
+// a caller: a spec the caller may not read (a visitor of a public space, a
+// guest) is as unknown as a missing one, so its blocks read as broken and
+// tell nothing of what the organization's specs hold.
+func (r *Resolver) callerSpecLookup(orgID string) openapiref.SpecLookup {
+	return func(ctx context.Context, slug string) (*openapi3.T, error) {
+		doc, _, err := r.OpenAPISpecLatest(ctx, orgID, slug)
+		if e, ok := apperr.As(err); ok && (e.Kind == apperr.NotFound || e.Kind == apperr.Forbidden) {
+			return nil, nil
+		}
+		return doc, err
+	}
 }
 
 func (l *specLinks) resolve(ctx context.Context, ref markdown.SpecRef) (model.LinkTarget, error) {
