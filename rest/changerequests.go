@@ -33,6 +33,9 @@ func (a *API) listChangeRequests(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.SpaceChangeRequests(r.Context(), chi.URLParam(r, "spaceId"), queryString(r, "status"), queryString(r, "contributor"), args)
+	if err == nil {
+		err = a.res.PrimeChangeRequests(r.Context(), page.Items)
+	}
 	return writeList(w, r, page, err, a.presentChangeRequest)
 }
 

@@ -54,6 +54,9 @@ type ContentLoaders struct {
 	// countSpaces reads counts by level: SpaceCounts' batches and
 	// PrimeSpaceCounts share its one read of each level.
 	countSpaces func(context.Context, []string) (map[string]SpaceCounts, error)
+	// countOpenComments is ChangeRequestOpenComments' query, which
+	// PrimeChangeRequestOpenComments runs for a whole list.
+	countOpenComments func(context.Context, []string) (map[string]int, error)
 }
 
 // SpaceCounts are the counts a space object carries.
@@ -249,6 +252,39 @@ func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, spaces []*ent.Sp
 	return nil
 }
 
+// countOpenComments counts the open comments of change requests crIDs.
+func countOpenComments(ctx context.Context, client *ent.Client, crIDs []string) (map[string]int, error) {
+	var rows []struct {
+		ChangeRequestID string `json:"change_request_id"`
+		Count           int    `json:"count"`
+	}
+	err := client.Comment.Query().Where(comment.ChangeRequestIDIn(crIDs...), comment.StatusEQ(comment.StatusOpen)).
+		GroupBy(comment.FieldChangeRequestID).Aggregate(ent.Count()).Scan(ctx, &rows)
+	counts := make(map[string]int, len(rows))
+	for _, r := range rows {
+		counts[r.ChangeRequestID] = r.Count
+	}
+	return counts, err
+}
+
+// PrimeChangeRequestOpenComments reads the open comment counts of change
+// requests ids in one statement, now, and caches them: a list that
+// presents its items concurrently then costs one statement for them
+// whatever the scheduling of its goroutines.
+func (cl *ContentLoaders) PrimeChangeRequestOpenComments(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	counts, err := cl.countOpenComments(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		cl.ChangeRequestOpenComments.Prime(ctx, id, counts[id])
+	}
+	return nil
+}
+
 func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 	cl := &ContentLoaders{}
 	counts := byLevel(&cl.spacesTogether, "counts", func(ctx context.Context, spaceIDs []string) (map[string]SpaceCounts, error) {
@@ -256,6 +292,9 @@ func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 	})
 	*cl = ContentLoaders{
 		countSpaces: counts,
+		countOpenComments: func(ctx context.Context, crIDs []string) (map[string]int, error) {
+			return countOpenComments(ctx, client, crIDs)
+		},
 		CollectionByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Collection, error) {
 			return client.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
 		}, func(c *ent.Collection) string { return c.ID }, "collection"),
@@ -341,17 +380,7 @@ func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 			return results
 		}),
 		ChangeRequestOpenComments: newCountLoader(b, func(ctx context.Context, crIDs []string) (map[string]int, error) {
-			var rows []struct {
-				ChangeRequestID string `json:"change_request_id"`
-				Count           int    `json:"count"`
-			}
-			err := client.Comment.Query().Where(comment.ChangeRequestIDIn(crIDs...), comment.StatusEQ(comment.StatusOpen)).
-				GroupBy(comment.FieldChangeRequestID).Aggregate(ent.Count()).Scan(ctx, &rows)
-			counts := make(map[string]int, len(rows))
-			for _, r := range rows {
-				counts[r.ChangeRequestID] = r.Count
-			}
-			return counts, err
+			return countOpenComments(ctx, client, crIDs)
 		}),
 		SpaceCounts: mapLoader(b, counts),
 	}
