@@ -95,16 +95,7 @@ func TestBlocksRoundTrip(t *testing.T) {
 		"- item\n\n  {% hint style=\"info\" %}\n  in a list\n  {% endhint %}\n",
 		"{% hint style=\"info\" %}\n{% endhint %}\n",
 	} {
-		doc := ToDocument(md)
-		raw, _ := json.Marshal(doc)
-		back, err := FromDocument(raw)
-		if err != nil {
-			t.Fatalf("%q: %v", md, err)
-		}
-		again, _ := json.Marshal(ToDocument(back))
-		if string(again) != string(raw) {
-			t.Errorf("%q read back as %q:\n got %s\nwant %s", md, back, again, raw)
-		}
+		roundTrips(t, md)
 	}
 }
 
