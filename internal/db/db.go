@@ -168,8 +168,9 @@ func openSQLite(databaseURL, dataDir string) (*sql.DB, error) {
 	}
 	// Foreign keys are off per connection unless asked for; WAL lets readers
 	// run beside the single writer; the busy timeout queues writers instead
-	// of failing them.
-	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_time_format=sqlite&_txlock=immediate"
+	// of failing them. It comes first: pragmas apply in order, and switching
+	// a new file to WAL while another instance migrates it must wait too.
+	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_time_format=sqlite&_txlock=immediate"
 	raw, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, err
