@@ -1,11 +1,13 @@
 package graph
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -318,6 +320,11 @@ func (s *streamHeaders) Write(b []byte) (int, error) {
 func (s *streamHeaders) Flush() {
 	s.begin()
 	_ = http.NewResponseController(s.ResponseWriter).Flush()
+}
+
+func (s *streamHeaders) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	s.begun = true
+	return http.NewResponseController(s.ResponseWriter).Hijack()
 }
 
 func (s *streamHeaders) Unwrap() http.ResponseWriter { return s.ResponseWriter }
