@@ -32,28 +32,35 @@ func TestAnonymousGraphQL(t *testing.T) {
 		}
 		cases := []struct {
 			field, query, code string
+			path               string // the error's path when it is not [field]
 		}{
-			{"viewer", `{ viewer { user { id email } } }`, "UNAUTHENTICATED"},
-			{"organization", `{ organization(id: "` + org + `") { id title } }`, "NOT_FOUND"},
-			{"space", `{ space(id: "` + sp + `") { id title revision { pages { title } } } }`, "NOT_FOUND"},
-			{"collection", `{ collection(id: "` + col + `") { id title } }`, "NOT_FOUND"},
-			{"site", `{ site(id: "` + site + `") { id title } }`, "NOT_FOUND"},
-			{"publishedSite", `{ publishedSite(id: "` + site + `") { id title } }`, "NOT_FOUND"},
-			{"user", `{ user(id: "` + bob.ID + `") { id email } }`, "NOT_FOUND"},
-			{"node", `{ node(id: "` + sp + `") { id } }`, "NOT_FOUND"},
-			{"customField", `{ customField(organizationId: "` + org + `", name: "team") { name } }`, "NOT_FOUND"},
-			{"memberSpaces", `{ memberSpaces(organizationId: "` + org + `", userId: "` + bob.ID + `") { totalCount } }`, "NOT_FOUND"},
-			{"organizationInviteLink", `{ organizationInviteLink(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND"},
-			{"openAPISpec", `{ openAPISpec(organizationId: "` + org + `", slug: "pets") { slug } }`, "NOT_FOUND"},
-			{"samlProvider", `{ samlProvider(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND"},
-			{"translation", `{ translation(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND"},
+			{"viewer", `{ viewer { user { id email } } }`, "UNAUTHENTICATED", ""},
+			{"organization", `{ organization(id: "` + org + `") { id title } }`, "NOT_FOUND", ""},
+			{"space", `{ space(id: "` + sp + `") { id title revision { pages { title } } } }`, "NOT_FOUND", ""},
+			{"collection", `{ collection(id: "` + col + `") { id title } }`, "NOT_FOUND", ""},
+			{"site", `{ site(id: "` + site + `") { id title } }`, "NOT_FOUND", ""},
+			{"publishedSite", `{ publishedSite(id: "` + site + `") { id title } }`, "NOT_FOUND", ""},
+			{"user", `{ user(id: "` + bob.ID + `") { id email } }`, "NOT_FOUND", ""},
+			{"node", `{ node(id: "` + sp + `") { id } }`, "NOT_FOUND", ""},
+			{"nodes", `{ nodes(ids: ["` + sp + `"]) { id } }`, "NOT_FOUND", "[nodes 0]"},
+			{"customField", `{ customField(organizationId: "` + org + `", name: "team") { name } }`, "NOT_FOUND", ""},
+			{"memberSpaces", `{ memberSpaces(organizationId: "` + org + `", userId: "` + bob.ID + `") { totalCount } }`, "NOT_FOUND", ""},
+			{"organizationInviteLink", `{ organizationInviteLink(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND", ""},
+			{"openAPISpec", `{ openAPISpec(organizationId: "` + org + `", slug: "pets") { slug } }`, "NOT_FOUND", ""},
+			{"samlProvider", `{ samlProvider(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND", ""},
+			{"translation", `{ translation(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND", ""},
 		}
 		for _, c := range cases {
 			t.Run(c.field, func(t *testing.T) {
 				resp := call(t, s, "POST", "/graphql", "", postBody(c.query, nil, nil))
 				a := decodeAnswer(t, resp.Body)
+				path := c.path
+				if path == "" {
+					path = "[" + c.field + "]"
+				}
+				empty := a.Data[c.field] == nil || fmt.Sprint(a.Data[c.field]) == "[<nil>]"
 				if resp.Status != 200 || len(a.Errors) != 1 || a.Errors[0].Extensions["code"] != c.code ||
-					fmt.Sprint(a.Errors[0].Path) != "["+c.field+"]" || a.Data[c.field] != nil {
+					fmt.Sprint(a.Errors[0].Path) != path || !empty {
 					t.Fatalf("%d %s", resp.Status, resp.Body)
 				}
 				for _, secret := range []string{"bob@example.com", "Bob's", "Private", "Shelf", "Unpublished", "Page 0"} {
