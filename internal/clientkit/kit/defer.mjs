@@ -28,11 +28,14 @@ export async function apolloDefer(fixture, ops, log) {
   const final = await new Promise((resolve) => {
     let done = false;
     let sub;
-    const finish = (r) => {
+    // The subscription is closed once the recorded copy of the answer is
+    // read: closing it aborts the request, the copy with it.
+    const finish = async (r) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       clearInterval(watchEnd);
+      await recorder.exchanges[0]?.body;
       sub?.unsubscribe();
       resolve(r);
     };
@@ -55,7 +58,6 @@ export async function apolloDefer(fixture, ops, log) {
         finish(null);
       },
     });
-    if (done) sub.unsubscribe();
   });
   for (const e of recorder.exchanges) log(`  ${await describe(e)}`);
   log(`  Apollo emitted: ${results.map((r) => r.error ? `error ${r.error.message}` : `${r.dataState}${r.loading ? ' (loading)' : ''}`).join(', ')}`);

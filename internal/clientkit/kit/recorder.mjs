@@ -6,12 +6,16 @@ export function recordingFetch() {
     const url = typeof input === 'string' ? input : input.url;
     const entry = { method: init.method ?? 'GET', url, requestBody: init.body ?? null };
     exchanges.push(entry);
-    const res = await fetch(input, init);
+    const pending = fetch(input, init);
+    // body: the whole answer as text, from a clone taken before the client
+    // reads it (this reaction is registered first), so the client still
+    // streams a multipart answer part by part.
+    entry.body = pending
+      .then((res) => res.clone().text())
+      .catch((err) => `(no answer or cut short: ${err.message})`);
+    const res = await pending;
     entry.status = res.status;
     entry.contentType = res.headers.get('content-type') ?? '';
-    // A clone is read in full alongside the client's own reading: the
-    // client still streams a multipart answer part by part.
-    entry.body = res.clone().text();
     return res;
   };
   f.exchanges = exchanges;
