@@ -127,12 +127,15 @@ func (t httpTransport) single(w http.ResponseWriter, r *http.Request, exec graph
 		refuse(w, r, exec, graphql.WithOperationContext(ctx, oc), errs)
 		return
 	}
-	if IsStream(r) {
-		stream(w, r, exec, oc)
-		return
-	}
+	// Only an operation that defers something is answered in parts: urql
+	// and others accept multipart/mixed on every request, and read a plain
+	// answer best as plain JSON.
 	if deferred(oc) {
-		refuse(w, r, exec, graphql.WithOperationContext(ctx, oc), gqlerror.List{errDeferNeedsMultipart()})
+		if !IsStream(r) {
+			refuse(w, r, exec, graphql.WithOperationContext(ctx, oc), gqlerror.List{errDeferNeedsMultipart()})
+			return
+		}
+		stream(w, r, exec, oc)
 		return
 	}
 	resp := execute(ctx, exec, oc)

@@ -443,6 +443,14 @@ func TestDeferOverMultipart(t *testing.T) {
 				t.Fatalf("data: %v", data)
 			}
 		})
+		t.Run("no @defer: plain JSON, whatever Accept allows", func(t *testing.T) {
+			// urql accepts multipart/mixed on every request.
+			plain := strings.Replace(query, `... @defer(label: "tree") {`, `... {`, 1)
+			resp := call(t, s, "POST", "/graphql", u.Token, postBody(plain, vars, nil), "Accept", accept)
+			if ct := resp.Header.Get("Content-Type"); resp.Status != 200 || !strings.HasPrefix(ct, "application/json") {
+				t.Fatalf("%d %s: %s", resp.Status, ct, resp.Body)
+			}
+		})
 		t.Run("request error over multipart", func(t *testing.T) {
 			resp := call(t, s, "POST", "/graphql", u.Token, postBody(`{ nope }`, nil, nil), "Accept", accept)
 			requestError(t, resp, 422, "GRAPHQL_VALIDATION_FAILED")
