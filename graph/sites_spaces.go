@@ -53,6 +53,9 @@ func (r *Resolver) SiteSpaces(ctx context.Context, orgID, siteID string, args pa
 			}
 		}
 	}
+	if all, err = r.shownSiteSpaces(ctx, s.ID, all); err != nil {
+		return paging.Page[*ent.SiteSpace]{}, err
+	}
 	return paging.Slice(args, all, orderCursor(all, ssID)), nil
 }
 
