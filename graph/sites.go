@@ -126,7 +126,7 @@ func (r *Resolver) SiteSpaceCount(ctx context.Context, s *ent.Site) (int, error)
 // is not told (404).
 func (r *Resolver) SiteOrganization(ctx context.Context, s *ent.Site) (*ent.Organization, error) {
 	if loader.For(ctx).ReadsAsAudience(s.ID) {
-		return nil, apperr.NotFoundf("organization %s not found", s.OrganizationID)
+		return nil, apperr.NotFoundf("the site's organization is not shown to its published audience")
 	}
 	return loader.For(ctx).OrganizationByID.Load(ctx, s.OrganizationID)()
 }

@@ -21,8 +21,9 @@ import (
 // spaces' (their revisions are read together), and the bodies of pages
 // inside a list with their revisions' (one statement for all).
 
-// MaxOutlineHeadings bounds PublishedPage.outline.
-const MaxOutlineHeadings = 1000
+// MaxOutlineHeadings bounds PublishedPage.outline: a page's "On this
+// page" (its level-2 and level-3 headings); the rest are left out.
+const MaxOutlineHeadings = 200
 
 // SiteSpacePages are the listed root pages of the revision a site space
 // shows: empty when its space has no content.

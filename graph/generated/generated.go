@@ -8410,7 +8410,7 @@ type PublishedPage implements Node {
   url: String
   "The body as the published reader shows it: sanitized HTML (GitBook blocks, highlighted code, API reference blocks from the organization's OpenAPI specs), links to pages and files pointing at their published addresses, without a leading title that repeats the page's. Empty for pages without a body."
   html: String!
-  "The level-2 and level-3 headings, in order (the reader's \"On this page\"). At most 1000."
+  "The level-2 and level-3 headings, in order (the reader's \"On this page\"). At most 200."
   outline: [PublishedHeading!]!
   "Whether search engines should leave the page out: its frontmatter says noIndex, or the site is not public."
   noIndex: Boolean!
