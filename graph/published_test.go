@@ -29,6 +29,7 @@ type publishedDocs struct {
 	s                    *testkit.Server
 	alice                testkit.User
 	org, site, key       string
+	guide                string
 	betaSection, proSite string
 }
 
@@ -81,6 +82,7 @@ func newPublishedDocs(t *testing.T, s *testkit.Server) *publishedDocs {
 		hidden,
 		page("Hostile", "hostile", "# Hostile\n\n<script>alert(1)</script>\n\n[click](javascript:alert(2)) <img src=x onerror=\"alert(4)\">\n"),
 	)
+	d.guide = guide
 	guide2 := space("Guide v2", page("Welcome v2", "welcome", "# Welcome v2\n\nThe second version.\n"))
 	guidePro := space("Guide Pro", page("Pro guide", "pro-guide", "# Pro guide\n\nFor pro plans.\n"))
 	apiSpace := space("API", page("Reference", "reference", "# Reference\n\nEndpoints.\n"), page("Errors", "errors", "# Errors\n\nWhat fails.\n"))
@@ -246,6 +248,28 @@ func TestPublishedSiteAnonymous(t *testing.T) {
 				if strings.Contains(body, w) {
 					t.Errorf("the answer shows %q", w)
 				}
+			}
+			// The spaces it shows are published content: their pages, not
+			// their activity (change requests, comments) or anything behind
+			// their own guards.
+			s.MustGraphQL(t, d.alice.Token, `mutation($s: ID!) { createChangeRequest(spaceId: $s, subject: "Unpublished work") { id } }`,
+				map[string]any{"s": d.guide})
+			const spaces = `query($id: ID!) { publishedSite(id: $id) { sections { siteSpaces { space { title changeRequestCount changeRequestsDraft changeRequestsOpen
+				organization { id } changeRequests { totalCount } revision { id } } } } } }`
+			a, body = d.anonymous(t, spaces, map[string]any{"id": d.site})
+			sp := dig(a.Data, "publishedSite", "sections", 0, "siteSpaces", 0, "space")
+			if dig(sp, "title") != "Guide" || dig(sp, "changeRequestCount") != float64(0) || dig(sp, "changeRequestsDraft") != float64(0) ||
+				dig(sp, "changeRequests") != nil || dig(sp, "revision") != nil || dig(sp, "organization") != nil {
+				t.Errorf("the audience's space: %s", body)
+			}
+			for _, w := range []string{d.org, "Unpublished work"} {
+				if strings.Contains(body, w) {
+					t.Errorf("the answer shows %q", w)
+				}
+			}
+			member := s.MustGraphQL(t, d.alice.Token, spaces, map[string]any{"id": d.site})
+			if dig(member, "publishedSite", "sections", 0, "siteSpaces", 0, "space", "changeRequestCount") != float64(1) {
+				t.Errorf("the member's space: %v", member)
 			}
 		})
 

@@ -32,6 +32,9 @@ type SiteStructure struct {
 type SiteLoaders struct {
 	together together
 	audience sync.Map // site id -> *Audience: read by its published audience
+	// audienceSpaces are spaces shown to a site's audience who has no role
+	// on them: published content, without the activity around it.
+	audienceSpaces sync.Map
 	views    sync.Map // site id -> *viewMemo
 	private  atomic.Bool
 
@@ -87,6 +90,16 @@ func (sl *SiteLoaders) AudienceOf(siteID string) *Audience {
 
 // ReadsAsAudience tells whether ReadAsAudience was recorded for the site.
 func (sl *SiteLoaders) ReadsAsAudience(siteID string) bool { return sl.AudienceOf(siteID) != nil }
+
+// ShowSpaceToAudience records that a site's audience, who has no role on
+// the space, reads it as the site's published content.
+func (sl *SiteLoaders) ShowSpaceToAudience(spaceID string) { sl.audienceSpaces.Store(spaceID, true) }
+
+// ShownToAudience tells whether ShowSpaceToAudience was recorded.
+func (sl *SiteLoaders) ShownToAudience(spaceID string) bool {
+	_, ok := sl.audienceSpaces.Load(spaceID)
+	return ok
+}
 
 type viewMemo struct {
 	once sync.Once
