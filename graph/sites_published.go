@@ -97,14 +97,12 @@ func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, args
 }
 
 // readAnonymously records the request as an anonymous visitor of a site
-// reached by id (node(id:) of a published page), unless it reads the site
-// already: as a member, or as the audience publishedSite let in. Public
-// and unlisted published sites only; anything else is not found.
+// reached by id (node(id:) of a published page), unless the caller is a
+// member who reads it as such. Public and unlisted published sites only;
+// anything else is not found, and so is a site this request reads as
+// another visitor (publishedSite with credentials or claims).
 func (r *Resolver) readAnonymously(ctx context.Context, s *ent.Site) error {
 	l := loader.For(ctx)
-	if l.ReadsAsAudience(s.ID) {
-		return nil
-	}
 	m, _, err := membership(ctx, s.OrganizationID)
 	if err != nil || m.CanSeeSites() {
 		return err

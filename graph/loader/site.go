@@ -35,8 +35,8 @@ type SiteLoaders struct {
 	// audienceSpaces are spaces shown to a site's audience who has no role
 	// on them: published content, without the activity around it.
 	audienceSpaces sync.Map
-	views    sync.Map // site id -> *viewMemo
-	private  atomic.Bool
+	views          sync.Map // site id -> *viewMemo
+	private        atomic.Bool
 
 	SiteByID *Loader[*ent.Site]
 	// SiteStructure reads a site's sections, groups, site spaces and their

@@ -3,7 +3,10 @@
 // token) and gathers the visitor's claims for adaptive content. The reader
 // (internal/reader) calls Admit before anything else; the sites area
 // (graph/) supplies the site's settings and the share-key check, so this
-// package knows HTTP but neither the database nor GraphQL.
+// package knows HTTP but neither the database nor GraphQL. The rules
+// themselves (rules.go: Decide, VerifyToken, UnsignedFrom, VisitorOf) know
+// no HTTP either: GraphQL's publishedSite asks them with its arguments,
+// as Admit does with the address and cookies.
 //
 // What a visitor brings, and where it goes:
 //
