@@ -181,10 +181,10 @@ func (r *Resolver) WantSpaceCounts(ctx context.Context, id string) {
 // SpaceOrganization is the organization of s, for a caller who can see it.
 func (r *Resolver) SpaceOrganization(ctx context.Context, s *ent.Space) (*ent.Organization, error) {
 	org, _, err := visibleOrganization(ctx, s.OrganizationID)
-	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
-		// Not asked by id: the refusal does not name it (a published
-		// site's audience reads spaces of organizations it cannot see).
-		return nil, apperr.NotFoundf("the space's organization is not shown")
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound && loader.For(ctx).ShownToAudience(s.ID) {
+		// A published site's audience is not told which organization
+		// publishes it, not even its id.
+		return nil, apperr.NotFoundf("the space's organization is not shown to the site's audience")
 	}
 	return org, err
 }
