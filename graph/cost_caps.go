@@ -57,13 +57,19 @@ var listFieldCaps = map[string]int64{
 	"Site.shareLinks":           MaxShareLinksPerSite,
 	// searchResults (search.go) keeps at most 3 matching sections a page.
 	"SearchPage.sections": 3,
+	// A published page's breadcrumbs are pages of its revision; its
+	// outline is cut at MaxOutlineHeadings (sites_pages.go).
+	"PublishedPage.ancestors": MaxPagesPerRevision,
+	"PublishedPage.outline":   MaxOutlineHeadings,
 }
 
-// pageTreeRoot and pageTreeLevel are the fields of a revision's page tree,
-// which holds at most MaxPagesPerRevision pages however deep it nests.
-const (
-	pageTreeRoot  = "Revision.pages"
-	pageTreeLevel = "Page.pages"
+// pageTreeRoots and pageTreeLevels are the fields of a revision's page
+// tree, which holds at most MaxPagesPerRevision pages however deep it
+// nests: a revision's pages, and the navigation of the revision a site
+// space shows (its listed pages).
+var (
+	pageTreeRoots  = map[string]bool{"Revision.pages": true, "SiteSpace.pages": true}
+	pageTreeLevels = map[string]bool{"Page.pages": true, "PublishedPage.pages": true}
 )
 
 type ruleKind int
@@ -71,8 +77,8 @@ type ruleKind int
 const (
 	plain      ruleKind = iota // a single value, or a list of cap elements
 	connection                 // a list paged by `first`
-	treeRoot                   // Revision.pages
-	inTree                     // Page.pages
+	treeRoot                   // Revision.pages, SiteSpace.pages
+	inTree                     // Page.pages, PublishedPage.pages
 )
 
 type listRule struct {
@@ -122,9 +128,9 @@ func newListCaps(schema *ast.Schema) *listCaps {
 				c.rules[f] = listRule{kind: connection}
 			case connections[t.Name] && f.Name == "edges":
 				c.rules[f] = single
-			case key == pageTreeRoot:
+			case pageTreeRoots[key]:
 				c.rules[f] = listRule{kind: treeRoot}
-			case key == pageTreeLevel:
+			case pageTreeLevels[key]:
 				c.rules[f] = listRule{kind: inTree}
 			case f.Type.Elem != nil && isComposite(schema, f.Type):
 				n, ok := listFieldCaps[key]

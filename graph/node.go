@@ -327,6 +327,9 @@ var compositeTypes = map[string]compositeType{
 		}
 		return t.Page, nil
 	}},
+	model.PublishedPageNode: {4, func(r *Resolver, ctx context.Context, p []string) (model.Node, error) {
+		return r.publishedPageNode(ctx, p[0], p[1], p[2], p[3])
+	}},
 	model.CommentNodeTargetNode: {3, func(r *Resolver, ctx context.Context, p []string) (model.Node, error) {
 		t, err := r.commentTargetNode(ctx, p[0], p[1])
 		if err != nil || t.Node == nil || t.Node.Key != p[2] {

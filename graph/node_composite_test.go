@@ -56,8 +56,11 @@ func compositeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme
 		SetFiles(map[string]string{"spec.yaml": "openapi: 3.0.0"}).SetPublicKey(fmt.Sprint("k", spec)).SaveX(context.Background())
 	s.Client().OpenAPISpec.UpdateOneID(spec).SetLastVersionID(version.ID).ExecX(context.Background())
 
-	site := dig(must(`mutation($org: ID!) { createSite(organization: $org, input: {title: "Docs", visibility: share_link}) { id } }`,
-		map[string]any{"org": acme}), "createSite", "id").(string)
+	site := dig(must(`mutation($org: ID!, $s: ID!) { createSite(organization: $org, input: {title: "Docs", visibility: share_link, spaces: [$s]}) { id } }`,
+		map[string]any{"org": acme, "s": space}), "createSite", "id").(string)
+	siteVars := map[string]any{"site": site}
+	publishedPage := dig(must(`query($site: ID!) { site(id: $site) { siteSpaces { page { id } } } }`, siteVars),
+		"site", "siteSpaces", 0, "page", "id").(string)
 	link := dig(must(`mutation($site: ID!) { createSiteShareLink(site: $site, name: "Partners") { id } }`,
 		map[string]any{"site": site}), "createSiteShareLink", "id").(string)
 
@@ -71,6 +74,7 @@ func compositeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme
 		{"CommentNodeTarget", dig(target, "target", "node", "id").(string), `query($s: ID!, $c: ID!) { space(id: $s) { comment(id: $c) { target { node { id } } } } }`, map[string]any{"s": space, "c": comment}},
 		{"OpenAPISpecVersion", version.ID, `query($org: ID!) { openAPISpec(organizationId: $org, slug: "pets") { lastVersion { id } } }`, map[string]any{"org": acme}},
 		{"SiteShareLink", link, `query($site: ID!) { site(id: $site) { shareLinks { id } } }`, map[string]any{"site": site}},
+		{"PublishedPage", publishedPage, `query($site: ID!) { site(id: $site) { siteSpaces { page { id } } } }`, siteVars},
 	}
 }
 

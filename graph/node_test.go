@@ -81,7 +81,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page Revision SAMLProvider SSOProviderLogin SearchSection Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User"
+	got := "ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures or compositeFixtures)", want, got)
 	}

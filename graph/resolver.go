@@ -32,6 +32,10 @@ type Resolver struct {
 	// internal/openapi's defaults).
 	Jobs          *jobs.Runner
 	OpenAPILimits openapi.Limits
+
+	// published keeps published sites' navigation and rendered pages
+	// (sites_reader.go), made on first use.
+	published publishedCaches
 }
 
 // done answers a mutation whose schema type is Boolean: true once the

@@ -149,10 +149,6 @@ func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) 
 	return r.OrganizationSite(ctx, "", id)
 }
 
-func (r *queryResolver) PublishedSite(ctx context.Context, id string, shareKey *string) (*ent.Site, error) {
-	return r.Resolver.PublishedSite(ctx, "", id, shareKey)
-}
-
 func (r *siteResolver) Organization(ctx context.Context, obj *ent.Site) (*ent.Organization, error) {
 	return r.SiteOrganization(ctx, obj)
 }
@@ -174,7 +170,7 @@ func (r *siteResolver) SiteSpaces(ctx context.Context, obj *ent.Site) ([]*ent.Si
 }
 
 func (r *siteResolver) Urls(ctx context.Context, obj *ent.Site) (*model.SiteURLs, error) {
-	u := r.SiteURLsOf(obj)
+	u := r.SiteURLsFor(ctx, obj)
 	return &model.SiteURLs{Location: u.Location, App: u.App, Published: r.SitePublishedURL(obj)}, nil
 }
 
@@ -183,7 +179,7 @@ func (r *siteResolver) ShareLinks(ctx context.Context, obj *ent.Site) ([]*ent.Si
 }
 
 func (r *siteResolver) AdaptiveSchema(ctx context.Context, obj *ent.Site) (any, error) {
-	return json.RawMessage(SchemaOf(obj).JSON()), nil
+	return r.SiteAdaptiveSchemaFor(ctx, obj), nil
 }
 
 func (r *siteResolver) Customization(ctx context.Context, obj *ent.Site) (any, error) {
@@ -192,6 +188,10 @@ func (r *siteResolver) Customization(ctx context.Context, obj *ent.Site) (any, e
 
 func (r *siteResolver) PublishingAuth(ctx context.Context, obj *ent.Site) (*model.SitePublishingAuth, error) {
 	return r.Resolver.SitePublishingAuth(ctx, "", obj.ID)
+}
+
+func (r *siteSectionResolver) Condition(ctx context.Context, obj *ent.SiteSection) (*string, error) {
+	return r.SectionCondition(ctx, obj), nil
 }
 
 func (r *siteSectionResolver) Default(ctx context.Context, obj *ent.SiteSection) (bool, error) {
@@ -226,6 +226,10 @@ func (r *siteSectionGroupResolver) Sections(ctx context.Context, obj *ent.SiteSe
 func (r *siteShareLinkResolver) Urls(ctx context.Context, obj *ent.SiteShareLink) (*model.SitePublishedURLs, error) {
 	u, err := r.ShareLinkPublishedURL(ctx, obj)
 	return &model.SitePublishedURLs{Published: u}, err
+}
+
+func (r *siteSpaceResolver) Condition(ctx context.Context, obj *ent.SiteSpace) (*string, error) {
+	return r.SiteSpaceCondition(ctx, obj), nil
 }
 
 func (r *siteSpaceResolver) Default(ctx context.Context, obj *ent.SiteSpace) (bool, error) {

@@ -106,12 +106,28 @@ func (r *Resolver) OrganizationSite(ctx context.Context, orgID, siteID string) (
 }
 
 // SiteSpaceCount is the number of live site spaces of a site.
+// Its published audience counts those shown to the visitor.
 func (r *Resolver) SiteSpaceCount(ctx context.Context, s *ent.Site) (int, error) {
-	return loader.For(ctx).SiteSpaceCount.Load(ctx, s.ID)()
+	v, err := r.audienceView(ctx, s.ID)
+	if err != nil {
+		return 0, err
+	}
+	if v == nil {
+		return loader.For(ctx).SiteSpaceCount.Load(ctx, s.ID)()
+	}
+	n := len(v.SpacesOf(nil))
+	for _, sec := range v.Sections() {
+		n += len(v.SpacesOf(sec))
+	}
+	return n, nil
 }
 
-// SiteOrganization is the organization of a site.
+// SiteOrganization is the organization of a site; its published audience
+// is not told (404).
 func (r *Resolver) SiteOrganization(ctx context.Context, s *ent.Site) (*ent.Organization, error) {
+	if loader.For(ctx).ReadsAsAudience(s.ID) {
+		return nil, apperr.NotFoundf("the site's organization is not shown to its published audience")
+	}
 	return loader.For(ctx).OrganizationByID.Load(ctx, s.OrganizationID)()
 }
 
@@ -338,6 +354,7 @@ func (r *Resolver) forgetSite(ctx context.Context, s *ent.Site) {
 	l.SiteByID.Clear(ctx, s.ID).Prime(ctx, s.ID, s)
 	l.SiteStructure.Clear(ctx, s.ID)
 	l.SiteSpaceCount.Clear(ctx, s.ID)
+	l.ForgetView(s.ID)
 }
 
 // forgetStructure drops a site's structure from the request's loaders.
@@ -345,6 +362,7 @@ func (r *Resolver) forgetStructure(ctx context.Context, siteID string) {
 	l := loader.For(ctx)
 	l.SiteStructure.Clear(ctx, siteID)
 	l.SiteSpaceCount.Clear(ctx, siteID)
+	l.ForgetView(siteID)
 }
 
 // DeleteSite deletes a site with its sections, groups, site spaces and share

@@ -37,7 +37,21 @@ func (r *Resolver) SiteGroupsOf(ctx context.Context, s *ent.Site) ([]*ent.SiteSe
 	if err != nil {
 		return nil, err
 	}
-	return append([]*ent.SiteSectionGroup{}, st.Groups...), nil
+	v, err := r.audienceView(ctx, s.ID)
+	if v == nil || err != nil {
+		return append([]*ent.SiteSectionGroup{}, st.Groups...), err
+	}
+	out := []*ent.SiteSectionGroup{}
+	for _, g := range st.Groups {
+		// Its audience sees a group when they see one of its sections.
+		for _, sec := range groupSections(st.Sections, g.ID) {
+			if v.ShowsSection(sec.ID) {
+				out = append(out, g)
+				break
+			}
+		}
+	}
+	return out, nil
 }
 
 // GroupSections are a group's sections in order.
@@ -50,7 +64,7 @@ func (r *Resolver) GroupSections(ctx context.Context, g *ent.SiteSectionGroup) (
 	if out == nil {
 		out = []*ent.SiteSection{}
 	}
-	return out, nil
+	return r.shownSections(ctx, g.SiteID, out)
 }
 
 func groupTitle(v string) error {

@@ -10,7 +10,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesharelink"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
@@ -198,52 +197,6 @@ func (r *Resolver) UpdateSiteCustomization(ctx context.Context, orgID, siteID st
 	}
 	r.forgetSite(ctx, s)
 	return CustomizationOf(s), nil
-}
-
-// PublishedSite is a site as its audience reads it: a published public or
-// unlisted site to anyone signed in, a published share-link site with the
-// key of one of its active links, and any site (published or not, any
-// visibility) to members who can read it. Everyone else: 404.
-func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, shareKey *string) (*ent.Site, error) {
-	notFound := apperr.NotFoundf("site %s not found", siteID)
-	s, err := r.Client.Site.Get(ctx, siteID)
-	if ent.IsNotFound(err) || (err == nil && orgID != "" && s.OrganizationID != orgID) {
-		return nil, notFound
-	}
-	if err != nil {
-		return nil, err
-	}
-	m, _, err := membership(ctx, s.OrganizationID)
-	if err != nil {
-		return nil, err
-	}
-	if m.CanSeeSites() {
-		return s, nil
-	}
-	if !s.Published {
-		return nil, notFound
-	}
-	// Let in below as the audience: the site's spaces are shown to it.
-	admit := func() (*ent.Site, error) {
-		loader.For(ctx).ReadAsAudience(s.ID)
-		return s, nil
-	}
-	switch s.Visibility {
-	case site.VisibilityPublic, site.VisibilityUnlisted:
-		return admit()
-	case site.VisibilityShareLink:
-		if shareKey == nil || *shareKey == "" {
-			return nil, notFound
-		}
-		ok, err := r.SiteShareKeyActive(ctx, s.ID, *shareKey)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			return admit()
-		}
-	}
-	return nil, notFound
 }
 
 // SiteShareKeyActive says whether key is the key of an active share link of

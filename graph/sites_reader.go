@@ -4,11 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/site"
@@ -17,86 +17,35 @@ import (
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/markdown"
 	"github.com/folio/folio/internal/openapiref"
+	"github.com/folio/folio/internal/published"
 	"github.com/folio/folio/internal/search"
 )
 
 // The published reader (internal/reader) serves sites as HTML to anyone on
 // the internet: no token, no membership. These methods are its only way in.
 // They read published sites alone; who may read a protected one is decided
-// by the access gate (internal/visitor) before any content is read.
+// by the access gate (internal/visitor) before any content is read. GraphQL
+// reads published sites through the same structure, navigation and
+// rendering (sites_published.go): the rules themselves are
+// internal/published's and internal/visitor's.
 
-// ReaderSite is a published site as the reader shows it: its settings and
-// its whole structure, each site space with the revision it shows.
-type ReaderSite struct {
-	ID, OrganizationID, Title, Visibility string
-	Basename                              string // "" when the site has none
-	Customization                         json.RawMessage
-	VisitorKey, FallbackURL               string
-	Schema                                *adaptive.Schema
-	// Top is the site's top level in order: ungrouped sections and groups.
-	Top []ReaderItem
-	// Sections is every section in reading order (groups flattened).
-	Sections []*ReaderSection
-	// Root holds the site spaces of a site without sections.
-	Root []*ReaderSiteSpace
-	// Digest changes whenever anything above changes (structure, settings,
-	// customization, the revision a site space shows): part of ETags.
-	Digest string
+// publishedCaches are what the reader and GraphQL keep of published
+// content across requests: revisions' navigation and rendered pages.
+// Revisions never change, so nothing in them goes stale but API reference
+// blocks, which are checked at every read (PublishedRender).
+type publishedCaches struct {
+	once  sync.Once
+	navs  *published.NavCache
+	pages published.RenderCache
 }
 
-// ReaderItem is a top-level item: a section or a group of sections.
-type ReaderItem struct {
-	Section *ReaderSection
-	Group   *ReaderGroup
-}
-
-// ReaderGroup is a group of sections, shown as a menu.
-type ReaderGroup struct {
-	ID, Title string
-	Sections  []*ReaderSection
-}
-
-// ReaderSection is a section (a tab) with its site spaces (its variants).
-type ReaderSection struct {
-	ID, Title, Path, Description string
-	Default                      bool
-	// Condition decides whether the section exists for a visitor; nil: it
-	// always does.
-	Condition  *adaptive.Condition
-	SiteSpaces []*ReaderSiteSpace
-}
-
-// ReaderSiteSpace is a space published in a site.
-type ReaderSiteSpace struct {
-	ID, Title, Path, SpaceID, RevisionID string
-	Default                              bool
-	Condition                            *adaptive.Condition
-}
-
-// ReaderPage is one page of a published revision.
-type ReaderPage struct {
-	ID, ParentID, Kind, Title, Emoji, Slug, Description, Href, ContentHash string
-	// Path is the slugs from the root, joined with "/".
-	Path   string
-	Hidden bool
-	Depth  int
-	// Children are the page's subpages, in order.
-	Children []*ReaderPage
-}
-
-// ReaderContent is a published revision: its page tree and its files.
-// Revisions never change, so callers may keep it as long as they like.
-type ReaderContent struct {
-	RevisionID string
-	// Roots are the root pages; Pages every page, depth first (the
-	// reading order).
-	Roots  []*ReaderPage
-	Pages  []*ReaderPage
-	ByID   map[string]*ReaderPage
-	ByPath map[string]*ReaderPage
-	// Files are the download URLs of the revision's files, by file id.
-	// The URL carries the bytes' hash: it cannot be guessed.
-	Files map[string]string
+func (r *Resolver) caches() *publishedCaches {
+	c := &r.published
+	c.once.Do(func() {
+		c.navs = published.NewNavCache()
+		c.pages = published.NewRenderCache()
+	})
+	return c
 }
 
 // ReaderContext gives a reader request the loaders of an anonymous caller.
@@ -107,28 +56,28 @@ func (r *Resolver) ReaderContext(ctx context.Context) context.Context {
 // ReaderSiteNamed is the published site at /s/<name>/: the site whose
 // basename is name, or, for a site without a basename, whose id is name.
 // Anything else (unknown, unpublished) is not found.
-func (r *Resolver) ReaderSiteNamed(ctx context.Context, name string) (*ReaderSite, error) {
+func (r *Resolver) ReaderSiteNamed(ctx context.Context, name string) (*published.Site, error) {
 	s, err := r.Client.Site.Query().Where(site.Or(site.Basename(name), site.And(site.ID(name), site.BasenameIsNil()))).First(ctx)
 	return r.readerSite(ctx, s, err)
 }
 
 // ReaderSiteByID is a published site by id (a host mapped to it).
-func (r *Resolver) ReaderSiteByID(ctx context.Context, id string) (*ReaderSite, error) {
+func (r *Resolver) ReaderSiteByID(ctx context.Context, id string) (*published.Site, error) {
 	s, err := r.Client.Site.Get(ctx, id)
 	return r.readerSite(ctx, s, err)
 }
 
 // ReaderPublishedSites lists the published sites, for robots.txt: id,
 // basename and visibility only.
-func (r *Resolver) ReaderPublishedSites(ctx context.Context) ([]*ReaderSite, error) {
+func (r *Resolver) ReaderPublishedSites(ctx context.Context) ([]*published.Site, error) {
 	rows, err := r.Client.Site.Query().Where(site.Published(true)).
 		Select(site.FieldID, site.FieldBasename, site.FieldVisibility).Order(ent.Asc(site.FieldID)).All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*ReaderSite, len(rows))
+	out := make([]*published.Site, len(rows))
 	for i, s := range rows {
-		out[i] = &ReaderSite{ID: s.ID, Visibility: s.Visibility.String()}
+		out[i] = &published.Site{ID: s.ID, Visibility: s.Visibility.String()}
 		if s.Basename != nil {
 			out[i].Basename = *s.Basename
 		}
@@ -136,18 +85,25 @@ func (r *Resolver) ReaderPublishedSites(ctx context.Context) ([]*ReaderSite, err
 	return out, nil
 }
 
-func (r *Resolver) readerSite(ctx context.Context, s *ent.Site, err error) (*ReaderSite, error) {
+func (r *Resolver) readerSite(ctx context.Context, s *ent.Site, err error) (*published.Site, error) {
 	if ent.IsNotFound(err) || (err == nil && !s.Published) {
 		return nil, apperr.NotFoundf("site not found")
 	}
 	if err != nil {
 		return nil, err
 	}
+	return r.publishedStructure(ctx, s)
+}
+
+// publishedStructure is a site as published: its settings and structure,
+// with its conditions compiled and the site spaces that have content (4
+// statements, shared with the structure loaders' other readers).
+func (r *Resolver) publishedStructure(ctx context.Context, s *ent.Site) (*published.Site, error) {
 	st, err := loader.For(ctx).SiteStructure.Load(ctx, s.ID)()
 	if err != nil {
 		return nil, err
 	}
-	out := &ReaderSite{ID: s.ID, OrganizationID: s.OrganizationID, Title: s.Title, Visibility: s.Visibility.String(),
+	out := &published.Site{ID: s.ID, OrganizationID: s.OrganizationID, Title: s.Title, Visibility: s.Visibility.String(),
 		Customization: CustomizationOf(s), VisitorKey: s.AuthPrivateKey, Schema: SchemaOf(s)}
 	if s.Basename != nil {
 		out.Basename = *s.Basename
@@ -173,21 +129,21 @@ func (r *Resolver) readerSite(ctx context.Context, s *ent.Site, err error) (*Rea
 		}
 		return c
 	}
-	siteSpace := func(ss *ent.SiteSpace) *ReaderSiteSpace {
+	siteSpace := func(ss *ent.SiteSpace) *published.SiteSpace {
 		sp := st.Spaces[ss.SpaceID]
 		if sp == nil || sp.RevisionID == "" {
 			return nil // a space the trash took, or one without content
 		}
 		fmt.Fprintf(h, "ss %s %s %s %s %t\x00", ss.ID, ss.Path, sp.Title, sp.RevisionID, ss.IsDefault)
-		rs := &ReaderSiteSpace{ID: ss.ID, Title: sp.Title, Path: ss.Path, SpaceID: sp.ID, RevisionID: sp.RevisionID,
+		rs := &published.SiteSpace{ID: ss.ID, Title: sp.Title, Path: ss.Path, SpaceID: sp.ID, RevisionID: sp.RevisionID,
 			Default: ss.IsDefault, Condition: cond(ss.Condition)}
 		if rs.Title == "" {
 			rs.Title = "Untitled"
 		}
 		return rs
 	}
-	spacesOf := func(section *string) []*ReaderSiteSpace {
-		var out []*ReaderSiteSpace
+	spacesOf := func(section *string) []*published.SiteSpace {
+		var out []*published.SiteSpace
 		for _, ss := range st.SiteSpaces {
 			if sameContainer(ss.SectionID, section) {
 				if rs := siteSpace(ss); rs != nil {
@@ -197,10 +153,10 @@ func (r *Resolver) readerSite(ctx context.Context, s *ent.Site, err error) (*Rea
 		}
 		return out
 	}
-	sections := map[string]*ReaderSection{}
+	sections := map[string]*published.Section{}
 	for _, sec := range flattenSections(st.Sections, st.Groups) {
 		fmt.Fprintf(h, "sec %s %s %s %t %v\x00", sec.ID, sec.Title, sec.Path, sec.IsDefault, sec.GroupID)
-		rs := &ReaderSection{ID: sec.ID, Title: sec.Title, Path: sec.Path, Default: sec.IsDefault, Condition: cond(sec.Condition)}
+		rs := &published.Section{ID: sec.ID, Title: sec.Title, Path: sec.Path, Default: sec.IsDefault, Condition: cond(sec.Condition)}
 		if sec.Description != nil {
 			rs.Description = *sec.Description
 		}
@@ -215,16 +171,16 @@ func (r *Resolver) readerSite(ctx context.Context, s *ent.Site, err error) (*Rea
 	}
 	for _, it := range topLevel(st.Sections, st.Groups) {
 		if !it.group {
-			out.Top = append(out.Top, ReaderItem{Section: sections[it.id]})
+			out.Top = append(out.Top, published.Item{Section: sections[it.id]})
 			continue
 		}
 		g := groups[it.id]
 		fmt.Fprintf(h, "group %s %s\x00", g.ID, g.Title)
-		rg := &ReaderGroup{ID: g.ID, Title: g.Title}
+		rg := &published.Group{ID: g.ID, Title: g.Title}
 		for _, sec := range groupSections(st.Sections, g.ID) {
 			rg.Sections = append(rg.Sections, sections[sec.ID])
 		}
-		out.Top = append(out.Top, ReaderItem{Group: rg})
+		out.Top = append(out.Top, published.Item{Group: rg})
 	}
 	if len(st.Sections) == 0 {
 		out.Root = spacesOf(nil)
@@ -235,7 +191,7 @@ func (r *Resolver) readerSite(ctx context.Context, s *ent.Site, err error) (*Rea
 
 // ReaderRevision reads a published revision's pages and files (two
 // statements, whatever the number of pages).
-func (r *Resolver) ReaderRevision(ctx context.Context, revisionID string) (*ReaderContent, error) {
+func (r *Resolver) ReaderRevision(ctx context.Context, revisionID string) (*published.Content, error) {
 	l := loader.For(ctx)
 	treeThunk := l.RevisionTree.Load(ctx, revisionID)
 	filesThunk := l.RevisionFiles.Load(ctx, revisionID)
@@ -247,13 +203,13 @@ func (r *Resolver) ReaderRevision(ctx context.Context, revisionID string) (*Read
 	if err != nil {
 		return nil, err
 	}
-	c := &ReaderContent{RevisionID: revisionID, ByID: make(map[string]*ReaderPage, len(t.Pages)),
-		ByPath: make(map[string]*ReaderPage, len(t.Pages)), Files: make(map[string]string, len(files))}
-	var walk func(parent *ReaderPage, id string, depth int) []*ReaderPage
-	walk = func(parent *ReaderPage, id string, depth int) []*ReaderPage {
-		var out []*ReaderPage
+	c := &published.Content{RevisionID: revisionID, ByID: make(map[string]*published.Page, len(t.Pages)),
+		ByPath: make(map[string]*published.Page, len(t.Pages)), Files: make(map[string]string, len(files))}
+	var walk func(parent *published.Page, id string, depth int) []*published.Page
+	walk = func(parent *published.Page, id string, depth int) []*published.Page {
+		var out []*published.Page
 		for _, p := range t.Children[id] {
-			rp := &ReaderPage{ID: p.PageID, Kind: p.Kind.String(), Title: p.Title, Emoji: p.Emoji,
+			rp := &published.Page{ID: p.PageID, Kind: p.Kind.String(), Title: p.Title, Emoji: p.Emoji,
 				Slug: p.Slug, Description: p.Description, Href: p.Href, ContentHash: p.ContentHash,
 				Path: t.Path(p), Hidden: p.Hidden, Depth: depth}
 			if parent != nil {
@@ -280,6 +236,52 @@ func (r *Resolver) ReaderMarkdown(ctx context.Context, hash string) (string, err
 		return "", nil
 	}
 	return loader.For(ctx).PageMarkdown.Load(ctx, hash)()
+}
+
+// PublishedNav is the navigation of a published revision, kept across
+// requests (internal/published.NavCache): a miss reads the revision's
+// pages and files, two statements shared by the revisions shown together.
+func (r *Resolver) PublishedNav(ctx context.Context, revisionID string) (*published.Nav, error) {
+	return r.caches().navs.Get(ctx, revisionID, r.ReaderRevision)
+}
+
+// PublishedRender is page p of nav's revision rendered with its links
+// below base (the address of the site space showing it), for the reader
+// and GraphQL alike: kept by revision, page and base, and rendered again
+// when a spec that its API reference blocks show (organization orgID's)
+// has a new version. body reads the page's markdown on a miss.
+func (r *Resolver) PublishedRender(ctx context.Context, orgID string, n *published.Nav, p *published.Page, base string,
+	body func(context.Context) (string, error)) (*published.Rendered, error) {
+	pages := r.caches().pages
+	key := published.RenderKey(n.RevisionID, p, base)
+	if rp, ok := pages.Get(key); ok {
+		if len(rp.Specs) == 0 {
+			return rp, nil
+		}
+		versions, err := r.ReaderSpecVersions(ctx, orgID, rp.Specs)
+		if err != nil || versions == rp.SpecVersions {
+			return rp, err
+		}
+	}
+	src, err := body(ctx)
+	if err != nil {
+		return nil, err
+	}
+	versions := ""
+	if specs := published.SpecSlugs(src); len(specs) > 0 {
+		// Read before rendering: a version landing meanwhile renders
+		// again at the next read instead of being missed.
+		if versions, err = r.ReaderSpecVersions(ctx, orgID, specs); err != nil {
+			return nil, err
+		}
+	}
+	rp, err := published.Render(src, n, p, base, r.ReaderSpecBlocks(ctx, orgID))
+	if err != nil {
+		return nil, err
+	}
+	rp.SpecVersions = versions
+	pages.Add(key, rp)
+	return rp, nil
 }
 
 // ReaderHit is a page found by a reader's search, with the excerpts that

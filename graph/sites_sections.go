@@ -50,7 +50,7 @@ func (r *Resolver) SiteSections(ctx context.Context, orgID, siteID string, args 
 // shareKey, as the published site's audience (PublishedSite's rules).
 func (r *Resolver) readableSite(ctx context.Context, orgID, siteID string, shareKey *string) (*ent.Site, error) {
 	if shareKey != nil {
-		return r.PublishedSite(ctx, orgID, siteID, shareKey)
+		return r.PublishedSite(ctx, orgID, siteID, VisitorArgs{ShareKey: shareKey})
 	}
 	s, _, err := visibleSite(ctx, orgID, siteID)
 	return s, err
@@ -72,7 +72,7 @@ func (r *Resolver) SiteSectionsOf(ctx context.Context, s *ent.Site) ([]*ent.Site
 	if err != nil {
 		return nil, err
 	}
-	return flattenSections(st.Sections, st.Groups), nil
+	return r.shownSections(ctx, s.ID, flattenSections(st.Sections, st.Groups))
 }
 
 // SectionSiteSpaces are a section's live site spaces, in order.
@@ -96,7 +96,7 @@ func (r *Resolver) siteSpacesIn(ctx context.Context, siteID string, section *str
 			out = append(out, ss)
 		}
 	}
-	return out, nil
+	return r.shownSiteSpaces(ctx, siteID, out)
 }
 
 // SectionGroup is the group of a section, or nil.
@@ -411,17 +411,22 @@ func (r *Resolver) SiteTopLevel(ctx context.Context, s *ent.Site) ([]SiteItem, e
 	if err != nil {
 		return nil, err
 	}
+	shown, err := r.shownSections(ctx, s.ID, st.Sections)
+	if err != nil {
+		return nil, err
+	}
 	var out []SiteItem
 	for _, it := range topLevel(st.Sections, st.Groups) {
 		if it.group {
 			for _, g := range st.Groups {
-				if g.ID == it.id {
+				// A group none of whose sections is shown is not shown.
+				if g.ID == it.id && len(groupSections(shown, g.ID)) > 0 {
 					out = append(out, SiteItem{Group: g})
 				}
 			}
 			continue
 		}
-		for _, sec := range st.Sections {
+		for _, sec := range shown {
 			if sec.ID == it.id {
 				out = append(out, SiteItem{Section: sec})
 			}

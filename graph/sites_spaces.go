@@ -53,6 +53,9 @@ func (r *Resolver) SiteSpaces(ctx context.Context, orgID, siteID string, args pa
 			}
 		}
 	}
+	if all, err = r.shownSiteSpaces(ctx, s.ID, all); err != nil {
+		return paging.Page[*ent.SiteSpace]{}, err
+	}
 	return paging.Slice(args, all, orderCursor(all, ssID)), nil
 }
 
@@ -69,14 +72,21 @@ func (r *Resolver) SiteSpaceSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.
 			return nil, nil
 		}
 	}
-	if loader.For(ctx).ReadsAsAudience(ss.SiteID) {
-		return sp, nil
-	}
 	role, err := spaceRole(ctx, sp)
-	if err != nil || !access.AtLeast(role, access.Read) {
+	if err != nil {
 		return nil, err
 	}
-	return sp, nil
+	if access.AtLeast(role, access.Read) {
+		return sp, nil
+	}
+	if l := loader.For(ctx); l.ReadsAsAudience(ss.SiteID) {
+		// The site's audience reads the space as published content: its
+		// pages through the site space (SiteSpace.pages), not its
+		// activity (SpaceCounts) nor anything its own guards keep.
+		l.ShowSpaceToAudience(sp.ID)
+		return sp, nil
+	}
+	return nil, nil
 }
 
 // SiteSpaceTitle is the title of a site space's space ("" when the caller

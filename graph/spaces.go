@@ -142,8 +142,16 @@ func (r *Resolver) SpacePermissions(ctx context.Context, s *ent.Space) (*access.
 
 // SpaceCounts are the counts a space object carries: its change requests
 // by status and its open comments, one batched load for a page of spaces.
+//
+// A published site's audience without a role on the space (SiteSpace.space)
+// gets none of its activity: every count is 0.
 func (r *Resolver) SpaceCounts(ctx context.Context, s *ent.Space) (loader.SpaceCounts, error) {
-	return loader.For(ctx).SpaceCounts.Load(ctx, s.ID)()
+	l := loader.For(ctx)
+	c, err := l.SpaceCounts.Load(ctx, s.ID)()
+	if err == nil && l.ShownToAudience(s.ID) {
+		c = loader.SpaceCounts{Publication: c.Publication}
+	}
+	return c, err
 }
 
 // PrimeSpaceCounts reads now the counts of a page of spaces a solo read
@@ -173,6 +181,11 @@ func (r *Resolver) WantSpaceCounts(ctx context.Context, id string) {
 // SpaceOrganization is the organization of s, for a caller who can see it.
 func (r *Resolver) SpaceOrganization(ctx context.Context, s *ent.Space) (*ent.Organization, error) {
 	org, _, err := visibleOrganization(ctx, s.OrganizationID)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound && loader.For(ctx).ShownToAudience(s.ID) {
+		// A published site's audience is not told which organization
+		// publishes it, not even its id.
+		return nil, apperr.NotFoundf("the space's organization is not shown to the site's audience")
+	}
 	return org, err
 }
 

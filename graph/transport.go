@@ -19,6 +19,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
@@ -240,10 +241,17 @@ func responseType(r *http.Request) string {
 // cache may keep it for AnonymousMaxAge, if it answered without errors
 // (a refusal or a failure is not worth keeping: no-store). Every GET
 // answer varies on the credentials and on Origin (CORS), so a cache never
-// serves one caller's answer to another.
+// serves one caller's answer to another. An answer that depends on a
+// published site's secret the caller sent (publishedSite's shareKey or
+// visitorToken) is private and stored nowhere, whoever asked.
 func cacheHeaders(h http.Header, ctx context.Context, ok bool) {
 	h.Set("Vary", "Authorization, Cookie, Origin")
 	switch {
+	case loader.For(ctx).Private():
+		// It depends on a secret in the query (a share link's key, a
+		// visitor token): the URL differs per secret, but a cache must not
+		// even hold a visitor token's answer.
+		h.Set("Cache-Control", "private, no-store")
 	case auth.ViewerID(ctx) != "":
 		h.Set("Cache-Control", "private, no-cache")
 	case ok:
@@ -302,9 +310,12 @@ func (s *streamHeaders) begin() {
 		h := s.Header()
 		h.Set("Vary", "Authorization, Cookie, Origin")
 		h.Del("Connection") // hop-by-hop: the server manages it
-		if auth.ViewerID(s.ctx) != "" {
+		switch {
+		case loader.For(s.ctx).Private():
+			h.Set("Cache-Control", "private, no-store")
+		case auth.ViewerID(s.ctx) != "":
 			h.Set("Cache-Control", "private, no-cache")
-		} else {
+		default:
 			h.Set("Cache-Control", "no-store")
 		}
 	}

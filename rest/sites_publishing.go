@@ -234,7 +234,7 @@ type structureJSON struct {
 func (a *API) getPublishedContentSite(w http.ResponseWriter, r *http.Request) error {
 	org, id := orgSite(r)
 	ctx := r.Context()
-	s, err := a.res.PublishedSite(ctx, org, id, queryString(r, "shareKey"))
+	s, err := a.res.PublishedSite(ctx, org, id, graph.VisitorArgs{ShareKey: queryString(r, "shareKey")})
 	if err != nil {
 		return err
 	}

@@ -146,14 +146,25 @@ func TestSitePublishingWorkflow(t *testing.T) {
 		}
 		s.Fail(t, "getPublishedContentSite", w.bob.Token, "GET", pub, nil, 404)
 		s.Fail(t, "getPublishedContentSite", w.bob.Token, "GET", pub+"?shareKey=wrong", nil, 404)
-		// The structure lists take the key too.
+		// The structure lists take the key too, and show what the reader
+		// shows the visitor: the API section's condition (plan pro) is false
+		// without claims, so it and its site space do not exist for bob, and
+		// no condition is shown.
 		s.Call(t, "listSiteSections", w.bob.Token, "GET", base+"/sections?shareKey="+key, nil, 200).Decode(t, &list)
-		if list.Count != 2 {
+		if list.Count != 1 || list.Items[0]["id"] != guideSec || list.Items[0]["condition"] != nil {
 			t.Fatalf("sections with the key: %+v", list)
 		}
 		s.Call(t, "listSiteSpaces", w.bob.Token, "GET", base+"/site-spaces?shareKey="+key, nil, 200).Decode(t, &list)
-		if list.Count != 4 || list.Items[0]["space"] == nil {
+		if list.Count != 3 || list.Items[0]["space"] == nil {
 			t.Fatalf("site spaces with the key: %+v", list)
+		}
+		for _, it := range list.Items {
+			if it["section"] != guideSec || it["condition"] != nil {
+				t.Fatalf("site spaces with the key: %+v", list)
+			}
+		}
+		if v := s.Call(t, "getPublishedContentSite", w.bob.Token, "GET", pub+"?shareKey="+key, nil, 200).JSON(t); len(v["structure"].(map[string]any)["structure"].([]any)) != 1 {
+			t.Fatalf("share-key structure (the group's only section is hidden): %v", v["structure"])
 		}
 		s.Fail(t, "listSiteSections", w.bob.Token, "GET", base+"/sections", nil, 404)
 		s.Fail(t, "listSiteSpaces", w.bob.Token, "GET", base+"/site-spaces?shareKey=wrong", nil, 404)

@@ -155,7 +155,7 @@ func (a *API) presentSection(ctx context.Context, sec *ent.SiteSection) (any, er
 		return nil, err
 	}
 	out := sectionJSON{Object: "site-section", ID: sec.ID, Title: sec.Title, Description: sec.Description,
-		Default: sec.IsDefault, Path: sec.Path, Condition: sec.Condition, SectionGroup: sec.GroupID, Icon: sec.Icon,
+		Default: sec.IsDefault, Path: sec.Path, Condition: a.res.SectionCondition(ctx, sec), SectionGroup: sec.GroupID, Icon: sec.Icon,
 		SiteSpaces: make([]any, len(spaces))}
 	if out.URLs.Published, err = a.res.SectionPublishedURL(ctx, sec); err != nil {
 		return nil, err
@@ -354,7 +354,7 @@ func (a *API) presentSiteSpace(ctx context.Context, ss *ent.SiteSpace) (any, err
 		return nil, err
 	}
 	out := siteSpaceJSON{Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.SectionID, Default: ss.IsDefault,
-		Condition: ss.Condition, Space: json.RawMessage("null")}
+		Condition: a.res.SiteSpaceCondition(ctx, ss), Space: json.RawMessage("null")}
 	if out.URLs.Published, err = a.res.SiteSpacePublishedURL(ctx, ss); err != nil {
 		return nil, err
 	}

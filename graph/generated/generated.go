@@ -55,6 +55,7 @@ type ResolverRoot interface {
 	OpenAPISpecVersion() OpenAPISpecVersionResolver
 	Organization() OrganizationResolver
 	Page() PageResolver
+	PublishedPage() PublishedPageResolver
 	Query() QueryResolver
 	Revision() RevisionResolver
 	SAMLProvider() SAMLProviderResolver
@@ -661,6 +662,26 @@ type ComplexityRoot struct {
 		App func(childComplexity int) int
 	}
 
+	PublishedHeading struct {
+		Anchor func(childComplexity int) int
+		Level  func(childComplexity int) int
+		Title  func(childComplexity int) int
+	}
+
+	PublishedPage struct {
+		Ancestors func(childComplexity int) int
+		HTML      func(childComplexity int) int
+		Next      func(childComplexity int) int
+		NoIndex   func(childComplexity int) int
+		NodeID    func(childComplexity int) int
+		Outline   func(childComplexity int) int
+		Page      func(childComplexity int) int
+		Pages     func(childComplexity int) int
+		Previous  func(childComplexity int) int
+		SiteSpace func(childComplexity int) int
+		URL       func(childComplexity int) int
+	}
+
 	Query struct {
 		Collection             func(childComplexity int, id string) int
 		CustomField            func(childComplexity int, organizationID string, name string) int
@@ -670,7 +691,7 @@ type ComplexityRoot struct {
 		OpenAPISpec            func(childComplexity int, organizationID string, slug string) int
 		Organization           func(childComplexity int, id string) int
 		OrganizationInviteLink func(childComplexity int, organizationID string, id string) int
-		PublishedSite          func(childComplexity int, id string, shareKey *string) int
+		PublishedSite          func(childComplexity int, id string, shareKey *string, visitorToken *string, unsignedClaims any) int
 		SamlProvider           func(childComplexity int, organizationID string, id string) int
 		Site                   func(childComplexity int, id string) int
 		Space                  func(childComplexity int, id string, shareKey *string) int
@@ -796,6 +817,7 @@ type ComplexityRoot struct {
 		Customization   func(childComplexity int) int
 		ID              func(childComplexity int) int
 		Organization    func(childComplexity int) int
+		Page            func(childComplexity int, path *string) int
 		Proxy           func(childComplexity int) int
 		Published       func(childComplexity int) int
 		PublishingAuth  func(childComplexity int) int
@@ -865,6 +887,8 @@ type ComplexityRoot struct {
 		Condition func(childComplexity int) int
 		Default   func(childComplexity int) int
 		ID        func(childComplexity int) int
+		Page      func(childComplexity int, path *string) int
+		Pages     func(childComplexity int) int
 		Path      func(childComplexity int) int
 		Section   func(childComplexity int) int
 		Site      func(childComplexity int) int
@@ -1238,6 +1262,18 @@ type PageResolver interface {
 	Urls(ctx context.Context, obj *model.Page) (*model.PageURLs, error)
 	Comments(ctx context.Context, obj *model.Page, first *int, after *string, order *model.Order, status *string) (*model.CommentConnection, error)
 }
+type PublishedPageResolver interface {
+	Page(ctx context.Context, obj *model.PublishedPage) (*model.Page, error)
+
+	URL(ctx context.Context, obj *model.PublishedPage) (*string, error)
+	HTML(ctx context.Context, obj *model.PublishedPage) (string, error)
+	Outline(ctx context.Context, obj *model.PublishedPage) ([]*model.PublishedHeading, error)
+	NoIndex(ctx context.Context, obj *model.PublishedPage) (bool, error)
+	Previous(ctx context.Context, obj *model.PublishedPage) (*model.PublishedPage, error)
+	Next(ctx context.Context, obj *model.PublishedPage) (*model.PublishedPage, error)
+	Pages(ctx context.Context, obj *model.PublishedPage) ([]*model.PublishedPage, error)
+	Ancestors(ctx context.Context, obj *model.PublishedPage) ([]*model.PublishedPage, error)
+}
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (model.Node, error)
 	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
@@ -1248,9 +1284,9 @@ type QueryResolver interface {
 	OpenAPISpec(ctx context.Context, organizationID string, slug string) (*ent.OpenAPISpec, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
 	User(ctx context.Context, id string) (*ent.User, error)
+	PublishedSite(ctx context.Context, id string, shareKey *string, visitorToken *string, unsignedClaims any) (*ent.Site, error)
 	SamlProvider(ctx context.Context, organizationID string, id string) (*ent.SAMLProvider, error)
 	Site(ctx context.Context, id string) (*ent.Site, error)
-	PublishedSite(ctx context.Context, id string, shareKey *string) (*ent.Site, error)
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	MemberSpaces(ctx context.Context, organizationID string, userID string, first *int, after *string, order *model.Order) (*model.MemberSpaceConnection, error)
 	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
@@ -1278,12 +1314,15 @@ type SiteResolver interface {
 	SectionGroups(ctx context.Context, obj *ent.Site) ([]*ent.SiteSectionGroup, error)
 	SiteSpaces(ctx context.Context, obj *ent.Site) ([]*ent.SiteSpace, error)
 	Urls(ctx context.Context, obj *ent.Site) (*model.SiteURLs, error)
+	Page(ctx context.Context, obj *ent.Site, path *string) (*model.PublishedPage, error)
 	ShareLinks(ctx context.Context, obj *ent.Site) ([]*ent.SiteShareLink, error)
 	AdaptiveSchema(ctx context.Context, obj *ent.Site) (any, error)
 	Customization(ctx context.Context, obj *ent.Site) (any, error)
 	PublishingAuth(ctx context.Context, obj *ent.Site) (*model.SitePublishingAuth, error)
 }
 type SiteSectionResolver interface {
+	Condition(ctx context.Context, obj *ent.SiteSection) (*string, error)
+
 	Default(ctx context.Context, obj *ent.SiteSection) (bool, error)
 	SectionGroup(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSectionGroup, error)
 	Site(ctx context.Context, obj *ent.SiteSection) (*ent.Site, error)
@@ -1298,12 +1337,15 @@ type SiteShareLinkResolver interface {
 	Urls(ctx context.Context, obj *ent.SiteShareLink) (*model.SitePublishedURLs, error)
 }
 type SiteSpaceResolver interface {
+	Condition(ctx context.Context, obj *ent.SiteSpace) (*string, error)
 	Default(ctx context.Context, obj *ent.SiteSpace) (bool, error)
 	Title(ctx context.Context, obj *ent.SiteSpace) (string, error)
 	Section(ctx context.Context, obj *ent.SiteSpace) (*ent.SiteSection, error)
 	Site(ctx context.Context, obj *ent.SiteSpace) (*ent.Site, error)
 	Space(ctx context.Context, obj *ent.SiteSpace) (*ent.Space, error)
 	Urls(ctx context.Context, obj *ent.SiteSpace) (*model.SitePublishedURLs, error)
+	Pages(ctx context.Context, obj *ent.SiteSpace) ([]*model.PublishedPage, error)
+	Page(ctx context.Context, obj *ent.SiteSpace, path *string) (*model.PublishedPage, error)
 }
 type SpaceResolver interface {
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
@@ -4322,6 +4364,92 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageURLs.App(childComplexity), true
 
+	case "PublishedHeading.anchor":
+		if e.ComplexityRoot.PublishedHeading.Anchor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedHeading.Anchor(childComplexity), true
+	case "PublishedHeading.level":
+		if e.ComplexityRoot.PublishedHeading.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedHeading.Level(childComplexity), true
+	case "PublishedHeading.title":
+		if e.ComplexityRoot.PublishedHeading.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedHeading.Title(childComplexity), true
+
+	case "PublishedPage.ancestors":
+		if e.ComplexityRoot.PublishedPage.Ancestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Ancestors(childComplexity), true
+	case "PublishedPage.html":
+		if e.ComplexityRoot.PublishedPage.HTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.HTML(childComplexity), true
+	case "PublishedPage.next":
+		if e.ComplexityRoot.PublishedPage.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Next(childComplexity), true
+	case "PublishedPage.noIndex":
+		if e.ComplexityRoot.PublishedPage.NoIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.NoIndex(childComplexity), true
+	case "PublishedPage.id":
+		if e.ComplexityRoot.PublishedPage.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.NodeID(childComplexity), true
+	case "PublishedPage.outline":
+		if e.ComplexityRoot.PublishedPage.Outline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Outline(childComplexity), true
+	case "PublishedPage.page":
+		if e.ComplexityRoot.PublishedPage.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Page(childComplexity), true
+	case "PublishedPage.pages":
+		if e.ComplexityRoot.PublishedPage.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Pages(childComplexity), true
+	case "PublishedPage.previous":
+		if e.ComplexityRoot.PublishedPage.Previous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.Previous(childComplexity), true
+	case "PublishedPage.siteSpace":
+		if e.ComplexityRoot.PublishedPage.SiteSpace == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.SiteSpace(childComplexity), true
+	case "PublishedPage.url":
+		if e.ComplexityRoot.PublishedPage.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedPage.URL(childComplexity), true
+
 	case "Query.collection":
 		if e.ComplexityRoot.Query.Collection == nil {
 			break
@@ -4421,7 +4549,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.PublishedSite(childComplexity, args["id"].(string), args["shareKey"].(*string)), true
+		return e.ComplexityRoot.Query.PublishedSite(childComplexity, args["id"].(string), args["shareKey"].(*string), args["visitorToken"].(*string), args["unsignedClaims"].(any)), true
 	case "Query.samlProvider":
 		if e.ComplexityRoot.Query.SamlProvider == nil {
 			break
@@ -4940,6 +5068,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Organization(childComplexity), true
+	case "Site.page":
+		if e.ComplexityRoot.Site.Page == nil {
+			break
+		}
+
+		args, err := ec.field_Site_page_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Page(childComplexity, args["path"].(*string)), true
 	case "Site.proxy":
 		if e.ComplexityRoot.Site.Proxy == nil {
 			break
@@ -5218,6 +5357,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSpace.ID(childComplexity), true
+	case "SiteSpace.page":
+		if e.ComplexityRoot.SiteSpace.Page == nil {
+			break
+		}
+
+		args, err := ec.field_SiteSpace_page_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.SiteSpace.Page(childComplexity, args["path"].(*string)), true
+	case "SiteSpace.pages":
+		if e.ComplexityRoot.SiteSpace.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSpace.Pages(childComplexity), true
 	case "SiteSpace.path":
 		if e.ComplexityRoot.SiteSpace.Path == nil {
 			break
@@ -8224,6 +8380,72 @@ extend type Mutation {
   ): String
 }
 `, BuiltIn: false},
+	{Name: "../../schema/published.graphql", Input: `# Published docs sites as their audience reads them: anonymous reads under
+# the published reader's rules (internal/published, internal/visitor), and
+# pages with their rendered HTML, outline, address and neighbours.
+
+extend type Query {
+  "A published site as its audience reads it, under the published reader's rules and with no token needed: public and unlisted sites to anyone; share-link sites with an active link's key; visitor-auth sites with a valid visitor token. Sections and site spaces whose condition is false for the visitor do not exist in the answer, and the audience never sees conditions, the organization, share links or the signing key. Members who can read the site see it as members (unpublished too, every section, the visitor arguments ignored). Anyone else: null and NOT_FOUND. A request reads a site as one visitor."
+  publishedSite(
+    "The site's ID."
+    id: ID!
+    "The key of an active share link (share-link sites; the reader's ?shareKey=)."
+    shareKey: String
+    "A visitor token (the reader's ?jwt_token=): a JWT signed with HS256 under the site's private key, exp required. Required on visitor-auth sites; on other sites a valid one adds its claims and an invalid one is ignored."
+    visitorToken: String
+    "Unsigned claims (the reader's ?visitor.<name>=): an object of the claims the site's adaptive schema declares under ` + "`" + `unsigned` + "`" + `, e.g. {isBeta: true}. Values that do not fit their declared type, and names not declared, are dropped. A token's own ` + "`" + `unsigned` + "`" + ` claims win over these."
+    unsignedClaims: Any
+  ): Site
+}
+
+"A page as a published site shows it in one of its site spaces. Its address, HTML and neighbours depend on the site, so they live here and not on Page, whose id names only the revision and the page."
+type PublishedPage implements Node {
+  "Stable, opaque ID naming the site space, the revision and the page; node(id:) reads it under the published site's rules as an anonymous visitor (public and unlisted sites) or as a member."
+  id: ID!
+  "The page's content."
+  page: Page!
+  "The site space that shows it."
+  siteSpace: SiteSpace!
+  "Where it is read: FOLIO_BASE_URL/s/<basename>/<section path>/<site-space path>/<page path>, the default section and site space left out as in the reader's own links; null while the site is unpublished."
+  url: String
+  "The body as the published reader shows it: sanitized HTML (GitBook blocks, highlighted code, API reference blocks from the organization's OpenAPI specs), links to pages and files pointing at their published addresses, without a leading title that repeats the page's. Empty for pages without a body."
+  html: String!
+  "The level-2 and level-3 headings, in order (the reader's \"On this page\"). At most 200."
+  outline: [PublishedHeading!]!
+  "Whether search engines should leave the page out: its frontmatter says noIndex, or the site is not public."
+  noIndex: Boolean!
+  "The listed document before it in the site space's reading order (depth first; hidden pages and the pages under them are not listed); null for the first page and for pages that are not listed."
+  previous: PublishedPage
+  "The listed document after it in reading order; null for the last page and for pages that are not listed."
+  next: PublishedPage
+  "Its listed subpages, in order (hidden pages left out): the navigation tree."
+  pages: [PublishedPage!]!
+  "The pages above it, root first (breadcrumbs)."
+  ancestors: [PublishedPage!]!
+}
+
+"A heading of a published page."
+type PublishedHeading {
+  "The heading's level: 2 or 3."
+  level: Int!
+  "The heading's text."
+  title: String!
+  "The heading's id in the page's HTML: link to it with #anchor."
+  anchor: String!
+}
+
+extend type SiteSpace {
+  "The root pages of the revision the site space shows, as the reader's sidebar lists them (hidden pages left out), each with its subpages in ` + "`" + `pages` + "`" + `. Empty for a space without content; null with NOT_FOUND for a member who cannot read the space."
+  pages: [PublishedPage!]
+  "A page of the revision the site space shows, by path (slugs joined with /; hidden pages too); absent or empty: the page the site space opens on, its first listed document. Null when no page has that path."
+  page("The page's path." path: String): PublishedPage
+}
+
+extend type Site {
+  "The page at a path below the site's root, read as the published reader reads its addresses: a section's path, then a site space's, then the page's, the default section and site space may be left out (install/linux, api/reference); absent or empty: the site's home page. Null when nothing the caller sees is there."
+  page("The path below the site's root." path: String): PublishedPage
+}
+`, BuiltIn: false},
 	{Name: "../../schema/samlprovider.graphql", Input: `# SAML single sign-on of an organization (REST area ` + "`" + `access` + "`" + `: /saml, /sso).
 # Folio stores and serves the configuration; it does not run the SAML login
 # flow itself (the service URLs are where a SAML-aware front end answers).
@@ -8490,15 +8712,15 @@ type Site implements Node {
   adaptiveContent: Boolean!
   "When it was created."
   createdAt: Time!
-  "The organization it belongs to."
+  "The organization it belongs to (null with NOT_FOUND for the site's published audience)."
   organization: Organization
-  "Number of site spaces of the site, in sections or not (REST: siteSpaces)."
+  "Number of site spaces of the site, in sections or not (REST: siteSpaces); for the site's published audience, of those shown to the visitor."
   siteSpaceCount: Int!
-  "The site's sections, in the site's order (each ungrouped section's place among groups is in ` + "`" + `structure` + "`" + `). At most 100."
+  "The site's sections, in the site's order (each ungrouped section's place among groups is in ` + "`" + `structure` + "`" + `); for the site's published audience, only those shown to the visitor. At most 100."
   sections: [SiteSection!]!
-  "The site's section groups, in the site's order. At most 100."
+  "The site's section groups, in the site's order; for the site's published audience, only those with a section shown to the visitor. At most 100."
   sectionGroups: [SiteSectionGroup!]!
-  "The site spaces at the root of a site without sections, in order. At most 100."
+  "The site spaces at the root of a site without sections, in order; for the site's published audience, only those shown to the visitor. At most 100."
   siteSpaces: [SiteSpace!]!
   "The site's addresses: its API location and, while published, where it is read."
   urls: SiteURLs!
@@ -8506,9 +8728,9 @@ type Site implements Node {
 
 "Addresses of a site."
 type SiteURLs {
-  "The site in the REST API (/v1/orgs/{organizationId}/sites/{siteId})."
+  "The site in the REST API (/v1/orgs/{organizationId}/sites/{siteId}); for the site's published audience, the published site's address."
   location: String!
-  "The same API address: Folio has no separate app."
+  "The same address as location: Folio has no separate app."
   app: String!
   "Where the published site is read: FOLIO_BASE_URL/s/<basename>/ (the id without a basename); null while unpublished."
   published: String
@@ -8558,7 +8780,7 @@ type SiteSection implements Node {
   path: String!
   "A description, at most 256 characters, or null."
   description: String
-  "The condition (an expression over the visitor's claims) that shows the section, or null."
+  "The condition (an expression over the visitor's claims) that shows the section, or null; always null for the site's published audience."
   condition: String
   "An icon name, or null."
   icon: String
@@ -8568,7 +8790,7 @@ type SiteSection implements Node {
   sectionGroup: SiteSectionGroup
   "The site."
   site: Site!
-  "The section's site spaces, in order. At most 100."
+  "The section's site spaces, in order; for the site's published audience, only those shown to the visitor. At most 100."
   siteSpaces: [SiteSpace!]!
   "Where the section is read on the published site."
   urls: SitePublishedURLs!
@@ -8584,7 +8806,7 @@ type SiteSectionGroup implements Node {
   icon: String
   "The site."
   site: Site!
-  "The group's sections, in order. At most 100."
+  "The group's sections, in order; for the site's published audience, only those shown to the visitor. At most 100."
   sections: [SiteSection!]!
 }
 
@@ -8594,7 +8816,7 @@ type SiteSpace implements Node {
   id: ID!
   "The space's path on the site, unique among its siblings."
   path: String!
-  "The condition (an expression over the visitor's claims) that shows the site space, or null."
+  "The condition (an expression over the visitor's claims) that shows the site space, or null; always null for the site's published audience."
   condition: String
   "Whether this is the default site space of its section (or of the site's root)."
   default: Boolean!
@@ -8791,17 +9013,12 @@ type SitePublishingAuth {
 extend type Site {
   "The site's share links, oldest first (managers only; others get null and a FORBIDDEN error). At most 100."
   shareLinks: [SiteShareLink!]
-  "The adaptive content schema: the JSON Schema of the claims visitors carry (an empty object schema until set)."
+  "The adaptive content schema: the JSON Schema of the claims visitors carry (an empty object schema until set). The site's published audience sees only its ` + "`" + `unsigned` + "`" + ` claims, the ones publishedSite's unsignedClaims takes."
   adaptiveSchema: Any!
   "The site's customization settings (GitBook's SiteCustomizationSettings)."
   customization: Any!
   "The visitor-auth signing key (managers only; others get null and a FORBIDDEN error)."
   publishingAuth: SitePublishingAuth
-}
-
-extend type Query {
-  "A published site as its audience reads it: public and unlisted sites to anyone signed in, share-link sites with an active link's key, visitor-auth and unpublished sites to members who can read them."
-  publishedSite("The site's ID." id: ID!, "The key of an active share link." shareKey: String): Site
 }
 
 extend type Mutation {
@@ -10567,6 +10784,46 @@ func (ec *executionContext) childFields_PageURLs(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_PublishedHeading(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "level":
+		return ec.fieldContext_PublishedHeading_level(ctx, field)
+	case "title":
+		return ec.fieldContext_PublishedHeading_title(ctx, field)
+	case "anchor":
+		return ec.fieldContext_PublishedHeading_anchor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedHeading", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishedPage_id(ctx, field)
+	case "page":
+		return ec.fieldContext_PublishedPage_page(ctx, field)
+	case "siteSpace":
+		return ec.fieldContext_PublishedPage_siteSpace(ctx, field)
+	case "url":
+		return ec.fieldContext_PublishedPage_url(ctx, field)
+	case "html":
+		return ec.fieldContext_PublishedPage_html(ctx, field)
+	case "outline":
+		return ec.fieldContext_PublishedPage_outline(ctx, field)
+	case "noIndex":
+		return ec.fieldContext_PublishedPage_noIndex(ctx, field)
+	case "previous":
+		return ec.fieldContext_PublishedPage_previous(ctx, field)
+	case "next":
+		return ec.fieldContext_PublishedPage_next(ctx, field)
+	case "pages":
+		return ec.fieldContext_PublishedPage_pages(ctx, field)
+	case "ancestors":
+		return ec.fieldContext_PublishedPage_ancestors(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedPage", field.Name)
+}
+
 func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -10817,6 +11074,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_siteSpaces(ctx, field)
 	case "urls":
 		return ec.fieldContext_Site_urls(ctx, field)
+	case "page":
+		return ec.fieldContext_Site_page(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
 	case "adaptiveSchema":
@@ -10951,6 +11210,10 @@ func (ec *executionContext) childFields_SiteSpace(ctx context.Context, field gra
 		return ec.fieldContext_SiteSpace_space(ctx, field)
 	case "urls":
 		return ec.fieldContext_SiteSpace_urls(ctx, field)
+	case "pages":
+		return ec.fieldContext_SiteSpace_pages(ctx, field)
+	case "page":
+		return ec.fieldContext_SiteSpace_page(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSpace", field.Name)
 }
@@ -14382,6 +14645,22 @@ func (ec *executionContext) field_Query_publishedSite_args(ctx context.Context, 
 		return nil, err
 	}
 	args["shareKey"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "visitorToken",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitorToken"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "unsignedClaims",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalOAny2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["unsignedClaims"] = arg3
 	return args, nil
 }
 
@@ -14518,6 +14797,34 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_SiteSpace_page_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_page_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg0
 	return args, nil
 }
 
@@ -26947,6 +27254,391 @@ func (ec *executionContext) fieldContext_PageURLs_app(_ context.Context, field g
 	return graphql.NewScalarFieldContext("PageURLs", field, false, false, "String")
 }
 
+func (ec *executionContext) _PublishedHeading_level(ctx context.Context, field graphql.CollectedField, obj *model.PublishedHeading) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedHeading_level(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Level, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedHeading_level(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedHeading", field, false, false, "Int")
+}
+
+func (ec *executionContext) _PublishedHeading_title(ctx context.Context, field graphql.CollectedField, obj *model.PublishedHeading) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedHeading_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedHeading_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedHeading", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedHeading_anchor(ctx context.Context, field graphql.CollectedField, obj *model.PublishedHeading) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedHeading_anchor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Anchor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedHeading_anchor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedHeading", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedPage_id(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NodeID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, true, false, "ID")
+}
+
+func (ec *executionContext) _PublishedPage_page(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Page(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
+			return ec.marshalNPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Page(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_siteSpace(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_siteSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpace, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_siteSpace(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSpace(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_url(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().URL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, true, true, "String")
+}
+
+func (ec *executionContext) _PublishedPage_html(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_html(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().HTML(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_html(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, true, true, "String")
+}
+
+func (ec *executionContext) _PublishedPage_outline(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_outline(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Outline(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedHeading) graphql.Marshaler {
+			return ec.marshalNPublishedHeading2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedHeadingᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_outline(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedHeading(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_noIndex(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_noIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().NoIndex(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_noIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedPage", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _PublishedPage_previous(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_previous(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Previous(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedPage) graphql.Marshaler {
+			return ec.marshalOPublishedPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_previous(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_next(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_next(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Next(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedPage) graphql.Marshaler {
+			return ec.marshalOPublishedPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_pages(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Pages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPage) graphql.Marshaler {
+			return ec.marshalNPublishedPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedPage_ancestors(ctx context.Context, field graphql.CollectedField, obj *model.PublishedPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedPage_ancestors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.PublishedPage().Ancestors(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPage) graphql.Marshaler {
+			return ec.marshalNPublishedPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedPage_ancestors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedPage",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27331,6 +28023,56 @@ func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_publishedSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedSite(ctx, fc.Args["id"].(string), fc.Args["shareKey"].(*string), fc.Args["visitorToken"].(*string),
+				func() any {
+					if fc.Args["unsignedClaims"] == nil {
+						return nil
+					}
+					return fc.Args["unsignedClaims"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_samlProvider(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -27413,50 +28155,6 @@ func (ec *executionContext) fieldContext_Query_site(ctx context.Context, field g
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_site_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Query_publishedSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Query_publishedSite(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().PublishedSite(ctx, fc.Args["id"].(string), fc.Args["shareKey"].(*string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
-			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Query_publishedSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Query",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Site(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Query_publishedSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -29830,6 +30528,50 @@ func (ec *executionContext) fieldContext_Site_urls(_ context.Context, field grap
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_page(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Page(ctx, obj, fc.Args["path"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedPage) graphql.Marshaler {
+			return ec.marshalOPublishedPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_page(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_page_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30252,7 +30994,7 @@ func (ec *executionContext) _SiteSection_condition(ctx context.Context, field gr
 			return ec.fieldContext_SiteSection_condition(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Condition, nil
+			return ec.Resolvers.SiteSection().Condition(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -30263,7 +31005,7 @@ func (ec *executionContext) _SiteSection_condition(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_SiteSection_condition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SiteSection", field, false, false, "String")
+	return graphql.NewScalarFieldContext("SiteSection", field, true, true, "String")
 }
 
 func (ec *executionContext) _SiteSection_icon(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
@@ -30775,7 +31517,7 @@ func (ec *executionContext) _SiteSpace_condition(ctx context.Context, field grap
 			return ec.fieldContext_SiteSpace_condition(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Condition, nil
+			return ec.Resolvers.SiteSpace().Condition(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -30786,7 +31528,7 @@ func (ec *executionContext) _SiteSpace_condition(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_SiteSpace_condition(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SiteSpace", field, false, false, "String")
+	return graphql.NewScalarFieldContext("SiteSpace", field, true, true, "String")
 }
 
 func (ec *executionContext) _SiteSpace_default(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
@@ -30959,6 +31701,82 @@ func (ec *executionContext) fieldContext_SiteSpace_urls(_ context.Context, field
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SitePublishedURLs(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpace_pages(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteSpace().Pages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PublishedPage) graphql.Marshaler {
+			return ec.marshalOPublishedPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPageᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpace",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSpace_page(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSpace_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.SiteSpace().Page(ctx, obj, fc.Args["path"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedPage) graphql.Marshaler {
+			return ec.marshalOPublishedPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPage(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSpace_page(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSpace",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_SiteSpace_page_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -37131,6 +37949,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Revision(ctx, sel, obj)
+	case model.PublishedPage:
+		return ec._PublishedPage(ctx, sel, &obj)
+	case *model.PublishedPage:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PublishedPage(ctx, sel, obj)
 	case model.Page:
 		return ec._Page(ctx, sel, &obj)
 	case *model.Page:
@@ -41265,6 +42090,141 @@ func (ec *executionContext) _PageURLs(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var publishedHeadingImplementors = []string{"PublishedHeading"}
+
+func (ec *executionContext) _PublishedHeading(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedHeading) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedHeadingImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedHeading")
+		case "level":
+			out.Values[i] = ec._PublishedHeading_level(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._PublishedHeading_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "anchor":
+			out.Values[i] = ec._PublishedHeading_anchor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var publishedPageImplementors = []string{"PublishedPage", "Node"}
+
+func (ec *executionContext) _PublishedPage(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedPage")
+		case "id":
+			out.Values[i] = ec._PublishedPage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "page":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PublishedPage_page(ctx, field, obj)
+				})
+		case "siteSpace":
+			out.Values[i] = ec._PublishedPage_siteSpace(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PublishedPage_url(ctx, field, obj)
+				})
+		case "html":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PublishedPage_html(ctx, field, obj)
+				})
+		case "outline":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PublishedPage_outline(ctx, field, obj)
+				})
+		case "noIndex":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PublishedPage_noIndex(ctx, field, obj)
+				})
+		case "previous":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PublishedPage_previous(ctx, field, obj)
+				})
+		case "next":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PublishedPage_next(ctx, field, obj)
+				})
+		case "pages":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PublishedPage_pages(ctx, field, obj)
+				})
+		case "ancestors":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._PublishedPage_ancestors(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -41338,6 +42298,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_user(ctx, field)
 				})
+		case "publishedSite":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_publishedSite(ctx, field)
+				})
 		case "samlProvider":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -41349,12 +42315,6 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_site(ctx, field)
-				})
-		case "publishedSite":
-			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Query_publishedSite(ctx, field)
 				})
 		case "space":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -42248,6 +43208,12 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_urls(ctx, field, obj)
 				})
+		case "page":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_page(ctx, field, obj)
+				})
 		case "shareLinks":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -42473,10 +43439,11 @@ func (ec *executionContext) _SiteSection(ctx context.Context, sel ast.SelectionS
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "condition":
-			out.Values[i] = ec._SiteSection_condition(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSection_condition(ctx, field, obj)
+				})
 		case "icon":
 			out.Values[i] = ec._SiteSection_icon(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -42665,10 +43632,11 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "condition":
-			out.Values[i] = ec._SiteSpace_condition(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSpace_condition(ctx, field, obj)
+				})
 		case "default":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -42704,6 +43672,18 @@ func (ec *executionContext) _SiteSpace(ctx context.Context, sel ast.SelectionSet
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._SiteSpace_urls(ctx, field, obj)
+				})
+		case "pages":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSpace_pages(ctx, field, obj)
+				})
+		case "page":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteSpace_page(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -45532,6 +46512,54 @@ func (ec *executionContext) unmarshalNPostCommentInput2githubᚗcomᚋfolioᚋfo
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNPublishedHeading2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedHeadingᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedHeading) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedHeading2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedHeading(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedHeading2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedHeading(ctx context.Context, sel ast.SelectionSet, v *model.PublishedHeading) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PublishedHeading!")
+		return graphql.Null
+	}
+	return ec._PublishedHeading(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishedPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedPage) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPublishedPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPage(ctx context.Context, sel ast.SelectionSet, v *model.PublishedPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PublishedPage!")
+		return graphql.Null
+	}
+	return ec._PublishedPage(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Revision!")
@@ -47309,6 +48337,32 @@ func (ec *executionContext) unmarshalOPositionTargetInput2ᚖgithubᚗcomᚋfoli
 	}
 	res, err := ec.unmarshalInputPositionTargetInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPublishedPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishedPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOPublishedPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPage(ctx context.Context, sel ast.SelectionSet, v *model.PublishedPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedPage(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalORevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {

@@ -57,6 +57,17 @@ func newRevisionLoaders(b batching, client *ent.Client) *RevisionLoaders {
 	pages := byLevel(&rl.together, "pages", func(ctx context.Context, revs []string) (map[string][]*ent.Page, error) {
 		return RevisionPages(ctx, client, revs)
 	})
+	// Files by level too: a site's navigation reads the files of each site
+	// space's revision, from a resolver per site space.
+	files := byLevel(&rl.together, "files", func(ctx context.Context, revs []string) (map[string][]*ent.File, error) {
+		rows, err := client.File.Query().Where(file.RevisionIDIn(revs...)).
+			Order(ent.Asc(file.FieldCreatedAt), ent.Asc(file.FieldFileID)).All(ctx)
+		out := make(map[string][]*ent.File, len(revs))
+		for _, f := range rows {
+			out[f.RevisionID] = append(out[f.RevisionID], f)
+		}
+		return out, err
+	})
 	bodies := byLevel(&rl.together, "bodies", func(ctx context.Context, revs []string) (map[string]map[string]string, error) {
 		hashes, err := rl.treeHashes(ctx, revs)
 		if err != nil {
@@ -97,10 +108,7 @@ func newRevisionLoaders(b batching, client *ent.Client) *RevisionLoaders {
 			return rows, err
 		}, func(r *ent.Revision) string { return r.ID }, "revision"),
 		RevisionPages: mapLoader(b, pages),
-		RevisionFiles: groupLoader(b, func(ctx context.Context, revs []string) ([]*ent.File, error) {
-			return client.File.Query().Where(file.RevisionIDIn(revs...)).
-				Order(ent.Asc(file.FieldCreatedAt), ent.Asc(file.FieldFileID)).All(ctx)
-		}, func(f *ent.File) string { return f.RevisionID }),
+		RevisionFiles: mapLoader(b, files),
 		PageMarkdown: batched(b, func(ctx context.Context, hashes []string) []*dataloader.Result[string] {
 			rows, err := client.PageContent.Query().Where(pagecontent.IDIn(hashes...)).All(ctx)
 			text := make(map[string]string, len(rows))
@@ -170,23 +178,6 @@ func mapLoader[V any](b batching, fetch func(context.Context, []string) (map[str
 		results := make([]*dataloader.Result[V], len(keys))
 		for i, k := range keys {
 			results[i] = &dataloader.Result[V]{Data: vals[k], Error: err}
-		}
-		return results
-	})
-}
-
-// groupLoader loads the rows of many keys in one query and hands each key
-// its rows (none: an empty list).
-func groupLoader[V any](b batching, fetch func(context.Context, []string) ([]V, error), keyOf func(V) string) *Loader[[]V] {
-	return batched(b, func(ctx context.Context, keys []string) []*dataloader.Result[[]V] {
-		rows, err := fetch(ctx, keys)
-		byKey := make(map[string][]V, len(keys))
-		for _, r := range rows {
-			byKey[keyOf(r)] = append(byKey[keyOf(r)], r)
-		}
-		results := make([]*dataloader.Result[[]V], len(keys))
-		for i, k := range keys {
-			results[i] = &dataloader.Result[[]V]{Data: byKey[k], Error: err}
 		}
 		return results
 	})

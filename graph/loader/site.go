@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"entgo.io/ent/dialect/sql"
 	"github.com/graph-gophers/dataloader/v7"
@@ -14,6 +15,7 @@ import (
 	"github.com/folio/folio/ent/sitesharelink"
 	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/internal/published"
 )
 
 // SiteStructure is everything below a site: its sections and groups (each
@@ -29,7 +31,12 @@ type SiteStructure struct {
 // SiteLoaders batch the reads of docs sites.
 type SiteLoaders struct {
 	together together
-	audience sync.Map // site id -> true: read by its published audience
+	audience sync.Map // site id -> *Audience: read by its published audience
+	// audienceSpaces are spaces shown to a site's audience who has no role
+	// on them: published content, without the activity around it.
+	audienceSpaces sync.Map
+	views          sync.Map // site id -> *viewMemo
+	private        atomic.Bool
 
 	SiteByID *Loader[*ent.Site]
 	// SiteStructure reads a site's sections, groups, site spaces and their
@@ -52,15 +59,74 @@ func (sl *SiteLoaders) ShowSitesTogether(sites []*ent.Site) {
 	sl.together.add(ids)
 }
 
-// ReadAsAudience records that this request reads a published site as its
-// audience (not as a member): its spaces are shown as published content.
-func (sl *SiteLoaders) ReadAsAudience(siteID string) { sl.audience.Store(siteID, true) }
+// Audience is how this request reads a published site as its audience
+// (not as a member): who the visitor is, for the site's conditions.
+type Audience struct {
+	// Claims are the visitor's claims (visitor.Visitor.Claims).
+	Claims map[string]any
+	// State digests what let the visitor in and their claims
+	// (visitor.Visitor.State).
+	State string
+}
+
+// ReadAsAudience records that this request reads a published site as this
+// audience: its spaces are shown as published content, its sections and
+// site spaces as the visitor's conditions say. A request reads a site as
+// one visitor: ok is false when another audience (other credentials or
+// claims) was recorded for it already.
+func (sl *SiteLoaders) ReadAsAudience(siteID string, a *Audience) (ok bool) {
+	have, loaded := sl.audience.LoadOrStore(siteID, a)
+	return !loaded || have.(*Audience).State == a.State
+}
+
+// AudienceOf is the audience recorded for a site, or nil: the request
+// reads it as a member.
+func (sl *SiteLoaders) AudienceOf(siteID string) *Audience {
+	if a, ok := sl.audience.Load(siteID); ok {
+		return a.(*Audience)
+	}
+	return nil
+}
 
 // ReadsAsAudience tells whether ReadAsAudience was recorded for the site.
-func (sl *SiteLoaders) ReadsAsAudience(siteID string) bool {
-	_, ok := sl.audience.Load(siteID)
+func (sl *SiteLoaders) ReadsAsAudience(siteID string) bool { return sl.AudienceOf(siteID) != nil }
+
+// ShowSpaceToAudience records that a site's audience, who has no role on
+// the space, reads it as the site's published content.
+func (sl *SiteLoaders) ShowSpaceToAudience(spaceID string) { sl.audienceSpaces.Store(spaceID, true) }
+
+// ShownToAudience tells whether ShowSpaceToAudience was recorded.
+func (sl *SiteLoaders) ShownToAudience(spaceID string) bool {
+	_, ok := sl.audienceSpaces.Load(spaceID)
 	return ok
 }
+
+type viewMemo struct {
+	once sync.Once
+	view *published.View
+	err  error
+}
+
+// SiteView is a site's published view for this request, built by build
+// on first use: its structure with the conditions compiled, once however
+// many fields read it.
+func (sl *SiteLoaders) SiteView(siteID string, build func() (*published.View, error)) (*published.View, error) {
+	m, _ := sl.views.LoadOrStore(siteID, &viewMemo{})
+	memo := m.(*viewMemo)
+	memo.once.Do(func() { memo.view, memo.err = build() })
+	return memo.view, memo.err
+}
+
+// ForgetView drops a site's view after its structure or settings changed.
+func (sl *SiteLoaders) ForgetView(siteID string) { sl.views.Delete(siteID) }
+
+// KeepPrivate records that the answer depends on a secret the caller sent
+// (a share link's key, a visitor token): it must never be kept by a
+// shared cache.
+func (sl *SiteLoaders) KeepPrivate() { sl.private.Store(true) }
+
+// Private tells whether KeepPrivate was recorded.
+func (sl *SiteLoaders) Private() bool { return sl.private.Load() }
 
 // liveSpaces keeps the site spaces whose space is not in the trash.
 func liveSpaces(s *sql.Selector) {
@@ -102,6 +168,7 @@ func newSiteLoaders(b batching, client *ent.Client, l *Loaders) *SiteLoaders {
 		return out
 	})
 	sl.SiteSpaceCount = newCountLoader(b, counts)
+
 	links := byLevel(&sl.together, "links", func(ctx context.Context, ids []string) (map[string][]*ent.SiteShareLink, error) {
 		rows, err := client.SiteShareLink.Query().Where(sitesharelink.SiteIDIn(ids...)).
 			Order(ent.Asc(sitesharelink.FieldCreatedAt), ent.Asc(sitesharelink.FieldID)).All(ctx)

@@ -538,6 +538,16 @@ type PostCommentInput struct {
 	Node graphql.Omittable[*string] `json:"node,omitempty"`
 }
 
+// A heading of a published page.
+type PublishedHeading struct {
+	// The heading's level: 2 or 3.
+	Level int `json:"level"`
+	// The heading's text.
+	Title string `json:"title"`
+	// The heading's id in the page's HTML: link to it with #anchor.
+	Anchor string `json:"anchor"`
+}
+
 // A page of RevisionConnection: revisions with their cursors.
 type RevisionConnection struct {
 	// The items of this page, in the list's order, each with its cursor.
@@ -642,9 +652,9 @@ type SitePublishedURLs struct {
 
 // Addresses of a site.
 type SiteURLs struct {
-	// The site in the REST API (/v1/orgs/{organizationId}/sites/{siteId}).
+	// The site in the REST API (/v1/orgs/{organizationId}/sites/{siteId}); for the site's published audience, the published site's address.
 	Location string `json:"location"`
-	// The same API address: Folio has no separate app.
+	// The same address as location: Folio has no separate app.
 	App string `json:"app"`
 	// Where the published site is read: FOLIO_BASE_URL/s/<basename>/ (the id without a basename); null while unpublished.
 	Published *string `json:"published,omitempty"`

@@ -62,6 +62,7 @@ const (
 	SSOProviderLoginNode  = "SSOProviderLogin"  // organization, SAML provider
 	CommentPageTargetNode = "CommentPageTarget" // space, comment, page
 	CommentNodeTargetNode = "CommentNodeTarget" // space, comment, document node
+	PublishedPageNode     = "PublishedPage"     // site, site space, revision, page
 )
 
 // PageNodeID is the id of page pageID as revision revisionID holds it.

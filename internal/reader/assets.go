@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/markdown"
+	"github.com/folio/folio/internal/published"
 )
 
 //go:embed assets/site.css
@@ -124,7 +124,7 @@ func siteStyleHash(c customization) string {
 
 // siteStyle serves a site's stylesheet at _style/<hash>.css; another hash
 // (an old page) gets the current one, uncached.
-func (h *Handler) siteStyle(w http.ResponseWriter, r *http.Request, s *graph.ReaderSite, name string) {
+func (h *Handler) siteStyle(w http.ResponseWriter, r *http.Request, s *published.Site, name string) {
 	c := customizationOf(s)
 	css := siteStyle(c)
 	w.Header().Set("Content-Type", "text/css; charset=utf-8")

@@ -9,8 +9,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/markdown"
+	"github.com/folio/folio/internal/published"
 )
 
 // link is a titled URL of the navigation.
@@ -50,7 +50,7 @@ type pageData struct {
 	Query           string
 	Robots          string
 
-	Page     *graph.ReaderPage
+	Page     *published.Page
 	Body     template.HTML
 	Outline  []markdown.OutlineItem
 	Sidebar  []*sideItem
@@ -64,11 +64,11 @@ type pageData struct {
 
 // chrome is what every page of a site shows around its content: the
 // site's title, tabs, variants, search and theme toggle.
-func (h *Handler) chrome(r *http.Request, v *view, pl place, theme string) *pageData {
-	s := v.site
+func (h *Handler) chrome(r *http.Request, v *published.View, pl published.Place, theme string) *pageData {
+	s := v.Site
 	c := customizationOf(s)
-	d := &pageData{SiteTitle: s.Title, Home: v.prefix, Assets: assetURLs(), Theme: theme,
-		SiteStyle: v.prefix + "_style/" + siteStyleHash(c) + ".css", SearchURL: v.prefix + "_search"}
+	d := &pageData{SiteTitle: s.Title, Home: v.Prefix, Assets: assetURLs(), Theme: theme,
+		SiteStyle: v.Prefix + "_style/" + siteStyleHash(c) + ".css", SearchURL: v.Prefix + "_search"}
 	if d.Theme == "" && c.Themes.Default != "system" {
 		d.Theme = c.Themes.Default
 	}
@@ -77,29 +77,29 @@ func (h *Handler) chrome(r *http.Request, v *view, pl place, theme string) *page
 		to = "light"
 	}
 	d.ThemeToggle = link{Title: "Switch to " + to + " theme",
-		URL: v.prefix + "_theme?to=" + to + "&back=" + url.QueryEscape(r.URL.RequestURI())}
+		URL: v.Prefix + "_theme?to=" + to + "&back=" + url.QueryEscape(r.URL.RequestURI())}
 	// Sections as tabs, groups as menus; only the sections shown.
 	for _, it := range s.Top {
 		if it.Section != nil {
-			if v.sectionShown(it.Section) {
-				d.Tabs = append(d.Tabs, tab{link: link{Title: it.Section.Title, URL: v.sectionURL(it.Section), Active: it.Section == pl.section}})
+			if v.SectionShown(it.Section) {
+				d.Tabs = append(d.Tabs, tab{link: link{Title: it.Section.Title, URL: v.SectionURL(it.Section), Active: it.Section == pl.Section}})
 			}
 			continue
 		}
 		g := tab{link: link{Title: it.Group.Title}}
 		for _, sec := range it.Group.Sections {
-			if v.sectionShown(sec) {
-				g.Items = append(g.Items, link{Title: sec.Title, URL: v.sectionURL(sec), Active: sec == pl.section})
-				g.Active = g.Active || sec == pl.section
+			if v.SectionShown(sec) {
+				g.Items = append(g.Items, link{Title: sec.Title, URL: v.SectionURL(sec), Active: sec == pl.Section})
+				g.Active = g.Active || sec == pl.Section
 			}
 		}
 		if len(g.Items) > 0 {
 			d.Tabs = append(d.Tabs, g)
 		}
 	}
-	if len(pl.spaces) > 1 {
-		for _, ss := range pl.spaces {
-			d.Variants = append(d.Variants, link{Title: ss.Title, URL: v.spaceURL(pl.section, ss), Active: ss == pl.ss})
+	if len(pl.Spaces) > 1 {
+		for _, ss := range pl.Spaces {
+			d.Variants = append(d.Variants, link{Title: ss.Title, URL: v.SpaceURL(pl.Section, ss), Active: ss == pl.SiteSpace})
 		}
 	}
 	return d
@@ -107,21 +107,21 @@ func (h *Handler) chrome(r *http.Request, v *view, pl place, theme string) *page
 
 // sidebar lists the listed pages: the root pages, and the subpages of the
 // current page and of each page above it.
-func sidebar(n *nav, current *graph.ReaderPage, base string) []*sideItem {
+func sidebar(n *published.Nav, current *published.Page, base string) []*sideItem {
 	open := map[string]bool{current.ID: true}
-	for _, a := range n.ancestors(current) {
+	for _, a := range n.Ancestors(current) {
 		open[a.ID] = true
 	}
-	var build func(ps []*graph.ReaderPage) []*sideItem
-	build = func(ps []*graph.ReaderPage) []*sideItem {
+	var build func(ps []*published.Page) []*sideItem
+	build = func(ps []*published.Page) []*sideItem {
 		var out []*sideItem
 		for _, p := range ps {
-			if n.unlisted[p.ID] {
+			if !n.Listed(p) {
 				continue
 			}
 			it := &sideItem{link: link{Title: p.Title, URL: base + p.Path, Active: p.ID == current.ID}}
 			if p.Kind == "link" {
-				it.URL, it.External = safeHref(p.Href), true
+				it.URL, it.External = published.SafeHref(p.Href), true
 				if it.URL == "" {
 					continue
 				}
@@ -133,12 +133,7 @@ func sidebar(n *nav, current *graph.ReaderPage, base string) []*sideItem {
 				it.Open = true
 				it.Children = build(p.Children)
 			} else {
-				for _, c := range p.Children {
-					if !n.unlisted[c.ID] {
-						it.More = true
-						break
-					}
-				}
+				it.More = len(n.ListedOf(p.Children)) > 0
 			}
 			out = append(out, it)
 		}
@@ -182,7 +177,7 @@ type customization struct {
 
 type colorPair struct{ Light, Dark string }
 
-func customizationOf(s *graph.ReaderSite) customization {
+func customizationOf(s *published.Site) customization {
 	var c customization
 	_ = json.Unmarshal(s.Customization, &c)
 	return c

@@ -1,23 +1,20 @@
 // Package reader serves published docs sites as HTML: at
 // FOLIO_BASE_URL/s/<basename>/ and at / of the hosts mapped to sites
-// (FOLIO_SITE_HOSTS). It presents only: the sites, their structure and
-// content come from the application (graph/sites_reader.go), who may read a
-// protected site from the access gate (internal/visitor), and page HTML from
-// the markdown engine.
+// (FOLIO_SITE_HOSTS). It presents only: the sites, their structure,
+// navigation and rendered pages come from the application
+// (graph/sites_reader.go) — which serves GraphQL's published sites from the
+// same rules (internal/published) and caches —, and who may read a
+// protected site from the access gate (internal/visitor).
 package reader
 
 import (
-	"html/template"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
 
-	lru "github.com/hashicorp/golang-lru/v2"
-
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/apperr"
-	"github.com/folio/folio/internal/markdown"
 )
 
 // AssetPrefix is where Folio's own stylesheets are served, on the base URL
@@ -30,30 +27,12 @@ type Handler struct {
 	res     *graph.Resolver
 	baseURL string            // public base URL, without a trailing slash
 	hosts   map[string]string // mapped host (lower case, with port if any) -> site id
-	navs    *navCache
-	pages   *lru.Cache[string, *renderedPage]
 }
-
-// renderedPage is a page's body as HTML with its outline, kept by revision,
-// page and the URL its links were rewritten for.
-type renderedPage struct {
-	html    template.HTML
-	outline []markdown.OutlineItem
-	robots  string
-	// specs are the specs the page's API reference blocks show, and
-	// specVersions their latest versions when it was rendered.
-	specs        []string
-	specVersions string
-}
-
-// maxRendered bounds the rendered pages kept in memory.
-const maxRendered = 2048
 
 // New makes the reader over the application. hosts maps host names to the
 // sites they serve.
 func New(res *graph.Resolver, baseURL string, hosts map[string]string) *Handler {
-	pages, _ := lru.New[string, *renderedPage](maxRendered)
-	return &Handler{res: res, baseURL: strings.TrimRight(baseURL, "/"), hosts: hosts, navs: newNavCache(), pages: pages}
+	return &Handler{res: res, baseURL: strings.TrimRight(baseURL, "/"), hosts: hosts}
 }
 
 // MappedSite is the site a request's host is mapped to, if any.

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/markdown"
+	"github.com/folio/folio/internal/published"
 )
 
 // Robots serves /robots.txt of the base URL: published sites that are not
@@ -71,15 +71,15 @@ func (h *Handler) origin(r *http.Request) string {
 
 // sitemap lists the listed pages of every site space the visitor sees,
 // except those whose frontmatter asks not to be indexed.
-func (h *Handler) sitemap(w http.ResponseWriter, r *http.Request, v *view) {
+func (h *Handler) sitemap(w http.ResponseWriter, r *http.Request, v *published.View) {
 	type loc struct {
 		Loc string `xml:"loc"`
 	}
 	var urls []loc
 	origin := h.origin(r)
-	visit := func(sec *graph.ReaderSection) error {
-		for _, ss := range v.spacesOf(sec) {
-			n, err := h.navs.get(r.Context(), h.res, ss.RevisionID)
+	visit := func(sec *published.Section) error {
+		for _, ss := range v.SpacesOf(sec) {
+			n, err := h.res.PublishedNav(r.Context(), ss.RevisionID)
 			if err != nil {
 				return err
 			}
@@ -87,8 +87,8 @@ func (h *Handler) sitemap(w http.ResponseWriter, r *http.Request, v *view) {
 			if err != nil {
 				return err
 			}
-			base := v.spaceURL(sec, ss)
-			for _, p := range n.order {
+			base := v.SpaceURL(sec, ss)
+			for _, p := range n.Order() {
 				if !markdown.NoIndex(bodies[p.ContentHash]) {
 					urls = append(urls, loc{Loc: origin + base + p.Path})
 				}
@@ -97,10 +97,10 @@ func (h *Handler) sitemap(w http.ResponseWriter, r *http.Request, v *view) {
 		return nil
 	}
 	var err error
-	if len(v.site.Sections) == 0 {
+	if len(v.Site.Sections) == 0 {
 		err = visit(nil)
 	}
-	for _, sec := range v.sections() {
+	for _, sec := range v.Sections() {
 		if err == nil {
 			err = visit(sec)
 		}

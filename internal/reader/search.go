@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/published"
 )
 
 // maxResults bounds the pages a search page lists.
@@ -24,28 +25,28 @@ type resultSection struct {
 
 // search lists the pages matching q among what the visitor can see: the
 // site spaces shown to them, without hidden pages.
-func (h *Handler) search(w http.ResponseWriter, r *http.Request, v *view, q, theme string) {
+func (h *Handler) search(w http.ResponseWriter, r *http.Request, v *published.View, q, theme string) {
 	type home struct {
-		sec *graph.ReaderSection
-		ss  *graph.ReaderSiteSpace
+		sec *published.Section
+		ss  *published.SiteSpace
 	}
 	homes := map[string]home{} // space id -> the first place the visitor sees it
 	var spaceIDs []string
-	add := func(sec *graph.ReaderSection, ss *graph.ReaderSiteSpace) {
+	add := func(sec *published.Section, ss *published.SiteSpace) {
 		if _, ok := homes[ss.SpaceID]; !ok {
 			homes[ss.SpaceID] = home{sec, ss}
 			spaceIDs = append(spaceIDs, ss.SpaceID)
 		}
 	}
-	var pl place
-	if len(v.site.Sections) == 0 {
-		for _, ss := range v.spacesOf(nil) {
+	var pl published.Place
+	if len(v.Site.Sections) == 0 {
+		for _, ss := range v.SpacesOf(nil) {
 			add(nil, ss)
 		}
-		pl.spaces = v.spacesOf(nil)
+		pl.Spaces = v.SpacesOf(nil)
 	}
-	for _, sec := range v.sections() {
-		for _, ss := range v.spacesOf(sec) {
+	for _, sec := range v.Sections() {
+		for _, ss := range v.SpacesOf(sec) {
 			add(sec, ss)
 		}
 	}
@@ -61,22 +62,22 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, v *view, q, the
 		terms := graph.ReaderSearchTerms(q)
 		for _, hit := range hits {
 			at := homes[hit.SpaceID]
-			n, err := h.navs.get(r.Context(), h.res, at.ss.RevisionID)
+			n, err := h.res.PublishedNav(r.Context(), at.ss.RevisionID)
 			if err != nil {
 				h.fail(w, r, err)
 				return
 			}
 			p := n.ByID[hit.PageID]
-			if p == nil || n.unlisted[p.ID] || p.Kind != "document" {
+			if p == nil || !n.Listed(p) || p.Kind != "document" {
 				continue
 			}
-			base := v.spaceURL(at.sec, at.ss)
+			base := v.SpaceURL(at.sec, at.ss)
 			res := result{Title: p.Title, URL: base + p.Path}
 			var where []string
-			if at.sec != nil && len(v.site.Sections) > 1 {
+			if at.sec != nil && len(v.Site.Sections) > 1 {
 				where = append(where, at.sec.Title)
 			}
-			if len(v.spacesOf(at.sec)) > 1 {
+			if len(v.SpacesOf(at.sec)) > 1 {
 				where = append(where, at.ss.Title)
 			}
 			res.Where = strings.Join(where, " · ")

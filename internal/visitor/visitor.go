@@ -3,7 +3,10 @@
 // token) and gathers the visitor's claims for adaptive content. The reader
 // (internal/reader) calls Admit before anything else; the sites area
 // (graph/) supplies the site's settings and the share-key check, so this
-// package knows HTTP but neither the database nor GraphQL.
+// package knows HTTP but neither the database nor GraphQL. The rules
+// themselves (rules.go: Decide, VerifyToken, UnsignedFrom, VisitorOf) know
+// no HTTP either: GraphQL's publishedSite asks them with its arguments,
+// as Admit does with the address and cookies.
 //
 // What a visitor brings, and where it goes:
 //
@@ -39,9 +42,6 @@ package visitor
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -135,39 +135,20 @@ func Admit(w http.ResponseWriter, r *http.Request, s Site) (v Visitor, ok bool) 
 		return Visitor{}, false
 	}
 
-	signed := g.cookieToken()
-	grant := s.Visibility
-	switch s.Visibility {
-	case "public", "unlisted":
-	case "share-link":
-		if !g.shareLink(q) {
-			notFound(w)
-			return Visitor{}, false
-		}
-	case "visitor-auth":
-		if signed == nil {
-			g.refuseToken()
-			return Visitor{}, false
-		}
-	default:
+	creds := Credentials{Signed: g.cookieToken()}
+	if s.Visibility == "share-link" {
+		creds.ShareKeyActive = g.shareLink(q)
+	}
+	switch Decide(s.Visibility, creds) {
+	case Refused:
 		notFound(w)
 		return Visitor{}, false
+	case NeedsToken:
+		g.refuseToken()
+		return Visitor{}, false
 	}
-
-	claims := map[string]any{}
-	for k, val := range signed {
-		claims[k] = val
-	}
-	if unsigned := g.unsigned(q); unsigned != nil {
-		if own, isMap := signed["unsigned"].(map[string]any); isMap {
-			merge(unsigned, own)
-		}
-		claims["unsigned"] = unsigned
-	}
-	if signed != nil {
-		grant += "+token"
-	}
-	return Visitor{Claims: claims, State: digest(grant, claims)}, true
+	creds.Unsigned = g.unsigned(q)
+	return VisitorOf(s.Visibility, creds), true
 }
 
 type gate struct {
@@ -183,13 +164,7 @@ func first(vs []string) string {
 	return vs[0]
 }
 
-func (g *gate) verify(token string) map[string]any {
-	claims, err := visitorauth.Verify(g.s.VisitorKey, token, now())
-	if err != nil {
-		return nil
-	}
-	return claims
-}
+func (g *gate) verify(token string) map[string]any { return VerifyToken(g.s.VisitorKey, token) }
 
 // cookieToken answers the claims of the token kept in a cookie, ours first;
 // an invalid one of ours (expired, or the key was regenerated) is cleared.
@@ -343,28 +318,4 @@ func notFound(w http.ResponseWriter) {
 // shared caches.
 func noStore(w http.ResponseWriter) {
 	w.Header().Set("Cache-Control", "no-store")
-}
-
-// merge copies src over dst, recursing into objects present in both.
-func merge(dst, src map[string]any) {
-	for k, v := range src {
-		sub, isMap := v.(map[string]any)
-		have, haveMap := dst[k].(map[string]any)
-		if isMap && haveMap {
-			merge(have, sub)
-			continue
-		}
-		dst[k] = v
-	}
-}
-
-// digest summarizes the grant and the claims (encoding/json sorts map keys,
-// so equal claims digest equally).
-func digest(grant string, claims map[string]any) string {
-	b, _ := json.Marshal(claims)
-	h := sha256.New()
-	h.Write([]byte(grant))
-	h.Write([]byte{0})
-	h.Write(b)
-	return hex.EncodeToString(h.Sum(nil)[:12])
 }
