@@ -24,8 +24,10 @@ import (
 // check that the request is one (request.go: wellFormed), a query
 // cache, document bounds before validation (cost_document.go), depth and
 // cost limits before any resolver (cost.go), a ceiling of maxResponseBytes
-// on answers (0: none), errors that carry extensions.code, and page trees
-// written straight to the client (streamTrees).
+// on answers, counted while they are built (cost_response.go; 0: none), no
+// field started once the request's context is done, errors that carry
+// extensions.code, and page trees written straight to the client
+// (streamTrees).
 func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	es := generated.NewExecutableSchema(generated.Config{Resolvers: r})
 	srv := handler.New(es)
@@ -40,13 +42,13 @@ func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	srv.Use(documentBounds{cache: cache})
 	srv.Use(costLimit{caps: newListCaps(es.Schema())})
 	srv.Use(textBoundary{})
-	srv.Use(responseCeiling{max: maxResponseBytes})
+	srv.Use(answerGuard{})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		slog.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(v))
 		return errors.New("internal error")
 	})
-	return wellFormed(cache, rawText(streamTrees(srv)))
+	return wellFormed(cache, rawText(boundAnswers(maxResponseBytes, streamTrees(srv))))
 }
 
 // streamTrees writes the page trees of answers straight to the client
@@ -62,6 +64,9 @@ func streamTrees(next http.Handler) http.Handler {
 // presentError sets extensions.code from apperr and hides internal errors.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
+	if len(gerr.Path) > 0 && stoppedAnswer(ctx) {
+		return nil // a field's, kept for nobody (gqlgen drops a nil error)
+	}
 	if e, ok := apperr.As(err); ok {
 		gerr.Message = e.Message
 		gerr.Extensions = e.Extensions()
