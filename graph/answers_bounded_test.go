@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -120,9 +119,6 @@ func TestAliasesOfALargePageStopAtTheCeiling(t *testing.T) {
 // deep, each space with its id and title.
 func fanOut(levels, n int) string {
 	node := "id title"
-	if l := os.Getenv("LEAF"); l != "" {
-		node = l
-	}
 	for range levels - 1 {
 		node = fmt.Sprintf("id title organization { spaces(first: %d) { edges { node { %s } } } }", n, node)
 	}
@@ -166,9 +162,9 @@ func fanOutAtTheLimit(t *testing.T, s *testkit.Server, token string) (query stri
 
 // TestFanOutAtTheCostLimitStopsAtTheCeiling: the widest four-level fan-out
 // the cost limit allows, over an organization with that many spaces (n^4
-// spaces in the answer: about 270 MB at the limit of 25,000,000) is refused
-// with RESPONSE_TOO_LARGE once the answer passes the ceiling, with the heap
-// never more than twice the ceiling above idle.
+// spaces of 100 bytes of JSON each: 570 MB at the limit of 25,000,000), is
+// refused with RESPONSE_TOO_LARGE once the answer passes the ceiling, with
+// the heap never more than twice the ceiling above idle.
 func TestFanOutAtTheCostLimitStopsAtTheCeiling(t *testing.T) {
 	t.Setenv("FOLIO_MAX_RESPONSE_BYTES", fmt.Sprint(testCeiling))
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
