@@ -13,6 +13,7 @@ import (
 	"runtime/metrics"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -243,9 +244,9 @@ func heldAtSecondBatch(t *testing.T, s *testkit.Server, token, space string, lea
 	reached := make(chan struct{})
 	stop := s.OnLoaders(func(l *loader.Loaders) {
 		stats = l.Stats()
-		n := 0
+		var n atomic.Int32
 		stats.HoldBatches(func(ctx context.Context) {
-			if n++; n == 2 {
+			if n.Add(1) == 2 {
 				held = [2]int64{int64(stats.Batches()), s.Statements()}
 				close(reached)
 				<-ctx.Done()
