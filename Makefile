@@ -1,7 +1,7 @@
 # Folio: the two commands a newcomer needs are `make run` and `make test`.
 GO ?= go
 
-.PHONY: run build test generate bench lint
+.PHONY: run build test generate bench lint schema-snapshot
 
 ## run: serve on the embedded SQLite database under ./data (prints a token and a curl line on first start)
 run:
@@ -26,6 +26,11 @@ generate:
 	$(GO) generate ./ent
 	$(GO) generate ./internal/emoji
 	$(GO) run github.com/99designs/gqlgen generate
+
+## schema-snapshot: record schema/*.graphql as the released GraphQL schema (schema/compat/snapshot.graphql),
+## which TestSchemaCompatible compares the schema with; run it when a release is cut
+schema-snapshot:
+	$(GO) run ./internal/schemacompat/snapshot
 
 ## bench: Go benchmarks on SQLite and, when reachable, PostgreSQL; then Folio side by side with a bare
 ## database/sql handler and PostGraphile on PostgreSQL (database folio_bench, recreated; ../shared/perf; npm once);

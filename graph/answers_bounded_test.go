@@ -107,6 +107,82 @@ func refusedTooLarge(t *testing.T, data map[string]any, errs []testkit.GraphQLEr
 	}
 }
 
+// largePageAliases is a space with a page of 1 MB of markdown, and a query
+// of 398 aliases of its markdown (cost 400, a 400 MB answer).
+func largePageAliases(t *testing.T, s *testkit.Server) (token, query string, vars map[string]any) {
+	t.Helper()
+	u, org := s.NewUser(t, "aliases@example.com", "Aliases")
+	sp := s.Call(t, "createSpace", u.Token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Big"}, 201).JSON(t)["id"].(string)
+	s.Call(t, "updateSpaceById", u.Token, "PATCH", "/v1/spaces/"+sp, map[string]any{"editMode": "live"}, 200)
+	line := "A line of the big page, long enough to be a paragraph of its own.\n\n"
+	md := "# Big\n\n" + strings.Repeat(line, (1<<20-100)/len(line))
+	data := s.MustGraphQL(t, u.Token, `mutation($s: ID!, $c: [ContentChangeInput!]!) { updateSpaceContent(spaceId: $s, changes: $c) { revision { pages { pageId } } } }`,
+		map[string]any{"s": sp, "c": []any{map[string]any{"operation": "insert_page", "markdown": md}}})
+	page := data["updateSpaceContent"].(map[string]any)["revision"].(map[string]any)["pages"].([]any)[0].(map[string]any)["pageId"].(string)
+	var set strings.Builder
+	for i := range 199 {
+		fmt.Fprintf(&set, " m%d: markdown", i)
+	}
+	query = `query($s: ID!, $p: ID!) { space(id: $s) { revision { a: page(id: $p) {` + set.String() + ` } b: page(id: $p) {` + set.String() + ` } } } }`
+	vars = map[string]any{"s": sp, "p": page}
+	// One alias passes: the page is there and readable.
+	one := s.MustGraphQL(t, u.Token, `query($s: ID!, $p: ID!) { space(id: $s) { revision { page(id: $p) { markdown } } } }`, vars)
+	if got := one["space"].(map[string]any)["revision"].(map[string]any)["page"].(map[string]any)["markdown"].(string); len(got) < 1<<19 {
+		t.Fatalf("markdown of %d bytes", len(got))
+	}
+	return u.Token, query, vars
+}
+
+// TestBatchOperationOverTheCeilingStopsAlone: in a batch, the operation
+// whose answer passes the ceiling is stopped and answers RESPONSE_TOO_LARGE;
+// the operations before and after it answer as usual, each with a count of
+// its own.
+func TestBatchOperationOverTheCeilingStopsAlone(t *testing.T) {
+	t.Setenv("FOLIO_MAX_RESPONSE_BYTES", fmt.Sprint(testCeiling))
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		token, query, vars := largePageAliases(t, s)
+		small := map[string]any{"query": `query($s: ID!) { space(id: $s) { title } }`, "variables": map[string]any{"s": vars["s"]}}
+		resp := s.Request(t, token, "POST", "/graphql", []any{small, map[string]any{"query": query, "variables": vars}, small})
+		var answers []struct {
+			Data   map[string]any
+			Errors []testkit.GraphQLError
+		}
+		if resp.Status != http.StatusOK || json.Unmarshal(resp.Body, &answers) != nil || len(answers) != 3 {
+			t.Fatalf("answer %d %.300s", resp.Status, resp.Body)
+		}
+		refusedTooLarge(t, answers[1].Data, answers[1].Errors)
+		for _, i := range []int{0, 2} {
+			if len(answers[i].Errors) > 0 || answers[i].Data["space"].(map[string]any)["title"] != "Big" {
+				t.Fatalf("operation %d: %+v", i, answers[i])
+			}
+		}
+	})
+}
+
+// TestDeferredPartOverTheCeilingStops: an answer in parts (@defer) counts
+// all its parts together: the initial part, small, arrives; the deferred
+// fragment of 398 aliases of a 1 MB page is stopped at the ceiling and its
+// part is the RESPONSE_TOO_LARGE error, with no data, ending the stream.
+func TestDeferredPartOverTheCeilingStops(t *testing.T) {
+	t.Setenv("FOLIO_MAX_RESPONSE_BYTES", fmt.Sprint(testCeiling))
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		token, query, vars := largePageAliases(t, s)
+		query = strings.Replace(query, "{ space(id: $s) { revision {", `{ space(id: $s) { title ... @defer(label: "big") { revision {`, 1) + " }"
+		resp := call(t, s, "POST", "/graphql", token, postBody(query, vars, nil), "Accept", "multipart/mixed;deferSpec=20220824, application/json")
+		parts := readParts(t, resp)
+		if len(parts) != 2 || !parts[0].HasNext || parts[0].Data["space"].(map[string]any)["title"] != "Big" {
+			t.Fatalf("%d parts: %.500s", len(parts), resp.Body)
+		}
+		last := parts[1]
+		if last.HasNext || len(last.Incremental) != 1 || last.Incremental[0].Data != nil || len(resp.Body) > 10_000 {
+			t.Fatalf("deferred part: %.500s", resp.Body)
+		}
+		if !strings.Contains(string(resp.Body), `"RESPONSE_TOO_LARGE"`) {
+			t.Fatalf("no RESPONSE_TOO_LARGE: %.500s", resp.Body)
+		}
+	})
+}
+
 // TestAliasesOfALargePageStopAtTheCeiling: 398 aliases of a page's 1 MB
 // markdown (a query of cost 400, a 400 MB answer) are refused with
 // RESPONSE_TOO_LARGE as soon as the answer passes the ceiling, with the heap
@@ -118,29 +194,10 @@ func TestAliasesOfALargePageStopAtTheCeiling(t *testing.T) {
 	}
 	t.Setenv("FOLIO_MAX_RESPONSE_BYTES", fmt.Sprint(testCeiling))
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		u, org := s.NewUser(t, "aliases@example.com", "Aliases")
-		sp := s.Call(t, "createSpace", u.Token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Big"}, 201).JSON(t)["id"].(string)
-		s.Call(t, "updateSpaceById", u.Token, "PATCH", "/v1/spaces/"+sp, map[string]any{"editMode": "live"}, 200)
-		line := "A line of the big page, long enough to be a paragraph of its own.\n\n"
-		md := "# Big\n\n" + strings.Repeat(line, (1<<20-100)/len(line))
-		data := s.MustGraphQL(t, u.Token, `mutation($s: ID!, $c: [ContentChangeInput!]!) { updateSpaceContent(spaceId: $s, changes: $c) { revision { pages { id } } } }`,
-			map[string]any{"s": sp, "c": []any{map[string]any{"operation": "insert_page", "markdown": md}}})
-		page := data["updateSpaceContent"].(map[string]any)["revision"].(map[string]any)["pages"].([]any)[0].(map[string]any)["id"].(string)
-
-		var set strings.Builder
-		for i := range 199 {
-			fmt.Fprintf(&set, " m%d: markdown", i)
-		}
-		query := `query($s: ID!, $p: ID!) { space(id: $s) { revision { a: page(id: $p) {` + set.String() + ` } b: page(id: $p) {` + set.String() + ` } } } }`
-		vars := map[string]any{"s": sp, "p": page}
-		// One alias passes: the page is there and readable.
-		one := s.MustGraphQL(t, u.Token, `query($s: ID!, $p: ID!) { space(id: $s) { revision { page(id: $p) { markdown } } } }`, vars)
-		if got := one["space"].(map[string]any)["revision"].(map[string]any)["page"].(map[string]any)["markdown"].(string); len(got) < 1<<19 {
-			t.Fatalf("markdown of %d bytes", len(got))
-		}
-
+		token, query, vars := largePageAliases(t, s)
+		var data map[string]any
 		var errs []testkit.GraphQLError
-		peak := peakHeapAbove(t, func() { data, errs = s.GraphQL(t, u.Token, query, vars) })
+		peak := peakHeapAbove(t, func() { data, errs = s.GraphQL(t, token, query, vars) })
 		refusedTooLarge(t, data, errs)
 		t.Logf("peak heap above idle: %.1f MB (ceiling %.1f MB)", float64(peak)/(1<<20), float64(testCeiling)/(1<<20))
 		if peak > 2*testCeiling {

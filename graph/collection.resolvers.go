@@ -74,7 +74,7 @@ func (r *mutationResolver) UpdateCollection(ctx context.Context, id string, inpu
 	return r.Resolver.UpdateCollection(ctx, id, input)
 }
 
-func (r *mutationResolver) DeleteCollection(ctx context.Context, id string) (bool, error) {
+func (r *mutationResolver) DeleteCollection(ctx context.Context, id string) (*bool, error) {
 	return done(r.Resolver.DeleteCollection(ctx, id))
 }
 

@@ -40,7 +40,7 @@ func (r *changeRequestResolver) Commenters(ctx context.Context, obj *ent.ChangeR
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.MemberConnection](page), nil
+	return memberConnection(page), nil
 }
 
 func (r *commentResolver) Document(ctx context.Context, obj *ent.Comment) (any, error) {
@@ -104,7 +104,7 @@ func (r *mutationResolver) UpdateComment(ctx context.Context, spaceID string, ch
 		Resolved: omitted(input.Resolved), Added: input.AddedReactions.Value(), Removed: input.RemovedReactions.Value()})
 }
 
-func (r *mutationResolver) DeleteComment(ctx context.Context, spaceID string, changeRequestID *string, commentID string) (bool, error) {
+func (r *mutationResolver) DeleteComment(ctx context.Context, spaceID string, changeRequestID *string, commentID string) (*bool, error) {
 	return done(r.Resolver.DeleteComment(ctx, spaceID, changeRequestID, commentID))
 }
 
@@ -117,7 +117,7 @@ func (r *mutationResolver) UpdateCommentReply(ctx context.Context, spaceID strin
 		Added: input.AddedReactions.Value(), Removed: input.RemovedReactions.Value()})
 }
 
-func (r *mutationResolver) DeleteCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, replyID string) (bool, error) {
+func (r *mutationResolver) DeleteCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, replyID string) (*bool, error) {
 	return done(r.Resolver.DeleteCommentReply(ctx, spaceID, changeRequestID, commentID, replyID))
 }
 
@@ -158,7 +158,7 @@ func (r *spaceResolver) Commenters(ctx context.Context, obj *ent.Space, first *i
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.MemberConnection](page), nil
+	return memberConnection(page), nil
 }
 
 func (r *Resolver) Comment() generated.CommentResolver { return &commentResolver{r} }

@@ -160,23 +160,23 @@ func TestCommentsGraphQLWorkflow(t *testing.T) {
 			}
 		}
 
-		crCommenters := s.MustGraphQL(t, c.reader.Token, `query($s: ID!, $cr: String!) { space(id: $s) { changeRequest(id: $cr) { commenters { totalCount edges { node { id role } } } } } }`,
+		crCommenters := s.MustGraphQL(t, c.reader.Token, `query($s: ID!, $cr: String!) { space(id: $s) { changeRequest(id: $cr) { commenters { totalCount edges { node { user { id } role } } } } } }`,
 			map[string]any{"s": c.space, "cr": cr})
 		if got := dig(crCommenters, "space", "changeRequest", "commenters"); dig(got, "totalCount") != float64(2) ||
-			dig(got, "edges", 0, "node", "id") != c.editor.ID || dig(got, "edges", 1, "node", "role") != "comment" {
+			dig(got, "edges", 0, "node", "user", "id") != c.editor.ID || dig(got, "edges", 1, "node", "role") != "comment" {
 			t.Fatalf("change request commenters: %v", got)
 		}
 		c.merge(t, cr)
 		after := s.MustGraphQL(t, c.reader.Token, `query($s: ID!, $c: ID!, $old: ID!, $p: ID!) { space(id: $s) {
 			openComments comment(id: $old) { target { page { title outdated } } }
 			revision { page(id: $p) { comments { totalCount } } }
-			commenters { edges { node { id role } } } }
+			commenters { edges { node { user { id } role } } } }
 			node(id: $c) { ... on Comment { target { page { title outdated } } } } }`,
 			map[string]any{"s": c.space, "c": id1, "old": dig(onOld, "id"), "p": c.guide})
 		if dig(after, "node", "target", "page", "title") != "Guide" || dig(after, "node", "target", "page", "outdated") != false ||
 			dig(after, "space", "comment", "target", "page", "outdated") != true || dig(after, "space", "comment", "target", "page", "title") != "Old" ||
 			dig(after, "space", "openComments") != float64(1) || dig(after, "space", "revision", "page", "comments", "totalCount") != float64(1) ||
-			dig(after, "space", "commenters", "edges", 0, "node", "id") != c.commenter.ID {
+			dig(after, "space", "commenters", "edges", 0, "node", "user", "id") != c.commenter.ID {
 			t.Fatalf("after merge: %v", after)
 		}
 		// The page tree is written without resolvers: comments are read one

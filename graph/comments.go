@@ -716,7 +716,7 @@ func commentContext(ctx context.Context, spaceID string, crID *string) (*ent.Spa
 func (r *Resolver) CommentTarget(ctx context.Context, c *ent.Comment) (*model.CommentTarget, error) {
 	t := &model.CommentTarget{Space: c.SpaceID, Revision: c.RevisionID, ChangeRequest: c.ChangeRequestID}
 	if c.NodeID != nil {
-		t.Node = &model.CommentNodeTarget{ID: *c.NodeID, Preview: c.NodePreview}
+		t.Node = &model.CommentNodeTarget{SpaceID: c.SpaceID, CommentID: c.ID, Key: *c.NodeID, Preview: c.NodePreview}
 	}
 	if c.PageID == nil {
 		return t, nil
@@ -729,7 +729,8 @@ func (r *Resolver) CommentTarget(ctx context.Context, c *ent.Comment) (*model.Co
 	if err != nil {
 		return nil, err
 	}
-	t.Page = &model.CommentPageTarget{ID: *c.PageID, Title: c.PageTitle, Path: c.PagePath, Outdated: p == nil}
+	t.Page = &model.CommentPageTarget{SpaceID: c.SpaceID, CommentID: c.ID, PageID: *c.PageID,
+		Title: c.PageTitle, Path: c.PagePath, Outdated: p == nil}
 	if p != nil {
 		t.Page.Title, t.Page.Path = p.Title, tree.Path(p)
 	}

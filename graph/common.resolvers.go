@@ -17,6 +17,10 @@ func (r *queryResolver) Node(ctx context.Context, id string) (model.Node, error)
 	return r.node(ctx, id)
 }
 
+func (r *queryResolver) Nodes(ctx context.Context, ids []string) ([]model.Node, error) {
+	return r.nodes(ctx, ids)
+}
+
 // Viewer is the resolver for the viewer field.
 func (r *queryResolver) Viewer(ctx context.Context) (*model.Viewer, error) {
 	return r.CurrentViewer(ctx)

@@ -9,7 +9,6 @@ import (
 	"context"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/model"
@@ -21,19 +20,15 @@ func (r *changeRequestResolver) Changes(ctx context.Context, obj *ent.ChangeRequ
 	return r.ChangesOfChangeRequest(ctx, obj, limit)
 }
 
-func (r *fileResolver) ID(ctx context.Context, obj *ent.File) (string, error) {
-	return obj.FileID, nil
-}
-
-func (r *fileResolver) Size(ctx context.Context, obj *ent.File) (int, error) {
+func (r *fileResolver) Size(ctx context.Context, obj *model.File) (int, error) {
 	return int(obj.Size), nil
 }
 
-func (r *fileResolver) DownloadURL(ctx context.Context, obj *ent.File) (string, error) {
-	return r.FileDownloadURL(obj), nil
+func (r *fileResolver) DownloadURL(ctx context.Context, obj *model.File) (string, error) {
+	return r.FileDownloadURL(obj.File), nil
 }
 
-func (r *fileResolver) Dimensions(ctx context.Context, obj *ent.File) (*model.FileDimensions, error) {
+func (r *fileResolver) Dimensions(ctx context.Context, obj *model.File) (*model.FileDimensions, error) {
 	if obj.Width == nil || obj.Height == nil {
 		return nil, nil
 	}
@@ -48,34 +43,6 @@ func (r *mutationResolver) UpdateSpaceContent(ctx context.Context, spaceID strin
 	return r.Resolver.UpdateSpaceContent(ctx, spaceID, changes)
 }
 
-func (r *pageResolver) ID(ctx context.Context, obj *model.Page) (string, error) {
-	return obj.PageID, nil
-}
-
-func (r *pageResolver) Emoji(ctx context.Context, obj *model.Page) (*string, error) {
-	return optional(obj.Emoji), nil
-}
-
-func (r *pageResolver) Type(ctx context.Context, obj *model.Page) (page.Kind, error) {
-	return obj.Kind, nil
-}
-
-func (r *pageResolver) Path(ctx context.Context, obj *model.Page) (string, error) {
-	return obj.Tree.Path(obj.Page), nil
-}
-
-func (r *pageResolver) Description(ctx context.Context, obj *model.Page) (*string, error) {
-	return optional(obj.Description), nil
-}
-
-func (r *pageResolver) Href(ctx context.Context, obj *model.Page) (*string, error) {
-	return optional(obj.Href), nil
-}
-
-func (r *pageResolver) Pages(ctx context.Context, obj *model.Page) ([]*model.Page, error) {
-	return r.Subpages(obj), nil
-}
-
 func (r *pageResolver) Markdown(ctx context.Context, obj *model.Page) (string, error) {
 	return r.PageMarkdown(ctx, obj)
 }
@@ -88,24 +55,16 @@ func (r *pageResolver) Urls(ctx context.Context, obj *model.Page) (*model.PageUR
 	return &model.PageURLs{App: r.PageAppURL(obj)}, nil
 }
 
-func (r *pageResolver) Parent(ctx context.Context, obj *model.Page) (*model.Page, error) {
-	return r.PageParent(obj), nil
-}
-
-func (r *pageResolver) Ancestors(ctx context.Context, obj *model.Page) ([]*model.Page, error) {
-	return r.PageAncestors(obj), nil
-}
-
 func (r *revisionResolver) Type(ctx context.Context, obj *model.Revision) (revision.Type, error) {
 	return obj.Type, nil
 }
 
-func (r *revisionResolver) Files(ctx context.Context, obj *model.Revision) ([]*ent.File, error) {
-	return r.AllRevisionFiles(ctx, obj.Revision)
+func (r *revisionResolver) Files(ctx context.Context, obj *model.Revision) ([]*model.File, error) {
+	return model.FilesResult(r.AllRevisionFiles(ctx, obj.Revision))
 }
 
 func (r *revisionResolver) Page(ctx context.Context, obj *model.Revision, id string) (*model.Page, error) {
-	p, err := r.RevisionPage(ctx, obj.Revision, id)
+	p, err := r.RevisionPage(ctx, obj.Revision, gitBookID(model.PageNode, id))
 	if _, ok := apperr.As(err); ok {
 		return nil, nil
 	}

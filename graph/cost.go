@@ -15,7 +15,8 @@ import (
 
 // The cost of an operation is the most field values its answer can hold:
 // every field counts 1 each time it can appear, so a list multiplies the
-// cost of its elements by the most elements it can have (see cost_caps.go):
+// cost of its elements by the most elements it can have (see cost_caps.go);
+// the meta-fields (__typename, __schema, __type) cost nothing:
 //
 //   - a connection (a field with `first`) multiplies its children by
 //     `first`, or by paging.DefaultLimit when `first` is absent;
@@ -35,7 +36,7 @@ const (
 	MaxDepth = 20
 	// MaxComplexity is the highest cost an operation may have. Costs of
 	// reference queries (cost_internal_test.go):
-	//   - the standard introspection query: 1.6 million;
+	//   - the standard introspection query: 0 (meta-fields are free);
 	//   - the organization tree (organization → spaces(first: 100) →
 	//     revision → a 4-level page tree, 4 fields a page): 5.0 million;
 	//   - the same shape for 100 spaces' page trees: 5.0 million;
@@ -155,6 +156,16 @@ func (w *costWalker) fragment(name string) setCost {
 }
 
 func (w *costWalker) field(f *ast.Field) setCost {
+	if metaField(f.Name) {
+		// Free, and only as deep as it nests: the response ceiling bounds
+		// an introspection answer (a few hundred kilobytes for the whole
+		// schema), and __typename is what clients add everywhere.
+		out := setCost{depth: 1}
+		if len(f.SelectionSet) > 0 {
+			out.depth = w.set(f.SelectionSet).depth + 1
+		}
+		return out
+	}
 	if len(f.SelectionSet) == 0 {
 		return setCost{own: 1, depth: 1}
 	}
@@ -172,6 +183,15 @@ func (w *costWalker) field(f *ast.Field) setCost {
 		out.own = addCost(1, mulCost(rule.cap, child.single()))
 	}
 	return out
+}
+
+// metaField reports whether name is one of GraphQL's meta-fields:
+// __typename, which costs nothing (Apollo Client and urql add it to every
+// selection set, so a query that passes as written must pass through
+// them), and the introspection fields __schema and __type, whose answers
+// the schema bounds.
+func metaField(name string) bool {
+	return name == "__typename" || name == "__schema" || name == "__type"
 }
 
 // first is the page size a connection asks for: paging.DefaultLimit when

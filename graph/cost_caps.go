@@ -13,6 +13,8 @@ import (
 // the page tree are costed by their own rules; lists of scalars count as one
 // value). A test fails when a list of objects is missing here.
 var listFieldCaps = map[string]int64{
+	// nodes(ids:) takes at most MaxNodes ids.
+	"Query.nodes": MaxNodes,
 	// A processing reports one problem (the first it meets).
 	"OpenAPISpec.lastProcessedErrors": 1,
 	// A version holds at most openapi.Defaults.Files files.

@@ -217,3 +217,28 @@ func aliasedTree(n int) string {
 	fmt.Fprintf(&b, "fragment p%d on Page { id }\n", n)
 	return b.String()
 }
+
+// __typename, __schema and __type cost nothing: a query with __typename in
+// every selection set (as Apollo Client and urql send it) costs what it
+// costs as written, and introspection nothing, at the depth it nests.
+func TestMetaFieldsCostNothing(t *testing.T) {
+	plain := `query { organization(id: "o") { id spaces(first: 100) { edges { node { id revision { ` + pageTree(4) + ` } } } } } }`
+	typed := `query { __typename organization(id: "o") { __typename id spaces(first: 100) { __typename edges { __typename node { __typename id
+		revision { __typename pages { __typename id title slug path pages { __typename id title slug path pages { __typename id title slug path
+		pages { __typename id title slug path } } } } } } } } } }`
+	want, wantDepth, _ := walk(t, plain, nil)
+	got, depth, _ := walk(t, typed, nil)
+	if got != want || depth != wantDepth {
+		t.Fatalf("with __typename: cost %d depth %d, as written: cost %d depth %d", got, depth, want, wantDepth)
+	}
+	if cost, depth, _ := walk(t, introspection.Query, nil); cost != 0 || depth != 15 {
+		t.Fatalf("introspection: cost %d depth %d, want 0 and its nesting (15)", cost, depth)
+	}
+	if cost, _, _ := walk(t, `{ __type(name: "Space") { name fields { name type { name ofType { name } } } } }`, nil); cost != 0 {
+		t.Fatalf("__type: cost %d", cost)
+	}
+	// A real field under a meta-field's sibling still counts.
+	if cost, _, _ := walk(t, `{ __typename viewer { user { id } } }`, nil); cost != 3 {
+		t.Fatalf("viewer beside __typename: cost %d, want 3", cost)
+	}
+}

@@ -1,14 +1,15 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"reflect"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,13 +25,13 @@ import (
 // finished answer let a query within the cost limit (aliases of a large
 // page, a fan-out over many objects) hold gigabytes first. Every field
 // resolved goes through the middleware answerGuard installs, which adds what
-// the field holds to the request's running count (answer) and, once the
-// count passes the ceiling, stops the request: its context is cancelled with
-// errAnswerTooLarge, no field starts after that, loader batches already
+// the field holds to the operation's running count (answer) and, once the
+// count passes the ceiling, stops the operation: its context is cancelled
+// with errAnswerTooLarge, no field starts after that, loader batches already
 // queued do not run (loader.batched), nothing of what was built is written,
 // and the answer is the one RESPONSE_TOO_LARGE error. The same stop serves
-// the deadline and a client that leaves: once the request's context is
-// done, no field starts.
+// the deadline and a client that leaves: once the operation's context is
+// done (its request's is), no field starts.
 //
 // What a field counts (fieldBytes): its text by its length (a string, a
 // document, a page tree: what it will write, quotes and syntax included,
@@ -53,43 +54,38 @@ const (
 	listObjectHeld = 1024
 )
 
-// answer is one request's running total and its stop.
+// answer is one operation's running count and its stop. Each operation
+// has its own: those of a batch run one after the other (transport.go), and
+// the parts of an operation answered in parts (@defer) share its count.
 type answer struct {
-	max     int64 // the ceiling; 0: none
-	bytes   atomic.Int64
+	max   int64 // the ceiling; 0: none
+	bytes atomic.Int64
+	// inParts: the operation defers fragments (@defer). Its context is not
+	// cancelled at the ceiling: gqlgen drops a deferred part whose context
+	// has ended while the transport still waits for it, and the answer
+	// would never end. No field starts once it stops all the same.
+	inParts bool
 	passed  atomic.Int64 // the count that first passed max
-	stopped atomic.Bool  // the request's context is done: no field starts
+	stopped atomic.Bool  // the operation stopped: no field starts
+	once    sync.Once
 	cancel  context.CancelCauseFunc
 }
 
-type answerKey struct{}
+// answerStat keeps an operation's answer in its Stats.
+const answerStat = "folio.answer"
 
-// errAnswerTooLarge is the cause of a request stopped at the ceiling.
+// errAnswerTooLarge is the cause of an operation stopped at the ceiling.
 var errAnswerTooLarge = errors.New("the answer passed the response ceiling")
 
-// boundAnswers gives each request an answer of at most max bytes, and a
-// context that ends with it: cancelled when the answer passes max, when the
-// request's deadline passes or when its client leaves.
-func boundAnswers(max int64, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithCancelCause(r.Context())
-		defer cancel(nil)
-		a := &answer{max: max, cancel: cancel}
-		// A flag, not ctx.Err(), is what every field checks: a field's
-		// context is a chain of gqlgen's values dozens deep, which Err
-		// walks every time.
-		stop := context.AfterFunc(ctx, func() { a.stopped.Store(true) })
-		defer stop()
-		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, answerKey{}, a)))
-	})
-}
-
 func answerOf(ctx context.Context) *answer {
-	a, _ := ctx.Value(answerKey{}).(*answer)
+	if !graphql.HasOperationContext(ctx) {
+		return nil
+	}
+	a, _ := graphql.GetOperationContext(ctx).Stats.GetExtension(answerStat).(*answer)
 	return a
 }
 
-// stoppedAnswer tells whether ctx's request has stopped: its errors are
+// stoppedAnswer tells whether ctx's operation has stopped: its errors are
 // then nobody's to read (it answers RESPONSE_TOO_LARGE, or 503 past the
 // deadline, or to no one), and holding one per field not resolved would
 // grow with the answer that was stopped.
@@ -98,42 +94,56 @@ func stoppedAnswer(ctx context.Context) bool {
 	return a != nil && a.stopped.Load()
 }
 
-// add counts n more bytes of the answer and stops the request when they
+// running gives the operation the context its fields run under, once (the
+// parts of an answer in parts run under their first's): it ends when the
+// request's does or when the answer passes the ceiling. It is left to end
+// with the request's, since deferred parts go on under it after the first
+// answer.
+func (a *answer) running(ctx context.Context) context.Context {
+	a.once.Do(func() {
+		ctx, a.cancel = context.WithCancelCause(ctx)
+		// A flag, not ctx.Err(), is what every field checks: a field's
+		// context is a chain of gqlgen's values dozens deep, which Err
+		// walks every time.
+		context.AfterFunc(ctx, func() { a.stopped.Store(true) })
+	})
+	return ctx
+}
+
+// add counts n more bytes of the answer and stops the operation when they
 // pass the ceiling.
 func (a *answer) add(n int64) {
-	if a.max <= 0 {
-		return
-	}
 	if total := a.bytes.Add(n); total > a.max && a.passed.CompareAndSwap(0, total) {
-		a.cancel(errAnswerTooLarge) // unless the request had ended first
-		a.stopped.Store(true)       // now, not when AfterFunc's goroutine runs
+		a.stopped.Store(true) // now, not when AfterFunc's goroutine runs
+		if !a.inParts {
+			a.cancel(errAnswerTooLarge) // unless the request had ended first
+		}
 	}
 }
 
 // over tells whether the answer was stopped at the ceiling.
 func (a *answer) over() bool { return a.passed.Load() > 0 }
 
-// answerGuard installs answer accounting on each operation and replaces an
-// answer over the ceiling with a RESPONSE_TOO_LARGE error. The cost limit
-// bounds what a query can ask for; this bounds what it gets, for content
-// larger than the cost model's caps foresee.
-type answerGuard struct{}
+// answerGuard gives each operation its answer, counted while it is built,
+// and replaces an answer over max bytes (0: no ceiling) with a
+// RESPONSE_TOO_LARGE error. The cost limit bounds what a query can ask
+// for; this bounds what it gets, for content larger than the cost model's
+// caps foresee.
+type answerGuard struct{ max int64 }
 
 func (answerGuard) ExtensionName() string                          { return "ResponseCeiling" }
 func (answerGuard) Validate(schema graphql.ExecutableSchema) error { return nil }
 
-// MutateOperationContext wraps the operation's field middleware: the
-// request's answer is looked up once here rather than from every field's
-// context.
-func (answerGuard) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	a := answerOf(ctx)
-	if a == nil {
-		return nil
-	}
+// MutateOperationContext gives the operation its answer and wraps its field
+// middleware, which holds the answer rather than finding it in every
+// field's context.
+func (g answerGuard) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	a := &answer{max: g.max, inParts: deferred(oc)}
+	oc.Stats.SetExtension(answerStat, a)
 	inner := oc.ResolverMiddleware
 	oc.ResolverMiddleware = func(ctx context.Context, next graphql.Resolver) (any, error) {
 		if a.stopped.Load() {
-			return nil, context.Cause(ctx)
+			return nil, cmp.Or(context.Cause(ctx), errAnswerTooLarge)
 		}
 		v, err := inner(ctx, next)
 		if err == nil && a.max > 0 && !a.stopped.Load() {
@@ -164,9 +174,12 @@ func (answerGuard) InterceptRootField(ctx context.Context, next graphql.RootReso
 }
 
 func (answerGuard) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
-	resp := next(ctx)
 	a := answerOf(ctx)
-	if resp == nil || a == nil || a.max <= 0 {
+	if a == nil { // a request refused before its operation was made
+		return next(ctx)
+	}
+	resp := next(a.running(ctx))
+	if resp == nil || a.max <= 0 {
 		return resp
 	}
 	if a.over() {
@@ -190,10 +203,14 @@ func (answerGuard) InterceptResponse(ctx context.Context, next graphql.ResponseH
 	return tooLarge(resp, fmt.Sprintf("the answer is %d bytes, more than the limit of %d: ask for fewer fields or smaller pages", size, a.max))
 }
 
+// tooLarge is resp replaced by a RESPONSE_TOO_LARGE error, with no data. A
+// part of an answer in parts keeps its place (its label and path) and
+// whether parts follow: the ones that do are refused the same way.
 func tooLarge(resp *graphql.Response, message string) *graphql.Response {
 	err := gqlerror.Errorf("%s", message)
 	err.Extensions = map[string]any{"code": "RESPONSE_TOO_LARGE"}
-	return &graphql.Response{Errors: gqlerror.List{err}, Extensions: resp.Extensions}
+	return &graphql.Response{Errors: gqlerror.List{err}, Extensions: resp.Extensions,
+		Label: resp.Label, Path: resp.Path, HasNext: resp.HasNext}
 }
 
 // sizedAnswer is a value that tells how many bytes it writes at least

@@ -31,7 +31,7 @@ func (r *mutationResolver) UpdateCustomField(ctx context.Context, organizationID
 	return r.Resolver.UpdateCustomField(ctx, organizationID, name, input)
 }
 
-func (r *mutationResolver) DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error) {
+func (r *mutationResolver) DeleteCustomField(ctx context.Context, organizationID string, name string) (*bool, error) {
 	return done(r.Resolver.DeleteCustomField(ctx, organizationID, name))
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
-	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -20,35 +19,42 @@ import (
 	"github.com/folio/folio/internal/apperr"
 )
 
-// NewHandler is the GraphQL executor: POST and GET transports behind a
-// check that the request is one (request.go: wellFormed), a query
-// cache, document bounds before validation (cost_document.go), depth and
-// cost limits before any resolver (cost.go), a ceiling of maxResponseBytes
-// on answers, counted while they are built (cost_response.go; 0: none), no
-// field started once the request's context is done, errors that carry
-// extensions.code, and page trees written straight to the client
-// (streamTrees).
+// NewHandler is the GraphQL executor: GET and POST, single operations and
+// batches, JSON or multipart answers (transport.go), behind a check that
+// the request is one (request.go: wellFormed), a query cache, document
+// bounds before validation (cost_document.go), automatic persisted queries
+// (persisted.go), depth and cost limits before any resolver (cost.go),
+// anonymous callers kept to queries (anonymous.go), a ceiling of
+// maxResponseBytes on answers, counted while they are built
+// (cost_response.go; 0: none), no field started once an operation's
+// context is done, errors that carry extensions.code, and page trees
+// written straight to the client (streamTrees). Mount it behind
+// Resolver.AuthenticateOptional (or Authenticate).
 func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	es := generated.NewExecutableSchema(generated.Config{Resolvers: r})
 	srv := handler.New(es)
-	srv.AddTransport(transport.Options{})
-	srv.AddTransport(transport.GET{})
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(httpTransport{fresh: r.FreshLoaders})
 	cache := lru.New[*ast.QueryDocument](1000)
 	srv.SetQueryCache(cache)
 	srv.SetParserTokenLimit(MaxTokens)
+	persisted := newPersistedQueries()
 	srv.Use(operationMetrics{}) // first: the outermost, it sees every error
 	srv.Use(extension.Introspection{})
+	// Bounds before the persisted-query store: it keeps only documents
+	// within them (a hash-only request has no query to bound, and finds
+	// one that was bounded when it was kept).
 	srv.Use(documentBounds{cache: cache})
+	srv.Use(extension.AutomaticPersistedQuery{Cache: persisted})
 	srv.Use(costLimit{caps: newListCaps(es.Schema())})
+	srv.Use(anonymousReads{})
 	srv.Use(textBoundary{})
-	srv.Use(answerGuard{})
+	srv.Use(answerGuard{max: maxResponseBytes})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		slog.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(v))
 		return errors.New("internal error")
 	})
-	return wellFormed(cache, rawText(boundAnswers(maxResponseBytes, streamTrees(srv))))
+	return wellFormed(cache, persisted, rawText(streamTrees(srv)))
 }
 
 // streamTrees writes the page trees of answers straight to the client

@@ -31,7 +31,7 @@ func (r *mutationResolver) UpdateOrganizationInvite(ctx context.Context, organiz
 	return r.Resolver.UpdateOrganizationInvite(ctx, organizationID, id, input)
 }
 
-func (r *mutationResolver) DeleteOrganizationInvite(ctx context.Context, organizationID string, id string) (bool, error) {
+func (r *mutationResolver) DeleteOrganizationInvite(ctx context.Context, organizationID string, id string) (*bool, error) {
 	return done(r.Resolver.DeleteOrganizationInvite(ctx, organizationID, id))
 }
 

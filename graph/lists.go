@@ -5,6 +5,8 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 
+	"github.com/folio/folio/ent"
+
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/paging"
 )
@@ -72,4 +74,12 @@ func connectionWith[C connectionShape[E], E, T any](page paging.Page[T], edge fu
 		edges[i] = edge(page.Cursors[i], it)
 	}
 	return &C{Edges: edges, PageInfo: pageInfo(page), TotalCount: page.Total}
+}
+
+// memberConnection is a page of memberships as GraphQL's MemberConnection,
+// each wrapped for its node id.
+func memberConnection(page paging.Page[*ent.Member]) *model.MemberConnection {
+	return connectionWith[model.MemberConnection](page, func(cursor string, m *ent.Member) *model.MemberEdge {
+		return &model.MemberEdge{Cursor: cursor, Node: model.MemberOf(m)}
+	})
 }

@@ -14,17 +14,17 @@ import (
 	"github.com/folio/folio/internal/paging"
 )
 
-func (r *memberResolver) User(ctx context.Context, obj *ent.Member) (*ent.User, error) {
-	return r.MemberUser(ctx, obj)
+func (r *memberResolver) User(ctx context.Context, obj *model.Member) (*ent.User, error) {
+	return r.MemberUser(ctx, obj.Member)
 }
 
-func (r *memberResolver) Spaces(ctx context.Context, obj *ent.Member) (int, error) {
-	return r.MemberSpaceCount(ctx, obj)
+func (r *memberResolver) Spaces(ctx context.Context, obj *model.Member) (int, error) {
+	return r.MemberSpaceCount(ctx, obj.Member)
 }
 
-func (r *memberResolver) Teams(ctx context.Context, obj *ent.Member, first *int, after *string, title *string) (*model.TeamConnection, error) {
+func (r *memberResolver) Teams(ctx context.Context, obj *model.Member, first *int, after *string, title *string) (*model.TeamConnection, error) {
 	if title == nil && onlyTotalCount(ctx) {
-		n, err := r.MemberTeamCount(ctx, obj)
+		n, err := r.MemberTeamCount(ctx, obj.Member)
 		return connectionWith[model.TeamConnection](paging.Page[*ent.TeamMember]{Total: n}, memberTeamEdge), err
 	}
 	args, err := paging.New(first, after, nil, paging.GraphQLNames)
@@ -38,16 +38,16 @@ func (r *memberResolver) Teams(ctx context.Context, obj *ent.Member, first *int,
 	return connectionWith[model.TeamConnection](page, memberTeamEdge), nil
 }
 
-func (r *mutationResolver) UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*ent.Member, error) {
-	return r.Resolver.UpdateMember(ctx, organizationID, userID, input)
+func (r *mutationResolver) UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*model.Member, error) {
+	return model.MemberResult(r.Resolver.UpdateMember(ctx, organizationID, userID, input))
 }
 
-func (r *mutationResolver) RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error) {
+func (r *mutationResolver) RemoveMember(ctx context.Context, organizationID string, userID string) (*bool, error) {
 	return done(r.Resolver.RemoveMember(ctx, organizationID, userID))
 }
 
-func (r *mutationResolver) SetMemberSso(ctx context.Context, organizationID string, userID string) (*ent.Member, error) {
-	return r.Resolver.SetMemberSSO(ctx, organizationID, userID)
+func (r *mutationResolver) SetMemberSso(ctx context.Context, organizationID string, userID string) (*model.Member, error) {
+	return model.MemberResult(r.Resolver.SetMemberSSO(ctx, organizationID, userID))
 }
 
 func (r *organizationResolver) Members(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.MemberConnection, error) {
@@ -59,7 +59,7 @@ func (r *organizationResolver) Members(ctx context.Context, obj *ent.Organizatio
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.MemberConnection](page), nil
+	return memberConnection(page), nil
 }
 
 func (r *Resolver) Member() generated.MemberResolver { return &memberResolver{r} }

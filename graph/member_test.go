@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/testkit"
 )
@@ -62,9 +63,9 @@ func TestMembersAndTeamsGraphQL(t *testing.T) {
 
 		// Reading: members with filters and their teams; the team's members.
 		data = s.MustGraphQL(t, carol.Token, `query($org: ID!) { organization(id: $org) {
-			all: members(first: 2, order: asc) { totalCount pageInfo { hasNextPage } edges { cursor node { id role joinedAt } } }
-			guests: members(role: guest) { totalCount edges { node { id role } } }
-			found: members(search: "CAROL") { edges { node { id sso spaces joinedAt lastSeenAt teams { totalCount edges { role node { title } } } } } }
+			all: members(first: 2, order: asc) { totalCount pageInfo { hasNextPage } edges { cursor node { id user { id } role joinedAt } } }
+			guests: members(role: guest) { totalCount edges { node { user { id } role } } }
+			found: members(search: "CAROL") { edges { node { id user { id } sso spaces joinedAt lastSeenAt teams { totalCount edges { role node { title } } } } } }
 			teams(title: "auth") { totalCount edges { node { id teamMembers(first: 10) { totalCount edges { node { role user { email } } } } } } }
 		} }`, vars())
 		org := data["organization"].(map[string]any)
@@ -79,7 +80,7 @@ func TestMembersAndTeamsGraphQL(t *testing.T) {
 		edges := all["edges"].([]any)
 		cursor := edges[len(edges)-1].(map[string]any)["cursor"]
 		data = s.MustGraphQL(t, carol.Token, `query($org: ID!, $after: String) { organization(id: $org) {
-			members(first: 2, order: asc, after: $after) { pageInfo { hasNextPage } edges { node { id role joinedAt } } } } }`, vars("after", cursor))
+			members(first: 2, order: asc, after: $after) { pageInfo { hasNextPage } edges { node { id user { id } role joinedAt } } } } }`, vars("after", cursor))
 		rest := data["organization"].(map[string]any)["members"].(map[string]any)
 		if rest["pageInfo"].(map[string]any)["hasNextPage"] != false {
 			t.Fatalf("second page: %v", rest)
@@ -97,13 +98,16 @@ func TestMembersAndTeamsGraphQL(t *testing.T) {
 				t.Fatalf("members out of joinedAt order at %d: %v", i, edges)
 			}
 			prev = at
-			roles[node["id"].(string)] = node["role"]
+			roles[node["user"].(map[string]any)["id"].(string)] = node["role"]
+			if node["id"] == node["user"].(map[string]any)["id"] {
+				t.Fatalf("a member's id is its user's: %v", node)
+			}
 		}
 		if want := map[string]any{alice.ID: "admin", carol.ID: "read", gina.ID: nil}; len(edges) != 3 || fmt.Sprint(roles) != fmt.Sprint(want) {
 			t.Fatalf("members: %v, want %v", edges, want)
 		}
 		guests := org["guests"].(map[string]any)
-		if guests["totalCount"] != 1.0 || guests["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["id"] != gina.ID {
+		if guests["totalCount"] != 1.0 || guests["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["user"].(map[string]any)["id"] != gina.ID {
 			t.Fatalf("guests: %v", guests)
 		}
 		found := org["found"].(map[string]any)["edges"].([]any)
@@ -112,7 +116,7 @@ func TestMembersAndTeamsGraphQL(t *testing.T) {
 		}
 		c := found[0].(map[string]any)["node"].(map[string]any)
 		ct := c["teams"].(map[string]any)
-		if c["id"] != carol.ID || c["spaces"] != 0.0 || c["lastSeenAt"] != nil || ct["totalCount"] != 1.0 {
+		if dig(c, "user", "id") != carol.ID || c["id"] != model.NodeID(model.MemberNode, acme, carol.ID) || c["spaces"] != 0.0 || c["lastSeenAt"] != nil || ct["totalCount"] != 1.0 {
 			t.Fatalf("carol: %v", c)
 		}
 		if e := ct["edges"].([]any)[0].(map[string]any); e["role"] != "owner" || e["node"].(map[string]any)["title"] != "Authors" {
@@ -130,7 +134,7 @@ func TestMembersAndTeamsGraphQL(t *testing.T) {
 		// Members: role changes, SSO, the last admin.
 		update := `mutation($org: ID!, $u: ID!, $in: UpdateMemberInput!) { updateMember(organizationId: $org, userId: $u, input: $in) { id role } }`
 		data = s.MustGraphQL(t, alice.Token, update, vars("u", carol.ID, "in", map[string]any{"role": nil}))
-		if m := data["updateMember"].(map[string]any); m["id"] != carol.ID || m["role"] != nil {
+		if m := data["updateMember"].(map[string]any); m["id"] != model.NodeID(model.MemberNode, acme, carol.ID) || m["role"] != nil {
 			t.Fatalf("guest: %v", m)
 		}
 		data = s.MustGraphQL(t, alice.Token, update, vars("u", carol.ID, "in", map[string]any{}))

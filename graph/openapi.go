@@ -545,3 +545,12 @@ func (r *Resolver) PurgeFinishedJobs(ctx context.Context) (int, error) {
 		Where(job.StateIn(job.StateDone, job.StateFailed), job.UpdatedAtLT(clock.Now().Add(-FinishedJobsKept))).
 		Exec(ctx)
 }
+
+// openAPISpecVersionNode is version id of a spec of organization orgID, for
+// node(id:): read as the spec's versions are (members with a role).
+func (r *Resolver) openAPISpecVersionNode(ctx context.Context, orgID, id string) (*ent.OpenAPISpecVersion, error) {
+	if _, err := openAPIReader(ctx, orgID); err != nil {
+		return nil, err
+	}
+	return loader.For(ctx).OpenAPIVersionByID.Load(ctx, id)()
+}

@@ -27,7 +27,7 @@ func (r *mutationResolver) PutOpenAPISpec(ctx context.Context, organizationID st
 	return s, err
 }
 
-func (r *mutationResolver) DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (bool, error) {
+func (r *mutationResolver) DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (*bool, error) {
 	return done(r.Resolver.DeleteOpenAPISpec(ctx, organizationID, slug))
 }
 

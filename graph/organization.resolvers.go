@@ -26,7 +26,7 @@ func (r *mutationResolver) UpdateOrganization(ctx context.Context, id string, in
 }
 
 // PingOrganization is the resolver for the pingOrganization field.
-func (r *mutationResolver) PingOrganization(ctx context.Context, id string) (bool, error) {
+func (r *mutationResolver) PingOrganization(ctx context.Context, id string) (*bool, error) {
 	return done(r.Resolver.PingOrganization(ctx, id))
 }
 

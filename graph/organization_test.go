@@ -68,9 +68,9 @@ func TestViewerAndOrganization(t *testing.T) {
 			t.Fatalf("first: 0: %+v", errs)
 		}
 
-		// No token: 401 before any GraphQL runs.
-		if r := s.Request(t, "", "POST", "/graphql", map[string]any{"query": "{ viewer { user { id } } }"}); r.Status != 401 {
-			t.Fatalf("no token: %d", r.Status)
+		// No token: an anonymous caller, whom the viewer refuses.
+		if _, errs := s.GraphQL(t, "", "{ viewer { user { id } } }", nil); len(errs) != 1 || errs[0].Extensions["code"] != "UNAUTHENTICATED" {
+			t.Fatalf("no token: %+v", errs)
 		}
 	})
 }

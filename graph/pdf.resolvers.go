@@ -9,10 +9,10 @@ import (
 	"context"
 )
 
-func (r *mutationResolver) ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (string, error) {
-	return r.Resolver.ChangeRequestPDF(ctx, spaceID, id, deref(page), derefBool(only))
+func (r *mutationResolver) ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (*string, error) {
+	return valueOrNull(r.Resolver.ChangeRequestPDF(ctx, spaceID, id, deref(page), derefBool(only)))
 }
 
-func (r *mutationResolver) SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (string, error) {
-	return r.Resolver.SpacePDF(ctx, spaceID, deref(page), derefBool(only))
+func (r *mutationResolver) SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (*string, error) {
+	return valueOrNull(r.Resolver.SpacePDF(ctx, spaceID, deref(page), derefBool(only)))
 }

@@ -19,15 +19,20 @@ import (
 // wellFormed refuses, before gqlgen sees it, a request that is not a
 // GraphQL request over HTTP: an upgrade (to WebSocket), a POST not sent as
 // application/json, a body or GET parameters that do not decode as gqlgen
-// decodes them (400), a mutation over GET (405, as GraphQL over HTTP asks).
-// gqlgen answers these itself, with no extensions.code (and 406 for the
-// mutation); apperr.Write gives one, in GraphQL's shape (the request is
+// decodes them, a batch (a JSON array) empty or larger than MaxBatch
+// (400), a mutation over GET, persisted or not (405, as GraphQL over HTTP
+// asks). gqlgen answers these itself, with no extensions.code (and 406 for
+// the mutation); apperr.Write gives one, in GraphQL's shape (the request is
 // marked ForGraphQL here as well as by the app's router, so the handler
-// answers so wherever it is mounted). cache is the executor's query cache.
-func wellFormed(cache graphql.Cache[*ast.QueryDocument], next http.Handler) http.Handler {
+// answers so wherever it is mounted). cache is the executor's query cache,
+// persisted its persisted queries.
+func wellFormed(cache graphql.Cache[*ast.QueryDocument], persisted graphql.Cache[string], next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r = r.WithContext(apperr.ForGraphQL(r.Context()))
-		if err := checkRequest(r, cache); err != nil {
+		if err := checkRequest(r, cache, persisted); err != nil {
+			if r.Method == http.MethodGet {
+				cacheHeaders(w.Header(), r.Context(), false)
+			}
 			apperr.Write(w, r, err)
 			return
 		}
@@ -37,7 +42,7 @@ func wellFormed(cache graphql.Cache[*ast.QueryDocument], next http.Handler) http
 
 // checkRequest reports what makes r no GraphQL request, leaving its body to
 // be read again.
-func checkRequest(r *http.Request, cache graphql.Cache[*ast.QueryDocument]) error {
+func checkRequest(r *http.Request, cache graphql.Cache[*ast.QueryDocument], persisted graphql.Cache[string]) error {
 	if r.Header.Get("Upgrade") != "" { // gqlgen's transports take no upgrade
 		return apperr.Invalidf("GraphQL is served over HTTP requests, not %s", r.Header.Get("Upgrade"))
 	}
@@ -51,20 +56,35 @@ func checkRequest(r *http.Request, cache graphql.Cache[*ast.QueryDocument]) erro
 		if err != nil {
 			return apperr.Invalidf("could not read the request body")
 		}
+		if isBatch(body) {
+			var ops []*graphql.RawParams
+			if err := decodeParam("the body", string(body), &ops); err != nil {
+				return err
+			}
+			return checkBatchSize(len(ops))
+		}
 		return decodeParam("the body", string(body), &graphql.RawParams{})
 	case http.MethodGet:
 		q, err := url.ParseQuery(r.URL.RawQuery)
 		if err != nil {
 			return apperr.Invalidf("the query string does not parse: %v", err)
 		}
-		for _, name := range []string{"variables", "extensions"} {
-			if v := q.Get(name); v != "" {
-				if err := decodeParam(name, v, &map[string]any{}); err != nil {
+		var variables, extensions map[string]any
+		for _, p := range []struct {
+			name string
+			into *map[string]any
+		}{{"variables", &variables}, {"extensions", &extensions}} {
+			if v := q.Get(p.name); v != "" {
+				if err := decodeParam(p.name, v, p.into); err != nil {
 					return err
 				}
 			}
 		}
-		if op := operation(r, cache, q.Get("query"), q.Get("operationName")); op != nil && op.Operation != ast.Query {
+		query := q.Get("query")
+		if hash := persistedHash(extensions); query == "" && hash != "" {
+			query, _ = persisted.Get(r.Context(), hash) // unknown: the executor says so
+		}
+		if op := operation(r, cache, query, q.Get("operationName")); op != nil && op.Operation != ast.Query {
 			return &apperr.Error{Kind: apperr.MethodNotAllowed, Message: "a " + string(op.Operation) + " is sent with POST, not GET"}
 		}
 	}

@@ -34,6 +34,22 @@ type Resolver struct {
 	OpenAPILimits openapi.Limits
 }
 
-// done answers a mutation whose schema type is Boolean!: true once the
-// application method it forwards to has succeeded.
-func done(err error) (bool, error) { return err == nil, err }
+// done answers a mutation whose schema type is Boolean: true once the
+// application method it forwards to has succeeded, null (with the error)
+// when it failed.
+func done(err error) (*bool, error) {
+	if err != nil {
+		return nil, err
+	}
+	ok := true
+	return &ok, nil
+}
+
+// valueOrNull answers a nullable scalar field: the value once the method it
+// forwards to succeeded, null with the error when it failed.
+func valueOrNull[T any](v T, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}

@@ -23,7 +23,7 @@ func (r *mutationResolver) UpdateSAMLProvider(ctx context.Context, organizationI
 	return r.Resolver.UpdateSAMLProvider(ctx, organizationID, id, input)
 }
 
-func (r *mutationResolver) DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (bool, error) {
+func (r *mutationResolver) DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (*bool, error) {
 	return done(r.Resolver.DeleteSAMLProvider(ctx, organizationID, id))
 }
 

@@ -180,7 +180,7 @@ func (r *Resolver) SSOProviders(ctx context.Context, orgID string) ([]*model.SSO
 		if r.SAMLProviderStatus(p) != model.SAMLProviderStatusActive {
 			continue
 		}
-		out = append(out, &model.SSOProviderLogin{ID: p.ID, Label: p.Label, StartURL: r.SAMLService(p).StartURL})
+		out = append(out, &model.SSOProviderLogin{OrganizationID: p.OrganizationID, ProviderID: p.ID, Label: p.Label, StartURL: r.SAMLService(p).StartURL})
 	}
 	return out, nil
 }

@@ -332,7 +332,8 @@ func (r *Resolver) searchResults(ctx context.Context, query string, hits []hit, 
 				if sec.ID != "" {
 					path += "#" + sec.ID
 				}
-				result.Sections = append(result.Sections, &model.SearchSection{Section: sec, Excerpt: excerpt, Path: path})
+				result.Sections = append(result.Sections, &model.SearchSection{Section: sec, Excerpt: excerpt, Path: path,
+					RevisionID: result.Page.Tree.RevisionID, PageID: result.Page.PageID, Query: query})
 				if len(result.Sections) == 3 {
 					break
 				}
@@ -473,4 +474,37 @@ func (r *Resolver) ReindexSpace(ctx context.Context, spaceID string) error {
 		}
 		return r.reindex(ctx, tx, spaceID, nil, d)
 	})
+}
+
+// searchSectionNode is node(id:) of a search hit: section anchor of page
+// pageID of revision revID, with the excerpt query gives it; not found when
+// the section no longer matches.
+func (r *Resolver) searchSectionNode(ctx context.Context, revID, pageID, anchor, query string) (*model.SearchSection, error) {
+	rev, err := r.visibleRevision(ctx, revID)
+	if err != nil {
+		return nil, err
+	}
+	p, err := r.RevisionPage(ctx, rev, pageID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := loader.For(ctx).PageDerived.Load(ctx, p.ContentHash)()
+	if err != nil {
+		return nil, err
+	}
+	for _, sec := range d.Sections {
+		if sec.ID != anchor {
+			continue
+		}
+		excerpt, ok := matchExcerpt(sec.Title+"\n"+sec.Body, search.Terms(query))
+		if !ok {
+			break
+		}
+		path := p.Path()
+		if anchor != "" {
+			path += "#" + anchor
+		}
+		return &model.SearchSection{Section: sec, Excerpt: excerpt, Path: path, RevisionID: revID, PageID: pageID, Query: query}, nil
+	}
+	return nil, apperr.NotFoundf("search section not found")
 }

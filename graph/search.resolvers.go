@@ -9,7 +9,6 @@ import (
 	"context"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/paging"
 )
@@ -26,22 +25,6 @@ func (r *organizationResolver) Search(ctx context.Context, obj *ent.Organization
 	return connectionOf[model.SearchPageConnection](page), nil
 }
 
-func (r *searchSectionResolver) ID(ctx context.Context, obj *model.SearchSection) (string, error) {
-	return obj.Section.ID, nil
-}
-
-func (r *searchSectionResolver) Title(ctx context.Context, obj *model.SearchSection) (string, error) {
-	return obj.Section.Title, nil
-}
-
-func (r *searchSectionResolver) Path(ctx context.Context, obj *model.SearchSection) (string, error) {
-	return obj.Path, nil
-}
-
-func (r *searchSectionResolver) Body(ctx context.Context, obj *model.SearchSection) (string, error) {
-	return obj.Excerpt, nil
-}
-
 func (r *spaceResolver) Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error) {
 	args, err := paging.New(first, after, nil, paging.GraphQLNames)
 	if err != nil {
@@ -53,7 +36,3 @@ func (r *spaceResolver) Search(ctx context.Context, obj *ent.Space, query string
 	}
 	return connectionOf[model.SearchPageConnection](page), nil
 }
-
-func (r *Resolver) SearchSection() generated.SearchSectionResolver { return &searchSectionResolver{r} }
-
-type searchSectionResolver struct{ *Resolver }

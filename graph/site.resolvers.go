@@ -25,7 +25,7 @@ func (r *mutationResolver) UpdateSite(ctx context.Context, id string, input mode
 	return r.Resolver.UpdateSite(ctx, "", id, input)
 }
 
-func (r *mutationResolver) DeleteSite(ctx context.Context, id string) (bool, error) {
+func (r *mutationResolver) DeleteSite(ctx context.Context, id string) (*bool, error) {
 	return done(r.Resolver.DeleteSite(ctx, "", id))
 }
 
@@ -45,7 +45,7 @@ func (r *mutationResolver) UpdateSiteSection(ctx context.Context, id string, inp
 	return r.Resolver.UpdateSiteSection(ctx, "", "", id, input)
 }
 
-func (r *mutationResolver) DeleteSiteSection(ctx context.Context, id string) (bool, error) {
+func (r *mutationResolver) DeleteSiteSection(ctx context.Context, id string) (*bool, error) {
 	return done(r.Resolver.DeleteSiteSection(ctx, "", "", id))
 }
 
@@ -61,7 +61,7 @@ func (r *mutationResolver) UpdateSiteSectionGroup(ctx context.Context, id string
 	return r.Resolver.UpdateSiteSectionGroup(ctx, "", "", id, input)
 }
 
-func (r *mutationResolver) DeleteSiteSectionGroup(ctx context.Context, id string) (bool, error) {
+func (r *mutationResolver) DeleteSiteSectionGroup(ctx context.Context, id string) (*bool, error) {
 	return done(r.Resolver.DeleteSiteSectionGroup(ctx, "", "", id))
 }
 
@@ -69,7 +69,7 @@ func (r *mutationResolver) AddSectionToGroup(ctx context.Context, group string, 
 	return r.Resolver.AddSectionToGroup(ctx, "", "", group, section)
 }
 
-func (r *mutationResolver) RemoveSectionFromGroup(ctx context.Context, group string, section string) (bool, error) {
+func (r *mutationResolver) RemoveSectionFromGroup(ctx context.Context, group string, section string) (*bool, error) {
 	return done(r.Resolver.RemoveSectionFromGroup(ctx, "", "", group, section))
 }
 
@@ -85,7 +85,7 @@ func (r *mutationResolver) UpdateSiteSpace(ctx context.Context, id string, input
 	return r.Resolver.UpdateSiteSpace(ctx, "", "", id, input)
 }
 
-func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, id string) (bool, error) {
+func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, id string) (*bool, error) {
 	return done(r.Resolver.DeleteSiteSpace(ctx, "", "", id))
 }
 
@@ -101,7 +101,7 @@ func (r *mutationResolver) UpdateSiteShareLink(ctx context.Context, id string, n
 	return r.Resolver.UpdateSiteShareLink(ctx, "", "", id, name, active)
 }
 
-func (r *mutationResolver) DeleteSiteShareLink(ctx context.Context, id string) (bool, error) {
+func (r *mutationResolver) DeleteSiteShareLink(ctx context.Context, id string) (*bool, error) {
 	return done(r.Resolver.DeleteSiteShareLink(ctx, "", "", id))
 }
 

@@ -24,7 +24,7 @@ func (r *mutationResolver) UpdateSpace(ctx context.Context, id string, input mod
 	return r.Resolver.UpdateSpace(ctx, id, input)
 }
 
-func (r *mutationResolver) DeleteSpace(ctx context.Context, id string) (bool, error) {
+func (r *mutationResolver) DeleteSpace(ctx context.Context, id string) (*bool, error) {
 	return done(r.Resolver.DeleteSpace(ctx, id))
 }
 

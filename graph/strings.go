@@ -171,8 +171,9 @@ func rawText(next http.Handler) http.Handler {
 		} else {
 			gerr = badText("the request's "+cmp.Or(f.Path, "body"), f.Path, f.Problem)
 		}
+		// A request error: errors and no data key (GraphQL over HTTP).
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]any{"errors": gqlerror.List{gerr}, "data": nil})
+		_ = json.NewEncoder(w).Encode(map[string]any{"errors": gqlerror.List{gerr}})
 	})
 }
 

@@ -24,7 +24,7 @@ func (r *mutationResolver) UpdateTeam(ctx context.Context, organizationID string
 	return r.Resolver.UpdateTeam(ctx, organizationID, teamID, title)
 }
 
-func (r *mutationResolver) DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error) {
+func (r *mutationResolver) DeleteTeam(ctx context.Context, organizationID string, teamID string) (*bool, error) {
 	return done(r.Resolver.DeleteTeam(ctx, organizationID, teamID))
 }
 
@@ -36,7 +36,7 @@ func (r *mutationResolver) AddTeamMember(ctx context.Context, organizationID str
 	return r.Resolver.AddTeamMember(ctx, organizationID, teamID, userID, role)
 }
 
-func (r *mutationResolver) RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (bool, error) {
+func (r *mutationResolver) RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (*bool, error) {
 	return done(r.Resolver.RemoveTeamMember(ctx, organizationID, teamID, userID))
 }
 
@@ -99,8 +99,8 @@ func (r *teamMemberResolver) User(ctx context.Context, obj *ent.TeamMember) (*en
 	return loader.For(ctx).UserByID.Load(ctx, obj.UserID)()
 }
 
-func (r *teamMemberResolver) Member(ctx context.Context, obj *ent.TeamMember) (*ent.Member, error) {
-	return r.TeamMemberMember(ctx, obj)
+func (r *teamMemberResolver) Member(ctx context.Context, obj *ent.TeamMember) (*model.Member, error) {
+	return model.MemberResult(r.TeamMemberMember(ctx, obj))
 }
 
 func (r *teamMemberResolver) Permissions(ctx context.Context, obj *ent.TeamMember) (*access.TeamMemberPermissions, error) {

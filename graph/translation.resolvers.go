@@ -23,7 +23,7 @@ func (r *mutationResolver) UpdateTranslation(ctx context.Context, organizationID
 	return r.Resolver.UpdateTranslation(ctx, organizationID, id, input)
 }
 
-func (r *mutationResolver) DeleteTranslation(ctx context.Context, organizationID string, id string) (bool, error) {
+func (r *mutationResolver) DeleteTranslation(ctx context.Context, organizationID string, id string) (*bool, error) {
 	return done(r.Resolver.DeleteTranslation(ctx, organizationID, id))
 }
 

@@ -14,11 +14,30 @@ import (
 	"github.com/folio/folio/internal/auth"
 )
 
-// Authenticate is the middleware of /v1 and /graphql: it resolves the
-// bearer token to a user (401 otherwise, in the shape of the API asked:
-// apperr.Write) and attaches the request's dataloaders.
+// Authenticate is the middleware of /v1: it resolves the bearer token to a
+// user (401 otherwise, in the shape of the API asked: apperr.Write) and
+// attaches the request's dataloaders.
 func (r *Resolver) Authenticate(next http.Handler) http.Handler {
+	return r.authenticate(next, false)
+}
+
+// AuthenticateOptional is the middleware of /graphql: Authenticate, except
+// that a request with no Authorization header at all runs as an anonymous
+// caller, with no viewer and the loaders a published-site reader gets
+// (ReaderContext). Fields that need a viewer then refuse it with
+// UNAUTHENTICATED (viewerUser), and everything else answers as for a
+// stranger. A header that does not carry a known token stays a 401: a
+// client that meant to authenticate learns that it did not.
+func (r *Resolver) AuthenticateOptional(next http.Handler) http.Handler {
+	return r.authenticate(next, true)
+}
+
+func (r *Resolver) authenticate(next http.Handler, anonymous bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if anonymous && req.Header.Get("Authorization") == "" {
+			next.ServeHTTP(w, req.WithContext(r.ReaderContext(req.Context())))
+			return
+		}
 		token := auth.BearerToken(req)
 		if token == "" {
 			apperr.Write(w, req, apperr.Unauthenticatedf("missing API token: send Authorization: Bearer <token>"))
@@ -47,6 +66,25 @@ func (r *Resolver) Authenticate(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, req.WithContext(ctx))
 	})
+}
+
+// FreshLoaders gives the rest of a request new loaders for the same caller,
+// its memberships read again: an operation of a batch that follows a
+// mutation must not read what the loaders cached before it (one statement
+// for an authenticated caller, none for an anonymous one).
+func (r *Resolver) FreshLoaders(ctx context.Context) (context.Context, error) {
+	id := auth.ViewerID(ctx)
+	if id == "" {
+		return r.ReaderContext(ctx), nil
+	}
+	u, err := r.Client.User.Query().Where(user.ID(id)).Modify(loader.WithViewerMemberships).Only(ctx)
+	if ent.IsNotFound(err) { // deleted by an earlier operation of the batch
+		return ctx, apperr.Unauthenticatedf("unknown API token")
+	}
+	if err != nil {
+		return ctx, err
+	}
+	return loader.Authenticated(ctx, r.Client, u)
 }
 
 // viewerUser is the authenticated user.

@@ -245,6 +245,7 @@ func TestOpenAPISpecs(t *testing.T) {
 
 			t.Run("bad input changes nothing", func(t *testing.T) {
 				waitProcessed(t, s, admin.Token, spec)
+				s.Idle(t)
 				before := s.Snapshot(t)
 				for _, b := range []struct {
 					body  any

@@ -58,7 +58,6 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	Revision() RevisionResolver
 	SAMLProvider() SAMLProviderResolver
-	SearchSection() SearchSectionResolver
 	Site() SiteResolver
 	SiteSection() SiteSectionResolver
 	SiteSectionGroup() SiteSectionGroupResolver
@@ -183,13 +182,15 @@ type ComplexityRoot struct {
 	}
 
 	CommentNodeTarget struct {
-		ID      func(childComplexity int) int
+		Key     func(childComplexity int) int
+		NodeID  func(childComplexity int) int
 		Preview func(childComplexity int) int
 	}
 
 	CommentPageTarget struct {
-		ID       func(childComplexity int) int
+		NodeID   func(childComplexity int) int
 		Outdated func(childComplexity int) int
+		PageID   func(childComplexity int) int
 		Path     func(childComplexity int) int
 		Title    func(childComplexity int) int
 	}
@@ -287,8 +288,9 @@ type ComplexityRoot struct {
 		ContentType func(childComplexity int) int
 		Dimensions  func(childComplexity int) int
 		DownloadURL func(childComplexity int) int
-		ID          func(childComplexity int) int
+		FileID      func(childComplexity int) int
 		Name        func(childComplexity int) int
+		NodeID      func(childComplexity int) int
 		Size        func(childComplexity int) int
 	}
 
@@ -354,12 +356,12 @@ type ComplexityRoot struct {
 		Disabled   func(childComplexity int) int
 		JoinedAt   func(childComplexity int) int
 		LastSeenAt func(childComplexity int) int
+		NodeID     func(childComplexity int) int
 		Role       func(childComplexity int) int
 		SSO        func(childComplexity int) int
 		Spaces     func(childComplexity int) int
 		Teams      func(childComplexity int, first *int, after *string, title *string) int
 		User       func(childComplexity int) int
-		UserID     func(childComplexity int) int
 	}
 
 	MemberConnection struct {
@@ -627,24 +629,25 @@ type ComplexityRoot struct {
 	}
 
 	Page struct {
-		Ancestors   func(childComplexity int) int
-		Comments    func(childComplexity int, first *int, after *string, order *model.Order, status *string) int
-		CreatedAt   func(childComplexity int) int
-		Description func(childComplexity int) int
-		Document    func(childComplexity int) int
-		Emoji       func(childComplexity int) int
-		Hidden      func(childComplexity int) int
-		Href        func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Markdown    func(childComplexity int) int
-		Pages       func(childComplexity int) int
-		Parent      func(childComplexity int) int
-		Path        func(childComplexity int) int
-		Slug        func(childComplexity int) int
-		Title       func(childComplexity int) int
-		Type        func(childComplexity int) int
-		UpdatedAt   func(childComplexity int) int
-		Urls        func(childComplexity int) int
+		Ancestors         func(childComplexity int) int
+		Comments          func(childComplexity int, first *int, after *string, order *model.Order, status *string) int
+		CreatedAt         func(childComplexity int) int
+		DescriptionOrNull func(childComplexity int) int
+		Document          func(childComplexity int) int
+		EmojiOrNull       func(childComplexity int) int
+		Hidden            func(childComplexity int) int
+		HrefOrNull        func(childComplexity int) int
+		Markdown          func(childComplexity int) int
+		NodeID            func(childComplexity int) int
+		PageID            func(childComplexity int) int
+		Pages             func(childComplexity int) int
+		Parent            func(childComplexity int) int
+		Path              func(childComplexity int) int
+		Slug              func(childComplexity int) int
+		Title             func(childComplexity int) int
+		Type              func(childComplexity int) int
+		UpdatedAt         func(childComplexity int) int
+		Urls              func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -663,6 +666,7 @@ type ComplexityRoot struct {
 		CustomField            func(childComplexity int, organizationID string, name string) int
 		MemberSpaces           func(childComplexity int, organizationID string, userID string, first *int, after *string, order *model.Order) int
 		Node                   func(childComplexity int, id string) int
+		Nodes                  func(childComplexity int, ids []string) int
 		OpenAPISpec            func(childComplexity int, organizationID string, slug string) int
 		Organization           func(childComplexity int, id string) int
 		OrganizationInviteLink func(childComplexity int, organizationID string, id string) int
@@ -688,14 +692,14 @@ type ComplexityRoot struct {
 	}
 
 	RevisionChange struct {
-		Attributes   func(childComplexity int) int
-		Before       func(childComplexity int) int
-		File         func(childComplexity int) int
-		FileBefore   func(childComplexity int) int
-		Page         func(childComplexity int) int
-		ParentAfter  func(childComplexity int) int
-		ParentBefore func(childComplexity int) int
-		Type         func(childComplexity int) int
+		Attributes     func(childComplexity int) int
+		Before         func(childComplexity int) int
+		FileBeforeNode func(childComplexity int) int
+		FileNode       func(childComplexity int) int
+		Page           func(childComplexity int) int
+		ParentAfter    func(childComplexity int) int
+		ParentBefore   func(childComplexity int) int
+		Type           func(childComplexity int) int
 	}
 
 	RevisionChanges struct {
@@ -753,9 +757,10 @@ type ComplexityRoot struct {
 	}
 
 	SSOProviderLogin struct {
-		ID       func(childComplexity int) int
-		Label    func(childComplexity int) int
-		StartURL func(childComplexity int) int
+		Label      func(childComplexity int) int
+		NodeID     func(childComplexity int) int
+		ProviderID func(childComplexity int) int
+		StartURL   func(childComplexity int) int
 	}
 
 	SearchPage struct {
@@ -776,10 +781,11 @@ type ComplexityRoot struct {
 	}
 
 	SearchSection struct {
-		Body  func(childComplexity int) int
-		ID    func(childComplexity int) int
-		Path  func(childComplexity int) int
-		Title func(childComplexity int) int
+		Anchor func(childComplexity int) int
+		Body   func(childComplexity int) int
+		ID     func(childComplexity int) int
+		Path   func(childComplexity int) int
+		Title  func(childComplexity int) int
 	}
 
 	Site struct {
@@ -1092,11 +1098,9 @@ type CustomFieldResolver interface {
 	Urls(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldURLs, error)
 }
 type FileResolver interface {
-	ID(ctx context.Context, obj *ent.File) (string, error)
-
-	Size(ctx context.Context, obj *ent.File) (int, error)
-	DownloadURL(ctx context.Context, obj *ent.File) (string, error)
-	Dimensions(ctx context.Context, obj *ent.File) (*model.FileDimensions, error)
+	Size(ctx context.Context, obj *model.File) (int, error)
+	DownloadURL(ctx context.Context, obj *model.File) (string, error)
+	Dimensions(ctx context.Context, obj *model.File) (*model.FileDimensions, error)
 }
 type InviteResolver interface {
 	Redundant(ctx context.Context, obj *ent.Invite) (bool, error)
@@ -1107,80 +1111,80 @@ type LinkUsageResolver interface {
 	Pages(ctx context.Context, obj *model.LinkUsage) ([]*model.Page, error)
 }
 type MemberResolver interface {
-	User(ctx context.Context, obj *ent.Member) (*ent.User, error)
+	User(ctx context.Context, obj *model.Member) (*ent.User, error)
 
-	Spaces(ctx context.Context, obj *ent.Member) (int, error)
-	Teams(ctx context.Context, obj *ent.Member, first *int, after *string, title *string) (*model.TeamConnection, error)
+	Spaces(ctx context.Context, obj *model.Member) (int, error)
+	Teams(ctx context.Context, obj *model.Member, first *int, after *string, title *string) (*model.TeamConnection, error)
 }
 type MutationResolver interface {
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*ent.Organization, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*ent.Organization, error)
-	PingOrganization(ctx context.Context, id string) (bool, error)
+	PingOrganization(ctx context.Context, id string) (*bool, error)
 	CreateChangeRequest(ctx context.Context, spaceID string, subject *string) (*ent.ChangeRequest, error)
 	UpdateChangeRequest(ctx context.Context, spaceID string, id string, input model.UpdateChangeRequestInput) (*ent.ChangeRequest, error)
 	MergeChangeRequest(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
 	UpdateChangeRequestFromMain(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
 	CreateCollection(ctx context.Context, organizationID string, input model.CreateCollectionInput) (*ent.Collection, error)
 	UpdateCollection(ctx context.Context, id string, input model.UpdateCollectionInput) (*ent.Collection, error)
-	DeleteCollection(ctx context.Context, id string) (bool, error)
+	DeleteCollection(ctx context.Context, id string) (*bool, error)
 	MoveCollection(ctx context.Context, id string, input model.MoveInput) (*ent.Collection, error)
 	TransferCollection(ctx context.Context, id string, organizationID string) (*ent.Collection, error)
 	PostComment(ctx context.Context, spaceID string, changeRequestID *string, input model.PostCommentInput) (*ent.Comment, error)
 	UpdateComment(ctx context.Context, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) (*ent.Comment, error)
-	DeleteComment(ctx context.Context, spaceID string, changeRequestID *string, commentID string) (bool, error)
+	DeleteComment(ctx context.Context, spaceID string, changeRequestID *string, commentID string) (*bool, error)
 	PostCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, markdown string) (*ent.CommentReply, error)
 	UpdateCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, replyID string, input model.UpdateCommentReplyInput) (*ent.CommentReply, error)
-	DeleteCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, replyID string) (bool, error)
+	DeleteCommentReply(ctx context.Context, spaceID string, changeRequestID *string, commentID string, replyID string) (*bool, error)
 	UpdateChangeRequestContent(ctx context.Context, spaceID string, id string, changes []*model.ContentChangeInput) (*ent.ChangeRequest, error)
 	UpdateSpaceContent(ctx context.Context, spaceID string, changes []*model.ContentChangeInput) (*ent.Space, error)
 	CreateCustomField(ctx context.Context, organizationID string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
 	UpdateCustomField(ctx context.Context, organizationID string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
-	DeleteCustomField(ctx context.Context, organizationID string, name string) (bool, error)
+	DeleteCustomField(ctx context.Context, organizationID string, name string) (*bool, error)
 	ImportContent(ctx context.Context, spaceID string, changeRequestID *string, url string, source string) (*model.ImportResult, error)
 	CreateOrganizationInvite(ctx context.Context, organizationID string, input model.CreateOrganizationInviteInput) (*ent.Invite, error)
 	UpdateOrganizationInvite(ctx context.Context, organizationID string, id string, input model.UpdateOrganizationInviteInput) (*ent.Invite, error)
-	DeleteOrganizationInvite(ctx context.Context, organizationID string, id string) (bool, error)
+	DeleteOrganizationInvite(ctx context.Context, organizationID string, id string) (*bool, error)
 	JoinOrganizationWithInvite(ctx context.Context, organizationID string, id string) (*model.JoinOrganizationResult, error)
-	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*ent.Member, error)
-	RemoveMember(ctx context.Context, organizationID string, userID string) (bool, error)
-	SetMemberSso(ctx context.Context, organizationID string, userID string) (*ent.Member, error)
+	UpdateMember(ctx context.Context, organizationID string, userID string, input model.UpdateMemberInput) (*model.Member, error)
+	RemoveMember(ctx context.Context, organizationID string, userID string) (*bool, error)
+	SetMemberSso(ctx context.Context, organizationID string, userID string) (*model.Member, error)
 	CreateOpenAPISpec(ctx context.Context, organizationID string, slug string, source model.OpenAPISpecSourceInput) (*ent.OpenAPISpec, error)
 	PutOpenAPISpec(ctx context.Context, organizationID string, slug string, source model.OpenAPISpecSourceInput) (*ent.OpenAPISpec, error)
-	DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (bool, error)
-	ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (string, error)
-	SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (string, error)
+	DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (*bool, error)
+	ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (*string, error)
+	SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (*string, error)
 	CreateSAMLProvider(ctx context.Context, organizationID string, input model.CreateSAMLProviderInput) (*ent.SAMLProvider, error)
 	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error)
-	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (bool, error)
+	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (*bool, error)
 	CreateSite(ctx context.Context, organization string, input model.CreateSiteInput) (*ent.Site, error)
 	UpdateSite(ctx context.Context, id string, input model.UpdateSiteInput) (*ent.Site, error)
-	DeleteSite(ctx context.Context, id string) (bool, error)
+	DeleteSite(ctx context.Context, id string) (*bool, error)
 	PublishSite(ctx context.Context, id string) (*ent.Site, error)
 	UnpublishSite(ctx context.Context, id string) (*ent.Site, error)
 	AddSiteSection(ctx context.Context, site string, space string, title *string, icon *string) (*ent.SiteSection, error)
 	UpdateSiteSection(ctx context.Context, id string, input model.UpdateSiteSectionInput) (*ent.SiteSection, error)
-	DeleteSiteSection(ctx context.Context, id string) (bool, error)
+	DeleteSiteSection(ctx context.Context, id string) (*bool, error)
 	MoveSiteSection(ctx context.Context, id string, position *model.SiteMoveInput) (*ent.SiteSection, error)
 	AddSiteSectionGroup(ctx context.Context, site string, title string, icon *string, sections []string) (*ent.SiteSectionGroup, error)
 	UpdateSiteSectionGroup(ctx context.Context, id string, input model.UpdateSiteSectionGroupInput) (*ent.SiteSectionGroup, error)
-	DeleteSiteSectionGroup(ctx context.Context, id string) (bool, error)
+	DeleteSiteSectionGroup(ctx context.Context, id string) (*bool, error)
 	AddSectionToGroup(ctx context.Context, group string, section string) (*ent.SiteSectionGroup, error)
-	RemoveSectionFromGroup(ctx context.Context, group string, section string) (bool, error)
+	RemoveSectionFromGroup(ctx context.Context, group string, section string) (*bool, error)
 	MoveSiteSectionGroup(ctx context.Context, id string, position *model.SiteMoveInput) (*ent.SiteSectionGroup, error)
 	AddSiteSpace(ctx context.Context, site string, space string, section *string) (*ent.SiteSpace, error)
 	UpdateSiteSpace(ctx context.Context, id string, input model.UpdateSiteSpaceInput) (*ent.SiteSpace, error)
-	DeleteSiteSpace(ctx context.Context, id string) (bool, error)
+	DeleteSiteSpace(ctx context.Context, id string) (*bool, error)
 	MoveSiteSpace(ctx context.Context, id string, position *model.SiteMoveInput) (*ent.SiteSpace, error)
 	CreateSiteShareLink(ctx context.Context, site string, name string) (*ent.SiteShareLink, error)
 	UpdateSiteShareLink(ctx context.Context, id string, name *string, active *bool) (*ent.SiteShareLink, error)
-	DeleteSiteShareLink(ctx context.Context, id string) (bool, error)
+	DeleteSiteShareLink(ctx context.Context, id string) (*bool, error)
 	UpdateSitePublishingAuth(ctx context.Context, site string, fallbackURL *string) (*model.SitePublishingAuth, error)
 	RegenerateSitePublishingAuth(ctx context.Context, site string) (*model.SitePublishingAuth, error)
 	UpdateSiteCustomization(ctx context.Context, site string, customization any) (any, error)
 	UpdateSiteAdaptiveSchema(ctx context.Context, site string, jsonSchema any) (any, error)
 	CreateSpace(ctx context.Context, organizationID string, input model.CreateSpaceInput) (*ent.Space, error)
 	UpdateSpace(ctx context.Context, id string, input model.UpdateSpaceInput) (*ent.Space, error)
-	DeleteSpace(ctx context.Context, id string) (bool, error)
+	DeleteSpace(ctx context.Context, id string) (*bool, error)
 	RestoreSpace(ctx context.Context, id string) (*ent.Space, error)
 	DuplicateSpace(ctx context.Context, id string) (*ent.Space, error)
 	MoveSpace(ctx context.Context, id string, input model.MoveInput) (*ent.Space, error)
@@ -1188,13 +1192,13 @@ type MutationResolver interface {
 	UpdateSpaceCustomFields(ctx context.Context, spaceID string, values []*model.CustomFieldValueInput) (*ent.Space, error)
 	CreateTeam(ctx context.Context, organizationID string, title string, members []string) (*ent.Team, error)
 	UpdateTeam(ctx context.Context, organizationID string, teamID string, title string) (*ent.Team, error)
-	DeleteTeam(ctx context.Context, organizationID string, teamID string) (bool, error)
+	DeleteTeam(ctx context.Context, organizationID string, teamID string) (*bool, error)
 	UpdateTeamMembers(ctx context.Context, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) (*ent.Team, error)
 	AddTeamMember(ctx context.Context, organizationID string, teamID string, userID string, role *model.TeamRole) (*ent.TeamMember, error)
-	RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (bool, error)
+	RemoveTeamMember(ctx context.Context, organizationID string, teamID string, userID string) (*bool, error)
 	CreateTranslation(ctx context.Context, organizationID string, input model.CreateTranslationInput) (*ent.TranslationSettings, error)
 	UpdateTranslation(ctx context.Context, organizationID string, id string, input model.UpdateTranslationInput) (*ent.TranslationSettings, error)
-	DeleteTranslation(ctx context.Context, organizationID string, id string) (bool, error)
+	DeleteTranslation(ctx context.Context, organizationID string, id string) (*bool, error)
 }
 type OpenAPISpecResolver interface {
 	LastVersion(ctx context.Context, obj *ent.OpenAPISpec) (*ent.OpenAPISpecVersion, error)
@@ -1229,26 +1233,14 @@ type OrganizationResolver interface {
 	Translations(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.TranslationSettingsConnection, error)
 }
 type PageResolver interface {
-	ID(ctx context.Context, obj *model.Page) (string, error)
-
-	Emoji(ctx context.Context, obj *model.Page) (*string, error)
-	Type(ctx context.Context, obj *model.Page) (page.Kind, error)
-
-	Path(ctx context.Context, obj *model.Page) (string, error)
-	Description(ctx context.Context, obj *model.Page) (*string, error)
-
-	Href(ctx context.Context, obj *model.Page) (*string, error)
-
-	Pages(ctx context.Context, obj *model.Page) ([]*model.Page, error)
 	Markdown(ctx context.Context, obj *model.Page) (string, error)
 	Document(ctx context.Context, obj *model.Page) (any, error)
 	Urls(ctx context.Context, obj *model.Page) (*model.PageURLs, error)
 	Comments(ctx context.Context, obj *model.Page, first *int, after *string, order *model.Order, status *string) (*model.CommentConnection, error)
-	Parent(ctx context.Context, obj *model.Page) (*model.Page, error)
-	Ancestors(ctx context.Context, obj *model.Page) ([]*model.Page, error)
 }
 type QueryResolver interface {
 	Node(ctx context.Context, id string) (model.Node, error)
+	Nodes(ctx context.Context, ids []string) ([]model.Node, error)
 	Viewer(ctx context.Context) (*model.Viewer, error)
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
 	CustomField(ctx context.Context, organizationID string, name string) (*ent.CustomField, error)
@@ -1266,7 +1258,7 @@ type QueryResolver interface {
 type RevisionResolver interface {
 	Type(ctx context.Context, obj *model.Revision) (revision.Type, error)
 
-	Files(ctx context.Context, obj *model.Revision) ([]*ent.File, error)
+	Files(ctx context.Context, obj *model.Revision) ([]*model.File, error)
 	Page(ctx context.Context, obj *model.Revision, id string) (*model.Page, error)
 	PageByPath(ctx context.Context, obj *model.Revision, path string) (*model.Page, error)
 	Changes(ctx context.Context, obj *model.Revision, limit *int) (*model.RevisionChanges, error)
@@ -1278,12 +1270,6 @@ type SAMLProviderResolver interface {
 	Service(ctx context.Context, obj *ent.SAMLProvider) (*model.SAMLServiceProvider, error)
 	Urls(ctx context.Context, obj *ent.SAMLProvider) (*model.SAMLProviderURLs, error)
 	Organization(ctx context.Context, obj *ent.SAMLProvider) (*ent.Organization, error)
-}
-type SearchSectionResolver interface {
-	ID(ctx context.Context, obj *model.SearchSection) (string, error)
-	Title(ctx context.Context, obj *model.SearchSection) (string, error)
-	Path(ctx context.Context, obj *model.SearchSection) (string, error)
-	Body(ctx context.Context, obj *model.SearchSection) (string, error)
 }
 type SiteResolver interface {
 	Organization(ctx context.Context, obj *ent.Site) (*ent.Organization, error)
@@ -1354,7 +1340,7 @@ type TeamMemberResolver interface {
 	Role(ctx context.Context, obj *ent.TeamMember) (model.TeamRole, error)
 	Team(ctx context.Context, obj *ent.TeamMember) (*ent.Team, error)
 	User(ctx context.Context, obj *ent.TeamMember) (*ent.User, error)
-	Member(ctx context.Context, obj *ent.TeamMember) (*ent.Member, error)
+	Member(ctx context.Context, obj *ent.TeamMember) (*model.Member, error)
 	Permissions(ctx context.Context, obj *ent.TeamMember) (*access.TeamMemberPermissions, error)
 }
 type TranslationSettingsResolver interface {
@@ -1872,12 +1858,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CommentEdge.Node(childComplexity), true
 
-	case "CommentNodeTarget.id":
-		if e.ComplexityRoot.CommentNodeTarget.ID == nil {
+	case "CommentNodeTarget.nodeId":
+		if e.ComplexityRoot.CommentNodeTarget.Key == nil {
 			break
 		}
 
-		return e.ComplexityRoot.CommentNodeTarget.ID(childComplexity), true
+		return e.ComplexityRoot.CommentNodeTarget.Key(childComplexity), true
+	case "CommentNodeTarget.id":
+		if e.ComplexityRoot.CommentNodeTarget.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentNodeTarget.NodeID(childComplexity), true
 	case "CommentNodeTarget.preview":
 		if e.ComplexityRoot.CommentNodeTarget.Preview == nil {
 			break
@@ -1886,17 +1878,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		return e.ComplexityRoot.CommentNodeTarget.Preview(childComplexity), true
 
 	case "CommentPageTarget.id":
-		if e.ComplexityRoot.CommentPageTarget.ID == nil {
+		if e.ComplexityRoot.CommentPageTarget.NodeID == nil {
 			break
 		}
 
-		return e.ComplexityRoot.CommentPageTarget.ID(childComplexity), true
+		return e.ComplexityRoot.CommentPageTarget.NodeID(childComplexity), true
 	case "CommentPageTarget.outdated":
 		if e.ComplexityRoot.CommentPageTarget.Outdated == nil {
 			break
 		}
 
 		return e.ComplexityRoot.CommentPageTarget.Outdated(childComplexity), true
+	case "CommentPageTarget.pageId":
+		if e.ComplexityRoot.CommentPageTarget.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPageTarget.PageID(childComplexity), true
 	case "CommentPageTarget.path":
 		if e.ComplexityRoot.CommentPageTarget.Path == nil {
 			break
@@ -2241,18 +2239,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.File.DownloadURL(childComplexity), true
-	case "File.id":
-		if e.ComplexityRoot.File.ID == nil {
+	case "File.fileId":
+		if e.ComplexityRoot.File.FileID == nil {
 			break
 		}
 
-		return e.ComplexityRoot.File.ID(childComplexity), true
+		return e.ComplexityRoot.File.FileID(childComplexity), true
 	case "File.name":
 		if e.ComplexityRoot.File.Name == nil {
 			break
 		}
 
 		return e.ComplexityRoot.File.Name(childComplexity), true
+	case "File.id":
+		if e.ComplexityRoot.File.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.NodeID(childComplexity), true
 	case "File.size":
 		if e.ComplexityRoot.File.Size == nil {
 			break
@@ -2473,6 +2477,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Member.LastSeenAt(childComplexity), true
+	case "Member.id":
+		if e.ComplexityRoot.Member.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.NodeID(childComplexity), true
 	case "Member.role":
 		if e.ComplexityRoot.Member.Role == nil {
 			break
@@ -2508,12 +2518,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Member.User(childComplexity), true
-	case "Member.id":
-		if e.ComplexityRoot.Member.UserID == nil {
-			break
-		}
-
-		return e.ComplexityRoot.Member.UserID(childComplexity), true
 
 	case "MemberConnection.edges":
 		if e.ComplexityRoot.MemberConnection.Edges == nil {
@@ -4190,11 +4194,11 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Page.CreatedAt(childComplexity), true
 	case "Page.description":
-		if e.ComplexityRoot.Page.Description == nil {
+		if e.ComplexityRoot.Page.DescriptionOrNull == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Page.Description(childComplexity), true
+		return e.ComplexityRoot.Page.DescriptionOrNull(childComplexity), true
 	case "Page.document":
 		if e.ComplexityRoot.Page.Document == nil {
 			break
@@ -4202,11 +4206,11 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Page.Document(childComplexity), true
 	case "Page.emoji":
-		if e.ComplexityRoot.Page.Emoji == nil {
+		if e.ComplexityRoot.Page.EmojiOrNull == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Page.Emoji(childComplexity), true
+		return e.ComplexityRoot.Page.EmojiOrNull(childComplexity), true
 	case "Page.hidden":
 		if e.ComplexityRoot.Page.Hidden == nil {
 			break
@@ -4214,23 +4218,29 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Page.Hidden(childComplexity), true
 	case "Page.href":
-		if e.ComplexityRoot.Page.Href == nil {
+		if e.ComplexityRoot.Page.HrefOrNull == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Page.Href(childComplexity), true
-	case "Page.id":
-		if e.ComplexityRoot.Page.ID == nil {
-			break
-		}
-
-		return e.ComplexityRoot.Page.ID(childComplexity), true
+		return e.ComplexityRoot.Page.HrefOrNull(childComplexity), true
 	case "Page.markdown":
 		if e.ComplexityRoot.Page.Markdown == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Page.Markdown(childComplexity), true
+	case "Page.id":
+		if e.ComplexityRoot.Page.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.NodeID(childComplexity), true
+	case "Page.pageId":
+		if e.ComplexityRoot.Page.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.PageID(childComplexity), true
 	case "Page.pages":
 		if e.ComplexityRoot.Page.Pages == nil {
 			break
@@ -4357,6 +4367,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Node(childComplexity, args["id"].(string)), true
+	case "Query.nodes":
+		if e.ComplexityRoot.Query.Nodes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_nodes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
 	case "Query.openAPISpec":
 		if e.ComplexityRoot.Query.OpenAPISpec == nil {
 			break
@@ -4545,18 +4566,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionChange.Before(childComplexity), true
-	case "RevisionChange.file":
-		if e.ComplexityRoot.RevisionChange.File == nil {
-			break
-		}
-
-		return e.ComplexityRoot.RevisionChange.File(childComplexity), true
 	case "RevisionChange.fileBefore":
-		if e.ComplexityRoot.RevisionChange.FileBefore == nil {
+		if e.ComplexityRoot.RevisionChange.FileBeforeNode == nil {
 			break
 		}
 
-		return e.ComplexityRoot.RevisionChange.FileBefore(childComplexity), true
+		return e.ComplexityRoot.RevisionChange.FileBeforeNode(childComplexity), true
+	case "RevisionChange.file":
+		if e.ComplexityRoot.RevisionChange.FileNode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionChange.FileNode(childComplexity), true
 	case "RevisionChange.page":
 		if e.ComplexityRoot.RevisionChange.Page == nil {
 			break
@@ -4770,18 +4791,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SAMLServiceProvider.StartURL(childComplexity), true
 
-	case "SSOProviderLogin.id":
-		if e.ComplexityRoot.SSOProviderLogin.ID == nil {
-			break
-		}
-
-		return e.ComplexityRoot.SSOProviderLogin.ID(childComplexity), true
 	case "SSOProviderLogin.label":
 		if e.ComplexityRoot.SSOProviderLogin.Label == nil {
 			break
 		}
 
 		return e.ComplexityRoot.SSOProviderLogin.Label(childComplexity), true
+	case "SSOProviderLogin.id":
+		if e.ComplexityRoot.SSOProviderLogin.NodeID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogin.NodeID(childComplexity), true
+	case "SSOProviderLogin.providerId":
+		if e.ComplexityRoot.SSOProviderLogin.ProviderID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOProviderLogin.ProviderID(childComplexity), true
 	case "SSOProviderLogin.startURL":
 		if e.ComplexityRoot.SSOProviderLogin.StartURL == nil {
 			break
@@ -4840,6 +4867,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SearchPageEdge.Node(childComplexity), true
 
+	case "SearchSection.anchor":
+		if e.ComplexityRoot.SearchSection.Anchor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSection.Anchor(childComplexity), true
 	case "SearchSection.body":
 		if e.ComplexityRoot.SearchSection.Body == nil {
 			break
@@ -6148,12 +6181,12 @@ extend type Space {
     status: ChangeRequestStatus
     "Only change requests this user ID edited or commented on (see ChangeRequest.contributors)."
     contributor: ID
-  ): ChangeRequestConnection!
+  ): ChangeRequestConnection
   "A change request by id or number."
   changeRequest(
     "The change request's ID or number."
     id: String!
-  ): ChangeRequest!
+  ): ChangeRequest
 }
 
 extend type Mutation {
@@ -6163,7 +6196,7 @@ extend type Mutation {
     spaceId: ID!
     "A one-line title; absent: \"\"."
     subject: String
-  ): ChangeRequest!
+  ): ChangeRequest
   "Change a change request's subject or status (edit role)."
   updateChangeRequest(
     "The space's ID."
@@ -6172,21 +6205,21 @@ extend type Mutation {
     id: String!
     "The fields to change."
     input: UpdateChangeRequestInput!
-  ): ChangeRequest!
+  ): ChangeRequest
   "Three-way merge into the space; CONFLICT naming the pages when both sides changed the same lines."
   mergeChangeRequest(
     "The space's ID."
     spaceId: ID!
     "The change request's ID or number."
     id: String!
-  ): MergeResult!
+  ): MergeResult
   "Bring the space's changes into the change request (same rule as merge)."
   updateChangeRequestFromMain(
     "The space's ID."
     spaceId: ID!
     "The change request's ID or number."
     id: String!
-  ): MergeResult!
+  ): MergeResult
 }
 
 "Where a change request stands. Lists default to open."
@@ -6249,7 +6282,7 @@ extend type Organization {
     creator: ID
     "Only change requests this user ID edited or commented on (see ChangeRequest.contributors)."
     contributor: ID
-  ): ChangeRequestConnection!
+  ): ChangeRequestConnection
 }
 `, BuiltIn: false},
 	{Name: "../../schema/collection.graphql", Input: `# Collections: nested groups of spaces (REST area ` + "`" + `spaces` + "`" + `).
@@ -6282,14 +6315,14 @@ type Collection implements Node {
     first: Int
     "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
     after: String
-  ): SpaceConnection!
+  ): SpaceConnection
   "Collections directly in the collection, in their position order."
   collections(
     "Page size: 1 to 1000 items, default 50."
     first: Int
     "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
     after: String
-  ): CollectionConnection!
+  ): CollectionConnection
 }
 
 "URLs of a collection."
@@ -6359,15 +6392,15 @@ extend type Organization {
     order: Order
     "false: only collections at the organization's root; absent or true: all of them."
     nested: Boolean
-  ): CollectionConnection!
+  ): CollectionConnection
 }
 
 extend type Query {
-  "A collection the caller can access; NOT_FOUND otherwise."
+  "A collection the caller can access; otherwise null, with a NOT_FOUND error."
   collection(
     "The collection's ID."
     id: ID!
-  ): Collection!
+  ): Collection
 }
 
 extend type Mutation {
@@ -6377,33 +6410,33 @@ extend type Mutation {
     organizationId: ID!
     "The new object's fields."
     input: CreateCollectionInput!
-  ): Collection!
+  ): Collection
   "Change a collection's title, description or default level (admins of it)."
   updateCollection(
     "The collection's ID."
     id: ID!
     "The fields to change."
     input: UpdateCollectionInput!
-  ): Collection!
+  ): Collection
   "Deletes the collection; its spaces and collections move to its parent."
   deleteCollection(
     "The collection's ID."
     id: ID!
-  ): Boolean!
+  ): Boolean
   "Move a collection to another parent and/or position (admins of it, create role where it goes)."
   moveCollection(
     "The collection's ID."
     id: ID!
     "The destination parent and position."
     input: MoveInput!
-  ): Collection!
+  ): Collection
   "Move a collection and all it contains to another organization whose admin the caller also is; it arrives at the root and its spaces drop their custom-field values."
   transferCollection(
     "The collection's ID."
     id: ID!
     "The destination organization's ID."
     organizationId: ID!
-  ): Collection!
+  ): Collection
 }
 `, BuiltIn: false},
 	{Name: "../../schema/comment.graphql", Input: `# Comments: threads with replies, reactions and resolution on spaces and change requests (REST area ` + "`" + `comments` + "`" + `).
@@ -6438,7 +6471,7 @@ type Comment implements Node {
     after: String
     "Direction of the list's order (see Order); absent: oldest first."
     order: Order
-  ): CommentReplyConnection!
+  ): CommentReplyConnection
   "What the comment is about: its space, change request, page and block."
   target: CommentTarget!
   "What the caller may do with the comment."
@@ -6498,9 +6531,11 @@ type CommentTarget {
 }
 
 "The page a comment is on, as the primary content has it (or as it was when posted, once it is gone)."
-type CommentPageTarget {
-  "The page's ID (stable across revisions)."
+type CommentPageTarget implements Node {
+  "Unique across the schema: this comment's page target (opaque)."
   id: ID!
+  "The page's GitBook id (stable across revisions)."
+  pageId: ID!
   "The page's title."
   title: String!
   "The slugs from the root to the page."
@@ -6510,9 +6545,11 @@ type CommentPageTarget {
 }
 
 "The block of a page a comment is on."
-type CommentNodeTarget {
+type CommentNodeTarget implements Node {
+  "Unique across the schema: this comment's block target (opaque)."
+  id: ID!
   "The block's key in the page's document."
-  id: String!
+  nodeId: String!
   "The start of the block's text as it was when the comment was posted."
   preview: String!
 }
@@ -6612,19 +6649,19 @@ extend type Space {
     targetPage: ID
     "Only comments posted by these user IDs."
     authors: [ID!]
-  ): CommentConnection!
+  ): CommentConnection
   "One of the space's own comments."
   comment(
     "The comment's ID."
     id: ID!
-  ): Comment!
+  ): Comment
   "The users who posted the space's own comments or their replies, as members of the organization (role null once they left), first poster first."
   commenters(
     "Page size: 1 to 1000 items, default 50."
     first: Int
     "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
     after: String
-  ): MemberConnection!
+  ): MemberConnection
 }
 
 extend type ChangeRequest {
@@ -6642,19 +6679,19 @@ extend type ChangeRequest {
     targetPage: ID
     "Only comments posted by these user IDs."
     authors: [ID!]
-  ): CommentConnection!
+  ): CommentConnection
   "One of the change request's comments."
   comment(
     "The comment's ID."
     id: ID!
-  ): Comment!
+  ): Comment
   "The users who posted the change request's comments or their replies, as members of the organization (role null once they left), first poster first."
   commenters(
     "Page size: 1 to 1000 items, default 50."
     first: Int
     "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
     after: String
-  ): MemberConnection!
+  ): MemberConnection
 }
 
 extend type Page {
@@ -6668,7 +6705,7 @@ extend type Page {
     order: Order
     "Only comments with this status; absent: all."
     status: CommentStatusFilter
-  ): CommentConnection!
+  ): CommentConnection
 }
 
 extend type Mutation {
@@ -6680,7 +6717,7 @@ extend type Mutation {
     changeRequestId: String
     "The comment."
     input: PostCommentInput!
-  ): Comment!
+  ): Comment
   "Edit (author only), resolve or reopen a comment, and add or remove the caller's reactions (comment role)."
   updateComment(
     "The space's ID."
@@ -6691,7 +6728,7 @@ extend type Mutation {
     commentId: ID!
     "The changes."
     input: UpdateCommentInput!
-  ): Comment!
+  ): Comment
   "Delete a comment and its replies (its author or an admin of the space)."
   deleteComment(
     "The space's ID."
@@ -6700,7 +6737,7 @@ extend type Mutation {
     changeRequestId: String
     "The comment's ID."
     commentId: ID!
-  ): Boolean!
+  ): Boolean
   "Reply to a comment (comment role)."
   postCommentReply(
     "The space's ID."
@@ -6711,7 +6748,7 @@ extend type Mutation {
     commentId: ID!
     "The reply's body as markdown."
     markdown: String!
-  ): CommentReply!
+  ): CommentReply
   "Edit a reply (author only) and add or remove the caller's reactions (comment role)."
   updateCommentReply(
     "The space's ID."
@@ -6724,7 +6761,7 @@ extend type Mutation {
     replyId: ID!
     "The changes."
     input: UpdateCommentReplyInput!
-  ): CommentReply!
+  ): CommentReply
   "Delete a reply (its author or an admin of the space)."
   deleteCommentReply(
     "The space's ID."
@@ -6735,7 +6772,7 @@ extend type Mutation {
     commentId: ID!
     "The reply's ID."
     replyId: ID!
-  ): Boolean!
+  ): Boolean
 }
 
 "Where a comment stands."
@@ -6761,9 +6798,9 @@ enum CommentStatusFilter {
 "A point in time, RFC 3339 (e.g. 2026-01-02T15:04:05.123Z)."
 scalar Time
 
-"An object with a stable, opaque ID."
+"An object with an id unique across the whole schema and stable: normalized client caches (Apollo, urql, Relay) may key objects by it. Objects with a GitBook id of their own keep it (it passes unchanged to REST and into every argument); objects that exist only inside a parent (a page in a revision, a member in an organization, a search hit) have an opaque id naming both, and keep their GitBook id in a field of its own (pageId, fileId, user { id }, anchor...)."
 interface Node {
-  "Stable, opaque ID; node(id:) finds the object by it."
+  "Unique across the schema and stable; node(id:) finds the object by it."
   id: ID!
 }
 
@@ -6803,15 +6840,20 @@ enum Role {
   read
 }
 
-"Entry points for reading. Objects the caller may not see answer NOT_FOUND."
+"Entry points for reading. Every root field is nullable: an object the caller may not see answers null with a NOT_FOUND error carrying the field's path, and the rest of the answer arrives."
 type Query {
   "Any object the caller can see, by ID."
   node(
     "Any ID from this API."
     id: ID!
   ): Node
+  "Objects the caller can see, by ID, in the order asked: null (with a NOT_FOUND error at its index) for an id the caller cannot see. At most 100 ids."
+  nodes(
+    "IDs from this API, at most 100."
+    ids: [ID!]!
+  ): [Node]!
   "The authenticated user and their organizations."
-  viewer: Viewer!
+  viewer: Viewer
 }
 
 `, BuiltIn: false},
@@ -6833,15 +6875,17 @@ type Revision implements Node {
   files: [File!]!
   "A page of the revision by its id."
   page(
-    "The page's ID (stable across revisions)."
+    "The page's GitBook id (pageId, stable across revisions), or a Page's node id."
     id: ID!
   ): Page
 }
 
-"A page of a revision: a document, a group of pages or a link."
-type Page {
-  "Stable across revisions."
+"A page of a revision: a document, a group of pages or a link. The same page in two revisions (a space's and a change request's) is two nodes: their ids differ, their pageId is the same."
+type Page implements Node {
+  "Unique across the schema: this page as this revision holds it (opaque; node(id:) finds it)."
   id: ID!
+  "The page's GitBook id, the same in every revision (REST's page id; arguments that take a page take it)."
+  pageId: ID!
   "The page's title."
   title: String!
   "An emoji shown with the title; null when unset."
@@ -6878,10 +6922,12 @@ type PageURLs {
   app: String!
 }
 
-"A file uploaded to a space's content (an image, an attachment)."
-type File {
-  "The file's ID; fileBacklinks(fileId:) and LinkTarget.fileId use it."
+"A file uploaded to a space's content (an image, an attachment), as one revision holds it."
+type File implements Node {
+  "Unique across the schema: this file as this revision holds it (opaque; node(id:) finds it)."
   id: ID!
+  "The file's GitBook id, the same in every revision; fileBacklinks(fileId:) and LinkTarget.fileId use it."
+  fileId: ID!
   "The file name."
   name: String!
   "MIME type, e.g. image/png."
@@ -6953,14 +6999,14 @@ extend type Mutation {
     id: String!
     "The changes, applied in order; if one fails, none is."
     changes: [ContentChangeInput!]!
-  ): ChangeRequest!
+  ): ChangeRequest
   "Apply a batch of changes directly to a space in live edit mode."
   updateSpaceContent(
     "The space's ID."
     spaceId: ID!
     "The changes, applied in order; if one fails, none is."
     changes: [ContentChangeInput!]!
-  ): Space!
+  ): Space
 }
 
 "What made a revision."
@@ -7026,7 +7072,7 @@ extend type Space {
     after: String
     "Direction of the list's order (see Order); absent: newest first."
     order: Order
-  ): RevisionConnection!
+  ): RevisionConnection
   "A page of the current revision by its path (slugs joined with '/'); null when no page has that path."
   page(
     "The page's path, e.g. getting-started/install; leading and trailing slashes are ignored."
@@ -7102,7 +7148,7 @@ extend type Revision {
   changes(
     "How many changes to answer: 1 to 1000, default 10."
     limit: Int
-  ): RevisionChanges!
+  ): RevisionChanges
 }
 
 extend type ChangeRequest {
@@ -7110,7 +7156,7 @@ extend type ChangeRequest {
   changes(
     "How many changes to answer: 1 to 1000, default 10."
     limit: Int
-  ): RevisionChanges!
+  ): RevisionChanges
 }
 `, BuiltIn: false},
 	{Name: "../../schema/customfield.graphql", Input: `# Custom-field definitions of an organization (REST area ` + "`" + `custom-fields` + "`" + `),
@@ -7214,7 +7260,7 @@ extend type Organization {
     after: String
     "Direction of the list's order (see Order); absent: the default the field describes."
     order: Order
-  ): CustomFieldConnection!
+  ): CustomFieldConnection
 }
 
 extend type Query {
@@ -7224,7 +7270,7 @@ extend type Query {
     organizationId: ID!
     "The field's name."
     name: String!
-  ): CustomField!
+  ): CustomField
 }
 
 extend type Mutation {
@@ -7234,7 +7280,7 @@ extend type Mutation {
     organizationId: ID!
     "The new object's fields."
     input: CreateCustomFieldInput!
-  ): CustomField!
+  ): CustomField
   "Change a custom field's title, description, placeholder or options (admins only)."
   updateCustomField(
     "The organization's ID."
@@ -7243,14 +7289,14 @@ extend type Mutation {
     name: String!
     "The fields to change."
     input: UpdateCustomFieldInput!
-  ): CustomField!
+  ): CustomField
   "Delete a custom field (admins only)."
   deleteCustomField(
     "The organization's ID."
     organizationId: ID!
     "The field's name."
     name: String!
-  ): Boolean!
+  ): Boolean
 }
 
 "The kind of value a custom field holds (REST spells the select types select:single and select:multi)."
@@ -7292,7 +7338,7 @@ extend type Mutation {
     url: String!
     "How to read what the URL answers."
     source: ImportSource!
-  ): ImportResult!
+  ): ImportResult
 }
 
 "What importContent reads at its url."
@@ -7381,7 +7427,7 @@ extend type Organization {
     after: String
     "Direction of the list's order (see Order); absent: the default the field describes."
     order: Order
-  ): InviteConnection!
+  ): InviteConnection
 }
 
 extend type Query {
@@ -7391,7 +7437,7 @@ extend type Query {
     organizationId: ID!
     "The invite link's ID (its token)."
     id: ID!
-  ): Invite!
+  ): Invite
 }
 
 extend type Mutation {
@@ -7401,7 +7447,7 @@ extend type Mutation {
     organizationId: ID!
     "The new object's fields."
     input: CreateOrganizationInviteInput!
-  ): Invite!
+  ): Invite
   "Change the role of an invite link (admins only)."
   updateOrganizationInvite(
     "The organization's ID."
@@ -7410,14 +7456,14 @@ extend type Mutation {
     id: ID!
     "The fields to change."
     input: UpdateOrganizationInviteInput!
-  ): Invite!
+  ): Invite
   "Delete an invite link (admins only)."
   deleteOrganizationInvite(
     "The organization's ID."
     organizationId: ID!
     "The invite link's ID (its token)."
     id: ID!
-  ): Boolean!
+  ): Boolean
   """
   Join the organization with an invite link (any authenticated user who holds
   it): a newcomer becomes a member with the invite's role; a member (guests
@@ -7428,7 +7474,7 @@ extend type Mutation {
     organizationId: ID!
     "The invite link's ID (its token)."
     id: ID!
-  ): JoinOrganizationResult!
+  ): JoinOrganizationResult
 }
 `, BuiltIn: false},
 	{Name: "../../schema/link.graphql", Input: `# Links: where the links of some content point and whether they resolve (REST area ` + "`" + `links` + "`" + `).
@@ -7476,12 +7522,12 @@ extend type Space {
     pageId: ID
     "Only links with this status; absent: all."
     status: LinkStatus
-  ): LinksResult!
+  ): LinksResult
   "Pages of the current content that link to a file."
   fileBacklinks(
     "The file's ID."
     fileId: ID!
-  ): [Page!]!
+  ): [Page!]
 }
 
 extend type ChangeRequest {
@@ -7491,12 +7537,12 @@ extend type ChangeRequest {
     pageId: ID
     "Only links with this status; absent: all."
     status: LinkStatus
-  ): LinksResult!
+  ): LinksResult
   "Pages of the change request's content that link to a file."
   fileBacklinks(
     "The file's ID."
     fileId: ID!
-  ): [Page!]!
+  ): [Page!]
 }
 
 "Whether a link's target resolves (REST: ok, broken, in-app)."
@@ -7528,7 +7574,7 @@ extend type Space {
   pageBacklinks(
     "The linked page's ID."
     pageId: ID!
-  ): [Page!]!
+  ): [Page!]
 }
 
 extend type ChangeRequest {
@@ -7536,14 +7582,14 @@ extend type ChangeRequest {
   pageBacklinks(
     "The linked page's ID."
     pageId: ID!
-  ): [Page!]!
+  ): [Page!]
 }
 `, BuiltIn: false},
 	{Name: "../../schema/member.graphql", Input: `# Members of an organization (REST area ` + "`" + `access` + "`" + `: /v1/orgs/{id}/members).
 
-"A user's membership of an organization. Members are addressed by user: ` + "`" + `id` + "`" + ` is the user's id."
-type Member {
-  "The member's user id."
+"A user's membership of an organization. Arguments address members by their user's id (user { id })."
+type Member implements Node {
+  "Unique across the schema: this user in this organization (opaque; the user's own id is user { id })."
   id: ID!
   "The member's role in the organization; null for a guest."
   role: Role
@@ -7567,7 +7613,7 @@ type Member {
     after: String
     "Only teams whose title contains this, case-insensitively."
     title: String
-  ): TeamConnection!
+  ): TeamConnection
 }
 
 "A page of Member items (Relay connection)."
@@ -7621,7 +7667,7 @@ input UpdateMemberInput {
 }
 
 extend type Organization {
-  "The organization's members (members with a role only; guests get FORBIDDEN). search matches display names and emails, case-insensitively."
+  "The organization's members (members with a role only; guests get null and a FORBIDDEN error). search matches display names and emails, case-insensitively."
   members(
     "Page size: 1 to 1000 items, default 50."
     first: Int
@@ -7635,7 +7681,7 @@ extend type Organization {
     search: String
     "What the list is ordered by; absent: joinedAt."
     sort: MemberSort
-  ): MemberConnection!
+  ): MemberConnection
 }
 
 extend type Mutation {
@@ -7647,21 +7693,21 @@ extend type Mutation {
     userId: ID!
     "The fields to change."
     input: UpdateMemberInput!
-  ): Member!
+  ): Member
   "Remove a member and their team memberships (admins, or the member themself). The last admin cannot be removed."
   removeMember(
     "The organization's ID."
     organizationId: ID!
     "The user's ID (members are addressed by their user)."
     userId: ID!
-  ): Boolean!
+  ): Boolean
   "Mark a member as signing in through SSO (admins only)."
   setMemberSSO(
     "The organization's ID."
     organizationId: ID!
     "The user's ID (members are addressed by their user)."
     userId: ID!
-  ): Member!
+  ): Member
 }
 `, BuiltIn: false},
 	{Name: "../../schema/openapi.graphql", Input: `# OpenAPI specifications of an organization (REST area ` + "`" + `openapi` + "`" + `:
@@ -7703,7 +7749,7 @@ type OpenAPISpec implements Node {
     first: Int
     "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
     after: String
-  ): OpenAPISpecVersionConnection!
+  ): OpenAPISpecVersionConnection
   "The organization the spec belongs to."
   organization: Organization!
 }
@@ -7767,8 +7813,8 @@ type OpenAPISpecURLs {
 }
 
 "One processed content of a spec."
-type OpenAPISpecVersion {
-  "The version's ID."
+type OpenAPISpecVersion implements Node {
+  "The version's ID, unique across the schema (REST's version id); node(id:) finds it."
   id: ID!
   "When it was made."
   createdAt: Time!
@@ -7847,7 +7893,7 @@ extend type Organization {
     first: Int
     "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
     after: String
-  ): OpenAPISpecConnection!
+  ): OpenAPISpecConnection
 }
 
 extend type Query {
@@ -7857,7 +7903,7 @@ extend type Query {
     organizationId: ID!
     "The spec's slug."
     slug: String!
-  ): OpenAPISpec!
+  ): OpenAPISpec
 }
 
 extend type Mutation {
@@ -7869,7 +7915,7 @@ extend type Mutation {
     slug: String!
     "Its source."
     source: OpenAPISpecSourceInput!
-  ): OpenAPISpec!
+  ): OpenAPISpec
   "Create a spec or replace its source, and queue its processing (create members and admins)."
   putOpenAPISpec(
     "The organization's ID."
@@ -7878,14 +7924,14 @@ extend type Mutation {
     slug: String!
     "Its source."
     source: OpenAPISpecSourceInput!
-  ): OpenAPISpec!
+  ): OpenAPISpec
   "Delete a spec and its versions (create members and admins)."
   deleteOpenAPISpec(
     "The organization's ID."
     organizationId: ID!
     "The spec's slug."
     slug: String!
-  ): Boolean!
+  ): Boolean
 }
 `, BuiltIn: false},
 	{Name: "../../schema/organization.graphql", Input: `# Users and organizations (REST area ` + "`" + `orgs` + "`" + `).
@@ -7918,7 +7964,7 @@ type Viewer {
     after: String
     "Direction of the list's order (see Order); absent: the default the field describes."
     order: Order
-  ): OrganizationConnection!
+  ): OrganizationConnection
 }
 
 "A company or community: it owns spaces, collections, teams and members (REST: /v1/orgs/{id})."
@@ -8068,32 +8114,32 @@ input UpdateOrganizationInput {
 }
 
 extend type Query {
-  "An organization the caller belongs to; NOT_FOUND otherwise."
+  "An organization the caller belongs to; otherwise null, with a NOT_FOUND error."
   organization(
     "The organization's ID."
     id: ID!
-  ): Organization!
+  ): Organization
 }
 
-"Entry points for writing. Refused writes change nothing."
+"Entry points for writing. Refused writes change nothing; every root field is nullable, so a refused mutation answers null with an error carrying its path and the other mutations of the request still answer."
 type Mutation {
   "Create an organization; the caller becomes its admin."
   createOrganization(
     "The new object's fields."
     input: CreateOrganizationInput!
-  ): Organization!
+  ): Organization
   "Change an organization's settings (admins only)."
   updateOrganization(
     "The organization's ID."
     id: ID!
     "The fields to change."
     input: UpdateOrganizationInput!
-  ): Organization!
+  ): Organization
   "Record that the caller was seen in the organization now."
   pingOrganization(
     "The organization's ID."
     id: ID!
-  ): Boolean!
+  ): Boolean
 }
 
 "What kind of organization it is."
@@ -8143,11 +8189,11 @@ enum DefaultContentType {
 }
 
 extend type Query {
-  "A user who shares an organization with the caller (guests included), or the caller; NOT_FOUND otherwise."
+  "A user who shares an organization with the caller (guests included), or the caller; otherwise null, with a NOT_FOUND error."
   user(
     "The user's ID."
     id: ID!
-  ): User!
+  ): User
 }
 `, BuiltIn: false},
 	{Name: "../../schema/pdf.graphql", Input: `# PDF: a change request printed to a downloadable PDF (REST area ` + "`" + `pdf` + "`" + `).
@@ -8163,7 +8209,7 @@ extend type Mutation {
     page: ID
     "With page: print the page without its subpages."
     only: Boolean
-  ): String!
+  ): String
 }
 
 extend type Mutation {
@@ -8175,7 +8221,7 @@ extend type Mutation {
     page: ID
     "With page: print the page without its subpages."
     only: Boolean
-  ): String!
+  ): String
 }
 `, BuiltIn: false},
 	{Name: "../../schema/samlprovider.graphql", Input: `# SAML single sign-on of an organization (REST area ` + "`" + `access` + "`" + `: /saml, /sso).
@@ -8237,9 +8283,11 @@ type SAMLProviderURLs {
 }
 
 "What a login page needs to offer signing in through a provider."
-type SSOProviderLogin {
-  "The provider's ID."
+type SSOProviderLogin implements Node {
+  "Unique across the schema: this provider's sign-in entry (opaque; the provider's own id is providerId)."
   id: ID!
+  "The SAML provider's ID (SAMLProvider.id)."
+  providerId: ID!
   "The provider's name for the sign-in button."
   label: String!
   "Where a sign-in through the provider starts: <base>/sso/saml/<id>/start."
@@ -8311,7 +8359,7 @@ extend type Organization {
     after: String
     "Direction of the list's order (see Order); absent: the default the field describes."
     order: Order
-  ): SAMLProviderConnection!
+  ): SAMLProviderConnection
   "Sign-in options for a login page: the active providers, oldest first (every member and guest)."
   ssoProviders: [SSOProviderLogin!]!
 }
@@ -8323,7 +8371,7 @@ extend type Query {
     organizationId: ID!
     "The provider's ID."
     id: ID!
-  ): SAMLProvider!
+  ): SAMLProvider
 }
 
 extend type Mutation {
@@ -8333,7 +8381,7 @@ extend type Mutation {
     organizationId: ID!
     "The new object's fields."
     input: CreateSAMLProviderInput!
-  ): SAMLProvider!
+  ): SAMLProvider
   "Change a SAML provider (admins only)."
   updateSAMLProvider(
     "The organization's ID."
@@ -8342,22 +8390,24 @@ extend type Mutation {
     id: ID!
     "The fields to change."
     input: UpdateSAMLProviderInput!
-  ): SAMLProvider!
+  ): SAMLProvider
   "Remove a SAML provider (admins only)."
   deleteSAMLProvider(
     "The organization's ID."
     organizationId: ID!
     "The provider's ID."
     id: ID!
-  ): Boolean!
+  ): Boolean
 }
 `, BuiltIn: false},
 	{Name: "../../schema/search.graphql", Input: `# Full-text search (REST area ` + "`" + `search` + "`" + `).
 
 "A section (the text under one heading) of a page that matches a search."
-type SearchSection {
+type SearchSection implements Node {
+  "Unique across the schema: this section of this revision's page as a hit of this search (the excerpt depends on the query), opaque."
+  id: ID!
   "The heading's anchor; empty for the text before the first heading."
-  id: String!
+  anchor: String!
   "The heading's text; empty for the text before the first heading."
   title: String!
   "The page's path, with #anchor for a section under a heading."
@@ -8403,7 +8453,7 @@ extend type Space {
     first: Int
     "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
     after: String
-  ): SearchPageConnection!
+  ): SearchPageConnection
 }
 
 extend type Organization {
@@ -8415,7 +8465,7 @@ extend type Organization {
     first: Int
     "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
     after: String
-  ): SearchPageConnection!
+  ): SearchPageConnection
 }
 `, BuiltIn: false},
 	{Name: "../../schema/site.graphql", Input: `# Docs sites: sites, sections, section groups and site spaces (REST area ` + "`" + `sites` + "`" + `).
@@ -8441,7 +8491,7 @@ type Site implements Node {
   "When it was created."
   createdAt: Time!
   "The organization it belongs to."
-  organization: Organization!
+  organization: Organization
   "Number of site spaces of the site, in sections or not (REST: siteSpaces)."
   siteSpaceCount: Int!
   "The site's sections, in the site's order (each ungrouped section's place among groups is in ` + "`" + `structure` + "`" + `). At most 100."
@@ -8665,58 +8715,58 @@ extend type Organization {
     title: String
     "Only published (true) or unpublished (false) sites."
     published: Boolean
-  ): SiteConnection!
+  ): SiteConnection
 }
 
 extend type Query {
   "A docs site the caller may read."
-  site("The site's ID." id: ID!): Site!
+  site("The site's ID." id: ID!): Site
 }
 
 extend type Mutation {
   "Creates a docs site (organization admins and members with the create role)."
-  createSite("The organization's ID." organization: ID!, "The site." input: CreateSiteInput!): Site!
+  createSite("The organization's ID." organization: ID!, "The site." input: CreateSiteInput!): Site
   "Changes a site."
-  updateSite("The site's ID." id: ID!, "The changes." input: UpdateSiteInput!): Site!
+  updateSite("The site's ID." id: ID!, "The changes." input: UpdateSiteInput!): Site
   "Deletes a site with its sections, groups, site spaces and share links."
-  deleteSite("The site's ID." id: ID!): Boolean!
+  deleteSite("The site's ID." id: ID!): Boolean
   "Publishes a site."
-  publishSite("The site's ID." id: ID!): Site!
+  publishSite("The site's ID." id: ID!): Site
   "Unpublishes a site."
-  unpublishSite("The site's ID." id: ID!): Site!
+  unpublishSite("The site's ID." id: ID!): Site
   "Adds a section with a space as its first site space; the first section is the default and takes the site's root site spaces."
-  addSiteSection("The site's ID." site: ID!, "A space of the site's organization." space: ID!, "The title (2 to 128 characters); absent: the space's." title: String, "An icon name." icon: String): SiteSection!
+  addSiteSection("The site's ID." site: ID!, "A space of the site's organization." space: ID!, "The title (2 to 128 characters); absent: the space's." title: String, "An icon name." icon: String): SiteSection
   "Changes a section."
-  updateSiteSection("The section's ID." id: ID!, "The changes." input: UpdateSiteSectionInput!): SiteSection!
+  updateSiteSection("The section's ID." id: ID!, "The changes." input: UpdateSiteSectionInput!): SiteSection
   "Deletes a section with its site spaces (not the default section while others exist)."
-  deleteSiteSection("The section's ID." id: ID!): Boolean!
+  deleteSiteSection("The section's ID." id: ID!): Boolean
   "Moves a section before or after another section (joining its group, or the top level), or to the end of the top level."
-  moveSiteSection("The section's ID." id: ID!, "Where to." position: SiteMoveInput): SiteSection!
+  moveSiteSection("The section's ID." id: ID!, "Where to." position: SiteMoveInput): SiteSection
   "Adds a section group."
-  addSiteSectionGroup("The site's ID." site: ID!, "The title, 1 to 100 characters." title: String!, "An icon name." icon: String, "Sections to put in it, in order." sections: [ID!]): SiteSectionGroup!
+  addSiteSectionGroup("The site's ID." site: ID!, "The title, 1 to 100 characters." title: String!, "An icon name." icon: String, "Sections to put in it, in order." sections: [ID!]): SiteSectionGroup
   "Changes a section group."
-  updateSiteSectionGroup("The group's ID." id: ID!, "The changes." input: UpdateSiteSectionGroupInput!): SiteSectionGroup!
+  updateSiteSectionGroup("The group's ID." id: ID!, "The changes." input: UpdateSiteSectionGroupInput!): SiteSectionGroup
   "Deletes a section group; its sections stay, ungrouped, where the group was."
-  deleteSiteSectionGroup("The group's ID." id: ID!): Boolean!
+  deleteSiteSectionGroup("The group's ID." id: ID!): Boolean
   "Puts a section at the end of a group."
-  addSectionToGroup("The group's ID." group: ID!, "The section's ID." section: ID!): SiteSectionGroup!
+  addSectionToGroup("The group's ID." group: ID!, "The section's ID." section: ID!): SiteSectionGroup
   "Takes a section out of a group, to the top level after the group."
-  removeSectionFromGroup("The group's ID." group: ID!, "The section's ID." section: ID!): Boolean!
+  removeSectionFromGroup("The group's ID." group: ID!, "The section's ID." section: ID!): Boolean
   "Moves a section group before or after a top-level section or group, or to the end."
-  moveSiteSectionGroup("The group's ID." id: ID!, "Where to." position: SiteMoveInput): SiteSectionGroup!
+  moveSiteSectionGroup("The group's ID." id: ID!, "Where to." position: SiteMoveInput): SiteSectionGroup
   "Adds a space to a site: to a section, to the default section, or to the root of a site without sections."
-  addSiteSpace("The site's ID." site: ID!, "A space of the site's organization." space: ID!, "A section of the site." section: ID): SiteSpace!
+  addSiteSpace("The site's ID." site: ID!, "A space of the site's organization." space: ID!, "A section of the site." section: ID): SiteSpace
   "Changes a site space."
-  updateSiteSpace("The site space's ID." id: ID!, "The changes." input: UpdateSiteSpaceInput!): SiteSpace!
+  updateSiteSpace("The site space's ID." id: ID!, "The changes." input: UpdateSiteSpaceInput!): SiteSpace
   "Removes a space from a site."
-  deleteSiteSpace("The site space's ID." id: ID!): Boolean!
+  deleteSiteSpace("The site space's ID." id: ID!): Boolean
   "Moves a site space before or after another (joining its section), or to the end of its section."
-  moveSiteSpace("The site space's ID." id: ID!, "Where to." position: SiteMoveInput): SiteSpace!
+  moveSiteSpace("The site space's ID." id: ID!, "Where to." position: SiteMoveInput): SiteSpace
 }
 
 "A secret link that opens a published share-link site."
-type SiteShareLink {
-  "Stable, opaque ID."
+type SiteShareLink implements Node {
+  "The link's ID, unique across the schema (REST's share link id); node(id:) finds it (site managers)."
   id: ID!
   "The link's name, at most 50 characters."
   name: String!
@@ -8739,36 +8789,36 @@ type SitePublishingAuth {
 }
 
 extend type Site {
-  "The site's share links, oldest first (managers only; others get FORBIDDEN). At most 100."
-  shareLinks: [SiteShareLink!]!
+  "The site's share links, oldest first (managers only; others get null and a FORBIDDEN error). At most 100."
+  shareLinks: [SiteShareLink!]
   "The adaptive content schema: the JSON Schema of the claims visitors carry (an empty object schema until set)."
   adaptiveSchema: Any!
   "The site's customization settings (GitBook's SiteCustomizationSettings)."
   customization: Any!
-  "The visitor-auth signing key (managers only; others get FORBIDDEN)."
-  publishingAuth: SitePublishingAuth!
+  "The visitor-auth signing key (managers only; others get null and a FORBIDDEN error)."
+  publishingAuth: SitePublishingAuth
 }
 
 extend type Query {
   "A published site as its audience reads it: public and unlisted sites to anyone signed in, share-link sites with an active link's key, visitor-auth and unpublished sites to members who can read them."
-  publishedSite("The site's ID." id: ID!, "The key of an active share link." shareKey: String): Site!
+  publishedSite("The site's ID." id: ID!, "The key of an active share link." shareKey: String): Site
 }
 
 extend type Mutation {
   "Creates a share link of a site."
-  createSiteShareLink("The site's ID." site: ID!, "The link's name, at most 50 characters." name: String!): SiteShareLink!
+  createSiteShareLink("The site's ID." site: ID!, "The link's name, at most 50 characters." name: String!): SiteShareLink
   "Renames, deactivates or reactivates a share link."
-  updateSiteShareLink("The share link's ID." id: ID!, "The new name." name: String, "Whether it opens the site." active: Boolean): SiteShareLink!
+  updateSiteShareLink("The share link's ID." id: ID!, "The new name." name: String, "Whether it opens the site." active: Boolean): SiteShareLink
   "Deletes a share link."
-  deleteSiteShareLink("The share link's ID." id: ID!): Boolean!
+  deleteSiteShareLink("The share link's ID." id: ID!): Boolean
   "Sets (or, with null, unsets) the fallback URL of a site's visitor authentication."
-  updateSitePublishingAuth("The site's ID." site: ID!, "An absolute http(s) URL, or null." fallbackURL: String): SitePublishingAuth!
+  updateSitePublishingAuth("The site's ID." site: ID!, "An absolute http(s) URL, or null." fallbackURL: String): SitePublishingAuth
   "Replaces the signing key of a site's visitor authentication: tokens signed with the old key stop working."
-  regenerateSitePublishingAuth("The site's ID." site: ID!): SitePublishingAuth!
+  regenerateSitePublishingAuth("The site's ID." site: ID!): SitePublishingAuth
   "Replaces a site's customization settings; answers the stored settings."
-  updateSiteCustomization("The site's ID." site: ID!, "GitBook's SiteCustomizationSettings object." customization: Any!): Any!
+  updateSiteCustomization("The site's ID." site: ID!, "GitBook's SiteCustomizationSettings object." customization: Any!): Any
   "Sets a site's adaptive schema (validated against GitBook's SiteAdaptiveJSONSchema); removing a claim that conditions use is refused."
-  updateSiteAdaptiveSchema("The site's ID." site: ID!, "The JSON Schema object." jsonSchema: Any!): Any!
+  updateSiteAdaptiveSchema("The site's ID." site: ID!, "The JSON Schema object." jsonSchema: Any!): Any
 }
 `, BuiltIn: false},
 	{Name: "../../schema/space.graphql", Input: `# Spaces (REST area ` + "`" + `spaces` + "`" + `).
@@ -8792,7 +8842,7 @@ type Space implements Node {
   "How the content may change; null: through change requests only."
   editMode: EditMode
   "The organization it belongs to."
-  organization: Organization!
+  organization: Organization
   "The collection it is in; null at the organization's root."
   parent: Collection
   "The active revision (the space's current content), or with id any revision of the space: an earlier one or a change request's (null when the space has no such revision)."
@@ -8957,17 +9007,17 @@ extend type Organization {
     after: String
     "Direction of the list's order (see Order); absent: the default the field describes."
     order: Order
-  ): SpaceConnection!
+  ): SpaceConnection
 }
 
 extend type Query {
-  "A space the caller can read (or a share_link space with its key); NOT_FOUND otherwise."
+  "A space the caller can read (or a share_link space with its key); otherwise null, with a NOT_FOUND error."
   space(
     "The space's ID."
     id: ID!
     "The share key of a share_link space (from urls.published): reads the space without a role."
     shareKey: String
-  ): Space!
+  ): Space
   "Spaces a member can access, with the member's role (admins, or the member themself)."
   memberSpaces(
     "The organization's ID."
@@ -8980,7 +9030,7 @@ extend type Query {
     after: String
     "Direction of the list's order (see Order); absent: the default the field describes."
     order: Order
-  ): MemberSpaceConnection!
+  ): MemberSpaceConnection
 }
 
 extend type Mutation {
@@ -8990,43 +9040,43 @@ extend type Mutation {
     organizationId: ID!
     "The new object's fields."
     input: CreateSpaceInput!
-  ): Space!
+  ): Space
   "Change a space's settings (admins of it)."
   updateSpace(
     "The space's ID."
     id: ID!
     "The fields to change."
     input: UpdateSpaceInput!
-  ): Space!
+  ): Space
   "Soft delete: restorable for 7 days."
   deleteSpace(
     "The space's ID."
     id: ID!
-  ): Boolean!
+  ): Boolean
   "Bring back a space deleted less than 7 days ago."
   restoreSpace(
     "The space's ID."
     id: ID!
-  ): Space!
+  ): Space
   "Copy a space's settings, content and custom-field values into a new space right after it (read access, create role where it lives)."
   duplicateSpace(
     "The space's ID."
     id: ID!
-  ): Space!
+  ): Space
   "Move a space to another collection or the root and/or position (admins of it, create role where it goes)."
   moveSpace(
     "The space's ID."
     id: ID!
     "The destination parent and position."
     input: MoveInput!
-  ): Space!
+  ): Space
   "Move a space to another organization whose admin the caller also is; it arrives at the root (in_collection becomes private) and drops its custom-field values."
   transferSpace(
     "The space's ID."
     id: ID!
     "The destination organization's ID."
     organizationId: ID!
-  ): Space!
+  ): Space
 }
 
 "Who may read a space's published content (members' access comes from roles). REST spells share-link, visitor-auth and in-collection with '-'."
@@ -9102,7 +9152,7 @@ input CustomFieldValueInput {
 
 extend type Space {
   "Every custom field of the organization, with this space's value."
-  customFields: [SpaceCustomFieldValue!]!
+  customFields: [SpaceCustomFieldValue!]
 }
 
 extend type Mutation {
@@ -9112,7 +9162,7 @@ extend type Mutation {
     spaceId: ID!
     "The values to set or remove."
     values: [CustomFieldValueInput!]!
-  ): Space!
+  ): Space
 }
 `, BuiltIn: false},
 	{Name: "../../schema/team.graphql", Input: `# Teams of an organization (REST area ` + "`" + `access` + "`" + `).
@@ -9218,11 +9268,11 @@ extend type Team {
     after: String
     "Direction of the list's order (see Order); absent: the default the field describes."
     order: Order
-  ): TeamMemberConnection!
+  ): TeamMemberConnection
 }
 
 extend type Organization {
-  "The organization's teams, newest first (guests get FORBIDDEN). owner: only the teams that member can manage (all of them for an admin); title: case-insensitive contains."
+  "The organization's teams, newest first (guests get null and a FORBIDDEN error). owner: only the teams that member can manage (all of them for an admin); title: case-insensitive contains."
   teams(
     "Page size: 1 to 1000 items, default 50."
     first: Int
@@ -9234,7 +9284,7 @@ extend type Organization {
     owner: ID
     "Only teams whose title contains this, case-insensitively."
     title: String
-  ): TeamConnection!
+  ): TeamConnection
 }
 
 "A user (by id or email) and their role in a team."
@@ -9254,7 +9304,7 @@ extend type Mutation {
     title: String!
     "User IDs or emails of organization members who join as members."
     members: [String!]
-  ): Team!
+  ): Team
   "Rename a team (team owners and organization admins)."
   updateTeam(
     "The organization's ID."
@@ -9263,14 +9313,14 @@ extend type Mutation {
     teamId: ID!
     "The new name."
     title: String!
-  ): Team!
+  ): Team
   "Delete a team and its memberships (team owners and organization admins)."
   deleteTeam(
     "The organization's ID."
     organizationId: ID!
     "The team's ID."
     teamId: ID!
-  ): Boolean!
+  ): Boolean
   """
   Change a team's members in one all-or-nothing step (team owners and organization admins).
   add and remove take user ids or emails; memberships adds or updates users with a role;
@@ -9287,7 +9337,7 @@ extend type Mutation {
     remove: [String!]
     "Users to add or update with a role."
     memberships: [TeamMembershipInput!]
-  ): Team!
+  ): Team
   "Add a member to a team, or change their role (role absent: member for a newcomer, unchanged otherwise)."
   addTeamMember(
     "The organization's ID."
@@ -9298,7 +9348,7 @@ extend type Mutation {
     userId: ID!
     "Absent: member for a newcomer, unchanged for a member."
     role: TeamRole
-  ): TeamMember!
+  ): TeamMember
   "Remove a member from a team (team owners, organization admins, or the member themself)."
   removeTeamMember(
     "The organization's ID."
@@ -9307,7 +9357,7 @@ extend type Mutation {
     teamId: ID!
     "The user's ID (members are addressed by their user)."
     userId: ID!
-  ): Boolean!
+  ): Boolean
 }
 `, BuiltIn: false},
 	{Name: "../../schema/translation.graphql", Input: `# Translation settings of an organization (REST area ` + "`" + `translations` + "`" + `).
@@ -9387,7 +9437,7 @@ extend type Organization {
     after: String
     "Direction of the list's order (see Order); absent: the default the field describes."
     order: Order
-  ): TranslationSettingsConnection!
+  ): TranslationSettingsConnection
 }
 
 extend type Query {
@@ -9397,7 +9447,7 @@ extend type Query {
     organizationId: ID!
     "The settings' ID."
     id: ID!
-  ): TranslationSettings!
+  ): TranslationSettings
 }
 
 extend type Mutation {
@@ -9407,7 +9457,7 @@ extend type Mutation {
     organizationId: ID!
     "The new object's fields."
     input: CreateTranslationInput!
-  ): TranslationSettings!
+  ): TranslationSettings
   "Change translation settings (admins only)."
   updateTranslation(
     "The organization's ID."
@@ -9416,14 +9466,14 @@ extend type Mutation {
     id: ID!
     "The fields to change."
     input: UpdateTranslationInput!
-  ): TranslationSettings!
+  ): TranslationSettings
   "Delete translation settings (admins only)."
   deleteTranslation(
     "The organization's ID."
     organizationId: ID!
     "The settings' ID."
     id: ID!
-  ): Boolean!
+  ): Boolean
 }
 
 "A language translation settings target: GitBook's TranslationLanguage codes (REST spells pt_br as pt-br)."
@@ -9731,6 +9781,8 @@ func (ec *executionContext) childFields_CommentNodeTarget(ctx context.Context, f
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_CommentNodeTarget_id(ctx, field)
+	case "nodeId":
+		return ec.fieldContext_CommentNodeTarget_nodeId(ctx, field)
 	case "preview":
 		return ec.fieldContext_CommentNodeTarget_preview(ctx, field)
 	}
@@ -9741,6 +9793,8 @@ func (ec *executionContext) childFields_CommentPageTarget(ctx context.Context, f
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_CommentPageTarget_id(ctx, field)
+	case "pageId":
+		return ec.fieldContext_CommentPageTarget_pageId(ctx, field)
 	case "title":
 		return ec.fieldContext_CommentPageTarget_title(ctx, field)
 	case "path":
@@ -9933,6 +9987,8 @@ func (ec *executionContext) childFields_File(ctx context.Context, field graphql.
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_File_id(ctx, field)
+	case "fileId":
+		return ec.fieldContext_File_fileId(ctx, field)
 	case "name":
 		return ec.fieldContext_File_name(ctx, field)
 	case "contentType":
@@ -10449,6 +10505,8 @@ func (ec *executionContext) childFields_Page(ctx context.Context, field graphql.
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_Page_id(ctx, field)
+	case "pageId":
+		return ec.fieldContext_Page_pageId(ctx, field)
 	case "title":
 		return ec.fieldContext_Page_title(ctx, field)
 	case "emoji":
@@ -10667,6 +10725,8 @@ func (ec *executionContext) childFields_SSOProviderLogin(ctx context.Context, fi
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_SSOProviderLogin_id(ctx, field)
+	case "providerId":
+		return ec.fieldContext_SSOProviderLogin_providerId(ctx, field)
 	case "label":
 		return ec.fieldContext_SSOProviderLogin_label(ctx, field)
 	case "startURL":
@@ -10713,6 +10773,8 @@ func (ec *executionContext) childFields_SearchSection(ctx context.Context, field
 	switch field.Name {
 	case "id":
 		return ec.fieldContext_SearchSection_id(ctx, field)
+	case "anchor":
+		return ec.fieldContext_SearchSection_anchor(ctx, field)
 	case "title":
 		return ec.fieldContext_SearchSection_title(ctx, field)
 	case "path":
@@ -14229,6 +14291,20 @@ func (ec *executionContext) field_Query_node_args(ctx context.Context, rawArgs m
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_nodes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_openAPISpec_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15294,10 +15370,10 @@ func (ec *executionContext) _ChangeRequest_comments(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentConnection) graphql.Marshaler {
-			return ec.marshalNCommentConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentConnection(ctx, selections, v)
+			return ec.marshalOCommentConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_comments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15338,10 +15414,10 @@ func (ec *executionContext) _ChangeRequest_comment(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Comment) graphql.Marshaler {
-			return ec.marshalNComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐComment(ctx, selections, v)
+			return ec.marshalOComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐComment(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_comment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15382,10 +15458,10 @@ func (ec *executionContext) _ChangeRequest_commenters(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
-			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberConnection(ctx, selections, v)
+			return ec.marshalOMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_commenters(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15426,10 +15502,10 @@ func (ec *executionContext) _ChangeRequest_changes(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
-			return ec.marshalNRevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx, selections, v)
+			return ec.marshalORevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15470,10 +15546,10 @@ func (ec *executionContext) _ChangeRequest_links(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.LinksPage) graphql.Marshaler {
-			return ec.marshalNLinksResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinksPage(ctx, selections, v)
+			return ec.marshalOLinksResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinksPage(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_links(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15514,10 +15590,10 @@ func (ec *executionContext) _ChangeRequest_fileBacklinks(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
-			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+			return ec.marshalOPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_fileBacklinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -15558,10 +15634,10 @@ func (ec *executionContext) _ChangeRequest_pageBacklinks(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
-			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+			return ec.marshalOPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_ChangeRequest_pageBacklinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16056,10 +16132,10 @@ func (ec *executionContext) _Collection_spaces(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SpaceConnection) graphql.Marshaler {
-			return ec.marshalNSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceConnection(ctx, selections, v)
+			return ec.marshalOSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Collection_spaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16100,10 +16176,10 @@ func (ec *executionContext) _Collection_collections(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CollectionConnection) graphql.Marshaler {
-			return ec.marshalNCollectionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCollectionConnection(ctx, selections, v)
+			return ec.marshalOCollectionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCollectionConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Collection_collections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16681,10 +16757,10 @@ func (ec *executionContext) _Comment_replies(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentReplyConnection) graphql.Marshaler {
-			return ec.marshalNCommentReplyConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentReplyConnection(ctx, selections, v)
+			return ec.marshalOCommentReplyConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentReplyConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Comment_replies(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16926,7 +17002,30 @@ func (ec *executionContext) _CommentNodeTarget_id(ctx context.Context, field gra
 			return ec.fieldContext_CommentNodeTarget_id(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
+			return obj.NodeID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentNodeTarget_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentNodeTarget", field, true, false, "ID")
+}
+
+func (ec *executionContext) _CommentNodeTarget_nodeId(ctx context.Context, field graphql.CollectedField, obj *model.CommentNodeTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentNodeTarget_nodeId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -16936,7 +17035,7 @@ func (ec *executionContext) _CommentNodeTarget_id(ctx context.Context, field gra
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_CommentNodeTarget_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_CommentNodeTarget_nodeId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentNodeTarget", field, false, false, "String")
 }
 
@@ -16972,7 +17071,7 @@ func (ec *executionContext) _CommentPageTarget_id(ctx context.Context, field gra
 			return ec.fieldContext_CommentPageTarget_id(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
+			return obj.NodeID(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -16983,6 +17082,29 @@ func (ec *executionContext) _CommentPageTarget_id(ctx context.Context, field gra
 	)
 }
 func (ec *executionContext) fieldContext_CommentPageTarget_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentPageTarget", field, true, false, "ID")
+}
+
+func (ec *executionContext) _CommentPageTarget_pageId(ctx context.Context, field graphql.CollectedField, obj *model.CommentPageTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentPageTarget_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentPageTarget_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CommentPageTarget", field, false, false, "ID")
 }
 
@@ -18349,7 +18471,7 @@ func (ec *executionContext) fieldContext_EmojiReactionUser_reactedAt(_ context.C
 	return graphql.NewScalarFieldContext("EmojiReactionUser", field, false, false, "Time")
 }
 
-func (ec *executionContext) _File_id(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+func (ec *executionContext) _File_id(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18358,7 +18480,7 @@ func (ec *executionContext) _File_id(ctx context.Context, field graphql.Collecte
 			return ec.fieldContext_File_id(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.File().ID(ctx, obj)
+			return obj.NodeID(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -18369,10 +18491,33 @@ func (ec *executionContext) _File_id(ctx context.Context, field graphql.Collecte
 	)
 }
 func (ec *executionContext) fieldContext_File_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("File", field, true, true, "ID")
+	return graphql.NewScalarFieldContext("File", field, true, false, "ID")
 }
 
-func (ec *executionContext) _File_name(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+func (ec *executionContext) _File_fileId(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_File_fileId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_File_fileId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("File", field, false, false, "ID")
+}
+
+func (ec *executionContext) _File_name(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18395,7 +18540,7 @@ func (ec *executionContext) fieldContext_File_name(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("File", field, false, false, "String")
 }
 
-func (ec *executionContext) _File_contentType(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+func (ec *executionContext) _File_contentType(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18418,7 +18563,7 @@ func (ec *executionContext) fieldContext_File_contentType(_ context.Context, fie
 	return graphql.NewScalarFieldContext("File", field, false, false, "String")
 }
 
-func (ec *executionContext) _File_size(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+func (ec *executionContext) _File_size(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18441,7 +18586,7 @@ func (ec *executionContext) fieldContext_File_size(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("File", field, true, true, "Int")
 }
 
-func (ec *executionContext) _File_downloadURL(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+func (ec *executionContext) _File_downloadURL(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -18464,7 +18609,7 @@ func (ec *executionContext) fieldContext_File_downloadURL(_ context.Context, fie
 	return graphql.NewScalarFieldContext("File", field, true, true, "String")
 }
 
-func (ec *executionContext) _File_dimensions(ctx context.Context, field graphql.CollectedField, obj *ent.File) (ret graphql.Marshaler) {
+func (ec *executionContext) _File_dimensions(ctx context.Context, field graphql.CollectedField, obj *model.File) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19290,7 +19435,7 @@ func (ec *executionContext) fieldContext_LinksResult_brokenInChangeRequest(_ con
 	return graphql.NewScalarFieldContext("LinksResult", field, false, false, "Int")
 }
 
-func (ec *executionContext) _Member_id(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+func (ec *executionContext) _Member_id(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19299,7 +19444,7 @@ func (ec *executionContext) _Member_id(ctx context.Context, field graphql.Collec
 			return ec.fieldContext_Member_id(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.UserID, nil
+			return obj.NodeID(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -19310,10 +19455,10 @@ func (ec *executionContext) _Member_id(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Member_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Member", field, false, false, "ID")
+	return graphql.NewScalarFieldContext("Member", field, true, false, "ID")
 }
 
-func (ec *executionContext) _Member_role(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+func (ec *executionContext) _Member_role(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19336,7 +19481,7 @@ func (ec *executionContext) fieldContext_Member_role(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Member", field, false, false, "Role")
 }
 
-func (ec *executionContext) _Member_user(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+func (ec *executionContext) _Member_user(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19368,7 +19513,7 @@ func (ec *executionContext) fieldContext_Member_user(_ context.Context, field gr
 	return fc, nil
 }
 
-func (ec *executionContext) _Member_disabled(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+func (ec *executionContext) _Member_disabled(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19391,7 +19536,7 @@ func (ec *executionContext) fieldContext_Member_disabled(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Member", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _Member_joinedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+func (ec *executionContext) _Member_joinedAt(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19414,7 +19559,7 @@ func (ec *executionContext) fieldContext_Member_joinedAt(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Member", field, false, false, "Time")
 }
 
-func (ec *executionContext) _Member_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+func (ec *executionContext) _Member_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19437,7 +19582,7 @@ func (ec *executionContext) fieldContext_Member_lastSeenAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Member", field, false, false, "Time")
 }
 
-func (ec *executionContext) _Member_sso(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+func (ec *executionContext) _Member_sso(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19460,7 +19605,7 @@ func (ec *executionContext) fieldContext_Member_sso(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Member", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _Member_spaces(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+func (ec *executionContext) _Member_spaces(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19483,7 +19628,7 @@ func (ec *executionContext) fieldContext_Member_spaces(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Member", field, true, true, "Int")
 }
 
-func (ec *executionContext) _Member_teams(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
+func (ec *executionContext) _Member_teams(ctx context.Context, field graphql.CollectedField, obj *model.Member) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -19497,10 +19642,10 @@ func (ec *executionContext) _Member_teams(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamConnection) graphql.Marshaler {
-			return ec.marshalNTeamConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamConnection(ctx, selections, v)
+			return ec.marshalOTeamConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Member_teams(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19649,8 +19794,8 @@ func (ec *executionContext) _MemberEdge_node(ctx context.Context, field graphql.
 			return obj.Node, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐMember(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMember(ctx, selections, v)
 		},
 		true,
 		true,
@@ -19926,10 +20071,10 @@ func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+			return ec.marshalOOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -19970,10 +20115,10 @@ func (ec *executionContext) _Mutation_updateOrganization(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+			return ec.marshalOOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20013,11 +20158,11 @@ func (ec *executionContext) _Mutation_pingOrganization(ctx context.Context, fiel
 			return ec.Resolvers.Mutation().PingOrganization(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_pingOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20058,10 +20203,10 @@ func (ec *executionContext) _Mutation_createChangeRequest(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20102,10 +20247,10 @@ func (ec *executionContext) _Mutation_updateChangeRequest(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20146,10 +20291,10 @@ func (ec *executionContext) _Mutation_mergeChangeRequest(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
-			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
+			return ec.marshalOMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_mergeChangeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20190,10 +20335,10 @@ func (ec *executionContext) _Mutation_updateChangeRequestFromMain(ctx context.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
-			return ec.marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
+			return ec.marshalOMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateChangeRequestFromMain(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20234,10 +20379,10 @@ func (ec *executionContext) _Mutation_createCollection(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20278,10 +20423,10 @@ func (ec *executionContext) _Mutation_updateCollection(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20321,11 +20466,11 @@ func (ec *executionContext) _Mutation_deleteCollection(ctx context.Context, fiel
 			return ec.Resolvers.Mutation().DeleteCollection(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20366,10 +20511,10 @@ func (ec *executionContext) _Mutation_moveCollection(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_moveCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20410,10 +20555,10 @@ func (ec *executionContext) _Mutation_transferCollection(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_transferCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20454,10 +20599,10 @@ func (ec *executionContext) _Mutation_postComment(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Comment) graphql.Marshaler {
-			return ec.marshalNComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐComment(ctx, selections, v)
+			return ec.marshalOComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐComment(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_postComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20498,10 +20643,10 @@ func (ec *executionContext) _Mutation_updateComment(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Comment) graphql.Marshaler {
-			return ec.marshalNComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐComment(ctx, selections, v)
+			return ec.marshalOComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐComment(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20541,11 +20686,11 @@ func (ec *executionContext) _Mutation_deleteComment(ctx context.Context, field g
 			return ec.Resolvers.Mutation().DeleteComment(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["commentId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteComment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20586,10 +20731,10 @@ func (ec *executionContext) _Mutation_postCommentReply(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.CommentReply) graphql.Marshaler {
-			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCommentReply(ctx, selections, v)
+			return ec.marshalOCommentReply2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCommentReply(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_postCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20630,10 +20775,10 @@ func (ec *executionContext) _Mutation_updateCommentReply(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.CommentReply) graphql.Marshaler {
-			return ec.marshalNCommentReply2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCommentReply(ctx, selections, v)
+			return ec.marshalOCommentReply2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCommentReply(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20673,11 +20818,11 @@ func (ec *executionContext) _Mutation_deleteCommentReply(ctx context.Context, fi
 			return ec.Resolvers.Mutation().DeleteCommentReply(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["commentId"].(string), fc.Args["replyId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteCommentReply(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20718,10 +20863,10 @@ func (ec *executionContext) _Mutation_updateChangeRequestContent(ctx context.Con
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateChangeRequestContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20762,10 +20907,10 @@ func (ec *executionContext) _Mutation_updateSpaceContent(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSpaceContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20806,10 +20951,10 @@ func (ec *executionContext) _Mutation_createCustomField(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
-			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+			return ec.marshalOCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20850,10 +20995,10 @@ func (ec *executionContext) _Mutation_updateCustomField(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
-			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+			return ec.marshalOCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20893,11 +21038,11 @@ func (ec *executionContext) _Mutation_deleteCustomField(ctx context.Context, fie
 			return ec.Resolvers.Mutation().DeleteCustomField(ctx, fc.Args["organizationId"].(string), fc.Args["name"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteCustomField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20938,10 +21083,10 @@ func (ec *executionContext) _Mutation_importContent(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ImportResult) graphql.Marshaler {
-			return ec.marshalNImportResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐImportResult(ctx, selections, v)
+			return ec.marshalOImportResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐImportResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -20982,10 +21127,10 @@ func (ec *executionContext) _Mutation_createOrganizationInvite(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
-			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+			return ec.marshalOInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createOrganizationInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21026,10 +21171,10 @@ func (ec *executionContext) _Mutation_updateOrganizationInvite(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
-			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+			return ec.marshalOInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateOrganizationInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21069,11 +21214,11 @@ func (ec *executionContext) _Mutation_deleteOrganizationInvite(ctx context.Conte
 			return ec.Resolvers.Mutation().DeleteOrganizationInvite(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteOrganizationInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21114,10 +21259,10 @@ func (ec *executionContext) _Mutation_joinOrganizationWithInvite(ctx context.Con
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.JoinOrganizationResult) graphql.Marshaler {
-			return ec.marshalNJoinOrganizationResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐJoinOrganizationResult(ctx, selections, v)
+			return ec.marshalOJoinOrganizationResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐJoinOrganizationResult(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_joinOrganizationWithInvite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21157,11 +21302,11 @@ func (ec *executionContext) _Mutation_updateMember(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().UpdateMember(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string), fc.Args["input"].(model.UpdateMemberInput))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐMember(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
+			return ec.marshalOMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMember(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21201,11 +21346,11 @@ func (ec *executionContext) _Mutation_removeMember(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().RemoveMember(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_removeMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21245,11 +21390,11 @@ func (ec *executionContext) _Mutation_setMemberSSO(ctx context.Context, field gr
 			return ec.Resolvers.Mutation().SetMemberSso(ctx, fc.Args["organizationId"].(string), fc.Args["userId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐMember(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
+			return ec.marshalOMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMember(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_setMemberSSO(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21290,10 +21435,10 @@ func (ec *executionContext) _Mutation_createOpenAPISpec(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
-			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpec(ctx, selections, v)
+			return ec.marshalOOpenAPISpec2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpec(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21334,10 +21479,10 @@ func (ec *executionContext) _Mutation_putOpenAPISpec(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
-			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpec(ctx, selections, v)
+			return ec.marshalOOpenAPISpec2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpec(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_putOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21377,11 +21522,11 @@ func (ec *executionContext) _Mutation_deleteOpenAPISpec(ctx context.Context, fie
 			return ec.Resolvers.Mutation().DeleteOpenAPISpec(ctx, fc.Args["organizationId"].(string), fc.Args["slug"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteOpenAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21421,11 +21566,11 @@ func (ec *executionContext) _Mutation_changeRequestPDF(ctx context.Context, fiel
 			return ec.Resolvers.Mutation().ChangeRequestPDF(ctx, fc.Args["spaceId"].(string), fc.Args["id"].(string), fc.Args["page"].(*string), fc.Args["only"].(*bool))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_changeRequestPDF(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21465,11 +21610,11 @@ func (ec *executionContext) _Mutation_spacePDF(ctx context.Context, field graphq
 			return ec.Resolvers.Mutation().SpacePDF(ctx, fc.Args["spaceId"].(string), fc.Args["page"].(*string), fc.Args["only"].(*bool))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_spacePDF(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21510,10 +21655,10 @@ func (ec *executionContext) _Mutation_createSAMLProvider(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SAMLProvider) graphql.Marshaler {
-			return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSAMLProvider(ctx, selections, v)
+			return ec.marshalOSAMLProvider2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSAMLProvider(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21554,10 +21699,10 @@ func (ec *executionContext) _Mutation_updateSAMLProvider(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SAMLProvider) graphql.Marshaler {
-			return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSAMLProvider(ctx, selections, v)
+			return ec.marshalOSAMLProvider2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSAMLProvider(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21597,11 +21742,11 @@ func (ec *executionContext) _Mutation_deleteSAMLProvider(ctx context.Context, fi
 			return ec.Resolvers.Mutation().DeleteSAMLProvider(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSAMLProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21642,10 +21787,10 @@ func (ec *executionContext) _Mutation_createSite(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21686,10 +21831,10 @@ func (ec *executionContext) _Mutation_updateSite(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21729,11 +21874,11 @@ func (ec *executionContext) _Mutation_deleteSite(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().DeleteSite(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21774,10 +21919,10 @@ func (ec *executionContext) _Mutation_publishSite(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_publishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21818,10 +21963,10 @@ func (ec *executionContext) _Mutation_unpublishSite(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_unpublishSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21862,10 +22007,10 @@ func (ec *executionContext) _Mutation_addSiteSection(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
-			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx, selections, v)
+			return ec.marshalOSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_addSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21906,10 +22051,10 @@ func (ec *executionContext) _Mutation_updateSiteSection(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
-			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx, selections, v)
+			return ec.marshalOSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21949,11 +22094,11 @@ func (ec *executionContext) _Mutation_deleteSiteSection(ctx context.Context, fie
 			return ec.Resolvers.Mutation().DeleteSiteSection(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -21994,10 +22139,10 @@ func (ec *executionContext) _Mutation_moveSiteSection(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
-			return ec.marshalNSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx, selections, v)
+			return ec.marshalOSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_moveSiteSection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22038,10 +22183,10 @@ func (ec *executionContext) _Mutation_addSiteSectionGroup(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
+			return ec.marshalOSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_addSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22082,10 +22227,10 @@ func (ec *executionContext) _Mutation_updateSiteSectionGroup(ctx context.Context
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
+			return ec.marshalOSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22125,11 +22270,11 @@ func (ec *executionContext) _Mutation_deleteSiteSectionGroup(ctx context.Context
 			return ec.Resolvers.Mutation().DeleteSiteSectionGroup(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22170,10 +22315,10 @@ func (ec *executionContext) _Mutation_addSectionToGroup(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
+			return ec.marshalOSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_addSectionToGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22213,11 +22358,11 @@ func (ec *executionContext) _Mutation_removeSectionFromGroup(ctx context.Context
 			return ec.Resolvers.Mutation().RemoveSectionFromGroup(ctx, fc.Args["group"].(string), fc.Args["section"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_removeSectionFromGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22258,10 +22403,10 @@ func (ec *executionContext) _Mutation_moveSiteSectionGroup(ctx context.Context, 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSectionGroup) graphql.Marshaler {
-			return ec.marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
+			return ec.marshalOSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionGroup(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_moveSiteSectionGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22302,10 +22447,10 @@ func (ec *executionContext) _Mutation_addSiteSpace(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx, selections, v)
+			return ec.marshalOSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_addSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22346,10 +22491,10 @@ func (ec *executionContext) _Mutation_updateSiteSpace(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx, selections, v)
+			return ec.marshalOSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22389,11 +22534,11 @@ func (ec *executionContext) _Mutation_deleteSiteSpace(ctx context.Context, field
 			return ec.Resolvers.Mutation().DeleteSiteSpace(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22434,10 +22579,10 @@ func (ec *executionContext) _Mutation_moveSiteSpace(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
-			return ec.marshalNSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx, selections, v)
+			return ec.marshalOSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_moveSiteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22478,10 +22623,10 @@ func (ec *executionContext) _Mutation_createSiteShareLink(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
-			return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, selections, v)
+			return ec.marshalOSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22522,10 +22667,10 @@ func (ec *executionContext) _Mutation_updateSiteShareLink(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
-			return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, selections, v)
+			return ec.marshalOSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22565,11 +22710,11 @@ func (ec *executionContext) _Mutation_deleteSiteShareLink(ctx context.Context, f
 			return ec.Resolvers.Mutation().DeleteSiteShareLink(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSiteShareLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22610,10 +22755,10 @@ func (ec *executionContext) _Mutation_updateSitePublishingAuth(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
-			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+			return ec.marshalOSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22654,10 +22799,10 @@ func (ec *executionContext) _Mutation_regenerateSitePublishingAuth(ctx context.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
-			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+			return ec.marshalOSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_regenerateSitePublishingAuth(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22704,10 +22849,10 @@ func (ec *executionContext) _Mutation_updateSiteCustomization(ctx context.Contex
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalNAny2interface(ctx, selections, v)
+			return ec.marshalOAny2interface(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteCustomization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22754,10 +22899,10 @@ func (ec *executionContext) _Mutation_updateSiteAdaptiveSchema(ctx context.Conte
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
-			return ec.marshalNAny2interface(ctx, selections, v)
+			return ec.marshalOAny2interface(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSiteAdaptiveSchema(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22798,10 +22943,10 @@ func (ec *executionContext) _Mutation_createSpace(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22842,10 +22987,10 @@ func (ec *executionContext) _Mutation_updateSpace(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22885,11 +23030,11 @@ func (ec *executionContext) _Mutation_deleteSpace(ctx context.Context, field gra
 			return ec.Resolvers.Mutation().DeleteSpace(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22930,10 +23075,10 @@ func (ec *executionContext) _Mutation_restoreSpace(ctx context.Context, field gr
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_restoreSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -22974,10 +23119,10 @@ func (ec *executionContext) _Mutation_duplicateSpace(ctx context.Context, field 
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_duplicateSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23018,10 +23163,10 @@ func (ec *executionContext) _Mutation_moveSpace(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_moveSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23062,10 +23207,10 @@ func (ec *executionContext) _Mutation_transferSpace(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_transferSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23106,10 +23251,10 @@ func (ec *executionContext) _Mutation_updateSpaceCustomFields(ctx context.Contex
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateSpaceCustomFields(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23150,10 +23295,10 @@ func (ec *executionContext) _Mutation_createTeam(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23194,10 +23339,10 @@ func (ec *executionContext) _Mutation_updateTeam(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23237,11 +23382,11 @@ func (ec *executionContext) _Mutation_deleteTeam(ctx context.Context, field grap
 			return ec.Resolvers.Mutation().DeleteTeam(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteTeam(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23282,10 +23427,10 @@ func (ec *executionContext) _Mutation_updateTeamMembers(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
-			return ec.marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateTeamMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23326,10 +23471,10 @@ func (ec *executionContext) _Mutation_addTeamMember(ctx context.Context, field g
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TeamMember) graphql.Marshaler {
-			return ec.marshalNTeamMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeamMember(ctx, selections, v)
+			return ec.marshalOTeamMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeamMember(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_addTeamMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23369,11 +23514,11 @@ func (ec *executionContext) _Mutation_removeTeamMember(ctx context.Context, fiel
 			return ec.Resolvers.Mutation().RemoveTeamMember(ctx, fc.Args["organizationId"].(string), fc.Args["teamId"].(string), fc.Args["userId"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_removeTeamMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23414,10 +23559,10 @@ func (ec *executionContext) _Mutation_createTranslation(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
-			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx, selections, v)
+			return ec.marshalOTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_createTranslation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23458,10 +23603,10 @@ func (ec *executionContext) _Mutation_updateTranslation(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
-			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx, selections, v)
+			return ec.marshalOTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_updateTranslation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23501,11 +23646,11 @@ func (ec *executionContext) _Mutation_deleteTranslation(ctx context.Context, fie
 			return ec.Resolvers.Mutation().DeleteTranslation(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Mutation_deleteTranslation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -23881,10 +24026,10 @@ func (ec *executionContext) _OpenAPISpec_versions(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecVersionConnection) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecVersionConnection(ctx, selections, v)
+			return ec.marshalOOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecVersionConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_OpenAPISpec_versions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25114,10 +25259,10 @@ func (ec *executionContext) _Organization_changeRequests(ctx context.Context, fi
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
-			return ec.marshalNChangeRequestConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestConnection(ctx, selections, v)
+			return ec.marshalOChangeRequestConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_changeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25158,10 +25303,10 @@ func (ec *executionContext) _Organization_collections(ctx context.Context, field
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CollectionConnection) graphql.Marshaler {
-			return ec.marshalNCollectionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCollectionConnection(ctx, selections, v)
+			return ec.marshalOCollectionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCollectionConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_collections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25202,10 +25347,10 @@ func (ec *executionContext) _Organization_customFields(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CustomFieldConnection) graphql.Marshaler {
-			return ec.marshalNCustomFieldConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldConnection(ctx, selections, v)
+			return ec.marshalOCustomFieldConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_customFields(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25246,10 +25391,10 @@ func (ec *executionContext) _Organization_inviteLinksConnection(ctx context.Cont
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteConnection) graphql.Marshaler {
-			return ec.marshalNInviteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteConnection(ctx, selections, v)
+			return ec.marshalOInviteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_inviteLinksConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25290,10 +25435,10 @@ func (ec *executionContext) _Organization_members(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
-			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberConnection(ctx, selections, v)
+			return ec.marshalOMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_members(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25334,10 +25479,10 @@ func (ec *executionContext) _Organization_openAPISpecs(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecConnection) graphql.Marshaler {
-			return ec.marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecConnection(ctx, selections, v)
+			return ec.marshalOOpenAPISpecConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_openAPISpecs(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25378,10 +25523,10 @@ func (ec *executionContext) _Organization_samlProviders(ctx context.Context, fie
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SAMLProviderConnection) graphql.Marshaler {
-			return ec.marshalNSAMLProviderConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSAMLProviderConnection(ctx, selections, v)
+			return ec.marshalOSAMLProviderConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSAMLProviderConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_samlProviders(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25454,10 +25599,10 @@ func (ec *executionContext) _Organization_search(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchPageConnection) graphql.Marshaler {
-			return ec.marshalNSearchPageConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageConnection(ctx, selections, v)
+			return ec.marshalOSearchPageConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25498,10 +25643,10 @@ func (ec *executionContext) _Organization_sites(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteConnection) graphql.Marshaler {
-			return ec.marshalNSiteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteConnection(ctx, selections, v)
+			return ec.marshalOSiteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_sites(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25542,10 +25687,10 @@ func (ec *executionContext) _Organization_spaces(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SpaceConnection) graphql.Marshaler {
-			return ec.marshalNSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceConnection(ctx, selections, v)
+			return ec.marshalOSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_spaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25586,10 +25731,10 @@ func (ec *executionContext) _Organization_teams(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamConnection) graphql.Marshaler {
-			return ec.marshalNTeamConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamConnection(ctx, selections, v)
+			return ec.marshalOTeamConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_teams(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -25630,10 +25775,10 @@ func (ec *executionContext) _Organization_translations(ctx context.Context, fiel
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TranslationSettingsConnection) graphql.Marshaler {
-			return ec.marshalNTranslationSettingsConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsConnection(ctx, selections, v)
+			return ec.marshalOTranslationSettingsConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Organization_translations(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -26202,7 +26347,7 @@ func (ec *executionContext) _Page_id(ctx context.Context, field graphql.Collecte
 			return ec.fieldContext_Page_id(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Page().ID(ctx, obj)
+			return obj.NodeID(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -26213,7 +26358,30 @@ func (ec *executionContext) _Page_id(ctx context.Context, field graphql.Collecte
 	)
 }
 func (ec *executionContext) fieldContext_Page_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Page", field, true, true, "ID")
+	return graphql.NewScalarFieldContext("Page", field, true, false, "ID")
+}
+
+func (ec *executionContext) _Page_pageId(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Page", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Page_title(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
@@ -26248,7 +26416,7 @@ func (ec *executionContext) _Page_emoji(ctx context.Context, field graphql.Colle
 			return ec.fieldContext_Page_emoji(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Page().Emoji(ctx, obj)
+			return obj.EmojiOrNull(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -26259,7 +26427,7 @@ func (ec *executionContext) _Page_emoji(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Page_emoji(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Page", field, true, false, "String")
 }
 
 func (ec *executionContext) _Page_type(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
@@ -26271,7 +26439,7 @@ func (ec *executionContext) _Page_type(ctx context.Context, field graphql.Collec
 			return ec.fieldContext_Page_type(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Page().Type(ctx, obj)
+			return obj.Type(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v page.Kind) graphql.Marshaler {
@@ -26282,7 +26450,7 @@ func (ec *executionContext) _Page_type(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Page_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Page", field, true, true, "PageType")
+	return graphql.NewScalarFieldContext("Page", field, true, false, "PageType")
 }
 
 func (ec *executionContext) _Page_slug(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
@@ -26317,7 +26485,7 @@ func (ec *executionContext) _Page_path(ctx context.Context, field graphql.Collec
 			return ec.fieldContext_Page_path(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Page().Path(ctx, obj)
+			return obj.Path(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -26328,7 +26496,7 @@ func (ec *executionContext) _Page_path(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Page_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Page", field, true, false, "String")
 }
 
 func (ec *executionContext) _Page_description(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
@@ -26340,7 +26508,7 @@ func (ec *executionContext) _Page_description(ctx context.Context, field graphql
 			return ec.fieldContext_Page_description(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Page().Description(ctx, obj)
+			return obj.DescriptionOrNull(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -26351,7 +26519,7 @@ func (ec *executionContext) _Page_description(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_Page_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Page", field, true, false, "String")
 }
 
 func (ec *executionContext) _Page_hidden(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
@@ -26386,7 +26554,7 @@ func (ec *executionContext) _Page_href(ctx context.Context, field graphql.Collec
 			return ec.fieldContext_Page_href(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Page().Href(ctx, obj)
+			return obj.HrefOrNull(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -26397,7 +26565,7 @@ func (ec *executionContext) _Page_href(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Page_href(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Page", field, true, true, "String")
+	return graphql.NewScalarFieldContext("Page", field, true, false, "String")
 }
 
 func (ec *executionContext) _Page_createdAt(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
@@ -26455,7 +26623,7 @@ func (ec *executionContext) _Page_pages(ctx context.Context, field graphql.Colle
 			return ec.fieldContext_Page_pages(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Page().Pages(ctx, obj)
+			return obj.Pages(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
@@ -26470,7 +26638,7 @@ func (ec *executionContext) fieldContext_Page_pages(_ context.Context, field gra
 		Object:     "Page",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: true,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Page(ctx, field)
 		},
@@ -26570,10 +26738,10 @@ func (ec *executionContext) _Page_comments(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentConnection) graphql.Marshaler {
-			return ec.marshalNCommentConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentConnection(ctx, selections, v)
+			return ec.marshalOCommentConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Page_comments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -26609,7 +26777,7 @@ func (ec *executionContext) _Page_parent(ctx context.Context, field graphql.Coll
 			return ec.fieldContext_Page_parent(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Page().Parent(ctx, obj)
+			return obj.Parent(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Page) graphql.Marshaler {
@@ -26624,7 +26792,7 @@ func (ec *executionContext) fieldContext_Page_parent(_ context.Context, field gr
 		Object:     "Page",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: true,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Page(ctx, field)
 		},
@@ -26641,7 +26809,7 @@ func (ec *executionContext) _Page_ancestors(ctx context.Context, field graphql.C
 			return ec.fieldContext_Page_ancestors(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Page().Ancestors(ctx, obj)
+			return obj.Ancestors(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
@@ -26656,7 +26824,7 @@ func (ec *executionContext) fieldContext_Page_ancestors(_ context.Context, field
 		Object:     "Page",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: true,
+		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Page(ctx, field)
 		},
@@ -26823,6 +26991,50 @@ func (ec *executionContext) fieldContext_Query_node(ctx context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_nodes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Nodes(ctx, fc.Args["ids"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []model.Node) graphql.Marshaler {
+			return ec.marshalNNode2ᚕgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐNode(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_nodes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("FieldContext.Child cannot be called on type INTERFACE")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_nodes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26836,10 +27048,10 @@ func (ec *executionContext) _Query_viewer(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.Viewer) graphql.Marshaler {
-			return ec.marshalNViewer2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐViewer(ctx, selections, v)
+			return ec.marshalOViewer2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐViewer(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_viewer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -26869,10 +27081,10 @@ func (ec *executionContext) _Query_collection(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
-			return ec.marshalNCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_collection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -26913,10 +27125,10 @@ func (ec *executionContext) _Query_customField(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
-			return ec.marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
+			return ec.marshalOCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_customField(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -26957,10 +27169,10 @@ func (ec *executionContext) _Query_organizationInviteLink(ctx context.Context, f
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
-			return ec.marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
+			return ec.marshalOInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_organizationInviteLink(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27001,10 +27213,10 @@ func (ec *executionContext) _Query_openAPISpec(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
-			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpec(ctx, selections, v)
+			return ec.marshalOOpenAPISpec2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpec(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_openAPISpec(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27045,10 +27257,10 @@ func (ec *executionContext) _Query_organization(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+			return ec.marshalOOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_organization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27089,10 +27301,10 @@ func (ec *executionContext) _Query_user(ctx context.Context, field graphql.Colle
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+			return ec.marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27133,10 +27345,10 @@ func (ec *executionContext) _Query_samlProvider(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.SAMLProvider) graphql.Marshaler {
-			return ec.marshalNSAMLProvider2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSAMLProvider(ctx, selections, v)
+			return ec.marshalOSAMLProvider2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSAMLProvider(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_samlProvider(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27177,10 +27389,10 @@ func (ec *executionContext) _Query_site(ctx context.Context, field graphql.Colle
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_site(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27221,10 +27433,10 @@ func (ec *executionContext) _Query_publishedSite(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
-			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_publishedSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27265,10 +27477,10 @@ func (ec *executionContext) _Query_space(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
-			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_space(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27309,10 +27521,10 @@ func (ec *executionContext) _Query_memberSpaces(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberSpaceConnection) graphql.Marshaler {
-			return ec.marshalNMemberSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberSpaceConnection(ctx, selections, v)
+			return ec.marshalOMemberSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberSpaceConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_memberSpaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27353,10 +27565,10 @@ func (ec *executionContext) _Query_translation(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
-			return ec.marshalNTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx, selections, v)
+			return ec.marshalOTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Query_translation(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27595,8 +27807,8 @@ func (ec *executionContext) _Revision_files(ctx context.Context, field graphql.C
 			return ec.Resolvers.Revision().Files(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.File) graphql.Marshaler {
-			return ec.marshalNFile2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFileᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.File) graphql.Marshaler {
+			return ec.marshalNFile2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -27717,10 +27929,10 @@ func (ec *executionContext) _Revision_changes(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
-			return ec.marshalNRevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx, selections, v)
+			return ec.marshalORevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Revision_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -27843,11 +28055,11 @@ func (ec *executionContext) _RevisionChange_file(ctx context.Context, field grap
 			return ec.fieldContext_RevisionChange_file(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.File, nil
+			return obj.FileNode(), nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.File) graphql.Marshaler {
-			return ec.marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.File) graphql.Marshaler {
+			return ec.marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFile(ctx, selections, v)
 		},
 		true,
 		false,
@@ -27857,7 +28069,7 @@ func (ec *executionContext) fieldContext_RevisionChange_file(_ context.Context, 
 	fc = &graphql.FieldContext{
 		Object:     "RevisionChange",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_File(ctx, field)
@@ -27875,11 +28087,11 @@ func (ec *executionContext) _RevisionChange_fileBefore(ctx context.Context, fiel
 			return ec.fieldContext_RevisionChange_fileBefore(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.FileBefore, nil
+			return obj.FileBeforeNode(), nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.File) graphql.Marshaler {
-			return ec.marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.File) graphql.Marshaler {
+			return ec.marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFile(ctx, selections, v)
 		},
 		true,
 		false,
@@ -27889,7 +28101,7 @@ func (ec *executionContext) fieldContext_RevisionChange_fileBefore(_ context.Con
 	fc = &graphql.FieldContext{
 		Object:     "RevisionChange",
 		Field:      field,
-		IsMethod:   false,
+		IsMethod:   true,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_File(ctx, field)
@@ -28792,7 +29004,7 @@ func (ec *executionContext) _SSOProviderLogin_id(ctx context.Context, field grap
 			return ec.fieldContext_SSOProviderLogin_id(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
+			return obj.NodeID(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -28803,6 +29015,29 @@ func (ec *executionContext) _SSOProviderLogin_id(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_SSOProviderLogin_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SSOProviderLogin", field, true, false, "ID")
+}
+
+func (ec *executionContext) _SSOProviderLogin_providerId(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SSOProviderLogin_providerId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProviderID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SSOProviderLogin_providerId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SSOProviderLogin", field, false, false, "ID")
 }
 
@@ -29099,7 +29334,30 @@ func (ec *executionContext) _SearchSection_id(ctx context.Context, field graphql
 			return ec.fieldContext_SearchSection_id(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SearchSection().ID(ctx, obj)
+			return obj.ID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchSection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSection", field, true, false, "ID")
+}
+
+func (ec *executionContext) _SearchSection_anchor(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchSection_anchor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Anchor(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -29109,8 +29367,8 @@ func (ec *executionContext) _SearchSection_id(ctx context.Context, field graphql
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_SearchSection_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchSection", field, true, true, "String")
+func (ec *executionContext) fieldContext_SearchSection_anchor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchSection", field, true, false, "String")
 }
 
 func (ec *executionContext) _SearchSection_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
@@ -29122,7 +29380,7 @@ func (ec *executionContext) _SearchSection_title(ctx context.Context, field grap
 			return ec.fieldContext_SearchSection_title(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SearchSection().Title(ctx, obj)
+			return obj.Title(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -29133,7 +29391,7 @@ func (ec *executionContext) _SearchSection_title(ctx context.Context, field grap
 	)
 }
 func (ec *executionContext) fieldContext_SearchSection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchSection", field, true, true, "String")
+	return graphql.NewScalarFieldContext("SearchSection", field, true, false, "String")
 }
 
 func (ec *executionContext) _SearchSection_path(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
@@ -29145,7 +29403,7 @@ func (ec *executionContext) _SearchSection_path(ctx context.Context, field graph
 			return ec.fieldContext_SearchSection_path(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SearchSection().Path(ctx, obj)
+			return obj.Path, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -29156,7 +29414,7 @@ func (ec *executionContext) _SearchSection_path(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_SearchSection_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchSection", field, true, true, "String")
+	return graphql.NewScalarFieldContext("SearchSection", field, false, false, "String")
 }
 
 func (ec *executionContext) _SearchSection_body(ctx context.Context, field graphql.CollectedField, obj *model.SearchSection) (ret graphql.Marshaler) {
@@ -29168,7 +29426,7 @@ func (ec *executionContext) _SearchSection_body(ctx context.Context, field graph
 			return ec.fieldContext_SearchSection_body(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.SearchSection().Body(ctx, obj)
+			return obj.Body(), nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -29179,7 +29437,7 @@ func (ec *executionContext) _SearchSection_body(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_SearchSection_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SearchSection", field, true, true, "String")
+	return graphql.NewScalarFieldContext("SearchSection", field, true, false, "String")
 }
 
 func (ec *executionContext) _Site_id(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
@@ -29402,10 +29660,10 @@ func (ec *executionContext) _Site_organization(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+			return ec.marshalOOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Site_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -29585,10 +29843,10 @@ func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SiteShareLink) graphql.Marshaler {
-			return ec.marshalNSiteShareLink2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLinkᚄ(ctx, selections, v)
+			return ec.marshalOSiteShareLink2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLinkᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Site_shareLinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -29663,10 +29921,10 @@ func (ec *executionContext) _Site_publishingAuth(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
-			return ec.marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
+			return ec.marshalOSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Site_publishingAuth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -30971,10 +31229,10 @@ func (ec *executionContext) _Space_organization(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+			return ec.marshalOOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31259,10 +31517,10 @@ func (ec *executionContext) _Space_changeRequests(ctx context.Context, field gra
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
-			return ec.marshalNChangeRequestConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestConnection(ctx, selections, v)
+			return ec.marshalOChangeRequestConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_changeRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31303,10 +31561,10 @@ func (ec *executionContext) _Space_changeRequest(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
-			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_changeRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31347,10 +31605,10 @@ func (ec *executionContext) _Space_comments(ctx context.Context, field graphql.C
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentConnection) graphql.Marshaler {
-			return ec.marshalNCommentConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentConnection(ctx, selections, v)
+			return ec.marshalOCommentConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_comments(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31391,10 +31649,10 @@ func (ec *executionContext) _Space_comment(ctx context.Context, field graphql.Co
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Comment) graphql.Marshaler {
-			return ec.marshalNComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐComment(ctx, selections, v)
+			return ec.marshalOComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐComment(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_comment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31435,10 +31693,10 @@ func (ec *executionContext) _Space_commenters(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
-			return ec.marshalNMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberConnection(ctx, selections, v)
+			return ec.marshalOMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_commenters(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31479,10 +31737,10 @@ func (ec *executionContext) _Space_revisions(ctx context.Context, field graphql.
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RevisionConnection) graphql.Marshaler {
-			return ec.marshalNRevisionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionConnection(ctx, selections, v)
+			return ec.marshalORevisionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_revisions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31567,10 +31825,10 @@ func (ec *executionContext) _Space_links(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.LinksPage) graphql.Marshaler {
-			return ec.marshalNLinksResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinksPage(ctx, selections, v)
+			return ec.marshalOLinksResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinksPage(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_links(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31611,10 +31869,10 @@ func (ec *executionContext) _Space_fileBacklinks(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
-			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+			return ec.marshalOPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_fileBacklinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31655,10 +31913,10 @@ func (ec *executionContext) _Space_pageBacklinks(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Page) graphql.Marshaler {
-			return ec.marshalNPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
+			return ec.marshalOPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_pageBacklinks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31699,10 +31957,10 @@ func (ec *executionContext) _Space_search(ctx context.Context, field graphql.Col
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.SearchPageConnection) graphql.Marshaler {
-			return ec.marshalNSearchPageConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageConnection(ctx, selections, v)
+			return ec.marshalOSearchPageConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -31742,10 +32000,10 @@ func (ec *executionContext) _Space_customFields(ctx context.Context, field graph
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SpaceCustomFieldValue) graphql.Marshaler {
-			return ec.marshalNSpaceCustomFieldValue2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValueᚄ(ctx, selections, v)
+			return ec.marshalOSpaceCustomFieldValue2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValueᚄ(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Space_customFields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -32473,10 +32731,10 @@ func (ec *executionContext) _Team_teamMembers(ctx context.Context, field graphql
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamMemberConnection) graphql.Marshaler {
-			return ec.marshalNTeamMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMemberConnection(ctx, selections, v)
+			return ec.marshalOTeamMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMemberConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Team_teamMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -32767,8 +33025,8 @@ func (ec *executionContext) _TeamMember_member(ctx context.Context, field graphq
 			return ec.Resolvers.TeamMember().Member(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
-			return ec.marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐMember(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMember(ctx, selections, v)
 		},
 		true,
 		true,
@@ -33613,10 +33871,10 @@ func (ec *executionContext) _Viewer_organizationsConnection(ctx context.Context,
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.OrganizationConnection) graphql.Marshaler {
-			return ec.marshalNOrganizationConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrganizationConnection(ctx, selections, v)
+			return ec.marshalOOrganizationConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrganizationConnection(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Viewer_organizationsConnection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -36817,6 +37075,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._SiteSpace(ctx, sel, obj)
+	case ent.SiteShareLink:
+		return ec._SiteShareLink(ctx, sel, &obj)
+	case *ent.SiteShareLink:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteShareLink(ctx, sel, obj)
 	case ent.SiteSectionGroup:
 		return ec._SiteSectionGroup(ctx, sel, &obj)
 	case *ent.SiteSectionGroup:
@@ -36838,6 +37103,20 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Site(ctx, sel, obj)
+	case model.SearchSection:
+		return ec._SearchSection(ctx, sel, &obj)
+	case *model.SearchSection:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SearchSection(ctx, sel, obj)
+	case model.SSOProviderLogin:
+		return ec._SSOProviderLogin(ctx, sel, &obj)
+	case *model.SSOProviderLogin:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SSOProviderLogin(ctx, sel, obj)
 	case ent.SAMLProvider:
 		return ec._SAMLProvider(ctx, sel, &obj)
 	case *ent.SAMLProvider:
@@ -36852,6 +37131,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Revision(ctx, sel, obj)
+	case model.Page:
+		return ec._Page(ctx, sel, &obj)
+	case *model.Page:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Page(ctx, sel, obj)
 	case ent.Organization:
 		return ec._Organization(ctx, sel, &obj)
 	case *ent.Organization:
@@ -36859,6 +37145,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Organization(ctx, sel, obj)
+	case ent.OpenAPISpecVersion:
+		return ec._OpenAPISpecVersion(ctx, sel, &obj)
+	case *ent.OpenAPISpecVersion:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._OpenAPISpecVersion(ctx, sel, obj)
 	case ent.OpenAPISpec:
 		return ec._OpenAPISpec(ctx, sel, &obj)
 	case *ent.OpenAPISpec:
@@ -36866,6 +37159,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._OpenAPISpec(ctx, sel, obj)
+	case model.Member:
+		return ec._Member(ctx, sel, &obj)
+	case *model.Member:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Member(ctx, sel, obj)
 	case ent.Invite:
 		return ec._Invite(ctx, sel, &obj)
 	case *ent.Invite:
@@ -36873,6 +37173,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Invite(ctx, sel, obj)
+	case model.File:
+		return ec._File(ctx, sel, &obj)
+	case *model.File:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._File(ctx, sel, obj)
 	case ent.CustomField:
 		return ec._CustomField(ctx, sel, &obj)
 	case *ent.CustomField:
@@ -36887,6 +37194,20 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._CommentReply(ctx, sel, obj)
+	case model.CommentPageTarget:
+		return ec._CommentPageTarget(ctx, sel, &obj)
+	case *model.CommentPageTarget:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CommentPageTarget(ctx, sel, obj)
+	case model.CommentNodeTarget:
+		return ec._CommentNodeTarget(ctx, sel, &obj)
+	case *model.CommentNodeTarget:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CommentNodeTarget(ctx, sel, obj)
 	case ent.Comment:
 		return ec._Comment(ctx, sel, &obj)
 	case *ent.Comment:
@@ -37021,43 +37342,43 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				})
 		case "comments":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_comments(ctx, field, obj)
 				})
 		case "comment":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_comment(ctx, field, obj)
 				})
 		case "commenters":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_commenters(ctx, field, obj)
 				})
 		case "changes":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_changes(ctx, field, obj)
 				})
 		case "links":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_links(ctx, field, obj)
 				})
 		case "fileBacklinks":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_fileBacklinks(ctx, field, obj)
 				})
 		case "pageBacklinks":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_pageBacklinks(ctx, field, obj)
 				})
@@ -37265,13 +37586,13 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				})
 		case "spaces":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Collection_spaces(ctx, field, obj)
 				})
 		case "collections":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Collection_collections(ctx, field, obj)
 				})
@@ -37526,7 +37847,7 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				})
 		case "replies":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Comment_replies(ctx, field, obj)
 				})
@@ -37640,7 +37961,7 @@ func (ec *executionContext) _CommentEdge(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
-var commentNodeTargetImplementors = []string{"CommentNodeTarget"}
+var commentNodeTargetImplementors = []string{"CommentNodeTarget", "Node"}
 
 func (ec *executionContext) _CommentNodeTarget(ctx context.Context, sel ast.SelectionSet, obj *model.CommentNodeTarget) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, commentNodeTargetImplementors)
@@ -37653,6 +37974,11 @@ func (ec *executionContext) _CommentNodeTarget(ctx context.Context, sel ast.Sele
 			out.Values[i] = graphql.MarshalString("CommentNodeTarget")
 		case "id":
 			out.Values[i] = ec._CommentNodeTarget_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodeId":
+			out.Values[i] = ec._CommentNodeTarget_nodeId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -37678,7 +38004,7 @@ func (ec *executionContext) _CommentNodeTarget(ctx context.Context, sel ast.Sele
 	return out
 }
 
-var commentPageTargetImplementors = []string{"CommentPageTarget"}
+var commentPageTargetImplementors = []string{"CommentPageTarget", "Node"}
 
 func (ec *executionContext) _CommentPageTarget(ctx context.Context, sel ast.SelectionSet, obj *model.CommentPageTarget) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, commentPageTargetImplementors)
@@ -37691,6 +38017,11 @@ func (ec *executionContext) _CommentPageTarget(ctx context.Context, sel ast.Sele
 			out.Values[i] = graphql.MarshalString("CommentPageTarget")
 		case "id":
 			out.Values[i] = ec._CommentPageTarget_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageId":
+			out.Values[i] = ec._CommentPageTarget_pageId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -38346,9 +38677,9 @@ func (ec *executionContext) _EmojiReactionUser(ctx context.Context, sel ast.Sele
 	return out
 }
 
-var fileImplementors = []string{"File"}
+var fileImplementors = []string{"File", "Node"}
 
-func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj *ent.File) graphql.Marshaler {
+func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj *model.File) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, fileImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -38358,11 +38689,15 @@ func (ec *executionContext) _File(ctx context.Context, sel ast.SelectionSet, obj
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("File")
 		case "id":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._File_id(ctx, field, obj)
-				})
+			out.Values[i] = ec._File_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fileId":
+			out.Values[i] = ec._File_fileId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "name":
 			out.Values[i] = ec._File_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -38818,9 +39153,9 @@ func (ec *executionContext) _LinksResult(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
-var memberImplementors = []string{"Member"}
+var memberImplementors = []string{"Member", "Node"}
 
-func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *ent.Member) graphql.Marshaler {
+func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, obj *model.Member) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, memberImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -38873,7 +39208,7 @@ func (ec *executionContext) _Member(ctx context.Context, sel ast.SelectionSet, o
 				})
 		case "teams":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Member_teams(ctx, field, obj)
 				})
@@ -39155,574 +39490,574 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createOrganization(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateOrganization":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateOrganization(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "pingOrganization":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_pingOrganization(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createChangeRequest":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createChangeRequest(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateChangeRequest":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateChangeRequest(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "mergeChangeRequest":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_mergeChangeRequest(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateChangeRequestFromMain":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateChangeRequestFromMain(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createCollection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createCollection(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateCollection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateCollection(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteCollection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteCollection(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "moveCollection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_moveCollection(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "transferCollection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_transferCollection(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "postComment":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_postComment(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateComment":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateComment(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteComment":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteComment(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "postCommentReply":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_postCommentReply(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateCommentReply":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateCommentReply(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteCommentReply":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteCommentReply(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateChangeRequestContent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateChangeRequestContent(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSpaceContent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSpaceContent(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createCustomField":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createCustomField(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateCustomField":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateCustomField(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteCustomField":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteCustomField(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "importContent":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_importContent(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createOrganizationInvite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createOrganizationInvite(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateOrganizationInvite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateOrganizationInvite(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteOrganizationInvite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteOrganizationInvite(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "joinOrganizationWithInvite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_joinOrganizationWithInvite(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateMember(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "removeMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeMember(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "setMemberSSO":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_setMemberSSO(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createOpenAPISpec":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createOpenAPISpec(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "putOpenAPISpec":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_putOpenAPISpec(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteOpenAPISpec":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteOpenAPISpec(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "changeRequestPDF":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changeRequestPDF(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "spacePDF":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_spacePDF(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createSAMLProvider":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSAMLProvider(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSAMLProvider":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSAMLProvider(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteSAMLProvider":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSAMLProvider(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createSite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSite(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSite(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteSite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSite(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "publishSite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_publishSite(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "unpublishSite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_unpublishSite(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "addSiteSection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_addSiteSection(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSiteSection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSiteSection(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteSiteSection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSiteSection(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "moveSiteSection":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_moveSiteSection(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "addSiteSectionGroup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_addSiteSectionGroup(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSiteSectionGroup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSiteSectionGroup(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteSiteSectionGroup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSiteSectionGroup(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "addSectionToGroup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_addSectionToGroup(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "removeSectionFromGroup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeSectionFromGroup(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "moveSiteSectionGroup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_moveSiteSectionGroup(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "addSiteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_addSiteSpace(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSiteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSiteSpace(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteSiteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSiteSpace(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "moveSiteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_moveSiteSpace(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createSiteShareLink":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSiteShareLink(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSiteShareLink":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSiteShareLink(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteSiteShareLink":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSiteShareLink(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSitePublishingAuth":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSitePublishingAuth(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "regenerateSitePublishingAuth":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_regenerateSitePublishingAuth(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSiteCustomization":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSiteCustomization(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSiteAdaptiveSchema":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSiteAdaptiveSchema(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSpace(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSpace(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSpace(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "restoreSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_restoreSpace(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "duplicateSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_duplicateSpace(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "moveSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_moveSpace(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "transferSpace":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_transferSpace(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateSpaceCustomFields":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateSpaceCustomFields(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTeam(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateTeam(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteTeam":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteTeam(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateTeamMembers":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateTeamMembers(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "addTeamMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_addTeamMember(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "removeTeamMember":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removeTeamMember(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "createTranslation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createTranslation(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "updateTranslation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateTranslation(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "deleteTranslation":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteTranslation(ctx, field)
 			})
-			if out.Values[i] == graphql.Null {
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -39824,7 +40159,7 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 				})
 		case "versions":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._OpenAPISpec_versions(ctx, field, obj)
 				})
@@ -40099,7 +40434,7 @@ func (ec *executionContext) _OpenAPISpecURLs(ctx context.Context, sel ast.Select
 	return out
 }
 
-var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion"}
+var openAPISpecVersionImplementors = []string{"OpenAPISpecVersion", "Node"}
 
 func (ec *executionContext) _OpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, obj *ent.OpenAPISpecVersion) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecVersionImplementors)
@@ -40379,43 +40714,43 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				})
 		case "changeRequests":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_changeRequests(ctx, field, obj)
 				})
 		case "collections":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_collections(ctx, field, obj)
 				})
 		case "customFields":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_customFields(ctx, field, obj)
 				})
 		case "inviteLinksConnection":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_inviteLinksConnection(ctx, field, obj)
 				})
 		case "members":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_members(ctx, field, obj)
 				})
 		case "openAPISpecs":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_openAPISpecs(ctx, field, obj)
 				})
 		case "samlProviders":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_samlProviders(ctx, field, obj)
 				})
@@ -40427,31 +40762,31 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				})
 		case "search":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_search(ctx, field, obj)
 				})
 		case "sites":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_sites(ctx, field, obj)
 				})
 		case "spaces":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_spaces(ctx, field, obj)
 				})
 		case "teams":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_teams(ctx, field, obj)
 				})
 		case "translations":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_translations(ctx, field, obj)
 				})
@@ -40722,7 +41057,7 @@ func (ec *executionContext) _OrganizationURLs(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var pageImplementors = []string{"Page"}
+var pageImplementors = []string{"Page", "Node"}
 
 func (ec *executionContext) _Page(ctx context.Context, sel ast.SelectionSet, obj *model.Page) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, pageImplementors)
@@ -40734,56 +41069,55 @@ func (ec *executionContext) _Page(ctx context.Context, sel ast.SelectionSet, obj
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("Page")
 		case "id":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Page_id(ctx, field, obj)
-				})
+			out.Values[i] = ec._Page_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "pageId":
+			out.Values[i] = ec._Page_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "title":
 			out.Values[i] = ec._Page_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "emoji":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Page_emoji(ctx, field, obj)
-				})
+			out.Values[i] = ec._Page_emoji(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "type":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Page_type(ctx, field, obj)
-				})
+			out.Values[i] = ec._Page_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "slug":
 			out.Values[i] = ec._Page_slug(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "path":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Page_path(ctx, field, obj)
-				})
+			out.Values[i] = ec._Page_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "description":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Page_description(ctx, field, obj)
-				})
+			out.Values[i] = ec._Page_description(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "hidden":
 			out.Values[i] = ec._Page_hidden(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "href":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Page_href(ctx, field, obj)
-				})
+			out.Values[i] = ec._Page_href(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdAt":
 			out.Values[i] = ec._Page_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -40795,11 +41129,10 @@ func (ec *executionContext) _Page(ctx context.Context, sel ast.SelectionSet, obj
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "pages":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Page_pages(ctx, field, obj)
-				})
+			out.Values[i] = ec._Page_pages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "markdown":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -40820,22 +41153,20 @@ func (ec *executionContext) _Page(ctx context.Context, sel ast.SelectionSet, obj
 				})
 		case "comments":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Page_comments(ctx, field, obj)
 				})
 		case "parent":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, false,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Page_parent(ctx, field, obj)
-				})
+			out.Values[i] = ec._Page_parent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "ancestors":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._Page_ancestors(ctx, field, obj)
-				})
+			out.Values[i] = ec._Page_ancestors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -40959,81 +41290,87 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_node(ctx, field)
 				})
-		case "viewer":
+		case "nodes":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_nodes(ctx, field)
+				})
+		case "viewer":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_viewer(ctx, field)
 				})
 		case "collection":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_collection(ctx, field)
 				})
 		case "customField":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_customField(ctx, field)
 				})
 		case "organizationInviteLink":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_organizationInviteLink(ctx, field)
 				})
 		case "openAPISpec":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_openAPISpec(ctx, field)
 				})
 		case "organization":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_organization(ctx, field)
 				})
 		case "user":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_user(ctx, field)
 				})
 		case "samlProvider":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_samlProvider(ctx, field)
 				})
 		case "site":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_site(ctx, field)
 				})
 		case "publishedSite":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_publishedSite(ctx, field)
 				})
 		case "space":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_space(ctx, field)
 				})
 		case "memberSpaces":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_memberSpaces(ctx, field)
 				})
 		case "translation":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_translation(ctx, field)
 				})
@@ -41126,7 +41463,7 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				})
 		case "changes":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Revision_changes(ctx, field, obj)
 				})
@@ -41594,7 +41931,7 @@ func (ec *executionContext) _SAMLServiceProvider(ctx context.Context, sel ast.Se
 	return out
 }
 
-var sSOProviderLoginImplementors = []string{"SSOProviderLogin"}
+var sSOProviderLoginImplementors = []string{"SSOProviderLogin", "Node"}
 
 func (ec *executionContext) _SSOProviderLogin(ctx context.Context, sel ast.SelectionSet, obj *model.SSOProviderLogin) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, sSOProviderLoginImplementors)
@@ -41607,6 +41944,11 @@ func (ec *executionContext) _SSOProviderLogin(ctx context.Context, sel ast.Selec
 			out.Values[i] = graphql.MarshalString("SSOProviderLogin")
 		case "id":
 			out.Values[i] = ec._SSOProviderLogin_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "providerId":
+			out.Values[i] = ec._SSOProviderLogin_providerId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -41761,7 +42103,7 @@ func (ec *executionContext) _SearchPageEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var searchSectionImplementors = []string{"SearchSection"}
+var searchSectionImplementors = []string{"SearchSection", "Node"}
 
 func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.SelectionSet, obj *model.SearchSection) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, searchSectionImplementors)
@@ -41773,29 +42115,30 @@ func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.Selectio
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SearchSection")
 		case "id":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._SearchSection_id(ctx, field, obj)
-				})
+			out.Values[i] = ec._SearchSection_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "anchor":
+			out.Values[i] = ec._SearchSection_anchor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "title":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._SearchSection_title(ctx, field, obj)
-				})
+			out.Values[i] = ec._SearchSection_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "path":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._SearchSection_path(ctx, field, obj)
-				})
+			out.Values[i] = ec._SearchSection_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "body":
-			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
-				func(ctx context.Context) graphql.Marshaler {
-					return ec._SearchSection_body(ctx, field, obj)
-				})
+			out.Values[i] = ec._SearchSection_body(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -41871,7 +42214,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "organization":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_organization(ctx, field, obj)
 				})
@@ -41907,7 +42250,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				})
 		case "shareLinks":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_shareLinks(ctx, field, obj)
 				})
@@ -41925,7 +42268,7 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				})
 		case "publishingAuth":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_publishingAuth(ctx, field, obj)
 				})
@@ -42241,7 +42584,7 @@ func (ec *executionContext) _SiteSectionGroup(ctx context.Context, sel ast.Selec
 	return out
 }
 
-var siteShareLinkImplementors = []string{"SiteShareLink"}
+var siteShareLinkImplementors = []string{"SiteShareLink", "Node"}
 
 func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteShareLink) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, siteShareLinkImplementors)
@@ -42475,7 +42818,7 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "organization":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_organization(ctx, field, obj)
 				})
@@ -42534,37 +42877,37 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				})
 		case "changeRequests":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_changeRequests(ctx, field, obj)
 				})
 		case "changeRequest":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_changeRequest(ctx, field, obj)
 				})
 		case "comments":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_comments(ctx, field, obj)
 				})
 		case "comment":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_comment(ctx, field, obj)
 				})
 		case "commenters":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_commenters(ctx, field, obj)
 				})
 		case "revisions":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_revisions(ctx, field, obj)
 				})
@@ -42576,31 +42919,31 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				})
 		case "links":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_links(ctx, field, obj)
 				})
 		case "fileBacklinks":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_fileBacklinks(ctx, field, obj)
 				})
 		case "pageBacklinks":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_pageBacklinks(ctx, field, obj)
 				})
 		case "search":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_search(ctx, field, obj)
 				})
 		case "customFields":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_customFields(ctx, field, obj)
 				})
@@ -42918,7 +43261,7 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				})
 		case "teamMembers":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Team_teamMembers(ctx, field, obj)
 				})
@@ -43529,7 +43872,7 @@ func (ec *executionContext) _Viewer(ctx context.Context, sel ast.SelectionSet, o
 				})
 		case "organizationsConnection":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
-				true, true,
+				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Viewer_organizationsConnection(ctx, field, obj)
 				})
@@ -43952,14 +44295,6 @@ func (ec *executionContext) marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfoli
 	return ec._ChangeRequest(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNChangeRequestConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestConnection(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "ChangeRequestConnection!")
-		return graphql.Null
-	}
-	return ec._ChangeRequestConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -44030,14 +44365,6 @@ func (ec *executionContext) marshalNCollection2ᚖgithubᚗcomᚋfolioᚋfolio�
 	return ec._Collection(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCollectionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCollectionConnection(ctx context.Context, sel ast.SelectionSet, v *model.CollectionConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "CollectionConnection!")
-		return graphql.Null
-	}
-	return ec._CollectionConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNCollectionEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCollectionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CollectionEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -44086,14 +44413,6 @@ func (ec *executionContext) marshalNComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋen
 	return ec._Comment(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCommentConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentConnection(ctx context.Context, sel ast.SelectionSet, v *model.CommentConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "CommentConnection!")
-		return graphql.Null
-	}
-	return ec._CommentConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNCommentEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -44132,14 +44451,6 @@ func (ec *executionContext) marshalNCommentReply2ᚖgithubᚗcomᚋfolioᚋfolio
 		return graphql.Null
 	}
 	return ec._CommentReply(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNCommentReplyConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentReplyConnection(ctx context.Context, sel ast.SelectionSet, v *model.CommentReplyConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "CommentReplyConnection!")
-		return graphql.Null
-	}
-	return ec._CommentReplyConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCommentReplyEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentReplyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentReplyEdge) graphql.Marshaler {
@@ -44347,14 +44658,6 @@ func (ec *executionContext) marshalNCustomField2ᚖgithubᚗcomᚋfolioᚋfolio�
 	return ec._CustomField(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNCustomFieldConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldConnection(ctx context.Context, sel ast.SelectionSet, v *model.CustomFieldConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "CustomFieldConnection!")
-		return graphql.Null
-	}
-	return ec._CustomFieldConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNCustomFieldEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CustomFieldEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -44520,11 +44823,11 @@ func (ec *executionContext) marshalNEmojiReactionUser2ᚖgithubᚗcomᚋfolioᚋ
 	return ec._EmojiReactionUser(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNFile2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.File) graphql.Marshaler {
+func (ec *executionContext) marshalNFile2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.File) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx, sel, v[i])
+		return ec.marshalNFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFile(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -44536,7 +44839,7 @@ func (ec *executionContext) marshalNFile2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋen
 	return ret
 }
 
-func (ec *executionContext) marshalNFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx context.Context, sel ast.SelectionSet, v *ent.File) graphql.Marshaler {
+func (ec *executionContext) marshalNFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFile(ctx context.Context, sel ast.SelectionSet, v *model.File) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "File!")
 		return graphql.Null
@@ -44563,12 +44866,33 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 	return res
 }
 
-func (ec *executionContext) marshalNImportResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐImportResult(ctx context.Context, sel ast.SelectionSet, v *model.ImportResult) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "ImportResult!")
-		return graphql.Null
+func (ec *executionContext) unmarshalNID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
 	}
-	return ec._ImportResult(ctx, sel, v)
+	return res, nil
+}
+
+func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNImportSource2string(ctx context.Context, v any) (string, error) {
@@ -44623,14 +44947,6 @@ func (ec *executionContext) marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋent
 	return ec._Invite(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNInviteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteConnection(ctx context.Context, sel ast.SelectionSet, v *model.InviteConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "InviteConnection!")
-		return graphql.Null
-	}
-	return ec._InviteConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNInviteEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InviteEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -44653,14 +44969,6 @@ func (ec *executionContext) marshalNInviteEdge2ᚖgithubᚗcomᚋfolioᚋfolio�
 		return graphql.Null
 	}
 	return ec._InviteEdge(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNJoinOrganizationResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐJoinOrganizationResult(ctx context.Context, sel ast.SelectionSet, v *model.JoinOrganizationResult) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "JoinOrganizationResult!")
-		return graphql.Null
-	}
-	return ec._JoinOrganizationResult(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNLinkKind2string(ctx context.Context, v any) (string, error) {
@@ -44751,28 +45059,12 @@ func (ec *executionContext) marshalNLinkUsage2ᚖgithubᚗcomᚋfolioᚋfolioᚋ
 	return ec._LinkUsage(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNLinksResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinksPage(ctx context.Context, sel ast.SelectionSet, v *model.LinksPage) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "LinksResult!")
-		return graphql.Null
-	}
-	return ec._LinksResult(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐMember(ctx context.Context, sel ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+func (ec *executionContext) marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMember(ctx context.Context, sel ast.SelectionSet, v *model.Member) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Member!")
 		return graphql.Null
 	}
 	return ec._Member(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberConnection(ctx context.Context, sel ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "MemberConnection!")
-		return graphql.Null
-	}
-	return ec._MemberConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNMemberEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberEdge) graphql.Marshaler {
@@ -44807,14 +45099,6 @@ func (ec *executionContext) marshalNMemberSpace2ᚖgithubᚗcomᚋfolioᚋfolio�
 	return ec._MemberSpace(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNMemberSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberSpaceConnection(ctx context.Context, sel ast.SelectionSet, v *model.MemberSpaceConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "MemberSpaceConnection!")
-		return graphql.Null
-	}
-	return ec._MemberSpaceConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNMemberSpaceEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberSpaceEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -44837,14 +45121,6 @@ func (ec *executionContext) marshalNMemberSpaceEdge2ᚖgithubᚗcomᚋfolioᚋfo
 		return graphql.Null
 	}
 	return ec._MemberSpaceEdge(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx context.Context, sel ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "MergeResult!")
-		return graphql.Null
-	}
-	return ec._MergeResult(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNMergeResultKind2string(ctx context.Context, v any) (string, error) {
@@ -44878,20 +45154,22 @@ func (ec *executionContext) unmarshalNMoveInput2githubᚗcomᚋfolioᚋfolioᚋg
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v []model.Node) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalONode2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐNode(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
 func (ec *executionContext) marshalNOpenAPISpec2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "OpenAPISpec!")
 		return graphql.Null
 	}
 	return ec._OpenAPISpec(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNOpenAPISpecConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecConnection(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "OpenAPISpecConnection!")
-		return graphql.Null
-	}
-	return ec._OpenAPISpecConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNOpenAPISpecEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecEdge) graphql.Marshaler {
@@ -45010,14 +45288,6 @@ func (ec *executionContext) marshalNOpenAPISpecVersion2ᚖgithubᚗcomᚋfolio�
 	return ec._OpenAPISpecVersion(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecVersionConnection(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecVersionConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "OpenAPISpecVersionConnection!")
-		return graphql.Null
-	}
-	return ec._OpenAPISpecVersionConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecVersionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecVersionEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -45087,14 +45357,6 @@ func (ec *executionContext) marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolio
 		return graphql.Null
 	}
 	return ec._Organization(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNOrganizationConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrganizationConnection(ctx context.Context, sel ast.SelectionSet, v *model.OrganizationConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "OrganizationConnection!")
-		return graphql.Null
-	}
-	return ec._OrganizationConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNOrganizationEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrganizationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OrganizationEdge) graphql.Marshaler {
@@ -45338,22 +45600,6 @@ var (
 	}
 )
 
-func (ec *executionContext) marshalNRevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx context.Context, sel ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "RevisionChanges!")
-		return graphql.Null
-	}
-	return ec._RevisionChanges(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNRevisionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionConnection(ctx context.Context, sel ast.SelectionSet, v *model.RevisionConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "RevisionConnection!")
-		return graphql.Null
-	}
-	return ec._RevisionConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNRevisionEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.RevisionEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -45426,14 +45672,6 @@ func (ec *executionContext) marshalNSAMLProvider2ᚖgithubᚗcomᚋfolioᚋfolio
 		return graphql.Null
 	}
 	return ec._SAMLProvider(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNSAMLProviderConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSAMLProviderConnection(ctx context.Context, sel ast.SelectionSet, v *model.SAMLProviderConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "SAMLProviderConnection!")
-		return graphql.Null
-	}
-	return ec._SAMLProviderConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSAMLProviderEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSAMLProviderEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SAMLProviderEdge) graphql.Marshaler {
@@ -45518,14 +45756,6 @@ func (ec *executionContext) marshalNSearchPage2ᚖgithubᚗcomᚋfolioᚋfolio�
 	return ec._SearchPage(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSearchPageConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageConnection(ctx context.Context, sel ast.SelectionSet, v *model.SearchPageConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "SearchPageConnection!")
-		return graphql.Null
-	}
-	return ec._SearchPageConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNSearchPageEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchPageEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -45582,14 +45812,6 @@ func (ec *executionContext) marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 	return ec._Site(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSiteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "SiteConnection!")
-		return graphql.Null
-	}
-	return ec._SiteConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNSiteEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -45620,14 +45842,6 @@ func (ec *executionContext) marshalNSitePublishedURLs2ᚖgithubᚗcomᚋfolioᚋ
 		return graphql.Null
 	}
 	return ec._SitePublishedURLs(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "SitePublishingAuth!")
-		return graphql.Null
-	}
-	return ec._SitePublishingAuth(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
@@ -45676,22 +45890,6 @@ func (ec *executionContext) marshalNSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋf
 		return graphql.Null
 	}
 	return ec._SiteSectionGroup(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNSiteShareLink2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteShareLink) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
 }
 
 func (ec *executionContext) marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx context.Context, sel ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
@@ -45804,30 +46002,6 @@ func (ec *executionContext) marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 		return graphql.Null
 	}
 	return ec._Space(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceConnection(ctx context.Context, sel ast.SelectionSet, v *model.SpaceConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "SpaceConnection!")
-		return graphql.Null
-	}
-	return ec._SpaceConnection(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNSpaceCustomFieldValue2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValueᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceCustomFieldValue) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNSpaceCustomFieldValue2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValue(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
 }
 
 func (ec *executionContext) marshalNSpaceCustomFieldValue2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValue(ctx context.Context, sel ast.SelectionSet, v *model.SpaceCustomFieldValue) graphql.Marshaler {
@@ -45963,14 +46137,6 @@ func (ec *executionContext) marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 	return ec._Team(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTeamConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamConnection(ctx context.Context, sel ast.SelectionSet, v *model.TeamConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "TeamConnection!")
-		return graphql.Null
-	}
-	return ec._TeamConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNTeamEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -46001,14 +46167,6 @@ func (ec *executionContext) marshalNTeamMember2ᚖgithubᚗcomᚋfolioᚋfolio�
 		return graphql.Null
 	}
 	return ec._TeamMember(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNTeamMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMemberConnection(ctx context.Context, sel ast.SelectionSet, v *model.TeamMemberConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "TeamMemberConnection!")
-		return graphql.Null
-	}
-	return ec._TeamMemberConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNTeamMemberEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamMemberEdge) graphql.Marshaler {
@@ -46132,14 +46290,6 @@ func (ec *executionContext) marshalNTranslationSettings2ᚖgithubᚗcomᚋfolio�
 	return ec._TranslationSettings(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNTranslationSettingsConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsConnection(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSettingsConnection) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "TranslationSettingsConnection!")
-		return graphql.Null
-	}
-	return ec._TranslationSettingsConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) marshalNTranslationSettingsEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationSettingsEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -46261,14 +46411,6 @@ func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
-}
-
-func (ec *executionContext) marshalNViewer2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐViewer(ctx context.Context, sel ast.SelectionSet, v *model.Viewer) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "Viewer!")
-		return graphql.Null
-	}
-	return ec._Viewer(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -46468,6 +46610,13 @@ func (ec *executionContext) marshalOChangeRequest2ᚖgithubᚗcomᚋfolioᚋfoli
 	return ec._ChangeRequest(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOChangeRequestConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestConnection(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangeRequestConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, v any) (*changerequest.Status, error) {
 	if v == nil {
 		return nil, nil
@@ -46509,6 +46658,27 @@ func (ec *executionContext) marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolio�
 	return ec._Collection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOCollectionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCollectionConnection(ctx context.Context, sel ast.SelectionSet, v *model.CollectionConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CollectionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐComment(ctx context.Context, sel ast.SelectionSet, v *ent.Comment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Comment(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCommentConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentConnection(ctx context.Context, sel ast.SelectionSet, v *model.CommentConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CommentConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOCommentNodeTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentNodeTarget(ctx context.Context, sel ast.SelectionSet, v *model.CommentNodeTarget) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -46521,6 +46691,20 @@ func (ec *executionContext) marshalOCommentPageTarget2ᚖgithubᚗcomᚋfolioᚋ
 		return graphql.Null
 	}
 	return ec._CommentPageTarget(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCommentReply2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCommentReply(ctx context.Context, sel ast.SelectionSet, v *ent.CommentReply) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CommentReply(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCommentReplyConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentReplyConnection(ctx context.Context, sel ast.SelectionSet, v *model.CommentReplyConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CommentReplyConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOCommentStatusFilter2ᚖstring(ctx context.Context, v any) (*string, error) {
@@ -46586,6 +46770,20 @@ var (
 		organization.CommunityTypeEducation:  "education",
 	}
 )
+
+func (ec *executionContext) marshalOCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx context.Context, sel ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CustomField(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCustomFieldConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCustomFieldConnection(ctx context.Context, sel ast.SelectionSet, v *model.CustomFieldConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CustomFieldConnection(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalODefaultContentInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐDefaultContentInput(ctx context.Context, v any) (*model.DefaultContentInput, error) {
 	if v == nil {
@@ -46665,7 +46863,7 @@ var (
 	}
 )
 
-func (ec *executionContext) marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐFile(ctx context.Context, sel ast.SelectionSet, v *ent.File) graphql.Marshaler {
+func (ec *executionContext) marshalOFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFile(ctx context.Context, sel ast.SelectionSet, v *model.File) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
@@ -46761,6 +46959,13 @@ func (ec *executionContext) marshalOID2ᚖstring(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalOImportResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐImportResult(ctx context.Context, sel ast.SelectionSet, v *model.ImportResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ImportResult(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
 	if v == nil {
 		return nil, nil
@@ -46777,6 +46982,27 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx context.Context, sel ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Invite(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOInviteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteConnection(ctx context.Context, sel ast.SelectionSet, v *model.InviteConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InviteConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOJoinOrganizationResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐJoinOrganizationResult(ctx context.Context, sel ast.SelectionSet, v *model.JoinOrganizationResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._JoinOrganizationResult(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOLinkStatus2ᚖstring(ctx context.Context, v any) (*string, error) {
@@ -46811,6 +47037,27 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalOLinksResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐLinksPage(ctx context.Context, sel ast.SelectionSet, v *model.LinksPage) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LinksResult(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMember(ctx context.Context, sel ast.SelectionSet, v *model.Member) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Member(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberConnection(ctx context.Context, sel ast.SelectionSet, v *model.MemberConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MemberConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberRoleFilter(ctx context.Context, v any) (*model.MemberRoleFilter, error) {
 	if v == nil {
 		return nil, nil
@@ -46843,11 +47090,39 @@ func (ec *executionContext) marshalOMemberSort2ᚖgithubᚗcomᚋfolioᚋfolio�
 	return v
 }
 
+func (ec *executionContext) marshalOMemberSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberSpaceConnection(ctx context.Context, sel ast.SelectionSet, v *model.MemberSpaceConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MemberSpaceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMergeResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMergeResult(ctx context.Context, sel ast.SelectionSet, v *model.MergeResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MergeResult(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalONode2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Node(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOpenAPISpec2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpec(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OpenAPISpec(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOpenAPISpecConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecConnection(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OpenAPISpecConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOOpenAPISpecProcessingErrorCode2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋopenapispecᚐLastProcessErrorCode(ctx context.Context, v any) (*openapispec.LastProcessErrorCode, error) {
@@ -46876,6 +47151,13 @@ func (ec *executionContext) marshalOOpenAPISpecVersion2ᚖgithubᚗcomᚋfolio�
 	return ec._OpenAPISpecVersion(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOOpenAPISpecVersionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecVersionConnection(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecVersionConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OpenAPISpecVersionConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx context.Context, v any) (*model.Order, error) {
 	if v == nil {
 		return nil, nil
@@ -46890,6 +47172,20 @@ func (ec *executionContext) marshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgrap
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx context.Context, sel ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Organization(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOOrganizationConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrganizationConnection(ctx context.Context, sel ast.SelectionSet, v *model.OrganizationConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrganizationConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOOrganizationDefaultContent2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋschemaᚐDefaultContent(ctx context.Context, sel ast.SelectionSet, v *schema.DefaultContent) graphql.Marshaler {
@@ -46973,6 +47269,25 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalOPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Page) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPage(ctx context.Context, sel ast.SelectionSet, v *model.Page) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -47003,6 +47318,20 @@ func (ec *executionContext) marshalORevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 	return ec._Revision(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalORevisionChanges2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionChanges(ctx context.Context, sel ast.SelectionSet, v *model.RevisionChanges) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RevisionChanges(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORevisionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevisionConnection(ctx context.Context, sel ast.SelectionSet, v *model.RevisionConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RevisionConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx context.Context, v any) (*access.Role, error) {
 	if v == nil {
 		return nil, nil
@@ -47019,12 +47348,54 @@ func (ec *executionContext) marshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinter
 	return v
 }
 
+func (ec *executionContext) marshalOSAMLProvider2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSAMLProvider(ctx context.Context, sel ast.SelectionSet, v *ent.SAMLProvider) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SAMLProvider(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSAMLProviderConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSAMLProviderConnection(ctx context.Context, sel ast.SelectionSet, v *model.SAMLProviderConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SAMLProviderConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSearchPageConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSearchPageConnection(ctx context.Context, sel ast.SelectionSet, v *model.SearchPageConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SearchPageConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx context.Context, sel ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Site(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOSiteMoveInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteMoveInput(ctx context.Context, v any) (*model.SiteMoveInput, error) {
 	if v == nil {
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputSiteMoveInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SitePublishingAuth(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
@@ -47039,6 +47410,39 @@ func (ec *executionContext) marshalOSiteSectionGroup2ᚖgithubᚗcomᚋfolioᚋf
 		return graphql.Null
 	}
 	return ec._SiteSectionGroup(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteShareLink2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteShareLink) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOSiteShareLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteShareLink(ctx context.Context, sel ast.SelectionSet, v *ent.SiteShareLink) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteShareLink(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSpace(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSpace) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteSpace(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOSiteType2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋsiteᚐType(ctx context.Context, v any) (*site.Type, error) {
@@ -47118,6 +47522,32 @@ func (ec *executionContext) marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 		return graphql.Null
 	}
 	return ec._Space(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceConnection(ctx context.Context, sel ast.SelectionSet, v *model.SpaceConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SpaceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSpaceCustomFieldValue2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValueᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceCustomFieldValue) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSpaceCustomFieldValue2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValue(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOSpaceVisibility2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋspaceᚐVisibility(ctx context.Context, v any) (*space.Visibility, error) {
@@ -47230,6 +47660,27 @@ func (ec *executionContext) marshalOTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 	return ec._Team(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOTeamConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamConnection(ctx context.Context, sel ast.SelectionSet, v *model.TeamConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TeamConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTeamMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeamMember(ctx context.Context, sel ast.SelectionSet, v *ent.TeamMember) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TeamMember(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTeamMemberConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMemberConnection(ctx context.Context, sel ast.SelectionSet, v *model.TeamMemberConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TeamMemberConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOTeamMembershipInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamMembershipInputᚄ(ctx context.Context, v any) ([]*model.TeamMembershipInput, error) {
 	if v == nil {
 		return nil, nil
@@ -47317,11 +47768,32 @@ func (ec *executionContext) marshalOTranslationLanguage2ᚕstringᚄ(ctx context
 	return ret
 }
 
+func (ec *executionContext) marshalOTranslationSettings2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTranslationSettings(ctx context.Context, sel ast.SelectionSet, v *ent.TranslationSettings) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TranslationSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTranslationSettingsConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTranslationSettingsConnection(ctx context.Context, sel ast.SelectionSet, v *model.TranslationSettingsConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TranslationSettingsConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOViewer2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐViewer(ctx context.Context, sel ast.SelectionSet, v *model.Viewer) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Viewer(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

@@ -71,3 +71,8 @@ type Contributor struct {
 	ActionType string
 	UpdatedAt  time.Time
 }
+
+// FileNode and FileBeforeNode are GraphQL's file and fileBefore: the rows
+// wrapped for their node ids.
+func (c *RevisionChange) FileNode() *File       { return FileOf(c.File) }
+func (c *RevisionChange) FileBeforeNode() *File { return FileOf(c.FileBefore) }

@@ -81,26 +81,6 @@ type CommentEdge struct {
 	Node *ent.Comment `json:"node"`
 }
 
-// The block of a page a comment is on.
-type CommentNodeTarget struct {
-	// The block's key in the page's document.
-	ID string `json:"id"`
-	// The start of the block's text as it was when the comment was posted.
-	Preview string `json:"preview"`
-}
-
-// The page a comment is on, as the primary content has it (or as it was when posted, once it is gone).
-type CommentPageTarget struct {
-	// The page's ID (stable across revisions).
-	ID string `json:"id"`
-	// The page's title.
-	Title string `json:"title"`
-	// The slugs from the root to the page.
-	Path string `json:"path"`
-	// True once the page no longer exists in the primary content (the space's current revision; an open change request's own revision).
-	Outdated bool `json:"outdated"`
-}
-
 // A page of CommentReply items (Relay connection).
 type CommentReplyConnection struct {
 	// The items of this page, in the list's order, each with its cursor.
@@ -377,7 +357,7 @@ type MemberEdge struct {
 	// Opaque position of this item: pass it as `after` to list the items that follow it.
 	Cursor string `json:"cursor"`
 	// The member.
-	Node *ent.Member `json:"node"`
+	Node *Member `json:"node"`
 }
 
 // A page of MemberSpace items (Relay connection).
@@ -608,16 +588,6 @@ type SAMLServiceProvider struct {
 	StartURL string `json:"startURL"`
 	// Folio's entity ID for this provider: <base>/sso/saml/<id>.
 	EntityID string `json:"entityID"`
-}
-
-// What a login page needs to offer signing in through a provider.
-type SSOProviderLogin struct {
-	// The provider's ID.
-	ID string `json:"id"`
-	// The provider's name for the sign-in button.
-	Label string `json:"label"`
-	// Where a sign-in through the provider starts: <base>/sso/saml/<id>/start.
-	StartURL string `json:"startURL"`
 }
 
 // A page of SearchPage items (Relay connection).

@@ -126,7 +126,7 @@ func (t *PageTree) pagesBound(ps []*ent.Page, sel *pageSelection) int64 {
 			case "urls":
 				n += int64(len(sel.sub[i].fields))*16 + 6*int64(len(t.AppURL)+len("/page/")+len(p.PageID))
 			default:
-				n += 40 + 6*int64(max(len(p.PageID), len(p.Title), len(p.Emoji), len(p.Slug), len(t.Tree.Path(p)),
+				n += 40 + 6*int64(max(2*len(t.Tree.RevisionID)+2*len(p.PageID)+24, len(p.Title), len(p.Emoji), len(p.Slug), len(t.Tree.Path(p)),
 					len(p.Description), len(p.Href), len(t.Bodies[p.ContentHash])))
 			}
 		}
@@ -232,6 +232,8 @@ func (t *PageTree) writePage(o out, p *ent.Page, sel *pageSelection) error {
 		case "__typename":
 			o.raw(`"Page"`)
 		case "id":
+			o.str(PageNodeID(t.Tree.RevisionID, p.PageID))
+		case "pageId":
 			o.str(p.PageID)
 		case "title":
 			o.str(p.Title)

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -96,6 +97,17 @@ func (st *TreeStream) Writer(w http.ResponseWriter) http.ResponseWriter {
 type streamWriter struct {
 	http.ResponseWriter
 	st *TreeStream
+}
+
+func (sw *streamWriter) Unwrap() http.ResponseWriter { return sw.ResponseWriter }
+
+// Flush passes through (every Write has written its trees already):
+// multipart answers flush each part.
+func (sw *streamWriter) Flush() { _ = http.NewResponseController(sw.ResponseWriter).Flush() }
+
+// Hijack passes through (WebSocket upgrades).
+func (sw *streamWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return http.NewResponseController(sw.ResponseWriter).Hijack()
 }
 
 func (sw *streamWriter) Write(p []byte) (int, error) {

@@ -77,12 +77,16 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	origins, err := ParseOrigins(cfg.CORSOrigins)
+	if err != nil {
+		return nil, fmt.Errorf("FOLIO_CORS_ORIGINS: %w", err)
+	}
 	a := &App{Config: cfg, DB: d, Resolver: res, life: newLifecycle(), Reader: reader.New(res, cfg.PublicBaseURL(), hosts),
 		Metrics: metrics.Registry(d.SQL, d.Dialect, Version())}
 	metrics.Imports(res.Imports)
 	res.OpenAPILimits.FetchTime = cfg.OpenAPIFetchTimeout
 	res.Jobs = a.jobRunner(d, logger)
-	a.Handler = a.routes(slog.New(WithRequestID(logger.Handler())))
+	a.Handler = a.routes(a.middleware(slog.New(WithRequestID(logger.Handler())), origins))
 	return a, nil
 }
 
@@ -93,30 +97,46 @@ const graphQLPath = "/graphql"
 // MaxFetchBytes caps what Folio downloads for one file or import.
 const MaxFetchBytes = 20 << 20
 
-func (a *App) routes(logger *slog.Logger) http.Handler {
+// middleware is what every request passes before its route, in order.
+// Every ResponseWriter wrapper in it passes Flush and Hijack through
+// (streams need them: TestMiddlewareFlushAndHijack walks this list).
+func (a *App) middleware(logger *slog.Logger, origins []string) []func(http.Handler) http.Handler {
+	return []func(http.Handler) http.Handler{
+		graphQLErrors(graphQLPath),
+		requestLog(logger),
+		a.securityHeaders,
+		// Before the deadline, the body limit and authentication: a
+		// preflight needs none of them.
+		a.crossOrigin(origins),
+		a.deadline,
+		limitBody(a.Config.MaxBodyBytes),
+		// A host mapped to a site serves that site alone, every path of it.
+		a.Reader.Hosts,
+	}
+}
+
+func (a *App) routes(middleware []func(http.Handler) http.Handler) http.Handler {
 	r := chi.NewRouter()
-	r.Use(graphQLErrors(graphQLPath))
-	r.Use(requestLog(logger))
-	r.Use(a.securityHeaders)
-	r.Use(a.deadline)
-	r.Use(limitBody(a.Config.MaxBodyBytes))
-	// A host mapped to a site serves that site alone, every path of it.
-	r.Use(a.Reader.Hosts)
+	r.Use(middleware...)
 	r.NotFound(rest.NotFound)
 	r.MethodNotAllowed(rest.MethodNotAllowed)
 
 	r.Get("/healthz", health)
 	r.Get("/readyz", a.ready)
 
-	gql := graph.NewHandler(a.Resolver, a.Config.MaxResponseBytes)
+	// GraphQL runs for anonymous callers too (no Authorization header at
+	// all): fields that need a viewer refuse them on their own.
+	gql := a.Resolver.AuthenticateOptional(graph.NewHandler(a.Resolver, a.Config.MaxResponseBytes))
 	r.Get(graphQLPath, func(w http.ResponseWriter, req *http.Request) {
-		if req.URL.Query().Get("query") == "" {
+		// A GET with neither a query nor extensions (a persisted query
+		// names its hash there) is a person opening the explorer.
+		if q := req.URL.Query(); q.Get("query") == "" && q.Get("extensions") == "" {
 			explorer.Page(w, req)
 			return
 		}
-		a.Resolver.Authenticate(gql).ServeHTTP(w, req)
+		gql.ServeHTTP(w, req)
 	})
-	r.With(a.Resolver.Authenticate).Post(graphQLPath, gql.ServeHTTP)
+	r.Post(graphQLPath, gql.ServeHTTP)
 	r.Get(explorer.AssetPath+"*", explorer.Asset)
 
 	rest.Downloads(r, a.Resolver)

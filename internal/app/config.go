@@ -71,6 +71,10 @@ type Config struct {
 	JobBackoff     time.Duration
 	// OpenAPIFetchTimeout bounds each fetch of an OpenAPI processing.
 	OpenAPIFetchTimeout time.Duration
+	// CORSOrigins are the origins (scheme://host[:port], comma-separated)
+	// whose pages may call /graphql and /v1 with a bearer token; empty:
+	// none (ParseOrigins reads it).
+	CORSOrigins string
 }
 
 // Kind is what a setting's text must be; it decides how the text is parsed
@@ -92,6 +96,8 @@ const (
 	Boolean Kind = "boolean"
 	// HostMap is host=id pairs separated by commas.
 	HostMap Kind = "host map"
+	// Origins is scheme://host[:port] origins separated by commas.
+	Origins Kind = "origin list"
 )
 
 // Setting is one row of the Settings table.
@@ -181,6 +187,9 @@ var Settings = []Setting{
 	{Env: "FOLIO_OPENAPI_FETCH_TIMEOUT", Flag: "openapi-fetch-timeout", Kind: Duration, Default: "30s",
 		Meaning: "longest fetch of one file of an OpenAPI spec (FETCH_TIMEOUT beyond)",
 		field:   func(c *Config) any { return &c.OpenAPIFetchTimeout }},
+	{Env: "FOLIO_CORS_ORIGINS", Flag: "cors-origins", Kind: Origins,
+		Meaning: "origins whose pages may call /graphql and /v1 with a bearer token (https://app.example.com,http://localhost:5173: exact, no path); empty for none (no cross-origin access)",
+		field:   func(c *Config) any { return &c.CORSOrigins }},
 }
 
 // Defaults is the configuration with every setting at its default.
@@ -258,6 +267,8 @@ func (s Setting) Placeholder() string {
 		return "DURATION"
 	case HostMap:
 		return "HOST=SITE,…"
+	case Origins:
+		return "ORIGIN,…"
 	}
 	return ""
 }
@@ -279,6 +290,8 @@ func (s Setting) Expected() string {
 		return "true or false"
 	case HostMap:
 		return "host=siteId pairs separated by commas, such as docs.example.com=8ZDSuZyNkbNxBkIx0qM1"
+	case Origins:
+		return "origins scheme://host[:port] separated by commas, such as https://app.example.com,http://localhost:5173"
 	}
 	return ""
 }
@@ -342,6 +355,9 @@ func (s Setting) check(text string) error {
 		}
 	case HostMap:
 		_, err := ParseSiteHosts(text)
+		return err
+	case Origins:
+		_, err := ParseOrigins(text)
 		return err
 	default:
 		panic(fmt.Sprintf("settings table: %s has kind %q", s.Env, s.Kind))
@@ -484,4 +500,57 @@ func ParseSiteHosts(text string) (map[string]string, error) {
 		out[host] = id
 	}
 	return out, nil
+}
+
+// ParseOrigins reads FOLIO_CORS_ORIGINS: origins separated by commas, each
+// scheme://host[:port] exactly as a browser sends it in Origin (no path,
+// not even "/", no wildcard), each once. Scheme and host are compared in
+// lower case, as browsers write them.
+func ParseOrigins(text string) ([]string, error) {
+	var out []string
+	if strings.TrimSpace(text) == "" {
+		return out, nil
+	}
+	for item := range strings.SplitSeq(text, ",") {
+		origin := strings.ToLower(strings.TrimSpace(item))
+		if err := checkOrigin(origin); err != nil {
+			return nil, fmt.Errorf("%q is not an origin: %w", strings.TrimSpace(item), err)
+		}
+		if slices.Contains(out, origin) {
+			return nil, fmt.Errorf("origin %s is given twice", origin)
+		}
+		out = append(out, origin)
+	}
+	return out, nil
+}
+
+// checkOrigin says why text is not scheme://host[:port].
+func checkOrigin(text string) error {
+	if text == "" {
+		return errors.New("empty")
+	}
+	if strings.Contains(text, "*") {
+		return errors.New("wildcards are not allowed: list each origin")
+	}
+	u, err := url.Parse(text)
+	switch {
+	case err != nil:
+		return errors.New("not a URL")
+	case u.Scheme == "" || u.Opaque != "" || !strings.HasPrefix(text, u.Scheme+"://"):
+		return errors.New("no scheme://")
+	case u.User != nil:
+		return errors.New("it has user information")
+	case u.Host == "" || u.Hostname() == "":
+		return errors.New("no host")
+	case u.Path != "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.HasSuffix(text, "#"):
+		return errors.New("it has a path, query or fragment (an origin ends after the host or port)")
+	}
+	if port := u.Port(); port != "" {
+		if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+			return fmt.Errorf("port %q is not a port number", port)
+		}
+	} else if strings.HasSuffix(u.Host, ":") {
+		return errors.New("empty port")
+	}
+	return nil
 }

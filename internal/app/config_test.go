@@ -43,6 +43,10 @@ func badValues(t *testing.T, s app.Setting) []string {
 		return []string{"maybe", "yes", "2"}
 	case app.HostMap:
 		return []string{"docs.example.com", "=abc", "docs.example.com=", "a=1,a=2", "http://x=1", "a b=1"}
+	case app.Origins:
+		return []string{"app.example.com", "https://app.example.com/", "https://app.example.com/app", "*",
+			"https://*.example.com", "https://app.example.com?x", "https://u@app.example.com", "https://app.example.com:99999",
+			"https://a.example.com,https://A.example.com", "https://", "null", "https://a.example.com,,https://b.example.com"}
 	}
 	t.Fatalf("%s: kind %q has no bad values: teach this test what it must refuse", s.Env, s.Kind)
 	return nil
@@ -127,6 +131,7 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_JOB_MAX_ATTEMPTS":      "3",
 		"FOLIO_JOB_BACKOFF":           "7s",
 		"FOLIO_OPENAPI_FETCH_TIMEOUT": "10s",
+		"FOLIO_CORS_ORIGINS":          "https://app.example.com, http://localhost:5173",
 	}
 	c := app.Defaults()
 	if err := c.ApplyEnv(getenv(good), nil); err != nil {
@@ -136,7 +141,8 @@ func TestSettingsTable(t *testing.T) {
 		BaseURL: "https://docs.example.com/", BlobURL: "mem://", MaxBodyBytes: 1024, AllowPrivateFetch: true,
 		ShutdownTimeout: 45 * time.Second, DrainDelay: 5 * time.Second, MetricsAddr: "127.0.0.1:9100", PurgeInterval: 90 * time.Minute, RequestTimeout: 5 * time.Second,
 		MaxResponseBytes: 2048, MaxImports: 4, SiteHosts: good["FOLIO_SITE_HOSTS"],
-		JobPoll: 2 * time.Second, JobLease: time.Minute, JobMaxAttempts: 3, JobBackoff: 7 * time.Second, OpenAPIFetchTimeout: 10 * time.Second}
+		JobPoll: 2 * time.Second, JobLease: time.Minute, JobMaxAttempts: 3, JobBackoff: 7 * time.Second, OpenAPIFetchTimeout: 10 * time.Second,
+		CORSOrigins: good["FOLIO_CORS_ORIGINS"]}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)
 	}

@@ -173,7 +173,7 @@ func newHTTPServer(cfg Config, logger *slog.Logger, h http.Handler) *http.Server
 		Handler:           h,
 		ReadHeaderTimeout: min(10*time.Second, timeout),
 		ReadTimeout:       timeout,
-		WriteTimeout:      timeout + 10*time.Second,
+		WriteTimeout:      timeout + writeGrace,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(WithRequestID(logger.Handler()), slog.LevelWarn),
 	}

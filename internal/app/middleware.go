@@ -1,11 +1,13 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -108,6 +110,23 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 }
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Flush passes through: gqlgen's streaming transports need an
+// http.Flusher (and answer 500 without one). A flush sends the headers.
+func (s *statusRecorder) Flush() {
+	s.wrote = true
+	_ = http.NewResponseController(s.ResponseWriter).Flush()
+}
+
+// Hijack passes through (WebSocket upgrades); the connection is the
+// hijacker's from then on, logged as 101.
+func (s *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, rw, err := http.NewResponseController(s.ResponseWriter).Hijack()
+	if err == nil {
+		s.status, s.wrote = http.StatusSwitchingProtocols, true
+	}
+	return conn, rw, err
+}
 
 // graphQLErrors marks the requests to path for apperr.Write, which then
 // answers their errors in GraphQL's shape. It runs first, so that every

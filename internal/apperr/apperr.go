@@ -185,6 +185,10 @@ func ForGraphQL(ctx context.Context) context.Context {
 	return context.WithValue(ctx, graphQLKey{}, true)
 }
 
+// Challenge is the WWW-Authenticate header of every 401, REST and GraphQL
+// alike (RFC 6750): the APIs take a bearer token.
+const Challenge = `Bearer realm="folio"`
+
 // Write answers err with its status, in GitBook's error shape or, for a
 // request marked ForGraphQL, in GraphQL's with the extensions the executor
 // gives the same error. Errors that are not *Error are logged with the
@@ -199,6 +203,9 @@ func Write(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	if e.Kind == Unavailable {
 		w.Header().Set("Retry-After", strconv.Itoa(max(e.RetryAfter, 1)))
+	}
+	if e.Kind == Unauthenticated {
+		w.Header().Set("WWW-Authenticate", Challenge)
 	}
 	w.WriteHeader(status)
 	var body any = Body{Error: BodyError{Code: status, Message: e.Message}}

@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/app"
+	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/db"
 )
 
@@ -119,4 +121,27 @@ func logWriter() io.Writer {
 		return os.Stderr
 	}
 	return io.Discard
+}
+
+// Idle waits until no job is running or due, so a snapshot taken next sees
+// no background write land (a processing marks its spec complete a moment
+// before its job row is marked done).
+func (s *JobServer) Idle(t testing.TB) {
+	t.Helper()
+	ctx := context.Background()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		busy, err := s.Client().Job.Query().Where(job.Or(job.StateEQ(job.StateRunning),
+			job.And(job.StateEQ(job.StateQueued), job.RunAtLTE(clock.Now().UnixMilli())))).Exist(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !busy {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("background jobs still busy after 30 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

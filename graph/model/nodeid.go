@@ -1,0 +1,68 @@
+package model
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+)
+
+// Composite node ids. An object that exists only inside a parent (a page in
+// a revision, a member in an organization, a search hit in a page) has no
+// id of its own that is unique across the schema: the same page is in every
+// revision that holds it, the same user in every organization. Normalized
+// client caches (Apollo, urql, Relay) key objects by __typename and id, so
+// such objects get an id naming the parent too: base64url (no padding) of
+// the JSON array [type, part, …]. The type goes first, so the id tells
+// node(id:) what it is without a statement; JSON keeps parts of any text
+// (a search query, a document node id) apart.
+//
+// Every id Folio stores is 20 characters of [0-9a-z] (internal/ids), and a
+// composite id starts with "WyJ" (the base64 of `["` and a letter), whose
+// capitals no stored id has: the two kinds never meet.
+
+// NodeID is the composite id of an object of GraphQL type typ inside the
+// parents named by parts.
+func NodeID(typ string, parts ...string) string {
+	b, _ := json.Marshal(append([]string{typ}, parts...)) // strings always marshal
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// compositePrefix starts every composite id: the base64 of `["` followed
+// by a type name's first letter.
+const compositePrefix = "WyJ"
+
+// ParseNodeID reads a composite id: its type and parts. ok is false for
+// anything else (a stored id, or text that is no composite id).
+func ParseNodeID(id string) (typ string, parts []string, ok bool) {
+	if !strings.HasPrefix(id, compositePrefix) || len(id) > maxNodeIDLength {
+		return "", nil, false
+	}
+	b, err := base64.RawURLEncoding.DecodeString(id)
+	if err != nil {
+		return "", nil, false
+	}
+	var all []string
+	if json.Unmarshal(b, &all) != nil || len(all) < 2 {
+		return "", nil, false
+	}
+	return all[0], all[1:], true
+}
+
+// maxNodeIDLength bounds what ParseNodeID decodes: the longest composite id
+// (a search section's, with a query of 512 characters that JSON escapes to
+// six bytes each) is well under it.
+const maxNodeIDLength = 8 << 10
+
+// Composite id types: the GraphQL type names whose ids NodeID makes.
+const (
+	PageNode              = "Page"              // revision, page
+	FileNode              = "File"              // revision, file
+	MemberNode            = "Member"            // organization, user
+	SearchSectionNode     = "SearchSection"     // revision, page, anchor, query
+	SSOProviderLoginNode  = "SSOProviderLogin"  // organization, SAML provider
+	CommentPageTargetNode = "CommentPageTarget" // space, comment, page
+	CommentNodeTargetNode = "CommentNodeTarget" // space, comment, document node
+)
+
+// PageNodeID is the id of page pageID as revision revisionID holds it.
+func PageNodeID(revisionID, pageID string) string { return NodeID(PageNode, revisionID, pageID) }
