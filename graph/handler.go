@@ -25,9 +25,11 @@ import (
 // bounds before validation (cost_document.go), automatic persisted queries
 // (persisted.go), depth and cost limits before any resolver (cost.go),
 // anonymous callers kept to queries (anonymous.go), a ceiling of
-// maxResponseBytes on answers (0: none), errors that carry extensions.code,
-// and page trees written straight to the client (streamTrees). Mount it
-// behind Resolver.AuthenticateOptional (or Authenticate).
+// maxResponseBytes on answers, counted while they are built
+// (cost_response.go; 0: none), no field started once an operation's
+// context is done, errors that carry extensions.code, and page trees
+// written straight to the client (streamTrees). Mount it behind
+// Resolver.AuthenticateOptional (or Authenticate).
 func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	es := generated.NewExecutableSchema(generated.Config{Resolvers: r})
 	srv := handler.New(es)
@@ -46,7 +48,7 @@ func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	srv.Use(costLimit{caps: newListCaps(es.Schema())})
 	srv.Use(anonymousReads{})
 	srv.Use(textBoundary{})
-	srv.Use(responseCeiling{max: maxResponseBytes})
+	srv.Use(answerGuard{max: maxResponseBytes})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		slog.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(v))
@@ -68,6 +70,9 @@ func streamTrees(next http.Handler) http.Handler {
 // presentError sets extensions.code from apperr and hides internal errors.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
+	if len(gerr.Path) > 0 && stoppedAnswer(ctx) {
+		return nil // a field's, kept for nobody (gqlgen drops a nil error)
+	}
 	if e, ok := apperr.As(err); ok {
 		gerr.Message = e.Message
 		gerr.Extensions = e.Extensions()

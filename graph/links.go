@@ -87,6 +87,9 @@ func (r *Resolver) revisionLinks(ctx context.Context, rev *ent.Revision, pageID 
 		if pageID != "" && p.PageID != pageID {
 			continue
 		}
+		if ctx.Err() != nil { // up to 10,000 pages of links: stop with the request
+			return nil, context.Cause(ctx)
+		}
 		if p.ContentHash == "" {
 			continue
 		}

@@ -110,7 +110,7 @@ func (r *Resolver) printRevision(ctx context.Context, rev *ent.Revision, title, 
 		data, err := r.Blobs.Get(ctx, f.BlobKey)
 		return data, kind, err == nil
 	}
-	data, err := pdf.Render(title, pages, image)
+	data, err := pdf.Render(ctx, title, pages, image)
 	if err != nil {
 		return "", err
 	}

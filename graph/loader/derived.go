@@ -81,6 +81,9 @@ func loadDerived(ctx context.Context, client *ent.Client, hashes []string) (map[
 	}
 	creates := make([]*ent.PageDerivedCreate, 0, len(bodies))
 	for _, b := range bodies {
+		if ctx.Err() != nil { // parsing a body can take milliseconds: stop with the request
+			return nil, context.Cause(ctx)
+		}
 		d := Derive(b.Markdown)
 		out[b.ID] = d
 		c, err := derivedCreate(client, b.ID, d)

@@ -55,6 +55,9 @@ func (m *MemberTeams) Load(ctx context.Context, orgID, userID string) ([]*ent.Te
 	if rows, ok := m.loaded[key]; ok {
 		return rows, nil
 	}
+	if ctx.Err() != nil { // the request stopped: no statement for nobody
+		return nil, context.Cause(ctx)
+	}
 	users := append(m.expected[orgID], userID)
 	delete(m.expected, orgID)
 	rows, err := m.client.TeamMember.Query().

@@ -23,6 +23,25 @@ type Stats struct {
 	batches   int
 	rounds    int
 	delivered int
+	hold      func(context.Context)
+}
+
+// HoldBatches has each later batch of the request call hold with the
+// batch's context before it runs: a test holds a batch to end the request
+// (its client leaving, its deadline) while the batch is queued.
+func (s *Stats) HoldBatches(hold func(ctx context.Context)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hold = hold
+}
+
+func (s *Stats) held(ctx context.Context) {
+	s.mu.Lock()
+	hold := s.hold
+	s.mu.Unlock()
+	if hold != nil {
+		hold(ctx)
+	}
 }
 
 // queued is the round a key queued now falls into.
@@ -98,19 +117,39 @@ type batching struct {
 func (b batching) now() batching { return batching{stats: b.stats} }
 
 // batched builds a loader whose batches wait b.wait for more keys and are
-// counted in b.stats.
+// counted in b.stats. Every loader's batches go through here, so here is
+// where a batch of a request that stopped while it waited is dropped.
 func batched[V any](b batching, fn dataloader.BatchFunc[string, V]) *Loader[V] {
 	return lazily(func() *dataloader.Loader[string, V] {
 		tr := &roundTracer[V]{stats: b.stats, round: map[string]int{}}
 		size := metrics.LoaderBatchSize.WithLabelValues(reflect.TypeFor[V]().String())
 		return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[V] {
-			size.Observe(float64(len(keys)))
 			round := tr.batchRound(keys)
+			b.stats.held(ctx)
+			if ctx.Err() != nil {
+				// The request stopped (its deadline, its client gone, its
+				// answer over the ceiling) while the batch waited: nobody
+				// is left to read it, so it runs no SQL and counts as no
+				// batch.
+				return stopped[V](ctx, len(keys))
+			}
+			size.Observe(float64(len(keys)))
 			results := fn(ctx, keys)
 			b.stats.done(round)
 			return results
 		}, dataloader.WithWait[string, V](b.wait), dataloader.WithTracer[string, V](tr))
 	})
+}
+
+// stopped answers every key of a batch that did not run with the cause
+// its context ended with.
+func stopped[V any](ctx context.Context, n int) []*dataloader.Result[V] {
+	err := context.Cause(ctx)
+	out := make([]*dataloader.Result[V], n)
+	for i := range out {
+		out[i] = &dataloader.Result[V]{Error: err}
+	}
+	return out
 }
 
 type observerKey struct{}

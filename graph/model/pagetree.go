@@ -134,6 +134,70 @@ func (t *PageTree) pagesBound(ps []*ent.Page, sel *pageSelection) int64 {
 	return n
 }
 
+// AnswerBytesAtLeast is a lower bound of the bytes write writes, found
+// without writing: the answer counts a tree by it as the tree resolves
+// (graph/cost_response.go), and bound or an exact count settle the finished
+// answer's size.
+func (t *PageTree) AnswerBytesAtLeast() int64 {
+	if t == nil {
+		return 4
+	}
+	if t.sel == nil {
+		return 2
+	}
+	return t.pagesAtLeast(t.Roots, t.sel)
+}
+
+// pagesAtLeast counts the brackets, braces and commas of the pages, each
+// field's quoted name and colon, and each value in its shortest form: a
+// string's bytes and quotes, unescaped; null, booleans and times at 4.
+func (t *PageTree) pagesAtLeast(ps []*ent.Page, sel *pageSelection) int64 {
+	n := int64(1 + len(ps)) // [ ] and the commas between
+	for _, p := range ps {
+		n++ // { } and the commas between fields: one more than the fields
+		for i, f := range sel.fields {
+			n += int64(len(f.Alias)) + 4
+			switch f.Name {
+			case "__typename":
+				n += int64(len(`"Page"`))
+			case "id":
+				n += 2 + int64(len(p.PageID))
+			case "title":
+				n += 2 + int64(len(p.Title))
+			case "slug":
+				n += 2 + int64(len(p.Slug))
+			case "path":
+				n += 2 + int64(len(t.Tree.Path(p)))
+			case "type":
+				n += 2 + int64(len(p.Kind.String()))
+			case "markdown":
+				n += 2 + int64(len(t.Bodies[p.ContentHash]))
+			case "document":
+				if d := t.Derived[p.ContentHash]; d != nil {
+					n += d.Document.SizeAtLeast()
+				} else {
+					n += 4
+				}
+			case "pages":
+				n += t.pagesAtLeast(t.Tree.Children[p.PageID], sel.sub[i])
+			case "urls":
+				n++
+				for _, u := range sel.sub[i].fields {
+					n += int64(len(u.Alias)) + 4
+					if u.Name == "app" {
+						n += 2 + int64(len(t.AppURL)+len("/page/")+len(p.PageID))
+					} else {
+						n += 4
+					}
+				}
+			default: // optional strings (null), booleans, times
+				n += 4
+			}
+		}
+	}
+	return n
+}
+
 // out is where a tree is written, and how.
 type out struct {
 	w    io.Writer

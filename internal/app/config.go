@@ -52,7 +52,8 @@ type Config struct {
 	// RequestTimeout bounds every request's work (imports, PDF, GraphQL
 	// alike); a request also stops when its client leaves.
 	RequestTimeout time.Duration
-	// MaxResponseBytes is the last guard on one answer's size.
+	// MaxResponseBytes bounds one GraphQL answer, and what the server holds
+	// to build it: counted while it is built (graph/cost_response.go).
 	MaxResponseBytes int64
 	// MaxImports is the number of imports that run at once (each may hold
 	// 100 MB unpacked); more wait their turn, then answer 503.
@@ -154,7 +155,7 @@ var Settings = []Setting{
 		Meaning: "longest a request may work; it also stops when its client leaves (503 beyond)",
 		field:   func(c *Config) any { return &c.RequestTimeout }},
 	{Env: "FOLIO_MAX_RESPONSE_BYTES", Flag: "max-response-bytes", Kind: Number, Default: "67108864",
-		Meaning: "largest GraphQL answer in bytes (64 MiB; RESPONSE_TOO_LARGE beyond)",
+		Meaning: "largest GraphQL answer in bytes, counted while it is built (64 MiB; RESPONSE_TOO_LARGE beyond)",
 		field:   func(c *Config) any { return &c.MaxResponseBytes }},
 	{Env: "FOLIO_METRICS_ADDR", Flag: "metrics-addr", Kind: Address,
 		Meaning: "address of the Prometheus /metrics listener (host:port), never the public port; empty for none",

@@ -19,6 +19,7 @@ func FuzzParse(f *testing.F) {
 		"<figure><img src=x></figure>\n<a href='y'>",
 		"**_~~`x`~~_** www.a.io <me@x.io> &amp; \\*",
 		"\r\n\r---\r\n\ufeff",
+		"| a | b |\n|:--|--:|\n| x *y* | ![i](p.png \"t\") |\n\n[l](https://x.io/a?b=c#d) ![alt](/files/f)\n",
 		"{% hint style=\"info\" %}\n# In\n{% tabs %}\n{% tab title=\"t\" %}\n## T\n{% endtab %}\n{% endhint %}\n{% embed url=\"x\" %}\n",
 	} {
 		f.Add(s)
@@ -26,8 +27,12 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		m := Parse(src)
 		doc := ToDocument(src)
-		if _, err := json.Marshal(doc); err != nil {
+		enc, err := json.Marshal(doc)
+		if err != nil {
 			t.Fatalf("marshal: %v", err)
+		}
+		if n := doc.SizeAtLeast(); n > int64(len(enc)) {
+			t.Fatalf("SizeAtLeast %d, more than the %d bytes of %s", n, len(enc), enc)
 		}
 		body := ToDocument(m.Body)
 		_ = body

@@ -7,6 +7,7 @@ package pdf
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -27,8 +28,10 @@ type Page struct {
 // or ok false to print its alt text instead.
 type Image func(src string) (data []byte, kind string, ok bool)
 
-// Render prints pages into a PDF document.
-func Render(title string, pages []Page, image Image) ([]byte, error) {
+// Render prints pages into a PDF document. It stops between pages once ctx
+// is done (a space's PDF can take seconds: its client may have left, its
+// request's time run out), with ctx's cause.
+func Render(ctx context.Context, title string, pages []Page, image Image) ([]byte, error) {
 	doc := fpdf.New("P", "mm", "A4", "")
 	doc.SetTitle(title, true)
 	doc.SetCreator("Folio", true)
@@ -37,6 +40,9 @@ func Render(title string, pages []Page, image Image) ([]byte, error) {
 	r := &renderer{doc: doc, tr: doc.UnicodeTranslatorFromDescriptor(""), image: image}
 	r.useFonts(pages)
 	for _, p := range pages {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
 		doc.AddPage()
 		r.setFont(false, false, false, 11)
 		doc.Bookmark(r.tr(p.Title), p.Depth, -1)

@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"strings"
 	"testing"
@@ -39,7 +40,7 @@ func TestRender(t *testing.T) {
 		{Title: "Getting started", Document: markdown.ToDocument("# Getting started\n\nWelcome to the **guide**.\n\n- one\n- two\n\n1. first\n2. second\n\n```go\nfmt.Println(\"hi\")\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n![dot](/files/x)\n\n> quoted\n\n---\n")},
 		{Title: "Install", Document: markdown.ToDocument("## Linux\n\napt install folio\n\n![missing](/files/none)\n"), Depth: 1},
 	}
-	data, err := Render("Docs", pages, func(src string) ([]byte, string, bool) {
+	data, err := Render(context.Background(), "Docs", pages, func(src string) ([]byte, string, bool) {
 		if src == "/files/x" {
 			return png, "PNG", true
 		}

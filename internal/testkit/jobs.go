@@ -62,6 +62,8 @@ func StartJobsOn(t testing.TB, kind, databaseURL string, tune func(*app.Config))
 	s.cfg.BaseURL = s.Server.Server.URL
 	s.open(t)
 	s.Server.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.serving.Add(1)
+		defer s.serving.Done()
 		if seen := s.loaders.Load(); seen != nil {
 			r = r.WithContext(loader.Observe(r.Context(), *seen))
 		}

@@ -38,6 +38,7 @@ type Server struct {
 	t       testing.TB
 	// loaders receives the loaders of each request while Loads runs.
 	loaders atomic.Pointer[func(*loader.Loaders)]
+	serving sync.WaitGroup // requests whose handler has not returned
 }
 
 // Client is the ent client of the server's database, for checking state.
@@ -50,15 +51,24 @@ func (s *Server) Statements() int64 { return s.App.DB.Counter.Load() }
 // the last request it made: how many rounds of loads it waited on.
 func (s *Server) Loads(do func()) *loader.Stats {
 	var last *loader.Loaders
-	seen := func(l *loader.Loaders) { last = l }
-	s.loaders.Store(&seen)
-	defer s.loaders.Store(nil)
+	defer s.OnLoaders(func(l *loader.Loaders) { last = l })()
 	do()
 	if last == nil {
 		s.t.Fatalf("Loads: no authenticated request was made")
 	}
 	return last.Stats()
 }
+
+// OnLoaders hands seen the loaders of each request, when the request first
+// uses them (before its first load), until the returned stop is called.
+func (s *Server) OnLoaders(seen func(*loader.Loaders)) (stop func()) {
+	s.loaders.Store(&seen)
+	return func() { s.loaders.Store(nil) }
+}
+
+// Served waits until every request the server has begun has returned from
+// its handler: the server's side of a request its client gave up on.
+func (s *Server) Served() { s.serving.Wait() }
 
 // ForEachDB runs fn as a subtest on SQLite and, when reachable, PostgreSQL.
 func ForEachDB(t *testing.T, fn func(t *testing.T, s *Server)) {
@@ -167,6 +177,8 @@ func start(t testing.TB, kind string, logger *slog.Logger) *Server {
 		t.Fatal(err)
 	}
 	s.Server.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.serving.Add(1)
+		defer s.serving.Done()
 		if seen := s.loaders.Load(); seen != nil {
 			r = r.WithContext(loader.Observe(r.Context(), *seen))
 		}
