@@ -20,7 +20,7 @@ func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeReq
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.ScopeComments(ctx, obj.SpaceID, &obj.ID, CommentFilter{Status: status, TargetPage: targetPage, Authors: authors}, args)
+	page, err := r.ChangeRequestComments(ctx, obj, CommentFilter{Status: status, TargetPage: targetPage, Authors: authors}, args)
 	if err != nil {
 		return nil, err
 	}

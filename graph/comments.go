@@ -122,20 +122,53 @@ func primaryRevision(s *ent.Space, cr *ent.ChangeRequest) string {
 // ScopeComments pages through the comments of a space (crID nil) or of one
 // of its change requests, newest first unless asked otherwise.
 func (r *Resolver) ScopeComments(ctx context.Context, spaceID string, crID *string, f CommentFilter, args paging.Args) (paging.Page[*ent.Comment], error) {
-	var none paging.Page[*ent.Comment]
 	sc, err := r.visibleCommentScope(ctx, spaceID, crID)
 	if err != nil {
-		return none, err
+		return paging.Page[*ent.Comment]{}, err
 	}
-	q := r.Client.Comment.Query().Where(sc.where())
-	if err := filterComments(q, f); err != nil {
-		return none, err
-	}
-	page, err := listPage(ctx, q, args, comment.FieldCreatedAt, commentKey)
+	return r.scopeComments(ctx, sc, f, args)
+}
+
+// ChangeRequestComments is ScopeComments for a change request already
+// read (GraphQL's ChangeRequest.comments), which need not be found again.
+func (r *Resolver) ChangeRequestComments(ctx context.Context, cr *ent.ChangeRequest, f CommentFilter, args paging.Args) (paging.Page[*ent.Comment], error) {
+	s, role, err := visibleSpace(ctx, cr.SpaceID)
 	if err != nil {
-		return none, err
+		return paging.Page[*ent.Comment]{}, err
 	}
-	return page, loader.For(ctx).ShowComments(ctx, page.Items)
+	return r.scopeComments(ctx, commentScope{Space: s, Role: role, CR: cr}, f, args)
+}
+
+// scopeComments is a page of a visible scope's comments. The comments of
+// every space (or change request) a list shows are read together
+// (pageUnder), and what they show primed (ShowComments).
+func (r *Resolver) scopeComments(ctx context.Context, sc commentScope, f CommentFilter, args paging.Args) (paging.Page[*ent.Comment], error) {
+	if err := filterComments(r.Client.Comment.Query(), f); err != nil {
+		return paging.Page[*ent.Comment]{}, err
+	}
+	kind := fmt.Sprintf("comments|%s|%s|%q", optionKey(f.Status), optionKey(f.TargetPage), f.Authors)
+	// A space's own comments have no change request; a change request's
+	// are all in its space.
+	of, parent, column := loader.Spaces, sc.Space.ID, comment.FieldSpaceID
+	parentOf := func(c *ent.Comment) string { return c.SpaceID }
+	if sc.CR != nil {
+		of, parent, column = loader.ChangeRequests, sc.CR.ID, comment.FieldChangeRequestID
+		parentOf = func(c *ent.Comment) string { return *c.ChangeRequestID }
+	}
+	return pageUnder(ctx, of, kind, parent, args, func(ctx context.Context, parents []string) (map[string]paging.Page[*ent.Comment], error) {
+		q := r.Client.Comment.Query()
+		if sc.CR == nil {
+			q.Where(comment.ChangeRequestIDIsNil())
+		}
+		if err := filterComments(q, f); err != nil {
+			return nil, err
+		}
+		pages, err := listPages(ctx, q, column, parents, args, comment.FieldCreatedAt, commentKey, parentOf)
+		if err != nil {
+			return nil, err
+		}
+		return pages, loader.For(ctx).ShowComments(ctx, itemsOf(pages))
+	})
 }
 
 func filterComments(q *ent.CommentQuery, f CommentFilter) error {
@@ -472,26 +505,25 @@ func (r *Resolver) DeleteComment(ctx context.Context, spaceID string, crID *stri
 // CommentReplies pages through a comment's replies, oldest first unless
 // asked otherwise.
 func (r *Resolver) CommentReplies(ctx context.Context, spaceID string, crID *string, commentID string, args paging.Args) (paging.Page[*ent.CommentReply], error) {
-	var none paging.Page[*ent.CommentReply]
 	c, err := r.ScopeComment(ctx, spaceID, crID, commentID)
-	if err != nil {
-		return none, err
-	}
-	page, err := listPage(ctx, r.Client.CommentReply.Query().Where(commentreply.CommentID(c.ID)), args, commentreply.FieldCreatedAt, replyKey)
-	if err != nil {
-		return none, err
-	}
-	return page, loader.For(ctx).ShowReplies(ctx, page.Items)
-}
-
-// RepliesOf pages through the replies of a comment already read (GraphQL's
-// Comment.replies): the replies of every comment of a list load together.
-func (r *Resolver) RepliesOf(ctx context.Context, c *ent.Comment, args paging.Args) (paging.Page[*ent.CommentReply], error) {
-	rows, err := loader.For(ctx).Replies.Load(ctx, c.ID)()
 	if err != nil {
 		return paging.Page[*ent.CommentReply]{}, err
 	}
-	return paging.Slice(args, rows, replyKey), nil
+	return r.RepliesOf(ctx, c, args)
+}
+
+// RepliesOf pages through the replies of a comment already read (GraphQL's
+// Comment.replies): the replies of every comment a list shows are read
+// together (pageUnder), and their authors primed (ShowReplies).
+func (r *Resolver) RepliesOf(ctx context.Context, c *ent.Comment, args paging.Args) (paging.Page[*ent.CommentReply], error) {
+	return pageUnder(ctx, loader.Comments, "replies", c.ID, args, func(ctx context.Context, comments []string) (map[string]paging.Page[*ent.CommentReply], error) {
+		pages, err := listPages(ctx, r.Client.CommentReply.Query(), commentreply.FieldCommentID, comments, args,
+			commentreply.FieldCreatedAt, replyKey, func(rp *ent.CommentReply) string { return rp.CommentID })
+		if err != nil {
+			return nil, err
+		}
+		return pages, loader.For(ctx).ShowReplies(ctx, itemsOf(pages))
+	})
 }
 
 // ScopeCommentReply is one reply of a comment.

@@ -55,7 +55,7 @@ func (l *Loaders) ShowComments(ctx context.Context, comments []*ent.Comment) err
 		}
 	}
 	l.ShowCommentsTogether(ids)
-	return l.primeUsers(ctx, users)
+	return l.PrimeUsers(ctx, users)
 }
 
 // ShowReplies is ShowComments for a page of replies.
@@ -66,25 +66,25 @@ func (l *Loaders) ShowReplies(ctx context.Context, replies []*ent.CommentReply) 
 		ids[i], users[i] = r.ID, r.PostedBy
 	}
 	l.ShowCommentsTogether(ids)
-	return l.primeUsers(ctx, users)
+	return l.PrimeUsers(ctx, users)
 }
 
-// primeUsers loads in one statement the users not yet asked for and primes
-// UserByID with them; users that no longer exist are primed as not found.
-func (l *Loaders) primeUsers(ctx context.Context, ids []string) error {
-	l.userMu.Lock()
-	var want []string
+// PrimeUsers loads in one statement the users ids name (authors, resolvers,
+// reacting users of a level of objects) and primes UserByID with them;
+// users that no longer exist are left to answer not found. It reads every
+// user it is given, even one an earlier read brought: levels read side by
+// side (a space's comments and its change requests) would otherwise each
+// skip or read a shared user depending on which ran first, and a list's
+// statements would vary from run to run.
+func (l *Loaders) PrimeUsers(ctx context.Context, ids []string) error {
+	seen := make(map[string]bool, len(ids))
+	want := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if id == "" || l.usersAsked[id] {
-			continue
+		if id != "" && !seen[id] {
+			seen[id] = true
+			want = append(want, id)
 		}
-		if l.usersAsked == nil {
-			l.usersAsked = map[string]bool{}
-		}
-		l.usersAsked[id] = true
-		want = append(want, id)
 	}
-	l.userMu.Unlock()
 	if len(want) == 0 {
 		return nil
 	}
@@ -92,14 +92,8 @@ func (l *Loaders) primeUsers(ctx context.Context, ids []string) error {
 	if err != nil {
 		return err
 	}
-	found := make(map[string]*ent.User, len(rows))
 	for _, u := range rows {
-		found[u.ID] = u
-	}
-	for _, id := range want {
-		if u, ok := found[id]; ok {
-			l.UserByID.Prime(ctx, id, u)
-		}
+		l.UserByID.Prime(ctx, u.ID, u)
 	}
 	return nil
 }
@@ -146,7 +140,7 @@ func newCommentLoaders(b batching, client *ent.Client, l *Loaders) *CommentLoade
 			users[i] = r.UserID
 			out[r.SubjectID] = append(out[r.SubjectID], r)
 		}
-		return out, l.primeUsers(ctx, users)
+		return out, l.PrimeUsers(ctx, users)
 	}))
 	cl.ChangeRequestByID = newLoader(b, func(ctx context.Context, ids []string) ([]*ent.ChangeRequest, error) {
 		return client.ChangeRequest.Query().Where(changerequest.IDIn(ids...)).All(ctx)

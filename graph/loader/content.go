@@ -54,8 +54,9 @@ type ContentLoaders struct {
 	// countSpaces reads counts by level: SpaceCounts' batches and
 	// PrimeSpaceCounts share its one read of each level.
 	countSpaces func(context.Context, []string) (map[string]SpaceCounts, error)
-	// countOpenComments is ChangeRequestOpenComments' query, which
-	// PrimeChangeRequestOpenComments runs for a whole list.
+	// countOpenComments is ChangeRequestOpenComments' query, by level (the
+	// change requests one list shows), which PrimeChangeRequestOpenComments
+	// runs for a whole list: both share one read of a level.
 	countOpenComments func(context.Context, []string) (map[string]int, error)
 }
 
@@ -285,16 +286,19 @@ func (cl *ContentLoaders) PrimeChangeRequestOpenComments(ctx context.Context, id
 	return nil
 }
 
-func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
+// crs is where the change requests lists show are recorded: their open
+// comments are counted a level at a time.
+func newContentLoaders(b batching, client *ent.Client, crs *together) *ContentLoaders {
 	cl := &ContentLoaders{}
 	counts := byLevel(&cl.spacesTogether, "counts", func(ctx context.Context, spaceIDs []string) (map[string]SpaceCounts, error) {
 		return countSpaces(ctx, client, spaceIDs)
 	})
+	openComments := byLevel(crs, "open comments", func(ctx context.Context, crIDs []string) (map[string]int, error) {
+		return countOpenComments(ctx, client, crIDs)
+	})
 	*cl = ContentLoaders{
-		countSpaces: counts,
-		countOpenComments: func(ctx context.Context, crIDs []string) (map[string]int, error) {
-			return countOpenComments(ctx, client, crIDs)
-		},
+		countSpaces:       counts,
+		countOpenComments: openComments,
 		CollectionByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Collection, error) {
 			return client.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
 		}, func(c *ent.Collection) string { return c.ID }, "collection"),
@@ -379,9 +383,7 @@ func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 			}
 			return results
 		}),
-		ChangeRequestOpenComments: newCountLoader(b, func(ctx context.Context, crIDs []string) (map[string]int, error) {
-			return countOpenComments(ctx, client, crIDs)
-		}),
+		ChangeRequestOpenComments: mapLoader(b, openComments),
 		SpaceCounts: mapLoader(b, counts),
 	}
 	return cl

@@ -44,8 +44,7 @@ type Loaders struct {
 	memberOrgs orgSet
 	viewer     *viewerMemberships // read at authentication (Authenticated)
 	reads      *ReadLoaders       // Reads
-	userMu     sync.Mutex
-	usersAsked map[string]bool // users primed by primeUsers
+	levels     [numParents]together // objects lists show together (levels.go)
 
 	UserByID         *Loader[*ent.User]
 	OrganizationByID *Loader[*ent.Organization]
@@ -105,7 +104,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 		client:          client,
 		viewerID:        viewerID,
 		stats:           b.stats,
-		ContentLoaders:  newContentLoaders(b, client),
+		ContentLoaders:  newContentLoaders(b, client, &l.levels[ChangeRequests]),
 		RevisionLoaders: newRevisionLoaders(b, client),
 		MemberTeams:     newMemberTeams(client),
 		UserByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.User, error) {
@@ -189,7 +188,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 	}, func(s *ent.Space) string { return s.ID }, "space")
 	l.SiteLoaders = newSiteLoaders(b, client, l)
 	l.OpenAPILoaders = newOpenAPILoaders(b, client)
-	l.reads = newReadLoaders(b, client, &l.RevisionLoaders.together, &l.ContentLoaders.spacesTogether)
+	l.reads = newReadLoaders(b, client, &l.RevisionLoaders.together, &l.ContentLoaders.spacesTogether, &l.levels[ChangeRequests])
 	return l
 }
 

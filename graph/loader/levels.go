@@ -1,0 +1,83 @@
+package loader
+
+import "context"
+
+// Parents names a kind of object that lists show side by side and under
+// which a query nests more reads: a connection of each (a space's change
+// requests, a comment's replies), a count of each, an author of each. What
+// is read under one object of a list is read for the whole list at once,
+// on the first read of any of them (PerParent), so a nested read costs the
+// same statements for 1, 10 or 50 parents, and the same on every run:
+// unlike a dataloader batch it does not hang on how many resolvers happen
+// to queue their keys within the batch wait.
+type Parents int
+
+const (
+	// Spaces (ShowSpacesTogether).
+	Spaces Parents = iota
+	// ChangeRequests (ShowChangeRequestsTogether).
+	ChangeRequests
+	// Comments and replies, whose reactions are keyed alike
+	// (ShowCommentsTogether).
+	Comments
+	// Collections shown by a list of collections.
+	Collections
+	// Organizations shown by a list of organizations.
+	Organizations
+	// Teams shown by a list of teams.
+	Teams
+	// Members of an organization, keyed by MemberKey.
+	Members
+	// OpenAPISpecs shown by a list of specs.
+	OpenAPISpecs
+	// Sites shown by a list of sites.
+	Sites
+	// SiteSections shown by a site's sections.
+	SiteSections
+
+	numParents
+)
+
+// level is where the objects of kind of shown together are recorded. The
+// kinds that had a record of their own before keep it, so that their
+// existing loaders (byLevel) and PerParent share one read per level.
+func (l *Loaders) level(of Parents) *together {
+	switch of {
+	case Spaces:
+		return &l.ContentLoaders.spacesTogether
+	case Comments:
+		return &l.CommentLoaders.together
+	}
+	return &l.levels[of]
+}
+
+// ShowParents records that one list shows these objects (by id) side by
+// side: what PerParent reads under any of them is read for all of them.
+// Lists call it with every object they answer, before any is resolved.
+func (l *Loaders) ShowParents(of Parents, ids []string) { l.level(of).add(ids) }
+
+// PerParent is what fetch reads for parent: the first call for any parent
+// of a level (the objects a list shows, ShowParents) runs fetch once for
+// every parent of the level, and calls for the others, concurrent or
+// later, wait for that read and take their part of it. kind names what is
+// read, with every argument that changes it (a connection's page and
+// filters): calls of one kind must want the same thing of every parent.
+// A parent no list showed is read alone. A parent fetch says nothing of
+// gets V's zero value: fetch must answer every parent it is given.
+func PerParent[V any](ctx context.Context, of Parents, kind, parent string, fetch func(ctx context.Context, parents []string) (map[string]V, error)) (V, error) {
+	var zero V
+	lvl := For(ctx).level(of).levelOf(parent)
+	if lvl == nil {
+		vals, err := fetch(ctx, []string{parent})
+		if err != nil {
+			return zero, err
+		}
+		return vals[parent], nil
+	}
+	r := lvl.read(kind)
+	r.once.Do(func() { r.vals, r.err = fetch(ctx, lvl.ids) })
+	if r.err != nil {
+		return zero, r.err
+	}
+	return r.vals.(map[string]V)[parent], nil
+}
