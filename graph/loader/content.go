@@ -384,7 +384,7 @@ func newContentLoaders(b batching, client *ent.Client, crs *together) *ContentLo
 			return results
 		}),
 		ChangeRequestOpenComments: mapLoader(b, openComments),
-		SpaceCounts: mapLoader(b, counts),
+		SpaceCounts:               mapLoader(b, counts),
 	}
 	return cl
 }

@@ -42,8 +42,8 @@ type Loaders struct {
 	viewerID   string
 	stats      *Stats
 	memberOrgs orgSet
-	viewer     *viewerMemberships // read at authentication (Authenticated)
-	reads      *ReadLoaders       // Reads
+	viewer     *viewerMemberships   // read at authentication (Authenticated)
+	reads      *ReadLoaders         // Reads
 	levels     [numParents]together // objects lists show together (levels.go)
 
 	UserByID         *Loader[*ent.User]

@@ -57,7 +57,7 @@ func newReadLoaders(b batching, client *ent.Client, t, spaces, crs *together) *R
 	rl := &ReadLoaders{changeRequests: crs}
 	*rl = ReadLoaders{
 		changeRequests: crs,
-		RevisionFiles: mapLoader(b, files),
+		RevisionFiles:  mapLoader(b, files),
 		Contributors: mapLoader(b, byLevel(rl.changeRequests, "contributors", func(ctx context.Context, crIDs []string) (map[string][]Contribution, error) {
 			return contributions(ctx, client, crIDs)
 		})),
