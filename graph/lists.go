@@ -162,6 +162,15 @@ func optionKey(s *string) string {
 	return strconv.Quote(*s)
 }
 
+// anySlice is ids as the values of an SQL IN.
+func anySlice(ids []string) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
 // connectionShape and edgeShape are the Go types gqlgen generates for a
 // Relay connection of T (XConnection, XEdge): the same fields, in the same
 // order, for every T. A change in what gqlgen generates fails to compile

@@ -19,8 +19,6 @@ import (
 type CommentLoaders struct {
 	// ReplyCount counts a comment's replies.
 	ReplyCount *Loader[int]
-	// Replies loads a comment's replies, oldest first (created_at, id).
-	Replies *Loader[[]*ent.CommentReply]
 	// Reactions loads the reactions on a comment or reply (by its id),
 	// oldest first (created_at, id); the reacting users are loaded with
 	// them (UserByID).
@@ -112,21 +110,6 @@ func newCommentLoaders(b batching, client *ent.Client, l *Loaders) *CommentLoade
 			out[r.CommentID] = r.Count
 		}
 		return out, err
-	}))
-	cl.Replies = mapLoader(b, byLevel(&cl.together, "replies", func(ctx context.Context, ids []string) (map[string][]*ent.CommentReply, error) {
-		rows, err := client.CommentReply.Query().Where(commentreply.CommentIDIn(ids...)).
-			Order(ent.Asc(commentreply.FieldCreatedAt), ent.Asc(commentreply.FieldID)).All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if err := l.ShowReplies(ctx, rows); err != nil {
-			return nil, err
-		}
-		out := make(map[string][]*ent.CommentReply, len(ids))
-		for _, r := range rows {
-			out[r.CommentID] = append(out[r.CommentID], r)
-		}
-		return out, nil
 	}))
 	cl.Reactions = mapLoader(b, byLevel(&cl.together, "reactions", func(ctx context.Context, ids []string) (map[string][]*ent.CommentReaction, error) {
 		rows, err := client.CommentReaction.Query().Where(commentreaction.SubjectIDIn(ids...)).
