@@ -24,7 +24,8 @@ import (
 
 // Limits of a site's structure. They are the caps the cost model counts
 // (cost_caps.go): a site's tree of 20 sections × 10 site spaces, each with a
-// full page tree, stays under MaxComplexity.
+// full page tree, stays under MaxComplexity (it is the costliest legitimate
+// query, which sets the limit: cost.go).
 const (
 	MaxSectionsPerSite       = 20
 	MaxGroupsPerSite         = 20

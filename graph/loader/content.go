@@ -50,6 +50,7 @@ type ContentLoaders struct {
 	SpaceCounts *Loader[SpaceCounts]
 
 	spacesTogether together // spaces one list shows (ShowSpacesTogether)
+	shownSpaces    sync.Map // id → *ent.Space: the spaces lists showed
 	wantCounts     idSet    // spaces whose counts their read brings (WantSpaceCounts)
 	// countSpaces reads counts by level: SpaceCounts' batches and
 	// PrimeSpaceCounts share its one read of each level.
@@ -226,7 +227,20 @@ func (cl *ContentLoaders) ShowSpacesTogether(ctx context.Context, spaces []*ent.
 		}
 	}
 	cl.spacesTogether.add(ids)
+	for _, s := range spaces {
+		cl.shownSpaces.Store(s.ID, s)
+	}
 	For(ctx).ShowTogether(revs)
+}
+
+// ShownSpace is a space a list showed (ShowSpacesTogether), for a read of
+// a whole level that needs more of each space than its id (its current
+// revision); nil when no list showed it.
+func (cl *ContentLoaders) ShownSpace(id string) *ent.Space {
+	if s, ok := cl.shownSpaces.Load(id); ok {
+		return s.(*ent.Space)
+	}
+	return nil
 }
 
 // PrimeSpaceCounts reads the counts of spaces a list shows now, instead of

@@ -62,22 +62,16 @@ func (l *Loaders) ShowParents(of Parents, ids []string) { l.level(of).add(ids) }
 // later, wait for that read and take their part of it. kind names what is
 // read, with every argument that changes it (a connection's page and
 // filters): calls of one kind must want the same thing of every parent.
-// A parent no list showed is read alone. A parent fetch says nothing of
-// gets V's zero value: fetch must answer every parent it is given.
+// A parent no list showed is read alone, once per kind. A parent fetch
+// says nothing of gets V's zero value: fetch must answer every parent it
+// is given.
 func PerParent[V any](ctx context.Context, of Parents, kind, parent string, fetch func(ctx context.Context, parents []string) (map[string]V, error)) (V, error) {
 	var zero V
-	lvl := For(ctx).level(of).levelOf(parent)
-	if lvl == nil {
-		vals, err := fetch(ctx, []string{parent})
-		if err != nil {
-			return zero, err
-		}
-		return vals[parent], nil
+	r := For(ctx).level(of).levelOrAlone(parent)
+	read := r.read(kind)
+	read.once.Do(func() { read.vals, read.err = fetch(ctx, r.ids) })
+	if read.err != nil {
+		return zero, read.err
 	}
-	r := lvl.read(kind)
-	r.once.Do(func() { r.vals, r.err = fetch(ctx, lvl.ids) })
-	if r.err != nil {
-		return zero, r.err
-	}
-	return r.vals.(map[string]V)[parent], nil
+	return read.vals.(map[string]V)[parent], nil
 }

@@ -14,6 +14,10 @@ import (
 type together struct {
 	mu sync.Mutex
 	of map[string]*level
+	// alone holds a level of its own for each object read without a list
+	// (PerParent), so that reading it again reads nothing: a space read by
+	// id whose pages each ask for their comments.
+	alone map[string]*level
 }
 
 // A level is objects shown together and what has been read for all of
@@ -51,6 +55,25 @@ func (t *together) levelOf(id string) *level {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.of[id]
+}
+
+// levelOrAlone is id's level, or a level of id alone when no list showed
+// it.
+func (t *together) levelOrAlone(id string) *level {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if l := t.of[id]; l != nil {
+		return l
+	}
+	l := t.alone[id]
+	if l == nil {
+		if t.alone == nil {
+			t.alone = map[string]*level{}
+		}
+		l = &level{ids: []string{id}, reads: map[string]*levelRead{}}
+		t.alone[id] = l
+	}
+	return l
 }
 
 func (l *level) read(kind string) *levelRead {

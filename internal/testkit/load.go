@@ -12,6 +12,7 @@ import (
 // descheduled at random points, as on a loaded machine. Tests that claim
 // statement counts do not depend on timing measure inside it: a count that
 // hangs on how a dataloader batch wait falls then varies from run to run.
+// FOLIO_TEST_LOAD=1 runs every test's server this way.
 func UnderLoad(t testing.TB) (stop func()) {
 	t.Helper()
 	var done atomic.Bool
