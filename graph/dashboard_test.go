@@ -94,36 +94,48 @@ func seedDashboard(t *testing.T, s *testkit.Server, n int) dashboard {
 // count that depended on how dataloader batches fall would vary).
 func TestDashboardStatements(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		sizes := []int{1, 10, 50}
 		boards := map[int]dashboard{}
-		for _, n := range sizes {
+		for _, n := range []int{1, 10, 50} {
 			boards[n] = seedDashboard(t, s, n)
 		}
-		stop := testkit.UnderLoad(t)
-		defer stop()
-		counts := map[int][]int64{}
-		for run := range 20 {
-			for _, n := range sizes {
-				d := boards[n]
-				before := s.Statements()
-				data := s.MustGraphQL(t, d.token, dashboardQuery, map[string]any{"org": d.org, "first": 50})
-				counts[n] = append(counts[n], s.Statements()-before)
-				if run == 0 {
-					checkDashboard(t, data, n)
-				}
+		checked := map[int]bool{}
+		assertFlat(t, s, []int{1, 10, 50}, 20, func(n int) {
+			d := boards[n]
+			data := s.MustGraphQL(t, d.token, dashboardQuery, map[string]any{"org": d.org, "first": 50})
+			if !checked[n] {
+				checked[n] = true
+				checkDashboard(t, data, n)
 			}
-		}
-		stop()
-		t.Logf("statements by spaces: %v", counts)
-		want := counts[1][0]
-		for _, n := range sizes {
-			for run, c := range counts[n] {
-				if c != want {
-					t.Fatalf("%d spaces, run %d: %d statements, want %d as for 1 space (all: %v)", n, run, c, want, counts)
-				}
-			}
-		}
+		})
 	})
+}
+
+// assertFlat measures the statements read(n) costs for each size, runs
+// times over, with every processor busy (testkit.UnderLoad), and fails
+// unless every count equals the first: a nested read's statements must
+// grow neither with the number of parents nor vary with goroutine timing.
+func assertFlat(t *testing.T, s *testkit.Server, sizes []int, runs int, read func(n int)) {
+	t.Helper()
+	stop := testkit.UnderLoad(t)
+	defer stop()
+	counts := map[int][]int64{}
+	for range runs {
+		for _, n := range sizes {
+			before := s.Statements()
+			read(n)
+			counts[n] = append(counts[n], s.Statements()-before)
+		}
+	}
+	stop()
+	t.Logf("statements by size: %v", counts)
+	want := counts[sizes[0]][0]
+	for _, n := range sizes {
+		for run, c := range counts[n] {
+			if c != want {
+				t.Fatalf("size %d, run %d: %d statements, want %d as for size %d (all: %v)", n, run, c, want, sizes[0], counts)
+			}
+		}
+	}
 }
 
 // checkDashboard checks that the answer holds what was seeded.

@@ -1,0 +1,79 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/teammember"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/testkit"
+)
+
+// Nested connections other than the dashboard's: each costs the same
+// statements whatever the number of parents, on every run (assertFlat).
+
+// teamsTree is organization → teams → team members → member → teams, with
+// every field of each that reads something.
+const teamsTree = `query($org: ID!) { organization(id: $org) { teams(first: 50) { totalCount edges { role node {
+	id title members spaces organization { id } permissions { admin view }
+	teamMembers(first: 5) { totalCount pageInfo { hasNextPage } edges { node { role user { id displayName } team { id } permissions { view }
+		member { id role spaces user { id } teams(first: 3) { totalCount edges { node { id title } } }
+			titled: teams(first: 3, title: "team") { totalCount edges { node { id members } } } } } } } } } } } }`
+
+// seedTeams makes an organization of n teams, each of three of its members
+// (one the owner), every member in two teams.
+func seedTeams(t *testing.T, s *testkit.Server, n int) (testkit.User, string) {
+	t.Helper()
+	ctx := context.Background()
+	admin, org := s.NewUser(t, fmt.Sprintf("teams-%d@example.com", n), fmt.Sprintf("Teams %d", n))
+	users := s.AddUsers(t, org, fmt.Sprintf("TeamUser%d-", n), n+2, testkit.RoleOf(access.Edit))
+	for i := range n {
+		tm := s.Client().Team.Create().SetOrganizationID(org).SetTitle(fmt.Sprintf("Team %d", i)).SaveX(ctx)
+		var rows []*ent.TeamMemberCreate
+		for j := range 3 {
+			role := "member"
+			if j == 0 {
+				role = "owner"
+			}
+			rows = append(rows, s.Client().TeamMember.Create().SetTeamID(tm.ID).SetUserID(users[i+j].ID).SetRole(teammember.Role(role)))
+		}
+		s.Client().TeamMember.CreateBulk(rows...).ExecX(ctx)
+	}
+	return admin, org
+}
+
+// TestTeamsTreeStatements: teams → members → their teams cost the same for
+// 1, 10 and 30 teams.
+func TestTeamsTreeStatements(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		type org struct {
+			token, id string
+		}
+		orgs := map[int]org{}
+		for _, n := range []int{1, 10, 30} {
+			u, id := seedTeams(t, s, n)
+			orgs[n] = org{u.Token, id}
+		}
+		assertFlat(t, s, []int{1, 10, 30}, 10, func(n int) {
+			data := s.MustGraphQL(t, orgs[n].token, teamsTree, map[string]any{"org": orgs[n].id})
+			edges := dig(data, "organization", "teams", "edges").([]any)
+			if len(edges) != n {
+				t.Fatalf("%d teams, want %d", len(edges), n)
+			}
+			for _, e := range edges {
+				tms := dig(e, "node", "teamMembers", "edges").([]any)
+				if len(tms) != 3 || dig(e, "node", "members") != 3.0 {
+					t.Fatalf("team: %v", dig(e, "node"))
+				}
+				for _, tm := range tms {
+					m := dig(tm, "node", "member")
+					if dig(m, "teams", "totalCount").(float64) < 1 || dig(m, "teams", "totalCount") != dig(m, "titled", "totalCount") {
+						t.Fatalf("member: %v", m)
+					}
+				}
+			}
+		})
+	})
+}
