@@ -82,6 +82,36 @@ func (r *Resolver) FindChangeRequest(ctx context.Context, spaceID, idOrNumber st
 	return cr, err
 }
 
+// SpaceChangeRequest is FindChangeRequest for GraphQL's
+// Space.changeRequest: the change request asked of every space a list
+// shows is looked for in all of them at once.
+func (r *Resolver) SpaceChangeRequest(ctx context.Context, spaceID, idOrNumber string) (*ent.ChangeRequest, error) {
+	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+		return nil, err
+	}
+	cr, err := loader.PerParent(ctx, loader.Spaces, "change request "+idOrNumber, spaceID, func(ctx context.Context, spaces []string) (map[string]*ent.ChangeRequest, error) {
+		q := r.Client.ChangeRequest.Query().Where(changerequest.SpaceIDIn(spaces...))
+		if n, err := strconv.Atoi(idOrNumber); err == nil {
+			q.Where(changerequest.Number(n))
+		} else {
+			q.Where(changerequest.ID(idOrNumber))
+		}
+		rows, err := q.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]*ent.ChangeRequest, len(rows))
+		for _, cr := range rows {
+			out[cr.SpaceID] = cr
+		}
+		return out, showChangeRequests(ctx, rows)
+	})
+	if err == nil && cr == nil {
+		return nil, apperr.NotFoundf("change request %s not found", idOrNumber)
+	}
+	return cr, err
+}
+
 // CreateChangeRequest opens a change request on the space's current
 // content. Numbers count up per space and never repeat: the space's counter
 // is incremented in the same transaction, which serialises creators.

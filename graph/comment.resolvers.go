@@ -28,7 +28,7 @@ func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeReq
 }
 
 func (r *changeRequestResolver) Comment(ctx context.Context, obj *ent.ChangeRequest, id string) (*ent.Comment, error) {
-	return r.ScopeComment(ctx, obj.SpaceID, &obj.ID, id)
+	return r.ChangeRequestComment(ctx, obj, id)
 }
 
 func (r *changeRequestResolver) Commenters(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string) (*model.MemberConnection, error) {
@@ -36,7 +36,7 @@ func (r *changeRequestResolver) Commenters(ctx context.Context, obj *ent.ChangeR
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.Resolver.Commenters(ctx, obj.SpaceID, &obj.ID, args)
+	page, err := r.ChangeRequestCommenters(ctx, obj, args)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +146,7 @@ func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space, first *int
 }
 
 func (r *spaceResolver) Comment(ctx context.Context, obj *ent.Space, id string) (*ent.Comment, error) {
-	return r.ScopeComment(ctx, obj.ID, nil, id)
+	return r.SpaceComment(ctx, obj, id)
 }
 
 func (r *spaceResolver) Commenters(ctx context.Context, obj *ent.Space, first *int, after *string) (*model.MemberConnection, error) {

@@ -91,22 +91,29 @@ func seedDashboard(t *testing.T, s *testkit.Server, n int) dashboard {
 
 // TestDashboardStatements: the dashboard costs the same statements for 1,
 // 10 and 50 spaces on every one of 20 runs, with every processor busy (a
-// count that depended on how dataloader batches fall would vary).
+// count that depended on how dataloader batches fall would vary); so do
+// the other fields of spaces, change requests and comments under the list
+// (nested_test.go), over the same organizations.
 func TestDashboardStatements(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		sizes := []int{1, 10, 50}
 		boards := map[int]dashboard{}
-		for _, n := range []int{1, 10, 50} {
+		for _, n := range sizes {
 			boards[n] = seedDashboard(t, s, n)
 		}
-		checked := map[int]bool{}
-		assertFlat(t, s, []int{1, 10, 50}, 20, func(n int) {
-			d := boards[n]
-			data := s.MustGraphQL(t, d.token, dashboardQuery, map[string]any{"org": d.org, "first": 50})
-			if !checked[n] {
-				checked[n] = true
-				checkDashboard(t, data, n)
-			}
+		t.Run("dashboard", func(t *testing.T) {
+			checked := map[int]bool{}
+			assertFlat(t, s, sizes, 20, func(n int) {
+				d := boards[n]
+				data := s.MustGraphQL(t, d.token, dashboardQuery, map[string]any{"org": d.org, "first": 50})
+				if !checked[n] {
+					checked[n] = true
+					checkDashboard(t, data, n)
+				}
+			})
 		})
+		t.Run("space fields", func(t *testing.T) { spaceFieldsFlat(t, s, sizes, boards) })
+		t.Run("change request by number", func(t *testing.T) { changeRequestByNumberFlat(t, s, sizes, boards) })
 	})
 }
 

@@ -77,3 +77,54 @@ func TestTeamsTreeStatements(t *testing.T) {
 		})
 	})
 }
+
+// spaceFields is every field of a space and of its change requests and
+// comments that reads something, under a list of spaces (the dashboard
+// asks for the lists and counts; this asks for the rest).
+const spaceFields = `query($org: ID!) { organization(id: $org) { spaces(first: 50) { edges { node {
+	organization { id title } parent { id } revision { id } permissions { edit admin } urls { location published }
+	revisions(first: 3) { totalCount edges { node { id type } } }
+	commenters(first: 5) { totalCount edges { node { role user { id } } } }
+	customFields { value }
+	comments(first: 2) { edges { node { target { space changeRequest page { id title } } permissions { edit delete reply } } } }
+	changeRequests(first: 5, status: open) { edges { node {
+		revision { id } space { id } urls { location } contributors { user { id } count actionType }
+		commenters(first: 5) { totalCount edges { node { user { id } } } }
+		comments(first: 2) { edges { node { target { space changeRequest page { id } } permissions { edit delete }
+			replies(first: 2) { edges { node { permissions { edit delete } } } } } } } } } } } } } } }`
+
+// spaceFieldsFlat: spaceFields costs the same for every size of
+// organization (TestDashboardStatements' boards).
+func spaceFieldsFlat(t *testing.T, s *testkit.Server, sizes []int, boards map[int]dashboard) {
+	assertFlat(t, s, sizes, 5, func(n int) {
+		data := s.MustGraphQL(t, boards[n].token, spaceFields, map[string]any{"org": boards[n].org})
+		for _, e := range dig(data, "organization", "spaces", "edges").([]any) {
+			sp := dig(e, "node")
+			if dig(sp, "commenters", "totalCount") != 3.0 ||
+				len(dig(sp, "changeRequests", "edges", 0, "node", "contributors").([]any)) == 0 {
+				t.Fatalf("space: %v", sp)
+			}
+		}
+	})
+}
+
+// changeRequestByNumberFlat: the same change request (number 1) of every
+// space of a list, with what it shows, costs the same for every size of
+// organization. (An object two lists of one query show, such as a space's
+// change request 1 beside its list of change requests, belongs to the list
+// that showed it first; reads under it are read for that list's level, so
+// such a query may cost a statement more or less from run to run: this and
+// spaceFields ask for them apart.)
+func changeRequestByNumberFlat(t *testing.T, s *testkit.Server, sizes []int, boards map[int]dashboard) {
+	const query = `query($org: ID!) { organization(id: $org) { spaces(first: 50) { edges { node {
+			changeRequest(id: "1") { id number createdBy { id } openComments outdated contributors { user { id } }
+				comments(first: 2) { totalCount edges { node { postedBy { id } replies(first: 2) { totalCount } } } } } } } } } }`
+	assertFlat(t, s, sizes, 5, func(n int) {
+		data := s.MustGraphQL(t, boards[n].token, query, map[string]any{"org": boards[n].org})
+		for _, e := range dig(data, "organization", "spaces", "edges").([]any) {
+			if cr := dig(e, "node", "changeRequest"); dig(cr, "number") != 1.0 || dig(cr, "comments", "totalCount") != 2.0 {
+				t.Fatalf("change request 1: %v", cr)
+			}
+		}
+	})
+}

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"entgo.io/ent/dialect/sql"
-	"github.com/graph-gophers/dataloader/v7"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
@@ -302,7 +301,9 @@ func (cl *ContentLoaders) PrimeChangeRequestOpenComments(ctx context.Context, id
 
 // crs is where the change requests lists show are recorded: their open
 // comments are counted a level at a time.
-func newContentLoaders(b batching, client *ent.Client, crs *together) *ContentLoaders {
+// orgs is where the organizations lists show are recorded: what is read
+// by organization is read a level at a time.
+func newContentLoaders(b batching, client *ent.Client, crs, orgs *together) *ContentLoaders {
 	cl := &ContentLoaders{}
 	counts := byLevel(&cl.spacesTogether, "counts", func(ctx context.Context, spaceIDs []string) (map[string]SpaceCounts, error) {
 		return countSpaces(ctx, client, spaceIDs)
@@ -316,7 +317,9 @@ func newContentLoaders(b batching, client *ent.Client, crs *together) *ContentLo
 		CollectionByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Collection, error) {
 			return client.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
 		}, func(c *ent.Collection) string { return c.ID }, "collection"),
-		OrgCollections: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string]*ent.Collection] {
+		// Keyed by organization: the organizations a list shows are read
+		// together (ShowParents(Organizations)), the others alone.
+		OrgCollections: mapLoader(b, byLevel(orgs, "collections", func(ctx context.Context, orgIDs []string) (map[string]map[string]*ent.Collection, error) {
 			rows, err := client.Collection.Query().Where(collection.OrganizationIDIn(orgIDs...)).All(ctx)
 			byOrg := make(map[string]map[string]*ent.Collection, len(orgIDs))
 			for _, id := range orgIDs {
@@ -325,13 +328,9 @@ func newContentLoaders(b batching, client *ent.Client, crs *together) *ContentLo
 			for _, c := range rows {
 				byOrg[c.OrganizationID][c.ID] = c
 			}
-			results := make([]*dataloader.Result[map[string]*ent.Collection], len(orgIDs))
-			for i, id := range orgIDs {
-				results[i] = &dataloader.Result[map[string]*ent.Collection]{Data: byOrg[id], Error: err}
-			}
-			return results
-		}),
-		OrgSpaces: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.Space] {
+			return byOrg, err
+		})),
+		OrgSpaces: mapLoader(b, byLevel(orgs, "spaces", func(ctx context.Context, orgIDs []string) (map[string][]*ent.Space, error) {
 			rows, err := client.Space.Query().
 				Where(space.OrganizationIDIn(orgIDs...), space.DeletedAtIsNil()).
 				Order(ent.Asc(space.FieldCreatedAt), ent.Asc(space.FieldID)).All(ctx)
@@ -339,26 +338,19 @@ func newContentLoaders(b batching, client *ent.Client, crs *together) *ContentLo
 			for _, s := range rows {
 				byOrg[s.OrganizationID] = append(byOrg[s.OrganizationID], s)
 			}
-			results := make([]*dataloader.Result[[]*ent.Space], len(orgIDs))
-			for i, id := range orgIDs {
-				results[i] = &dataloader.Result[[]*ent.Space]{Data: byOrg[id], Error: err}
-			}
-			return results
-		}),
-		OrgCustomFields: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.CustomField] {
+			return byOrg, err
+		})),
+		OrgCustomFields: mapLoader(b, byLevel(orgs, "custom fields", func(ctx context.Context, orgIDs []string) (map[string][]*ent.CustomField, error) {
 			rows, err := client.CustomField.Query().Where(customfield.OrganizationIDIn(orgIDs...)).
 				Order(ent.Asc(customfield.FieldCreatedAt), ent.Asc(customfield.FieldID)).All(ctx)
 			byOrg := make(map[string][]*ent.CustomField, len(orgIDs))
 			for _, f := range rows {
 				byOrg[f.OrganizationID] = append(byOrg[f.OrganizationID], f)
 			}
-			results := make([]*dataloader.Result[[]*ent.CustomField], len(orgIDs))
-			for i, id := range orgIDs {
-				results[i] = &dataloader.Result[[]*ent.CustomField]{Data: byOrg[id], Error: err}
-			}
-			return results
-		}),
-		SpaceFieldValues: batched(b, func(ctx context.Context, spaceIDs []string) []*dataloader.Result[map[string]any] {
+			return byOrg, err
+		})),
+		// By level: the spaces a list shows (ShowSpacesTogether).
+		SpaceFieldValues: mapLoader(b, byLevel(&cl.spacesTogether, "field values", func(ctx context.Context, spaceIDs []string) (map[string]map[string]any, error) {
 			rows, err := client.CustomFieldValue.Query().Where(customfieldvalue.SpaceIDIn(spaceIDs...)).All(ctx)
 			bySpace := make(map[string]map[string]any, len(spaceIDs))
 			for _, v := range rows {
@@ -371,19 +363,16 @@ func newContentLoaders(b batching, client *ent.Client, crs *together) *ContentLo
 				}
 				bySpace[v.SpaceID][v.CustomFieldID] = value
 			}
-			results := make([]*dataloader.Result[map[string]any], len(spaceIDs))
-			for i, id := range spaceIDs {
-				results[i] = &dataloader.Result[map[string]any]{Data: bySpace[id], Error: err}
-			}
-			return results
-		}),
-		SpacesInCollections: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string][]*ent.Space] {
+			return bySpace, err
+		})),
+		SpacesInCollections: mapLoader(b, byLevel(orgs, "spaces in collections", func(ctx context.Context, orgIDs []string) (map[string]map[string][]*ent.Space, error) {
 			rows, err := client.Space.Query().
 				Where(space.OrganizationIDIn(orgIDs...), space.ParentIDNotNil(), space.DeletedAtIsNil()).
 				Order(ent.Asc(space.FieldPosition), ent.Asc(space.FieldID)).All(ctx)
-			if err == nil {
-				cl.ShowSpacesTogether(ctx, rows)
+			if err != nil {
+				return nil, err
 			}
+			cl.ShowSpacesTogether(ctx, rows)
 			byOrg := make(map[string]map[string][]*ent.Space, len(orgIDs))
 			for _, id := range orgIDs {
 				byOrg[id] = map[string][]*ent.Space{}
@@ -391,12 +380,8 @@ func newContentLoaders(b batching, client *ent.Client, crs *together) *ContentLo
 			for _, s := range rows {
 				byOrg[s.OrganizationID][*s.ParentID] = append(byOrg[s.OrganizationID][*s.ParentID], s)
 			}
-			results := make([]*dataloader.Result[map[string][]*ent.Space], len(orgIDs))
-			for i, id := range orgIDs {
-				results[i] = &dataloader.Result[map[string][]*ent.Space]{Data: byOrg[id], Error: err}
-			}
-			return results
-		}),
+			return byOrg, nil
+		})),
 		ChangeRequestOpenComments: mapLoader(b, openComments),
 		SpaceCounts:               mapLoader(b, counts),
 	}

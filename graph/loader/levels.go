@@ -75,3 +75,14 @@ func PerParent[V any](ctx context.Context, of Parents, kind, parent string, fetc
 	}
 	return read.vals.(map[string]V)[parent], nil
 }
+
+// ForgetReads drops what PerParent and the loaders that read by level have
+// read, keeping which objects lists showed together: a GraphQL mutation
+// runs it before each of an operation's mutations, so that what one
+// mutation's answer read is read again, as written, by the next one's.
+// (Revisions never change: their reads are kept.)
+func (l *Loaders) ForgetReads() {
+	for of := range numParents {
+		l.level(of).forgetReads()
+	}
+}

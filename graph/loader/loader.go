@@ -105,7 +105,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 		client:          client,
 		viewerID:        viewerID,
 		stats:           b.stats,
-		ContentLoaders:  newContentLoaders(b, client, &l.levels[ChangeRequests]),
+		ContentLoaders:  newContentLoaders(b, client, &l.levels[ChangeRequests], &l.levels[Organizations]),
 		RevisionLoaders: newRevisionLoaders(b, client),
 		MemberTeams:     newMemberTeams(client),
 		UserByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.User, error) {

@@ -57,6 +57,19 @@ func (t *together) levelOf(id string) *level {
 	return t.of[id]
 }
 
+// forgetReads drops what was read for every level, after a write.
+func (t *together) forgetReads() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, m := range []map[string]*level{t.of, t.alone} {
+		for _, l := range m {
+			l.mu.Lock()
+			l.reads = map[string]*levelRead{}
+			l.mu.Unlock()
+		}
+	}
+}
+
 // levelOrAlone is id's level, or a level of id alone when no list showed
 // it.
 func (t *together) levelOrAlone(id string) *level {
