@@ -64,12 +64,20 @@ type scanner interface {
 // when it has no rows; cursors are listPage's.
 func listPages[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parentColumn string, parents []string, args paging.Args, column string, key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
 	q = q.Where(P(sql.FieldIn(parentColumn, parents...)))
+	return listPagesBy(ctx, q, func(s *sql.Selector) string { return s.C(parentColumn) }, parents, args, column, key, parentOf)
+}
+
+// listPagesBy is listPages for rows whose parent is an SQL expression of
+// the row (parent, given the query's selector) rather than a column of it
+// (the organization of a change request's space): q's own filters keep
+// the parents' rows.
+func listPagesBy[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parent func(*sql.Selector) string, parents []string, args paging.Args, column string, key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
 	var totals []struct {
 		Parent string `json:"parent"`
 		Count  int    `json:"count"`
 	}
 	if err := q.Clone().Modify(func(s *sql.Selector) {
-		s.Select(sql.As(s.C(parentColumn), "parent"), sql.As(sql.Count("*"), "count")).GroupBy(s.C(parentColumn))
+		s.Select(sql.As(parent(s), "parent"), sql.As(sql.Count("*"), "count")).GroupBy(parent(s))
 	}).Scan(ctx, &totals); err != nil {
 		return nil, err
 	}
@@ -86,7 +94,7 @@ func listPages[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, 
 	}
 	byParent := make(map[string][]T, len(some))
 	if len(some) > 0 {
-		q.Where(P(args.Keyset(column))).Order(O(args.OrderBy(column))).Modify(firstRowsPerParent(parentColumn, column, args))
+		q.Where(P(args.Keyset(column))).Order(O(args.OrderBy(column))).Modify(firstRowsPerParent(parent, column, args))
 		rows, err := q.All(ctx)
 		if err != nil {
 			return nil, err
@@ -110,10 +118,10 @@ func listPages[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, 
 //	WHERE page_row <= limit+1 ORDER BY column, id
 //
 // It runs last (ent applies modifiers after predicates, order and limit).
-func firstRowsPerParent(parentColumn, column string, args paging.Args) func(*sql.Selector) {
+func firstRowsPerParent(parent func(*sql.Selector) string, column string, args paging.Args) func(*sql.Selector) {
 	return func(s *sql.Selector) {
 		inner := s.Clone().ClearOrder()
-		window := sql.RowNumber().PartitionBy(inner.C(parentColumn))
+		window := sql.RowNumber().PartitionBy(parent(inner))
 		if args.Order == paging.Asc {
 			window.OrderBy(sql.Asc(inner.C(column)), sql.Asc(inner.C("id")))
 		} else {

@@ -128,3 +128,94 @@ func changeRequestByNumberFlat(t *testing.T, s *testkit.Server, sizes []int, boa
 		}
 	})
 }
+
+// viewerOrganizations is every organization of the viewer with what is
+// read under each: lists of spaces (and under them change requests and
+// comments), members, teams, settings. Collections and sites are asked apart
+// (viewerCollections): their spaces are spaces organization.spaces shows
+// too, and an object two lists of one query show belongs to the list that
+// showed it first (see changeRequestByNumberFlat).
+const viewerOrganizations = `{ viewer { organizations { id title permissions { admin } urls { location }
+	spaces(first: 5) { totalCount edges { node { id openComments parent { id }
+		changeRequests(first: 2) { totalCount edges { node { id createdBy { id } comments(first: 2) { totalCount } } } } } } }
+	changeRequests(first: 5) { totalCount edges { node { id number space { id } } } }
+	members(first: 5) { totalCount edges { node { role user { id } teams(first: 2) { totalCount edges { node { id } } } } } }
+	teams(first: 5) { totalCount edges { node { id members teamMembers(first: 2) { totalCount edges { node { user { id } } } } } } }
+	customFields(first: 5) { totalCount edges { node { name } } }
+	inviteLinksConnection(first: 5) { totalCount edges { node { id role } } }
+	translations(first: 5) { totalCount edges { node { id title } } }
+	samlProviders(first: 5) { totalCount edges { node { id label } } }
+	ssoProviders { id }
+	openAPISpecs(first: 5) { totalCount edges { node { id versions(first: 2) { totalCount } lastVersion { id } } } }
+	} } }`
+
+// viewerCollections is the viewer's organizations' collection trees and
+// sites.
+const viewerCollections = `{ viewer { organizations { id
+	collections(first: 5) { totalCount edges { node { id parent { id } permissions { view } organization { id }
+		spaces(first: 5) { totalCount edges { node { id parent { id } revision { id } openComments
+			changeRequests(first: 2) { totalCount } } } }
+		collections(first: 5) { totalCount } } } }
+	sites(first: 5) { totalCount edges { node { id sections { id siteSpaces { id space { id openComments } } } siteSpaces { id } } } } } } }`
+
+// seedViewerOrganization adds an organization administered by admin, with
+// two spaces (one in a collection), a change request, a comment, a member,
+// a team, a custom field, an invite, a translation, a SAML provider and a
+// site.
+func seedViewerOrganization(t *testing.T, s *testkit.Server, admin testkit.User, i int) {
+	t.Helper()
+	ctx := context.Background()
+	org := s.Client().Organization.Create().SetTitle(fmt.Sprintf("Viewer org %d", i)).SaveX(ctx)
+	s.AddMember(t, org.ID, admin, testkit.RoleOf(access.Admin))
+	other := s.AddUsers(t, org.ID, fmt.Sprintf("Other%d-", i), 1, testkit.RoleOf(access.Edit))[0]
+	vars := map[string]any{"org": org.ID}
+	gql := func(q string) map[string]any { return s.MustGraphQL(t, admin.Token, q, vars) }
+	col := dig(gql(`mutation($org: ID!) { createCollection(organizationId: $org, input: {title: "C"}) { id } }`), "createCollection", "id")
+	sp := dig(gql(`mutation($org: ID!) { createSpace(organizationId: $org, input: {title: "S"}) { id } }`), "createSpace", "id").(string)
+	vars["col"] = col
+	gql(`mutation($org: ID!, $col: ID!) { createSpace(organizationId: $org, input: {title: "In C", parent: $col}) { id } }`)
+	cr := s.Call(t, "createChangeRequest", admin.Token, "POST", "/v1/spaces/"+sp+"/change-requests", map[string]any{}, 201).JSON(t)["id"].(string)
+	s.Call(t, "postCommentInChangeRequest", admin.Token, "POST", "/v1/spaces/"+sp+"/change-requests/"+cr+"/comments", map[string]any{"body": map[string]any{"markdown": "Hi"}}, 200)
+	vars["u"] = other.ID
+	gql(`mutation($org: ID!, $u: String!) { createTeam(organizationId: $org, title: "Team", members: [$u]) { id } }`)
+	gql(`mutation($org: ID!) { createCustomField(organizationId: $org, input: {name: "owner", type: text}) { id } }`)
+	gql(`mutation($org: ID!) { createOrganizationInvite(organizationId: $org, input: {role: read}) { id } }`)
+	gql(`mutation($org: ID!) { createTranslation(organizationId: $org, input: {title: "French"}) { id } }`)
+	gql(`mutation($org: ID!) { createSAMLProvider(organizationId: $org, input: {label: "Okta"}) { id } }`)
+	vars["sp"] = sp
+	gql(`mutation($org: ID!, $sp: ID!) { createSite(organization: $org, input: {title: "Docs", spaces: [$sp]}) { id } }`)
+}
+
+// TestViewerOrganizationsStatements: what is read under each of the
+// viewer's organizations costs the same for 1, 3 and 6 organizations.
+func TestViewerOrganizationsStatements(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		viewers := map[int]testkit.User{}
+		for _, n := range []int{1, 3, 6} {
+			admin, _ := s.NewUser(t, fmt.Sprintf("viewer-%d@example.com", n), "")
+			for i := range n {
+				seedViewerOrganization(t, s, admin, 10*n+i)
+			}
+			viewers[n] = admin
+		}
+		assertFlat(t, s, []int{1, 3, 6}, 5, func(n int) {
+			trees := s.MustGraphQL(t, viewers[n].Token, viewerCollections, nil)
+			for _, o := range dig(trees, "viewer", "organizations").([]any) {
+				if dig(o, "collections", "edges", 0, "node", "spaces", "totalCount") != 1.0 || dig(o, "sites", "totalCount") != 1.0 {
+					t.Fatalf("collections: %v", o)
+				}
+			}
+			data := s.MustGraphQL(t, viewers[n].Token, viewerOrganizations, nil)
+			orgs := dig(data, "viewer", "organizations").([]any)
+			if len(orgs) != n {
+				t.Fatalf("%d organizations, want %d", len(orgs), n)
+			}
+			for _, o := range orgs {
+				if dig(o, "spaces", "totalCount") != 2.0 || dig(o, "changeRequests", "totalCount") != 1.0 || dig(o, "members", "totalCount") != 2.0 ||
+					dig(o, "teams", "edges", 0, "node", "teamMembers", "totalCount") != 1.0 {
+					t.Fatalf("organization: %v", o)
+				}
+			}
+		})
+	})
+}
