@@ -256,10 +256,28 @@ func (r *Resolver) PageComments(ctx context.Context, p *model.Page, status *stri
 	if _, _, err := visibleSpace(ctx, p.SpaceID); err != nil {
 		return none, err
 	}
-	all, err := loader.For(ctx).PageComments.Load(ctx, loader.PageKey(p.SpaceID, p.PageID))()
+	// The comments on the pages of every space a list shows are read
+	// together, and each page takes its own (pages of a tree are many, and
+	// resolved concurrently).
+	byPage, err := loader.PerParent(ctx, loader.Spaces, "page comments", p.SpaceID, func(ctx context.Context, spaces []string) (map[string]map[string][]*ent.Comment, error) {
+		rows, err := r.Client.Comment.Query().Where(comment.SpaceIDIn(spaces...), comment.PageIDNotNil()).
+			Order(ent.Asc(comment.FieldCreatedAt), ent.Asc(comment.FieldID)).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]map[string][]*ent.Comment, len(spaces))
+		for _, c := range rows {
+			if out[c.SpaceID] == nil {
+				out[c.SpaceID] = map[string][]*ent.Comment{}
+			}
+			out[c.SpaceID][*c.PageID] = append(out[c.SpaceID][*c.PageID], c)
+		}
+		return out, loader.For(ctx).ShowComments(ctx, rows)
+	})
 	if err != nil {
 		return none, err
 	}
+	all := byPage[p.PageID]
 	want := func(*ent.Comment) bool { return true }
 	if status != nil {
 		switch *status {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/folio/folio/ent"
+	entpage "github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/testkit"
@@ -215,6 +216,42 @@ func TestViewerOrganizationsStatements(t *testing.T) {
 					dig(o, "teams", "edges", 0, "node", "teamMembers", "totalCount") != 1.0 {
 					t.Fatalf("organization: %v", o)
 				}
+			}
+		})
+	})
+}
+
+// TestPageCommentsStatements: the comments of a page of every space cost
+// the same for 1, 5 and 20 spaces.
+func TestPageCommentsStatements(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		ctx := context.Background()
+		// Page.comments is not read inside page trees (their marshaller
+		// writes plain fields); a page by path of each space is.
+		const query = `query($org: ID!) { organization(id: $org) { spaces(first: 50) { edges { node { id
+			first: page(path: "page-0") { id title comments(first: 2) { totalCount edges { node { body postedBy { id } replies(first: 1) { totalCount } } } } }
+			second: page(path: "page-0/page-1") { id comments(first: 2, status: open) { totalCount } } } } } } }`
+		tokens, orgs := map[int]string{}, map[int]string{}
+		for _, n := range []int{1, 5, 20} {
+			u, org := s.NewUser(t, fmt.Sprintf("pages-%d@example.com", n), fmt.Sprintf("Pages %d", n))
+			tokens[n], orgs[n] = u.Token, org
+			for i := range n {
+				sp := s.Call(t, "createSpace", u.Token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": fmt.Sprint("S", i)}, 201).JSON(t)["id"].(string)
+				rev := s.SeedPages(t, sp, 12)
+				for _, p := range s.Client().Page.Query().Where(entpage.ChunkID(rev.ID), entpage.SlugIn("page-0", "page-1")).AllX(ctx) {
+					s.Client().Comment.Create().SetSpaceID(sp).SetBody("On " + p.Title).SetPostedBy(u.ID).
+						SetRevisionID(rev.ID).SetPageID(p.PageID).SetPageTitle(p.Title).ExecX(ctx)
+				}
+			}
+		}
+		assertFlat(t, s, []int{1, 5, 20}, 5, func(n int) {
+			data := s.MustGraphQL(t, tokens[n], query, map[string]any{"org": orgs[n]})
+			commented := 0
+			for _, e := range dig(data, "organization", "spaces", "edges").([]any) {
+				commented += int(dig(e, "node", "first", "comments", "totalCount").(float64)) + int(dig(e, "node", "second", "comments", "totalCount").(float64))
+			}
+			if commented != 2*n {
+				t.Fatalf("%d comments on pages, want %d", commented, 2*n)
 			}
 		})
 	})

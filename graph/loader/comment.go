@@ -2,18 +2,17 @@ package loader
 
 import (
 	"context"
-	"strings"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
-	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/commentreaction"
 	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/user"
 )
 
 // CommentLoaders batch what a comment or reply shows besides its own row:
-// reply counts, replies, reactions, and the users behind them. Comments and
+// reply counts, reactions, and the users behind them (replies are paged by
+// graph.RepliesOf, a list of comments at a time). Comments and
 // replies a list shows together (ShowCommentsTogether) are read together, so a page
 // of 50 comments costs the statements of a page of 5.
 type CommentLoaders struct {
@@ -26,15 +25,9 @@ type CommentLoaders struct {
 	// ChangeRequestByID finds change requests, for the primary content of
 	// a comment's target.
 	ChangeRequestByID *Loader[*ent.ChangeRequest]
-	// PageComments loads the comments on a page of a space, keyed by
-	// PageKey, oldest first (created_at, id).
-	PageComments *Loader[[]*ent.Comment]
 
 	together together
 }
-
-// PageKey keys PageComments.
-func PageKey(spaceID, pageID string) string { return spaceID + "/" + pageID }
 
 // ShowCommentsTogether records that one list shows these comments or replies (by
 // id): the first read of any of them reads them all.
@@ -128,26 +121,5 @@ func newCommentLoaders(b batching, client *ent.Client, l *Loaders) *CommentLoade
 	cl.ChangeRequestByID = newLoader(b, func(ctx context.Context, ids []string) ([]*ent.ChangeRequest, error) {
 		return client.ChangeRequest.Query().Where(changerequest.IDIn(ids...)).All(ctx)
 	}, func(c *ent.ChangeRequest) string { return c.ID }, "change request")
-	cl.PageComments = mapLoader(b, func(ctx context.Context, keys []string) (map[string][]*ent.Comment, error) {
-		var spaces, pages []string
-		for _, k := range keys {
-			s, p, _ := strings.Cut(k, "/")
-			spaces, pages = append(spaces, s), append(pages, p)
-		}
-		rows, err := client.Comment.Query().Where(comment.SpaceIDIn(spaces...), comment.PageIDIn(pages...)).
-			Order(ent.Asc(comment.FieldCreatedAt), ent.Asc(comment.FieldID)).All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if err := l.ShowComments(ctx, rows); err != nil {
-			return nil, err
-		}
-		out := make(map[string][]*ent.Comment, len(keys))
-		for _, c := range rows {
-			k := PageKey(c.SpaceID, *c.PageID)
-			out[k] = append(out[k], c)
-		}
-		return out, nil
-	})
 	return cl
 }
