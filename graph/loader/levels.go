@@ -20,27 +20,21 @@ const (
 	// Comments and replies, whose reactions are keyed alike
 	// (ShowCommentsTogether).
 	Comments
-	// Collections shown by a list of collections.
-	Collections
-	// Organizations shown by a list of organizations.
+	// Organizations shown by a list of organizations (primeOrganizations).
 	Organizations
-	// Teams shown by a list of teams.
+	// Teams shown by a list of teams (PrimeTeams).
 	Teams
-	// Members of an organization, keyed by MemberKey.
+	// Members of organizations, keyed by MemberKey (primeMembers).
 	Members
 	// OpenAPISpecs shown by a list of specs.
 	OpenAPISpecs
-	// Sites shown by a list of sites.
-	Sites
-	// SiteSections shown by a site's sections.
-	SiteSections
 
 	numParents
 )
 
-// level is where the objects of kind of shown together are recorded. The
-// kinds that had a record of their own before keep it, so that their
-// existing loaders (byLevel) and PerParent share one read per level.
+// level is where the objects of kind `of` that lists show together are
+// recorded. Spaces and comments keep the record their loaders had before
+// (byLevel), so that those loaders and PerParent share one read per level.
 func (l *Loaders) level(of Parents) *together {
 	switch of {
 	case Spaces:
