@@ -48,11 +48,11 @@ func (r *commentResolver) Document(ctx context.Context, obj *ent.Comment) (any, 
 }
 
 func (r *commentResolver) PostedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error) {
-	return r.CommentAuthor(ctx, &obj.PostedBy)
+	return r.CommentUser(ctx, obj.ID, &obj.PostedBy)
 }
 
 func (r *commentResolver) ResolvedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error) {
-	return r.CommentAuthor(ctx, obj.ResolvedBy)
+	return r.CommentUser(ctx, obj.ID, obj.ResolvedBy)
 }
 
 func (r *commentResolver) Reactions(ctx context.Context, obj *ent.Comment) ([]*model.EmojiReaction, error) {
@@ -84,7 +84,7 @@ func (r *commentReplyResolver) Document(ctx context.Context, obj *ent.CommentRep
 }
 
 func (r *commentReplyResolver) PostedBy(ctx context.Context, obj *ent.CommentReply) (*ent.User, error) {
-	return r.CommentAuthor(ctx, &obj.PostedBy)
+	return r.CommentUser(ctx, obj.ID, &obj.PostedBy)
 }
 
 func (r *commentReplyResolver) Reactions(ctx context.Context, obj *ent.CommentReply) ([]*model.EmojiReaction, error) {

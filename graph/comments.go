@@ -240,7 +240,18 @@ func (r *Resolver) commentOfScope(ctx context.Context, sc commentScope, id strin
 				out[*c.ChangeRequestID] = c
 			}
 		}
-		return out, loader.For(ctx).ShowComments(ctx, rows)
+		// Shown together, their users read on the first ask: a comment
+		// found by id costs one statement.
+		l := loader.For(ctx)
+		ids := make([]string, len(rows))
+		users := make(map[string][]string, len(rows))
+		for i, c := range rows {
+			ids[i] = c.ID
+			users[c.ID] = append([]string{c.PostedBy}, deref(c.ResolvedBy))
+		}
+		l.ShowCommentsTogether(ids)
+		l.NameUsers(loader.Comments, users)
+		return out, nil
 	})
 	if err == nil && c == nil {
 		return nil, apperr.NotFoundf("comment %s not found", id)
@@ -822,6 +833,19 @@ func (r *Resolver) scopeCommenters(ctx context.Context, sc commentScope, args pa
 		got.key = func(m *ent.Member) paging.Cursor { return paging.Cursor{ID: m.UserID} }
 	}
 	return paging.Slice(args, got.members, got.key), nil
+}
+
+// CommentUser is a user a comment or reply (subjectID) names: its author
+// or resolver; nil when the user no longer exists.
+func (r *Resolver) CommentUser(ctx context.Context, subjectID string, userID *string) (*ent.User, error) {
+	if userID == nil || *userID == "" {
+		return nil, nil
+	}
+	u, err := loader.UserNamedBy(ctx, loader.Comments, subjectID, *userID)
+	if _, ok := apperr.As(err); ok {
+		return nil, nil
+	}
+	return u, err
 }
 
 // CommentAuthor is a user who posted, resolved or reacted; nil when the

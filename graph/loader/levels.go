@@ -1,6 +1,12 @@
 package loader
 
-import "context"
+import (
+	"context"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/internal/apperr"
+)
 
 // Parents names a kind of object that lists show side by side and under
 // which a query nests more reads: a connection of each (a space's change
@@ -68,6 +74,89 @@ func PerParent[V any](ctx context.Context, of Parents, kind, parent string, fetc
 		return zero, read.err
 	}
 	return read.vals.(map[string]V)[parent], nil
+}
+
+// NameUsers records the users each of some objects shown together names
+// (its author, its resolver; names by object id), to be read on the first
+// ask, for the whole level (UserNamedBy): for reads that find an object or
+// a few, where reading users nobody asks for would cost a statement.
+// Lists read their objects' users with them instead (PrimeUsers).
+func (l *Loaders) NameUsers(of Parents, names map[string][]string) {
+	t := l.level(of)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.names == nil {
+		t.names = map[string][]string{}
+	}
+	for id, users := range names {
+		t.names[id] = users
+	}
+}
+
+// UserNamedBy is user userID, named by object parent (its author, its
+// resolver): when parent's read left its users to the first ask
+// (NameUsers), the users of every object of its level are read then, in
+// one statement; otherwise the user loader has them (PrimeUsers). A user
+// who no longer exists answers not found.
+func UserNamedBy(ctx context.Context, of Parents, parent, userID string) (*ent.User, error) {
+	l := For(ctx)
+	t := l.level(of)
+	t.mu.Lock()
+	_, named := t.names[parent]
+	t.mu.Unlock()
+	if !named {
+		return l.UserByID.Load(ctx, userID)()
+	}
+	users, err := PerParent(ctx, of, "named users", parent, func(ctx context.Context, ids []string) (map[string]map[string]*ent.User, error) {
+		t.mu.Lock()
+		byObject := make(map[string][]string, len(ids))
+		var all []string
+		for _, id := range ids {
+			byObject[id] = t.names[id]
+			all = append(all, t.names[id]...)
+		}
+		t.mu.Unlock()
+		found := map[string]*ent.User{}
+		if want := dedupe(all); len(want) > 0 {
+			rows, err := l.client.User.Query().Where(user.IDIn(want...)).All(ctx)
+			if err != nil {
+				return nil, err
+			}
+			for _, u := range rows {
+				found[u.ID] = u
+				l.UserByID.Prime(ctx, u.ID, u)
+			}
+		}
+		out := make(map[string]map[string]*ent.User, len(ids))
+		for id, us := range byObject {
+			out[id] = map[string]*ent.User{}
+			for _, u := range us {
+				if found[u] != nil {
+					out[id][u] = found[u]
+				}
+			}
+		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if u := users[userID]; u != nil {
+		return u, nil
+	}
+	return nil, apperr.NotFoundf("user %s not found", userID)
+}
+
+func dedupe(ids []string) []string {
+	seen := make(map[string]bool, len(ids))
+	var out []string
+	for _, id := range ids {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // ForgetReads drops what PerParent and the loaders that read by level have

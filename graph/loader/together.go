@@ -18,6 +18,10 @@ type together struct {
 	// (PerParent), so that reading it again reads nothing: a space read by
 	// id whose pages each ask for their comments.
 	alone map[string]*level
+	// names holds, by object id, the users an object names (an author, a
+	// resolver) when its read left them to be read on the first ask
+	// (NameUsers).
+	names map[string][]string
 }
 
 // A level is objects shown together and what has been read for all of
