@@ -85,7 +85,7 @@ func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space, firs
 }
 
 func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *ent.Space, id string) (*ent.ChangeRequest, error) {
-	return r.FindChangeRequest(ctx, obj.ID, id)
+	return r.SpaceChangeRequest(ctx, obj.ID, id)
 }
 
 func (r *Resolver) ChangeRequest() generated.ChangeRequestResolver { return &changeRequestResolver{r} }

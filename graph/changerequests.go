@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"github.com/folio/folio/ent"
@@ -19,7 +20,8 @@ func changeRequestKey(c *ent.ChangeRequest) paging.Cursor {
 }
 
 // SpaceChangeRequests pages through a space's change requests with status
-// (default open) and, optionally, those created by contributor.
+// (default open) and, optionally, those created by contributor. The change
+// requests of every space a list shows are read together (pageUnder).
 func (r *Resolver) SpaceChangeRequests(ctx context.Context, spaceID string, status, contributor *string, args paging.Args) (paging.Page[*ent.ChangeRequest], error) {
 	var none paging.Page[*ent.ChangeRequest]
 	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
@@ -32,13 +34,34 @@ func (r *Resolver) SpaceChangeRequests(ctx context.Context, spaceID string, stat
 			return none, apperr.InvalidField("status", "must be draft, open, archived or merged")
 		}
 	}
-	q := r.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID), changerequest.StatusEQ(st))
-	if contributor != nil {
-		q.Where(contributedBy(*contributor))
+	kind := fmt.Sprintf("space change requests|%s|%s", st, optionKey(contributor))
+	return pageUnder(ctx, loader.Spaces, kind, spaceID, args, func(ctx context.Context, spaces []string) (map[string]paging.Page[*ent.ChangeRequest], error) {
+		q := r.Client.ChangeRequest.Query().Where(changerequest.StatusEQ(st))
+		if contributor != nil {
+			q.Where(contributedBy(*contributor))
+		}
+		pages, err := listPages(ctx, q, changerequest.FieldSpaceID, spaces, args, changerequest.FieldCreatedAt, changeRequestKey,
+			func(cr *ent.ChangeRequest) string { return cr.SpaceID })
+		if err != nil {
+			return nil, err
+		}
+		return pages, showChangeRequests(ctx, itemsOf(pages))
+	})
+}
+
+// showChangeRequests records change requests that lists show together (one
+// level: every space's page of them) and primes what each shows, for the
+// whole level at once: the change request by id (its comments' scope and
+// permissions), and its author.
+func showChangeRequests(ctx context.Context, crs []*ent.ChangeRequest) error {
+	showChangeRequestsTogether(ctx, crs)
+	l := loader.For(ctx)
+	users := make([]string, len(crs))
+	for i, cr := range crs {
+		l.ChangeRequestByID.Prime(ctx, cr.ID, cr)
+		users[i] = cr.CreatedBy
 	}
-	page, err := listPage(ctx, q, args, changerequest.FieldCreatedAt, changeRequestKey)
-	showChangeRequestsTogether(ctx, page.Items)
-	return page, err
+	return l.PrimeUsers(ctx, users)
 }
 
 // FindChangeRequest reads a change request of a space by id or by number.
@@ -54,6 +77,45 @@ func (r *Resolver) FindChangeRequest(ctx context.Context, spaceID, idOrNumber st
 	}
 	cr, err := q.Only(ctx)
 	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("change request %s not found", idOrNumber)
+	}
+	return cr, err
+}
+
+// SpaceChangeRequest is FindChangeRequest for GraphQL's
+// Space.changeRequest: the change request asked of every space a list
+// shows is looked for in all of them at once.
+func (r *Resolver) SpaceChangeRequest(ctx context.Context, spaceID, idOrNumber string) (*ent.ChangeRequest, error) {
+	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+		return nil, err
+	}
+	cr, err := loader.PerParent(ctx, loader.Spaces, "change request "+idOrNumber, spaceID, func(ctx context.Context, spaces []string) (map[string]*ent.ChangeRequest, error) {
+		q := r.Client.ChangeRequest.Query().Where(changerequest.SpaceIDIn(spaces...))
+		if n, err := strconv.Atoi(idOrNumber); err == nil {
+			q.Where(changerequest.Number(n))
+		} else {
+			q.Where(changerequest.ID(idOrNumber))
+		}
+		rows, err := q.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[string]*ent.ChangeRequest, len(rows))
+		l := loader.For(ctx)
+		authors := make(map[string][]string, len(rows))
+		for _, cr := range rows {
+			out[cr.SpaceID] = cr
+			l.ChangeRequestByID.Prime(ctx, cr.ID, cr)
+			authors[cr.ID] = []string{cr.CreatedBy}
+		}
+		// Shown together (what is read under them is read for all), their
+		// authors read on the first ask: a change request found by number
+		// costs one statement.
+		showChangeRequestsTogether(ctx, rows)
+		l.NameUsers(loader.ChangeRequests, authors)
+		return out, nil
+	})
+	if err == nil && cr == nil {
 		return nil, apperr.NotFoundf("change request %s not found", idOrNumber)
 	}
 	return cr, err
@@ -125,7 +187,7 @@ func (r *Resolver) ChangeRequestAuthor(ctx context.Context, cr *ent.ChangeReques
 	if cr.CreatedBy == "" {
 		return nil, nil
 	}
-	u, err := loader.For(ctx).UserByID.Load(ctx, cr.CreatedBy)()
+	u, err := loader.UserNamedBy(ctx, loader.ChangeRequests, cr.ID, cr.CreatedBy)
 	if _, ok := apperr.As(err); ok {
 		return nil, nil
 	}

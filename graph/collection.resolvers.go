@@ -22,10 +22,7 @@ func (r *collectionResolver) Organization(ctx context.Context, obj *ent.Collecti
 }
 
 func (r *collectionResolver) Parent(ctx context.Context, obj *ent.Collection) (*ent.Collection, error) {
-	if obj.ParentID == nil {
-		return nil, nil
-	}
-	return loader.For(ctx).CollectionByID.Load(ctx, *obj.ParentID)()
+	return r.CollectionParent(ctx, obj)
 }
 
 func (r *collectionResolver) DefaultLevel(ctx context.Context, obj *ent.Collection) (*space.DefaultLevel, error) {

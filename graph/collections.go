@@ -86,6 +86,23 @@ func (r *Resolver) Subcollections(ctx context.Context, c *ent.Collection, args p
 	return paging.Slice(args, rows, key), nil
 }
 
+// CollectionParent is the collection c is in (nil at the root), read with
+// its organization's collections: one read for every collection a list
+// shows.
+func (r *Resolver) CollectionParent(ctx context.Context, c *ent.Collection) (*ent.Collection, error) {
+	if c.ParentID == nil {
+		return nil, nil
+	}
+	cols, err := loader.For(ctx).OrgCollections.Load(ctx, c.OrganizationID)()
+	if err != nil {
+		return nil, err
+	}
+	if p := cols[*c.ParentID]; p != nil {
+		return p, nil
+	}
+	return loader.For(ctx).CollectionByID.Load(ctx, *c.ParentID)()
+}
+
 // ReadCollection reads a collection the caller has a role on.
 func (r *Resolver) ReadCollection(ctx context.Context, id string) (*ent.Collection, error) {
 	c, _, err := visibleCollection(ctx, id)

@@ -20,7 +20,7 @@ func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeReq
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.ScopeComments(ctx, obj.SpaceID, &obj.ID, CommentFilter{Status: status, TargetPage: targetPage, Authors: authors}, args)
+	page, err := r.ChangeRequestComments(ctx, obj, CommentFilter{Status: status, TargetPage: targetPage, Authors: authors}, args)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +28,7 @@ func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeReq
 }
 
 func (r *changeRequestResolver) Comment(ctx context.Context, obj *ent.ChangeRequest, id string) (*ent.Comment, error) {
-	return r.ScopeComment(ctx, obj.SpaceID, &obj.ID, id)
+	return r.ChangeRequestComment(ctx, obj, id)
 }
 
 func (r *changeRequestResolver) Commenters(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string) (*model.MemberConnection, error) {
@@ -36,7 +36,7 @@ func (r *changeRequestResolver) Commenters(ctx context.Context, obj *ent.ChangeR
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.Resolver.Commenters(ctx, obj.SpaceID, &obj.ID, args)
+	page, err := r.ChangeRequestCommenters(ctx, obj, args)
 	if err != nil {
 		return nil, err
 	}
@@ -48,11 +48,11 @@ func (r *commentResolver) Document(ctx context.Context, obj *ent.Comment) (any, 
 }
 
 func (r *commentResolver) PostedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error) {
-	return r.CommentAuthor(ctx, &obj.PostedBy)
+	return r.CommentUser(ctx, obj.ID, &obj.PostedBy)
 }
 
 func (r *commentResolver) ResolvedBy(ctx context.Context, obj *ent.Comment) (*ent.User, error) {
-	return r.CommentAuthor(ctx, obj.ResolvedBy)
+	return r.CommentUser(ctx, obj.ID, obj.ResolvedBy)
 }
 
 func (r *commentResolver) Reactions(ctx context.Context, obj *ent.Comment) ([]*model.EmojiReaction, error) {
@@ -84,7 +84,7 @@ func (r *commentReplyResolver) Document(ctx context.Context, obj *ent.CommentRep
 }
 
 func (r *commentReplyResolver) PostedBy(ctx context.Context, obj *ent.CommentReply) (*ent.User, error) {
-	return r.CommentAuthor(ctx, &obj.PostedBy)
+	return r.CommentUser(ctx, obj.ID, &obj.PostedBy)
 }
 
 func (r *commentReplyResolver) Reactions(ctx context.Context, obj *ent.CommentReply) ([]*model.EmojiReaction, error) {
@@ -146,7 +146,7 @@ func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space, first *int
 }
 
 func (r *spaceResolver) Comment(ctx context.Context, obj *ent.Space, id string) (*ent.Comment, error) {
-	return r.ScopeComment(ctx, obj.ID, nil, id)
+	return r.SpaceComment(ctx, obj, id)
 }
 
 func (r *spaceResolver) Commenters(ctx context.Context, obj *ent.Space, first *int, after *string) (*model.MemberConnection, error) {

@@ -79,15 +79,53 @@ func revisionKey(rev *model.Revision) paging.Cursor {
 // that revision's first parent, and so on, newest first unless asked
 // otherwise. Change requests' revisions are not on it. Every revision of
 // the space loads in one statement (for a list of spaces, one in all), and
-// the line is walked in memory.
+// the line is walked in memory; the pages of every space a list shows are
+// cut at once, and their revisions shown together (pageUnder).
 func (r *Resolver) SpaceHistory(ctx context.Context, s *ent.Space, args paging.Args) (paging.Page[*model.Revision], error) {
 	if err := spaceContent(ctx, s); err != nil {
 		return paging.Page[*model.Revision]{}, err
 	}
-	all, err := loader.For(ctx).Reads().SpaceRevisions.Load(ctx, s.ID)()
-	if err != nil {
-		return paging.Page[*model.Revision]{}, err
+	l := loader.For(ctx)
+	spaceOf := func(id string) *ent.Space {
+		if id == s.ID {
+			return s
+		}
+		return l.ShownSpace(id)
 	}
+	return pageUnder(ctx, loader.Spaces, "history", s.ID, args, func(ctx context.Context, ids []string) (map[string]paging.Page[*model.Revision], error) {
+		// Every space's revisions at once: one batch, not one batch wait a
+		// space.
+		revs, errs := l.Reads().SpaceRevisions.LoadMany(ctx, ids)()
+		pages := make(map[string]paging.Page[*model.Revision], len(ids))
+		var shown []string
+		for i, id := range ids {
+			sp := spaceOf(id)
+			if sp == nil {
+				continue
+			}
+			if len(errs) > i && errs[i] != nil {
+				return nil, errs[i]
+			}
+			line := r.mainLine(sp, revs[i])
+			page := paging.Slice(args, line, revisionKey)
+			pages[id] = page
+			// The page's revisions and their parents are read together (rows,
+			// trees, files) when their items ask, e.g. for their changes.
+			for _, rev := range page.Items {
+				shown = append(shown, rev.ID)
+				if len(rev.Parents) > 0 {
+					shown = append(shown, rev.Parents[0])
+				}
+			}
+		}
+		l.ShowTogether(shown)
+		return pages, nil
+	})
+}
+
+// mainLine is a space's main line of revisions, oldest first, from all
+// of its revisions.
+func (r *Resolver) mainLine(s *ent.Space, all []*ent.Revision) []*model.Revision {
 	byID := make(map[string]*ent.Revision, len(all))
 	for _, rev := range all {
 		byID[rev.ID] = rev
@@ -105,18 +143,8 @@ func (r *Resolver) SpaceHistory(ctx context.Context, s *ent.Space, args paging.A
 			id = rev.Parents[0]
 		}
 	}
-	// The line's revisions and their parents are read together (rows,
-	// trees, files) when their items ask, e.g. for their changes.
-	shown := make([]string, 0, 2*len(line))
-	for _, rev := range line {
-		shown = append(shown, rev.ID)
-		if len(rev.Parents) > 0 {
-			shown = append(shown, rev.Parents[0])
-		}
-	}
-	loader.For(ctx).ShowTogether(shown)
 	sort.Slice(line, func(i, j int) bool { return revisionKey(line[i]).Less(revisionKey(line[j])) })
-	return paging.Slice(args, line, revisionKey), nil
+	return line
 }
 
 // SpaceCurrentPageByPath is a page of the space's current revision by path.

@@ -34,22 +34,36 @@ import (
 const (
 	// MaxDepth is the deepest nesting of fields an operation may have.
 	MaxDepth = 20
-	// MaxComplexity is the highest cost an operation may have. Costs of
-	// reference queries (cost_internal_test.go):
-	//   - the standard introspection query: 0 (meta-fields are free);
+	// MaxComplexity is the highest cost an operation may have: what the
+	// costliest query a real front end makes needs, with a fifth more for
+	// headroom. Every list of the schema is bounded (cost_caps.go), so the
+	// costs of reference queries are their true bounds
+	// (cost_internal_test.go, TestCostOfLegitimateQueries):
+	//   - a docs site's navigation at the caps: one site's 20 sections × 10
+	//     site spaces, each with its space's 4-level page tree (10,000 pages
+	//     a revision), with its groups and root site spaces: 10.0 million,
+	//     the largest, which sets the limit;
 	//   - the organization tree (organization → spaces(first: 100) →
 	//     revision → a 4-level page tree, 4 fields a page): 5.0 million;
-	//   - the same shape for 100 spaces' page trees: 5.0 million;
-	//   - two sites at the caps (20 sections × 10 site spaces) with a page
-	//     tree per site space: 20 million;
-	//   - a space's links with the pages of each (1,000 targets × 10,000
-	//     pages): 20 million;
+	//   - the standard introspection query: 0 (meta-fields are free: Apollo
+	//     adds __typename everywhere; introspection answers are bounded by
+	//     the schema and the response ceiling);
+	//   - a dashboard of 50 spaces (first: 50) with 5 change requests, 5
+	//     comments and 5 replies each, their authors, counts and reactions
+	//     (dashboard_test.go): 1.0 million;
+	//   - a space's links with their pages (at most 1,000 targets × 100
+	//     pages, LinksResult.more and LinkUsage.morePages counting the
+	//     rest): 0.2 million;
 	// refused:
+	//   - two sites' navigations at the caps in one query: 20 million (one
+	//     query per site);
 	//   - the space → organization → spaces cycle four times around at the
 	//     default page size (6 million spaces): 25.5 million;
 	//   - three levels of organization → spaces(first: 1000): 4 × 10^12;
 	//   - the 30-fragment bomb: 2^31.
-	MaxComplexity = 25_000_000
+	// It was 25,000,000 while links' items and pages were unbounded (1,000 ×
+	// 10,000 pages).
+	MaxComplexity = 12_000_000
 )
 
 // costCeiling stops the arithmetic before it overflows: any cost at the

@@ -24,8 +24,10 @@ var listFieldCaps = map[string]int64{
 	"Viewer.organizations": paging.MaxLimit,
 	// Unbounded: a revision's files are not capped; the paging maximum.
 	"Revision.files": paging.MaxLimit,
+	// The first MaxLinkPagesPerItem pages linking to a target
+	// (LinkUsage.morePages counts the others).
+	"LinkUsage.pages": MaxLinkPagesPerItem,
 	// Pages of one revision.
-	"LinkUsage.pages":     MaxPagesPerRevision,
 	"Space.fileBacklinks": MaxPagesPerRevision,
 	"Page.ancestors":      MaxPagesPerRevision,
 	// At most the limit argument's maximum.
@@ -35,9 +37,9 @@ var listFieldCaps = map[string]int64{
 	"ChangeRequest.fileBacklinks": MaxPagesPerRevision,
 	"Space.pageBacklinks":         MaxPagesPerRevision,
 	"ChangeRequest.pageBacklinks": MaxPagesPerRevision,
-	// Unbounded: one item per distinct link target of a revision's content;
-	// the paging maximum.
-	"LinksResult.items": paging.MaxLimit,
+	// One item per distinct link target of a revision's content, the first
+	// MaxLinkItems of them (LinksResult.more counts the others).
+	"LinksResult.items": MaxLinkItems,
 	// Unbounded: one per custom field of the organization; the paging maximum.
 	"Space.customFields": paging.MaxLimit,
 	// Unbounded: one per active SAML provider; the paging maximum.

@@ -103,16 +103,29 @@ func TestCostOfLegitimateQueries(t *testing.T) {
 	if err != nil {
 		orgTree = []byte(`query($org: ID!) { organization(id: $org) { id title spaces(first: 100) { totalCount edges { node { id title revision { id ` + pageTree(4) + ` } } } } } }`)
 	}
+	var largest int64
 	for _, q := range []struct{ name, query string }{
 		{"introspection", introspection.Query},
 		{"organization tree", string(orgTree)},
 		// 100 spaces' trees, the shape of a site of 20 sections × 5 site spaces.
 		{"100 space trees", `query { organization(id: "o") { spaces(first: 100) { edges { node { id title revision { ` + pageTree(6) + ` } } } } } }`},
-		// Two sites at the caps (20 sections × 10 site spaces each) with
-		// a page tree per site space, and their groups and root site spaces.
-		{"site tree", `query { organization(id: "o") { sites(first: 2) { edges { node { id title sectionGroups { title sections { title } } siteSpaces { path }
-			sections { id title siteSpaces { id path space { id title revision { ` + pageTree(4) + ` } } } } } } } } }`},
-		{"links with their pages", `query { space(id: "s") { links { total items { target { status kind url pageId } pages { id title } } } } }`},
+		// A site at the caps (20 sections × 10 site spaces) with a page
+		// tree per site space, and its groups and root site spaces: a docs
+		// front end's navigation, the costliest legitimate query.
+		{"site tree", `query { site(id: "x") { id title sectionGroups { title sections { title } } siteSpaces { path }
+			sections { id title siteSpaces { id path space { id title revision { ` + pageTree(4) + ` } } } } } }`},
+		{"links with their pages", `query { space(id: "s") { links { total more items { target { status kind url pageId } pages { id title } morePages } } } }`},
+		// The dashboard of 50 spaces (dashboard_test.go).
+		{"dashboard", `query { organization(id: "o") { id title
+			spaces(first: 50) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node {
+				id title openComments changeRequestCount changeRequestsOpen changeRequestsDraft
+				comments(first: 5, status: open) { totalCount pageInfo { hasNextPage } edges { node { ...thread } } }
+				changeRequests(first: 5) { totalCount pageInfo { hasNextPage endCursor } edges { node {
+					id number subject status createdBy { id displayName } openComments outdated
+					comments(first: 5) { totalCount edges { node { ...thread } } } } } } } } } } }
+			fragment thread on Comment { id body status postedAt postedBy { id displayName } resolvedBy { id }
+				reactions { emoji count }
+				replies(first: 5) { totalCount pageInfo { hasNextPage } edges { node { id body postedBy { id displayName } reactions { emoji count } } } } }`},
 		{"viewer", `{ viewer { user { id } organizations { id title permissions { admin } } } }`},
 	} {
 		cost, depth, _ := walk(t, q.query, map[string]any{"org": "o"})
@@ -120,6 +133,12 @@ func TestCostOfLegitimateQueries(t *testing.T) {
 		if cost > MaxComplexity || depth > MaxDepth {
 			t.Errorf("%s refused: cost %d, depth %d", q.name, cost, depth)
 		}
+		largest = max(largest, cost)
+	}
+	// The limit is what the costliest legitimate query needs, with
+	// headroom, not a multiple of it: lists without bounds would show here.
+	if MaxComplexity > largest*3/2 {
+		t.Errorf("MaxComplexity %d is more than 1.5 × the costliest legitimate query (%d)", MaxComplexity, largest)
 	}
 }
 
@@ -132,6 +151,9 @@ func TestCostOfAbusiveQueries(t *testing.T) {
 		{"fan-out", fanOut},
 		{"cycle", cycle},
 		{"fragment bomb", fragmentBomb(30)},
+		// Two sites' navigations at the caps: a front end asks one site's.
+		{"two site trees", `query { organization(id: "o") { sites(first: 2) { edges { node { id title sectionGroups { title sections { title } } siteSpaces { path }
+			sections { id title siteSpaces { id path space { id title revision { ` + pageTree(4) + ` } } } } } } } } }`},
 		// Aliases side by side copy the tree at every level.
 		{"aliased page tree", aliasedTree(12)},
 	} {

@@ -6,6 +6,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
@@ -29,9 +30,10 @@ func (r *Resolver) OrganizationCustomFields(ctx context.Context, orgID string, a
 	if _, err := settingsOrganization(ctx, orgID); err != nil {
 		return paging.Page[*ent.CustomField]{}, err
 	}
-	q := r.Client.CustomField.Query().Where(customfield.OrganizationID(orgID))
-	return listPage(ctx, q, args, customfield.FieldCreatedAt, func(c *ent.CustomField) paging.Cursor {
-		return paging.Cursor{Time: c.CreatedAt, ID: c.ID}
+	return pageUnder(ctx, loader.Organizations, "custom fields", orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.CustomField], error) {
+		return listPages(ctx, r.Client.CustomField.Query(), customfield.FieldOrganizationID, orgs, args, customfield.FieldCreatedAt,
+			func(c *ent.CustomField) paging.Cursor { return paging.Cursor{Time: c.CreatedAt, ID: c.ID} },
+			func(c *ent.CustomField) string { return c.OrganizationID })
 	})
 }
 

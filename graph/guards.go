@@ -395,6 +395,26 @@ func visibleCollection(ctx context.Context, id string) (*ent.Collection, *access
 	return c, r, nil
 }
 
+// visibleParent is visibleCollection for the parent of a space or
+// collection of orgID: read with the organization's collections (one read
+// for every organization a list shows), not one by one as batches fall.
+func visibleParent(ctx context.Context, orgID, id string) (*ent.Collection, error) {
+	cols, err := loader.For(ctx).OrgCollections.Load(ctx, orgID)()
+	if err != nil {
+		return nil, err
+	}
+	c := cols[id]
+	if c == nil {
+		c, _, err := visibleCollection(ctx, id)
+		return c, err
+	}
+	r, err := collectionRole(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return c, roleAtLeast(r, access.Read, "collection", id)
+}
+
 // adminCollection is a visible collection the caller administers.
 func adminCollection(ctx context.Context, id string) (*ent.Collection, error) {
 	c, r, err := visibleCollection(ctx, id)

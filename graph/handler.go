@@ -15,6 +15,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/folio/folio/graph/generated"
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 )
@@ -49,6 +50,7 @@ func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	srv.Use(anonymousReads{})
 	srv.Use(textBoundary{})
 	srv.Use(answerGuard{max: maxResponseBytes})
+	srv.Use(freshReads{})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		slog.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(v))
@@ -86,4 +88,20 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr.Message = "internal error"
 	gerr.Extensions = map[string]any{"code": "INTERNAL_SERVER_ERROR"}
 	return gerr
+}
+
+// freshReads makes each mutation of an operation read afresh what lists
+// nested in earlier ones' answers read for their whole level at once
+// (loader.PerParent): a later mutation's answer shows the data as the
+// earlier mutations left it.
+type freshReads struct{}
+
+func (freshReads) ExtensionName() string                          { return "FreshReads" }
+func (freshReads) Validate(schema graphql.ExecutableSchema) error { return nil }
+
+func (freshReads) InterceptRootField(ctx context.Context, next graphql.RootResolver) graphql.Marshaler {
+	if oc := graphql.GetOperationContext(ctx); oc.Operation != nil && oc.Operation.Operation == ast.Mutation {
+		loader.For(ctx).ForgetReads()
+	}
+	return next(ctx)
 }

@@ -23,9 +23,10 @@ func (r *Resolver) OrganizationInviteLinks(ctx context.Context, orgID string, ar
 	if _, err := adminOrganization(ctx, orgID); err != nil {
 		return paging.Page[*ent.Invite]{}, err
 	}
-	q := r.Client.Invite.Query().Where(invite.OrganizationID(orgID))
-	return listPage(ctx, q, args, invite.FieldCreatedAt, func(i *ent.Invite) paging.Cursor {
-		return paging.Cursor{Time: i.CreatedAt, ID: i.ID}
+	return pageUnder(ctx, loader.Organizations, "invites", orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Invite], error) {
+		return listPages(ctx, r.Client.Invite.Query(), invite.FieldOrganizationID, orgs, args, invite.FieldCreatedAt,
+			func(i *ent.Invite) paging.Cursor { return paging.Cursor{Time: i.CreatedAt, ID: i.ID} },
+			func(i *ent.Invite) string { return i.OrganizationID })
 	})
 }
 

@@ -14,7 +14,7 @@ import (
 )
 
 func (r *changeRequestResolver) Links(ctx context.Context, obj *ent.ChangeRequest, pageID *string, status *string) (*model.LinksPage, error) {
-	return r.Resolver.Links(ctx, obj.SpaceID, obj.ID, deref(pageID), status)
+	return r.CappedLinks(ctx, obj.SpaceID, obj.ID, deref(pageID), status)
 }
 
 func (r *changeRequestResolver) FileBacklinks(ctx context.Context, obj *ent.ChangeRequest, fileID string) ([]*model.Page, error) {
@@ -26,15 +26,15 @@ func (r *changeRequestResolver) PageBacklinks(ctx context.Context, obj *ent.Chan
 }
 
 func (r *linkUsageResolver) Pages(ctx context.Context, obj *model.LinkUsage) ([]*model.Page, error) {
-	out := make([]*model.Page, len(obj.Locations))
-	for i, p := range obj.Locations {
-		out[i] = &model.Page{Page: p, Tree: obj.Tree, SpaceID: obj.SpaceID, InTree: true}
-	}
-	return out, nil
+	return r.LinkUsagePages(obj), nil
+}
+
+func (r *linkUsageResolver) MorePages(ctx context.Context, obj *model.LinkUsage) (int, error) {
+	return r.LinkUsageMorePages(obj), nil
 }
 
 func (r *spaceResolver) Links(ctx context.Context, obj *ent.Space, pageID *string, status *string) (*model.LinksPage, error) {
-	return r.Resolver.Links(ctx, obj.ID, "", deref(pageID), status)
+	return r.CappedLinks(ctx, obj.ID, "", deref(pageID), status)
 }
 
 func (r *spaceResolver) FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error) {

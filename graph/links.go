@@ -249,6 +249,47 @@ func (r *Resolver) Links(ctx context.Context, spaceID, crID, pageID string, stat
 	return out, nil
 }
 
+// GraphQL's answer about links is bounded (the cost model counts on it:
+// cost_caps.go), where REST pages through every item with limit and page:
+// a revision's content may hold any number of distinct link targets, and a
+// target may be linked from every page of it.
+const (
+	// MaxLinkItems is the most items (distinct targets) LinksResult holds.
+	MaxLinkItems = paging.MaxLimit
+	// MaxLinkPagesPerItem is the most pages LinkUsage.pages holds.
+	MaxLinkPagesPerItem = 100
+)
+
+// CappedLinks is Links as GraphQL answers it: the first MaxLinkItems items,
+// More counting those left out.
+func (r *Resolver) CappedLinks(ctx context.Context, spaceID, crID, pageID string, status *string) (*model.LinksPage, error) {
+	p, err := r.Links(ctx, spaceID, crID, pageID, status)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(p.Items); n > MaxLinkItems {
+		p.More, p.Items = n-MaxLinkItems, p.Items[:MaxLinkItems]
+	}
+	return p, nil
+}
+
+// LinkUsagePages are the first MaxLinkPagesPerItem pages that link to a
+// target (LinkUsageMorePages counts the others).
+func (r *Resolver) LinkUsagePages(u *model.LinkUsage) []*model.Page {
+	locs := u.Locations[:min(len(u.Locations), MaxLinkPagesPerItem)]
+	out := make([]*model.Page, len(locs))
+	for i, p := range locs {
+		out[i] = &model.Page{Page: p, Tree: u.Tree, SpaceID: u.SpaceID, InTree: true}
+	}
+	return out
+}
+
+// LinkUsageMorePages is how many pages linking to a target LinkUsagePages
+// leaves out.
+func (r *Resolver) LinkUsageMorePages(u *model.LinkUsage) int {
+	return max(0, len(u.Locations)-MaxLinkPagesPerItem)
+}
+
 // FileBacklinks lists the pages of a revision that link to a file.
 func (r *Resolver) FileBacklinks(ctx context.Context, spaceID, crID, fileID string) ([]*model.Page, error) {
 	var rev *ent.Revision

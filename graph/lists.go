@@ -2,11 +2,13 @@ package graph
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/folio/folio/ent"
-
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/paging"
 )
@@ -39,6 +41,143 @@ func listPage[Q keysetQuery[Q, P, O, T], P, O ~func(*sql.Selector), T any](ctx c
 		return paging.Page[T]{}, err
 	}
 	return paging.Cut(args, rows, total, key), nil
+}
+
+// groupedQuery is a keysetQuery that can be modified (ent's sql/modifier
+// feature): listPages groups it by parent and numbers its rows per parent.
+// S is the query's XSelect, which scans what a modified query selects.
+type groupedQuery[Q any, P, O ~func(*sql.Selector), T any, S scanner] interface {
+	keysetQuery[Q, P, O, T]
+	Modify(...func(*sql.Selector)) S
+}
+
+type scanner interface {
+	Scan(context.Context, any) error
+}
+
+// listPages is listPage for the children of many parents at once: for each
+// of parents, the page of q's rows whose parentColumn is that parent, with
+// the same arguments (the cursor and q's filters apply to every parent
+// alike). Two statements whatever the number of parents: one counts every
+// parent's rows (GROUP BY), one reads the first Limit+1 rows after the
+// cursor of each (ROW_NUMBER() OVER (PARTITION BY parent ORDER BY column,
+// id), on SQLite and PostgreSQL alike). Every parent gets a page, empty
+// when it has no rows; cursors are listPage's.
+func listPages[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parentColumn string, parents []string, args paging.Args, column string, key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
+	q = q.Where(P(sql.FieldIn(parentColumn, parents...)))
+	return listPagesBy(ctx, q, func(s *sql.Selector) string { return s.C(parentColumn) }, parents, args, column, key, parentOf)
+}
+
+// listPagesBy is listPages for rows whose parent is an SQL expression of
+// the row (parent, given the query's selector) rather than a column of it
+// (the organization of a change request's space): q's own filters keep
+// the parents' rows.
+func listPagesBy[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parent func(*sql.Selector) string, parents []string, args paging.Args, column string, key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
+	var totals []struct {
+		Parent string `json:"parent"`
+		Count  int    `json:"count"`
+	}
+	if err := q.Clone().Modify(func(s *sql.Selector) {
+		s.Select(sql.As(parent(s), "parent"), sql.As(sql.Count("*"), "count")).GroupBy(parent(s))
+	}).Scan(ctx, &totals); err != nil {
+		return nil, err
+	}
+	total := make(map[string]int, len(totals))
+	for _, t := range totals {
+		total[t.Parent] = t.Count
+	}
+	// Only parents with rows need the second statement.
+	var some []string
+	for _, p := range parents {
+		if total[p] > 0 {
+			some = append(some, p)
+		}
+	}
+	byParent := make(map[string][]T, len(some))
+	if len(some) > 0 {
+		q.Where(P(args.Keyset(column))).Order(O(args.OrderBy(column))).Modify(firstRowsPerParent(parent, column, args))
+		rows, err := q.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			byParent[parentOf(r)] = append(byParent[parentOf(r)], r)
+		}
+	}
+	pages := make(map[string]paging.Page[T], len(parents))
+	for _, p := range parents {
+		pages[p] = paging.Cut(args, byParent[p], total[p], key)
+	}
+	return pages, nil
+}
+
+// firstRowsPerParent turns a query of rows (filtered, after the cursor, in
+// the page's order) into its first args.Limit+1 rows of each parent:
+//
+//	SELECT cols FROM (SELECT cols, ROW_NUMBER() OVER (PARTITION BY parent
+//	  ORDER BY column, id) AS page_row FROM t WHERE …) AS t
+//	WHERE page_row <= limit+1 ORDER BY column, id
+//
+// It runs last (ent applies modifiers after predicates, order and limit).
+func firstRowsPerParent(parent func(*sql.Selector) string, column string, args paging.Args) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		inner := s.Clone().ClearOrder()
+		window := sql.RowNumber().PartitionBy(parent(inner))
+		if args.Order == paging.Asc {
+			window.OrderBy(sql.Asc(inner.C(column)), sql.Asc(inner.C("id")))
+		} else {
+			window.OrderBy(sql.Desc(inner.C(column)), sql.Desc(inner.C("id")))
+		}
+		inner.AppendSelectExprAs(window, "page_row")
+		table := s.TableName()
+		outer := sql.Dialect(s.Dialect()).Select(s.UnqualifiedColumns()...).From(inner.As(table))
+		outer.Where(sql.LTE(outer.C("page_row"), args.Limit+1))
+		args.OrderBy(column)(outer)
+		*s = *outer
+	}
+}
+
+// pageUnder is one parent's page of a connection nested under a list (a
+// space's change requests, a comment's replies): read for every parent its
+// list shows at once (loader.PerParent, with listPages), so the list's
+// statements do not grow with its length or vary with scheduling. kind
+// names the connection and every filter the caller applied to q (the page
+// arguments are added here); read makes the parents' query.
+func pageUnder[T any](ctx context.Context, of loader.Parents, kind, parent string, args paging.Args, read func(ctx context.Context, parents []string) (map[string]paging.Page[T], error)) (paging.Page[T], error) {
+	after := ""
+	if args.After != nil {
+		after = args.After.Encode()
+	}
+	kind = fmt.Sprintf("page %s|%d|%s|%s", kind, args.Limit, args.Order, after)
+	return loader.PerParent(ctx, of, kind, parent, read)
+}
+
+// itemsOf is every item of pages, in no particular order: what a level of
+// pages shows, to be primed together.
+func itemsOf[T any](pages map[string]paging.Page[T]) []T {
+	var out []T
+	for _, p := range pages {
+		out = append(out, p.Items...)
+	}
+	return out
+}
+
+// optionKey is an optional filter's part of a level read's kind: absent
+// and "" differ.
+func optionKey(s *string) string {
+	if s == nil {
+		return "-"
+	}
+	return strconv.Quote(*s)
+}
+
+// anySlice is ids as the values of an SQL IN.
+func anySlice(ids []string) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
 }
 
 // connectionShape and edgeShape are the Go types gqlgen generates for a

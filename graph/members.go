@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -46,7 +48,7 @@ func (r *Resolver) OrganizationMembers(ctx context.Context, orgID string, args p
 	if _, err := membersOrganization(ctx, orgID); err != nil {
 		return none, err
 	}
-	q := r.Client.Member.Query().Where(member.OrganizationID(orgID))
+	q := r.Client.Member.Query()
 	if f.Role != nil {
 		switch {
 		case !f.Role.IsValid():
@@ -57,9 +59,10 @@ func (r *Resolver) OrganizationMembers(ctx context.Context, orgID string, args p
 			q.Where(member.RoleEQ(access.Role(*f.Role)))
 		}
 	}
+	search := ""
 	if f.Search != nil {
-		if s := strings.TrimSpace(*f.Search); s != "" {
-			q.Where(member.HasUserWith(user.Or(user.DisplayNameContainsFold(s), user.EmailContainsFold(s))))
+		if search = strings.TrimSpace(*f.Search); search != "" {
+			q.Where(member.HasUserWith(user.Or(user.DisplayNameContainsFold(search), user.EmailContainsFold(search))))
 		}
 	}
 	column := member.FieldJoinedAt
@@ -73,46 +76,57 @@ func (r *Resolver) OrganizationMembers(ctx context.Context, orgID string, args p
 			return none, apperr.InvalidField("sort", "must be joinedAt or lastSeenAt")
 		}
 	}
-	page, err := listPage(ctx, q.WithUser(), args, column, func(mb *ent.Member) paging.Cursor {
+	key := func(mb *ent.Member) paging.Cursor {
 		if column == member.FieldLastSeenAt {
 			return paging.Cursor{Time: *mb.LastSeenAt, ID: mb.ID}
 		}
 		return paging.Cursor{Time: mb.JoinedAt, ID: mb.ID}
-	})
-	if err != nil {
-		return none, err
 	}
-	return page, r.primeMembers(ctx, orgID, page.Items)
+	// The members of every organization a list shows are read together.
+	kind := fmt.Sprintf("members|%v|%q|%s", f.Role, search, column)
+	return pageUnder(ctx, loader.Organizations, kind, orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Member], error) {
+		pages, err := listPages(ctx, q.WithUser(), member.FieldOrganizationID, orgs, args, column, key,
+			func(mb *ent.Member) string { return mb.OrganizationID })
+		if err != nil {
+			return nil, err
+		}
+		return pages, r.primeMembers(ctx, itemsOf(pages))
+	})
 }
 
-// primeMembers fills the loaders behind every member's fields from a page
-// of members loaded with their users: the users, the members themselves
-// and, in one more statement, their team counts; and it announces the page
-// to the MemberTeams loader, so that the first member asked for its teams
-// loads everyone's. A page then costs the same number of statements however
+// primeMembers fills the loaders behind every member's fields from members
+// a list shows (of one organization or several), loaded with their users:
+// the users, the members themselves and, in one more statement, their team
+// counts; it records them as shown together and announces them to the
+// MemberTeams loader, so that the first member asked for its teams loads
+// everyone's. A list then costs the same number of statements however
 // many members it holds.
-func (r *Resolver) primeMembers(ctx context.Context, orgID string, rows []*ent.Member) error {
+func (r *Resolver) primeMembers(ctx context.Context, rows []*ent.Member) error {
 	if len(rows) == 0 {
 		return nil
 	}
 	l := loader.For(ctx)
-	users := make([]string, len(rows))
+	users := map[string][]string{}
+	keys := make([]string, len(rows))
 	for i, mb := range rows {
-		users[i] = mb.UserID
-		key := loader.MemberKey(orgID, mb.UserID)
-		l.MemberByOrgUser.Prime(ctx, key, mb)
+		users[mb.OrganizationID] = append(users[mb.OrganizationID], mb.UserID)
+		keys[i] = loader.MemberKey(mb.OrganizationID, mb.UserID)
+		l.MemberByOrgUser.Prime(ctx, keys[i], mb)
 		if mb.Edges.User != nil {
 			l.UserByID.Prime(ctx, mb.UserID, mb.Edges.User)
 		}
 	}
-	counts, err := loader.CountMemberTeams(ctx, r.Client, orgID, users)
+	counts, err := loader.CountMembersTeams(ctx, r.Client, users)
 	if err != nil {
 		return err
 	}
-	for _, u := range users {
-		l.MemberTeamCount.Prime(ctx, loader.MemberKey(orgID, u), counts[u])
+	for _, k := range keys {
+		l.MemberTeamCount.Prime(ctx, k, counts[k])
 	}
-	l.MemberTeams.Expect(orgID, users...)
+	for org, us := range users {
+		l.MemberTeams.Expect(org, us...)
+	}
+	l.ShowParents(loader.Members, keys)
 	return nil
 }
 
@@ -155,17 +169,39 @@ func (r *Resolver) MemberTeams(ctx context.Context, orgID, userID string, args p
 		}
 		return paging.Slice(args, rows, teamMemberCursor), nil
 	}
-	q := r.Client.TeamMember.Query().Where(teammember.UserID(userID),
-		teammember.HasTeamWith(team.OrganizationID(orgID), team.TitleContainsFold(strings.TrimSpace(*title))))
-	page, err := listPage(ctx, q.WithTeam(), args, teammember.FieldCreatedAt, teamMemberCursor)
-	if err != nil {
-		return none, err
+	// The matching teams of every member a list shows are read together:
+	// members are keyed by organization and user, and a list's members are
+	// of one organization or a few.
+	t := strings.TrimSpace(*title)
+	return pageUnder(ctx, loader.Members, "teams titled "+strconv.Quote(t), loader.MemberKey(orgID, userID), args, func(ctx context.Context, keys []string) (map[string]paging.Page[*ent.TeamMember], error) {
+		pages := make(map[string]paging.Page[*ent.TeamMember], len(keys))
+		var teams []*ent.Team
+		for org, users := range splitMemberKeys(keys) {
+			q := r.Client.TeamMember.Query().Where(teammember.HasTeamWith(team.OrganizationID(org), team.TitleContainsFold(t)))
+			byUser, err := listPages(ctx, q.WithTeam(), teammember.FieldUserID, users, args, teammember.FieldCreatedAt, teamMemberCursor,
+				func(tm *ent.TeamMember) string { return tm.UserID })
+			if err != nil {
+				return nil, err
+			}
+			for u, p := range byUser {
+				pages[loader.MemberKey(org, u)] = p
+				for _, tm := range p.Items {
+					teams = append(teams, tm.Edges.Team)
+				}
+			}
+		}
+		return pages, r.primeTeams(ctx, teams)
+	})
+}
+
+// splitMemberKeys groups loader.MemberKeys by organization.
+func splitMemberKeys(keys []string) map[string][]string {
+	out := map[string][]string{}
+	for _, k := range keys {
+		org, u, _ := strings.Cut(k, "/")
+		out[org] = append(out[org], u)
 	}
-	teams := make([]*ent.Team, len(page.Items))
-	for i, tm := range page.Items {
-		teams[i] = tm.Edges.Team
-	}
-	return page, r.primeTeams(ctx, teams)
+	return out
 }
 
 // UpdateMember changes a member's role (admins only); role null makes the

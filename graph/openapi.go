@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/folio/folio/ent"
@@ -65,10 +66,29 @@ func (r *Resolver) OpenAPISpecs(ctx context.Context, orgID string, args paging.A
 	if _, err := openAPIReader(ctx, orgID); err != nil {
 		return paging.Page[*ent.OpenAPISpec]{}, err
 	}
-	q := r.Client.OpenAPISpec.Query().Where(openapispec.OrganizationID(orgID))
-	return listPage(ctx, q, args, openapispec.FieldCreatedAt, func(s *ent.OpenAPISpec) paging.Cursor {
-		return paging.Cursor{Time: s.CreatedAt, ID: s.ID}
+	return pageUnder(ctx, loader.Organizations, "openapi specs", orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.OpenAPISpec], error) {
+		pages, err := listPages(ctx, r.Client.OpenAPISpec.Query(), openapispec.FieldOrganizationID, orgs, args, openapispec.FieldCreatedAt,
+			specKey, func(s *ent.OpenAPISpec) string { return s.OrganizationID })
+		if err != nil {
+			return nil, err
+		}
+		// A version's urls name its spec: the list's specs are known.
+		specs := itemsOf(pages)
+		l := loader.For(ctx)
+		ids := make([]string, len(specs))
+		for i, s := range specs {
+			ids[i] = s.ID
+			l.OpenAPISpecByID.Prime(ctx, s.ID, s)
+		}
+		l.ShowParents(loader.OpenAPISpecs, ids)
+		return pages, nil
 	})
+}
+
+func specKey(s *ent.OpenAPISpec) paging.Cursor { return paging.Cursor{Time: s.CreatedAt, ID: s.ID} }
+
+func versionKey(v *ent.OpenAPISpecVersion) paging.Cursor {
+	return paging.Cursor{Time: v.CreatedAt, ID: v.ID}
 }
 
 // OpenAPISpecBySlug reads one spec.
@@ -244,16 +264,13 @@ func (r *Resolver) OpenAPISpecVersions(ctx context.Context, orgID, slug string, 
 	return r.SpecVersions(ctx, spec, args)
 }
 
-// SpecVersions pages through the versions of a spec already checked,
-// through the batched loader (GraphQL lists of specs).
+// SpecVersions pages through the versions of a spec already checked: the
+// versions of every spec a list shows are read together (pageUnder).
 func (r *Resolver) SpecVersions(ctx context.Context, spec *ent.OpenAPISpec, args paging.Args) (paging.Page[*ent.OpenAPISpecVersion], error) {
-	all, err := loader.For(ctx).OpenAPIVersionsBySpec.Load(ctx, spec.ID)()
-	if err != nil {
-		return paging.Page[*ent.OpenAPISpecVersion]{}, err
-	}
-	return paging.Slice(args, all, func(v *ent.OpenAPISpecVersion) paging.Cursor {
-		return paging.Cursor{Time: v.CreatedAt, ID: v.ID}
-	}), nil
+	return pageUnder(ctx, loader.OpenAPISpecs, "versions", spec.ID, args, func(ctx context.Context, specs []string) (map[string]paging.Page[*ent.OpenAPISpecVersion], error) {
+		return listPages(ctx, r.Client.OpenAPISpecVersion.Query(), openapispecversion.FieldSpecID, specs, args,
+			openapispecversion.FieldCreatedAt, versionKey, func(v *ent.OpenAPISpecVersion) string { return v.SpecID })
+	})
 }
 
 // OpenAPISpecLatestVersion is the spec's last version (404 before one).
@@ -269,12 +286,25 @@ func (r *Resolver) OpenAPISpecLatestVersion(ctx context.Context, orgID, slug str
 	return v, err
 }
 
-// SpecLastVersion is a checked spec's last version, nil before one.
+// SpecLastVersion is a checked spec's last version, nil before one: the
+// last versions of every spec a list shows are read together.
 func (r *Resolver) SpecLastVersion(ctx context.Context, spec *ent.OpenAPISpec) (*ent.OpenAPISpecVersion, error) {
 	if spec.LastVersionID == nil {
 		return nil, nil
 	}
-	return loader.For(ctx).OpenAPIVersionByID.Load(ctx, *spec.LastVersionID)()
+	return loader.PerParent(ctx, loader.OpenAPISpecs, "last version", spec.ID, func(ctx context.Context, specs []string) (map[string]*ent.OpenAPISpecVersion, error) {
+		rows, err := r.Client.OpenAPISpecVersion.Query().Where(func(s *sql.Selector) {
+			t := sql.Table(openapispec.Table)
+			s.Where(sql.In(s.C(openapispecversion.FieldID), sql.Select(t.C(openapispec.FieldLastVersionID)).From(t).
+				Where(sql.In(t.C(openapispec.FieldID), anySlice(specs)...))))
+		}).All(ctx)
+		out := make(map[string]*ent.OpenAPISpecVersion, len(rows))
+		for _, v := range rows {
+			out[v.SpecID] = v
+			loader.For(ctx).OpenAPIVersionByID.Prime(ctx, v.ID, v)
+		}
+		return out, err
+	})
 }
 
 // OpenAPISpecVersionByID is one version of a spec.

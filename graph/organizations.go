@@ -81,10 +81,15 @@ func (r *Resolver) OrganizationsForEmailDomain(ctx context.Context, domain strin
 }
 
 func primeOrganizations(ctx context.Context, rows []*ent.Organization) {
-	l := loader.For(ctx).OrganizationByID
-	for _, o := range rows {
-		l.Prime(ctx, o.ID, o)
+	l := loader.For(ctx)
+	ids := make([]string, len(rows))
+	for i, o := range rows {
+		l.OrganizationByID.Prime(ctx, o.ID, o)
+		ids[i] = o.ID
 	}
+	// What is read under each organization (its spaces, members, teams…)
+	// is read for all of them at once.
+	l.ShowParents(loader.Organizations, ids)
 }
 
 // ReadOrganization reads an organization the caller can see.

@@ -40,9 +40,10 @@ func (r *Resolver) SAMLProviders(ctx context.Context, orgID string, args paging.
 	if _, err := adminOrganization(ctx, orgID); err != nil {
 		return paging.Page[*ent.SAMLProvider]{}, err
 	}
-	q := r.Client.SAMLProvider.Query().Where(samlprovider.OrganizationID(orgID))
-	return listPage(ctx, q, args, samlprovider.FieldCreatedAt, func(p *ent.SAMLProvider) paging.Cursor {
-		return paging.Cursor{Time: p.CreatedAt, ID: p.ID}
+	return pageUnder(ctx, loader.Organizations, "saml providers", orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.SAMLProvider], error) {
+		return listPages(ctx, r.Client.SAMLProvider.Query(), samlprovider.FieldOrganizationID, orgs, args, samlprovider.FieldCreatedAt,
+			func(p *ent.SAMLProvider) paging.Cursor { return paging.Cursor{Time: p.CreatedAt, ID: p.ID} },
+			func(p *ent.SAMLProvider) string { return p.OrganizationID })
 	})
 }
 
@@ -165,13 +166,21 @@ func (r *Resolver) SSOProviders(ctx context.Context, orgID string) ([]*model.SSO
 	if _, _, err := visibleOrganization(ctx, orgID); err != nil {
 		return nil, err
 	}
-	rows, err := r.Client.SAMLProvider.Query().
-		Where(samlprovider.OrganizationID(orgID),
-			samlprovider.SSOURLNotNil(), samlprovider.EntityIDNotNil(), samlprovider.CertificateNotNil()).
-		Order(func(s *sql.Selector) {
-			s.OrderBy(sql.Asc(s.C(samlprovider.FieldCreatedAt)), sql.Asc(s.C(samlprovider.FieldID)))
-		}).
-		All(ctx)
+	// The providers of every organization a list shows are read together.
+	rows, err := loader.PerParent(ctx, loader.Organizations, "sso providers", orgID, func(ctx context.Context, orgs []string) (map[string][]*ent.SAMLProvider, error) {
+		rows, err := r.Client.SAMLProvider.Query().
+			Where(samlprovider.OrganizationIDIn(orgs...),
+				samlprovider.SSOURLNotNil(), samlprovider.EntityIDNotNil(), samlprovider.CertificateNotNil()).
+			Order(func(s *sql.Selector) {
+				s.OrderBy(sql.Asc(s.C(samlprovider.FieldCreatedAt)), sql.Asc(s.C(samlprovider.FieldID)))
+			}).
+			All(ctx)
+		byOrg := make(map[string][]*ent.SAMLProvider, len(orgs))
+		for _, p := range rows {
+			byOrg[p.OrganizationID] = append(byOrg[p.OrganizationID], p)
+		}
+		return byOrg, err
+	})
 	if err != nil {
 		return nil, err
 	}

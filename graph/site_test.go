@@ -12,7 +12,7 @@ import (
 // siteTree is the nested read a front end makes: sites → sections → site
 // spaces → space → revision → a three-level page tree, with groups and
 // root site spaces.
-const siteTree = `query($org: ID!) { organization(id: $org) { sites(first: 2) { totalCount edges { node { id title
+const siteTree = `query($org: ID!) { organization(id: $org) { sites(first: 1) { totalCount edges { node { id title
 	sections { id title path siteSpaces { id path space { id title revision { id pages { title path pages { title path pages { title path } } } } } } }
 	sectionGroups { id title sections { title } } siteSpaces { path } } } } } }`
 

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -24,7 +25,8 @@ import (
 
 // Limits of a site's structure. They are the caps the cost model counts
 // (cost_caps.go): a site's tree of 20 sections × 10 site spaces, each with a
-// full page tree, stays under MaxComplexity.
+// full page tree, stays under MaxComplexity (it is the costliest legitimate
+// query, which sets the limit: cost.go).
 const (
 	MaxSectionsPerSite       = 20
 	MaxGroupsPerSite         = 20
@@ -70,12 +72,16 @@ func (r *Resolver) OrganizationSites(ctx context.Context, orgID string, args pag
 	if _, err := sitesOrganization(ctx, orgID); err != nil {
 		return none, err
 	}
-	q := r.Client.Site.Query().Where(site.OrganizationID(orgID))
+	q := r.Client.Site.Query()
+	t := ""
 	if title != nil && strings.TrimSpace(*title) != "" {
-		q.Where(site.TitleContainsFold(strings.TrimSpace(*title)))
+		t = strings.TrimSpace(*title)
+		q.Where(site.TitleContainsFold(t))
 	}
+	pub := "-"
 	if published != nil {
 		q.Where(site.Published(*published))
+		pub = fmt.Sprint(*published)
 	}
 	if spaceID != nil {
 		id := *spaceID
@@ -84,18 +90,24 @@ func (r *Resolver) OrganizationSites(ctx context.Context, orgID string, args pag
 			s.Where(sql.In(s.C(site.FieldID), sql.Select(t.C(sitespace.FieldSiteID)).From(t).Where(sql.EQ(t.C(sitespace.FieldSpaceID), id))))
 		})
 	}
-	page, err := listPage(ctx, q, args, site.FieldCreatedAt, func(s *ent.Site) paging.Cursor {
-		return paging.Cursor{Time: s.CreatedAt, ID: s.ID}
+	// The sites of every organization a list shows are read together, and
+	// shown as one level.
+	kind := fmt.Sprintf("sites|%q|%s|%s", t, pub, optionKey(spaceID))
+	return pageUnder(ctx, loader.Organizations, kind, orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Site], error) {
+		pages, err := listPages(ctx, q, site.FieldOrganizationID, orgs, args, site.FieldCreatedAt,
+			func(s *ent.Site) paging.Cursor { return paging.Cursor{Time: s.CreatedAt, ID: s.ID} },
+			func(s *ent.Site) string { return s.OrganizationID })
+		if err != nil {
+			return nil, err
+		}
+		sites := itemsOf(pages)
+		l := loader.For(ctx)
+		for _, s := range sites {
+			l.SiteByID.Prime(ctx, s.ID, s)
+		}
+		l.ShowSitesTogether(sites)
+		return pages, nil
 	})
-	if err != nil {
-		return none, err
-	}
-	l := loader.For(ctx)
-	for _, s := range page.Items {
-		l.SiteByID.Prime(ctx, s.ID, s)
-	}
-	l.ShowSitesTogether(page.Items)
-	return page, nil
 }
 
 // OrganizationSite is one site of an organization (orgID may be empty: any

@@ -39,17 +39,31 @@ func (r *Resolver) OrganizationSpaces(ctx context.Context, orgID string, args pa
 	if _, err := visibleOrganizationMembership(ctx, orgID); err != nil {
 		return paging.Page[*ent.Space]{}, err
 	}
-	rows, err := spaces()
-	if err != nil {
+	if _, err := spaces(); err != nil {
 		return paging.Page[*ent.Space]{}, err
 	}
-	visible, err := spacesWithRole(ctx, rows)
-	if err != nil {
-		return paging.Page[*ent.Space]{}, err
-	}
-	page := paging.Slice(args, visible, spaceKey)
-	loader.For(ctx).ShowSpacesTogether(ctx, page.Items)
-	return page, nil
+	// The pages of every organization a list shows are cut at once and
+	// their spaces shown as one level: what is read under them is read for
+	// all of them.
+	return pageUnder(ctx, loader.Organizations, "spaces", orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Space], error) {
+		l := loader.For(ctx)
+		rows, errs := l.OrgSpaces.LoadMany(ctx, orgs)()
+		pages := make(map[string]paging.Page[*ent.Space], len(orgs))
+		var shown []*ent.Space
+		for i, org := range orgs {
+			if len(errs) > i && errs[i] != nil {
+				return nil, errs[i]
+			}
+			visible, err := spacesWithRole(ctx, rows[i])
+			if err != nil {
+				return nil, err
+			}
+			pages[org] = paging.Slice(args, visible, spaceKey)
+			shown = append(shown, pages[org].Items...)
+		}
+		l.ShowSpacesTogether(ctx, shown)
+		return pages, nil
+	})
 }
 
 // spacesWithRole keeps the spaces the caller has a role on, and primes the
@@ -195,8 +209,7 @@ func (r *Resolver) SpaceParent(ctx context.Context, s *ent.Space) (*ent.Collecti
 	if s.ParentID == nil {
 		return nil, nil
 	}
-	c, _, err := visibleCollection(ctx, *s.ParentID)
-	return c, err
+	return visibleParent(ctx, s.OrganizationID, *s.ParentID)
 }
 
 // CreateSpace creates a space in the organization, at the end of its parent.

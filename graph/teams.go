@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/samlprovider"
@@ -61,9 +63,11 @@ func (r *Resolver) OrganizationTeams(ctx context.Context, orgID string, args pag
 	if _, err := teamsOrganization(ctx, orgID); err != nil {
 		return none, err
 	}
-	q := r.Client.Team.Query().Where(team.OrganizationID(orgID))
+	q := r.Client.Team.Query()
+	t := ""
 	if title != nil && strings.TrimSpace(*title) != "" {
-		q.Where(team.TitleContainsFold(strings.TrimSpace(*title)))
+		t = strings.TrimSpace(*title)
+		q.Where(team.TitleContainsFold(t))
 	}
 	if ownerThunk != nil {
 		om, err := ownerThunk()
@@ -73,17 +77,40 @@ func (r *Resolver) OrganizationTeams(ctx context.Context, orgID string, args pag
 		if om == nil {
 			return none, apperr.InvalidField("owner", "%s is not a member of the organization", *owner)
 		}
-		if !access.ManagesAllTeams(om.Role) {
-			q.Where(team.HasMembersWith(teammember.UserID(om.UserID), teammember.RoleEQ(teammember.RoleOwner)))
+		q.Where(managedBy(om.UserID))
+	}
+	// The teams of every organization a list shows are read together.
+	kind := fmt.Sprintf("teams|%q|%s", t, optionKey(owner))
+	return pageUnder(ctx, loader.Organizations, kind, orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Team], error) {
+		pages, err := listPages(ctx, q, team.FieldOrganizationID, orgs, args, team.FieldCreatedAt, func(t *ent.Team) paging.Cursor {
+			return paging.Cursor{Time: t.CreatedAt, ID: t.ID}
+		}, func(t *ent.Team) string { return t.OrganizationID })
+		if err != nil {
+			return nil, err
 		}
-	}
-	page, err := listPage(ctx, q, args, team.FieldCreatedAt, func(t *ent.Team) paging.Cursor {
-		return paging.Cursor{Time: t.CreatedAt, ID: t.ID}
+		return pages, r.primeTeams(ctx, itemsOf(pages))
 	})
-	if err != nil {
-		return none, err
+}
+
+// managedBy keeps the teams userID can manage (access.ManagesAllTeams):
+// every team of an organization they administer, the teams they own in
+// others.
+func managedBy(userID string) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		m, tm := sql.Table(member.Table), sql.Table(teammember.Table)
+		s.Where(sql.Or(
+			sql.Exists(sql.Select(m.C(member.FieldID)).From(m).Where(sql.And(
+				sql.ColumnsEQ(m.C(member.FieldOrganizationID), s.C(team.FieldOrganizationID)),
+				sql.EQ(m.C(member.FieldUserID), userID),
+				sql.EQ(m.C(member.FieldRole), access.Admin),
+			))),
+			sql.Exists(sql.Select(tm.C(teammember.FieldID)).From(tm).Where(sql.And(
+				sql.ColumnsEQ(tm.C(teammember.FieldTeamID), s.C(team.FieldID)),
+				sql.EQ(tm.C(teammember.FieldUserID), userID),
+				sql.EQ(tm.C(teammember.FieldRole), teammember.RoleOwner),
+			))),
+		))
 	}
-	return page, r.primeTeams(ctx, page.Items)
 }
 
 // OrganizationTeam is one team of an organization.
@@ -101,32 +128,43 @@ func (r *Resolver) primeTeams(ctx context.Context, teams []*ent.Team) error {
 // TeamMembers pages through a team's members, earliest first unless asked
 // otherwise, with their memberships of the organization primed.
 func (r *Resolver) TeamMembers(ctx context.Context, orgID, teamID string, args paging.Args) (paging.Page[*ent.TeamMember], error) {
-	var none paging.Page[*ent.TeamMember]
 	t, _, err := visibleTeam(ctx, orgID, teamID)
 	if err != nil {
-		return none, err
+		return paging.Page[*ent.TeamMember]{}, err
 	}
-	q := r.Client.TeamMember.Query().Where(teammember.TeamID(t.ID))
-	page, err := listPage(ctx, q, args, teammember.FieldCreatedAt, teamMemberCursor)
-	if err != nil {
-		return none, err
-	}
-	if len(page.Items) > 0 {
-		users := make([]string, len(page.Items))
-		for i, tm := range page.Items {
-			users[i] = tm.UserID
-		}
-		members, err := r.Client.Member.Query().
-			Where(member.OrganizationID(t.OrganizationID), member.UserIDIn(users...)).
-			WithUser().All(ctx)
+	// The members of every team a list shows are read together, and their
+	// organization memberships with them.
+	return pageUnder(ctx, loader.Teams, "team members", t.ID, args, func(ctx context.Context, teams []string) (map[string]paging.Page[*ent.TeamMember], error) {
+		pages, err := listPages(ctx, r.Client.TeamMember.Query(), teammember.FieldTeamID, teams, args, teammember.FieldCreatedAt,
+			teamMemberCursor, func(tm *ent.TeamMember) string { return tm.TeamID })
 		if err != nil {
-			return none, err
+			return nil, err
 		}
-		if err := r.primeMembers(ctx, t.OrganizationID, members); err != nil {
-			return none, err
+		rows := itemsOf(pages)
+		if len(rows) == 0 {
+			return pages, nil
 		}
-	}
-	return page, nil
+		ids := make([]any, len(rows))
+		for i, tm := range rows {
+			ids[i] = tm.ID
+		}
+		members, err := r.Client.Member.Query().Where(func(s *sql.Selector) {
+			// The memberships, in their team's organization, of the team
+			// members shown.
+			tm, tt := sql.Table(teammember.Table), sql.Table(team.Table)
+			s.Where(sql.Exists(sql.Select(tm.C(teammember.FieldID)).From(tm).
+				Join(tt).On(tm.C(teammember.FieldTeamID), tt.C(team.FieldID)).
+				Where(sql.And(
+					sql.In(tm.C(teammember.FieldID), ids...),
+					sql.ColumnsEQ(tm.C(teammember.FieldUserID), s.C(member.FieldUserID)),
+					sql.ColumnsEQ(tt.C(team.FieldOrganizationID), s.C(member.FieldOrganizationID)),
+				))))
+		}).WithUser().All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return pages, r.primeMembers(ctx, members)
+	})
 }
 
 // teamMemberCursor is the keyset position of a team membership.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/translationsettings"
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/paging"
@@ -16,9 +17,10 @@ func (r *Resolver) OrganizationTranslations(ctx context.Context, orgID string, a
 	if _, err := settingsOrganization(ctx, orgID); err != nil {
 		return paging.Page[*ent.TranslationSettings]{}, err
 	}
-	q := r.Client.TranslationSettings.Query().Where(translationsettings.OrganizationID(orgID))
-	return listPage(ctx, q, args, translationsettings.FieldCreatedAt, func(ts *ent.TranslationSettings) paging.Cursor {
-		return paging.Cursor{Time: ts.CreatedAt, ID: ts.ID}
+	return pageUnder(ctx, loader.Organizations, "translations", orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.TranslationSettings], error) {
+		return listPages(ctx, r.Client.TranslationSettings.Query(), translationsettings.FieldOrganizationID, orgs, args, translationsettings.FieldCreatedAt,
+			func(ts *ent.TranslationSettings) paging.Cursor { return paging.Cursor{Time: ts.CreatedAt, ID: ts.ID} },
+			func(ts *ent.TranslationSettings) string { return ts.OrganizationID })
 	})
 }
 

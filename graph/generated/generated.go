@@ -342,14 +342,16 @@ type ComplexityRoot struct {
 	}
 
 	LinkUsage struct {
-		Pages  func(childComplexity int) int
-		Target func(childComplexity int) int
+		MorePages func(childComplexity int) int
+		Pages     func(childComplexity int) int
+		Target    func(childComplexity int) int
 	}
 
 	LinksResult struct {
 		Broken         func(childComplexity int) int
 		BrokenInChange func(childComplexity int) int
 		Items          func(childComplexity int) int
+		More           func(childComplexity int) int
 		Total          func(childComplexity int) int
 	}
 
@@ -1133,6 +1135,7 @@ type InviteResolver interface {
 }
 type LinkUsageResolver interface {
 	Pages(ctx context.Context, obj *model.LinkUsage) ([]*model.Page, error)
+	MorePages(ctx context.Context, obj *model.LinkUsage) (int, error)
 }
 type MemberResolver interface {
 	User(ctx context.Context, obj *model.Member) (*ent.User, error)
@@ -2463,6 +2466,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LinkTarget.URL(childComplexity), true
 
+	case "LinkUsage.morePages":
+		if e.ComplexityRoot.LinkUsage.MorePages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinkUsage.MorePages(childComplexity), true
 	case "LinkUsage.pages":
 		if e.ComplexityRoot.LinkUsage.Pages == nil {
 			break
@@ -2494,6 +2503,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LinksResult.Items(childComplexity), true
+	case "LinksResult.more":
+		if e.ComplexityRoot.LinksResult.More == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LinksResult.More(childComplexity), true
 	case "LinksResult.total":
 		if e.ComplexityRoot.LinksResult.Total == nil {
 			break
@@ -7655,14 +7670,18 @@ type LinkTarget {
 type LinkUsage {
   "The link target."
   target: LinkTarget!
-  "The pages that link to it."
+  "The pages that link to it, in page-tree order: at most 100 (morePages counts the others; pageBacklinks and fileBacklinks list every page)."
   pages: [Page!]!
+  "How many pages linking to the target ` + "`" + `pages` + "`" + ` leaves out (past its 100)."
+  morePages: Int!
 }
 
 "The links of some content, grouped by target, with counts."
 type LinksResult {
-  "One entry per distinct target (status filter applied), with the pages linking to it."
+  "One entry per distinct target (status filter applied), with the pages linking to it, by URL: at most 1000 (` + "`" + `more` + "`" + ` counts the others; narrow with pageId or status)."
   items: [LinkUsage!]!
+  "How many targets ` + "`" + `items` + "`" + ` leaves out (past its 1000)."
+  more: Int!
   "Number of links, every occurrence counted, whatever the status filter."
   total: Int!
   "Number of broken links, every occurrence counted."
@@ -10318,6 +10337,8 @@ func (ec *executionContext) childFields_LinkUsage(ctx context.Context, field gra
 		return ec.fieldContext_LinkUsage_target(ctx, field)
 	case "pages":
 		return ec.fieldContext_LinkUsage_pages(ctx, field)
+	case "morePages":
+		return ec.fieldContext_LinkUsage_morePages(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LinkUsage", field.Name)
 }
@@ -10326,6 +10347,8 @@ func (ec *executionContext) childFields_LinksResult(ctx context.Context, field g
 	switch field.Name {
 	case "items":
 		return ec.fieldContext_LinksResult_items(ctx, field)
+	case "more":
+		return ec.fieldContext_LinksResult_more(ctx, field)
 	case "total":
 		return ec.fieldContext_LinksResult_total(ctx, field)
 	case "broken":
@@ -19641,6 +19664,29 @@ func (ec *executionContext) fieldContext_LinkUsage_pages(_ context.Context, fiel
 	return fc, nil
 }
 
+func (ec *executionContext) _LinkUsage_morePages(ctx context.Context, field graphql.CollectedField, obj *model.LinkUsage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinkUsage_morePages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.LinkUsage().MorePages(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinkUsage_morePages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinkUsage", field, true, true, "Int")
+}
+
 func (ec *executionContext) _LinksResult_items(ctx context.Context, field graphql.CollectedField, obj *model.LinksPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -19671,6 +19717,29 @@ func (ec *executionContext) fieldContext_LinksResult_items(_ context.Context, fi
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _LinksResult_more(ctx context.Context, field graphql.CollectedField, obj *model.LinksPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LinksResult_more(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.More, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LinksResult_more(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LinksResult", field, false, false, "Int")
 }
 
 func (ec *executionContext) _LinksResult_total(ctx context.Context, field graphql.CollectedField, obj *model.LinksPage) (ret graphql.Marshaler) {
@@ -39913,6 +39982,12 @@ func (ec *executionContext) _LinkUsage(ctx context.Context, sel ast.SelectionSet
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._LinkUsage_pages(ctx, field, obj)
 				})
+		case "morePages":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._LinkUsage_morePages(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -39943,6 +40018,11 @@ func (ec *executionContext) _LinksResult(ctx context.Context, sel ast.SelectionS
 			out.Values[i] = graphql.MarshalString("LinksResult")
 		case "items":
 			out.Values[i] = ec._LinksResult_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "more":
+			out.Values[i] = ec._LinksResult_more(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -2,25 +2,22 @@ package loader
 
 import (
 	"context"
-	"strings"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
-	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/commentreaction"
 	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/user"
 )
 
 // CommentLoaders batch what a comment or reply shows besides its own row:
-// reply counts, replies, reactions, and the users behind them. Comments and
+// reply counts, reactions, and the users behind them (replies are paged by
+// graph.RepliesOf, a list of comments at a time). Comments and
 // replies a list shows together (ShowCommentsTogether) are read together, so a page
 // of 50 comments costs the statements of a page of 5.
 type CommentLoaders struct {
 	// ReplyCount counts a comment's replies.
 	ReplyCount *Loader[int]
-	// Replies loads a comment's replies, oldest first (created_at, id).
-	Replies *Loader[[]*ent.CommentReply]
 	// Reactions loads the reactions on a comment or reply (by its id),
 	// oldest first (created_at, id); the reacting users are loaded with
 	// them (UserByID).
@@ -28,15 +25,9 @@ type CommentLoaders struct {
 	// ChangeRequestByID finds change requests, for the primary content of
 	// a comment's target.
 	ChangeRequestByID *Loader[*ent.ChangeRequest]
-	// PageComments loads the comments on a page of a space, keyed by
-	// PageKey, oldest first (created_at, id).
-	PageComments *Loader[[]*ent.Comment]
 
 	together together
 }
-
-// PageKey keys PageComments.
-func PageKey(spaceID, pageID string) string { return spaceID + "/" + pageID }
 
 // ShowCommentsTogether records that one list shows these comments or replies (by
 // id): the first read of any of them reads them all.
@@ -55,7 +46,7 @@ func (l *Loaders) ShowComments(ctx context.Context, comments []*ent.Comment) err
 		}
 	}
 	l.ShowCommentsTogether(ids)
-	return l.primeUsers(ctx, users)
+	return l.PrimeUsers(ctx, users)
 }
 
 // ShowReplies is ShowComments for a page of replies.
@@ -66,25 +57,25 @@ func (l *Loaders) ShowReplies(ctx context.Context, replies []*ent.CommentReply) 
 		ids[i], users[i] = r.ID, r.PostedBy
 	}
 	l.ShowCommentsTogether(ids)
-	return l.primeUsers(ctx, users)
+	return l.PrimeUsers(ctx, users)
 }
 
-// primeUsers loads in one statement the users not yet asked for and primes
-// UserByID with them; users that no longer exist are primed as not found.
-func (l *Loaders) primeUsers(ctx context.Context, ids []string) error {
-	l.userMu.Lock()
-	var want []string
+// PrimeUsers loads in one statement the users ids name (authors, resolvers,
+// reacting users of a level of objects) and primes UserByID with them;
+// users that no longer exist are left to answer not found. It reads every
+// user it is given, even one an earlier read brought: levels read side by
+// side (a space's comments and its change requests) would otherwise each
+// skip or read a shared user depending on which ran first, and a list's
+// statements would vary from run to run.
+func (l *Loaders) PrimeUsers(ctx context.Context, ids []string) error {
+	seen := make(map[string]bool, len(ids))
+	want := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if id == "" || l.usersAsked[id] {
-			continue
+		if id != "" && !seen[id] {
+			seen[id] = true
+			want = append(want, id)
 		}
-		if l.usersAsked == nil {
-			l.usersAsked = map[string]bool{}
-		}
-		l.usersAsked[id] = true
-		want = append(want, id)
 	}
-	l.userMu.Unlock()
 	if len(want) == 0 {
 		return nil
 	}
@@ -92,14 +83,8 @@ func (l *Loaders) primeUsers(ctx context.Context, ids []string) error {
 	if err != nil {
 		return err
 	}
-	found := make(map[string]*ent.User, len(rows))
 	for _, u := range rows {
-		found[u.ID] = u
-	}
-	for _, id := range want {
-		if u, ok := found[id]; ok {
-			l.UserByID.Prime(ctx, id, u)
-		}
+		l.UserByID.Prime(ctx, u.ID, u)
 	}
 	return nil
 }
@@ -119,21 +104,6 @@ func newCommentLoaders(b batching, client *ent.Client, l *Loaders) *CommentLoade
 		}
 		return out, err
 	}))
-	cl.Replies = mapLoader(b, byLevel(&cl.together, "replies", func(ctx context.Context, ids []string) (map[string][]*ent.CommentReply, error) {
-		rows, err := client.CommentReply.Query().Where(commentreply.CommentIDIn(ids...)).
-			Order(ent.Asc(commentreply.FieldCreatedAt), ent.Asc(commentreply.FieldID)).All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if err := l.ShowReplies(ctx, rows); err != nil {
-			return nil, err
-		}
-		out := make(map[string][]*ent.CommentReply, len(ids))
-		for _, r := range rows {
-			out[r.CommentID] = append(out[r.CommentID], r)
-		}
-		return out, nil
-	}))
 	cl.Reactions = mapLoader(b, byLevel(&cl.together, "reactions", func(ctx context.Context, ids []string) (map[string][]*ent.CommentReaction, error) {
 		rows, err := client.CommentReaction.Query().Where(commentreaction.SubjectIDIn(ids...)).
 			Order(ent.Asc(commentreaction.FieldCreatedAt), ent.Asc(commentreaction.FieldID)).All(ctx)
@@ -146,31 +116,10 @@ func newCommentLoaders(b batching, client *ent.Client, l *Loaders) *CommentLoade
 			users[i] = r.UserID
 			out[r.SubjectID] = append(out[r.SubjectID], r)
 		}
-		return out, l.primeUsers(ctx, users)
+		return out, l.PrimeUsers(ctx, users)
 	}))
 	cl.ChangeRequestByID = newLoader(b, func(ctx context.Context, ids []string) ([]*ent.ChangeRequest, error) {
 		return client.ChangeRequest.Query().Where(changerequest.IDIn(ids...)).All(ctx)
 	}, func(c *ent.ChangeRequest) string { return c.ID }, "change request")
-	cl.PageComments = mapLoader(b, func(ctx context.Context, keys []string) (map[string][]*ent.Comment, error) {
-		var spaces, pages []string
-		for _, k := range keys {
-			s, p, _ := strings.Cut(k, "/")
-			spaces, pages = append(spaces, s), append(pages, p)
-		}
-		rows, err := client.Comment.Query().Where(comment.SpaceIDIn(spaces...), comment.PageIDIn(pages...)).
-			Order(ent.Asc(comment.FieldCreatedAt), ent.Asc(comment.FieldID)).All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if err := l.ShowComments(ctx, rows); err != nil {
-			return nil, err
-		}
-		out := make(map[string][]*ent.Comment, len(keys))
-		for _, c := range rows {
-			k := PageKey(c.SpaceID, *c.PageID)
-			out[k] = append(out[k], c)
-		}
-		return out, nil
-	})
 	return cl
 }

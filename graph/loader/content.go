@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"entgo.io/ent/dialect/sql"
-	"github.com/graph-gophers/dataloader/v7"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
@@ -50,12 +49,14 @@ type ContentLoaders struct {
 	SpaceCounts *Loader[SpaceCounts]
 
 	spacesTogether together // spaces one list shows (ShowSpacesTogether)
+	shownSpaces    sync.Map // id → *ent.Space: the spaces lists showed
 	wantCounts     idSet    // spaces whose counts their read brings (WantSpaceCounts)
 	// countSpaces reads counts by level: SpaceCounts' batches and
 	// PrimeSpaceCounts share its one read of each level.
 	countSpaces func(context.Context, []string) (map[string]SpaceCounts, error)
-	// countOpenComments is ChangeRequestOpenComments' query, which
-	// PrimeChangeRequestOpenComments runs for a whole list.
+	// countOpenComments is ChangeRequestOpenComments' query, by level (the
+	// change requests one list shows), which PrimeChangeRequestOpenComments
+	// runs for a whole list: both share one read of a level.
 	countOpenComments func(context.Context, []string) (map[string]int, error)
 }
 
@@ -225,7 +226,20 @@ func (cl *ContentLoaders) ShowSpacesTogether(ctx context.Context, spaces []*ent.
 		}
 	}
 	cl.spacesTogether.add(ids)
+	for _, s := range spaces {
+		cl.shownSpaces.Store(s.ID, s)
+	}
 	For(ctx).ShowTogether(revs)
+}
+
+// ShownSpace is a space a list showed (ShowSpacesTogether), for a read of
+// a whole level that needs more of each space than its id (its current
+// revision); nil when no list showed it.
+func (cl *ContentLoaders) ShownSpace(id string) *ent.Space {
+	if s, ok := cl.shownSpaces.Load(id); ok {
+		return s.(*ent.Space)
+	}
+	return nil
 }
 
 // PrimeSpaceCounts reads the counts of spaces a list shows now, instead of
@@ -285,20 +299,27 @@ func (cl *ContentLoaders) PrimeChangeRequestOpenComments(ctx context.Context, id
 	return nil
 }
 
-func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
+// crs is where the change requests lists show are recorded: their open
+// comments are counted a level at a time.
+// orgs is where the organizations lists show are recorded: what is read
+// by organization is read a level at a time.
+func newContentLoaders(b batching, client *ent.Client, crs, orgs *together) *ContentLoaders {
 	cl := &ContentLoaders{}
 	counts := byLevel(&cl.spacesTogether, "counts", func(ctx context.Context, spaceIDs []string) (map[string]SpaceCounts, error) {
 		return countSpaces(ctx, client, spaceIDs)
 	})
+	openComments := byLevel(crs, "open comments", func(ctx context.Context, crIDs []string) (map[string]int, error) {
+		return countOpenComments(ctx, client, crIDs)
+	})
 	*cl = ContentLoaders{
-		countSpaces: counts,
-		countOpenComments: func(ctx context.Context, crIDs []string) (map[string]int, error) {
-			return countOpenComments(ctx, client, crIDs)
-		},
+		countSpaces:       counts,
+		countOpenComments: openComments,
 		CollectionByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Collection, error) {
 			return client.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
 		}, func(c *ent.Collection) string { return c.ID }, "collection"),
-		OrgCollections: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string]*ent.Collection] {
+		// Keyed by organization: the organizations a list shows are read
+		// together (ShowParents(Organizations)), the others alone.
+		OrgCollections: mapLoader(b, byLevel(orgs, "collections", func(ctx context.Context, orgIDs []string) (map[string]map[string]*ent.Collection, error) {
 			rows, err := client.Collection.Query().Where(collection.OrganizationIDIn(orgIDs...)).All(ctx)
 			byOrg := make(map[string]map[string]*ent.Collection, len(orgIDs))
 			for _, id := range orgIDs {
@@ -307,13 +328,9 @@ func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 			for _, c := range rows {
 				byOrg[c.OrganizationID][c.ID] = c
 			}
-			results := make([]*dataloader.Result[map[string]*ent.Collection], len(orgIDs))
-			for i, id := range orgIDs {
-				results[i] = &dataloader.Result[map[string]*ent.Collection]{Data: byOrg[id], Error: err}
-			}
-			return results
-		}),
-		OrgSpaces: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.Space] {
+			return byOrg, err
+		})),
+		OrgSpaces: mapLoader(b, byLevel(orgs, "spaces", func(ctx context.Context, orgIDs []string) (map[string][]*ent.Space, error) {
 			rows, err := client.Space.Query().
 				Where(space.OrganizationIDIn(orgIDs...), space.DeletedAtIsNil()).
 				Order(ent.Asc(space.FieldCreatedAt), ent.Asc(space.FieldID)).All(ctx)
@@ -321,26 +338,19 @@ func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 			for _, s := range rows {
 				byOrg[s.OrganizationID] = append(byOrg[s.OrganizationID], s)
 			}
-			results := make([]*dataloader.Result[[]*ent.Space], len(orgIDs))
-			for i, id := range orgIDs {
-				results[i] = &dataloader.Result[[]*ent.Space]{Data: byOrg[id], Error: err}
-			}
-			return results
-		}),
-		OrgCustomFields: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[[]*ent.CustomField] {
+			return byOrg, err
+		})),
+		OrgCustomFields: mapLoader(b, byLevel(orgs, "custom fields", func(ctx context.Context, orgIDs []string) (map[string][]*ent.CustomField, error) {
 			rows, err := client.CustomField.Query().Where(customfield.OrganizationIDIn(orgIDs...)).
 				Order(ent.Asc(customfield.FieldCreatedAt), ent.Asc(customfield.FieldID)).All(ctx)
 			byOrg := make(map[string][]*ent.CustomField, len(orgIDs))
 			for _, f := range rows {
 				byOrg[f.OrganizationID] = append(byOrg[f.OrganizationID], f)
 			}
-			results := make([]*dataloader.Result[[]*ent.CustomField], len(orgIDs))
-			for i, id := range orgIDs {
-				results[i] = &dataloader.Result[[]*ent.CustomField]{Data: byOrg[id], Error: err}
-			}
-			return results
-		}),
-		SpaceFieldValues: batched(b, func(ctx context.Context, spaceIDs []string) []*dataloader.Result[map[string]any] {
+			return byOrg, err
+		})),
+		// By level: the spaces a list shows (ShowSpacesTogether).
+		SpaceFieldValues: mapLoader(b, byLevel(&cl.spacesTogether, "field values", func(ctx context.Context, spaceIDs []string) (map[string]map[string]any, error) {
 			rows, err := client.CustomFieldValue.Query().Where(customfieldvalue.SpaceIDIn(spaceIDs...)).All(ctx)
 			bySpace := make(map[string]map[string]any, len(spaceIDs))
 			for _, v := range rows {
@@ -353,19 +363,16 @@ func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 				}
 				bySpace[v.SpaceID][v.CustomFieldID] = value
 			}
-			results := make([]*dataloader.Result[map[string]any], len(spaceIDs))
-			for i, id := range spaceIDs {
-				results[i] = &dataloader.Result[map[string]any]{Data: bySpace[id], Error: err}
-			}
-			return results
-		}),
-		SpacesInCollections: batched(b, func(ctx context.Context, orgIDs []string) []*dataloader.Result[map[string][]*ent.Space] {
+			return bySpace, err
+		})),
+		SpacesInCollections: mapLoader(b, byLevel(orgs, "spaces in collections", func(ctx context.Context, orgIDs []string) (map[string]map[string][]*ent.Space, error) {
 			rows, err := client.Space.Query().
 				Where(space.OrganizationIDIn(orgIDs...), space.ParentIDNotNil(), space.DeletedAtIsNil()).
 				Order(ent.Asc(space.FieldPosition), ent.Asc(space.FieldID)).All(ctx)
-			if err == nil {
-				cl.ShowSpacesTogether(ctx, rows)
+			if err != nil {
+				return nil, err
 			}
+			cl.ShowSpacesTogether(ctx, rows)
 			byOrg := make(map[string]map[string][]*ent.Space, len(orgIDs))
 			for _, id := range orgIDs {
 				byOrg[id] = map[string][]*ent.Space{}
@@ -373,16 +380,10 @@ func newContentLoaders(b batching, client *ent.Client) *ContentLoaders {
 			for _, s := range rows {
 				byOrg[s.OrganizationID][*s.ParentID] = append(byOrg[s.OrganizationID][*s.ParentID], s)
 			}
-			results := make([]*dataloader.Result[map[string][]*ent.Space], len(orgIDs))
-			for i, id := range orgIDs {
-				results[i] = &dataloader.Result[map[string][]*ent.Space]{Data: byOrg[id], Error: err}
-			}
-			return results
-		}),
-		ChangeRequestOpenComments: newCountLoader(b, func(ctx context.Context, crIDs []string) (map[string]int, error) {
-			return countOpenComments(ctx, client, crIDs)
-		}),
-		SpaceCounts: mapLoader(b, counts),
+			return byOrg, nil
+		})),
+		ChangeRequestOpenComments: mapLoader(b, openComments),
+		SpaceCounts:               mapLoader(b, counts),
 	}
 	return cl
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/graph-gophers/dataloader/v7"
 
 	"github.com/folio/folio/ent"
@@ -42,10 +43,9 @@ type Loaders struct {
 	viewerID   string
 	stats      *Stats
 	memberOrgs orgSet
-	viewer     *viewerMemberships // read at authentication (Authenticated)
-	reads      *ReadLoaders       // Reads
-	userMu     sync.Mutex
-	usersAsked map[string]bool // users primed by primeUsers
+	viewer     *viewerMemberships   // read at authentication (Authenticated)
+	reads      *ReadLoaders         // Reads
+	levels     [numParents]together // objects lists show together (levels.go)
 
 	UserByID         *Loader[*ent.User]
 	OrganizationByID *Loader[*ent.Organization]
@@ -105,7 +105,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 		client:          client,
 		viewerID:        viewerID,
 		stats:           b.stats,
-		ContentLoaders:  newContentLoaders(b, client),
+		ContentLoaders:  newContentLoaders(b, client, &l.levels[ChangeRequests], &l.levels[Organizations]),
 		RevisionLoaders: newRevisionLoaders(b, client),
 		MemberTeams:     newMemberTeams(client),
 		UserByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.User, error) {
@@ -158,17 +158,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 			return out, nil
 		}, func(m *ent.Member) string { return MemberKey(m.OrganizationID, m.UserID) }, ""),
 		MemberTeamCount: newCountLoader(b, func(ctx context.Context, keys []string) (map[string]int, error) {
-			counts := map[string]int{}
-			for org, users := range splitMemberKeys(keys) {
-				byUser, err := CountMemberTeams(ctx, client, org, users)
-				if err != nil {
-					return nil, err
-				}
-				for u, n := range byUser {
-					counts[MemberKey(org, u)] = n
-				}
-			}
-			return counts, nil
+			return CountMembersTeams(ctx, client, splitMemberKeys(keys))
 		}),
 	}
 	l.CommentLoaders = newCommentLoaders(b, client, l)
@@ -189,7 +179,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 	}, func(s *ent.Space) string { return s.ID }, "space")
 	l.SiteLoaders = newSiteLoaders(b, client, l)
 	l.OpenAPILoaders = newOpenAPILoaders(b, client)
-	l.reads = newReadLoaders(b, client, &l.RevisionLoaders.together, &l.ContentLoaders.spacesTogether)
+	l.reads = newReadLoaders(b, client, &l.RevisionLoaders.together, &l.ContentLoaders.spacesTogether, &l.levels[ChangeRequests])
 	return l
 }
 
@@ -392,16 +382,59 @@ func splitMemberKeys(keys []string) map[string][]string {
 // CountMemberTeams counts, in one statement, the teams of orgID each of
 // userIDs is in. Users in no team are absent from the map.
 func CountMemberTeams(ctx context.Context, client *ent.Client, orgID string, userIDs []string) (map[string]int, error) {
+	counts, err := CountMembersTeams(ctx, client, map[string][]string{orgID: userIDs})
+	out := make(map[string]int, len(counts))
+	for k, n := range counts {
+		_, u, _ := strings.Cut(k, "/")
+		out[u] = n
+	}
+	return out, err
+}
+
+// CountMembersTeams counts, in one statement, the teams of its
+// organization each member is in, for members of any number of
+// organizations (users by organization); the map is keyed by MemberKey and
+// members in no team are absent from it.
+func CountMembersTeams(ctx context.Context, client *ent.Client, users map[string][]string) (map[string]int, error) {
+	var orgs, ids []string
+	want := map[string]bool{}
+	for org, us := range users {
+		orgs = append(orgs, org)
+		ids = append(ids, us...)
+		for _, u := range us {
+			want[MemberKey(org, u)] = true
+		}
+	}
+	if len(ids) == 0 {
+		return map[string]int{}, nil
+	}
 	var rows []struct {
+		OrgID  string `json:"org"`
 		UserID string `json:"user_id"`
 		Count  int    `json:"count"`
 	}
 	err := client.TeamMember.Query().
-		Where(teammember.UserIDIn(userIDs...), teammember.HasTeamWith(team.OrganizationID(orgID))).
-		GroupBy(teammember.FieldUserID).Aggregate(ent.Count()).Scan(ctx, &rows)
+		Where(teammember.UserIDIn(ids...)).
+		Modify(func(s *sql.Selector) {
+			t := sql.Table(team.Table)
+			s.Join(t).On(s.C(teammember.FieldTeamID), t.C(team.FieldID)).
+				Where(sql.In(t.C(team.FieldOrganizationID), anys(orgs)...)).
+				Select(sql.As(t.C(team.FieldOrganizationID), "org"), s.C(teammember.FieldUserID), sql.As(sql.Count("*"), "count")).
+				GroupBy(t.C(team.FieldOrganizationID), s.C(teammember.FieldUserID))
+		}).Scan(ctx, &rows)
 	counts := make(map[string]int, len(rows))
 	for _, r := range rows {
-		counts[r.UserID] = r.Count
+		if k := MemberKey(r.OrgID, r.UserID); want[k] {
+			counts[k] = r.Count
+		}
 	}
 	return counts, err
+}
+
+func anys(ids []string) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
 }

@@ -46,8 +46,12 @@ func (m *MemberTeams) Expect(orgID string, userIDs ...string) {
 }
 
 // Load returns the team memberships of userID in orgID's teams, each with
-// its team, ascending by (created_at, id). The teams loaded are primed in
-// the request's loaders (PrimeTeams) before any caller sees them.
+// its team, ascending by (created_at, id). The first Load loads those of
+// every member announced (Expect), of every organization, in one
+// statement: members of several organizations' lists (viewer →
+// organizations → members → teams) cost what one organization's do. The
+// teams loaded are primed in the request's loaders (PrimeTeams) before any
+// caller sees them.
 func (m *MemberTeams) Load(ctx context.Context, orgID, userID string) ([]*ent.TeamMember, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -58,10 +62,19 @@ func (m *MemberTeams) Load(ctx context.Context, orgID, userID string) ([]*ent.Te
 	if ctx.Err() != nil { // the request stopped: no statement for nobody
 		return nil, context.Cause(ctx)
 	}
-	users := append(m.expected[orgID], userID)
-	delete(m.expected, orgID)
+	m.expected[orgID] = append(m.expected[orgID], userID)
+	want := map[string]bool{}
+	var orgs, users []string
+	for org, us := range m.expected {
+		orgs = append(orgs, org)
+		for _, u := range us {
+			want[MemberKey(org, u)] = true
+			users = append(users, u)
+		}
+	}
+	m.expected = map[string][]string{}
 	rows, err := m.client.TeamMember.Query().
-		Where(teammember.UserIDIn(users...), teammember.HasTeamWith(team.OrganizationID(orgID))).
+		Where(teammember.UserIDIn(users...), teammember.HasTeamWith(team.OrganizationIDIn(orgs...))).
 		WithTeam().All(ctx)
 	if err != nil {
 		return nil, err
@@ -75,13 +88,16 @@ func (m *MemberTeams) Load(ctx context.Context, orgID, userID string) ([]*ent.Te
 		}
 		return a.ID < b.ID
 	})
-	for _, u := range users {
-		m.loaded[MemberKey(orgID, u)] = []*ent.TeamMember{}
+	for k := range want {
+		m.loaded[k] = []*ent.TeamMember{}
 	}
 	seen := map[string]bool{}
 	var teams []*ent.Team
 	for _, tm := range rows {
-		k := MemberKey(orgID, tm.UserID)
+		k := MemberKey(tm.Edges.Team.OrganizationID, tm.UserID)
+		if !want[k] {
+			continue // the user's membership in another announced organization
+		}
 		m.loaded[k] = append(m.loaded[k], tm)
 		if !seen[tm.TeamID] {
 			seen[tm.TeamID] = true
@@ -107,9 +123,10 @@ func (m *MemberTeams) ForgetOrganization(orgID string) {
 	}
 }
 
-// PrimeTeams fills the loaders behind a set of teams: the teams, the
-// caller's membership of each and their member counts, in two statements
-// whatever the number of teams.
+// PrimeTeams fills the loaders behind a set of teams a list shows: the
+// teams, the caller's membership of each and their member counts, in two
+// statements whatever the number of teams, and records them as shown
+// together (their members are read for all of them at once).
 func PrimeTeams(ctx context.Context, client *ent.Client, teams []*ent.Team) error {
 	if len(teams) == 0 {
 		return nil
@@ -120,6 +137,7 @@ func PrimeTeams(ctx context.Context, client *ent.Client, teams []*ent.Team) erro
 		ids[i] = t.ID
 		l.TeamByID.Prime(ctx, t.ID, t)
 	}
+	l.ShowParents(Teams, ids)
 	own, err := client.TeamMember.Query().
 		Where(teammember.UserID(auth.ViewerID(ctx)), teammember.TeamIDIn(ids...)).All(ctx)
 	if err != nil {

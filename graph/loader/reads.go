@@ -34,7 +34,7 @@ type ReadLoaders struct {
 
 	// changeRequests records the change requests one list shows: their
 	// contributors are read together (ShowChangeRequestsTogether).
-	changeRequests together
+	changeRequests *together
 }
 
 // ShowChangeRequestsTogether records that one list shows these change
@@ -44,7 +44,7 @@ func (rl *ReadLoaders) ShowChangeRequestsTogether(ids []string) { rl.changeReque
 
 // newReadLoaders reads by level: t is the revisions' levels, spaces the
 // spaces' (ShowTogether, ShowSpacesTogether).
-func newReadLoaders(b batching, client *ent.Client, t, spaces *together) *ReadLoaders {
+func newReadLoaders(b batching, client *ent.Client, t, spaces, crs *together) *ReadLoaders {
 	files := byLevel(t, "files", func(ctx context.Context, revs []string) (map[string][]*ent.File, error) {
 		rows, err := client.File.Query().Where(file.RevisionIDIn(revs...)).
 			Order(ent.Asc(file.FieldCreatedAt), ent.Asc(file.FieldFileID)).All(ctx)
@@ -54,10 +54,11 @@ func newReadLoaders(b batching, client *ent.Client, t, spaces *together) *ReadLo
 		}
 		return out, err
 	})
-	rl := &ReadLoaders{}
+	rl := &ReadLoaders{changeRequests: crs}
 	*rl = ReadLoaders{
-		RevisionFiles: mapLoader(b, files),
-		Contributors: mapLoader(b, byLevel(&rl.changeRequests, "contributors", func(ctx context.Context, crIDs []string) (map[string][]Contribution, error) {
+		changeRequests: crs,
+		RevisionFiles:  mapLoader(b, files),
+		Contributors: mapLoader(b, byLevel(rl.changeRequests, "contributors", func(ctx context.Context, crIDs []string) (map[string][]Contribution, error) {
 			return contributions(ctx, client, crIDs)
 		})),
 		SpaceRevisions: mapLoader(b, byLevel(spaces, "space revisions", func(ctx context.Context, spaceIDs []string) (map[string][]*ent.Revision, error) {

@@ -14,6 +14,14 @@ import (
 type together struct {
 	mu sync.Mutex
 	of map[string]*level
+	// alone holds a level of its own for each object read without a list
+	// (PerParent), so that reading it again reads nothing: a space read by
+	// id whose pages each ask for their comments.
+	alone map[string]*level
+	// names holds, by object id, the users an object names (an author, a
+	// resolver) when its read left them to be read on the first ask
+	// (NameUsers).
+	names map[string][]string
 }
 
 // A level is objects shown together and what has been read for all of
@@ -51,6 +59,38 @@ func (t *together) levelOf(id string) *level {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.of[id]
+}
+
+// forgetReads drops what was read for every level, after a write.
+func (t *together) forgetReads() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, m := range []map[string]*level{t.of, t.alone} {
+		for _, l := range m {
+			l.mu.Lock()
+			l.reads = map[string]*levelRead{}
+			l.mu.Unlock()
+		}
+	}
+}
+
+// levelOrAlone is id's level, or a level of id alone when no list showed
+// it.
+func (t *together) levelOrAlone(id string) *level {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if l := t.of[id]; l != nil {
+		return l
+	}
+	l := t.alone[id]
+	if l == nil {
+		if t.alone == nil {
+			t.alone = map[string]*level{}
+		}
+		l = &level{ids: []string{id}, reads: map[string]*levelRead{}}
+		t.alone[id] = l
+	}
+	return l
 }
 
 func (l *level) read(kind string) *levelRead {

@@ -252,6 +252,9 @@ type LinksPage struct {
 	Items          []*LinkUsage
 	Total, Broken  int
 	BrokenInChange int
+	// More is how many items GraphQL's capped answer left out
+	// (graph.CappedLinks); REST pages through them all instead.
+	More int
 }
 
 // SitePublishingAuth is a site's visitor-auth signing key and fallback URL.

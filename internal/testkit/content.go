@@ -17,6 +17,14 @@ import (
 // nine children, bodies "Page i" plus a few lines. It returns the revision.
 func (s *Server) SeedPages(t testing.TB, spaceID string, n int) *ent.Revision {
 	t.Helper()
+	return s.SeedPagesWith(t, spaceID, n, func(i int) string {
+		return fmt.Sprintf("# Page %d\n\nLine one of page %d.\nLine two.\nLine three.\n", i, i)
+	})
+}
+
+// SeedPagesWith is SeedPages with the bodies body gives.
+func (s *Server) SeedPagesWith(t testing.TB, spaceID string, n int, body func(i int) string) *ent.Revision {
+	t.Helper()
 	ctx := context.Background()
 	c := s.Client()
 	rev := c.Revision.Create().SetSpaceID(spaceID).SetType("edits").SaveX(ctx)
@@ -26,7 +34,7 @@ func (s *Server) SeedPages(t testing.TB, spaceID string, n int) *ent.Revision {
 	now := clock.Now()
 	for i := 0; i < n; i++ {
 		id := ids.New()
-		body := fmt.Sprintf("# Page %d\n\nLine one of page %d.\nLine two.\nLine three.\n", i, i)
+		body := body(i)
 		sum := sha256.Sum256([]byte(body))
 		hash := hex.EncodeToString(sum[:])
 		bodies[hash] = body

@@ -188,6 +188,11 @@ func start(t testing.TB, kind string, logger *slog.Logger) *Server {
 		s.Server.Close()
 		d.Client.Close()
 	})
+	if os.Getenv("FOLIO_TEST_LOAD") == "1" {
+		// Every test runs with every processor busy: statement counts that
+		// hang on goroutine timing show as failures (see UnderLoad).
+		UnderLoad(t)
+	}
 	return s
 }
 
