@@ -275,8 +275,20 @@ func IsStream(r *http.Request) bool {
 // creates it again; it is given the operation created here (prepared), so
 // a request error never reaches its own writer (which writes data: null),
 // and a GET is handed to it as a POST.
+//
+// The operation runs detached from the request (loader.Detach): gqlgen
+// drops a deferred part whose context has ended while the transport waits
+// for it, and the transport (and with it this handler and its connection)
+// would then wait forever. When the request ends (the client leaves, a
+// part's deadline passes) the operation stops all the same: no field
+// starts (the answer's flag) and no queued loader batch runs, so the parts
+// still owed complete at once, empty, and the stream ends.
 func stream(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor, oc *graphql.OperationContext) {
-	post := r.Clone(r.Context())
+	if a, _ := oc.Stats.GetExtension(answerStat).(*answer); a != nil {
+		stop := context.AfterFunc(r.Context(), func() { a.stopped.Store(true) })
+		defer stop()
+	}
+	post := r.Clone(loader.Detach(r.Context()))
 	post.Method = http.MethodPost
 	post.Header.Set("Content-Type", "application/json")
 	post.Body = io.NopCloser(strings.NewReader("{}"))

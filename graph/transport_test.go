@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,9 +12,14 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/folio/folio/graph"
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/testkit"
 )
 
@@ -456,5 +462,66 @@ func TestDeferOverMultipart(t *testing.T) {
 			resp := call(t, s, "POST", "/graphql", u.Token, postBody(`{ nope }`, nil, nil), "Accept", accept)
 			requestError(t, resp, 422, "GRAPHQL_VALIDATION_FAILED")
 		})
+	})
+}
+
+// TestDeferredStreamEndsWhenTheClientLeaves: a client that leaves while
+// the server still owes a deferred part ends the stream: the handler
+// returns (gqlgen drops a deferred part whose context ended, and a
+// transport that kept waiting for it held the handler and its connection
+// forever), and the loader batch the part was waiting on runs no SQL.
+func TestDeferredStreamEndsWhenTheClientLeaves(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		u, org := s.NewUser(t, "leaves@example.com", "Leaves")
+		sp := s.Call(t, "createSpace", u.Token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Deferred"}, 201).JSON(t)["id"].(string)
+		s.SeedPages(t, sp, 30)
+		query := `query($s: ID!) { space(id: $s) { title ... @defer(label: "tree") { revision { pages { title markdown } } } } }`
+
+		// Every batch the deferred part runs waits until the client left.
+		reached, gone := make(chan struct{}), make(chan struct{})
+		var statements int64
+		var once sync.Once
+		stop := s.OnLoaders(func(l *loader.Loaders) {
+			l.Stats().HoldBatches(func(ctx context.Context) {
+				if fc := graphql.GetFieldContext(ctx); fc == nil || !strings.Contains(fc.Path().String(), "revision") {
+					return
+				}
+				once.Do(func() { statements = s.Statements(); close(reached) })
+				<-gone
+				<-loader.Request(ctx).Done() // the server saw the client leave
+			})
+		})
+		defer stop()
+
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "POST", s.URL+"/graphql", strings.NewReader(postBody(query, map[string]any{"s": sp}, nil)))
+		req.Header.Set("Authorization", "Bearer "+u.Token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "multipart/mixed;deferSpec=20220824, application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		// The initial part arrives; the deferred one is held.
+		first := make([]byte, 64)
+		if _, err := io.ReadAtLeast(resp.Body, first, 16); err != nil {
+			t.Fatalf("initial part: %v", err)
+		}
+		<-reached
+		cancel()
+		close(gone)
+
+		served := make(chan struct{})
+		go func() { s.Served(); close(served) }()
+		select {
+		case <-served:
+		case <-time.After(30 * time.Second): // not a timing assertion: a handler that never returns
+			t.Fatal("the handler still waits for the deferred part after the client left")
+		}
+		if n := s.Statements(); n != statements {
+			t.Errorf("%d statements ran after the client left", n-statements)
+		}
 	})
 }

@@ -81,8 +81,8 @@ func loadDerived(ctx context.Context, client *ent.Client, hashes []string) (map[
 	}
 	creates := make([]*ent.PageDerivedCreate, 0, len(bodies))
 	for _, b := range bodies {
-		if ctx.Err() != nil { // parsing a body can take milliseconds: stop with the request
-			return nil, context.Cause(ctx)
+		if err := requestStopped(ctx); err != nil { // parsing a body can take milliseconds: stop with the request
+			return nil, err
 		}
 		d := Derive(b.Markdown)
 		out[b.ID] = d

@@ -59,8 +59,8 @@ func (m *MemberTeams) Load(ctx context.Context, orgID, userID string) ([]*ent.Te
 	if rows, ok := m.loaded[key]; ok {
 		return rows, nil
 	}
-	if ctx.Err() != nil { // the request stopped: no statement for nobody
-		return nil, context.Cause(ctx)
+	if err := requestStopped(ctx); err != nil { // the request stopped: no statement for nobody
+		return nil, err
 	}
 	m.expected[orgID] = append(m.expected[orgID], userID)
 	want := map[string]bool{}

@@ -126,12 +126,12 @@ func batched[V any](b batching, fn dataloader.BatchFunc[string, V]) *Loader[V] {
 		return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[V] {
 			round := tr.batchRound(keys)
 			b.stats.held(ctx)
-			if ctx.Err() != nil {
+			if err := requestStopped(ctx); err != nil {
 				// The request stopped (its deadline, its client gone, its
 				// answer over the ceiling) while the batch waited: nobody
 				// is left to read it, so it runs no SQL and counts as no
 				// batch.
-				return stopped[V](ctx, len(keys))
+				return stopped[V](err, len(keys))
 			}
 			size.Observe(float64(len(keys)))
 			results := fn(ctx, keys)
@@ -141,10 +141,43 @@ func batched[V any](b batching, fn dataloader.BatchFunc[string, V]) *Loader[V] {
 	})
 }
 
+// requestKey holds, in a detached context (Detach), the request's own.
+type requestKey struct{}
+
+// Detach is ctx for work that must run to its end whatever becomes of the
+// request (ctx's cancellation does not reach it), except that loader
+// batches still run no SQL once the request's context is done. A GraphQL
+// stream runs under it: gqlgen drops a deferred part whose context ends
+// while the transport waits for it, and the transport then waits forever
+// (graph/transport.go).
+func Detach(ctx context.Context) context.Context {
+	return context.WithValue(context.WithoutCancel(ctx), requestKey{}, ctx)
+}
+
+// Request is the context of ctx's request: ctx itself, or, for a detached
+// context, the request's, which ends with the request.
+func Request(ctx context.Context) context.Context {
+	if req, ok := ctx.Value(requestKey{}).(context.Context); ok {
+		return req
+	}
+	return ctx
+}
+
+// requestStopped is why the request of ctx has ended (ctx's own end, or a
+// detached context's request's); nil while it runs.
+func requestStopped(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	if req := Request(ctx); req.Err() != nil {
+		return context.Cause(req)
+	}
+	return nil
+}
+
 // stopped answers every key of a batch that did not run with the cause
-// its context ended with.
-func stopped[V any](ctx context.Context, n int) []*dataloader.Result[V] {
-	err := context.Cause(ctx)
+// its request ended with.
+func stopped[V any](err error, n int) []*dataloader.Result[V] {
 	out := make([]*dataloader.Result[V], n)
 	for i := range out {
 		out[i] = &dataloader.Result[V]{Error: err}
