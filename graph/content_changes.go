@@ -91,7 +91,7 @@ func (r *Resolver) revisionDiff(ctx context.Context, spaceID, before, after stri
 		revs = append(revs, before)
 	}
 	trees, errs := l.RevisionTree.LoadMany(ctx, revs)()
-	files, ferrs := l.Reads().RevisionFiles.LoadMany(ctx, revs)()
+	files, ferrs := l.RevisionFiles.LoadMany(ctx, revs)()
 	for i := range revs {
 		if errs != nil && errs[i] != nil {
 			return nil, errs[i]

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -16,16 +17,13 @@ import (
 // change requests, each change request's author, counts and comments, each
 // comment's author, reactions and replies with theirs. Every level is a
 // list: its statements must not grow with the number of spaces.
-const dashboardQuery = `query($org: ID!, $first: Int) { organization(id: $org) { id title
-	spaces(first: $first) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node {
-		id title openComments changeRequestCount changeRequestsOpen changeRequestsDraft
-		comments(first: 5, status: open) { totalCount pageInfo { hasNextPage } edges { node { ...thread } } }
-		changeRequests(first: 5) { totalCount pageInfo { hasNextPage endCursor } edges { node {
-			id number subject status createdBy { id displayName } openComments outdated
-			comments(first: 5) { totalCount edges { node { ...thread } } } } } } } } } } }
-fragment thread on Comment { id body status postedAt postedBy { id displayName } resolvedBy { id }
-	reactions { emoji count }
-	replies(first: 5) { totalCount pageInfo { hasNextPage } edges { node { id body postedBy { id displayName } reactions { emoji count } } } } }`
+var dashboardQuery = func() string {
+	b, err := os.ReadFile("testdata/dashboard.graphql")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 // dashboard is an organization seeded for dashboardQuery.
 type dashboard struct {

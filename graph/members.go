@@ -176,7 +176,7 @@ func (r *Resolver) MemberTeams(ctx context.Context, orgID, userID string, args p
 	return pageUnder(ctx, loader.Members, "teams titled "+strconv.Quote(t), loader.MemberKey(orgID, userID), args, func(ctx context.Context, keys []string) (map[string]paging.Page[*ent.TeamMember], error) {
 		pages := make(map[string]paging.Page[*ent.TeamMember], len(keys))
 		var teams []*ent.Team
-		for org, users := range splitMemberKeys(keys) {
+		for org, users := range loader.SplitMemberKeys(keys) {
 			q := r.Client.TeamMember.Query().Where(teammember.HasTeamWith(team.OrganizationID(org), team.TitleContainsFold(t)))
 			byUser, err := listPages(ctx, q.WithTeam(), teammember.FieldUserID, users, args, teammember.FieldCreatedAt, teamMemberCursor,
 				func(tm *ent.TeamMember) string { return tm.UserID })
@@ -192,16 +192,6 @@ func (r *Resolver) MemberTeams(ctx context.Context, orgID, userID string, args p
 		}
 		return pages, r.primeTeams(ctx, teams)
 	})
-}
-
-// splitMemberKeys groups loader.MemberKeys by organization.
-func splitMemberKeys(keys []string) map[string][]string {
-	out := map[string][]string{}
-	for _, k := range keys {
-		org, u, _ := strings.Cut(k, "/")
-		out[org] = append(out[org], u)
-	}
-	return out
 }
 
 // UpdateMember changes a member's role (admins only); role null makes the

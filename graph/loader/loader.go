@@ -147,7 +147,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 		}),
 		MemberByOrgUser: newLoader(b, func(ctx context.Context, keys []string) ([]*ent.Member, error) {
 			var out []*ent.Member
-			for org, users := range splitMemberKeys(keys) {
+			for org, users := range SplitMemberKeys(keys) {
 				rows, err := client.Member.Query().
 					Where(member.OrganizationID(org), member.UserIDIn(users...)).All(ctx)
 				if err != nil {
@@ -158,7 +158,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 			return out, nil
 		}, func(m *ent.Member) string { return MemberKey(m.OrganizationID, m.UserID) }, ""),
 		MemberTeamCount: newCountLoader(b, func(ctx context.Context, keys []string) (map[string]int, error) {
-			return CountMembersTeams(ctx, client, splitMemberKeys(keys))
+			return CountMembersTeams(ctx, client, SplitMemberKeys(keys))
 		}),
 	}
 	l.CommentLoaders = newCommentLoaders(b, client, l)
@@ -179,7 +179,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 	}, func(s *ent.Space) string { return s.ID }, "space")
 	l.SiteLoaders = newSiteLoaders(b, client, l)
 	l.OpenAPILoaders = newOpenAPILoaders(b, client)
-	l.reads = newReadLoaders(b, client, &l.RevisionLoaders.together, &l.ContentLoaders.spacesTogether, &l.levels[ChangeRequests])
+	l.reads = newReadLoaders(b, client, &l.ContentLoaders.spacesTogether, &l.levels[ChangeRequests])
 	return l
 }
 
@@ -368,9 +368,9 @@ func Middleware(client *ent.Client) func(http.Handler) http.Handler {
 // occur in either half.
 func MemberKey(orgID, userID string) string { return orgID + "/" + userID }
 
-// splitMemberKeys groups MemberKeys by organization, so a batch runs one
+// SplitMemberKeys groups MemberKeys by organization, so a batch runs one
 // query per organization (one, in practice).
-func splitMemberKeys(keys []string) map[string][]string {
+func SplitMemberKeys(keys []string) map[string][]string {
 	out := map[string][]string{}
 	for _, k := range keys {
 		org, u, _ := strings.Cut(k, "/")

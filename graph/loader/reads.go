@@ -8,7 +8,6 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/comment"
-	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/user"
 )
@@ -24,10 +23,6 @@ type ReadLoaders struct {
 	// MergedFrom is the change request whose merge made a revision, keyed
 	// by revision id; nil for other revisions.
 	MergedFrom *Loader[*ent.ChangeRequest]
-	// RevisionFiles is RevisionLoaders.RevisionFiles by level: revisions a
-	// list shows together (ShowTogether) read their files in one
-	// statement, however the list's resolution falls into batches (diffs).
-	RevisionFiles *Loader[[]*ent.File]
 	// Contributors are the contributions to change requests, keyed by
 	// change request id.
 	Contributors *Loader[[]Contribution]
@@ -42,22 +37,12 @@ type ReadLoaders struct {
 // however the list's resolution falls into batches.
 func (rl *ReadLoaders) ShowChangeRequestsTogether(ids []string) { rl.changeRequests.add(ids) }
 
-// newReadLoaders reads by level: t is the revisions' levels, spaces the
-// spaces' (ShowTogether, ShowSpacesTogether).
-func newReadLoaders(b batching, client *ent.Client, t, spaces, crs *together) *ReadLoaders {
-	files := byLevel(t, "files", func(ctx context.Context, revs []string) (map[string][]*ent.File, error) {
-		rows, err := client.File.Query().Where(file.RevisionIDIn(revs...)).
-			Order(ent.Asc(file.FieldCreatedAt), ent.Asc(file.FieldFileID)).All(ctx)
-		out := make(map[string][]*ent.File, len(revs))
-		for _, f := range rows {
-			out[f.RevisionID] = append(out[f.RevisionID], f)
-		}
-		return out, err
-	})
+// newReadLoaders reads by level: spaces are the spaces' levels
+// (ShowSpacesTogether), crs the change requests'.
+func newReadLoaders(b batching, client *ent.Client, spaces, crs *together) *ReadLoaders {
 	rl := &ReadLoaders{changeRequests: crs}
 	*rl = ReadLoaders{
 		changeRequests: crs,
-		RevisionFiles:  mapLoader(b, files),
 		Contributors: mapLoader(b, byLevel(rl.changeRequests, "contributors", func(ctx context.Context, crIDs []string) (map[string][]Contribution, error) {
 			return contributions(ctx, client, crIDs)
 		})),

@@ -57,8 +57,9 @@ func newRevisionLoaders(b batching, client *ent.Client) *RevisionLoaders {
 	pages := byLevel(&rl.together, "pages", func(ctx context.Context, revs []string) (map[string][]*ent.Page, error) {
 		return RevisionPages(ctx, client, revs)
 	})
-	// Files by level too: a site's navigation reads the files of each site
-	// space's revision, from a resolver per site space.
+	// Files by level too: revisions one list shows (a list of change
+	// requests' diffs, a site's navigation, a resolver per site space) read
+	// their files in one statement.
 	files := byLevel(&rl.together, "files", func(ctx context.Context, revs []string) (map[string][]*ent.File, error) {
 		rows, err := client.File.Query().Where(file.RevisionIDIn(revs...)).
 			Order(ent.Asc(file.FieldCreatedAt), ent.Asc(file.FieldFileID)).All(ctx)
