@@ -23,8 +23,33 @@ import (
 // NodeID is the composite id of an object of GraphQL type typ inside the
 // parents named by parts.
 func NodeID(typ string, parts ...string) string {
-	b, _ := json.Marshal(append([]string{typ}, parts...)) // strings always marshal
-	return base64.RawURLEncoding.EncodeToString(b)
+	// Trees set an id on every page, so the usual case (parts JSON writes
+	// as they are) builds the array by hand, on the stack; the bytes are
+	// exactly json.Marshal's, which writes the rest.
+	var stack [128]byte
+	b := append(stack[:0], `["`...)
+	b = append(b, typ...)
+	for _, p := range parts {
+		if !plainJSON(p) {
+			b, _ = json.Marshal(append([]string{typ}, parts...)) // strings always marshal
+			return base64.RawURLEncoding.EncodeToString(b)
+		}
+		b = append(append(b, `","`...), p...)
+	}
+	var encoded [192]byte
+	return string(base64.RawURLEncoding.AppendEncode(encoded[:0], append(b, `"]`...)))
+}
+
+// plainJSON says whether json.Marshal writes s between quotes unchanged:
+// printable ASCII without quote, backslash or the characters it escapes
+// for HTML.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // compositePrefix starts every composite id: the base64 of `["` followed
