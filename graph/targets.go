@@ -7,6 +7,8 @@ import (
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
 	"github.com/folio/folio/ent/sitespace"
+	"github.com/folio/folio/graph/loader"
+	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 )
 
@@ -21,14 +23,31 @@ type Target struct {
 	CollectionID    string
 	SiteID          string // a docs site of OrganizationID
 	SiteChildID     string // a section, group, site space or share link of SiteID
+	// Change: the request would change something (a write method). A caller
+	// who may see the objects but may change nothing there hears 403 before
+	// any word about their body.
+	Change bool
 }
 
-// SeeTarget is the 404 the caller gets for the first object of t they may
-// not see, or nil when they may see them all. REST asks it before telling a
+// TargetRefusal is the 404 the caller gets for the first object of t they
+// may not see, then, for a change, the 403 of a caller who may change
+// nothing there; nil when neither applies. REST asks it before telling a
 // caller that their request was malformed, so that a stranger learns
-// nothing about a path's objects, not even that a body was bad. It runs the
-// guards every resolver runs, through the same per-request loaders.
-func (r *Resolver) SeeTarget(ctx context.Context, t Target) error {
+// nothing about a path's objects, not even that a body was bad, and a
+// reader learns they may not write before learning how to write. It runs
+// the guards every resolver runs, through the same per-request loaders.
+//
+// The 403 is the one every write at that place shares (changeFloor): an
+// operation that needs more (editing a space needs more than commenting)
+// still answers its own 403 once the body is valid.
+func (r *Resolver) TargetRefusal(ctx context.Context, t Target) error {
+	if err := r.seeTarget(ctx, t); err != nil || !t.Change {
+		return err
+	}
+	return changeFloor(ctx, t)
+}
+
+func (r *Resolver) seeTarget(ctx context.Context, t Target) error {
 	if t.OrganizationID != "" {
 		if _, _, err := visibleOrganization(ctx, t.OrganizationID); err != nil {
 			return err
@@ -88,4 +107,40 @@ func (r *Resolver) siteChild(ctx context.Context, siteID, id string) error {
 		}
 	}
 	return apperr.NotFoundf("%s not found in site %s", id, siteID)
+}
+
+// changeFloor is the 403 of a caller who may see t's objects but may change
+// nothing at that place, whatever the operation: the least any write there
+// needs. Sites: managing sites. Spaces and change requests: commenting.
+// Collections: administering them. Organizations: a role (guests change
+// nothing of the organization itself).
+func changeFloor(ctx context.Context, t Target) error {
+	switch {
+	case t.SiteID != "":
+		_, err := manageableSite(ctx, t.OrganizationID, t.SiteID)
+		return err
+	case t.SpaceID != "":
+		s, err := loader.For(ctx).SpaceByID.Load(ctx, t.SpaceID)()
+		if err != nil {
+			return err
+		}
+		role, err := spaceRole(ctx, s)
+		if err != nil {
+			return err
+		}
+		if role == nil { // a share key lets them read, nothing more
+			return apperr.Forbiddenf("a share key lets its holder read the space, not change it")
+		}
+		return roleAtLeast(role, access.Comment, "space", t.SpaceID)
+	case t.CollectionID != "":
+		_, err := adminCollection(ctx, t.CollectionID)
+		return err
+	case t.OrganizationID != "":
+		_, m, err := visibleOrganization(ctx, t.OrganizationID)
+		if err == nil && m.Role == nil {
+			err = apperr.Forbiddenf("guests cannot change the organization")
+		}
+		return err
+	}
+	return nil
 }

@@ -20,9 +20,10 @@ import (
 //     that is not answers 404 like any unknown id, a query parameter or a
 //     body string that is not answers 400 naming it (bodies: decodeJSON).
 //   - Authorization comes before validation: a 400 (or 413) reaches only a
-//     caller who may see the objects the path names; anyone else gets the
-//     404 the resolvers would have given them. The check runs only on the way
-//     to a refusal, so valid requests cost no statement more.
+//     caller who may see the objects the path names, and, for a write, who
+//     may change something there; anyone else gets the 404 (or 403) the
+//     resolvers would have given them. The check runs only on the way to a
+//     refusal, so valid requests cost no statement more.
 
 type apiKey struct{}
 
@@ -34,6 +35,9 @@ func (a *API) boundary(next http.Handler) http.Handler {
 	checked := handler(func(w http.ResponseWriter, r *http.Request) error {
 		if err := checkPath(r); err != nil {
 			return err
+		}
+		if err := apperr.Deferred(r.Context()); err != nil {
+			return err // an oversize body (limitBody), answered once the target is checked
 		}
 		if err := checkQuery(r); err != nil {
 			return err
@@ -102,15 +106,17 @@ func checkQuery(r *http.Request) error {
 	return nil
 }
 
-// hiddenTarget is the 404 that replaces a refusal for a caller who may not
-// see the path's objects, or nil when they may (or the route has none).
-func hiddenTarget(r *http.Request) error {
+// targetRefusal is the 404 that replaces a refusal for a caller who may not
+// see the path's objects, or the 403 for one who may see them but may not
+// change anything there with a write; nil when neither applies (or the route
+// names no object).
+func targetRefusal(r *http.Request) error {
 	a, _ := r.Context().Value(apiKey{}).(*API)
 	if a == nil || r.Context().Value(openTargetKey{}) != nil {
 		return nil
 	}
 	p := func(name string) string { return chi.URLParam(r, name) }
-	return a.res.SeeTarget(r.Context(), graph.Target{
+	return a.res.TargetRefusal(r.Context(), graph.Target{
 		OrganizationID:  p("organizationId"),
 		TeamID:          p("teamId"),
 		SpaceID:         p("spaceId"),
@@ -119,6 +125,7 @@ func hiddenTarget(r *http.Request) error {
 		CollectionID:    p("collectionId"),
 		SiteID:          p("siteId"),
 		SiteChildID:     first(p("siteSpaceId"), p("siteSectionId"), p("siteSectionGroupId"), p("shareLinkId")),
+		Change:          r.Method != http.MethodGet && r.Method != http.MethodHead,
 	})
 }
 

@@ -69,8 +69,8 @@ func (h handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // (boundary.go): authorization comes before validation.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if e, ok := apperr.As(err); ok && (e.Kind == apperr.Invalid || e.Kind == apperr.TooLarge) {
-		if hidden := hiddenTarget(r); hidden != nil {
-			err = hidden
+		if refusal := targetRefusal(r); refusal != nil {
+			err = refusal
 		}
 	}
 	apperr.Write(w, r, err)

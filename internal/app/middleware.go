@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -146,11 +147,24 @@ func graphQLErrors(path string) func(http.Handler) http.Handler {
 // limitBody answers 413 in the error shape when a body exceeds max bytes.
 // Bodies are read here in full (they are bounded), so every handler, REST or
 // GraphQL, sees either a complete body or no request at all.
+//
+// Under /v1 the 413 is left to the API's boundary (apperr.Deferred), which
+// answers it once the route is known and only to a caller who may see the
+// path's objects: a stranger gets the 404 any other refusal gets, so an
+// oversize body tells nothing about what exists. The body is not read.
 func limitBody(max int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			refuse := func(err error) {
+				if strings.HasPrefix(r.URL.Path, "/v1/") {
+					r.Body = http.NoBody
+					next.ServeHTTP(w, r.WithContext(apperr.Defer(r.Context(), err)))
+					return
+				}
+				apperr.Write(w, r, err)
+			}
 			if r.ContentLength > max {
-				apperr.Write(w, r, tooLarge(max))
+				refuse(tooLarge(max))
 				return
 			}
 			if r.Body != nil && r.Body != http.NoBody {
@@ -160,7 +174,7 @@ func limitBody(max int64) func(http.Handler) http.Handler {
 					return
 				}
 				if int64(len(body)) > max {
-					apperr.Write(w, r, tooLarge(max))
+					refuse(tooLarge(max))
 					return
 				}
 				r.Body = io.NopCloser(bytes.NewReader(body))

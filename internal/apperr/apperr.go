@@ -185,6 +185,22 @@ func ForGraphQL(ctx context.Context) context.Context {
 	return context.WithValue(ctx, graphQLKey{}, true)
 }
 
+type deferredKey struct{}
+
+// Defer carries a refusal found before the route was known (an oversize
+// body) to the handler that knows the route, which answers it after its own
+// authorization checks (Deferred). A handler that never asks still sees no
+// body.
+func Defer(ctx context.Context, err error) context.Context {
+	return context.WithValue(ctx, deferredKey{}, err)
+}
+
+// Deferred is the refusal Defer carried, or nil.
+func Deferred(ctx context.Context) error {
+	err, _ := ctx.Value(deferredKey{}).(error)
+	return err
+}
+
 // Challenge is the WWW-Authenticate header of every 401, REST and GraphQL
 // alike (RFC 6750): the APIs take a bearer token.
 const Challenge = `Bearer realm="folio"`
