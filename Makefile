@@ -13,13 +13,16 @@ build:
 
 ## test: the whole suite on SQLite, and on PostgreSQL too when TEST_DATABASE_URL (default: the local server)
 ## answers (its database is created when missing, and then required); the last line names the databases
+## and every check that was skipped, with why (internal/skiplog)
 TESTFLAGS ?= -shuffle=on
 test:
 	@dbs=$$($(GO) run ./internal/testkit/testdb) || exit 1; \
 	case "$$dbs" in "SQLite and PostgreSQL"*) export FOLIO_REQUIRE_POSTGRES=1;; esac; \
+	export FOLIO_SKIP_LOG=$$(mktemp); \
 	$(GO) test -count=1 $(TESTFLAGS) ./...; status=$$?; \
 	if [ $$status -eq 0 ]; then result=passed; else result=FAILED; fi; \
-	echo "make test: $$result on $$dbs"; exit $$status
+	skipped=$$(sort -u "$$FOLIO_SKIP_LOG" | awk 'NR > 1 { printf "; " } { printf "%s", $$0 }'); rm -f "$$FOLIO_SKIP_LOG"; \
+	echo "make test: $$result on $$dbs; skipped: $${skipped:-nothing}"; exit $$status
 
 ## generate: regenerate ent, the emoji table and gqlgen code (committed; CI fails when it drifts)
 generate:

@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/internal/app"
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/internal/skiplog"
 )
 
 // TestMain lets the tests run the test binary as the folio command itself
@@ -99,7 +100,7 @@ func TestBadSettingStopsTheServer(t *testing.T) {
 // start naming the path and the cause, not with a database driver's error.
 func TestDataDirNotWritable(t *testing.T) {
 	if os.Geteuid() == 0 {
-		t.Skip("root writes through permission bits")
+		skiplog.Skip(t, "unwritable data directory check", "running as root, who writes through permission bits")
 	}
 	locked := filepath.Join(t.TempDir(), "locked")
 	if err := os.Mkdir(locked, 0o500); err != nil {
@@ -214,7 +215,7 @@ func TestTokenCreatePostgresMasksPassword(t *testing.T) {
 		if os.Getenv("FOLIO_REQUIRE_POSTGRES") == "1" {
 			t.Fatal(err)
 		}
-		t.Skipf("PostgreSQL unreachable: %v", err)
+		skiplog.Skip(t, "PostgreSQL command tests", "unreachable: "+err.Error())
 	}
 	withPassword := strings.Replace(url, "postgres@", "postgres:not-shown@", 1)
 	stdout, stderr, status := runIn(t, "token", "create", "--database-url", withPassword, "--email", "pg-token@example.com")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/folio/folio/internal/skiplog"
 	"github.com/folio/folio/internal/testkit"
 )
 
@@ -21,7 +22,7 @@ func pdftotext(t *testing.T, data []byte) string {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("pdftotext is missing: apt-get install -y poppler-utils")
 		}
-		t.Skip("pdftotext is missing: apt-get install -y poppler-utils")
+		skiplog.Skip(t, "PDF text checks", "pdftotext is missing: apt-get install -y poppler-utils")
 	}
 	cmd := exec.Command(bin, "-enc", "UTF-8", "-", "-")
 	cmd.Stdin = bytes.NewReader(data)
@@ -41,7 +42,7 @@ func TestSpacePDF(t *testing.T) {
 				if os.Getenv("CI") != "" {
 					t.Fatalf("%s is missing: apt-get install -y fonts-dejavu-core fonts-droid-fallback", dir)
 				}
-				t.Skipf("%s is missing: apt-get install -y fonts-dejavu-core fonts-droid-fallback", dir)
+				skiplog.Skip(t, "PDF text checks", dir+" is missing: apt-get install -y fonts-dejavu-core fonts-droid-fallback")
 			}
 		}
 		f := newContentFixture(t, s)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/folio/folio/internal/app"
+	"github.com/folio/folio/internal/skiplog"
 )
 
 // badValues are values a setting of kind must refuse, derived from the kind
@@ -223,7 +224,7 @@ func TestPrepareDataDir(t *testing.T) {
 
 	t.Run("not writable", func(t *testing.T) {
 		if os.Geteuid() == 0 {
-			t.Skip("root writes through permission bits")
+			skiplog.Skip(t, "unwritable data directory check", "running as root, who writes through permission bits")
 		}
 		locked := filepath.Join(base, "locked")
 		if err := os.Mkdir(locked, 0o000); err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/folio/folio/internal/skiplog"
 	"github.com/folio/folio/internal/testkit"
 )
 
@@ -86,10 +87,10 @@ func nodeKit(t *testing.T) string {
 	if len(missing) == 0 {
 		return node
 	}
-	how := "the client kit needs Node and `npm ci` in internal/clientkit (" + strings.Join(missing, "; ") + ")"
+	how := "needs Node and `npm ci` in internal/clientkit: " + strings.Join(missing, "; ")
 	if os.Getenv("CI") != "" {
-		t.Fatal(how + " (CI is set: .ci/run installs them)")
+		t.Fatal("the client kit " + how + " (CI is set: .ci/run installs them)")
 	}
-	t.Skip("SKIPPED: " + how)
+	skiplog.Skip(t, "client kit tests", how)
 	return ""
 }

@@ -3,6 +3,7 @@ package testkit
 import (
 	"context"
 	"fmt"
+	"github.com/folio/folio/internal/skiplog"
 	"net/url"
 	"os"
 	"os/exec"
@@ -27,11 +28,11 @@ func Chromium(t *testing.T, what string) string {
 			return p
 		}
 	}
-	how := what + " needs Chromium: apt-get install -y chromium"
+	how := "needs Chromium: apt-get install -y chromium"
 	if os.Getenv("CI") != "" {
-		t.Fatal(how + " (CI is set: .ci/run installs it)")
+		t.Fatal(what + " " + how + " (CI is set: .ci/run installs it)")
 	}
-	t.Skip("SKIPPED: " + how)
+	skiplog.Skip(t, what, how)
 	return ""
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/internal/app"
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/ids"
+	"github.com/folio/folio/internal/skiplog"
 )
 
 // DefaultPostgresURL is the local server the tests use unless
@@ -116,6 +117,7 @@ func postgresReachable(t testing.TB) bool {
 			t.Fatalf("PostgreSQL is required (FOLIO_REQUIRE_POSTGRES=1) but %s is unreachable: %v", postgresURL(), pgErr)
 		}
 		t.Logf("PostgreSQL tests skipped: %s unreachable: %v", postgresURL(), pgErr)
+		skiplog.Note("PostgreSQL tests", "unreachable: "+pgErr.Error())
 	}
 	return pgOK
 }
