@@ -129,6 +129,9 @@ func (c cli) settings(name string, args []string, extra func(*flag.FlagSet)) (ap
 	if err := cfg.ApplyEnv(os.Getenv, given); err != nil {
 		return cfg, usageError{err, command}
 	}
+	for _, warning := range app.UnknownEnv(os.Environ()) {
+		slog.Warn(warning, "command", command)
+	}
 	return cfg, nil
 }
 

@@ -239,3 +239,28 @@ func TestPrepareDataDir(t *testing.T) {
 		}
 	})
 }
+
+// TestUnknownSettingsAreNamed: a FOLIO_ variable Folio does not read is
+// warned about with the closest setting, instead of being ignored in
+// silence; settings and the harness's own variables draw nothing.
+func TestUnknownSettingsAreNamed(t *testing.T) {
+	got := app.UnknownEnv([]string{
+		"FOLIO_REQUEST_TIMOUT=20s", "FOLIO_ADDR=:0", "PATH=/bin", "FOLIO_TEST_LOG=1",
+		"FOLIO_MAX_IMPORT=3", "FOLIO_SOMETHING_ELSE_ENTIRELY=1",
+	})
+	want := []string{
+		"FOLIO_MAX_IMPORT is not a Folio setting and is ignored: did you mean FOLIO_MAX_IMPORTS?",
+		"FOLIO_REQUEST_TIMOUT is not a Folio setting and is ignored: did you mean FOLIO_REQUEST_TIMEOUT?",
+		"FOLIO_SOMETHING_ELSE_ENTIRELY is not a Folio setting and is ignored",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var env []string
+	for _, s := range app.Settings {
+		env = append(env, s.Env+"=x")
+	}
+	if w := app.UnknownEnv(env); len(w) != 0 {
+		t.Fatalf("settings warned about: %v", w)
+	}
+}
