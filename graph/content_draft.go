@@ -8,8 +8,11 @@ import (
 	"strconv"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
+
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/apperr"
@@ -288,7 +291,12 @@ func (d *draft) write(ctx context.Context, tx *ent.Client, dialect, spaceID stri
 			for _, h := range hashes[start:min(len(hashes), start+pageChunk)] {
 				creates = append(creates, tx.PageContent.Create().SetID(h).SetMarkdown(d.bodies[h]))
 			}
-			if err := tx.PageContent.CreateBulk(creates...).OnConflict().DoNothing().Exec(ctx); err != nil && !isNoRows(err) {
+			// A body that is already stored is locked, not skipped (an
+			// update to itself): the purge of orphaned bodies locks the rows
+			// it deletes, so a body this draft takes up again cannot vanish
+			// between this statement and the commit (PurgeOrphanedContents).
+			if err := tx.PageContent.CreateBulk(creates...).OnConflict(sql.ConflictColumns(pagecontent.FieldID),
+				sql.ResolveWith(func(u *sql.UpdateSet) { u.SetIgnore(pagecontent.FieldID) })).Exec(ctx); err != nil && !isNoRows(err) {
 				return nil, err
 			}
 		}

@@ -592,6 +592,11 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{PagesColumns[1], PagesColumns[3]},
 			},
+			{
+				Name:    "page_content_hash",
+				Unique:  false,
+				Columns: []*schema.Column{PagesColumns[12]},
+			},
 		},
 	}
 	// PageContentsColumns holds the columns for the "page_contents" table.

@@ -109,6 +109,9 @@ func (Page) Indexes() []ent.Index {
 		// A merge that places pages reads whole sibling groups: by parent
 		// within each chunk of a revision, not every row of the revision.
 		index.Fields("chunk_id", "parent_page_id"),
+		// The purge of bodies no page holds any more asks, per batch of
+		// bodies, which are still held (PurgeOrphanedContents).
+		index.Fields("content_hash"),
 	}
 }
 

@@ -31,6 +31,13 @@ func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 				if n > 0 {
 					log.Info("purged deleted spaces", "count", n)
 				}
+				contents, derived, err := a.Resolver.PurgeOrphanedContents(ctx)
+				if err != nil {
+					return err
+				}
+				if contents+derived > 0 {
+					log.Info("purged orphaned page bodies", "contents", contents, "derived", derived)
+				}
 				_, err = a.Resolver.PurgeFinishedJobs(ctx)
 				return err
 			},
