@@ -44,7 +44,7 @@ func TestPurgeRemovesOrphanedBodies(t *testing.T) {
 			c.PageDerived.Create().SetID(id).SetContentHash(hash).SetVersion(version).
 				SetDocument("{}").SetText("").SetLinks("[]").SetAnchors("[]").SetSections("[]").ExecX(ctx)
 		}
-		derivedRow(only+".x", only, markdown.FormatVersion)       // of a body about to be orphaned
+		derivedRow(only+".x", only, markdown.FormatVersion)         // of a body about to be orphaned
 		derivedRow(shared+".old", shared, markdown.FormatVersion-1) // of another converter version
 		derivedRow("nobody.x", "nobody", markdown.FormatVersion)    // of a body long gone
 
