@@ -124,10 +124,14 @@ func TestPageActionsStayInLine(t *testing.T) {
 }
 
 func TestEffectiveCompletesOldSettings(t *testing.T) {
+	// As 0.143.2's client stored them: no socialAccounts, codeTheme nor items.
 	old := strings.Replace(Default, `"socialAccounts":[],`, ``, 1)
 	old = strings.Replace(old, `"themes":{"default":"system"`, `"themes":{"default":"dark"`, 1)
+	old = strings.Replace(old, `"items":["markdown","external-ai","mcp","pdf"],`, ``, 1)
+	old = strings.Replace(old, `"mcp":true`, `"mcp":false`, 1)
 	m := decode(t, Effective([]byte(old)))
-	if at(m, "themes.default") != "dark" || !reflect.DeepEqual(at(m, "socialAccounts"), []any{}) {
+	if at(m, "themes.default") != "dark" || !reflect.DeepEqual(at(m, "socialAccounts"), []any{}) ||
+		!reflect.DeepEqual(at(m, "pageActions.items"), []any{"markdown", "external-ai", "pdf"}) {
 		t.Fatalf("effective: %v", m)
 	}
 	if _, err := Check(Effective([]byte(old))); err != nil {

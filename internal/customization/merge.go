@@ -73,6 +73,9 @@ func effective(stored []byte, s *jsonschema.Schema) map[string]any {
 	}
 	if st, err := decodeObject(stored); err == nil {
 		doc = merge(doc, st, s).(map[string]any)
+		// Settings stored by 0.143.2 have booleans and no items: the
+		// default items are edited from them, as a 0.143.2 body would.
+		alignPageActions(doc, st)
 	}
 	return doc
 }
