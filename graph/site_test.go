@@ -208,9 +208,14 @@ func TestSitesGraphQL(t *testing.T) {
 		if auth["fallbackURL"] != "https://acme.com/in" || again["privateKey"] == auth["privateKey"] || again["fallbackURL"] != auth["fallbackURL"] {
 			t.Fatalf("auth %v, regenerated %v", auth, again)
 		}
-		if _, errs := s.GraphQL(t, alice.Token, `mutation($site: ID!) { updateSiteCustomization(site: $site, customization: {title: "Only"}) }`,
-			map[string]any{"site": id}); len(errs) == 0 || errs[0].Extensions["code"] != "BAD_USER_INPUT" {
-			t.Fatalf("partial customization: %v", errs)
+		// A partial customization merges onto the stored one (GitBook 0.202.0's input).
+		if c := s.MustGraphQL(t, alice.Token, `mutation($site: ID!) { updateSiteCustomization(site: $site, customization: {title: "Only"}) }`,
+			map[string]any{"site": id})["updateSiteCustomization"].(map[string]any); c["title"] != "Only" || c["styling"] == nil {
+			t.Fatalf("partial customization: %v", c)
+		}
+		if _, errs := s.GraphQL(t, alice.Token, `mutation($site: ID!) { updateSiteCustomization(site: $site, customization: {themes: {default: "sepia"}}) }`,
+			map[string]any{"site": id}); len(errs) == 0 || errs[0].Extensions["code"] != "BAD_USER_INPUT" || !strings.Contains(errs[0].Message, "themes.default") {
+			t.Fatalf("bad customization: %v", errs)
 		}
 		cust := s.MustGraphQL(t, carol.Token, `query($id: ID!) { site(id: $id) { customization adaptiveSchema } }`, map[string]any{"id": id})["site"].(map[string]any)
 		if cust["customization"].(map[string]any)["styling"] == nil || cust["adaptiveSchema"].(map[string]any)["properties"].(map[string]any)["beta"] == nil {

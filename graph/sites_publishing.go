@@ -10,10 +10,12 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesharelink"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/customization"
 	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/paging"
@@ -156,10 +158,11 @@ func (r *Resolver) RegenerateSitePublishingAuth(ctx context.Context, orgID, site
 }
 
 // CustomizationOf is a site's customization settings as JSON: the stored
-// ones, or the defaults.
+// ones completed with the defaults (settings stored before 0.202.0's
+// additions answer them too), or the defaults.
 func CustomizationOf(s *ent.Site) json.RawMessage {
 	if s.Customization != nil {
-		return json.RawMessage(*s.Customization)
+		return customization.Effective([]byte(*s.Customization))
 	}
 	return json.RawMessage(customization.Default)
 }
@@ -174,25 +177,47 @@ func (r *Resolver) SiteCustomization(ctx context.Context, orgID, siteID string) 
 	return CustomizationOf(s), nil
 }
 
-// UpdateSiteCustomization replaces a site's customization settings, checked
-// against the reference's SiteCustomizationSettings.
+// UpdateSiteCustomization merges a partial (GitBook 0.202.0) or whole
+// (0.143.2) SiteCustomizationSettings onto the site's settings
+// (customization.Apply: objects merge, arrays replace), checks the result
+// against the reference and stores it; REST's PUT and GraphQL's mutation
+// both come here.
 func (r *Resolver) UpdateSiteCustomization(ctx context.Context, orgID, siteID string, raw []byte) (json.RawMessage, error) {
 	s, err := manageableSite(ctx, orgID, siteID)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := customization.Check(raw)
-	var ce *customization.Error
-	if errors.As(err, &ce) {
-		if ce.Field == "" {
-			return nil, apperr.Invalidf("customization: %s", ce.Message)
+	err = r.withTx(ctx, func(tx *ent.Client) error {
+		// Touch the site's row first (the row lock on PostgreSQL, the write
+		// lock on SQLite), then read the settings to merge onto: two partial
+		// updates at once merge one after the other, and neither loses the
+		// other's properties.
+		if err := tx.Site.Update().Where(site.ID(s.ID)).SetUpdatedAt(clock.Now()).Exec(ctx); err != nil {
+			return err
 		}
-		return nil, apperr.InvalidField(ce.Field, "%s", ce.Message)
-	}
+		cur, err := tx.Site.Get(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		var stored []byte
+		if cur.Customization != nil {
+			stored = []byte(*cur.Customization)
+		}
+		doc, err := customization.Apply(stored, raw)
+		var ce *customization.Error
+		if errors.As(err, &ce) {
+			if ce.Field == "" {
+				return apperr.Invalidf("customization: %s", ce.Message)
+			}
+			return apperr.InvalidField(ce.Field, "%s", ce.Message)
+		}
+		if err != nil {
+			return err
+		}
+		s, err = tx.Site.UpdateOneID(s.ID).SetCustomization(string(doc)).Save(ctx)
+		return err
+	})
 	if err != nil {
-		return nil, err
-	}
-	if s, err = r.Client.Site.UpdateOneID(s.ID).SetCustomization(string(doc)).Save(ctx); err != nil {
 		return nil, err
 	}
 	r.forgetSite(ctx, s)

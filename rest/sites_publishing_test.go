@@ -100,7 +100,7 @@ func TestSitePublishingWorkflow(t *testing.T) {
 		if !strings.Contains(msg, "styling.primaryColor.light") {
 			t.Fatalf("bad color: %q", msg)
 		}
-		s.Fail(t, "updateSiteCustomizationById", w.alice.Token, "PUT", base+"/customization", map[string]any{"title": "Only"}, 400)
+		s.Fail(t, "updateSiteCustomizationById", w.alice.Token, "PUT", base+"/customization", map[string]any{"themes": map[string]any{"default": "sepia"}}, 400)
 		s.Fail(t, "updateSiteCustomizationById", w.carol.Token, "PUT", base+"/customization", body, 403)
 		s.Fail(t, "updateSiteCustomizationById", w.bob.Token, "PUT", base+"/customization", body, 404)
 

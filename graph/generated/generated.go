@@ -9034,7 +9034,7 @@ extend type Site {
   shareLinks: [SiteShareLink!]
   "The adaptive content schema: the JSON Schema of the claims visitors carry (an empty object schema until set). The site's published audience sees only its ` + "`" + `unsigned` + "`" + ` claims, the ones publishedSite's unsignedClaims takes."
   adaptiveSchema: Any!
-  "The site's customization settings (GitBook's SiteCustomizationSettings)."
+  "The site's customization settings (GitBook's SiteCustomizationSettings, in both 0.143.2's and 0.202.0's shapes); themes.default is light, dark or system (follow the visitor's system, the default)."
   customization: Any!
   "The visitor-auth signing key (managers only; others get null and a FORBIDDEN error)."
   publishingAuth: SitePublishingAuth
@@ -9051,8 +9051,8 @@ extend type Mutation {
   updateSitePublishingAuth("The site's ID." site: ID!, "An absolute http(s) URL, or null." fallbackURL: String): SitePublishingAuth
   "Replaces the signing key of a site's visitor authentication: tokens signed with the old key stop working."
   regenerateSitePublishingAuth("The site's ID." site: ID!): SitePublishingAuth
-  "Replaces a site's customization settings; answers the stored settings."
-  updateSiteCustomization("The site's ID." site: ID!, "GitBook's SiteCustomizationSettings object." customization: Any!): Any
+  "Updates a site's customization settings and answers them: the properties given are merged onto the stored settings (objects merge property by property, arrays and one-of values replace, null removes an optional property), the result is checked against GitBook's reference. REST: PUT …/customization."
+  updateSiteCustomization("The site's ID." site: ID!, "GitBook's SiteCustomizationSettingsInput object: any subset of the settings (0.202.0), or all of them (0.143.2)." customization: Any!): Any
   "Sets a site's adaptive schema (validated against GitBook's SiteAdaptiveJSONSchema); removing a claim that conditions use is refused."
   updateSiteAdaptiveSchema("The site's ID." site: ID!, "The JSON Schema object." jsonSchema: Any!): Any
 }

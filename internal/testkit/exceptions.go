@@ -59,3 +59,51 @@ func bodySchemaException(operationID string) (reason string, ok bool) {
 	reason, ok = bodySchemaExceptions[operationID]
 	return reason, ok
 }
+
+// valueExceptions lists values Folio answers that the reference's enum
+// for that place does not have yet, each with the reason. The contract check
+// still holds the whole body to the schema, reading the value as the
+// reference's stand-in: everything else in the answer stays checked.
+var valueExceptions = map[string][]valueException{
+	// GitBook 0.202.0 added `system` to themes.default
+	// (CustomizationDefaultThemeMode: light, dark, system), and Folio
+	// stores it and makes it the default of new sites (follow the visitor's
+	// system); these operations are described by 0.143.2, whose
+	// CustomizationThemeMode has only light and dark.
+	"getSiteCustomizationById":    {themesSystem("themes", "default")},
+	"updateSiteCustomizationById": {themesSystem("themes", "default")},
+	"getPublishedContentSite":     {themesSystem("customizations", "site", "themes", "default")},
+}
+
+// valueException: at Path, Value is answered where the reference knows
+// only others; the check reads StandIn in its place.
+type valueException struct {
+	Path           []string
+	Value, StandIn any
+	Reason         string
+}
+
+func themesSystem(path ...string) valueException {
+	return valueException{Path: path, Value: "system", StandIn: "light",
+		Reason: "themes.default `system` (GitBook 0.202.0's CustomizationDefaultThemeMode) is not in 0.143.2's CustomizationThemeMode"}
+}
+
+// standIns replaces in body (decoded JSON) the excepted values of
+// operationID with their stand-ins, and answers the reasons it applied.
+func standIns(operationID string, body any) []string {
+	var applied []string
+	for _, e := range valueExceptions[operationID] {
+		v := body
+		for _, k := range e.Path[:len(e.Path)-1] {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		m, _ := v.(map[string]any)
+		last := e.Path[len(e.Path)-1]
+		if m != nil && m[last] == e.Value {
+			m[last] = e.StandIn
+			applied = append(applied, e.Reason)
+		}
+	}
+	return applied
+}
