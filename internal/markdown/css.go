@@ -20,5 +20,6 @@ const BlocksCSS = `.hint{border-left:4px solid var(--hint-color,#3b82f6);backgro
 .openapi-method{display:inline-block;font-weight:700;font-family:monospace;padding:0 .4rem;border-radius:3px;background:var(--folio-muted-bg,rgba(127,127,127,.15))}
 .openapi-method-get{color:#16a34a}.openapi-method-post{color:#2563eb}.openapi-method-put{color:#d97706}.openapi-method-patch{color:#9333ea}.openapi-method-delete{color:#dc2626}
 .openapi-params,.openapi-responses{border-collapse:collapse;width:100%}.openapi-params th,.openapi-params td,.openapi-responses th,.openapi-responses td{border-bottom:1px solid var(--folio-border,rgba(127,127,127,.3));padding:.3rem .5rem;text-align:left;vertical-align:top}
+.align-left{text-align:left}.align-center{text-align:center}.align-right{text-align:right}
 .openapi-schema-tree{list-style:none;padding-left:1rem}.openapi-required{color:#dc2626;font-size:.8em}.openapi-type{opacity:.75;font-family:monospace}
 `

@@ -54,11 +54,15 @@ func TestRenderHTMLGFM(t *testing.T) {
 		`<input checked="" disabled="" type="checkbox">`, `<del>old</del>`,
 		`<a href="http://www.example.com">www.example.com</a>`,
 		`<sup id="fnref:1"><a href="#fn:1" class="footnote-ref" role="doc-noteref">1</a></sup>`,
-		`<li id="fn:1">`, `<th align="left">a</th>`, `<td align="right">2</td>`,
+		`<li id="fn:1">`, `<th class="align-left">a</th>`, `<td class="align-right">2</td>`,
 	} {
 		if !strings.Contains(h, want) {
 			t.Errorf("missing %s in\n%s", want, h)
 		}
+	}
+	// HTML5 has no align attribute: column alignment is a class.
+	if strings.Contains(h, " align=") {
+		t.Errorf("an align attribute in\n%s", h)
 	}
 }
 
