@@ -285,3 +285,66 @@ func (d *docs) setThemeDefault(t *testing.T, theme string) {
 	}
 	d.s.Client().Site.UpdateOneID(d.site).SetCustomization(string(raw)).ExecX(context.Background())
 }
+
+// TestReaderSEO runs Lighthouse's SEO category over the home and a page of
+// the site, in a Chromium it launches (on this machine: nothing leaves
+// localhost), and wants a score of at least 0.95. Once is enough: the pages
+// are the same on either database.
+func TestReaderSEO(t *testing.T) {
+	bin := testkit.Chromium(t, "the reader's Lighthouse check")
+	node := nodeTools(t)
+	s := testkit.StartJobs(t, testkit.Databases(t)[0], nil)
+	_, pages := qualitySite(t, s)
+	for _, p := range pages[:2] {
+		t.Run(p.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "report.json")
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, node, filepath.Join(kitDir, "node_modules/lighthouse/cli/index.js"), s.URL+p.path,
+				"--only-categories=seo", "--output=json", "--output-path="+out, "--quiet",
+				"--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --disable-background-networking --disable-component-update --disable-sync",
+			)
+			cmd.Env = append(os.Environ(), "CHROME_PATH="+bin, "NO_COLOR=1")
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("lighthouse: %v\n%s", err, msg)
+			}
+			raw, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var report struct {
+				Categories map[string]struct {
+					Score     float64 `json:"score"`
+					AuditRefs []struct {
+						ID     string  `json:"id"`
+						Weight float64 `json:"weight"`
+					} `json:"auditRefs"`
+				} `json:"categories"`
+				Audits map[string]struct {
+					Title            string          `json:"title"`
+					Score            *float64        `json:"score"`
+					ScoreDisplayMode string          `json:"scoreDisplayMode"`
+					Explanation      string          `json:"explanation"`
+					Details          json.RawMessage `json:"details"`
+				} `json:"audits"`
+				RuntimeError *struct{ Code, Message string } `json:"runtimeError"`
+			}
+			if err := json.Unmarshal(raw, &report); err != nil {
+				t.Fatal(err)
+			}
+			if report.RuntimeError != nil {
+				t.Fatalf("lighthouse: %s: %s", report.RuntimeError.Code, report.RuntimeError.Message)
+			}
+			seo := report.Categories["seo"]
+			for _, ref := range seo.AuditRefs {
+				if a := report.Audits[ref.ID]; ref.Weight > 0 && a.Score != nil && *a.Score < 1 {
+					t.Logf("%s: failed audit %s (%s, weight %v): %s %s", p.path, ref.ID, a.Title, ref.Weight, a.Explanation, a.Details)
+				}
+			}
+			t.Logf("%s: Lighthouse SEO %.2f", p.path, seo.Score)
+			if seo.Score < 0.95 {
+				t.Errorf("%s: Lighthouse SEO score %.2f, want at least 0.95", p.path, seo.Score)
+			}
+		})
+	}
+}
