@@ -215,13 +215,59 @@ func checkAxe(t *testing.T, bin string, s *testkit.Server, d *docs, pages []qual
 		return chromedp.Navigate(s.URL + "/s/docs/_theme?to=" + theme + "&back=/s/docs/")
 	}
 	modes := []struct {
-		name, dark string // dark: whether the page must be dark
-		setup      []chromedp.Action[chromedp.Void]
+		name  string
+		dark  bool // the page must be dark
+		setup []chromedp.Action[chromedp.Void]
 	}{
-		{"light", "false", []chromedp.Action[chromedp.Void]{setSystem("dark"), chooseTheme("light")}},
-		{"dark", "true", []chromedp.Action[chromedp.Void]{setSystem("light"), chooseTheme("dark")}},
-		{"system light", "false", []chromedp.Action[chromedp.Void]{clearTheme, setSystem("light")}},
-		{"system dark", "true", []chromedp.Action[chromedp.Void]{clearTheme, setSystem("dark")}},
+		{"light", false, []chromedp.Action[chromedp.Void]{setSystem("dark"), chooseTheme("light")}},
+		{"dark", true, []chromedp.Action[chromedp.Void]{setSystem("light"), chooseTheme("dark")}},
+		{"system light", false, []chromedp.Action[chromedp.Void]{clearTheme, setSystem("light")}},
+		{"system dark", true, []chromedp.Action[chromedp.Void]{clearTheme, setSystem("dark")}},
+	}
+	audit := func(what string, dark bool) {
+		t.Helper()
+		// The body's background is dark when its red channel is low; the
+		// one theme link shown leads away from the theme shown.
+		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			const dark = parseInt(getComputedStyle(document.body).backgroundColor.match(/\d+/)[0]) < 128;
+			const shown = [...document.querySelectorAll("a.theme")].filter(a => getComputedStyle(a).display !== "none").map(a => a.className);
+			return (dark ? "dark" : "light") + " " + (shown.join(",") || "none");
+		})()`))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		want := "light theme to-dark"
+		if dark {
+			want = "dark theme to-light"
+		}
+		if state != want && state != strings.Fields(want)[0]+" none" {
+			t.Errorf("%s: the page is %q, want %q", what, state, want)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](string(axe)+";true")); err != nil {
+			t.Fatalf("%s: loading axe-core: %v", what, err)
+		}
+		report, err := chromedp.Run(ctx, chromedp.Evaluate[string](
+			`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + ": " + n.failureSummary)}))))`,
+			chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s: axe-core: %v", what, err)
+		}
+		var violations []struct {
+			ID, Impact, Help string
+			Nodes            []string
+		}
+		if err := json.Unmarshal([]byte(report), &violations); err != nil {
+			t.Fatalf("%s: %v\n%s", what, err, report)
+		}
+		for _, v := range violations {
+			t.Errorf("%s: %s (%s): %s, %d elements:\n  %s", what, v.ID, v.Impact, v.Help, len(v.Nodes), strings.Join(v.Nodes[:min(len(v.Nodes), 5)], "\n  "))
+		}
+	}
+	open := func(what, path string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(s.URL+path), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
 	}
 	for _, m := range modes {
 		if strings.HasPrefix(m.name, "system") {
@@ -234,39 +280,25 @@ func checkAxe(t *testing.T, bin string, s *testkit.Server, d *docs, pages []qual
 		}
 		for _, p := range pages {
 			what := p.name + " (" + m.name + ") " + p.path
-			if err := chromedp.Do(ctx, chromedp.Navigate(s.URL+p.path), chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			// The body's background is dark when its red channel is low.
-			dark, err := chromedp.Run(ctx, chromedp.Evaluate[bool](
-				`parseInt(getComputedStyle(document.body).backgroundColor.match(/\d+/)[0]) < 128`))
-			if err != nil {
-				t.Fatalf("%s: %v", what, err)
-			}
-			if fmt.Sprint(dark) != m.dark {
-				t.Errorf("%s: dark is %v, want %s", what, dark, m.dark)
-			}
-			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](string(axe)+";true")); err != nil {
-				t.Fatalf("%s: loading axe-core: %v", what, err)
-			}
-			report, err := chromedp.Run(ctx, chromedp.Evaluate[string](
-				`axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(" ") + ": " + n.failureSummary)}))))`,
-				chromedp.EvalAwaitPromise))
-			if err != nil {
-				t.Fatalf("%s: axe-core: %v", what, err)
-			}
-			var violations []struct {
-				ID, Impact, Help string
-				Nodes            []string
-			}
-			if err := json.Unmarshal([]byte(report), &violations); err != nil {
-				t.Fatalf("%s: %v\n%s", what, err, report)
-			}
-			for _, v := range violations {
-				t.Errorf("%s: %s (%s): %s, %d elements:\n  %s", what, v.ID, v.Impact, v.Help, len(v.Nodes), strings.Join(v.Nodes[:min(len(v.Nodes), 5)], "\n  "))
-			}
+			open(what, p.path)
+			audit(what, m.dark)
 		}
 		if strings.HasPrefix(m.name, "system") {
+			// On a phone too, the menu open.
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range pages[:2] {
+				what := p.name + " (" + m.name + ", phone) " + p.path
+				open(what, p.path)
+				if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`label.menu-label`)), chromedp.WaitVisible(chromedp.CSS(`aside.sidebar`))); err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				audit(what, m.dark)
+			}
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+				t.Fatal(err)
+			}
 			d.setThemeDefault(t, "light")
 		}
 	}
