@@ -146,6 +146,7 @@ func (a *App) routes(middleware []func(http.Handler) http.Handler) http.Handler 
 	r.Head("/s/*", a.Reader.ServeSites)
 	r.Get("/robots.txt", a.Reader.Robots)
 	r.Get(reader.AssetPrefix+"*", a.Reader.ServeAsset)
+	r.Get("/favicon.ico", a.Reader.Favicon)
 
 	r.Route("/v1", func(v1 chi.Router) {
 		v1.Use(a.Resolver.Authenticate)

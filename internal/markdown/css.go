@@ -4,7 +4,9 @@ package markdown
 // and OpenAPI boxes: hints, tabs (which switch with CSS alone: a checked
 // radio input shows the panel after its label), content-ref cards, embeds.
 // Colours come from CSS variables the site's stylesheet may set
-// (--folio-primary, --folio-border, --folio-muted-bg), with fallbacks.
+// (--folio-primary, --folio-border, --folio-muted-bg, and the text colours
+// of HTTP methods --folio-get, -post, -put, -patch, -delete, which a dark
+// theme sets lighter), with fallbacks readable on a light page.
 const BlocksCSS = `.hint{border-left:4px solid var(--hint-color,#3b82f6);background:var(--folio-muted-bg,rgba(127,127,127,.08));padding:.5rem 1rem;margin:1rem 0;border-radius:4px}
 .hint-info{--hint-color:#3b82f6}.hint-success{--hint-color:#16a34a}.hint-warning{--hint-color:#d97706}.hint-danger{--hint-color:#dc2626}
 .tabs{display:flex;flex-wrap:wrap;margin:1rem 0;border:1px solid var(--folio-border,rgba(127,127,127,.3));border-radius:4px}
@@ -18,7 +20,9 @@ const BlocksCSS = `.hint{border-left:4px solid var(--hint-color,#3b82f6);backgro
 .embed{margin:1rem 0}.embed-caption{font-size:.9em;opacity:.8}
 .openapi-operation,.openapi-schemas{margin:1rem 0;padding:.75rem 1rem;border:1px solid var(--folio-border,rgba(127,127,127,.3));border-radius:4px}
 .openapi-method{display:inline-block;font-weight:700;font-family:monospace;padding:0 .4rem;border-radius:3px;background:var(--folio-muted-bg,rgba(127,127,127,.15))}
-.openapi-method-get{color:#16a34a}.openapi-method-post{color:#2563eb}.openapi-method-put{color:#d97706}.openapi-method-patch{color:#9333ea}.openapi-method-delete{color:#dc2626}
+.openapi-method-get{color:var(--folio-get,#166534)}.openapi-method-post{color:var(--folio-post,#1d4ed8)}.openapi-method-put{color:var(--folio-put,#92400e)}.openapi-method-patch{color:var(--folio-patch,#7e22ce)}.openapi-method-delete{color:var(--folio-delete,#b91c1c)}
+.openapi-section{font-size:1rem;margin:1rem 0 .5rem}
 .openapi-params,.openapi-responses{border-collapse:collapse;width:100%}.openapi-params th,.openapi-params td,.openapi-responses th,.openapi-responses td{border-bottom:1px solid var(--folio-border,rgba(127,127,127,.3));padding:.3rem .5rem;text-align:left;vertical-align:top}
-.openapi-schema-tree{list-style:none;padding-left:1rem}.openapi-required{color:#dc2626;font-size:.8em}.openapi-type{opacity:.75;font-family:monospace}
+.align-left{text-align:left}.align-center{text-align:center}.align-right{text-align:right}
+.openapi-schema-tree{list-style:none;padding-left:1rem}.openapi-required{color:var(--folio-delete,#b91c1c);font-size:.8em}.openapi-type{opacity:.75;font-family:monospace}
 `

@@ -8,6 +8,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
@@ -77,9 +78,11 @@ func RenderHTML(src string, opt HTMLOptions) (Rendered, error) {
 		})
 	}
 
+	alignCells(p.root)
+
 	rd := renderer.NewRenderer(renderer.WithNodeRenderers(
 		util.Prioritized(html.NewRenderer(html.WithUnsafe()), 1000),
-		util.Prioritized(extension.NewTableHTMLRenderer(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)), 500),
+		util.Prioritized(extension.NewTableHTMLRenderer(extension.WithTableCellAlignMethod(extension.TableCellAlignNone)), 500),
 		util.Prioritized(extension.NewStrikethroughHTMLRenderer(), 500),
 		util.Prioritized(extension.NewTaskCheckBoxHTMLRenderer(), 500),
 		util.Prioritized(extension.NewFootnoteHTMLRenderer(), 500),
@@ -150,4 +153,20 @@ func inTab(n ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// alignCells gives the cells of aligned table columns a class (align-left,
+// align-center, align-right; BlocksCSS styles them) instead of goldmark's
+// align attribute, which HTML5 no longer has, or a style attribute, which
+// the sanitizer drops.
+func alignCells(root ast.Node) {
+	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if c, ok := n.(*east.TableCell); ok && entering {
+			if c.Alignment != east.AlignNone {
+				c.SetAttributeString("class", []byte("align-"+c.Alignment.String()))
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
 }

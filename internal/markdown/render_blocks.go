@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
 )
@@ -25,6 +26,21 @@ func (r *htmlRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(KindBlock, r.block)
 	reg.Register(ast.KindFencedCodeBlock, r.code)
 	reg.Register(ast.KindCodeBlock, r.code)
+	reg.Register(east.KindTaskCheckBox, r.taskBox)
+}
+
+// taskBox is a task list's check box, named for assistive technology (a
+// form control without a name is an accessibility fault).
+func (r *htmlRenderer) taskBox(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	if n.(*east.TaskCheckBox).IsChecked {
+		_, _ = w.WriteString(`<input checked disabled type="checkbox" aria-label="Done"> `)
+	} else {
+		_, _ = w.WriteString(`<input disabled type="checkbox" aria-label="Not done"> `)
+	}
+	return ast.WalkContinue, nil
 }
 
 func (r *htmlRenderer) code(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -27,7 +27,7 @@ func TestRenderHTMLBlocks(t *testing.T) {
 		`<h1 id="guide">Guide</h1>`,
 		`<div class="hint hint-warning" role="note">`, `<strong>gap</strong>`,
 		`<div class="tabs">`,
-		`<input type="radio" class="tab-input" name="gbtabs_1" id="gbtabs_1_0" checked="">`,
+		`<input type="radio" class="tab-input" name="gbtabs_1" id="gbtabs_1_0" checked>`,
 		`<label class="tab-label" for="gbtabs_1_0">Go</label>`,
 		`<label class="tab-label" for="gbtabs_1_1">Shell &#34;sh&#34;</label>`,
 		`<div class="tab-panel">`,
@@ -51,14 +51,18 @@ func TestRenderHTMLGFM(t *testing.T) {
 	h := render(t, "## Tasks\n\n- [x] done\n- [ ] todo\n\n~~old~~ www.example.com\n\nA note[^n].\n\n[^n]: The note.\n\n| a | b |\n|:-|-:|\n| 1 | 2 |\n", HTMLOptions{})
 	for _, want := range []string{
 		`<h2 id="tasks">Tasks</h2>`,
-		`<input checked="" disabled="" type="checkbox">`, `<del>old</del>`,
+		`<input checked disabled type="checkbox" aria-label="Done">`, `<del>old</del>`,
 		`<a href="http://www.example.com">www.example.com</a>`,
 		`<sup id="fnref:1"><a href="#fn:1" class="footnote-ref" role="doc-noteref">1</a></sup>`,
-		`<li id="fn:1">`, `<th align="left">a</th>`, `<td align="right">2</td>`,
+		`<li id="fn:1">`, `<th class="align-left">a</th>`, `<td class="align-right">2</td>`,
 	} {
 		if !strings.Contains(h, want) {
 			t.Errorf("missing %s in\n%s", want, h)
 		}
+	}
+	// HTML5 has no align attribute: column alignment is a class.
+	if strings.Contains(h, " align=") {
+		t.Errorf("an align attribute in\n%s", h)
 	}
 }
 

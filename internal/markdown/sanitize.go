@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/microcosm-cc/bluemonday"
 )
@@ -31,6 +32,7 @@ var (
 	numRE   = regexp.MustCompile(`^[0-9]{1,9}$`)
 	zeroRE  = regexp.MustCompile(`^0$`)
 	emptyRE = regexp.MustCompile(`^(|checked|disabled|open)$`)
+	taskRE  = regexp.MustCompile(`^(Done|Not done)$`)
 )
 
 func newPolicy() *bluemonday.Policy {
@@ -54,6 +56,7 @@ func newPolicy() *bluemonday.Policy {
 	p.AllowAttrs("type").Matching(typeRE).OnElements("input")
 	p.AllowAttrs("name").Matching(idRE).OnElements("input")
 	p.AllowAttrs("checked", "disabled").Matching(emptyRE).OnElements("input")
+	p.AllowAttrs("aria-label").Matching(taskRE).OnElements("input")
 	p.AllowAttrs("for").Matching(idRE).OnElements("label")
 	p.AllowAttrs("align").Matching(alignRE).OnElements("th", "td")
 	p.AllowAttrs("start").Matching(numRE).OnElements("ol")
@@ -64,4 +67,10 @@ func newPolicy() *bluemonday.Policy {
 
 // Sanitize cleans an HTML fragment with RenderHTML's policy (above), for
 // callers that build HTML of their own from what authors wrote.
-func Sanitize(h string) string { return policy.Sanitize(h) }
+func Sanitize(h string) string { return booleanAttrs.Replace(policy.Sanitize(h)) }
+
+// booleanAttrs writes the boolean attributes the policy lets through
+// without the empty value bluemonday gives them (checked="" is valid, but
+// validators of HTML5 style flag it). Quotes in text and attribute values
+// leave the sanitizer escaped, so these strings only match attributes.
+var booleanAttrs = strings.NewReplacer(` checked=""`, ` checked`, ` disabled=""`, ` disabled`, ` open=""`, ` open`)

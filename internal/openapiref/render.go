@@ -64,7 +64,7 @@ func RenderOperation(doc *openapi3.T, path, method string) (template.HTML, error
 	}
 	add(op.Parameters)
 	if len(order) > 0 {
-		b.WriteString(`<h4 class="openapi-section">Parameters</h4><table class="openapi-params"><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Description</th></tr></thead><tbody>`)
+		b.WriteString(`<h2 class="openapi-section">Parameters</h2><table class="openapi-params"><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Description</th></tr></thead><tbody>`)
 		for _, k := range order {
 			p := params[k]
 			b.WriteString(`<tr><td><code>` + esc(p.Name) + `</code>`)
@@ -86,17 +86,17 @@ func RenderOperation(doc *openapi3.T, path, method string) (template.HTML, error
 
 	if op.RequestBody != nil && op.RequestBody.Value != nil {
 		rb := op.RequestBody.Value
-		b.WriteString(`<h4 class="openapi-section">Request body`)
+		b.WriteString(`<h2 class="openapi-section">Request body`)
 		if rb.Required {
 			b.WriteString(` <span class="openapi-required">required</span>`)
 		}
-		b.WriteString(`</h4>`)
+		b.WriteString(`</h2>`)
 		writeDescription(&b, rb.Description)
 		writeContent(&b, rb.Content)
 	}
 
 	if op.Responses != nil && op.Responses.Len() > 0 {
-		b.WriteString(`<h4 class="openapi-section">Responses</h4><table class="openapi-responses"><tbody>`)
+		b.WriteString(`<h2 class="openapi-section">Responses</h2><table class="openapi-responses"><tbody>`)
 		codes := sortedKeys(op.Responses.Map())
 		for _, code := range codes {
 			r := op.Responses.Value(code)
@@ -126,7 +126,7 @@ func RenderSchemas(doc *openapi3.T, names []string) (template.HTML, error) {
 		if s == nil {
 			return "", Check(doc, markdown.SpecRef{Kind: "openapi-schemas", Schemas: []string{name}})
 		}
-		b.WriteString(`<div class="openapi-schema" id="` + esc("schema-"+markdown.Slug(name)) + `"><h4 class="openapi-section"><code>` + esc(name) + `</code> <span class="openapi-type">` + esc(typeName(&openapi3.SchemaRef{Value: s.Value})) + `</span></h4>`)
+		b.WriteString(`<div class="openapi-schema" id="` + esc("schema-"+markdown.Slug(name)) + `"><h2 class="openapi-section"><code>` + esc(name) + `</code> <span class="openapi-type">` + esc(typeName(&openapi3.SchemaRef{Value: s.Value})) + `</span></h2>`)
 		writeDescription(&b, s.Value.Description)
 		o := &outliner{b: &b}
 		o.children(s.Value, 0, map[*openapi3.Schema]bool{s.Value: true})

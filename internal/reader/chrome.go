@@ -42,13 +42,17 @@ type pageData struct {
 	Title           string
 	Assets          assets
 	SiteStyle       string
+	Description     string // the meta description
 	Theme           string // light, dark, or "" to follow the system
-	ThemeToggle     link
-	Tabs            []tab
-	Variants        []link
-	SearchURL       string
-	Query           string
-	Robots          string
+	// ThemeToggles are the links that switch theme: one for a chosen
+	// theme; while the page follows the system, one to each, and the
+	// stylesheet shows the one away from the system's (no script).
+	ThemeToggles []themeToggle
+	Tabs         []tab
+	Variants     []link
+	SearchURL    string
+	Query        string
+	Robots       string
 
 	Page     *published.Page
 	Body     template.HTML
@@ -62,22 +66,34 @@ type pageData struct {
 	Results []result
 }
 
+// themeToggle is a link to the theme To.
+type themeToggle struct {
+	link
+	To string
+}
+
 // chrome is what every page of a site shows around its content: the
 // site's title, tabs, variants, search and theme toggle.
 func (h *Handler) chrome(r *http.Request, v *published.View, pl published.Place, theme string) *pageData {
 	s := v.Site
 	c := customizationOf(s)
 	d := &pageData{SiteTitle: s.Title, Home: v.Prefix, Assets: assetURLs(), Theme: theme,
-		SiteStyle: v.Prefix + "_style/" + siteStyleHash(c) + ".css", SearchURL: v.Prefix + "_search"}
-	if d.Theme == "" && c.Themes.Default != "system" {
-		d.Theme = c.Themes.Default
+		SiteStyle: v.Prefix + "_style/" + siteStyleHash(c) + ".css", SearchURL: v.Prefix + "_search",
+		Description: clip("The documentation of " + s.Title + ".")}
+	if d.Theme == "" {
+		d.Theme = siteTheme(c)
 	}
-	to := "dark"
-	if d.Theme == "dark" {
-		to = "light"
+	toggles := []string{"dark", "light"} // following the system: both
+	switch d.Theme {
+	case "light":
+		toggles = toggles[:1]
+	case "dark":
+		toggles = toggles[1:]
 	}
-	d.ThemeToggle = link{Title: "Switch to " + to + " theme",
-		URL: v.Prefix + "_theme?to=" + to + "&back=" + url.QueryEscape(r.URL.RequestURI())}
+	for _, to := range toggles {
+		d.ThemeToggles = append(d.ThemeToggles, themeToggle{To: to, link: link{Title: "Switch to " + to + " theme",
+			URL: v.Prefix + "_theme?to=" + to + "&back=" + url.QueryEscape(r.URL.RequestURI())}})
+	}
 	// Sections as tabs, groups as menus; only the sections shown.
 	for _, it := range s.Top {
 		if it.Section != nil {
@@ -181,6 +197,18 @@ func customizationOf(s *published.Site) customization {
 	var c customization
 	_ = json.Unmarshal(s.Customization, &c)
 	return c
+}
+
+// siteTheme is the theme a site shows visitors who chose none: light or
+// dark as its customization says (themes.default), or "" — the system's
+// preference (prefers-color-scheme) — when it says "system" or nothing
+// the reader knows.
+func siteTheme(c customization) string {
+	switch c.Themes.Default {
+	case "light", "dark":
+		return c.Themes.Default
+	}
+	return ""
 }
 
 // themeOf is the theme the visitor chose (cookie), or "".

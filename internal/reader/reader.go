@@ -65,9 +65,13 @@ func (h *Handler) Hosts(next http.Handler) http.Handler {
 			h.plain(w, http.StatusMethodNotAllowed, "method not allowed")
 			return
 		}
+		w, done := compress(w, r)
+		defer done()
 		switch {
 		case strings.HasPrefix(r.URL.Path, AssetPrefix):
 			serveAsset(w, r)
+		case r.URL.Path == "/favicon.ico":
+			serveFavicon(w, r)
 		case r.URL.Path == "/robots.txt":
 			h.robotsForHost(w, r, id)
 		default:
@@ -85,6 +89,8 @@ func (h *Handler) Hosts(next http.Handler) http.Handler {
 
 // ServeSites serves /s/<name>/… on the base URL.
 func (h *Handler) ServeSites(w http.ResponseWriter, r *http.Request) {
+	w, done := compress(w, r)
+	defer done()
 	rest := strings.TrimPrefix(r.URL.Path, "/s/")
 	name, rest, slash := strings.Cut(rest, "/")
 	if name == "" {
@@ -106,8 +112,16 @@ func (h *Handler) ServeSites(w http.ResponseWriter, r *http.Request) {
 	h.serveSite(w, r, s, prefix, rest)
 }
 
-// ServeAsset serves Folio's stylesheets (AssetPrefix).
-func (h *Handler) ServeAsset(w http.ResponseWriter, r *http.Request) { serveAsset(w, r) }
+// ServeAsset serves Folio's stylesheets and icon (AssetPrefix).
+func (h *Handler) ServeAsset(w http.ResponseWriter, r *http.Request) {
+	w, done := compress(w, r)
+	defer done()
+	serveAsset(w, r)
+}
+
+// Favicon serves /favicon.ico of the base URL: browsers ask for it even
+// when the page links its icon.
+func (h *Handler) Favicon(w http.ResponseWriter, r *http.Request) { serveFavicon(w, r) }
 
 func query(r *http.Request) string {
 	if r.URL.RawQuery == "" {
@@ -137,7 +151,7 @@ func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Robots-Tag", "noindex")
 	w.WriteHeader(http.StatusNotFound)
 	if r.Method != http.MethodHead {
-		_ = templates.ExecuteTemplate(w, "notfound", map[string]any{"Assets": assetURLs()})
+		_ = templates.ExecuteTemplate(w, "notfound", map[string]any{"Assets": assetURLs(), "Theme": themeOf(r)})
 	}
 }
 
@@ -150,7 +164,9 @@ func (h *Handler) plain(w http.ResponseWriter, status int, msg string) {
 
 // setPageHeaders sets the policy of a reader page: Folio's stylesheets,
 // images from Folio's files and the web, no script at all, forms only to
-// the site itself.
+// the site itself. connect-src 'self' opens nothing to the page (it has
+// no script) but lets auditing tools fetch the site's robots.txt from it
+// (Lighthouse's SEO check fails without it).
 func setPageHeaders(w http.ResponseWriter, baseURL string) {
 	img := "'self' https: data:"
 	if u, err := url.Parse(baseURL); err == nil && u.Host != "" {
@@ -158,6 +174,6 @@ func setPageHeaders(w http.ResponseWriter, baseURL string) {
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src "+img+
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; connect-src 'self'; img-src "+img+
 		"; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 }

@@ -52,6 +52,7 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, v *published.Vi
 	}
 	data := h.chrome(r, v, pl, theme)
 	data.Title, data.Query, data.Robots = "Search", q, "noindex"
+	data.Description = clip("Search " + v.Site.Title + ".")
 	data.Variants = nil
 	if q != "" {
 		hits, err := h.res.ReaderSearch(r.Context(), spaceIDs, q, maxResults)

@@ -119,6 +119,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *published
 	data.Page = p
 	data.Title = p.Title
 	data.Body = body.HTML
+	data.Description = describe(p, body.HTML, s.Title)
 	data.Outline = body.Outline
 	if body.NoIndex || s.Visibility != "public" {
 		data.Robots = "noindex"
