@@ -73,6 +73,9 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 		Fetcher: fetch.Fetcher{AllowPrivate: cfg.AllowPrivateFetch, MaxBytes: MaxFetchBytes},
 		Imports: &importer.Gate{Max: cfg.MaxImports},
 	}
+	if res.Secrets, err = openSecrets(context.Background(), cfg, d, logger); err != nil {
+		return nil, err
+	}
 	hosts, err := siteHosts(cfg)
 	if err != nil {
 		return nil, err

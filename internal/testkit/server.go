@@ -162,6 +162,11 @@ func start(t testing.TB, kind string, logger *slog.Logger) *Server {
 	cfg.AllowPrivateFetch = true
 	if kind == "postgres" {
 		cfg.DatabaseURL = freshPostgresSchema(t)
+		// Required with PostgreSQL; SQLite makes its key file, as in
+		// production.
+		if cfg.SecretKey == "" {
+			cfg.SecretKey = SecretKey.String()
+		}
 	} else {
 		cfg.DatabaseURL = "sqlite:" + filepath.Join(cfg.DataDir, "folio.db")
 	}
