@@ -170,6 +170,10 @@ func start(t testing.TB, kind string, logger *slog.Logger) *Server {
 	} else {
 		cfg.DatabaseURL = "sqlite:" + filepath.Join(cfg.DataDir, "folio.db")
 	}
+	// As the server does before it opens the database (mode 0700).
+	if err := cfg.PrepareDataDir(); err != nil {
+		t.Fatal(err)
+	}
 	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {
 		t.Fatalf("open %s: %v", kind, err)
