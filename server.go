@@ -372,6 +372,9 @@ func (c cli) tokenCreate(args []string) error {
 	if created {
 		fmt.Fprintf(c.stderr, "folio: created a new database at %s: none was there (to use an existing one, run from its directory or set FOLIO_DATA_DIR or DATABASE_URL)\n", cfg.DatabaseLocation())
 	}
+	if a.MadeKeyFile != "" {
+		fmt.Fprintf(c.stderr, "folio: made the key of the database's secrets at %s: back it up apart from the database\n", a.MadeKeyFile)
+	}
 	fmt.Fprintf(c.stderr, "folio: token for %s stored in %s\n", email, where)
 	fmt.Fprintln(c.stdout, token)
 	return nil

@@ -50,12 +50,13 @@ func (c Config) keySource() string {
 // file of a new SQLite installation, then writes the check on the first
 // start and seals what older versions stored in clear (one transaction).
 // A key that is not the database's stops the start, naming the setting.
-func openSecrets(ctx context.Context, cfg Config, d *db.DB, logger *slog.Logger) (*secrets.Sealer, error) {
+// madeKeyFile is the key file's path when this start made it (the first
+// start's banner names it), else "".
+func openSecrets(ctx context.Context, cfg Config, d *db.DB, logger *slog.Logger) (sealer *secrets.Sealer, madeKeyFile string, err error) {
 	key, found, err := cfg.secretKey()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	var sealer *secrets.Sealer
 	err = d.Exclusive(ctx, "secrets", func() error {
 		if !found {
 			// No key yet: only a database that has no sealed secret may get
@@ -71,7 +72,7 @@ func openSecrets(ctx context.Context, cfg Config, d *db.DB, logger *slog.Logger)
 			if err := secrets.WriteKeyFile(cfg.KeyFile(), key); err != nil {
 				return fmt.Errorf("write the key file: %w", err)
 			}
-			logger.Info("made the key of the database's secrets: back it up apart from the database", "key_file", cfg.KeyFile())
+			madeKeyFile = cfg.KeyFile()
 		}
 		sealer = secrets.New(key)
 		if err := secrets.CheckKey(ctx, d.SQL, d.Dialect, sealer); err != nil && !errors.Is(err, secrets.ErrNoCheck) {
@@ -86,7 +87,7 @@ func openSecrets(ctx context.Context, cfg Config, d *db.DB, logger *slog.Logger)
 		}
 		return nil
 	})
-	return sealer, err
+	return sealer, madeKeyFile, err
 }
 
 // RotateSecrets re-seals every secret of the database and its key check
