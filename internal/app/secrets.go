@@ -84,6 +84,7 @@ func openSecrets(ctx context.Context, cfg Config, d *db.DB, logger *slog.Logger)
 		}
 		if n > 0 {
 			logger.Info("sealed secrets stored in clear", "count", n)
+			return scrub(ctx, d)
 		}
 		return nil
 	})
@@ -138,7 +139,26 @@ func RotateSecrets(ctx context.Context, cfg Config, d *db.DB, newKey *secrets.Ke
 				return fmt.Errorf("the database is sealed with the key in %s.new, but it could not replace %s: %w (rename it by hand)", keyFile, keyFile, err)
 			}
 		}
-		return nil
+		return scrub(ctx, d)
 	})
 	return rotated, keyFile, err
+}
+
+// scrub rewrites an SQLite file after its secrets were sealed or re-sealed:
+// SQLite leaves a changed row's old bytes in the file's free space and in
+// the write-ahead log until they happen to be reused, so the values stored
+// in clear (or under the old key) would stay readable in the file. VACUUM
+// rebuilds the file from the live rows, and the checkpoint empties the log.
+// PostgreSQL's old row versions are not in files a reader of the data
+// directory gets; its VACUUM reclaims them in time.
+func scrub(ctx context.Context, d *db.DB) error {
+	if d.Dialect == "postgres" {
+		return nil
+	}
+	for _, stmt := range []string{"VACUUM", "PRAGMA wal_checkpoint(TRUNCATE)"} {
+		if _, err := d.SQL.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("rewrite the database file without the old values (%s): %w", stmt, err)
+		}
+	}
+	return nil
 }

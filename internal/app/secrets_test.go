@@ -309,6 +309,20 @@ func TestSecretsSealedAtFirstStart(t *testing.T) {
 		if err := secrets.CheckKey(context.Background(), s.App.DB.SQL, s.App.DB.Dialect, started.App.Resolver.Secrets); err != nil {
 			t.Fatalf("key check after the first start: %v", err)
 		}
+		if s.Dialect == "sqlite" {
+			// Not even in the file's free space or its log.
+			for _, name := range []string{"folio.db", "folio.db-wal"} {
+				b, err := os.ReadFile(filepath.Join(s.App.Config.DataDir, name))
+				if err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+				for _, k := range []string{w.authKey, w.link, w.spaceKey} {
+					if bytes.Contains(b, []byte(k)) {
+						t.Errorf("%s still holds %q", name, k)
+					}
+				}
+			}
+		}
 		w.works(t, started)
 		again, err := restart(t, s, s.App.Config)
 		if err != nil {
