@@ -77,8 +77,8 @@ func ownerOnly(t *testing.T, dir string, must ...string) {
 // --include-key; a restore makes its files 0600 and brings the key back
 // when the backup has it, and without it the start refuses, naming the key
 // file and FOLIO_SECRET_KEY, until the key is given; `folio secrets
-// rotate` writes a new key file that the next start uses, and the old key
-// is refused.
+// rotate` writes a new key file (made, or FOLIO_NEW_SECRET_KEY) that the
+// next start uses, and the old key is refused.
 func TestSecretsCommandsSQLite(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
@@ -168,6 +168,17 @@ func TestSecretsCommandsSQLite(t *testing.T) {
 	}
 	if stderr, status := token(data, "FOLIO_SECRET_KEY="+strings.TrimSpace(string(key))); status != 1 || !strings.Contains(stderr, "FOLIO_SECRET_KEY is not the key") {
 		t.Fatalf("start with the old key: %d %s", status, stderr)
+	}
+	// A new key given: written to the key file all the same.
+	given := secrets.NewKey()
+	if _, stderr, status := runFolio(t, env(data, "FOLIO_NEW_SECRET_KEY="+given.String()), "secrets", "rotate"); status != 0 {
+		t.Fatalf("secrets rotate with FOLIO_NEW_SECRET_KEY: %d %s", status, stderr)
+	}
+	if k, ok, err := secrets.ReadKeyFile(filepath.Join(data, secrets.KeyFileName)); err != nil || !ok || k != given {
+		t.Fatalf("key file after rotate to a given key: %v %v", ok, err)
+	}
+	if stderr, status := token(data); status != 0 {
+		t.Fatalf("token create after the second rotate: %d %s", status, stderr)
 	}
 	if _, stderr, status := runFolio(t, env(data), "secrets"); status != 2 || !strings.Contains(stderr, "secrets rotate") {
 		t.Fatalf("folio secrets: %d %s", status, stderr)

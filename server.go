@@ -274,7 +274,8 @@ func (c cli) backup(args []string) error {
 
 // secretsRotate re-seals the database's secrets with a new key: the one in
 // FOLIO_NEW_SECRET_KEY (an environment variable, so that it is not seen in
-// the process list), or, with the key file, a new one it writes there.
+// the process list) or, with the key file, a new one; with the key file,
+// the new key is written there.
 func (c cli) secretsRotate(args []string) error {
 	cfg, err := c.settings("secrets rotate", args, nil)
 	if err != nil {

@@ -93,10 +93,11 @@ func openSecrets(ctx context.Context, cfg Config, d *db.DB, logger *slog.Logger)
 
 // RotateSecrets re-seals every secret of the database and its key check
 // with newKey, in one transaction, after checking the current key. With
-// the key file (SQLite, no FOLIO_SECRET_KEY) and no newKey, a new key is
-// made and the key file replaced once the database holds it; otherwise
-// the caller sets FOLIO_SECRET_KEY to newKey afterwards, on every
-// instance. Servers must be stopped: they keep the key they started with.
+// the key file (SQLite, no FOLIO_SECRET_KEY), newKey (a new random key when
+// nil) replaces the key file once the database holds it, and keyFile is
+// its path; otherwise newKey is required and the caller sets
+// FOLIO_SECRET_KEY to it afterwards, on every instance. Servers must be
+// stopped: they keep the key they started with.
 func RotateSecrets(ctx context.Context, cfg Config, d *db.DB, newKey *secrets.Key) (rotated int, keyFile string, err error) {
 	old, found, err := cfg.secretKey()
 	if err != nil {
@@ -106,19 +107,25 @@ func RotateSecrets(ctx context.Context, cfg Config, d *db.DB, newKey *secrets.Ke
 		return 0, "", fmt.Errorf("no key to rotate: %s does not exist (start the server once first, or set FOLIO_SECRET_KEY)", cfg.KeyFile())
 	}
 	from := secrets.New(old)
+	fileKept := cfg.SecretKey == "" && !db.IsPostgres(cfg.DatabaseURL)
 	if newKey == nil {
-		if cfg.SecretKey != "" || db.IsPostgres(cfg.DatabaseURL) {
+		if !fileKept {
 			return 0, "", errors.New("FOLIO_NEW_SECRET_KEY is required: the new key, which FOLIO_SECRET_KEY must be set to afterwards (openssl rand -base64 32)")
 		}
 		k := secrets.NewKey()
-		newKey, keyFile = &k, cfg.KeyFile()
+		newKey = &k
+	}
+	if fileKept {
+		keyFile = cfg.KeyFile()
 	}
 	to := secrets.New(*newKey)
 	if to.KeyID() == from.KeyID() {
 		return 0, "", errors.New("the new key is the current key")
 	}
 	err = d.Exclusive(ctx, "secrets", func() error {
-		if err := secrets.CheckKey(ctx, d.SQL, d.Dialect, from); err != nil {
+		if err := secrets.CheckKey(ctx, d.SQL, d.Dialect, from); errors.Is(err, secrets.ErrNoCheck) {
+			return errors.New("the database's secrets are not sealed yet: start the server once (its first start seals them), then rotate")
+		} else if err != nil {
 			return fmt.Errorf("%s is not the key of this database's secrets: %w", cfg.keySource(), err)
 		}
 		// The new key is on disk before the database depends on it: should
