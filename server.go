@@ -20,6 +20,7 @@ import (
 
 	"github.com/folio/folio/internal/app"
 	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/internal/secrets"
 )
 
 func main() {
@@ -91,6 +92,11 @@ func (c cli) command(args []string) error {
 		return c.backup(args)
 	case "restore":
 		return c.restore(args)
+	case "secrets":
+		if len(args) == 0 || args[0] != "rotate" {
+			return usageError{errors.New("usage: folio secrets rotate [flags] (the new key in FOLIO_NEW_SECRET_KEY)"), "folio secrets rotate"}
+		}
+		return c.secretsRotate(args[1:])
 	case "version":
 		c.version()
 		return nil
@@ -221,8 +227,10 @@ func (c cli) migrate(args []string) error {
 
 func (c cli) backup(args []string) error {
 	var out string
+	var opts app.BackupOptions
 	cfg, err := c.settings("backup", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&out, "out", "", "file to write the backup to (a gzipped tar); required, must not exist")
+		fs.BoolVar(&opts.IncludeKey, "include-key", false, "also copy the key of the database's secrets (without it, keep the key apart: restoring needs it)")
 	})
 	if err != nil {
 		return err
@@ -236,7 +244,7 @@ func (c cli) backup(args []string) error {
 		return err
 	}
 	defer os.Remove(f.Name())
-	sum, err := app.Backup(context.Background(), cfg, f)
+	sum, err := app.Backup(context.Background(), cfg, f, opts)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -259,6 +267,50 @@ func (c cli) backup(args []string) error {
 		fmt.Fprint(c.stderr, "; the blobs are in FOLIO_BLOB_URL's store, which this backup does not copy: back it up with the store's own tools")
 	}
 	fmt.Fprintf(c.stderr, " to %s\n", out)
+	if sum.KeyIncluded {
+		fmt.Fprintf(c.stderr, "folio: the backup holds the key of the database's secrets: whoever reads it can open them; keep it as safe as the key\n")
+	} else {
+		fmt.Fprintf(c.stderr, "folio: the backup's secrets are sealed: restoring needs the key (%s, or FOLIO_SECRET_KEY), which this backup does not hold (--include-key)\n", cfg.KeyFile())
+	}
+	return nil
+}
+
+// secretsRotate re-seals the database's secrets with a new key: the one in
+// FOLIO_NEW_SECRET_KEY (an environment variable, so that it is not seen in
+// the process list) or, with the key file, a new one; with the key file,
+// the new key is written there.
+func (c cli) secretsRotate(args []string) error {
+	cfg, err := c.settings("secrets rotate", args, nil)
+	if err != nil {
+		return err
+	}
+	var newKey *secrets.Key
+	if v := os.Getenv("FOLIO_NEW_SECRET_KEY"); v != "" {
+		k, err := secrets.ParseKey(v)
+		if err != nil {
+			return usageError{fmt.Errorf("FOLIO_NEW_SECRET_KEY is not valid: %v; want 32 bytes in base64 or hex (openssl rand -base64 32)", err), "folio secrets rotate"}
+		}
+		newKey = &k
+	}
+	ctx := context.Background()
+	if err := cfg.PrepareDataDir(); err != nil {
+		return err
+	}
+	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	defer d.Client.Close()
+	n, keyFile, err := app.RotateSecrets(ctx, cfg, d, newKey)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "folio: re-sealed %d secrets of %s and its key check with the new key\n", n, cfg.DatabaseLocation())
+	if keyFile != "" {
+		fmt.Fprintf(c.stderr, "folio: the new key is in %s: back it up again (the old one no longer opens anything)\n", keyFile)
+	} else {
+		fmt.Fprintf(c.stderr, "folio: now set FOLIO_SECRET_KEY to the new key (FOLIO_NEW_SECRET_KEY) on every instance before starting them: the old key is refused\n")
+	}
 	return nil
 }
 
@@ -283,6 +335,11 @@ func (c cli) restore(args []string) error {
 		return fmt.Errorf("restore: %w", err)
 	}
 	fmt.Fprintf(c.stderr, "folio: restored %s (%d bytes) and %d blob files from %s\n", cfg.DatabaseLocation(), sum.DatabaseBytes, sum.Blobs, in)
+	if sum.KeyIncluded {
+		fmt.Fprintf(c.stderr, "folio: restored the key of the database's secrets to %s\n", cfg.KeyFile())
+	} else {
+		fmt.Fprintf(c.stderr, "folio: the backup holds no key: put the key file back at %s or set FOLIO_SECRET_KEY before starting\n", cfg.KeyFile())
+	}
 	return nil
 }
 
@@ -318,6 +375,9 @@ func (c cli) tokenCreate(args []string) error {
 	}
 	if created {
 		fmt.Fprintf(c.stderr, "folio: created a new database at %s: none was there (to use an existing one, run from its directory or set FOLIO_DATA_DIR or DATABASE_URL)\n", cfg.DatabaseLocation())
+	}
+	if a.MadeKeyFile != "" {
+		fmt.Fprintf(c.stderr, "folio: made the key of the database's secrets at %s: back it up apart from the database\n", a.MadeKeyFile)
 	}
 	fmt.Fprintf(c.stderr, "folio: token for %s stored in %s\n", email, where)
 	fmt.Fprintln(c.stdout, token)
@@ -355,12 +415,16 @@ Usage:
                                print a new API token on stdout (where it was
                                stored goes to stderr)
   folio migrate [flags]        migrate the database schema and exit
-  folio backup --out FILE [flags]
+  folio backup --out FILE [--include-key] [flags]
                                write a consistent copy of the SQLite database and
                                of the local blob directory to FILE, while servers
-                               run (PostgreSQL: pg_dump, see the README)
+                               run (PostgreSQL: pg_dump, see the README); the key
+                               of its secrets only with --include-key
   folio restore --in FILE [flags]
                                bring a backup back into an empty data directory
+  folio secrets rotate [flags] re-seal the secrets kept in the database with a
+                               new key: FOLIO_NEW_SECRET_KEY, or with SQLite's
+                               key file a new one written there; servers stopped
   folio version                print the version
   folio help                   print this help (also -h, --help; COMMAND --help)
 `)

@@ -25,6 +25,7 @@ import (
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/skiplog"
+	"github.com/folio/folio/internal/testkit"
 )
 
 // TestMain lets the tests run the test binary as the folio command itself
@@ -218,7 +219,8 @@ func TestTokenCreatePostgresMasksPassword(t *testing.T) {
 		skiplog.Skip(t, "PostgreSQL command tests", "unreachable: "+err.Error())
 	}
 	withPassword := strings.Replace(url, "postgres@", "postgres:not-shown@", 1)
-	stdout, stderr, status := runIn(t, "token", "create", "--database-url", withPassword, "--email", "pg-token@example.com")
+	// The shared database's secrets are sealed with the tests' key.
+	stdout, stderr, status := runIn(t, "token", "create", "--database-url", withPassword, "--secret-key", testkit.SecretKey.String(), "--email", "pg-token@example.com")
 	if status != 0 || !strings.HasPrefix(stdout, "folio_") || strings.Contains(stderr, "not-shown") || !strings.Contains(stderr, "stored in the PostgreSQL database postgres://postgres:xxxxx@") {
 		t.Fatalf("exit %d\nstdout %q\nstderr %s", status, stdout, stderr)
 	}

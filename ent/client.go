@@ -27,6 +27,7 @@ import (
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
+	"github.com/folio/folio/ent/keycheck"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
@@ -80,6 +81,8 @@ type Client struct {
 	Invite *InviteClient
 	// Job is the client for interacting with the Job builders.
 	Job *JobClient
+	// KeyCheck is the client for interacting with the KeyCheck builders.
+	KeyCheck *KeyCheckClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
@@ -143,6 +146,7 @@ func (c *Client) init() {
 	c.File = NewFileClient(c.config)
 	c.Invite = NewInviteClient(c.config)
 	c.Job = NewJobClient(c.config)
+	c.KeyCheck = NewKeyCheckClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.OpenAPISpec = NewOpenAPISpecClient(c.config)
 	c.OpenAPISpecVersion = NewOpenAPISpecVersionClient(c.config)
@@ -267,6 +271,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Job:                 NewJobClient(cfg),
+		KeyCheck:            NewKeyCheckClient(cfg),
 		Member:              NewMemberClient(cfg),
 		OpenAPISpec:         NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
@@ -318,6 +323,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Job:                 NewJobClient(cfg),
+		KeyCheck:            NewKeyCheckClient(cfg),
 		Member:              NewMemberClient(cfg),
 		OpenAPISpec:         NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
@@ -369,10 +375,11 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.File,
-		c.Invite, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.Page, c.PageContent, c.PageDerived, c.Revision, c.RevisionChunk,
-		c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
+		c.Organization, c.Page, c.PageContent, c.PageDerived, c.Revision,
+		c.RevisionChunk, c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -384,10 +391,11 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.File,
-		c.Invite, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization,
-		c.Page, c.PageContent, c.PageDerived, c.Revision, c.RevisionChunk,
-		c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
+		c.Organization, c.Page, c.PageContent, c.PageDerived, c.Revision,
+		c.RevisionChunk, c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -420,6 +428,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Invite.mutate(ctx, m)
 	case *JobMutation:
 		return c.Job.mutate(ctx, m)
+	case *KeyCheckMutation:
+		return c.KeyCheck.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
 	case *OpenAPISpecMutation:
@@ -2218,6 +2228,139 @@ func (c *JobClient) mutate(ctx context.Context, m *JobMutation) (Value, error) {
 		return (&JobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Job mutation op: %q", m.Op())
+	}
+}
+
+// KeyCheckClient is a client for the KeyCheck schema.
+type KeyCheckClient struct {
+	config
+}
+
+// NewKeyCheckClient returns a client for the KeyCheck from the given config.
+func NewKeyCheckClient(c config) *KeyCheckClient {
+	return &KeyCheckClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `keycheck.Hooks(f(g(h())))`.
+func (c *KeyCheckClient) Use(hooks ...Hook) {
+	c.hooks.KeyCheck = append(c.hooks.KeyCheck, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `keycheck.Intercept(f(g(h())))`.
+func (c *KeyCheckClient) Intercept(interceptors ...Interceptor) {
+	c.inters.KeyCheck = append(c.inters.KeyCheck, interceptors...)
+}
+
+// Create returns a builder for creating a KeyCheck entity.
+func (c *KeyCheckClient) Create() *KeyCheckCreate {
+	mutation := newKeyCheckMutation(c.config, OpCreate)
+	return &KeyCheckCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of KeyCheck entities.
+func (c *KeyCheckClient) CreateBulk(builders ...*KeyCheckCreate) *KeyCheckCreateBulk {
+	return &KeyCheckCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *KeyCheckClient) MapCreateBulk(slice any, setFunc func(*KeyCheckCreate, int)) *KeyCheckCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &KeyCheckCreateBulk{err: fmt.Errorf("calling to KeyCheckClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*KeyCheckCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &KeyCheckCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for KeyCheck.
+func (c *KeyCheckClient) Update() *KeyCheckUpdate {
+	mutation := newKeyCheckMutation(c.config, OpUpdate)
+	return &KeyCheckUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *KeyCheckClient) UpdateOne(_m *KeyCheck) *KeyCheckUpdateOne {
+	mutation := newKeyCheckMutation(c.config, OpUpdateOne, withKeyCheck(_m))
+	return &KeyCheckUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *KeyCheckClient) UpdateOneID(id string) *KeyCheckUpdateOne {
+	mutation := newKeyCheckMutation(c.config, OpUpdateOne, withKeyCheckID(id))
+	return &KeyCheckUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for KeyCheck.
+func (c *KeyCheckClient) Delete() *KeyCheckDelete {
+	mutation := newKeyCheckMutation(c.config, OpDelete)
+	return &KeyCheckDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *KeyCheckClient) DeleteOne(_m *KeyCheck) *KeyCheckDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *KeyCheckClient) DeleteOneID(id string) *KeyCheckDeleteOne {
+	builder := c.Delete().Where(keycheck.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &KeyCheckDeleteOne{builder}
+}
+
+// Query returns a query builder for KeyCheck.
+func (c *KeyCheckClient) Query() *KeyCheckQuery {
+	return &KeyCheckQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeKeyCheck},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a KeyCheck entity by its id.
+func (c *KeyCheckClient) Get(ctx context.Context, id string) (*KeyCheck, error) {
+	return c.Query().Where(keycheck.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *KeyCheckClient) GetX(ctx context.Context, id string) *KeyCheck {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *KeyCheckClient) Hooks() []Hook {
+	return c.hooks.KeyCheck
+}
+
+// Interceptors returns the client interceptors.
+func (c *KeyCheckClient) Interceptors() []Interceptor {
+	return c.inters.KeyCheck
+}
+
+func (c *KeyCheckClient) mutate(ctx context.Context, m *KeyCheckMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&KeyCheckCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&KeyCheckUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&KeyCheckUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&KeyCheckDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown KeyCheck mutation op: %q", m.Op())
 	}
 }
 
@@ -5301,7 +5444,7 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, File, Invite, Job, Member,
+		CustomField, CustomFieldValue, Download, File, Invite, Job, KeyCheck, Member,
 		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
 		Revision, RevisionChunk, SAMLProvider, Site, SiteSection, SiteSectionGroup,
 		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings,
@@ -5309,7 +5452,7 @@ type (
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, File, Invite, Job, Member,
+		CustomField, CustomFieldValue, Download, File, Invite, Job, KeyCheck, Member,
 		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
 		Revision, RevisionChunk, SAMLProvider, Site, SiteSection, SiteSectionGroup,
 		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings,

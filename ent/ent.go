@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
+	"github.com/folio/folio/ent/keycheck"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
@@ -116,6 +117,7 @@ func checkColumn(t, c string) error {
 			file.Table:                file.ValidColumn,
 			invite.Table:              invite.ValidColumn,
 			job.Table:                 job.ValidColumn,
+			keycheck.Table:            keycheck.ValidColumn,
 			member.Table:              member.ValidColumn,
 			openapispec.Table:         openapispec.ValidColumn,
 			openapispecversion.Table:  openapispecversion.ValidColumn,

@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
+	"github.com/folio/folio/ent/keycheck"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
@@ -70,6 +71,7 @@ const (
 	TypeFile                = "File"
 	TypeInvite              = "Invite"
 	TypeJob                 = "Job"
+	TypeKeyCheck            = "KeyCheck"
 	TypeMember              = "Member"
 	TypeOpenAPISpec         = "OpenAPISpec"
 	TypeOpenAPISpecVersion  = "OpenAPISpecVersion"
@@ -10060,6 +10062,446 @@ func (m *JobMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Job edge %s", name)
 }
 
+// KeyCheckMutation represents an operation that mutates the KeyCheck nodes in the graph.
+type KeyCheckMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	created_at    *time.Time
+	updated_at    *time.Time
+	sealed        *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*KeyCheck, error)
+	predicates    []predicate.KeyCheck
+}
+
+var _ ent.Mutation = (*KeyCheckMutation)(nil)
+
+// keycheckOption allows management of the mutation configuration using functional options.
+type keycheckOption func(*KeyCheckMutation)
+
+// newKeyCheckMutation creates new mutation for the KeyCheck entity.
+func newKeyCheckMutation(c config, op Op, opts ...keycheckOption) *KeyCheckMutation {
+	m := &KeyCheckMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeKeyCheck,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withKeyCheckID sets the ID field of the mutation.
+func withKeyCheckID(id string) keycheckOption {
+	return func(m *KeyCheckMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *KeyCheck
+		)
+		m.oldValue = func(ctx context.Context) (*KeyCheck, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().KeyCheck.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withKeyCheck sets the old KeyCheck of the mutation.
+func withKeyCheck(node *KeyCheck) keycheckOption {
+	return func(m *KeyCheckMutation) {
+		m.oldValue = func(context.Context) (*KeyCheck, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m KeyCheckMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m KeyCheckMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of KeyCheck entities.
+func (m *KeyCheckMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *KeyCheckMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *KeyCheckMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().KeyCheck.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *KeyCheckMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *KeyCheckMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the KeyCheck entity.
+// If the KeyCheck object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *KeyCheckMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *KeyCheckMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *KeyCheckMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *KeyCheckMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the KeyCheck entity.
+// If the KeyCheck object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *KeyCheckMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *KeyCheckMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSealed sets the "sealed" field.
+func (m *KeyCheckMutation) SetSealed(s string) {
+	m.sealed = &s
+}
+
+// Sealed returns the value of the "sealed" field in the mutation.
+func (m *KeyCheckMutation) Sealed() (r string, exists bool) {
+	v := m.sealed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSealed returns the old "sealed" field's value of the KeyCheck entity.
+// If the KeyCheck object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *KeyCheckMutation) OldSealed(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSealed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSealed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSealed: %w", err)
+	}
+	return oldValue.Sealed, nil
+}
+
+// ResetSealed resets all changes to the "sealed" field.
+func (m *KeyCheckMutation) ResetSealed() {
+	m.sealed = nil
+}
+
+// Where appends a list predicates to the KeyCheckMutation builder.
+func (m *KeyCheckMutation) Where(ps ...predicate.KeyCheck) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the KeyCheckMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *KeyCheckMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.KeyCheck, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *KeyCheckMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *KeyCheckMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (KeyCheck).
+func (m *KeyCheckMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *KeyCheckMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.created_at != nil {
+		fields = append(fields, keycheck.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, keycheck.FieldUpdatedAt)
+	}
+	if m.sealed != nil {
+		fields = append(fields, keycheck.FieldSealed)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *KeyCheckMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case keycheck.FieldCreatedAt:
+		return m.CreatedAt()
+	case keycheck.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case keycheck.FieldSealed:
+		return m.Sealed()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *KeyCheckMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case keycheck.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case keycheck.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case keycheck.FieldSealed:
+		return m.OldSealed(ctx)
+	}
+	return nil, fmt.Errorf("unknown KeyCheck field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *KeyCheckMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case keycheck.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case keycheck.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case keycheck.FieldSealed:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSealed(v)
+		return nil
+	}
+	return fmt.Errorf("unknown KeyCheck field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *KeyCheckMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *KeyCheckMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *KeyCheckMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown KeyCheck numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *KeyCheckMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *KeyCheckMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *KeyCheckMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown KeyCheck nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *KeyCheckMutation) ResetField(name string) error {
+	switch name {
+	case keycheck.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case keycheck.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case keycheck.FieldSealed:
+		m.ResetSealed()
+		return nil
+	}
+	return fmt.Errorf("unknown KeyCheck field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *KeyCheckMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *KeyCheckMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *KeyCheckMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *KeyCheckMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *KeyCheckMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *KeyCheckMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *KeyCheckMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown KeyCheck unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *KeyCheckMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown KeyCheck edge %s", name)
+}
+
 // MemberMutation represents an operation that mutates the Member nodes in the graph.
 type MemberMutation struct {
 	config
@@ -19086,7 +19528,7 @@ type SiteMutation struct {
 	adaptive_schema            *string
 	adaptive_schema_updated_at *time.Time
 	customization              *string
-	auth_private_key           *string
+	auth_private_key_sealed    *string
 	auth_fallback_url          *string
 	clearedFields              map[string]struct{}
 	done                       bool
@@ -19731,40 +20173,40 @@ func (m *SiteMutation) ResetCustomization() {
 	delete(m.clearedFields, site.FieldCustomization)
 }
 
-// SetAuthPrivateKey sets the "auth_private_key" field.
-func (m *SiteMutation) SetAuthPrivateKey(s string) {
-	m.auth_private_key = &s
+// SetAuthPrivateKeySealed sets the "auth_private_key_sealed" field.
+func (m *SiteMutation) SetAuthPrivateKeySealed(s string) {
+	m.auth_private_key_sealed = &s
 }
 
-// AuthPrivateKey returns the value of the "auth_private_key" field in the mutation.
-func (m *SiteMutation) AuthPrivateKey() (r string, exists bool) {
-	v := m.auth_private_key
+// AuthPrivateKeySealed returns the value of the "auth_private_key_sealed" field in the mutation.
+func (m *SiteMutation) AuthPrivateKeySealed() (r string, exists bool) {
+	v := m.auth_private_key_sealed
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldAuthPrivateKey returns the old "auth_private_key" field's value of the Site entity.
+// OldAuthPrivateKeySealed returns the old "auth_private_key_sealed" field's value of the Site entity.
 // If the Site object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldAuthPrivateKey(ctx context.Context) (v string, err error) {
+func (m *SiteMutation) OldAuthPrivateKeySealed(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldAuthPrivateKey is only allowed on UpdateOne operations")
+		return v, errors.New("OldAuthPrivateKeySealed is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldAuthPrivateKey requires an ID field in the mutation")
+		return v, errors.New("OldAuthPrivateKeySealed requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldAuthPrivateKey: %w", err)
+		return v, fmt.Errorf("querying old value for OldAuthPrivateKeySealed: %w", err)
 	}
-	return oldValue.AuthPrivateKey, nil
+	return oldValue.AuthPrivateKeySealed, nil
 }
 
-// ResetAuthPrivateKey resets all changes to the "auth_private_key" field.
-func (m *SiteMutation) ResetAuthPrivateKey() {
-	m.auth_private_key = nil
+// ResetAuthPrivateKeySealed resets all changes to the "auth_private_key_sealed" field.
+func (m *SiteMutation) ResetAuthPrivateKeySealed() {
+	m.auth_private_key_sealed = nil
 }
 
 // SetAuthFallbackURL sets the "auth_fallback_url" field.
@@ -19890,8 +20332,8 @@ func (m *SiteMutation) Fields() []string {
 	if m.customization != nil {
 		fields = append(fields, site.FieldCustomization)
 	}
-	if m.auth_private_key != nil {
-		fields = append(fields, site.FieldAuthPrivateKey)
+	if m.auth_private_key_sealed != nil {
+		fields = append(fields, site.FieldAuthPrivateKeySealed)
 	}
 	if m.auth_fallback_url != nil {
 		fields = append(fields, site.FieldAuthFallbackURL)
@@ -19930,8 +20372,8 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 		return m.AdaptiveSchemaUpdatedAt()
 	case site.FieldCustomization:
 		return m.Customization()
-	case site.FieldAuthPrivateKey:
-		return m.AuthPrivateKey()
+	case site.FieldAuthPrivateKeySealed:
+		return m.AuthPrivateKeySealed()
 	case site.FieldAuthFallbackURL:
 		return m.AuthFallbackURL()
 	}
@@ -19969,8 +20411,8 @@ func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldAdaptiveSchemaUpdatedAt(ctx)
 	case site.FieldCustomization:
 		return m.OldCustomization(ctx)
-	case site.FieldAuthPrivateKey:
-		return m.OldAuthPrivateKey(ctx)
+	case site.FieldAuthPrivateKeySealed:
+		return m.OldAuthPrivateKeySealed(ctx)
 	case site.FieldAuthFallbackURL:
 		return m.OldAuthFallbackURL(ctx)
 	}
@@ -20073,12 +20515,12 @@ func (m *SiteMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCustomization(v)
 		return nil
-	case site.FieldAuthPrivateKey:
+	case site.FieldAuthPrivateKeySealed:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetAuthPrivateKey(v)
+		m.SetAuthPrivateKeySealed(v)
 		return nil
 	case site.FieldAuthFallbackURL:
 		v, ok := value.(string)
@@ -20214,8 +20656,8 @@ func (m *SiteMutation) ResetField(name string) error {
 	case site.FieldCustomization:
 		m.ResetCustomization()
 		return nil
-	case site.FieldAuthPrivateKey:
-		m.ResetAuthPrivateKey()
+	case site.FieldAuthPrivateKeySealed:
+		m.ResetAuthPrivateKeySealed()
 		return nil
 	case site.FieldAuthFallbackURL:
 		m.ResetAuthFallbackURL()
@@ -21929,7 +22371,8 @@ type SiteShareLinkMutation struct {
 	updated_at    *time.Time
 	site_id       *string
 	name          *string
-	key           *string
+	key_sealed    *string
+	key_hash      *string
 	active        *bool
 	clearedFields map[string]struct{}
 	done          bool
@@ -22185,40 +22628,89 @@ func (m *SiteShareLinkMutation) ResetName() {
 	m.name = nil
 }
 
-// SetKey sets the "key" field.
-func (m *SiteShareLinkMutation) SetKey(s string) {
-	m.key = &s
+// SetKeySealed sets the "key_sealed" field.
+func (m *SiteShareLinkMutation) SetKeySealed(s string) {
+	m.key_sealed = &s
 }
 
-// Key returns the value of the "key" field in the mutation.
-func (m *SiteShareLinkMutation) Key() (r string, exists bool) {
-	v := m.key
+// KeySealed returns the value of the "key_sealed" field in the mutation.
+func (m *SiteShareLinkMutation) KeySealed() (r string, exists bool) {
+	v := m.key_sealed
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldKey returns the old "key" field's value of the SiteShareLink entity.
+// OldKeySealed returns the old "key_sealed" field's value of the SiteShareLink entity.
 // If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteShareLinkMutation) OldKey(ctx context.Context) (v string, err error) {
+func (m *SiteShareLinkMutation) OldKeySealed(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldKey is only allowed on UpdateOne operations")
+		return v, errors.New("OldKeySealed is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldKey requires an ID field in the mutation")
+		return v, errors.New("OldKeySealed requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldKey: %w", err)
+		return v, fmt.Errorf("querying old value for OldKeySealed: %w", err)
 	}
-	return oldValue.Key, nil
+	return oldValue.KeySealed, nil
 }
 
-// ResetKey resets all changes to the "key" field.
-func (m *SiteShareLinkMutation) ResetKey() {
-	m.key = nil
+// ResetKeySealed resets all changes to the "key_sealed" field.
+func (m *SiteShareLinkMutation) ResetKeySealed() {
+	m.key_sealed = nil
+}
+
+// SetKeyHash sets the "key_hash" field.
+func (m *SiteShareLinkMutation) SetKeyHash(s string) {
+	m.key_hash = &s
+}
+
+// KeyHash returns the value of the "key_hash" field in the mutation.
+func (m *SiteShareLinkMutation) KeyHash() (r string, exists bool) {
+	v := m.key_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKeyHash returns the old "key_hash" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldKeyHash(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKeyHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKeyHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKeyHash: %w", err)
+	}
+	return oldValue.KeyHash, nil
+}
+
+// ClearKeyHash clears the value of the "key_hash" field.
+func (m *SiteShareLinkMutation) ClearKeyHash() {
+	m.key_hash = nil
+	m.clearedFields[sitesharelink.FieldKeyHash] = struct{}{}
+}
+
+// KeyHashCleared returns if the "key_hash" field was cleared in this mutation.
+func (m *SiteShareLinkMutation) KeyHashCleared() bool {
+	_, ok := m.clearedFields[sitesharelink.FieldKeyHash]
+	return ok
+}
+
+// ResetKeyHash resets all changes to the "key_hash" field.
+func (m *SiteShareLinkMutation) ResetKeyHash() {
+	m.key_hash = nil
+	delete(m.clearedFields, sitesharelink.FieldKeyHash)
 }
 
 // SetActive sets the "active" field.
@@ -22291,7 +22783,7 @@ func (m *SiteShareLinkMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteShareLinkMutation) Fields() []string {
-	fields := make([]string, 0, 6)
+	fields := make([]string, 0, 7)
 	if m.created_at != nil {
 		fields = append(fields, sitesharelink.FieldCreatedAt)
 	}
@@ -22304,8 +22796,11 @@ func (m *SiteShareLinkMutation) Fields() []string {
 	if m.name != nil {
 		fields = append(fields, sitesharelink.FieldName)
 	}
-	if m.key != nil {
-		fields = append(fields, sitesharelink.FieldKey)
+	if m.key_sealed != nil {
+		fields = append(fields, sitesharelink.FieldKeySealed)
+	}
+	if m.key_hash != nil {
+		fields = append(fields, sitesharelink.FieldKeyHash)
 	}
 	if m.active != nil {
 		fields = append(fields, sitesharelink.FieldActive)
@@ -22326,8 +22821,10 @@ func (m *SiteShareLinkMutation) Field(name string) (ent.Value, bool) {
 		return m.SiteID()
 	case sitesharelink.FieldName:
 		return m.Name()
-	case sitesharelink.FieldKey:
-		return m.Key()
+	case sitesharelink.FieldKeySealed:
+		return m.KeySealed()
+	case sitesharelink.FieldKeyHash:
+		return m.KeyHash()
 	case sitesharelink.FieldActive:
 		return m.Active()
 	}
@@ -22347,8 +22844,10 @@ func (m *SiteShareLinkMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldSiteID(ctx)
 	case sitesharelink.FieldName:
 		return m.OldName(ctx)
-	case sitesharelink.FieldKey:
-		return m.OldKey(ctx)
+	case sitesharelink.FieldKeySealed:
+		return m.OldKeySealed(ctx)
+	case sitesharelink.FieldKeyHash:
+		return m.OldKeyHash(ctx)
 	case sitesharelink.FieldActive:
 		return m.OldActive(ctx)
 	}
@@ -22388,12 +22887,19 @@ func (m *SiteShareLinkMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetName(v)
 		return nil
-	case sitesharelink.FieldKey:
+	case sitesharelink.FieldKeySealed:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetKey(v)
+		m.SetKeySealed(v)
+		return nil
+	case sitesharelink.FieldKeyHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKeyHash(v)
 		return nil
 	case sitesharelink.FieldActive:
 		v, ok := value.(bool)
@@ -22431,7 +22937,11 @@ func (m *SiteShareLinkMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *SiteShareLinkMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(sitesharelink.FieldKeyHash) {
+		fields = append(fields, sitesharelink.FieldKeyHash)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -22444,6 +22954,11 @@ func (m *SiteShareLinkMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *SiteShareLinkMutation) ClearField(name string) error {
+	switch name {
+	case sitesharelink.FieldKeyHash:
+		m.ClearKeyHash()
+		return nil
+	}
 	return fmt.Errorf("unknown SiteShareLink nullable field %s", name)
 }
 
@@ -22463,8 +22978,11 @@ func (m *SiteShareLinkMutation) ResetField(name string) error {
 	case sitesharelink.FieldName:
 		m.ResetName()
 		return nil
-	case sitesharelink.FieldKey:
-		m.ResetKey()
+	case sitesharelink.FieldKeySealed:
+		m.ResetKeySealed()
+		return nil
+	case sitesharelink.FieldKeyHash:
+		m.ResetKeyHash()
 		return nil
 	case sitesharelink.FieldActive:
 		m.ResetActive()
@@ -23377,7 +23895,7 @@ type SpaceMutation struct {
 	default_level              *space.DefaultLevel
 	position                   *float64
 	addposition                *float64
-	share_key                  *string
+	share_key_sealed           *string
 	revision_id                *string
 	change_request_seq         *int
 	addchange_request_seq      *int
@@ -23937,40 +24455,40 @@ func (m *SpaceMutation) ResetPosition() {
 	m.addposition = nil
 }
 
-// SetShareKey sets the "share_key" field.
-func (m *SpaceMutation) SetShareKey(s string) {
-	m.share_key = &s
+// SetShareKeySealed sets the "share_key_sealed" field.
+func (m *SpaceMutation) SetShareKeySealed(s string) {
+	m.share_key_sealed = &s
 }
 
-// ShareKey returns the value of the "share_key" field in the mutation.
-func (m *SpaceMutation) ShareKey() (r string, exists bool) {
-	v := m.share_key
+// ShareKeySealed returns the value of the "share_key_sealed" field in the mutation.
+func (m *SpaceMutation) ShareKeySealed() (r string, exists bool) {
+	v := m.share_key_sealed
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldShareKey returns the old "share_key" field's value of the Space entity.
+// OldShareKeySealed returns the old "share_key_sealed" field's value of the Space entity.
 // If the Space object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SpaceMutation) OldShareKey(ctx context.Context) (v string, err error) {
+func (m *SpaceMutation) OldShareKeySealed(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldShareKey is only allowed on UpdateOne operations")
+		return v, errors.New("OldShareKeySealed is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldShareKey requires an ID field in the mutation")
+		return v, errors.New("OldShareKeySealed requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldShareKey: %w", err)
+		return v, fmt.Errorf("querying old value for OldShareKeySealed: %w", err)
 	}
-	return oldValue.ShareKey, nil
+	return oldValue.ShareKeySealed, nil
 }
 
-// ResetShareKey resets all changes to the "share_key" field.
-func (m *SpaceMutation) ResetShareKey() {
-	m.share_key = nil
+// ResetShareKeySealed resets all changes to the "share_key_sealed" field.
+func (m *SpaceMutation) ResetShareKeySealed() {
+	m.share_key_sealed = nil
 }
 
 // SetRevisionID sets the "revision_id" field.
@@ -24395,8 +24913,8 @@ func (m *SpaceMutation) Fields() []string {
 	if m.position != nil {
 		fields = append(fields, space.FieldPosition)
 	}
-	if m.share_key != nil {
-		fields = append(fields, space.FieldShareKey)
+	if m.share_key_sealed != nil {
+		fields = append(fields, space.FieldShareKeySealed)
 	}
 	if m.revision_id != nil {
 		fields = append(fields, space.FieldRevisionID)
@@ -24435,8 +24953,8 @@ func (m *SpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.DefaultLevel()
 	case space.FieldPosition:
 		return m.Position()
-	case space.FieldShareKey:
-		return m.ShareKey()
+	case space.FieldShareKeySealed:
+		return m.ShareKeySealed()
 	case space.FieldRevisionID:
 		return m.RevisionID()
 	case space.FieldChangeRequestSeq:
@@ -24472,8 +24990,8 @@ func (m *SpaceMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldDefaultLevel(ctx)
 	case space.FieldPosition:
 		return m.OldPosition(ctx)
-	case space.FieldShareKey:
-		return m.OldShareKey(ctx)
+	case space.FieldShareKeySealed:
+		return m.OldShareKeySealed(ctx)
 	case space.FieldRevisionID:
 		return m.OldRevisionID(ctx)
 	case space.FieldChangeRequestSeq:
@@ -24559,12 +25077,12 @@ func (m *SpaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPosition(v)
 		return nil
-	case space.FieldShareKey:
+	case space.FieldShareKeySealed:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetShareKey(v)
+		m.SetShareKeySealed(v)
 		return nil
 	case space.FieldRevisionID:
 		v, ok := value.(string)
@@ -24726,8 +25244,8 @@ func (m *SpaceMutation) ResetField(name string) error {
 	case space.FieldPosition:
 		m.ResetPosition()
 		return nil
-	case space.FieldShareKey:
-		m.ResetShareKey()
+	case space.FieldShareKeySealed:
+		m.ResetShareKeySealed()
 		return nil
 	case space.FieldRevisionID:
 		m.ResetRevisionID()

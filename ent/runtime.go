@@ -17,6 +17,7 @@ import (
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
+	"github.com/folio/folio/ent/keycheck"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
@@ -404,6 +405,25 @@ func init() {
 	job.DefaultID = jobDescID.Default.(func() string)
 	// job.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	job.IDValidator = jobDescID.Validators[0].(func(string) error)
+	keycheckMixin := schema.KeyCheck{}.Mixin()
+	keycheckMixinFields0 := keycheckMixin[0].Fields()
+	_ = keycheckMixinFields0
+	keycheckFields := schema.KeyCheck{}.Fields()
+	_ = keycheckFields
+	// keycheckDescCreatedAt is the schema descriptor for created_at field.
+	keycheckDescCreatedAt := keycheckMixinFields0[0].Descriptor()
+	// keycheck.DefaultCreatedAt holds the default value on creation for the created_at field.
+	keycheck.DefaultCreatedAt = keycheckDescCreatedAt.Default.(func() time.Time)
+	// keycheckDescUpdatedAt is the schema descriptor for updated_at field.
+	keycheckDescUpdatedAt := keycheckMixinFields0[1].Descriptor()
+	// keycheck.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	keycheck.DefaultUpdatedAt = keycheckDescUpdatedAt.Default.(func() time.Time)
+	// keycheck.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	keycheck.UpdateDefaultUpdatedAt = keycheckDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// keycheckDescID is the schema descriptor for id field.
+	keycheckDescID := keycheckFields[0].Descriptor()
+	// keycheck.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	keycheck.IDValidator = keycheckDescID.Validators[0].(func(string) error)
 	memberMixin := schema.Member{}.Mixin()
 	memberMixinFields0 := memberMixin[0].Fields()
 	_ = memberMixinFields0
@@ -789,7 +809,7 @@ func init() {
 	// sitesharelink.NameValidator is a validator for the "name" field. It is called by the builders before save.
 	sitesharelink.NameValidator = sitesharelinkDescName.Validators[0].(func(string) error)
 	// sitesharelinkDescActive is the schema descriptor for active field.
-	sitesharelinkDescActive := sitesharelinkFields[3].Descriptor()
+	sitesharelinkDescActive := sitesharelinkFields[4].Descriptor()
 	// sitesharelink.DefaultActive holds the default value on creation for the active field.
 	sitesharelink.DefaultActive = sitesharelinkDescActive.Default.(bool)
 	// sitesharelinkDescID is the schema descriptor for id field.

@@ -43,8 +43,8 @@ type Site struct {
 	AdaptiveSchemaUpdatedAt *time.Time `json:"adaptive_schema_updated_at,omitempty"`
 	// Customization holds the value of the "customization" field.
 	Customization *string `json:"customization,omitempty"`
-	// AuthPrivateKey holds the value of the "auth_private_key" field.
-	AuthPrivateKey string `json:"-"`
+	// AuthPrivateKeySealed holds the value of the "auth_private_key_sealed" field.
+	AuthPrivateKeySealed string `json:"-"`
 	// AuthFallbackURL holds the value of the "auth_fallback_url" field.
 	AuthFallbackURL *string `json:"auth_fallback_url,omitempty"`
 	selectValues    sql.SelectValues
@@ -57,7 +57,7 @@ func (*Site) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case site.FieldPublished, site.FieldAdaptiveContent:
 			values[i] = new(sql.NullBool)
-		case site.FieldID, site.FieldOrganizationID, site.FieldType, site.FieldTitle, site.FieldVisibility, site.FieldBasename, site.FieldProxy, site.FieldAdaptiveSchema, site.FieldCustomization, site.FieldAuthPrivateKey, site.FieldAuthFallbackURL:
+		case site.FieldID, site.FieldOrganizationID, site.FieldType, site.FieldTitle, site.FieldVisibility, site.FieldBasename, site.FieldProxy, site.FieldAdaptiveSchema, site.FieldCustomization, site.FieldAuthPrivateKeySealed, site.FieldAuthFallbackURL:
 			values[i] = new(sql.NullString)
 		case site.FieldCreatedAt, site.FieldUpdatedAt, site.FieldAdaptiveSchemaUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -165,11 +165,11 @@ func (_m *Site) assignValues(columns []string, values []any) error {
 				_m.Customization = new(string)
 				*_m.Customization = value.String
 			}
-		case site.FieldAuthPrivateKey:
+		case site.FieldAuthPrivateKeySealed:
 			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field auth_private_key", values[i])
+				return fmt.Errorf("unexpected type %T for field auth_private_key_sealed", values[i])
 			} else if value.Valid {
-				_m.AuthPrivateKey = value.String
+				_m.AuthPrivateKeySealed = value.String
 			}
 		case site.FieldAuthFallbackURL:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -263,7 +263,7 @@ func (_m *Site) String() string {
 		builder.WriteString(*v)
 	}
 	builder.WriteString(", ")
-	builder.WriteString("auth_private_key=<sensitive>")
+	builder.WriteString("auth_private_key_sealed=<sensitive>")
 	builder.WriteString(", ")
 	if v := _m.AuthFallbackURL; v != nil {
 		builder.WriteString("auth_fallback_url=")

@@ -189,9 +189,9 @@ func (_c *SiteCreate) SetNillableCustomization(v *string) *SiteCreate {
 	return _c
 }
 
-// SetAuthPrivateKey sets the "auth_private_key" field.
-func (_c *SiteCreate) SetAuthPrivateKey(v string) *SiteCreate {
-	_c.mutation.SetAuthPrivateKey(v)
+// SetAuthPrivateKeySealed sets the "auth_private_key_sealed" field.
+func (_c *SiteCreate) SetAuthPrivateKeySealed(v string) *SiteCreate {
+	_c.mutation.SetAuthPrivateKeySealed(v)
 	return _c
 }
 
@@ -329,8 +329,8 @@ func (_c *SiteCreate) check() error {
 	if _, ok := _c.mutation.AdaptiveContent(); !ok {
 		return &ValidationError{Name: "adaptive_content", err: errors.New(`ent: missing required field "Site.adaptive_content"`)}
 	}
-	if _, ok := _c.mutation.AuthPrivateKey(); !ok {
-		return &ValidationError{Name: "auth_private_key", err: errors.New(`ent: missing required field "Site.auth_private_key"`)}
+	if _, ok := _c.mutation.AuthPrivateKeySealed(); !ok {
+		return &ValidationError{Name: "auth_private_key_sealed", err: errors.New(`ent: missing required field "Site.auth_private_key_sealed"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := site.IDValidator(v); err != nil {
@@ -425,9 +425,9 @@ func (_c *SiteCreate) createSpec() (*Site, *sqlgraph.CreateSpec) {
 		_spec.SetField(site.FieldCustomization, field.TypeString, value)
 		_node.Customization = &value
 	}
-	if value, ok := _c.mutation.AuthPrivateKey(); ok {
-		_spec.SetField(site.FieldAuthPrivateKey, field.TypeString, value)
-		_node.AuthPrivateKey = value
+	if value, ok := _c.mutation.AuthPrivateKeySealed(); ok {
+		_spec.SetField(site.FieldAuthPrivateKeySealed, field.TypeString, value)
+		_node.AuthPrivateKeySealed = value
 	}
 	if value, ok := _c.mutation.AuthFallbackURL(); ok {
 		_spec.SetField(site.FieldAuthFallbackURL, field.TypeString, value)
@@ -647,15 +647,15 @@ func (u *SiteUpsert) ClearCustomization() *SiteUpsert {
 	return u
 }
 
-// SetAuthPrivateKey sets the "auth_private_key" field.
-func (u *SiteUpsert) SetAuthPrivateKey(v string) *SiteUpsert {
-	u.Set(site.FieldAuthPrivateKey, v)
+// SetAuthPrivateKeySealed sets the "auth_private_key_sealed" field.
+func (u *SiteUpsert) SetAuthPrivateKeySealed(v string) *SiteUpsert {
+	u.Set(site.FieldAuthPrivateKeySealed, v)
 	return u
 }
 
-// UpdateAuthPrivateKey sets the "auth_private_key" field to the value that was provided on create.
-func (u *SiteUpsert) UpdateAuthPrivateKey() *SiteUpsert {
-	u.SetExcluded(site.FieldAuthPrivateKey)
+// UpdateAuthPrivateKeySealed sets the "auth_private_key_sealed" field to the value that was provided on create.
+func (u *SiteUpsert) UpdateAuthPrivateKeySealed() *SiteUpsert {
+	u.SetExcluded(site.FieldAuthPrivateKeySealed)
 	return u
 }
 
@@ -920,17 +920,17 @@ func (u *SiteUpsertOne) ClearCustomization() *SiteUpsertOne {
 	})
 }
 
-// SetAuthPrivateKey sets the "auth_private_key" field.
-func (u *SiteUpsertOne) SetAuthPrivateKey(v string) *SiteUpsertOne {
+// SetAuthPrivateKeySealed sets the "auth_private_key_sealed" field.
+func (u *SiteUpsertOne) SetAuthPrivateKeySealed(v string) *SiteUpsertOne {
 	return u.Update(func(s *SiteUpsert) {
-		s.SetAuthPrivateKey(v)
+		s.SetAuthPrivateKeySealed(v)
 	})
 }
 
-// UpdateAuthPrivateKey sets the "auth_private_key" field to the value that was provided on create.
-func (u *SiteUpsertOne) UpdateAuthPrivateKey() *SiteUpsertOne {
+// UpdateAuthPrivateKeySealed sets the "auth_private_key_sealed" field to the value that was provided on create.
+func (u *SiteUpsertOne) UpdateAuthPrivateKeySealed() *SiteUpsertOne {
 	return u.Update(func(s *SiteUpsert) {
-		s.UpdateAuthPrivateKey()
+		s.UpdateAuthPrivateKeySealed()
 	})
 }
 
@@ -1365,17 +1365,17 @@ func (u *SiteUpsertBulk) ClearCustomization() *SiteUpsertBulk {
 	})
 }
 
-// SetAuthPrivateKey sets the "auth_private_key" field.
-func (u *SiteUpsertBulk) SetAuthPrivateKey(v string) *SiteUpsertBulk {
+// SetAuthPrivateKeySealed sets the "auth_private_key_sealed" field.
+func (u *SiteUpsertBulk) SetAuthPrivateKeySealed(v string) *SiteUpsertBulk {
 	return u.Update(func(s *SiteUpsert) {
-		s.SetAuthPrivateKey(v)
+		s.SetAuthPrivateKeySealed(v)
 	})
 }
 
-// UpdateAuthPrivateKey sets the "auth_private_key" field to the value that was provided on create.
-func (u *SiteUpsertBulk) UpdateAuthPrivateKey() *SiteUpsertBulk {
+// UpdateAuthPrivateKeySealed sets the "auth_private_key_sealed" field to the value that was provided on create.
+func (u *SiteUpsertBulk) UpdateAuthPrivateKeySealed() *SiteUpsertBulk {
 	return u.Update(func(s *SiteUpsert) {
-		s.UpdateAuthPrivateKey()
+		s.UpdateAuthPrivateKeySealed()
 	})
 }
 

@@ -205,16 +205,16 @@ func (_u *SiteUpdate) ClearCustomization() *SiteUpdate {
 	return _u
 }
 
-// SetAuthPrivateKey sets the "auth_private_key" field.
-func (_u *SiteUpdate) SetAuthPrivateKey(v string) *SiteUpdate {
-	_u.mutation.SetAuthPrivateKey(v)
+// SetAuthPrivateKeySealed sets the "auth_private_key_sealed" field.
+func (_u *SiteUpdate) SetAuthPrivateKeySealed(v string) *SiteUpdate {
+	_u.mutation.SetAuthPrivateKeySealed(v)
 	return _u
 }
 
-// SetNillableAuthPrivateKey sets the "auth_private_key" field if the given value is not nil.
-func (_u *SiteUpdate) SetNillableAuthPrivateKey(v *string) *SiteUpdate {
+// SetNillableAuthPrivateKeySealed sets the "auth_private_key_sealed" field if the given value is not nil.
+func (_u *SiteUpdate) SetNillableAuthPrivateKeySealed(v *string) *SiteUpdate {
 	if v != nil {
-		_u.SetAuthPrivateKey(*v)
+		_u.SetAuthPrivateKeySealed(*v)
 	}
 	return _u
 }
@@ -366,8 +366,8 @@ func (_u *SiteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.CustomizationCleared() {
 		_spec.ClearField(site.FieldCustomization, field.TypeString)
 	}
-	if value, ok := _u.mutation.AuthPrivateKey(); ok {
-		_spec.SetField(site.FieldAuthPrivateKey, field.TypeString, value)
+	if value, ok := _u.mutation.AuthPrivateKeySealed(); ok {
+		_spec.SetField(site.FieldAuthPrivateKeySealed, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.AuthFallbackURL(); ok {
 		_spec.SetField(site.FieldAuthFallbackURL, field.TypeString, value)
@@ -573,16 +573,16 @@ func (_u *SiteUpdateOne) ClearCustomization() *SiteUpdateOne {
 	return _u
 }
 
-// SetAuthPrivateKey sets the "auth_private_key" field.
-func (_u *SiteUpdateOne) SetAuthPrivateKey(v string) *SiteUpdateOne {
-	_u.mutation.SetAuthPrivateKey(v)
+// SetAuthPrivateKeySealed sets the "auth_private_key_sealed" field.
+func (_u *SiteUpdateOne) SetAuthPrivateKeySealed(v string) *SiteUpdateOne {
+	_u.mutation.SetAuthPrivateKeySealed(v)
 	return _u
 }
 
-// SetNillableAuthPrivateKey sets the "auth_private_key" field if the given value is not nil.
-func (_u *SiteUpdateOne) SetNillableAuthPrivateKey(v *string) *SiteUpdateOne {
+// SetNillableAuthPrivateKeySealed sets the "auth_private_key_sealed" field if the given value is not nil.
+func (_u *SiteUpdateOne) SetNillableAuthPrivateKeySealed(v *string) *SiteUpdateOne {
 	if v != nil {
-		_u.SetAuthPrivateKey(*v)
+		_u.SetAuthPrivateKeySealed(*v)
 	}
 	return _u
 }
@@ -764,8 +764,8 @@ func (_u *SiteUpdateOne) sqlSave(ctx context.Context) (_node *Site, err error) {
 	if _u.mutation.CustomizationCleared() {
 		_spec.ClearField(site.FieldCustomization, field.TypeString)
 	}
-	if value, ok := _u.mutation.AuthPrivateKey(); ok {
-		_spec.SetField(site.FieldAuthPrivateKey, field.TypeString, value)
+	if value, ok := _u.mutation.AuthPrivateKeySealed(); ok {
+		_spec.SetField(site.FieldAuthPrivateKeySealed, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.AuthFallbackURL(); ok {
 		_spec.SetField(site.FieldAuthFallbackURL, field.TypeString, value)

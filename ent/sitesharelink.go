@@ -25,8 +25,10 @@ type SiteShareLink struct {
 	SiteID string `json:"site_id,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
-	// Key holds the value of the "key" field.
-	Key string `json:"-"`
+	// KeySealed holds the value of the "key_sealed" field.
+	KeySealed string `json:"-"`
+	// KeyHash holds the value of the "key_hash" field.
+	KeyHash *string `json:"-"`
 	// Active holds the value of the "active" field.
 	Active       bool `json:"active,omitempty"`
 	selectValues sql.SelectValues
@@ -39,7 +41,7 @@ func (*SiteShareLink) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case sitesharelink.FieldActive:
 			values[i] = new(sql.NullBool)
-		case sitesharelink.FieldID, sitesharelink.FieldSiteID, sitesharelink.FieldName, sitesharelink.FieldKey:
+		case sitesharelink.FieldID, sitesharelink.FieldSiteID, sitesharelink.FieldName, sitesharelink.FieldKeySealed, sitesharelink.FieldKeyHash:
 			values[i] = new(sql.NullString)
 		case sitesharelink.FieldCreatedAt, sitesharelink.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -88,11 +90,18 @@ func (_m *SiteShareLink) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Name = value.String
 			}
-		case sitesharelink.FieldKey:
+		case sitesharelink.FieldKeySealed:
 			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field key", values[i])
+				return fmt.Errorf("unexpected type %T for field key_sealed", values[i])
 			} else if value.Valid {
-				_m.Key = value.String
+				_m.KeySealed = value.String
+			}
+		case sitesharelink.FieldKeyHash:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field key_hash", values[i])
+			} else if value.Valid {
+				_m.KeyHash = new(string)
+				*_m.KeyHash = value.String
 			}
 		case sitesharelink.FieldActive:
 			if value, ok := values[i].(*sql.NullBool); !ok {
@@ -148,7 +157,9 @@ func (_m *SiteShareLink) String() string {
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)
 	builder.WriteString(", ")
-	builder.WriteString("key=<sensitive>")
+	builder.WriteString("key_sealed=<sensitive>")
+	builder.WriteString(", ")
+	builder.WriteString("key_hash=<sensitive>")
 	builder.WriteString(", ")
 	builder.WriteString("active=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Active))

@@ -63,9 +63,23 @@ func (_c *SiteShareLinkCreate) SetName(v string) *SiteShareLinkCreate {
 	return _c
 }
 
-// SetKey sets the "key" field.
-func (_c *SiteShareLinkCreate) SetKey(v string) *SiteShareLinkCreate {
-	_c.mutation.SetKey(v)
+// SetKeySealed sets the "key_sealed" field.
+func (_c *SiteShareLinkCreate) SetKeySealed(v string) *SiteShareLinkCreate {
+	_c.mutation.SetKeySealed(v)
+	return _c
+}
+
+// SetKeyHash sets the "key_hash" field.
+func (_c *SiteShareLinkCreate) SetKeyHash(v string) *SiteShareLinkCreate {
+	_c.mutation.SetKeyHash(v)
+	return _c
+}
+
+// SetNillableKeyHash sets the "key_hash" field if the given value is not nil.
+func (_c *SiteShareLinkCreate) SetNillableKeyHash(v *string) *SiteShareLinkCreate {
+	if v != nil {
+		_c.SetKeyHash(*v)
+	}
 	return _c
 }
 
@@ -169,8 +183,8 @@ func (_c *SiteShareLinkCreate) check() error {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "SiteShareLink.name": %w`, err)}
 		}
 	}
-	if _, ok := _c.mutation.Key(); !ok {
-		return &ValidationError{Name: "key", err: errors.New(`ent: missing required field "SiteShareLink.key"`)}
+	if _, ok := _c.mutation.KeySealed(); !ok {
+		return &ValidationError{Name: "key_sealed", err: errors.New(`ent: missing required field "SiteShareLink.key_sealed"`)}
 	}
 	if _, ok := _c.mutation.Active(); !ok {
 		return &ValidationError{Name: "active", err: errors.New(`ent: missing required field "SiteShareLink.active"`)}
@@ -232,9 +246,13 @@ func (_c *SiteShareLinkCreate) createSpec() (*SiteShareLink, *sqlgraph.CreateSpe
 		_spec.SetField(sitesharelink.FieldName, field.TypeString, value)
 		_node.Name = value
 	}
-	if value, ok := _c.mutation.Key(); ok {
-		_spec.SetField(sitesharelink.FieldKey, field.TypeString, value)
-		_node.Key = value
+	if value, ok := _c.mutation.KeySealed(); ok {
+		_spec.SetField(sitesharelink.FieldKeySealed, field.TypeString, value)
+		_node.KeySealed = value
+	}
+	if value, ok := _c.mutation.KeyHash(); ok {
+		_spec.SetField(sitesharelink.FieldKeyHash, field.TypeString, value)
+		_node.KeyHash = &value
 	}
 	if value, ok := _c.mutation.Active(); ok {
 		_spec.SetField(sitesharelink.FieldActive, field.TypeBool, value)
@@ -316,15 +334,33 @@ func (u *SiteShareLinkUpsert) UpdateName() *SiteShareLinkUpsert {
 	return u
 }
 
-// SetKey sets the "key" field.
-func (u *SiteShareLinkUpsert) SetKey(v string) *SiteShareLinkUpsert {
-	u.Set(sitesharelink.FieldKey, v)
+// SetKeySealed sets the "key_sealed" field.
+func (u *SiteShareLinkUpsert) SetKeySealed(v string) *SiteShareLinkUpsert {
+	u.Set(sitesharelink.FieldKeySealed, v)
 	return u
 }
 
-// UpdateKey sets the "key" field to the value that was provided on create.
-func (u *SiteShareLinkUpsert) UpdateKey() *SiteShareLinkUpsert {
-	u.SetExcluded(sitesharelink.FieldKey)
+// UpdateKeySealed sets the "key_sealed" field to the value that was provided on create.
+func (u *SiteShareLinkUpsert) UpdateKeySealed() *SiteShareLinkUpsert {
+	u.SetExcluded(sitesharelink.FieldKeySealed)
+	return u
+}
+
+// SetKeyHash sets the "key_hash" field.
+func (u *SiteShareLinkUpsert) SetKeyHash(v string) *SiteShareLinkUpsert {
+	u.Set(sitesharelink.FieldKeyHash, v)
+	return u
+}
+
+// UpdateKeyHash sets the "key_hash" field to the value that was provided on create.
+func (u *SiteShareLinkUpsert) UpdateKeyHash() *SiteShareLinkUpsert {
+	u.SetExcluded(sitesharelink.FieldKeyHash)
+	return u
+}
+
+// ClearKeyHash clears the value of the "key_hash" field.
+func (u *SiteShareLinkUpsert) ClearKeyHash() *SiteShareLinkUpsert {
+	u.SetNull(sitesharelink.FieldKeyHash)
 	return u
 }
 
@@ -422,17 +458,38 @@ func (u *SiteShareLinkUpsertOne) UpdateName() *SiteShareLinkUpsertOne {
 	})
 }
 
-// SetKey sets the "key" field.
-func (u *SiteShareLinkUpsertOne) SetKey(v string) *SiteShareLinkUpsertOne {
+// SetKeySealed sets the "key_sealed" field.
+func (u *SiteShareLinkUpsertOne) SetKeySealed(v string) *SiteShareLinkUpsertOne {
 	return u.Update(func(s *SiteShareLinkUpsert) {
-		s.SetKey(v)
+		s.SetKeySealed(v)
 	})
 }
 
-// UpdateKey sets the "key" field to the value that was provided on create.
-func (u *SiteShareLinkUpsertOne) UpdateKey() *SiteShareLinkUpsertOne {
+// UpdateKeySealed sets the "key_sealed" field to the value that was provided on create.
+func (u *SiteShareLinkUpsertOne) UpdateKeySealed() *SiteShareLinkUpsertOne {
 	return u.Update(func(s *SiteShareLinkUpsert) {
-		s.UpdateKey()
+		s.UpdateKeySealed()
+	})
+}
+
+// SetKeyHash sets the "key_hash" field.
+func (u *SiteShareLinkUpsertOne) SetKeyHash(v string) *SiteShareLinkUpsertOne {
+	return u.Update(func(s *SiteShareLinkUpsert) {
+		s.SetKeyHash(v)
+	})
+}
+
+// UpdateKeyHash sets the "key_hash" field to the value that was provided on create.
+func (u *SiteShareLinkUpsertOne) UpdateKeyHash() *SiteShareLinkUpsertOne {
+	return u.Update(func(s *SiteShareLinkUpsert) {
+		s.UpdateKeyHash()
+	})
+}
+
+// ClearKeyHash clears the value of the "key_hash" field.
+func (u *SiteShareLinkUpsertOne) ClearKeyHash() *SiteShareLinkUpsertOne {
+	return u.Update(func(s *SiteShareLinkUpsert) {
+		s.ClearKeyHash()
 	})
 }
 
@@ -699,17 +756,38 @@ func (u *SiteShareLinkUpsertBulk) UpdateName() *SiteShareLinkUpsertBulk {
 	})
 }
 
-// SetKey sets the "key" field.
-func (u *SiteShareLinkUpsertBulk) SetKey(v string) *SiteShareLinkUpsertBulk {
+// SetKeySealed sets the "key_sealed" field.
+func (u *SiteShareLinkUpsertBulk) SetKeySealed(v string) *SiteShareLinkUpsertBulk {
 	return u.Update(func(s *SiteShareLinkUpsert) {
-		s.SetKey(v)
+		s.SetKeySealed(v)
 	})
 }
 
-// UpdateKey sets the "key" field to the value that was provided on create.
-func (u *SiteShareLinkUpsertBulk) UpdateKey() *SiteShareLinkUpsertBulk {
+// UpdateKeySealed sets the "key_sealed" field to the value that was provided on create.
+func (u *SiteShareLinkUpsertBulk) UpdateKeySealed() *SiteShareLinkUpsertBulk {
 	return u.Update(func(s *SiteShareLinkUpsert) {
-		s.UpdateKey()
+		s.UpdateKeySealed()
+	})
+}
+
+// SetKeyHash sets the "key_hash" field.
+func (u *SiteShareLinkUpsertBulk) SetKeyHash(v string) *SiteShareLinkUpsertBulk {
+	return u.Update(func(s *SiteShareLinkUpsert) {
+		s.SetKeyHash(v)
+	})
+}
+
+// UpdateKeyHash sets the "key_hash" field to the value that was provided on create.
+func (u *SiteShareLinkUpsertBulk) UpdateKeyHash() *SiteShareLinkUpsertBulk {
+	return u.Update(func(s *SiteShareLinkUpsert) {
+		s.UpdateKeyHash()
+	})
+}
+
+// ClearKeyHash clears the value of the "key_hash" field.
+func (u *SiteShareLinkUpsertBulk) ClearKeyHash() *SiteShareLinkUpsertBulk {
+	return u.Update(func(s *SiteShareLinkUpsert) {
+		s.ClearKeyHash()
 	})
 }
 

@@ -49,17 +49,37 @@ func (_u *SiteShareLinkUpdate) SetNillableName(v *string) *SiteShareLinkUpdate {
 	return _u
 }
 
-// SetKey sets the "key" field.
-func (_u *SiteShareLinkUpdate) SetKey(v string) *SiteShareLinkUpdate {
-	_u.mutation.SetKey(v)
+// SetKeySealed sets the "key_sealed" field.
+func (_u *SiteShareLinkUpdate) SetKeySealed(v string) *SiteShareLinkUpdate {
+	_u.mutation.SetKeySealed(v)
 	return _u
 }
 
-// SetNillableKey sets the "key" field if the given value is not nil.
-func (_u *SiteShareLinkUpdate) SetNillableKey(v *string) *SiteShareLinkUpdate {
+// SetNillableKeySealed sets the "key_sealed" field if the given value is not nil.
+func (_u *SiteShareLinkUpdate) SetNillableKeySealed(v *string) *SiteShareLinkUpdate {
 	if v != nil {
-		_u.SetKey(*v)
+		_u.SetKeySealed(*v)
 	}
+	return _u
+}
+
+// SetKeyHash sets the "key_hash" field.
+func (_u *SiteShareLinkUpdate) SetKeyHash(v string) *SiteShareLinkUpdate {
+	_u.mutation.SetKeyHash(v)
+	return _u
+}
+
+// SetNillableKeyHash sets the "key_hash" field if the given value is not nil.
+func (_u *SiteShareLinkUpdate) SetNillableKeyHash(v *string) *SiteShareLinkUpdate {
+	if v != nil {
+		_u.SetKeyHash(*v)
+	}
+	return _u
+}
+
+// ClearKeyHash clears the value of the "key_hash" field.
+func (_u *SiteShareLinkUpdate) ClearKeyHash() *SiteShareLinkUpdate {
+	_u.mutation.ClearKeyHash()
 	return _u
 }
 
@@ -152,8 +172,14 @@ func (_u *SiteShareLinkUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(sitesharelink.FieldName, field.TypeString, value)
 	}
-	if value, ok := _u.mutation.Key(); ok {
-		_spec.SetField(sitesharelink.FieldKey, field.TypeString, value)
+	if value, ok := _u.mutation.KeySealed(); ok {
+		_spec.SetField(sitesharelink.FieldKeySealed, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.KeyHash(); ok {
+		_spec.SetField(sitesharelink.FieldKeyHash, field.TypeString, value)
+	}
+	if _u.mutation.KeyHashCleared() {
+		_spec.ClearField(sitesharelink.FieldKeyHash, field.TypeString)
 	}
 	if value, ok := _u.mutation.Active(); ok {
 		_spec.SetField(sitesharelink.FieldActive, field.TypeBool, value)
@@ -200,17 +226,37 @@ func (_u *SiteShareLinkUpdateOne) SetNillableName(v *string) *SiteShareLinkUpdat
 	return _u
 }
 
-// SetKey sets the "key" field.
-func (_u *SiteShareLinkUpdateOne) SetKey(v string) *SiteShareLinkUpdateOne {
-	_u.mutation.SetKey(v)
+// SetKeySealed sets the "key_sealed" field.
+func (_u *SiteShareLinkUpdateOne) SetKeySealed(v string) *SiteShareLinkUpdateOne {
+	_u.mutation.SetKeySealed(v)
 	return _u
 }
 
-// SetNillableKey sets the "key" field if the given value is not nil.
-func (_u *SiteShareLinkUpdateOne) SetNillableKey(v *string) *SiteShareLinkUpdateOne {
+// SetNillableKeySealed sets the "key_sealed" field if the given value is not nil.
+func (_u *SiteShareLinkUpdateOne) SetNillableKeySealed(v *string) *SiteShareLinkUpdateOne {
 	if v != nil {
-		_u.SetKey(*v)
+		_u.SetKeySealed(*v)
 	}
+	return _u
+}
+
+// SetKeyHash sets the "key_hash" field.
+func (_u *SiteShareLinkUpdateOne) SetKeyHash(v string) *SiteShareLinkUpdateOne {
+	_u.mutation.SetKeyHash(v)
+	return _u
+}
+
+// SetNillableKeyHash sets the "key_hash" field if the given value is not nil.
+func (_u *SiteShareLinkUpdateOne) SetNillableKeyHash(v *string) *SiteShareLinkUpdateOne {
+	if v != nil {
+		_u.SetKeyHash(*v)
+	}
+	return _u
+}
+
+// ClearKeyHash clears the value of the "key_hash" field.
+func (_u *SiteShareLinkUpdateOne) ClearKeyHash() *SiteShareLinkUpdateOne {
+	_u.mutation.ClearKeyHash()
 	return _u
 }
 
@@ -333,8 +379,14 @@ func (_u *SiteShareLinkUpdateOne) sqlSave(ctx context.Context) (_node *SiteShare
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(sitesharelink.FieldName, field.TypeString, value)
 	}
-	if value, ok := _u.mutation.Key(); ok {
-		_spec.SetField(sitesharelink.FieldKey, field.TypeString, value)
+	if value, ok := _u.mutation.KeySealed(); ok {
+		_spec.SetField(sitesharelink.FieldKeySealed, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.KeyHash(); ok {
+		_spec.SetField(sitesharelink.FieldKeyHash, field.TypeString, value)
+	}
+	if _u.mutation.KeyHashCleared() {
+		_spec.ClearField(sitesharelink.FieldKeyHash, field.TypeString)
 	}
 	if value, ok := _u.mutation.Active(); ok {
 		_spec.SetField(sitesharelink.FieldActive, field.TypeBool, value)

@@ -39,8 +39,8 @@ type Space struct {
 	DefaultLevel *space.DefaultLevel `json:"default_level,omitempty"`
 	// Position holds the value of the "position" field.
 	Position float64 `json:"position,omitempty"`
-	// ShareKey holds the value of the "share_key" field.
-	ShareKey string `json:"-"`
+	// ShareKeySealed holds the value of the "share_key_sealed" field.
+	ShareKeySealed string `json:"-"`
 	// RevisionID holds the value of the "revision_id" field.
 	RevisionID string `json:"revision_id,omitempty"`
 	// ChangeRequestSeq holds the value of the "change_request_seq" field.
@@ -128,7 +128,7 @@ func (*Space) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullFloat64)
 		case space.FieldChangeRequestSeq:
 			values[i] = new(sql.NullInt64)
-		case space.FieldID, space.FieldOrganizationID, space.FieldParentID, space.FieldTitle, space.FieldEmoji, space.FieldVisibility, space.FieldEditMode, space.FieldDefaultLevel, space.FieldShareKey, space.FieldRevisionID:
+		case space.FieldID, space.FieldOrganizationID, space.FieldParentID, space.FieldTitle, space.FieldEmoji, space.FieldVisibility, space.FieldEditMode, space.FieldDefaultLevel, space.FieldShareKeySealed, space.FieldRevisionID:
 			values[i] = new(sql.NullString)
 		case space.FieldCreatedAt, space.FieldUpdatedAt, space.FieldDeletedAt:
 			values[i] = new(sql.NullTime)
@@ -217,11 +217,11 @@ func (_m *Space) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Position = value.Float64
 			}
-		case space.FieldShareKey:
+		case space.FieldShareKeySealed:
 			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field share_key", values[i])
+				return fmt.Errorf("unexpected type %T for field share_key_sealed", values[i])
 			} else if value.Valid {
-				_m.ShareKey = value.String
+				_m.ShareKeySealed = value.String
 			}
 		case space.FieldRevisionID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -341,7 +341,7 @@ func (_m *Space) String() string {
 	builder.WriteString("position=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Position))
 	builder.WriteString(", ")
-	builder.WriteString("share_key=<sensitive>")
+	builder.WriteString("share_key_sealed=<sensitive>")
 	builder.WriteString(", ")
 	builder.WriteString("revision_id=")
 	builder.WriteString(_m.RevisionID)

@@ -152,9 +152,9 @@ func (_c *SpaceCreate) SetPosition(v float64) *SpaceCreate {
 	return _c
 }
 
-// SetShareKey sets the "share_key" field.
-func (_c *SpaceCreate) SetShareKey(v string) *SpaceCreate {
-	_c.mutation.SetShareKey(v)
+// SetShareKeySealed sets the "share_key_sealed" field.
+func (_c *SpaceCreate) SetShareKeySealed(v string) *SpaceCreate {
+	_c.mutation.SetShareKeySealed(v)
 	return _c
 }
 
@@ -379,8 +379,8 @@ func (_c *SpaceCreate) check() error {
 	if _, ok := _c.mutation.Position(); !ok {
 		return &ValidationError{Name: "position", err: errors.New(`ent: missing required field "Space.position"`)}
 	}
-	if _, ok := _c.mutation.ShareKey(); !ok {
-		return &ValidationError{Name: "share_key", err: errors.New(`ent: missing required field "Space.share_key"`)}
+	if _, ok := _c.mutation.ShareKeySealed(); !ok {
+		return &ValidationError{Name: "share_key_sealed", err: errors.New(`ent: missing required field "Space.share_key_sealed"`)}
 	}
 	if _, ok := _c.mutation.RevisionID(); !ok {
 		return &ValidationError{Name: "revision_id", err: errors.New(`ent: missing required field "Space.revision_id"`)}
@@ -464,9 +464,9 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 		_spec.SetField(space.FieldPosition, field.TypeFloat64, value)
 		_node.Position = value
 	}
-	if value, ok := _c.mutation.ShareKey(); ok {
-		_spec.SetField(space.FieldShareKey, field.TypeString, value)
-		_node.ShareKey = value
+	if value, ok := _c.mutation.ShareKeySealed(); ok {
+		_spec.SetField(space.FieldShareKeySealed, field.TypeString, value)
+		_node.ShareKeySealed = value
 	}
 	if value, ok := _c.mutation.RevisionID(); ok {
 		_spec.SetField(space.FieldRevisionID, field.TypeString, value)
@@ -752,15 +752,15 @@ func (u *SpaceUpsert) AddPosition(v float64) *SpaceUpsert {
 	return u
 }
 
-// SetShareKey sets the "share_key" field.
-func (u *SpaceUpsert) SetShareKey(v string) *SpaceUpsert {
-	u.Set(space.FieldShareKey, v)
+// SetShareKeySealed sets the "share_key_sealed" field.
+func (u *SpaceUpsert) SetShareKeySealed(v string) *SpaceUpsert {
+	u.Set(space.FieldShareKeySealed, v)
 	return u
 }
 
-// UpdateShareKey sets the "share_key" field to the value that was provided on create.
-func (u *SpaceUpsert) UpdateShareKey() *SpaceUpsert {
-	u.SetExcluded(space.FieldShareKey)
+// UpdateShareKeySealed sets the "share_key_sealed" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateShareKeySealed() *SpaceUpsert {
+	u.SetExcluded(space.FieldShareKeySealed)
 	return u
 }
 
@@ -1024,17 +1024,17 @@ func (u *SpaceUpsertOne) UpdatePosition() *SpaceUpsertOne {
 	})
 }
 
-// SetShareKey sets the "share_key" field.
-func (u *SpaceUpsertOne) SetShareKey(v string) *SpaceUpsertOne {
+// SetShareKeySealed sets the "share_key_sealed" field.
+func (u *SpaceUpsertOne) SetShareKeySealed(v string) *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
-		s.SetShareKey(v)
+		s.SetShareKeySealed(v)
 	})
 }
 
-// UpdateShareKey sets the "share_key" field to the value that was provided on create.
-func (u *SpaceUpsertOne) UpdateShareKey() *SpaceUpsertOne {
+// UpdateShareKeySealed sets the "share_key_sealed" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateShareKeySealed() *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
-		s.UpdateShareKey()
+		s.UpdateShareKeySealed()
 	})
 }
 
@@ -1473,17 +1473,17 @@ func (u *SpaceUpsertBulk) UpdatePosition() *SpaceUpsertBulk {
 	})
 }
 
-// SetShareKey sets the "share_key" field.
-func (u *SpaceUpsertBulk) SetShareKey(v string) *SpaceUpsertBulk {
+// SetShareKeySealed sets the "share_key_sealed" field.
+func (u *SpaceUpsertBulk) SetShareKeySealed(v string) *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
-		s.SetShareKey(v)
+		s.SetShareKeySealed(v)
 	})
 }
 
-// UpdateShareKey sets the "share_key" field to the value that was provided on create.
-func (u *SpaceUpsertBulk) UpdateShareKey() *SpaceUpsertBulk {
+// UpdateShareKeySealed sets the "share_key_sealed" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateShareKeySealed() *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
-		s.UpdateShareKey()
+		s.UpdateShareKeySealed()
 	})
 }
 

@@ -183,16 +183,16 @@ func (_u *SpaceUpdate) AddPosition(v float64) *SpaceUpdate {
 	return _u
 }
 
-// SetShareKey sets the "share_key" field.
-func (_u *SpaceUpdate) SetShareKey(v string) *SpaceUpdate {
-	_u.mutation.SetShareKey(v)
+// SetShareKeySealed sets the "share_key_sealed" field.
+func (_u *SpaceUpdate) SetShareKeySealed(v string) *SpaceUpdate {
+	_u.mutation.SetShareKeySealed(v)
 	return _u
 }
 
-// SetNillableShareKey sets the "share_key" field if the given value is not nil.
-func (_u *SpaceUpdate) SetNillableShareKey(v *string) *SpaceUpdate {
+// SetNillableShareKeySealed sets the "share_key_sealed" field if the given value is not nil.
+func (_u *SpaceUpdate) SetNillableShareKeySealed(v *string) *SpaceUpdate {
 	if v != nil {
-		_u.SetShareKey(*v)
+		_u.SetShareKeySealed(*v)
 	}
 	return _u
 }
@@ -507,8 +507,8 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedPosition(); ok {
 		_spec.AddField(space.FieldPosition, field.TypeFloat64, value)
 	}
-	if value, ok := _u.mutation.ShareKey(); ok {
-		_spec.SetField(space.FieldShareKey, field.TypeString, value)
+	if value, ok := _u.mutation.ShareKeySealed(); ok {
+		_spec.SetField(space.FieldShareKeySealed, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.RevisionID(); ok {
 		_spec.SetField(space.FieldRevisionID, field.TypeString, value)
@@ -889,16 +889,16 @@ func (_u *SpaceUpdateOne) AddPosition(v float64) *SpaceUpdateOne {
 	return _u
 }
 
-// SetShareKey sets the "share_key" field.
-func (_u *SpaceUpdateOne) SetShareKey(v string) *SpaceUpdateOne {
-	_u.mutation.SetShareKey(v)
+// SetShareKeySealed sets the "share_key_sealed" field.
+func (_u *SpaceUpdateOne) SetShareKeySealed(v string) *SpaceUpdateOne {
+	_u.mutation.SetShareKeySealed(v)
 	return _u
 }
 
-// SetNillableShareKey sets the "share_key" field if the given value is not nil.
-func (_u *SpaceUpdateOne) SetNillableShareKey(v *string) *SpaceUpdateOne {
+// SetNillableShareKeySealed sets the "share_key_sealed" field if the given value is not nil.
+func (_u *SpaceUpdateOne) SetNillableShareKeySealed(v *string) *SpaceUpdateOne {
 	if v != nil {
-		_u.SetShareKey(*v)
+		_u.SetShareKeySealed(*v)
 	}
 	return _u
 }
@@ -1243,8 +1243,8 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	if value, ok := _u.mutation.AddedPosition(); ok {
 		_spec.AddField(space.FieldPosition, field.TypeFloat64, value)
 	}
-	if value, ok := _u.mutation.ShareKey(); ok {
-		_spec.SetField(space.FieldShareKey, field.TypeString, value)
+	if value, ok := _u.mutation.ShareKeySealed(); ok {
+		_spec.SetField(space.FieldShareKeySealed, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.RevisionID(); ok {
 		_spec.SetField(space.FieldRevisionID, field.TypeString, value)

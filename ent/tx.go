@@ -38,6 +38,8 @@ type Tx struct {
 	Invite *InviteClient
 	// Job is the client for interacting with the Job builders.
 	Job *JobClient
+	// KeyCheck is the client for interacting with the KeyCheck builders.
+	KeyCheck *KeyCheckClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
@@ -221,6 +223,7 @@ func (tx *Tx) init() {
 	tx.File = NewFileClient(tx.config)
 	tx.Invite = NewInviteClient(tx.config)
 	tx.Job = NewJobClient(tx.config)
+	tx.KeyCheck = NewKeyCheckClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.OpenAPISpec = NewOpenAPISpecClient(tx.config)
 	tx.OpenAPISpecVersion = NewOpenAPISpecVersionClient(tx.config)

@@ -10,6 +10,7 @@ import (
 	"github.com/folio/folio/internal/importer"
 	"github.com/folio/folio/internal/jobs"
 	"github.com/folio/folio/internal/openapi"
+	"github.com/folio/folio/internal/secrets"
 )
 
 //go:generate go run github.com/99designs/gqlgen generate
@@ -32,6 +33,10 @@ type Resolver struct {
 	// internal/openapi's defaults).
 	Jobs          *jobs.Runner
 	OpenAPILimits openapi.Limits
+	// Secrets seals the secrets kept in the database and opens them
+	// (graph/secrets.go); the app makes it from FOLIO_SECRET_KEY or the
+	// key file.
+	Secrets *secrets.Sealer
 
 	// published keeps published sites' navigation and rendered pages
 	// (sites_reader.go), made on first use.

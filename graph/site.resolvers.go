@@ -223,6 +223,10 @@ func (r *siteSectionGroupResolver) Sections(ctx context.Context, obj *ent.SiteSe
 	return r.GroupSections(ctx, obj)
 }
 
+func (r *siteShareLinkResolver) Key(ctx context.Context, obj *ent.SiteShareLink) (string, error) {
+	return r.ShareLinkKey(obj)
+}
+
 func (r *siteShareLinkResolver) Urls(ctx context.Context, obj *ent.SiteShareLink) (*model.SitePublishedURLs, error) {
 	u, err := r.ShareLinkPublishedURL(ctx, obj)
 	return &model.SitePublishedURLs{Published: u}, err

@@ -21,6 +21,7 @@ import (
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/paging"
+	"github.com/folio/folio/internal/secrets"
 )
 
 // Limits of a site's structure. They are the caps the cost model counts
@@ -212,7 +213,7 @@ func (r *Resolver) CreateSite(ctx context.Context, orgID string, in model.Create
 			spaces = []*ent.Space{sp}
 		}
 		created, err = tx.Site.Create().SetOrganizationID(orgID).SetTitle(title).SetType(typ).
-			SetVisibility(vis).SetAuthPrivateKey(ids.New() + ids.New()).Save(ctx)
+			SetVisibility(vis).SetAuthPrivateKeySealed(r.seal(secrets.SiteAuthKey, ids.New()+ids.New())).Save(ctx)
 		if err != nil {
 			return entError(err)
 		}

@@ -70,7 +70,11 @@ func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, args
 	}
 	creds := visitor.Credentials{}
 	if token != "" {
-		creds.Signed = visitor.VerifyToken(s.AuthPrivateKey, token)
+		key, err := r.SiteAuthKey(s)
+		if err != nil {
+			return nil, err
+		}
+		creds.Signed = visitor.VerifyToken(key, token)
 	}
 	if s.Visibility == site.VisibilityShareLink && shareKey != "" {
 		if creds.ShareKeyActive, err = r.SiteShareKeyActive(ctx, s.ID, shareKey); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/folio/folio/internal/customization"
 	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/paging"
+	"github.com/folio/folio/internal/secrets"
 )
 
 // MaxShareLinksPerSite bounds a site's share links (and Site.shareLinks).
@@ -72,7 +73,9 @@ func (r *Resolver) CreateSiteShareLink(ctx context.Context, orgID, siteID, name 
 	if n >= MaxShareLinksPerSite {
 		return nil, apperr.Conflictf("a site has at most %d share links", MaxShareLinksPerSite)
 	}
-	l, err := r.Client.SiteShareLink.Create().SetSiteID(s.ID).SetName(name).SetKey(ids.New() + ids.New()).Save(ctx)
+	key := ids.New() + ids.New()
+	l, err := r.Client.SiteShareLink.Create().SetSiteID(s.ID).SetName(name).SetKeySealed(r.seal(secrets.ShareLinkKey, key)).
+		SetKeyHash(r.Secrets.Lookup(secrets.ShareLinkKey, key)).Save(ctx)
 	return l, entError(err)
 }
 
@@ -114,7 +117,7 @@ func (r *Resolver) SitePublishingAuth(ctx context.Context, orgID, siteID string)
 	if err != nil {
 		return nil, err
 	}
-	return &model.SitePublishingAuth{PrivateKey: s.AuthPrivateKey, FallbackURL: s.AuthFallbackURL}, nil
+	return r.publishingAuth(s)
 }
 
 // UpdateSitePublishingAuth sets or (null) unsets the fallback URL; absent
@@ -140,7 +143,7 @@ func (r *Resolver) UpdateSitePublishingAuth(ctx context.Context, orgID, siteID s
 		}
 		r.forgetSite(ctx, s)
 	}
-	return &model.SitePublishingAuth{PrivateKey: s.AuthPrivateKey, FallbackURL: s.AuthFallbackURL}, nil
+	return r.publishingAuth(s)
 }
 
 // RegenerateSitePublishingAuth replaces the signing key: tokens signed with
@@ -150,11 +153,20 @@ func (r *Resolver) RegenerateSitePublishingAuth(ctx context.Context, orgID, site
 	if err != nil {
 		return nil, err
 	}
-	if s, err = r.Client.Site.UpdateOneID(s.ID).SetAuthPrivateKey(ids.New() + ids.New()).Save(ctx); err != nil {
+	if s, err = r.Client.Site.UpdateOneID(s.ID).SetAuthPrivateKeySealed(r.seal(secrets.SiteAuthKey, ids.New()+ids.New())).Save(ctx); err != nil {
 		return nil, err
 	}
 	r.forgetSite(ctx, s)
-	return &model.SitePublishingAuth{PrivateKey: s.AuthPrivateKey, FallbackURL: s.AuthFallbackURL}, nil
+	return r.publishingAuth(s)
+}
+
+// publishingAuth is site s's signing key, opened, and fallback URL.
+func (r *Resolver) publishingAuth(s *ent.Site) (*model.SitePublishingAuth, error) {
+	key, err := r.SiteAuthKey(s)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SitePublishingAuth{PrivateKey: key, FallbackURL: s.AuthFallbackURL}, nil
 }
 
 // CustomizationOf is a site's customization settings as JSON: the stored
@@ -233,6 +245,7 @@ func (r *Resolver) SiteShareKeyActive(ctx context.Context, siteID, key string) (
 	if siteID == "" || key == "" {
 		return false, nil
 	}
-	return r.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(siteID), sitesharelink.Key(key),
+	return r.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(siteID), // By its lookup hash: the key itself is sealed.
+		sitesharelink.KeyHash(r.Secrets.Lookup(secrets.ShareLinkKey, key)),
 		sitesharelink.Active(true)).Exist(ctx)
 }

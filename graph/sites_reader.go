@@ -103,8 +103,12 @@ func (r *Resolver) publishedStructure(ctx context.Context, s *ent.Site) (*publis
 	if err != nil {
 		return nil, err
 	}
+	key, err := r.SiteAuthKey(s)
+	if err != nil {
+		return nil, err
+	}
 	out := &published.Site{ID: s.ID, OrganizationID: s.OrganizationID, Title: s.Title, Visibility: s.Visibility.String(),
-		Customization: CustomizationOf(s), VisitorKey: s.AuthPrivateKey, Schema: SchemaOf(s)}
+		Customization: CustomizationOf(s), VisitorKey: key, Schema: SchemaOf(s)}
 	if s.Basename != nil {
 		out.Basename = *s.Basename
 	}

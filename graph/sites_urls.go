@@ -98,7 +98,11 @@ func (r *Resolver) ShareLinkPublishedURL(ctx context.Context, l *ent.SiteShareLi
 	if err != nil || !s.Published {
 		return nil, err
 	}
-	u := r.sitePath(siteName(s)) + "?shareKey=" + url.QueryEscape(l.Key)
+	key, err := r.ShareLinkKey(l)
+	if err != nil {
+		return nil, err
+	}
+	u := r.sitePath(siteName(s)) + "?shareKey=" + url.QueryEscape(key)
 	return &u, nil
 }
 

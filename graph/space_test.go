@@ -10,6 +10,7 @@ import (
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/ids"
+	"github.com/folio/folio/internal/secrets"
 	"github.com/folio/folio/internal/testkit"
 )
 
@@ -21,7 +22,7 @@ func seedSpaces(t *testing.T, s *testkit.Server, orgID string, parent *string, n
 	builders := make([]*ent.SpaceCreate, n)
 	for i := range builders {
 		builders[i] = s.Client().Space.Create().SetOrganizationID(orgID).SetNillableParentID(parent).
-			SetTitle(fmt.Sprintf("Space %d", i)).SetPosition(float64(i)).SetShareKey(ids.New()).SetDefaultLevel("inherit")
+			SetTitle(fmt.Sprintf("Space %d", i)).SetPosition(float64(i)).SetShareKeySealed(s.Seal(secrets.SpaceShareKey, ids.New())).SetDefaultLevel("inherit")
 	}
 	spaces := s.Client().Space.CreateBulk(builders...).SaveX(ctx)
 	for _, sp := range spaces {

@@ -18,6 +18,7 @@ import (
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/paging"
+	"github.com/folio/folio/internal/secrets"
 )
 
 // RestoreWindow is how long a deleted space can be restored. After it the
@@ -138,8 +139,14 @@ func (r *Resolver) ReadSpace(ctx context.Context, id string, shareKey *string) (
 		return s, err
 	}
 	shared, lerr := loader.For(ctx).SpaceByID.Load(ctx, id)()
-	if lerr == nil && shared.Visibility == space.VisibilityShareLink && shared.ShareKey == *shareKey {
-		return shared, nil
+	if lerr == nil && shared.Visibility == space.VisibilityShareLink {
+		key, kerr := r.SpaceShareKey(shared)
+		if kerr != nil {
+			return nil, kerr
+		}
+		if secrets.Equal(key, *shareKey) {
+			return shared, nil
+		}
 	}
 	return nil, err
 }
@@ -249,7 +256,7 @@ func (r *Resolver) createSpaceTx(ctx context.Context, tx *ent.Client, orgID stri
 		return nil, err
 	}
 	create := tx.Space.Create().SetID(spaceID).SetOrganizationID(orgID).SetNillableParentID(parent).
-		SetPosition(pos).SetShareKey(ids.New() + ids.New()).SetDefaultLevel(space.DefaultLevelInherit).
+		SetPosition(pos).SetShareKeySealed(r.seal(secrets.SpaceShareKey, ids.New()+ids.New())).SetDefaultLevel(space.DefaultLevelInherit).
 		SetRevisionID(initial.ID)
 	if v := in.Title.Value(); v != nil {
 		create.SetTitle(*v)
@@ -385,7 +392,7 @@ func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, e
 		}
 		create := tx.Space.Create().SetID(dupID).SetOrganizationID(s.OrganizationID).SetNillableParentID(s.ParentID).
 			SetTitle(s.Title).SetNillableEmoji(s.Emoji).SetVisibility(s.Visibility).
-			SetNillableEditMode(s.EditMode).SetPosition(pos).SetShareKey(ids.New() + ids.New()).
+			SetNillableEditMode(s.EditMode).SetPosition(pos).SetShareKeySealed(r.seal(secrets.SpaceShareKey, ids.New()+ids.New())).
 			SetRevisionID(rev.ID)
 		create.SetNillableDefaultLevel(s.DefaultLevel)
 		if dup, err = create.Save(ctx); err != nil {
@@ -549,7 +556,11 @@ func (r *Resolver) SpaceURLs(ctx context.Context, s *ent.Space) (*model.SpaceURL
 			if !access.AtLeast(role, access.Admin) {
 				return urls, nil
 			}
-			published += "?shareKey=" + s.ShareKey
+			key, err := r.SpaceShareKey(s)
+			if err != nil {
+				return nil, err
+			}
+			published += "?shareKey=" + key
 		}
 		urls.Published = &published
 	}

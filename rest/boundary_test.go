@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/secrets"
 	"github.com/folio/folio/internal/testkit"
 	"github.com/folio/folio/rest"
 )
@@ -238,7 +239,7 @@ func TestMembersWhoCannotSeeASpaceMeetNotFound(t *testing.T) {
 			t.Fatalf("a reader's bad limit: %d %s", resp.Status, resp.Body)
 		}
 		s.Call(t, "updateSpaceById", w.admin.Token, "PATCH", sp, map[string]any{"defaultLevel": nil, "visibility": "share-link"}, 200)
-		shareKey := s.Client().Space.GetX(context.Background(), w.space).ShareKey
+		shareKey := s.Open(t, secrets.SpaceShareKey, s.Client().Space.GetX(context.Background(), w.space).ShareKeySealed)
 		for _, c := range []struct{ method, path, body string }{
 			{"PATCH", sp, `{"title": `},
 			{"POST", sp + "/change-requests", `{"subject": "\u0000"}`},

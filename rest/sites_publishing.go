@@ -88,8 +88,11 @@ type siteURLs struct {
 }
 
 func (a *API) presentShareLink(ctx context.Context, l *ent.SiteShareLink) (any, error) {
-	out := shareLinkJSON{Object: "share-link", ID: l.ID, CreatedAt: timestamp(l.CreatedAt), Name: l.Name, Active: l.Active, Key: l.Key}
-	var err error
+	key, err := a.res.ShareLinkKey(l)
+	if err != nil {
+		return nil, err
+	}
+	out := shareLinkJSON{Object: "share-link", ID: l.ID, CreatedAt: timestamp(l.CreatedAt), Name: l.Name, Active: l.Active, Key: key}
 	out.URLs.Published, err = a.res.ShareLinkPublishedURL(ctx, l)
 	return out, err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/folio/folio/ent/sitesharelink"
 	"github.com/folio/folio/internal/customization"
+	"github.com/folio/folio/internal/secrets"
 	"github.com/folio/folio/internal/testkit"
 	"github.com/folio/folio/internal/visitorauth"
 )
@@ -193,7 +194,7 @@ func TestSitePublishingWorkflow(t *testing.T) {
 		s.Fail(t, "getSitePublishingAuthById", w.carol.Token, "GET", base+"/publishing/auth", nil, 403)
 		s.Fail(t, "regenerateSitePublishingAuthById", w.bob.Token, "POST", base+"/publishing/auth/regenerate", nil, 404)
 		auth = s.Call(t, "regenerateSitePublishingAuthById", w.alice.Token, "POST", base+"/publishing/auth/regenerate", nil, 200).JSON(t)
-		if auth["privateKey"] == oldKey || s.Client().Site.GetX(ctx, id).AuthPrivateKey != auth["privateKey"] {
+		if auth["privateKey"] == oldKey || s.Open(t, secrets.SiteAuthKey, s.Client().Site.GetX(ctx, id).AuthPrivateKeySealed) != auth["privateKey"] {
 			t.Fatalf("regenerated: %v", auth)
 		}
 		// A visitor token signed with the old key no longer verifies.
@@ -203,7 +204,7 @@ func TestSitePublishingWorkflow(t *testing.T) {
 			t.Fatal("a token of the old key verifies under the new one")
 		}
 		fresh, _ := visitorauth.Sign(auth["privateKey"].(string), map[string]any{"plan": "pro", "exp": exp})
-		if c, err := visitorauth.Verify(s.Client().Site.GetX(ctx, id).AuthPrivateKey, fresh, time.Now()); err != nil || c["plan"] != "pro" {
+		if c, err := visitorauth.Verify(s.Open(t, secrets.SiteAuthKey, s.Client().Site.GetX(ctx, id).AuthPrivateKeySealed), fresh, time.Now()); err != nil || c["plan"] != "pro" {
 			t.Fatalf("a token of the new key: %v %v", c, err)
 		}
 		auth = s.Call(t, "updateSitePublishingAuthById", w.alice.Token, "PATCH", base+"/publishing/auth", map[string]any{"fallbackURL": nil}, 200).JSON(t)

@@ -415,6 +415,19 @@ var (
 			},
 		},
 	}
+	// KeyChecksColumns holds the columns for the "key_checks" table.
+	KeyChecksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "sealed", Type: field.TypeString},
+	}
+	// KeyChecksTable holds the schema information for the "key_checks" table.
+	KeyChecksTable = &schema.Table{
+		Name:       "key_checks",
+		Columns:    KeyChecksColumns,
+		PrimaryKey: []*schema.Column{KeyChecksColumns[0]},
+	}
 	// MembersColumns holds the columns for the "members" table.
 	MembersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -830,7 +843,8 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "site_id", Type: field.TypeString},
 		{Name: "name", Type: field.TypeString},
-		{Name: "key", Type: field.TypeString, Unique: true},
+		{Name: "key", Type: field.TypeString},
+		{Name: "key_hash", Type: field.TypeString, Unique: true, Nullable: true},
 		{Name: "active", Type: field.TypeBool, Default: true},
 	}
 	// SiteShareLinksTable holds the schema information for the "site_share_links" table.
@@ -1071,6 +1085,7 @@ var (
 		FilesTable,
 		InvitesTable,
 		JobsTable,
+		KeyChecksTable,
 		MembersTable,
 		OpenAPISpecsTable,
 		OpenAPISpecVersionsTable,

@@ -42,6 +42,9 @@ type Invite func(*sql.Selector)
 // Job is the predicate function for job builders.
 type Job func(*sql.Selector)
 
+// KeyCheck is the predicate function for keycheck builders.
+type KeyCheck func(*sql.Selector)
+
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
 

@@ -41,7 +41,9 @@ func (Site) Fields() []ent.Field {
 		// Customization settings, as JSON; nil until set.
 		field.Text("customization").Optional().Nillable(),
 		// Key that signs visitor-auth tokens; regenerating invalidates them.
-		field.String("auth_private_key").Sensitive(),
+		// Sealed (internal/secrets, area secrets.SiteAuthKey): read it
+		// through Resolver.Secrets.Open.
+		field.String("auth_private_key_sealed").StorageKey("auth_private_key").Sensitive(),
 		field.String("auth_fallback_url").Optional().Nillable(),
 	}
 }
@@ -138,7 +140,11 @@ func (SiteShareLink) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("site_id").Immutable(),
 		field.String("name").Validate(length(1, 50)),
-		field.String("key").Sensitive().Unique(),
+		// The link's key, sealed (internal/secrets, area
+		// secrets.ShareLinkKey), and its lookup hash, which finds the link
+		// by key (nil only until the first start seals rows stored before).
+		field.String("key_sealed").StorageKey("key").Sensitive(),
+		field.String("key_hash").Optional().Nillable().Unique().Sensitive(),
 		field.Bool("active").Default(true),
 	}
 }

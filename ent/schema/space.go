@@ -26,8 +26,9 @@ func (Space) Fields() []ent.Field {
 		field.Enum("edit_mode").Values("live", "locked").Optional().Nillable(),
 		field.Enum("default_level").Values(DefaultLevels...).Optional().Nillable(),
 		field.Float("position"),
-		// Secret of share-link spaces.
-		field.String("share_key").Sensitive(),
+		// Secret of share-link spaces, sealed (internal/secrets, area
+		// secrets.SpaceShareKey).
+		field.String("share_key_sealed").StorageKey("share_key").Sensitive(),
 		// Active revision; empty until the space has content.
 		field.String("revision_id").Default(""),
 		// Last change-request number given out: numbers count up per space

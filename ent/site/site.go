@@ -40,8 +40,8 @@ const (
 	FieldAdaptiveSchemaUpdatedAt = "adaptive_schema_updated_at"
 	// FieldCustomization holds the string denoting the customization field in the database.
 	FieldCustomization = "customization"
-	// FieldAuthPrivateKey holds the string denoting the auth_private_key field in the database.
-	FieldAuthPrivateKey = "auth_private_key"
+	// FieldAuthPrivateKeySealed holds the string denoting the auth_private_key_sealed field in the database.
+	FieldAuthPrivateKeySealed = "auth_private_key"
 	// FieldAuthFallbackURL holds the string denoting the auth_fallback_url field in the database.
 	FieldAuthFallbackURL = "auth_fallback_url"
 	// Table holds the table name of the site in the database.
@@ -64,7 +64,7 @@ var Columns = []string{
 	FieldAdaptiveSchema,
 	FieldAdaptiveSchemaUpdatedAt,
 	FieldCustomization,
-	FieldAuthPrivateKey,
+	FieldAuthPrivateKeySealed,
 	FieldAuthFallbackURL,
 }
 
@@ -228,9 +228,9 @@ func ByCustomization(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCustomization, opts...).ToFunc()
 }
 
-// ByAuthPrivateKey orders the results by the auth_private_key field.
-func ByAuthPrivateKey(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldAuthPrivateKey, opts...).ToFunc()
+// ByAuthPrivateKeySealed orders the results by the auth_private_key_sealed field.
+func ByAuthPrivateKeySealed(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAuthPrivateKeySealed, opts...).ToFunc()
 }
 
 // ByAuthFallbackURL orders the results by the auth_fallback_url field.

@@ -119,9 +119,9 @@ func Customization(v string) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldCustomization, v))
 }
 
-// AuthPrivateKey applies equality check predicate on the "auth_private_key" field. It's identical to AuthPrivateKeyEQ.
-func AuthPrivateKey(v string) predicate.Site {
-	return predicate.Site(sql.FieldEQ(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealed applies equality check predicate on the "auth_private_key_sealed" field. It's identical to AuthPrivateKeySealedEQ.
+func AuthPrivateKeySealed(v string) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldAuthPrivateKeySealed, v))
 }
 
 // AuthFallbackURL applies equality check predicate on the "auth_fallback_url" field. It's identical to AuthFallbackURLEQ.
@@ -749,69 +749,69 @@ func CustomizationContainsFold(v string) predicate.Site {
 	return predicate.Site(sql.FieldContainsFold(FieldCustomization, v))
 }
 
-// AuthPrivateKeyEQ applies the EQ predicate on the "auth_private_key" field.
-func AuthPrivateKeyEQ(v string) predicate.Site {
-	return predicate.Site(sql.FieldEQ(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealedEQ applies the EQ predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedEQ(v string) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldAuthPrivateKeySealed, v))
 }
 
-// AuthPrivateKeyNEQ applies the NEQ predicate on the "auth_private_key" field.
-func AuthPrivateKeyNEQ(v string) predicate.Site {
-	return predicate.Site(sql.FieldNEQ(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealedNEQ applies the NEQ predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedNEQ(v string) predicate.Site {
+	return predicate.Site(sql.FieldNEQ(FieldAuthPrivateKeySealed, v))
 }
 
-// AuthPrivateKeyIn applies the In predicate on the "auth_private_key" field.
-func AuthPrivateKeyIn(vs ...string) predicate.Site {
-	return predicate.Site(sql.FieldIn(FieldAuthPrivateKey, vs...))
+// AuthPrivateKeySealedIn applies the In predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedIn(vs ...string) predicate.Site {
+	return predicate.Site(sql.FieldIn(FieldAuthPrivateKeySealed, vs...))
 }
 
-// AuthPrivateKeyNotIn applies the NotIn predicate on the "auth_private_key" field.
-func AuthPrivateKeyNotIn(vs ...string) predicate.Site {
-	return predicate.Site(sql.FieldNotIn(FieldAuthPrivateKey, vs...))
+// AuthPrivateKeySealedNotIn applies the NotIn predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedNotIn(vs ...string) predicate.Site {
+	return predicate.Site(sql.FieldNotIn(FieldAuthPrivateKeySealed, vs...))
 }
 
-// AuthPrivateKeyGT applies the GT predicate on the "auth_private_key" field.
-func AuthPrivateKeyGT(v string) predicate.Site {
-	return predicate.Site(sql.FieldGT(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealedGT applies the GT predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedGT(v string) predicate.Site {
+	return predicate.Site(sql.FieldGT(FieldAuthPrivateKeySealed, v))
 }
 
-// AuthPrivateKeyGTE applies the GTE predicate on the "auth_private_key" field.
-func AuthPrivateKeyGTE(v string) predicate.Site {
-	return predicate.Site(sql.FieldGTE(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealedGTE applies the GTE predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedGTE(v string) predicate.Site {
+	return predicate.Site(sql.FieldGTE(FieldAuthPrivateKeySealed, v))
 }
 
-// AuthPrivateKeyLT applies the LT predicate on the "auth_private_key" field.
-func AuthPrivateKeyLT(v string) predicate.Site {
-	return predicate.Site(sql.FieldLT(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealedLT applies the LT predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedLT(v string) predicate.Site {
+	return predicate.Site(sql.FieldLT(FieldAuthPrivateKeySealed, v))
 }
 
-// AuthPrivateKeyLTE applies the LTE predicate on the "auth_private_key" field.
-func AuthPrivateKeyLTE(v string) predicate.Site {
-	return predicate.Site(sql.FieldLTE(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealedLTE applies the LTE predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedLTE(v string) predicate.Site {
+	return predicate.Site(sql.FieldLTE(FieldAuthPrivateKeySealed, v))
 }
 
-// AuthPrivateKeyContains applies the Contains predicate on the "auth_private_key" field.
-func AuthPrivateKeyContains(v string) predicate.Site {
-	return predicate.Site(sql.FieldContains(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealedContains applies the Contains predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedContains(v string) predicate.Site {
+	return predicate.Site(sql.FieldContains(FieldAuthPrivateKeySealed, v))
 }
 
-// AuthPrivateKeyHasPrefix applies the HasPrefix predicate on the "auth_private_key" field.
-func AuthPrivateKeyHasPrefix(v string) predicate.Site {
-	return predicate.Site(sql.FieldHasPrefix(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealedHasPrefix applies the HasPrefix predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedHasPrefix(v string) predicate.Site {
+	return predicate.Site(sql.FieldHasPrefix(FieldAuthPrivateKeySealed, v))
 }
 
-// AuthPrivateKeyHasSuffix applies the HasSuffix predicate on the "auth_private_key" field.
-func AuthPrivateKeyHasSuffix(v string) predicate.Site {
-	return predicate.Site(sql.FieldHasSuffix(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealedHasSuffix applies the HasSuffix predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedHasSuffix(v string) predicate.Site {
+	return predicate.Site(sql.FieldHasSuffix(FieldAuthPrivateKeySealed, v))
 }
 
-// AuthPrivateKeyEqualFold applies the EqualFold predicate on the "auth_private_key" field.
-func AuthPrivateKeyEqualFold(v string) predicate.Site {
-	return predicate.Site(sql.FieldEqualFold(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealedEqualFold applies the EqualFold predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedEqualFold(v string) predicate.Site {
+	return predicate.Site(sql.FieldEqualFold(FieldAuthPrivateKeySealed, v))
 }
 
-// AuthPrivateKeyContainsFold applies the ContainsFold predicate on the "auth_private_key" field.
-func AuthPrivateKeyContainsFold(v string) predicate.Site {
-	return predicate.Site(sql.FieldContainsFold(FieldAuthPrivateKey, v))
+// AuthPrivateKeySealedContainsFold applies the ContainsFold predicate on the "auth_private_key_sealed" field.
+func AuthPrivateKeySealedContainsFold(v string) predicate.Site {
+	return predicate.Site(sql.FieldContainsFold(FieldAuthPrivateKeySealed, v))
 }
 
 // AuthFallbackURLEQ applies the EQ predicate on the "auth_fallback_url" field.

@@ -21,8 +21,10 @@ const (
 	FieldSiteID = "site_id"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
-	// FieldKey holds the string denoting the key field in the database.
-	FieldKey = "key"
+	// FieldKeySealed holds the string denoting the key_sealed field in the database.
+	FieldKeySealed = "key"
+	// FieldKeyHash holds the string denoting the key_hash field in the database.
+	FieldKeyHash = "key_hash"
 	// FieldActive holds the string denoting the active field in the database.
 	FieldActive = "active"
 	// Table holds the table name of the sitesharelink in the database.
@@ -36,7 +38,8 @@ var Columns = []string{
 	FieldUpdatedAt,
 	FieldSiteID,
 	FieldName,
-	FieldKey,
+	FieldKeySealed,
+	FieldKeyHash,
 	FieldActive,
 }
 
@@ -95,9 +98,14 @@ func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
 }
 
-// ByKey orders the results by the key field.
-func ByKey(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldKey, opts...).ToFunc()
+// ByKeySealed orders the results by the key_sealed field.
+func ByKeySealed(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldKeySealed, opts...).ToFunc()
+}
+
+// ByKeyHash orders the results by the key_hash field.
+func ByKeyHash(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldKeyHash, opts...).ToFunc()
 }
 
 // ByActive orders the results by the active field.

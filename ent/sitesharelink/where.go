@@ -84,9 +84,14 @@ func Name(v string) predicate.SiteShareLink {
 	return predicate.SiteShareLink(sql.FieldEQ(FieldName, v))
 }
 
-// Key applies equality check predicate on the "key" field. It's identical to KeyEQ.
-func Key(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldEQ(FieldKey, v))
+// KeySealed applies equality check predicate on the "key_sealed" field. It's identical to KeySealedEQ.
+func KeySealed(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldEQ(FieldKeySealed, v))
+}
+
+// KeyHash applies equality check predicate on the "key_hash" field. It's identical to KeyHashEQ.
+func KeyHash(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldEQ(FieldKeyHash, v))
 }
 
 // Active applies equality check predicate on the "active" field. It's identical to ActiveEQ.
@@ -304,69 +309,144 @@ func NameContainsFold(v string) predicate.SiteShareLink {
 	return predicate.SiteShareLink(sql.FieldContainsFold(FieldName, v))
 }
 
-// KeyEQ applies the EQ predicate on the "key" field.
-func KeyEQ(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldEQ(FieldKey, v))
+// KeySealedEQ applies the EQ predicate on the "key_sealed" field.
+func KeySealedEQ(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldEQ(FieldKeySealed, v))
 }
 
-// KeyNEQ applies the NEQ predicate on the "key" field.
-func KeyNEQ(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldNEQ(FieldKey, v))
+// KeySealedNEQ applies the NEQ predicate on the "key_sealed" field.
+func KeySealedNEQ(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldNEQ(FieldKeySealed, v))
 }
 
-// KeyIn applies the In predicate on the "key" field.
-func KeyIn(vs ...string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldIn(FieldKey, vs...))
+// KeySealedIn applies the In predicate on the "key_sealed" field.
+func KeySealedIn(vs ...string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldIn(FieldKeySealed, vs...))
 }
 
-// KeyNotIn applies the NotIn predicate on the "key" field.
-func KeyNotIn(vs ...string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldNotIn(FieldKey, vs...))
+// KeySealedNotIn applies the NotIn predicate on the "key_sealed" field.
+func KeySealedNotIn(vs ...string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldNotIn(FieldKeySealed, vs...))
 }
 
-// KeyGT applies the GT predicate on the "key" field.
-func KeyGT(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldGT(FieldKey, v))
+// KeySealedGT applies the GT predicate on the "key_sealed" field.
+func KeySealedGT(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldGT(FieldKeySealed, v))
 }
 
-// KeyGTE applies the GTE predicate on the "key" field.
-func KeyGTE(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldGTE(FieldKey, v))
+// KeySealedGTE applies the GTE predicate on the "key_sealed" field.
+func KeySealedGTE(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldGTE(FieldKeySealed, v))
 }
 
-// KeyLT applies the LT predicate on the "key" field.
-func KeyLT(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldLT(FieldKey, v))
+// KeySealedLT applies the LT predicate on the "key_sealed" field.
+func KeySealedLT(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldLT(FieldKeySealed, v))
 }
 
-// KeyLTE applies the LTE predicate on the "key" field.
-func KeyLTE(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldLTE(FieldKey, v))
+// KeySealedLTE applies the LTE predicate on the "key_sealed" field.
+func KeySealedLTE(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldLTE(FieldKeySealed, v))
 }
 
-// KeyContains applies the Contains predicate on the "key" field.
-func KeyContains(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldContains(FieldKey, v))
+// KeySealedContains applies the Contains predicate on the "key_sealed" field.
+func KeySealedContains(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldContains(FieldKeySealed, v))
 }
 
-// KeyHasPrefix applies the HasPrefix predicate on the "key" field.
-func KeyHasPrefix(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldHasPrefix(FieldKey, v))
+// KeySealedHasPrefix applies the HasPrefix predicate on the "key_sealed" field.
+func KeySealedHasPrefix(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldHasPrefix(FieldKeySealed, v))
 }
 
-// KeyHasSuffix applies the HasSuffix predicate on the "key" field.
-func KeyHasSuffix(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldHasSuffix(FieldKey, v))
+// KeySealedHasSuffix applies the HasSuffix predicate on the "key_sealed" field.
+func KeySealedHasSuffix(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldHasSuffix(FieldKeySealed, v))
 }
 
-// KeyEqualFold applies the EqualFold predicate on the "key" field.
-func KeyEqualFold(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldEqualFold(FieldKey, v))
+// KeySealedEqualFold applies the EqualFold predicate on the "key_sealed" field.
+func KeySealedEqualFold(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldEqualFold(FieldKeySealed, v))
 }
 
-// KeyContainsFold applies the ContainsFold predicate on the "key" field.
-func KeyContainsFold(v string) predicate.SiteShareLink {
-	return predicate.SiteShareLink(sql.FieldContainsFold(FieldKey, v))
+// KeySealedContainsFold applies the ContainsFold predicate on the "key_sealed" field.
+func KeySealedContainsFold(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldContainsFold(FieldKeySealed, v))
+}
+
+// KeyHashEQ applies the EQ predicate on the "key_hash" field.
+func KeyHashEQ(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldEQ(FieldKeyHash, v))
+}
+
+// KeyHashNEQ applies the NEQ predicate on the "key_hash" field.
+func KeyHashNEQ(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldNEQ(FieldKeyHash, v))
+}
+
+// KeyHashIn applies the In predicate on the "key_hash" field.
+func KeyHashIn(vs ...string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldIn(FieldKeyHash, vs...))
+}
+
+// KeyHashNotIn applies the NotIn predicate on the "key_hash" field.
+func KeyHashNotIn(vs ...string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldNotIn(FieldKeyHash, vs...))
+}
+
+// KeyHashGT applies the GT predicate on the "key_hash" field.
+func KeyHashGT(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldGT(FieldKeyHash, v))
+}
+
+// KeyHashGTE applies the GTE predicate on the "key_hash" field.
+func KeyHashGTE(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldGTE(FieldKeyHash, v))
+}
+
+// KeyHashLT applies the LT predicate on the "key_hash" field.
+func KeyHashLT(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldLT(FieldKeyHash, v))
+}
+
+// KeyHashLTE applies the LTE predicate on the "key_hash" field.
+func KeyHashLTE(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldLTE(FieldKeyHash, v))
+}
+
+// KeyHashContains applies the Contains predicate on the "key_hash" field.
+func KeyHashContains(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldContains(FieldKeyHash, v))
+}
+
+// KeyHashHasPrefix applies the HasPrefix predicate on the "key_hash" field.
+func KeyHashHasPrefix(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldHasPrefix(FieldKeyHash, v))
+}
+
+// KeyHashHasSuffix applies the HasSuffix predicate on the "key_hash" field.
+func KeyHashHasSuffix(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldHasSuffix(FieldKeyHash, v))
+}
+
+// KeyHashIsNil applies the IsNil predicate on the "key_hash" field.
+func KeyHashIsNil() predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldIsNull(FieldKeyHash))
+}
+
+// KeyHashNotNil applies the NotNil predicate on the "key_hash" field.
+func KeyHashNotNil() predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldNotNull(FieldKeyHash))
+}
+
+// KeyHashEqualFold applies the EqualFold predicate on the "key_hash" field.
+func KeyHashEqualFold(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldEqualFold(FieldKeyHash, v))
+}
+
+// KeyHashContainsFold applies the ContainsFold predicate on the "key_hash" field.
+func KeyHashContainsFold(v string) predicate.SiteShareLink {
+	return predicate.SiteShareLink(sql.FieldContainsFold(FieldKeyHash, v))
 }
 
 // ActiveEQ applies the EQ predicate on the "active" field.

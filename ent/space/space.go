@@ -35,8 +35,8 @@ const (
 	FieldDefaultLevel = "default_level"
 	// FieldPosition holds the string denoting the position field in the database.
 	FieldPosition = "position"
-	// FieldShareKey holds the string denoting the share_key field in the database.
-	FieldShareKey = "share_key"
+	// FieldShareKeySealed holds the string denoting the share_key_sealed field in the database.
+	FieldShareKeySealed = "share_key"
 	// FieldRevisionID holds the string denoting the revision_id field in the database.
 	FieldRevisionID = "revision_id"
 	// FieldChangeRequestSeq holds the string denoting the change_request_seq field in the database.
@@ -105,7 +105,7 @@ var Columns = []string{
 	FieldEditMode,
 	FieldDefaultLevel,
 	FieldPosition,
-	FieldShareKey,
+	FieldShareKeySealed,
 	FieldRevisionID,
 	FieldChangeRequestSeq,
 	FieldDeletedAt,
@@ -283,9 +283,9 @@ func ByPosition(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPosition, opts...).ToFunc()
 }
 
-// ByShareKey orders the results by the share_key field.
-func ByShareKey(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldShareKey, opts...).ToFunc()
+// ByShareKeySealed orders the results by the share_key_sealed field.
+func ByShareKeySealed(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldShareKeySealed, opts...).ToFunc()
 }
 
 // ByRevisionID orders the results by the revision_id field.

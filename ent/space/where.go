@@ -100,9 +100,9 @@ func Position(v float64) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldPosition, v))
 }
 
-// ShareKey applies equality check predicate on the "share_key" field. It's identical to ShareKeyEQ.
-func ShareKey(v string) predicate.Space {
-	return predicate.Space(sql.FieldEQ(FieldShareKey, v))
+// ShareKeySealed applies equality check predicate on the "share_key_sealed" field. It's identical to ShareKeySealedEQ.
+func ShareKeySealed(v string) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldShareKeySealed, v))
 }
 
 // RevisionID applies equality check predicate on the "revision_id" field. It's identical to RevisionIDEQ.
@@ -600,69 +600,69 @@ func PositionLTE(v float64) predicate.Space {
 	return predicate.Space(sql.FieldLTE(FieldPosition, v))
 }
 
-// ShareKeyEQ applies the EQ predicate on the "share_key" field.
-func ShareKeyEQ(v string) predicate.Space {
-	return predicate.Space(sql.FieldEQ(FieldShareKey, v))
+// ShareKeySealedEQ applies the EQ predicate on the "share_key_sealed" field.
+func ShareKeySealedEQ(v string) predicate.Space {
+	return predicate.Space(sql.FieldEQ(FieldShareKeySealed, v))
 }
 
-// ShareKeyNEQ applies the NEQ predicate on the "share_key" field.
-func ShareKeyNEQ(v string) predicate.Space {
-	return predicate.Space(sql.FieldNEQ(FieldShareKey, v))
+// ShareKeySealedNEQ applies the NEQ predicate on the "share_key_sealed" field.
+func ShareKeySealedNEQ(v string) predicate.Space {
+	return predicate.Space(sql.FieldNEQ(FieldShareKeySealed, v))
 }
 
-// ShareKeyIn applies the In predicate on the "share_key" field.
-func ShareKeyIn(vs ...string) predicate.Space {
-	return predicate.Space(sql.FieldIn(FieldShareKey, vs...))
+// ShareKeySealedIn applies the In predicate on the "share_key_sealed" field.
+func ShareKeySealedIn(vs ...string) predicate.Space {
+	return predicate.Space(sql.FieldIn(FieldShareKeySealed, vs...))
 }
 
-// ShareKeyNotIn applies the NotIn predicate on the "share_key" field.
-func ShareKeyNotIn(vs ...string) predicate.Space {
-	return predicate.Space(sql.FieldNotIn(FieldShareKey, vs...))
+// ShareKeySealedNotIn applies the NotIn predicate on the "share_key_sealed" field.
+func ShareKeySealedNotIn(vs ...string) predicate.Space {
+	return predicate.Space(sql.FieldNotIn(FieldShareKeySealed, vs...))
 }
 
-// ShareKeyGT applies the GT predicate on the "share_key" field.
-func ShareKeyGT(v string) predicate.Space {
-	return predicate.Space(sql.FieldGT(FieldShareKey, v))
+// ShareKeySealedGT applies the GT predicate on the "share_key_sealed" field.
+func ShareKeySealedGT(v string) predicate.Space {
+	return predicate.Space(sql.FieldGT(FieldShareKeySealed, v))
 }
 
-// ShareKeyGTE applies the GTE predicate on the "share_key" field.
-func ShareKeyGTE(v string) predicate.Space {
-	return predicate.Space(sql.FieldGTE(FieldShareKey, v))
+// ShareKeySealedGTE applies the GTE predicate on the "share_key_sealed" field.
+func ShareKeySealedGTE(v string) predicate.Space {
+	return predicate.Space(sql.FieldGTE(FieldShareKeySealed, v))
 }
 
-// ShareKeyLT applies the LT predicate on the "share_key" field.
-func ShareKeyLT(v string) predicate.Space {
-	return predicate.Space(sql.FieldLT(FieldShareKey, v))
+// ShareKeySealedLT applies the LT predicate on the "share_key_sealed" field.
+func ShareKeySealedLT(v string) predicate.Space {
+	return predicate.Space(sql.FieldLT(FieldShareKeySealed, v))
 }
 
-// ShareKeyLTE applies the LTE predicate on the "share_key" field.
-func ShareKeyLTE(v string) predicate.Space {
-	return predicate.Space(sql.FieldLTE(FieldShareKey, v))
+// ShareKeySealedLTE applies the LTE predicate on the "share_key_sealed" field.
+func ShareKeySealedLTE(v string) predicate.Space {
+	return predicate.Space(sql.FieldLTE(FieldShareKeySealed, v))
 }
 
-// ShareKeyContains applies the Contains predicate on the "share_key" field.
-func ShareKeyContains(v string) predicate.Space {
-	return predicate.Space(sql.FieldContains(FieldShareKey, v))
+// ShareKeySealedContains applies the Contains predicate on the "share_key_sealed" field.
+func ShareKeySealedContains(v string) predicate.Space {
+	return predicate.Space(sql.FieldContains(FieldShareKeySealed, v))
 }
 
-// ShareKeyHasPrefix applies the HasPrefix predicate on the "share_key" field.
-func ShareKeyHasPrefix(v string) predicate.Space {
-	return predicate.Space(sql.FieldHasPrefix(FieldShareKey, v))
+// ShareKeySealedHasPrefix applies the HasPrefix predicate on the "share_key_sealed" field.
+func ShareKeySealedHasPrefix(v string) predicate.Space {
+	return predicate.Space(sql.FieldHasPrefix(FieldShareKeySealed, v))
 }
 
-// ShareKeyHasSuffix applies the HasSuffix predicate on the "share_key" field.
-func ShareKeyHasSuffix(v string) predicate.Space {
-	return predicate.Space(sql.FieldHasSuffix(FieldShareKey, v))
+// ShareKeySealedHasSuffix applies the HasSuffix predicate on the "share_key_sealed" field.
+func ShareKeySealedHasSuffix(v string) predicate.Space {
+	return predicate.Space(sql.FieldHasSuffix(FieldShareKeySealed, v))
 }
 
-// ShareKeyEqualFold applies the EqualFold predicate on the "share_key" field.
-func ShareKeyEqualFold(v string) predicate.Space {
-	return predicate.Space(sql.FieldEqualFold(FieldShareKey, v))
+// ShareKeySealedEqualFold applies the EqualFold predicate on the "share_key_sealed" field.
+func ShareKeySealedEqualFold(v string) predicate.Space {
+	return predicate.Space(sql.FieldEqualFold(FieldShareKeySealed, v))
 }
 
-// ShareKeyContainsFold applies the ContainsFold predicate on the "share_key" field.
-func ShareKeyContainsFold(v string) predicate.Space {
-	return predicate.Space(sql.FieldContainsFold(FieldShareKey, v))
+// ShareKeySealedContainsFold applies the ContainsFold predicate on the "share_key_sealed" field.
+func ShareKeySealedContainsFold(v string) predicate.Space {
+	return predicate.Space(sql.FieldContainsFold(FieldShareKeySealed, v))
 }
 
 // RevisionIDEQ applies the EQ predicate on the "revision_id" field.

@@ -1337,6 +1337,8 @@ type SiteSectionGroupResolver interface {
 	Sections(ctx context.Context, obj *ent.SiteSectionGroup) ([]*ent.SiteSection, error)
 }
 type SiteShareLinkResolver interface {
+	Key(ctx context.Context, obj *ent.SiteShareLink) (string, error)
+
 	Urls(ctx context.Context, obj *ent.SiteShareLink) (*model.SitePublishedURLs, error)
 }
 type SiteSpaceResolver interface {
@@ -31462,7 +31464,7 @@ func (ec *executionContext) _SiteShareLink_key(ctx context.Context, field graphq
 			return ec.fieldContext_SiteShareLink_key(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Key, nil
+			return ec.Resolvers.SiteShareLink().Key(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -31473,7 +31475,7 @@ func (ec *executionContext) _SiteShareLink_key(ctx context.Context, field graphq
 	)
 }
 func (ec *executionContext) fieldContext_SiteShareLink_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SiteShareLink", field, false, false, "String")
+	return graphql.NewScalarFieldContext("SiteShareLink", field, true, true, "String")
 }
 
 func (ec *executionContext) _SiteShareLink_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteShareLink) (ret graphql.Marshaler) {
@@ -43658,10 +43660,11 @@ func (ec *executionContext) _SiteShareLink(ctx context.Context, sel ast.Selectio
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "key":
-			out.Values[i] = ec._SiteShareLink_key(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteShareLink_key(ctx, field, obj)
+				})
 		case "createdAt":
 			out.Values[i] = ec._SiteShareLink_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {

@@ -38,7 +38,10 @@ type App struct {
 	Metrics *prometheus.Registry
 	// Reader serves the published sites (/s/ and mapped hosts).
 	Reader *reader.Handler
-	life   *lifecycle
+	// MadeKeyFile is the key file of the database's secrets when this
+	// start made it (SQLite's first start), for the banner; else "".
+	MadeKeyFile string
+	life        *lifecycle
 }
 
 // siteHosts reads FOLIO_SITE_HOSTS, refusing the base URL's own host: it
@@ -73,6 +76,11 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 		Fetcher: fetch.Fetcher{AllowPrivate: cfg.AllowPrivateFetch, MaxBytes: MaxFetchBytes},
 		Imports: &importer.Gate{Max: cfg.MaxImports},
 	}
+	sealer, madeKeyFile, err := openSecrets(context.Background(), cfg, d, logger)
+	if err != nil {
+		return nil, err
+	}
+	res.Secrets = sealer
 	hosts, err := siteHosts(cfg)
 	if err != nil {
 		return nil, err
@@ -81,7 +89,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("FOLIO_CORS_ORIGINS: %w", err)
 	}
-	a := &App{Config: cfg, DB: d, Resolver: res, life: newLifecycle(), Reader: reader.New(res, cfg.PublicBaseURL(), hosts),
+	a := &App{Config: cfg, DB: d, Resolver: res, life: newLifecycle(), MadeKeyFile: madeKeyFile, Reader: reader.New(res, cfg.PublicBaseURL(), hosts),
 		Metrics: metrics.Registry(d.SQL, d.Dialect, Version())}
 	metrics.Imports(res.Imports)
 	res.OpenAPILimits.FetchTime = cfg.OpenAPIFetchTimeout

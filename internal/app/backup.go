@@ -2,6 +2,7 @@ package app
 
 import (
 	"archive/tar"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"database/sql"
@@ -20,11 +21,13 @@ import (
 	"github.com/folio/folio/internal/db"
 )
 
-// A backup is a gzipped tar: backupManifest first, then the SQLite database
+// A backup is a gzipped tar: backupManifest first, then the key of the
+// database's secrets (secret.key) when asked for, then the SQLite database
 // as one consistent file (folio.db), then the blob directory's files under
 // blobs/ when the blobs are on a local disk.
 const (
 	backupManifest = "folio-backup.json"
+	backupKey      = "secret.key"
 	backupDatabase = "folio.db"
 	backupBlobs    = "blobs/"
 	backupFormat   = 1
@@ -35,6 +38,15 @@ type manifest struct {
 	Version string    `json:"version"`
 	Created time.Time `json:"created"`
 	Blobs   bool      `json:"blobs"` // the blob directory is in the backup
+	Key     bool      `json:"key"`   // the key of the database's secrets is
+}
+
+// BackupOptions are the choices of a backup.
+type BackupOptions struct {
+	// IncludeKey adds the key of the database's secrets (the key file, or
+	// FOLIO_SECRET_KEY): without it, the backup's secrets stay sealed for
+	// whoever reads the backup, and restoring needs the key kept apart.
+	IncludeKey bool
 }
 
 // BackupSummary says what a backup or a restore copied.
@@ -42,6 +54,7 @@ type BackupSummary struct {
 	DatabaseBytes int64
 	Blobs         int  // files of the blob directory
 	BlobsIncluded bool // false: the blobs are in a store the backup does not copy
+	KeyIncluded   bool // the key of the database's secrets is in the backup
 }
 
 // ErrPostgresBackup refuses a backup of a PostgreSQL database: its own tools
@@ -55,10 +68,21 @@ var ErrPostgresBackup = errors.New("the database is PostgreSQL: back it up with 
 // after it. A blob is stored before the row that names it commits and is
 // never changed afterwards (blobs are content-addressed), so every blob the
 // copied database names is in the blob directory by then.
-func Backup(ctx context.Context, cfg Config, out io.Writer) (BackupSummary, error) {
+func Backup(ctx context.Context, cfg Config, out io.Writer, opts BackupOptions) (BackupSummary, error) {
 	var sum BackupSummary
 	if db.IsPostgres(cfg.DatabaseURL) {
 		return sum, ErrPostgresBackup
+	}
+	var key []byte
+	if opts.IncludeKey {
+		k, found, err := cfg.secretKey()
+		if err != nil {
+			return sum, err
+		}
+		if !found {
+			return sum, fmt.Errorf("no key to include: %s does not exist and FOLIO_SECRET_KEY is not set", cfg.KeyFile())
+		}
+		key, sum.KeyIncluded = []byte(k.String()+"\n"), true
 	}
 	src := db.SQLitePath(cfg.DatabaseURL, cfg.DataDir)
 	if _, err := os.Stat(src); err != nil {
@@ -78,9 +102,14 @@ func Backup(ctx context.Context, cfg Config, out io.Writer) (BackupSummary, erro
 	tw := tar.NewWriter(gz)
 	blobDir, local := blob.LocalDir(cfg.BlobURL, cfg.DataDir)
 	sum.BlobsIncluded = local
-	m, _ := json.Marshal(manifest{Format: backupFormat, Version: Version(), Created: time.Now().UTC(), Blobs: local})
+	m, _ := json.Marshal(manifest{Format: backupFormat, Version: Version(), Created: time.Now().UTC(), Blobs: local, Key: key != nil})
 	if err := writeEntry(tw, backupManifest, int64(len(m)), strings.NewReader(string(m))); err != nil {
 		return sum, err
+	}
+	if key != nil {
+		if err := writeEntry(tw, backupKey, int64(len(key)), bytes.NewReader(key)); err != nil {
+			return sum, err
+		}
 	}
 	if sum.DatabaseBytes, err = writeFile(tw, backupDatabase, snapshot); err != nil {
 		return sum, err
@@ -140,7 +169,7 @@ func writeFile(tw *tar.Writer, name, p string) (int64, error) {
 }
 
 func writeEntry(tw *tar.Writer, name string, size int64, r io.Reader) error {
-	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: size, ModTime: time.Now(), Typeflag: tar.TypeReg}); err != nil {
+	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: size, ModTime: time.Now(), Typeflag: tar.TypeReg}); err != nil {
 		return err
 	}
 	_, err := io.Copy(tw, io.LimitReader(r, size))
@@ -160,6 +189,9 @@ func Restore(ctx context.Context, cfg Config, in io.Reader) (BackupSummary, erro
 	dst := db.SQLitePath(cfg.DatabaseURL, cfg.DataDir)
 	if _, err := os.Stat(dst); err == nil {
 		return sum, fmt.Errorf("a database is already at %s: restore into an empty data directory", absolute(dst))
+	}
+	if _, err := os.Stat(cfg.KeyFile()); err == nil {
+		return sum, fmt.Errorf("a key file is already at %s: restore into an empty data directory", cfg.KeyFile())
 	}
 	blobDir, local := blob.LocalDir(cfg.BlobURL, cfg.DataDir)
 	if local {
@@ -184,11 +216,12 @@ func Restore(ctx context.Context, cfg Config, in io.Reader) (BackupSummary, erro
 		return sum, errors.New("the backup holds a blob directory but FOLIO_BLOB_URL is not a local directory: restore with FOLIO_BLOB_URL empty or file://")
 	}
 	sum.BlobsIncluded = m.Blobs
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return sum, err
 	}
-	partial := dst + ".restoring"
+	partial, partialKey := dst+".restoring", cfg.KeyFile()+".restoring"
 	defer os.Remove(partial)
+	defer os.Remove(partialKey)
 	gotDB := false
 	for {
 		hdr, err := tr.Next()
@@ -202,6 +235,14 @@ func Restore(ctx context.Context, cfg Config, in io.Reader) (BackupSummary, erro
 			return sum, err
 		}
 		switch name := hdr.Name; {
+		case name == backupKey && m.Key:
+			if err := os.MkdirAll(filepath.Dir(partialKey), 0o700); err != nil {
+				return sum, err
+			}
+			if _, err := copyOut(tr, partialKey); err != nil {
+				return sum, err
+			}
+			sum.KeyIncluded = true
 		case name == backupDatabase:
 			if sum.DatabaseBytes, err = copyOut(tr, partial); err != nil {
 				return sum, err
@@ -213,7 +254,7 @@ func Restore(ctx context.Context, cfg Config, in io.Reader) (BackupSummary, erro
 				return sum, fmt.Errorf("the backup names a blob outside its directory: %q", name)
 			}
 			p := filepath.Join(blobDir, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 				return sum, err
 			}
 			if _, err := copyOut(tr, p); err != nil {
@@ -227,11 +268,20 @@ func Restore(ctx context.Context, cfg Config, in io.Reader) (BackupSummary, erro
 	if !gotDB {
 		return sum, errors.New("the backup holds no database")
 	}
+	if m.Key != sum.KeyIncluded {
+		return sum, errors.New("the backup's manifest names a key it does not hold")
+	}
+	if sum.KeyIncluded {
+		if err := os.Rename(partialKey, cfg.KeyFile()); err != nil {
+			return sum, err
+		}
+	}
 	return sum, os.Rename(partial, dst)
 }
 
 func copyOut(r io.Reader, p string) (int64, error) {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	// Owner only, as the server makes them (README "Secrets at rest").
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return 0, err
 	}

@@ -71,7 +71,7 @@ func TestBackupUnderLoad(t *testing.T) {
 	before := append([]string(nil), acked...)
 	mu.Unlock()
 	var backup bytes.Buffer
-	sum, err := app.Backup(ctx, s.App.Config, &backup)
+	sum, err := app.Backup(ctx, s.App.Config, &backup, app.BackupOptions{IncludeKey: true})
 	close(stop)
 	wg.Wait()
 	if err != nil {
@@ -148,7 +148,7 @@ func TestBackupUnderLoad(t *testing.T) {
 	if _, err := app.Restore(ctx, empty, strings.NewReader("not a backup")); err == nil || !strings.Contains(err.Error(), "not a folio backup") {
 		t.Fatalf("restore of junk: %v", err)
 	}
-	if _, err := app.Backup(ctx, app.Config{DatabaseURL: "postgres://h/db"}, &backup); !errors.Is(err, app.ErrPostgresBackup) {
+	if _, err := app.Backup(ctx, app.Config{DatabaseURL: "postgres://h/db"}, &backup, app.BackupOptions{}); !errors.Is(err, app.ErrPostgresBackup) {
 		t.Fatalf("backup of PostgreSQL: %v", err)
 	}
 }

@@ -37,6 +37,9 @@ The token is shown only this once. Try it:
 GraphQL explorer: %s/graphql   (more tokens: folio token create --email you@example.com)
 
 `, a.Config.DatabaseLocation(), email, title, org, token, token, base, org, base)
+	if a.MadeKeyFile != "" {
+		fmt.Fprintf(out, "The key that seals the secrets in the database is in %s:\nback it up apart from the database (README: \"Secrets at rest\").\n\n", a.MadeKeyFile)
+	}
 	return nil
 }
 

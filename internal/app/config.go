@@ -23,6 +23,7 @@ import (
 
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/importer"
+	"github.com/folio/folio/internal/secrets"
 )
 
 // Config is every setting of the server. Each has an environment variable
@@ -75,6 +76,9 @@ type Config struct {
 	// whose pages may call /graphql and /v1 with a bearer token; empty:
 	// none (ParseOrigins reads it).
 	CORSOrigins string
+	// SecretKey seals the secrets stored in the database (base64 or hex of
+	// 32 bytes); empty: the key file of the data directory (SQLite only).
+	SecretKey string
 }
 
 // Kind is what a setting's text must be; it decides how the text is parsed
@@ -98,6 +102,8 @@ const (
 	HostMap Kind = "host map"
 	// Origins is scheme://host[:port] origins separated by commas.
 	Origins Kind = "origin list"
+	// SecretKey is 32 bytes in base64 or hex; never shown in messages.
+	SecretKey Kind = "secret key"
 )
 
 // Setting is one row of the Settings table.
@@ -190,6 +196,9 @@ var Settings = []Setting{
 	{Env: "FOLIO_CORS_ORIGINS", Flag: "cors-origins", Kind: Origins,
 		Meaning: "origins whose pages may call /graphql and /v1 with a bearer token (https://app.example.com,http://localhost:5173: exact, no path); empty for none (no cross-origin access)",
 		field:   func(c *Config) any { return &c.CORSOrigins }},
+	{Env: "FOLIO_SECRET_KEY", Flag: "secret-key", Kind: SecretKey,
+		Meaning: "key that seals the secrets stored in the database (signing keys, share keys): 32 bytes in base64 or hex (openssl rand -base64 32); required with PostgreSQL, the same on every instance; empty with SQLite for the key file secret.key in the data directory, made on the first start",
+		field:   func(c *Config) any { return &c.SecretKey }},
 }
 
 // Defaults is the configuration with every setting at its default.
@@ -269,6 +278,8 @@ func (s Setting) Placeholder() string {
 		return "HOST=SITE,…"
 	case Origins:
 		return "ORIGIN,…"
+	case SecretKey:
+		return "KEY"
 	}
 	return ""
 }
@@ -292,6 +303,8 @@ func (s Setting) Expected() string {
 		return "host=siteId pairs separated by commas, such as docs.example.com=8ZDSuZyNkbNxBkIx0qM1"
 	case Origins:
 		return "origins scheme://host[:port] separated by commas, such as https://app.example.com,http://localhost:5173"
+	case SecretKey:
+		return "32 bytes in base64 or as 64 hex digits, such as the output of openssl rand -base64 32"
 	}
 	return ""
 }
@@ -359,6 +372,9 @@ func (s Setting) check(text string) error {
 	case Origins:
 		_, err := ParseOrigins(text)
 		return err
+	case SecretKey:
+		_, err := secrets.ParseKey(text)
+		return err
 	default:
 		panic(fmt.Sprintf("settings table: %s has kind %q", s.Env, s.Kind))
 	}
@@ -399,6 +415,9 @@ func (s Setting) checkURL(text string) error {
 func (s Setting) shown(text string) string {
 	if s.Kind == URL {
 		return db.Redact(text)
+	}
+	if s.Kind == SecretKey {
+		return "(hidden)" // a key, even a mistyped one, is not printed
 	}
 	return text
 }
@@ -461,8 +480,14 @@ func (c Config) PrepareDataDir() error {
 	if err := checkDirectory(dir); err != nil {
 		return fmt.Errorf("data directory %s (FOLIO_DATA_DIR, --data-dir): %w", dir, err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// Owner only: the directory holds the database, the blobs and the key
+	// file (README "Secrets at rest"); one an older version made 0755 is
+	// tightened.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("data directory %s (FOLIO_DATA_DIR, --data-dir): cannot create it: %w", dir, err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("data directory %s (FOLIO_DATA_DIR, --data-dir): cannot make it private (mode 0700): %w", dir, err)
 	}
 	f, err := os.CreateTemp(dir, ".write-check-*")
 	if err != nil {

@@ -48,6 +48,8 @@ func badValues(t *testing.T, s app.Setting) []string {
 		return []string{"app.example.com", "https://app.example.com/", "https://app.example.com/app", "*",
 			"https://*.example.com", "https://app.example.com?x", "https://u@app.example.com", "https://app.example.com:99999",
 			"https://a.example.com,https://A.example.com", "https://", "null", "https://a.example.com,,https://b.example.com"}
+	case app.SecretKey:
+		return []string{"short-key-not-32", "c2VjcmV0", strings.Repeat("ab", 31), strings.Repeat("zz", 32), strings.Repeat("A", 44) + "=="}
 	}
 	t.Fatalf("%s: kind %q has no bad values: teach this test what it must refuse", s.Env, s.Kind)
 	return nil
@@ -69,8 +71,10 @@ func TestSettingsRefuseBadValues(t *testing.T) {
 				t.Errorf("%s=%q accepted", s.Env, bad)
 				continue
 			}
-			if msg := err.Error(); !strings.HasPrefix(msg, s.Env+"=") || !strings.Contains(msg, bad) || !strings.Contains(msg, "want ") {
-				t.Errorf("%s=%q: message %q does not name the variable, the value and what is expected", s.Env, bad, msg)
+			// A key, even a mistyped one, is never printed.
+			shown := s.Kind != app.SecretKey
+			if msg := err.Error(); !strings.HasPrefix(msg, s.Env+"=") || strings.Contains(msg, bad) != shown || !strings.Contains(msg, "want ") {
+				t.Errorf("%s=%q: message %q does not name the variable, the value (a key: hides it) and what is expected", s.Env, bad, msg)
 			}
 
 			fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -133,6 +137,7 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_JOB_BACKOFF":           "7s",
 		"FOLIO_OPENAPI_FETCH_TIMEOUT": "10s",
 		"FOLIO_CORS_ORIGINS":          "https://app.example.com, http://localhost:5173",
+		"FOLIO_SECRET_KEY":            "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=",
 	}
 	c := app.Defaults()
 	if err := c.ApplyEnv(getenv(good), nil); err != nil {
@@ -143,7 +148,7 @@ func TestSettingsTable(t *testing.T) {
 		ShutdownTimeout: 45 * time.Second, DrainDelay: 5 * time.Second, MetricsAddr: "127.0.0.1:9100", PurgeInterval: 90 * time.Minute, RequestTimeout: 5 * time.Second,
 		MaxResponseBytes: 2048, MaxImports: 4, SiteHosts: good["FOLIO_SITE_HOSTS"],
 		JobPoll: 2 * time.Second, JobLease: time.Minute, JobMaxAttempts: 3, JobBackoff: 7 * time.Second, OpenAPIFetchTimeout: 10 * time.Second,
-		CORSOrigins: good["FOLIO_CORS_ORIGINS"]}
+		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"]}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)
 	}

@@ -7,12 +7,14 @@ import (
 )
 
 // notSettings are FOLIO_ variables that are read outside the settings
-// table: by the test harness, the benchmarks and the commands' own options.
+// table: by the test harness, the benchmarks and the commands' own options
+// (folio secrets rotate reads the new key from FOLIO_NEW_SECRET_KEY).
 // They are known, so they draw no warning.
 var notSettings = []string{
 	"FOLIO_TEST_LOG", "FOLIO_TEST_MAIN", "FOLIO_TEST_LOAD", "FOLIO_TEST_STOP_THE_WORLD_GC",
 	"FOLIO_REQUIRE_POSTGRES", "FOLIO_REQUIRE_REFERENCE", "FOLIO_REFERENCE_DIR",
 	"FOLIO_SKIP_LOG", "FOLIO_READER_SCREENSHOT", "FOLIO_PERF_DIR",
+	"FOLIO_NEW_SECRET_KEY",
 }
 
 // UnknownEnv answers one warning for each FOLIO_ variable of environ (as

@@ -51,6 +51,8 @@ func startInstances(t *testing.T, n int, databaseURL, blobURL string) []*instanc
 	for i := range out {
 		cfg := app.Defaults()
 		cfg.DataDir, cfg.DatabaseURL, cfg.BlobURL = t.TempDir(), databaseURL, blobURL
+		// Instances of one database share its key, as in production.
+		cfg.SecretKey = testkit.SecretKey.String()
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -27,7 +28,10 @@ import (
 )
 
 // Store is a bucket of content-addressed blobs.
-type Store struct{ bucket *blob.Bucket }
+type Store struct {
+	bucket *blob.Bucket
+	dir    string // the data directory's blob directory; "" for another store
+}
 
 // ErrNotFound is returned for a key the store does not hold.
 var ErrNotFound = errors.New("blob not found")
@@ -40,10 +44,20 @@ func Open(ctx context.Context, rawURL, dataDir string) (*Store, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		// Owner only, as the rest of the data directory; blobs are
+		// written next to their place (no_tmp_dir), not in the shared
+		// temporary directory, and made 0600 (Put).
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("blob directory: %w", err)
 		}
-		rawURL = (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("blob directory: %w", err)
+		}
+		b, err := blob.OpenBucket(ctx, (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir), RawQuery: "dir_file_mode=0700&no_tmp_dir=1"}).String())
+		if err != nil {
+			return nil, fmt.Errorf("blob directory %s: %w", dir, err)
+		}
+		return &Store{bucket: b, dir: dir}, nil
 	}
 	b, err := blob.OpenBucket(ctx, rawURL)
 	if err != nil {
@@ -66,6 +80,14 @@ func (s *Store) Put(ctx context.Context, data []byte, contentType string) (strin
 		return key, nil
 	}
 	err := s.bucket.WriteAll(ctx, key, data, &blob.WriterOptions{ContentType: contentType})
+	if err == nil && s.dir != "" {
+		// The file driver makes files 0666 less the umask (0644 mostly).
+		for _, p := range []string{key, key + ".attrs"} {
+			if cerr := os.Chmod(filepath.Join(s.dir, p), 0o600); cerr != nil && !errors.Is(cerr, fs.ErrNotExist) {
+				err = cerr
+			}
+		}
+	}
 	return key, err
 }
 

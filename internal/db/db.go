@@ -6,7 +6,9 @@ package db
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -163,8 +165,11 @@ func SQLitePath(databaseURL, dataDir string) string {
 
 func openSQLite(databaseURL, dataDir string) (*sql.DB, error) {
 	path := SQLitePath(databaseURL, dataDir)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	if err := privateFiles(path); err != nil {
+		return nil, fmt.Errorf("database file: %w", err)
 	}
 	// Foreign keys are off per connection unless asked for; WAL lets readers
 	// run beside the single writer; the busy timeout queues writers instead
@@ -182,6 +187,27 @@ func openSQLite(databaseURL, dataDir string) (*sql.DB, error) {
 	raw.SetMaxOpenConns(16)
 	raw.SetMaxIdleConns(16)
 	return raw, nil
+}
+
+// privateFiles makes the SQLite file at path readable by its owner only:
+// created empty with mode 0600 when missing (SQLite takes an empty file as
+// an empty database), tightened to 0600 when an older version made it
+// 0644, with its -wal and -shm files. SQLite gives the -wal and -shm files
+// it creates later the database file's mode.
+func privateFiles(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		return f.Close()
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // Redact hides a password in a database URL before it is logged or shown.

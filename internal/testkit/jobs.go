@@ -52,6 +52,11 @@ func StartJobsOn(t testing.TB, kind, databaseURL string, tune func(*app.Config))
 	cfg.BlobURL = ""
 	cfg.DatabaseURL = databaseURL
 	cfg.AllowPrivateFetch = true
+	// Servers of one database (several instances) share its key, as in
+	// production: each has a data directory of its own.
+	if cfg.SecretKey == "" {
+		cfg.SecretKey = SecretKey.String()
+	}
 	FastJobs(&cfg)
 	if tune != nil {
 		tune(&cfg)

@@ -164,8 +164,17 @@ func start(t testing.TB, kind string, logger *slog.Logger) *Server {
 	cfg.AllowPrivateFetch = true
 	if kind == "postgres" {
 		cfg.DatabaseURL = freshPostgresSchema(t)
+		// Required with PostgreSQL; SQLite makes its key file, as in
+		// production.
+		if cfg.SecretKey == "" {
+			cfg.SecretKey = SecretKey.String()
+		}
 	} else {
 		cfg.DatabaseURL = "sqlite:" + filepath.Join(cfg.DataDir, "folio.db")
+	}
+	// As the server does before it opens the database (mode 0700).
+	if err := cfg.PrepareDataDir(); err != nil {
+		t.Fatal(err)
 	}
 	d, err := db.Open(ctx, cfg.DatabaseURL, cfg.DataDir)
 	if err != nil {

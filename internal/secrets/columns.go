@@ -1,0 +1,29 @@
+package secrets
+
+// Areas name the sealed columns; each is the associated data of its
+// ciphertexts, so a value moved to another column does not open.
+const (
+	// SiteAuthKey is the key that signs a site's visitor tokens.
+	SiteAuthKey = "sites.auth_private_key"
+	// SpaceShareKey is the secret of a share-link space.
+	SpaceShareKey = "spaces.share_key"
+	// ShareLinkKey is the key of a site's share link, looked up by equality
+	// through site_share_links.key_hash.
+	ShareLinkKey = "site_share_links.key"
+)
+
+// Column is a column of sealed values (Seal with Area), with the column of
+// their lookup hashes (Lookup with Area) when they are looked up by
+// equality. Every row of Table has an id column.
+type Column struct {
+	Table, Column, Lookup, Area string
+}
+
+// Columns is every sealed column. A new area that stores a secret adds its
+// column here: the start then seals values stored in clear (rows written
+// before the column was sealed) and `folio secrets rotate` re-seals them.
+var Columns = []Column{
+	{Table: "sites", Column: "auth_private_key", Area: SiteAuthKey},
+	{Table: "spaces", Column: "share_key", Area: SpaceShareKey},
+	{Table: "site_share_links", Column: "key", Lookup: "key_hash", Area: ShareLinkKey},
+}
