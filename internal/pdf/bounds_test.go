@@ -85,12 +85,11 @@ func TestRenderStopsWhenCancelled(t *testing.T) {
 	stop := errors.New("client left")
 	start := Work()
 	const at = 50
-	afterUnit = func() {
+	defer AfterUnit(func(context.Context) {
 		if Work()-start == at {
 			cancel(stop)
 		}
-	}
-	defer func() { afterUnit = nil }()
+	})()
 	_, err := Render(ctx, "Doc", paragraph(40_000), nil)
 	if !errors.Is(err, stop) {
 		t.Fatalf("err %v", err)

@@ -28,8 +28,14 @@ var work atomic.Int64
 // Work is the number of units laid out by every Render so far.
 func Work() int64 { return work.Load() }
 
-// afterUnit, when set (tests), runs after each unit is counted.
-var afterUnit func()
+// AfterUnit, when set (tests only), runs after each unit is counted, with
+// the render's context: a test stops a render at a known unit with it.
+func AfterUnit(fn func(ctx context.Context)) (restore func()) {
+	prev := afterUnit.Swap(&fn)
+	return func() { afterUnit.Store(prev) }
+}
+
+var afterUnit atomic.Pointer[func(ctx context.Context)]
 
 // next reports whether the next unit may be laid out, and counts it. Once
 // the context ends or the pages pass MaxPages it answers false for good,
@@ -47,8 +53,8 @@ func (r *renderer) next() bool {
 		return false
 	}
 	work.Add(1)
-	if afterUnit != nil {
-		afterUnit()
+	if fn := afterUnit.Load(); fn != nil {
+		(*fn)(r.ctx)
 	}
 	return true
 }
