@@ -28,8 +28,9 @@ var work atomic.Int64
 // Work is the number of units laid out by every Render so far.
 func Work() int64 { return work.Load() }
 
-// AfterUnit, when set (tests only), runs after each unit is counted, with
-// the render's context: a test stops a render at a known unit with it.
+// AfterUnit makes fn run (tests only) after each unit is counted, with the
+// render's context: a test stops a render at a known unit with it. Restore
+// puts back the hook before.
 func AfterUnit(fn func(ctx context.Context)) (restore func()) {
 	prev := afterUnit.Swap(&fn)
 	return func() { afterUnit.Store(prev) }
