@@ -244,7 +244,11 @@ func (c cli) backup(args []string) error {
 		return err
 	}
 	defer os.Remove(f.Name())
-	sum, err := app.Backup(context.Background(), cfg, f, opts)
+	// Ctrl-C or SIGTERM stops the copy between blobs, and the partial
+	// file is removed (the default handling would exit and leave it).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := app.Backup(ctx, cfg, f, opts)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -330,7 +334,9 @@ func (c cli) restore(args []string) error {
 		return err
 	}
 	defer f.Close()
-	sum, err := app.Restore(context.Background(), cfg, f)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := app.Restore(ctx, cfg, f) // stops between entries
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}

@@ -176,7 +176,7 @@ func (r *Resolver) fetchImport(ctx context.Context, rawURL, source string) (impo
 	case model.ImportHTML:
 		res, err = importer.HTML(body, final)
 	default:
-		res, err = importer.Zip(body)
+		res, err = importer.Zip(ctx, body)
 	}
 	if err != nil {
 		return fail(err)

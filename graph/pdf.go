@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/gate"
 	"github.com/folio/folio/internal/pdf"
 )
 
@@ -110,7 +112,21 @@ func (r *Resolver) printRevision(ctx context.Context, rev *ent.Revision, title, 
 		data, err := r.Blobs.Get(ctx, f.BlobKey)
 		return data, kind, err == nil
 	}
+	// A turn is held while the PDF is laid out and stored: each busies a
+	// processor and holds its document.
+	g := r.pdfGate()
+	release, err := g.Enter(ctx)
+	if errors.Is(err, gate.ErrBusy) {
+		return "", apperr.Unavailablef(g.RetryAfter(), "%d PDFs are already being printed: retry later", g.InFlight())
+	}
+	if err != nil { // the client left while waiting: nobody reads the answer
+		return "", apperr.Unavailablef(g.RetryAfter(), "the request ended while waiting for a turn to print")
+	}
+	defer release()
 	data, err := pdf.Render(ctx, title, pages, image)
+	if errors.Is(err, pdf.ErrTooManyPages) {
+		return "", &apperr.Error{Kind: apperr.TooLarge, Message: err.Error()}
+	}
 	if err != nil {
 		return "", err
 	}
@@ -124,6 +140,16 @@ func (r *Resolver) printRevision(ctx context.Context, rev *ent.Revision, title, 
 		return "", err
 	}
 	return r.BaseURL + "/downloads/" + dl.ID, nil
+}
+
+// defaultPDFs bounds PDFs of a Resolver built without a Gate.
+var defaultPDFs gate.Gate
+
+func (r *Resolver) pdfGate() *gate.Gate {
+	if r.PDFs != nil {
+		return r.PDFs
+	}
+	return &defaultPDFs
 }
 
 // Download finds a download that has not expired.

@@ -7,6 +7,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/internal/blob"
 	"github.com/folio/folio/internal/fetch"
+	"github.com/folio/folio/internal/gate"
 	"github.com/folio/folio/internal/importer"
 	"github.com/folio/folio/internal/jobs"
 	"github.com/folio/folio/internal/openapi"
@@ -28,6 +29,8 @@ type Resolver struct {
 	Fetcher fetch.Fetcher
 	// Imports bounds the imports in flight (nil: importer's defaults).
 	Imports *importer.Gate
+	// PDFs bounds the PDFs printed at once (nil: gate's defaults).
+	PDFs *gate.Gate
 	// Jobs runs background work (nil: jobs queue but nothing wakes the
 	// runner early); OpenAPILimits bound OpenAPI processing (zero fields:
 	// internal/openapi's defaults).

@@ -19,6 +19,7 @@ import (
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/explorer"
 	"github.com/folio/folio/internal/fetch"
+	"github.com/folio/folio/internal/gate"
 	"github.com/folio/folio/internal/importer"
 	"github.com/folio/folio/internal/metrics"
 	"github.com/folio/folio/internal/reader"
@@ -75,6 +76,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 		Blobs:   blobs,
 		Fetcher: fetch.Fetcher{AllowPrivate: cfg.AllowPrivateFetch, MaxBytes: MaxFetchBytes},
 		Imports: &importer.Gate{Max: cfg.MaxImports},
+		PDFs:    &gate.Gate{Max: cfg.MaxPDFs},
 	}
 	sealer, madeKeyFile, err := openSecrets(context.Background(), cfg, d, logger)
 	if err != nil {

@@ -116,6 +116,10 @@ func Backup(ctx context.Context, cfg Config, out io.Writer, opts BackupOptions) 
 	}
 	if local {
 		err := filepath.WalkDir(blobDir, func(p string, d fs.DirEntry, err error) error {
+			// A cancelled backup (the operator's Ctrl-C) copies no further blob.
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
 			if errors.Is(err, fs.ErrNotExist) && p == blobDir {
 				return fs.SkipDir // no blob yet
 			}

@@ -22,6 +22,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/internal/gate"
 	"github.com/folio/folio/internal/importer"
 	"github.com/folio/folio/internal/secrets"
 )
@@ -59,6 +60,9 @@ type Config struct {
 	// MaxImports is the number of imports that run at once (each may hold
 	// 100 MB unpacked); more wait their turn, then answer 503.
 	MaxImports int
+	// MaxPDFs is the number of PDFs printed at once (each holds its
+	// document and a processor); more wait their turn, then answer 503.
+	MaxPDFs int
 	// SiteHosts maps host names to the published sites they serve at /
 	// (host=siteId,…); ParseSiteHosts reads it.
 	SiteHosts string
@@ -175,6 +179,9 @@ var Settings = []Setting{
 	{Env: "FOLIO_MAX_IMPORTS", Flag: "max-imports", Kind: Number, Default: strconv.Itoa(importer.DefaultInFlight),
 		Meaning: "imports running at once (each may hold 100 MB unpacked); more wait up to 10 s, then 503",
 		field:   func(c *Config) any { return &c.MaxImports }},
+	{Env: "FOLIO_MAX_PDFS", Flag: "max-pdfs", Kind: Number, Default: strconv.Itoa(gate.DefaultInFlight),
+		Meaning: "PDFs printed at once (each busies a processor, up to 500 pages); more wait up to 10 s, then 503",
+		field:   func(c *Config) any { return &c.MaxPDFs }},
 	{Env: "FOLIO_SITE_HOSTS", Flag: "site-hosts", Kind: HostMap,
 		Meaning: "hosts that serve one published site each at / (docs.example.com=SITE_ID,help.example.org=SITE_ID); the base URL's own host cannot be one; empty for none",
 		field:   func(c *Config) any { return &c.SiteHosts }},

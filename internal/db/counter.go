@@ -9,11 +9,30 @@ import (
 )
 
 // Counter counts the SQL statements sent to the database. Tests read it to
-// hold nested reads to a cost that grows with depth, not with row count.
-type Counter struct{ n atomic.Int64 }
+// hold nested reads to a cost that grows with depth, not with row count,
+// and to check that cancelled work sends nothing more (OnStatement).
+type Counter struct {
+	n    atomic.Int64
+	hook atomic.Pointer[func(ctx context.Context)]
+}
 
 // Load returns the number of statements so far.
 func (c *Counter) Load() int64 { return c.n.Load() }
+
+// OnStatement makes fn run (tests only) with each statement's context once
+// the statement is counted, before it is sent: a test cancels work at a
+// known statement with it. Restore puts back the hook before.
+func (c *Counter) OnStatement(fn func(ctx context.Context)) (restore func()) {
+	prev := c.hook.Swap(&fn)
+	return func() { c.hook.Store(prev) }
+}
+
+func (c *Counter) add(ctx context.Context) {
+	c.n.Add(1)
+	if fn := c.hook.Load(); fn != nil {
+		(*fn)(ctx)
+	}
+}
 
 type countingDriver struct {
 	dialect.Driver
@@ -21,12 +40,12 @@ type countingDriver struct {
 }
 
 func (d *countingDriver) Exec(ctx context.Context, query string, args, v any) error {
-	d.counter.n.Add(1)
+	d.counter.add(ctx)
 	return d.Driver.Exec(ctx, query, args, v)
 }
 
 func (d *countingDriver) Query(ctx context.Context, query string, args, v any) error {
-	d.counter.n.Add(1)
+	d.counter.add(ctx)
 	return d.Driver.Query(ctx, query, args, v)
 }
 
@@ -44,12 +63,12 @@ type countingTx struct {
 }
 
 func (t *countingTx) Exec(ctx context.Context, query string, args, v any) error {
-	t.counter.n.Add(1)
+	t.counter.add(ctx)
 	return t.Tx.Exec(ctx, query, args, v)
 }
 
 func (t *countingTx) Query(ctx context.Context, query string, args, v any) error {
-	t.counter.n.Add(1)
+	t.counter.add(ctx)
 	return t.Tx.Query(ctx, query, args, v)
 }
 
@@ -61,21 +80,21 @@ type execQuerier interface {
 }
 
 func (d *countingDriver) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	d.counter.n.Add(1)
+	d.counter.add(ctx)
 	return d.Driver.(execQuerier).ExecContext(ctx, query, args...)
 }
 
 func (d *countingDriver) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	d.counter.n.Add(1)
+	d.counter.add(ctx)
 	return d.Driver.(execQuerier).QueryContext(ctx, query, args...)
 }
 
 func (t *countingTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	t.counter.n.Add(1)
+	t.counter.add(ctx)
 	return t.Tx.(execQuerier).ExecContext(ctx, query, args...)
 }
 
 func (t *countingTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	t.counter.n.Add(1)
+	t.counter.add(ctx)
 	return t.Tx.(execQuerier).QueryContext(ctx, query, args...)
 }

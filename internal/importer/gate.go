@@ -1,86 +1,17 @@
 package importer
 
-import (
-	"context"
-	"errors"
-	"sync"
-	"sync/atomic"
-	"time"
-)
+import "github.com/folio/folio/internal/gate"
 
-// Defaults of a Gate.
+// Imports are bounded by a gate.Gate (PDFs by another): each import may
+// hold its fetched source and up to MaxImportBytes of unpacked content
+// until it is written, so the turns bound the memory imports take together.
+type Gate = gate.Gate
+
+// Defaults of the import gate.
 const (
-	// DefaultInFlight imports run at once: each may hold its fetched source
-	// and up to MaxImportBytes of unpacked content until it is written.
-	DefaultInFlight = 2
-	// DefaultWait is how long an import past the bound waits for a turn.
-	DefaultWait = 10 * time.Second
+	DefaultInFlight = gate.DefaultInFlight
+	DefaultWait     = gate.DefaultWait
 )
 
 // ErrBusy reports an import that found no turn within the wait.
-var ErrBusy = errors.New("too many imports are running: retry later")
-
-// Gate bounds the imports in flight, the one thing that bounds the memory
-// imports take together. Set Max and Wait before the first Enter.
-type Gate struct {
-	Max  int           // imports at once; 0 means DefaultInFlight
-	Wait time.Duration // a caller's wait for a turn; 0 means DefaultWait
-
-	once    sync.Once
-	slots   chan struct{}
-	waiting atomic.Int64
-}
-
-// Enter waits for a turn: release ends it. It answers ErrBusy when no turn
-// came within the wait, and the context's error when ctx ends first (the
-// client left: nobody waits for an answer).
-func (g *Gate) Enter(ctx context.Context) (release func(), err error) {
-	g.init()
-	release = func() { <-g.slots }
-	select {
-	case g.slots <- struct{}{}:
-		return release, nil
-	default:
-	}
-	g.waiting.Add(1)
-	defer g.waiting.Add(-1)
-	timer := time.NewTimer(g.wait())
-	defer timer.Stop()
-	select {
-	case g.slots <- struct{}{}:
-		return release, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-timer.C:
-		return nil, ErrBusy
-	}
-}
-
-func (g *Gate) init() {
-	g.once.Do(func() {
-		n := g.Max
-		if n <= 0 {
-			n = DefaultInFlight
-		}
-		g.slots = make(chan struct{}, n)
-	})
-}
-
-func (g *Gate) wait() time.Duration {
-	if g.Wait > 0 {
-		return g.Wait
-	}
-	return DefaultWait
-}
-
-// RetryAfter is the wait to suggest to a caller turned away, in seconds.
-func (g *Gate) RetryAfter() int { return int((g.wait() + time.Second - 1) / time.Second) }
-
-// InFlight is the number of imports holding a turn.
-func (g *Gate) InFlight() int {
-	g.init()
-	return len(g.slots)
-}
-
-// Waiting is the number of callers waiting for a turn.
-func (g *Gate) Waiting() int { return int(g.waiting.Load()) }
+var ErrBusy = gate.ErrBusy

@@ -3,6 +3,7 @@ package importer
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/charmap"
@@ -35,8 +37,9 @@ var centralHeader = []byte("PK\x01\x02")
 // the entries read must fit MaxImportBytes together. Entries are then
 // unpacked one at a time into buffers of their declared size; the reader
 // fails an entry that runs past its declaration, so a lying header cannot
-// unpack more than it declared.
-func Zip(data []byte) (Result, error) {
+// unpack more than it declared. It stops between entries once ctx ends
+// (the client left, the request's time ran out), with ctx's error.
+func Zip(ctx context.Context, data []byte) (Result, error) {
 	// The reader builds a File for every header of the central directory,
 	// however many the end record announces; every header starts with the
 	// signature, so its count in the bytes bounds theirs.
@@ -87,6 +90,10 @@ func Zip(data []byte) (Result, error) {
 	res := Result{Total: len(entries)}
 	files := map[string]*File{}
 	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		unpacked.Add(1)
 		body, err := readEntry(e.file)
 		if err != nil {
 			return Result{}, &Error{Entry: e.full, Message: err.Error()}
@@ -241,3 +248,10 @@ func commonRoot(names []string) string {
 	}
 	return root + "/"
 }
+
+// unpacked counts the zip entries Zip has begun to unpack in this process;
+// tests read it (Unpacked) to count the work a cancelled import did.
+var unpacked atomic.Int64
+
+// Unpacked is the number of zip entries unpacked so far.
+func Unpacked() int64 { return unpacked.Load() }

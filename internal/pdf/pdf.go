@@ -28,20 +28,20 @@ type Page struct {
 // or ok false to print its alt text instead.
 type Image func(src string) (data []byte, kind string, ok bool)
 
-// Render prints pages into a PDF document. It stops between pages once ctx
-// is done (a space's PDF can take seconds: its client may have left, its
-// request's time run out), with ctx's cause.
+// Render prints pages into a PDF document. It stops between lines (see
+// layout.go) once ctx is done (its client left, its request's time ran
+// out), with ctx's cause, and answers ErrTooManyPages past MaxPages.
 func Render(ctx context.Context, title string, pages []Page, image Image) ([]byte, error) {
 	doc := fpdf.New("P", "mm", "A4", "")
 	doc.SetTitle(title, true)
 	doc.SetCreator("Folio", true)
 	doc.SetMargins(20, 20, 20)
 	doc.SetAutoPageBreak(true, 20)
-	r := &renderer{doc: doc, tr: doc.UnicodeTranslatorFromDescriptor(""), image: image}
+	r := &renderer{ctx: ctx, doc: doc, tr: doc.UnicodeTranslatorFromDescriptor(""), image: image}
 	r.useFonts(pages)
 	for _, p := range pages {
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
+		if !r.next() {
+			break
 		}
 		doc.AddPage()
 		r.setFont(false, false, false, 11)
@@ -58,6 +58,9 @@ func Render(ctx context.Context, title string, pages []Page, image Image) ([]byt
 			r.block(n, 0)
 		}
 	}
+	if r.err != nil {
+		return nil, r.err
+	}
 	var buf bytes.Buffer
 	if err := doc.Output(&buf); err != nil {
 		return nil, fmt.Errorf("render pdf: %w", err)
@@ -66,6 +69,8 @@ func Render(ctx context.Context, title string, pages []Page, image Image) ([]byt
 }
 
 type renderer struct {
+	ctx   context.Context
+	err   error // why the layout stopped: ctx's cause, ErrTooManyPages
 	doc   *fpdf.Fpdf
 	tr    func(string) string
 	image Image
@@ -119,19 +124,10 @@ func (r *renderer) setFont(bold, mono, cjk bool, size float64) {
 	}
 }
 
-// write flows text from the current position, switching fonts per run of
-// script, wrapping at the margins; it ends the line.
+// write flows text from the current position, wrapping at the margins; it
+// ends the line.
 func (r *renderer) write(s string, bold bool, size, h float64) {
-	if !r.utf8 {
-		r.setFont(bold, false, false, size)
-		r.doc.MultiCell(0, h, r.tr(s), "", "L", false)
-		return
-	}
-	for _, run := range runs(s) {
-		r.setFont(bold, false, run.cjk, size)
-		r.doc.Write(h, run.text)
-	}
-	r.doc.Ln(h)
+	r.flow(s, bold, false, size, h, false)
 }
 
 // documentText is the text of a whole document.
@@ -218,19 +214,19 @@ func (r *renderer) block(n markdown.Node, indent float64) {
 			}
 		}
 	case "code":
-		lines := make([]string, len(n.Nodes))
-		for i, l := range n.Nodes {
-			lines[i] = plain(l)
-		}
-		r.setFont(false, true, false, 9.5)
 		r.doc.SetFillColor(242, 242, 242)
-		r.doc.MultiCell(0, 4.5, r.tr(strings.Join(lines, "\n")), "", "L", true)
+		for _, l := range n.Nodes {
+			r.flow(plain(l), false, true, 9.5, 4.5, true)
+		}
 		r.doc.Ln(2)
 	case "blockquote":
 		for _, c := range n.Nodes {
 			r.block(c, indent+6)
 		}
 	case "divider":
+		if !r.next() {
+			return
+		}
 		l, _, _, _ := r.doc.GetMargins()
 		y := r.doc.GetY() + 2
 		r.doc.Line(l, y, l+r.width(), y)
@@ -284,6 +280,9 @@ func (r *renderer) table(n markdown.Node) {
 	}
 	w := r.width() / float64(len(cols))
 	for i, cells := range rows {
+		if !r.next() {
+			return
+		}
 		style := ""
 		if i == 0 {
 			style = "B"
@@ -298,6 +297,9 @@ func (r *renderer) table(n markdown.Node) {
 }
 
 func (r *renderer) picture(src, alt string) {
+	if !r.next() {
+		return
+	}
 	data, kind, ok := r.image(src)
 	if ok {
 		name := fmt.Sprintf("img%d", r.n)
