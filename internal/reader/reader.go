@@ -65,6 +65,9 @@ func (h *Handler) Hosts(next http.Handler) http.Handler {
 			h.plain(w, http.StatusMethodNotAllowed, "method not allowed")
 			return
 		}
+		if !h.admitURL(w, r) {
+			return
+		}
 		switch {
 		case strings.HasPrefix(r.URL.Path, AssetPrefix):
 			serveAsset(w, r)
@@ -85,6 +88,9 @@ func (h *Handler) Hosts(next http.Handler) http.Handler {
 
 // ServeSites serves /s/<name>/… on the base URL.
 func (h *Handler) ServeSites(w http.ResponseWriter, r *http.Request) {
+	if !h.admitURL(w, r) {
+		return
+	}
 	rest := strings.TrimPrefix(r.URL.Path, "/s/")
 	name, rest, slash := strings.Cut(rest, "/")
 	if name == "" {
@@ -107,7 +113,11 @@ func (h *Handler) ServeSites(w http.ResponseWriter, r *http.Request) {
 }
 
 // ServeAsset serves Folio's stylesheets (AssetPrefix).
-func (h *Handler) ServeAsset(w http.ResponseWriter, r *http.Request) { serveAsset(w, r) }
+func (h *Handler) ServeAsset(w http.ResponseWriter, r *http.Request) {
+	if h.admitURL(w, r) {
+		serveAsset(w, r)
+	}
+}
 
 func query(r *http.Request) string {
 	if r.URL.RawQuery == "" {
