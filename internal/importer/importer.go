@@ -66,6 +66,17 @@ const (
 	MaxImportBytes = 100 << 20
 	// MaxWebsitePage bounds the pages of a website import.
 	MaxWebsitePage = 25
+	// MaxMarkdownEntry bounds a markdown entry of an archive: it becomes
+	// one page, whose body may hold no more (markdown.MaxBytes).
+	MaxMarkdownEntry = markdown.MaxBytes
+	// MaxImageEntry bounds an image entry of an archive: it becomes a
+	// file, which may be no larger than one fetched from a URL.
+	MaxImageEntry = 20 << 20
+	// MaxImportMemory bounds what one import holds at once: its source as
+	// fetched (at most 20 MB, the fetcher's limit) and what it unpacks
+	// (MaxImportBytes). Every entry is read through a limit, whatever it
+	// declares, so no archive makes an import hold more.
+	MaxImportMemory = 20<<20 + MaxImportBytes
 )
 
 // Error is a source Folio will not import. Entry names the archive entry at
