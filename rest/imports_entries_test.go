@@ -110,3 +110,18 @@ func TestImportZipEntryDeclarations(t *testing.T) {
 		}
 	})
 }
+
+// A markdown source larger than a page may hold is refused before it is
+// parsed, with 413 naming url.
+func TestImportMarkdownTooLarge(t *testing.T) {
+	site := serveBytes(t, map[string][]byte{"/big.md": bytes.Repeat([]byte("x"), 2<<20)})
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		f := newContentFixture(t, s)
+		before := s.Snapshot(t)
+		a := post(context.Background(), s, f.editor.Token, "/v1/spaces/"+f.space+"/content/import", map[string]any{"url": site.URL + "/big.md", "source": "markdown"})
+		if a.status != 413 || a.message(t) != "url: the document is larger than the 1 MB a page's markdown may hold" {
+			t.Fatalf("%d %s", a.status, a.body)
+		}
+		s.Unchanged(t, before)
+	})
+}
