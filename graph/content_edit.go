@@ -55,7 +55,12 @@ func (r *Resolver) applyChanges(ctx context.Context, d *draft, changes []*model.
 		case model.OperationInsertPage:
 			err = d.insertPage(c, field, resolve, refs)
 		case model.OperationUpdatePage:
-			err = d.updatePage(c, field, resolve)
+			err = d.updatePage(c, field, resolve, func(hash string) (string, error) {
+				if b, ok := d.bodies[hash]; ok {
+					return b, nil
+				}
+				return r.ReaderMarkdown(ctx, hash)
+			})
 		case model.OperationDeletePage:
 			err = d.deletePage(c, field, resolve)
 		case model.OperationInsertFiles:
@@ -97,7 +102,8 @@ func (d *draft) insertPage(c *model.ContentChangeInput, field func(string) strin
 	if err := checkPage(p, field); err != nil {
 		return err
 	}
-	d.setBody(p, meta.Body)
+	noIndex, noRobotsIndex := settleRobots(*md, c, false, false)
+	d.setBody(p, markdown.KeepRobots(meta.Body, noIndex, noRobotsIndex))
 	d.pages[p.ID] = p
 	d.place(p, parent, atOr(c.At.Value(), -1))
 	if ref := c.Ref.Value(); ref != nil && *ref != "" {
@@ -109,18 +115,39 @@ func (d *draft) insertPage(c *model.ContentChangeInput, field func(string) strin
 	return nil
 }
 
-func (d *draft) updatePage(c *model.ContentChangeInput, field func(string) string, resolve func(string) string) error {
+// updatePage applies an update_page change; body reads a stored body by
+// its hash (the page's robots settings live in it).
+func (d *draft) updatePage(c *model.ContentChangeInput, field func(string) string, resolve func(string) string, body func(string) (string, error)) error {
 	p, err := d.pageOf(c, field, resolve)
 	if err != nil {
 		return err
 	}
 	var meta markdown.Meta
-	if md := c.Markdown.Value(); md != nil {
+	md := c.Markdown.Value()
+	if md != nil {
 		if err := checkMarkdown(*md, field); err != nil {
 			return err
 		}
 		meta = markdown.Parse(*md)
-		d.setBody(p, meta.Body)
+	}
+	if md != nil || c.NoIndex.Value() != nil || c.NoRobotsIndex.Value() != nil {
+		// The page keeps its robots settings unless the new markdown's
+		// frontmatter or the change's fields say otherwise.
+		old, err := body(p.Hash)
+		if err != nil {
+			return err
+		}
+		prevIndex, prevRobots := markdown.Robots(old)
+		src := "" // no new markdown: no frontmatter to win over the fields
+		if md != nil {
+			src = *md
+		} else {
+			meta.Body = markdown.Parse(old).Body
+		}
+		noIndex, noRobotsIndex := settleRobots(src, c, derefBool(prevIndex), derefBool(prevRobots))
+		if next := markdown.KeepRobots(meta.Body, noIndex, noRobotsIndex); md != nil || next != old {
+			d.setBody(p, next)
+		}
 	}
 	if t := firstNonEmpty(meta.Title, deref(c.Title.Value())); t != "" {
 		p.Title = t
@@ -222,6 +249,23 @@ func (d *draft) setSlug(p *draftPage, parent string, chosen *string, field func(
 	}
 	p.Slug = d.uniqueSlug(p, parent, base)
 	return nil
+}
+
+// settleRobots is a page's noIndex and noRobotsIndex after a change: what
+// the markdown's frontmatter says wins (GitBook: frontmatter over fields),
+// then the change's fields, then what the page had.
+func settleRobots(md string, c *model.ContentChangeInput, noIndex, noRobotsIndex bool) (bool, bool) {
+	fmIndex, fmRobots := markdown.Robots(md)
+	pick := func(fm, field *bool, prev bool) bool {
+		switch {
+		case fm != nil:
+			return *fm
+		case field != nil:
+			return *field
+		}
+		return prev
+	}
+	return pick(fmIndex, c.NoIndex.Value(), noIndex), pick(fmRobots, c.NoRobotsIndex.Value(), noRobotsIndex)
 }
 
 // checkMarkdown holds a change's markdown to the engine's bounds (size and

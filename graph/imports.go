@@ -99,7 +99,10 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 				p.Title = "Untitled"
 			}
 			p.Slug = d.uniqueSlug(p, parent, markdown.Slug(p.Title))
-			d.setBody(p, meta.Body)
+			// Robots settings of the frontmatter stay with the body (the
+			// rest of it becomes the page's fields).
+			noIndex, noRobotsIndex := markdown.Robots(ip.Markdown)
+			d.setBody(p, markdown.KeepRobots(meta.Body, derefBool(noIndex), derefBool(noRobotsIndex)))
 			d.pages[p.ID] = p
 			d.place(p, parent, -1)
 			add(p.ID, ip.Children)

@@ -154,12 +154,14 @@ func heapPeak(stop <-chan struct{}) <-chan uint64 {
 // the heap never grows by what they unpack to.
 func TestImportZipBombsStayWithinMemory(t *testing.T) {
 	huge, hugeCRC := deflated(t, 110<<20) // past the 100 MB an import may unpack
-	part, partCRC := deflated(t, 60<<20)
+	part, partCRC := deflated(t, 19<<20)  // within an image's 20 MB, six pass the 100 MB
 	honest := zipOf(t, rawEntry{name: "book/bomb.md", deflated: huge, crc: hugeCRC, declared: 110 << 20})
 	lying := zipOf(t, rawEntry{name: "book/liar.md", deflated: huge, crc: hugeCRC, declared: 1024})
-	split := zipOf(t,
-		rawEntry{name: "book/a.md", deflated: part, crc: partCRC, declared: 60 << 20},
-		rawEntry{name: "book/b.md", deflated: part, crc: partCRC, declared: 60 << 20})
+	var parts []rawEntry
+	for _, n := range []string{"a", "b", "c", "d", "e", "f"} {
+		parts = append(parts, rawEntry{name: "book/" + n + ".png", deflated: part, crc: partCRC, declared: 19 << 20})
+	}
+	split := zipOf(t, parts...)
 	site := serveBytes(t, map[string][]byte{"/honest.zip": honest, "/lying.zip": lying, "/split.zip": split})
 	cases := []struct {
 		url, entry string
@@ -167,7 +169,7 @@ func TestImportZipBombsStayWithinMemory(t *testing.T) {
 	}{
 		{"/honest.zip", `"book/bomb.md"`, 413}, {"/honest.zip", `"book/bomb.md"`, 413},
 		{"/lying.zip", `"book/liar.md"`, 400}, {"/lying.zip", `"book/liar.md"`, 400},
-		{"/split.zip", `"book/b.md"`, 413}, {"/split.zip", `"book/b.md"`, 413},
+		{"/split.zip", `"book/f.png"`, 413}, {"/split.zip", `"book/f.png"`, 413},
 	}
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		f := newContentFixture(t, s)

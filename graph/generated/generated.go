@@ -7157,6 +7157,10 @@ input ContentChangeInput {
   slug: String
   "Leave the page out of the published table of contents."
   hidden: Boolean
+  "Ask search engines not to index the page on its published site (robots noindex, out of the sitemap); kept as ` + "`" + `noIndex: true` + "`" + ` in the markdown's frontmatter, which wins over this field. Absent: unchanged (insert_page: false)."
+  noIndex: Boolean
+  "GitBook's other spelling of noIndex for robots: the same effect, kept as ` + "`" + `noRobotsIndex: true` + "`" + ` in the frontmatter."
+  noRobotsIndex: Boolean
   "The page's document as markdown; frontmatter and a leading heading give the title."
   markdown: String
   "The files to upload (insert_files)."
@@ -35874,7 +35878,7 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"operation", "page", "into", "at", "ref", "title", "emoji", "description", "slug", "hidden", "markdown", "files"}
+	fieldsInOrder := [...]string{"operation", "page", "into", "at", "ref", "title", "emoji", "description", "slug", "hidden", "noIndex", "noRobotsIndex", "markdown", "files"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -35951,6 +35955,20 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 				return it, err
 			}
 			it.Hidden = graphql.OmittableOf(data)
+		case "noIndex":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noIndex"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoIndex = graphql.OmittableOf(data)
+		case "noRobotsIndex":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noRobotsIndex"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoRobotsIndex = graphql.OmittableOf(data)
 		case "markdown":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("markdown"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)

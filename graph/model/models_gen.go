@@ -135,6 +135,10 @@ type ContentChangeInput struct {
 	Slug graphql.Omittable[*string] `json:"slug,omitempty"`
 	// Leave the page out of the published table of contents.
 	Hidden graphql.Omittable[*bool] `json:"hidden,omitempty"`
+	// Ask search engines not to index the page on its published site (robots noindex, out of the sitemap); kept as `noIndex: true` in the markdown's frontmatter, which wins over this field. Absent: unchanged (insert_page: false).
+	NoIndex graphql.Omittable[*bool] `json:"noIndex,omitempty"`
+	// GitBook's other spelling of noIndex for robots: the same effect, kept as `noRobotsIndex: true` in the frontmatter.
+	NoRobotsIndex graphql.Omittable[*bool] `json:"noRobotsIndex,omitempty"`
 	// The page's document as markdown; frontmatter and a leading heading give the title.
 	Markdown graphql.Omittable[*string] `json:"markdown,omitempty"`
 	// The files to upload (insert_files).

@@ -66,6 +66,18 @@ const (
 	MaxImportBytes = 100 << 20
 	// MaxWebsitePage bounds the pages of a website import.
 	MaxWebsitePage = 25
+	// MaxMarkdownEntry bounds a markdown entry of an archive: it becomes
+	// one page, whose body may hold no more (markdown.MaxBytes).
+	MaxMarkdownEntry = markdown.MaxBytes
+	// MaxImageEntry bounds an image entry of an archive: it becomes a
+	// file, which may be no larger than one fetched from a URL.
+	MaxImageEntry = 20 << 20
+	// MaxImportMemory bounds what one import reads and unpacks: its source
+	// as fetched (at most 20 MB, the fetcher's limit) and its entries
+	// unpacked (MaxImportBytes). Every entry is read through a limit,
+	// whatever it declares, so no archive makes an import read more (the
+	// pages built from the entries copy their markdown once more).
+	MaxImportMemory = 20<<20 + MaxImportBytes
 )
 
 // Error is a source Folio will not import. Entry names the archive entry at
@@ -86,6 +98,10 @@ func (e *Error) Error() string {
 
 // Markdown imports one markdown document.
 func Markdown(data []byte, name string) (Result, error) {
+	// Refused before it is parsed: the page could not hold it anyway.
+	if len(data) > MaxMarkdownEntry {
+		return Result{}, &Error{TooLarge: true, Message: fmt.Sprintf("the document is larger than the %d MB a page's markdown may hold", MaxMarkdownEntry>>20)}
+	}
 	if err := checkText(data); err != nil {
 		return Result{}, &Error{Message: "the document " + err.Error()}
 	}

@@ -34,10 +34,12 @@ var centralHeader = []byte("PK\x01\x02")
 // The bounds hold before anything is unpacked, so an archive that unpacks
 // to gigabytes costs no more than its own bytes: the entry count is checked
 // before the reader indexes the entries, and the declared unpacked sizes of
-// the entries read must fit MaxImportBytes together. Entries are then
-// unpacked one at a time into buffers of their declared size; the reader
-// fails an entry that runs past its declaration, so a lying header cannot
-// unpack more than it declared. It stops between entries once ctx ends
+// the entries read must fit their kind's limit (MaxMarkdownEntry,
+// MaxImageEntry) and MaxImportBytes together. What an entry declares is
+// then trusted for nothing: each is unpacked through a limit of what it may
+// still hold, plus one byte to see it pass (readEntry), so an entry that
+// lies is refused after at most its limit, and an import never holds more
+// than MaxImportBytes unpacked. It stops between entries once ctx ends
 // (the client left, the request's time ran out), with ctx's error.
 func Zip(ctx context.Context, data []byte) (Result, error) {
 	// The reader builds a File for every header of the central directory,
@@ -78,9 +80,11 @@ func Zip(ctx context.Context, data []byte) (Result, error) {
 		if ext != ".md" && !imageExt[ext] {
 			continue
 		}
+		if f.UncompressedSize64 > entryLimit(ext) {
+			return Result{}, entryTooLarge(full, ext)
+		}
 		if f.UncompressedSize64 > MaxImportBytes-total {
-			return Result{}, &Error{Entry: full, TooLarge: true,
-				Message: fmt.Sprintf("brings the archive past the %d MB an import may unpack", MaxImportBytes>>20)}
+			return Result{}, pastBudget(full)
 		}
 		total += f.UncompressedSize64
 		entries = append(entries, entry{f, full, name, ext})
@@ -89,15 +93,17 @@ func Zip(ctx context.Context, data []byte) (Result, error) {
 	docs := map[string]string{}
 	res := Result{Total: len(entries)}
 	files := map[string]*File{}
+	var read uint64 // bytes unpacked so far, whatever the entries declared
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
 		unpacked.Add(1)
-		body, err := readEntry(e.file)
+		body, err := readEntry(e.file, e.full, e.ext, MaxImportBytes-read)
 		if err != nil {
-			return Result{}, &Error{Entry: e.full, Message: err.Error()}
+			return Result{}, err
 		}
+		read += uint64(len(body))
 		if e.ext == ".md" {
 			if err := checkText(body); err != nil {
 				return Result{}, &Error{Entry: e.full, Message: err.Error()}
@@ -151,25 +157,54 @@ func tooManyEntries() *Error {
 
 var errDamaged = errors.New("is damaged or does not unpack to the size it declares")
 
-// readEntry unpacks f into a buffer of its declared size (the caller has
-// checked the declarations against the limit).
-func readEntry(f *zip.File) ([]byte, error) {
+// entryLimit is the most an entry of this kind may unpack to: a markdown
+// file becomes one page body, an image one file.
+func entryLimit(ext string) uint64 {
+	if ext == ".md" {
+		return MaxMarkdownEntry
+	}
+	return MaxImageEntry
+}
+
+func entryTooLarge(name, ext string) *Error {
+	if ext == ".md" {
+		return &Error{Entry: name, TooLarge: true,
+			Message: fmt.Sprintf("is larger than the %d MB a page's markdown may hold", MaxMarkdownEntry>>20)}
+	}
+	return &Error{Entry: name, TooLarge: true, Message: fmt.Sprintf("is larger than the %d MB an imported file may hold", MaxImageEntry>>20)}
+}
+
+func pastBudget(name string) *Error {
+	return &Error{Entry: name, TooLarge: true,
+		Message: fmt.Sprintf("brings the archive past the %d MB an import may unpack", MaxImportBytes>>20)}
+}
+
+// readEntry unpacks f, named name, through a limit: the smaller of its
+// kind's limit and budget (what the import may still unpack), plus one
+// byte to see an entry pass it. The declared size only sizes the buffer
+// (never past the limit); an entry that unpacks to more than the limit is
+// refused after reading limit+1 bytes, and one that unpacks to another size
+// than it declares, or fails its checksum, is damaged.
+func readEntry(f *zip.File, name, ext string, budget uint64) ([]byte, error) {
+	limit := min(entryLimit(ext), budget)
 	rc, err := f.Open()
 	if err != nil {
-		return nil, errors.New("cannot be unpacked (an unsupported compression method or a damaged archive)")
+		return nil, &Error{Entry: name, Message: "cannot be unpacked (an unsupported compression method or a damaged archive)"}
 	}
 	defer rc.Close()
-	body := make([]byte, f.UncompressedSize64)
-	if _, err := io.ReadFull(rc, body); err != nil {
-		return nil, errDamaged
-	}
+	buf := bytes.NewBuffer(make([]byte, 0, min(f.UncompressedSize64, limit)+1))
 	// Reading to the end makes the reader check the checksum and refuse
 	// bytes past the declared size.
-	var probe [1]byte
-	if _, err := io.ReadFull(rc, probe[:]); err != io.EOF {
-		return nil, errDamaged
+	_, err = buf.ReadFrom(io.LimitReader(rc, int64(limit)+1))
+	switch {
+	case uint64(buf.Len()) > limit && limit == budget && budget < entryLimit(ext):
+		return nil, pastBudget(name)
+	case uint64(buf.Len()) > limit:
+		return nil, entryTooLarge(name, ext)
+	case err != nil || uint64(buf.Len()) != f.UncompressedSize64:
+		return nil, &Error{Entry: name, Message: errDamaged.Error()}
 	}
-	return body, nil
+	return buf.Bytes(), nil
 }
 
 // checkText refuses what cannot be a page body: a NUL byte (no database

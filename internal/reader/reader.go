@@ -65,6 +65,9 @@ func (h *Handler) Hosts(next http.Handler) http.Handler {
 			h.plain(w, http.StatusMethodNotAllowed, "method not allowed")
 			return
 		}
+		if !h.admitURL(w, r) {
+			return
+		}
 		w, done := compress(w, r)
 		defer done()
 		switch {
@@ -89,6 +92,9 @@ func (h *Handler) Hosts(next http.Handler) http.Handler {
 
 // ServeSites serves /s/<name>/… on the base URL.
 func (h *Handler) ServeSites(w http.ResponseWriter, r *http.Request) {
+	if !h.admitURL(w, r) {
+		return
+	}
 	w, done := compress(w, r)
 	defer done()
 	rest := strings.TrimPrefix(r.URL.Path, "/s/")
@@ -114,6 +120,9 @@ func (h *Handler) ServeSites(w http.ResponseWriter, r *http.Request) {
 
 // ServeAsset serves Folio's stylesheets and icon (AssetPrefix).
 func (h *Handler) ServeAsset(w http.ResponseWriter, r *http.Request) {
+	if !h.admitURL(w, r) {
+		return
+	}
 	w, done := compress(w, r)
 	defer done()
 	serveAsset(w, r)
@@ -121,7 +130,11 @@ func (h *Handler) ServeAsset(w http.ResponseWriter, r *http.Request) {
 
 // Favicon serves /favicon.ico of the base URL: browsers ask for it even
 // when the page links its icon.
-func (h *Handler) Favicon(w http.ResponseWriter, r *http.Request) { serveFavicon(w, r) }
+func (h *Handler) Favicon(w http.ResponseWriter, r *http.Request) {
+	if h.admitURL(w, r) {
+		serveFavicon(w, r)
+	}
+}
 
 func query(r *http.Request) string {
 	if r.URL.RawQuery == "" {

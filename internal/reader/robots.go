@@ -12,6 +12,9 @@ import (
 // Robots serves /robots.txt of the base URL: published sites that are not
 // public are disallowed, public ones point at their sitemap.
 func (h *Handler) Robots(w http.ResponseWriter, r *http.Request) {
+	if !h.admitURL(w, r) {
+		return
+	}
 	ctx := h.res.ReaderContext(r.Context())
 	sites, err := h.res.ReaderPublishedSites(ctx)
 	if err != nil {
