@@ -3,8 +3,6 @@ package rest
 import (
 	"context"
 	"net/http"
-	"net/url"
-	"sort"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -84,26 +82,14 @@ func checkPath(r *http.Request) error {
 // checkQuery refuses query parameters, names or values, that are not
 // acceptable text, naming the first in alphabetical order.
 func checkQuery(r *http.Request) error {
-	if r.URL.RawQuery == "" {
+	name, problem, inName := textcheck.Query(r.URL.RawQuery)
+	switch {
+	case problem == "":
 		return nil
+	case inName:
+		return apperr.Invalidf("the name of a query parameter %s", problem)
 	}
-	values, _ := url.ParseQuery(r.URL.RawQuery)
-	names := make([]string, 0, len(values))
-	for name := range values {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if p := textcheck.Problem(name); p != "" {
-			return apperr.Invalidf("the name of a query parameter %s", p)
-		}
-		for _, v := range values[name] {
-			if p := textcheck.Problem(v); p != "" {
-				return apperr.InvalidField(name, "%s", p)
-			}
-		}
-	}
-	return nil
+	return apperr.InvalidField(name, "%s", problem)
 }
 
 // targetRefusal is the 404 that replaces a refusal for a caller who may not

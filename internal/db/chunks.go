@@ -55,7 +55,7 @@ func CopyMap(dialectName, to, from string, touched []int) (string, []any) {
 			args = append(args, k)
 		}
 	}
-	return numbered(dialectName, q), args
+	return Numbered(dialectName, q), args
 }
 
 // CopyChunkRows is the statement that copies into new chunks the rows of
@@ -86,7 +86,7 @@ func CopyChunkRows(dialectName, from string, newChunks map[int]string, exclude [
 			args = append(args, id)
 		}
 	}
-	return numbered(dialectName, q), args
+	return Numbered(dialectName, q), args
 }
 
 func prefixed(prefix, columns string) string {
@@ -104,7 +104,7 @@ func RevisionChunks(dialectName string, revs []string) (string, []any) {
 	for i, r := range revs {
 		args[i] = r
 	}
-	return numbered(dialectName, fmt.Sprintf("SELECT revision_id, bucket, chunk_id FROM revision_chunks WHERE revision_id IN (%s)", marks(len(revs)))), args
+	return Numbered(dialectName, fmt.Sprintf("SELECT revision_id, bucket, chunk_id FROM revision_chunks WHERE revision_id IN (%s)", marks(len(revs)))), args
 }
 
 // fileColumns are the columns of a file row other than its id and revision.
@@ -127,5 +127,5 @@ func CopyFiles(dialectName, to, from string, exclude []string) (string, []any) {
 			args = append(args, id)
 		}
 	}
-	return numbered(dialectName, q), args
+	return Numbered(dialectName, q), args
 }

@@ -42,7 +42,7 @@ func ChangedPages(dialectName string, baseChunks, sideChunks []string) (string, 
 		"UNION ALL SELECT b.page_id FROM pages b WHERE b.chunk_id IN " + bIn + " AND NOT EXISTS " +
 		"(SELECT 1 FROM pages s WHERE s.chunk_id IN " + sIn + " AND s.page_id = b.page_id)"
 	args := append(append(append(append([]any{}, bArgs...), sArgs...), bArgs...), sArgs...)
-	return numbered(dialectName, q), args
+	return Numbered(dialectName, q), args
 }
 
 // TreeShape is the query of one row: how many pages revision rev holds, and
@@ -56,11 +56,11 @@ func TreeShape(dialectName, rev string) (string, []any) {
 		"CASE WHEN min(p.position) = 0 AND max(p.position) = count(*) - 1 AND count(DISTINCT p.position) = count(*) " +
 		"AND count(DISTINCT p.slug) = count(*) THEN 0 ELSE 1 END AS odd " +
 		"FROM revision_chunks m JOIN pages p ON p.chunk_id = m.chunk_id WHERE m.revision_id = ? GROUP BY p.parent_page_id) g"
-	return numbered(dialectName, q), []any{rev}
+	return Numbered(dialectName, q), []any{rev}
 }
 
-// numbered writes PostgreSQL's $1, $2… for the ? of q.
-func numbered(dialectName, q string) string {
+// Numbered writes PostgreSQL's $1, $2… for the ? of q.
+func Numbered(dialectName, q string) string {
 	if dialectName != dialect.Postgres {
 		return q
 	}

@@ -2,8 +2,6 @@ package reader
 
 import (
 	"net/http"
-	"net/url"
-	"sort"
 
 	"github.com/folio/folio/internal/textcheck"
 )
@@ -25,34 +23,12 @@ func (h *Handler) admitURL(w http.ResponseWriter, r *http.Request) bool {
 		h.notFound(w, r)
 		return false
 	}
-	if name, problem := queryProblem(r.URL.RawQuery); problem != "" {
+	if name, problem, inName := textcheck.Query(r.URL.RawQuery); problem != "" {
+		if inName {
+			name = "the name of a query parameter"
+		}
 		h.plain(w, http.StatusBadRequest, name+": "+problem)
 		return false
 	}
 	return true
-}
-
-// queryProblem names the first query parameter (in alphabetical order) whose
-// name or value is not acceptable text, and says why.
-func queryProblem(raw string) (name, problem string) {
-	if raw == "" {
-		return "", ""
-	}
-	values, _ := url.ParseQuery(raw)
-	names := make([]string, 0, len(values))
-	for n := range values {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if p := textcheck.Problem(n); p != "" {
-			return "the name of a query parameter", p
-		}
-		for _, v := range values[n] {
-			if p := textcheck.Problem(v); p != "" {
-				return n, p
-			}
-		}
-	}
-	return "", ""
 }

@@ -5,8 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/folio/folio/internal/db"
 )
 
 // The key check is one row of key_checks (ent/schema/keycheck.go): a known
@@ -27,7 +28,7 @@ var ErrNoCheck = errors.New("no key check in the database")
 // wrapping ErrWrongKey or ErrCorrupt otherwise.
 func CheckKey(ctx context.Context, raw *sql.DB, dialect string, s *Sealer) error {
 	var sealed string
-	err := raw.QueryRowContext(ctx, q(dialect, "SELECT sealed FROM key_checks WHERE id = ?"), checkID).Scan(&sealed)
+	err := raw.QueryRowContext(ctx, db.Numbered(dialect, "SELECT sealed FROM key_checks WHERE id = ?"), checkID).Scan(&sealed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNoCheck
 	}
@@ -46,7 +47,7 @@ func CheckKey(ctx context.Context, raw *sql.DB, dialect string, s *Sealer) error
 // were sealed in it (with some key).
 func HasCheck(ctx context.Context, raw *sql.DB, dialect string) (bool, error) {
 	var n int
-	err := raw.QueryRowContext(ctx, q(dialect, "SELECT count(*) FROM key_checks WHERE id = ?"), checkID).Scan(&n)
+	err := raw.QueryRowContext(ctx, db.Numbered(dialect, "SELECT count(*) FROM key_checks WHERE id = ?"), checkID).Scan(&n)
 	return n > 0, err
 }
 
@@ -62,7 +63,7 @@ func Prepare(ctx context.Context, raw *sql.DB, dialect string, s *Sealer) (int, 
 	}
 	defer tx.Rollback()
 	now := time.Now().UTC()
-	if _, err := tx.ExecContext(ctx, q(dialect, "INSERT INTO key_checks (id, sealed, created_at, updated_at) SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM key_checks WHERE id = ?)"),
+	if _, err := tx.ExecContext(ctx, db.Numbered(dialect, "INSERT INTO key_checks (id, sealed, created_at, updated_at) SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM key_checks WHERE id = ?)"),
 		checkID, s.Seal(checkArea, checkText), now, now, checkID); err != nil {
 		return 0, fmt.Errorf("write the key check: %w", err)
 	}
@@ -95,7 +96,7 @@ func Rotate(ctx context.Context, raw *sql.DB, dialect string, from, to *Sealer) 
 		return 0, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, q(dialect, "UPDATE key_checks SET sealed = ?, updated_at = ? WHERE id = ?"), to.Seal(checkArea, checkText), time.Now().UTC(), checkID)
+	res, err := tx.ExecContext(ctx, db.Numbered(dialect, "UPDATE key_checks SET sealed = ?, updated_at = ? WHERE id = ?"), to.Seal(checkArea, checkText), time.Now().UTC(), checkID)
 	if err != nil {
 		return 0, fmt.Errorf("write the key check: %w", err)
 	}
@@ -143,7 +144,7 @@ func reseal(ctx context.Context, tx *sql.Tx, dialect string, c Column, where str
 	if c.Lookup != "" {
 		set += ", " + c.Lookup + " = ?"
 	}
-	update := q(dialect, "UPDATE "+c.Table+" SET "+set+" WHERE id = ?")
+	update := db.Numbered(dialect, "UPDATE "+c.Table+" SET "+set+" WHERE id = ?")
 	for _, r := range todo {
 		v, err := plain(r.value)
 		if err != nil {
@@ -158,22 +159,4 @@ func reseal(ctx context.Context, tx *sql.Tx, dialect string, c Column, where str
 		}
 	}
 	return len(todo), nil
-}
-
-// q writes PostgreSQL's $1, $2… for the ? of a statement.
-func q(dialect, stmt string) string {
-	if dialect != "postgres" {
-		return stmt
-	}
-	var b strings.Builder
-	n := 0
-	for _, r := range stmt {
-		if r == '?' {
-			n++
-			fmt.Fprintf(&b, "$%d", n)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
