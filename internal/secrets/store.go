@@ -73,12 +73,7 @@ func Prepare(ctx context.Context, raw *sql.DB, dialect string, s *Sealer) (int, 
 		if c.Lookup != "" {
 			where += " OR " + c.Lookup + " IS NULL"
 		}
-		m, err := reseal(ctx, tx, dialect, c, where, func(v string) (string, error) {
-			if !IsSealed(v) {
-				return v, nil // stored in clear
-			}
-			return s.Open(c.Area, v)
-		}, s)
+		m, err := reseal(ctx, tx, dialect, c, where, s, s)
 		if err != nil {
 			return n, err
 		}
@@ -105,12 +100,7 @@ func Rotate(ctx context.Context, raw *sql.DB, dialect string, from, to *Sealer) 
 	}
 	n := 0
 	for _, c := range Columns {
-		m, err := reseal(ctx, tx, dialect, c, "1 = 1", func(v string) (string, error) {
-			if !IsSealed(v) {
-				return v, nil
-			}
-			return from.Open(c.Area, v)
-		}, to)
+		m, err := reseal(ctx, tx, dialect, c, "1 = 1", from, to)
 		if err != nil {
 			return n, err
 		}
@@ -119,9 +109,10 @@ func Rotate(ctx context.Context, raw *sql.DB, dialect string, from, to *Sealer) 
 	return n, tx.Commit()
 }
 
-// reseal rewrites the rows of c matching where: each value read through
-// plain, sealed with s, and its lookup hash.
-func reseal(ctx context.Context, tx *sql.Tx, dialect string, c Column, where string, plain func(string) (string, error), s *Sealer) (int, error) {
+// reseal rewrites the rows of c matching where: each value opened with from
+// (or taken as it is, when stored in clear), sealed with to, and its lookup
+// hash.
+func reseal(ctx context.Context, tx *sql.Tx, dialect string, c Column, where string, from, to *Sealer) (int, error) {
 	rows, err := tx.QueryContext(ctx, "SELECT id, "+c.Column+" FROM "+c.Table+" WHERE "+where)
 	if err != nil {
 		return 0, fmt.Errorf("read %s.%s: %w", c.Table, c.Column, err)
@@ -146,13 +137,16 @@ func reseal(ctx context.Context, tx *sql.Tx, dialect string, c Column, where str
 	}
 	update := db.Numbered(dialect, "UPDATE "+c.Table+" SET "+set+" WHERE id = ?")
 	for _, r := range todo {
-		v, err := plain(r.value)
-		if err != nil {
-			return 0, fmt.Errorf("%s of row %s: %w", c.Area, r.id, err)
+		v := r.value
+		if IsSealed(v) {
+			var err error
+			if v, err = from.Open(c.Area, v); err != nil {
+				return 0, fmt.Errorf("%s of row %s: %w", c.Area, r.id, err)
+			}
 		}
-		args := []any{s.Seal(c.Area, v)}
+		args := []any{to.Seal(c.Area, v)}
 		if c.Lookup != "" {
-			args = append(args, s.Lookup(c.Area, v))
+			args = append(args, to.Lookup(c.Area, v))
 		}
 		if _, err := tx.ExecContext(ctx, update, append(args, r.id)...); err != nil {
 			return 0, fmt.Errorf("seal %s of row %s: %w", c.Area, r.id, err)
