@@ -63,7 +63,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := raw.PingContext(pingCtx); err != nil {
+	if err := ping(pingCtx, raw); err != nil {
 		raw.Close()
 		return nil, fmt.Errorf("database %s: %w", Redact(databaseURL), err)
 	}
@@ -187,6 +187,25 @@ func openSQLite(databaseURL, dataDir string) (*sql.DB, error) {
 	raw.SetMaxOpenConns(16)
 	raw.SetMaxIdleConns(16)
 	return raw, nil
+}
+
+// ping opens a first connection, trying again while SQLite answers
+// "database is locked": a new connection's pragmas switch the file to WAL,
+// and while another instance does the same to a new file SQLite may answer
+// busy without waiting out the busy timeout. The failed connection is
+// dropped, so each try runs the pragmas afresh.
+func ping(ctx context.Context, raw *sql.DB) error {
+	for {
+		err := raw.PingContext(ctx)
+		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // privateFiles makes the SQLite file at path readable by its owner only:
