@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
+	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
@@ -75,6 +76,8 @@ type Client struct {
 	CustomFieldValue *CustomFieldValueClient
 	// Download is the client for interacting with the Download builders.
 	Download *DownloadClient
+	// Event is the client for interacting with the Event builders.
+	Event *EventClient
 	// File is the client for interacting with the File builders.
 	File *FileClient
 	// Invite is the client for interacting with the Invite builders.
@@ -143,6 +146,7 @@ func (c *Client) init() {
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldValue = NewCustomFieldValueClient(c.config)
 	c.Download = NewDownloadClient(c.config)
+	c.Event = NewEventClient(c.config)
 	c.File = NewFileClient(c.config)
 	c.Invite = NewInviteClient(c.config)
 	c.Job = NewJobClient(c.config)
@@ -268,6 +272,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
 		Download:            NewDownloadClient(cfg),
+		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Job:                 NewJobClient(cfg),
@@ -320,6 +325,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
 		Download:            NewDownloadClient(cfg),
+		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Job:                 NewJobClient(cfg),
@@ -374,7 +380,7 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
-		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.File,
+		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.Event, c.File,
 		c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
 		c.Organization, c.Page, c.PageContent, c.PageDerived, c.Revision,
 		c.RevisionChunk, c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup,
@@ -390,7 +396,7 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
-		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.File,
+		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.Event, c.File,
 		c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
 		c.Organization, c.Page, c.PageContent, c.PageDerived, c.Revision,
 		c.RevisionChunk, c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup,
@@ -422,6 +428,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomFieldValue.mutate(ctx, m)
 	case *DownloadMutation:
 		return c.Download.mutate(ctx, m)
+	case *EventMutation:
+		return c.Event.mutate(ctx, m)
 	case *FileMutation:
 		return c.File.mutate(ctx, m)
 	case *InviteMutation:
@@ -1813,6 +1821,139 @@ func (c *DownloadClient) mutate(ctx context.Context, m *DownloadMutation) (Value
 		return (&DownloadDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Download mutation op: %q", m.Op())
+	}
+}
+
+// EventClient is a client for the Event schema.
+type EventClient struct {
+	config
+}
+
+// NewEventClient returns a client for the Event from the given config.
+func NewEventClient(c config) *EventClient {
+	return &EventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `event.Hooks(f(g(h())))`.
+func (c *EventClient) Use(hooks ...Hook) {
+	c.hooks.Event = append(c.hooks.Event, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `event.Intercept(f(g(h())))`.
+func (c *EventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Event = append(c.inters.Event, interceptors...)
+}
+
+// Create returns a builder for creating a Event entity.
+func (c *EventClient) Create() *EventCreate {
+	mutation := newEventMutation(c.config, OpCreate)
+	return &EventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Event entities.
+func (c *EventClient) CreateBulk(builders ...*EventCreate) *EventCreateBulk {
+	return &EventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EventClient) MapCreateBulk(slice any, setFunc func(*EventCreate, int)) *EventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EventCreateBulk{err: fmt.Errorf("calling to EventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Event.
+func (c *EventClient) Update() *EventUpdate {
+	mutation := newEventMutation(c.config, OpUpdate)
+	return &EventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EventClient) UpdateOne(_m *Event) *EventUpdateOne {
+	mutation := newEventMutation(c.config, OpUpdateOne, withEvent(_m))
+	return &EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EventClient) UpdateOneID(id string) *EventUpdateOne {
+	mutation := newEventMutation(c.config, OpUpdateOne, withEventID(id))
+	return &EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Event.
+func (c *EventClient) Delete() *EventDelete {
+	mutation := newEventMutation(c.config, OpDelete)
+	return &EventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EventClient) DeleteOne(_m *Event) *EventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EventClient) DeleteOneID(id string) *EventDeleteOne {
+	builder := c.Delete().Where(event.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EventDeleteOne{builder}
+}
+
+// Query returns a query builder for Event.
+func (c *EventClient) Query() *EventQuery {
+	return &EventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Event entity by its id.
+func (c *EventClient) Get(ctx context.Context, id string) (*Event, error) {
+	return c.Query().Where(event.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EventClient) GetX(ctx context.Context, id string) *Event {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *EventClient) Hooks() []Hook {
+	return c.hooks.Event
+}
+
+// Interceptors returns the client interceptors.
+func (c *EventClient) Interceptors() []Interceptor {
+	return c.inters.Event
+}
+
+func (c *EventClient) mutate(ctx context.Context, m *EventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Event mutation op: %q", m.Op())
 	}
 }
 
@@ -5444,19 +5585,19 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, File, Invite, Job, KeyCheck, Member,
-		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
-		Revision, RevisionChunk, SAMLProvider, Site, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings,
-		User []ent.Hook
+		CustomField, CustomFieldValue, Download, Event, File, Invite, Job, KeyCheck,
+		Member, OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent,
+		PageDerived, Revision, RevisionChunk, SAMLProvider, Site, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		TranslationSettings, User []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, File, Invite, Job, KeyCheck, Member,
-		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
-		Revision, RevisionChunk, SAMLProvider, Site, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings,
-		User []ent.Interceptor
+		CustomField, CustomFieldValue, Download, Event, File, Invite, Job, KeyCheck,
+		Member, OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent,
+		PageDerived, Revision, RevisionChunk, SAMLProvider, Site, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		TranslationSettings, User []ent.Interceptor
 	}
 )
 

@@ -21,6 +21,7 @@ import (
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
+	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
@@ -68,6 +69,7 @@ const (
 	TypeCustomField         = "CustomField"
 	TypeCustomFieldValue    = "CustomFieldValue"
 	TypeDownload            = "Download"
+	TypeEvent               = "Event"
 	TypeFile                = "File"
 	TypeInvite              = "Invite"
 	TypeJob                 = "Job"
@@ -7444,6 +7446,1266 @@ func (m *DownloadMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *DownloadMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Download edge %s", name)
+}
+
+// EventMutation represents an operation that mutates the Event nodes in the graph.
+type EventMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	occurred_at       *time.Time
+	organization_id   *string
+	action            *string
+	source            *string
+	actor_type        *string
+	actor_id          *string
+	actor_label       *string
+	target_type       *string
+	target_id         *string
+	target_label      *string
+	space_id          *string
+	change_request_id *string
+	correlation_id    *string
+	schema_version    *int
+	addschema_version *int
+	payload           *map[string]interface{}
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*Event, error)
+	predicates        []predicate.Event
+}
+
+var _ ent.Mutation = (*EventMutation)(nil)
+
+// eventOption allows management of the mutation configuration using functional options.
+type eventOption func(*EventMutation)
+
+// newEventMutation creates new mutation for the Event entity.
+func newEventMutation(c config, op Op, opts ...eventOption) *EventMutation {
+	m := &EventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withEventID sets the ID field of the mutation.
+func withEventID(id string) eventOption {
+	return func(m *EventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Event
+		)
+		m.oldValue = func(ctx context.Context) (*Event, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Event.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withEvent sets the old Event of the mutation.
+func withEvent(node *Event) eventOption {
+	return func(m *EventMutation) {
+		m.oldValue = func(context.Context) (*Event, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m EventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m EventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Event entities.
+func (m *EventMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *EventMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *EventMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Event.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOccurredAt sets the "occurred_at" field.
+func (m *EventMutation) SetOccurredAt(t time.Time) {
+	m.occurred_at = &t
+}
+
+// OccurredAt returns the value of the "occurred_at" field in the mutation.
+func (m *EventMutation) OccurredAt() (r time.Time, exists bool) {
+	v := m.occurred_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOccurredAt returns the old "occurred_at" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldOccurredAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOccurredAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOccurredAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOccurredAt: %w", err)
+	}
+	return oldValue.OccurredAt, nil
+}
+
+// ResetOccurredAt resets all changes to the "occurred_at" field.
+func (m *EventMutation) ResetOccurredAt() {
+	m.occurred_at = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *EventMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *EventMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ClearOrganizationID clears the value of the "organization_id" field.
+func (m *EventMutation) ClearOrganizationID() {
+	m.organization_id = nil
+	m.clearedFields[event.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationIDCleared returns if the "organization_id" field was cleared in this mutation.
+func (m *EventMutation) OrganizationIDCleared() bool {
+	_, ok := m.clearedFields[event.FieldOrganizationID]
+	return ok
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *EventMutation) ResetOrganizationID() {
+	m.organization_id = nil
+	delete(m.clearedFields, event.FieldOrganizationID)
+}
+
+// SetAction sets the "action" field.
+func (m *EventMutation) SetAction(s string) {
+	m.action = &s
+}
+
+// Action returns the value of the "action" field in the mutation.
+func (m *EventMutation) Action() (r string, exists bool) {
+	v := m.action
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAction returns the old "action" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldAction(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAction is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAction requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAction: %w", err)
+	}
+	return oldValue.Action, nil
+}
+
+// ResetAction resets all changes to the "action" field.
+func (m *EventMutation) ResetAction() {
+	m.action = nil
+}
+
+// SetSource sets the "source" field.
+func (m *EventMutation) SetSource(s string) {
+	m.source = &s
+}
+
+// Source returns the value of the "source" field in the mutation.
+func (m *EventMutation) Source() (r string, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSource returns the old "source" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldSource(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSource: %w", err)
+	}
+	return oldValue.Source, nil
+}
+
+// ResetSource resets all changes to the "source" field.
+func (m *EventMutation) ResetSource() {
+	m.source = nil
+}
+
+// SetActorType sets the "actor_type" field.
+func (m *EventMutation) SetActorType(s string) {
+	m.actor_type = &s
+}
+
+// ActorType returns the value of the "actor_type" field in the mutation.
+func (m *EventMutation) ActorType() (r string, exists bool) {
+	v := m.actor_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorType returns the old "actor_type" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldActorType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorType: %w", err)
+	}
+	return oldValue.ActorType, nil
+}
+
+// ResetActorType resets all changes to the "actor_type" field.
+func (m *EventMutation) ResetActorType() {
+	m.actor_type = nil
+}
+
+// SetActorID sets the "actor_id" field.
+func (m *EventMutation) SetActorID(s string) {
+	m.actor_id = &s
+}
+
+// ActorID returns the value of the "actor_id" field in the mutation.
+func (m *EventMutation) ActorID() (r string, exists bool) {
+	v := m.actor_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorID returns the old "actor_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldActorID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorID: %w", err)
+	}
+	return oldValue.ActorID, nil
+}
+
+// ResetActorID resets all changes to the "actor_id" field.
+func (m *EventMutation) ResetActorID() {
+	m.actor_id = nil
+}
+
+// SetActorLabel sets the "actor_label" field.
+func (m *EventMutation) SetActorLabel(s string) {
+	m.actor_label = &s
+}
+
+// ActorLabel returns the value of the "actor_label" field in the mutation.
+func (m *EventMutation) ActorLabel() (r string, exists bool) {
+	v := m.actor_label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActorLabel returns the old "actor_label" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldActorLabel(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActorLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActorLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActorLabel: %w", err)
+	}
+	return oldValue.ActorLabel, nil
+}
+
+// ClearActorLabel clears the value of the "actor_label" field.
+func (m *EventMutation) ClearActorLabel() {
+	m.actor_label = nil
+	m.clearedFields[event.FieldActorLabel] = struct{}{}
+}
+
+// ActorLabelCleared returns if the "actor_label" field was cleared in this mutation.
+func (m *EventMutation) ActorLabelCleared() bool {
+	_, ok := m.clearedFields[event.FieldActorLabel]
+	return ok
+}
+
+// ResetActorLabel resets all changes to the "actor_label" field.
+func (m *EventMutation) ResetActorLabel() {
+	m.actor_label = nil
+	delete(m.clearedFields, event.FieldActorLabel)
+}
+
+// SetTargetType sets the "target_type" field.
+func (m *EventMutation) SetTargetType(s string) {
+	m.target_type = &s
+}
+
+// TargetType returns the value of the "target_type" field in the mutation.
+func (m *EventMutation) TargetType() (r string, exists bool) {
+	v := m.target_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetType returns the old "target_type" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldTargetType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetType: %w", err)
+	}
+	return oldValue.TargetType, nil
+}
+
+// ResetTargetType resets all changes to the "target_type" field.
+func (m *EventMutation) ResetTargetType() {
+	m.target_type = nil
+}
+
+// SetTargetID sets the "target_id" field.
+func (m *EventMutation) SetTargetID(s string) {
+	m.target_id = &s
+}
+
+// TargetID returns the value of the "target_id" field in the mutation.
+func (m *EventMutation) TargetID() (r string, exists bool) {
+	v := m.target_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetID returns the old "target_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldTargetID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetID: %w", err)
+	}
+	return oldValue.TargetID, nil
+}
+
+// ResetTargetID resets all changes to the "target_id" field.
+func (m *EventMutation) ResetTargetID() {
+	m.target_id = nil
+}
+
+// SetTargetLabel sets the "target_label" field.
+func (m *EventMutation) SetTargetLabel(s string) {
+	m.target_label = &s
+}
+
+// TargetLabel returns the value of the "target_label" field in the mutation.
+func (m *EventMutation) TargetLabel() (r string, exists bool) {
+	v := m.target_label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetLabel returns the old "target_label" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldTargetLabel(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetLabel: %w", err)
+	}
+	return oldValue.TargetLabel, nil
+}
+
+// ClearTargetLabel clears the value of the "target_label" field.
+func (m *EventMutation) ClearTargetLabel() {
+	m.target_label = nil
+	m.clearedFields[event.FieldTargetLabel] = struct{}{}
+}
+
+// TargetLabelCleared returns if the "target_label" field was cleared in this mutation.
+func (m *EventMutation) TargetLabelCleared() bool {
+	_, ok := m.clearedFields[event.FieldTargetLabel]
+	return ok
+}
+
+// ResetTargetLabel resets all changes to the "target_label" field.
+func (m *EventMutation) ResetTargetLabel() {
+	m.target_label = nil
+	delete(m.clearedFields, event.FieldTargetLabel)
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *EventMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *EventMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ClearSpaceID clears the value of the "space_id" field.
+func (m *EventMutation) ClearSpaceID() {
+	m.space_id = nil
+	m.clearedFields[event.FieldSpaceID] = struct{}{}
+}
+
+// SpaceIDCleared returns if the "space_id" field was cleared in this mutation.
+func (m *EventMutation) SpaceIDCleared() bool {
+	_, ok := m.clearedFields[event.FieldSpaceID]
+	return ok
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *EventMutation) ResetSpaceID() {
+	m.space_id = nil
+	delete(m.clearedFields, event.FieldSpaceID)
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *EventMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *EventMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldChangeRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (m *EventMutation) ClearChangeRequestID() {
+	m.change_request_id = nil
+	m.clearedFields[event.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestIDCleared returns if the "change_request_id" field was cleared in this mutation.
+func (m *EventMutation) ChangeRequestIDCleared() bool {
+	_, ok := m.clearedFields[event.FieldChangeRequestID]
+	return ok
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *EventMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+	delete(m.clearedFields, event.FieldChangeRequestID)
+}
+
+// SetCorrelationID sets the "correlation_id" field.
+func (m *EventMutation) SetCorrelationID(s string) {
+	m.correlation_id = &s
+}
+
+// CorrelationID returns the value of the "correlation_id" field in the mutation.
+func (m *EventMutation) CorrelationID() (r string, exists bool) {
+	v := m.correlation_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCorrelationID returns the old "correlation_id" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldCorrelationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCorrelationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCorrelationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCorrelationID: %w", err)
+	}
+	return oldValue.CorrelationID, nil
+}
+
+// ClearCorrelationID clears the value of the "correlation_id" field.
+func (m *EventMutation) ClearCorrelationID() {
+	m.correlation_id = nil
+	m.clearedFields[event.FieldCorrelationID] = struct{}{}
+}
+
+// CorrelationIDCleared returns if the "correlation_id" field was cleared in this mutation.
+func (m *EventMutation) CorrelationIDCleared() bool {
+	_, ok := m.clearedFields[event.FieldCorrelationID]
+	return ok
+}
+
+// ResetCorrelationID resets all changes to the "correlation_id" field.
+func (m *EventMutation) ResetCorrelationID() {
+	m.correlation_id = nil
+	delete(m.clearedFields, event.FieldCorrelationID)
+}
+
+// SetSchemaVersion sets the "schema_version" field.
+func (m *EventMutation) SetSchemaVersion(i int) {
+	m.schema_version = &i
+	m.addschema_version = nil
+}
+
+// SchemaVersion returns the value of the "schema_version" field in the mutation.
+func (m *EventMutation) SchemaVersion() (r int, exists bool) {
+	v := m.schema_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSchemaVersion returns the old "schema_version" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldSchemaVersion(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSchemaVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSchemaVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSchemaVersion: %w", err)
+	}
+	return oldValue.SchemaVersion, nil
+}
+
+// AddSchemaVersion adds i to the "schema_version" field.
+func (m *EventMutation) AddSchemaVersion(i int) {
+	if m.addschema_version != nil {
+		*m.addschema_version += i
+	} else {
+		m.addschema_version = &i
+	}
+}
+
+// AddedSchemaVersion returns the value that was added to the "schema_version" field in this mutation.
+func (m *EventMutation) AddedSchemaVersion() (r int, exists bool) {
+	v := m.addschema_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSchemaVersion resets all changes to the "schema_version" field.
+func (m *EventMutation) ResetSchemaVersion() {
+	m.schema_version = nil
+	m.addschema_version = nil
+}
+
+// SetPayload sets the "payload" field.
+func (m *EventMutation) SetPayload(value map[string]interface{}) {
+	m.payload = &value
+}
+
+// Payload returns the value of the "payload" field in the mutation.
+func (m *EventMutation) Payload() (r map[string]interface{}, exists bool) {
+	v := m.payload
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayload returns the old "payload" field's value of the Event entity.
+// If the Event object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventMutation) OldPayload(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayload is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayload requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayload: %w", err)
+	}
+	return oldValue.Payload, nil
+}
+
+// ClearPayload clears the value of the "payload" field.
+func (m *EventMutation) ClearPayload() {
+	m.payload = nil
+	m.clearedFields[event.FieldPayload] = struct{}{}
+}
+
+// PayloadCleared returns if the "payload" field was cleared in this mutation.
+func (m *EventMutation) PayloadCleared() bool {
+	_, ok := m.clearedFields[event.FieldPayload]
+	return ok
+}
+
+// ResetPayload resets all changes to the "payload" field.
+func (m *EventMutation) ResetPayload() {
+	m.payload = nil
+	delete(m.clearedFields, event.FieldPayload)
+}
+
+// Where appends a list predicates to the EventMutation builder.
+func (m *EventMutation) Where(ps ...predicate.Event) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the EventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *EventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Event, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *EventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *EventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Event).
+func (m *EventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *EventMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.occurred_at != nil {
+		fields = append(fields, event.FieldOccurredAt)
+	}
+	if m.organization_id != nil {
+		fields = append(fields, event.FieldOrganizationID)
+	}
+	if m.action != nil {
+		fields = append(fields, event.FieldAction)
+	}
+	if m.source != nil {
+		fields = append(fields, event.FieldSource)
+	}
+	if m.actor_type != nil {
+		fields = append(fields, event.FieldActorType)
+	}
+	if m.actor_id != nil {
+		fields = append(fields, event.FieldActorID)
+	}
+	if m.actor_label != nil {
+		fields = append(fields, event.FieldActorLabel)
+	}
+	if m.target_type != nil {
+		fields = append(fields, event.FieldTargetType)
+	}
+	if m.target_id != nil {
+		fields = append(fields, event.FieldTargetID)
+	}
+	if m.target_label != nil {
+		fields = append(fields, event.FieldTargetLabel)
+	}
+	if m.space_id != nil {
+		fields = append(fields, event.FieldSpaceID)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, event.FieldChangeRequestID)
+	}
+	if m.correlation_id != nil {
+		fields = append(fields, event.FieldCorrelationID)
+	}
+	if m.schema_version != nil {
+		fields = append(fields, event.FieldSchemaVersion)
+	}
+	if m.payload != nil {
+		fields = append(fields, event.FieldPayload)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *EventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case event.FieldOccurredAt:
+		return m.OccurredAt()
+	case event.FieldOrganizationID:
+		return m.OrganizationID()
+	case event.FieldAction:
+		return m.Action()
+	case event.FieldSource:
+		return m.Source()
+	case event.FieldActorType:
+		return m.ActorType()
+	case event.FieldActorID:
+		return m.ActorID()
+	case event.FieldActorLabel:
+		return m.ActorLabel()
+	case event.FieldTargetType:
+		return m.TargetType()
+	case event.FieldTargetID:
+		return m.TargetID()
+	case event.FieldTargetLabel:
+		return m.TargetLabel()
+	case event.FieldSpaceID:
+		return m.SpaceID()
+	case event.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case event.FieldCorrelationID:
+		return m.CorrelationID()
+	case event.FieldSchemaVersion:
+		return m.SchemaVersion()
+	case event.FieldPayload:
+		return m.Payload()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *EventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case event.FieldOccurredAt:
+		return m.OldOccurredAt(ctx)
+	case event.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case event.FieldAction:
+		return m.OldAction(ctx)
+	case event.FieldSource:
+		return m.OldSource(ctx)
+	case event.FieldActorType:
+		return m.OldActorType(ctx)
+	case event.FieldActorID:
+		return m.OldActorID(ctx)
+	case event.FieldActorLabel:
+		return m.OldActorLabel(ctx)
+	case event.FieldTargetType:
+		return m.OldTargetType(ctx)
+	case event.FieldTargetID:
+		return m.OldTargetID(ctx)
+	case event.FieldTargetLabel:
+		return m.OldTargetLabel(ctx)
+	case event.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case event.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case event.FieldCorrelationID:
+		return m.OldCorrelationID(ctx)
+	case event.FieldSchemaVersion:
+		return m.OldSchemaVersion(ctx)
+	case event.FieldPayload:
+		return m.OldPayload(ctx)
+	}
+	return nil, fmt.Errorf("unknown Event field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case event.FieldOccurredAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccurredAt(v)
+		return nil
+	case event.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case event.FieldAction:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAction(v)
+		return nil
+	case event.FieldSource:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSource(v)
+		return nil
+	case event.FieldActorType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorType(v)
+		return nil
+	case event.FieldActorID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorID(v)
+		return nil
+	case event.FieldActorLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActorLabel(v)
+		return nil
+	case event.FieldTargetType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetType(v)
+		return nil
+	case event.FieldTargetID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetID(v)
+		return nil
+	case event.FieldTargetLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetLabel(v)
+		return nil
+	case event.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case event.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case event.FieldCorrelationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCorrelationID(v)
+		return nil
+	case event.FieldSchemaVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSchemaVersion(v)
+		return nil
+	case event.FieldPayload:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayload(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Event field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *EventMutation) AddedFields() []string {
+	var fields []string
+	if m.addschema_version != nil {
+		fields = append(fields, event.FieldSchemaVersion)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *EventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case event.FieldSchemaVersion:
+		return m.AddedSchemaVersion()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case event.FieldSchemaVersion:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSchemaVersion(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Event numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *EventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(event.FieldOrganizationID) {
+		fields = append(fields, event.FieldOrganizationID)
+	}
+	if m.FieldCleared(event.FieldActorLabel) {
+		fields = append(fields, event.FieldActorLabel)
+	}
+	if m.FieldCleared(event.FieldTargetLabel) {
+		fields = append(fields, event.FieldTargetLabel)
+	}
+	if m.FieldCleared(event.FieldSpaceID) {
+		fields = append(fields, event.FieldSpaceID)
+	}
+	if m.FieldCleared(event.FieldChangeRequestID) {
+		fields = append(fields, event.FieldChangeRequestID)
+	}
+	if m.FieldCleared(event.FieldCorrelationID) {
+		fields = append(fields, event.FieldCorrelationID)
+	}
+	if m.FieldCleared(event.FieldPayload) {
+		fields = append(fields, event.FieldPayload)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *EventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *EventMutation) ClearField(name string) error {
+	switch name {
+	case event.FieldOrganizationID:
+		m.ClearOrganizationID()
+		return nil
+	case event.FieldActorLabel:
+		m.ClearActorLabel()
+		return nil
+	case event.FieldTargetLabel:
+		m.ClearTargetLabel()
+		return nil
+	case event.FieldSpaceID:
+		m.ClearSpaceID()
+		return nil
+	case event.FieldChangeRequestID:
+		m.ClearChangeRequestID()
+		return nil
+	case event.FieldCorrelationID:
+		m.ClearCorrelationID()
+		return nil
+	case event.FieldPayload:
+		m.ClearPayload()
+		return nil
+	}
+	return fmt.Errorf("unknown Event nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *EventMutation) ResetField(name string) error {
+	switch name {
+	case event.FieldOccurredAt:
+		m.ResetOccurredAt()
+		return nil
+	case event.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case event.FieldAction:
+		m.ResetAction()
+		return nil
+	case event.FieldSource:
+		m.ResetSource()
+		return nil
+	case event.FieldActorType:
+		m.ResetActorType()
+		return nil
+	case event.FieldActorID:
+		m.ResetActorID()
+		return nil
+	case event.FieldActorLabel:
+		m.ResetActorLabel()
+		return nil
+	case event.FieldTargetType:
+		m.ResetTargetType()
+		return nil
+	case event.FieldTargetID:
+		m.ResetTargetID()
+		return nil
+	case event.FieldTargetLabel:
+		m.ResetTargetLabel()
+		return nil
+	case event.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case event.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case event.FieldCorrelationID:
+		m.ResetCorrelationID()
+		return nil
+	case event.FieldSchemaVersion:
+		m.ResetSchemaVersion()
+		return nil
+	case event.FieldPayload:
+		m.ResetPayload()
+		return nil
+	}
+	return fmt.Errorf("unknown Event field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *EventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *EventMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *EventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *EventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *EventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *EventMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *EventMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Event unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *EventMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Event edge %s", name)
 }
 
 // FileMutation represents an operation that mutates the File nodes in the graph.

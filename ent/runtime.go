@@ -14,6 +14,7 @@ import (
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
+	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
@@ -312,6 +313,40 @@ func init() {
 	download.DefaultID = downloadDescID.Default.(func() string)
 	// download.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	download.IDValidator = downloadDescID.Validators[0].(func(string) error)
+	eventFields := schema.Event{}.Fields()
+	_ = eventFields
+	// eventDescAction is the schema descriptor for action field.
+	eventDescAction := eventFields[3].Descriptor()
+	// event.ActionValidator is a validator for the "action" field. It is called by the builders before save.
+	event.ActionValidator = eventDescAction.Validators[0].(func(string) error)
+	// eventDescSource is the schema descriptor for source field.
+	eventDescSource := eventFields[4].Descriptor()
+	// event.SourceValidator is a validator for the "source" field. It is called by the builders before save.
+	event.SourceValidator = eventDescSource.Validators[0].(func(string) error)
+	// eventDescActorType is the schema descriptor for actor_type field.
+	eventDescActorType := eventFields[5].Descriptor()
+	// event.ActorTypeValidator is a validator for the "actor_type" field. It is called by the builders before save.
+	event.ActorTypeValidator = eventDescActorType.Validators[0].(func(string) error)
+	// eventDescActorID is the schema descriptor for actor_id field.
+	eventDescActorID := eventFields[6].Descriptor()
+	// event.ActorIDValidator is a validator for the "actor_id" field. It is called by the builders before save.
+	event.ActorIDValidator = eventDescActorID.Validators[0].(func(string) error)
+	// eventDescTargetType is the schema descriptor for target_type field.
+	eventDescTargetType := eventFields[8].Descriptor()
+	// event.TargetTypeValidator is a validator for the "target_type" field. It is called by the builders before save.
+	event.TargetTypeValidator = eventDescTargetType.Validators[0].(func(string) error)
+	// eventDescTargetID is the schema descriptor for target_id field.
+	eventDescTargetID := eventFields[9].Descriptor()
+	// event.TargetIDValidator is a validator for the "target_id" field. It is called by the builders before save.
+	event.TargetIDValidator = eventDescTargetID.Validators[0].(func(string) error)
+	// eventDescSchemaVersion is the schema descriptor for schema_version field.
+	eventDescSchemaVersion := eventFields[14].Descriptor()
+	// event.DefaultSchemaVersion holds the default value on creation for the schema_version field.
+	event.DefaultSchemaVersion = eventDescSchemaVersion.Default.(int)
+	// eventDescID is the schema descriptor for id field.
+	eventDescID := eventFields[0].Descriptor()
+	// event.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	event.IDValidator = eventDescID.Validators[0].(func(string) error)
 	fileMixin := schema.File{}.Mixin()
 	fileMixinFields0 := fileMixin[0].Fields()
 	_ = fileMixinFields0

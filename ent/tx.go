@@ -32,6 +32,8 @@ type Tx struct {
 	CustomFieldValue *CustomFieldValueClient
 	// Download is the client for interacting with the Download builders.
 	Download *DownloadClient
+	// Event is the client for interacting with the Event builders.
+	Event *EventClient
 	// File is the client for interacting with the File builders.
 	File *FileClient
 	// Invite is the client for interacting with the Invite builders.
@@ -220,6 +222,7 @@ func (tx *Tx) init() {
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldValue = NewCustomFieldValueClient(tx.config)
 	tx.Download = NewDownloadClient(tx.config)
+	tx.Event = NewEventClient(tx.config)
 	tx.File = NewFileClient(tx.config)
 	tx.Invite = NewInviteClient(tx.config)
 	tx.Job = NewJobClient(tx.config)

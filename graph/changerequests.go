@@ -12,6 +12,7 @@ import (
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -129,7 +130,7 @@ func (r *Resolver) CreateChangeRequest(ctx context.Context, spaceID string, subj
 		return nil, err
 	}
 	var cr *ent.ChangeRequest
-	err := r.withTx(ctx, func(tx *ent.Client) error {
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		s, err := tx.Space.UpdateOneID(spaceID).AddChangeRequestSeq(1).Save(ctx)
 		if err != nil {
 			return err
@@ -140,10 +141,22 @@ func (r *Resolver) CreateChangeRequest(ctx context.Context, spaceID string, subj
 		if subject != nil {
 			create.SetSubject(*subject)
 		}
-		cr, err = create.Save(ctx)
-		return entError(err)
+		if cr, err = create.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, changeRequestEvent(events.ChangeRequestCreated, s.OrganizationID, cr, map[string]any{"number": cr.Number, "subject": cr.Subject}))
+		return nil
 	})
 	return cr, err
+}
+
+// changeRequestEvent is an event whose target is cr.
+func changeRequestEvent(action, orgID string, cr *ent.ChangeRequest, payload map[string]any) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: orgID,
+		Target:  events.Target{Type: "change-request", ID: cr.ID, Label: cr.Subject},
+		SpaceID: cr.SpaceID, ChangeRequestID: cr.ID, Payload: payload,
+	}
 }
 
 // UpdateChangeRequest changes the subject and status (draft, open,
@@ -243,7 +256,7 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 		return nil, err
 	}
 	var rev *ent.Revision
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if rev, err = merged.write(ctx, tx, r.Dialect, spaceID, revision.TypeMerge, []string{s.RevisionID, cr.RevisionID}, auth.ViewerID(ctx)); err != nil {
 			return err
 		}
@@ -262,6 +275,7 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 		if n == 0 {
 			return apperr.Conflictf("the change request changed while it was merged: retry")
 		}
+		record(ctx, changeRequestEvent(events.ChangeRequestMerged, s.OrganizationID, cr, map[string]any{"number": cr.Number, "revisionId": rev.ID}))
 		return nil
 	})
 	if err != nil {

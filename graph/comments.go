@@ -25,6 +25,7 @@ import (
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/emoji"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/markdown"
 	"github.com/folio/folio/internal/paging"
 )
@@ -99,6 +100,14 @@ func (sc commentScope) crID() *string {
 		return nil
 	}
 	return &sc.CR.ID
+}
+
+// crIDOrEmpty is the change request's id, "" for the space's comments.
+func (sc commentScope) crIDOrEmpty() string {
+	if sc.CR == nil {
+		return ""
+	}
+	return sc.CR.ID
 }
 
 // where selects the scope's comments.
@@ -332,8 +341,9 @@ func (r *Resolver) PostComment(ctx context.Context, spaceID string, crID *string
 		return nil, err
 	}
 	revID := primaryRevision(sc.Space, sc.CR)
-	create := r.Client.Comment.Create().SetSpaceID(spaceID).SetNillableChangeRequestID(sc.crID()).
-		SetBody(in.Markdown).SetPostedBy(auth.ViewerID(ctx)).SetRevisionID(revID)
+	// The page and block are read before the write; set adds them to the
+	// comment the write creates.
+	set := func(c *ent.CommentCreate) {}
 	if in.Node != nil && in.Page == nil {
 		return nil, apperr.InvalidField("node", "needs page: the page whose block it is")
 	}
@@ -345,20 +355,50 @@ func (r *Resolver) PostComment(ctx context.Context, spaceID string, crID *string
 		if p == nil {
 			return nil, apperr.InvalidField("page", "%s is not a page of the %s's content", *in.Page, scopeNoun(sc))
 		}
-		create.SetPageID(p.PageID).SetPageTitle(p.Title).SetPagePath(tree.Path(p))
+		var node, preview string
 		if in.Node != nil {
-			preview, ok, err := blockPreview(ctx, p, *in.Node)
-			if err != nil {
+			var ok bool
+			if preview, ok, err = blockPreview(ctx, p, *in.Node); err != nil {
 				return nil, err
 			}
 			if !ok {
 				return nil, apperr.InvalidField("node", "%s is not a block of page %s", *in.Node, p.PageID)
 			}
-			create.SetNodeID(*in.Node).SetNodePreview(preview)
+			node = *in.Node
+		}
+		path := tree.Path(p)
+		set = func(c *ent.CommentCreate) {
+			c.SetPageID(p.PageID).SetPageTitle(p.Title).SetPagePath(path)
+			if node != "" {
+				c.SetNodeID(node).SetNodePreview(preview)
+			}
 		}
 	}
-	c, err := create.Save(ctx)
-	return c, entError(err)
+	var c *ent.Comment
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		create := tx.Comment.Create().SetSpaceID(spaceID).SetNillableChangeRequestID(sc.crID()).
+			SetBody(in.Markdown).SetPostedBy(auth.ViewerID(ctx)).SetRevisionID(revID)
+		set(create)
+		if c, err = create.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, commentEvent(events.CommentPosted, sc, c.ID, deref(c.PageID)))
+		return nil
+	})
+	return c, err
+}
+
+// commentEvent is an event whose target is comment id in scope sc.
+func commentEvent(action string, sc commentScope, id, pageID string) events.Event {
+	payload := map[string]any{"commentId": id}
+	if pageID != "" {
+		payload["pageId"] = pageID
+	}
+	return events.Event{
+		Action: action, OrganizationID: sc.Space.OrganizationID,
+		Target:  events.Target{Type: "comment", ID: id},
+		SpaceID: sc.Space.ID, ChangeRequestID: sc.crIDOrEmpty(), Payload: payload,
+	}
 }
 
 func scopeNoun(sc commentScope) string {

@@ -40,6 +40,9 @@ type Resolver struct {
 	// (graph/secrets.go); the app makes it from FOLIO_SECRET_KEY or the
 	// key file.
 	Secrets *secrets.Sealer
+	// Events learns of every committed write's events (nil: no one
+	// listens in this process).
+	Events Notifier
 
 	// published keeps published sites' navigation and rendered pages
 	// (sites_reader.go), made on first use.

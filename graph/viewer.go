@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	entsql "entgo.io/ent/dialect/sql"
+
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/user"
@@ -12,6 +14,7 @@ import (
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/events"
 )
 
 // Authenticate is the middleware of /v1: it resolves the bearer token to a
@@ -47,9 +50,10 @@ func (r *Resolver) authenticate(next http.Handler, anonymous bool) http.Handler 
 		// token's unique hash), not the token and then its user.
 		// It brings the user's memberships along (the caller's role is
 		// what nearly every read asks next).
+		hash := auth.HashToken(token)
 		u, err := r.Client.User.Query().
-			Where(user.HasTokensWith(apitoken.Hash(auth.HashToken(token)))).
-			Modify(loader.WithViewerMemberships).
+			Where(user.HasTokensWith(apitoken.Hash(hash))).
+			Modify(loader.WithViewerMemberships, withTokenID(hash)).
 			Only(req.Context())
 		if ent.IsNotFound(err) {
 			apperr.Write(w, req, apperr.Unauthenticatedf("unknown API token"))
@@ -64,8 +68,36 @@ func (r *Resolver) authenticate(next http.Handler, anonymous bool) http.Handler 
 			apperr.Write(w, req, err)
 			return
 		}
+		ctx = events.WithOrigin(ctx, events.Origin{
+			Source:  events.SourceAPI,
+			Actor:   events.Actor{Type: events.ActorUser, ID: u.ID, Label: u.DisplayName},
+			TokenID: tokenIDOf(u),
+		})
 		next.ServeHTTP(w, req.WithContext(ctx))
 	})
+}
+
+// tokenIDColumn is the column withTokenID adds.
+const tokenIDColumn = "auth_token_id"
+
+// withTokenID adds to the authentication query the id of the token it
+// found the user by (its events carry it as tokenId), in the same
+// statement.
+func withTokenID(hash string) func(*entsql.Selector) {
+	return func(s *entsql.Selector) {
+		s.AppendSelectExprAs(entsql.Expr("(SELECT "+apitoken.FieldID+" FROM "+apitoken.Table+" WHERE "+apitoken.FieldHash+" = ?)", hash), tokenIDColumn)
+	}
+}
+
+// tokenIDOf reads the column withTokenID added.
+func tokenIDOf(u *ent.User) string {
+	switch v, _ := u.Value(tokenIDColumn); v := v.(type) {
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	}
+	return ""
 }
 
 // FreshLoaders gives the rest of a request new loaders for the same caller,

@@ -325,6 +325,63 @@ var (
 			},
 		},
 	}
+	// EventsColumns holds the columns for the "events" table.
+	EventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "occurred_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString, Nullable: true},
+		{Name: "action", Type: field.TypeString},
+		{Name: "source", Type: field.TypeString},
+		{Name: "actor_type", Type: field.TypeString},
+		{Name: "actor_id", Type: field.TypeString},
+		{Name: "actor_label", Type: field.TypeString, Nullable: true},
+		{Name: "target_type", Type: field.TypeString},
+		{Name: "target_id", Type: field.TypeString},
+		{Name: "target_label", Type: field.TypeString, Nullable: true},
+		{Name: "space_id", Type: field.TypeString, Nullable: true},
+		{Name: "change_request_id", Type: field.TypeString, Nullable: true},
+		{Name: "correlation_id", Type: field.TypeString, Nullable: true},
+		{Name: "schema_version", Type: field.TypeInt, Default: 1},
+		{Name: "payload", Type: field.TypeJSON, Nullable: true},
+	}
+	// EventsTable holds the schema information for the "events" table.
+	EventsTable = &schema.Table{
+		Name:       "events",
+		Columns:    EventsColumns,
+		PrimaryKey: []*schema.Column{EventsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "event_organization_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[2], EventsColumns[0]},
+			},
+			{
+				Name:    "event_organization_id_action_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[2], EventsColumns[3], EventsColumns[0]},
+			},
+			{
+				Name:    "event_organization_id_actor_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[2], EventsColumns[6], EventsColumns[0]},
+			},
+			{
+				Name:    "event_organization_id_target_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[2], EventsColumns[9], EventsColumns[0]},
+			},
+			{
+				Name:    "event_space_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[11], EventsColumns[0]},
+			},
+			{
+				Name:    "event_occurred_at",
+				Unique:  false,
+				Columns: []*schema.Column{EventsColumns[1]},
+			},
+		},
+	}
 	// FilesColumns holds the columns for the "files" table.
 	FilesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1082,6 +1139,7 @@ var (
 		CustomFieldsTable,
 		CustomFieldValuesTable,
 		DownloadsTable,
+		EventsTable,
 		FilesTable,
 		InvitesTable,
 		JobsTable,

@@ -33,6 +33,9 @@ type CustomFieldValue func(*sql.Selector)
 // Download is the predicate function for download builders.
 type Download func(*sql.Selector)
 
+// Event is the predicate function for event builders.
+type Event func(*sql.Selector)
+
 // File is the predicate function for file builders.
 type File func(*sql.Selector)
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/db"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/jobs"
 	"github.com/folio/folio/internal/metrics"
 )
@@ -16,7 +17,7 @@ import (
 // tests' statement counts see only requests.
 func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 	log := slog.New(WithRequestID(logger.Handler()))
-	return &jobs.Runner{
+	r := &jobs.Runner{
 		DB:      d.SQL,
 		Dialect: d.Dialect,
 		Handlers: map[string]jobs.Handler{
@@ -54,5 +55,17 @@ func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 				metrics.JobLastSuccess.WithLabelValues(kind).SetToCurrentTime()
 			}
 		},
+	}
+	for kind, h := range r.Handlers {
+		r.Handlers[kind] = asWorkflow(h)
+	}
+	return r
+}
+
+// asWorkflow runs a job's writes as the system's, through a workflow
+// (events' default origin), correlated by the job's id.
+func asWorkflow(h jobs.Handler) jobs.Handler {
+	return func(ctx context.Context, j jobs.Job) error {
+		return h(events.WithCorrelationID(ctx, j.ID), j)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/metrics"
 )
@@ -34,7 +35,7 @@ func requestLog(logger *slog.Logger) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			id := ids.New()
 			w.Header().Set(RequestIDHeader, id)
-			ctx := context.WithValue(r.Context(), requestIDKey{}, id)
+			ctx := events.WithCorrelationID(context.WithValue(r.Context(), requestIDKey{}, id), id)
 			rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 			start := time.Now()
 			metrics.HTTPInFlight.Inc()

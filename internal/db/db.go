@@ -22,6 +22,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/migrate"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/search"
 )
 
@@ -70,6 +71,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 	counter := &Counter{}
 	drv := &countingDriver{Driver: entsql.OpenDB(dialect, raw), counter: counter}
 	client := ent.NewClient(ent.Driver(drv))
+	client.Use(events.Guard)
 	d := &DB{Client: client, SQL: raw, Dialect: dialect, Counter: counter, path: SQLitePath(databaseURL, dataDir)}
 	// Instances starting together on one database migrate one at a time:
 	// the second finds the schema made and changes nothing.
@@ -84,6 +86,11 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 		if old {
 			if err := nameOldChunks(ctx, raw); err != nil {
 				return fmt.Errorf("migrate pages to chunks: %w", err)
+			}
+		}
+		for _, stmt := range eventsSchema(dialect) {
+			if _, err := raw.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("events notification: %w", err)
 			}
 		}
 		for _, stmt := range search.Schema(dialect) {

@@ -1,0 +1,24 @@
+package events
+
+// Exemption names a kind of write that records no event: telemetry, which
+// changes nothing anyone edits and would drown the audit log. This list is
+// the whole of them; any other write records an event (Guard).
+type Exemption string
+
+const (
+	// ExemptLastSeen: a member's last-seen time, touched by their requests.
+	ExemptLastSeen Exemption = "last seen"
+	// ExemptInsights: a published site's visit counters and pings.
+	ExemptInsights Exemption = "site insights"
+	// ExemptSession: a session's last use.
+	ExemptSession Exemption = "session touch"
+	// ExemptRate: rate-limit counters.
+	ExemptRate Exemption = "rate counter"
+	// ExemptMaintenance: the periodic purge and retention jobs, which
+	// remove what is already gone (deleted spaces past their grace,
+	// expired downloads, orphaned bodies, events past retention).
+	ExemptMaintenance Exemption = "maintenance"
+	// ExemptDelivery: webhook deliveries and their attempts, records of
+	// sending events rather than changes.
+	ExemptDelivery Exemption = "event delivery"
+)
