@@ -85,7 +85,9 @@ const tokenIDColumn = "auth_token_id"
 // statement.
 func withTokenID(hash string) func(*entsql.Selector) {
 	return func(s *entsql.Selector) {
-		s.AppendSelectExprAs(entsql.Expr("(SELECT "+apitoken.FieldID+" FROM "+apitoken.Table+" WHERE "+apitoken.FieldHash+" = ?)", hash), tokenIDColumn)
+		s.AppendSelectExprAs(entsql.ExprFunc(func(b *entsql.Builder) {
+			b.WriteString("(SELECT " + apitoken.FieldID + " FROM " + apitoken.Table + " WHERE " + apitoken.FieldHash + " = ").Arg(hash).WriteString(")")
+		}), tokenIDColumn)
 	}
 }
 
