@@ -212,8 +212,20 @@ func metaField(name string) bool {
 // absent, at most paging.MaxLimit (larger values are refused by the
 // resolver with a clear error naming `first`, so they need not be refused
 // here as too complex).
+// A connection paged backward (the audit log's `last`) costs the larger
+// of the two.
 func (w *costWalker) first(f *ast.Field) int64 {
-	arg := f.Arguments.ForName("first")
+	n := w.pageSize(f, "first")
+	if f.Arguments.ForName("last") != nil {
+		n = max(n, w.pageSize(f, "last"))
+	}
+	return n
+}
+
+// pageSize is the value of a connection's page-size argument name, as
+// first describes.
+func (w *costWalker) pageSize(f *ast.Field, name string) int64 {
+	arg := f.Arguments.ForName(name)
 	if arg == nil {
 		return paging.DefaultLimit
 	}

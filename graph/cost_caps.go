@@ -5,6 +5,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -63,6 +64,8 @@ var listFieldCaps = map[string]int64{
 	// outline is cut at MaxOutlineHeadings (sites_pages.go).
 	"PublishedPage.ancestors": MaxPagesPerRevision,
 	"PublishedPage.outline":   MaxOutlineHeadings,
+	// The action catalog (internal/events), fixed at build time.
+	"Organization.auditEventActions": int64(len(events.Actions())),
 }
 
 // pageTreeRoots and pageTreeLevels are the fields of a revision's page

@@ -17,6 +17,7 @@ import (
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
@@ -118,6 +119,12 @@ var nodeTypes = []nodeType{
 		func(r *Resolver, ctx context.Context, id, org string) (model.Node, error) {
 			return r.openAPISpecVersionNode(ctx, org, id)
 		}},
+	// An event's id is a UUIDv7, unique across the schema like every
+	// stored id; its owner is its organization ("" for a user's own
+	// changes, which no audit log shows).
+	{"AuditEvent", event.Table, event.FieldOrganizationID, func(r *Resolver, ctx context.Context, id, org string) (model.Node, error) {
+		return r.OrganizationAuditEvent(ctx, org, id)
+	}},
 	{"SiteShareLink", sitesharelink.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
 		_, l, err := r.manageableShareLink(ctx, "", "", id)
 		return l, err

@@ -24,6 +24,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.customFieldRoutes(r)
 	a.translationRoutes(r)
 	a.inviteRoutes(r)
+	a.auditRoutes(r)
 	a.memberRoutes(r)
 	a.teamRoutes(r)
 	a.siteRoutes(r)

@@ -19,6 +19,50 @@ import (
 	"github.com/folio/folio/internal/access"
 )
 
+// Who made a recorded change.
+type AuditEventActor struct {
+	// Kind of actor: user (API tokens act as their user), integration or system (background jobs).
+	Type string `json:"type"`
+	// Stable identifier of the actor (a user id; folio for the system).
+	ID string `json:"id"`
+	// Display label captured when the event was recorded; null when none.
+	Label *string `json:"label,omitempty"`
+}
+
+// A page of AuditEvent items (Relay connection).
+type AuditEventConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*AuditEventEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One AuditEvent of a AuditEventConnection page, with its cursor.
+type AuditEventEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it (or as `before` for those that precede it).
+	Cursor string `json:"cursor"`
+	// The audit event.
+	Node *ent.Event `json:"node"`
+}
+
+// What a recorded change was made to.
+type AuditEventTarget struct {
+	// Kind of resource affected, e.g. change_request or comment.
+	Type string `json:"type"`
+	// Stable identifier of the affected resource.
+	ID string `json:"id"`
+	// Display label captured when the event was recorded; null when none.
+	Label *string `json:"label,omitempty"`
+}
+
+// URLs of an audit event.
+type AuditEventURLs struct {
+	// The event's URL in the REST API (/v1/orgs/{organizationId}/audit-events/{id}).
+	Location string `json:"location"`
+}
+
 // A page of ChangeRequest items (Relay connection).
 type ChangeRequestConnection struct {
 	// The items of this page, in the list's order, each with its cursor.

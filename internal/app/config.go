@@ -51,6 +51,9 @@ type Config struct {
 	// PurgeInterval is how often deleted spaces past their restore window
 	// are removed for good.
 	PurgeInterval time.Duration
+	// AuditRetention is how long audit events are kept; the retention job
+	// (every PurgeInterval) deletes older ones.
+	AuditRetention time.Duration
 	// RequestTimeout bounds every request's work (imports, PDF, GraphQL
 	// alike); a request also stops when its client leaves.
 	RequestTimeout time.Duration
@@ -161,6 +164,9 @@ var Settings = []Setting{
 	{Env: "FOLIO_PURGE_INTERVAL", Flag: "purge-interval", Kind: Duration, Default: "1h",
 		Meaning: "how often spaces deleted more than 7 days ago are purged",
 		field:   func(c *Config) any { return &c.PurgeInterval }},
+	{Env: "FOLIO_AUDIT_RETENTION", Flag: "audit-retention", Kind: Duration, Default: "8760h",
+		Meaning: "how long audit events are kept (8760h: one year); older ones are deleted every purge interval",
+		field:   func(c *Config) any { return &c.AuditRetention }},
 	{Env: "FOLIO_REQUEST_TIMEOUT", Flag: "request-timeout", Kind: Duration, Default: "60s",
 		Meaning: "longest a request may work; it also stops when its client leaves (503 beyond)",
 		field:   func(c *Config) any { return &c.RequestTimeout }},

@@ -12,7 +12,8 @@ import (
 )
 
 // jobRunner is the App's one runner of background jobs: OpenAPI processing
-// (queued by requests) and the purge of deleted spaces (periodic, every
+// (queued by requests), the purge of deleted spaces and the audit log's
+// retention (periodic, every
 // PurgeInterval, once across instances). It polls through the raw pool, so
 // tests' statement counts see only requests.
 func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
@@ -42,8 +43,20 @@ func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 				_, err = a.Resolver.PurgeFinishedJobs(ctx)
 				return err
 			},
+			// The audit log keeps events for AuditRetention: older ones are
+			// deleted in batches (they record nothing: maintenance).
+			graph.JobAuditRetention: func(ctx context.Context, _ jobs.Job) error {
+				n, err := a.Resolver.PurgeExpiredEvents(ctx, a.Config.AuditRetention)
+				if n > 0 {
+					log.Info("deleted audit events past retention", "count", n, "retention", a.Config.AuditRetention.String())
+				}
+				return err
+			},
 		},
-		Periodic:    []jobs.Periodic{{Kind: graph.JobPurge, Every: a.Config.PurgeInterval}},
+		Periodic: []jobs.Periodic{
+			{Kind: graph.JobPurge, Every: a.Config.PurgeInterval},
+			{Kind: graph.JobAuditRetention, Every: a.Config.PurgeInterval},
+		},
 		Poll:        a.Config.JobPoll,
 		Lease:       a.Config.JobLease,
 		MaxAttempts: a.Config.JobMaxAttempts,
