@@ -38,6 +38,10 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 	cr := create(`mutation($s: ID!) { createChangeRequest(spaceId: $s) { id } }`, map[string]any{"s": space}, "createChangeRequest")
 	cm := create(`mutation($s: ID!) { postComment(spaceId: $s, input: {markdown: "Hi"}) { id } }`, map[string]any{"s": space}, "postComment")
 	reply := create(`mutation($s: ID!, $c: ID!) { postCommentReply(spaceId: $s, commentId: $c, markdown: "Hello") { id } }`, map[string]any{"s": space, "c": cm}, "postCommentReply")
+	// The event creating the change request recorded (only REST reads an
+	// event by id: no own query).
+	audit := s.MustGraphQL(t, alice.Token, `query($org: ID!, $cr: String) { organization(id: $org) { auditEvents(first: 1, target: $cr) { edges { node { id } } } } }`,
+		map[string]any{"org": acme, "cr": cr})["organization"].(map[string]any)["auditEvents"].(map[string]any)["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["id"].(string)
 	site := create(`mutation($org: ID!) { createSite(organization: $org, input: {title: "Docs"}) { id } }`, org, "createSite")
 	section := create(`mutation($site: ID!, $s: ID!) { addSiteSection(site: $site, space: $s) { id } }`, map[string]any{"site": site, "s": space}, "addSiteSection")
 	group := create(`mutation($site: ID!) { addSiteSectionGroup(site: $site, title: "All") { id } }`, map[string]any{"site": site}, "addSiteSectionGroup")
@@ -61,6 +65,7 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 		{"ChangeRequest", cr, `query($s: ID!, $id: String!) { space(id: $s) { changeRequest(id: $id) { id } } }`, map[string]any{"s": space, "id": cr}},
 		{"Comment", cm, `query($s: ID!, $id: ID!) { space(id: $s) { comment(id: $id) { id } } }`, map[string]any{"s": space, "id": cm}},
 		{"CommentReply", reply, "", nil},
+		{"AuditEvent", audit, "", nil},
 	}
 }
 
@@ -81,7 +86,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User"
+	got := "AuditEvent ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures or compositeFixtures)", want, got)
 	}

@@ -92,7 +92,7 @@ func TestSettingsRefuseBadValues(t *testing.T) {
 // would write are taken.
 func TestSettingsTable(t *testing.T) {
 	def := app.Defaults() // panics on a default that does not parse
-	if def.Addr != "127.0.0.1:8080" || def.DataDir != "./data" || def.RequestTimeout != 60*time.Second || def.MaxImports != 2 || def.MaxPDFs != 2 || def.MaxBodyBytes != 8<<20 || def.MaxResponseBytes != 64<<20 || def.PurgeInterval != time.Hour || def.AllowPrivateFetch {
+	if def.Addr != "127.0.0.1:8080" || def.DataDir != "./data" || def.RequestTimeout != 60*time.Second || def.MaxImports != 2 || def.MaxPDFs != 2 || def.MaxBodyBytes != 8<<20 || def.MaxResponseBytes != 64<<20 || def.PurgeInterval != time.Hour || def.AuditRetention != 365*24*time.Hour || def.AllowPrivateFetch {
 		t.Fatalf("defaults %+v", def)
 	}
 	seen := map[string]bool{}
@@ -124,6 +124,7 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_MAX_BODY_BYTES":        "1024",
 		"FOLIO_ALLOW_PRIVATE_FETCH":   "true",
 		"FOLIO_PURGE_INTERVAL":        "90m",
+		"FOLIO_AUDIT_RETENTION":       "2160h",
 		"FOLIO_REQUEST_TIMEOUT":       "5s",
 		"FOLIO_MAX_RESPONSE_BYTES":    "2048",
 		"FOLIO_MAX_IMPORTS":           "4",
@@ -146,7 +147,7 @@ func TestSettingsTable(t *testing.T) {
 	}
 	want := app.Config{Addr: ":9090", DatabaseURL: good["DATABASE_URL"], DataDir: good["FOLIO_DATA_DIR"],
 		BaseURL: "https://docs.example.com/", BlobURL: "mem://", MaxBodyBytes: 1024, AllowPrivateFetch: true,
-		ShutdownTimeout: 45 * time.Second, DrainDelay: 5 * time.Second, MetricsAddr: "127.0.0.1:9100", PurgeInterval: 90 * time.Minute, RequestTimeout: 5 * time.Second,
+		ShutdownTimeout: 45 * time.Second, DrainDelay: 5 * time.Second, MetricsAddr: "127.0.0.1:9100", PurgeInterval: 90 * time.Minute, AuditRetention: 90 * 24 * time.Hour, RequestTimeout: 5 * time.Second,
 		MaxResponseBytes: 2048, MaxImports: 4, MaxPDFs: 3, SiteHosts: good["FOLIO_SITE_HOSTS"],
 		JobPoll: 2 * time.Second, JobLease: time.Minute, JobMaxAttempts: 3, JobBackoff: 7 * time.Second, OpenAPIFetchTimeout: 10 * time.Second,
 		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"]}
