@@ -259,3 +259,22 @@ func TestMetaFieldsCostNothing(t *testing.T) {
 		t.Fatalf("viewer beside __typename: cost %d, want 3", cost)
 	}
 }
+
+// TestConnectionCostsLast: a connection paged backward (the audit log's
+// last/before) costs the larger of first and last.
+func TestConnectionCostsLast(t *testing.T) {
+	q := `query($f: Int, $l: Int) { organization(id: "o") { auditEvents(first: $f, last: $l) { edges { node { id } } } } }`
+	for _, c := range []struct {
+		vars map[string]any
+		n    int64
+	}{
+		{map[string]any{"l": 90}, 90},
+		{map[string]any{"l": 3}, paging.DefaultLimit}, // first absent counts as its default
+		{map[string]any{"f": 5, "l": 80}, 80},
+	} {
+		cost, _, _ := walk(t, q, c.vars)
+		if want := 2 + c.n*3; cost != want {
+			t.Errorf("%v: cost %d, want %d", c.vars, cost, want)
+		}
+	}
+}
