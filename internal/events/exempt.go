@@ -21,4 +21,7 @@ const (
 	// ExemptDelivery: webhook deliveries and their attempts, records of
 	// sending events rather than changes.
 	ExemptDelivery Exemption = "event delivery"
+	// ExemptFixture: rows tests write straight into the database to set
+	// the scene (internal/testkit), never the application's own writes.
+	ExemptFixture Exemption = "test fixture"
 )
