@@ -240,7 +240,7 @@ func TestPageCommentsStatements(t *testing.T) {
 				rev := s.SeedPages(t, sp, 12)
 				for _, p := range s.Client().Page.Query().Where(entpage.ChunkID(rev.ID), entpage.SlugIn("page-0", "page-1")).AllX(ctx) {
 					s.Client().Comment.Create().SetSpaceID(sp).SetBody("On " + p.Title).SetPostedBy(u.ID).
-						SetRevisionID(rev.ID).SetPageID(p.PageID).SetPageTitle(p.Title).ExecX(ctx)
+						SetRevisionID(rev.ID).SetPageID(p.PageID).SetPageTitle(p.Title).ExecX(testkit.Fixture())
 				}
 			}
 		}

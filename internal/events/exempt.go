@@ -21,6 +21,9 @@ const (
 	// ExemptDelivery: webhook deliveries and their attempts, records of
 	// sending events rather than changes.
 	ExemptDelivery Exemption = "event delivery"
+	// ExemptDerived: what is computed from stored page bodies and cached
+	// on first read (page_derived rows): a cache fill, not a change.
+	ExemptDerived Exemption = "derived cache"
 	// ExemptFixture: rows tests write straight into the database to set
 	// the scene (internal/testkit), never the application's own writes.
 	ExemptFixture Exemption = "test fixture"
