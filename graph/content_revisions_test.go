@@ -1,7 +1,6 @@
 package graph_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -17,7 +16,7 @@ import (
 // side revision's.
 func seedHistory(t testing.TB, s *testkit.Server, spaceID string, k int) (line []string, side string) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := testkit.Fixture()
 	c := s.Client()
 	prev := c.Space.GetX(ctx, spaceID).RevisionID
 	line = append(line, prev)
