@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestContributorsGraphQL(t *testing.T) {
 						map[string]any{"operation": "insert_page", "document": map[string]any{"markdown": fmt.Sprintf("# P%d\n", j)}},
 					}}, 200)
 				}
-				s.Client().Comment.Create().SetSpaceID(sp).SetChangeRequestID(cr).SetPostedBy(u.ID).SetBody("ok").ExecX(testkit.Fixture())
+				s.Client().Comment.Create().SetSpaceID(sp).SetChangeRequestID(cr).SetPostedBy(u.ID).SetBody("ok").ExecX(testkit.Fixture(context.Background()))
 			}
 			before := s.Statements()
 			data := s.MustGraphQL(t, u.Token, query, map[string]any{"id": sp})

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -20,7 +21,7 @@ func TestContributors(t *testing.T) {
 		f.edit(t, cr, insertPage("# Two\n", nil))
 		s.Call(t, "updateChangeRequestContent", f.admin.Token, "POST", f.crPath(cr)+"/content",
 			map[string]any{"changes": []any{insertPage("# Three\n", nil)}}, 200)
-		s.Client().Comment.Create().SetSpaceID(f.space).SetChangeRequestID(cr).SetPostedBy(f.reader.ID).SetBody("Nice").ExecX(testkit.Fixture())
+		s.Client().Comment.Create().SetSpaceID(f.space).SetChangeRequestID(cr).SetPostedBy(f.reader.ID).SetBody("Nice").ExecX(testkit.Fixture(context.Background()))
 		// The admin opens another change request and does nothing with it.
 		s.Call(t, "createChangeRequest", f.admin.Token, "POST", "/v1/spaces/"+f.space+"/change-requests", map[string]any{"subject": "Empty"}, 201)
 

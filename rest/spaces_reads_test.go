@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -18,13 +19,13 @@ func TestSpaceCounts(t *testing.T) {
 		quiet := f.createSpace(t, map[string]any{"title": "Quiet"})["id"].(string)
 		idle := f.createSpace(t, map[string]any{"title": "Idle"})["id"].(string)
 		for i, st := range []changerequest.Status{"open", "open", "draft", "merged", "archived"} {
-			s.Client().ChangeRequest.Create().SetSpaceID(busy).SetNumber(i + 1).SetStatus(st).ExecX(testkit.Fixture())
+			s.Client().ChangeRequest.Create().SetSpaceID(busy).SetNumber(i + 1).SetStatus(st).ExecX(testkit.Fixture(context.Background()))
 		}
-		s.Client().ChangeRequest.Create().SetSpaceID(quiet).SetNumber(1).SetStatus("draft").ExecX(testkit.Fixture())
+		s.Client().ChangeRequest.Create().SetSpaceID(quiet).SetNumber(1).SetStatus("draft").ExecX(testkit.Fixture(context.Background()))
 		for _, st := range []comment.Status{"open", "open", "open", "resolved"} {
-			s.Client().Comment.Create().SetSpaceID(busy).SetStatus(st).ExecX(testkit.Fixture())
+			s.Client().Comment.Create().SetSpaceID(busy).SetStatus(st).ExecX(testkit.Fixture(context.Background()))
 		}
-		s.Client().Comment.Create().SetSpaceID(quiet).SetStatus("resolved").ExecX(testkit.Fixture())
+		s.Client().Comment.Create().SetSpaceID(quiet).SetStatus("resolved").ExecX(testkit.Fixture(context.Background()))
 		want := map[string][4]float64{busy: {5, 2, 1, 3}, quiet: {1, 0, 1, 0}, idle: {0, 0, 0, 0}}
 		check := func(sp map[string]any) {
 			t.Helper()

@@ -24,7 +24,4 @@ const (
 	// ExemptDerived: what is computed from stored page bodies and cached
 	// on first read (page_derived rows): a cache fill, not a change.
 	ExemptDerived Exemption = "derived cache"
-	// ExemptFixture: rows tests write straight into the database to set
-	// the scene (internal/testkit), never the application's own writes.
-	ExemptFixture Exemption = "test fixture"
 )

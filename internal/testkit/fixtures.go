@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
@@ -22,7 +23,7 @@ type User struct {
 // administers) the way `folio token create` does.
 func (s *Server) NewUser(t testing.TB, email, orgTitle string) (User, string) {
 	t.Helper()
-	ctx := Fixture()
+	ctx := Fixture(context.Background())
 	token, orgID, err := s.App.IssueToken(ctx, email, "", orgTitle)
 	if err != nil {
 		t.Fatalf("issue token for %s: %v", email, err)
@@ -41,7 +42,7 @@ func (s *Server) AddMember(t testing.TB, orgID string, u User, role *access.Role
 	if role != nil {
 		create.SetRole(*role)
 	}
-	if err := create.Exec(Fixture()); err != nil {
+	if err := create.Exec(Fixture(context.Background())); err != nil {
 		t.Fatalf("add member: %v", err)
 	}
 }
