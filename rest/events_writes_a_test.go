@@ -186,3 +186,37 @@ func TestEventsOfWritesA(t *testing.T) {
 		})
 	}
 }
+
+// TestEventsOfOpenAPISpecs: a spec created through the API records its
+// creation as the caller; its processing, a background job, records as the
+// system through a workflow, correlated by the job.
+func TestEventsOfOpenAPISpecs(t *testing.T) {
+	for _, kind := range testkit.Databases(t) {
+		t.Run(kind, func(t *testing.T) {
+			s := testkit.StartJobs(t, kind, nil)
+			admin, org := s.NewUser(t, "admin@acme.com", "Acme")
+			base := "/v1/orgs/" + org + "/openapi"
+			text := "openapi: 3.1.0\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\n"
+			resp := s.Call(t, "createOpenAPISpec", admin.Token, "POST", base, map[string]any{"slug": "pets", "source": map[string]any{"text": text}}, 201)
+			id := resp.JSON(t)["id"].(string)
+			expectEvents(t, s.Server, resp, admin, eventCheck{action: "openapi_spec.created", targetType: "openapi-spec", targetID: id, payload: map[string]any{"slug": "pets"}})
+			spec := waitProcessed(t, s, admin.Token, base+"/pets")
+			evs := s.Client().Event.Query().Where(event.TargetID(id), event.ActionNEQ("openapi_spec.created")).Order(ent.Asc(event.FieldID)).AllX(context.Background())
+			var actions []string
+			for _, e := range evs {
+				actions = append(actions, e.Action)
+				if e.Source != "workflow" || e.ActorType != "system" || e.CorrelationID == "" || e.Payload["tokenId"] != nil || e.OrganizationID != org {
+					t.Fatalf("%s: source %s actor %s correlation %q payload %v org %s", e.Action, e.Source, e.ActorType, e.CorrelationID, e.Payload, e.OrganizationID)
+				}
+			}
+			if !reflect.DeepEqual(actions, []string{"openapi_spec.processing_started", "openapi_spec.version_processed"}) {
+				t.Fatalf("processing recorded %v", actions)
+			}
+			if evs[1].Payload["versionId"] != spec["lastVersion"] {
+				t.Fatalf("version_processed payload %v, spec %v", evs[1].Payload, spec["lastVersion"])
+			}
+			resp = s.Call(t, "deleteOpenAPISpecBySlug", admin.Token, "DELETE", base+"/pets", nil, 205)
+			expectEvents(t, s.Server, resp, admin, eventCheck{action: "openapi_spec.deleted", targetType: "openapi-spec", targetID: id, payload: map[string]any{"slug": "pets"}})
+		})
+	}
+}
