@@ -116,6 +116,22 @@ func TestEventsOfWritesA(t *testing.T) {
 			resp = s.Call(t, "restoreSpace", admin.Token, "POST", "/v1/spaces/"+sp+"/restore", nil, 200)
 			expectEvents(t, s, resp, admin, ev("space.restored", "space", sp, sp, "", nil))
 
+			// Direct edits of a live space's content, and a PDF of it.
+			resp = s.Call(t, "updateSpaceById", admin.Token, "PATCH", "/v1/spaces/"+sp, map[string]any{"editMode": "live"}, 200)
+			expectEvents(t, s, resp, admin, ev("space.updated", "space", sp, sp, "", map[string]any{"fields": []any{"editMode"}}))
+			// (Folio's own operation: no reference document to check it against.)
+			resp = s.Request(t, admin.Token, "POST", "/v1/spaces/"+sp+"/content",
+				map[string]any{"changes": []any{insertPage("# Live\n\nEdited in place.\n", nil)}})
+			if resp.Status != 200 {
+				t.Fatalf("updateSpaceContent: %d %s", resp.Status, resp.Body)
+			}
+			expectEvents(t, s, resp, admin, ev("space.content_updated", "space", sp, sp, "", map[string]any{"revisionId": nil, "changes": float64(1)}))
+			if got := writeEvents(t, s, resp)[0].Payload["revisionId"]; got != s.Call(t, "getCurrentRevision", admin.Token, "GET", "/v1/spaces/"+sp+"/content", nil, 200).JSON(t)["id"] {
+				t.Fatalf("space.content_updated revisionId %v is not the space's revision", got)
+			}
+			resp = s.Call(t, "getSpacePDF", f.reader.Token, "GET", "/v1/spaces/"+f.space+"/pdf", nil, 200)
+			expectEvents(t, s, resp, f.reader, ev("pdf.exported", "space", f.space, f.space, "", map[string]any{"downloadId": nil, "only": false}))
+
 			// Collections, through REST and GraphQL.
 			resp = s.Call(t, "createCollection", admin.Token, "POST", "/v1/orgs/"+f.org+"/collections", map[string]any{"title": "Team"}, 201)
 			coll := resp.JSON(t)["id"].(string)
