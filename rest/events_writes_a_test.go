@@ -177,13 +177,17 @@ func TestEventsOfWritesA(t *testing.T) {
 			// Failing writes record nothing: a merge conflict (409), bad
 			// input (400), a refused one (403).
 			body := "# Start\n\nLine one.\nLine two.\n"
-			a, b := f.newCR(t, "Take one"), f.newCR(t, "Take two")
+			a, b, x := f.newCR(t, "Take one"), f.newCR(t, "Take two"), f.newCR(t, "Behind")
 			f.edit(t, a, map[string]any{"operation": "update_page", "page": start.ID, "document": map[string]any{"markdown": strings.Replace(body, "Line two.", "Line 2 (a).", 1)}})
 			f.edit(t, b, map[string]any{"operation": "update_page", "page": start.ID, "document": map[string]any{"markdown": strings.Replace(body, "Line two.", "Line 2 (b).", 1)}})
 			f.merge(t, a, 200)
+			// A change request behind the space catches up: its content moves.
+			resp = s.Call(t, "updateChangeRequest", editor.Token, "POST", f.crPath(x)+"/update", nil, 200)
+			expectEvents(t, s, resp, editor, ev("change_request.updated_from_main", "change-request", x, f.space, x, map[string]any{"revisionId": resp.JSON(t)["revision"]}))
 			total := s.Client().Event.Query().CountX(context.Background())
 			for _, r := range []*testkit.Response{
 				s.Request(t, editor.Token, "POST", f.crPath(b)+"/merge", nil),
+				s.Request(t, editor.Token, "POST", f.crPath(b)+"/update", nil),
 				s.Request(t, admin.Token, "PATCH", "/v1/spaces/"+sp, map[string]any{"title": nil}),
 				s.Request(t, admin.Token, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": strings.Repeat("x", 500)}),
 				s.Request(t, f.reader.Token, "PATCH", "/v1/spaces/"+sp, map[string]any{"title": "Mine"}),
