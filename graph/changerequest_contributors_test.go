@@ -14,7 +14,6 @@ func TestContributorsGraphQL(t *testing.T) {
 	const query = `query($id: ID!) { space(id: $id) { changeRequests(first: 10) { edges { node {
 		contributors { user { email } count actionType updatedAt } } } } } }`
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		ctx := context.Background()
 		count := func(n int) int64 {
 			u, org := s.NewUser(t, fmt.Sprintf("u%d@example.com", n), "Org")
 			sp := s.Call(t, "createSpace", u.Token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Docs"}, 201).JSON(t)["id"].(string)
@@ -25,7 +24,7 @@ func TestContributorsGraphQL(t *testing.T) {
 						map[string]any{"operation": "insert_page", "document": map[string]any{"markdown": fmt.Sprintf("# P%d\n", j)}},
 					}}, 200)
 				}
-				s.Client().Comment.Create().SetSpaceID(sp).SetChangeRequestID(cr).SetPostedBy(u.ID).SetBody("ok").ExecX(ctx)
+				s.Client().Comment.Create().SetSpaceID(sp).SetChangeRequestID(cr).SetPostedBy(u.ID).SetBody("ok").ExecX(testkit.Fixture(context.Background()))
 			}
 			before := s.Statements()
 			data := s.MustGraphQL(t, u.Token, query, map[string]any{"id": sp})

@@ -163,19 +163,23 @@ func changeRequestEvent(action, orgID string, cr *ent.ChangeRequest, payload map
 // archived); merged comes only from a merge, and a merged change request
 // keeps its status. Needs the edit role on the space.
 func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, in model.UpdateChangeRequestInput) (*ent.ChangeRequest, error) {
-	if _, err := editableSpace(ctx, spaceID); err != nil {
+	s, err := editableSpace(ctx, spaceID)
+	if err != nil {
 		return nil, err
 	}
 	cr, err := r.FindChangeRequest(ctx, spaceID, id)
 	if err != nil {
 		return nil, err
 	}
-	upd := r.Client.ChangeRequest.UpdateOne(cr)
+	var subject *string
+	var status *changerequest.Status
+	fields := []string{}
 	if v, ok := in.Subject.ValueOK(); ok {
 		if v == nil {
 			return nil, apperr.InvalidField("subject", "cannot be null")
 		}
-		upd.SetSubject(*v)
+		subject = v
+		fields = append(fields, "subject")
 	}
 	if v, ok := in.Status.ValueOK(); ok {
 		switch {
@@ -188,10 +192,32 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 		case cr.Status == changerequest.StatusMerged:
 			return nil, apperr.Conflictf("change request %d is merged: its status cannot change", cr.Number)
 		}
-		upd.SetStatus(*v)
+		status = v
+		fields = append(fields, "status")
 	}
-	updated, err := upd.Save(ctx)
-	return updated, entError(err)
+	var updated *ent.ChangeRequest
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		upd := tx.ChangeRequest.UpdateOne(cr)
+		if subject != nil {
+			upd.SetSubject(*subject)
+		}
+		if status != nil {
+			upd.SetStatus(*status)
+		}
+		var err error
+		if updated, err = upd.Save(ctx); err != nil {
+			return entError(err)
+		}
+		// Status changes (open, draft, archived: closing) are updates
+		// whose payload carries the new status.
+		payload := map[string]any{"number": updated.Number, "fields": fields}
+		if status != nil {
+			payload["status"] = string(*status)
+		}
+		record(ctx, changeRequestEvent(events.ChangeRequestUpdated, s.OrganizationID, updated, payload))
+		return nil
+	})
+	return updated, err
 }
 
 // ChangeRequestAuthor is the user who created cr; nil when that user is
@@ -300,7 +326,7 @@ func (r *Resolver) UpdateChangeRequestFromMain(ctx context.Context, spaceID, id 
 		return nil, err
 	}
 	var rev *ent.Revision
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if rev, err = merged.write(ctx, tx, r.Dialect, spaceID, revision.TypeUpdate, []string{cr.RevisionID, s.RevisionID}, auth.ViewerID(ctx)); err != nil {
 			return err
 		}
@@ -313,6 +339,8 @@ func (r *Resolver) UpdateChangeRequestFromMain(ctx context.Context, spaceID, id 
 		if n == 0 {
 			return apperr.Conflictf("the change request changed while it was updated: retry")
 		}
+		record(ctx, changeRequestEvent(events.ChangeRequestUpdatedFromMain, s.OrganizationID, cr,
+			map[string]any{"number": cr.Number, "revisionId": rev.ID, "baseRevisionId": s.RevisionID}))
 		return nil
 	})
 	if err != nil {

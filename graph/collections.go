@@ -11,6 +11,7 @@ import (
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -126,7 +127,7 @@ func (r *Resolver) CreateCollection(ctx context.Context, orgID string, in model.
 		return nil, err
 	}
 	var created *ent.Collection
-	err := r.withTx(ctx, func(tx *ent.Client) error {
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if err := r.lockTrees(ctx, tx, orgID); err != nil {
 			return err
 		}
@@ -142,10 +143,22 @@ func (r *Resolver) CreateCollection(ctx context.Context, orgID string, in model.
 		if v := in.Title.Value(); v != nil {
 			create.SetTitle(*v)
 		}
-		created, err = create.Save(ctx)
-		return entError(err)
+		if created, err = create.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, collectionEvent(events.CollectionCreated, created, map[string]any{"title": created.Title, "parentId": parentPayload(parent)}))
+		return nil
 	})
 	return created, err
+}
+
+// collectionEvent is an event whose target is c, in c's organization.
+func collectionEvent(action string, c *ent.Collection, payload map[string]any) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: c.OrganizationID,
+		Target:  events.Target{Type: "collection", ID: c.ID, Label: c.Title},
+		Payload: payload,
+	}
 }
 
 // UpdateCollection changes title, description and defaultLevel; admins of
@@ -155,33 +168,56 @@ func (r *Resolver) UpdateCollection(ctx context.Context, id string, in model.Upd
 	if err != nil {
 		return nil, err
 	}
-	upd := r.Client.Collection.UpdateOne(c)
+	// Checked first, made inside the write, whose event names the fields
+	// given.
+	var sets []func(*ent.CollectionUpdateOne)
+	var fields []string
+	set := func(field string, f func(*ent.CollectionUpdateOne)) {
+		fields = append(fields, field)
+		sets = append(sets, f)
+	}
 	if v, ok := in.Title.ValueOK(); ok {
 		if v == nil {
 			return nil, apperr.InvalidField("title", "cannot be null")
 		}
-		upd.SetTitle(*v)
+		set("title", func(upd *ent.CollectionUpdateOne) { upd.SetTitle(*v) })
 	}
 	if v, ok := in.Description.ValueOK(); ok {
-		if v == nil {
-			upd.ClearDescription()
-		} else {
-			upd.SetDescription(*v)
-		}
+		set("description", func(upd *ent.CollectionUpdateOne) {
+			if v == nil {
+				upd.ClearDescription()
+			} else {
+				upd.SetDescription(*v)
+			}
+		})
 	}
 	if v, ok := in.DefaultLevel.ValueOK(); ok {
 		if err := checkDefaultLevel(enumString(v)); err != nil {
 			return nil, err
 		}
-		if v == nil {
-			upd.ClearDefaultLevel()
-		} else {
-			upd.SetDefaultLevel(collection.DefaultLevel(*v))
-		}
+		set("defaultLevel", func(upd *ent.CollectionUpdateOne) {
+			if v == nil {
+				upd.ClearDefaultLevel()
+			} else {
+				upd.SetDefaultLevel(collection.DefaultLevel(*v))
+			}
+		})
 	}
-	updated, err := upd.Save(ctx)
+	var updated *ent.Collection
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		upd := tx.Collection.UpdateOne(c)
+		for _, f := range sets {
+			f(upd)
+		}
+		var err error
+		if updated, err = upd.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, collectionEvent(events.CollectionUpdated, updated, map[string]any{"fields": fieldList(fields)}))
+		return nil
+	})
 	if err != nil {
-		return nil, entError(err)
+		return nil, err
 	}
 	r.forgetCollections(ctx, updated.OrganizationID, id)
 	return updated, nil
@@ -195,7 +231,7 @@ func (r *Resolver) DeleteCollection(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		// Its children go to its parent as it is now, under the tree lock.
 		if err := r.lockTrees(ctx, tx, c.OrganizationID); err != nil {
 			return err
@@ -224,7 +260,11 @@ func (r *Resolver) DeleteCollection(ctx context.Context, id string) error {
 		if _, err := colls.Save(ctx); err != nil {
 			return err
 		}
-		return tx.Collection.DeleteOneID(c.ID).Exec(ctx)
+		if err := tx.Collection.DeleteOneID(c.ID).Exec(ctx); err != nil {
+			return err
+		}
+		record(ctx, collectionEvent(events.CollectionDeleted, c, map[string]any{"parentId": parentPayload(c.ParentID)}))
+		return nil
 	})
 	if err != nil {
 		return err
@@ -249,7 +289,7 @@ func (r *Resolver) MoveCollection(ctx context.Context, id string, in model.MoveI
 		}
 	}
 	var moved *ent.Collection
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if err := r.lockTrees(ctx, tx, c.OrganizationID); err != nil {
 			return err
 		}
@@ -284,8 +324,11 @@ func (r *Resolver) MoveCollection(ctx context.Context, id string, in model.MoveI
 		} else {
 			upd.SetParentID(*parent)
 		}
-		moved, err = upd.Save(ctx)
-		return err
+		if moved, err = upd.Save(ctx); err != nil {
+			return err
+		}
+		record(ctx, collectionEvent(events.CollectionMoved, moved, map[string]any{"parentId": parentPayload(parent), "position": pos}))
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -306,7 +349,7 @@ func (r *Resolver) TransferCollection(ctx context.Context, id, orgID string) (*e
 		return nil, err
 	}
 	var moved *ent.Collection
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		// The subtree is read under the lock of both organizations: a
 		// collection or space moved into it meanwhile goes along, and
 		// nothing is left behind with a parent in the other organization.
@@ -332,13 +375,21 @@ func (r *Resolver) TransferCollection(ctx context.Context, id, orgID string) (*e
 		if err != nil {
 			return err
 		}
-		for _, s := range spaces {
+		spaceIDs := make([]string, len(spaces))
+		for i, s := range spaces {
 			if _, err := transferSpaceRow(ctx, tx, s, orgID, false, 0); err != nil {
 				return err
 			}
+			spaceIDs[i] = s.ID
 		}
-		moved, err = tx.Collection.UpdateOneID(c.ID).ClearParentID().SetPosition(pos).Save(ctx)
-		return err
+		if moved, err = tx.Collection.UpdateOneID(c.ID).ClearParentID().SetPosition(pos).Save(ctx); err != nil {
+			return err
+		}
+		// One event for the subtree (its spaces and collections are in
+		// the payload), in both organizations' logs.
+		recordTransfer(ctx, events.CollectionTransferred, events.Target{Type: "collection", ID: moved.ID, Label: moved.Title},
+			"", c.OrganizationID, orgID, map[string]any{"spaceIds": spaceIDs, "collectionIds": tree})
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -236,7 +236,7 @@ func TestCommentsNestedStatementCount(t *testing.T) {
 		count := func(n int) int64 {
 			sp := s.Call(t, "createSpace", c.admin.Token, "POST", "/v1/orgs/"+c.org+"/spaces", map[string]any{"title": "S"}, 201).JSON(t)["id"].(string)
 			rev := s.SeedPages(t, sp, 3)
-			s.Client().Space.UpdateOneID(sp).SetRevisionID(rev.ID).ExecX(ctx)
+			s.Client().Space.UpdateOneID(sp).SetRevisionID(rev.ID).ExecX(testkit.Fixture(context.Background()))
 			page := s.Client().Page.Query().Where(entpage.ChunkID(rev.ID)).FirstX(ctx)
 			t0 := time.Now()
 			for i := 0; i < n; i++ {
@@ -246,18 +246,18 @@ func TestCommentsNestedStatementCount(t *testing.T) {
 				if i%2 == 0 {
 					cm.SetStatus(comment.StatusResolved).SetResolvedAt(t0).SetResolvedBy(users[(i+1)%3].ID)
 				}
-				cmt := cm.SaveX(ctx)
+				cmt := cm.SaveX(testkit.Fixture(context.Background()))
 				var reactions []*ent.CommentReactionCreate
 				for j, ru := range users[:2] {
 					reactions = append(reactions, s.Client().CommentReaction.Create().SetSubjectID(cmt.ID).SetSpaceID(sp).
 						SetEmoji([]string{"👍", "🎉"}[j]).SetUserID(ru.ID).SetCreatedAt(t0))
 				}
 				for j := 0; j < 2; j++ {
-					rp := s.Client().CommentReply.Create().SetCommentID(cmt.ID).SetSpaceID(sp).SetBody("reply").SetPostedBy(users[j].ID).SaveX(ctx)
+					rp := s.Client().CommentReply.Create().SetCommentID(cmt.ID).SetSpaceID(sp).SetBody("reply").SetPostedBy(users[j].ID).SaveX(testkit.Fixture(context.Background()))
 					reactions = append(reactions, s.Client().CommentReaction.Create().SetSubjectID(rp.ID).SetSpaceID(sp).
 						SetEmoji("❤️").SetUserID(users[2].ID).SetCreatedAt(t0))
 				}
-				s.Client().CommentReaction.CreateBulk(reactions...).ExecX(ctx)
+				s.Client().CommentReaction.CreateBulk(reactions...).ExecX(testkit.Fixture(context.Background()))
 			}
 			before := s.Statements()
 			data := s.MustGraphQL(t, c.reader.Token, query, map[string]any{"s": sp})

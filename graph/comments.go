@@ -401,6 +401,25 @@ func commentEvent(action string, sc commentScope, id, pageID string) events.Even
 	}
 }
 
+// replyEvent is an event whose target is reply id of comment commentID in
+// scope sc.
+func replyEvent(action string, sc commentScope, commentID, id string) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: sc.Space.OrganizationID,
+		Target:  events.Target{Type: "comment-reply", ID: id},
+		SpaceID: sc.Space.ID, ChangeRequestID: sc.crIDOrEmpty(),
+		Payload: map[string]any{"commentId": commentID, "replyId": id},
+	}
+}
+
+// emojiList is a list of emoji for a payload, never nil.
+func emojiList(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
 func scopeNoun(sc commentScope) string {
 	if sc.CR != nil {
 		return "change request"
@@ -567,23 +586,48 @@ func (r *Resolver) UpdateComment(ctx context.Context, spaceID string, crID *stri
 	if err != nil {
 		return nil, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		upd := tx.Comment.UpdateOneID(c.ID)
+		pageID := deref(c.PageID)
+		var evs []events.Event
 		if newBody {
 			upd.SetBody(*ch.Markdown).SetEditedAt(clock.Now())
+			ev := commentEvent(events.CommentUpdated, sc, c.ID, pageID)
+			ev.Payload["fields"] = []string{"body"}
+			evs = append(evs, ev)
 		}
 		if ch.Resolved != nil {
 			switch {
 			case *ch.Resolved && c.Status == comment.StatusOpen:
 				upd.SetStatus(comment.StatusResolved).SetResolvedAt(clock.Now()).SetResolvedBy(auth.ViewerID(ctx))
+				evs = append(evs, commentEvent(events.CommentResolved, sc, c.ID, pageID))
 			case !*ch.Resolved && c.Status == comment.StatusResolved:
 				upd.SetStatus(comment.StatusOpen).ClearResolvedAt().ClearResolvedBy()
+				evs = append(evs, commentEvent(events.CommentReopened, sc, c.ID, pageID))
 			}
+		}
+		if len(rc.added)+len(rc.removed) > 0 {
+			ev := commentEvent(events.CommentReactionsChanged, sc, c.ID, pageID)
+			ev.Payload["added"], ev.Payload["removed"] = emojiList(rc.added), emojiList(rc.removed)
+			evs = append(evs, ev)
+		}
+		if len(evs) == 0 {
+			// Nothing asked changes anything, but the row is still
+			// written (its update time): an update naming no field.
+			ev := commentEvent(events.CommentUpdated, sc, c.ID, pageID)
+			ev.Payload["fields"] = []string{}
+			evs = append(evs, ev)
 		}
 		if c, err = upd.Save(ctx); err != nil {
 			return err
 		}
-		return applyReactions(ctx, tx, spaceID, c.ID, rc)
+		if err := applyReactions(ctx, tx, spaceID, c.ID, rc); err != nil {
+			return err
+		}
+		for _, ev := range evs {
+			record(ctx, ev)
+		}
+		return nil
 	})
 	return c, entError(err)
 }
@@ -602,7 +646,7 @@ func (r *Resolver) DeleteComment(ctx context.Context, spaceID string, crID *stri
 	if err := removableBy(ctx, sc, c.PostedBy); err != nil {
 		return err
 	}
-	return r.withTx(ctx, func(tx *ent.Client) error {
+	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		replies, err := tx.CommentReply.Query().Where(commentreply.CommentID(c.ID)).IDs(ctx)
 		if err != nil {
 			return err
@@ -614,7 +658,13 @@ func (r *Resolver) DeleteComment(ctx context.Context, spaceID string, crID *stri
 		if _, err := tx.CommentReply.Delete().Where(commentreply.CommentID(c.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		return tx.Comment.DeleteOneID(c.ID).Exec(ctx)
+		if err := tx.Comment.DeleteOneID(c.ID).Exec(ctx); err != nil {
+			return err
+		}
+		ev := commentEvent(events.CommentDeleted, sc, c.ID, deref(c.PageID))
+		ev.Payload["replies"] = len(replies)
+		record(ctx, ev)
+		return nil
 	})
 }
 
@@ -664,9 +714,16 @@ func (r *Resolver) PostCommentReply(ctx context.Context, spaceID string, crID *s
 	if err := checkCommentBody(md); err != nil {
 		return nil, err
 	}
-	rp, err := r.Client.CommentReply.Create().SetCommentID(c.ID).SetSpaceID(spaceID).
-		SetNillableChangeRequestID(c.ChangeRequestID).SetBody(md).SetPostedBy(auth.ViewerID(ctx)).Save(ctx)
-	return rp, entError(err)
+	var rp *ent.CommentReply
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if rp, err = tx.CommentReply.Create().SetCommentID(c.ID).SetSpaceID(spaceID).
+			SetNillableChangeRequestID(c.ChangeRequestID).SetBody(md).SetPostedBy(auth.ViewerID(ctx)).Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, replyEvent(events.CommentReplyPosted, sc, c.ID, rp.ID))
+		return nil
+	})
+	return rp, err
 }
 
 // UpdateCommentReply edits a reply's body (its author only) and adds or
@@ -688,13 +745,24 @@ func (r *Resolver) UpdateCommentReply(ctx context.Context, spaceID string, crID 
 	if err != nil {
 		return nil, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if newBody {
 			if rp, err = tx.CommentReply.UpdateOneID(rp.ID).SetBody(*ch.Markdown).SetEditedAt(clock.Now()).Save(ctx); err != nil {
 				return err
 			}
+			ev := replyEvent(events.CommentReplyUpdated, sc, c.ID, rp.ID)
+			ev.Payload["fields"] = []string{"body"}
+			record(ctx, ev)
 		}
-		return applyReactions(ctx, tx, spaceID, rp.ID, rc)
+		if err := applyReactions(ctx, tx, spaceID, rp.ID, rc); err != nil {
+			return err
+		}
+		if len(rc.added)+len(rc.removed) > 0 {
+			ev := replyEvent(events.CommentReplyReactionsChanged, sc, c.ID, rp.ID)
+			ev.Payload["added"], ev.Payload["removed"] = emojiList(rc.added), emojiList(rc.removed)
+			record(ctx, ev)
+		}
+		return nil
 	})
 	return rp, entError(err)
 }
@@ -717,11 +785,15 @@ func (r *Resolver) DeleteCommentReply(ctx context.Context, spaceID string, crID 
 	if err := removableBy(ctx, sc, rp.PostedBy); err != nil {
 		return err
 	}
-	return r.withTx(ctx, func(tx *ent.Client) error {
+	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := tx.CommentReaction.Delete().Where(commentreaction.SubjectID(rp.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		return tx.CommentReply.DeleteOneID(rp.ID).Exec(ctx)
+		if err := tx.CommentReply.DeleteOneID(rp.ID).Exec(ctx); err != nil {
+			return err
+		}
+		record(ctx, replyEvent(events.CommentReplyDeleted, sc, c.ID, rp.ID))
+		return nil
 	})
 }
 

@@ -280,7 +280,7 @@ func TestPurgeLeavesNoOrphanChunks(t *testing.T) {
 
 		dup := s.Call(t, "duplicateSpace", u.Token, "POST", "/v1/spaces/"+sp+"/duplicate", nil, 201).JSON(t)["id"].(string)
 		s.Call(t, "deleteSpaceById", u.Token, "DELETE", "/v1/spaces/"+sp, nil, 205)
-		s.Client().Space.UpdateOneID(sp).SetDeletedAt(time.Now().Add(-365 * 24 * time.Hour)).ExecX(ctx)
+		s.Client().Space.UpdateOneID(sp).SetDeletedAt(time.Now().Add(-365 * 24 * time.Hour)).ExecX(testkit.Fixture(context.Background()))
 		if _, err := s.App.Resolver.PurgeDeletedSpaces(ctx); err != nil {
 			t.Fatal(err)
 		}

@@ -17,7 +17,7 @@ import (
 // side revision's.
 func seedHistory(t testing.TB, s *testkit.Server, spaceID string, k int) (line []string, side string) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := testkit.Fixture(context.Background())
 	c := s.Client()
 	prev := c.Space.GetX(ctx, spaceID).RevisionID
 	line = append(line, prev)

@@ -24,7 +24,7 @@ import (
 // eleventh is a link, every thirteenth a hidden group.
 func seedTree(t testing.TB, s *testkit.Server, spaceID string, roots int, body func(i int) string) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := testkit.Fixture(context.Background())
 	c := s.Client()
 	rev := c.Revision.Create().SetSpaceID(spaceID).SetType("edits").SaveX(ctx)
 	now := time.Date(2026, 1, 2, 3, 4, 5, 600, time.UTC)

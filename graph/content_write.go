@@ -11,12 +11,13 @@ import (
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/events"
 )
 
 // UpdateChangeRequestContent applies a batch of changes to a change
 // request's content and makes the result its new revision, all or nothing.
 func (r *Resolver) UpdateChangeRequestContent(ctx context.Context, spaceID, id string, changes []*model.ContentChangeInput) (*ent.ChangeRequest, error) {
-	_, cr, err := r.editableChangeRequest(ctx, spaceID, id)
+	s, cr, err := r.editableChangeRequest(ctx, spaceID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +30,7 @@ func (r *Resolver) UpdateChangeRequestContent(ctx context.Context, spaceID, id s
 	}
 	d.changeRequest = cr.ID
 	var updated *ent.ChangeRequest
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		rev, err := d.write(ctx, tx, r.Dialect, spaceID, revision.TypeEdits, []string{cr.RevisionID}, auth.ViewerID(ctx))
 		if err != nil {
 			return err
@@ -44,8 +45,12 @@ func (r *Resolver) UpdateChangeRequestContent(ctx context.Context, spaceID, id s
 		if n == 0 {
 			return apperr.Conflictf("the change request changed while this batch was applied: retry")
 		}
-		updated, err = tx.ChangeRequest.Get(ctx, cr.ID)
-		return err
+		if updated, err = tx.ChangeRequest.Get(ctx, cr.ID); err != nil {
+			return err
+		}
+		record(ctx, changeRequestEvent(events.ChangeRequestContentUpdated, s.OrganizationID, updated,
+			map[string]any{"number": updated.Number, "revisionId": rev.ID, "changes": len(changes)}))
+		return nil
 	})
 	return updated, err
 }
@@ -69,7 +74,7 @@ func (r *Resolver) UpdateSpaceContent(ctx context.Context, spaceID string, chang
 		return nil, err
 	}
 	var updated *ent.Space
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		rev, err := d.write(ctx, tx, r.Dialect, spaceID, revision.TypeEdits, []string{s.RevisionID}, auth.ViewerID(ctx))
 		if err != nil {
 			return err
@@ -77,7 +82,11 @@ func (r *Resolver) UpdateSpaceContent(ctx context.Context, spaceID string, chang
 		if updated, err = moveSpaceRevision(ctx, tx, s, rev.ID); err != nil {
 			return err
 		}
-		return r.reindex(ctx, tx, spaceID, d.before(), d)
+		if err := r.reindex(ctx, tx, spaceID, d.before(), d); err != nil {
+			return err
+		}
+		record(ctx, spaceEvent(events.SpaceContentUpdated, updated, map[string]any{"revisionId": rev.ID, "changes": len(changes)}))
+		return nil
 	})
 	if err != nil {
 		return nil, err

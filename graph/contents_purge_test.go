@@ -19,7 +19,7 @@ import (
 // cancelled purge deletes nothing.
 func TestPurgeRemovesOrphanedBodies(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		ctx := context.Background()
+		ctx := testkit.Fixture(context.Background())
 		c := s.Client()
 		u, org := s.NewUser(t, "orphans@purge.test", "Orphans")
 		space := func(title string, bodies ...string) *chunkFixture {
@@ -42,7 +42,7 @@ func TestPurgeRemovesOrphanedBodies(t *testing.T) {
 		only, shared := hashOf("Only here"), hashOf("Shared")
 		derivedRow := func(id, hash string, version int) {
 			c.PageDerived.Create().SetID(id).SetContentHash(hash).SetVersion(version).
-				SetDocument("{}").SetText("").SetLinks("[]").SetAnchors("[]").SetSections("[]").ExecX(ctx)
+				SetDocument("{}").SetText("").SetLinks("[]").SetAnchors("[]").SetSections("[]").ExecX(testkit.Fixture(context.Background()))
 		}
 		derivedRow(only+".x", only, markdown.FormatVersion)         // of a body about to be orphaned
 		derivedRow(shared+".old", shared, markdown.FormatVersion-1) // of another converter version

@@ -37,7 +37,6 @@ type dashboard struct {
 // Lists of five thus show more than one page's worth nowhere but replies.
 func seedDashboard(t *testing.T, s *testkit.Server, n int) dashboard {
 	t.Helper()
-	ctx := context.Background()
 	admin, org := s.NewUser(t, fmt.Sprintf("admin-%d@dash.com", n), fmt.Sprintf("Dash %d", n))
 	editor, _ := s.NewUser(t, fmt.Sprintf("editor-%d@dash.com", n), "")
 	s.AddMember(t, org, editor, testkit.RoleOf(access.Edit))
@@ -53,14 +52,14 @@ func seedDashboard(t *testing.T, s *testkit.Server, n int) dashboard {
 		if i%2 == 1 {
 			c.SetStatus("resolved").SetResolvedAt(t0).SetResolvedBy(users[(i+1)%3].ID)
 		}
-		cm := c.SaveX(ctx)
+		cm := c.SaveX(testkit.Fixture(context.Background()))
 		reactions := []*ent.CommentReactionCreate{
 			s.Client().CommentReaction.Create().SetSubjectID(cm.ID).SetSpaceID(space).SetEmoji("👍").SetUserID(users[0].ID).SetCreatedAt(t0),
 			s.Client().CommentReaction.Create().SetSubjectID(cm.ID).SetSpaceID(space).SetEmoji("🎉").SetUserID(users[1].ID).SetCreatedAt(t0),
 		}
 		for j := range 3 {
 			rp := s.Client().CommentReply.Create().SetCommentID(cm.ID).SetSpaceID(space).SetNillableChangeRequestID(cr).
-				SetBody("reply").SetPostedBy(users[(i+j)%3].ID).SetCreatedAt(at()).SaveX(ctx)
+				SetBody("reply").SetPostedBy(users[(i+j)%3].ID).SetCreatedAt(at()).SaveX(testkit.Fixture(context.Background()))
 			reactions = append(reactions, s.Client().CommentReaction.Create().SetSubjectID(rp.ID).SetSpaceID(space).
 				SetEmoji("❤️").SetUserID(users[2].ID).SetCreatedAt(t0))
 		}
@@ -76,13 +75,13 @@ func seedDashboard(t *testing.T, s *testkit.Server, n int) dashboard {
 		for k := range 3 {
 			cr := s.Call(t, "createChangeRequest", editor.Token, "POST", "/v1/spaces/"+sp+"/change-requests", map[string]any{"subject": fmt.Sprint("CR ", k)}, 201).JSON(t)["id"].(string)
 			if k == 2 {
-				s.Client().ChangeRequest.UpdateOneID(cr).SetStatus("draft").ExecX(ctx)
+				s.Client().ChangeRequest.UpdateOneID(cr).SetStatus("draft").ExecX(testkit.Fixture(context.Background()))
 			}
 			for c := range 2 {
 				reactions = append(reactions, thread(sp, &cr, k+c)...)
 			}
 		}
-		s.Client().CommentReaction.CreateBulk(reactions...).ExecX(ctx)
+		s.Client().CommentReaction.CreateBulk(reactions...).ExecX(testkit.Fixture(context.Background()))
 	}
 	return d
 }

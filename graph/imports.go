@@ -14,6 +14,7 @@ import (
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/fetch"
 	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/importer"
@@ -114,22 +115,33 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 		d.changeRequest = cr.ID
 	}
 	var rev *ent.Revision
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if rev, err = d.write(ctx, tx, r.Dialect, spaceID, revision.TypeImport, []string{baseRev}, auth.ViewerID(ctx)); err != nil {
 			return err
 		}
+		payload := map[string]any{"revisionId": rev.ID, "source": source, "importedResources": res.Count(), "totalResources": res.Total}
 		if cr == nil {
-			if _, err := moveSpaceRevision(ctx, tx, s, rev.ID); err != nil {
+			moved, err := moveSpaceRevision(ctx, tx, s, rev.ID)
+			if err != nil {
 				return err
 			}
-			return r.reindex(ctx, tx, spaceID, old, d)
+			if err := r.reindex(ctx, tx, spaceID, old, d); err != nil {
+				return err
+			}
+			record(ctx, spaceEvent(events.ImportFinished, moved, payload))
+			return nil
 		}
 		n, err := tx.ChangeRequest.Update().Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID)).
 			SetRevisionID(rev.ID).Save(ctx)
 		if err == nil && n == 0 {
 			err = apperr.Conflictf("the change request changed during the import: retry")
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		payload["number"] = cr.Number
+		record(ctx, changeRequestEvent(events.ImportFinishedInChangeRequest, s.OrganizationID, cr, payload))
+		return nil
 	})
 	if err != nil {
 		return nil, err

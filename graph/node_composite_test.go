@@ -53,8 +53,8 @@ func compositeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme
 	// Versions come from background processing, which these servers do not
 	// run: one is written as the processing would.
 	version := s.Client().OpenAPISpecVersion.Create().SetSpecID(spec).SetHash("h").SetRoot("spec.yaml").SetFormat("yaml").
-		SetFiles(map[string]string{"spec.yaml": "openapi: 3.0.0"}).SetPublicKey(fmt.Sprint("k", spec)).SaveX(context.Background())
-	s.Client().OpenAPISpec.UpdateOneID(spec).SetLastVersionID(version.ID).ExecX(context.Background())
+		SetFiles(map[string]string{"spec.yaml": "openapi: 3.0.0"}).SetPublicKey(fmt.Sprint("k", spec)).SaveX(testkit.Fixture(context.Background()))
+	s.Client().OpenAPISpec.UpdateOneID(spec).SetLastVersionID(version.ID).ExecX(testkit.Fixture(context.Background()))
 
 	site := dig(must(`mutation($org: ID!, $s: ID!) { createSite(organization: $org, input: {title: "Docs", visibility: share_link, spaces: [$s]}) { id } }`,
 		map[string]any{"org": acme, "s": space}), "createSite", "id").(string)

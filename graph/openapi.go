@@ -21,6 +21,7 @@ import (
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/fetch"
 	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/jobs"
@@ -167,7 +168,7 @@ func (r *Resolver) CreateOpenAPISpec(ctx context.Context, orgID, slug string, sr
 		return nil, err
 	}
 	var spec *ent.OpenAPISpec
-	err := r.withTx(ctx, func(tx *ent.Client) error {
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		taken, err := tx.OpenAPISpec.Query().Where(openapispec.OrganizationID(orgID), openapispec.Slug(slug)).Exist(ctx)
 		if err != nil {
 			return err
@@ -183,6 +184,7 @@ func (r *Resolver) CreateOpenAPISpec(ctx context.Context, orgID, slug string, sr
 			}
 			return entError(err)
 		}
+		record(ctx, openAPIEvent(events.OpenAPISpecCreated, spec, nil))
 		return r.queueOpenAPI(ctx, tx, spec)
 	})
 	if err != nil {
@@ -216,7 +218,7 @@ func (r *Resolver) PutOpenAPISpec(ctx context.Context, orgID, slug string, src O
 		return nil, false, err
 	}
 	var spec *ent.OpenAPISpec
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		upd := tx.OpenAPISpec.UpdateOne(existing).AddGeneration(1).
 			SetProcessingState(openapispec.ProcessingStatePending)
 		if src.URL != nil {
@@ -228,6 +230,7 @@ func (r *Resolver) PutOpenAPISpec(ctx context.Context, orgID, slug string, src O
 		if spec, err = upd.Save(ctx); err != nil {
 			return entError(err)
 		}
+		record(ctx, openAPIEvent(events.OpenAPISpecUpdated, spec, map[string]any{"fields": []string{"source"}}))
 		return r.queueOpenAPI(ctx, tx, spec)
 	})
 	if err != nil {
@@ -247,12 +250,34 @@ func (r *Resolver) DeleteOpenAPISpec(ctx context.Context, orgID, slug string) er
 	if err != nil {
 		return err
 	}
-	return r.withTx(ctx, func(tx *ent.Client) error {
+	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := tx.OpenAPISpecVersion.Delete().Where(openapispecversion.SpecID(spec.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		return tx.OpenAPISpec.DeleteOneID(spec.ID).Exec(ctx)
+		if err := tx.OpenAPISpec.DeleteOneID(spec.ID).Exec(ctx); err != nil {
+			return err
+		}
+		record(ctx, events.Event{
+			Action: events.OpenAPISpecDeleted, OrganizationID: spec.OrganizationID,
+			Target:  events.Target{Type: "openapi-spec", ID: spec.ID, Label: spec.Slug},
+			Payload: map[string]any{"slug": spec.Slug},
+		})
+		return nil
 	})
+}
+
+// openAPIEvent is an event whose target is spec (its slug is its title),
+// with its slug and generation in the payload.
+func openAPIEvent(action string, spec *ent.OpenAPISpec, payload map[string]any) events.Event {
+	p := map[string]any{"slug": spec.Slug, "generation": spec.Generation}
+	for k, v := range payload {
+		p[k] = v
+	}
+	return events.Event{
+		Action: action, OrganizationID: spec.OrganizationID,
+		Target:  events.Target{Type: "openapi-spec", ID: spec.ID, Label: spec.Slug},
+		Payload: p,
+	}
 }
 
 // OpenAPISpecVersions pages through a spec's versions, newest first.
@@ -449,9 +474,29 @@ func (r *Resolver) ProcessOpenAPISpec(ctx context.Context, j jobs.Job) error {
 		return nil // replaced meanwhile: the newer job processes it
 	}
 	current := openapispec.And(openapispec.ID(id), openapispec.Generation(gen))
-	if _, err := r.Client.OpenAPISpec.Update().Where(current).
-		SetProcessingState(openapispec.ProcessingStateProgress).Save(ctx); err != nil {
-		return err
+	// Each state the processing passes through is a write of its own and
+	// records it; when a newer generation replaced the spec meanwhile it
+	// changes nothing (errStale: the newer generation's job does the
+	// work).
+	setState := func(action string, payload map[string]any, set func(*ent.OpenAPISpecUpdate)) error {
+		return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+			upd := tx.OpenAPISpec.Update().Where(current)
+			set(upd)
+			n, err := upd.Save(ctx)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				return errStale
+			}
+			record(ctx, openAPIEvent(action, spec, payload))
+			return nil
+		})
+	}
+	if err := setState(events.OpenAPISpecProcessingStarted, nil, func(u *ent.OpenAPISpecUpdate) {
+		u.SetProcessingState(openapispec.ProcessingStateProgress)
+	}); err != nil {
+		return staleDone(err)
 	}
 	src := openapi.Source{}
 	if spec.SourceURL != nil {
@@ -466,10 +511,11 @@ func (r *Resolver) ProcessOpenAPISpec(ctx context.Context, j jobs.Job) error {
 	now := clock.Now()
 	if problem != nil {
 		if problem.Retry && !j.Last {
-			_, err := r.Client.OpenAPISpec.Update().Where(current).
-				SetProcessingState(openapispec.ProcessingStatePending).Save(ctx)
+			err := setState(events.OpenAPISpecProcessingRetried, map[string]any{"errorCode": problem.Code}, func(u *ent.OpenAPISpecUpdate) {
+				u.SetProcessingState(openapispec.ProcessingStatePending)
+			})
 			if err != nil {
-				return err
+				return staleDone(err)
 			}
 			return jobs.Retry(problem)
 		}
@@ -477,13 +523,13 @@ func (r *Resolver) ProcessOpenAPISpec(ctx context.Context, j jobs.Job) error {
 		for i, e := range problem.Errors {
 			errs[i] = entschema.OpenAPIProblem{Message: e.String(), Code: problem.Code, File: e.File, Line: e.Line, Pointer: e.Pointer}
 		}
-		_, err := r.Client.OpenAPISpec.Update().Where(current).
-			SetProcessingState(openapispec.ProcessingStateComplete).
-			SetLastProcessErrorCode(openapispec.LastProcessErrorCode(problem.Code)).
-			SetLastProcessedErrors(errs).SetLastProcessedAt(now).Save(ctx)
-		return err
+		return staleDone(setState(events.OpenAPISpecProcessingFailed, map[string]any{"errorCode": problem.Code}, func(u *ent.OpenAPISpecUpdate) {
+			u.SetProcessingState(openapispec.ProcessingStateComplete).
+				SetLastProcessErrorCode(openapispec.LastProcessErrorCode(problem.Code)).
+				SetLastProcessedErrors(errs).SetLastProcessedAt(now)
+		}))
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		v, err := r.versionOf(ctx, tx, id, res)
 		if err != nil {
 			return err
@@ -498,6 +544,7 @@ func (r *Resolver) ProcessOpenAPISpec(ctx context.Context, j jobs.Job) error {
 		if n == 0 {
 			return errStale // replaced or deleted meanwhile: keep nothing
 		}
+		record(ctx, openAPIEvent(events.OpenAPISpecVersionProcessed, spec, map[string]any{"versionId": v.ID}))
 		return nil
 	})
 	if errors.Is(err, errStale) {
@@ -507,6 +554,15 @@ func (r *Resolver) ProcessOpenAPISpec(ctx context.Context, j jobs.Job) error {
 }
 
 var errStale = errors.New("the spec changed during its processing")
+
+// staleDone ends a processing whose spec was replaced or deleted: not an
+// error, the newer generation's job does the work.
+func staleDone(err error) error {
+	if errors.Is(err, errStale) {
+		return nil
+	}
+	return err
+}
 
 // versionOf is the version of the spec with res's content: the existing
 // one when this content was seen before (identical content makes no new

@@ -11,6 +11,7 @@ import (
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/gate"
 	"github.com/folio/folio/internal/pdf"
 )
@@ -34,7 +35,12 @@ func (r *Resolver) ChangeRequestPDF(ctx context.Context, spaceID, crID string, p
 	if title == "" {
 		title = "Change request"
 	}
-	return r.printRevision(ctx, rev, title, "change-request.pdf", pageID, only)
+	s, err := loader.For(ctx).SpaceByID.Load(ctx, cr.SpaceID)()
+	if err != nil {
+		return "", err
+	}
+	ev := changeRequestEvent(events.PDFExported, s.OrganizationID, cr, nil)
+	return r.printRevision(ctx, rev, title, "change-request.pdf", pageID, only, ev)
 }
 
 // SpacePDF prints a space's current content as ChangeRequestPDF prints a
@@ -52,13 +58,14 @@ func (r *Resolver) SpacePDF(ctx context.Context, spaceID string, pageID string, 
 	if title == "" {
 		title = "Space"
 	}
-	return r.printRevision(ctx, rev, title, "space.pdf", pageID, only)
+	return r.printRevision(ctx, rev, title, "space.pdf", pageID, only, spaceEvent(events.PDFExported, s, nil))
 }
 
 // printRevision prints a revision (every page, or pageID with its
 // subpages, or alone with only) and stores the PDF as a download that
-// expires after PDFLifetime; it answers the download's URL.
-func (r *Resolver) printRevision(ctx context.Context, rev *ent.Revision, title, name, pageID string, only bool) (string, error) {
+// expires after PDFLifetime; it answers the download's URL. ev is the
+// event the download's creation records (its target: what was printed).
+func (r *Resolver) printRevision(ctx context.Context, rev *ent.Revision, title, name, pageID string, only bool, ev events.Event) (string, error) {
 	l := loader.For(ctx)
 	filesThunk := l.RevisionFiles.Load(ctx, rev.ID)
 	t, err := l.RevisionTree.Load(ctx, rev.ID)()
@@ -134,8 +141,20 @@ func (r *Resolver) printRevision(ctx context.Context, rev *ent.Revision, title, 
 	if err != nil {
 		return "", err
 	}
-	dl, err := r.Client.Download.Create().SetBlobKey(key).SetName(name).
-		SetContentType("application/pdf").SetExpiresAt(clock.Now().Add(PDFLifetime)).Save(ctx)
+	var dl *ent.Download
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		var err error
+		if dl, err = tx.Download.Create().SetBlobKey(key).SetName(name).
+			SetContentType("application/pdf").SetExpiresAt(clock.Now().Add(PDFLifetime)).Save(ctx); err != nil {
+			return err
+		}
+		ev.Payload = map[string]any{"downloadId": dl.ID, "only": only}
+		if pageID != "" {
+			ev.Payload["pageId"] = pageID
+		}
+		record(ctx, ev)
+		return nil
+	})
 	if err != nil {
 		return "", err
 	}

@@ -18,16 +18,15 @@ import (
 // request and an open comment each, straight through ent.
 func seedSpaces(t *testing.T, s *testkit.Server, orgID string, parent *string, n int) {
 	t.Helper()
-	ctx := context.Background()
 	builders := make([]*ent.SpaceCreate, n)
 	for i := range builders {
 		builders[i] = s.Client().Space.Create().SetOrganizationID(orgID).SetNillableParentID(parent).
 			SetTitle(fmt.Sprintf("Space %d", i)).SetPosition(float64(i)).SetShareKeySealed(s.Seal(secrets.SpaceShareKey, ids.New())).SetDefaultLevel("inherit")
 	}
-	spaces := s.Client().Space.CreateBulk(builders...).SaveX(ctx)
+	spaces := s.Client().Space.CreateBulk(builders...).SaveX(testkit.Fixture(context.Background()))
 	for _, sp := range spaces {
-		s.Client().ChangeRequest.Create().SetSpaceID(sp.ID).SetNumber(1).SetStatus("draft").ExecX(ctx)
-		s.Client().Comment.Create().SetSpaceID(sp.ID).ExecX(ctx)
+		s.Client().ChangeRequest.Create().SetSpaceID(sp.ID).SetNumber(1).SetStatus("draft").ExecX(testkit.Fixture(context.Background()))
+		s.Client().Comment.Create().SetSpaceID(sp.ID).ExecX(testkit.Fixture(context.Background()))
 	}
 }
 
@@ -39,7 +38,7 @@ func TestListingSpacesStatementCount(t *testing.T) {
 			u, org := s.NewUser(t, fmt.Sprintf("u%d@example.com", n), "Org")
 			reader, _ := s.NewUser(t, fmt.Sprintf("reader%d@example.com", n), "")
 			s.AddMember(t, org, reader, testkit.RoleOf(access.Read))
-			coll := s.Client().Collection.Create().SetOrganizationID(org).SetPosition(0).SetDefaultLevel(collection.DefaultLevelEdit).SaveX(context.Background())
+			coll := s.Client().Collection.Create().SetOrganizationID(org).SetPosition(0).SetDefaultLevel(collection.DefaultLevelEdit).SaveX(testkit.Fixture(context.Background()))
 			seedSpaces(t, s, org, nil, n/2)
 			seedSpaces(t, s, org, &coll.ID, n-n/2)
 			_ = u
@@ -89,17 +88,16 @@ func TestCollectionTreeStatementCount(t *testing.T) {
 			spaces(first: 20) { edges { node { title changeRequestsOpen permissions { admin } } } }
 			collections(first: 20) { edges { node { title spaces(first: 20) { edges { node { title } } } } } } } } } } } } } }`
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		ctx := context.Background()
 		count := func(width int) int64 {
 			u, org := s.NewUser(t, fmt.Sprintf("w%d@example.com", width), "Org")
 			spaces := 0
 			for i := 0; i < width; i++ {
-				top := s.Client().Collection.Create().SetOrganizationID(org).SetPosition(float64(i)).SetDefaultLevel("inherit").SaveX(ctx)
+				top := s.Client().Collection.Create().SetOrganizationID(org).SetPosition(float64(i)).SetDefaultLevel("inherit").SaveX(testkit.Fixture(context.Background()))
 				seedSpaces(t, s, org, &top.ID, width)
 				for j := 0; j < width; j++ {
-					mid := s.Client().Collection.Create().SetOrganizationID(org).SetParentID(top.ID).SetPosition(float64(j)).SetDefaultLevel("inherit").SaveX(ctx)
+					mid := s.Client().Collection.Create().SetOrganizationID(org).SetParentID(top.ID).SetPosition(float64(j)).SetDefaultLevel("inherit").SaveX(testkit.Fixture(context.Background()))
 					seedSpaces(t, s, org, &mid.ID, 2)
-					leaf := s.Client().Collection.Create().SetOrganizationID(org).SetParentID(mid.ID).SetPosition(0).SetDefaultLevel("read").SaveX(ctx)
+					leaf := s.Client().Collection.Create().SetOrganizationID(org).SetParentID(mid.ID).SetPosition(0).SetDefaultLevel("read").SaveX(testkit.Fixture(context.Background()))
 					seedSpaces(t, s, org, &leaf.ID, 1)
 					spaces += 3
 				}

@@ -16,6 +16,7 @@ import (
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/paging"
 	"github.com/folio/folio/internal/secrets"
@@ -226,12 +227,29 @@ func (r *Resolver) CreateSpace(ctx context.Context, orgID string, in model.Creat
 		return nil, err
 	}
 	var created *ent.Space
-	err := r.withTx(ctx, func(tx *ent.Client) error {
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		var err error
 		created, err = r.createSpaceTx(ctx, tx, orgID, in)
 		return err
 	})
 	return created, err
+}
+
+// spaceEvent is an event whose target is s, in s's organization.
+func spaceEvent(action string, s *ent.Space, payload map[string]any) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: s.OrganizationID,
+		Target:  events.Target{Type: "space", ID: s.ID, Label: s.Title},
+		SpaceID: s.ID, Payload: payload,
+	}
+}
+
+// parentPayload is a parent id for a payload ("" at the root).
+func parentPayload(parent *string) string {
+	if parent == nil {
+		return ""
+	}
+	return *parent
 }
 
 // createSpaceTx creates a space in tx, the caller having checked that it may
@@ -268,7 +286,13 @@ func (r *Resolver) createSpaceTx(ctx context.Context, tx *ent.Client, orgID stri
 		create.SetEditMode(space.EditMode(*v))
 	}
 	created, err := create.Save(ctx)
-	return created, entError(err)
+	if err != nil {
+		return nil, entError(err)
+	}
+	// Recorded here, not by CreateSpace: a site created with a new space
+	// (createSite) records the space's creation too.
+	record(ctx, spaceEvent(events.SpaceCreated, created, map[string]any{"title": created.Title, "parentId": parentPayload(created.ParentID)}))
+	return created, nil
 }
 
 // UpdateSpace changes a space's settings; admins of the space only.
@@ -277,35 +301,48 @@ func (r *Resolver) UpdateSpace(ctx context.Context, id string, in model.UpdateSp
 	if err != nil {
 		return nil, err
 	}
-	upd := r.Client.Space.UpdateOne(s)
+	// The changes are checked first and made inside the write, whose
+	// event names the fields given.
+	var sets []func(*ent.SpaceUpdateOne)
+	var fields []string
+	set := func(field string, f func(*ent.SpaceUpdateOne)) {
+		fields = append(fields, field)
+		sets = append(sets, f)
+	}
 	if v, ok := in.Title.ValueOK(); ok {
 		if v == nil {
 			return nil, apperr.InvalidField("title", "cannot be null")
 		}
-		upd.SetTitle(*v)
+		set("title", func(upd *ent.SpaceUpdateOne) { upd.SetTitle(*v) })
 	}
 	if v, ok := in.Emoji.ValueOK(); ok {
-		upd.SetNillableEmoji(v)
-		if v == nil {
-			upd.ClearEmoji()
-		}
+		set("emoji", func(upd *ent.SpaceUpdateOne) {
+			upd.SetNillableEmoji(v)
+			if v == nil {
+				upd.ClearEmoji()
+			}
+		})
 	}
 	if v, ok := in.EditMode.ValueOK(); ok {
-		if v == nil {
-			upd.ClearEditMode()
-		} else {
-			upd.SetEditMode(*v)
-		}
+		set("editMode", func(upd *ent.SpaceUpdateOne) {
+			if v == nil {
+				upd.ClearEditMode()
+			} else {
+				upd.SetEditMode(*v)
+			}
+		})
 	}
 	if v, ok := in.DefaultLevel.ValueOK(); ok {
 		if err := checkDefaultLevel(enumString(v)); err != nil {
 			return nil, err
 		}
-		if v == nil {
-			upd.ClearDefaultLevel()
-		} else {
-			upd.SetDefaultLevel(*v)
-		}
+		set("defaultLevel", func(upd *ent.SpaceUpdateOne) {
+			if v == nil {
+				upd.ClearDefaultLevel()
+			} else {
+				upd.SetDefaultLevel(*v)
+			}
+		})
 	}
 	if v, ok := in.Visibility.ValueOK(); ok {
 		if v == nil {
@@ -314,11 +351,23 @@ func (r *Resolver) UpdateSpace(ctx context.Context, id string, in model.UpdateSp
 		if *v == space.VisibilityInCollection && s.ParentID == nil {
 			return nil, apperr.InvalidField("visibility", "in-collection is only for spaces inside a collection")
 		}
-		upd.SetVisibility(*v)
+		set("visibility", func(upd *ent.SpaceUpdateOne) { upd.SetVisibility(*v) })
 	}
-	updated, err := upd.Save(ctx)
+	var updated *ent.Space
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		upd := tx.Space.UpdateOne(s)
+		for _, f := range sets {
+			f(upd)
+		}
+		var err error
+		if updated, err = upd.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, spaceEvent(events.SpaceUpdated, updated, map[string]any{"fields": fieldList(fields)}))
+		return nil
+	})
 	if err != nil {
-		return nil, entError(err)
+		return nil, err
 	}
 	loader.For(ctx).SpaceByID.Clear(ctx, id).Prime(ctx, id, updated)
 	return updated, nil
@@ -331,7 +380,14 @@ func (r *Resolver) DeleteSpace(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	if err := r.Client.Space.UpdateOne(s).SetDeletedAt(clock.Now()).Exec(ctx); err != nil {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if err := tx.Space.UpdateOne(s).SetDeletedAt(clock.Now()).Exec(ctx); err != nil {
+			return err
+		}
+		record(ctx, spaceEvent(events.SpaceDeleted, s, nil))
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	loader.For(ctx).SpaceByID.Clear(ctx, id)
@@ -344,7 +400,15 @@ func (r *Resolver) RestoreSpace(ctx context.Context, id string) (*ent.Space, err
 	if err != nil {
 		return nil, err
 	}
-	restored, err := r.Client.Space.UpdateOne(s).ClearDeletedAt().Save(ctx)
+	var restored *ent.Space
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		var err error
+		if restored, err = tx.Space.UpdateOne(s).ClearDeletedAt().Save(ctx); err != nil {
+			return err
+		}
+		record(ctx, spaceEvent(events.SpaceRestored, restored, nil))
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +428,7 @@ func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, e
 		return nil, err
 	}
 	var dup *ent.Space
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if err := r.lockTrees(ctx, tx, s.OrganizationID); err != nil {
 			return err
 		}
@@ -407,6 +471,7 @@ func (r *Resolver) DuplicateSpace(ctx context.Context, id string) (*ent.Space, e
 				return err
 			}
 		}
+		record(ctx, spaceEvent(events.SpaceDuplicated, dup, map[string]any{"sourceSpaceId": s.ID, "title": dup.Title, "revisionId": rev.ID}))
 		return nil
 	})
 	return dup, err
@@ -428,7 +493,7 @@ func (r *Resolver) MoveSpace(ctx context.Context, id string, in model.MoveInput)
 		}
 	}
 	var moved *ent.Space
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if err := r.lockTrees(ctx, tx, s.OrganizationID); err != nil {
 			return err
 		}
@@ -456,8 +521,11 @@ func (r *Resolver) MoveSpace(ctx context.Context, id string, in model.MoveInput)
 		} else {
 			upd.SetParentID(*parent)
 		}
-		moved, err = upd.Save(ctx)
-		return err
+		if moved, err = upd.Save(ctx); err != nil {
+			return err
+		}
+		record(ctx, spaceEvent(events.SpaceMoved, moved, map[string]any{"parentId": parentPayload(parent), "position": pos}))
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -479,7 +547,7 @@ func (r *Resolver) TransferSpace(ctx context.Context, id, orgID string) (*ent.Sp
 		return nil, err
 	}
 	var moved *ent.Space
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		// Under both tree locks, with the space as it is now: a move into
 		// a collection cannot slip in between and leave it in one
 		// organization with a parent in the other.
@@ -497,6 +565,8 @@ func (r *Resolver) TransferSpace(ctx context.Context, id, orgID string) (*ent.Sp
 		if moved, err = transferSpaceRow(ctx, tx, cur, orgID, true, pos); err != nil {
 			return err
 		}
+		recordTransfer(ctx, events.SpaceTransferred, events.Target{Type: "space", ID: moved.ID, Label: moved.Title},
+			moved.ID, s.OrganizationID, orgID, nil)
 		return nil
 	})
 	if err != nil {
@@ -504,6 +574,27 @@ func (r *Resolver) TransferSpace(ctx context.Context, id, orgID string) (*ent.Sp
 	}
 	loader.For(ctx).SpaceByID.Clear(ctx, id).Prime(ctx, id, moved)
 	return moved, nil
+}
+
+// recordTransfer records a transfer in both organizations' logs: the one
+// it left and the one it joined.
+func recordTransfer(ctx context.Context, action string, target events.Target, spaceID, from, to string, payload map[string]any) {
+	for _, org := range []string{from, to} {
+		p := map[string]any{"fromOrganizationId": from, "toOrganizationId": to}
+		for k, v := range payload {
+			p[k] = v
+		}
+		record(ctx, events.Event{Action: action, OrganizationID: org, Target: target, SpaceID: spaceID, Payload: p})
+	}
+}
+
+// fieldList is the names of the fields a write changed, never nil (a
+// payload shows [] rather than null).
+func fieldList(fields []string) []string {
+	if fields == nil {
+		return []string{}
+	}
+	return fields
 }
 
 // transferSpaceRow moves one space to orgID (leaving its collection when

@@ -17,6 +17,7 @@ import (
 	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/events"
 )
 
 // PurgeDeletedSpaces removes for good the spaces deleted more than
@@ -27,6 +28,9 @@ import (
 // server instances may run it at once: a space another instance already
 // purged simply deletes nothing.
 func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
+	// Maintenance: it removes what a recorded deletion already removed
+	// (space.deleted), and expired downloads.
+	ctx = events.Exempt(ctx, events.ExemptMaintenance)
 	// Expired downloads go too (their bytes are content-addressed and may
 	// be shared, so they stay in blob storage).
 	if _, err := r.Client.Download.Delete().Where(download.ExpiresAtLT(clock.Now())).Exec(ctx); err != nil {

@@ -15,14 +15,13 @@ import (
 // exactly the change requests they contributed to.
 func TestContributors(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		ctx := context.Background()
 		f := newContentFixture(t, s)
 		cr := f.newCR(t, "Pages")
 		f.edit(t, cr, insertPage("# One\n", nil))
 		f.edit(t, cr, insertPage("# Two\n", nil))
 		s.Call(t, "updateChangeRequestContent", f.admin.Token, "POST", f.crPath(cr)+"/content",
 			map[string]any{"changes": []any{insertPage("# Three\n", nil)}}, 200)
-		s.Client().Comment.Create().SetSpaceID(f.space).SetChangeRequestID(cr).SetPostedBy(f.reader.ID).SetBody("Nice").ExecX(ctx)
+		s.Client().Comment.Create().SetSpaceID(f.space).SetChangeRequestID(cr).SetPostedBy(f.reader.ID).SetBody("Nice").ExecX(testkit.Fixture(context.Background()))
 		// The admin opens another change request and does nothing with it.
 		s.Call(t, "createChangeRequest", f.admin.Token, "POST", "/v1/spaces/"+f.space+"/change-requests", map[string]any{"subject": "Empty"}, 201)
 

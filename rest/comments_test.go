@@ -469,16 +469,15 @@ func TestCommentersWhoLeft(t *testing.T) {
 // reactions and replies, costs the statements of a page of 5.
 func TestCommentListStatementCount(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		ctx := context.Background()
 		f := newCommentFixture(t, s)
 		users := []testkit.User{f.editor, f.commenter, f.admin}
 		count := func(n int) int64 {
 			sp := f.createSpace(t, map[string]any{"title": fmt.Sprint("S", n)})["id"].(string)
 			for i := 0; i < n; i++ {
-				cm := s.Client().Comment.Create().SetSpaceID(sp).SetBody("c").SetPostedBy(users[i%3].ID).SaveX(ctx)
-				s.Client().CommentReply.Create().SetCommentID(cm.ID).SetSpaceID(sp).SetBody("r").SetPostedBy(users[(i+1)%3].ID).ExecX(ctx)
+				cm := s.Client().Comment.Create().SetSpaceID(sp).SetBody("c").SetPostedBy(users[i%3].ID).SaveX(testkit.Fixture(context.Background()))
+				s.Client().CommentReply.Create().SetCommentID(cm.ID).SetSpaceID(sp).SetBody("r").SetPostedBy(users[(i+1)%3].ID).ExecX(testkit.Fixture(context.Background()))
 				s.Client().CommentReaction.Create().SetSubjectID(cm.ID).SetSpaceID(sp).SetEmoji("👍").SetUserID(users[(i+2)%3].ID).
-					SetCreatedAt(cm.CreatedAt).ExecX(ctx)
+					SetCreatedAt(cm.CreatedAt).ExecX(testkit.Fixture(context.Background()))
 			}
 			before := s.Statements()
 			if got := s.Call(t, "listCommentsInSpace", f.reader.Token, "GET", "/v1/spaces/"+sp+"/comments?limit=50", nil, 200).JSON(t)["items"].([]any); len(got) != n {

@@ -29,7 +29,6 @@ components:
 // the spec changes the status with no edit of the page.
 func TestOpenAPIBlockLinks(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		ctx := context.Background()
 		f := newContentFixture(t, s)
 		s.Call(t, "updateSpaceById", f.admin.Token, "PATCH", "/v1/spaces/"+f.space, map[string]any{"editMode": "live"}, 200)
 		liveEdit(t, s, f.editor.Token, f.space, insertPage("# API\n\n"+
@@ -82,10 +81,10 @@ func TestOpenAPIBlockLinks(t *testing.T) {
 		}
 
 		// The spec with a version.
-		spec := s.Client().OpenAPISpec.Create().SetOrganizationID(f.org).SetSlug("petstore").SetSourceText(petstoreSpec).SaveX(ctx)
+		spec := s.Client().OpenAPISpec.Create().SetOrganizationID(f.org).SetSlug("petstore").SetSourceText(petstoreSpec).SaveX(testkit.Fixture(context.Background()))
 		v := s.Client().OpenAPISpecVersion.Create().SetSpecID(spec.ID).SetHash("h1").SetRoot("spec.yaml").
-			SetFormat(openapispecversion.FormatYaml).SetFiles(map[string]string{"spec.yaml": petstoreSpec}).SetPublicKey("k1").SaveX(ctx)
-		s.Client().OpenAPISpec.UpdateOne(spec).SetLastVersionID(v.ID).ExecX(ctx)
+			SetFormat(openapispecversion.FormatYaml).SetFiles(map[string]string{"spec.yaml": petstoreSpec}).SetPublicKey("k1").SaveX(testkit.Fixture(context.Background()))
+		s.Client().OpenAPISpec.UpdateOne(spec).SetLastVersionID(v.ID).ExecX(testkit.Fixture(context.Background()))
 		m, total, broken = read()
 		want := map[string]string{
 			`{% openapi-operation spec="petstore" path="/pets" method="get" %}`:   "ok",
@@ -109,8 +108,8 @@ func TestOpenAPIBlockLinks(t *testing.T) {
 		v2spec := strings.Replace(petstoreSpec, "    get:\n", "    post:\n      responses:\n        \"201\": {description: created}\n    get:\n", 1) +
 			"    Owner: {type: object}\n"
 		v2 := s.Client().OpenAPISpecVersion.Create().SetSpecID(spec.ID).SetHash("h2").SetRoot("spec.yaml").
-			SetFormat(openapispecversion.FormatYaml).SetFiles(map[string]string{"spec.yaml": v2spec}).SetPublicKey("k2").SaveX(ctx)
-		s.Client().OpenAPISpec.UpdateOne(spec).SetLastVersionID(v2.ID).ExecX(ctx)
+			SetFormat(openapispecversion.FormatYaml).SetFiles(map[string]string{"spec.yaml": v2spec}).SetPublicKey("k2").SaveX(testkit.Fixture(context.Background()))
+		s.Client().OpenAPISpec.UpdateOne(spec).SetLastVersionID(v2.ID).ExecX(testkit.Fixture(context.Background()))
 		m, _, broken = read()
 		if broken != 2 || status(m, `method="post"`) != "ok" || status(m, `schemas="Pet,Owner"`) != "ok" {
 			t.Fatalf("after a new version: %d %v", broken, m)

@@ -110,7 +110,7 @@ func TestPDFStops(t *testing.T) {
 		full := pdf.Work()
 		s.Call(t, "getChangeRequestPDF", f.reader.Token, "GET", path, nil, 200)
 		full = pdf.Work() - full
-		s.Client().Download.Delete().ExecX(ctx)
+		s.Client().Download.Delete().ExecX(testkit.Fixture(context.Background()))
 		const at = 20
 		if full < 10*at {
 			t.Fatalf("a whole PDF is %d units: too few to stop one midway", full)

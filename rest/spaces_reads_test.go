@@ -14,19 +14,18 @@ import (
 // space gets its own, whether read alone or in a list.
 func TestSpaceCounts(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		ctx := context.Background()
 		f := newSpaceFixture(t, s)
 		busy := f.createSpace(t, map[string]any{"title": "Busy"})["id"].(string)
 		quiet := f.createSpace(t, map[string]any{"title": "Quiet"})["id"].(string)
 		idle := f.createSpace(t, map[string]any{"title": "Idle"})["id"].(string)
 		for i, st := range []changerequest.Status{"open", "open", "draft", "merged", "archived"} {
-			s.Client().ChangeRequest.Create().SetSpaceID(busy).SetNumber(i + 1).SetStatus(st).ExecX(ctx)
+			s.Client().ChangeRequest.Create().SetSpaceID(busy).SetNumber(i + 1).SetStatus(st).ExecX(testkit.Fixture(context.Background()))
 		}
-		s.Client().ChangeRequest.Create().SetSpaceID(quiet).SetNumber(1).SetStatus("draft").ExecX(ctx)
+		s.Client().ChangeRequest.Create().SetSpaceID(quiet).SetNumber(1).SetStatus("draft").ExecX(testkit.Fixture(context.Background()))
 		for _, st := range []comment.Status{"open", "open", "open", "resolved"} {
-			s.Client().Comment.Create().SetSpaceID(busy).SetStatus(st).ExecX(ctx)
+			s.Client().Comment.Create().SetSpaceID(busy).SetStatus(st).ExecX(testkit.Fixture(context.Background()))
 		}
-		s.Client().Comment.Create().SetSpaceID(quiet).SetStatus("resolved").ExecX(ctx)
+		s.Client().Comment.Create().SetSpaceID(quiet).SetStatus("resolved").ExecX(testkit.Fixture(context.Background()))
 		want := map[string][4]float64{busy: {5, 2, 1, 3}, quiet: {1, 0, 1, 0}, idle: {0, 0, 0, 0}}
 		check := func(sp map[string]any) {
 			t.Helper()

@@ -147,8 +147,8 @@ func TestSpaceDeleteRestoreAndPurge(t *testing.T) {
 		keep := f.createSpace(t, map[string]any{"title": "Keep"})["id"].(string)
 		gone := f.createSpace(t, map[string]any{"title": "Gone"})["id"].(string)
 		// Content that the purge must remove with the space.
-		s.Client().ChangeRequest.Create().SetSpaceID(gone).SetNumber(1).ExecX(ctx)
-		s.Client().Comment.Create().SetSpaceID(gone).ExecX(ctx)
+		s.Client().ChangeRequest.Create().SetSpaceID(gone).SetNumber(1).ExecX(testkit.Fixture(context.Background()))
+		s.Client().Comment.Create().SetSpaceID(gone).ExecX(testkit.Fixture(context.Background()))
 
 		for _, id := range []string{keep, gone} {
 			if r := s.Call(t, "deleteSpaceById", f.admin.Token, "DELETE", "/v1/spaces/"+id, nil, 205); len(r.Body) != 0 {

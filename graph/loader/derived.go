@@ -13,6 +13,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/pagederived"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/markdown"
 )
 
@@ -92,6 +93,9 @@ func loadDerived(ctx context.Context, client *ent.Client, hashes []string) (map[
 		}
 		creates = append(creates, c)
 	}
+	// Filling the cache changes nothing anyone edits: no event, whether a
+	// read or a write reads it first.
+	ctx = events.Exempt(ctx, events.ExemptDerived)
 	for start := 0; start < len(creates); start += derivedChunk {
 		err := client.PageDerived.CreateBulk(creates[start:min(len(creates), start+derivedChunk)]...).
 			OnConflict().DoNothing().Exec(ctx)

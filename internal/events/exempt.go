@@ -21,4 +21,7 @@ const (
 	// ExemptDelivery: webhook deliveries and their attempts, records of
 	// sending events rather than changes.
 	ExemptDelivery Exemption = "event delivery"
+	// ExemptDerived: what is computed from stored page bodies and cached
+	// on first read (page_derived rows): a cache fill, not a change.
+	ExemptDerived Exemption = "derived cache"
 )

@@ -23,7 +23,7 @@ type User struct {
 // administers) the way `folio token create` does.
 func (s *Server) NewUser(t testing.TB, email, orgTitle string) (User, string) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := Fixture(context.Background())
 	token, orgID, err := s.App.IssueToken(ctx, email, "", orgTitle)
 	if err != nil {
 		t.Fatalf("issue token for %s: %v", email, err)
@@ -42,7 +42,7 @@ func (s *Server) AddMember(t testing.TB, orgID string, u User, role *access.Role
 	if role != nil {
 		create.SetRole(*role)
 	}
-	if err := create.Exec(context.Background()); err != nil {
+	if err := create.Exec(Fixture(context.Background())); err != nil {
 		t.Fatalf("add member: %v", err)
 	}
 }
