@@ -175,8 +175,8 @@ func (r *Resolver) CreateToken(ctx context.Context, userID, name string) (string
 		// A user's token belongs to no organization; the payload never
 		// holds the token or its hash.
 		record(ctx, events.Event{
-			Action: events.APITokenCreated,
-			Target: events.Target{Type: "api-token", ID: t.ID, Label: t.Name},
+			Action:  events.APITokenCreated,
+			Target:  events.Target{Type: "api-token", ID: t.ID, Label: t.Name},
 			Payload: map[string]any{"name": t.Name, "userId": userID},
 		})
 		return nil
