@@ -25,7 +25,7 @@ func (s *Server) SeedPages(t testing.TB, spaceID string, n int) *ent.Revision {
 // SeedPagesWith is SeedPages with the bodies body gives.
 func (s *Server) SeedPagesWith(t testing.TB, spaceID string, n int, body func(i int) string) *ent.Revision {
 	t.Helper()
-	ctx := context.Background()
+	ctx := Fixture(context.Background())
 	c := s.Client()
 	rev := c.Revision.Create().SetSpaceID(spaceID).SetType("edits").SaveX(ctx)
 	var parent string

@@ -42,7 +42,7 @@ func (s *Server) AddMember(t testing.TB, orgID string, u User, role *access.Role
 	if role != nil {
 		create.SetRole(*role)
 	}
-	if err := create.Exec(context.Background()); err != nil {
+	if err := create.Exec(Fixture(context.Background())); err != nil {
 		t.Fatalf("add member: %v", err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // guest), in two statements, without tokens.
 func (s *Server) AddUsers(t testing.TB, orgID, name string, n int, role *access.Role) []User {
 	t.Helper()
-	ctx := context.Background()
+	ctx := Fixture(context.Background())
 	creates := make([]*ent.UserCreate, n)
 	for i := range creates {
 		creates[i] = s.Client().User.Create().
