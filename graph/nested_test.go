@@ -31,7 +31,7 @@ func seedTeams(t *testing.T, s *testkit.Server, n int) (testkit.User, string) {
 	admin, org := s.NewUser(t, fmt.Sprintf("teams-%d@example.com", n), fmt.Sprintf("Teams %d", n))
 	users := s.AddUsers(t, org, fmt.Sprintf("TeamUser%d-", n), n+2, testkit.RoleOf(access.Edit))
 	for i := range n {
-		tm := s.Client().Team.Create().SetOrganizationID(org).SetTitle(fmt.Sprintf("Team %d", i)).SaveX(ctx)
+		tm := s.Client().Team.Create().SetOrganizationID(org).SetTitle(fmt.Sprintf("Team %d", i)).SaveX(testkit.Fixture(ctx))
 		var rows []*ent.TeamMemberCreate
 		for j := range 3 {
 			role := "member"
@@ -40,7 +40,7 @@ func seedTeams(t *testing.T, s *testkit.Server, n int) (testkit.User, string) {
 			}
 			rows = append(rows, s.Client().TeamMember.Create().SetTeamID(tm.ID).SetUserID(users[i+j].ID).SetRole(teammember.Role(role)))
 		}
-		s.Client().TeamMember.CreateBulk(rows...).ExecX(ctx)
+		s.Client().TeamMember.CreateBulk(rows...).ExecX(testkit.Fixture(ctx))
 	}
 	return admin, org
 }
@@ -166,7 +166,7 @@ const viewerCollections = `{ viewer { organizations { id
 func seedViewerOrganization(t *testing.T, s *testkit.Server, admin testkit.User, i int) {
 	t.Helper()
 	ctx := context.Background()
-	org := s.Client().Organization.Create().SetTitle(fmt.Sprintf("Viewer org %d", i)).SaveX(ctx)
+	org := s.Client().Organization.Create().SetTitle(fmt.Sprintf("Viewer org %d", i)).SaveX(testkit.Fixture(ctx))
 	s.AddMember(t, org.ID, admin, testkit.RoleOf(access.Admin))
 	other := s.AddUsers(t, org.ID, fmt.Sprintf("Other%d-", i), 1, testkit.RoleOf(access.Edit))[0]
 	vars := map[string]any{"org": org.ID}
@@ -240,7 +240,7 @@ func TestPageCommentsStatements(t *testing.T) {
 				rev := s.SeedPages(t, sp, 12)
 				for _, p := range s.Client().Page.Query().Where(entpage.ChunkID(rev.ID), entpage.SlugIn("page-0", "page-1")).AllX(ctx) {
 					s.Client().Comment.Create().SetSpaceID(sp).SetBody("On " + p.Title).SetPostedBy(u.ID).
-						SetRevisionID(rev.ID).SetPageID(p.PageID).SetPageTitle(p.Title).ExecX(ctx)
+						SetRevisionID(rev.ID).SetPageID(p.PageID).SetPageTitle(p.Title).ExecX(testkit.Fixture(ctx))
 				}
 			}
 		}
