@@ -204,7 +204,7 @@ func (c cli) serve(args []string) error {
 		}
 		opened = a
 		var banner bytes.Buffer
-		if err := a.Bootstrap(ctx, &banner); err != nil {
+		if err := a.Bootstrap(app.CommandLine(ctx), &banner); err != nil {
 			return nil, fmt.Errorf("first start: %w", err)
 		}
 		// Printed once the App answers, so its curl line works at once.
@@ -369,7 +369,7 @@ func (c cli) tokenCreate(args []string) error {
 		_, err := os.Stat(path)
 		where, created = "the SQLite database "+cfg.DatabaseLocation(), errors.Is(err, os.ErrNotExist)
 	}
-	ctx := context.Background()
+	ctx := app.CommandLine(context.Background())
 	a, err := open(ctx, cfg)
 	if err != nil {
 		return err

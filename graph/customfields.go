@@ -10,6 +10,7 @@ import (
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -93,6 +94,7 @@ func (r *Resolver) CreateCustomField(ctx context.Context, orgID string, in model
 	case !hasOptions(typ) && opts != nil:
 		return nil, apperr.InvalidField("options", "only select:single and select:multi fields take options, not %s", typ)
 	}
+	// Prepared here, saved on the write's tx (replay).
 	create := r.Client.CustomField.Create().
 		SetOrganizationID(orgID).
 		SetName(in.Name).
@@ -103,12 +105,25 @@ func (r *Resolver) CreateCustomField(ctx context.Context, orgID string, in model
 	if opts != nil {
 		create.SetOptions(opts)
 	}
-	cf, err := create.Save(ctx)
-	if ent.IsConstraintError(err) {
-		return nil, apperr.ConflictField("name", "a custom field named %q already exists in the organization", in.Name)
-	}
+	var cf *ent.CustomField
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		c := tx.CustomField.Create()
+		if err := replay(c.Mutation(), create.Mutation()); err != nil {
+			return err
+		}
+		var err error
+		cf, err = c.Save(ctx)
+		if ent.IsConstraintError(err) {
+			return apperr.ConflictField("name", "a custom field named %q already exists in the organization", in.Name)
+		}
+		if err != nil {
+			return entError(err)
+		}
+		record(ctx, customFieldEvent(events.CustomFieldCreated, cf, map[string]any{"name": cf.Name, "type": string(cf.Type)}))
+		return nil
+	})
 	if err != nil {
-		return nil, entError(err)
+		return nil, err
 	}
 	return cf, nil
 }
@@ -124,6 +139,7 @@ func (r *Resolver) UpdateCustomField(ctx context.Context, orgID, name string, in
 	if err != nil {
 		return nil, err
 	}
+	// Prepared here, saved on the write's tx (replay).
 	upd := r.Client.CustomField.UpdateOne(cf)
 	if _, ok := in.Title.ValueOK(); ok {
 		upd.SetTitle(deref(in.Title.Value()))
@@ -144,9 +160,19 @@ func (r *Resolver) UpdateCustomField(ctx context.Context, orgID, name string, in
 			upd.SetOptions(opts)
 		}
 	}
-	cf, err = upd.Save(ctx)
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		u := tx.CustomField.UpdateOne(cf)
+		if err := replay(u.Mutation(), upd.Mutation()); err != nil {
+			return err
+		}
+		if cf, err = u.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, customFieldEvent(events.CustomFieldUpdated, cf, map[string]any{"name": cf.Name, "fields": changedFields(upd.Mutation())}))
+		return nil
+	})
 	if err != nil {
-		return nil, entError(err)
+		return nil, err
 	}
 	return cf, nil
 }
@@ -161,12 +187,25 @@ func (r *Resolver) DeleteCustomField(ctx context.Context, orgID, name string) er
 		return err
 	}
 	// The spaces' values of the field go with it.
-	return r.withTx(ctx, func(tx *ent.Client) error {
+	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.CustomFieldID(cf.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		return entError(tx.CustomField.DeleteOne(cf).Exec(ctx))
+		if err := tx.CustomField.DeleteOne(cf).Exec(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, customFieldEvent(events.CustomFieldDeleted, cf, map[string]any{"name": cf.Name}))
+		return nil
 	})
+}
+
+// customFieldEvent is an event whose target is cf.
+func customFieldEvent(action string, cf *ent.CustomField, payload map[string]any) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: cf.OrganizationID,
+		Target:  events.Target{Type: "custom-field", ID: cf.ID, Label: cf.Name},
+		Payload: payload,
+	}
 }
 
 // CustomFieldURLs are the `urls` of a custom field.

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/invite"
@@ -10,6 +11,7 @@ import (
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -79,13 +81,20 @@ func (r *Resolver) CreateOrganizationInvite(ctx context.Context, orgID string, i
 	if err := checkInviteRole(in.Role); err != nil {
 		return nil, err
 	}
-	inv, err := r.Client.Invite.Create().
-		SetOrganizationID(orgID).
-		SetRole(in.Role).
-		SetCreatedBy(auth.ViewerID(ctx)).
-		Save(ctx)
+	var inv *ent.Invite
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if inv, err = tx.Invite.Create().
+			SetOrganizationID(orgID).
+			SetRole(in.Role).
+			SetCreatedBy(auth.ViewerID(ctx)).
+			Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, inviteEvent(events.InviteCreated, inv, map[string]any{"role": string(inv.Role)}))
+		return nil
+	})
 	if err != nil {
-		return nil, entError(err)
+		return nil, err
 	}
 	return inv, nil
 }
@@ -102,9 +111,15 @@ func (r *Resolver) UpdateOrganizationInvite(ctx context.Context, orgID, id strin
 	if err := checkInviteRole(in.Role); err != nil {
 		return nil, err
 	}
-	inv, err = r.Client.Invite.UpdateOne(inv).SetRole(in.Role).Save(ctx)
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if inv, err = tx.Invite.UpdateOne(inv).SetRole(in.Role).Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, inviteEvent(events.InviteUpdated, inv, map[string]any{"role": string(inv.Role)}))
+		return nil
+	})
 	if err != nil {
-		return nil, entError(err)
+		return nil, err
 	}
 	return inv, nil
 }
@@ -119,8 +134,28 @@ func (r *Resolver) DeleteOrganizationInvite(ctx context.Context, orgID, id strin
 	if err != nil {
 		return err
 	}
-	return entError(r.Client.Invite.DeleteOne(inv).Exec(ctx))
+	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if err := tx.Invite.DeleteOne(inv).Exec(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, inviteEvent(events.InviteDeleted, inv, nil))
+		return nil
+	})
 }
+
+// inviteEvent is an event whose target is inv.
+func inviteEvent(action string, inv *ent.Invite, payload map[string]any) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: inv.OrganizationID,
+		Target:  events.Target{Type: "invite", ID: inv.ID},
+		Payload: payload,
+	}
+}
+
+// errJoinedMeanwhile: the caller became a member by another request while
+// this one joined (a constraint error, which aborts the transaction on
+// PostgreSQL: the write rolls back and the caller answers redundant).
+var errJoinedMeanwhile = errors.New("joined meanwhile")
 
 // JoinOrganizationWithInvite makes the caller a member of orgID with the
 // invite's role. Any authenticated user holding the link may; an unknown
@@ -151,12 +186,27 @@ func (r *Resolver) JoinOrganizationWithInvite(ctx context.Context, orgID, id str
 	if result.Redundant {
 		return result, nil
 	}
-	mem, err := r.Client.Member.Create().
-		SetOrganizationID(orgID).
-		SetUserID(auth.ViewerID(ctx)).
-		SetRole(inv.Role).
-		Save(ctx)
-	if ent.IsConstraintError(err) {
+	var mem *ent.Member
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		userID := auth.ViewerID(ctx)
+		var err error
+		mem, err = tx.Member.Create().
+			SetOrganizationID(orgID).
+			SetUserID(userID).
+			SetRole(inv.Role).
+			Save(ctx)
+		if ent.IsConstraintError(err) {
+			return errJoinedMeanwhile
+		}
+		if err != nil {
+			return err
+		}
+		role := string(inv.Role)
+		record(ctx, inviteEvent(events.InviteAccepted, inv, map[string]any{"userId": userID, "role": role}))
+		record(ctx, memberEvent(events.MemberJoined, orgID, userID, map[string]any{"userId": userID, "role": role, "inviteId": inv.ID}))
+		return nil
+	})
+	if errors.Is(err, errJoinedMeanwhile) {
 		// The caller joined by another request at the same time: that one
 		// made them a member, this one changed nothing.
 		l.ForgetViewerMembership(ctx, orgID)

@@ -20,7 +20,7 @@ func TestListPagesBreakTiesByID(t *testing.T) {
 		var want []string
 		for i := range 7 {
 			tm, err := s.Client().Team.Create().SetOrganizationID(org).SetTitle(fmt.Sprintf("Team %d", i)).
-				SetCreatedAt(at).Save(context.Background())
+				SetCreatedAt(at).Save(testkit.Fixture(context.Background()))
 			if err != nil {
 				t.Fatal(err)
 			}

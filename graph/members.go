@@ -19,6 +19,7 @@ import (
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -210,7 +211,7 @@ func (r *Resolver) UpdateMember(ctx context.Context, orgID, userID string, input
 		return nil, apperr.InvalidField("role", "%q is not a role (admin, create, review, edit, comment, read, or null for guest)", string(*role))
 	}
 	var updated *ent.Member
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if !access.AtLeast(role, access.Admin) {
 			if err := keepAnAdmin(ctx, tx, orgID, userID, "demoted"); err != nil {
 				return err
@@ -222,8 +223,15 @@ func (r *Resolver) UpdateMember(ctx context.Context, orgID, userID string, input
 		} else {
 			upd.SetRole(*role)
 		}
-		updated, err = upd.Save(ctx)
-		return entError(err)
+		if updated, err = upd.Save(ctx); err != nil {
+			return entError(err)
+		}
+		payload := map[string]any{"userId": userID, "role": nil}
+		if role != nil {
+			payload["role"] = string(*role)
+		}
+		record(ctx, memberEvent(events.MemberRoleUpdated, orgID, userID, payload))
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -240,7 +248,7 @@ func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) error
 	if err != nil {
 		return err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if err := keepAnAdmin(ctx, tx, orgID, userID, "removed"); err != nil {
 			return err
 		}
@@ -249,7 +257,11 @@ func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) error
 			Exec(ctx); err != nil {
 			return err
 		}
-		return tx.Member.DeleteOneID(target.ID).Exec(ctx)
+		if err := tx.Member.DeleteOneID(target.ID).Exec(ctx); err != nil {
+			return err
+		}
+		record(ctx, memberEvent(events.MemberRemoved, orgID, userID, map[string]any{"userId": userID}))
+		return nil
 	})
 	if err != nil {
 		return err
@@ -271,9 +283,17 @@ func (r *Resolver) SetMemberSSO(ctx context.Context, orgID, userID string) (*ent
 	if err != nil {
 		return nil, err
 	}
-	updated, err := r.Client.Member.UpdateOneID(target.ID).SetSSO(true).Save(ctx)
+	var updated *ent.Member
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		var err error
+		if updated, err = tx.Member.UpdateOneID(target.ID).SetSSO(true).Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, memberEvent(events.MemberSSOUpdated, orgID, userID, map[string]any{"userId": userID}))
+		return nil
+	})
 	if err != nil {
-		return nil, entError(err)
+		return nil, err
 	}
 	r.forgetMember(ctx, updated)
 	return updated, nil
@@ -334,4 +354,14 @@ func onlyTotalCount(ctx context.Context) bool {
 		}
 	}
 	return true
+}
+
+// memberEvent is an event whose target is the member userID of orgID (a
+// member's id is its user's, in both APIs).
+func memberEvent(action, orgID, userID string, payload map[string]any) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: orgID,
+		Target:  events.Target{Type: "member", ID: userID},
+		Payload: payload,
+	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -123,7 +124,7 @@ func (r *Resolver) CreateOwnOrganization(ctx context.Context, input model.Create
 // --org` and the first start all come here.
 func (r *Resolver) CreateOrganization(ctx context.Context, ownerID string, input model.CreateOrganizationInput) (*ent.Organization, error) {
 	var org *ent.Organization
-	err := r.withTx(ctx, func(tx *ent.Client) error {
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		create := tx.Organization.Create().SetTitle(input.Title)
 		if v := input.EmailDomains.Value(); v != nil {
 			create.SetEmailDomains(normalizeDomains(v))
@@ -138,7 +139,11 @@ func (r *Resolver) CreateOrganization(ctx context.Context, ownerID string, input
 		if org, err = create.Save(ctx); err != nil {
 			return entError(err)
 		}
-		return tx.Member.Create().SetOrganizationID(org.ID).SetUserID(ownerID).SetRole(access.Admin).Exec(ctx)
+		if err := tx.Member.Create().SetOrganizationID(org.ID).SetUserID(ownerID).SetRole(access.Admin).Exec(ctx); err != nil {
+			return err
+		}
+		record(ctx, organizationEvent(events.OrganizationCreated, org, map[string]any{"title": org.Title}))
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -155,35 +160,42 @@ func (r *Resolver) UpdateOrganization(ctx context.Context, id string, input mode
 	if _, err := adminOrganization(ctx, id); err != nil {
 		return nil, err
 	}
-	upd := r.Client.Organization.UpdateOneID(id)
+	// The changes are collected before the write and applied to its tx.
+	var sets []func(*ent.OrganizationUpdateOne)
+	var fields []string
+	set := func(field string, f func(*ent.OrganizationUpdateOne)) {
+		sets = append(sets, f)
+		fields = append(fields, field)
+	}
 	if v, ok := input.Title.ValueOK(); ok {
 		if v == nil {
 			return nil, apperr.InvalidField("title", "cannot be null")
 		}
-		upd.SetTitle(*v)
+		set("title", func(u *ent.OrganizationUpdateOne) { u.SetTitle(*v) })
 	}
 	if v, ok := input.EmailDomains.ValueOK(); ok {
-		upd.SetEmailDomains(normalizeDomains(v))
+		domains := normalizeDomains(v)
+		set("emailDomains", func(u *ent.OrganizationUpdateOne) { u.SetEmailDomains(domains) })
 	}
 	if v, ok := input.Hostname.ValueOK(); ok {
 		if v == nil {
-			upd.ClearHostname()
+			set("hostname", func(u *ent.OrganizationUpdateOne) { u.ClearHostname() })
 		} else {
-			upd.SetHostname(*v)
+			set("hostname", func(u *ent.OrganizationUpdateOne) { u.SetHostname(*v) })
 		}
 	}
 	if v, ok := input.DefaultRole.ValueOK(); ok {
 		if v == nil {
-			upd.ClearDefaultRole()
+			set("defaultRole", func(u *ent.OrganizationUpdateOne) { u.ClearDefaultRole() })
 		} else if !v.Valid() {
 			return nil, apperr.InvalidField("defaultRole", "%q is not a role", string(*v))
 		} else {
-			upd.SetDefaultRole(*v)
+			set("defaultRole", func(u *ent.OrganizationUpdateOne) { u.SetDefaultRole(*v) })
 		}
 	}
 	if v, ok := input.DefaultContent.ValueOK(); ok {
 		if v == nil {
-			upd.ClearDefaultContent()
+			set("defaultContent", func(u *ent.OrganizationUpdateOne) { u.ClearDefaultContent() })
 		} else {
 			if v.Type != model.DefaultContentSite {
 				return nil, apperr.InvalidField("defaultContent.type", "must be \"site\"")
@@ -191,38 +203,53 @@ func (r *Resolver) UpdateOrganization(ctx context.Context, id string, input mode
 			if strings.TrimSpace(v.Site) == "" {
 				return nil, apperr.InvalidField("defaultContent.site", "must be a site id")
 			}
-			upd.SetDefaultContent(&schema.DefaultContent{Type: v.Type, Site: v.Site})
+			dc := &schema.DefaultContent{Type: v.Type, Site: v.Site}
+			set("defaultContent", func(u *ent.OrganizationUpdateOne) { u.SetDefaultContent(dc) })
 		}
 	}
 	if v, ok := input.Logo.ValueOK(); ok {
 		if v == nil {
-			upd.ClearLogo()
+			set("logo", func(u *ent.OrganizationUpdateOne) { u.ClearLogo() })
 		} else {
-			upd.SetLogo(*v)
+			set("logo", func(u *ent.OrganizationUpdateOne) { u.SetLogo(*v) })
 		}
 	}
 	for _, f := range []struct {
 		name string
 		in   interface{ ValueOK() (*bool, bool) }
-		set  func(bool) *ent.OrganizationUpdateOne
+		set  func(*ent.OrganizationUpdateOne, bool)
 	}{
-		{"sso", input.Sso, upd.SetSSO},
-		{"ai", input.Ai, upd.SetAi},
-		{"inviteLinks", input.InviteLinks, upd.SetInviteLinks},
+		{"sso", input.Sso, func(u *ent.OrganizationUpdateOne, v bool) { u.SetSSO(v) }},
+		{"ai", input.Ai, func(u *ent.OrganizationUpdateOne, v bool) { u.SetAi(v) }},
+		{"inviteLinks", input.InviteLinks, func(u *ent.OrganizationUpdateOne, v bool) { u.SetInviteLinks(v) }},
 	} {
 		if v, ok := f.in.ValueOK(); ok {
 			if v == nil {
 				return nil, apperr.InvalidField(f.name, "cannot be null")
 			}
-			f.set(*v)
+			b, fset := *v, f.set
+			set(f.name, func(u *ent.OrganizationUpdateOne) { fset(u, b) })
 		}
 	}
-	org, err := upd.Save(ctx)
-	if ent.IsConstraintError(err) {
-		return nil, apperr.ConflictField("hostname", "is already used by another organization")
-	}
+	var org *ent.Organization
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		upd := tx.Organization.UpdateOneID(id)
+		for _, f := range sets {
+			f(upd)
+		}
+		var err error
+		org, err = upd.Save(ctx)
+		if ent.IsConstraintError(err) {
+			return apperr.ConflictField("hostname", "is already used by another organization")
+		}
+		if err != nil {
+			return entError(err)
+		}
+		record(ctx, organizationEvent(events.OrganizationUpdated, org, map[string]any{"fields": fields}))
+		return nil
+	})
 	if err != nil {
-		return nil, entError(err)
+		return nil, err
 	}
 	l := loader.For(ctx).OrganizationByID
 	l.Clear(ctx, id).Prime(ctx, id, org)
@@ -238,7 +265,17 @@ func (r *Resolver) PingOrganization(ctx context.Context, id string) error {
 	if m == nil {
 		return apperr.NotFoundf("organization %s not found", id)
 	}
-	return r.Client.Member.UpdateOne(m).SetLastSeenAt(clock.Now()).Exec(ctx)
+	// A last-seen time is telemetry: it records no event.
+	return r.Client.Member.UpdateOne(m).SetLastSeenAt(clock.Now()).Exec(events.Exempt(ctx, events.ExemptLastSeen))
+}
+
+// organizationEvent is an event whose target is org.
+func organizationEvent(action string, org *ent.Organization, payload map[string]any) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: org.ID,
+		Target:  events.Target{Type: "organization", ID: org.ID, Label: org.Title},
+		Payload: payload,
+	}
 }
 
 // OrganizationURLs are the `urls` of an organization.

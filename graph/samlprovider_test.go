@@ -55,8 +55,8 @@ func TestSAMLProvidersGraphQL(t *testing.T) {
 		_, bobs := s.NewUser(t, "bob@bobs.io", "Bobs")
 		carol, _ := s.NewUser(t, "carol@acme.com", "")
 		s.AddMember(t, acme, carol, testkit.RoleOf(access.Read))
-		team := s.Client().Team.Create().SetOrganizationID(acme).SetTitle("Engineering").SaveX(ctx)
-		bobsTeam := s.Client().Team.Create().SetOrganizationID(bobs).SetTitle("Bob's").SaveX(ctx)
+		team := s.Client().Team.Create().SetOrganizationID(acme).SetTitle("Engineering").SaveX(testkit.Fixture(ctx))
+		bobsTeam := s.Client().Team.Create().SetOrganizationID(bobs).SetTitle("Bob's").SaveX(testkit.Fixture(ctx))
 		cert := selfSignedCertificate(t)
 
 		create := `mutation($org: ID!, $in: CreateSAMLProviderInput!) { createSAMLProvider(organizationId: $org, input: $in) { id label status defaultTeam { title } defaultRole } }`
@@ -163,8 +163,8 @@ func TestSAMLProvidersStatementCount(t *testing.T) {
 		count := func(n int) int64 {
 			u, org := s.NewUser(t, fmt.Sprintf("admin%d@example.com", n), fmt.Sprintf("Org %d", n))
 			for i := 0; i < n; i++ {
-				team := s.Client().Team.Create().SetOrganizationID(org).SetTitle(fmt.Sprintf("Team %d", i)).SaveX(ctx)
-				s.Client().SAMLProvider.Create().SetOrganizationID(org).SetLabel(fmt.Sprintf("P%d", i)).SetDefaultTeamID(team.ID).ExecX(ctx)
+				team := s.Client().Team.Create().SetOrganizationID(org).SetTitle(fmt.Sprintf("Team %d", i)).SaveX(testkit.Fixture(ctx))
+				s.Client().SAMLProvider.Create().SetOrganizationID(org).SetLabel(fmt.Sprintf("P%d", i)).SetDefaultTeamID(team.ID).ExecX(testkit.Fixture(ctx))
 			}
 			before := s.Statements()
 			data := s.MustGraphQL(t, u.Token, query, map[string]any{"org": org})

@@ -13,6 +13,7 @@ import (
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -57,6 +58,7 @@ func (r *Resolver) CreateSAMLProvider(ctx context.Context, orgID string, in mode
 	if _, err := adminOrganization(ctx, orgID); err != nil {
 		return nil, err
 	}
+	// Prepared here, saved on the write's tx (replay).
 	create := r.Client.SAMLProvider.Create().SetOrganizationID(orgID).SetLabel(in.Label)
 	if v, _ := clearable(in.SsoURL); v != nil {
 		create.SetSSOURL(*v)
@@ -79,9 +81,21 @@ func (r *Resolver) CreateSAMLProvider(ctx context.Context, orgID string, in mode
 		}
 		create.SetDefaultRole(*v)
 	}
-	p, err := create.Save(ctx)
+	var p *ent.SAMLProvider
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		c := tx.SAMLProvider.Create()
+		if err := replay(c.Mutation(), create.Mutation()); err != nil {
+			return err
+		}
+		var err error
+		if p, err = c.Save(ctx); err != nil {
+			return samlError(err)
+		}
+		record(ctx, samlProviderEvent(events.SAMLProviderCreated, p, map[string]any{"label": p.Label}))
+		return nil
+	})
 	if err != nil {
-		return nil, samlError(err)
+		return nil, err
 	}
 	return p, nil
 }
@@ -93,6 +107,7 @@ func (r *Resolver) UpdateSAMLProvider(ctx context.Context, orgID, id string, in 
 	if err != nil {
 		return nil, err
 	}
+	// Prepared here, saved on the write's tx (replay).
 	upd := r.Client.SAMLProvider.UpdateOne(p)
 	if v, ok := in.Label.ValueOK(); ok {
 		if v == nil {
@@ -135,9 +150,19 @@ func (r *Resolver) UpdateSAMLProvider(ctx context.Context, orgID, id string, in 
 			upd.SetDefaultRole(*v)
 		}
 	}
-	p, err = upd.Save(ctx)
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		u := tx.SAMLProvider.UpdateOne(p)
+		if err := replay(u.Mutation(), upd.Mutation()); err != nil {
+			return err
+		}
+		if p, err = u.Save(ctx); err != nil {
+			return samlError(err)
+		}
+		record(ctx, samlProviderEvent(events.SAMLProviderUpdated, p, map[string]any{"fields": changedFields(upd.Mutation())}))
+		return nil
+	})
 	if err != nil {
-		return nil, samlError(err)
+		return nil, err
 	}
 	return p, nil
 }
@@ -147,16 +172,31 @@ func (r *Resolver) DeleteSAMLProvider(ctx context.Context, orgID, id string) err
 	if _, err := adminOrganization(ctx, orgID); err != nil {
 		return err
 	}
-	n, err := r.Client.SAMLProvider.Delete().
-		Where(samlprovider.ID(id), samlprovider.OrganizationID(orgID)).
-		Exec(ctx)
-	if err != nil {
-		return err
+	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		n, err := tx.SAMLProvider.Delete().
+			Where(samlprovider.ID(id), samlprovider.OrganizationID(orgID)).
+			Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.NotFoundf("SAML provider %s not found", id)
+		}
+		record(ctx, events.Event{
+			Action: events.SAMLProviderDeleted, OrganizationID: orgID,
+			Target: events.Target{Type: "saml-provider", ID: id},
+		})
+		return nil
+	})
+}
+
+// samlProviderEvent is an event whose target is p.
+func samlProviderEvent(action string, p *ent.SAMLProvider, payload map[string]any) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: p.OrganizationID,
+		Target:  events.Target{Type: "saml-provider", ID: p.ID, Label: p.Label},
+		Payload: payload,
 	}
-	if n == 0 {
-		return apperr.NotFoundf("SAML provider %s not found", id)
-	}
-	return nil
 }
 
 // SSOProviders lists what a login page offers: the organization's active

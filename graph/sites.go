@@ -19,6 +19,7 @@ import (
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/paging"
 	"github.com/folio/folio/internal/secrets"
@@ -199,7 +200,7 @@ func (r *Resolver) CreateSite(ctx context.Context, orgID string, in model.Create
 		spaces[i] = sp
 	}
 	var created *ent.Site
-	err := r.withTx(ctx, func(tx *ent.Client) error {
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		var err error
 		if newSpace {
 			t := title
@@ -226,6 +227,11 @@ func (r *Resolver) CreateSite(ctx context.Context, orgID string, in model.Create
 				return entError(err)
 			}
 		}
+		spaceIDs := make([]string, len(spaces))
+		for i, sp := range spaces {
+			spaceIDs[i] = sp.ID
+		}
+		record(ctx, siteEvent(events.SiteCreated, created, map[string]any{"title": created.Title, "type": string(created.Type), "spaceIds": spaceIDs}))
 		return nil
 	})
 	if err != nil {
@@ -307,7 +313,7 @@ func (r *Resolver) UpdateSite(ctx context.Context, orgID, siteID string, in mode
 		}
 	}
 	var updated *ent.Site
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
@@ -338,8 +344,18 @@ func (r *Resolver) UpdateSite(ctx context.Context, orgID, siteID string, in mode
 		for _, set := range sets {
 			set(up)
 		}
-		updated, err = up.Save(ctx)
-		return entError(err)
+		fields := changedFields(up.Mutation())
+		if defSection != nil {
+			fields = append(fields, "defaultSiteSection")
+		}
+		if defSpace != nil {
+			fields = append(fields, "defaultSiteSpace")
+		}
+		if updated, err = up.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, siteEvent(events.SiteUpdated, updated, map[string]any{"fields": fields}))
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -385,7 +401,7 @@ func (r *Resolver) DeleteSite(ctx context.Context, orgID, siteID string) error {
 	if err != nil {
 		return err
 	}
-	return r.withTx(ctx, func(tx *ent.Client) error {
+	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := tx.SiteSpace.Delete().Where(sitespace.SiteID(s.ID)).Exec(ctx); err != nil {
 			return err
 		}
@@ -398,8 +414,36 @@ func (r *Resolver) DeleteSite(ctx context.Context, orgID, siteID string) error {
 		if _, err := tx.SiteShareLink.Delete().Where(sitesharelink.SiteID(s.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		return tx.Site.DeleteOneID(s.ID).Exec(ctx)
+		if err := tx.Site.DeleteOneID(s.ID).Exec(ctx); err != nil {
+			return err
+		}
+		record(ctx, siteEvent(events.SiteDeleted, s, nil))
+		return nil
 	})
+}
+
+// siteEvent is an event whose target is s.
+func siteEvent(action string, s *ent.Site, payload map[string]any) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: s.OrganizationID,
+		Target:  events.Target{Type: "site", ID: s.ID, Label: s.Title},
+		Payload: payload,
+	}
+}
+
+// siteItemEvent is an event whose target is a part of site s (typ:
+// "site-section", "site-section-group", "site-space", "site-share-link");
+// its payload names the site.
+func siteItemEvent(action string, s *ent.Site, typ, id, label string, payload map[string]any) events.Event {
+	if payload == nil {
+		payload = map[string]any{}
+	}
+	payload["siteId"] = s.ID
+	return events.Event{
+		Action: action, OrganizationID: s.OrganizationID,
+		Target:  events.Target{Type: typ, ID: id, Label: label},
+		Payload: payload,
+	}
 }
 
 // PublishSite sets whether a site is published.
@@ -408,7 +452,17 @@ func (r *Resolver) PublishSite(ctx context.Context, orgID, siteID string, publis
 	if err != nil {
 		return nil, err
 	}
-	s, err = r.Client.Site.UpdateOneID(s.ID).SetPublished(published).Save(ctx)
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if s, err = tx.Site.UpdateOneID(s.ID).SetPublished(published).Save(ctx); err != nil {
+			return err
+		}
+		action := events.SitePublished
+		if !published {
+			action = events.SiteUnpublished
+		}
+		record(ctx, siteEvent(action, s, nil))
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/folio/folio/internal/adaptive"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
+	"github.com/folio/folio/internal/events"
 )
 
 // SchemaOf is a site's adaptive schema: the stored one, or the empty object
@@ -68,7 +69,7 @@ func (r *Resolver) UpdateSiteAdaptiveSchema(ctx context.Context, orgID, siteID s
 	if err != nil {
 		return nil, time.Time{}, adaptiveError(err, "jsonSchema")
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		old := SchemaOf(s)
 		if removed := adaptive.RemovedClaims(old, next); len(removed) > 0 {
 			st, err := readSite(ctx, tx, s.ID)
@@ -105,8 +106,11 @@ func (r *Resolver) UpdateSiteAdaptiveSchema(ctx context.Context, orgID, siteID s
 			}
 		}
 		var err error
-		s, err = tx.Site.UpdateOneID(s.ID).SetAdaptiveSchema(string(next.JSON())).SetAdaptiveSchemaUpdatedAt(clock.Now()).Save(ctx)
-		return err
+		if s, err = tx.Site.UpdateOneID(s.ID).SetAdaptiveSchema(string(next.JSON())).SetAdaptiveSchemaUpdatedAt(clock.Now()).Save(ctx); err != nil {
+			return err
+		}
+		record(ctx, siteEvent(events.SiteAdaptiveSchemaUpdated, s, nil))
+		return nil
 	})
 	if err != nil {
 		return nil, time.Time{}, err

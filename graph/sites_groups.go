@@ -9,6 +9,7 @@ import (
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -88,7 +89,7 @@ func (r *Resolver) AddSiteSectionGroup(ctx context.Context, orgID, siteID, title
 		return nil, err
 	}
 	var created *ent.SiteSectionGroup
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
@@ -111,6 +112,7 @@ func (r *Resolver) AddSiteSectionGroup(ctx context.Context, orgID, siteID, title
 		if err != nil {
 			return entError(err)
 		}
+		record(ctx, groupEvent(events.SiteSectionGroupCreated, s, created, map[string]any{"title": created.Title, "sectionIds": order}))
 		return writeGroup(ctx, tx, st, created.ID, order)
 	})
 	if err != nil {
@@ -126,6 +128,7 @@ func (r *Resolver) UpdateSiteSectionGroup(ctx context.Context, orgID, siteID, gr
 	if err != nil {
 		return nil, err
 	}
+	// Prepared here, saved on the write's tx (replay).
 	up := r.Client.SiteSectionGroup.UpdateOneID(g.ID)
 	if in.Title.IsSet() {
 		v := in.Title.Value()
@@ -147,9 +150,19 @@ func (r *Resolver) UpdateSiteSectionGroup(ctx context.Context, orgID, siteID, gr
 			up.ClearIcon()
 		}
 	}
-	g, err = up.Save(ctx)
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		u := tx.SiteSectionGroup.UpdateOneID(g.ID)
+		if err := replay(u.Mutation(), up.Mutation()); err != nil {
+			return err
+		}
+		if g, err = u.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, groupEvent(events.SiteSectionGroupUpdated, s, g, map[string]any{"fields": changedFields(up.Mutation())}))
+		return nil
+	})
 	r.forgetStructure(ctx, s.ID)
-	return g, entError(err)
+	return g, err
 }
 
 // DeleteSiteSectionGroup deletes a group; its sections stay, ungrouped, in
@@ -159,11 +172,12 @@ func (r *Resolver) DeleteSiteSectionGroup(ctx context.Context, orgID, siteID, gr
 	if err != nil {
 		return err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
 		}
+		record(ctx, groupEvent(events.SiteSectionGroupDeleted, s, g, nil))
 		var order []string
 		for _, it := range topLevel(st.sections, st.groups) {
 			if it.id == g.ID {
@@ -190,7 +204,7 @@ func (r *Resolver) AddSectionToGroup(ctx context.Context, orgID, siteID, groupID
 	if sectionID == "" {
 		return nil, apperr.InvalidField("sectionId", "is required")
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
@@ -199,6 +213,9 @@ func (r *Resolver) AddSectionToGroup(ctx context.Context, orgID, siteID, groupID
 		if sec == nil {
 			return apperr.NotFoundf("site section %s not found in the site", sectionID)
 		}
+		// readSite touched the site (its lock): the write records even
+		// when the section is already in the group.
+		record(ctx, groupEvent(events.SiteSectionGroupUpdated, s, g, map[string]any{"fields": []string{"sections"}, "sectionId": sec.ID}))
 		if sec.GroupID != nil && *sec.GroupID == g.ID {
 			return nil
 		}
@@ -230,7 +247,7 @@ func (r *Resolver) RemoveSectionFromGroup(ctx context.Context, orgID, siteID, gr
 	if err != nil {
 		return err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
@@ -239,6 +256,7 @@ func (r *Resolver) RemoveSectionFromGroup(ctx context.Context, orgID, siteID, gr
 		if sec == nil || sec.GroupID == nil || *sec.GroupID != g.ID {
 			return apperr.NotFoundf("site section %s is not in the group", sectionID)
 		}
+		record(ctx, groupEvent(events.SiteSectionGroupUpdated, s, g, map[string]any{"fields": []string{"sections"}, "sectionId": sec.ID}))
 		return writeTopLevel(ctx, tx, st, insertAt(idsOf(topLevel(st.sections, st.groups), slotID), sec.ID, g.ID, true))
 	})
 	r.forgetStructure(ctx, s.ID)
@@ -256,11 +274,12 @@ func (r *Resolver) MoveSiteSectionGroup(ctx context.Context, orgID, siteID, grou
 	if err != nil {
 		return nil, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
 		}
+		record(ctx, groupEvent(events.SiteSectionGroupMoved, s, g, nil))
 		if target != "" {
 			if ts := st.section(target); ts != nil && ts.GroupID != nil {
 				return apperr.InvalidField("position", "section %s is in a group: groups do not nest", target)
@@ -290,4 +309,9 @@ func (r *Resolver) visibleGroup(ctx context.Context, groupID string) (*ent.SiteS
 		return nil, apperr.NotFoundf("site section group %s not found", groupID)
 	}
 	return g, nil
+}
+
+// groupEvent is an event whose target is section group g of site s.
+func groupEvent(action string, s *ent.Site, g *ent.SiteSectionGroup, payload map[string]any) events.Event {
+	return siteItemEvent(action, s, "site-section-group", g.ID, g.Title, payload)
 }

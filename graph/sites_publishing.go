@@ -17,6 +17,7 @@ import (
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/customization"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/paging"
 	"github.com/folio/folio/internal/secrets"
@@ -74,20 +75,32 @@ func (r *Resolver) CreateSiteShareLink(ctx context.Context, orgID, siteID, name 
 		return nil, apperr.Conflictf("a site has at most %d share links", MaxShareLinksPerSite)
 	}
 	key := ids.New() + ids.New()
-	l, err := r.Client.SiteShareLink.Create().SetSiteID(s.ID).SetName(name).SetKeySealed(r.seal(secrets.ShareLinkKey, key)).
-		SetKeyHash(r.Secrets.Lookup(secrets.ShareLinkKey, key)).Save(ctx)
-	return l, entError(err)
+	var l *ent.SiteShareLink
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if l, err = tx.SiteShareLink.Create().SetSiteID(s.ID).SetName(name).SetKeySealed(r.seal(secrets.ShareLinkKey, key)).
+			SetKeyHash(r.Secrets.Lookup(secrets.ShareLinkKey, key)).Save(ctx); err != nil {
+			return entError(err)
+		}
+		// Never the key, sealed or hashed.
+		record(ctx, shareLinkEvent(events.SiteShareLinkCreated, s, l, map[string]any{"name": l.Name}))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // UpdateSiteShareLink renames a share link or switches it on or off.
 func (r *Resolver) UpdateSiteShareLink(ctx context.Context, orgID, siteID, linkID string, name *string, active *bool) (*ent.SiteShareLink, error) {
-	_, l, err := r.manageableShareLink(ctx, orgID, siteID, linkID)
+	s, l, err := r.manageableShareLink(ctx, orgID, siteID, linkID)
 	if err != nil {
 		return nil, err
 	}
 	if name == nil && active == nil {
 		return nil, apperr.Invalidf("give name or active")
 	}
+	// Prepared here, saved on the write's tx (replay).
 	up := r.Client.SiteShareLink.UpdateOneID(l.ID)
 	if name != nil {
 		if err := shareLinkName(*name); err != nil {
@@ -98,17 +111,41 @@ func (r *Resolver) UpdateSiteShareLink(ctx context.Context, orgID, siteID, linkI
 	if active != nil {
 		up.SetActive(*active)
 	}
-	l, err = up.Save(ctx)
-	return l, entError(err)
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		u := tx.SiteShareLink.UpdateOneID(l.ID)
+		if err := replay(u.Mutation(), up.Mutation()); err != nil {
+			return err
+		}
+		if l, err = u.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, shareLinkEvent(events.SiteShareLinkUpdated, s, l, map[string]any{"fields": changedFields(up.Mutation())}))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // DeleteSiteShareLink deletes a share link: its key stops opening the site.
 func (r *Resolver) DeleteSiteShareLink(ctx context.Context, orgID, siteID, linkID string) error {
-	_, l, err := r.manageableShareLink(ctx, orgID, siteID, linkID)
+	s, l, err := r.manageableShareLink(ctx, orgID, siteID, linkID)
 	if err != nil {
 		return err
 	}
-	return r.Client.SiteShareLink.DeleteOneID(l.ID).Exec(ctx)
+	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if err := tx.SiteShareLink.DeleteOneID(l.ID).Exec(ctx); err != nil {
+			return err
+		}
+		record(ctx, shareLinkEvent(events.SiteShareLinkDeleted, s, l, nil))
+		return nil
+	})
+}
+
+// shareLinkEvent is an event whose target is share link l of site s.
+func shareLinkEvent(action string, s *ent.Site, l *ent.SiteShareLink, payload map[string]any) events.Event {
+	return siteItemEvent(action, s, "site-share-link", l.ID, l.Name, payload)
 }
 
 // SitePublishingAuth is the visitor-auth signing key of a site (managers).
@@ -128,17 +165,27 @@ func (r *Resolver) UpdateSitePublishingAuth(ctx context.Context, orgID, siteID s
 		return nil, err
 	}
 	if fallback.IsSet() {
-		up := r.Client.Site.UpdateOneID(s.ID)
-		if v := fallback.Value(); v == nil {
-			up.ClearAuthFallbackURL()
-		} else {
+		v := fallback.Value()
+		if v != nil {
 			u, err := url.Parse(*v)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(*v) > 2048 {
 				return nil, apperr.InvalidField("fallbackURL", "must be an absolute http(s) URL")
 			}
-			up.SetAuthFallbackURL(*v)
 		}
-		if s, err = up.Save(ctx); err != nil {
+		err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+			up := tx.Site.UpdateOneID(s.ID)
+			if v == nil {
+				up.ClearAuthFallbackURL()
+			} else {
+				up.SetAuthFallbackURL(*v)
+			}
+			if s, err = up.Save(ctx); err != nil {
+				return err
+			}
+			record(ctx, siteEvent(events.SiteVisitorAuthUpdated, s, map[string]any{"fields": []string{"fallbackURL"}}))
+			return nil
+		})
+		if err != nil {
 			return nil, err
 		}
 		r.forgetSite(ctx, s)
@@ -153,7 +200,15 @@ func (r *Resolver) RegenerateSitePublishingAuth(ctx context.Context, orgID, site
 	if err != nil {
 		return nil, err
 	}
-	if s, err = r.Client.Site.UpdateOneID(s.ID).SetAuthPrivateKeySealed(r.seal(secrets.SiteAuthKey, ids.New()+ids.New())).Save(ctx); err != nil {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if s, err = tx.Site.UpdateOneID(s.ID).SetAuthPrivateKeySealed(r.seal(secrets.SiteAuthKey, ids.New()+ids.New())).Save(ctx); err != nil {
+			return err
+		}
+		// Names the change, never the key.
+		record(ctx, siteEvent(events.SiteVisitorAuthUpdated, s, map[string]any{"fields": []string{"privateKey"}}))
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	r.forgetSite(ctx, s)
@@ -199,7 +254,7 @@ func (r *Resolver) UpdateSiteCustomization(ctx context.Context, orgID, siteID st
 	if err != nil {
 		return nil, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		// Touch the site's row first (the row lock on PostgreSQL, the write
 		// lock on SQLite), then read the settings to merge onto: two partial
 		// updates at once merge one after the other, and neither loses the
@@ -226,8 +281,11 @@ func (r *Resolver) UpdateSiteCustomization(ctx context.Context, orgID, siteID st
 		if err != nil {
 			return err
 		}
-		s, err = tx.Site.UpdateOneID(s.ID).SetCustomization(string(doc)).Save(ctx)
-		return err
+		if s, err = tx.Site.UpdateOneID(s.ID).SetCustomization(string(doc)).Save(ctx); err != nil {
+			return err
+		}
+		record(ctx, siteEvent(events.SiteCustomizationUpdated, s, nil))
+		return nil
 	})
 	if err != nil {
 		return nil, err

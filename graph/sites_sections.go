@@ -9,6 +9,7 @@ import (
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -177,7 +178,7 @@ func (r *Resolver) AddSiteSection(ctx context.Context, orgID, siteID, spaceID st
 		t = "Section"
 	}
 	var created *ent.SiteSection
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
@@ -209,8 +210,12 @@ func (r *Resolver) AddSiteSection(ctx context.Context, orgID, siteID, spaceID st
 		if n >= MaxSiteSpacesPerSection {
 			return apperr.Conflictf("a section has at most %d site spaces", MaxSiteSpacesPerSection)
 		}
-		return tx.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(created.ID).SetSpaceID(sp.ID).
-			SetPath(freePath(slugOr(sp.Title, "space"), taken)).SetPosition(n).SetIsDefault(n == 0).Exec(ctx)
+		if err := tx.SiteSpace.Create().SetSiteID(s.ID).SetSectionID(created.ID).SetSpaceID(sp.ID).
+			SetPath(freePath(slugOr(sp.Title, "space"), taken)).SetPosition(n).SetIsDefault(n == 0).Exec(ctx); err != nil {
+			return err
+		}
+		record(ctx, sectionEvent(events.SiteSectionCreated, s, created, map[string]any{"spaceId": sp.ID, "title": created.Title}))
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -283,7 +288,7 @@ func (r *Resolver) UpdateSiteSection(ctx context.Context, orgID, siteID, section
 		}
 	}
 	var updated *ent.SiteSection
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
@@ -308,8 +313,15 @@ func (r *Resolver) UpdateSiteSection(ctx context.Context, orgID, siteID, section
 		for _, set := range sets {
 			set(up)
 		}
-		updated, err = up.Save(ctx)
-		return entError(err)
+		fields := changedFields(up.Mutation())
+		if def != nil {
+			fields = append(fields, "defaultSiteSpace")
+		}
+		if updated, err = up.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, sectionEvent(events.SiteSectionUpdated, s, updated, map[string]any{"fields": fields}))
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -325,7 +337,7 @@ func (r *Resolver) DeleteSiteSection(ctx context.Context, orgID, siteID, section
 	if err != nil {
 		return err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
@@ -336,7 +348,11 @@ func (r *Resolver) DeleteSiteSection(ctx context.Context, orgID, siteID, section
 		if _, err := tx.SiteSpace.Delete().Where(sitespace.SectionID(sec.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		return tx.SiteSection.DeleteOneID(sec.ID).Exec(ctx)
+		if err := tx.SiteSection.DeleteOneID(sec.ID).Exec(ctx); err != nil {
+			return err
+		}
+		record(ctx, sectionEvent(events.SiteSectionDeleted, s, sec, nil))
+		return nil
 	})
 	r.forgetStructure(ctx, s.ID)
 	return err
@@ -373,7 +389,7 @@ func (r *Resolver) MoveSiteSection(ctx context.Context, orgID, siteID, sectionID
 	if err != nil {
 		return nil, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
@@ -386,6 +402,11 @@ func (r *Resolver) MoveSiteSection(ctx context.Context, orgID, siteID, sectionID
 			}
 			group = ts.GroupID
 		}
+		payload := map[string]any{}
+		if group != nil {
+			payload["groupId"] = *group
+		}
+		record(ctx, sectionEvent(events.SiteSectionMoved, s, sec, payload))
 		if group != nil {
 			return writeGroup(ctx, tx, st, *group, insertAt(idsOf(groupSections(st.sections, *group), secID), sec.ID, target, after))
 		}
@@ -433,4 +454,9 @@ func (r *Resolver) SiteTopLevel(ctx context.Context, s *ent.Site) ([]SiteItem, e
 		}
 	}
 	return out, nil
+}
+
+// sectionEvent is an event whose target is section sec of site s.
+func sectionEvent(action string, s *ent.Site, sec *ent.SiteSection, payload map[string]any) events.Event {
+	return siteItemEvent(action, s, "site-section", sec.ID, sec.Title, payload)
 }

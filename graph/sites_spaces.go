@@ -9,6 +9,7 @@ import (
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -139,7 +140,7 @@ func (r *Resolver) AddSiteSpace(ctx context.Context, orgID, siteID, spaceID stri
 		return nil, err
 	}
 	var created *ent.SiteSpace
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
@@ -161,7 +162,15 @@ func (r *Resolver) AddSiteSpace(ctx context.Context, orgID, siteID, spaceID stri
 		created, err = tx.SiteSpace.Create().SetSiteID(s.ID).SetNillableSectionID(section).SetSpaceID(sp.ID).
 			SetPath(freePath(slugOr(sp.Title, "space"), idsOf(in, func(o *ent.SiteSpace) string { return o.Path }))).
 			SetPosition(len(in)).SetIsDefault(len(in) == 0).Save(ctx)
-		return entError(err)
+		if err != nil {
+			return entError(err)
+		}
+		payload := map[string]any{"spaceId": sp.ID}
+		if section != nil {
+			payload["sectionId"] = *section
+		}
+		record(ctx, siteSpaceEvent(events.SiteSpaceCreated, s, created, payload))
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -198,7 +207,7 @@ func (r *Resolver) UpdateSiteSpace(ctx context.Context, orgID, siteID, siteSpace
 		}
 	}
 	var updated *ent.SiteSpace
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
@@ -214,8 +223,12 @@ func (r *Resolver) UpdateSiteSpace(ctx context.Context, orgID, siteID, siteSpace
 		for _, set := range sets {
 			set(up)
 		}
-		updated, err = up.Save(ctx)
-		return entError(err)
+		fields := changedFields(up.Mutation())
+		if updated, err = up.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, siteSpaceEvent(events.SiteSpaceUpdated, s, updated, map[string]any{"fields": fields}))
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -231,10 +244,11 @@ func (r *Resolver) DeleteSiteSpace(ctx context.Context, orgID, siteID, siteSpace
 	if err != nil {
 		return err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if err := tx.SiteSpace.DeleteOneID(ss.ID).Exec(ctx); err != nil {
 			return err
 		}
+		record(ctx, siteSpaceEvent(events.SiteSpaceDeleted, s, ss, map[string]any{"spaceId": ss.SpaceID}))
 		return ensureDefaultSpace(ctx, tx, tx, s.ID, ss.SectionID)
 	})
 	r.forgetStructure(ctx, s.ID)
@@ -252,7 +266,7 @@ func (r *Resolver) MoveSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID
 	if err != nil {
 		return nil, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		st, err := readSite(ctx, tx, s.ID)
 		if err != nil {
 			return err
@@ -265,6 +279,11 @@ func (r *Resolver) MoveSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID
 			}
 			section = ts.SectionID
 		}
+		payload := map[string]any{}
+		if section != nil {
+			payload["sectionId"] = *section
+		}
+		record(ctx, siteSpaceEvent(events.SiteSpaceMoved, s, ss, payload))
 		into := st.spacesIn(section)
 		if !sameContainer(section, ss.SectionID) {
 			if len(into) >= capOf(section) {
@@ -331,4 +350,10 @@ func removeFromSites(ctx context.Context, tx *ent.Client, spaceID string) error 
 		}
 	}
 	return nil
+}
+
+// siteSpaceEvent is an event whose target is site space ss of site s
+// (labelled by its path: a site space has no title of its own).
+func siteSpaceEvent(action string, s *ent.Site, ss *ent.SiteSpace, payload map[string]any) events.Event {
+	return siteItemEvent(action, s, "site-space", ss.ID, ss.Path, payload)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/fieldvalue"
 )
 
@@ -78,7 +79,16 @@ func (r *Resolver) UpdateSpaceCustomFields(ctx context.Context, spaceID string, 
 		}
 		changes = append(changes, change{f, v})
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		names := make([]string, len(changes))
+		for i, c := range changes {
+			names[i] = c.field.Name
+		}
+		record(ctx, events.Event{
+			Action: events.SpaceFieldUpdated, OrganizationID: s.OrganizationID,
+			Target:  events.Target{Type: "space", ID: s.ID, Label: s.Title},
+			SpaceID: s.ID, Payload: map[string]any{"fields": names},
+		})
 		for _, c := range changes {
 			del := tx.CustomFieldValue.Delete().
 				Where(customfieldvalue.SpaceID(s.ID), customfieldvalue.CustomFieldID(c.field.ID))

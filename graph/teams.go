@@ -19,6 +19,7 @@ import (
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -213,7 +214,7 @@ func (r *Resolver) CreateTeam(ctx context.Context, orgID, title string, members 
 		return nil, err
 	}
 	var t *ent.Team
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if t, err = tx.Team.Create().SetOrganizationID(org.ID).SetTitle(title).Save(ctx); err != nil {
 			return entError(err)
 		}
@@ -227,6 +228,7 @@ func (r *Resolver) CreateTeam(ctx context.Context, orgID, title string, members 
 				return err
 			}
 		}
+		record(ctx, teamEvent(events.TeamCreated, t, map[string]any{"title": t.Title, "userIds": sortedKeys(seen)}))
 		return nil
 	})
 	if err != nil {
@@ -243,9 +245,15 @@ func (r *Resolver) UpdateTeam(ctx context.Context, orgID, teamID, title string) 
 	if err != nil {
 		return nil, err
 	}
-	t, err = r.Client.Team.UpdateOneID(t.ID).SetTitle(title).Save(ctx)
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if t, err = tx.Team.UpdateOneID(t.ID).SetTitle(title).Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, teamEvent(events.TeamUpdated, t, map[string]any{"fields": []string{"title"}, "title": t.Title}))
+		return nil
+	})
 	if err != nil {
-		return nil, entError(err)
+		return nil, err
 	}
 	l := loader.For(ctx)
 	l.TeamByID.Clear(ctx, t.ID).Prime(ctx, t.ID, t)
@@ -261,14 +269,18 @@ func (r *Resolver) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 	if err != nil {
 		return err
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := tx.SAMLProvider.Update().Where(samlprovider.DefaultTeamID(t.ID)).ClearDefaultTeamID().Save(ctx); err != nil {
 			return err
 		}
 		if _, err := tx.TeamMember.Delete().Where(teammember.TeamID(t.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		return tx.Team.DeleteOneID(t.ID).Exec(ctx)
+		if err := tx.Team.DeleteOneID(t.ID).Exec(ctx); err != nil {
+			return err
+		}
+		record(ctx, teamEvent(events.TeamDeleted, t, map[string]any{"title": t.Title}))
+		return nil
 	})
 	if err != nil {
 		return err
@@ -328,14 +340,21 @@ func (r *Resolver) UpdateTeamMembers(ctx context.Context, orgID, teamID string, 
 	for _, u := range removed {
 		delete(upsert, u)
 	}
-	err = r.withTx(ctx, func(tx *ent.Client) error {
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if len(removed) > 0 {
+			gone, err := tx.TeamMember.Query().Where(teammember.TeamID(t.ID), teammember.UserIDIn(removed...)).Select(teammember.FieldUserID).Strings(ctx)
+			if err != nil {
+				return err
+			}
 			if _, err := tx.TeamMember.Delete().Where(teammember.TeamID(t.ID), teammember.UserIDIn(removed...)).Exec(ctx); err != nil {
 				return err
 			}
+			for _, u := range gone {
+				record(ctx, teamEvent(events.TeamMemberRemoved, t, map[string]any{"teamId": t.ID, "userId": u}))
+			}
 		}
 		for _, u := range sortedKeys(upsert) {
-			if _, err := upsertTeamMember(ctx, tx, t.ID, u, upsert[u]); err != nil {
+			if _, err := upsertTeamMember(ctx, tx, t, u, upsert[u]); err != nil {
 				return err
 			}
 		}
@@ -373,7 +392,11 @@ func (r *Resolver) AddTeamMember(ctx context.Context, orgID, teamID, userID stri
 		r := teammember.Role(*role)
 		want = &r
 	}
-	tm, err := upsertTeamMember(ctx, r.Client, t.ID, userID, want)
+	var tm *ent.TeamMember
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		tm, err = upsertTeamMember(ctx, tx, t, userID, want)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -395,12 +418,19 @@ func (r *Resolver) RemoveTeamMember(ctx context.Context, orgID, teamID, userID s
 	if err != nil {
 		return err
 	}
-	n, err := r.Client.TeamMember.Delete().Where(teammember.TeamID(t.ID), teammember.UserID(userID)).Exec(ctx)
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		n, err := tx.TeamMember.Delete().Where(teammember.TeamID(t.ID), teammember.UserID(userID)).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return apperr.NotFoundf("user %s is not a member of team %s", userID, t.ID)
+		}
+		record(ctx, teamEvent(events.TeamMemberRemoved, t, map[string]any{"teamId": t.ID, "userId": userID}))
+		return nil
+	})
 	if err != nil {
 		return err
-	}
-	if n == 0 {
-		return apperr.NotFoundf("user %s is not a member of team %s", userID, t.ID)
 	}
 	r.forgetTeamMembers(ctx, t, []string{userID})
 	return nil
@@ -408,24 +438,42 @@ func (r *Resolver) RemoveTeamMember(ctx context.Context, orgID, teamID, userID s
 
 // upsertTeamMember puts userID in team teamID with role, or changes their
 // role; role nil leaves an existing member's role and makes a newcomer a
-// member.
-func upsertTeamMember(ctx context.Context, client *ent.Client, teamID, userID string, role *teammember.Role) (*ent.TeamMember, error) {
-	existing, err := client.TeamMember.Query().Where(teammember.TeamID(teamID), teammember.UserID(userID)).Only(ctx)
+// member. It runs in a write (tx) and records what it changed.
+func upsertTeamMember(ctx context.Context, tx *ent.Client, t *ent.Team, userID string, role *teammember.Role) (*ent.TeamMember, error) {
+	existing, err := tx.TeamMember.Query().Where(teammember.TeamID(t.ID), teammember.UserID(userID)).Only(ctx)
 	switch {
 	case ent.IsNotFound(err):
-		create := client.TeamMember.Create().SetTeamID(teamID).SetUserID(userID)
+		create := tx.TeamMember.Create().SetTeamID(t.ID).SetUserID(userID)
 		if role != nil {
 			create.SetRole(*role)
 		}
 		tm, err := create.Save(ctx)
-		return tm, entError(err)
+		if err != nil {
+			return nil, entError(err)
+		}
+		record(ctx, teamEvent(events.TeamMemberAdded, t, map[string]any{"teamId": t.ID, "userId": userID, "role": string(tm.Role)}))
+		return tm, nil
 	case err != nil:
 		return nil, err
 	case role == nil || existing.Role == *role:
 		return existing, nil
 	}
-	tm, err := client.TeamMember.UpdateOne(existing).SetRole(*role).Save(ctx)
-	return tm, entError(err)
+	tm, err := tx.TeamMember.UpdateOne(existing).SetRole(*role).Save(ctx)
+	if err != nil {
+		return nil, entError(err)
+	}
+	record(ctx, teamEvent(events.TeamMemberUpdated, t, map[string]any{"teamId": t.ID, "userId": userID, "role": string(tm.Role)}))
+	return tm, nil
+}
+
+// teamEvent is an event whose target is t (team member events too: a
+// membership has no id of its own in either API; payload names the user).
+func teamEvent(action string, t *ent.Team, payload map[string]any) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: t.OrganizationID,
+		Target:  events.Target{Type: "team", ID: t.ID, Label: t.Title},
+		Payload: payload,
+	}
 }
 
 // resolveMembers turns user ids or emails into the user ids of members of

@@ -8,6 +8,7 @@ import (
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -54,13 +55,21 @@ func (r *Resolver) CreateTranslation(ctx context.Context, orgID string, in model
 	if langs == nil {
 		langs = []string{}
 	}
-	ts, err := r.Client.TranslationSettings.Create().
-		SetOrganizationID(orgID).
-		SetTitle(in.Title).
-		SetLanguages(langs).
-		Save(ctx)
+	var ts *ent.TranslationSettings
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		var err error
+		if ts, err = tx.TranslationSettings.Create().
+			SetOrganizationID(orgID).
+			SetTitle(in.Title).
+			SetLanguages(langs).
+			Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, translationEvent(events.TranslationCreated, ts, map[string]any{"title": ts.Title, "languages": ts.Languages}))
+		return nil
+	})
 	if err != nil {
-		return nil, entError(err)
+		return nil, err
 	}
 	return ts, nil
 }
@@ -76,6 +85,7 @@ func (r *Resolver) UpdateTranslation(ctx context.Context, orgID, id string, in m
 	if err != nil {
 		return nil, err
 	}
+	// Prepared here, saved on the write's tx (replay).
 	upd := r.Client.TranslationSettings.UpdateOne(ts).SetTitle(in.Title)
 	if langs, ok := in.Languages.ValueOK(); ok {
 		if langs == nil {
@@ -83,9 +93,19 @@ func (r *Resolver) UpdateTranslation(ctx context.Context, orgID, id string, in m
 		}
 		upd.SetLanguages(langs)
 	}
-	ts, err = upd.Save(ctx)
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		u := tx.TranslationSettings.UpdateOne(ts)
+		if err := replay(u.Mutation(), upd.Mutation()); err != nil {
+			return err
+		}
+		if ts, err = u.Save(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, translationEvent(events.TranslationUpdated, ts, map[string]any{"fields": changedFields(upd.Mutation())}))
+		return nil
+	})
 	if err != nil {
-		return nil, entError(err)
+		return nil, err
 	}
 	return ts, nil
 }
@@ -99,7 +119,22 @@ func (r *Resolver) DeleteTranslation(ctx context.Context, orgID, id string) erro
 	if err != nil {
 		return err
 	}
-	return entError(r.Client.TranslationSettings.DeleteOne(ts).Exec(ctx))
+	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if err := tx.TranslationSettings.DeleteOne(ts).Exec(ctx); err != nil {
+			return entError(err)
+		}
+		record(ctx, translationEvent(events.TranslationDeleted, ts, nil))
+		return nil
+	})
+}
+
+// translationEvent is an event whose target is ts.
+func translationEvent(action string, ts *ent.TranslationSettings, payload map[string]any) events.Event {
+	return events.Event{
+		Action: action, OrganizationID: ts.OrganizationID,
+		Target:  events.Target{Type: "translation", ID: ts.ID, Label: ts.Title},
+		Payload: payload,
+	}
 }
 
 // TranslationURLs are the `urls` of translation settings.

@@ -149,14 +149,40 @@ func (r *Resolver) EnsureUser(ctx context.Context, email, displayName string) (*
 	if displayName == "" {
 		displayName, _, _ = strings.Cut(email, "@")
 	}
-	u, err = r.Client.User.Create().SetEmail(email).SetDisplayName(displayName).Save(ctx)
-	return u, entError(err)
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if u, err = tx.User.Create().SetEmail(email).SetDisplayName(displayName).Save(ctx); err != nil {
+			return entError(err)
+		}
+		// A user belongs to no organization.
+		record(ctx, events.Event{Action: events.UserCreated, Target: events.Target{Type: "user", ID: u.ID, Label: u.DisplayName}})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
 }
 
 // CreateToken issues a new API token for userID and returns it; only its
 // hash is stored, so this is the one time it can be shown.
 func (r *Resolver) CreateToken(ctx context.Context, userID, name string) (string, error) {
 	token, hash := auth.NewToken()
-	_, err := r.Client.APIToken.Create().SetUserID(userID).SetHash(hash).SetName(name).Save(ctx)
-	return token, entError(err)
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		t, err := tx.APIToken.Create().SetUserID(userID).SetHash(hash).SetName(name).Save(ctx)
+		if err != nil {
+			return entError(err)
+		}
+		// A user's token belongs to no organization; the payload never
+		// holds the token or its hash.
+		record(ctx, events.Event{
+			Action:  events.APITokenCreated,
+			Target:  events.Target{Type: "api-token", ID: t.ID, Label: t.Name},
+			Payload: map[string]any{"name": t.Name, "userId": userID},
+		})
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return token, nil
 }

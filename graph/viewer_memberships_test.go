@@ -15,7 +15,7 @@ import (
 // and one in none must still get the right role everywhere.
 func TestViewerMembershipsFromAuthentication(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		ctx := context.Background()
+		ctx := testkit.Fixture(context.Background())
 		owner, _ := s.NewUser(t, "owner@acme.com", "")
 		bot, _ := s.NewUser(t, "bot@acme.com", "")
 		loner, _ := s.NewUser(t, "loner@acme.com", "")

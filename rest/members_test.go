@@ -305,11 +305,11 @@ func TestListMembers(t *testing.T) {
 		start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 		for i := 0; i < len(readers); i += 3 {
 			s.Client().Member.Update().Where(member.OrganizationID(w.acme), member.UserID(readers[i].ID)).
-				SetLastSeenAt(start.Add(time.Duration(i) * time.Minute)).ExecX(ctx)
+				SetLastSeenAt(start.Add(time.Duration(i) * time.Minute)).ExecX(testkit.Fixture(ctx))
 			seen[readers[i].ID] = true
 		}
 		// A display name and an email to search for.
-		s.Client().User.UpdateOneID(readers[7].ID).SetDisplayName("Quentin Quartz").ExecX(ctx)
+		s.Client().User.UpdateOneID(readers[7].ID).SetDisplayName("Quentin Quartz").ExecX(testkit.Fixture(ctx))
 
 		walk := func(query url.Values, limit int) (items []string, times []string, count int) {
 			page := ""

@@ -71,8 +71,8 @@ func newSAMLFixture(t *testing.T, s *testkit.Server) samlFixture {
 	s.AddMember(t, f.acme, f.carol, testkit.RoleOf(access.Read))
 	s.AddMember(t, f.acme, f.guest, nil)
 	// Teams through ent: the team API is another area's.
-	f.acmeTeam = s.Client().Team.Create().SetOrganizationID(f.acme).SetTitle("Engineering").SaveX(ctx)
-	f.bobsTeam = s.Client().Team.Create().SetOrganizationID(f.bobs).SetTitle("Bob's team").SaveX(ctx)
+	f.acmeTeam = s.Client().Team.Create().SetOrganizationID(f.acme).SetTitle("Engineering").SaveX(testkit.Fixture(ctx))
+	f.bobsTeam = s.Client().Team.Create().SetOrganizationID(f.bobs).SetTitle("Bob's team").SaveX(testkit.Fixture(ctx))
 	f.cert, f.key = selfSignedPEM(t, "idp.acme.com")
 	return f
 }
@@ -208,7 +208,7 @@ func TestSAMLProviderLifecycle(t *testing.T) {
 		s.Unchanged(t, before)
 
 		// Deleting the default team leaves the provider without one.
-		s.Client().Team.DeleteOneID(f.acmeTeam.ID).ExecX(ctx)
+		s.Client().Team.DeleteOneID(f.acmeTeam.ID).ExecX(testkit.Fixture(ctx))
 		got = s.Call(t, "getOrganizationSAMLProviderById", f.alice.Token, "GET", base+"/"+id, nil, 200).JSON(t)
 		if _, ok := got["defaultTeam"]; ok {
 			t.Fatalf("a deleted team is still the default: %v", got)

@@ -1,0 +1,9 @@
+package events
+
+// Members of an organization: their role, joining and leaving.
+var (
+	MemberRoleUpdated = define("member.role_updated", "Member role updated", "userId", "role")
+	MemberRemoved     = define("member.removed", "Member removed", "userId")
+	MemberJoined      = define("member.joined", "Member joined", "userId", "role", "inviteId")
+	MemberSSOUpdated  = define("member.sso_updated", "Member set to sign in through SSO", "userId")
+)
