@@ -21,7 +21,8 @@ func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 		DB:      d.SQL,
 		Dialect: d.Dialect,
 		Handlers: map[string]jobs.Handler{
-			graph.JobOpenAPI: a.Resolver.ProcessOpenAPISpec,
+			graph.JobOpenAPI:         a.Resolver.ProcessOpenAPISpec,
+			graph.JobWebhookDelivery: a.Resolver.DeliverWebhook,
 			graph.JobPurge: func(ctx context.Context, _ jobs.Job) error {
 				metrics.PurgeRunning.Add(1)
 				defer metrics.PurgeRunning.Add(-1)
@@ -43,7 +44,10 @@ func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 				return err
 			},
 		},
-		Periodic:    []jobs.Periodic{{Kind: graph.JobPurge, Every: a.Config.PurgeInterval}},
+		Periodic: []jobs.Periodic{{Kind: graph.JobPurge, Every: a.Config.PurgeInterval}},
+		Policies: map[string]jobs.Policy{
+			graph.JobWebhookDelivery: {MaxAttempts: a.Config.WebhookMaxAttempts, Backoff: a.Config.WebhookBackoff},
+		},
 		Poll:        a.Config.JobPoll,
 		Lease:       a.Config.JobLease,
 		MaxAttempts: a.Config.JobMaxAttempts,
