@@ -182,6 +182,14 @@ func TestWebhooks(t *testing.T) {
 			if !strings.HasPrefix(secret, "whsec_") || err != nil || len(key) < 24 {
 				t.Fatalf("secret %q: want whsec_ and base64 of 24+ bytes", secret)
 			}
+			// Sealed at rest: the column holds sealed text, not the secret.
+			var raw string
+			if err := s.App.DB.SQL.QueryRow("SELECT secret FROM webhooks").Scan(&raw); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(raw, strings.TrimPrefix(secret, "whsec_")) || !strings.HasPrefix(raw, "v1:") {
+				t.Fatalf("webhook secret stored as %q", raw)
+			}
 			got := s.Request(t, admin.Token, "GET", base+"/"+goodID, nil)
 			if got.Status != 200 || strings.Contains(string(got.Body), secret) || strings.Contains(string(got.Body), `"secret"`) {
 				t.Fatalf("GET shows the secret or fails: %d %s", got.Status, got.Body)
