@@ -344,3 +344,41 @@ func TestWebhookPrivateAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestWebhooksTwoInstances: two servers on one database, both dispatching;
+// every event reaches the endpoint once.
+func TestWebhooksTwoInstances(t *testing.T) {
+	for _, kind := range testkit.Databases(t) {
+		t.Run(kind, func(t *testing.T) {
+			url := testkit.DatabaseURL(t, kind, t.TempDir())
+			a := testkit.StartJobsOn(t, kind, url, fastWebhooks)
+			b := testkit.StartJobsOn(t, kind, url, fastWebhooks)
+			admin, orgID := a.NewUser(t, "admin@two.test", "Two")
+			rc, srv := newReceiver(t, 0)
+			id, secret := createHook(t, a, admin.Token, orgID, srv.URL, []string{"*"})
+			rc.setSecret(secret)
+			for i := range 6 {
+				s := a
+				if i%2 == 1 {
+					s = b
+				}
+				r := s.Request(t, admin.Token, "PATCH", "/v1/orgs/"+orgID+"/webhooks/"+id, map[string]any{"description": "n" + strconv.Itoa(i)})
+				if r.Status != 200 {
+					t.Fatalf("patch: %d %s", r.Status, r.Body)
+				}
+			}
+			eventually(t, "seven events", func() bool { _, ok, _, _ := rc.snapshot(); return len(ok) == 7 })
+			a.Idle(t)
+			time.Sleep(300 * time.Millisecond) // a second fan-out would show by now
+			req, _, _, bad := rc.snapshot()
+			if bad != 0 || len(req) != 7 {
+				t.Fatalf("got %v (bad %d)", req, bad)
+			}
+			for ev, n := range req {
+				if n != 1 {
+					t.Fatalf("event %s sent %d times", ev, n)
+				}
+			}
+		})
+	}
+}
