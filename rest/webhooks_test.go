@@ -382,3 +382,37 @@ func TestWebhooksTwoInstances(t *testing.T) {
 		})
 	}
 }
+
+// TestWebhookDisabledAfterFailing: an endpoint failing for longer than
+// FOLIO_WEBHOOK_DISABLE_AFTER is turned off, and webhook.disabled is
+// recorded (another webhook receives it).
+func TestWebhookDisabledAfterFailing(t *testing.T) {
+	for _, kind := range testkit.Databases(t) {
+		t.Run(kind, func(t *testing.T) {
+			s := testkit.StartJobs(t, kind, func(c *app.Config) {
+				fastWebhooks(c)
+				c.WebhookDisableAfter = 30 * time.Millisecond
+			})
+			admin, orgID := s.NewUser(t, "admin@disable.test", "Disable")
+			watch, watchSrv := newReceiver(t, 0)
+			_, watchSecret := createHook(t, s, admin.Token, orgID, watchSrv.URL, []string{"webhook.disabled"})
+			watch.setSecret(watchSecret)
+			failing, failSrv := newReceiver(t, -1)
+			id, secret := createHook(t, s, admin.Token, orgID, failSrv.URL, []string{"*"})
+			failing.setSecret(secret)
+			eventually(t, "the webhook disabled", func() bool {
+				body := s.Request(t, admin.Token, "GET", "/v1/orgs/"+orgID+"/webhooks/"+id, nil).JSON(t)
+				return body["active"] == false && body["disabledAt"] != nil
+			})
+			eventually(t, "webhook.disabled delivered", func() bool {
+				_, ok, types, _ := watch.snapshot()
+				for ev := range ok {
+					if types[ev] == "webhook.disabled" {
+						return true
+					}
+				}
+				return false
+			})
+		})
+	}
+}
