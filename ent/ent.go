@@ -46,6 +46,9 @@ import (
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/ent/webhook"
+	"github.com/folio/folio/ent/webhookcursor"
+	"github.com/folio/folio/ent/webhookdelivery"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -140,6 +143,9 @@ func checkColumn(t, c string) error {
 			teammember.Table:          teammember.ValidColumn,
 			translationsettings.Table: translationsettings.ValidColumn,
 			user.Table:                user.ValidColumn,
+			webhook.Table:             webhook.ValidColumn,
+			webhookcursor.Table:       webhookcursor.ValidColumn,
+			webhookdelivery.Table:     webhookdelivery.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -39,6 +39,9 @@ import (
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/ent/webhook"
+	"github.com/folio/folio/ent/webhookcursor"
+	"github.com/folio/folio/ent/webhookdelivery"
 )
 
 // The init function reads all schema descriptors with runtime code
@@ -1043,4 +1046,100 @@ func init() {
 	user.DefaultID = userDescID.Default.(func() string)
 	// user.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	user.IDValidator = userDescID.Validators[0].(func(string) error)
+	webhookMixin := schema.Webhook{}.Mixin()
+	webhookMixinFields0 := webhookMixin[0].Fields()
+	_ = webhookMixinFields0
+	webhookMixinFields1 := webhookMixin[1].Fields()
+	_ = webhookMixinFields1
+	webhookFields := schema.Webhook{}.Fields()
+	_ = webhookFields
+	// webhookDescCreatedAt is the schema descriptor for created_at field.
+	webhookDescCreatedAt := webhookMixinFields1[0].Descriptor()
+	// webhook.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhook.DefaultCreatedAt = webhookDescCreatedAt.Default.(func() time.Time)
+	// webhookDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookDescUpdatedAt := webhookMixinFields1[1].Descriptor()
+	// webhook.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhook.DefaultUpdatedAt = webhookDescUpdatedAt.Default.(func() time.Time)
+	// webhook.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhook.UpdateDefaultUpdatedAt = webhookDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookDescOrganizationID is the schema descriptor for organization_id field.
+	webhookDescOrganizationID := webhookFields[0].Descriptor()
+	// webhook.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	webhook.OrganizationIDValidator = webhookDescOrganizationID.Validators[0].(func(string) error)
+	// webhookDescURL is the schema descriptor for url field.
+	webhookDescURL := webhookFields[1].Descriptor()
+	// webhook.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	webhook.URLValidator = webhookDescURL.Validators[0].(func(string) error)
+	// webhookDescDescription is the schema descriptor for description field.
+	webhookDescDescription := webhookFields[3].Descriptor()
+	// webhook.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	webhook.DescriptionValidator = webhookDescDescription.Validators[0].(func(string) error)
+	// webhookDescActive is the schema descriptor for active field.
+	webhookDescActive := webhookFields[4].Descriptor()
+	// webhook.DefaultActive holds the default value on creation for the active field.
+	webhook.DefaultActive = webhookDescActive.Default.(bool)
+	// webhookDescID is the schema descriptor for id field.
+	webhookDescID := webhookMixinFields0[0].Descriptor()
+	// webhook.DefaultID holds the default value on creation for the id field.
+	webhook.DefaultID = webhookDescID.Default.(func() string)
+	// webhook.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	webhook.IDValidator = webhookDescID.Validators[0].(func(string) error)
+	webhookcursorFields := schema.WebhookCursor{}.Fields()
+	_ = webhookcursorFields
+	// webhookcursorDescLastEventID is the schema descriptor for last_event_id field.
+	webhookcursorDescLastEventID := webhookcursorFields[1].Descriptor()
+	// webhookcursor.DefaultLastEventID holds the default value on creation for the last_event_id field.
+	webhookcursor.DefaultLastEventID = webhookcursorDescLastEventID.Default.(string)
+	// webhookcursorDescID is the schema descriptor for id field.
+	webhookcursorDescID := webhookcursorFields[0].Descriptor()
+	// webhookcursor.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	webhookcursor.IDValidator = webhookcursorDescID.Validators[0].(func(string) error)
+	webhookdeliveryMixin := schema.WebhookDelivery{}.Mixin()
+	webhookdeliveryMixinFields0 := webhookdeliveryMixin[0].Fields()
+	_ = webhookdeliveryMixinFields0
+	webhookdeliveryMixinFields1 := webhookdeliveryMixin[1].Fields()
+	_ = webhookdeliveryMixinFields1
+	webhookdeliveryFields := schema.WebhookDelivery{}.Fields()
+	_ = webhookdeliveryFields
+	// webhookdeliveryDescCreatedAt is the schema descriptor for created_at field.
+	webhookdeliveryDescCreatedAt := webhookdeliveryMixinFields1[0].Descriptor()
+	// webhookdelivery.DefaultCreatedAt holds the default value on creation for the created_at field.
+	webhookdelivery.DefaultCreatedAt = webhookdeliveryDescCreatedAt.Default.(func() time.Time)
+	// webhookdeliveryDescUpdatedAt is the schema descriptor for updated_at field.
+	webhookdeliveryDescUpdatedAt := webhookdeliveryMixinFields1[1].Descriptor()
+	// webhookdelivery.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	webhookdelivery.DefaultUpdatedAt = webhookdeliveryDescUpdatedAt.Default.(func() time.Time)
+	// webhookdelivery.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	webhookdelivery.UpdateDefaultUpdatedAt = webhookdeliveryDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// webhookdeliveryDescWebhookID is the schema descriptor for webhook_id field.
+	webhookdeliveryDescWebhookID := webhookdeliveryFields[0].Descriptor()
+	// webhookdelivery.WebhookIDValidator is a validator for the "webhook_id" field. It is called by the builders before save.
+	webhookdelivery.WebhookIDValidator = webhookdeliveryDescWebhookID.Validators[0].(func(string) error)
+	// webhookdeliveryDescOrganizationID is the schema descriptor for organization_id field.
+	webhookdeliveryDescOrganizationID := webhookdeliveryFields[1].Descriptor()
+	// webhookdelivery.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	webhookdelivery.OrganizationIDValidator = webhookdeliveryDescOrganizationID.Validators[0].(func(string) error)
+	// webhookdeliveryDescEventID is the schema descriptor for event_id field.
+	webhookdeliveryDescEventID := webhookdeliveryFields[2].Descriptor()
+	// webhookdelivery.EventIDValidator is a validator for the "event_id" field. It is called by the builders before save.
+	webhookdelivery.EventIDValidator = webhookdeliveryDescEventID.Validators[0].(func(string) error)
+	// webhookdeliveryDescAction is the schema descriptor for action field.
+	webhookdeliveryDescAction := webhookdeliveryFields[3].Descriptor()
+	// webhookdelivery.ActionValidator is a validator for the "action" field. It is called by the builders before save.
+	webhookdelivery.ActionValidator = webhookdeliveryDescAction.Validators[0].(func(string) error)
+	// webhookdeliveryDescSequence is the schema descriptor for sequence field.
+	webhookdeliveryDescSequence := webhookdeliveryFields[5].Descriptor()
+	// webhookdelivery.DefaultSequence holds the default value on creation for the sequence field.
+	webhookdelivery.DefaultSequence = webhookdeliveryDescSequence.Default.(int)
+	// webhookdeliveryDescAttempts is the schema descriptor for attempts field.
+	webhookdeliveryDescAttempts := webhookdeliveryFields[6].Descriptor()
+	// webhookdelivery.DefaultAttempts holds the default value on creation for the attempts field.
+	webhookdelivery.DefaultAttempts = webhookdeliveryDescAttempts.Default.(int)
+	// webhookdeliveryDescID is the schema descriptor for id field.
+	webhookdeliveryDescID := webhookdeliveryMixinFields0[0].Descriptor()
+	// webhookdelivery.DefaultID holds the default value on creation for the id field.
+	webhookdelivery.DefaultID = webhookdeliveryDescID.Default.(func() string)
+	// webhookdelivery.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	webhookdelivery.IDValidator = webhookdeliveryDescID.Validators[0].(func(string) error)
 }

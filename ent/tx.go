@@ -82,6 +82,12 @@ type Tx struct {
 	TranslationSettings *TranslationSettingsClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// Webhook is the client for interacting with the Webhook builders.
+	Webhook *WebhookClient
+	// WebhookCursor is the client for interacting with the WebhookCursor builders.
+	WebhookCursor *WebhookCursorClient
+	// WebhookDelivery is the client for interacting with the WebhookDelivery builders.
+	WebhookDelivery *WebhookDeliveryClient
 
 	// lazily loaded.
 	client     *Client
@@ -247,6 +253,9 @@ func (tx *Tx) init() {
 	tx.TeamMember = NewTeamMemberClient(tx.config)
 	tx.TranslationSettings = NewTranslationSettingsClient(tx.config)
 	tx.User = NewUserClient(tx.config)
+	tx.Webhook = NewWebhookClient(tx.config)
+	tx.WebhookCursor = NewWebhookCursorClient(tx.config)
+	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)
 }
 
 // txDriver wraps the given dialect.Tx with a nop dialect.Driver implementation.

@@ -43,6 +43,8 @@ type Resolver struct {
 	// Events learns of every committed write's events (nil: no one
 	// listens in this process).
 	Events Notifier
+	// WebhookSettings bound webhook sending (webhooks_dispatch.go).
+	WebhookSettings WebhookSettings
 
 	// published keeps published sites' navigation and rendered pages
 	// (sites_reader.go), made on first use.

@@ -21,6 +21,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	r = r.With(a.boundary)
 	a.organizationRoutes(r)
 	a.samlProviderRoutes(r)
+	a.webhookRoutes(r)
 	a.customFieldRoutes(r)
 	a.translationRoutes(r)
 	a.inviteRoutes(r)

@@ -1128,6 +1128,81 @@ var (
 		Columns:    UsersColumns,
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
 	}
+	// WebhooksColumns holds the columns for the "webhooks" table.
+	WebhooksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "url", Type: field.TypeString},
+		{Name: "events", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Nullable: true},
+		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "secret", Type: field.TypeString},
+		{Name: "created_by", Type: field.TypeString, Nullable: true},
+		{Name: "failing_since", Type: field.TypeTime, Nullable: true},
+		{Name: "disabled_at", Type: field.TypeTime, Nullable: true},
+	}
+	// WebhooksTable holds the schema information for the "webhooks" table.
+	WebhooksTable = &schema.Table{
+		Name:       "webhooks",
+		Columns:    WebhooksColumns,
+		PrimaryKey: []*schema.Column{WebhooksColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhook_organization_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhooksColumns[3], WebhooksColumns[1], WebhooksColumns[0]},
+			},
+		},
+	}
+	// WebhookCursorsColumns holds the columns for the "webhook_cursors" table.
+	WebhookCursorsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "last_event_id", Type: field.TypeString, Default: ""},
+		{Name: "updated_at", Type: field.TypeTime, Nullable: true},
+	}
+	// WebhookCursorsTable holds the schema information for the "webhook_cursors" table.
+	WebhookCursorsTable = &schema.Table{
+		Name:       "webhook_cursors",
+		Columns:    WebhookCursorsColumns,
+		PrimaryKey: []*schema.Column{WebhookCursorsColumns[0]},
+	}
+	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
+	WebhookDeliveriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "webhook_id", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "event_id", Type: field.TypeString},
+		{Name: "action", Type: field.TypeString},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"pending", "succeeded", "dead"}, Default: "pending"},
+		{Name: "sequence", Type: field.TypeInt, Default: 1},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "last_status_code", Type: field.TypeInt, Nullable: true},
+		{Name: "last_error", Type: field.TypeString, Nullable: true},
+		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "attempt_log", Type: field.TypeJSON, Nullable: true},
+	}
+	// WebhookDeliveriesTable holds the schema information for the "webhook_deliveries" table.
+	WebhookDeliveriesTable = &schema.Table{
+		Name:       "webhook_deliveries",
+		Columns:    WebhookDeliveriesColumns,
+		PrimaryKey: []*schema.Column{WebhookDeliveriesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookdelivery_webhook_id_event_id",
+				Unique:  true,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[3], WebhookDeliveriesColumns[5]},
+			},
+			{
+				Name:    "webhookdelivery_webhook_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[3], WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[0]},
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APITokensTable,
@@ -1164,6 +1239,9 @@ var (
 		TeamMembersTable,
 		TranslationSettingsTable,
 		UsersTable,
+		WebhooksTable,
+		WebhookCursorsTable,
+		WebhookDeliveriesTable,
 	}
 )
 

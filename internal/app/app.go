@@ -43,6 +43,8 @@ type App struct {
 	// start made it (SQLite's first start), for the banner; else "".
 	MadeKeyFile string
 	life        *lifecycle
+	// webhooks fans events out to webhooks while jobs run.
+	webhooks *graph.WebhookDispatcher
 }
 
 // siteHosts reads FOLIO_SITE_HOSTS, refusing the base URL's own host: it
@@ -96,6 +98,15 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	metrics.Imports(res.Imports)
 	res.OpenAPILimits.FetchTime = cfg.OpenAPIFetchTimeout
 	res.Jobs = a.jobRunner(d, logger)
+	res.WebhookSettings = graph.WebhookSettings{Timeout: cfg.WebhookTimeout, DisableAfter: cfg.WebhookDisableAfter}
+	// The webhook dispatcher learns of this instance's commits; another
+	// notifier already set (subscriptions) keeps being told.
+	a.webhooks = graph.NewWebhookDispatcher(res, cfg.JobPoll, slog.New(WithRequestID(logger.Handler())))
+	if res.Events != nil {
+		res.Events = graph.Notifiers{res.Events, a.webhooks}
+	} else {
+		res.Events = a.webhooks
+	}
 	a.Handler = a.routes(a.middleware(slog.New(WithRequestID(logger.Handler())), origins))
 	return a, nil
 }

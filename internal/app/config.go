@@ -79,6 +79,14 @@ type Config struct {
 	JobBackoff     time.Duration
 	// OpenAPIFetchTimeout bounds each fetch of an OpenAPI processing.
 	OpenAPIFetchTimeout time.Duration
+	// WebhookTimeout bounds one delivery attempt; WebhookMaxAttempts and
+	// WebhookBackoff are a delivery's retries (the backoff doubles each
+	// attempt); WebhookDisableAfter is how long an endpoint may fail
+	// without a success before it is disabled.
+	WebhookTimeout      time.Duration
+	WebhookMaxAttempts  int
+	WebhookBackoff      time.Duration
+	WebhookDisableAfter time.Duration
 	// CORSOrigins are the origins (scheme://host[:port], comma-separated)
 	// whose pages may call /graphql and /v1 with a bearer token; empty:
 	// none (ParseOrigins reads it).
@@ -206,6 +214,18 @@ var Settings = []Setting{
 	{Env: "FOLIO_OPENAPI_FETCH_TIMEOUT", Flag: "openapi-fetch-timeout", Kind: Duration, Default: "30s",
 		Meaning: "longest fetch of one file of an OpenAPI spec (FETCH_TIMEOUT beyond)",
 		field:   func(c *Config) any { return &c.OpenAPIFetchTimeout }},
+	{Env: "FOLIO_WEBHOOK_TIMEOUT", Flag: "webhook-timeout", Kind: Duration, Default: "10s",
+		Meaning: "longest wait for a webhook endpoint's answer to one delivery attempt",
+		field:   func(c *Config) any { return &c.WebhookTimeout }},
+	{Env: "FOLIO_WEBHOOK_MAX_ATTEMPTS", Flag: "webhook-max-attempts", Kind: Number, Default: "8",
+		Meaning: "attempts of a webhook delivery before it is dead (each failure waits the backoff, doubling)",
+		field:   func(c *Config) any { return &c.WebhookMaxAttempts }},
+	{Env: "FOLIO_WEBHOOK_BACKOFF", Flag: "webhook-backoff", Kind: Duration, Default: "30s",
+		Meaning: "wait before the second attempt of a webhook delivery, doubling for each further attempt",
+		field:   func(c *Config) any { return &c.WebhookBackoff }},
+	{Env: "FOLIO_WEBHOOK_DISABLE_AFTER", Flag: "webhook-disable-after", Kind: Duration, Default: "24h",
+		Meaning: "a webhook whose endpoint has failed for this long without a success is disabled (webhook.disabled)",
+		field:   func(c *Config) any { return &c.WebhookDisableAfter }},
 	{Env: "FOLIO_CORS_ORIGINS", Flag: "cors-origins", Kind: Origins,
 		Meaning: "origins whose pages may call /graphql and /v1 with a bearer token (https://app.example.com,http://localhost:5173: exact, no path); empty for none (no cross-origin access)",
 		field:   func(c *Config) any { return &c.CORSOrigins }},

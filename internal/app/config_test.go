@@ -138,6 +138,10 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_JOB_MAX_ATTEMPTS":      "3",
 		"FOLIO_JOB_BACKOFF":           "7s",
 		"FOLIO_OPENAPI_FETCH_TIMEOUT": "10s",
+		"FOLIO_WEBHOOK_TIMEOUT":       "3s",
+		"FOLIO_WEBHOOK_MAX_ATTEMPTS":  "6",
+		"FOLIO_WEBHOOK_BACKOFF":       "1m",
+		"FOLIO_WEBHOOK_DISABLE_AFTER": "12h",
 		"FOLIO_CORS_ORIGINS":          "https://app.example.com, http://localhost:5173",
 		"FOLIO_SECRET_KEY":            "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=",
 	}
@@ -150,6 +154,7 @@ func TestSettingsTable(t *testing.T) {
 		ShutdownTimeout: 45 * time.Second, DrainDelay: 5 * time.Second, MetricsAddr: "127.0.0.1:9100", PurgeInterval: 90 * time.Minute, AuditRetention: 90 * 24 * time.Hour, RequestTimeout: 5 * time.Second,
 		MaxResponseBytes: 2048, MaxImports: 4, MaxPDFs: 3, SiteHosts: good["FOLIO_SITE_HOSTS"],
 		JobPoll: 2 * time.Second, JobLease: time.Minute, JobMaxAttempts: 3, JobBackoff: 7 * time.Second, OpenAPIFetchTimeout: 10 * time.Second,
+		WebhookTimeout: 3 * time.Second, WebhookMaxAttempts: 6, WebhookBackoff: time.Minute, WebhookDisableAfter: 12 * time.Hour,
 		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"]}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)

@@ -22,7 +22,8 @@ func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 		DB:      d.SQL,
 		Dialect: d.Dialect,
 		Handlers: map[string]jobs.Handler{
-			graph.JobOpenAPI: a.Resolver.ProcessOpenAPISpec,
+			graph.JobOpenAPI:         a.Resolver.ProcessOpenAPISpec,
+			graph.JobWebhookDelivery: a.Resolver.DeliverWebhook,
 			graph.JobPurge: func(ctx context.Context, _ jobs.Job) error {
 				metrics.PurgeRunning.Add(1)
 				defer metrics.PurgeRunning.Add(-1)
@@ -56,6 +57,9 @@ func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 		Periodic: []jobs.Periodic{
 			{Kind: graph.JobPurge, Every: a.Config.PurgeInterval},
 			{Kind: graph.JobAuditRetention, Every: a.Config.PurgeInterval},
+		},
+		Policies: map[string]jobs.Policy{
+			graph.JobWebhookDelivery: {MaxAttempts: a.Config.WebhookMaxAttempts, Backoff: a.Config.WebhookBackoff},
 		},
 		Poll:        a.Config.JobPoll,
 		Lease:       a.Config.JobLease,

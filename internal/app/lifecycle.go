@@ -206,6 +206,13 @@ func (a *App) startJobs() {
 		defer a.life.jobs.Done()
 		a.Resolver.Jobs.Run(a.life.stopJobs, a.life.cut)
 	}()
+	if a.webhooks != nil {
+		a.life.jobs.Add(1)
+		go func() {
+			defer a.life.jobs.Done()
+			a.webhooks.Run(a.life.stopJobs, a.life.cut)
+		}()
+	}
 }
 
 // StartJobs runs the job runner of an App that tests built without Serve.

@@ -11,6 +11,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -85,25 +86,7 @@ func (f Fetcher) Get(ctx context.Context, rawURL string) (*Result, error) {
 		return nil, err
 	}
 	u, _ := url.Parse(rawURL)
-	dial := f.dial
-	if dial == nil {
-		dial = (&net.Dialer{Timeout: min(10*time.Second, f.timeout()), Control: f.control}).DialContext
-	}
-	client := &http.Client{
-		Timeout: f.timeout(),
-		Transport: &http.Transport{
-			DialContext:           dial,
-			Proxy:                 nil,
-			TLSHandshakeTimeout:   10 * time.Second,
-			ResponseHeaderTimeout: f.timeout(),
-		},
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) > f.maxRedirects() || (req.URL.Scheme != "http" && req.URL.Scheme != "https") {
-				return ErrRedirects
-			}
-			return nil
-		},
-	}
+	client := f.client()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, ErrBadURL
@@ -129,6 +112,57 @@ func (f Fetcher) Get(ctx context.Context, rawURL string) (*Result, error) {
 		return nil, ErrTooLarge
 	}
 	return &Result{Body: body, ContentType: resp.Header.Get("Content-Type"), URL: resp.Request.URL}, nil
+}
+
+// client is an HTTP client under f's limits whose every connection is
+// checked by control.
+func (f Fetcher) client() *http.Client {
+	dial := f.dial
+	if dial == nil {
+		dial = (&net.Dialer{Timeout: min(10*time.Second, f.timeout()), Control: f.control}).DialContext
+	}
+	return &http.Client{
+		Timeout: f.timeout(),
+		Transport: &http.Transport{
+			DialContext:           dial,
+			Proxy:                 nil,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ResponseHeaderTimeout: f.timeout(),
+		},
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > f.maxRedirects() || (req.URL.Scheme != "http" && req.URL.Scheme != "https") {
+				return ErrRedirects
+			}
+			return nil
+		},
+	}
+}
+
+// Post sends body to rawURL (http or https only) with header and answers
+// the status code; redirects are not followed (a 3xx is the answer). At
+// most 64 KiB of the answer is read, so the connection can be reused. Its
+// errors are those of Get, or the context's.
+func (f Fetcher) Post(ctx context.Context, rawURL string, header http.Header, body []byte) (int, error) {
+	if err := CheckURL(rawURL); err != nil {
+		return 0, err
+	}
+	client := f.client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rawURL, bytes.NewReader(body))
+	if err != nil {
+		return 0, ErrBadURL
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	req.Header.Set("User-Agent", "Folio")
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, failure(ctx, err, ErrUnreachable)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	return resp.StatusCode, nil
 }
 
 // failure turns a transport error into one of the package's: the system's
@@ -181,4 +215,37 @@ func (f Fetcher) maxRedirects() int {
 		return f.MaxRedirects
 	}
 	return 5
+}
+
+// CheckDestination refuses, unless f allows private addresses, a URL whose
+// host is, or resolves to, an address that is not globally reachable: the
+// check made when a URL is registered (webhooks). A name that does not
+// resolve now passes; sending checks every connection again (control).
+func (f Fetcher) CheckDestination(ctx context.Context, rawURL string) error {
+	if err := CheckURL(rawURL); err != nil {
+		return err
+	}
+	if f.AllowPrivate {
+		return nil
+	}
+	u, _ := url.Parse(rawURL)
+	host := u.Hostname()
+	if ip := net.ParseIP(host); ip != nil {
+		if Private(ip) {
+			return ErrPrivateAddress
+		}
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	addrs, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	if err != nil {
+		return nil
+	}
+	for _, a := range addrs {
+		if Private(a.IP) {
+			return ErrPrivateAddress
+		}
+	}
+	return nil
 }

@@ -76,6 +76,9 @@ type Runner struct {
 	// Backoff is the wait before the second attempt; it doubles with each
 	// further attempt.
 	Backoff time.Duration
+	// Policies override MaxAttempts and Backoff for jobs of a kind
+	// (webhook deliveries retry on their own schedule).
+	Policies map[string]Policy
 	// Workers is how many jobs one runner runs at once.
 	Workers int
 	Logger  *slog.Logger
@@ -95,6 +98,31 @@ const (
 	DefaultBackoff     = 5 * time.Second
 	DefaultWorkers     = 2
 )
+
+// Policy is the retry schedule of a kind of job; zero fields take the
+// runner's.
+type Policy struct {
+	MaxAttempts int
+	Backoff     time.Duration
+}
+
+func (r *Runner) maxAttempts(kind string) int {
+	if p, ok := r.Policies[kind]; ok && p.MaxAttempts > 0 {
+		return p.MaxAttempts
+	}
+	return r.MaxAttempts
+}
+
+// BackoffAfter is the wait after failed attempt n (1-based) of a job of
+// kind: the kind's backoff, doubled for each attempt after the first.
+func (r *Runner) BackoffAfter(kind string, n int) time.Duration {
+	r.init()
+	b := r.Backoff
+	if p, ok := r.Policies[kind]; ok && p.Backoff > 0 {
+		b = p.Backoff
+	}
+	return time.Duration(float64(b) * math.Pow(2, float64(n-1)))
+}
 
 type retryable struct{ error }
 
@@ -242,7 +270,7 @@ func (r *Runner) claim(ctx context.Context) (*Job, error) {
 	if err := rows.Scan(&j.ID, &j.Kind, &j.Payload, &j.Attempts); err != nil {
 		return nil, err
 	}
-	j.Last = j.Attempts >= r.MaxAttempts
+	j.Last = j.Attempts >= r.maxAttempts(j.Kind)
 	return &j, rows.Err()
 }
 
@@ -316,8 +344,8 @@ func (r *Runner) finish(ctx context.Context, j *Job, err error) error {
 		// owner stays: it tells which runner ran the job last.
 		res, werr = r.DB.ExecContext(ctx, r.q(`UPDATE jobs SET state = $1, run_at = $2, lease_until = 0, runs = runs + 1, last_error = $3, attempts = `+attempts+`, updated_at = $4
 			WHERE id = $5 AND owner = $6 AND state = 'running'`), state, next, msg, clock.Now(), j.ID, r.owner)
-	case IsRetry(err) && j.Attempts < r.MaxAttempts:
-		wait := time.Duration(float64(r.Backoff) * math.Pow(2, float64(j.Attempts-1)))
+	case IsRetry(err) && j.Attempts < r.maxAttempts(j.Kind):
+		wait := r.BackoffAfter(j.Kind, j.Attempts)
 		res, werr = r.DB.ExecContext(ctx, r.q(`UPDATE jobs SET state = 'queued', run_at = $1, lease_until = 0, owner = '', last_error = $2, updated_at = $3
 			WHERE id = $4 AND owner = $5 AND state = 'running'`), now+wait.Milliseconds(), err.Error(), clock.Now(), j.ID, r.owner)
 	default:
@@ -331,7 +359,7 @@ func (r *Runner) finish(ctx context.Context, j *Job, err error) error {
 		r.Logger.Warn("jobs: lease lost before the job finished; its outcome was not recorded", "job", j.ID, "kind", j.Kind)
 		return nil
 	}
-	if r.Observe != nil && !(IsRetry(err) && j.Attempts < r.MaxAttempts && period == 0) {
+	if r.Observe != nil && !(IsRetry(err) && j.Attempts < r.maxAttempts(j.Kind) && period == 0) {
 		r.Observe(j.Kind, err == nil)
 	}
 	if err != nil {

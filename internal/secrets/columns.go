@@ -10,6 +10,8 @@ const (
 	// ShareLinkKey is the key of a site's share link, looked up by equality
 	// through site_share_links.key_hash.
 	ShareLinkKey = "site_share_links.key"
+	// WebhookSecret is the signing secret of a webhook (whsec_…).
+	WebhookSecret = "webhooks.secret"
 )
 
 // Column is a column of sealed values (Seal with Area), with the column of
@@ -26,4 +28,5 @@ var Columns = []Column{
 	{Table: "sites", Column: "auth_private_key", Area: SiteAuthKey},
 	{Table: "spaces", Column: "share_key", Area: SpaceShareKey},
 	{Table: "site_share_links", Column: "key", Lookup: "key_hash", Area: ShareLinkKey},
+	{Table: "webhooks", Column: "secret", Area: WebhookSecret},
 }
