@@ -15,6 +15,8 @@ import (
 // recorded no event. Off, Guard only counts.
 var Enforce atomic.Bool
 
+func init() { Enforce.Store(true) }
+
 // Guard is the ent hook that keeps every write on the one path: a mutation
 // must run in the transaction of a write scope (Begin), or under Exempt.
 // It counts the scope's writes so the hook can tell a write that forgot to
