@@ -260,7 +260,7 @@ func TestTwoInstances(t *testing.T) {
 			if status, body := b.call(t, token, "DELETE", "/v1/spaces/"+sp, nil); status != 205 {
 				t.Fatalf("delete space: %d %v", status, body)
 			}
-			ctx := context.Background()
+			ctx := testkit.Fixture(context.Background())
 			both[0].app.DB.Client.Space.UpdateOneID(sp).SetDeletedAt(time.Now().Add(-30 * 24 * time.Hour)).ExecX(ctx)
 			purged := make(chan int, 2)
 			for _, in := range both {

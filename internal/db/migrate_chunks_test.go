@@ -17,7 +17,7 @@ import (
 func TestMigratePagesToChunks(t *testing.T) {
 	for _, kind := range testkit.Databases(t) {
 		t.Run(kind, func(t *testing.T) {
-			ctx := context.Background()
+			ctx := testkit.Fixture(context.Background())
 			dir := t.TempDir()
 			url := testkit.DatabaseURL(t, kind, dir)
 			d, err := db.Open(ctx, url, dir)

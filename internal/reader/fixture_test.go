@@ -25,7 +25,7 @@ type pg struct {
 // and indexes it for search. It returns the page ids by title.
 func seed(t testing.TB, s *testkit.Server, spaceID string, pages []pg) map[string]string {
 	t.Helper()
-	ctx := context.Background()
+	ctx := testkit.Fixture(context.Background())
 	c := s.Client()
 	rev := c.Revision.Create().SetSpaceID(spaceID).SetType("edits").SaveX(ctx)
 	byTitle := map[string]string{}
