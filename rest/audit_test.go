@@ -41,6 +41,9 @@ type auditList struct {
 func newAuditFixture(t *testing.T, s *testkit.Server) (contentFixture, []string) {
 	t.Helper()
 	f := newContentFixture(t, s)
+	// The log starts after the fixture's setup (organizations, members,
+	// spaces): the tests count the six events made below.
+	s.Client().Event.Delete().ExecX(context.Background())
 	var crs []string
 	for _, subject := range []string{"one", "two", "three", "four"} {
 		crs = append(crs, f.newCR(t, subject))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/metrics"
 )
 
@@ -210,7 +211,7 @@ func (a *App) startJobs() {
 		a.life.jobs.Add(1)
 		go func() {
 			defer a.life.jobs.Done()
-			a.webhooks.Run(a.life.stopJobs, a.life.cut)
+			a.webhooks.Run(a.life.stopJobs, db.Uncounted(a.life.cut))
 		}()
 	}
 }
