@@ -26,6 +26,9 @@ type receiver struct {
 	t      *testing.T
 	secret string
 	fail   int
+	// ready closes once the secret is known: the webhook's own creation
+	// event may arrive before createHook has returned it.
+	ready chan struct{}
 
 	mu       sync.Mutex
 	requests map[string]int // event id → requests
@@ -35,7 +38,7 @@ type receiver struct {
 }
 
 func newReceiver(t *testing.T, fail int) (*receiver, *httptest.Server) {
-	rc := &receiver{t: t, fail: fail, requests: map[string]int{}, ok: map[string]int{}, types: map[string]string{}}
+	rc := &receiver{t: t, fail: fail, ready: make(chan struct{}), requests: map[string]int{}, ok: map[string]int{}, types: map[string]string{}}
 	srv := httptest.NewServer(http.HandlerFunc(rc.serve))
 	t.Cleanup(srv.Close)
 	return rc, srv
@@ -44,6 +47,10 @@ func newReceiver(t *testing.T, fail int) (*receiver, *httptest.Server) {
 func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	id, ts, sig := r.Header.Get("webhook-id"), r.Header.Get("webhook-timestamp"), r.Header.Get("webhook-signature")
+	select {
+	case <-rc.ready:
+	case <-time.After(10 * time.Second):
+	}
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if !rc.verify(id, ts, sig, body) {
@@ -103,7 +110,12 @@ func (rc *receiver) verify(id, ts, header string, body []byte) bool {
 	return false
 }
 
-func (rc *receiver) setSecret(s string) { rc.mu.Lock(); rc.secret = s; rc.mu.Unlock() }
+func (rc *receiver) setSecret(s string) {
+	rc.mu.Lock()
+	rc.secret = s
+	rc.mu.Unlock()
+	close(rc.ready)
+}
 
 func (rc *receiver) snapshot() (requests, ok map[string]int, types map[string]string, bad int) {
 	rc.mu.Lock()
