@@ -122,7 +122,7 @@ func TestReaderMetaDescription(t *testing.T) {
 			{title: "Long", slug: "long", md: "# Long\n\n## Intro\n\n{% hint style=\"info\" %}\n" + long + "\n{% endhint %}\n"},
 			{title: "Empty", slug: "empty", md: "# Empty\n"},
 		})
-		s.Client().Page.Update().Where(entpage.PageID(ids["Reference"])).SetDescription("Every endpoint & its errors.").ExecX(context.Background())
+		s.Client().Page.Update().Where(entpage.PageID(ids["Reference"])).SetDescription("Every endpoint & its errors.").ExecX(testkit.Fixture(context.Background()))
 		describe := func(path string) string {
 			t.Helper()
 			m := descriptionRE.FindStringSubmatch(get(t, s.URL, "", path).must(t, 200, path).body)

@@ -315,7 +315,7 @@ func (d *docs) setThemeDefault(t *testing.T, theme string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.s.Client().Site.UpdateOneID(d.site).SetCustomization(string(raw)).ExecX(context.Background())
+	d.s.Client().Site.UpdateOneID(d.site).SetCustomization(string(raw)).ExecX(testkit.Fixture(context.Background()))
 }
 
 // TestReaderSEO runs Lighthouse's SEO category over the home and a page of
