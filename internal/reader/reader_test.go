@@ -344,7 +344,7 @@ func TestReaderStatements(t *testing.T) {
 func TestReaderFilesAndGroups(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		d := newDocs(t, s)
-		ctx := t.Context()
+		ctx := testkit.Fixture(t.Context())
 		png := []byte("\x89PNG\r\n\x1a\nnot really")
 		key, err := s.App.Resolver.Blobs.Put(ctx, png, "image/png")
 		if err != nil {
