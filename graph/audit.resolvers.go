@@ -18,11 +18,11 @@ import (
 )
 
 func (r *auditEventResolver) Actor(ctx context.Context, obj *ent.Event) (*model.AuditEventActor, error) {
-	return &model.AuditEventActor{Type: obj.ActorType, ID: obj.ActorID, Label: optional(obj.ActorLabel)}, nil
+	return &model.AuditEventActor{Type: obj.ActorType, ActorID: obj.ActorID, Label: optional(obj.ActorLabel)}, nil
 }
 
 func (r *auditEventResolver) Target(ctx context.Context, obj *ent.Event) (*model.AuditEventTarget, error) {
-	return &model.AuditEventTarget{Type: obj.TargetType, ID: obj.TargetID, Label: optional(obj.TargetLabel)}, nil
+	return &model.AuditEventTarget{Type: obj.TargetType, TargetID: obj.TargetID, Label: optional(obj.TargetLabel)}, nil
 }
 
 func (r *auditEventResolver) CorrelationID(ctx context.Context, obj *ent.Event) (*string, error) {

@@ -247,12 +247,12 @@ func TestAuditEventsGraphQL(t *testing.T) {
 		f, crs := newAuditFixture(t, s)
 		const q = `query($org: ID!, $after: String, $before: String, $first: Int, $last: Int, $actor: String) {
 		  organization(id: $org) {
-		    auditEventActions { id label }
+		    auditEventActions { actionId label }
 		    auditEvents(first: $first, after: $after, last: $last, before: $before, actor: $actor) {
 		      totalCount
 		      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
 		      edges { cursor node { id action source occurredAt schemaVersion correlationId payload
-		        actor { type id label } target { type id label } urls { location } organization { id } } }
+		        actor { type actorId label } target { type targetId label } urls { location } organization { id } } }
 		    }
 		  }
 		}`
@@ -267,9 +267,11 @@ func TestAuditEventsGraphQL(t *testing.T) {
 				Node   struct {
 					ID, Action, Source string
 					Payload            map[string]any
-					Target             struct{ ID string }
-					Organization       struct{ ID string }
-					URLs               struct{ Location string } `json:"urls"`
+					Target             struct {
+						ID string `json:"targetId"`
+					}
+					Organization struct{ ID string }
+					URLs         struct{ Location string } `json:"urls"`
 				}
 			}
 		}
@@ -334,7 +336,7 @@ func TestAuditEventsGraphQL(t *testing.T) {
 
 		// Members without admin: null fields with errors, the rest of the
 		// organization answered (partial data); node(id:) shows nothing.
-		data, errs := s.GraphQL(t, f.reader.Token, `query($org: ID!) { organization(id: $org) { id auditEventActions { id } auditEvents { totalCount } } }`, map[string]any{"org": f.org})
+		data, errs := s.GraphQL(t, f.reader.Token, `query($org: ID!) { organization(id: $org) { id auditEventActions { actionId } auditEvents { totalCount } } }`, map[string]any{"org": f.org})
 		org, _ := data["organization"].(map[string]any)
 		if org["id"] != f.org || org["auditEvents"] != nil || org["auditEventActions"] != nil || len(errs) != 2 {
 			t.Fatalf("reader: %v %+v", data, errs)

@@ -97,9 +97,9 @@ type ComplexityRoot struct {
 	}
 
 	AuditEventActor struct {
-		ID    func(childComplexity int) int
-		Label func(childComplexity int) int
-		Type  func(childComplexity int) int
+		ActorID func(childComplexity int) int
+		Label   func(childComplexity int) int
+		Type    func(childComplexity int) int
 	}
 
 	AuditEventConnection struct {
@@ -114,9 +114,9 @@ type ComplexityRoot struct {
 	}
 
 	AuditEventTarget struct {
-		ID    func(childComplexity int) int
-		Label func(childComplexity int) int
-		Type  func(childComplexity int) int
+		Label    func(childComplexity int) int
+		TargetID func(childComplexity int) int
+		Type     func(childComplexity int) int
 	}
 
 	AuditEventURLs struct {
@@ -1546,7 +1546,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuditEvent.Urls(childComplexity), true
 
-	case "AuditEventAction.id":
+	case "AuditEventAction.actionId":
 		if e.ComplexityRoot.AuditEventAction.ID == nil {
 			break
 		}
@@ -1559,12 +1559,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuditEventAction.Label(childComplexity), true
 
-	case "AuditEventActor.id":
-		if e.ComplexityRoot.AuditEventActor.ID == nil {
+	case "AuditEventActor.actorId":
+		if e.ComplexityRoot.AuditEventActor.ActorID == nil {
 			break
 		}
 
-		return e.ComplexityRoot.AuditEventActor.ID(childComplexity), true
+		return e.ComplexityRoot.AuditEventActor.ActorID(childComplexity), true
 	case "AuditEventActor.label":
 		if e.ComplexityRoot.AuditEventActor.Label == nil {
 			break
@@ -1610,18 +1610,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AuditEventEdge.Node(childComplexity), true
 
-	case "AuditEventTarget.id":
-		if e.ComplexityRoot.AuditEventTarget.ID == nil {
-			break
-		}
-
-		return e.ComplexityRoot.AuditEventTarget.ID(childComplexity), true
 	case "AuditEventTarget.label":
 		if e.ComplexityRoot.AuditEventTarget.Label == nil {
 			break
 		}
 
 		return e.ComplexityRoot.AuditEventTarget.Label(childComplexity), true
+	case "AuditEventTarget.targetId":
+		if e.ComplexityRoot.AuditEventTarget.TargetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AuditEventTarget.TargetID(childComplexity), true
 	case "AuditEventTarget.type":
 		if e.ComplexityRoot.AuditEventTarget.Type == nil {
 			break
@@ -6536,8 +6536,8 @@ type AuditEvent implements Node {
 type AuditEventActor {
   "Kind of actor: user (API tokens act as their user), integration or system (background jobs)."
   type: String!
-  "Stable identifier of the actor (a user id; folio for the system)."
-  id: String!
+  "Stable identifier of the actor (a user id; folio for the system). Named actorId, not id: the actor is not a Node."
+  actorId: String!
   "Display label captured when the event was recorded; null when none."
   label: String
 }
@@ -6546,8 +6546,8 @@ type AuditEventActor {
 type AuditEventTarget {
   "Kind of resource affected, e.g. change_request or comment."
   type: String!
-  "Stable identifier of the affected resource."
-  id: String!
+  "Stable identifier of the affected resource (GitBook's target id). Named targetId, not id: the target is not a Node."
+  targetId: String!
   "Display label captured when the event was recorded; null when none."
   label: String
 }
@@ -6560,8 +6560,8 @@ type AuditEventURLs {
 
 "An action audit events can record (GitBook's AuditEventAction)."
 type AuditEventAction {
-  "Stable action id, stored on events and accepted by the ` + "`" + `action` + "`" + ` filter."
-  id: String!
+  "Stable action id, stored on events and accepted by the ` + "`" + `action` + "`" + ` filter (REST: id)."
+  actionId: String!
   "Human-readable label of the action."
   label: String!
 }
@@ -10186,8 +10186,8 @@ func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field gr
 
 func (ec *executionContext) childFields_AuditEventAction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
-	case "id":
-		return ec.fieldContext_AuditEventAction_id(ctx, field)
+	case "actionId":
+		return ec.fieldContext_AuditEventAction_actionId(ctx, field)
 	case "label":
 		return ec.fieldContext_AuditEventAction_label(ctx, field)
 	}
@@ -10198,8 +10198,8 @@ func (ec *executionContext) childFields_AuditEventActor(ctx context.Context, fie
 	switch field.Name {
 	case "type":
 		return ec.fieldContext_AuditEventActor_type(ctx, field)
-	case "id":
-		return ec.fieldContext_AuditEventActor_id(ctx, field)
+	case "actorId":
+		return ec.fieldContext_AuditEventActor_actorId(ctx, field)
 	case "label":
 		return ec.fieldContext_AuditEventActor_label(ctx, field)
 	}
@@ -10232,8 +10232,8 @@ func (ec *executionContext) childFields_AuditEventTarget(ctx context.Context, fi
 	switch field.Name {
 	case "type":
 		return ec.fieldContext_AuditEventTarget_type(ctx, field)
-	case "id":
-		return ec.fieldContext_AuditEventTarget_id(ctx, field)
+	case "targetId":
+		return ec.fieldContext_AuditEventTarget_targetId(ctx, field)
 	case "label":
 		return ec.fieldContext_AuditEventTarget_label(ctx, field)
 	}
@@ -16093,13 +16093,13 @@ func (ec *executionContext) fieldContext_AuditEvent_urls(_ context.Context, fiel
 	return fc, nil
 }
 
-func (ec *executionContext) _AuditEventAction_id(ctx context.Context, field graphql.CollectedField, obj *events.Action) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEventAction_actionId(ctx context.Context, field graphql.CollectedField, obj *events.Action) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEventAction_id(ctx, field)
+			return ec.fieldContext_AuditEventAction_actionId(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.ID, nil
@@ -16112,7 +16112,7 @@ func (ec *executionContext) _AuditEventAction_id(ctx context.Context, field grap
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEventAction_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEventAction_actionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEventAction", field, false, false, "String")
 }
 
@@ -16162,16 +16162,16 @@ func (ec *executionContext) fieldContext_AuditEventActor_type(_ context.Context,
 	return graphql.NewScalarFieldContext("AuditEventActor", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEventActor_id(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventActor) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEventActor_actorId(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventActor) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEventActor_id(ctx, field)
+			return ec.fieldContext_AuditEventActor_actorId(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
+			return obj.ActorID, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -16181,7 +16181,7 @@ func (ec *executionContext) _AuditEventActor_id(ctx context.Context, field graph
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEventActor_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEventActor_actorId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEventActor", field, false, false, "String")
 }
 
@@ -16373,16 +16373,16 @@ func (ec *executionContext) fieldContext_AuditEventTarget_type(_ context.Context
 	return graphql.NewScalarFieldContext("AuditEventTarget", field, false, false, "String")
 }
 
-func (ec *executionContext) _AuditEventTarget_id(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventTarget) (ret graphql.Marshaler) {
+func (ec *executionContext) _AuditEventTarget_targetId(ctx context.Context, field graphql.CollectedField, obj *model.AuditEventTarget) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_AuditEventTarget_id(ctx, field)
+			return ec.fieldContext_AuditEventTarget_targetId(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
+			return obj.TargetID, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -16392,7 +16392,7 @@ func (ec *executionContext) _AuditEventTarget_id(ctx context.Context, field grap
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_AuditEventTarget_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_AuditEventTarget_targetId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("AuditEventTarget", field, false, false, "String")
 }
 
@@ -39502,8 +39502,8 @@ func (ec *executionContext) _AuditEventAction(ctx context.Context, sel ast.Selec
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("AuditEventAction")
-		case "id":
-			out.Values[i] = ec._AuditEventAction_id(ctx, field, obj)
+		case "actionId":
+			out.Values[i] = ec._AuditEventAction_actionId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -39545,8 +39545,8 @@ func (ec *executionContext) _AuditEventActor(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "id":
-			out.Values[i] = ec._AuditEventActor_id(ctx, field, obj)
+		case "actorId":
+			out.Values[i] = ec._AuditEventActor_actorId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -39669,8 +39669,8 @@ func (ec *executionContext) _AuditEventTarget(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "id":
-			out.Values[i] = ec._AuditEventTarget_id(ctx, field, obj)
+		case "targetId":
+			out.Values[i] = ec._AuditEventTarget_targetId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -23,8 +23,8 @@ import (
 type AuditEventActor struct {
 	// Kind of actor: user (API tokens act as their user), integration or system (background jobs).
 	Type string `json:"type"`
-	// Stable identifier of the actor (a user id; folio for the system).
-	ID string `json:"id"`
+	// Stable identifier of the actor (a user id; folio for the system). Named actorId, not id: the actor is not a Node.
+	ActorID string `json:"actorId"`
 	// Display label captured when the event was recorded; null when none.
 	Label *string `json:"label,omitempty"`
 }
@@ -51,8 +51,8 @@ type AuditEventEdge struct {
 type AuditEventTarget struct {
 	// Kind of resource affected, e.g. change_request or comment.
 	Type string `json:"type"`
-	// Stable identifier of the affected resource.
-	ID string `json:"id"`
+	// Stable identifier of the affected resource (GitBook's target id). Named targetId, not id: the target is not a Node.
+	TargetID string `json:"targetId"`
 	// Display label captured when the event was recorded; null when none.
 	Label *string `json:"label,omitempty"`
 }
