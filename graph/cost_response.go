@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/folio/folio/graph/model"
@@ -65,7 +66,10 @@ type answer struct {
 	// has ended while the transport still waits for it, and the answer
 	// would never end. No field starts once it stops all the same.
 	inParts bool
-	passed  atomic.Int64 // the count that first passed max
+	// perEvent: a subscription, whose every event is an answer of its
+	// own, counted from zero.
+	perEvent bool
+	passed   atomic.Int64 // the count that first passed max
 	stopped atomic.Bool  // the operation stopped: no field starts
 	once    sync.Once
 	cancel  context.CancelCauseFunc
@@ -138,7 +142,8 @@ func (answerGuard) Validate(schema graphql.ExecutableSchema) error { return nil 
 // middleware, which holds the answer rather than finding it in every
 // field's context.
 func (g answerGuard) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	a := &answer{max: g.max, inParts: deferred(oc)}
+	sub := oc.Operation != nil && oc.Operation.Operation == ast.Subscription
+	a := &answer{max: g.max, inParts: deferred(oc) || sub, perEvent: sub}
 	oc.Stats.SetExtension(answerStat, a)
 	inner := oc.ResolverMiddleware
 	oc.ResolverMiddleware = func(ctx context.Context, next graphql.Resolver) (any, error) {
@@ -177,6 +182,13 @@ func (answerGuard) InterceptResponse(ctx context.Context, next graphql.ResponseH
 	a := answerOf(ctx)
 	if a == nil { // a request refused before its operation was made
 		return next(ctx)
+	}
+	if a.perEvent {
+		a.bytes.Store(0)
+		a.passed.Store(0)
+		if ctx.Err() == nil {
+			a.stopped.Store(false)
+		}
 	}
 	resp := next(a.running(ctx))
 	if resp == nil || a.max <= 0 {

@@ -34,6 +34,10 @@ import (
 func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	es := generated.NewExecutableSchema(generated.Config{Resolvers: r})
 	srv := handler.New(es)
+	// Subscriptions: graphql-sse, then graphql-transport-ws
+	// (subscriptions_transport.go); every other request is httpTransport's.
+	srv.AddTransport(sseTransport{settings: r.SubscriptionSettings})
+	srv.AddTransport(r.websocketTransport())
 	srv.AddTransport(httpTransport{fresh: r.FreshLoaders})
 	cache := lru.New[*ast.QueryDocument](1000)
 	srv.SetQueryCache(cache)
@@ -51,12 +55,13 @@ func NewHandler(r *Resolver, maxResponseBytes int64) http.Handler {
 	srv.Use(textBoundary{})
 	srv.Use(answerGuard{max: maxResponseBytes})
 	srv.Use(freshReads{})
+	srv.Use(streams{}) // innermost: it swaps a subscription's loaders per event
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		slog.ErrorContext(ctx, "panic in resolver", "panic", fmt.Sprint(v))
 		return errors.New("internal error")
 	})
-	return wellFormed(cache, persisted, rawText(streamTrees(srv)))
+	return r.streamOrigin(wellFormed(cache, persisted, rawText(streamTrees(srv))))
 }
 
 // streamTrees writes the page trees of answers straight to the client
@@ -72,7 +77,7 @@ func streamTrees(next http.Handler) http.Handler {
 // presentError sets extensions.code from apperr and hides internal errors.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	gerr := graphql.DefaultErrorPresenter(ctx, err)
-	if len(gerr.Path) > 0 && stoppedAnswer(ctx) {
+	if len(gerr.Path) > 0 && stoppedAnswer(ctx) || streamFailing(ctx) {
 		return nil // a field's, kept for nobody (gqlgen drops a nil error)
 	}
 	if e, ok := apperr.As(err); ok {

@@ -43,8 +43,14 @@ func wellFormed(cache graphql.Cache[*ast.QueryDocument], persisted graphql.Cache
 // checkRequest reports what makes r no GraphQL request, leaving its body to
 // be read again.
 func checkRequest(r *http.Request, cache graphql.Cache[*ast.QueryDocument], persisted graphql.Cache[string]) error {
-	if r.Header.Get("Upgrade") != "" { // gqlgen's transports take no upgrade
-		return apperr.Invalidf("GraphQL is served over HTTP requests, not %s", r.Header.Get("Upgrade"))
+	if up := r.Header.Get("Upgrade"); up != "" {
+		// A WebSocket carries subscriptions; its messages are checked as
+		// they come (the transport bounds their size, the extensions the
+		// rest).
+		if IsWebSocket(r) && r.Method == http.MethodGet {
+			return nil
+		}
+		return apperr.Invalidf("GraphQL is served over HTTP requests and WebSockets, not %s", up)
 	}
 	switch r.Method {
 	case http.MethodPost:

@@ -45,6 +45,11 @@ type Resolver struct {
 	Events Notifier
 	// WebhookSettings bound webhook sending (webhooks_dispatch.go).
 	WebhookSettings WebhookSettings
+	// Hub hands committed events to this instance's subscriptions (nil:
+	// subscriptions are refused); SubscriptionSettings bound them
+	// (subscriptions.go).
+	Hub                  *Hub
+	SubscriptionSettings SubscriptionSettings
 
 	// published keeps published sites' navigation and rendered pages
 	// (sites_reader.go), made on first use.

@@ -128,6 +128,10 @@ func (t httpTransport) single(w http.ResponseWriter, r *http.Request, exec graph
 		refuse(w, r, exec, graphql.WithOperationContext(ctx, oc), errs)
 		return
 	}
+	if oc.Operation.Operation == ast.Subscription {
+		refuse(w, r, exec, graphql.WithOperationContext(ctx, oc), gqlerror.List{errSubscriptionOverHTTP()})
+		return
+	}
 	// Only an operation that defers something is answered in parts: urql
 	// and others accept multipart/mixed on every request, and read a plain
 	// answer best as plain JSON.
@@ -467,6 +471,9 @@ func (t httpTransport) batch(w http.ResponseWriter, r *http.Request, exec graphq
 			continue
 		case deferred(oc):
 			_, _ = w.Write(requestErrorBody(exec.DispatchError(opCtx, gqlerror.List{errDeferNeedsMultipart()})))
+			continue
+		case oc.Operation.Operation == ast.Subscription:
+			_, _ = w.Write(requestErrorBody(exec.DispatchError(opCtx, gqlerror.List{errSubscriptionOverHTTP()})))
 			continue
 		}
 		runCtx := ctx

@@ -46,35 +46,41 @@ func (r *Resolver) authenticate(next http.Handler, anonymous bool) http.Handler 
 			apperr.Write(w, req, apperr.Unauthenticatedf("missing API token: send Authorization: Bearer <token>"))
 			return
 		}
-		// One statement: the user whose token it is (a subquery on the
-		// token's unique hash), not the token and then its user.
-		// It brings the user's memberships along (the caller's role is
-		// what nearly every read asks next).
-		hash := auth.HashToken(token)
-		u, err := r.Client.User.Query().
-			Where(user.HasTokensWith(apitoken.Hash(hash))).
-			Modify(loader.WithViewerMemberships, withTokenID(hash)).
-			Only(req.Context())
-		if ent.IsNotFound(err) {
-			apperr.Write(w, req, apperr.Unauthenticatedf("unknown API token"))
-			return
-		}
+		ctx, err := r.viewerContext(req.Context(), token)
 		if err != nil {
 			apperr.Write(w, req, err)
 			return
 		}
-		ctx, err := loader.Authenticated(auth.WithViewer(req.Context(), u.ID), r.Client, u)
-		if err != nil {
-			apperr.Write(w, req, err)
-			return
-		}
-		ctx = events.WithOrigin(ctx, events.Origin{
-			Source:  events.SourceAPI,
-			Actor:   events.Actor{Type: events.ActorUser, ID: u.ID, Label: u.DisplayName},
-			TokenID: tokenIDOf(u),
-		})
 		next.ServeHTTP(w, req.WithContext(ctx))
 	})
+}
+
+// viewerContext is ctx for the user whose API token token is: a request's
+// (authenticate) or a WebSocket's (connection_init). One statement: the
+// user whose token it is (a subquery on the token's unique hash), not the
+// token and then its user. It brings the user's memberships along (the
+// caller's role is what nearly every read asks next).
+func (r *Resolver) viewerContext(ctx context.Context, token string) (context.Context, error) {
+	hash := auth.HashToken(token)
+	u, err := r.Client.User.Query().
+		Where(user.HasTokensWith(apitoken.Hash(hash))).
+		Modify(loader.WithViewerMemberships, withTokenID(hash)).
+		Only(ctx)
+	if ent.IsNotFound(err) {
+		return ctx, apperr.Unauthenticatedf("unknown API token")
+	}
+	if err != nil {
+		return ctx, err
+	}
+	ctx, err = loader.Authenticated(auth.WithViewer(ctx, u.ID), r.Client, u)
+	if err != nil {
+		return ctx, err
+	}
+	return events.WithOrigin(ctx, events.Origin{
+		Source:  events.SourceAPI,
+		Actor:   events.Actor{Type: events.ActorUser, ID: u.ID, Label: u.DisplayName},
+		TokenID: tokenIDOf(u),
+	}), nil
 }
 
 // tokenIDColumn is the column withTokenID adds.

@@ -67,6 +67,7 @@ type ResolverRoot interface {
 	SiteShareLink() SiteShareLinkResolver
 	SiteSpace() SiteSpaceResolver
 	Space() SpaceResolver
+	Subscription() SubscriptionResolver
 	Team() TeamResolver
 	TeamMember() TeamMemberResolver
 	TranslationSettings() TranslationSettingsResolver
@@ -149,6 +150,14 @@ type ComplexityRoot struct {
 		Urls                   func(childComplexity int) int
 	}
 
+	ChangeRequestActivity struct {
+		Action        func(childComplexity int) int
+		ChangeRequest func(childComplexity int) int
+		EventID       func(childComplexity int) int
+		OccurredAt    func(childComplexity int) int
+		Space         func(childComplexity int) int
+	}
+
 	ChangeRequestConnection struct {
 		Edges      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
@@ -217,6 +226,18 @@ type ComplexityRoot struct {
 		ResolvedBy  func(childComplexity int) int
 		Status      func(childComplexity int) int
 		Target      func(childComplexity int) int
+	}
+
+	CommentActivity struct {
+		Action        func(childComplexity int) int
+		ChangeRequest func(childComplexity int) int
+		Comment       func(childComplexity int) int
+		CommentID     func(childComplexity int) int
+		EventID       func(childComplexity int) int
+		OccurredAt    func(childComplexity int) int
+		Reply         func(childComplexity int) int
+		ReplyID       func(childComplexity int) int
+		Space         func(childComplexity int) int
 	}
 
 	CommentConnection struct {
@@ -994,6 +1015,14 @@ type ComplexityRoot struct {
 		TotalCount func(childComplexity int) int
 	}
 
+	SpaceContentUpdate struct {
+		Action     func(childComplexity int) int
+		EventID    func(childComplexity int) int
+		OccurredAt func(childComplexity int) int
+		Revision   func(childComplexity int) int
+		Space      func(childComplexity int) int
+	}
+
 	SpaceCustomFieldValue struct {
 		CustomField func(childComplexity int) int
 		Value       func(childComplexity int) int
@@ -1022,6 +1051,13 @@ type ComplexityRoot struct {
 		Location  func(childComplexity int) int
 		Public    func(childComplexity int) int
 		Published func(childComplexity int) int
+	}
+
+	Subscription struct {
+		ChangeRequestUpdated func(childComplexity int, spaceID string, changeRequestID *string, after *string) int
+		CommentPosted        func(childComplexity int, spaceID string, changeRequestID *string, after *string) int
+		OrganizationEvents   func(childComplexity int, organizationID string, actions []string, after *string) int
+		SpaceContentUpdated  func(childComplexity int, spaceID string, after *string) int
 	}
 
 	Team struct {
@@ -1438,6 +1474,12 @@ type SpaceResolver interface {
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error)
 	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.SpaceCustomFieldValue, error)
 }
+type SubscriptionResolver interface {
+	SpaceContentUpdated(ctx context.Context, spaceID string, after *string) (<-chan *model.SpaceContentUpdate, error)
+	ChangeRequestUpdated(ctx context.Context, spaceID string, changeRequestID *string, after *string) (<-chan *model.ChangeRequestActivity, error)
+	CommentPosted(ctx context.Context, spaceID string, changeRequestID *string, after *string) (<-chan *model.CommentActivity, error)
+	OrganizationEvents(ctx context.Context, organizationID string, actions []string, after *string) (<-chan *ent.Event, error)
+}
 type TeamResolver interface {
 	Organization(ctx context.Context, obj *ent.Team) (*ent.Organization, error)
 	Members(ctx context.Context, obj *ent.Team) (int, error)
@@ -1810,6 +1852,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChangeRequest.Urls(childComplexity), true
 
+	case "ChangeRequestActivity.action":
+		if e.ComplexityRoot.ChangeRequestActivity.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestActivity.Action(childComplexity), true
+	case "ChangeRequestActivity.changeRequest":
+		if e.ComplexityRoot.ChangeRequestActivity.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestActivity.ChangeRequest(childComplexity), true
+	case "ChangeRequestActivity.eventId":
+		if e.ComplexityRoot.ChangeRequestActivity.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestActivity.EventID(childComplexity), true
+	case "ChangeRequestActivity.occurredAt":
+		if e.ComplexityRoot.ChangeRequestActivity.OccurredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestActivity.OccurredAt(childComplexity), true
+	case "ChangeRequestActivity.space":
+		if e.ComplexityRoot.ChangeRequestActivity.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestActivity.Space(childComplexity), true
+
 	case "ChangeRequestConnection.edges":
 		if e.ComplexityRoot.ChangeRequestConnection.Edges == nil {
 			break
@@ -2091,6 +2164,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Comment.Target(childComplexity), true
+
+	case "CommentActivity.action":
+		if e.ComplexityRoot.CommentActivity.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentActivity.Action(childComplexity), true
+	case "CommentActivity.changeRequest":
+		if e.ComplexityRoot.CommentActivity.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentActivity.ChangeRequest(childComplexity), true
+	case "CommentActivity.comment":
+		if e.ComplexityRoot.CommentActivity.Comment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentActivity.Comment(childComplexity), true
+	case "CommentActivity.commentId":
+		if e.ComplexityRoot.CommentActivity.CommentID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentActivity.CommentID(childComplexity), true
+	case "CommentActivity.eventId":
+		if e.ComplexityRoot.CommentActivity.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentActivity.EventID(childComplexity), true
+	case "CommentActivity.occurredAt":
+		if e.ComplexityRoot.CommentActivity.OccurredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentActivity.OccurredAt(childComplexity), true
+	case "CommentActivity.reply":
+		if e.ComplexityRoot.CommentActivity.Reply == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentActivity.Reply(childComplexity), true
+	case "CommentActivity.replyId":
+		if e.ComplexityRoot.CommentActivity.ReplyID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentActivity.ReplyID(childComplexity), true
+	case "CommentActivity.space":
+		if e.ComplexityRoot.CommentActivity.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentActivity.Space(childComplexity), true
 
 	case "CommentConnection.edges":
 		if e.ComplexityRoot.CommentConnection.Edges == nil {
@@ -5943,6 +6071,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SpaceConnection.TotalCount(childComplexity), true
 
+	case "SpaceContentUpdate.action":
+		if e.ComplexityRoot.SpaceContentUpdate.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentUpdate.Action(childComplexity), true
+	case "SpaceContentUpdate.eventId":
+		if e.ComplexityRoot.SpaceContentUpdate.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentUpdate.EventID(childComplexity), true
+	case "SpaceContentUpdate.occurredAt":
+		if e.ComplexityRoot.SpaceContentUpdate.OccurredAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentUpdate.OccurredAt(childComplexity), true
+	case "SpaceContentUpdate.revision":
+		if e.ComplexityRoot.SpaceContentUpdate.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentUpdate.Revision(childComplexity), true
+	case "SpaceContentUpdate.space":
+		if e.ComplexityRoot.SpaceContentUpdate.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SpaceContentUpdate.Space(childComplexity), true
+
 	case "SpaceCustomFieldValue.customField":
 		if e.ComplexityRoot.SpaceCustomFieldValue.CustomField == nil {
 			break
@@ -6054,6 +6213,51 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpaceURLs.Published(childComplexity), true
+
+	case "Subscription.changeRequestUpdated":
+		if e.ComplexityRoot.Subscription.ChangeRequestUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_changeRequestUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.ChangeRequestUpdated(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["after"].(*string)), true
+	case "Subscription.commentPosted":
+		if e.ComplexityRoot.Subscription.CommentPosted == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_commentPosted_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.CommentPosted(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["after"].(*string)), true
+	case "Subscription.organizationEvents":
+		if e.ComplexityRoot.Subscription.OrganizationEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_organizationEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.OrganizationEvents(childComplexity, args["organizationId"].(string), args["actions"].([]string), args["after"].(*string)), true
+	case "Subscription.spaceContentUpdated":
+		if e.ComplexityRoot.Subscription.SpaceContentUpdated == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_spaceContentUpdated_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.SpaceContentUpdated(childComplexity, args["spaceId"].(string), args["after"].(*string)), true
 
 	case "Team.createdAt":
 		if e.ComplexityRoot.Team.CreatedAt == nil {
@@ -6467,6 +6671,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			ctx = graphql.WithLazyInputUnmarshalerIndex(ctx, inputUnmarshalers)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
 			data.MarshalGQL(&buf)
 
 			return &graphql.Response{
@@ -9758,6 +9979,109 @@ extend type Mutation {
   ): Space
 }
 `, BuiltIn: false},
+	{Name: "../../schema/subscription.graphql", Input: `# Live events: subscriptions over graphql-transport-ws (WebSocket) and
+# graphql-sse (a POST with Accept: text/event-stream), fed by the events
+# every write records (README: Subscriptions).
+
+"""
+Live streams of what changes. Each message carries the event's id (the
+payload's eventId, and extensions.eventId; the SSE message's id): a client
+that reconnects passes the last one as ` + "`" + `after` + "`" + ` (or, over SSE, as the
+Last-Event-ID header) and first receives what it missed, within the audit
+retention. Delivery is at least once: de-duplicate by eventId. Access is
+checked when a subscription starts and again before every event; a caller
+who loses access receives an error and the subscription ends.
+"""
+type Subscription {
+  "The space's content moved to a new revision (a merge, an edit of the space, an import, a restore…)."
+  spaceContentUpdated(
+    "The space."
+    spaceId: ID!
+    "Resume after this event id (the last one received)."
+    after: ID
+  ): SpaceContentUpdate!
+
+  "A change request of the space was created, updated, had its content changed, was merged or closed (archived)."
+  changeRequestUpdated(
+    "The space."
+    spaceId: ID!
+    "Only this change request (its id); all of the space's when omitted."
+    changeRequestId: ID
+    "Resume after this event id (the last one received)."
+    after: ID
+  ): ChangeRequestActivity!
+
+  "A comment or a reply in the space was posted, updated, resolved, reopened or deleted."
+  commentPosted(
+    "The space."
+    spaceId: ID!
+    "Only the comments of this change request (its id); the space's own and every change request's when omitted."
+    changeRequestId: ID
+    "Resume after this event id (the last one received)."
+    after: ID
+  ): CommentActivity!
+
+  "Every event of the organization, as its audit log records them (organization admins only)."
+  organizationEvents(
+    "The organization."
+    organizationId: ID!
+    "Only these action ids (see Organization.auditEventActions); all when omitted."
+    actions: [String!]
+    "Resume after this event id (the last one received)."
+    after: ID
+  ): AuditEvent!
+}
+
+"A space's content moved to a new revision."
+type SpaceContentUpdate {
+  "The event's id: pass it as ` + "`" + `after` + "`" + ` to resume after it."
+  eventId: ID!
+  "The action that moved the content, e.g. change_request.merged or space.content_updated."
+  action: String!
+  "When it happened."
+  occurredAt: Time!
+  "The space, as it is now."
+  space: Space!
+  "The revision the content moved to."
+  revision: Revision!
+}
+
+"A change request changed."
+type ChangeRequestActivity {
+  "The event's id: pass it as ` + "`" + `after` + "`" + ` to resume after it."
+  eventId: ID!
+  "What happened: change_request.created, change_request.updated, change_request.content_updated, change_request.updated_from_main or change_request.merged."
+  action: String!
+  "When it happened."
+  occurredAt: Time!
+  "The space."
+  space: Space!
+  "The change request, as it is now."
+  changeRequest: ChangeRequest!
+}
+
+"A comment or a reply changed."
+type CommentActivity {
+  "The event's id: pass it as ` + "`" + `after` + "`" + ` to resume after it."
+  eventId: ID!
+  "What happened, e.g. comment.posted, comment_reply.posted, comment.resolved or comment.deleted."
+  action: String!
+  "When it happened."
+  occurredAt: Time!
+  "The space."
+  space: Space!
+  "The change request the comment belongs to; null for a comment on the space's own content."
+  changeRequest: ChangeRequest
+  "The comment's id (it is gone when action is comment.deleted)."
+  commentId: ID!
+  "The comment, as it is now; null once deleted."
+  comment: Comment
+  "The reply's id, for actions on a reply; null otherwise."
+  replyId: ID
+  "The reply, as it is now; null for actions on the comment itself, or once deleted."
+  reply: CommentReply
+}
+`, BuiltIn: false},
 	{Name: "../../schema/team.graphql", Input: `# Teams of an organization (REST area ` + "`" + `access` + "`" + `).
 
 "A group of members of an organization that content can be shared with."
@@ -10300,6 +10624,22 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
 }
 
+func (ec *executionContext) childFields_ChangeRequestActivity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "eventId":
+		return ec.fieldContext_ChangeRequestActivity_eventId(ctx, field)
+	case "action":
+		return ec.fieldContext_ChangeRequestActivity_action(ctx, field)
+	case "occurredAt":
+		return ec.fieldContext_ChangeRequestActivity_occurredAt(ctx, field)
+	case "space":
+		return ec.fieldContext_ChangeRequestActivity_space(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_ChangeRequestActivity_changeRequest(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestActivity", field.Name)
+}
+
 func (ec *executionContext) childFields_ChangeRequestConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "edges":
@@ -10438,6 +10778,30 @@ func (ec *executionContext) childFields_Comment(ctx context.Context, field graph
 		return ec.fieldContext_Comment_permissions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Comment", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentActivity(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "eventId":
+		return ec.fieldContext_CommentActivity_eventId(ctx, field)
+	case "action":
+		return ec.fieldContext_CommentActivity_action(ctx, field)
+	case "occurredAt":
+		return ec.fieldContext_CommentActivity_occurredAt(ctx, field)
+	case "space":
+		return ec.fieldContext_CommentActivity_space(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_CommentActivity_changeRequest(ctx, field)
+	case "commentId":
+		return ec.fieldContext_CommentActivity_commentId(ctx, field)
+	case "comment":
+		return ec.fieldContext_CommentActivity_comment(ctx, field)
+	case "replyId":
+		return ec.fieldContext_CommentActivity_replyId(ctx, field)
+	case "reply":
+		return ec.fieldContext_CommentActivity_reply(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentActivity", field.Name)
 }
 
 func (ec *executionContext) childFields_CommentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11782,6 +12146,22 @@ func (ec *executionContext) childFields_SpaceConnection(ctx context.Context, fie
 		return ec.fieldContext_SpaceConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SpaceContentUpdate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "eventId":
+		return ec.fieldContext_SpaceContentUpdate_eventId(ctx, field)
+	case "action":
+		return ec.fieldContext_SpaceContentUpdate_action(ctx, field)
+	case "occurredAt":
+		return ec.fieldContext_SpaceContentUpdate_occurredAt(ctx, field)
+	case "space":
+		return ec.fieldContext_SpaceContentUpdate_space(ctx, field)
+	case "revision":
+		return ec.fieldContext_SpaceContentUpdate_revision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SpaceContentUpdate", field.Name)
 }
 
 func (ec *executionContext) childFields_SpaceCustomFieldValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15670,6 +16050,118 @@ func (ec *executionContext) field_Space_search_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Subscription_changeRequestUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequestId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequestId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_commentPosted_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequestId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequestId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_organizationEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "actions",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["actions"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_spaceContentUpdated_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Team_teamMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17163,6 +17655,139 @@ func (ec *executionContext) fieldContext_ChangeRequest_pageBacklinks(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _ChangeRequestActivity_eventId(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestActivity_eventId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestActivity_eventId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestActivity", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ChangeRequestActivity_action(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestActivity_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestActivity_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestActivity", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequestActivity_occurredAt(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestActivity_occurredAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OccurredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestActivity_occurredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestActivity", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ChangeRequestActivity_space(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestActivity_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestActivity_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestActivity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestActivity_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestActivity_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestActivity_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestActivity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ChangeRequestConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18345,6 +18970,249 @@ func (ec *executionContext) fieldContext_Comment_permissions(_ context.Context, 
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_CommentPermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentActivity_eventId(ctx context.Context, field graphql.CollectedField, obj *model.CommentActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentActivity_eventId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentActivity_eventId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentActivity", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CommentActivity_action(ctx context.Context, field graphql.CollectedField, obj *model.CommentActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentActivity_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentActivity_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentActivity", field, false, false, "String")
+}
+
+func (ec *executionContext) _CommentActivity_occurredAt(ctx context.Context, field graphql.CollectedField, obj *model.CommentActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentActivity_occurredAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OccurredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentActivity_occurredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentActivity", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CommentActivity_space(ctx context.Context, field graphql.CollectedField, obj *model.CommentActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentActivity_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentActivity_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentActivity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentActivity_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.CommentActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentActivity_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentActivity_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentActivity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentActivity_commentId(ctx context.Context, field graphql.CollectedField, obj *model.CommentActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentActivity_commentId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CommentID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CommentActivity_commentId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentActivity", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CommentActivity_comment(ctx context.Context, field graphql.CollectedField, obj *model.CommentActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentActivity_comment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Comment, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Comment) graphql.Marshaler {
+			return ec.marshalOComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐComment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentActivity_comment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentActivity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Comment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CommentActivity_replyId(ctx context.Context, field graphql.CollectedField, obj *model.CommentActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentActivity_replyId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReplyID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentActivity_replyId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentActivity", field, false, false, "ID")
+}
+
+func (ec *executionContext) _CommentActivity_reply(ctx context.Context, field graphql.CollectedField, obj *model.CommentActivity) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentActivity_reply(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reply, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CommentReply) graphql.Marshaler {
+			return ec.marshalOCommentReply2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCommentReply(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentActivity_reply(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CommentActivity",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentReply(ctx, field)
 		},
 	}
 	return fc, nil
@@ -34238,6 +35106,139 @@ func (ec *executionContext) fieldContext_SpaceConnection_totalCount(_ context.Co
 	return graphql.NewScalarFieldContext("SpaceConnection", field, false, false, "Int")
 }
 
+func (ec *executionContext) _SpaceContentUpdate_eventId(ctx context.Context, field graphql.CollectedField, obj *model.SpaceContentUpdate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentUpdate_eventId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentUpdate_eventId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceContentUpdate", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SpaceContentUpdate_action(ctx context.Context, field graphql.CollectedField, obj *model.SpaceContentUpdate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentUpdate_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentUpdate_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceContentUpdate", field, false, false, "String")
+}
+
+func (ec *executionContext) _SpaceContentUpdate_occurredAt(ctx context.Context, field graphql.CollectedField, obj *model.SpaceContentUpdate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentUpdate_occurredAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OccurredAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentUpdate_occurredAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SpaceContentUpdate", field, false, false, "Time")
+}
+
+func (ec *executionContext) _SpaceContentUpdate_space(ctx context.Context, field graphql.CollectedField, obj *model.SpaceContentUpdate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentUpdate_space(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Space, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentUpdate_space(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SpaceContentUpdate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SpaceContentUpdate_revision(ctx context.Context, field graphql.CollectedField, obj *model.SpaceContentUpdate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SpaceContentUpdate_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Revision, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Revision) graphql.Marshaler {
+			return ec.marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevision(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SpaceContentUpdate_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SpaceContentUpdate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Revision(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SpaceCustomFieldValue_customField(ctx context.Context, field graphql.CollectedField, obj *model.SpaceCustomFieldValue) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34668,6 +35669,182 @@ func (ec *executionContext) _SpaceURLs_public(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_SpaceURLs_public(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpaceURLs", field, false, false, "String")
+}
+
+func (ec *executionContext) _Subscription_spaceContentUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_spaceContentUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().SpaceContentUpdated(ctx, fc.Args["spaceId"].(string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SpaceContentUpdate) graphql.Marshaler {
+			return ec.marshalNSpaceContentUpdate2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceContentUpdate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_spaceContentUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SpaceContentUpdate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_spaceContentUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_changeRequestUpdated(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_changeRequestUpdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().ChangeRequestUpdated(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestActivity) graphql.Marshaler {
+			return ec.marshalNChangeRequestActivity2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestActivity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_changeRequestUpdated(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestActivity(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_changeRequestUpdated_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_commentPosted(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_commentPosted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().CommentPosted(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(*string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CommentActivity) graphql.Marshaler {
+			return ec.marshalNCommentActivity2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentActivity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_commentPosted(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CommentActivity(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_commentPosted_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_organizationEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_organizationEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().OrganizationEvents(ctx, fc.Args["organizationId"].(string), fc.Args["actions"].([]string), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Event) graphql.Marshaler {
+			return ec.marshalNAuditEvent2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_organizationEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AuditEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_organizationEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Team_id(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
@@ -39886,6 +41063,59 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var changeRequestActivityImplementors = []string{"ChangeRequestActivity"}
+
+func (ec *executionContext) _ChangeRequestActivity(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestActivity) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestActivityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestActivity")
+		case "eventId":
+			out.Values[i] = ec._ChangeRequestActivity_eventId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "action":
+			out.Values[i] = ec._ChangeRequestActivity_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "occurredAt":
+			out.Values[i] = ec._ChangeRequestActivity_occurredAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._ChangeRequestActivity_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changeRequest":
+			out.Values[i] = ec._ChangeRequestActivity_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var changeRequestConnectionImplementors = []string{"ChangeRequestConnection"}
 
 func (ec *executionContext) _ChangeRequestConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestConnection) graphql.Marshaler {
@@ -40350,6 +41580,79 @@ func (ec *executionContext) _Comment(ctx context.Context, sel ast.SelectionSet, 
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Comment_permissions(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var commentActivityImplementors = []string{"CommentActivity"}
+
+func (ec *executionContext) _CommentActivity(ctx context.Context, sel ast.SelectionSet, obj *model.CommentActivity) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, commentActivityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CommentActivity")
+		case "eventId":
+			out.Values[i] = ec._CommentActivity_eventId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "action":
+			out.Values[i] = ec._CommentActivity_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "occurredAt":
+			out.Values[i] = ec._CommentActivity_occurredAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._CommentActivity_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changeRequest":
+			out.Values[i] = ec._CommentActivity_changeRequest(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "commentId":
+			out.Values[i] = ec._CommentActivity_commentId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "comment":
+			out.Values[i] = ec._CommentActivity_comment(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "replyId":
+			out.Values[i] = ec._CommentActivity_replyId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reply":
+			out.Values[i] = ec._CommentActivity_reply(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -45673,6 +46976,59 @@ func (ec *executionContext) _SpaceConnection(ctx context.Context, sel ast.Select
 	return out
 }
 
+var spaceContentUpdateImplementors = []string{"SpaceContentUpdate"}
+
+func (ec *executionContext) _SpaceContentUpdate(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceContentUpdate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, spaceContentUpdateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SpaceContentUpdate")
+		case "eventId":
+			out.Values[i] = ec._SpaceContentUpdate_eventId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "action":
+			out.Values[i] = ec._SpaceContentUpdate_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "occurredAt":
+			out.Values[i] = ec._SpaceContentUpdate_occurredAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "space":
+			out.Values[i] = ec._SpaceContentUpdate_space(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revision":
+			out.Values[i] = ec._SpaceContentUpdate_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var spaceCustomFieldValueImplementors = []string{"SpaceCustomFieldValue"}
 
 func (ec *executionContext) _SpaceCustomFieldValue(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceCustomFieldValue) graphql.Marshaler {
@@ -45873,6 +47229,32 @@ func (ec *executionContext) _SpaceURLs(ctx context.Context, sel ast.SelectionSet
 	}
 
 	return out
+}
+
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "spaceContentUpdated":
+		return ec._Subscription_spaceContentUpdated(ctx, fields[0])
+	case "changeRequestUpdated":
+		return ec._Subscription_changeRequestUpdated(ctx, fields[0])
+	case "commentPosted":
+		return ec._Subscription_commentPosted(ctx, fields[0])
+	case "organizationEvents":
+		return ec._Subscription_organizationEvents(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
 }
 
 var teamImplementors = []string{"Team", "Node"}
@@ -47025,6 +48407,14 @@ func (ec *executionContext) marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfoli
 	return ec._ChangeRequest(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNChangeRequestActivity2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestActivity(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestActivity) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestActivity!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestActivity(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -47141,6 +48531,14 @@ func (ec *executionContext) marshalNComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋen
 		return graphql.Null
 	}
 	return ec._Comment(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCommentActivity2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentActivity(ctx context.Context, sel ast.SelectionSet, v *model.CommentActivity) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CommentActivity!")
+		return graphql.Null
+	}
+	return ec._CommentActivity(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNCommentEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCommentEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentEdge) graphql.Marshaler {
@@ -48780,6 +50178,14 @@ func (ec *executionContext) marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 		return graphql.Null
 	}
 	return ec._Space(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSpaceContentUpdate2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceContentUpdate(ctx context.Context, sel ast.SelectionSet, v *model.SpaceContentUpdate) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SpaceContentUpdate!")
+		return graphql.Null
+	}
+	return ec._SpaceContentUpdate(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSpaceCustomFieldValue2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSpaceCustomFieldValue(ctx context.Context, sel ast.SelectionSet, v *model.SpaceCustomFieldValue) graphql.Marshaler {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
@@ -333,6 +334,21 @@ func newLoader[V any](b batching, fetch func(context.Context, []string) ([]V, er
 
 type ctxKey struct{}
 
+// Current holds the loaders of an operation that outlives a request's
+// reads (a subscription): each of its events is answered with the loaders
+// Set gives it, read afresh, so no event shows what an earlier one cached.
+type Current struct{ ctx atomic.Value }
+
+// WithCurrent gives ctx loaders that Set replaces; they start as ctx's.
+func WithCurrent(ctx context.Context) (context.Context, *Current) {
+	c := &Current{}
+	c.ctx.Store(ctx)
+	return context.WithValue(ctx, ctxKey{}, c), c
+}
+
+// Set makes the loaders of from (a context with loaders) the current ones.
+func (c *Current) Set(from context.Context) { c.ctx.Store(from) }
+
 // For returns the request's loaders.
 func For(ctx context.Context) *Loaders {
 	switch l := ctx.Value(ctxKey{}).(type) {
@@ -340,6 +356,8 @@ func For(ctx context.Context) *Loaders {
 		return l
 	case *pending:
 		return l.get()
+	case *Current:
+		return For(l.ctx.Load().(context.Context))
 	}
 	panic("loader: no loaders in context (Middleware not mounted)")
 }

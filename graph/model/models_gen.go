@@ -63,6 +63,20 @@ type AuditEventURLs struct {
 	Location string `json:"location"`
 }
 
+// A change request changed.
+type ChangeRequestActivity struct {
+	// The event's id: pass it as `after` to resume after it.
+	EventID string `json:"eventId"`
+	// What happened: change_request.created, change_request.updated, change_request.content_updated, change_request.updated_from_main or change_request.merged.
+	Action string `json:"action"`
+	// When it happened.
+	OccurredAt time.Time `json:"occurredAt"`
+	// The space.
+	Space *ent.Space `json:"space"`
+	// The change request, as it is now.
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
+}
+
 // A page of ChangeRequest items (Relay connection).
 type ChangeRequestConnection struct {
 	// The items of this page, in the list's order, each with its cursor.
@@ -105,6 +119,28 @@ type CollectionEdge struct {
 	Cursor string `json:"cursor"`
 	// The collection.
 	Node *ent.Collection `json:"node"`
+}
+
+// A comment or a reply changed.
+type CommentActivity struct {
+	// The event's id: pass it as `after` to resume after it.
+	EventID string `json:"eventId"`
+	// What happened, e.g. comment.posted, comment_reply.posted, comment.resolved or comment.deleted.
+	Action string `json:"action"`
+	// When it happened.
+	OccurredAt time.Time `json:"occurredAt"`
+	// The space.
+	Space *ent.Space `json:"space"`
+	// The change request the comment belongs to; null for a comment on the space's own content.
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest,omitempty"`
+	// The comment's id (it is gone when action is comment.deleted).
+	CommentID string `json:"commentId"`
+	// The comment, as it is now; null once deleted.
+	Comment *ent.Comment `json:"comment,omitempty"`
+	// The reply's id, for actions on a reply; null otherwise.
+	ReplyID *string `json:"replyId,omitempty"`
+	// The reply, as it is now; null for actions on the comment itself, or once deleted.
+	Reply *ent.CommentReply `json:"reply,omitempty"`
 }
 
 // A page of Comment items (Relay connection).
@@ -718,12 +754,36 @@ type SpaceConnection struct {
 	TotalCount int `json:"totalCount"`
 }
 
+// A space's content moved to a new revision.
+type SpaceContentUpdate struct {
+	// The event's id: pass it as `after` to resume after it.
+	EventID string `json:"eventId"`
+	// The action that moved the content, e.g. change_request.merged or space.content_updated.
+	Action string `json:"action"`
+	// When it happened.
+	OccurredAt time.Time `json:"occurredAt"`
+	// The space, as it is now.
+	Space *ent.Space `json:"space"`
+	// The revision the content moved to.
+	Revision *Revision `json:"revision"`
+}
+
 // One Space of a SpaceConnection page, with its cursor.
 type SpaceEdge struct {
 	// Opaque position of this item: pass it as `after` to list the items that follow it.
 	Cursor string `json:"cursor"`
 	// The space.
 	Node *ent.Space `json:"node"`
+}
+
+// Live streams of what changes. Each message carries the event's id (the
+// payload's eventId, and extensions.eventId; the SSE message's id): a client
+// that reconnects passes the last one as `after` (or, over SSE, as the
+// Last-Event-ID header) and first receives what it missed, within the audit
+// retention. Delivery is at least once: de-duplicate by eventId. Access is
+// checked when a subscription starts and again before every event; a caller
+// who loses access receives an error and the subscription ends.
+type Subscription struct {
 }
 
 // A page of Team items (Relay connection).

@@ -45,6 +45,8 @@ type App struct {
 	life        *lifecycle
 	// webhooks fans events out to webhooks while jobs run.
 	webhooks *graph.WebhookDispatcher
+	// Hub hands events to this instance's GraphQL subscriptions.
+	Hub *graph.Hub
 }
 
 // siteHosts reads FOLIO_SITE_HOSTS, refusing the base URL's own host: it
@@ -99,14 +101,15 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	res.OpenAPILimits.FetchTime = cfg.OpenAPIFetchTimeout
 	res.Jobs = a.jobRunner(d, logger)
 	res.WebhookSettings = graph.WebhookSettings{Timeout: cfg.WebhookTimeout, DisableAfter: cfg.WebhookDisableAfter}
-	// The webhook dispatcher learns of this instance's commits; another
-	// notifier already set (subscriptions) keeps being told.
+	res.SubscriptionSettings = graph.SubscriptionSettings{PerConnection: cfg.SubscriptionsPerConnection,
+		EventTimeout: cfg.RequestTimeout, Heartbeat: cfg.SubscriptionHeartbeat, Idle: cfg.SubscriptionIdle, MaxLifetime: cfg.SubscriptionMaxLifetime}
+	// The subscription hub and the webhook dispatcher learn of this
+	// instance's commits at once, and of other instances' through the
+	// database (lifecycle.go: startJobs).
+	a.Hub = graph.NewHub(d.Client, cfg.JobPoll, cfg.SubscriptionsPerInstance, slog.New(WithRequestID(logger.Handler())))
+	res.Hub = a.Hub
 	a.webhooks = graph.NewWebhookDispatcher(res, cfg.JobPoll, slog.New(WithRequestID(logger.Handler())))
-	if res.Events != nil {
-		res.Events = graph.Notifiers{res.Events, a.webhooks}
-	} else {
-		res.Events = a.webhooks
-	}
+	res.Events = graph.Notifiers{a.Hub, a.webhooks}
 	a.Handler = a.routes(a.middleware(slog.New(WithRequestID(logger.Handler())), origins))
 	return a, nil
 }
@@ -151,7 +154,7 @@ func (a *App) routes(middleware []func(http.Handler) http.Handler) http.Handler 
 	r.Get(graphQLPath, func(w http.ResponseWriter, req *http.Request) {
 		// A GET with neither a query nor extensions (a persisted query
 		// names its hash there) is a person opening the explorer.
-		if q := req.URL.Query(); q.Get("query") == "" && q.Get("extensions") == "" {
+		if q := req.URL.Query(); q.Get("query") == "" && q.Get("extensions") == "" && !graph.IsWebSocket(req) {
 			explorer.Page(w, req)
 			return
 		}

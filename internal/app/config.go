@@ -87,6 +87,14 @@ type Config struct {
 	WebhookMaxAttempts  int
 	WebhookBackoff      time.Duration
 	WebhookDisableAfter time.Duration
+	// Subscriptions bound live GraphQL streams (graph.SubscriptionSettings):
+	// per WebSocket and per instance, the heartbeat, how long a WebSocket
+	// may stay without a subscription, and how long any stream may last.
+	SubscriptionsPerConnection int
+	SubscriptionsPerInstance   int
+	SubscriptionHeartbeat      time.Duration
+	SubscriptionIdle           time.Duration
+	SubscriptionMaxLifetime    time.Duration
 	// CORSOrigins are the origins (scheme://host[:port], comma-separated)
 	// whose pages may call /graphql and /v1 with a bearer token; empty:
 	// none (ParseOrigins reads it).
@@ -226,6 +234,21 @@ var Settings = []Setting{
 	{Env: "FOLIO_WEBHOOK_DISABLE_AFTER", Flag: "webhook-disable-after", Kind: Duration, Default: "24h",
 		Meaning: "a webhook whose endpoint has failed for this long without a success is disabled (webhook.disabled)",
 		field:   func(c *Config) any { return &c.WebhookDisableAfter }},
+	{Env: "FOLIO_SUBSCRIPTIONS_PER_CONNECTION", Flag: "subscriptions-per-connection", Kind: Number, Default: "20",
+		Meaning: "GraphQL subscriptions one WebSocket may carry at once",
+		field:   func(c *Config) any { return &c.SubscriptionsPerConnection }},
+	{Env: "FOLIO_SUBSCRIPTIONS_PER_INSTANCE", Flag: "subscriptions-per-instance", Kind: Number, Default: "10000",
+		Meaning: "GraphQL subscriptions one server instance serves at once; more are refused (503) until some end",
+		field:   func(c *Config) any { return &c.SubscriptionsPerInstance }},
+	{Env: "FOLIO_SUBSCRIPTION_HEARTBEAT", Flag: "subscription-heartbeat", Kind: Duration, Default: "15s",
+		Meaning: "how often a subscription stream is pinged (WebSocket ping, SSE comment); a WebSocket that misses two pongs is closed",
+		field:   func(c *Config) any { return &c.SubscriptionHeartbeat }},
+	{Env: "FOLIO_SUBSCRIPTION_IDLE", Flag: "subscription-idle", Kind: Duration, Default: "1m",
+		Meaning: "a WebSocket that carries no subscription for this long is closed",
+		field:   func(c *Config) any { return &c.SubscriptionIdle }},
+	{Env: "FOLIO_SUBSCRIPTION_MAX_LIFETIME", Flag: "subscription-max-lifetime", Kind: Duration, Default: "1h",
+		Meaning: "a subscription stream (WebSocket or SSE) is ended this long after it began; clients reconnect and resume after their last event id",
+		field:   func(c *Config) any { return &c.SubscriptionMaxLifetime }},
 	{Env: "FOLIO_CORS_ORIGINS", Flag: "cors-origins", Kind: Origins,
 		Meaning: "origins whose pages may call /graphql and /v1 with a bearer token (https://app.example.com,http://localhost:5173: exact, no path); empty for none (no cross-origin access)",
 		field:   func(c *Config) any { return &c.CORSOrigins }},

@@ -26,8 +26,8 @@ import (
 // without holding answers in memory: one already under way when the
 // deadline passes cannot be taken back and is cut short instead.
 //
-// A stream (a GraphQL answer in parts: multipart @defer, later
-// subscriptions; graph.IsStream) has no deadline as a whole: each part's
+// A stream (a GraphQL answer in parts: multipart @defer, a subscription
+// over SSE; graph.IsStream, graph.IsEventStream) has no deadline as a whole: each part's
 // work keeps RequestTimeout, counted from the part before (every Flush
 // starts it again), and each Flush moves the connection's write deadline
 // (the http.Server's WriteTimeout, set once per request) as far ahead.
@@ -37,6 +37,15 @@ func (a *App) deadline(next http.Handler) http.Handler {
 		var parts *partDeadline
 		switch timeout := a.Config.RequestTimeout; {
 		case timeout <= 0: // a Config not from Defaults: no deadline
+		case r.URL.Path == graphQLPath && graph.IsWebSocket(r):
+			// A subscription's WebSocket: no deadline once upgraded
+			// (Hijack), each event's work has its own
+			// (graph.SubscriptionSettings) and the stream its lifetime.
+		case r.URL.Path == graphQLPath && graph.IsEventStream(r):
+			// A subscription over SSE: heartbeats keep it flushing while
+			// no event comes.
+			parts = newPartDeadline(ctx, timeout+a.Config.SubscriptionHeartbeat)
+			ctx, cancel = parts.ctx, parts.stop
 		case r.URL.Path == graphQLPath && graph.IsStream(r):
 			parts = newPartDeadline(ctx, timeout)
 			ctx, cancel = parts.ctx, parts.stop
@@ -123,10 +132,15 @@ func (d *deadlineWriter) Flush() {
 }
 
 // Hijack hands the connection over (a WebSocket): what happens on it is
-// the hijacker's, deadlines included.
+// the hijacker's, deadlines included; the server's read and write
+// deadlines of the upgrade request are lifted.
 func (d *deadlineWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	d.begun = true
-	return http.NewResponseController(d.ResponseWriter).Hijack()
+	conn, rw, err := http.NewResponseController(d.ResponseWriter).Hijack()
+	if err == nil {
+		_ = conn.SetDeadline(time.Time{})
+	}
+	return conn, rw, err
 }
 
 // writeGrace is how long past the request deadline writing an answer may

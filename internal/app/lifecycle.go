@@ -207,6 +207,19 @@ func (a *App) startJobs() {
 		defer a.life.jobs.Done()
 		a.Resolver.Jobs.Run(a.life.stopJobs, a.life.cut)
 	}()
+	if a.Hub != nil {
+		// At the drain every subscription ends (its clients reconnect
+		// to another instance and resume).
+		notified, err := a.DB.ListenEvents(a.life.cut)
+		if err != nil {
+			slog.Error("subscriptions: listening for events failed; polling instead", "err", err)
+		}
+		a.life.jobs.Add(1)
+		go func() {
+			defer a.life.jobs.Done()
+			a.Hub.Run(a.life.stopJobs, db.Uncounted(a.life.cut), notified)
+		}()
+	}
 	if a.webhooks != nil {
 		a.life.jobs.Add(1)
 		go func() {

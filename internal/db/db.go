@@ -34,6 +34,7 @@ type DB struct {
 	Dialect string
 	Counter *Counter
 	path    string // the SQLite file ("" on PostgreSQL), naming its local locks
+	dsn     string // the PostgreSQL connection string ("" on SQLite), for ListenEvents
 }
 
 // IsPostgres tells whether a DATABASE_URL names a PostgreSQL server.
@@ -47,11 +48,12 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 	var (
 		raw     *sql.DB
 		dialect string
+		dsn     string
 		err     error
 	)
 	switch {
 	case IsPostgres(databaseURL):
-		raw, err = openPostgres(databaseURL)
+		raw, dsn, err = openPostgres(databaseURL)
 		dialect = dialectPostgres
 	case databaseURL == "" || strings.HasPrefix(databaseURL, "sqlite:") || strings.HasPrefix(databaseURL, "file:"):
 		raw, err = openSQLite(databaseURL, dataDir)
@@ -72,7 +74,7 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 	drv := &countingDriver{Driver: entsql.OpenDB(dialect, raw), counter: counter}
 	client := ent.NewClient(ent.Driver(drv))
 	client.Use(events.Guard)
-	d := &DB{Client: client, SQL: raw, Dialect: dialect, Counter: counter, path: SQLitePath(databaseURL, dataDir)}
+	d := &DB{Client: client, SQL: raw, Dialect: dialect, Counter: counter, path: SQLitePath(databaseURL, dataDir), dsn: dsn}
 	// Instances starting together on one database migrate one at a time:
 	// the second finds the schema made and changes nothing.
 	err = d.Exclusive(ctx, "migrate", func() error {
@@ -112,10 +114,10 @@ const (
 	dialectSQLite   = dialect.SQLite
 )
 
-func openPostgres(databaseURL string) (*sql.DB, error) {
+func openPostgres(databaseURL string) (*sql.DB, string, error) {
 	u, err := url.Parse(databaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("DATABASE_URL: %w", err)
+		return nil, "", fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	// lib/pq defaults to sslmode=require and waits forever on a dead host:
 	// make both explicit unless the operator chose.
@@ -135,13 +137,13 @@ func openPostgres(databaseURL string) (*sql.DB, error) {
 	case "off":
 		cache = false
 	default:
-		return nil, fmt.Errorf("DATABASE_URL: statement_cache must be on or off, not %q", v)
+		return nil, "", fmt.Errorf("DATABASE_URL: statement_cache must be on or off, not %q", v)
 	}
 	q.Del("statement_cache")
 	u.RawQuery = q.Encode()
 	connector, err := pq.NewConnector(u.String())
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var raw *sql.DB
 	if cache {
@@ -152,7 +154,7 @@ func openPostgres(databaseURL string) (*sql.DB, error) {
 	raw.SetMaxOpenConns(20)
 	raw.SetMaxIdleConns(20)
 	raw.SetConnMaxLifetime(30 * time.Minute)
-	return raw, nil
+	return raw, u.String(), nil
 }
 
 // SQLitePath is the file of the SQLite database Open uses for databaseURL
