@@ -70,9 +70,9 @@ type answer struct {
 	// own, counted from zero.
 	perEvent bool
 	passed   atomic.Int64 // the count that first passed max
-	stopped atomic.Bool  // the operation stopped: no field starts
-	once    sync.Once
-	cancel  context.CancelCauseFunc
+	stopped  atomic.Bool  // the operation stopped: no field starts
+	once     sync.Once
+	cancel   context.CancelCauseFunc
 }
 
 // answerStat keeps an operation's answer in its Stats.

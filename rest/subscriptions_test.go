@@ -22,9 +22,9 @@ type streamMsg struct {
 	Type    string // next, error, complete
 	ID      string // SSE: the message id
 	Payload struct {
-		Data       map[string]any       `json:"data"`
+		Data       map[string]any         `json:"data"`
 		Errors     []testkit.GraphQLError `json:"errors"`
-		Extensions map[string]any       `json:"extensions"`
+		Extensions map[string]any         `json:"extensions"`
 	}
 }
 
