@@ -66,6 +66,10 @@ var listFieldCaps = map[string]int64{
 	"PublishedPage.outline":   MaxOutlineHeadings,
 	// The action catalog (internal/events), fixed at build time.
 	"Organization.auditEventActions": int64(len(events.Actions())),
+	// Unbounded: a delivery keeps every attempt of every sequence
+	// (FOLIO_WEBHOOK_MAX_ATTEMPTS each, one sequence more per redelivery);
+	// the paging maximum.
+	"WebhookDelivery.attempts": paging.MaxLimit,
 }
 
 // pageTreeRoots and pageTreeLevels are the fields of a revision's page

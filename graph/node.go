@@ -33,6 +33,8 @@ import (
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/ent/webhook"
+	"github.com/folio/folio/ent/webhookdelivery"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
@@ -124,6 +126,12 @@ var nodeTypes = []nodeType{
 	// changes, which no audit log shows).
 	{"AuditEvent", event.Table, event.FieldOrganizationID, func(r *Resolver, ctx context.Context, id, org string) (model.Node, error) {
 		return r.OrganizationAuditEvent(ctx, org, id)
+	}},
+	{"Webhook", webhook.Table, webhook.FieldOrganizationID, func(r *Resolver, ctx context.Context, id, org string) (model.Node, error) {
+		return r.WebhookByID(ctx, org, id)
+	}},
+	{"WebhookDelivery", webhookdelivery.Table, webhookdelivery.FieldOrganizationID, func(r *Resolver, ctx context.Context, id, org string) (model.Node, error) {
+		return r.WebhookDeliveryByID(ctx, org, id)
 	}},
 	{"SiteShareLink", sitesharelink.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
 		_, l, err := r.manageableShareLink(ctx, "", "", id)

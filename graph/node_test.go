@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -42,6 +43,14 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 	// event by id: no own query).
 	audit := s.MustGraphQL(t, alice.Token, `query($org: ID!, $cr: String) { organization(id: $org) { auditEvents(first: 1, target: $cr) { edges { node { id } } } } }`,
 		map[string]any{"org": acme, "cr": cr})["organization"].(map[string]any)["auditEvents"].(map[string]any)["edges"].([]any)[0].(map[string]any)["node"].(map[string]any)["id"].(string)
+	// A public address, so the servers' refusal of private ones does not
+	// apply; these servers run no dispatcher, so nothing is sent.
+	hook := dig(s.MustGraphQL(t, alice.Token, `mutation($org: ID!) { createWebhook(organizationId: $org, input: {url: "https://93.184.215.14/hook", events: ["*"]}) { webhook { id } } }`, org),
+		"createWebhook", "webhook", "id").(string)
+	// Deliveries come from the dispatcher, which these servers do not run:
+	// one is written as the dispatcher would.
+	delivery := s.Client().WebhookDelivery.Create().SetWebhookID(hook).SetOrganizationID(acme).SetEventID("event-of-the-fixture").
+		SetAction("webhook.created").SaveX(testkit.Fixture(context.Background())).ID
 	site := create(`mutation($org: ID!) { createSite(organization: $org, input: {title: "Docs"}) { id } }`, org, "createSite")
 	section := create(`mutation($site: ID!, $s: ID!) { addSiteSection(site: $site, space: $s) { id } }`, map[string]any{"site": site, "s": space}, "addSiteSection")
 	group := create(`mutation($site: ID!) { addSiteSectionGroup(site: $site, title: "All") { id } }`, map[string]any{"site": site}, "addSiteSectionGroup")
@@ -66,6 +75,8 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 		{"Comment", cm, `query($s: ID!, $id: ID!) { space(id: $s) { comment(id: $id) { id } } }`, map[string]any{"s": space, "id": cm}},
 		{"CommentReply", reply, "", nil},
 		{"AuditEvent", audit, "", nil},
+		{"Webhook", hook, `query($org: ID!, $id: ID!) { webhook(organizationId: $org, id: $id) { id } }`, map[string]any{"org": acme, "id": hook}},
+		{"WebhookDelivery", delivery, "", nil},
 	}
 }
 
@@ -86,7 +97,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "AuditEvent ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User"
+	got := "AuditEvent ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User Webhook WebhookDelivery"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures or compositeFixtures)", want, got)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/webhook"
 	"github.com/folio/folio/ent/webhookdelivery"
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/clock"
@@ -266,6 +267,34 @@ func (r *Resolver) RedeliverWebhookDelivery(ctx context.Context, orgID, id, deli
 		r.Jobs.Wake()
 	}
 	return d, nil
+}
+
+// WebhookDeliveryByID reads delivery id of organization orgID, whatever its
+// webhook (node(id:) knows only the organization). Admins only, as the
+// deliveries list.
+func (r *Resolver) WebhookDeliveryByID(ctx context.Context, orgID, id string) (*ent.WebhookDelivery, error) {
+	if _, err := adminOrganization(ctx, orgID); err != nil {
+		return nil, err
+	}
+	d, err := r.Client.WebhookDelivery.Query().Where(webhookdelivery.ID(id), webhookdelivery.OrganizationID(orgID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("delivery %s not found", id)
+	}
+	return d, err
+}
+
+// DeliveryWebhook is the webhook of delivery d, under the same admin
+// check as d (a loader: one statement for a page of deliveries).
+func (r *Resolver) DeliveryWebhook(ctx context.Context, d *ent.WebhookDelivery) (*ent.Webhook, error) {
+	if _, err := adminOrganization(ctx, d.OrganizationID); err != nil {
+		return nil, err
+	}
+	return loader.For(ctx).WebhookByID.Load(ctx, d.WebhookID)()
+}
+
+// WebhookLocation is the API URL of a webhook.
+func (r *Resolver) WebhookLocation(w *ent.Webhook) string {
+	return r.BaseURL + "/v1/orgs/" + w.OrganizationID + "/webhooks/" + w.ID
 }
 
 // enqueueDelivery queues the job of d's current attempt sequence in tx.

@@ -58,7 +58,7 @@ func (a *API) createWebhook(w http.ResponseWriter, r *http.Request) error {
 	out := presentWebhook(hook)
 	// The one answer that shows the secret.
 	out.Secret = secret
-	w.Header().Set("Location", a.res.BaseURL+"/v1/orgs/"+hook.OrganizationID+"/webhooks/"+hook.ID)
+	w.Header().Set("Location", a.res.WebhookLocation(hook))
 	return writeJSON(w, http.StatusCreated, out)
 }
 

@@ -25,6 +25,7 @@ import (
 	"github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/ent/webhookdelivery"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/events"
@@ -72,6 +73,8 @@ type ResolverRoot interface {
 	TeamMember() TeamMemberResolver
 	TranslationSettings() TranslationSettingsResolver
 	Viewer() ViewerResolver
+	Webhook() WebhookResolver
+	WebhookDelivery() WebhookDeliveryResolver
 }
 
 type DirectiveRoot struct {
@@ -309,6 +312,11 @@ type ComplexityRoot struct {
 		User       func(childComplexity int) int
 	}
 
+	CreateWebhookResult struct {
+		Secret  func(childComplexity int) int
+		Webhook func(childComplexity int) int
+	}
+
 	CustomField struct {
 		CreatedAt   func(childComplexity int) int
 		Description func(childComplexity int) int
@@ -487,6 +495,7 @@ type ComplexityRoot struct {
 		CreateSpace                  func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
 		CreateTeam                   func(childComplexity int, organizationID string, title string, members []string) int
 		CreateTranslation            func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
+		CreateWebhook                func(childComplexity int, organizationID string, input model.CreateWebhookInput) int
 		DeleteCollection             func(childComplexity int, id string) int
 		DeleteComment                func(childComplexity int, spaceID string, changeRequestID *string, commentID string) int
 		DeleteCommentReply           func(childComplexity int, spaceID string, changeRequestID *string, commentID string, replyID string) int
@@ -502,6 +511,7 @@ type ComplexityRoot struct {
 		DeleteSpace                  func(childComplexity int, id string) int
 		DeleteTeam                   func(childComplexity int, organizationID string, teamID string) int
 		DeleteTranslation            func(childComplexity int, organizationID string, id string) int
+		DeleteWebhook                func(childComplexity int, organizationID string, id string) int
 		DuplicateSpace               func(childComplexity int, id string) int
 		ImportContent                func(childComplexity int, spaceID string, changeRequestID *string, url string, source string) int
 		JoinOrganizationWithInvite   func(childComplexity int, organizationID string, id string) int
@@ -516,6 +526,7 @@ type ComplexityRoot struct {
 		PostCommentReply             func(childComplexity int, spaceID string, changeRequestID *string, commentID string, markdown string) int
 		PublishSite                  func(childComplexity int, id string) int
 		PutOpenAPISpec               func(childComplexity int, organizationID string, slug string, source model.OpenAPISpecSourceInput) int
+		RedeliverWebhookDelivery     func(childComplexity int, organizationID string, webhookID string, id string) int
 		RegenerateSitePublishingAuth func(childComplexity int, site string) int
 		RemoveMember                 func(childComplexity int, organizationID string, userID string) int
 		RemoveSectionFromGroup       func(childComplexity int, group string, section string) int
@@ -551,6 +562,7 @@ type ComplexityRoot struct {
 		UpdateTeam                   func(childComplexity int, organizationID string, teamID string, title string) int
 		UpdateTeamMembers            func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
 		UpdateTranslation            func(childComplexity int, organizationID string, id string, input model.UpdateTranslationInput) int
+		UpdateWebhook                func(childComplexity int, organizationID string, id string, input model.UpdateWebhookInput) int
 	}
 
 	OpenAPISpec struct {
@@ -663,6 +675,7 @@ type ComplexityRoot struct {
 		UpdatedAt             func(childComplexity int) int
 		Urls                  func(childComplexity int) int
 		UseCase               func(childComplexity int) int
+		Webhooks              func(childComplexity int, first *int, after *string, last *int, before *string) int
 	}
 
 	OrganizationConnection struct {
@@ -771,6 +784,7 @@ type ComplexityRoot struct {
 		Translation            func(childComplexity int, organizationID string, id string) int
 		User                   func(childComplexity int, id string) int
 		Viewer                 func(childComplexity int) int
+		Webhook                func(childComplexity int, organizationID string, id string) int
 	}
 
 	Revision struct {
@@ -1154,6 +1168,70 @@ type ComplexityRoot struct {
 		OrganizationsConnection func(childComplexity int, first *int, after *string, order *model.Order) int
 		User                    func(childComplexity int) int
 	}
+
+	Webhook struct {
+		Active       func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		Deliveries   func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Description  func(childComplexity int) int
+		DisabledAt   func(childComplexity int) int
+		Events       func(childComplexity int) int
+		FailingSince func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Organization func(childComplexity int) int
+		URL          func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+		Urls         func(childComplexity int) int
+	}
+
+	WebhookConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	WebhookDelivery struct {
+		Action         func(childComplexity int) int
+		Attempts       func(childComplexity int) int
+		CreatedAt      func(childComplexity int) int
+		EventID        func(childComplexity int) int
+		ID             func(childComplexity int) int
+		LastError      func(childComplexity int) int
+		LastStatusCode func(childComplexity int) int
+		NextAttemptAt  func(childComplexity int) int
+		Sequence       func(childComplexity int) int
+		State          func(childComplexity int) int
+		UpdatedAt      func(childComplexity int) int
+		Webhook        func(childComplexity int) int
+	}
+
+	WebhookDeliveryAttempt struct {
+		At         func(childComplexity int) int
+		DurationMs func(childComplexity int) int
+		Error      func(childComplexity int) int
+		Sequence   func(childComplexity int) int
+		StatusCode func(childComplexity int) int
+	}
+
+	WebhookDeliveryConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	WebhookDeliveryEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	WebhookEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	WebhookURLs struct {
+		Location func(childComplexity int) int
+	}
 }
 
 // endregion ***************************** api!.gotpl *****************************
@@ -1322,6 +1400,10 @@ type MutationResolver interface {
 	CreateTranslation(ctx context.Context, organizationID string, input model.CreateTranslationInput) (*ent.TranslationSettings, error)
 	UpdateTranslation(ctx context.Context, organizationID string, id string, input model.UpdateTranslationInput) (*ent.TranslationSettings, error)
 	DeleteTranslation(ctx context.Context, organizationID string, id string) (*bool, error)
+	CreateWebhook(ctx context.Context, organizationID string, input model.CreateWebhookInput) (*model.CreateWebhookResult, error)
+	UpdateWebhook(ctx context.Context, organizationID string, id string, input model.UpdateWebhookInput) (*ent.Webhook, error)
+	DeleteWebhook(ctx context.Context, organizationID string, id string) (*bool, error)
+	RedeliverWebhookDelivery(ctx context.Context, organizationID string, webhookID string, id string) (*ent.WebhookDelivery, error)
 }
 type OpenAPISpecResolver interface {
 	LastVersion(ctx context.Context, obj *ent.OpenAPISpec) (*ent.OpenAPISpecVersion, error)
@@ -1356,6 +1438,7 @@ type OrganizationResolver interface {
 	Spaces(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.SpaceConnection, error)
 	Teams(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, owner *string, title *string) (*model.TeamConnection, error)
 	Translations(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.TranslationSettingsConnection, error)
+	Webhooks(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string) (*model.WebhookConnection, error)
 }
 type PageResolver interface {
 	Markdown(ctx context.Context, obj *model.Page) (string, error)
@@ -1391,6 +1474,7 @@ type QueryResolver interface {
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	MemberSpaces(ctx context.Context, organizationID string, userID string, first *int, after *string, order *model.Order) (*model.MemberSpaceConnection, error)
 	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
+	Webhook(ctx context.Context, organizationID string, id string) (*ent.Webhook, error)
 }
 type RevisionResolver interface {
 	Type(ctx context.Context, obj *model.Revision) (revision.Type, error)
@@ -1501,6 +1585,19 @@ type TranslationSettingsResolver interface {
 type ViewerResolver interface {
 	Organizations(ctx context.Context, obj *model.Viewer) ([]*ent.Organization, error)
 	OrganizationsConnection(ctx context.Context, obj *model.Viewer, first *int, after *string, order *model.Order) (*model.OrganizationConnection, error)
+}
+type WebhookResolver interface {
+	Deliveries(ctx context.Context, obj *ent.Webhook, first *int, after *string, last *int, before *string) (*model.WebhookDeliveryConnection, error)
+	Organization(ctx context.Context, obj *ent.Webhook) (*ent.Organization, error)
+	Urls(ctx context.Context, obj *ent.Webhook) (*model.WebhookURLs, error)
+}
+type WebhookDeliveryResolver interface {
+	Attempts(ctx context.Context, obj *ent.WebhookDelivery) ([]*model.WebhookDeliveryAttempt, error)
+
+	LastError(ctx context.Context, obj *ent.WebhookDelivery) (*string, error)
+	NextAttemptAt(ctx context.Context, obj *ent.WebhookDelivery) (*time.Time, error)
+
+	Webhook(ctx context.Context, obj *ent.WebhookDelivery) (*ent.Webhook, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -2464,6 +2561,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Contributor.User(childComplexity), true
 
+	case "CreateWebhookResult.secret":
+		if e.ComplexityRoot.CreateWebhookResult.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateWebhookResult.Secret(childComplexity), true
+	case "CreateWebhookResult.webhook":
+		if e.ComplexityRoot.CreateWebhookResult.Webhook == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateWebhookResult.Webhook(childComplexity), true
+
 	case "CustomField.createdAt":
 		if e.ComplexityRoot.CustomField.CreatedAt == nil {
 			break
@@ -3213,6 +3323,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateTranslation(childComplexity, args["organizationId"].(string), args["input"].(model.CreateTranslationInput)), true
+	case "Mutation.createWebhook":
+		if e.ComplexityRoot.Mutation.CreateWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateWebhook(childComplexity, args["organizationId"].(string), args["input"].(model.CreateWebhookInput)), true
 	case "Mutation.deleteCollection":
 		if e.ComplexityRoot.Mutation.DeleteCollection == nil {
 			break
@@ -3378,6 +3499,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteTranslation(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Mutation.deleteWebhook":
+		if e.ComplexityRoot.Mutation.DeleteWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["organizationId"].(string), args["id"].(string)), true
 	case "Mutation.duplicateSpace":
 		if e.ComplexityRoot.Mutation.DuplicateSpace == nil {
 			break
@@ -3532,6 +3664,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PutOpenAPISpec(childComplexity, args["organizationId"].(string), args["slug"].(string), args["source"].(model.OpenAPISpecSourceInput)), true
+	case "Mutation.redeliverWebhookDelivery":
+		if e.ComplexityRoot.Mutation.RedeliverWebhookDelivery == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_redeliverWebhookDelivery_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RedeliverWebhookDelivery(childComplexity, args["organizationId"].(string), args["webhookId"].(string), args["id"].(string)), true
 	case "Mutation.regenerateSitePublishingAuth":
 		if e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth == nil {
 			break
@@ -3917,6 +4060,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.UpdateTranslationInput)), true
+	case "Mutation.updateWebhook":
+		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateWebhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateWebhook(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.UpdateWebhookInput)), true
 
 	case "OpenAPISpec.createdAt":
 		if e.ComplexityRoot.OpenAPISpec.CreatedAt == nil {
@@ -4455,6 +4609,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.UseCase(childComplexity), true
+	case "Organization.webhooks":
+		if e.ComplexityRoot.Organization.Webhooks == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_webhooks_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Webhooks(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "OrganizationConnection.edges":
 		if e.ComplexityRoot.OrganizationConnection.Edges == nil {
@@ -4992,6 +5157,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
+	case "Query.webhook":
+		if e.ComplexityRoot.Query.Webhook == nil {
+			break
+		}
+
+		args, err := ec.field_Query_webhook_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Webhook(childComplexity, args["organizationId"].(string), args["id"].(string)), true
 
 	case "Revision.changes":
 		if e.ComplexityRoot.Revision.Changes == nil {
@@ -6584,6 +6760,259 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Viewer.User(childComplexity), true
 
+	case "Webhook.active":
+		if e.ComplexityRoot.Webhook.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Active(childComplexity), true
+	case "Webhook.createdAt":
+		if e.ComplexityRoot.Webhook.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.CreatedAt(childComplexity), true
+	case "Webhook.deliveries":
+		if e.ComplexityRoot.Webhook.Deliveries == nil {
+			break
+		}
+
+		args, err := ec.field_Webhook_deliveries_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Webhook.Deliveries(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+	case "Webhook.description":
+		if e.ComplexityRoot.Webhook.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Description(childComplexity), true
+	case "Webhook.disabledAt":
+		if e.ComplexityRoot.Webhook.DisabledAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.DisabledAt(childComplexity), true
+	case "Webhook.events":
+		if e.ComplexityRoot.Webhook.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Events(childComplexity), true
+	case "Webhook.failingSince":
+		if e.ComplexityRoot.Webhook.FailingSince == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.FailingSince(childComplexity), true
+	case "Webhook.id":
+		if e.ComplexityRoot.Webhook.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.ID(childComplexity), true
+	case "Webhook.organization":
+		if e.ComplexityRoot.Webhook.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Organization(childComplexity), true
+	case "Webhook.url":
+		if e.ComplexityRoot.Webhook.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.URL(childComplexity), true
+	case "Webhook.updatedAt":
+		if e.ComplexityRoot.Webhook.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.UpdatedAt(childComplexity), true
+	case "Webhook.urls":
+		if e.ComplexityRoot.Webhook.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Webhook.Urls(childComplexity), true
+
+	case "WebhookConnection.edges":
+		if e.ComplexityRoot.WebhookConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookConnection.Edges(childComplexity), true
+	case "WebhookConnection.pageInfo":
+		if e.ComplexityRoot.WebhookConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookConnection.PageInfo(childComplexity), true
+	case "WebhookConnection.totalCount":
+		if e.ComplexityRoot.WebhookConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookConnection.TotalCount(childComplexity), true
+
+	case "WebhookDelivery.action":
+		if e.ComplexityRoot.WebhookDelivery.Action == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Action(childComplexity), true
+	case "WebhookDelivery.attemptCount", "WebhookDelivery.attempts":
+		if e.ComplexityRoot.WebhookDelivery.Attempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Attempts(childComplexity), true
+	case "WebhookDelivery.createdAt":
+		if e.ComplexityRoot.WebhookDelivery.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.CreatedAt(childComplexity), true
+	case "WebhookDelivery.eventId":
+		if e.ComplexityRoot.WebhookDelivery.EventID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.EventID(childComplexity), true
+	case "WebhookDelivery.id":
+		if e.ComplexityRoot.WebhookDelivery.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.ID(childComplexity), true
+	case "WebhookDelivery.lastError":
+		if e.ComplexityRoot.WebhookDelivery.LastError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.LastError(childComplexity), true
+	case "WebhookDelivery.responseCode":
+		if e.ComplexityRoot.WebhookDelivery.LastStatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.LastStatusCode(childComplexity), true
+	case "WebhookDelivery.nextAttemptAt":
+		if e.ComplexityRoot.WebhookDelivery.NextAttemptAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.NextAttemptAt(childComplexity), true
+	case "WebhookDelivery.sequence":
+		if e.ComplexityRoot.WebhookDelivery.Sequence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Sequence(childComplexity), true
+	case "WebhookDelivery.status":
+		if e.ComplexityRoot.WebhookDelivery.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.State(childComplexity), true
+	case "WebhookDelivery.updatedAt":
+		if e.ComplexityRoot.WebhookDelivery.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.UpdatedAt(childComplexity), true
+	case "WebhookDelivery.webhook":
+		if e.ComplexityRoot.WebhookDelivery.Webhook == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDelivery.Webhook(childComplexity), true
+
+	case "WebhookDeliveryAttempt.at":
+		if e.ComplexityRoot.WebhookDeliveryAttempt.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryAttempt.At(childComplexity), true
+	case "WebhookDeliveryAttempt.durationMs":
+		if e.ComplexityRoot.WebhookDeliveryAttempt.DurationMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryAttempt.DurationMs(childComplexity), true
+	case "WebhookDeliveryAttempt.error":
+		if e.ComplexityRoot.WebhookDeliveryAttempt.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryAttempt.Error(childComplexity), true
+	case "WebhookDeliveryAttempt.sequence":
+		if e.ComplexityRoot.WebhookDeliveryAttempt.Sequence == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryAttempt.Sequence(childComplexity), true
+	case "WebhookDeliveryAttempt.statusCode":
+		if e.ComplexityRoot.WebhookDeliveryAttempt.StatusCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryAttempt.StatusCode(childComplexity), true
+
+	case "WebhookDeliveryConnection.edges":
+		if e.ComplexityRoot.WebhookDeliveryConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryConnection.Edges(childComplexity), true
+	case "WebhookDeliveryConnection.pageInfo":
+		if e.ComplexityRoot.WebhookDeliveryConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryConnection.PageInfo(childComplexity), true
+	case "WebhookDeliveryConnection.totalCount":
+		if e.ComplexityRoot.WebhookDeliveryConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryConnection.TotalCount(childComplexity), true
+
+	case "WebhookDeliveryEdge.cursor":
+		if e.ComplexityRoot.WebhookDeliveryEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryEdge.Cursor(childComplexity), true
+	case "WebhookDeliveryEdge.node":
+		if e.ComplexityRoot.WebhookDeliveryEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookDeliveryEdge.Node(childComplexity), true
+
+	case "WebhookEdge.cursor":
+		if e.ComplexityRoot.WebhookEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEdge.Cursor(childComplexity), true
+	case "WebhookEdge.node":
+		if e.ComplexityRoot.WebhookEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookEdge.Node(childComplexity), true
+
+	case "WebhookURLs.location":
+		if e.ComplexityRoot.WebhookURLs.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WebhookURLs.Location(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -6602,6 +7031,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateSiteInput", ec.unmarshalInputCreateSiteInput),
 			graphql.NewInputUnmarshaler("CreateSpaceInput", ec.unmarshalInputCreateSpaceInput),
 			graphql.NewInputUnmarshaler("CreateTranslationInput", ec.unmarshalInputCreateTranslationInput),
+			graphql.NewInputUnmarshaler("CreateWebhookInput", ec.unmarshalInputCreateWebhookInput),
 			graphql.NewInputUnmarshaler("CustomFieldValueInput", ec.unmarshalInputCustomFieldValueInput),
 			graphql.NewInputUnmarshaler("DefaultContentInput", ec.unmarshalInputDefaultContentInput),
 			graphql.NewInputUnmarshaler("FileUploadInput", ec.unmarshalInputFileUploadInput),
@@ -6627,6 +7057,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("UpdateSiteSpaceInput", ec.unmarshalInputUpdateSiteSpaceInput),
 			graphql.NewInputUnmarshaler("UpdateSpaceInput", ec.unmarshalInputUpdateSpaceInput),
 			graphql.NewInputUnmarshaler("UpdateTranslationInput", ec.unmarshalInputUpdateTranslationInput),
+			graphql.NewInputUnmarshaler("UpdateWebhookInput", ec.unmarshalInputUpdateWebhookInput),
 		)
 	}
 	first := true
@@ -10473,6 +10904,242 @@ enum TranslationLanguage {
   sl
 }
 `, BuiltIn: false},
+	{Name: "../../schema/webhook.graphql", Input: `# Signed webhooks of an organization (REST area ` + "`" + `webhook` + "`" + `, a REST extension:
+# /v1/orgs/{organizationId}/webhooks). The rules live in graph/webhooks.go,
+# the sending in graph/webhooks_dispatch.go; REST and GraphQL call the same
+# methods. Only organization admins see and manage webhooks.
+
+"""
+An HTTP(S) endpoint that receives the organization's events, signed the
+Standard Webhooks way with a secret shown once, when it is created
+(CreateWebhookResult.secret); no field shows it again.
+"""
+type Webhook implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "Where events are sent: an absolute http(s) URL, at most 2048 characters."
+  url: String!
+  "The action ids the webhook receives (see Organization.auditEventActions), or [\"*\"] for every action."
+  events: [String!]!
+  "A note for the admins, at most 500 characters (\"\" when none)."
+  description: String!
+  "Whether events are sent; false when turned off by an admin or disabled after failing (see disabledAt)."
+  active: Boolean!
+  "The first failed attempt since the last success; null while the endpoint answers."
+  failingSince: Time
+  "When the webhook was disabled for failing for FOLIO_WEBHOOK_DISABLE_AFTER; null unless so disabled. Setting active to true again clears it."
+  disabledAt: Time
+  "When it was created."
+  createdAt: Time!
+  "When it was last changed."
+  updatedAt: Time!
+  """
+  The events sent to the webhook, newest first. Page forward with
+  first/after or backward with last/before (not both).
+  """
+  deliveries(
+    "Page size counting from the newest: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page holds the older deliveries that follow it."
+    after: String
+    "Page size counting back from ` + "`" + `before` + "`" + ` (from the oldest without it): 1 to 1000 items."
+    last: Int
+    "An edge's cursor (usually pageInfo.startCursor): the page holds the newer deliveries that precede it."
+    before: String
+  ): WebhookDeliveryConnection
+  "The organization whose events the webhook receives."
+  organization: Organization!
+  "Where the webhook lives in the REST API."
+  urls: WebhookURLs!
+}
+
+"URLs of a webhook."
+type WebhookURLs {
+  "The webhook's URL in the REST API (/v1/orgs/{organizationId}/webhooks/{id})."
+  location: String!
+}
+
+"Where a webhook delivery stands."
+enum WebhookDeliveryStatus {
+  "An attempt is due (see nextAttemptAt)."
+  pending
+  "The endpoint took the event (answered 2xx)."
+  succeeded
+  "Every attempt of the sequence failed (FOLIO_WEBHOOK_MAX_ATTEMPTS); redeliver to try again."
+  dead
+}
+
+"The sending of one event to one webhook, with its attempts."
+type WebhookDelivery implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "The event's id: the webhook-id header of every attempt and redelivery (receivers deduplicate on it). Named eventId, not id: the delivery is the Node."
+  eventId: String!
+  "The event's action id, e.g. change_request.merged (REST: type)."
+  action: String!
+  "Where the delivery stands."
+  status: WebhookDeliveryStatus!
+  "The attempt sequence: 1, then one more per redelivery."
+  sequence: Int!
+  "Attempts made in the current sequence (REST: attemptCount)."
+  attemptCount: Int!
+  "Every attempt, of every sequence, oldest first."
+  attempts: [WebhookDeliveryAttempt!]!
+  "The HTTP status of the last answer; null when none came (unreachable, timed out) or before the first attempt."
+  responseCode: Int
+  "Why the last attempt failed; null when it did not."
+  lastError: String
+  "When the next attempt is due, while pending; null otherwise."
+  nextAttemptAt: Time
+  "When the event was fanned out to the webhook."
+  createdAt: Time!
+  "When the delivery last changed (an attempt, a redelivery)."
+  updatedAt: Time!
+  "The webhook the event was sent to."
+  webhook: Webhook!
+}
+
+"One attempt of a webhook delivery."
+type WebhookDeliveryAttempt {
+  "The attempt sequence it belongs to (WebhookDelivery.sequence)."
+  sequence: Int!
+  "When it was made."
+  at: Time!
+  "The HTTP status of the answer; null when none came."
+  statusCode: Int
+  "Why it failed; null when it did not."
+  error: String
+  "How long it took, in milliseconds."
+  durationMs: Int!
+}
+
+"A page of Webhook items (Relay connection)."
+type WebhookConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [WebhookEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
+  totalCount: Int!
+}
+
+"One Webhook of a WebhookConnection page, with its cursor."
+type WebhookEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it (or as ` + "`" + `before` + "`" + ` for those that precede it)."
+  cursor: String!
+  "The webhook."
+  node: Webhook!
+}
+
+"A page of WebhookDelivery items (Relay connection)."
+type WebhookDeliveryConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [WebhookDeliveryEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
+  totalCount: Int!
+}
+
+"One WebhookDelivery of a WebhookDeliveryConnection page, with its cursor."
+type WebhookDeliveryEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it (or as ` + "`" + `before` + "`" + ` for those that precede it)."
+  cursor: String!
+  "The delivery."
+  node: WebhookDelivery!
+}
+
+"A new webhook."
+input CreateWebhookInput {
+  "An absolute http(s) URL; private, loopback and reserved addresses are refused unless FOLIO_ALLOW_PRIVATE_FETCH is on."
+  url: String!
+  "Action ids of the events catalog (Organization.auditEventActions), or [\"*\"] alone for every action."
+  events: [String!]!
+  "A note for the admins, at most 500 characters."
+  description: String
+  "Whether events are sent; default true."
+  active: Boolean
+}
+
+"Every field is optional: absent fields are left alone. Null is BAD_USER_INPUT, except for description (null clears it)."
+input UpdateWebhookInput {
+  "An absolute http(s) URL."
+  url: String
+  "Action ids, or [\"*\"] alone."
+  events: [String!]
+  "A note for the admins, at most 500 characters."
+  description: String
+  "Whether events are sent; true again turns on a disabled webhook and forgets its failures."
+  active: Boolean
+}
+
+"A webhook just created, with its signing secret."
+type CreateWebhookResult {
+  "The webhook."
+  webhook: Webhook!
+  "The signing secret (whsec_ + base64 of 32 random bytes). Shown here only, once: keep it; lost, delete the webhook and register again."
+  secret: String!
+}
+
+extend type Organization {
+  "The organization's webhooks, newest first (admins only: FORBIDDEN for other members). Page forward with first/after or backward with last/before (not both)."
+  webhooks(
+    "Page size counting from the newest: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page holds the older webhooks that follow it."
+    after: String
+    "Page size counting back from ` + "`" + `before` + "`" + ` (from the oldest without it): 1 to 1000 items."
+    last: Int
+    "An edge's cursor (usually pageInfo.startCursor): the page holds the newer webhooks that precede it."
+    before: String
+  ): WebhookConnection
+}
+
+extend type Query {
+  "A webhook of an organization (admins only)."
+  webhook(
+    "The organization's ID."
+    organizationId: ID!
+    "The webhook's ID."
+    id: ID!
+  ): Webhook
+}
+
+extend type Mutation {
+  "Register a webhook (admins only). The answer carries its secret, shown this once."
+  createWebhook(
+    "The organization's ID."
+    organizationId: ID!
+    "The new webhook's fields."
+    input: CreateWebhookInput!
+  ): CreateWebhookResult
+  "Change a webhook (admins only)."
+  updateWebhook(
+    "The organization's ID."
+    organizationId: ID!
+    "The webhook's ID."
+    id: ID!
+    "The fields to change."
+    input: UpdateWebhookInput!
+  ): Webhook
+  "Remove a webhook and its deliveries (admins only)."
+  deleteWebhook(
+    "The organization's ID."
+    organizationId: ID!
+    "The webhook's ID."
+    id: ID!
+  ): Boolean
+  "Send a delivery's event again, whatever its status: a new attempt sequence, the same webhook-id (admins only). Records no event: a delivery is a record of sending."
+  redeliverWebhookDelivery(
+    "The organization's ID."
+    organizationId: ID!
+    "The webhook's ID."
+    webhookId: ID!
+    "The delivery's ID."
+    id: ID!
+  ): WebhookDelivery
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -10940,6 +11607,16 @@ func (ec *executionContext) childFields_Contributor(ctx context.Context, field g
 		return ec.fieldContext_Contributor_updatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Contributor", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateWebhookResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "webhook":
+		return ec.fieldContext_CreateWebhookResult_webhook(ctx, field)
+	case "secret":
+		return ec.fieldContext_CreateWebhookResult_secret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateWebhookResult", field.Name)
 }
 
 func (ec *executionContext) childFields_CustomField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11480,6 +12157,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_teams(ctx, field)
 	case "translations":
 		return ec.fieldContext_Organization_translations(ctx, field)
+	case "webhooks":
+		return ec.fieldContext_Organization_webhooks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -12414,6 +13093,136 @@ func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type Viewer", field.Name)
 }
 
+func (ec *executionContext) childFields_Webhook(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Webhook_id(ctx, field)
+	case "url":
+		return ec.fieldContext_Webhook_url(ctx, field)
+	case "events":
+		return ec.fieldContext_Webhook_events(ctx, field)
+	case "description":
+		return ec.fieldContext_Webhook_description(ctx, field)
+	case "active":
+		return ec.fieldContext_Webhook_active(ctx, field)
+	case "failingSince":
+		return ec.fieldContext_Webhook_failingSince(ctx, field)
+	case "disabledAt":
+		return ec.fieldContext_Webhook_disabledAt(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Webhook_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Webhook_updatedAt(ctx, field)
+	case "deliveries":
+		return ec.fieldContext_Webhook_deliveries(ctx, field)
+	case "organization":
+		return ec.fieldContext_Webhook_organization(ctx, field)
+	case "urls":
+		return ec.fieldContext_Webhook_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Webhook", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_WebhookConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_WebhookConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_WebhookConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDelivery(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_WebhookDelivery_id(ctx, field)
+	case "eventId":
+		return ec.fieldContext_WebhookDelivery_eventId(ctx, field)
+	case "action":
+		return ec.fieldContext_WebhookDelivery_action(ctx, field)
+	case "status":
+		return ec.fieldContext_WebhookDelivery_status(ctx, field)
+	case "sequence":
+		return ec.fieldContext_WebhookDelivery_sequence(ctx, field)
+	case "attemptCount":
+		return ec.fieldContext_WebhookDelivery_attemptCount(ctx, field)
+	case "attempts":
+		return ec.fieldContext_WebhookDelivery_attempts(ctx, field)
+	case "responseCode":
+		return ec.fieldContext_WebhookDelivery_responseCode(ctx, field)
+	case "lastError":
+		return ec.fieldContext_WebhookDelivery_lastError(ctx, field)
+	case "nextAttemptAt":
+		return ec.fieldContext_WebhookDelivery_nextAttemptAt(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_WebhookDelivery_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_WebhookDelivery_updatedAt(ctx, field)
+	case "webhook":
+		return ec.fieldContext_WebhookDelivery_webhook(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDelivery", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDeliveryAttempt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "sequence":
+		return ec.fieldContext_WebhookDeliveryAttempt_sequence(ctx, field)
+	case "at":
+		return ec.fieldContext_WebhookDeliveryAttempt_at(ctx, field)
+	case "statusCode":
+		return ec.fieldContext_WebhookDeliveryAttempt_statusCode(ctx, field)
+	case "error":
+		return ec.fieldContext_WebhookDeliveryAttempt_error(ctx, field)
+	case "durationMs":
+		return ec.fieldContext_WebhookDeliveryAttempt_durationMs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDeliveryAttempt", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDeliveryConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_WebhookDeliveryConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_WebhookDeliveryConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_WebhookDeliveryConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDeliveryConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookDeliveryEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_WebhookDeliveryEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_WebhookDeliveryEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookDeliveryEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_WebhookEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_WebhookEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_WebhookURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_WebhookURLs_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WebhookURLs", field.Name)
+}
+
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "name":
@@ -13264,6 +14073,28 @@ func (ec *executionContext) field_Mutation_createTranslation_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateWebhookInput, error) {
+			return ec.unmarshalNCreateWebhookInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateWebhookInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13541,6 +14372,28 @@ func (ec *executionContext) field_Mutation_deleteTeam_args(ctx context.Context, 
 }
 
 func (ec *executionContext) field_Mutation_deleteTranslation_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
@@ -13891,6 +14744,36 @@ func (ec *executionContext) field_Mutation_putOpenAPISpec_args(ctx context.Conte
 		return nil, err
 	}
 	args["source"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_redeliverWebhookDelivery_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "webhookId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["webhookId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg2
 	return args, nil
 }
 
@@ -14792,6 +15675,36 @@ func (ec *executionContext) field_Mutation_updateTranslation_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateWebhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateWebhookInput, error) {
+			return ec.unmarshalNUpdateWebhookInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateWebhookInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_OpenAPISpec_versions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15340,6 +16253,44 @@ func (ec *executionContext) field_Organization_translations_args(ctx context.Con
 	return args, nil
 }
 
+func (ec *executionContext) field_Organization_webhooks_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Page_comments_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15689,6 +16640,28 @@ func (ec *executionContext) field_Query_user_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_webhook_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -16219,6 +17192,44 @@ func (ec *executionContext) field_Viewer_organizationsConnection_args(ctx contex
 		return nil, err
 	}
 	args["order"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Webhook_deliveries_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg3
 	return args, nil
 }
 
@@ -20221,6 +21232,61 @@ func (ec *executionContext) _Contributor_updatedAt(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_Contributor_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Contributor", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CreateWebhookResult_webhook(ctx context.Context, field graphql.CollectedField, obj *model.CreateWebhookResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateWebhookResult_webhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Webhook, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Webhook) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhook(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateWebhookResult_webhook(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateWebhookResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateWebhookResult_secret(ctx context.Context, field graphql.CollectedField, obj *model.CreateWebhookResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateWebhookResult_secret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Secret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateWebhookResult_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateWebhookResult", field, false, false, "String")
 }
 
 func (ec *executionContext) _CustomField_id(ctx context.Context, field graphql.CollectedField, obj *ent.CustomField) (ret graphql.Marshaler) {
@@ -26090,6 +27156,182 @@ func (ec *executionContext) fieldContext_Mutation_deleteTranslation(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateWebhook(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.CreateWebhookInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateWebhookResult) graphql.Marshaler {
+			return ec.marshalOCreateWebhookResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateWebhookResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateWebhookResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateWebhook(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string), fc.Args["input"].(model.UpdateWebhookInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Webhook) graphql.Marshaler {
+			return ec.marshalOWebhook2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhook(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteWebhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteWebhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteWebhook(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteWebhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteWebhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_redeliverWebhookDelivery(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_redeliverWebhookDelivery(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RedeliverWebhookDelivery(ctx, fc.Args["organizationId"].(string), fc.Args["webhookId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.WebhookDelivery) graphql.Marshaler {
+			return ec.marshalOWebhookDelivery2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhookDelivery(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_redeliverWebhookDelivery(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDelivery(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_redeliverWebhookDelivery_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OpenAPISpec_id(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28294,6 +29536,50 @@ func (ec *executionContext) fieldContext_Organization_translations(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_webhooks(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_webhooks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Organization().Webhooks(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookConnection) graphql.Marshaler {
+			return ec.marshalOWebhookConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_webhooks(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Organization_webhooks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _OrganizationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30469,6 +31755,50 @@ func (ec *executionContext) fieldContext_Query_translation(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_translation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_webhook(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_webhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Webhook(ctx, fc.Args["organizationId"].(string), fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Webhook) graphql.Marshaler {
+			return ec.marshalOWebhook2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhook(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_webhook(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_webhook_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -37210,6 +38540,1060 @@ func (ec *executionContext) fieldContext_Viewer_organizationsConnection(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Webhook_id(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Webhook_url(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "String")
+}
+
+func (ec *executionContext) _Webhook_events(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Events, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "String")
+}
+
+func (ec *executionContext) _Webhook_description(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "String")
+}
+
+func (ec *executionContext) _Webhook_active(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Active, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Webhook_failingSince(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_failingSince(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailingSince, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_failingSince(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Webhook_disabledAt(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_disabledAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisabledAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_disabledAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Webhook_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Webhook_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Webhook", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Webhook_deliveries(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_deliveries(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Webhook().Deliveries(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookDeliveryConnection) graphql.Marshaler {
+			return ec.marshalOWebhookDeliveryConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookDeliveryConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_deliveries(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Webhook",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDeliveryConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Webhook_deliveries_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Webhook_organization(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Webhook().Organization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalNOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Webhook",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Webhook_urls(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Webhook_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Webhook().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.WebhookURLs) graphql.Marshaler {
+			return ec.marshalNWebhookURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookURLs(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Webhook_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Webhook",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookURLs(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.WebhookConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.WebhookEdge) graphql.Marshaler {
+			return ec.marshalNWebhookEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.WebhookConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.WebhookConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "ID")
+}
+
+func (ec *executionContext) _WebhookDelivery_eventId(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_eventId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EventID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_eventId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_action(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_action(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Action, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_action(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_status(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v webhookdelivery.State) graphql.Marshaler {
+			return ec.marshalNWebhookDeliveryStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋwebhookdeliveryᚐState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "WebhookDeliveryStatus")
+}
+
+func (ec *executionContext) _WebhookDelivery_sequence(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_sequence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sequence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDelivery_attemptCount(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_attemptCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Attempts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_attemptCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDelivery_attempts(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_attempts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WebhookDelivery().Attempts(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.WebhookDeliveryAttempt) graphql.Marshaler {
+			return ec.marshalNWebhookDeliveryAttempt2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookDeliveryAttemptᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_attempts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDelivery",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDeliveryAttempt(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDelivery_responseCode(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_responseCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastStatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_responseCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDelivery_lastError(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_lastError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WebhookDelivery().LastError(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_lastError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, true, true, "String")
+}
+
+func (ec *executionContext) _WebhookDelivery_nextAttemptAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_nextAttemptAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WebhookDelivery().NextAttemptAt(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_nextAttemptAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, true, true, "Time")
+}
+
+func (ec *executionContext) _WebhookDelivery_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookDelivery_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDelivery", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookDelivery_webhook(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDelivery_webhook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.WebhookDelivery().Webhook(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Webhook) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhook(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDelivery_webhook(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDelivery",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDeliveryAttempt_sequence(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryAttempt_sequence(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sequence, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryAttempt_sequence(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryAttempt", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDeliveryAttempt_at(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryAttempt_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryAttempt_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryAttempt", field, false, false, "Time")
+}
+
+func (ec *executionContext) _WebhookDeliveryAttempt_statusCode(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryAttempt_statusCode(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StatusCode, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryAttempt_statusCode(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryAttempt", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDeliveryAttempt_error(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryAttempt_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryAttempt_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryAttempt", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDeliveryAttempt_durationMs(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryAttempt) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryAttempt_durationMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DurationMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryAttempt_durationMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryAttempt", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDeliveryConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.WebhookDeliveryEdge) graphql.Marshaler {
+			return ec.marshalNWebhookDeliveryEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookDeliveryEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDeliveryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDeliveryEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDeliveryConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDeliveryConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookDeliveryConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _WebhookDeliveryEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookDeliveryEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookDeliveryEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.WebhookDeliveryEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookDeliveryEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.WebhookDelivery) graphql.Marshaler {
+			return ec.marshalNWebhookDelivery2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhookDelivery(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookDeliveryEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookDeliveryEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_WebhookDelivery(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _WebhookEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Webhook) graphql.Marshaler {
+			return ec.marshalNWebhook2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhook(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "WebhookEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Webhook(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _WebhookURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.WebhookURLs) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_WebhookURLs_location(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Location, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_WebhookURLs_location(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("WebhookURLs", field, false, false, "String")
+}
+
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38906,6 +41290,69 @@ func UnmarshalCreateTranslationInput(ctx context.Context, raw any) (model.Create
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCreateWebhookInput(ctx context.Context, obj any) (model.CreateWebhookInput, error) {
+	var it model.CreateWebhookInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "events", "description", "active"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "events":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("events"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Events = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = graphql.OmittableOf(data)
+		case "active":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("active"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Active = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateWebhookInput unmarshals raw into the CreateWebhookInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateWebhookInput(ctx context.Context, raw any) (model.CreateWebhookInput, error) {
+	var out model.CreateWebhookInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateWebhookInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCustomFieldValueInput(ctx context.Context, obj any) (model.CustomFieldValueInput, error) {
 	var it model.CustomFieldValueInput
 	if obj == nil {
@@ -40355,6 +42802,69 @@ func UnmarshalUpdateTranslationInput(ctx context.Context, raw any) (model.Update
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUpdateWebhookInput(ctx context.Context, obj any) (model.UpdateWebhookInput, error) {
+	var it model.UpdateWebhookInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "events", "description", "active"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = graphql.OmittableOf(data)
+		case "events":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("events"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Events = graphql.OmittableOf(data)
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = graphql.OmittableOf(data)
+		case "active":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("active"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Active = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateWebhookInput unmarshals raw into the UpdateWebhookInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateWebhookInput(ctx context.Context, raw any) (model.UpdateWebhookInput, error) {
+	var out model.UpdateWebhookInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateWebhookInput", raw, &out)
+	return out, err
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -40363,6 +42873,20 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 	switch obj := (obj).(type) {
 	case nil:
 		return graphql.Null
+	case ent.WebhookDelivery:
+		return ec._WebhookDelivery(ctx, sel, &obj)
+	case *ent.WebhookDelivery:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._WebhookDelivery(ctx, sel, obj)
+	case ent.Webhook:
+		return ec._Webhook(ctx, sel, &obj)
+	case *ent.Webhook:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Webhook(ctx, sel, obj)
 	case ent.User:
 		return ec._User(ctx, sel, &obj)
 	case *ent.User:
@@ -42149,6 +44673,44 @@ func (ec *executionContext) _Contributor(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var createWebhookResultImplementors = []string{"CreateWebhookResult"}
+
+func (ec *executionContext) _CreateWebhookResult(ctx context.Context, sel ast.SelectionSet, obj *model.CreateWebhookResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createWebhookResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateWebhookResult")
+		case "webhook":
+			out.Values[i] = ec._CreateWebhookResult_webhook(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "secret":
+			out.Values[i] = ec._CreateWebhookResult_secret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var customFieldImplementors = []string{"CustomField", "Node"}
 
 func (ec *executionContext) _CustomField(ctx context.Context, sel ast.SelectionSet, obj *ent.CustomField) graphql.Marshaler {
@@ -43861,6 +46423,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "createWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteWebhook":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteWebhook(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "redeliverWebhookDelivery":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_redeliverWebhookDelivery(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -44603,6 +47193,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_translations(ctx, field, obj)
 				})
+		case "webhooks":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_webhooks(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -45321,6 +47917,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_translation(ctx, field)
+				})
+		case "webhook":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_webhook(ctx, field)
 				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
@@ -47941,6 +50543,442 @@ func (ec *executionContext) _Viewer(ctx context.Context, sel ast.SelectionSet, o
 	return out
 }
 
+var webhookImplementors = []string{"Webhook", "Node"}
+
+func (ec *executionContext) _Webhook(ctx context.Context, sel ast.SelectionSet, obj *ent.Webhook) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Webhook")
+		case "id":
+			out.Values[i] = ec._Webhook_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._Webhook_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "events":
+			out.Values[i] = ec._Webhook_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Webhook_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "active":
+			out.Values[i] = ec._Webhook_active(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "failingSince":
+			out.Values[i] = ec._Webhook_failingSince(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "disabledAt":
+			out.Values[i] = ec._Webhook_disabledAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Webhook_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Webhook_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deliveries":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Webhook_deliveries(ctx, field, obj)
+				})
+		case "organization":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Webhook_organization(ctx, field, obj)
+				})
+		case "urls":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Webhook_urls(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookConnectionImplementors = []string{"WebhookConnection"}
+
+func (ec *executionContext) _WebhookConnection(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookConnection")
+		case "edges":
+			out.Values[i] = ec._WebhookConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._WebhookConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._WebhookConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookDeliveryImplementors = []string{"WebhookDelivery", "Node"}
+
+func (ec *executionContext) _WebhookDelivery(ctx context.Context, sel ast.SelectionSet, obj *ent.WebhookDelivery) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDelivery")
+		case "id":
+			out.Values[i] = ec._WebhookDelivery_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "eventId":
+			out.Values[i] = ec._WebhookDelivery_eventId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "action":
+			out.Values[i] = ec._WebhookDelivery_action(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._WebhookDelivery_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sequence":
+			out.Values[i] = ec._WebhookDelivery_sequence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attemptCount":
+			out.Values[i] = ec._WebhookDelivery_attemptCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attempts":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WebhookDelivery_attempts(ctx, field, obj)
+				})
+		case "responseCode":
+			out.Values[i] = ec._WebhookDelivery_responseCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastError":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WebhookDelivery_lastError(ctx, field, obj)
+				})
+		case "nextAttemptAt":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WebhookDelivery_nextAttemptAt(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._WebhookDelivery_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._WebhookDelivery_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "webhook":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._WebhookDelivery_webhook(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookDeliveryAttemptImplementors = []string{"WebhookDeliveryAttempt"}
+
+func (ec *executionContext) _WebhookDeliveryAttempt(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookDeliveryAttempt) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryAttemptImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDeliveryAttempt")
+		case "sequence":
+			out.Values[i] = ec._WebhookDeliveryAttempt_sequence(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "at":
+			out.Values[i] = ec._WebhookDeliveryAttempt_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "statusCode":
+			out.Values[i] = ec._WebhookDeliveryAttempt_statusCode(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._WebhookDeliveryAttempt_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "durationMs":
+			out.Values[i] = ec._WebhookDeliveryAttempt_durationMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookDeliveryConnectionImplementors = []string{"WebhookDeliveryConnection"}
+
+func (ec *executionContext) _WebhookDeliveryConnection(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookDeliveryConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDeliveryConnection")
+		case "edges":
+			out.Values[i] = ec._WebhookDeliveryConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._WebhookDeliveryConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._WebhookDeliveryConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookDeliveryEdgeImplementors = []string{"WebhookDeliveryEdge"}
+
+func (ec *executionContext) _WebhookDeliveryEdge(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookDeliveryEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookDeliveryEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookDeliveryEdge")
+		case "cursor":
+			out.Values[i] = ec._WebhookDeliveryEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._WebhookDeliveryEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookEdgeImplementors = []string{"WebhookEdge"}
+
+func (ec *executionContext) _WebhookEdge(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookEdge")
+		case "cursor":
+			out.Values[i] = ec._WebhookEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._WebhookEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var webhookURLsImplementors = []string{"WebhookURLs"}
+
+func (ec *executionContext) _WebhookURLs(ctx context.Context, sel ast.SelectionSet, obj *model.WebhookURLs) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, webhookURLsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("WebhookURLs")
+		case "location":
+			out.Values[i] = ec._WebhookURLs_location(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var __DirectiveImplementors = []string{"__Directive"}
 
 func (ec *executionContext) ___Directive(ctx context.Context, sel ast.SelectionSet, obj *introspection.Directive) graphql.Marshaler {
@@ -48775,6 +51813,11 @@ func (ec *executionContext) unmarshalNCreateSpaceInput2githubᚗcomᚋfolioᚋfo
 
 func (ec *executionContext) unmarshalNCreateTranslationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateTranslationInput(ctx context.Context, v any) (model.CreateTranslationInput, error) {
 	res, err := ec.unmarshalInputCreateTranslationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNCreateWebhookInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateWebhookInput(ctx context.Context, v any) (model.CreateWebhookInput, error) {
+	res, err := ec.unmarshalInputCreateWebhookInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -50589,12 +53632,128 @@ func (ec *executionContext) unmarshalNUpdateTranslationInput2githubᚗcomᚋfoli
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateWebhookInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateWebhookInput(ctx context.Context, v any) (model.UpdateWebhookInput, error) {
+	res, err := ec.unmarshalInputUpdateWebhookInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "User!")
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhook2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhook(ctx context.Context, sel ast.SelectionSet, v *ent.Webhook) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Webhook!")
+		return graphql.Null
+	}
+	return ec._Webhook(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookDelivery2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhookDelivery(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookDelivery) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookDelivery!")
+		return graphql.Null
+	}
+	return ec._WebhookDelivery(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryAttempt2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookDeliveryAttemptᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookDeliveryAttempt) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookDeliveryAttempt2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookDeliveryAttempt(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryAttempt2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookDeliveryAttempt(ctx context.Context, sel ast.SelectionSet, v *model.WebhookDeliveryAttempt) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookDeliveryAttempt!")
+		return graphql.Null
+	}
+	return ec._WebhookDeliveryAttempt(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookDeliveryEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookDeliveryEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookDeliveryEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookDeliveryEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookDeliveryEdge(ctx context.Context, sel ast.SelectionSet, v *model.WebhookDeliveryEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookDeliveryEdge!")
+		return graphql.Null
+	}
+	return ec._WebhookDeliveryEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNWebhookDeliveryStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋwebhookdeliveryᚐState(ctx context.Context, v any) (webhookdelivery.State, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := webhookdelivery.State(tmp)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNWebhookDeliveryStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋwebhookdeliveryᚐState(ctx context.Context, sel ast.SelectionSet, v webhookdelivery.State) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(string(v))
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "WebhookDeliveryStatus!")
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNWebhookEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WebhookEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNWebhookEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNWebhookEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookEdge(ctx context.Context, sel ast.SelectionSet, v *model.WebhookEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookEdge!")
+		return graphql.Null
+	}
+	return ec._WebhookEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNWebhookURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookURLs(ctx context.Context, sel ast.SelectionSet, v *model.WebhookURLs) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "WebhookURLs!")
+		return graphql.Null
+	}
+	return ec._WebhookURLs(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx context.Context, sel ast.SelectionSet, v introspection.Directive) graphql.Marshaler {
@@ -50980,6 +54139,13 @@ var (
 		organization.CommunityTypeEducation:  "education",
 	}
 )
+
+func (ec *executionContext) marshalOCreateWebhookResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateWebhookResult(ctx context.Context, sel ast.SelectionSet, v *model.CreateWebhookResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CreateWebhookResult(ctx, sel, v)
+}
 
 func (ec *executionContext) marshalOCustomField2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomField(ctx context.Context, sel ast.SelectionSet, v *ent.CustomField) graphql.Marshaler {
 	if v == nil {
@@ -52030,6 +55196,34 @@ func (ec *executionContext) marshalOViewer2ᚖgithubᚗcomᚋfolioᚋfolioᚋgra
 		return graphql.Null
 	}
 	return ec._Viewer(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOWebhook2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhook(ctx context.Context, sel ast.SelectionSet, v *ent.Webhook) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Webhook(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOWebhookConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookConnection(ctx context.Context, sel ast.SelectionSet, v *model.WebhookConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._WebhookConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOWebhookDelivery2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhookDelivery(ctx context.Context, sel ast.SelectionSet, v *ent.WebhookDelivery) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._WebhookDelivery(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOWebhookDeliveryConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐWebhookDeliveryConnection(ctx context.Context, sel ast.SelectionSet, v *model.WebhookDeliveryConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._WebhookDeliveryConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.EnumValue) graphql.Marshaler {

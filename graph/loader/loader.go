@@ -23,6 +23,7 @@ import (
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/ent/webhook"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 )
@@ -70,6 +71,10 @@ type Loaders struct {
 	// MemberTeams loads members' team memberships a page of members at a
 	// time (member.go).
 	MemberTeams *MemberTeams
+
+	// WebhookByID reads the webhooks of a page of deliveries in one
+	// statement (WebhookDelivery.webhook); the caller checks access.
+	WebhookByID *Loader[*ent.Webhook]
 }
 
 // New makes the loaders of one request made by viewerID.
@@ -126,6 +131,9 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 			return client.Member.Query().
 				Where(member.UserID(viewerID), member.OrganizationIDIn(orgIDs...)).All(ctx)
 		}, func(m *ent.Member) string { return m.OrganizationID }, ""),
+		WebhookByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Webhook, error) {
+			return client.Webhook.Query().Where(webhook.IDIn(ids...)).All(ctx)
+		}, func(w *ent.Webhook) string { return w.ID }, "webhook"),
 		TeamByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Team, error) {
 			return client.Team.Query().Where(team.IDIn(ids...)).All(ctx)
 		}, func(t *ent.Team) string { return t.ID }, "team"),

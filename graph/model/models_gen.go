@@ -318,6 +318,26 @@ type CreateTranslationInput struct {
 	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
 }
 
+// A new webhook.
+type CreateWebhookInput struct {
+	// An absolute http(s) URL; private, loopback and reserved addresses are refused unless FOLIO_ALLOW_PRIVATE_FETCH is on.
+	URL string `json:"url"`
+	// Action ids of the events catalog (Organization.auditEventActions), or ["*"] alone for every action.
+	Events []string `json:"events"`
+	// A note for the admins, at most 500 characters.
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	// Whether events are sent; default true.
+	Active graphql.Omittable[*bool] `json:"active,omitempty"`
+}
+
+// A webhook just created, with its signing secret.
+type CreateWebhookResult struct {
+	// The webhook.
+	Webhook *ent.Webhook `json:"webhook"`
+	// The signing secret (whsec_ + base64 of 32 random bytes). Shown here only, once: keep it; lost, delete the webhook and register again.
+	Secret string `json:"secret"`
+}
+
 // A page of CustomField items (Relay connection).
 type CustomFieldConnection struct {
 	// The items of this page, in the list's order, each with its cursor.
@@ -1029,6 +1049,74 @@ type UpdateTranslationInput struct {
 	Title string `json:"title"`
 	// Distinct languages, replacing the current ones; absent: unchanged; null: none.
 	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
+}
+
+// Every field is optional: absent fields are left alone. Null is BAD_USER_INPUT, except for description (null clears it).
+type UpdateWebhookInput struct {
+	// An absolute http(s) URL.
+	URL graphql.Omittable[*string] `json:"url,omitempty"`
+	// Action ids, or ["*"] alone.
+	Events graphql.Omittable[[]string] `json:"events,omitempty"`
+	// A note for the admins, at most 500 characters.
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	// Whether events are sent; true again turns on a disabled webhook and forgets its failures.
+	Active graphql.Omittable[*bool] `json:"active,omitempty"`
+}
+
+// A page of Webhook items (Relay connection).
+type WebhookConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*WebhookEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One attempt of a webhook delivery.
+type WebhookDeliveryAttempt struct {
+	// The attempt sequence it belongs to (WebhookDelivery.sequence).
+	Sequence int `json:"sequence"`
+	// When it was made.
+	At time.Time `json:"at"`
+	// The HTTP status of the answer; null when none came.
+	StatusCode *int `json:"statusCode,omitempty"`
+	// Why it failed; null when it did not.
+	Error *string `json:"error,omitempty"`
+	// How long it took, in milliseconds.
+	DurationMs int `json:"durationMs"`
+}
+
+// A page of WebhookDelivery items (Relay connection).
+type WebhookDeliveryConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*WebhookDeliveryEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One WebhookDelivery of a WebhookDeliveryConnection page, with its cursor.
+type WebhookDeliveryEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it (or as `before` for those that precede it).
+	Cursor string `json:"cursor"`
+	// The delivery.
+	Node *ent.WebhookDelivery `json:"node"`
+}
+
+// One Webhook of a WebhookConnection page, with its cursor.
+type WebhookEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it (or as `before` for those that precede it).
+	Cursor string `json:"cursor"`
+	// The webhook.
+	Node *ent.Webhook `json:"node"`
+}
+
+// URLs of a webhook.
+type WebhookURLs struct {
+	// The webhook's URL in the REST API (/v1/orgs/{organizationId}/webhooks/{id}).
+	Location string `json:"location"`
 }
 
 // A filter on members' roles: a role, or guest for members without one.
