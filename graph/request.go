@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -48,6 +49,12 @@ func checkRequest(r *http.Request, cache graphql.Cache[*ast.QueryDocument], pers
 		// they come (the transport bounds their size, the extensions the
 		// rest).
 		if IsWebSocket(r) && r.Method == http.MethodGet {
+			// Checked here, so that a refusal has GraphQL's shape (the
+			// library would answer in its own, and log outside ours).
+			if r.Header.Get("Sec-WebSocket-Version") != "13" || r.Header.Get("Sec-WebSocket-Key") == "" ||
+				!strings.Contains(strings.ToLower(r.Header.Get("Connection")), "upgrade") {
+				return apperr.Invalidf("a WebSocket upgrade needs Connection: Upgrade, Sec-WebSocket-Version: 13 and a Sec-WebSocket-Key")
+			}
 			return nil
 		}
 		return apperr.Invalidf("GraphQL is served over HTTP requests and WebSockets, not %s", up)

@@ -70,7 +70,8 @@ func (r *Resolver) websocketInit(ctx context.Context, payload transport.InitPayl
 	if token := initToken(payload); token != "" {
 		var err error
 		if ctx, err = r.viewerContext(ctx, token); err != nil {
-			return ctx, nil, err
+			// graphql-transport-ws's close code for a refused init.
+			return transport.WithWebsocketCloseCode(ctx, 4403), nil, err
 		}
 	}
 	s := r.SubscriptionSettings.withDefaults()

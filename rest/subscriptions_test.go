@@ -49,12 +49,14 @@ func dialWS(t *testing.T, s *testkit.Server, header http.Header, init map[string
 	c := &wsClient{t: t, conn: conn, msgs: make(chan streamMsg, 100)}
 	t.Cleanup(func() { conn.CloseNow() })
 	c.send(map[string]any{"type": "connection_init", "payload": init})
-	var ack struct{ Type string }
-	if err := c.read(&ack); err != nil {
-		return nil, resp, err
-	}
-	if ack.Type != "connection_ack" {
-		t.Fatalf("connection_init: %s", ack.Type)
+	for {
+		var ack struct{ Type string }
+		if err := c.read(&ack); err != nil {
+			return nil, resp, err // a refusal: the close frame's status
+		}
+		if ack.Type == "connection_ack" {
+			break
+		}
 	}
 	go c.pump()
 	return c, resp, nil
@@ -235,7 +237,11 @@ func fastStreams(c *app.Config) { c.SubscriptionHeartbeat = time.Second }
 func TestSubscriptionSpaceContentOverBothTransports(t *testing.T) {
 	for _, kind := range testkit.Databases(t) {
 		t.Run(kind, func(t *testing.T) {
-			s := testkit.StartJobs(t, kind, fastStreams)
+			// Streams outlive FOLIO_REQUEST_TIMEOUT: each event's work keeps it.
+			s := testkit.StartJobs(t, kind, func(c *app.Config) {
+				c.RequestTimeout = 2 * time.Second
+				c.SubscriptionHeartbeat = 300 * time.Millisecond
+			})
 			f := newContentFixture(t, s.Server)
 			vars := map[string]any{"space": f.space}
 
@@ -249,6 +255,7 @@ func TestSubscriptionSpaceContentOverBothTransports(t *testing.T) {
 				t.Fatalf("SSE: %d %s", sse.status, sse.body)
 			}
 			waitSubscribers(t, s, 2)
+			time.Sleep(2500 * time.Millisecond) // past the request timeout
 
 			cr := f.newCR(t, "First")
 			f.edit(t, cr, insertPage("# First\n\nHello.\n", nil))
@@ -422,8 +429,8 @@ func TestSubscriptionRefusals(t *testing.T) {
 				t.Fatalf("anonymous SSE: %d %s", anon.status, anon.body)
 			}
 			// A bad token in connection_init closes the connection.
-			if _, _, err := dialWS(t, s.Server, nil, map[string]any{"Authorization": "Bearer nope"}); err == nil {
-				t.Fatal("a WebSocket with an unknown token was acknowledged")
+			if _, _, err := dialWS(t, s.Server, nil, map[string]any{"Authorization": "Bearer nope"}); websocket.CloseStatus(err) != 4403 {
+				t.Fatalf("a WebSocket with an unknown token: %v, want closed with 4403", err)
 			}
 
 			ws, _, err := dialWS(t, s.Server, nil, map[string]any{"Authorization": "Bearer " + f.stranger.Token})
@@ -434,6 +441,17 @@ func TestSubscriptionRefusals(t *testing.T) {
 			ws.subscribe("1", contentSubscription, map[string]any{"space": f.space})
 			if e := ws.refused(t, "1"); e.Extensions["code"] != "NOT_FOUND" {
 				t.Fatalf("wrong tenant: %+v", e)
+			}
+			// A selection is costed like a query's: a fan-out is refused
+			// before it starts, over either transport.
+			costly := `subscription($space: ID!) { spaceContentUpdated(spaceId: $space) { space { organization { spaces(first: 1000) { edges { node {
+				organization { spaces(first: 1000) { edges { node { organization { spaces(first: 1000) { edges { node { id } } } } } } } } } } } } } } }`
+			ws.subscribe("c", costly, map[string]any{"space": f.space})
+			if e := ws.refused(t, "c"); e.Extensions["code"] != "QUERY_TOO_COMPLEX" {
+				t.Fatalf("costly subscription: %+v", e)
+			}
+			if x := openSSE(t, s.Server, f.reader.Token, costly, map[string]any{"space": f.space}, nil); x.status != 400 && !strings.Contains(x.body, "QUERY_TOO_COMPLEX") {
+				t.Fatalf("costly subscription over SSE: %d %s", x.status, x.body)
 			}
 			// Organization events: admins only; unknown actions name the field.
 			orgEvents := `subscription($org: ID!, $actions: [String!]) { organizationEvents(organizationId: $org, actions: $actions) { id action } }`
@@ -522,6 +540,37 @@ func TestSubscriptionComments(t *testing.T) {
 			}
 			nothingFor(t, ws.msgs, 300*time.Millisecond)
 		})
+	}
+}
+
+func TestSubscriptionStreamsEndAtTheirLifetime(t *testing.T) {
+	s := testkit.StartJobs(t, "sqlite", func(c *app.Config) { c.SubscriptionMaxLifetime = time.Second })
+	f := newContentFixture(t, s.Server)
+	sse := openSSE(t, s.Server, f.reader.Token, contentSubscription, map[string]any{"space": f.space}, nil)
+	m := nextOf(t, sse.msgs)
+	if len(m.Payload.Errors) != 1 || m.Payload.Errors[0].Extensions["code"] != "STREAM_ENDED" || !strings.Contains(m.Payload.Errors[0].Message, "FOLIO_SUBSCRIPTION_MAX_LIFETIME") {
+		t.Fatalf("at the end of its lifetime: %+v", m)
+	}
+	if m := nextOf(t, sse.msgs); m.Type != "complete" {
+		t.Fatalf("after the lifetime's error: %+v", m)
+	}
+	ws, _, err := dialWS(t, s.Server, nil, map[string]any{"Authorization": "Bearer " + f.reader.Token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.subscribe("1", contentSubscription, map[string]any{"space": f.space})
+	// The server closes the WebSocket: the client's reads end.
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case _, ok := <-ws.msgs:
+			if !ok {
+				waitSubscribers(t, s, 0)
+				return
+			}
+		case <-deadline:
+			t.Fatal("the WebSocket outlived FOLIO_SUBSCRIPTION_MAX_LIFETIME")
+		}
 	}
 }
 
