@@ -49,6 +49,7 @@ func TestAnonymousGraphQL(t *testing.T) {
 			{"openAPISpec", `{ openAPISpec(organizationId: "` + org + `", slug: "pets") { slug } }`, "NOT_FOUND", ""},
 			{"samlProvider", `{ samlProvider(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND", ""},
 			{"translation", `{ translation(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND", ""},
+			{"webhook", `{ webhook(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND", ""},
 		}
 		for _, c := range cases {
 			t.Run(c.field, func(t *testing.T) {
