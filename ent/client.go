@@ -36,9 +36,11 @@ import (
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/pagederived"
+	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
@@ -103,12 +105,16 @@ type Client struct {
 	PageContent *PageContentClient
 	// PageDerived is the client for interacting with the PageDerived builders.
 	PageDerived *PageDerivedClient
+	// RateCounter is the client for interacting with the RateCounter builders.
+	RateCounter *RateCounterClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
 	// RevisionChunk is the client for interacting with the RevisionChunk builders.
 	RevisionChunk *RevisionChunkClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
+	// Session is the client for interacting with the Session builders.
+	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteSection is the client for interacting with the SiteSection builders.
@@ -167,9 +173,11 @@ func (c *Client) init() {
 	c.Page = NewPageClient(c.config)
 	c.PageContent = NewPageContentClient(c.config)
 	c.PageDerived = NewPageDerivedClient(c.config)
+	c.RateCounter = NewRateCounterClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
 	c.RevisionChunk = NewRevisionChunkClient(c.config)
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
+	c.Session = NewSessionClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
 	c.SiteSectionGroup = NewSiteSectionGroupClient(c.config)
@@ -296,9 +304,11 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Page:                NewPageClient(cfg),
 		PageContent:         NewPageContentClient(cfg),
 		PageDerived:         NewPageDerivedClient(cfg),
+		RateCounter:         NewRateCounterClient(cfg),
 		Revision:            NewRevisionClient(cfg),
 		RevisionChunk:       NewRevisionChunkClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
+		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
@@ -352,9 +362,11 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Page:                NewPageClient(cfg),
 		PageContent:         NewPageContentClient(cfg),
 		PageDerived:         NewPageDerivedClient(cfg),
+		RateCounter:         NewRateCounterClient(cfg),
 		Revision:            NewRevisionClient(cfg),
 		RevisionChunk:       NewRevisionChunkClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
+		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
@@ -400,10 +412,11 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.Event, c.File,
 		c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.Page, c.PageContent, c.PageDerived, c.Revision,
-		c.RevisionChunk, c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
+		c.Organization, c.Page, c.PageContent, c.PageDerived, c.RateCounter,
+		c.Revision, c.RevisionChunk, c.SAMLProvider, c.Session, c.Site, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
+		c.TeamMember, c.TranslationSettings, c.User, c.Webhook, c.WebhookCursor,
+		c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -416,10 +429,11 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.Event, c.File,
 		c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.Page, c.PageContent, c.PageDerived, c.Revision,
-		c.RevisionChunk, c.SAMLProvider, c.Site, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
+		c.Organization, c.Page, c.PageContent, c.PageDerived, c.RateCounter,
+		c.Revision, c.RevisionChunk, c.SAMLProvider, c.Session, c.Site, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
+		c.TeamMember, c.TranslationSettings, c.User, c.Webhook, c.WebhookCursor,
+		c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -470,12 +484,16 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PageContent.mutate(ctx, m)
 	case *PageDerivedMutation:
 		return c.PageDerived.mutate(ctx, m)
+	case *RateCounterMutation:
+		return c.RateCounter.mutate(ctx, m)
 	case *RevisionMutation:
 		return c.Revision.mutate(ctx, m)
 	case *RevisionChunkMutation:
 		return c.RevisionChunk.mutate(ctx, m)
 	case *SAMLProviderMutation:
 		return c.SAMLProvider.mutate(ctx, m)
+	case *SessionMutation:
+		return c.Session.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
 	case *SiteSectionMutation:
@@ -3620,6 +3638,139 @@ func (c *PageDerivedClient) mutate(ctx context.Context, m *PageDerivedMutation) 
 	}
 }
 
+// RateCounterClient is a client for the RateCounter schema.
+type RateCounterClient struct {
+	config
+}
+
+// NewRateCounterClient returns a client for the RateCounter from the given config.
+func NewRateCounterClient(c config) *RateCounterClient {
+	return &RateCounterClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ratecounter.Hooks(f(g(h())))`.
+func (c *RateCounterClient) Use(hooks ...Hook) {
+	c.hooks.RateCounter = append(c.hooks.RateCounter, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ratecounter.Intercept(f(g(h())))`.
+func (c *RateCounterClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RateCounter = append(c.inters.RateCounter, interceptors...)
+}
+
+// Create returns a builder for creating a RateCounter entity.
+func (c *RateCounterClient) Create() *RateCounterCreate {
+	mutation := newRateCounterMutation(c.config, OpCreate)
+	return &RateCounterCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RateCounter entities.
+func (c *RateCounterClient) CreateBulk(builders ...*RateCounterCreate) *RateCounterCreateBulk {
+	return &RateCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RateCounterClient) MapCreateBulk(slice any, setFunc func(*RateCounterCreate, int)) *RateCounterCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RateCounterCreateBulk{err: fmt.Errorf("calling to RateCounterClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RateCounterCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RateCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RateCounter.
+func (c *RateCounterClient) Update() *RateCounterUpdate {
+	mutation := newRateCounterMutation(c.config, OpUpdate)
+	return &RateCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RateCounterClient) UpdateOne(_m *RateCounter) *RateCounterUpdateOne {
+	mutation := newRateCounterMutation(c.config, OpUpdateOne, withRateCounter(_m))
+	return &RateCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RateCounterClient) UpdateOneID(id string) *RateCounterUpdateOne {
+	mutation := newRateCounterMutation(c.config, OpUpdateOne, withRateCounterID(id))
+	return &RateCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RateCounter.
+func (c *RateCounterClient) Delete() *RateCounterDelete {
+	mutation := newRateCounterMutation(c.config, OpDelete)
+	return &RateCounterDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RateCounterClient) DeleteOne(_m *RateCounter) *RateCounterDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RateCounterClient) DeleteOneID(id string) *RateCounterDeleteOne {
+	builder := c.Delete().Where(ratecounter.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RateCounterDeleteOne{builder}
+}
+
+// Query returns a query builder for RateCounter.
+func (c *RateCounterClient) Query() *RateCounterQuery {
+	return &RateCounterQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRateCounter},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RateCounter entity by its id.
+func (c *RateCounterClient) Get(ctx context.Context, id string) (*RateCounter, error) {
+	return c.Query().Where(ratecounter.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RateCounterClient) GetX(ctx context.Context, id string) *RateCounter {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RateCounterClient) Hooks() []Hook {
+	return c.hooks.RateCounter
+}
+
+// Interceptors returns the client interceptors.
+func (c *RateCounterClient) Interceptors() []Interceptor {
+	return c.inters.RateCounter
+}
+
+func (c *RateCounterClient) mutate(ctx context.Context, m *RateCounterMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RateCounterCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RateCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RateCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RateCounterDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RateCounter mutation op: %q", m.Op())
+	}
+}
+
 // RevisionClient is a client for the Revision schema.
 type RevisionClient struct {
 	config
@@ -4048,6 +4199,155 @@ func (c *SAMLProviderClient) mutate(ctx context.Context, m *SAMLProviderMutation
 		return (&SAMLProviderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown SAMLProvider mutation op: %q", m.Op())
+	}
+}
+
+// SessionClient is a client for the Session schema.
+type SessionClient struct {
+	config
+}
+
+// NewSessionClient returns a client for the Session from the given config.
+func NewSessionClient(c config) *SessionClient {
+	return &SessionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `session.Hooks(f(g(h())))`.
+func (c *SessionClient) Use(hooks ...Hook) {
+	c.hooks.Session = append(c.hooks.Session, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `session.Intercept(f(g(h())))`.
+func (c *SessionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Session = append(c.inters.Session, interceptors...)
+}
+
+// Create returns a builder for creating a Session entity.
+func (c *SessionClient) Create() *SessionCreate {
+	mutation := newSessionMutation(c.config, OpCreate)
+	return &SessionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Session entities.
+func (c *SessionClient) CreateBulk(builders ...*SessionCreate) *SessionCreateBulk {
+	return &SessionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SessionClient) MapCreateBulk(slice any, setFunc func(*SessionCreate, int)) *SessionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SessionCreateBulk{err: fmt.Errorf("calling to SessionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SessionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SessionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Session.
+func (c *SessionClient) Update() *SessionUpdate {
+	mutation := newSessionMutation(c.config, OpUpdate)
+	return &SessionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SessionClient) UpdateOne(_m *Session) *SessionUpdateOne {
+	mutation := newSessionMutation(c.config, OpUpdateOne, withSession(_m))
+	return &SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SessionClient) UpdateOneID(id string) *SessionUpdateOne {
+	mutation := newSessionMutation(c.config, OpUpdateOne, withSessionID(id))
+	return &SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Session.
+func (c *SessionClient) Delete() *SessionDelete {
+	mutation := newSessionMutation(c.config, OpDelete)
+	return &SessionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SessionClient) DeleteOne(_m *Session) *SessionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SessionClient) DeleteOneID(id string) *SessionDeleteOne {
+	builder := c.Delete().Where(session.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SessionDeleteOne{builder}
+}
+
+// Query returns a query builder for Session.
+func (c *SessionClient) Query() *SessionQuery {
+	return &SessionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSession},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Session entity by its id.
+func (c *SessionClient) Get(ctx context.Context, id string) (*Session, error) {
+	return c.Query().Where(session.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SessionClient) GetX(ctx context.Context, id string) *Session {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a Session.
+func (c *SessionClient) QueryUser(_m *Session) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(session.Table, session.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, session.UserTable, session.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SessionClient) Hooks() []Hook {
+	return c.hooks.Session
+}
+
+// Interceptors returns the client interceptors.
+func (c *SessionClient) Interceptors() []Interceptor {
+	return c.inters.Session
+}
+
+func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SessionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SessionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SessionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Session mutation op: %q", m.Op())
 	}
 }
 
@@ -5580,6 +5880,22 @@ func (c *UserClient) QueryTeamMemberships(_m *User) *TeamMemberQuery {
 	return query
 }
 
+// QuerySessions queries the sessions edge of a User.
+func (c *UserClient) QuerySessions(_m *User) *SessionQuery {
+	query := (&SessionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(session.Table, session.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.SessionsTable, user.SessionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *UserClient) Hooks() []Hook {
 	return c.hooks.User
@@ -6010,17 +6326,18 @@ type (
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
 		CustomField, CustomFieldValue, Download, Event, File, Invite, Job, KeyCheck,
 		Member, OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent,
-		PageDerived, Revision, RevisionChunk, SAMLProvider, Site, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
-		TranslationSettings, User, Webhook, WebhookCursor, WebhookDelivery []ent.Hook
+		PageDerived, RateCounter, Revision, RevisionChunk, SAMLProvider, Session, Site,
+		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
+		TeamMember, TranslationSettings, User, Webhook, WebhookCursor,
+		WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
 		CustomField, CustomFieldValue, Download, Event, File, Invite, Job, KeyCheck,
 		Member, OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent,
-		PageDerived, Revision, RevisionChunk, SAMLProvider, Site, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
-		TranslationSettings, User, Webhook, WebhookCursor,
+		PageDerived, RateCounter, Revision, RevisionChunk, SAMLProvider, Session, Site,
+		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
+		TeamMember, TranslationSettings, User, Webhook, WebhookCursor,
 		WebhookDelivery []ent.Interceptor
 	}
 )

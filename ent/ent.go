@@ -33,9 +33,11 @@ import (
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/pagederived"
+	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
@@ -130,9 +132,11 @@ func checkColumn(t, c string) error {
 			page.Table:                page.ValidColumn,
 			pagecontent.Table:         pagecontent.ValidColumn,
 			pagederived.Table:         pagederived.ValidColumn,
+			ratecounter.Table:         ratecounter.ValidColumn,
 			revision.Table:            revision.ValidColumn,
 			revisionchunk.Table:       revisionchunk.ValidColumn,
 			samlprovider.Table:        samlprovider.ValidColumn,
+			session.Table:             session.ValidColumn,
 			site.Table:                site.ValidColumn,
 			sitesection.Table:         sitesection.ValidColumn,
 			sitesectiongroup.Table:    sitesectiongroup.ValidColumn,

@@ -26,9 +26,11 @@ import (
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/pagederived"
+	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
@@ -665,6 +667,33 @@ func init() {
 	pagederivedDescID := pagederivedFields[0].Descriptor()
 	// pagederived.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	pagederived.IDValidator = pagederivedDescID.Validators[0].(func(string) error)
+	ratecounterMixin := schema.RateCounter{}.Mixin()
+	ratecounterMixinFields0 := ratecounterMixin[0].Fields()
+	_ = ratecounterMixinFields0
+	ratecounterFields := schema.RateCounter{}.Fields()
+	_ = ratecounterFields
+	// ratecounterDescKey is the schema descriptor for key field.
+	ratecounterDescKey := ratecounterFields[0].Descriptor()
+	// ratecounter.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	ratecounter.KeyValidator = ratecounterDescKey.Validators[0].(func(string) error)
+	// ratecounterDescWindowStart is the schema descriptor for window_start field.
+	ratecounterDescWindowStart := ratecounterFields[1].Descriptor()
+	// ratecounter.DefaultWindowStart holds the default value on creation for the window_start field.
+	ratecounter.DefaultWindowStart = ratecounterDescWindowStart.Default.(func() time.Time)
+	// ratecounterDescCount is the schema descriptor for count field.
+	ratecounterDescCount := ratecounterFields[2].Descriptor()
+	// ratecounter.DefaultCount holds the default value on creation for the count field.
+	ratecounter.DefaultCount = ratecounterDescCount.Default.(int)
+	// ratecounterDescRefused is the schema descriptor for refused field.
+	ratecounterDescRefused := ratecounterFields[3].Descriptor()
+	// ratecounter.DefaultRefused holds the default value on creation for the refused field.
+	ratecounter.DefaultRefused = ratecounterDescRefused.Default.(int)
+	// ratecounterDescID is the schema descriptor for id field.
+	ratecounterDescID := ratecounterMixinFields0[0].Descriptor()
+	// ratecounter.DefaultID holds the default value on creation for the id field.
+	ratecounter.DefaultID = ratecounterDescID.Default.(func() string)
+	// ratecounter.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	ratecounter.IDValidator = ratecounterDescID.Validators[0].(func(string) error)
 	revisionFields := schema.Revision{}.Fields()
 	_ = revisionFields
 	// revisionDescParents is the schema descriptor for parents field.
@@ -728,6 +757,37 @@ func init() {
 	samlprovider.DefaultID = samlproviderDescID.Default.(func() string)
 	// samlprovider.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	samlprovider.IDValidator = samlproviderDescID.Validators[0].(func(string) error)
+	sessionMixin := schema.Session{}.Mixin()
+	sessionMixinFields0 := sessionMixin[0].Fields()
+	_ = sessionMixinFields0
+	sessionFields := schema.Session{}.Fields()
+	_ = sessionFields
+	// sessionDescCreatedAt is the schema descriptor for created_at field.
+	sessionDescCreatedAt := sessionFields[2].Descriptor()
+	// session.DefaultCreatedAt holds the default value on creation for the created_at field.
+	session.DefaultCreatedAt = sessionDescCreatedAt.Default.(func() time.Time)
+	// sessionDescLastSeenAt is the schema descriptor for last_seen_at field.
+	sessionDescLastSeenAt := sessionFields[3].Descriptor()
+	// session.DefaultLastSeenAt holds the default value on creation for the last_seen_at field.
+	session.DefaultLastSeenAt = sessionDescLastSeenAt.Default.(func() time.Time)
+	// sessionDescUserAgent is the schema descriptor for user_agent field.
+	sessionDescUserAgent := sessionFields[5].Descriptor()
+	// session.DefaultUserAgent holds the default value on creation for the user_agent field.
+	session.DefaultUserAgent = sessionDescUserAgent.Default.(string)
+	// session.UserAgentValidator is a validator for the "user_agent" field. It is called by the builders before save.
+	session.UserAgentValidator = sessionDescUserAgent.Validators[0].(func(string) error)
+	// sessionDescIP is the schema descriptor for ip field.
+	sessionDescIP := sessionFields[6].Descriptor()
+	// session.DefaultIP holds the default value on creation for the ip field.
+	session.DefaultIP = sessionDescIP.Default.(string)
+	// session.IPValidator is a validator for the "ip" field. It is called by the builders before save.
+	session.IPValidator = sessionDescIP.Validators[0].(func(string) error)
+	// sessionDescID is the schema descriptor for id field.
+	sessionDescID := sessionMixinFields0[0].Descriptor()
+	// session.DefaultID holds the default value on creation for the id field.
+	session.DefaultID = sessionDescID.Default.(func() string)
+	// session.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	session.IDValidator = sessionDescID.Validators[0].(func(string) error)
 	siteMixin := schema.Site{}.Mixin()
 	siteMixinFields0 := siteMixin[0].Fields()
 	_ = siteMixinFields0

@@ -56,12 +56,16 @@ type Tx struct {
 	PageContent *PageContentClient
 	// PageDerived is the client for interacting with the PageDerived builders.
 	PageDerived *PageDerivedClient
+	// RateCounter is the client for interacting with the RateCounter builders.
+	RateCounter *RateCounterClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
 	// RevisionChunk is the client for interacting with the RevisionChunk builders.
 	RevisionChunk *RevisionChunkClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
+	// Session is the client for interacting with the Session builders.
+	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteSection is the client for interacting with the SiteSection builders.
@@ -240,9 +244,11 @@ func (tx *Tx) init() {
 	tx.Page = NewPageClient(tx.config)
 	tx.PageContent = NewPageContentClient(tx.config)
 	tx.PageDerived = NewPageDerivedClient(tx.config)
+	tx.RateCounter = NewRateCounterClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.RevisionChunk = NewRevisionChunkClient(tx.config)
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
+	tx.Session = NewSessionClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
 	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)

@@ -27,6 +27,8 @@ type User struct {
 	DisplayName string `json:"display_name,omitempty"`
 	// PhotoURL holds the value of the "photo_url" field.
 	PhotoURL *string `json:"photo_url,omitempty"`
+	// PasswordHash holds the value of the "password_hash" field.
+	PasswordHash *string `json:"-"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.
 	Edges        UserEdges `json:"edges"`
@@ -41,9 +43,11 @@ type UserEdges struct {
 	Memberships []*Member `json:"memberships,omitempty"`
 	// TeamMemberships holds the value of the team_memberships edge.
 	TeamMemberships []*TeamMember `json:"team_memberships,omitempty"`
+	// Sessions holds the value of the sessions edge.
+	Sessions []*Session `json:"sessions,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 }
 
 // TokensOrErr returns the Tokens value or an error if the edge
@@ -73,12 +77,21 @@ func (e UserEdges) TeamMembershipsOrErr() ([]*TeamMember, error) {
 	return nil, &NotLoadedError{edge: "team_memberships"}
 }
 
+// SessionsOrErr returns the Sessions value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) SessionsOrErr() ([]*Session, error) {
+	if e.loadedTypes[3] {
+		return e.Sessions, nil
+	}
+	return nil, &NotLoadedError{edge: "sessions"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*User) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case user.FieldID, user.FieldEmail, user.FieldDisplayName, user.FieldPhotoURL:
+		case user.FieldID, user.FieldEmail, user.FieldDisplayName, user.FieldPhotoURL, user.FieldPasswordHash:
 			values[i] = new(sql.NullString)
 		case user.FieldCreatedAt, user.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -134,6 +147,13 @@ func (_m *User) assignValues(columns []string, values []any) error {
 				_m.PhotoURL = new(string)
 				*_m.PhotoURL = value.String
 			}
+		case user.FieldPasswordHash:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field password_hash", values[i])
+			} else if value.Valid {
+				_m.PasswordHash = new(string)
+				*_m.PasswordHash = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -160,6 +180,11 @@ func (_m *User) QueryMemberships() *MemberQuery {
 // QueryTeamMemberships queries the "team_memberships" edge of the User entity.
 func (_m *User) QueryTeamMemberships() *TeamMemberQuery {
 	return NewUserClient(_m.config).QueryTeamMemberships(_m)
+}
+
+// QuerySessions queries the "sessions" edge of the User entity.
+func (_m *User) QuerySessions() *SessionQuery {
+	return NewUserClient(_m.config).QuerySessions(_m)
 }
 
 // Update returns a builder for updating this User.
@@ -201,6 +226,8 @@ func (_m *User) String() string {
 		builder.WriteString("photo_url=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	builder.WriteString("password_hash=<sensitive>")
 	builder.WriteByte(')')
 	return builder.String()
 }

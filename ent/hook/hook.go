@@ -261,6 +261,18 @@ func (f PageDerivedFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PageDerivedMutation", m)
 }
 
+// The RateCounterFunc type is an adapter to allow the use of ordinary
+// function as RateCounter mutator.
+type RateCounterFunc func(context.Context, *ent.RateCounterMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RateCounterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RateCounterMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RateCounterMutation", m)
+}
+
 // The RevisionFunc type is an adapter to allow the use of ordinary
 // function as Revision mutator.
 type RevisionFunc func(context.Context, *ent.RevisionMutation) (ent.Value, error)
@@ -295,6 +307,18 @@ func (f SAMLProviderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SAMLProviderMutation", m)
+}
+
+// The SessionFunc type is an adapter to allow the use of ordinary
+// function as Session mutator.
+type SessionFunc func(context.Context, *ent.SessionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SessionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SessionMutation", m)
 }
 
 // The SiteFunc type is an adapter to allow the use of ordinary

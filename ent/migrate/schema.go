@@ -704,6 +704,20 @@ var (
 			},
 		},
 	}
+	// RateCountersColumns holds the columns for the "rate_counters" table.
+	RateCountersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "key", Type: field.TypeString, Unique: true, Size: 400},
+		{Name: "window_start", Type: field.TypeTime},
+		{Name: "count", Type: field.TypeInt, Default: 0},
+		{Name: "refused", Type: field.TypeInt, Default: 0},
+	}
+	// RateCountersTable holds the schema information for the "rate_counters" table.
+	RateCountersTable = &schema.Table{
+		Name:       "rate_counters",
+		Columns:    RateCountersColumns,
+		PrimaryKey: []*schema.Column{RateCountersColumns[0]},
+	}
 	// RevisionsColumns holds the columns for the "revisions" table.
 	RevisionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -797,6 +811,38 @@ var (
 				Name:    "samlprovider_organization_id_created_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{SamlProvidersColumns[8], SamlProvidersColumns[1], SamlProvidersColumns[0]},
+			},
+		},
+	}
+	// SessionsColumns holds the columns for the "sessions" table.
+	SessionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "token_hash", Type: field.TypeString, Unique: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "last_seen_at", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "user_agent", Type: field.TypeString, Size: 512, Default: ""},
+		{Name: "ip", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "user_id", Type: field.TypeString},
+	}
+	// SessionsTable holds the schema information for the "sessions" table.
+	SessionsTable = &schema.Table{
+		Name:       "sessions",
+		Columns:    SessionsColumns,
+		PrimaryKey: []*schema.Column{SessionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "sessions_users_sessions",
+				Columns:    []*schema.Column{SessionsColumns[7]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "session_user_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{SessionsColumns[7], SessionsColumns[2]},
 			},
 		},
 	}
@@ -1121,6 +1167,7 @@ var (
 		{Name: "email", Type: field.TypeString, Unique: true},
 		{Name: "display_name", Type: field.TypeString},
 		{Name: "photo_url", Type: field.TypeString, Nullable: true},
+		{Name: "password_hash", Type: field.TypeString, Nullable: true},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{
@@ -1226,9 +1273,11 @@ var (
 		PagesTable,
 		PageContentsTable,
 		PageDerivedsTable,
+		RateCountersTable,
 		RevisionsTable,
 		RevisionChunksTable,
 		SamlProvidersTable,
+		SessionsTable,
 		SitesTable,
 		SiteSectionsTable,
 		SiteSectionGroupsTable,
@@ -1258,6 +1307,7 @@ func init() {
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
 	SamlProvidersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SamlProvidersTable.ForeignKeys[1].RefTable = TeamsTable
+	SessionsTable.ForeignKeys[0].RefTable = UsersTable
 	SpacesTable.ForeignKeys[0].RefTable = CollectionsTable
 	SpacesTable.ForeignKeys[1].RefTable = OrganizationsTable
 	TeamsTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -69,6 +69,9 @@ type PageContent func(*sql.Selector)
 // PageDerived is the predicate function for pagederived builders.
 type PageDerived func(*sql.Selector)
 
+// RateCounter is the predicate function for ratecounter builders.
+type RateCounter func(*sql.Selector)
+
 // Revision is the predicate function for revision builders.
 type Revision func(*sql.Selector)
 
@@ -77,6 +80,9 @@ type RevisionChunk func(*sql.Selector)
 
 // SAMLProvider is the predicate function for samlprovider builders.
 type SAMLProvider func(*sql.Selector)
+
+// Session is the predicate function for session builders.
+type Session func(*sql.Selector)
 
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)
