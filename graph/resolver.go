@@ -50,6 +50,8 @@ type Resolver struct {
 	// (subscriptions.go).
 	Hub                  *Hub
 	SubscriptionSettings SubscriptionSettings
+	// SessionSettings bound sign-in sessions (sessions.go).
+	SessionSettings SessionSettings
 
 	// published keeps published sites' navigation and rendered pages
 	// (sites_reader.go), made on first use.

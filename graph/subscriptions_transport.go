@@ -7,7 +7,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -107,21 +106,7 @@ var errCrossOriginStream = &apperr.Error{Kind: apperr.Forbidden, Message: "a str
 // CORS. Without cookies the caller authenticates by token, which another
 // site's page does not have.
 func sameOriginStream(base string, r *http.Request) error {
-	if r.Header.Get("Cookie") == "" {
-		return nil
-	}
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return errCrossOriginStream
-	}
-	o, err := url.Parse(origin)
-	if err != nil {
-		return errCrossOriginStream
-	}
-	if b, err := url.Parse(base); err == nil && b.Host != "" && strings.EqualFold(o.Scheme, b.Scheme) && strings.EqualFold(o.Host, b.Host) {
-		return nil
-	}
-	if strings.EqualFold(o.Host, r.Host) {
+	if r.Header.Get("Cookie") == "" || sameOrigin(base, r) {
 		return nil
 	}
 	return errCrossOriginStream

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 
@@ -19,7 +20,10 @@ import (
 
 // Authenticate is the middleware of /v1: it resolves the bearer token to a
 // user (401 otherwise, in the shape of the API asked: apperr.Write) and
-// attaches the request's dataloaders.
+// attaches the request's dataloaders. Without an Authorization header, a
+// live session cookie (sessions.go) authenticates instead, its writes
+// from Folio's own origin only (CheckSameOrigin) and its events with the
+// source ui.
 func (r *Resolver) Authenticate(next http.Handler) http.Handler {
 	return r.authenticate(next, false)
 }
@@ -37,9 +41,30 @@ func (r *Resolver) AuthenticateOptional(next http.Handler) http.Handler {
 
 func (r *Resolver) authenticate(next http.Handler, anonymous bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if anonymous && req.Header.Get("Authorization") == "" {
-			next.ServeHTTP(w, req.WithContext(r.ReaderContext(req.Context())))
-			return
+		if req.Header.Get("Authorization") == "" {
+			// A browser signed in to Folio's pages: the session cookie
+			// stands for a token. A write it carries must come from
+			// Folio's own origin, checked before the body is read.
+			if secret := r.SessionSecret(req); secret != "" {
+				if err := r.CheckSameOrigin(req); err != nil {
+					apperr.Write(w, req, err)
+					return
+				}
+				ctx, err := r.sessionViewerContext(req.Context(), secret)
+				if err == nil {
+					next.ServeHTTP(w, req.WithContext(ctx))
+					return
+				}
+				if !errors.Is(err, errNoSession) {
+					apperr.Write(w, req, err)
+					return
+				}
+				// An ended session is no session.
+			}
+			if anonymous {
+				next.ServeHTTP(w, req.WithContext(r.ReaderContext(req.Context())))
+				return
+			}
 		}
 		token := auth.BearerToken(req)
 		if token == "" {
