@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
+	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
@@ -132,6 +133,10 @@ var nodeTypes = []nodeType{
 	}},
 	{"WebhookDelivery", webhookdelivery.Table, webhookdelivery.FieldOrganizationID, func(r *Resolver, ctx context.Context, id, org string) (model.Node, error) {
 		return r.WebhookDeliveryByID(ctx, org, id)
+	}},
+	// A session is its user's alone.
+	{"Session", session.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
+		return r.viewerSession(ctx, id)
 	}},
 	{"SiteShareLink", sitesharelink.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
 		_, l, err := r.manageableShareLink(ctx, "", "", id)

@@ -62,6 +62,7 @@ type ResolverRoot interface {
 	Query() QueryResolver
 	Revision() RevisionResolver
 	SAMLProvider() SAMLProviderResolver
+	Session() SessionResolver
 	Site() SiteResolver
 	SiteSection() SiteSectionResolver
 	SiteSectionGroup() SiteSectionGroupResolver
@@ -532,7 +533,9 @@ type ComplexityRoot struct {
 		RemoveSectionFromGroup       func(childComplexity int, group string, section string) int
 		RemoveTeamMember             func(childComplexity int, organizationID string, teamID string, userID string) int
 		RestoreSpace                 func(childComplexity int, id string) int
+		RevokeSession                func(childComplexity int, id string) int
 		SetMemberSso                 func(childComplexity int, organizationID string, userID string) int
+		SignOutEverywhere            func(childComplexity int) int
 		SpacePDF                     func(childComplexity int, spaceID string, page *string, only *bool) int
 		TransferCollection           func(childComplexity int, id string, organizationID string) int
 		TransferSpace                func(childComplexity int, id string, organizationID string) int
@@ -896,6 +899,15 @@ type ComplexityRoot struct {
 		Title  func(childComplexity int) int
 	}
 
+	Session struct {
+		CreatedAt  func(childComplexity int) int
+		Current    func(childComplexity int) int
+		ExpiresAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastSeenAt func(childComplexity int) int
+		UserAgent  func(childComplexity int) int
+	}
+
 	Site struct {
 		AdaptiveContent func(childComplexity int) int
 		AdaptiveSchema  func(childComplexity int) int
@@ -1166,6 +1178,7 @@ type ComplexityRoot struct {
 	Viewer struct {
 		Organizations           func(childComplexity int) int
 		OrganizationsConnection func(childComplexity int, first *int, after *string, order *model.Order) int
+		Sessions                func(childComplexity int) int
 		User                    func(childComplexity int) int
 	}
 
@@ -1357,6 +1370,8 @@ type MutationResolver interface {
 	CreateSAMLProvider(ctx context.Context, organizationID string, input model.CreateSAMLProviderInput) (*ent.SAMLProvider, error)
 	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error)
 	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (*bool, error)
+	RevokeSession(ctx context.Context, id string) (*bool, error)
+	SignOutEverywhere(ctx context.Context) (*bool, error)
 	CreateSite(ctx context.Context, organization string, input model.CreateSiteInput) (*ent.Site, error)
 	UpdateSite(ctx context.Context, id string, input model.UpdateSiteInput) (*ent.Site, error)
 	DeleteSite(ctx context.Context, id string) (*bool, error)
@@ -1492,6 +1507,9 @@ type SAMLProviderResolver interface {
 	Urls(ctx context.Context, obj *ent.SAMLProvider) (*model.SAMLProviderURLs, error)
 	Organization(ctx context.Context, obj *ent.SAMLProvider) (*ent.Organization, error)
 }
+type SessionResolver interface {
+	Current(ctx context.Context, obj *ent.Session) (bool, error)
+}
 type SiteResolver interface {
 	Organization(ctx context.Context, obj *ent.Site) (*ent.Organization, error)
 	SiteSpaceCount(ctx context.Context, obj *ent.Site) (int, error)
@@ -1585,6 +1603,7 @@ type TranslationSettingsResolver interface {
 type ViewerResolver interface {
 	Organizations(ctx context.Context, obj *model.Viewer) ([]*ent.Organization, error)
 	OrganizationsConnection(ctx context.Context, obj *model.Viewer, first *int, after *string, order *model.Order) (*model.OrganizationConnection, error)
+	Sessions(ctx context.Context, obj *model.Viewer) ([]*ent.Session, error)
 }
 type WebhookResolver interface {
 	Deliveries(ctx context.Context, obj *ent.Webhook, first *int, after *string, last *int, before *string) (*model.WebhookDeliveryConnection, error)
@@ -3730,6 +3749,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RestoreSpace(childComplexity, args["id"].(string)), true
+	case "Mutation.revokeSession":
+		if e.ComplexityRoot.Mutation.RevokeSession == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeSession_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeSession(childComplexity, args["id"].(string)), true
 	case "Mutation.setMemberSSO":
 		if e.ComplexityRoot.Mutation.SetMemberSso == nil {
 			break
@@ -3741,6 +3771,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.signOutEverywhere":
+		if e.ComplexityRoot.Mutation.SignOutEverywhere == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.SignOutEverywhere(childComplexity), true
 	case "Mutation.spacePDF":
 		if e.ComplexityRoot.Mutation.SpacePDF == nil {
 			break
@@ -5583,6 +5619,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SearchSection.Title(childComplexity), true
 
+	case "Session.createdAt":
+		if e.ComplexityRoot.Session.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.CreatedAt(childComplexity), true
+	case "Session.current":
+		if e.ComplexityRoot.Session.Current == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.Current(childComplexity), true
+	case "Session.expiresAt":
+		if e.ComplexityRoot.Session.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.ExpiresAt(childComplexity), true
+	case "Session.id":
+		if e.ComplexityRoot.Session.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.ID(childComplexity), true
+	case "Session.lastSeenAt":
+		if e.ComplexityRoot.Session.LastSeenAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.LastSeenAt(childComplexity), true
+	case "Session.userAgent":
+		if e.ComplexityRoot.Session.UserAgent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Session.UserAgent(childComplexity), true
+
 	case "Site.adaptiveContent":
 		if e.ComplexityRoot.Site.AdaptiveContent == nil {
 			break
@@ -6753,6 +6826,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Viewer.OrganizationsConnection(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
+	case "Viewer.sessions":
+		if e.ComplexityRoot.Viewer.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.Sessions(childComplexity), true
 	case "Viewer.user":
 		if e.ComplexityRoot.Viewer.User == nil {
 			break
@@ -9718,6 +9797,42 @@ extend type Organization {
   ): SearchPageConnection
 }
 `, BuiltIn: false},
+	{Name: "../../schema/session.graphql", Input: `# Sign-in sessions of the viewer (README: Signing in).
+
+"""
+A sign-in session of the viewer's: a browser signed in to Folio's pages
+(the folio_session cookie). Only the viewer sees their sessions.
+"""
+type Session implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "When the session began (sign-in)."
+  createdAt: Time!
+  "When the session was last used, to the minute: it ends once unused for FOLIO_SESSION_IDLE."
+  lastSeenAt: Time!
+  "When the session ends, however much it is used (FOLIO_SESSION_LIFETIME after sign-in)."
+  expiresAt: Time!
+  "The User-Agent of the browser that signed in (at most 512 bytes; empty when it sent none)."
+  userAgent: String!
+  "True for the session this request was made with."
+  current: Boolean!
+}
+
+extend type Viewer {
+  "The viewer's live sessions, newest first (at most 100)."
+  sessions: [Session!]!
+}
+
+extend type Mutation {
+  "End one of the viewer's sessions (the current one too: that signs this browser out)."
+  revokeSession(
+    "The session's ID."
+    id: ID!
+  ): Boolean
+  "End every session of the viewer, the current one too. API tokens are not affected."
+  signOutEverywhere: Boolean
+}
+`, BuiltIn: false},
 	{Name: "../../schema/site.graphql", Input: `# Docs sites: sites, sections, section groups and site spaces (REST area ` + "`" + `sites` + "`" + `).
 
 "A docs site of an organization: spaces published together, as site spaces, optionally in sections and section groups."
@@ -12561,6 +12676,24 @@ func (ec *executionContext) childFields_SearchSection(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type SearchSection", field.Name)
 }
 
+func (ec *executionContext) childFields_Session(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Session_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Session_createdAt(ctx, field)
+	case "lastSeenAt":
+		return ec.fieldContext_Session_lastSeenAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_Session_expiresAt(ctx, field)
+	case "userAgent":
+		return ec.fieldContext_Session_userAgent(ctx, field)
+	case "current":
+		return ec.fieldContext_Session_current(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Session", field.Name)
+}
+
 func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13089,6 +13222,8 @@ func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphq
 		return ec.fieldContext_Viewer_organizations(ctx, field)
 	case "organizationsConnection":
 		return ec.fieldContext_Viewer_organizationsConnection(ctx, field)
+	case "sessions":
+		return ec.fieldContext_Viewer_sessions(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Viewer", field.Name)
 }
@@ -14866,6 +15001,20 @@ func (ec *executionContext) field_Mutation_removeTeamMember_args(ctx context.Con
 }
 
 func (ec *executionContext) field_Mutation_restoreSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeSession_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -25252,6 +25401,73 @@ func (ec *executionContext) fieldContext_Mutation_deleteSAMLProvider(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_revokeSession(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeSession(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeSession(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeSession(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeSession_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_signOutEverywhere(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_signOutEverywhere(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().SignOutEverywhere(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_signOutEverywhere(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mutation", field, true, true, "Boolean")
+}
+
 func (ec *executionContext) _Mutation_createSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33650,6 +33866,144 @@ func (ec *executionContext) fieldContext_SearchSection_body(_ context.Context, f
 	return graphql.NewScalarFieldContext("SearchSection", field, true, false, "String")
 }
 
+func (ec *executionContext) _Session_id(ctx context.Context, field graphql.CollectedField, obj *ent.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Session_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Session", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Session_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Session_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Session", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Session_lastSeenAt(ctx context.Context, field graphql.CollectedField, obj *ent.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_lastSeenAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastSeenAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Session_lastSeenAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Session", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Session_expiresAt(ctx context.Context, field graphql.CollectedField, obj *ent.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Session_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Session", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Session_userAgent(ctx context.Context, field graphql.CollectedField, obj *ent.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_userAgent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserAgent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Session_userAgent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Session", field, false, false, "String")
+}
+
+func (ec *executionContext) _Session_current(ctx context.Context, field graphql.CollectedField, obj *ent.Session) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Session_current(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Session().Current(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Session_current(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Session", field, true, true, "Boolean")
+}
+
 func (ec *executionContext) _Site_id(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38540,6 +38894,38 @@ func (ec *executionContext) fieldContext_Viewer_organizationsConnection(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Viewer_sessions(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Viewer_sessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Viewer().Sessions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Session) graphql.Marshaler {
+			return ec.marshalNSession2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSessionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Viewer_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Viewer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Session(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Webhook_id(ctx context.Context, field graphql.CollectedField, obj *ent.Webhook) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -42950,6 +43336,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Site(ctx, sel, obj)
+	case ent.Session:
+		return ec._Session(ctx, sel, &obj)
+	case *ent.Session:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Session(ctx, sel, obj)
 	case model.SearchSection:
 		return ec._SearchSection(ctx, sel, &obj)
 	case *model.SearchSection:
@@ -46122,6 +46515,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "revokeSession":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeSession(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "signOutEverywhere":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_signOutEverywhere(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createSite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSite(ctx, field)
@@ -48706,6 +49113,65 @@ func (ec *executionContext) _SearchSection(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var sessionImplementors = []string{"Session", "Node"}
+
+func (ec *executionContext) _Session(ctx context.Context, sel ast.SelectionSet, obj *ent.Session) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sessionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Session")
+		case "id":
+			out.Values[i] = ec._Session_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Session_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastSeenAt":
+			out.Values[i] = ec._Session_lastSeenAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "expiresAt":
+			out.Values[i] = ec._Session_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "userAgent":
+			out.Values[i] = ec._Session_userAgent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "current":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Session_current(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var siteImplementors = []string{"Site", "Node"}
 
 func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj *ent.Site) graphql.Marshaler {
@@ -50525,6 +50991,12 @@ func (ec *executionContext) _Viewer(ctx context.Context, sel ast.SelectionSet, o
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Viewer_organizationsConnection(ctx, field, obj)
+				})
+		case "sessions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Viewer_sessions(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -53021,6 +53493,30 @@ func (ec *executionContext) marshalNSearchSection2ᚖgithubᚗcomᚋfolioᚋfoli
 		return graphql.Null
 	}
 	return ec._SearchSection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSession2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSessionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Session) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSession2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSession(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSession2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSession(ctx context.Context, sel ast.SelectionSet, v *ent.Session) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Session!")
+		return graphql.Null
+	}
+	return ec._Session(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx context.Context, sel ast.SelectionSet, v *ent.Site) graphql.Marshaler {

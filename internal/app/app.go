@@ -103,6 +103,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	res.WebhookSettings = graph.WebhookSettings{Timeout: cfg.WebhookTimeout, DisableAfter: cfg.WebhookDisableAfter}
 	res.SubscriptionSettings = graph.SubscriptionSettings{PerConnection: cfg.SubscriptionsPerConnection,
 		EventTimeout: cfg.RequestTimeout, Heartbeat: cfg.SubscriptionHeartbeat, Idle: cfg.SubscriptionIdle, MaxLifetime: cfg.SubscriptionMaxLifetime}
+	res.SessionSettings = graph.SessionSettings{Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime, OpenSignup: cfg.OpenSignup}
 	// The subscription hub and the webhook dispatcher learn of this
 	// instance's commits at once, and of other instances' through the
 	// database (lifecycle.go: startJobs).

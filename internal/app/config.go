@@ -95,6 +95,12 @@ type Config struct {
 	SubscriptionHeartbeat      time.Duration
 	SubscriptionIdle           time.Duration
 	SubscriptionMaxLifetime    time.Duration
+	// SessionIdle and SessionLifetime end sign-in sessions: unused for
+	// SessionIdle, or SessionLifetime after sign-in whatever the use.
+	// OpenSignup lets anyone make a local account at /sign-up.
+	SessionIdle     time.Duration
+	SessionLifetime time.Duration
+	OpenSignup      bool
 	// CORSOrigins are the origins (scheme://host[:port], comma-separated)
 	// whose pages may call /graphql and /v1 with a bearer token; empty:
 	// none (ParseOrigins reads it).
@@ -249,6 +255,15 @@ var Settings = []Setting{
 	{Env: "FOLIO_SUBSCRIPTION_MAX_LIFETIME", Flag: "subscription-max-lifetime", Kind: Duration, Default: "1h",
 		Meaning: "a subscription stream (WebSocket or SSE) is ended this long after it began; clients reconnect and resume after their last event id",
 		field:   func(c *Config) any { return &c.SubscriptionMaxLifetime }},
+	{Env: "FOLIO_SESSION_IDLE", Flag: "session-idle", Kind: Duration, Default: "168h",
+		Meaning: "a sign-in session unused for this long ends (168h: a week)",
+		field:   func(c *Config) any { return &c.SessionIdle }},
+	{Env: "FOLIO_SESSION_LIFETIME", Flag: "session-lifetime", Kind: Duration, Default: "720h",
+		Meaning: "a sign-in session ends this long after sign-in, however much it is used (720h: 30 days)",
+		field:   func(c *Config) any { return &c.SessionLifetime }},
+	{Env: "FOLIO_OPEN_SIGNUP", Flag: "open-signup", Kind: Boolean, Default: "false",
+		Meaning: "let anyone make a local account with an email and a password at /sign-up (off: accounts come from the command line)",
+		field:   func(c *Config) any { return &c.OpenSignup }},
 	{Env: "FOLIO_CORS_ORIGINS", Flag: "cors-origins", Kind: Origins,
 		Meaning: "origins whose pages may call /graphql and /v1 with a bearer token (https://app.example.com,http://localhost:5173: exact, no path); empty for none (no cross-origin access)",
 		field:   func(c *Config) any { return &c.CORSOrigins }},

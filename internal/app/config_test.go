@@ -147,6 +147,9 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_SUBSCRIPTION_HEARTBEAT":       "20s",
 		"FOLIO_SUBSCRIPTION_IDLE":            "2m",
 		"FOLIO_SUBSCRIPTION_MAX_LIFETIME":    "30m",
+		"FOLIO_SESSION_IDLE":                 "24h",
+		"FOLIO_SESSION_LIFETIME":             "240h",
+		"FOLIO_OPEN_SIGNUP":                  "true",
 		"FOLIO_CORS_ORIGINS":                 "https://app.example.com, http://localhost:5173",
 		"FOLIO_SECRET_KEY":                   "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=",
 	}
@@ -161,6 +164,7 @@ func TestSettingsTable(t *testing.T) {
 		JobPoll: 2 * time.Second, JobLease: time.Minute, JobMaxAttempts: 3, JobBackoff: 7 * time.Second, OpenAPIFetchTimeout: 10 * time.Second,
 		WebhookTimeout: 3 * time.Second, WebhookMaxAttempts: 6, WebhookBackoff: time.Minute, WebhookDisableAfter: 12 * time.Hour,
 		SubscriptionsPerConnection: 5, SubscriptionsPerInstance: 100, SubscriptionHeartbeat: 20 * time.Second, SubscriptionIdle: 2 * time.Minute, SubscriptionMaxLifetime: 30 * time.Minute,
+		SessionIdle: 24 * time.Hour, SessionLifetime: 240 * time.Hour, OpenSignup: true,
 		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"]}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)
