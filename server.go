@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -36,8 +37,12 @@ var logger = sync.OnceValue(func() *slog.Logger { return app.NewLogger(os.Stderr
 
 // cli is one run of the command line. stdout carries only what a script
 // reads (a token, the version, help asked for); everything said to the
-// person at the terminal goes to stderr.
-type cli struct{ stdout, stderr io.Writer }
+// person at the terminal goes to stderr. stdin carries what must not be a
+// flag (a password: flags show in ps and shell history).
+type cli struct {
+	stdout, stderr io.Writer
+	stdin          io.Reader
+}
 
 // usageError is a command line or setting that is not valid: the process
 // exits 2, as the flag package's own errors do.
@@ -53,7 +58,12 @@ var errHelpShown = errors.New("help shown")
 
 // run runs the command line args and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	c := cli{stdout: stdout, stderr: stderr}
+	return runWithInput(args, os.Stdin, stdout, stderr)
+}
+
+// runWithInput is run reading stdin from in.
+func runWithInput(args []string, in io.Reader, stdout, stderr io.Writer) int {
+	c := cli{stdout: stdout, stderr: stderr, stdin: in}
 	err := c.command(args)
 	var usage usageError
 	switch {
@@ -88,6 +98,11 @@ func (c cli) command(args []string) error {
 			return usageError{errors.New("usage: folio token create --email E [--name N] [--org TITLE]"), "folio token create"}
 		}
 		return c.tokenCreate(args[1:])
+	case "user":
+		if len(args) == 0 || args[0] != "password" {
+			return usageError{errors.New("usage: folio user password --email E (the new password on stdin)"), "folio user password"}
+		}
+		return c.userPassword(args[1:])
 	case "backup":
 		return c.backup(args)
 	case "restore":
@@ -390,6 +405,40 @@ func (c cli) tokenCreate(args []string) error {
 	return nil
 }
 
+// userPassword sets a user's password from the first line of stdin.
+func (c cli) userPassword(args []string) error {
+	var email string
+	cfg, err := c.settings("user password", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&email, "email", "", "email of the user (created if needed); required")
+	})
+	if err != nil {
+		return err
+	}
+	if email == "" {
+		return usageError{errors.New("user password: --email is required"), "folio user password"}
+	}
+	// One line, bounded: a password, not a file.
+	line, err := bufio.NewReader(io.LimitReader(c.stdin, 4096)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("read the password from stdin: %w", err)
+	}
+	password := strings.TrimRight(line, "\r\n")
+	if password == "" {
+		return usageError{errors.New("user password: write the new password on stdin (echo or a pipe; one line)"), "folio user password"}
+	}
+	ctx := app.CommandLine(context.Background())
+	a, err := open(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer a.DB.Client.Close()
+	if err := a.SetPassword(ctx, email, password); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "folio: password of %s set in %s; sign in at %s/sign-in\n", email, cfg.DatabaseLocation(), cfg.PublicBaseURL())
+	return nil
+}
+
 // version prints the module version, the commit and the Go release the
 // binary was built with, all from the build information Go embeds (go
 // build stamps the commit; go run and go test do not).
@@ -420,6 +469,9 @@ Usage:
   folio token create --email E [--name N] [--org TITLE] [flags]
                                print a new API token on stdout (where it was
                                stored goes to stderr)
+  folio user password --email E [flags]
+                               set the password of a user (created if needed)
+                               for /sign-in; the password is read from stdin
   folio migrate [flags]        migrate the database schema and exit
   folio backup --out FILE [--include-key] [flags]
                                write a consistent copy of the SQLite database and

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/account"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/blob"
 	"github.com/folio/folio/internal/db"
@@ -165,6 +166,9 @@ func (a *App) routes(middleware []func(http.Handler) http.Handler) http.Handler 
 	r.Get(explorer.AssetPath+"*", explorer.Asset)
 
 	rest.Downloads(r, a.Resolver)
+
+	// Sign-in, sign-out and the account page (internal/account).
+	account.Routes(r, a.Resolver)
 
 	// Published sites: /s/ belongs to them.
 	r.Get("/s/*", a.Reader.ServeSites)
