@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/testkit"
 )
 
@@ -55,7 +56,16 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 	section := create(`mutation($site: ID!, $s: ID!) { addSiteSection(site: $site, space: $s) { id } }`, map[string]any{"site": site, "s": space}, "addSiteSection")
 	group := create(`mutation($site: ID!) { addSiteSectionGroup(site: $site, title: "All") { id } }`, map[string]any{"site": site}, "addSiteSectionGroup")
 	siteSpace := create(`mutation($site: ID!, $s: ID!) { addSiteSpace(site: $site, space: $s) { id } }`, map[string]any{"site": site, "s": space}, "addSiteSpace")
+	// A session of alice's, opened by signing in as the sign-in form does.
+	if err := s.App.SetPassword(context.Background(), alice.Email, "node fixture password"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.App.Resolver.SignIn(context.Background(), graph.SignInAttempt{Email: alice.Email, Password: "node fixture password"}); err != nil {
+		t.Fatal(err)
+	}
+	sess := s.Client().Session.Query().OnlyIDX(context.Background())
 	return []nodeFixture{
+		{"Session", sess, "", nil},
 		{"Organization", acme, `query($id: ID!) { organization(id: $id) { id } }`, map[string]any{"id": acme}},
 		{"User", alice.ID, `{ viewer { user { id } } }`, nil},
 		{"Space", space, `query($id: ID!) { space(id: $id) { id } }`, map[string]any{"id": space}},
@@ -97,7 +107,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "AuditEvent ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User Webhook WebhookDelivery"
+	got := "AuditEvent ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Session Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User Webhook WebhookDelivery"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures or compositeFixtures)", want, got)
 	}
