@@ -36,6 +36,9 @@ type Site struct {
 	// Digest changes whenever anything above changes (structure, settings,
 	// customization, the revision a site space shows): part of ETags.
 	Digest string
+	// Preview: a signed-in member reads the site (published or not)
+	// through the reader: no visitor gate, no shared caching, noindex.
+	Preview bool
 }
 
 // Item is a top-level item: a section or a group of sections.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/published"
 )
 
 // AssetPrefix is where Folio's own stylesheets are served, on the base URL
@@ -103,9 +104,7 @@ func (h *Handler) ServeSites(w http.ResponseWriter, r *http.Request) {
 		h.notFound(w, r)
 		return
 	}
-	ctx := h.res.ReaderContext(r.Context())
-	r = r.WithContext(ctx)
-	s, err := h.res.ReaderSiteNamed(ctx, name)
+	s, r, err := h.siteNamed(r, name)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -116,6 +115,25 @@ func (h *Handler) ServeSites(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.serveSite(w, r, s, prefix, rest)
+}
+
+// siteNamed is the site at /s/<name>/ and the request to serve it with: a
+// signed-in member of its organization (the session cookie reaches /s/ of
+// the base URL, not mapped hosts) previews it, published or not;
+// everyone else reads the published site as its audience.
+func (h *Handler) siteNamed(r *http.Request, name string) (*published.Site, *http.Request, error) {
+	if ctx, ok, err := h.res.SessionViewerContext(r); err != nil {
+		return nil, r, err
+	} else if ok {
+		s, member, err := h.res.ReaderPreviewSite(ctx, name)
+		if err != nil || member {
+			return s, r.WithContext(ctx), err
+		}
+	}
+	ctx := h.res.ReaderContext(r.Context())
+	r = r.WithContext(ctx)
+	s, err := h.res.ReaderSiteNamed(ctx, name)
+	return s, r, err
 }
 
 // ServeAsset serves Folio's stylesheets and icon (AssetPrefix).

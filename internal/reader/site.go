@@ -15,17 +15,25 @@ import (
 // serveSite answers a request for a path of a site (rest: below prefix).
 func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *published.Site, prefix, rest string) {
 	secure := r.TLS != nil || strings.HasPrefix(h.baseURL, "https://")
-	vis, ok := visitor.Admit(w, r, visitor.Site{
-		ID: s.ID, Visibility: s.Visibility, CookiePath: prefix, Secure: secure,
-		VisitorKey: s.VisitorKey, FallbackURL: s.FallbackURL, Schema: s.Schema,
-		ShareKeyActive: func(ctx context.Context, key string) (bool, error) { return h.res.SiteShareKeyActive(ctx, s.ID, key) },
-	})
+	// A member's preview needs no visitor credential: their session is
+	// one. They read it as a visitor without claims would.
+	vis, ok := visitor.Visitor{Claims: map[string]any{"unsigned": map[string]any{}}, State: "member preview"}, true
+	if !s.Preview {
+		vis, ok = visitor.Admit(w, r, visitor.Site{
+			ID: s.ID, Visibility: s.Visibility, CookiePath: prefix, Secure: secure,
+			VisitorKey: s.VisitorKey, FallbackURL: s.FallbackURL, Schema: s.Schema,
+			ShareKeyActive: func(ctx context.Context, key string) (bool, error) { return h.res.SiteShareKeyActive(ctx, s.ID, key) },
+		})
+	}
 	if !ok {
 		return
 	}
 	hdr := w.Header()
 	hdr.Add("Vary", "Cookie")
-	if s.Visibility == "public" {
+	if s.Preview {
+		hdr.Set("Cache-Control", "private, no-store")
+		hdr.Set("X-Robots-Tag", "noindex")
+	} else if s.Visibility == "public" {
 		hdr.Set("Cache-Control", "public, no-cache")
 	} else {
 		hdr.Set("Cache-Control", "private, no-cache")
