@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -127,6 +128,13 @@ func TestSessionSignIn(t *testing.T) {
 			if n := s.Client().Event.Query().Where(event.Action("user.signed_in"), event.Source("ui"), event.TargetID(u.ID)).CountX(context.Background()); n != 1 {
 				t.Fatalf("%d user.signed_in events", n)
 			}
+			if n := s.Client().Event.Query().Where(event.Action("user.password_changed"), event.Source("script"), event.TargetID(u.ID)).CountX(context.Background()); n != 1 {
+				t.Fatalf("%d user.password_changed events", n)
+			}
+			// Only the cookie's hash is stored, and no event holds it.
+			if s.Client().Session.Query().CountX(context.Background()) != 1 || strings.Contains(s.Snapshot(t), cookie) || strings.Contains(s.Snapshot(t), password) {
+				t.Fatal("the cookie or the password is stored")
+			}
 			// next: a local path is followed, another site is not.
 			a = send(t, s, "POST", "/sign-in", "", s.URL, formType, form("email", u.Email, "password", password, "next", "/s/docs/"))
 			if a.header.Get("Location") != "/s/docs/" {
@@ -164,8 +172,8 @@ func TestSessionSignIn(t *testing.T) {
 			}
 			// A GET needs no origin.
 			a = send(t, s, "GET", "/graphql?query="+url.QueryEscape("{viewer{user{id}}}"), cookie, "", "", "")
-			if a.status != 200 || !strings.Contains(a.body, u.ID) {
-				t.Fatalf("GET /graphql: %d %s", a.status, a.body)
+			if a.status != 200 || !strings.Contains(a.body, u.ID) || a.header.Get("Cache-Control") != "private, no-cache" {
+				t.Fatalf("GET /graphql: %d %v %s", a.status, a.header, a.body)
 			}
 		})
 		t.Run("cross-origin writes with the cookie are refused before parsing", func(t *testing.T) {
@@ -410,6 +418,22 @@ func TestSignInRateLimit(t *testing.T) {
 		}
 		clock.Reset()
 	})
+}
+
+// TestSignInAddressLimit: MaxAddressFailures failures from one address,
+// each of another email (no account limit is reached), lock the address
+// out: the right password of a real account is refused too.
+func TestSignInAddressLimit(t *testing.T) {
+	s := testkit.Start(t, "sqlite")
+	u := newUserWithPassword(t, s, "heidi@example.com")
+	for i := range graph.MaxAddressFailures {
+		if a := signIn(t, s, "guess"+strconv.Itoa(i)+"@example.com", "guess"); a.status != http.StatusUnauthorized {
+			t.Fatalf("attempt %d: %d", i, a.status)
+		}
+	}
+	if a := signIn(t, s, u.Email, password); a.status != http.StatusTooManyRequests {
+		t.Fatalf("locked address: %d", a.status)
+	}
 }
 
 // TestSignUp: closed by default; FOLIO_OPEN_SIGNUP opens it.

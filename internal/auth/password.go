@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"golang.org/x/crypto/argon2"
@@ -31,6 +32,17 @@ const MaxPasswordBytes = 1024
 // 800-63B's minimum for a password chosen by its owner).
 const MinPasswordLength = 8
 
+// hashing bounds the argon2id computations running at once: each holds
+// argonMemory, so a burst of sign-ins waits its turn instead of taking
+// gigabytes.
+var hashing = make(chan struct{}, max(2, runtime.NumCPU()))
+
+func idKey(password, salt []byte, t, m uint32, p uint8, n uint32) []byte {
+	hashing <- struct{}{}
+	defer func() { <-hashing }()
+	return argon2.IDKey(password, salt, t, m, p, n)
+}
+
 // HashPassword returns password's argon2id hash in PHC form:
 // $argon2id$v=19$m=65536,t=3,p=2$<salt>$<hash> (unpadded base64).
 func HashPassword(password string) string {
@@ -38,7 +50,7 @@ func HashPassword(password string) string {
 	if _, err := rand.Read(salt); err != nil {
 		panic("auth: no randomness: " + err.Error())
 	}
-	return encodeHash(argonMemory, argonTime, argonThreads, salt, argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen))
+	return encodeHash(argonMemory, argonTime, argonThreads, salt, idKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen))
 }
 
 func encodeHash(m uint32, t uint32, p uint8, salt, key []byte) string {
@@ -53,7 +65,7 @@ func CheckPassword(encoded, password string) bool {
 	if err != nil {
 		return false
 	}
-	got := argon2.IDKey([]byte(password), salt, t, m, p, uint32(len(key)))
+	got := idKey([]byte(password), salt, t, m, p, uint32(len(key)))
 	return subtle.ConstantTimeCompare(got, key) == 1
 }
 
