@@ -42,6 +42,9 @@ func TestUserPasswordCommand(t *testing.T) {
 			if status := runWithInput(args, strings.NewReader("short\n"), &out, &errOut); status != 1 || !strings.Contains(errOut.String(), "password: at least 8") {
 				t.Fatalf("short password: exit %d: %s", status, errOut.String())
 			}
+			if stdout, _, status := runIn(t, "user", "password", "--help"); status != 0 || !strings.Contains(stdout, "--email") {
+				t.Fatalf("help: %d %s", status, stdout)
+			}
 			d, err := db.Open(context.Background(), url, dir)
 			if err != nil {
 				t.Fatal(err)

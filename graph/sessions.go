@@ -500,3 +500,17 @@ func (r *Resolver) SignUp(ctx context.Context, a SignInAttempt, displayName stri
 	})
 	return out, err
 }
+
+// PurgeEndedSessions deletes the sessions that no longer sign anyone in
+// (past their lifetime or idle) and the rate counters whose window has
+// passed: maintenance, recording nothing (they are already of no effect).
+func (r *Resolver) PurgeEndedSessions(ctx context.Context) error {
+	ctx = events.Exempt(ctx, events.ExemptMaintenance)
+	now := clock.Now()
+	if _, err := r.Client.Session.Delete().
+		Where(session.Or(session.ExpiresAtLTE(now), session.LastSeenAtLTE(now.Add(-r.SessionSettings.idle())))).Exec(ctx); err != nil {
+		return err
+	}
+	_, err := r.Client.RateCounter.Delete().Where(ratecounter.WindowStartLTE(now.Add(-SignInWindow))).Exec(ctx)
+	return err
+}

@@ -13,7 +13,9 @@ import (
 
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/ratecounter"
+	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/testkit"
 )
@@ -353,6 +355,13 @@ func TestSessionExpiry(t *testing.T) {
 		}
 		if _, errs, _ := gql(t, s, short, s.URL, `{ viewer { user { id } } }`); len(errs) != 1 {
 			t.Fatalf("idle session on GraphQL: %v", errs)
+		}
+		// The retention job deletes the ended sessions' rows.
+		if err := s.App.Resolver.PurgeEndedSessions(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if s.Client().Session.Query().Where(session.TokenHash(auth.HashToken(short))).ExistX(context.Background()) {
+			t.Fatal("the idle session's row is left")
 		}
 		clock.Reset()
 	})

@@ -51,7 +51,11 @@ func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 				if n > 0 {
 					log.Info("deleted audit events past retention", "count", n, "retention", a.Config.AuditRetention.String())
 				}
-				return err
+				if err != nil {
+					return err
+				}
+				// Ended sessions and past rate windows go with them.
+				return a.Resolver.PurgeEndedSessions(ctx)
 			},
 		},
 		Periodic: []jobs.Periodic{
