@@ -17,7 +17,7 @@ func (User) Fields() []ent.Field {
 		field.String("email").Unique().Validate(length(3, 320)),
 		field.String("display_name").Validate(length(1, 255)),
 		field.String("photo_url").Optional().Nillable().Validate(length(0, 2048)),
-		// Local sign-in: argon2id in PHC form (graph/passwords.go); nil
+		// Local sign-in: argon2id in PHC form (internal/auth/password.go); nil
 		// when the user has no password.
 		field.String("password_hash").Optional().Nillable().Sensitive(),
 	}
