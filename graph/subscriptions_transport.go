@@ -32,10 +32,27 @@ func IsWebSocket(r *http.Request) bool {
 	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 
-// IsEventStream reports whether r asks for graphql-sse (a POST that
-// accepts text/event-stream).
+// IsEventStream reports whether r asks for graphql-sse: a POST that
+// accepts text/event-stream and nothing else, as graphql-sse's clients
+// send it. urql, for one, accepts text/event-stream among JSON types on
+// every request: its queries and mutations are answered as JSON
+// (httpTransport).
 func IsEventStream(r *http.Request) bool {
-	return r.Method == http.MethodPost && strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	if r.Method != http.MethodPost {
+		return false
+	}
+	accept := r.Header.Values("Accept")
+	if len(accept) == 0 {
+		return false
+	}
+	for _, v := range accept {
+		for part := range strings.SplitSeq(v, ",") {
+			if mt, _, err := mime.ParseMediaType(strings.TrimSpace(part)); err != nil || mt != "text/event-stream" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // websocketTransport serves graphql-transport-ws (and the older graphql-ws)
