@@ -181,13 +181,11 @@ func (t sseTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 		apperr.Write(w, r, apperr.Invalidf("could not read the request body"))
 		return
 	}
-	params := &graphql.RawParams{}
-	if err := decodeParam("the body", string(body), params); err != nil {
+	params, err := postParams(r, body, start)
+	if err != nil {
 		apperr.Write(w, r, err)
 		return
 	}
-	params.Headers = r.Header
-	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
 	s := t.settings.withDefaults()
 	ctx, stop := withConn(r.Context(), 1, 0, s.MaxLifetime)
 	defer stop()
