@@ -110,6 +110,14 @@ func checkInvitees(in model.InviteUsersToOrganizationInput, fallback access.Role
 	return out, nil
 }
 
+// CheckInviter refuses, before a request's body is read, a caller who may
+// not invite into orgID: 404 for a stranger, 403 for a member who is not
+// an admin (REST reads no body of a path it may not change).
+func (r *Resolver) CheckInviter(ctx context.Context, orgID string) error {
+	_, err := adminOrganization(ctx, orgID)
+	return err
+}
+
 // InviteUsersToOrganization invites addresses into orgID (admins only).
 // A user with the address becomes a member at once with its role (one who
 // is a member already keeps their role and is not counted); anyone else gets

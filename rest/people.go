@@ -67,6 +67,10 @@ type inviteUsersJSON struct {
 }
 
 func (a *API) inviteUsers(w http.ResponseWriter, r *http.Request) error {
+	// Admins only: anyone else hears 403 or 404 before their body is read.
+	if err := a.res.CheckInviter(r.Context(), chi.URLParam(r, "organizationId")); err != nil {
+		return err
+	}
 	in, err := inviteInput(r)
 	if err != nil {
 		return err
