@@ -379,3 +379,33 @@ func TestPeopleInGraphQL(t *testing.T) {
 		}
 	})
 }
+
+// TestEmailVerifiedDefaultsForOlderRows: a user row written without the
+// column (as every row made before it was) reads as verified, through the
+// column's database default: those users were all made by admins or the
+// command line. Rows ent writes say false unless set.
+func TestEmailVerifiedDefaultsForOlderRows(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		db := s.App.DB.SQL
+		q := "INSERT INTO users (id, email, display_name, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)"
+		if s.Dialect == "sqlite" {
+			q = strings.NewReplacer("$1", "?", "$2", "?", "$3", "?", "$4", "?").Replace(q)
+		}
+		now := time.Now().UTC()
+		args := []any{"olduser", "old@acme.com", "Old", now}
+		if s.Dialect == "sqlite" {
+			args = append(args, now)
+		}
+		if _, err := db.ExecContext(context.Background(), q, args...); err != nil {
+			t.Fatal(err)
+		}
+		u := s.Client().User.GetX(context.Background(), "olduser")
+		if !u.EmailVerified {
+			t.Fatal("a row written without email_verified is not verified")
+		}
+		n := s.Client().User.Create().SetEmail("new@acme.com").SetDisplayName("New").SaveX(testkit.Fixture(context.Background()))
+		if n.EmailVerified {
+			t.Fatal("a new row is verified by default")
+		}
+	})
+}
