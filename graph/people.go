@@ -439,3 +439,61 @@ func (r *Resolver) UpdateUser(ctx context.Context, id string, in model.UpdateUse
 	loader.For(ctx).UserByID.Clear(ctx, u.ID).Prime(ctx, u.ID, u)
 	return u, nil
 }
+
+// AcceptInvitationAsNewUser is how a person without an account accepts an
+// invitation mailed to them: the sign-in pages call it for the holder of
+// the link (no viewer: holding the link is the credential). It creates the
+// user with the invited address, verified (they hold the mail), makes them
+// a member with the invitation's role and uses the invitation up. An
+// unknown invitation, or an invite link (those need an account), is 404;
+// an address that has an account already is 409: that user signs in and
+// accepts with JoinOrganizationWithInvite. displayName "" is the
+// address's local part.
+func (r *Resolver) AcceptInvitationAsNewUser(ctx context.Context, orgID, id, displayName string) (*ent.User, error) {
+	inv, err := r.inviteOf(ctx, orgID, id)
+	if err != nil {
+		return nil, err
+	}
+	if inv.Email == nil {
+		return nil, apperr.NotFoundf("invite %s not found", id)
+	}
+	email := *inv.Email
+	displayName = strings.TrimSpace(displayName)
+	if displayName == "" {
+		displayName, _, _ = strings.Cut(email, "@")
+	}
+	if n := utf8.RuneCountInString(displayName); n > 64 || strings.ContainsAny(displayName, "\r\n") {
+		return nil, apperr.InvalidField("displayName", "must be one line of 1 to 64 characters")
+	}
+	var u *ent.User
+	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		var err error
+		u, err = tx.User.Create().SetEmail(email).SetDisplayName(displayName).SetEmailVerified(true).Save(ctx)
+		if ent.IsConstraintError(err) {
+			return apperr.Conflictf("an account with %s exists: sign in to accept the invitation", email)
+		}
+		if err != nil {
+			return entError(err)
+		}
+		if err := tx.Member.Create().SetOrganizationID(orgID).SetUserID(u.ID).SetRole(inv.Role).Exec(ctx); err != nil {
+			return err
+		}
+		// Deleted by id: another request accepting it at the same time
+		// finds nothing to delete and rolls back (its user included).
+		if n, err := tx.Invite.Delete().Where(invite.ID(inv.ID)).Exec(ctx); err != nil || n != 1 {
+			if err == nil {
+				err = apperr.NotFoundf("invite %s not found", id)
+			}
+			return err
+		}
+		role := string(inv.Role)
+		record(ctx, events.Event{Action: events.UserCreated, Target: events.Target{Type: "user", ID: u.ID, Label: u.DisplayName}})
+		record(ctx, inviteEvent(events.InviteAccepted, inv, map[string]any{"userId": u.ID, "role": role}))
+		record(ctx, memberEvent(events.MemberJoined, orgID, u.ID, map[string]any{"userId": u.ID, "role": role, "inviteId": inv.ID}))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}

@@ -409,3 +409,38 @@ func TestEmailVerifiedDefaultsForOlderRows(t *testing.T) {
 		}
 	})
 }
+
+// TestAcceptInvitationAsNewUser: the sign-in pages' way in for a person
+// without an account (called as they will call it, with no viewer): the
+// account is made verified, joins with the invitation's role, and the
+// invitation serves once.
+func TestAcceptInvitationAsNewUser(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		w := newPeopleWorld(t, s)
+		out := s.Call(t, "inviteUsersToOrganization", w.admin.Token, "POST", "/v1/orgs/"+w.org+"/invites",
+			map[string]any{"emails": []any{map[string]any{"email": "joe@new.org", "role": "create"}, "bob@acme.com"}}, 200).JSON(t)
+		id := lastSegment(out["inviteLinks"].([]any)[0].(map[string]any)["url"].(string))
+		ctx := testkit.Fixture(context.Background())
+		res := s.App.Resolver
+		if _, err := res.AcceptInvitationAsNewUser(ctx, w.otherOrg, id, ""); err == nil {
+			t.Fatal("accepted under another organization")
+		}
+		link := s.Call(t, "createOrganizationInvite", w.admin.Token, "POST", "/v1/orgs/"+w.org+"/link-invites", map[string]any{"role": "read"}, 201).JSON(t)["id"].(string)
+		if _, err := res.AcceptInvitationAsNewUser(ctx, w.org, link, ""); err == nil {
+			t.Fatal("an invite link made an account")
+		}
+		u, err := res.AcceptInvitationAsNewUser(ctx, w.org, id, "Joe")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !u.EmailVerified || u.Email != "joe@new.org" || u.DisplayName != "Joe" {
+			t.Fatalf("user %+v", u)
+		}
+		if m := s.MemberOf(t, w.org, u.ID); m == nil || *m.Role != access.Create {
+			t.Fatalf("membership %+v", m)
+		}
+		if _, err := res.AcceptInvitationAsNewUser(ctx, w.org, id, "Joe"); err == nil {
+			t.Fatal("an invitation served twice")
+		}
+	})
+}
