@@ -8,6 +8,7 @@ import (
 	netmail "net/mail"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/folio/folio/ent"
@@ -31,6 +32,9 @@ import (
 // may cost a mail exchange of up to mail.DefaultTimeout, within one
 // request's deadline.
 const MaxInvitees = 100
+
+// mailMargin is the time left to answer once invitations stop being mailed.
+const mailMargin = 2 * time.Second
 
 // Why an invitation's link is answered instead of mailed.
 const (
@@ -212,6 +216,9 @@ func (r *Resolver) InviteUsersToOrganization(ctx context.Context, orgID string, 
 				inv, err = tx.Invite.Create().SetOrganizationID(orgID).SetEmail(x.email).SetRole(x.role).
 					SetCreatedBy(auth.ViewerID(ctx)).Save(ctx)
 			}
+			if ent.IsConstraintError(err) {
+				return apperr.Conflictf("%s was invited by another request meanwhile: try again", x.email)
+			}
 			if err != nil {
 				return entError(err)
 			}
@@ -243,6 +250,13 @@ func (r *Resolver) sendInvitations(ctx context.Context, org *ent.Organization, i
 	inviter := ""
 	if u, err := viewerUser(ctx); err == nil {
 		inviter = u.DisplayName
+	}
+	// Mail stops short of the request's deadline, so that the answer (with
+	// the links of what was not sent) still reaches the admin.
+	if deadline, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-mailMargin))
+		defer cancel()
 	}
 	for _, inv := range invs {
 		link := &model.InvitationLink{Email: *inv.Email, URL: r.InvitationURL(inv)}

@@ -444,7 +444,7 @@ var (
 			},
 			{
 				Name:    "invite_organization_id_email",
-				Unique:  false,
+				Unique:  true,
 				Columns: []*schema.Column{InvitesColumns[6], InvitesColumns[5]},
 			},
 		},

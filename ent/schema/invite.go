@@ -35,5 +35,10 @@ func (Invite) Edges() []ent.Edge {
 }
 
 func (Invite) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "created_at", "id"), index.Fields("organization_id", "email")}
+	return []ent.Index{
+		index.Fields("organization_id", "created_at", "id"),
+		// One invitation per address and organization (links, without an
+		// email, are not concerned: NULLs do not collide).
+		index.Fields("organization_id", "email").Unique(),
+	}
 }
