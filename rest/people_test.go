@@ -444,3 +444,25 @@ func TestAcceptInvitationAsNewUser(t *testing.T) {
 		}
 	})
 }
+
+// TestInvitationMailIsBounded: a mail server that never answers does not
+// hold the request past its deadline: mailing stops short of it and the
+// answer carries the link.
+func TestInvitationMailIsBounded(t *testing.T) {
+	srv := mailtest.Start(t)
+	srv.Stall.Store(true)
+	t.Setenv("FOLIO_SMTP_URL", srv.URL("", "", "folio@acme.com"))
+	t.Setenv("FOLIO_REQUEST_TIMEOUT", "3s")
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		w := newPeopleWorld(t, s)
+		start := time.Now()
+		out := s.Call(t, "inviteUsersToOrganization", w.admin.Token, "POST", "/v1/orgs/"+w.org+"/invites",
+			map[string]any{"emails": []string{"a@new.org", "b@new.org"}}, 200).JSON(t)
+		if d := time.Since(start); d > 3*time.Second {
+			t.Fatalf("answered after %v", d)
+		}
+		if links, _ := out["inviteLinks"].([]any); len(links) != 2 || links[1].(map[string]any)["reason"] != "FAILED" {
+			t.Fatalf("answer %v", out)
+		}
+	})
+}
