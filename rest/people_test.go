@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -465,4 +466,33 @@ func TestInvitationMailIsBounded(t *testing.T) {
 			t.Fatalf("answer %v", out)
 		}
 	})
+}
+
+// TestMailPasswordIsNotLogged: a failed invitation is logged, and the mail
+// server's password is not.
+func TestMailPasswordIsNotLogged(t *testing.T) {
+	srv := mailtest.Start(t)
+	srv.Reject.Store(true)
+	t.Setenv("FOLIO_SMTP_URL", srv.URL("folio", "hunter2", "folio@acme.com"))
+	var log strings.Builder
+	s := testkit.StartLogged(t, "sqlite", &syncWriter{w: &log})
+	w := newPeopleWorld(t, s)
+	s.Call(t, "inviteUsersToOrganization", w.admin.Token, "POST", "/v1/orgs/"+w.org+"/invites", map[string]any{"emails": []string{"a@new.org"}}, 200)
+	s.Served()
+	out := log.String()
+	if !strings.Contains(out, "invitation not mailed") || strings.Contains(out, "hunter2") {
+		t.Fatalf("log:\n%s", out)
+	}
+}
+
+// syncWriter serializes writes of concurrent requests' log lines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  *strings.Builder
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
