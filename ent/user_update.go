@@ -86,6 +86,20 @@ func (_u *UserUpdate) ClearPhotoURL() *UserUpdate {
 	return _u
 }
 
+// SetEmailVerified sets the "email_verified" field.
+func (_u *UserUpdate) SetEmailVerified(v bool) *UserUpdate {
+	_u.mutation.SetEmailVerified(v)
+	return _u
+}
+
+// SetNillableEmailVerified sets the "email_verified" field if the given value is not nil.
+func (_u *UserUpdate) SetNillableEmailVerified(v *bool) *UserUpdate {
+	if v != nil {
+		_u.SetEmailVerified(*v)
+	}
+	return _u
+}
+
 // AddTokenIDs adds the "tokens" edge to the APIToken entity by IDs.
 func (_u *UserUpdate) AddTokenIDs(ids ...string) *UserUpdate {
 	_u.mutation.AddTokenIDs(ids...)
@@ -287,6 +301,9 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.PhotoURLCleared() {
 		_spec.ClearField(user.FieldPhotoURL, field.TypeString)
+	}
+	if value, ok := _u.mutation.EmailVerified(); ok {
+		_spec.SetField(user.FieldEmailVerified, field.TypeBool, value)
 	}
 	if _u.mutation.TokensCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -496,6 +513,20 @@ func (_u *UserUpdateOne) SetNillablePhotoURL(v *string) *UserUpdateOne {
 // ClearPhotoURL clears the value of the "photo_url" field.
 func (_u *UserUpdateOne) ClearPhotoURL() *UserUpdateOne {
 	_u.mutation.ClearPhotoURL()
+	return _u
+}
+
+// SetEmailVerified sets the "email_verified" field.
+func (_u *UserUpdateOne) SetEmailVerified(v bool) *UserUpdateOne {
+	_u.mutation.SetEmailVerified(v)
+	return _u
+}
+
+// SetNillableEmailVerified sets the "email_verified" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillableEmailVerified(v *bool) *UserUpdateOne {
+	if v != nil {
+		_u.SetEmailVerified(*v)
+	}
 	return _u
 }
 
@@ -730,6 +761,9 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 	}
 	if _u.mutation.PhotoURLCleared() {
 		_spec.ClearField(user.FieldPhotoURL, field.TypeString)
+	}
+	if value, ok := _u.mutation.EmailVerified(); ok {
+		_spec.SetField(user.FieldEmailVerified, field.TypeBool, value)
 	}
 	if _u.mutation.TokensCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -24,6 +24,8 @@ const (
 	FieldDisplayName = "display_name"
 	// FieldPhotoURL holds the string denoting the photo_url field in the database.
 	FieldPhotoURL = "photo_url"
+	// FieldEmailVerified holds the string denoting the email_verified field in the database.
+	FieldEmailVerified = "email_verified"
 	// EdgeTokens holds the string denoting the tokens edge name in mutations.
 	EdgeTokens = "tokens"
 	// EdgeMemberships holds the string denoting the memberships edge name in mutations.
@@ -63,6 +65,7 @@ var Columns = []string{
 	FieldEmail,
 	FieldDisplayName,
 	FieldPhotoURL,
+	FieldEmailVerified,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -88,6 +91,8 @@ var (
 	DisplayNameValidator func(string) error
 	// PhotoURLValidator is a validator for the "photo_url" field. It is called by the builders before save.
 	PhotoURLValidator func(string) error
+	// DefaultEmailVerified holds the default value on creation for the "email_verified" field.
+	DefaultEmailVerified bool
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -125,6 +130,11 @@ func ByDisplayName(opts ...sql.OrderTermOption) OrderOption {
 // ByPhotoURL orders the results by the photo_url field.
 func ByPhotoURL(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPhotoURL, opts...).ToFunc()
+}
+
+// ByEmailVerified orders the results by the email_verified field.
+func ByEmailVerified(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldEmailVerified, opts...).ToFunc()
 }
 
 // ByTokensCount orders the results by tokens count.

@@ -90,6 +90,11 @@ func PhotoURL(v string) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldPhotoURL, v))
 }
 
+// EmailVerified applies equality check predicate on the "email_verified" field. It's identical to EmailVerifiedEQ.
+func EmailVerified(v bool) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldEmailVerified, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldCreatedAt, v))
@@ -373,6 +378,16 @@ func PhotoURLEqualFold(v string) predicate.User {
 // PhotoURLContainsFold applies the ContainsFold predicate on the "photo_url" field.
 func PhotoURLContainsFold(v string) predicate.User {
 	return predicate.User(sql.FieldContainsFold(FieldPhotoURL, v))
+}
+
+// EmailVerifiedEQ applies the EQ predicate on the "email_verified" field.
+func EmailVerifiedEQ(v bool) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldEmailVerified, v))
+}
+
+// EmailVerifiedNEQ applies the NEQ predicate on the "email_verified" field.
+func EmailVerifiedNEQ(v bool) predicate.User {
+	return predicate.User(sql.FieldNEQ(FieldEmailVerified, v))
 }
 
 // HasTokens applies the HasEdge predicate on the "tokens" edge.
