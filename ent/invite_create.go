@@ -79,6 +79,20 @@ func (_c *InviteCreate) SetNillableCreatedBy(v *string) *InviteCreate {
 	return _c
 }
 
+// SetEmail sets the "email" field.
+func (_c *InviteCreate) SetEmail(v string) *InviteCreate {
+	_c.mutation.SetEmail(v)
+	return _c
+}
+
+// SetNillableEmail sets the "email" field if the given value is not nil.
+func (_c *InviteCreate) SetNillableEmail(v *string) *InviteCreate {
+	if v != nil {
+		_c.SetEmail(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *InviteCreate) SetID(v string) *InviteCreate {
 	_c.mutation.SetID(v)
@@ -166,6 +180,11 @@ func (_c *InviteCreate) check() error {
 			return &ValidationError{Name: "role", err: fmt.Errorf(`ent: validator failed for field "Invite.role": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.Email(); ok {
+		if err := invite.EmailValidator(v); err != nil {
+			return &ValidationError{Name: "email", err: fmt.Errorf(`ent: validator failed for field "Invite.email": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := invite.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "Invite.id": %w`, err)}
@@ -225,6 +244,10 @@ func (_c *InviteCreate) createSpec() (*Invite, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.CreatedBy(); ok {
 		_spec.SetField(invite.FieldCreatedBy, field.TypeString, value)
 		_node.CreatedBy = value
+	}
+	if value, ok := _c.mutation.Email(); ok {
+		_spec.SetField(invite.FieldEmail, field.TypeString, value)
+		_node.Email = &value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -344,6 +367,9 @@ func (u *InviteUpsertOne) UpdateNewValues() *InviteUpsertOne {
 		}
 		if _, exists := u.create.mutation.CreatedBy(); exists {
 			s.SetIgnore(invite.FieldCreatedBy)
+		}
+		if _, exists := u.create.mutation.Email(); exists {
+			s.SetIgnore(invite.FieldEmail)
 		}
 	}))
 	return u
@@ -595,6 +621,9 @@ func (u *InviteUpsertBulk) UpdateNewValues() *InviteUpsertBulk {
 			}
 			if _, exists := b.mutation.CreatedBy(); exists {
 				s.SetIgnore(invite.FieldCreatedBy)
+			}
+			if _, exists := b.mutation.Email(); exists {
+				s.SetIgnore(invite.FieldEmail)
 			}
 		}
 	}))

@@ -131,6 +131,9 @@ func (_u *InviteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(invite.FieldCreatedBy, field.TypeString)
 	}
+	if _u.mutation.EmailCleared() {
+		_spec.ClearField(invite.FieldEmail, field.TypeString)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -283,6 +286,9 @@ func (_u *InviteUpdateOne) sqlSave(ctx context.Context) (_node *Invite, err erro
 	}
 	if _u.mutation.CreatedByCleared() {
 		_spec.ClearField(invite.FieldCreatedBy, field.TypeString)
+	}
+	if _u.mutation.EmailCleared() {
+		_spec.ClearField(invite.FieldEmail, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Invite{config: _u.config}

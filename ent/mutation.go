@@ -9637,6 +9637,7 @@ type InviteMutation struct {
 	updated_at          *time.Time
 	role                *access.Role
 	created_by          *string
+	email               *string
 	clearedFields       map[string]struct{}
 	organization        *string
 	clearedorganization bool
@@ -9942,6 +9943,55 @@ func (m *InviteMutation) ResetCreatedBy() {
 	delete(m.clearedFields, invite.FieldCreatedBy)
 }
 
+// SetEmail sets the "email" field.
+func (m *InviteMutation) SetEmail(s string) {
+	m.email = &s
+}
+
+// Email returns the value of the "email" field in the mutation.
+func (m *InviteMutation) Email() (r string, exists bool) {
+	v := m.email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmail returns the old "email" field's value of the Invite entity.
+// If the Invite object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InviteMutation) OldEmail(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmail: %w", err)
+	}
+	return oldValue.Email, nil
+}
+
+// ClearEmail clears the value of the "email" field.
+func (m *InviteMutation) ClearEmail() {
+	m.email = nil
+	m.clearedFields[invite.FieldEmail] = struct{}{}
+}
+
+// EmailCleared returns if the "email" field was cleared in this mutation.
+func (m *InviteMutation) EmailCleared() bool {
+	_, ok := m.clearedFields[invite.FieldEmail]
+	return ok
+}
+
+// ResetEmail resets all changes to the "email" field.
+func (m *InviteMutation) ResetEmail() {
+	m.email = nil
+	delete(m.clearedFields, invite.FieldEmail)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *InviteMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -10003,7 +10053,7 @@ func (m *InviteMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *InviteMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 6)
 	if m.created_at != nil {
 		fields = append(fields, invite.FieldCreatedAt)
 	}
@@ -10018,6 +10068,9 @@ func (m *InviteMutation) Fields() []string {
 	}
 	if m.created_by != nil {
 		fields = append(fields, invite.FieldCreatedBy)
+	}
+	if m.email != nil {
+		fields = append(fields, invite.FieldEmail)
 	}
 	return fields
 }
@@ -10037,6 +10090,8 @@ func (m *InviteMutation) Field(name string) (ent.Value, bool) {
 		return m.Role()
 	case invite.FieldCreatedBy:
 		return m.CreatedBy()
+	case invite.FieldEmail:
+		return m.Email()
 	}
 	return nil, false
 }
@@ -10056,6 +10111,8 @@ func (m *InviteMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldRole(ctx)
 	case invite.FieldCreatedBy:
 		return m.OldCreatedBy(ctx)
+	case invite.FieldEmail:
+		return m.OldEmail(ctx)
 	}
 	return nil, fmt.Errorf("unknown Invite field %s", name)
 }
@@ -10100,6 +10157,13 @@ func (m *InviteMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCreatedBy(v)
 		return nil
+	case invite.FieldEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmail(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Invite field %s", name)
 }
@@ -10133,6 +10197,9 @@ func (m *InviteMutation) ClearedFields() []string {
 	if m.FieldCleared(invite.FieldCreatedBy) {
 		fields = append(fields, invite.FieldCreatedBy)
 	}
+	if m.FieldCleared(invite.FieldEmail) {
+		fields = append(fields, invite.FieldEmail)
+	}
 	return fields
 }
 
@@ -10149,6 +10216,9 @@ func (m *InviteMutation) ClearField(name string) error {
 	switch name {
 	case invite.FieldCreatedBy:
 		m.ClearCreatedBy()
+		return nil
+	case invite.FieldEmail:
+		m.ClearEmail()
 		return nil
 	}
 	return fmt.Errorf("unknown Invite nullable field %s", name)
@@ -10172,6 +10242,9 @@ func (m *InviteMutation) ResetField(name string) error {
 		return nil
 	case invite.FieldCreatedBy:
 		m.ResetCreatedBy()
+		return nil
+	case invite.FieldEmail:
+		m.ResetEmail()
 		return nil
 	}
 	return fmt.Errorf("unknown Invite field %s", name)
@@ -29970,6 +30043,7 @@ type UserMutation struct {
 	email                   *string
 	display_name            *string
 	photo_url               *string
+	email_verified          *bool
 	password_hash           *string
 	clearedFields           map[string]struct{}
 	tokens                  map[string]struct{}
@@ -30286,6 +30360,42 @@ func (m *UserMutation) ResetPhotoURL() {
 	delete(m.clearedFields, user.FieldPhotoURL)
 }
 
+// SetEmailVerified sets the "email_verified" field.
+func (m *UserMutation) SetEmailVerified(b bool) {
+	m.email_verified = &b
+}
+
+// EmailVerified returns the value of the "email_verified" field in the mutation.
+func (m *UserMutation) EmailVerified() (r bool, exists bool) {
+	v := m.email_verified
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmailVerified returns the old "email_verified" field's value of the User entity.
+// If the User object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UserMutation) OldEmailVerified(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmailVerified is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmailVerified requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmailVerified: %w", err)
+	}
+	return oldValue.EmailVerified, nil
+}
+
+// ResetEmailVerified resets all changes to the "email_verified" field.
+func (m *UserMutation) ResetEmailVerified() {
+	m.email_verified = nil
+}
+
 // SetPasswordHash sets the "password_hash" field.
 func (m *UserMutation) SetPasswordHash(s string) {
 	m.password_hash = &s
@@ -30585,7 +30695,7 @@ func (m *UserMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *UserMutation) Fields() []string {
-	fields := make([]string, 0, 6)
+	fields := make([]string, 0, 7)
 	if m.created_at != nil {
 		fields = append(fields, user.FieldCreatedAt)
 	}
@@ -30600,6 +30710,9 @@ func (m *UserMutation) Fields() []string {
 	}
 	if m.photo_url != nil {
 		fields = append(fields, user.FieldPhotoURL)
+	}
+	if m.email_verified != nil {
+		fields = append(fields, user.FieldEmailVerified)
 	}
 	if m.password_hash != nil {
 		fields = append(fields, user.FieldPasswordHash)
@@ -30622,6 +30735,8 @@ func (m *UserMutation) Field(name string) (ent.Value, bool) {
 		return m.DisplayName()
 	case user.FieldPhotoURL:
 		return m.PhotoURL()
+	case user.FieldEmailVerified:
+		return m.EmailVerified()
 	case user.FieldPasswordHash:
 		return m.PasswordHash()
 	}
@@ -30643,6 +30758,8 @@ func (m *UserMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldDisplayName(ctx)
 	case user.FieldPhotoURL:
 		return m.OldPhotoURL(ctx)
+	case user.FieldEmailVerified:
+		return m.OldEmailVerified(ctx)
 	case user.FieldPasswordHash:
 		return m.OldPasswordHash(ctx)
 	}
@@ -30688,6 +30805,13 @@ func (m *UserMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetPhotoURL(v)
+		return nil
+	case user.FieldEmailVerified:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmailVerified(v)
 		return nil
 	case user.FieldPasswordHash:
 		v, ok := value.(string)
@@ -30774,6 +30898,9 @@ func (m *UserMutation) ResetField(name string) error {
 		return nil
 	case user.FieldPhotoURL:
 		m.ResetPhotoURL()
+		return nil
+	case user.FieldEmailVerified:
+		m.ResetEmailVerified()
 		return nil
 	case user.FieldPasswordHash:
 		m.ResetPasswordHash()

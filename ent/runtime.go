@@ -388,6 +388,10 @@ func init() {
 	invite.DefaultUpdatedAt = inviteDescUpdatedAt.Default.(func() time.Time)
 	// invite.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	invite.UpdateDefaultUpdatedAt = inviteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// inviteDescEmail is the schema descriptor for email field.
+	inviteDescEmail := inviteFields[3].Descriptor()
+	// invite.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	invite.EmailValidator = inviteDescEmail.Validators[0].(func(string) error)
 	// inviteDescID is the schema descriptor for id field.
 	inviteDescID := inviteMixinFields0[0].Descriptor()
 	// invite.DefaultID holds the default value on creation for the id field.
@@ -1100,6 +1104,10 @@ func init() {
 	userDescPhotoURL := userFields[2].Descriptor()
 	// user.PhotoURLValidator is a validator for the "photo_url" field. It is called by the builders before save.
 	user.PhotoURLValidator = userDescPhotoURL.Validators[0].(func(string) error)
+	// userDescEmailVerified is the schema descriptor for email_verified field.
+	userDescEmailVerified := userFields[3].Descriptor()
+	// user.DefaultEmailVerified holds the default value on creation for the email_verified field.
+	user.DefaultEmailVerified = userDescEmailVerified.Default.(bool)
 	// userDescID is the schema descriptor for id field.
 	userDescID := userMixinFields0[0].Descriptor()
 	// user.DefaultID holds the default value on creation for the id field.

@@ -16,6 +16,9 @@ import (
 var listFieldCaps = map[string]int64{
 	// nodes(ids:) takes at most MaxNodes ids.
 	"Query.nodes": MaxNodes,
+	// One per address of an invitation (people.go).
+	"InviteUsersToOrganizationResult.users":       MaxInvitees,
+	"InviteUsersToOrganizationResult.inviteLinks": MaxInvitees,
 	// A processing reports one problem (the first it meets).
 	"OpenAPISpec.lastProcessedErrors": 1,
 	// A version holds at most openapi.Defaults.Files files.

@@ -26,7 +26,7 @@ func (r *Resolver) OrganizationInviteLinks(ctx context.Context, orgID string, ar
 		return paging.Page[*ent.Invite]{}, err
 	}
 	return pageUnder(ctx, loader.Organizations, "invites", orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Invite], error) {
-		return listPages(ctx, r.Client.Invite.Query(), invite.FieldOrganizationID, orgs, args, invite.FieldCreatedAt,
+		return listPages(ctx, r.Client.Invite.Query().Where(invite.EmailIsNil()), invite.FieldOrganizationID, orgs, args, invite.FieldCreatedAt,
 			func(i *ent.Invite) paging.Cursor { return paging.Cursor{Time: i.CreatedAt, ID: i.ID} },
 			func(i *ent.Invite) string { return i.OrganizationID })
 	})
@@ -37,7 +37,7 @@ func (r *Resolver) InviteLink(ctx context.Context, orgID, id string) (*ent.Invit
 	if _, err := adminOrganization(ctx, orgID); err != nil {
 		return nil, err
 	}
-	return r.inviteOf(ctx, orgID, id)
+	return r.linkOf(ctx, orgID, id)
 }
 
 // InviteRedundant tells whether joining with an invite of its organization
@@ -55,6 +55,16 @@ func (r *Resolver) InviteRedundant(ctx context.Context, inv *ent.Invite) (bool, 
 func (r *Resolver) inviteOf(ctx context.Context, orgID, id string) (*ent.Invite, error) {
 	inv, err := r.Client.Invite.Query().Where(invite.ID(id), invite.OrganizationID(orgID)).Only(ctx)
 	if ent.IsNotFound(err) {
+		return nil, apperr.NotFoundf("invite %s not found", id)
+	}
+	return inv, err
+}
+
+// linkOf is inviteOf for an invite link: invitations mailed to one address
+// (people.go) are not links, and the link operations do not find them.
+func (r *Resolver) linkOf(ctx context.Context, orgID, id string) (*ent.Invite, error) {
+	inv, err := r.inviteOf(ctx, orgID, id)
+	if err == nil && inv.Email != nil {
 		return nil, apperr.NotFoundf("invite %s not found", id)
 	}
 	return inv, err
@@ -104,7 +114,7 @@ func (r *Resolver) UpdateOrganizationInvite(ctx context.Context, orgID, id strin
 	if _, err := adminOrganization(ctx, orgID); err != nil {
 		return nil, err
 	}
-	inv, err := r.inviteOf(ctx, orgID, id)
+	inv, err := r.linkOf(ctx, orgID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +140,7 @@ func (r *Resolver) DeleteOrganizationInvite(ctx context.Context, orgID, id strin
 	if _, err := adminOrganization(ctx, orgID); err != nil {
 		return err
 	}
-	inv, err := r.inviteOf(ctx, orgID, id)
+	inv, err := r.linkOf(ctx, orgID, id)
 	if err != nil {
 		return err
 	}
@@ -162,8 +172,11 @@ var errJoinedMeanwhile = errors.New("joined meanwhile")
 // invite, or one of another organization, is 404; a disabled inviteLinks
 // setting is 403. A caller who is already a member (a guest, or one an
 // admin demoted, included) keeps the role the admin set: nothing changes
-// and the result says the invite was redundant. The invite is not used up:
-// a link serves every holder until an admin deletes it.
+// and the result says the invite was redundant. The invite link is not
+// used up: a link serves every holder until an admin deletes it. An
+// invitation mailed to one address (people.go) is another matter: only the
+// user with that address may use it (anyone else: 404), whatever the
+// inviteLinks setting; it is used up, and it verifies the address.
 func (r *Resolver) JoinOrganizationWithInvite(ctx context.Context, orgID, id string) (*model.JoinOrganizationResult, error) {
 	l := loader.For(ctx)
 	orgThunk := l.OrganizationByID.Load(ctx, orgID)
@@ -175,8 +188,14 @@ func (r *Resolver) JoinOrganizationWithInvite(ctx context.Context, orgID, id str
 	if err != nil {
 		return nil, err
 	}
-	if err := inviteLinksEnabled(org); err != nil {
+	invited, err := checkInvitationHolder(ctx, inv)
+	if err != nil {
 		return nil, err
+	}
+	if invited == nil {
+		if err := inviteLinksEnabled(org); err != nil {
+			return nil, err
+		}
 	}
 	m, _, err := membership(ctx, orgID)
 	if err != nil {
@@ -202,6 +221,16 @@ func (r *Resolver) JoinOrganizationWithInvite(ctx context.Context, orgID, id str
 			return err
 		}
 		role := string(inv.Role)
+		if invited != nil {
+			// The invitation was mailed to this address: holding it
+			// proves the address, and it serves once.
+			if err := tx.User.UpdateOneID(userID).SetEmailVerified(true).Exec(ctx); err != nil {
+				return err
+			}
+			if err := tx.Invite.DeleteOne(inv).Exec(ctx); err != nil {
+				return err
+			}
+		}
 		record(ctx, inviteEvent(events.InviteAccepted, inv, map[string]any{"userId": userID, "role": role}))
 		record(ctx, memberEvent(events.MemberJoined, orgID, userID, map[string]any{"userId": userID, "role": role, "inviteId": inv.ID}))
 		return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/folio/folio/internal/gate"
 	"github.com/folio/folio/internal/importer"
 	"github.com/folio/folio/internal/jobs"
+	"github.com/folio/folio/internal/mail"
 	"github.com/folio/folio/internal/openapi"
 	"github.com/folio/folio/internal/secrets"
 )
@@ -53,6 +54,9 @@ type Resolver struct {
 	// SessionSettings bound sign-in sessions (sessions.go).
 	SessionSettings SessionSettings
 
+	// Mailer sends invitations (people.go); nil when FOLIO_SMTP_URL is
+	// unset: invitations then answer their links instead.
+	Mailer *mail.Mailer
 	// published keeps published sites' navigation and rendered pages
 	// (sites_reader.go), made on first use.
 	published publishedCaches

@@ -70,10 +70,9 @@ const MaxResumed = 1000
 
 // subscribe runs a subscription: the events of the hub that match, each
 // made into the subscription's value by build once the caller's access
-// was read again, after those it missed since after (when given). build
-// answers errLostAccess-like errors (anything but a value) when the
-// caller may no longer see the event: the subscription then sends that
-// error and ends.
+// was read again, after those it missed since after (when given). When
+// build fails (the caller may no longer see the event, or it took longer
+// than EventTimeout) the subscription sends that error and ends.
 //
 // Each event is built with new loaders, with the caller's memberships
 // read afresh (FreshLoaders, one statement), under EventTimeout; the
@@ -121,14 +120,15 @@ func subscribe[T any](r *Resolver, ctx context.Context, after *string, match fun
 		defer close(out)
 		defer conn.release()
 		defer r.Hub.Unsubscribe(sub)
-		sent := make(map[string]bool, len(backlog))
+		// What was missed is sent first; a live event already among it is
+		// not sent again (the hub sends each live event once).
+		resumed := make(map[string]bool, len(backlog))
+		for _, e := range backlog {
+			resumed[e.ID] = true
+		}
 		first := true
 		// deliver builds and sends e; false ends the subscription.
 		deliver := func(e *ent.Event) bool {
-			if sent[e.ID] {
-				return true
-			}
-			sent[e.ID] = true
 			if !first && !st.waitAck(ctx) {
 				return false
 			}
@@ -161,7 +161,7 @@ func subscribe[T any](r *Resolver, ctx context.Context, after *string, match fun
 		for {
 			select {
 			case e := <-sub.C:
-				if !deliver(e) {
+				if !resumed[e.ID] && !deliver(e) {
 					return
 				}
 			case <-sub.Done:

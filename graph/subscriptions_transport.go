@@ -31,10 +31,27 @@ func IsWebSocket(r *http.Request) bool {
 	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 
-// IsEventStream reports whether r asks for graphql-sse (a POST that
-// accepts text/event-stream).
+// IsEventStream reports whether r asks for graphql-sse: a POST that
+// accepts text/event-stream and nothing else, as graphql-sse's clients
+// send it. urql, for one, accepts text/event-stream among JSON types on
+// every request: its queries and mutations are answered as JSON
+// (httpTransport).
 func IsEventStream(r *http.Request) bool {
-	return r.Method == http.MethodPost && strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+	if r.Method != http.MethodPost {
+		return false
+	}
+	accept := r.Header.Values("Accept")
+	if len(accept) == 0 {
+		return false
+	}
+	for _, v := range accept {
+		for part := range strings.SplitSeq(v, ",") {
+			if mt, _, err := mime.ParseMediaType(strings.TrimSpace(part)); err != nil || mt != "text/event-stream" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // websocketTransport serves graphql-transport-ws (and the older graphql-ws)
@@ -149,13 +166,11 @@ func (t sseTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 		apperr.Write(w, r, apperr.Invalidf("could not read the request body"))
 		return
 	}
-	params := &graphql.RawParams{}
-	if err := decodeParam("the body", string(body), params); err != nil {
+	params, err := postParams(r, body, start)
+	if err != nil {
 		apperr.Write(w, r, err)
 		return
 	}
-	params.Headers = r.Header
-	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
 	s := t.settings.withDefaults()
 	ctx, stop := withConn(r.Context(), 1, 0, s.MaxLifetime)
 	defer stop()

@@ -87,14 +87,23 @@ func (t httpTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.G
 		t.batch(w, r, exec, body, start)
 		return
 	}
-	params := &graphql.RawParams{}
-	if err := decodeParam("the body", string(body), params); err != nil {
+	params, err := postParams(r, body, start)
+	if err != nil {
 		apperr.Write(w, r, err)
 		return
 	}
+	t.single(w, r, exec, params)
+}
+
+// postParams is the one operation a POST's body carries.
+func postParams(r *http.Request, body []byte, start time.Time) (*graphql.RawParams, error) {
+	params := &graphql.RawParams{}
+	if err := decodeParam("the body", string(body), params); err != nil {
+		return nil, err
+	}
 	params.Headers = r.Header
 	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
-	t.single(w, r, exec, params)
+	return params, nil
 }
 
 // getParams reads an operation from GET's query string.

@@ -25,6 +25,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.customFieldRoutes(r)
 	a.translationRoutes(r)
 	a.inviteRoutes(r)
+	a.peopleRoutes(r)
 	a.auditRoutes(r)
 	a.memberRoutes(r)
 	a.teamRoutes(r)

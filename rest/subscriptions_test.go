@@ -423,6 +423,21 @@ func TestSubscriptionRefusals(t *testing.T) {
 				t.Fatalf("subscription over a plain POST: %d", resp.StatusCode)
 			}
 
+			// urql accepts event streams among JSON types on every request:
+			// its queries are answered as JSON.
+			q, _ := json.Marshal(map[string]any{"query": "{ viewer { user { id } } }"})
+			req, _ = http.NewRequest("POST", s.URL+"/graphql", bytes.NewReader(q))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed")
+			req.Header.Set("Authorization", "Bearer "+f.reader.Token)
+			if resp, err = http.DefaultClient.Do(req); err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 || strings.Contains(resp.Header.Get("Content-Type"), "event-stream") {
+				t.Fatalf("a query from urql: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+			}
+
 			// Anonymous: refused, over both transports.
 			anon := openSSE(t, s.Server, "", contentSubscription, map[string]any{"space": f.space}, nil)
 			if anon.status != http.StatusUnauthorized {

@@ -420,6 +420,7 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "role", Type: field.TypeEnum, Enums: []string{"admin", "create", "review", "edit", "comment", "read"}},
 		{Name: "created_by", Type: field.TypeString, Nullable: true},
+		{Name: "email", Type: field.TypeString, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString},
 	}
 	// InvitesTable holds the schema information for the "invites" table.
@@ -430,7 +431,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "invites_organizations_invites",
-				Columns:    []*schema.Column{InvitesColumns[5]},
+				Columns:    []*schema.Column{InvitesColumns[6]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -439,7 +440,12 @@ var (
 			{
 				Name:    "invite_organization_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{InvitesColumns[5], InvitesColumns[1], InvitesColumns[0]},
+				Columns: []*schema.Column{InvitesColumns[6], InvitesColumns[1], InvitesColumns[0]},
+			},
+			{
+				Name:    "invite_organization_id_email",
+				Unique:  true,
+				Columns: []*schema.Column{InvitesColumns[6], InvitesColumns[5]},
 			},
 		},
 	}
@@ -1167,6 +1173,7 @@ var (
 		{Name: "email", Type: field.TypeString, Unique: true},
 		{Name: "display_name", Type: field.TypeString},
 		{Name: "photo_url", Type: field.TypeString, Nullable: true},
+		{Name: "email_verified", Type: field.TypeBool, Default: schema.Expr("true")},
 		{Name: "password_hash", Type: field.TypeString, Nullable: true},
 	}
 	// UsersTable holds the schema information for the "users" table.

@@ -20,6 +20,11 @@ func (Invite) Fields() []ent.Field {
 		field.String("organization_id").Immutable(),
 		field.Enum("role").GoType(access.Role("")),
 		field.String("created_by").Optional().Immutable(),
+		// Set on an invitation mailed to one address
+		// (inviteUsersToOrganization): only the user with that email may
+		// accept it, once, whatever the inviteLinks setting. Lower-cased.
+		// Such invites are not invite links and are not listed as ones.
+		field.String("email").Optional().Nillable().Immutable().Validate(length(3, 320)),
 	}
 }
 
@@ -30,5 +35,10 @@ func (Invite) Edges() []ent.Edge {
 }
 
 func (Invite) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("organization_id", "created_at", "id")}
+	return []ent.Index{
+		index.Fields("organization_id", "created_at", "id"),
+		// One invitation per address and organization (links, without an
+		// email, are not concerned: NULLs do not collide).
+		index.Fields("organization_id", "email").Unique(),
+	}
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 )
@@ -17,6 +18,13 @@ func (User) Fields() []ent.Field {
 		field.String("email").Unique().Validate(length(3, 320)),
 		field.String("display_name").Validate(length(1, 255)),
 		field.String("photo_url").Optional().Nillable().Validate(length(0, 2048)),
+		// Whether the user proved the address is theirs (joinOrganization
+		// needs it). New rows start false; users an admin or the command
+		// line creates, and invitations accepted, set it. The column's
+		// database default is true so that the rows that existed before
+		// it (all made by admins or the CLI) count as verified.
+		field.Bool("email_verified").Default(false).
+			Annotations(entsql.DefaultExpr("true")),
 		// Local sign-in: argon2id in PHC form (internal/auth/password.go); nil
 		// when the user has no password.
 		field.String("password_hash").Optional().Nillable().Sensitive(),

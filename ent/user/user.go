@@ -24,6 +24,8 @@ const (
 	FieldDisplayName = "display_name"
 	// FieldPhotoURL holds the string denoting the photo_url field in the database.
 	FieldPhotoURL = "photo_url"
+	// FieldEmailVerified holds the string denoting the email_verified field in the database.
+	FieldEmailVerified = "email_verified"
 	// FieldPasswordHash holds the string denoting the password_hash field in the database.
 	FieldPasswordHash = "password_hash"
 	// EdgeTokens holds the string denoting the tokens edge name in mutations.
@@ -74,6 +76,7 @@ var Columns = []string{
 	FieldEmail,
 	FieldDisplayName,
 	FieldPhotoURL,
+	FieldEmailVerified,
 	FieldPasswordHash,
 }
 
@@ -100,6 +103,8 @@ var (
 	DisplayNameValidator func(string) error
 	// PhotoURLValidator is a validator for the "photo_url" field. It is called by the builders before save.
 	PhotoURLValidator func(string) error
+	// DefaultEmailVerified holds the default value on creation for the "email_verified" field.
+	DefaultEmailVerified bool
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -137,6 +142,11 @@ func ByDisplayName(opts ...sql.OrderTermOption) OrderOption {
 // ByPhotoURL orders the results by the photo_url field.
 func ByPhotoURL(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPhotoURL, opts...).ToFunc()
+}
+
+// ByEmailVerified orders the results by the email_verified field.
+func ByEmailVerified(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldEmailVerified, opts...).ToFunc()
 }
 
 // ByPasswordHash orders the results by the password_hash field.

@@ -90,6 +90,11 @@ func PhotoURL(v string) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldPhotoURL, v))
 }
 
+// EmailVerified applies equality check predicate on the "email_verified" field. It's identical to EmailVerifiedEQ.
+func EmailVerified(v bool) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldEmailVerified, v))
+}
+
 // PasswordHash applies equality check predicate on the "password_hash" field. It's identical to PasswordHashEQ.
 func PasswordHash(v string) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldPasswordHash, v))
@@ -378,6 +383,16 @@ func PhotoURLEqualFold(v string) predicate.User {
 // PhotoURLContainsFold applies the ContainsFold predicate on the "photo_url" field.
 func PhotoURLContainsFold(v string) predicate.User {
 	return predicate.User(sql.FieldContainsFold(FieldPhotoURL, v))
+}
+
+// EmailVerifiedEQ applies the EQ predicate on the "email_verified" field.
+func EmailVerifiedEQ(v bool) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldEmailVerified, v))
+}
+
+// EmailVerifiedNEQ applies the NEQ predicate on the "email_verified" field.
+func EmailVerifiedNEQ(v bool) predicate.User {
+	return predicate.User(sql.FieldNEQ(FieldEmailVerified, v))
 }
 
 // PasswordHashEQ applies the EQ predicate on the "password_hash" field.

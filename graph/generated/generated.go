@@ -384,6 +384,12 @@ type ComplexityRoot struct {
 		TotalResources    func(childComplexity int) int
 	}
 
+	InvitationLink struct {
+		Email  func(childComplexity int) int
+		Reason func(childComplexity int) int
+		URL    func(childComplexity int) int
+	}
+
 	Invite struct {
 		CreatedAt    func(childComplexity int) int
 		ID           func(childComplexity int) int
@@ -402,6 +408,13 @@ type ComplexityRoot struct {
 	InviteEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	InviteUsersToOrganizationResult struct {
+		FailedSSOEmails func(childComplexity int) int
+		InviteLinks     func(childComplexity int) int
+		Invited         func(childComplexity int) int
+		Users           func(childComplexity int) int
 	}
 
 	JoinOrganizationResult struct {
@@ -515,6 +528,8 @@ type ComplexityRoot struct {
 		DeleteWebhook                func(childComplexity int, organizationID string, id string) int
 		DuplicateSpace               func(childComplexity int, id string) int
 		ImportContent                func(childComplexity int, spaceID string, changeRequestID *string, url string, source string) int
+		InviteUsersToOrganization    func(childComplexity int, organizationID string, input model.InviteUsersToOrganizationInput) int
+		JoinOrganization             func(childComplexity int, organizationID string) int
 		JoinOrganizationWithInvite   func(childComplexity int, organizationID string, id string) int
 		MergeChangeRequest           func(childComplexity int, spaceID string, id string) int
 		MoveCollection               func(childComplexity int, id string, input model.MoveInput) int
@@ -565,6 +580,7 @@ type ComplexityRoot struct {
 		UpdateTeam                   func(childComplexity int, organizationID string, teamID string, title string) int
 		UpdateTeamMembers            func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
 		UpdateTranslation            func(childComplexity int, organizationID string, id string, input model.UpdateTranslationInput) int
+		UpdateUser                   func(childComplexity int, id string, input model.UpdateUserInput) int
 		UpdateWebhook                func(childComplexity int, organizationID string, id string, input model.UpdateWebhookInput) int
 	}
 
@@ -1168,11 +1184,12 @@ type ComplexityRoot struct {
 	}
 
 	User struct {
-		CreatedAt   func(childComplexity int) int
-		DisplayName func(childComplexity int) int
-		Email       func(childComplexity int) int
-		ID          func(childComplexity int) int
-		PhotoURL    func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		DisplayName   func(childComplexity int) int
+		Email         func(childComplexity int) int
+		EmailVerified func(childComplexity int) int
+		ID            func(childComplexity int) int
+		PhotoURL      func(childComplexity int) int
 	}
 
 	Viewer struct {
@@ -1367,6 +1384,9 @@ type MutationResolver interface {
 	DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (*bool, error)
 	ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (*string, error)
 	SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (*string, error)
+	InviteUsersToOrganization(ctx context.Context, organizationID string, input model.InviteUsersToOrganizationInput) (*model.InviteUsersToOrganizationResult, error)
+	JoinOrganization(ctx context.Context, organizationID string) (*ent.Organization, error)
+	UpdateUser(ctx context.Context, id string, input model.UpdateUserInput) (*ent.User, error)
 	CreateSAMLProvider(ctx context.Context, organizationID string, input model.CreateSAMLProviderInput) (*ent.SAMLProvider, error)
 	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error)
 	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (*bool, error)
@@ -2819,6 +2839,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ImportResult.TotalResources(childComplexity), true
 
+	case "InvitationLink.email":
+		if e.ComplexityRoot.InvitationLink.Email == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationLink.Email(childComplexity), true
+	case "InvitationLink.reason":
+		if e.ComplexityRoot.InvitationLink.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationLink.Reason(childComplexity), true
+	case "InvitationLink.url":
+		if e.ComplexityRoot.InvitationLink.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InvitationLink.URL(childComplexity), true
+
 	case "Invite.createdAt":
 		if e.ComplexityRoot.Invite.CreatedAt == nil {
 			break
@@ -2887,6 +2926,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.InviteEdge.Node(childComplexity), true
+
+	case "InviteUsersToOrganizationResult.failedSSOEmails":
+		if e.ComplexityRoot.InviteUsersToOrganizationResult.FailedSSOEmails == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteUsersToOrganizationResult.FailedSSOEmails(childComplexity), true
+	case "InviteUsersToOrganizationResult.inviteLinks":
+		if e.ComplexityRoot.InviteUsersToOrganizationResult.InviteLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteUsersToOrganizationResult.InviteLinks(childComplexity), true
+	case "InviteUsersToOrganizationResult.invited":
+		if e.ComplexityRoot.InviteUsersToOrganizationResult.Invited == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteUsersToOrganizationResult.Invited(childComplexity), true
+	case "InviteUsersToOrganizationResult.users":
+		if e.ComplexityRoot.InviteUsersToOrganizationResult.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteUsersToOrganizationResult.Users(childComplexity), true
 
 	case "JoinOrganizationResult.invite":
 		if e.ComplexityRoot.JoinOrganizationResult.Invite == nil {
@@ -3551,6 +3615,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["url"].(string), args["source"].(string)), true
+	case "Mutation.inviteUsersToOrganization":
+		if e.ComplexityRoot.Mutation.InviteUsersToOrganization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_inviteUsersToOrganization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InviteUsersToOrganization(childComplexity, args["organizationId"].(string), args["input"].(model.InviteUsersToOrganizationInput)), true
+	case "Mutation.joinOrganization":
+		if e.ComplexityRoot.Mutation.JoinOrganization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_joinOrganization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.JoinOrganization(childComplexity, args["organizationId"].(string)), true
 	case "Mutation.joinOrganizationWithInvite":
 		if e.ComplexityRoot.Mutation.JoinOrganizationWithInvite == nil {
 			break
@@ -4096,6 +4182,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["organizationId"].(string), args["id"].(string), args["input"].(model.UpdateTranslationInput)), true
+	case "Mutation.updateUser":
+		if e.ComplexityRoot.Mutation.UpdateUser == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUser_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUser(childComplexity, args["id"].(string), args["input"].(model.UpdateUserInput)), true
 	case "Mutation.updateWebhook":
 		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
 			break
@@ -6796,6 +6893,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.Email(childComplexity), true
+	case "User.emailVerified":
+		if e.ComplexityRoot.User.EmailVerified == nil {
+			break
+		}
+
+		return e.ComplexityRoot.User.EmailVerified(childComplexity), true
 	case "User.id":
 		if e.ComplexityRoot.User.ID == nil {
 			break
@@ -7114,6 +7217,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CustomFieldValueInput", ec.unmarshalInputCustomFieldValueInput),
 			graphql.NewInputUnmarshaler("DefaultContentInput", ec.unmarshalInputDefaultContentInput),
 			graphql.NewInputUnmarshaler("FileUploadInput", ec.unmarshalInputFileUploadInput),
+			graphql.NewInputUnmarshaler("InviteEmailInput", ec.unmarshalInputInviteEmailInput),
+			graphql.NewInputUnmarshaler("InviteUsersToOrganizationInput", ec.unmarshalInputInviteUsersToOrganizationInput),
 			graphql.NewInputUnmarshaler("MoveInput", ec.unmarshalInputMoveInput),
 			graphql.NewInputUnmarshaler("OpenAPISpecSourceInput", ec.unmarshalInputOpenAPISpecSourceInput),
 			graphql.NewInputUnmarshaler("PositionInput", ec.unmarshalInputPositionInput),
@@ -7136,6 +7241,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("UpdateSiteSpaceInput", ec.unmarshalInputUpdateSiteSpaceInput),
 			graphql.NewInputUnmarshaler("UpdateSpaceInput", ec.unmarshalInputUpdateSpaceInput),
 			graphql.NewInputUnmarshaler("UpdateTranslationInput", ec.unmarshalInputUpdateTranslationInput),
+			graphql.NewInputUnmarshaler("UpdateUserInput", ec.unmarshalInputUpdateUserInput),
 			graphql.NewInputUnmarshaler("UpdateWebhookInput", ec.unmarshalInputUpdateWebhookInput),
 		)
 	}
@@ -9485,6 +9591,97 @@ extend type Mutation {
     "With page: print the page without its subpages."
     only: Boolean
   ): String
+}
+`, BuiltIn: false},
+	{Name: "../../schema/people.graphql", Input: `# People: invite by email, join by email domain, edit one's own profile
+# (REST area ` + "`" + `people` + "`" + `).
+
+extend type User {
+  """
+  True when the address is known to be the user's: users an admin or the
+  command line created, and users who accepted a mailed invitation.
+  joinOrganization needs it.
+  """
+  emailVerified: Boolean!
+}
+
+"One address to invite, with its own role or the invitation's."
+input InviteEmailInput {
+  "The address: a user with it becomes a member at once; anyone else is invited."
+  email: String!
+  "This address's role; absent: the invitation's role. Guests are not invited by email (null is refused)."
+  role: Role
+}
+
+"Addresses to invite into an organization."
+input InviteUsersToOrganizationInput {
+  "1 to 100 addresses (repeats count once, the first wins)."
+  emails: [InviteEmailInput!]!
+  "Role of the addresses that name none; absent: the organization's defaultRole, or read when that is null (guests are not invited by email: null is refused)."
+  role: Role
+  "Existing users become SSO members (not those who already are SSO members of another organization: failedSSOEmails). Invitations accepted later make ordinary members."
+  sso: Boolean
+}
+
+"An invitation that was not mailed: its link, for the admin to hand out."
+type InvitationLink {
+  "The invited address."
+  email: String!
+  "The link that accepts the invitation (for the user with that address only, once)."
+  url: String!
+  "Why it was not mailed: NOT_CONFIGURED (no FOLIO_SMTP_URL) or FAILED (the mail server refused or did not answer)."
+  reason: String!
+}
+
+"What inviteUsersToOrganization did."
+type InviteUsersToOrganizationResult {
+  "Users who had an account and became members at once (members already are left as they were, and not listed)."
+  users: [User!]!
+  "How many addresses were added or invited."
+  invited: Int!
+  "Addresses added as ordinary members although sso was asked: they are SSO members of another organization."
+  failedSSOEmails: [String!]!
+  "Invitations not mailed (no mail server configured, or sending failed), with their links; empty when every invitation was mailed."
+  inviteLinks: [InvitationLink!]!
+}
+
+"Changes to one's own profile."
+input UpdateUserInput {
+  "1-64 characters."
+  displayName: String
+  "An http(s) URL, at most 2048 characters; null removes the photo."
+  photoURL: String
+}
+
+extend type Mutation {
+  """
+  Invite people into an organization by email (admins only). Users with an
+  account become members at once; anyone else gets an invitation mailed
+  through FOLIO_SMTP_URL, or, without a mail server, the invitation's link in
+  inviteLinks.
+  """
+  inviteUsersToOrganization(
+    "The organization's ID."
+    organizationId: ID!
+    "The addresses and roles."
+    input: InviteUsersToOrganizationInput!
+  ): InviteUsersToOrganizationResult
+  """
+  Join an organization whose emailDomains holds the domain of the caller's
+  verified email, with the organization's defaultRole (null: guest). A member
+  already keeps their role.
+  """
+  joinOrganization(
+    "The organization's ID."
+    organizationId: ID!
+  ): Organization
+  "Change a user's display name or photo: one's own only (another user's ID is not found)."
+  updateUser(
+    "The user's ID: the caller's."
+    id: ID!
+    "The fields to change."
+    input: UpdateUserInput!
+  ): User
 }
 `, BuiltIn: false},
 	{Name: "../../schema/published.graphql", Input: `# Published docs sites as their audience reads them: anonymous reads under
@@ -11866,6 +12063,18 @@ func (ec *executionContext) childFields_ImportResult(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type ImportResult", field.Name)
 }
 
+func (ec *executionContext) childFields_InvitationLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "email":
+		return ec.fieldContext_InvitationLink_email(ctx, field)
+	case "url":
+		return ec.fieldContext_InvitationLink_url(ctx, field)
+	case "reason":
+		return ec.fieldContext_InvitationLink_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InvitationLink", field.Name)
+}
+
 func (ec *executionContext) childFields_Invite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -11904,6 +12113,20 @@ func (ec *executionContext) childFields_InviteEdge(ctx context.Context, field gr
 		return ec.fieldContext_InviteEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type InviteEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_InviteUsersToOrganizationResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "users":
+		return ec.fieldContext_InviteUsersToOrganizationResult_users(ctx, field)
+	case "invited":
+		return ec.fieldContext_InviteUsersToOrganizationResult_invited(ctx, field)
+	case "failedSSOEmails":
+		return ec.fieldContext_InviteUsersToOrganizationResult_failedSSOEmails(ctx, field)
+	case "inviteLinks":
+		return ec.fieldContext_InviteUsersToOrganizationResult_inviteLinks(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InviteUsersToOrganizationResult", field.Name)
 }
 
 func (ec *executionContext) childFields_JoinOrganizationResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13210,6 +13433,8 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_photoURL(ctx, field)
 	case "createdAt":
 		return ec.fieldContext_User_createdAt(ctx, field)
+	case "emailVerified":
+		return ec.fieldContext_User_emailVerified(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
 }
@@ -14602,6 +14827,28 @@ func (ec *executionContext) field_Mutation_importContent_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_inviteUsersToOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.InviteUsersToOrganizationInput, error) {
+			return ec.unmarshalNInviteUsersToOrganizationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteUsersToOrganizationInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_joinOrganizationWithInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14621,6 +14868,20 @@ func (ec *executionContext) field_Mutation_joinOrganizationWithInvite_args(ctx c
 		return nil, err
 	}
 	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_joinOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
 	return args, nil
 }
 
@@ -15821,6 +16082,28 @@ func (ec *executionContext) field_Mutation_updateTranslation_args(ctx context.Co
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateUser_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateUserInput, error) {
+			return ec.unmarshalNUpdateUserInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateUserInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -22338,6 +22621,75 @@ func (ec *executionContext) fieldContext_ImportResult_totalResources(_ context.C
 	return graphql.NewScalarFieldContext("ImportResult", field, false, false, "Int")
 }
 
+func (ec *executionContext) _InvitationLink_email(ctx context.Context, field graphql.CollectedField, obj *model.InvitationLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationLink_email(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Email, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationLink_email(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationLink", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvitationLink_url(ctx context.Context, field graphql.CollectedField, obj *model.InvitationLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationLink_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationLink_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationLink", field, false, false, "String")
+}
+
+func (ec *executionContext) _InvitationLink_reason(ctx context.Context, field graphql.CollectedField, obj *model.InvitationLink) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InvitationLink_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InvitationLink_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InvitationLink", field, false, false, "String")
+}
+
 func (ec *executionContext) _Invite_id(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22622,6 +22974,116 @@ func (ec *executionContext) fieldContext_InviteEdge_node(_ context.Context, fiel
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Invite(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InviteUsersToOrganizationResult_users(ctx context.Context, field graphql.CollectedField, obj *model.InviteUsersToOrganizationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteUsersToOrganizationResult_users(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Users, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUserᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteUsersToOrganizationResult_users(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InviteUsersToOrganizationResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _InviteUsersToOrganizationResult_invited(ctx context.Context, field graphql.CollectedField, obj *model.InviteUsersToOrganizationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteUsersToOrganizationResult_invited(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Invited, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteUsersToOrganizationResult_invited(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InviteUsersToOrganizationResult", field, false, false, "Int")
+}
+
+func (ec *executionContext) _InviteUsersToOrganizationResult_failedSSOEmails(ctx context.Context, field graphql.CollectedField, obj *model.InviteUsersToOrganizationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteUsersToOrganizationResult_failedSSOEmails(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FailedSSOEmails, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteUsersToOrganizationResult_failedSSOEmails(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("InviteUsersToOrganizationResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _InviteUsersToOrganizationResult_inviteLinks(ctx context.Context, field graphql.CollectedField, obj *model.InviteUsersToOrganizationResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_InviteUsersToOrganizationResult_inviteLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InviteLinks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.InvitationLink) graphql.Marshaler {
+			return ec.marshalNInvitationLink2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInvitationLinkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_InviteUsersToOrganizationResult_inviteLinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "InviteUsersToOrganizationResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InvitationLink(ctx, field)
 		},
 	}
 	return fc, nil
@@ -25263,6 +25725,138 @@ func (ec *executionContext) fieldContext_Mutation_spacePDF(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_spacePDF_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_inviteUsersToOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_inviteUsersToOrganization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InviteUsersToOrganization(ctx, fc.Args["organizationId"].(string), fc.Args["input"].(model.InviteUsersToOrganizationInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.InviteUsersToOrganizationResult) graphql.Marshaler {
+			return ec.marshalOInviteUsersToOrganizationResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteUsersToOrganizationResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_inviteUsersToOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_InviteUsersToOrganizationResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_inviteUsersToOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_joinOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_joinOrganization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().JoinOrganization(ctx, fc.Args["organizationId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalOOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_joinOrganization(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_joinOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateUser(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateUser(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateUser(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateUserInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateUser(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38786,6 +39380,29 @@ func (ec *executionContext) fieldContext_User_createdAt(_ context.Context, field
 	return graphql.NewScalarFieldContext("User", field, false, false, "Time")
 }
 
+func (ec *executionContext) _User_emailVerified(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_User_emailVerified(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmailVerified, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_User_emailVerified(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("User", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _Viewer_user(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41907,6 +42524,111 @@ func UnmarshalFileUploadInput(ctx context.Context, raw any) (model.FileUploadInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputInviteEmailInput(ctx context.Context, obj any) (model.InviteEmailInput, error) {
+	var it model.InviteEmailInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"email", "role"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "email":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("email"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Email = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalInviteEmailInput unmarshals raw into the InviteEmailInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalInviteEmailInput(ctx context.Context, raw any) (model.InviteEmailInput, error) {
+	var out model.InviteEmailInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "InviteEmailInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputInviteUsersToOrganizationInput(ctx context.Context, obj any) (model.InviteUsersToOrganizationInput, error) {
+	var it model.InviteUsersToOrganizationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"emails", "role", "sso"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "emails":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emails"))
+			data, err := ec.unmarshalNInviteEmailInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEmailInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Emails = data
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = graphql.OmittableOf(data)
+		case "sso":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sso"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sso = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalInviteUsersToOrganizationInput unmarshals raw into the InviteUsersToOrganizationInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalInviteUsersToOrganizationInput(ctx context.Context, raw any) (model.InviteUsersToOrganizationInput, error) {
+	var out model.InviteUsersToOrganizationInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "InviteUsersToOrganizationInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputMoveInput(ctx context.Context, obj any) (model.MoveInput, error) {
 	var it model.MoveInput
 	if obj == nil {
@@ -43185,6 +43907,55 @@ func (ec *executionContext) unmarshalInputUpdateTranslationInput(ctx context.Con
 func UnmarshalUpdateTranslationInput(ctx context.Context, raw any) (model.UpdateTranslationInput, error) {
 	var out model.UpdateTranslationInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateTranslationInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputUpdateUserInput(ctx context.Context, obj any) (model.UpdateUserInput, error) {
+	var it model.UpdateUserInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"displayName", "photoURL"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "displayName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("displayName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DisplayName = graphql.OmittableOf(data)
+		case "photoURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("photoURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PhotoURL = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateUserInput unmarshals raw into the UpdateUserInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateUserInput(ctx context.Context, raw any) (model.UpdateUserInput, error) {
+	var out model.UpdateUserInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateUserInput", raw, &out)
 	return out, err
 }
 
@@ -45569,6 +46340,49 @@ func (ec *executionContext) _ImportResult(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var invitationLinkImplementors = []string{"InvitationLink"}
+
+func (ec *executionContext) _InvitationLink(ctx context.Context, sel ast.SelectionSet, obj *model.InvitationLink) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, invitationLinkImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InvitationLink")
+		case "email":
+			out.Values[i] = ec._InvitationLink_email(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._InvitationLink_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._InvitationLink_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var inviteImplementors = []string{"Invite", "Node"}
 
 func (ec *executionContext) _Invite(ctx context.Context, sel ast.SelectionSet, obj *ent.Invite) graphql.Marshaler {
@@ -45690,6 +46504,54 @@ func (ec *executionContext) _InviteEdge(ctx context.Context, sel ast.SelectionSe
 			}
 		case "node":
 			out.Values[i] = ec._InviteEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var inviteUsersToOrganizationResultImplementors = []string{"InviteUsersToOrganizationResult"}
+
+func (ec *executionContext) _InviteUsersToOrganizationResult(ctx context.Context, sel ast.SelectionSet, obj *model.InviteUsersToOrganizationResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, inviteUsersToOrganizationResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("InviteUsersToOrganizationResult")
+		case "users":
+			out.Values[i] = ec._InviteUsersToOrganizationResult_users(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invited":
+			out.Values[i] = ec._InviteUsersToOrganizationResult_invited(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "failedSSOEmails":
+			out.Values[i] = ec._InviteUsersToOrganizationResult_failedSSOEmails(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "inviteLinks":
+			out.Values[i] = ec._InviteUsersToOrganizationResult_inviteLinks(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -46490,6 +47352,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "spacePDF":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_spacePDF(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "inviteUsersToOrganization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_inviteUsersToOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "joinOrganization":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_joinOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateUser":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateUser(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -50947,6 +51830,11 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "emailVerified":
+			out.Values[i] = ec._User_emailVerified(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -52582,6 +53470,30 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) marshalNInvitationLink2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInvitationLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InvitationLink) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNInvitationLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInvitationLink(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNInvitationLink2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInvitationLink(ctx context.Context, sel ast.SelectionSet, v *model.InvitationLink) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "InvitationLink!")
+		return graphql.Null
+	}
+	return ec._InvitationLink(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNInvite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐInvite(ctx context.Context, sel ast.SelectionSet, v *ent.Invite) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "Invite!")
@@ -52612,6 +53524,30 @@ func (ec *executionContext) marshalNInviteEdge2ᚖgithubᚗcomᚋfolioᚋfolio�
 		return graphql.Null
 	}
 	return ec._InviteEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNInviteEmailInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEmailInputᚄ(ctx context.Context, v any) ([]*model.InviteEmailInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.InviteEmailInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInviteEmailInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEmailInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNInviteEmailInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteEmailInput(ctx context.Context, v any) (*model.InviteEmailInput, error) {
+	res, err := ec.unmarshalInputInviteEmailInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNInviteUsersToOrganizationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteUsersToOrganizationInput(ctx context.Context, v any) (model.InviteUsersToOrganizationInput, error) {
+	res, err := ec.unmarshalInputInviteUsersToOrganizationInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNLinkKind2string(ctx context.Context, v any) (string, error) {
@@ -54128,9 +55064,30 @@ func (ec *executionContext) unmarshalNUpdateTranslationInput2githubᚗcomᚋfoli
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNUpdateUserInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateUserInput(ctx context.Context, v any) (model.UpdateUserInput, error) {
+	res, err := ec.unmarshalInputUpdateUserInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateWebhookInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateWebhookInput(ctx context.Context, v any) (model.UpdateWebhookInput, error) {
 	res, err := ec.unmarshalInputUpdateWebhookInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUser2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.User) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {
@@ -54868,6 +55825,13 @@ func (ec *executionContext) marshalOInviteConnection2ᚖgithubᚗcomᚋfolioᚋf
 		return graphql.Null
 	}
 	return ec._InviteConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOInviteUsersToOrganizationResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteUsersToOrganizationResult(ctx context.Context, sel ast.SelectionSet, v *model.InviteUsersToOrganizationResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._InviteUsersToOrganizationResult(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOJoinOrganizationResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐJoinOrganizationResult(ctx context.Context, sel ast.SelectionSet, v *model.JoinOrganizationResult) graphql.Marshaler {

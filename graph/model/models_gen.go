@@ -418,6 +418,16 @@ type FileUploadInput struct {
 	Ref graphql.Omittable[*string] `json:"ref,omitempty"`
 }
 
+// An invitation that was not mailed: its link, for the admin to hand out.
+type InvitationLink struct {
+	// The invited address.
+	Email string `json:"email"`
+	// The link that accepts the invitation (for the user with that address only, once).
+	URL string `json:"url"`
+	// Why it was not mailed: NOT_CONFIGURED (no FOLIO_SMTP_URL) or FAILED (the mail server refused or did not answer).
+	Reason string `json:"reason"`
+}
+
 // A page of Invite items (Relay connection).
 type InviteConnection struct {
 	// The items of this page, in the list's order, each with its cursor.
@@ -434,6 +444,36 @@ type InviteEdge struct {
 	Cursor string `json:"cursor"`
 	// The invite link.
 	Node *ent.Invite `json:"node"`
+}
+
+// One address to invite, with its own role or the invitation's.
+type InviteEmailInput struct {
+	// The address: a user with it becomes a member at once; anyone else is invited.
+	Email string `json:"email"`
+	// This address's role; absent: the invitation's role. Guests are not invited by email (null is refused).
+	Role graphql.Omittable[*access.Role] `json:"role,omitempty"`
+}
+
+// Addresses to invite into an organization.
+type InviteUsersToOrganizationInput struct {
+	// 1 to 100 addresses (repeats count once, the first wins).
+	Emails []*InviteEmailInput `json:"emails"`
+	// Role of the addresses that name none; absent: the organization's defaultRole, or read when that is null (guests are not invited by email: null is refused).
+	Role graphql.Omittable[*access.Role] `json:"role,omitempty"`
+	// Existing users become SSO members (not those who already are SSO members of another organization: failedSSOEmails). Invitations accepted later make ordinary members.
+	Sso graphql.Omittable[*bool] `json:"sso,omitempty"`
+}
+
+// What inviteUsersToOrganization did.
+type InviteUsersToOrganizationResult struct {
+	// Users who had an account and became members at once (members already are left as they were, and not listed).
+	Users []*ent.User `json:"users"`
+	// How many addresses were added or invited.
+	Invited int `json:"invited"`
+	// Addresses added as ordinary members although sso was asked: they are SSO members of another organization.
+	FailedSSOEmails []string `json:"failedSSOEmails"`
+	// Invitations not mailed (no mail server configured, or sending failed), with their links; empty when every invitation was mailed.
+	InviteLinks []*InvitationLink `json:"inviteLinks"`
 }
 
 // The outcome of joining an organization with an invite link.
@@ -1049,6 +1089,14 @@ type UpdateTranslationInput struct {
 	Title string `json:"title"`
 	// Distinct languages, replacing the current ones; absent: unchanged; null: none.
 	Languages graphql.Omittable[[]string] `json:"languages,omitempty"`
+}
+
+// Changes to one's own profile.
+type UpdateUserInput struct {
+	// 1-64 characters.
+	DisplayName graphql.Omittable[*string] `json:"displayName,omitempty"`
+	// An http(s) URL, at most 2048 characters; null removes the photo.
+	PhotoURL graphql.Omittable[*string] `json:"photoURL,omitempty"`
 }
 
 // Every field is optional: absent fields are left alone. Null is BAD_USER_INPUT, except for description (null clears it).

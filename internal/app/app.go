@@ -22,6 +22,7 @@ import (
 	"github.com/folio/folio/internal/fetch"
 	"github.com/folio/folio/internal/gate"
 	"github.com/folio/folio/internal/importer"
+	"github.com/folio/folio/internal/mail"
 	"github.com/folio/folio/internal/metrics"
 	"github.com/folio/folio/internal/reader"
 	"github.com/folio/folio/rest"
@@ -88,6 +89,13 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 		return nil, err
 	}
 	res.Secrets = sealer
+	if cfg.SMTPURL != "" {
+		// Checked with the settings already; its errors never hold the
+		// password.
+		if res.Mailer, err = mail.Parse(cfg.SMTPURL); err != nil {
+			return nil, fmt.Errorf("FOLIO_SMTP_URL: %w", err)
+		}
+	}
 	hosts, err := siteHosts(cfg)
 	if err != nil {
 		return nil, err

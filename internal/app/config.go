@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/gate"
 	"github.com/folio/folio/internal/importer"
+	"github.com/folio/folio/internal/mail"
 	"github.com/folio/folio/internal/secrets"
 )
 
@@ -108,6 +109,11 @@ type Config struct {
 	// SecretKey seals the secrets stored in the database (base64 or hex of
 	// 32 bytes); empty: the key file of the data directory (SQLite only).
 	SecretKey string
+	// SMTPURL is the mail server invitations go through (internal/mail:
+	// smtp:// or smtps://, with ?from=); empty: no mail is sent and
+	// invitations answer their links instead. Its password is a secret:
+	// shown redacted like DATABASE_URL's.
+	SMTPURL string
 }
 
 // Kind is what a setting's text must be; it decides how the text is parsed
@@ -270,6 +276,11 @@ var Settings = []Setting{
 	{Env: "FOLIO_SECRET_KEY", Flag: "secret-key", Kind: SecretKey,
 		Meaning: "key that seals the secrets stored in the database (signing keys, share keys): 32 bytes in base64 or hex (openssl rand -base64 32); required with PostgreSQL, the same on every instance; empty with SQLite for the key file secret.key in the data directory, made on the first start",
 		field:   func(c *Config) any { return &c.SecretKey }},
+	{Env: "FOLIO_SMTP_URL", Flag: "smtp-url", Kind: URL,
+		Meaning: "mail server for invitations: smtp://user:password@host:587?from=folio@example.com (STARTTLS when offered) or smtps://… (TLS from the start, port 465); empty for no mail (inviteUsersToOrganization answers the invitation links instead)",
+		Schemes: []string{"smtp", "smtps"},
+		Example: "smtp://folio:password@mail.example.com:587?from=folio@example.com",
+		field:   func(c *Config) any { return &c.SMTPURL }},
 }
 
 // Defaults is the configuration with every setting at its default.
@@ -466,6 +477,10 @@ func (s Setting) checkURL(text string) error {
 		return fmt.Errorf("scheme %q is not supported", u.Scheme)
 	}
 	switch scheme := strings.ToLower(u.Scheme); {
+	case scheme == "smtp" || scheme == "smtps":
+		// Host, port and sender; its messages never hold the password.
+		_, err := mail.Parse(text)
+		return err
 	case scheme == "postgres" || scheme == "postgresql":
 		// lib/pq takes a Unix socket directory as ?host= instead.
 		if u.Host == "" && u.Query().Get("host") == "" {
@@ -481,8 +496,8 @@ func (s Setting) checkURL(text string) error {
 	return nil
 }
 
-// shown is a value as an error message may print it: a database URL's
-// password masked.
+// shown is a value as an error message may print it: a database or mail
+// server URL's password masked.
 func (s Setting) shown(text string) string {
 	if s.Kind == URL {
 		return db.Redact(text)

@@ -152,6 +152,7 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_OPEN_SIGNUP":                  "true",
 		"FOLIO_CORS_ORIGINS":                 "https://app.example.com, http://localhost:5173",
 		"FOLIO_SECRET_KEY":                   "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=",
+		"FOLIO_SMTP_URL":                     "smtps://folio:secret@mail.example.com?from=folio@example.com",
 	}
 	c := app.Defaults()
 	if err := c.ApplyEnv(getenv(good), nil); err != nil {
@@ -165,7 +166,7 @@ func TestSettingsTable(t *testing.T) {
 		WebhookTimeout: 3 * time.Second, WebhookMaxAttempts: 6, WebhookBackoff: time.Minute, WebhookDisableAfter: 12 * time.Hour,
 		SubscriptionsPerConnection: 5, SubscriptionsPerInstance: 100, SubscriptionHeartbeat: 20 * time.Second, SubscriptionIdle: 2 * time.Minute, SubscriptionMaxLifetime: 30 * time.Minute,
 		SessionIdle: 24 * time.Hour, SessionLifetime: 240 * time.Hour, OpenSignup: true,
-		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"]}
+		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"], SMTPURL: good["FOLIO_SMTP_URL"]}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)
 	}
@@ -213,6 +214,14 @@ func TestSettingsMaskPassword(t *testing.T) {
 	err := c.ApplyEnv(getenv(map[string]string{"DATABASE_URL": "mysql://folio:hunter2@db/folio"}), nil)
 	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), `scheme "mysql"`) {
 		t.Fatalf("got %v", err)
+	}
+	// The mail server's password alike, whatever else is wrong.
+	for _, bad := range []string{"smtp://folio:hunter2@mail.example.com", "smtp://folio:hunter2@mail.example.com?from=nope", "smtp://folio:hunter2@?from=a@b.c"} {
+		c := app.Defaults()
+		err := c.ApplyEnv(getenv(map[string]string{"FOLIO_SMTP_URL": bad}), nil)
+		if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "FOLIO_SMTP_URL") {
+			t.Errorf("%s: got %v", bad, err)
+		}
 	}
 }
 

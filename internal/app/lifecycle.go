@@ -207,19 +207,7 @@ func (a *App) startJobs() {
 		defer a.life.jobs.Done()
 		a.Resolver.Jobs.Run(a.life.stopJobs, a.life.cut)
 	}()
-	if a.Hub != nil {
-		// At the drain every subscription ends (its clients reconnect
-		// to another instance and resume).
-		notified, err := a.DB.ListenEvents(a.life.cut)
-		if err != nil {
-			slog.Error("subscriptions: listening for events failed; polling instead", "err", err)
-		}
-		a.life.jobs.Add(1)
-		go func() {
-			defer a.life.jobs.Done()
-			a.Hub.Run(a.life.stopJobs, db.Uncounted(a.life.cut), notified)
-		}()
-	}
+	a.startHub()
 	if a.webhooks != nil {
 		a.life.jobs.Add(1)
 		go func() {
@@ -228,6 +216,27 @@ func (a *App) startJobs() {
 		}()
 	}
 }
+
+// startHub runs the subscription hub until the drain (every subscription
+// then ends: its clients reconnect to another instance and resume).
+func (a *App) startHub() {
+	if a.Hub == nil {
+		return
+	}
+	notified, err := a.DB.ListenEvents(a.life.cut)
+	if err != nil {
+		slog.Error("subscriptions: listening for events failed; polling instead", "err", err)
+	}
+	a.life.jobs.Add(1)
+	go func() {
+		defer a.life.jobs.Done()
+		a.Hub.Run(a.life.stopJobs, db.Uncounted(a.life.cut), notified)
+	}()
+}
+
+// StartHub runs the subscription hub of an App that tests built without
+// Serve and without its jobs (StopJobs stops it too).
+func (a *App) StartHub() { a.startHub() }
 
 // StartJobs runs the job runner of an App that tests built without Serve.
 func (a *App) StartJobs() { a.startJobs() }

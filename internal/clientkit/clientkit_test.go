@@ -24,6 +24,9 @@ var checks = []struct{ name, asserts string }{
 	{"relay-store", "Relay's store (records keyed by id alone): each run read back equals the server's answer, and no id names records of two types"},
 	{"apollo-persisted-queries", "Apollo's PersistedQueryLink over GET: an unknown hash gets PERSISTED_QUERY_NOT_FOUND, the retry registers it, another client's hash-only GET gets the data"},
 	{"apollo-defer", "a @defer query through Apollo Client 4 (Defer20220824Handler) gets a multipart answer whose deferred part completes the data"},
+	// Last: they change the seeded space.
+	{"apollo-subscription", "Apollo Client 4 with GraphQLWsLink (graphql-ws) receives spaceContentUpdated for a merge made meanwhile, with the space as it is now, and its cache shows the new title"},
+	{"urql-sse-subscription", "urql with Graphcache and a graphql-sse client receives spaceContentUpdated for a merge made meanwhile, and Graphcache shows the new title"},
 }
 
 // checkTimeout bounds one check (a Node process); the kit's checks take a
@@ -35,6 +38,10 @@ const checkTimeout = 2 * time.Minute
 func TestClients(t *testing.T) {
 	node := nodeKit(t)
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		// The subscription checks need the hub that hands events on
+		// (a server runs it with its jobs).
+		s.App.StartHub()
+		t.Cleanup(func() { s.App.StopJobs(true) })
 		raw, err := json.MarshalIndent(seed(t, s), "", "  ")
 		if err != nil {
 			t.Fatal(err)

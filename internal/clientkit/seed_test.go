@@ -19,6 +19,12 @@ type fixture struct {
 	Runs      []run `json:"runs"`
 	Persisted run   `json:"persisted"`
 	Deferred  run   `json:"deferred"`
+	// Subscription: the space the subscription checks watch (and change),
+	// and its organization (whose latest event they resume after).
+	Subscription struct {
+		Space        string `json:"space"`
+		Organization string `json:"organization"`
+	} `json:"subscription"`
 }
 
 // run is one operation of queries/ with its variables, named for what a
@@ -118,7 +124,7 @@ func seed(t *testing.T, s *testkit.Server) fixture {
 		vars("site", site, "sections", []string{apiSection}), "addSiteSectionGroup", "id")
 
 	pageVars := vars("space", handbook, "page", install)
-	return fixture{
+	f := fixture{
 		URL:   s.URL + "/graphql",
 		Token: ada.Token,
 		Runs: []run{
@@ -133,6 +139,8 @@ func seed(t *testing.T, s *testkit.Server) fixture {
 		Persisted: run{"the page view as a persisted query", "SpacePageQuery", pageVars},
 		Deferred:  run{"the page view with its body deferred", "DeferredPageQuery", pageVars},
 	}
+	f.Subscription.Space, f.Subscription.Organization = handbook, acme
+	return f
 }
 
 // gql runs the seed's GraphQL mutations, failing the test on any error.

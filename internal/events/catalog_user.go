@@ -3,5 +3,6 @@ package events
 // Users and their API tokens (no organization: OrganizationID "").
 var (
 	UserCreated     = define("user.created", "User created")
+	UserUpdated     = define("user.updated", "User updated", "fields")
 	APITokenCreated = define("api_token.created", "API token created", "name", "userId")
 )

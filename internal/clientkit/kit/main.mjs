@@ -6,6 +6,7 @@ import { apolloPersistedQueries } from './apq.mjs';
 import { apolloDefer } from './defer.mjs';
 import { relayCompiler, relayStore } from './relay.mjs';
 import { loadFixture, loadOperations } from './server.mjs';
+import { apolloSubscription, urqlSubscription } from './subscriptions.mjs';
 import { urqlCache } from './urql.mjs';
 
 const checks = {
@@ -15,6 +16,8 @@ const checks = {
   'relay-store': relayStore,
   'apollo-persisted-queries': apolloPersistedQueries,
   'apollo-defer': apolloDefer,
+  'apollo-subscription': apolloSubscription,
+  'urql-sse-subscription': urqlSubscription,
 };
 
 const [name, fixturePath] = process.argv.slice(2);

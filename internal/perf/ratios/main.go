@@ -162,7 +162,7 @@ func describeMachine() string {
 // BenchmarkRatio the packages define.
 func report(w io.Writer, machine string, o outcome, lines []benchLine, benchRan bool) {
 	rs := ratios(lines)
-	fmt.Fprintf(w, "\nissue 11 ratios (%s)\n", machine)
+	fmt.Fprintf(w, "\nissue 11 and 25 ratios (%s)\n", machine)
 	line := func(read, value string, t *target, verdict, detail string) {
 		tt := ""
 		if t != nil {

@@ -14,6 +14,7 @@ BenchmarkMergeSpaceSize/sqlite-2   1   300000000 ns/op   1.100 5k/500
 BenchmarkRatioMembersTeamsStatements/postgres/small-2   1   9 ns/op   490 stmts/op
 BenchmarkRatioMembersTeamsStatements/postgres/large-2   1   9 ns/op   490 stmts/op
 BenchmarkRatioSomethingNew/a-2   1   100 ns/op
+BenchmarkWritePath/postgres/space-title-2   100   5000000 ns/op   6.000 stmts/op   5.000 today-stmts/op   1.000 vs-today+events   100 B/op   1 allocs/op
 BenchmarkRatioSomethingNew/b-2   1   150 ns/op
 `
 	o := outcome{results: []comparison{{key: "space", value: 0.33, detail: "Folio 1 rps"}, {key: "spaces", value: 0.9, invalid: "2 requests failed"}},
@@ -31,6 +32,8 @@ BenchmarkRatioSomethingNew/b-2   1   150 ns/op
 		"statements, 200 vs 100 members [postgres]:", // the row's name, with the database
 		"1× (target = 1×)     meets    [large 490, small 490 stmts/op]",
 		"not measured: no BenchmarkMemberPageDepth ran",
+		"issue 25 write statements vs 619e191 + 1 a write [postgres/space-title]:",
+		"1× (target = 1×)     meets    [stmts/op 6, today-stmts/op 5]",
 		"BenchmarkRatioSomethingNew:",
 		"1.5×",
 		"skipped: no npm\n",
