@@ -17,7 +17,10 @@ import (
 // cookies (sameOriginStream) both go by it.
 func sameOrigin(base string, r *http.Request) bool {
 	origin := r.Header.Get("Origin")
-	if origin == "" {
+	// "null": a browser that hides the origin, as Referrer-Policy:
+	// no-referrer (the APIs' header) makes it do for form posts, even
+	// to the same site. Sec-Fetch-Site still tells.
+	if origin == "" || origin == "null" {
 		switch r.Header.Get("Sec-Fetch-Site") {
 		case "same-origin", "none":
 			return true

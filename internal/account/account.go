@@ -67,6 +67,10 @@ func (p *pages) render(w http.ResponseWriter, status int, name string, v view) {
 	reader.SetPageHeaders(w, p.res.BaseURL)
 	// Pages about a person's sign-in are never kept by caches.
 	w.Header().Set("Cache-Control", "no-store")
+	// Their forms post to Folio itself: with the APIs' no-referrer,
+	// browsers would send them with Origin: null; same-origin keeps the
+	// origin for Folio and still tells other sites nothing.
+	w.Header().Set("Referrer-Policy", "same-origin")
 	w.WriteHeader(status)
 	_ = templates.ExecuteTemplate(w, name, v)
 }

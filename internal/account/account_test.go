@@ -223,6 +223,20 @@ func TestSessionSignIn(t *testing.T) {
 				t.Fatalf("Sec-Fetch-Site: %v %v", resp, err)
 			}
 			resp.Body.Close()
+			// Origin: null (a no-referrer page's form) goes by Sec-Fetch-Site.
+			for site, want := range map[string]int{"same-origin": http.StatusSeeOther, "cross-site": http.StatusForbidden, "": http.StatusForbidden} {
+				req, _ := http.NewRequest("POST", s.URL+"/sign-in", strings.NewReader(form("email", u.Email, "password", password)))
+				req.Header.Set("Origin", "null")
+				req.Header.Set("Content-Type", formType)
+				if site != "" {
+					req.Header.Set("Sec-Fetch-Site", site)
+				}
+				resp, err := noRedirect.Do(req)
+				if err != nil || resp.StatusCode != want {
+					t.Fatalf("Origin null, Sec-Fetch-Site %q: %v %v", site, resp, err)
+				}
+				resp.Body.Close()
+			}
 			a := send(t, s, "POST", "/v1/orgs", cookie, s.URL, "application/json", `{"title":"Made in a browser"}`)
 			if a.status != 201 {
 				t.Fatalf("%d %s", a.status, a.body)
@@ -234,7 +248,7 @@ func TestSessionSignIn(t *testing.T) {
 		t.Run("revoke from the account page", func(t *testing.T) {
 			victim := sessionCookie(t, signIn(t, s, u.Email, password)).Value
 			a := send(t, s, "GET", "/account", cookie, "", "", "")
-			if a.status != 200 || !strings.Contains(a.body, "(this browser)") || !strings.Contains(a.body, "alice") ||
+			if a.status != 200 || !strings.Contains(a.body, "(this browser)") || !strings.Contains(a.body, "alice") || a.header.Get("Referrer-Policy") != "same-origin" ||
 				!strings.Contains(a.header.Get("Content-Security-Policy"), "default-src 'none'") || strings.Contains(a.body, "<script") {
 				t.Fatalf("%d %v %s", a.status, a.header, a.body)
 			}
