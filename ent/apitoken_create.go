@@ -78,6 +78,34 @@ func (_c *APITokenCreate) SetUserID(v string) *APITokenCreate {
 	return _c
 }
 
+// SetExpiresAt sets the "expires_at" field.
+func (_c *APITokenCreate) SetExpiresAt(v time.Time) *APITokenCreate {
+	_c.mutation.SetExpiresAt(v)
+	return _c
+}
+
+// SetNillableExpiresAt sets the "expires_at" field if the given value is not nil.
+func (_c *APITokenCreate) SetNillableExpiresAt(v *time.Time) *APITokenCreate {
+	if v != nil {
+		_c.SetExpiresAt(*v)
+	}
+	return _c
+}
+
+// SetLastUsedAt sets the "last_used_at" field.
+func (_c *APITokenCreate) SetLastUsedAt(v time.Time) *APITokenCreate {
+	_c.mutation.SetLastUsedAt(v)
+	return _c
+}
+
+// SetNillableLastUsedAt sets the "last_used_at" field if the given value is not nil.
+func (_c *APITokenCreate) SetNillableLastUsedAt(v *time.Time) *APITokenCreate {
+	if v != nil {
+		_c.SetLastUsedAt(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *APITokenCreate) SetID(v string) *APITokenCreate {
 	_c.mutation.SetID(v)
@@ -232,6 +260,14 @@ func (_c *APITokenCreate) createSpec() (*APIToken, *sqlgraph.CreateSpec) {
 		_spec.SetField(apitoken.FieldName, field.TypeString, value)
 		_node.Name = value
 	}
+	if value, ok := _c.mutation.ExpiresAt(); ok {
+		_spec.SetField(apitoken.FieldExpiresAt, field.TypeTime, value)
+		_node.ExpiresAt = &value
+	}
+	if value, ok := _c.mutation.LastUsedAt(); ok {
+		_spec.SetField(apitoken.FieldLastUsedAt, field.TypeTime, value)
+		_node.LastUsedAt = &value
+	}
 	if nodes := _c.mutation.UserIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -325,6 +361,24 @@ func (u *APITokenUpsert) UpdateName() *APITokenUpsert {
 	return u
 }
 
+// SetLastUsedAt sets the "last_used_at" field.
+func (u *APITokenUpsert) SetLastUsedAt(v time.Time) *APITokenUpsert {
+	u.Set(apitoken.FieldLastUsedAt, v)
+	return u
+}
+
+// UpdateLastUsedAt sets the "last_used_at" field to the value that was provided on create.
+func (u *APITokenUpsert) UpdateLastUsedAt() *APITokenUpsert {
+	u.SetExcluded(apitoken.FieldLastUsedAt)
+	return u
+}
+
+// ClearLastUsedAt clears the value of the "last_used_at" field.
+func (u *APITokenUpsert) ClearLastUsedAt() *APITokenUpsert {
+	u.SetNull(apitoken.FieldLastUsedAt)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -350,6 +404,9 @@ func (u *APITokenUpsertOne) UpdateNewValues() *APITokenUpsertOne {
 		}
 		if _, exists := u.create.mutation.UserID(); exists {
 			s.SetIgnore(apitoken.FieldUserID)
+		}
+		if _, exists := u.create.mutation.ExpiresAt(); exists {
+			s.SetIgnore(apitoken.FieldExpiresAt)
 		}
 	}))
 	return u
@@ -407,6 +464,27 @@ func (u *APITokenUpsertOne) SetName(v string) *APITokenUpsertOne {
 func (u *APITokenUpsertOne) UpdateName() *APITokenUpsertOne {
 	return u.Update(func(s *APITokenUpsert) {
 		s.UpdateName()
+	})
+}
+
+// SetLastUsedAt sets the "last_used_at" field.
+func (u *APITokenUpsertOne) SetLastUsedAt(v time.Time) *APITokenUpsertOne {
+	return u.Update(func(s *APITokenUpsert) {
+		s.SetLastUsedAt(v)
+	})
+}
+
+// UpdateLastUsedAt sets the "last_used_at" field to the value that was provided on create.
+func (u *APITokenUpsertOne) UpdateLastUsedAt() *APITokenUpsertOne {
+	return u.Update(func(s *APITokenUpsert) {
+		s.UpdateLastUsedAt()
+	})
+}
+
+// ClearLastUsedAt clears the value of the "last_used_at" field.
+func (u *APITokenUpsertOne) ClearLastUsedAt() *APITokenUpsertOne {
+	return u.Update(func(s *APITokenUpsert) {
+		s.ClearLastUsedAt()
 	})
 }
 
@@ -602,6 +680,9 @@ func (u *APITokenUpsertBulk) UpdateNewValues() *APITokenUpsertBulk {
 			if _, exists := b.mutation.UserID(); exists {
 				s.SetIgnore(apitoken.FieldUserID)
 			}
+			if _, exists := b.mutation.ExpiresAt(); exists {
+				s.SetIgnore(apitoken.FieldExpiresAt)
+			}
 		}
 	}))
 	return u
@@ -659,6 +740,27 @@ func (u *APITokenUpsertBulk) SetName(v string) *APITokenUpsertBulk {
 func (u *APITokenUpsertBulk) UpdateName() *APITokenUpsertBulk {
 	return u.Update(func(s *APITokenUpsert) {
 		s.UpdateName()
+	})
+}
+
+// SetLastUsedAt sets the "last_used_at" field.
+func (u *APITokenUpsertBulk) SetLastUsedAt(v time.Time) *APITokenUpsertBulk {
+	return u.Update(func(s *APITokenUpsert) {
+		s.SetLastUsedAt(v)
+	})
+}
+
+// UpdateLastUsedAt sets the "last_used_at" field to the value that was provided on create.
+func (u *APITokenUpsertBulk) UpdateLastUsedAt() *APITokenUpsertBulk {
+	return u.Update(func(s *APITokenUpsert) {
+		s.UpdateLastUsedAt()
+	})
+}
+
+// ClearLastUsedAt clears the value of the "last_used_at" field.
+func (u *APITokenUpsertBulk) ClearLastUsedAt() *APITokenUpsertBulk {
+	return u.Update(func(s *APITokenUpsert) {
+		s.ClearLastUsedAt()
 	})
 }
 

@@ -49,6 +49,26 @@ func (_u *APITokenUpdate) SetNillableName(v *string) *APITokenUpdate {
 	return _u
 }
 
+// SetLastUsedAt sets the "last_used_at" field.
+func (_u *APITokenUpdate) SetLastUsedAt(v time.Time) *APITokenUpdate {
+	_u.mutation.SetLastUsedAt(v)
+	return _u
+}
+
+// SetNillableLastUsedAt sets the "last_used_at" field if the given value is not nil.
+func (_u *APITokenUpdate) SetNillableLastUsedAt(v *time.Time) *APITokenUpdate {
+	if v != nil {
+		_u.SetLastUsedAt(*v)
+	}
+	return _u
+}
+
+// ClearLastUsedAt clears the value of the "last_used_at" field.
+func (_u *APITokenUpdate) ClearLastUsedAt() *APITokenUpdate {
+	_u.mutation.ClearLastUsedAt()
+	return _u
+}
+
 // Mutation returns the APITokenMutation object of the builder.
 func (_u *APITokenUpdate) Mutation() *APITokenMutation {
 	return _u.mutation
@@ -127,6 +147,15 @@ func (_u *APITokenUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(apitoken.FieldName, field.TypeString, value)
 	}
+	if _u.mutation.ExpiresAtCleared() {
+		_spec.ClearField(apitoken.FieldExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.LastUsedAt(); ok {
+		_spec.SetField(apitoken.FieldLastUsedAt, field.TypeTime, value)
+	}
+	if _u.mutation.LastUsedAtCleared() {
+		_spec.ClearField(apitoken.FieldLastUsedAt, field.TypeTime)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -166,6 +195,26 @@ func (_u *APITokenUpdateOne) SetNillableName(v *string) *APITokenUpdateOne {
 	if v != nil {
 		_u.SetName(*v)
 	}
+	return _u
+}
+
+// SetLastUsedAt sets the "last_used_at" field.
+func (_u *APITokenUpdateOne) SetLastUsedAt(v time.Time) *APITokenUpdateOne {
+	_u.mutation.SetLastUsedAt(v)
+	return _u
+}
+
+// SetNillableLastUsedAt sets the "last_used_at" field if the given value is not nil.
+func (_u *APITokenUpdateOne) SetNillableLastUsedAt(v *time.Time) *APITokenUpdateOne {
+	if v != nil {
+		_u.SetLastUsedAt(*v)
+	}
+	return _u
+}
+
+// ClearLastUsedAt clears the value of the "last_used_at" field.
+func (_u *APITokenUpdateOne) ClearLastUsedAt() *APITokenUpdateOne {
+	_u.mutation.ClearLastUsedAt()
 	return _u
 }
 
@@ -276,6 +325,15 @@ func (_u *APITokenUpdateOne) sqlSave(ctx context.Context) (_node *APIToken, err 
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(apitoken.FieldName, field.TypeString, value)
+	}
+	if _u.mutation.ExpiresAtCleared() {
+		_spec.ClearField(apitoken.FieldExpiresAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.LastUsedAt(); ok {
+		_spec.SetField(apitoken.FieldLastUsedAt, field.TypeTime, value)
+	}
+	if _u.mutation.LastUsedAtCleared() {
+		_spec.ClearField(apitoken.FieldLastUsedAt, field.TypeTime)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &APIToken{config: _u.config}

@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/comment"
@@ -137,6 +138,10 @@ var nodeTypes = []nodeType{
 	// A session is its user's alone.
 	{"Session", session.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
 		return r.viewerSession(ctx, id)
+	}},
+	// An API token is its user's alone.
+	{"APIToken", apitoken.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
+		return r.viewerAPIToken(ctx, id)
 	}},
 	{"SiteShareLink", sitesharelink.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
 		_, l, err := r.manageableShareLink(ctx, "", "", id)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	entsql "entgo.io/ent/dialect/sql"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/events"
 )
 
@@ -87,15 +89,23 @@ func (r *Resolver) authenticate(next http.Handler, anonymous bool) http.Handler 
 // caller's role is what nearly every read asks next).
 func (r *Resolver) viewerContext(ctx context.Context, token string) (context.Context, error) {
 	hash := auth.HashToken(token)
+	now := clock.Now()
 	u, err := r.Client.User.Query().
-		Where(user.HasTokensWith(apitoken.Hash(hash))).
-		Modify(loader.WithViewerMemberships, withTokenID(hash)).
+		Where(user.HasTokensWith(apitoken.Hash(hash), apitoken.Or(apitoken.ExpiresAtIsNil(), apitoken.ExpiresAtGT(now)))).
+		Modify(loader.WithViewerMemberships, withTokenID(hash, now.Add(-tokenTouchEvery))).
 		Only(ctx)
 	if ent.IsNotFound(err) {
 		return ctx, apperr.Unauthenticatedf("unknown API token")
 	}
 	if err != nil {
 		return ctx, err
+	}
+	if id := tokenIDOf(u); id != "" && tokenStale(u) {
+		// Telemetry like a session's last_seen_at: at most once a minute.
+		err := r.Client.APIToken.UpdateOneID(id).SetLastUsedAt(now).Exec(events.Exempt(ctx, events.ExemptTokenUse))
+		if err != nil && !ent.IsNotFound(err) {
+			return ctx, err
+		}
 	}
 	ctx, err = loader.Authenticated(auth.WithViewer(ctx, u.ID), r.Client, u)
 	if err != nil {
@@ -108,18 +118,43 @@ func (r *Resolver) viewerContext(ctx context.Context, token string) (context.Con
 	}), nil
 }
 
-// tokenIDColumn is the column withTokenID adds.
-const tokenIDColumn = "auth_token_id"
+// tokenIDColumn is the column withTokenID adds, tokenStaleColumn whether
+// the token's last_used_at needs a touch.
+const (
+	tokenIDColumn    = "auth_token_id"
+	tokenStaleColumn = "auth_token_stale"
+)
+
+// tokenTouchEvery is how stale an API token's last_used_at may be before
+// a request touches it (as sessionTouchEvery for sessions).
+const tokenTouchEvery = time.Minute
 
 // withTokenID adds to the authentication query the id of the token it
-// found the user by (its events carry it as tokenId), in the same
-// statement.
-func withTokenID(hash string) func(*entsql.Selector) {
+// found the user by (its events carry it as tokenId) and whether its last
+// use is older than staleBefore, in the same statement.
+func withTokenID(hash string, staleBefore time.Time) func(*entsql.Selector) {
 	return func(s *entsql.Selector) {
 		s.AppendSelectExprAs(entsql.ExprFunc(func(b *entsql.Builder) {
 			b.WriteString("(SELECT " + apitoken.FieldID + " FROM " + apitoken.Table + " WHERE " + apitoken.FieldHash + " = ").Arg(hash).WriteString(")")
 		}), tokenIDColumn)
+		s.AppendSelectExprAs(entsql.ExprFunc(func(b *entsql.Builder) {
+			b.WriteString("(SELECT CASE WHEN " + apitoken.FieldLastUsedAt + " IS NULL OR " + apitoken.FieldLastUsedAt + " < ").Arg(staleBefore).
+				WriteString(" THEN 1 ELSE 0 END FROM " + apitoken.Table + " WHERE " + apitoken.FieldHash + " = ").Arg(hash).WriteString(")")
+		}), tokenStaleColumn)
 	}
+}
+
+// tokenStale reads the column withTokenID added.
+func tokenStale(u *ent.User) bool {
+	switch v, _ := u.Value(tokenStaleColumn); v := v.(type) {
+	case int64:
+		return v == 1
+	case bool:
+		return v
+	case []byte:
+		return string(v) == "1"
+	}
+	return false
 }
 
 // tokenIDOf reads the column withTokenID added.
@@ -197,25 +232,12 @@ func (r *Resolver) EnsureUser(ctx context.Context, email, displayName string) (*
 }
 
 // CreateToken issues a new API token for userID and returns it; only its
-// hash is stored, so this is the one time it can be shown.
-func (r *Resolver) CreateToken(ctx context.Context, userID, name string) (string, error) {
-	token, hash := auth.NewToken()
-	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
-		t, err := tx.APIToken.Create().SetUserID(userID).SetHash(hash).SetName(name).Save(ctx)
-		if err != nil {
-			return entError(err)
-		}
-		// A user's token belongs to no organization; the payload never
-		// holds the token or its hash.
-		record(ctx, events.Event{
-			Action:  events.APITokenCreated,
-			Target:  events.Target{Type: "api-token", ID: t.ID, Label: t.Name},
-			Payload: map[string]any{"name": t.Name, "userId": userID},
-		})
-		return nil
-	})
+// hash is stored, so this is the one time it can be shown. expiresAt nil:
+// it never expires (the command line vouches for its own choice).
+func (r *Resolver) CreateToken(ctx context.Context, userID, name string, expiresAt *time.Time) (string, error) {
+	t, err := r.createToken(ctx, userID, name, expiresAt)
 	if err != nil {
 		return "", err
 	}
-	return token, nil
+	return t.Secret, nil
 }

@@ -15,6 +15,8 @@ var (
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "hash", Type: field.TypeString, Unique: true},
 		{Name: "name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_used_at", Type: field.TypeTime, Nullable: true},
 		{Name: "user_id", Type: field.TypeString},
 	}
 	// APITokensTable holds the schema information for the "api_tokens" table.
@@ -25,7 +27,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "api_tokens_users_tokens",
-				Columns:    []*schema.Column{APITokensColumns[5]},
+				Columns:    []*schema.Column{APITokensColumns[7]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},

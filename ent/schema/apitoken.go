@@ -17,6 +17,10 @@ func (APIToken) Fields() []ent.Field {
 		field.String("hash").Unique().Immutable().Sensitive(),
 		field.String("name").Default("").MaxLen(255),
 		field.String("user_id").Immutable(),
+		// expires_at: no authentication after it (nil: never expires).
+		field.Time("expires_at").Optional().Nillable().Immutable(),
+		// last_used_at: touched at most once a minute (telemetry).
+		field.Time("last_used_at").Optional().Nillable(),
 	}
 }
 

@@ -82,6 +82,14 @@ type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	APIToken struct {
+		CreatedAt  func(childComplexity int) int
+		ExpiresAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastUsedAt func(childComplexity int) int
+		Name       func(childComplexity int) int
+	}
+
 	AuditEvent struct {
 		Action        func(childComplexity int) int
 		Actor         func(childComplexity int) int
@@ -313,6 +321,11 @@ type ComplexityRoot struct {
 		User       func(childComplexity int) int
 	}
 
+	CreateAPITokenResult struct {
+		Secret func(childComplexity int) int
+		Token  func(childComplexity int) int
+	}
+
 	CreateWebhookResult struct {
 		Secret  func(childComplexity int) int
 		Webhook func(childComplexity int) int
@@ -497,6 +510,7 @@ type ComplexityRoot struct {
 		AddSiteSpace                 func(childComplexity int, site string, space string, section *string) int
 		AddTeamMember                func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
 		ChangeRequestPDF             func(childComplexity int, spaceID string, id string, page *string, only *bool) int
+		CreateAPIToken               func(childComplexity int, input model.CreateAPITokenInput) int
 		CreateChangeRequest          func(childComplexity int, spaceID string, subject *string) int
 		CreateCollection             func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
 		CreateCustomField            func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
@@ -548,6 +562,7 @@ type ComplexityRoot struct {
 		RemoveSectionFromGroup       func(childComplexity int, group string, section string) int
 		RemoveTeamMember             func(childComplexity int, organizationID string, teamID string, userID string) int
 		RestoreSpace                 func(childComplexity int, id string) int
+		RevokeAPIToken               func(childComplexity int, id string) int
 		RevokeSession                func(childComplexity int, id string) int
 		SetMemberSso                 func(childComplexity int, organizationID string, userID string) int
 		SignOutEverywhere            func(childComplexity int) int
@@ -1193,6 +1208,7 @@ type ComplexityRoot struct {
 	}
 
 	Viewer struct {
+		APITokens               func(childComplexity int) int
 		Organizations           func(childComplexity int) int
 		OrganizationsConnection func(childComplexity int, first *int, after *string, order *model.Order) int
 		Sessions                func(childComplexity int) int
@@ -1351,6 +1367,8 @@ type MutationResolver interface {
 	CreateOrganization(ctx context.Context, input model.CreateOrganizationInput) (*ent.Organization, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*ent.Organization, error)
 	PingOrganization(ctx context.Context, id string) (*bool, error)
+	CreateAPIToken(ctx context.Context, input model.CreateAPITokenInput) (*model.CreateAPITokenResult, error)
+	RevokeAPIToken(ctx context.Context, id string) (*bool, error)
 	CreateChangeRequest(ctx context.Context, spaceID string, subject *string) (*ent.ChangeRequest, error)
 	UpdateChangeRequest(ctx context.Context, spaceID string, id string, input model.UpdateChangeRequestInput) (*ent.ChangeRequest, error)
 	MergeChangeRequest(ctx context.Context, spaceID string, id string) (*model.MergeResult, error)
@@ -1623,6 +1641,7 @@ type TranslationSettingsResolver interface {
 type ViewerResolver interface {
 	Organizations(ctx context.Context, obj *model.Viewer) ([]*ent.Organization, error)
 	OrganizationsConnection(ctx context.Context, obj *model.Viewer, first *int, after *string, order *model.Order) (*model.OrganizationConnection, error)
+	APITokens(ctx context.Context, obj *model.Viewer) ([]*ent.APIToken, error)
 	Sessions(ctx context.Context, obj *model.Viewer) ([]*ent.Session, error)
 }
 type WebhookResolver interface {
@@ -1656,6 +1675,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "APIToken.createdAt":
+		if e.ComplexityRoot.APIToken.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.CreatedAt(childComplexity), true
+	case "APIToken.expiresAt":
+		if e.ComplexityRoot.APIToken.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.ExpiresAt(childComplexity), true
+	case "APIToken.id":
+		if e.ComplexityRoot.APIToken.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.ID(childComplexity), true
+	case "APIToken.lastUsedAt":
+		if e.ComplexityRoot.APIToken.LastUsedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.LastUsedAt(childComplexity), true
+	case "APIToken.name":
+		if e.ComplexityRoot.APIToken.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.Name(childComplexity), true
 
 	case "AuditEvent.action":
 		if e.ComplexityRoot.AuditEvent.Action == nil {
@@ -2600,6 +2650,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Contributor.User(childComplexity), true
 
+	case "CreateAPITokenResult.secret":
+		if e.ComplexityRoot.CreateAPITokenResult.Secret == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateAPITokenResult.Secret(childComplexity), true
+	case "CreateAPITokenResult.token":
+		if e.ComplexityRoot.CreateAPITokenResult.Token == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateAPITokenResult.Token(childComplexity), true
+
 	case "CreateWebhookResult.secret":
 		if e.ComplexityRoot.CreateWebhookResult.Secret == nil {
 			break
@@ -3274,6 +3337,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ChangeRequestPDF(childComplexity, args["spaceId"].(string), args["id"].(string), args["page"].(*string), args["only"].(*bool)), true
+	case "Mutation.createAPIToken":
+		if e.ComplexityRoot.Mutation.CreateAPIToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createAPIToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateAPIToken(childComplexity, args["input"].(model.CreateAPITokenInput)), true
 	case "Mutation.createChangeRequest":
 		if e.ComplexityRoot.Mutation.CreateChangeRequest == nil {
 			break
@@ -3835,6 +3909,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RestoreSpace(childComplexity, args["id"].(string)), true
+	case "Mutation.revokeAPIToken":
+		if e.ComplexityRoot.Mutation.RevokeAPIToken == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeAPIToken_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeAPIToken(childComplexity, args["id"].(string)), true
 	case "Mutation.revokeSession":
 		if e.ComplexityRoot.Mutation.RevokeSession == nil {
 			break
@@ -6912,6 +6997,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.User.PhotoURL(childComplexity), true
 
+	case "Viewer.apiTokens":
+		if e.ComplexityRoot.Viewer.APITokens == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.APITokens(childComplexity), true
 	case "Viewer.organizations":
 		if e.ComplexityRoot.Viewer.Organizations == nil {
 			break
@@ -7205,6 +7296,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
 			graphql.NewInputUnmarshaler("ContentChangeInput", ec.unmarshalInputContentChangeInput),
+			graphql.NewInputUnmarshaler("CreateAPITokenInput", ec.unmarshalInputCreateAPITokenInput),
 			graphql.NewInputUnmarshaler("CreateCollectionInput", ec.unmarshalInputCreateCollectionInput),
 			graphql.NewInputUnmarshaler("CreateCustomFieldInput", ec.unmarshalInputCreateCustomFieldInput),
 			graphql.NewInputUnmarshaler("CreateOrganizationInput", ec.unmarshalInputCreateOrganizationInput),
@@ -7336,6 +7428,56 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../../schema/apitoken.graphql", Input: `# Personal API tokens of the viewer (README: Signing in).
+
+"""
+A personal API token of the viewer's: it authenticates as them with
+Authorization: Bearer. The secret is shown once, when created; only the
+viewer sees their tokens.
+"""
+type APIToken implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "The name given when it was created."
+  name: String!
+  "When the token was created."
+  createdAt: Time!
+  "When the token last authenticated a request, to the minute; null if never."
+  lastUsedAt: Time
+  "When the token stops authenticating; null: never."
+  expiresAt: Time
+}
+
+extend type Viewer {
+  "The viewer's API tokens, newest first (at most 100)."
+  apiTokens: [APIToken!]!
+}
+
+input CreateAPITokenInput {
+  "A name to tell the token apart: 1 to 100 characters, one line."
+  name: String!
+  "When the token stops authenticating: in the future, within 366 days. Null or absent: never."
+  expiresAt: Time
+}
+
+"A new API token and its secret."
+type CreateAPITokenResult {
+  "The token."
+  token: APIToken!
+  "The secret to send as Authorization: Bearer: shown this once, never again."
+  secret: String!
+}
+
+extend type Mutation {
+  "Create an API token for the viewer."
+  createAPIToken(input: CreateAPITokenInput!): CreateAPITokenResult!
+  "Revoke one of the viewer's API tokens: it no longer authenticates."
+  revokeAPIToken(
+    "The token's ID."
+    id: ID!
+  ): Boolean
+}
+`, BuiltIn: false},
 	{Name: "../../schema/audit.graphql", Input: `# The audit log: the events every write records (REST area ` + "`" + `audit` + "`" + `).
 
 """
@@ -11459,6 +11601,22 @@ var parsedSchema = gqlparser.MustLoadSchema(sources...)
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
 
+func (ec *executionContext) childFields_APIToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_APIToken_id(ctx, field)
+	case "name":
+		return ec.fieldContext_APIToken_name(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_APIToken_createdAt(ctx, field)
+	case "lastUsedAt":
+		return ec.fieldContext_APIToken_lastUsedAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_APIToken_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type APIToken", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -11919,6 +12077,16 @@ func (ec *executionContext) childFields_Contributor(ctx context.Context, field g
 		return ec.fieldContext_Contributor_updatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Contributor", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateAPITokenResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "token":
+		return ec.fieldContext_CreateAPITokenResult_token(ctx, field)
+	case "secret":
+		return ec.fieldContext_CreateAPITokenResult_secret(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateAPITokenResult", field.Name)
 }
 
 func (ec *executionContext) childFields_CreateWebhookResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13447,6 +13615,8 @@ func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphq
 		return ec.fieldContext_Viewer_organizations(ctx, field)
 	case "organizationsConnection":
 		return ec.fieldContext_Viewer_organizationsConnection(ctx, field)
+	case "apiTokens":
+		return ec.fieldContext_Viewer_apiTokens(ctx, field)
 	case "sessions":
 		return ec.fieldContext_Viewer_sessions(ctx, field)
 	}
@@ -14158,6 +14328,20 @@ func (ec *executionContext) field_Mutation_changeRequestPDF_args(ctx context.Con
 		return nil, err
 	}
 	args["only"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createAPIToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateAPITokenInput, error) {
+			return ec.unmarshalNCreateAPITokenInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateAPITokenInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -15262,6 +15446,20 @@ func (ec *executionContext) field_Mutation_removeTeamMember_args(ctx context.Con
 }
 
 func (ec *executionContext) field_Mutation_restoreSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeAPIToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -17738,6 +17936,121 @@ func (ec *executionContext) field___Type_inputFields_args(ctx context.Context, r
 // endregion ***************************** args.gotpl *****************************
 
 // region    **************************** field.gotpl *****************************
+
+func (ec *executionContext) _APIToken_id(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIToken_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIToken_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIToken", field, false, false, "ID")
+}
+
+func (ec *executionContext) _APIToken_name(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIToken_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIToken_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIToken", field, false, false, "String")
+}
+
+func (ec *executionContext) _APIToken_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIToken_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APIToken_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIToken", field, false, false, "Time")
+}
+
+func (ec *executionContext) _APIToken_lastUsedAt(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIToken_lastUsedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastUsedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_APIToken_lastUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIToken", field, false, false, "Time")
+}
+
+func (ec *executionContext) _APIToken_expiresAt(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIToken_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_APIToken_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIToken", field, false, false, "Time")
+}
 
 func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
@@ -21666,6 +21979,61 @@ func (ec *executionContext) fieldContext_Contributor_updatedAt(_ context.Context
 	return graphql.NewScalarFieldContext("Contributor", field, false, false, "Time")
 }
 
+func (ec *executionContext) _CreateAPITokenResult_token(ctx context.Context, field graphql.CollectedField, obj *model.CreateAPITokenResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateAPITokenResult_token(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Token, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIToken) graphql.Marshaler {
+			return ec.marshalNAPIToken2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐAPIToken(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateAPITokenResult_token(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateAPITokenResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIToken(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateAPITokenResult_secret(ctx context.Context, field graphql.CollectedField, obj *model.CreateAPITokenResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateAPITokenResult_secret(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Secret, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateAPITokenResult_secret(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CreateAPITokenResult", field, false, false, "String")
+}
+
 func (ec *executionContext) _CreateWebhookResult_webhook(ctx context.Context, field graphql.CollectedField, obj *model.CreateWebhookResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24273,6 +24641,94 @@ func (ec *executionContext) fieldContext_Mutation_pingOrganization(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_pingOrganization_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createAPIToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createAPIToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateAPIToken(ctx, fc.Args["input"].(model.CreateAPITokenInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.CreateAPITokenResult) graphql.Marshaler {
+			return ec.marshalNCreateAPITokenResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateAPITokenResult(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createAPIToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateAPITokenResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createAPIToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeAPIToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeAPIToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeAPIToken(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeAPIToken(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeAPIToken_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -39511,6 +39967,38 @@ func (ec *executionContext) fieldContext_Viewer_organizationsConnection(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Viewer_apiTokens(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Viewer_apiTokens(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Viewer().APITokens(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.APIToken) graphql.Marshaler {
+			return ec.marshalNAPIToken2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐAPITokenᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Viewer_apiTokens(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Viewer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIToken(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Viewer_sessions(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41800,6 +42288,55 @@ func (ec *executionContext) unmarshalInputContentChangeInput(ctx context.Context
 func UnmarshalContentChangeInput(ctx context.Context, raw any) (model.ContentChangeInput, error) {
 	var out model.ContentChangeInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "ContentChangeInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputCreateAPITokenInput(ctx context.Context, obj any) (model.CreateAPITokenInput, error) {
+	var it model.CreateAPITokenInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "expiresAt"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateAPITokenInput unmarshals raw into the CreateAPITokenInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateAPITokenInput(ctx context.Context, raw any) (model.CreateAPITokenInput, error) {
+	var out model.CreateAPITokenInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateAPITokenInput", raw, &out)
 	return out, err
 }
 
@@ -44254,6 +44791,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._AuditEvent(ctx, sel, obj)
+	case ent.APIToken:
+		return ec._APIToken(ctx, sel, &obj)
+	case *ent.APIToken:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._APIToken(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -44266,6 +44810,59 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
+
+var aPITokenImplementors = []string{"APIToken", "Node"}
+
+func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet, obj *ent.APIToken) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, aPITokenImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("APIToken")
+		case "id":
+			out.Values[i] = ec._APIToken_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._APIToken_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._APIToken_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastUsedAt":
+			out.Values[i] = ec._APIToken_lastUsedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._APIToken_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
 
 var auditEventImplementors = []string{"AuditEvent", "Node"}
 
@@ -45837,6 +46434,44 @@ func (ec *executionContext) _Contributor(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var createAPITokenResultImplementors = []string{"CreateAPITokenResult"}
+
+func (ec *executionContext) _CreateAPITokenResult(ctx context.Context, sel ast.SelectionSet, obj *model.CreateAPITokenResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createAPITokenResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateAPITokenResult")
+		case "token":
+			out.Values[i] = ec._CreateAPITokenResult_token(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "secret":
+			out.Values[i] = ec._CreateAPITokenResult_secret(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var createWebhookResultImplementors = []string{"CreateWebhookResult"}
 
 func (ec *executionContext) _CreateWebhookResult(ctx context.Context, sel ast.SelectionSet, obj *model.CreateWebhookResult) graphql.Marshaler {
@@ -47121,6 +47756,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "pingOrganization":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_pingOrganization(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createAPIToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createAPIToken(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeAPIToken":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeAPIToken(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -51880,6 +52529,12 @@ func (ec *executionContext) _Viewer(ctx context.Context, sel ast.SelectionSet, o
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Viewer_organizationsConnection(ctx, field, obj)
 				})
+		case "apiTokens":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Viewer_apiTokens(ctx, field, obj)
+				})
 		case "sessions":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -52701,6 +53356,30 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNAPIToken2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐAPITokenᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.APIToken) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNAPIToken2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐAPIToken(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNAPIToken2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐAPIToken(ctx context.Context, sel ast.SelectionSet, v *ent.APIToken) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "APIToken!")
+		return graphql.Null
+	}
+	return ec._APIToken(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNAny2interface(ctx context.Context, v any) (any, error) {
 	res, err := graphql.UnmarshalAny(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -53135,6 +53814,19 @@ var (
 		model.ContributorComment: "comment",
 	}
 )
+
+func (ec *executionContext) unmarshalNCreateAPITokenInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateAPITokenInput(ctx context.Context, v any) (model.CreateAPITokenInput, error) {
+	res, err := ec.unmarshalInputCreateAPITokenInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCreateAPITokenResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateAPITokenResult(ctx context.Context, sel ast.SelectionSet, v *model.CreateAPITokenResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CreateAPITokenResult!")
+		return graphql.Null
+	}
+	return ec._CreateAPITokenResult(ctx, sel, v)
+}
 
 func (ec *executionContext) unmarshalNCreateCollectionInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateCollectionInput(ctx context.Context, v any) (model.CreateCollectionInput, error) {
 	res, err := ec.unmarshalInputCreateCollectionInput(ctx, v)

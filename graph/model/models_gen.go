@@ -225,6 +225,21 @@ type ContentChangeInput struct {
 	Files graphql.Omittable[[]*FileUploadInput] `json:"files,omitempty"`
 }
 
+type CreateAPITokenInput struct {
+	// A name to tell the token apart: 1 to 100 characters, one line.
+	Name string `json:"name"`
+	// When the token stops authenticating: in the future, within 366 days. Null or absent: never.
+	ExpiresAt graphql.Omittable[*time.Time] `json:"expiresAt,omitempty"`
+}
+
+// A new API token and its secret.
+type CreateAPITokenResult struct {
+	// The token.
+	Token *ent.APIToken `json:"token"`
+	// The secret to send as Authorization: Bearer: shown this once, never again.
+	Secret string `json:"secret"`
+}
+
 // A new collection.
 type CreateCollectionInput struct {
 	// At most 50 characters; absent: "".

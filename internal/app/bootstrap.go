@@ -72,6 +72,6 @@ func (a *App) IssueToken(ctx context.Context, email, name, orgTitle string) (tok
 		}
 		orgID = org.ID
 	}
-	token, err = a.Resolver.CreateToken(ctx, u.ID, "cli")
+	token, err = a.Resolver.CreateToken(ctx, u.ID, "cli", nil)
 	return token, orgID, err
 }

@@ -12,6 +12,8 @@ const (
 	ExemptInsights Exemption = "site insights"
 	// ExemptSession: a session's last use.
 	ExemptSession Exemption = "session touch"
+	// ExemptTokenUse: an API token's last use.
+	ExemptTokenUse Exemption = "token use"
 	// ExemptRate: rate-limit counters.
 	ExemptRate Exemption = "rate counter"
 	// ExemptMaintenance: the periodic purge and retention jobs, which
