@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/testkit"
 )
@@ -64,8 +65,10 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 		t.Fatal(err)
 	}
 	sess := s.Client().Session.Query().OnlyIDX(context.Background())
+	tok := s.Client().APIToken.Query().Where(apitoken.UserID(alice.ID)).FirstIDX(context.Background())
 	return []nodeFixture{
 		{"Session", sess, "", nil},
+		{"APIToken", tok, "", nil},
 		{"Organization", acme, `query($id: ID!) { organization(id: $id) { id } }`, map[string]any{"id": acme}},
 		{"User", alice.ID, `{ viewer { user { id } } }`, nil},
 		{"Space", space, `query($id: ID!) { space(id: $id) { id } }`, map[string]any{"id": space}},
@@ -107,7 +110,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "AuditEvent ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Session Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User Webhook WebhookDelivery"
+	got := "APIToken AuditEvent ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Session Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User Webhook WebhookDelivery"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures or compositeFixtures)", want, got)
 	}

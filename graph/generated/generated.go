@@ -7453,6 +7453,7 @@ extend type Viewer {
   apiTokens: [APIToken!]!
 }
 
+"A new API token of the viewer's."
 input CreateAPITokenInput {
   "A name to tell the token apart: 1 to 100 characters, one line."
   name: String!
@@ -7470,7 +7471,10 @@ type CreateAPITokenResult {
 
 extend type Mutation {
   "Create an API token for the viewer."
-  createAPIToken(input: CreateAPITokenInput!): CreateAPITokenResult!
+  createAPIToken(
+    "The token's name and expiry."
+    input: CreateAPITokenInput!
+  ): CreateAPITokenResult!
   "Revoke one of the viewer's API tokens: it no longer authenticates."
   revokeAPIToken(
     "The token's ID."

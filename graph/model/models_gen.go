@@ -225,6 +225,7 @@ type ContentChangeInput struct {
 	Files graphql.Omittable[[]*FileUploadInput] `json:"files,omitempty"`
 }
 
+// A new API token of the viewer's.
 type CreateAPITokenInput struct {
 	// A name to tell the token apart: 1 to 100 characters, one line.
 	Name string `json:"name"`

@@ -40,6 +40,11 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	r.Post("/sign-out", p.signOut)
 	r.Get("/account", p.account)
 	r.Post("/account/sessions/{id}/revoke", p.revoke)
+	r.Get("/account/tokens", p.tokens)
+	r.Post("/account/tokens", p.createToken)
+	r.Post("/account/tokens/{id}/revoke", p.revokeToken)
+	r.Get("/invitations/{org}/{id}", p.invitation)
+	r.Post("/invitations/{org}/{id}", p.acceptInvitation)
 }
 
 type pages struct{ res *graph.Resolver }
@@ -53,6 +58,11 @@ type view struct {
 	OpenSignup       bool
 	User             *ent.User
 	Sessions         []sessionRow
+	Tokens           []tokenRow
+	Secret           string // a token's, shown once
+	ExpiresDays      string
+	Invitation       *graph.Invitation
+	Action           string // the page's own path, its forms' action
 }
 
 type sessionRow struct {
