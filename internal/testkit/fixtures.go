@@ -10,8 +10,8 @@ import (
 
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/migrate"
-	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/clock"
 )
 
 // User is a test user and its API token.
