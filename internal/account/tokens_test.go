@@ -83,8 +83,8 @@ func TestAPITokensGraphQL(t *testing.T) {
 		if len(errs) != 1 || errs[0].Extensions["code"] != "NOT_FOUND" {
 			t.Fatalf("bob revokes alice's token: %+v", errs)
 		}
-		if n := s.MustGraphQL(t, bob.Token, `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": id}); n["node"] != nil {
-			t.Fatalf("bob sees alice's token: %v", n)
+		if n, errs := s.GraphQL(t, bob.Token, `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": id}); n["node"] != nil || len(errs) != 1 || errs[0].Extensions["code"] != "NOT_FOUND" {
+			t.Fatalf("bob sees alice's token: %v %+v", n, errs)
 		}
 		if n := s.MustGraphQL(t, alice.Token, `query($id: ID!) { node(id: $id) { ... on APIToken { name } } }`, map[string]any{"id": id}); n["node"].(map[string]any)["name"] != "ci" {
 			t.Fatalf("alice's node: %v", n)
