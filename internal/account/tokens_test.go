@@ -68,9 +68,9 @@ func TestAPITokensGraphQL(t *testing.T) {
 		}
 		// Bad input names the field.
 		for field, input := range map[string]string{
-			"name":      `{name: "  "}`,
-			"name ":     `{name: "` + strings.Repeat("n", 101) + `"}`,
-			"expiresAt": `{name: "x", expiresAt: "2001-01-01T00:00:00Z"}`,
+			"name":       `{name: "  "}`,
+			"name ":      `{name: "` + strings.Repeat("n", 101) + `"}`,
+			"expiresAt":  `{name: "x", expiresAt: "2001-01-01T00:00:00Z"}`,
 			"expiresAt ": `{name: "x", expiresAt: "` + clock.Now().Add(400*24*time.Hour).Format(time.RFC3339) + `"}`,
 		} {
 			_, errs := s.GraphQL(t, alice.Token, `mutation { createAPIToken(input: `+input+`) { secret } }`, nil)
