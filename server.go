@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/folio/folio/internal/app"
 	"github.com/folio/folio/internal/db"
@@ -366,7 +367,9 @@ func (c cli) restore(args []string) error {
 
 func (c cli) tokenCreate(args []string) error {
 	var email, name, org string
+	var expires time.Duration
 	cfg, err := c.settings("token create", args, func(fs *flag.FlagSet) {
+		fs.DurationVar(&expires, "expires", 0, "the token stops working after this long (e.g. 720h); 0: never")
 		fs.StringVar(&email, "email", "", "email of the user (created if needed); required")
 		fs.StringVar(&name, "name", "", "display name of a new user")
 		fs.StringVar(&org, "org", "", "also create an organization with this title, the user as admin")
@@ -390,7 +393,10 @@ func (c cli) tokenCreate(args []string) error {
 		return err
 	}
 	defer a.DB.Client.Close()
-	token, _, err := a.IssueToken(ctx, email, name, org)
+	if expires < 0 {
+		return usageError{errors.New("token create: --expires must not be negative"), "folio token create"}
+	}
+	token, _, err := a.IssueExpiringToken(ctx, email, name, org, expires)
 	if err != nil {
 		return err
 	}
@@ -466,7 +472,7 @@ func (c cli) help(w io.Writer, command string, fs *flag.FlagSet) {
 Usage:
   folio [serve] [flags]        run the server (the default command); on the first
                                start, print a first API token and a curl line
-  folio token create --email E [--name N] [--org TITLE] [flags]
+  folio token create --email E [--name N] [--org TITLE] [--expires D] [flags]
                                print a new API token on stdout (where it was
                                stored goes to stderr)
   folio user password --email E [flags]

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/events"
 )
 
@@ -58,6 +60,12 @@ GraphQL explorer: %s/graphql   (more tokens: folio token create --email you@exam
 // not empty, an organization with that user as admin) and returns a new API
 // token and the organization's id.
 func (a *App) IssueToken(ctx context.Context, email, name, orgTitle string) (token, orgID string, err error) {
+	return a.IssueExpiringToken(ctx, email, name, orgTitle, 0)
+}
+
+// IssueExpiringToken is IssueToken for a token that expires after
+// lifetime (0: never), as `folio token create --expires` asks.
+func (a *App) IssueExpiringToken(ctx context.Context, email, name, orgTitle string, lifetime time.Duration) (token, orgID string, err error) {
 	// Only the command line (and tests standing in for it) issues tokens
 	// this way.
 	ctx = CommandLine(ctx)
@@ -72,6 +80,11 @@ func (a *App) IssueToken(ctx context.Context, email, name, orgTitle string) (tok
 		}
 		orgID = org.ID
 	}
-	token, err = a.Resolver.CreateToken(ctx, u.ID, "cli", nil)
+	var expires *time.Time
+	if lifetime > 0 {
+		t := clock.Now().Add(lifetime)
+		expires = &t
+	}
+	token, err = a.Resolver.CreateToken(ctx, u.ID, "cli", expires)
 	return token, orgID, err
 }
