@@ -8,8 +8,8 @@ package graph
 import (
 	"context"
 
-	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/paging"
 )
 
 func (r *mutationResolver) CreateAPIToken(ctx context.Context, input model.CreateAPITokenInput) (*model.CreateAPITokenResult, error) {
@@ -24,6 +24,14 @@ func (r *mutationResolver) RevokeAPIToken(ctx context.Context, id string) (*bool
 	return done(r.Resolver.RevokeAPIToken(ctx, id))
 }
 
-func (r *viewerResolver) APITokens(ctx context.Context, obj *model.Viewer) ([]*ent.APIToken, error) {
-	return r.ViewerAPITokens(ctx)
+func (r *viewerResolver) APITokens(ctx context.Context, obj *model.Viewer, first *int, after *string, order *model.Order) (*model.APITokenConnection, error) {
+	args, err := paging.New(first, after, (*string)(order), paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.ViewerAPITokensPage(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf[model.APITokenConnection](page), nil
 }

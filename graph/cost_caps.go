@@ -27,8 +27,7 @@ var listFieldCaps = map[string]int64{
 	// paging maximum stands for it (organizationsConnection pages them).
 	"Viewer.organizations": paging.MaxLimit,
 	// The newest live sessions (sessions.go).
-	"Viewer.sessions":  MaxSessionsListed,
-	"Viewer.apiTokens": MaxTokensListed,
+	"Viewer.sessions": MaxSessionsListed,
 	// Unbounded: a revision's files are not capped; the paging maximum.
 	"Revision.files": paging.MaxLimit,
 	// The first MaxLinkPagesPerItem pages linking to a target

@@ -12,12 +12,13 @@ import (
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/events"
+	"github.com/folio/folio/internal/paging"
 )
 
 // Personal API tokens (README: Signing in): a user lists, creates and
 // revokes their own; the secret is shown once, at creation.
 const (
-	// MaxTokensListed caps viewer.apiTokens and the tokens page.
+	// MaxTokensListed caps the tokens page.
 	MaxTokensListed = 100
 	// MaxTokenName bounds a token's name, in characters.
 	MaxTokenName = 100
@@ -41,6 +42,17 @@ func (r *Resolver) ViewerAPITokens(ctx context.Context) ([]*ent.APIToken, error)
 	}
 	return r.Client.APIToken.Query().Where(apitoken.UserID(u.ID)).
 		Order(ent.Desc(apitoken.FieldCreatedAt), ent.Desc(apitoken.FieldID)).Limit(MaxTokensListed).All(ctx)
+}
+
+// ViewerAPITokensPage pages through the viewer's tokens (viewer.apiTokens),
+// newest first unless args say otherwise.
+func (r *Resolver) ViewerAPITokensPage(ctx context.Context, args paging.Args) (paging.Page[*ent.APIToken], error) {
+	u, err := viewerUser(ctx)
+	if err != nil {
+		return paging.Page[*ent.APIToken]{}, err
+	}
+	return listPage(ctx, r.Client.APIToken.Query().Where(apitoken.UserID(u.ID)), args, apitoken.FieldCreatedAt,
+		func(t *ent.APIToken) paging.Cursor { return paging.Cursor{Time: t.CreatedAt, ID: t.ID} })
 }
 
 // viewerAPIToken is one of the viewer's tokens (404 otherwise: another

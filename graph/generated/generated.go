@@ -90,6 +90,17 @@ type ComplexityRoot struct {
 		Name       func(childComplexity int) int
 	}
 
+	APITokenConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	APITokenEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	AuditEvent struct {
 		Action        func(childComplexity int) int
 		Actor         func(childComplexity int) int
@@ -1208,7 +1219,7 @@ type ComplexityRoot struct {
 	}
 
 	Viewer struct {
-		APITokens               func(childComplexity int) int
+		APITokens               func(childComplexity int, first *int, after *string, order *model.Order) int
 		Organizations           func(childComplexity int) int
 		OrganizationsConnection func(childComplexity int, first *int, after *string, order *model.Order) int
 		Sessions                func(childComplexity int) int
@@ -1641,7 +1652,7 @@ type TranslationSettingsResolver interface {
 type ViewerResolver interface {
 	Organizations(ctx context.Context, obj *model.Viewer) ([]*ent.Organization, error)
 	OrganizationsConnection(ctx context.Context, obj *model.Viewer, first *int, after *string, order *model.Order) (*model.OrganizationConnection, error)
-	APITokens(ctx context.Context, obj *model.Viewer) ([]*ent.APIToken, error)
+	APITokens(ctx context.Context, obj *model.Viewer, first *int, after *string, order *model.Order) (*model.APITokenConnection, error)
 	Sessions(ctx context.Context, obj *model.Viewer) ([]*ent.Session, error)
 }
 type WebhookResolver interface {
@@ -1706,6 +1717,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APIToken.Name(childComplexity), true
+
+	case "APITokenConnection.edges":
+		if e.ComplexityRoot.APITokenConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APITokenConnection.Edges(childComplexity), true
+	case "APITokenConnection.pageInfo":
+		if e.ComplexityRoot.APITokenConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APITokenConnection.PageInfo(childComplexity), true
+	case "APITokenConnection.totalCount":
+		if e.ComplexityRoot.APITokenConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APITokenConnection.TotalCount(childComplexity), true
+
+	case "APITokenEdge.cursor":
+		if e.ComplexityRoot.APITokenEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APITokenEdge.Cursor(childComplexity), true
+	case "APITokenEdge.node":
+		if e.ComplexityRoot.APITokenEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APITokenEdge.Node(childComplexity), true
 
 	case "AuditEvent.action":
 		if e.ComplexityRoot.AuditEvent.Action == nil {
@@ -7002,7 +7045,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Viewer.APITokens(childComplexity), true
+		args, err := ec.field_Viewer_apiTokens_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Viewer.APITokens(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Viewer.organizations":
 		if e.ComplexityRoot.Viewer.Organizations == nil {
 			break
@@ -7448,9 +7496,34 @@ type APIToken implements Node {
   expiresAt: Time
 }
 
+"A page of APIToken items (Relay connection)."
+type APITokenConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [APITokenEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
+  totalCount: Int!
+}
+
+"One APIToken of a APITokenConnection page, with its cursor."
+type APITokenEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The token."
+  node: APIToken!
+}
+
 extend type Viewer {
-  "The viewer's API tokens, newest first (at most 100)."
-  apiTokens: [APIToken!]!
+  "The viewer's API tokens (expired ones too), newest first unless order says otherwise."
+  apiTokens(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: newest first."
+    order: Order
+  ): APITokenConnection!
 }
 
 "A new API token of the viewer's."
@@ -11619,6 +11692,28 @@ func (ec *executionContext) childFields_APIToken(ctx context.Context, field grap
 		return ec.fieldContext_APIToken_expiresAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type APIToken", field.Name)
+}
+
+func (ec *executionContext) childFields_APITokenConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_APITokenConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_APITokenConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_APITokenConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type APITokenConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_APITokenEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_APITokenEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_APITokenEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type APITokenEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17799,6 +17894,36 @@ func (ec *executionContext) field_Team_teamMembers_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Viewer_apiTokens_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Viewer_organizationsConnection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18054,6 +18179,148 @@ func (ec *executionContext) _APIToken_expiresAt(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_APIToken_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIToken", field, false, false, "Time")
+}
+
+func (ec *executionContext) _APITokenConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.APITokenConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APITokenConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.APITokenEdge) graphql.Marshaler {
+			return ec.marshalNAPITokenEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAPITokenEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APITokenConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "APITokenConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APITokenEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _APITokenConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.APITokenConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APITokenConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APITokenConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "APITokenConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _APITokenConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.APITokenConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APITokenConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APITokenConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APITokenConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _APITokenEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.APITokenEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APITokenEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APITokenEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APITokenEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _APITokenEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.APITokenEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APITokenEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.APIToken) graphql.Marshaler {
+			return ec.marshalNAPIToken2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐAPIToken(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_APITokenEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "APITokenEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_APIToken(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
@@ -39980,25 +40247,37 @@ func (ec *executionContext) _Viewer_apiTokens(ctx context.Context, field graphql
 			return ec.fieldContext_Viewer_apiTokens(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Viewer().APITokens(ctx, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Viewer().APITokens(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.APIToken) graphql.Marshaler {
-			return ec.marshalNAPIToken2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐAPITokenᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APITokenConnection) graphql.Marshaler {
+			return ec.marshalNAPITokenConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAPITokenConnection(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Viewer_apiTokens(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Viewer_apiTokens(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Viewer",
 		Field:      field,
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_APIToken(ctx, field)
+			return ec.childFields_APITokenConnection(ctx, field)
 		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Viewer_apiTokens_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -44849,6 +45128,87 @@ func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet,
 		case "expiresAt":
 			out.Values[i] = ec._APIToken_expiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var aPITokenConnectionImplementors = []string{"APITokenConnection"}
+
+func (ec *executionContext) _APITokenConnection(ctx context.Context, sel ast.SelectionSet, obj *model.APITokenConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, aPITokenConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("APITokenConnection")
+		case "edges":
+			out.Values[i] = ec._APITokenConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._APITokenConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._APITokenConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var aPITokenEdgeImplementors = []string{"APITokenEdge"}
+
+func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.SelectionSet, obj *model.APITokenEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, aPITokenEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("APITokenEdge")
+		case "cursor":
+			out.Values[i] = ec._APITokenEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._APITokenEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -53360,11 +53720,27 @@ func (ec *executionContext) ___Type(ctx context.Context, sel ast.SelectionSet, o
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNAPIToken2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐAPITokenᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.APIToken) graphql.Marshaler {
+func (ec *executionContext) marshalNAPIToken2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐAPIToken(ctx context.Context, sel ast.SelectionSet, v *ent.APIToken) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "APIToken!")
+		return graphql.Null
+	}
+	return ec._APIToken(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAPITokenConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAPITokenConnection(ctx context.Context, sel ast.SelectionSet, v *model.APITokenConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "APITokenConnection!")
+		return graphql.Null
+	}
+	return ec._APITokenConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAPITokenEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAPITokenEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.APITokenEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNAPIToken2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐAPIToken(ctx, sel, v[i])
+		return ec.marshalNAPITokenEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAPITokenEdge(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -53376,12 +53752,12 @@ func (ec *executionContext) marshalNAPIToken2ᚕᚖgithubᚗcomᚋfolioᚋfolio�
 	return ret
 }
 
-func (ec *executionContext) marshalNAPIToken2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐAPIToken(ctx context.Context, sel ast.SelectionSet, v *ent.APIToken) graphql.Marshaler {
+func (ec *executionContext) marshalNAPITokenEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAPITokenEdge(ctx context.Context, sel ast.SelectionSet, v *model.APITokenEdge) graphql.Marshaler {
 	if v == nil {
-		graphql.AddInvalidNullError(ctx, "APIToken!")
+		graphql.AddInvalidNullError(ctx, "APITokenEdge!")
 		return graphql.Null
 	}
-	return ec._APIToken(ctx, sel, v)
+	return ec._APITokenEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNAny2interface(ctx context.Context, v any) (any, error) {

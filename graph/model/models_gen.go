@@ -19,6 +19,24 @@ import (
 	"github.com/folio/folio/internal/access"
 )
 
+// A page of APIToken items (Relay connection).
+type APITokenConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*APITokenEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One APIToken of a APITokenConnection page, with its cursor.
+type APITokenEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The token.
+	Node *ent.APIToken `json:"node"`
+}
+
 // Who made a recorded change.
 type AuditEventActor struct {
 	// Kind of actor: user (API tokens act as their user), integration or system (background jobs).

@@ -62,9 +62,13 @@ func TestAPITokensGraphQL(t *testing.T) {
 			t.Fatalf("not touched after a minute: %v then %v", first, later)
 		}
 		// The list: the viewer's tokens, never a secret.
-		list := s.MustGraphQL(t, alice.Token, `{ viewer { apiTokens { id name lastUsedAt } } }`, nil)["viewer"].(map[string]any)["apiTokens"].([]any)
-		if len(list) != 2 || list[0].(map[string]any)["id"] != id || list[0].(map[string]any)["lastUsedAt"] == nil {
-			t.Fatalf("list %v", list)
+		conn := s.MustGraphQL(t, alice.Token, `{ viewer { apiTokens(first: 1) { totalCount pageInfo { hasNextPage } edges { node { id name lastUsedAt } } } } }`, nil)["viewer"].(map[string]any)["apiTokens"].(map[string]any)
+		edges := conn["edges"].([]any)
+		if conn["totalCount"] != float64(2) || len(edges) != 1 || conn["pageInfo"].(map[string]any)["hasNextPage"] != true {
+			t.Fatalf("list %v", conn)
+		}
+		if n := edges[0].(map[string]any)["node"].(map[string]any); n["id"] != id || n["lastUsedAt"] == nil {
+			t.Fatalf("newest %v", n)
 		}
 		// Bad input names the field.
 		for field, input := range map[string]string{
