@@ -47,32 +47,33 @@ func (r *Resolver) InvitationForHolder(ctx context.Context, orgID, id string) (*
 }
 
 // AcceptInvitationWithPassword is the invitation page's form for a person
-// without an account: AcceptInvitationAsNewUser (the user, the membership,
-// the invitation used up), then their password and a session, as
-// sign-up gives. The password is checked first, so a refused one changes
-// nothing.
+// without an account: what AcceptInvitationAsNewUser does (the user, the
+// membership, the invitation used up), their password and a session, as
+// sign-up gives, in one transaction: a failure leaves no account without
+// its password. The password is checked first.
 func (r *Resolver) AcceptInvitationWithPassword(ctx context.Context, orgID, id, displayName string, a SignInAttempt) (*SignedIn, error) {
 	if err := checkPassword(a.Password); err != nil {
 		return nil, err
 	}
-	// No user acts yet: the invitation page does.
-	ctx = events.WithOrigin(ctx, events.Origin{Source: events.SourceUI,
-		Actor: events.Actor{Type: events.ActorSystem, ID: "invitation", Label: "Invitation page"}})
-	u, err := r.AcceptInvitationAsNewUser(ctx, orgID, id, displayName)
+	inv, displayName, err := r.invitationForNewUser(ctx, orgID, id, displayName)
 	if err != nil {
 		return nil, err
 	}
 	hash := auth.HashPassword(a.Password)
+	// No user acts yet: the invitation page does.
 	ctx = events.WithOrigin(ctx, events.Origin{Source: events.SourceUI,
-		Actor: events.Actor{Type: events.ActorUser, ID: u.ID, Label: u.DisplayName}})
+		Actor: events.Actor{Type: events.ActorSystem, ID: "invitation", Label: "Invitation page"}})
 	var out *SignedIn
 	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		u, err := acceptInvitationAsNewUser(ctx, tx, inv, displayName)
+		if err != nil {
+			return err
+		}
 		if err := tx.User.UpdateOneID(u.ID).SetPasswordHash(hash).Exec(ctx); err != nil {
 			return entError(err)
 		}
 		record(ctx, events.Event{Action: events.UserPasswordChanged, Target: events.Target{Type: "user", ID: u.ID, Label: u.DisplayName},
 			Payload: map[string]any{"userId": u.ID}})
-		var err error
 		out, err = r.openSession(ctx, tx, u, a, "invitation")
 		return err
 	})

@@ -464,50 +464,68 @@ func (r *Resolver) UpdateUser(ctx context.Context, id string, in model.UpdateUse
 // accepts with JoinOrganizationWithInvite. displayName "" is the
 // address's local part.
 func (r *Resolver) AcceptInvitationAsNewUser(ctx context.Context, orgID, id, displayName string) (*ent.User, error) {
-	inv, err := r.inviteOf(ctx, orgID, id)
+	inv, displayName, err := r.invitationForNewUser(ctx, orgID, id, displayName)
 	if err != nil {
 		return nil, err
-	}
-	if inv.Email == nil {
-		return nil, apperr.NotFoundf("invite %s not found", id)
-	}
-	email := *inv.Email
-	displayName = strings.TrimSpace(displayName)
-	if displayName == "" {
-		displayName, _, _ = strings.Cut(email, "@")
-	}
-	if n := utf8.RuneCountInString(displayName); n > 64 || strings.ContainsAny(displayName, "\r\n") {
-		return nil, apperr.InvalidField("displayName", "must be one line of 1 to 64 characters")
 	}
 	var u *ent.User
 	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		var err error
-		u, err = tx.User.Create().SetEmail(email).SetDisplayName(displayName).SetEmailVerified(true).Save(ctx)
-		if ent.IsConstraintError(err) {
-			return apperr.Conflictf("an account with %s exists: sign in to accept the invitation", email)
-		}
-		if err != nil {
-			return entError(err)
-		}
-		if err := tx.Member.Create().SetOrganizationID(orgID).SetUserID(u.ID).SetRole(inv.Role).Exec(ctx); err != nil {
-			return err
-		}
-		// Deleted by id: another request accepting it at the same time
-		// finds nothing to delete and rolls back (its user included).
-		if n, err := tx.Invite.Delete().Where(invite.ID(inv.ID)).Exec(ctx); err != nil || n != 1 {
-			if err == nil {
-				err = apperr.NotFoundf("invite %s not found", id)
-			}
-			return err
-		}
-		role := string(inv.Role)
-		record(ctx, events.Event{Action: events.UserCreated, Target: events.Target{Type: "user", ID: u.ID, Label: u.DisplayName}})
-		record(ctx, inviteEvent(events.InviteAccepted, inv, map[string]any{"userId": u.ID, "role": role}))
-		record(ctx, memberEvent(events.MemberJoined, orgID, u.ID, map[string]any{"userId": u.ID, "role": role, "inviteId": inv.ID}))
-		return nil
+		u, err = acceptInvitationAsNewUser(ctx, tx, inv, displayName)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	return u, nil
+}
+
+// invitationForNewUser checks what AcceptInvitationAsNewUser is given: the
+// invitation (mailed to an address) and the display name it makes.
+func (r *Resolver) invitationForNewUser(ctx context.Context, orgID, id, displayName string) (*ent.Invite, string, error) {
+	inv, err := r.inviteOf(ctx, orgID, id)
+	if err != nil {
+		return nil, "", err
+	}
+	if inv.Email == nil {
+		return nil, "", apperr.NotFoundf("invite %s not found", id)
+	}
+	displayName = strings.TrimSpace(displayName)
+	if displayName == "" {
+		displayName, _, _ = strings.Cut(*inv.Email, "@")
+	}
+	if n := utf8.RuneCountInString(displayName); n > 64 || strings.ContainsAny(displayName, "\r\n") {
+		return nil, "", apperr.InvalidField("displayName", "must be one line of 1 to 64 characters")
+	}
+	return inv, displayName, nil
+}
+
+// acceptInvitationAsNewUser is AcceptInvitationAsNewUser's write, in tx:
+// the invitation page (invitations_page.go) sets the password and opens
+// the session in the same transaction.
+func acceptInvitationAsNewUser(ctx context.Context, tx *ent.Client, inv *ent.Invite, displayName string) (*ent.User, error) {
+	email, orgID := *inv.Email, inv.OrganizationID
+	u, err := tx.User.Create().SetEmail(email).SetDisplayName(displayName).SetEmailVerified(true).Save(ctx)
+	if ent.IsConstraintError(err) {
+		return nil, apperr.Conflictf("an account with %s exists: sign in to accept the invitation", email)
+	}
+	if err != nil {
+		return nil, entError(err)
+	}
+	if err := tx.Member.Create().SetOrganizationID(orgID).SetUserID(u.ID).SetRole(inv.Role).Exec(ctx); err != nil {
+		return nil, err
+	}
+	// Deleted by id: another request accepting it at the same time
+	// finds nothing to delete and rolls back (its user included).
+	if n, err := tx.Invite.Delete().Where(invite.ID(inv.ID)).Exec(ctx); err != nil || n != 1 {
+		if err == nil {
+			err = apperr.NotFoundf("invite %s not found", inv.ID)
+		}
+		return nil, err
+	}
+	role := string(inv.Role)
+	record(ctx, events.Event{Action: events.UserCreated, Target: events.Target{Type: "user", ID: u.ID, Label: u.DisplayName}})
+	record(ctx, inviteEvent(events.InviteAccepted, inv, map[string]any{"userId": u.ID, "role": role}))
+	record(ctx, memberEvent(events.MemberJoined, orgID, u.ID, map[string]any{"userId": u.ID, "role": role, "inviteId": inv.ID}))
 	return u, nil
 }

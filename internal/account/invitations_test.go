@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/user"
 	"github.com/folio/folio/internal/testkit"
@@ -78,6 +79,11 @@ func TestInvitationPage(t *testing.T) {
 		nu := s.Client().User.Query().Where(user.Email("new@example.com")).OnlyX(ctx)
 		if m := s.Client().Member.Query().Where(member.OrganizationID(org), member.UserID(nu.ID)).OnlyX(ctx); m.Role == nil || string(*m.Role) != "edit" || !nu.EmailVerified {
 			t.Fatalf("member %+v verified %v", m, nu.EmailVerified)
+		}
+		for action, n := range map[string]int{"user.created": 1, "invite.accepted": 1, "member.joined": 1, "user.password_changed": 1, "user.signed_in": 1} {
+			if got := s.Client().Event.Query().Where(event.Action(action), event.Source("ui"), event.ActorID("invitation")).CountX(ctx); got != n {
+				t.Fatalf("%d %s events by the invitation page", got, action)
+			}
 		}
 		// The password signs in again.
 		if a := signIn(t, s, "new@example.com", password); a.status != http.StatusSeeOther {
