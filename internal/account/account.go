@@ -7,6 +7,7 @@
 package account
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"html/template"
@@ -251,6 +252,14 @@ func (p *pages) account(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *pages) revoke(w http.ResponseWriter, r *http.Request) {
+	p.signedInPost(w, r, "/account", func(ctx context.Context) error {
+		return p.res.RevokeSession(ctx, chi.URLParam(r, "id"))
+	})
+}
+
+// signedInPost runs a form's action for the signed-in caller (from
+// Folio's own origin), then sends them to back.
+func (p *pages) signedInPost(w http.ResponseWriter, r *http.Request, back string, do func(ctx context.Context) error) {
 	if !p.sameOrigin(w, r) {
 		return
 	}
@@ -259,11 +268,11 @@ func (p *pages) revoke(w http.ResponseWriter, r *http.Request) {
 		err = apperr.Unauthenticatedf("sign in first")
 	}
 	if err == nil {
-		err = p.res.RevokeSession(ctx, chi.URLParam(r, "id"))
+		err = do(ctx)
 	}
 	if err != nil {
 		p.fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/account", http.StatusSeeOther)
+	http.Redirect(w, r, back, http.StatusSeeOther)
 }

@@ -1,6 +1,7 @@
 package account
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -95,19 +96,7 @@ func (p *pages) createToken(w http.ResponseWriter, r *http.Request) {
 }
 
 func (p *pages) revokeToken(w http.ResponseWriter, r *http.Request) {
-	if !p.sameOrigin(w, r) {
-		return
-	}
-	ctx, ok, err := p.res.SessionViewerContext(r)
-	if err == nil && !ok {
-		err = apperr.Unauthenticatedf("sign in first")
-	}
-	if err == nil {
-		err = p.res.RevokeAPIToken(ctx, chi.URLParam(r, "id"))
-	}
-	if err != nil {
-		p.fail(w, r, err)
-		return
-	}
-	http.Redirect(w, r, "/account/tokens", http.StatusSeeOther)
+	p.signedInPost(w, r, "/account/tokens", func(ctx context.Context) error {
+		return p.res.RevokeAPIToken(ctx, chi.URLParam(r, "id"))
+	})
 }
