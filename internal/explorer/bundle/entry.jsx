@@ -32,7 +32,8 @@ async function fetcher(params, opts) {
 
 const defaultQuery = `# Folio's GraphQL explorer.
 #
-# Every request needs an API token: \`make run\`
+# Signed in at /sign-in, you need nothing more.
+# Otherwise use an API token: \`make run\`
 # prints one on first start; make more with
 #   folio token create --email you@example.com
 #
