@@ -17,21 +17,23 @@ const forgetful = {
   length: 0,
 };
 
-// A plain POST to the same origin: no websocket client (Folio has no
-// subscriptions) and nothing fetched from elsewhere.
+// A plain POST to the same origin: no websocket client and nothing fetched
+// from elsewhere. It sends the session cookie (same-origin), so a signed-in
+// person runs queries with no pasted token; a pasted bearer token still wins.
 async function fetcher(params, opts) {
   const response = await fetch('/graphql', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...opts?.headers },
     body: JSON.stringify(params),
-    credentials: 'omit',
+    credentials: 'same-origin',
   });
   return response.json();
 }
 
 const defaultQuery = `# Folio's GraphQL explorer.
 #
-# Every request needs an API token: \`make run\`
+# Signed in at /sign-in, you need nothing more.
+# Otherwise use an API token: \`make run\`
 # prints one on first start; make more with
 #   folio token create --email you@example.com
 #
