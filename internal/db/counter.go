@@ -28,9 +28,10 @@ func (c *Counter) OnStatement(fn func(ctx context.Context)) (restore func()) {
 }
 
 // Uncounted marks ctx's statements as background polling that the
-// counter leaves out (the webhook dispatcher's ticks): tests' counts see
-// requests and jobs, as the job runner's own polls through the raw pool
-// are not seen.
+// counter leaves out (the webhook dispatcher's ticks, the hub's reads) or
+// telemetry that the clock triggers (a token's or a session's last use,
+// touched once a minute): tests' counts see requests and jobs, as the job
+// runner's own polls through the raw pool are not seen.
 func Uncounted(ctx context.Context) context.Context {
 	return context.WithValue(ctx, uncountedKey{}, true)
 }
