@@ -59,9 +59,10 @@ const (
 	MaxAddressFailures = 50
 )
 
-// sessionTouchEvery is how stale last_seen_at may be before a request
-// touches it: one write a minute per session at most.
-const sessionTouchEvery = time.Minute
+// lastUseTouchEvery is how stale a session's last_seen_at or an API
+// token's last_used_at may be before a request touches it: telemetry, at
+// most once a minute.
+const lastUseTouchEvery = time.Minute
 
 // MaxSessionsListed caps viewer.sessions and the account page: the newest
 // live sessions.
@@ -145,22 +146,14 @@ func (r *Resolver) sessionViewerContext(ctx context.Context, secret string) (con
 	if err != nil {
 		return ctx, err
 	}
-	if now.Sub(s.LastSeenAt) >= sessionTouchEvery {
+	if now.Sub(s.LastSeenAt) >= lastUseTouchEvery {
 		// By the clock, once a minute: statement counts leave it out.
 		err := r.Client.Session.UpdateOneID(s.ID).SetLastSeenAt(now).Exec(db.Uncounted(events.Exempt(ctx, events.ExemptSession)))
 		if err != nil && !ent.IsNotFound(err) {
 			return ctx, err
 		}
 	}
-	ctx, err = loader.Authenticated(auth.WithViewer(ctx, u.ID), r.Client, u)
-	if err != nil {
-		return ctx, err
-	}
-	ctx = context.WithValue(ctx, sessionKey{}, s.ID)
-	return events.WithOrigin(ctx, events.Origin{
-		Source: events.SourceUI,
-		Actor:  events.Actor{Type: events.ActorUser, ID: u.ID, Label: u.DisplayName},
-	}), nil
+	return r.userContext(context.WithValue(ctx, sessionKey{}, s.ID), u, events.SourceUI, "")
 }
 
 // SessionViewerContext is ctx for the user of the request's live session

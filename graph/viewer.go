@@ -93,7 +93,7 @@ func (r *Resolver) viewerContext(ctx context.Context, token string) (context.Con
 	now := clock.Now()
 	u, err := r.Client.User.Query().
 		Where(user.HasTokensWith(apitoken.Hash(hash), apitoken.Or(apitoken.ExpiresAtIsNil(), apitoken.ExpiresAtGT(now)))).
-		Modify(loader.WithViewerMemberships, withTokenID(hash, now.Add(-tokenTouchEvery))).
+		Modify(loader.WithViewerMemberships, withTokenID(hash, now.Add(-lastUseTouchEvery))).
 		Only(ctx)
 	if ent.IsNotFound(err) {
 		return ctx, apperr.Unauthenticatedf("unknown API token")
@@ -109,14 +109,20 @@ func (r *Resolver) viewerContext(ctx context.Context, token string) (context.Con
 			return ctx, err
 		}
 	}
-	ctx, err = loader.Authenticated(auth.WithViewer(ctx, u.ID), r.Client, u)
+	return r.userContext(ctx, u, events.SourceAPI, tokenIDOf(u))
+}
+
+// userContext is ctx for authenticated user u (read with its memberships):
+// the viewer, its loaders, and the origin its writes' events record.
+func (r *Resolver) userContext(ctx context.Context, u *ent.User, source, tokenID string) (context.Context, error) {
+	ctx, err := loader.Authenticated(auth.WithViewer(ctx, u.ID), r.Client, u)
 	if err != nil {
 		return ctx, err
 	}
 	return events.WithOrigin(ctx, events.Origin{
-		Source:  events.SourceAPI,
+		Source:  source,
 		Actor:   events.Actor{Type: events.ActorUser, ID: u.ID, Label: u.DisplayName},
-		TokenID: tokenIDOf(u),
+		TokenID: tokenID,
 	}), nil
 }
 
@@ -126,10 +132,6 @@ const (
 	tokenIDColumn    = "auth_token_id"
 	tokenStaleColumn = "auth_token_stale"
 )
-
-// tokenTouchEvery is how stale an API token's last_used_at may be before
-// a request touches it (as sessionTouchEvery for sessions).
-const tokenTouchEvery = time.Minute
 
 // withTokenID adds to the authentication query the id of the token it
 // found the user by (its events carry it as tokenId) and whether its last
