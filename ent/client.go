@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
+	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
@@ -81,6 +82,8 @@ type Client struct {
 	CustomFieldValue *CustomFieldValueClient
 	// Download is the client for interacting with the Download builders.
 	Download *DownloadClient
+	// EmailToken is the client for interacting with the EmailToken builders.
+	EmailToken *EmailTokenClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
 	// File is the client for interacting with the File builders.
@@ -161,6 +164,7 @@ func (c *Client) init() {
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldValue = NewCustomFieldValueClient(c.config)
 	c.Download = NewDownloadClient(c.config)
+	c.EmailToken = NewEmailTokenClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.File = NewFileClient(c.config)
 	c.Invite = NewInviteClient(c.config)
@@ -292,6 +296,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
 		Download:            NewDownloadClient(cfg),
+		EmailToken:          NewEmailTokenClient(cfg),
 		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
@@ -350,6 +355,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
 		Download:            NewDownloadClient(cfg),
+		EmailToken:          NewEmailTokenClient(cfg),
 		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
 		Invite:              NewInviteClient(cfg),
@@ -410,13 +416,13 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
-		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.Event, c.File,
-		c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.Page, c.PageContent, c.PageDerived, c.RateCounter,
-		c.Revision, c.RevisionChunk, c.SAMLProvider, c.Session, c.Site, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
-		c.TeamMember, c.TranslationSettings, c.User, c.Webhook, c.WebhookCursor,
-		c.WebhookDelivery,
+		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.EmailToken,
+		c.Event, c.File, c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec,
+		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
+		c.RateCounter, c.Revision, c.RevisionChunk, c.SAMLProvider, c.Session, c.Site,
+		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
+		c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
+		c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -427,13 +433,13 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
-		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.Event, c.File,
-		c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.Page, c.PageContent, c.PageDerived, c.RateCounter,
-		c.Revision, c.RevisionChunk, c.SAMLProvider, c.Session, c.Site, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
-		c.TeamMember, c.TranslationSettings, c.User, c.Webhook, c.WebhookCursor,
-		c.WebhookDelivery,
+		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.EmailToken,
+		c.Event, c.File, c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec,
+		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
+		c.RateCounter, c.Revision, c.RevisionChunk, c.SAMLProvider, c.Session, c.Site,
+		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
+		c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
+		c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -460,6 +466,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomFieldValue.mutate(ctx, m)
 	case *DownloadMutation:
 		return c.Download.mutate(ctx, m)
+	case *EmailTokenMutation:
+		return c.EmailToken.mutate(ctx, m)
 	case *EventMutation:
 		return c.Event.mutate(ctx, m)
 	case *FileMutation:
@@ -1863,6 +1871,155 @@ func (c *DownloadClient) mutate(ctx context.Context, m *DownloadMutation) (Value
 		return (&DownloadDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Download mutation op: %q", m.Op())
+	}
+}
+
+// EmailTokenClient is a client for the EmailToken schema.
+type EmailTokenClient struct {
+	config
+}
+
+// NewEmailTokenClient returns a client for the EmailToken from the given config.
+func NewEmailTokenClient(c config) *EmailTokenClient {
+	return &EmailTokenClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `emailtoken.Hooks(f(g(h())))`.
+func (c *EmailTokenClient) Use(hooks ...Hook) {
+	c.hooks.EmailToken = append(c.hooks.EmailToken, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `emailtoken.Intercept(f(g(h())))`.
+func (c *EmailTokenClient) Intercept(interceptors ...Interceptor) {
+	c.inters.EmailToken = append(c.inters.EmailToken, interceptors...)
+}
+
+// Create returns a builder for creating a EmailToken entity.
+func (c *EmailTokenClient) Create() *EmailTokenCreate {
+	mutation := newEmailTokenMutation(c.config, OpCreate)
+	return &EmailTokenCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of EmailToken entities.
+func (c *EmailTokenClient) CreateBulk(builders ...*EmailTokenCreate) *EmailTokenCreateBulk {
+	return &EmailTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EmailTokenClient) MapCreateBulk(slice any, setFunc func(*EmailTokenCreate, int)) *EmailTokenCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EmailTokenCreateBulk{err: fmt.Errorf("calling to EmailTokenClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EmailTokenCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EmailTokenCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for EmailToken.
+func (c *EmailTokenClient) Update() *EmailTokenUpdate {
+	mutation := newEmailTokenMutation(c.config, OpUpdate)
+	return &EmailTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EmailTokenClient) UpdateOne(_m *EmailToken) *EmailTokenUpdateOne {
+	mutation := newEmailTokenMutation(c.config, OpUpdateOne, withEmailToken(_m))
+	return &EmailTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EmailTokenClient) UpdateOneID(id string) *EmailTokenUpdateOne {
+	mutation := newEmailTokenMutation(c.config, OpUpdateOne, withEmailTokenID(id))
+	return &EmailTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for EmailToken.
+func (c *EmailTokenClient) Delete() *EmailTokenDelete {
+	mutation := newEmailTokenMutation(c.config, OpDelete)
+	return &EmailTokenDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EmailTokenClient) DeleteOne(_m *EmailToken) *EmailTokenDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EmailTokenClient) DeleteOneID(id string) *EmailTokenDeleteOne {
+	builder := c.Delete().Where(emailtoken.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EmailTokenDeleteOne{builder}
+}
+
+// Query returns a query builder for EmailToken.
+func (c *EmailTokenClient) Query() *EmailTokenQuery {
+	return &EmailTokenQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEmailToken},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a EmailToken entity by its id.
+func (c *EmailTokenClient) Get(ctx context.Context, id string) (*EmailToken, error) {
+	return c.Query().Where(emailtoken.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EmailTokenClient) GetX(ctx context.Context, id string) *EmailToken {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a EmailToken.
+func (c *EmailTokenClient) QueryUser(_m *EmailToken) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(emailtoken.Table, emailtoken.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, emailtoken.UserTable, emailtoken.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *EmailTokenClient) Hooks() []Hook {
+	return c.hooks.EmailToken
+}
+
+// Interceptors returns the client interceptors.
+func (c *EmailTokenClient) Interceptors() []Interceptor {
+	return c.inters.EmailToken
+}
+
+func (c *EmailTokenClient) mutate(ctx context.Context, m *EmailTokenMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EmailTokenCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EmailTokenUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EmailTokenUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EmailTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown EmailToken mutation op: %q", m.Op())
 	}
 }
 
@@ -5896,6 +6053,22 @@ func (c *UserClient) QuerySessions(_m *User) *SessionQuery {
 	return query
 }
 
+// QueryEmailTokens queries the email_tokens edge of a User.
+func (c *UserClient) QueryEmailTokens(_m *User) *EmailTokenQuery {
+	query := (&EmailTokenClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(emailtoken.Table, emailtoken.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.EmailTokensTable, user.EmailTokensColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *UserClient) Hooks() []Hook {
 	return c.hooks.User
@@ -6324,20 +6497,20 @@ func (c *WebhookDeliveryClient) mutate(ctx context.Context, m *WebhookDeliveryMu
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, Event, File, Invite, Job, KeyCheck,
-		Member, OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent,
-		PageDerived, RateCounter, Revision, RevisionChunk, SAMLProvider, Session, Site,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
-		TeamMember, TranslationSettings, User, Webhook, WebhookCursor,
+		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Invite, Job,
+		KeyCheck, Member, OpenAPISpec, OpenAPISpecVersion, Organization, Page,
+		PageContent, PageDerived, RateCounter, Revision, RevisionChunk, SAMLProvider,
+		Session, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
+		Team, TeamMember, TranslationSettings, User, Webhook, WebhookCursor,
 		WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, Event, File, Invite, Job, KeyCheck,
-		Member, OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent,
-		PageDerived, RateCounter, Revision, RevisionChunk, SAMLProvider, Session, Site,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
-		TeamMember, TranslationSettings, User, Webhook, WebhookCursor,
+		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Invite, Job,
+		KeyCheck, Member, OpenAPISpec, OpenAPISpecVersion, Organization, Page,
+		PageContent, PageDerived, RateCounter, Revision, RevisionChunk, SAMLProvider,
+		Session, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
+		Team, TeamMember, TranslationSettings, User, Webhook, WebhookCursor,
 		WebhookDelivery []ent.Interceptor
 	}
 )

@@ -21,6 +21,7 @@ import (
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
+	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
@@ -120,6 +121,7 @@ func checkColumn(t, c string) error {
 			customfield.Table:         customfield.ValidColumn,
 			customfieldvalue.Table:    customfieldvalue.ValidColumn,
 			download.Table:            download.ValidColumn,
+			emailtoken.Table:          emailtoken.ValidColumn,
 			event.Table:               event.ValidColumn,
 			file.Table:                file.ValidColumn,
 			invite.Table:              invite.ValidColumn,

@@ -21,6 +21,7 @@ import (
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
+	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
@@ -74,6 +75,7 @@ const (
 	TypeCustomField         = "CustomField"
 	TypeCustomFieldValue    = "CustomFieldValue"
 	TypeDownload            = "Download"
+	TypeEmailToken          = "EmailToken"
 	TypeEvent               = "Event"
 	TypeFile                = "File"
 	TypeInvite              = "Invite"
@@ -7605,6 +7607,662 @@ func (m *DownloadMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *DownloadMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Download edge %s", name)
+}
+
+// EmailTokenMutation represents an operation that mutates the EmailToken nodes in the graph.
+type EmailTokenMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	purpose       *emailtoken.Purpose
+	email         *string
+	token_hash    *string
+	created_at    *time.Time
+	expires_at    *time.Time
+	clearedFields map[string]struct{}
+	user          *string
+	cleareduser   bool
+	done          bool
+	oldValue      func(context.Context) (*EmailToken, error)
+	predicates    []predicate.EmailToken
+}
+
+var _ ent.Mutation = (*EmailTokenMutation)(nil)
+
+// emailtokenOption allows management of the mutation configuration using functional options.
+type emailtokenOption func(*EmailTokenMutation)
+
+// newEmailTokenMutation creates new mutation for the EmailToken entity.
+func newEmailTokenMutation(c config, op Op, opts ...emailtokenOption) *EmailTokenMutation {
+	m := &EmailTokenMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeEmailToken,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withEmailTokenID sets the ID field of the mutation.
+func withEmailTokenID(id string) emailtokenOption {
+	return func(m *EmailTokenMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *EmailToken
+		)
+		m.oldValue = func(ctx context.Context) (*EmailToken, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().EmailToken.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withEmailToken sets the old EmailToken of the mutation.
+func withEmailToken(node *EmailToken) emailtokenOption {
+	return func(m *EmailTokenMutation) {
+		m.oldValue = func(context.Context) (*EmailToken, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m EmailTokenMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m EmailTokenMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of EmailToken entities.
+func (m *EmailTokenMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *EmailTokenMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *EmailTokenMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().EmailToken.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetUserID sets the "user_id" field.
+func (m *EmailTokenMutation) SetUserID(s string) {
+	m.user = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *EmailTokenMutation) UserID() (r string, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the EmailToken entity.
+// If the EmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EmailTokenMutation) OldUserID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *EmailTokenMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetPurpose sets the "purpose" field.
+func (m *EmailTokenMutation) SetPurpose(e emailtoken.Purpose) {
+	m.purpose = &e
+}
+
+// Purpose returns the value of the "purpose" field in the mutation.
+func (m *EmailTokenMutation) Purpose() (r emailtoken.Purpose, exists bool) {
+	v := m.purpose
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPurpose returns the old "purpose" field's value of the EmailToken entity.
+// If the EmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EmailTokenMutation) OldPurpose(ctx context.Context) (v emailtoken.Purpose, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPurpose is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPurpose requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPurpose: %w", err)
+	}
+	return oldValue.Purpose, nil
+}
+
+// ResetPurpose resets all changes to the "purpose" field.
+func (m *EmailTokenMutation) ResetPurpose() {
+	m.purpose = nil
+}
+
+// SetEmail sets the "email" field.
+func (m *EmailTokenMutation) SetEmail(s string) {
+	m.email = &s
+}
+
+// Email returns the value of the "email" field in the mutation.
+func (m *EmailTokenMutation) Email() (r string, exists bool) {
+	v := m.email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmail returns the old "email" field's value of the EmailToken entity.
+// If the EmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EmailTokenMutation) OldEmail(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmail: %w", err)
+	}
+	return oldValue.Email, nil
+}
+
+// ResetEmail resets all changes to the "email" field.
+func (m *EmailTokenMutation) ResetEmail() {
+	m.email = nil
+}
+
+// SetTokenHash sets the "token_hash" field.
+func (m *EmailTokenMutation) SetTokenHash(s string) {
+	m.token_hash = &s
+}
+
+// TokenHash returns the value of the "token_hash" field in the mutation.
+func (m *EmailTokenMutation) TokenHash() (r string, exists bool) {
+	v := m.token_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTokenHash returns the old "token_hash" field's value of the EmailToken entity.
+// If the EmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EmailTokenMutation) OldTokenHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTokenHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTokenHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTokenHash: %w", err)
+	}
+	return oldValue.TokenHash, nil
+}
+
+// ResetTokenHash resets all changes to the "token_hash" field.
+func (m *EmailTokenMutation) ResetTokenHash() {
+	m.token_hash = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *EmailTokenMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *EmailTokenMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the EmailToken entity.
+// If the EmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EmailTokenMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *EmailTokenMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *EmailTokenMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *EmailTokenMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the EmailToken entity.
+// If the EmailToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EmailTokenMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *EmailTokenMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *EmailTokenMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[emailtoken.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *EmailTokenMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *EmailTokenMutation) UserIDs() (ids []string) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *EmailTokenMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the EmailTokenMutation builder.
+func (m *EmailTokenMutation) Where(ps ...predicate.EmailToken) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the EmailTokenMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *EmailTokenMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.EmailToken, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *EmailTokenMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *EmailTokenMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (EmailToken).
+func (m *EmailTokenMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *EmailTokenMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.user != nil {
+		fields = append(fields, emailtoken.FieldUserID)
+	}
+	if m.purpose != nil {
+		fields = append(fields, emailtoken.FieldPurpose)
+	}
+	if m.email != nil {
+		fields = append(fields, emailtoken.FieldEmail)
+	}
+	if m.token_hash != nil {
+		fields = append(fields, emailtoken.FieldTokenHash)
+	}
+	if m.created_at != nil {
+		fields = append(fields, emailtoken.FieldCreatedAt)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, emailtoken.FieldExpiresAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *EmailTokenMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case emailtoken.FieldUserID:
+		return m.UserID()
+	case emailtoken.FieldPurpose:
+		return m.Purpose()
+	case emailtoken.FieldEmail:
+		return m.Email()
+	case emailtoken.FieldTokenHash:
+		return m.TokenHash()
+	case emailtoken.FieldCreatedAt:
+		return m.CreatedAt()
+	case emailtoken.FieldExpiresAt:
+		return m.ExpiresAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *EmailTokenMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case emailtoken.FieldUserID:
+		return m.OldUserID(ctx)
+	case emailtoken.FieldPurpose:
+		return m.OldPurpose(ctx)
+	case emailtoken.FieldEmail:
+		return m.OldEmail(ctx)
+	case emailtoken.FieldTokenHash:
+		return m.OldTokenHash(ctx)
+	case emailtoken.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case emailtoken.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown EmailToken field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EmailTokenMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case emailtoken.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case emailtoken.FieldPurpose:
+		v, ok := value.(emailtoken.Purpose)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPurpose(v)
+		return nil
+	case emailtoken.FieldEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmail(v)
+		return nil
+	case emailtoken.FieldTokenHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTokenHash(v)
+		return nil
+	case emailtoken.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case emailtoken.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown EmailToken field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *EmailTokenMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *EmailTokenMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EmailTokenMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown EmailToken numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *EmailTokenMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *EmailTokenMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *EmailTokenMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown EmailToken nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *EmailTokenMutation) ResetField(name string) error {
+	switch name {
+	case emailtoken.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case emailtoken.FieldPurpose:
+		m.ResetPurpose()
+		return nil
+	case emailtoken.FieldEmail:
+		m.ResetEmail()
+		return nil
+	case emailtoken.FieldTokenHash:
+		m.ResetTokenHash()
+		return nil
+	case emailtoken.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case emailtoken.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	}
+	return fmt.Errorf("unknown EmailToken field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *EmailTokenMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.user != nil {
+		edges = append(edges, emailtoken.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *EmailTokenMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case emailtoken.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *EmailTokenMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *EmailTokenMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *EmailTokenMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareduser {
+		edges = append(edges, emailtoken.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *EmailTokenMutation) EdgeCleared(name string) bool {
+	switch name {
+	case emailtoken.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *EmailTokenMutation) ClearEdge(name string) error {
+	switch name {
+	case emailtoken.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown EmailToken unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *EmailTokenMutation) ResetEdge(name string) error {
+	switch name {
+	case emailtoken.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown EmailToken edge %s", name)
 }
 
 // EventMutation represents an operation that mutates the Event nodes in the graph.
@@ -30207,6 +30865,9 @@ type UserMutation struct {
 	sessions                map[string]struct{}
 	removedsessions         map[string]struct{}
 	clearedsessions         bool
+	email_tokens            map[string]struct{}
+	removedemail_tokens     map[string]struct{}
+	clearedemail_tokens     bool
 	done                    bool
 	oldValue                func(context.Context) (*User, error)
 	predicates              []predicate.User
@@ -30810,6 +31471,60 @@ func (m *UserMutation) ResetSessions() {
 	m.removedsessions = nil
 }
 
+// AddEmailTokenIDs adds the "email_tokens" edge to the EmailToken entity by ids.
+func (m *UserMutation) AddEmailTokenIDs(ids ...string) {
+	if m.email_tokens == nil {
+		m.email_tokens = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.email_tokens[ids[i]] = struct{}{}
+	}
+}
+
+// ClearEmailTokens clears the "email_tokens" edge to the EmailToken entity.
+func (m *UserMutation) ClearEmailTokens() {
+	m.clearedemail_tokens = true
+}
+
+// EmailTokensCleared reports if the "email_tokens" edge to the EmailToken entity was cleared.
+func (m *UserMutation) EmailTokensCleared() bool {
+	return m.clearedemail_tokens
+}
+
+// RemoveEmailTokenIDs removes the "email_tokens" edge to the EmailToken entity by IDs.
+func (m *UserMutation) RemoveEmailTokenIDs(ids ...string) {
+	if m.removedemail_tokens == nil {
+		m.removedemail_tokens = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.email_tokens, ids[i])
+		m.removedemail_tokens[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedEmailTokens returns the removed IDs of the "email_tokens" edge to the EmailToken entity.
+func (m *UserMutation) RemovedEmailTokensIDs() (ids []string) {
+	for id := range m.removedemail_tokens {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// EmailTokensIDs returns the "email_tokens" edge IDs in the mutation.
+func (m *UserMutation) EmailTokensIDs() (ids []string) {
+	for id := range m.email_tokens {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetEmailTokens resets all changes to the "email_tokens" edge.
+func (m *UserMutation) ResetEmailTokens() {
+	m.email_tokens = nil
+	m.clearedemail_tokens = false
+	m.removedemail_tokens = nil
+}
+
 // Where appends a list predicates to the UserMutation builder.
 func (m *UserMutation) Where(ps ...predicate.User) {
 	m.predicates = append(m.predicates, ps...)
@@ -31060,7 +31775,7 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.tokens != nil {
 		edges = append(edges, user.EdgeTokens)
 	}
@@ -31072,6 +31787,9 @@ func (m *UserMutation) AddedEdges() []string {
 	}
 	if m.sessions != nil {
 		edges = append(edges, user.EdgeSessions)
+	}
+	if m.email_tokens != nil {
+		edges = append(edges, user.EdgeEmailTokens)
 	}
 	return edges
 }
@@ -31104,13 +31822,19 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeEmailTokens:
+		ids := make([]ent.Value, 0, len(m.email_tokens))
+		for id := range m.email_tokens {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.removedtokens != nil {
 		edges = append(edges, user.EdgeTokens)
 	}
@@ -31122,6 +31846,9 @@ func (m *UserMutation) RemovedEdges() []string {
 	}
 	if m.removedsessions != nil {
 		edges = append(edges, user.EdgeSessions)
+	}
+	if m.removedemail_tokens != nil {
+		edges = append(edges, user.EdgeEmailTokens)
 	}
 	return edges
 }
@@ -31154,13 +31881,19 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeEmailTokens:
+		ids := make([]ent.Value, 0, len(m.removedemail_tokens))
+		for id := range m.removedemail_tokens {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.clearedtokens {
 		edges = append(edges, user.EdgeTokens)
 	}
@@ -31172,6 +31905,9 @@ func (m *UserMutation) ClearedEdges() []string {
 	}
 	if m.clearedsessions {
 		edges = append(edges, user.EdgeSessions)
+	}
+	if m.clearedemail_tokens {
+		edges = append(edges, user.EdgeEmailTokens)
 	}
 	return edges
 }
@@ -31188,6 +31924,8 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearedteam_memberships
 	case user.EdgeSessions:
 		return m.clearedsessions
+	case user.EdgeEmailTokens:
+		return m.clearedemail_tokens
 	}
 	return false
 }
@@ -31215,6 +31953,9 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	case user.EdgeSessions:
 		m.ResetSessions()
+		return nil
+	case user.EdgeEmailTokens:
+		m.ResetEmailTokens()
 		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)

@@ -14,6 +14,7 @@ import (
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
+	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/invite"
@@ -318,6 +319,25 @@ func init() {
 	download.DefaultID = downloadDescID.Default.(func() string)
 	// download.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	download.IDValidator = downloadDescID.Validators[0].(func(string) error)
+	emailtokenMixin := schema.EmailToken{}.Mixin()
+	emailtokenMixinFields0 := emailtokenMixin[0].Fields()
+	_ = emailtokenMixinFields0
+	emailtokenFields := schema.EmailToken{}.Fields()
+	_ = emailtokenFields
+	// emailtokenDescEmail is the schema descriptor for email field.
+	emailtokenDescEmail := emailtokenFields[2].Descriptor()
+	// emailtoken.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	emailtoken.EmailValidator = emailtokenDescEmail.Validators[0].(func(string) error)
+	// emailtokenDescCreatedAt is the schema descriptor for created_at field.
+	emailtokenDescCreatedAt := emailtokenFields[4].Descriptor()
+	// emailtoken.DefaultCreatedAt holds the default value on creation for the created_at field.
+	emailtoken.DefaultCreatedAt = emailtokenDescCreatedAt.Default.(func() time.Time)
+	// emailtokenDescID is the schema descriptor for id field.
+	emailtokenDescID := emailtokenMixinFields0[0].Descriptor()
+	// emailtoken.DefaultID holds the default value on creation for the id field.
+	emailtoken.DefaultID = emailtokenDescID.Default.(func() string)
+	// emailtoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	emailtoken.IDValidator = emailtokenDescID.Validators[0].(func(string) error)
 	eventFields := schema.Event{}.Fields()
 	_ = eventFields
 	// eventDescAction is the schema descriptor for action field.

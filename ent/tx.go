@@ -32,6 +32,8 @@ type Tx struct {
 	CustomFieldValue *CustomFieldValueClient
 	// Download is the client for interacting with the Download builders.
 	Download *DownloadClient
+	// EmailToken is the client for interacting with the EmailToken builders.
+	EmailToken *EmailTokenClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
 	// File is the client for interacting with the File builders.
@@ -232,6 +234,7 @@ func (tx *Tx) init() {
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldValue = NewCustomFieldValueClient(tx.config)
 	tx.Download = NewDownloadClient(tx.config)
+	tx.EmailToken = NewEmailTokenClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.File = NewFileClient(tx.config)
 	tx.Invite = NewInviteClient(tx.config)

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/folio/folio/ent/apitoken"
+	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/teammember"
@@ -181,6 +182,21 @@ func (_c *UserCreate) AddSessions(v ...*Session) *UserCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddSessionIDs(ids...)
+}
+
+// AddEmailTokenIDs adds the "email_tokens" edge to the EmailToken entity by IDs.
+func (_c *UserCreate) AddEmailTokenIDs(ids ...string) *UserCreate {
+	_c.mutation.AddEmailTokenIDs(ids...)
+	return _c
+}
+
+// AddEmailTokens adds the "email_tokens" edges to the EmailToken entity.
+func (_c *UserCreate) AddEmailTokens(v ...*EmailToken) *UserCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddEmailTokenIDs(ids...)
 }
 
 // Mutation returns the UserMutation object of the builder.
@@ -391,6 +407,22 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(session.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.EmailTokensIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.EmailTokensTable,
+			Columns: []string{user.EmailTokensColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(emailtoken.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

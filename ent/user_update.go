@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/folio/folio/ent/apitoken"
+	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/session"
@@ -181,6 +182,21 @@ func (_u *UserUpdate) AddSessions(v ...*Session) *UserUpdate {
 	return _u.AddSessionIDs(ids...)
 }
 
+// AddEmailTokenIDs adds the "email_tokens" edge to the EmailToken entity by IDs.
+func (_u *UserUpdate) AddEmailTokenIDs(ids ...string) *UserUpdate {
+	_u.mutation.AddEmailTokenIDs(ids...)
+	return _u
+}
+
+// AddEmailTokens adds the "email_tokens" edges to the EmailToken entity.
+func (_u *UserUpdate) AddEmailTokens(v ...*EmailToken) *UserUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddEmailTokenIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdate) Mutation() *UserMutation {
 	return _u.mutation
@@ -268,6 +284,27 @@ func (_u *UserUpdate) RemoveSessions(v ...*Session) *UserUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSessionIDs(ids...)
+}
+
+// ClearEmailTokens clears all "email_tokens" edges to the EmailToken entity.
+func (_u *UserUpdate) ClearEmailTokens() *UserUpdate {
+	_u.mutation.ClearEmailTokens()
+	return _u
+}
+
+// RemoveEmailTokenIDs removes the "email_tokens" edge to EmailToken entities by IDs.
+func (_u *UserUpdate) RemoveEmailTokenIDs(ids ...string) *UserUpdate {
+	_u.mutation.RemoveEmailTokenIDs(ids...)
+	return _u
+}
+
+// RemoveEmailTokens removes "email_tokens" edges to EmailToken entities.
+func (_u *UserUpdate) RemoveEmailTokens(v ...*EmailToken) *UserUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveEmailTokenIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -548,6 +585,51 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.EmailTokensCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.EmailTokensTable,
+			Columns: []string{user.EmailTokensColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(emailtoken.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedEmailTokensIDs(); len(nodes) > 0 && !_u.mutation.EmailTokensCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.EmailTokensTable,
+			Columns: []string{user.EmailTokensColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(emailtoken.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EmailTokensIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.EmailTokensTable,
+			Columns: []string{user.EmailTokensColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(emailtoken.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -718,6 +800,21 @@ func (_u *UserUpdateOne) AddSessions(v ...*Session) *UserUpdateOne {
 	return _u.AddSessionIDs(ids...)
 }
 
+// AddEmailTokenIDs adds the "email_tokens" edge to the EmailToken entity by IDs.
+func (_u *UserUpdateOne) AddEmailTokenIDs(ids ...string) *UserUpdateOne {
+	_u.mutation.AddEmailTokenIDs(ids...)
+	return _u
+}
+
+// AddEmailTokens adds the "email_tokens" edges to the EmailToken entity.
+func (_u *UserUpdateOne) AddEmailTokens(v ...*EmailToken) *UserUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddEmailTokenIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdateOne) Mutation() *UserMutation {
 	return _u.mutation
@@ -805,6 +902,27 @@ func (_u *UserUpdateOne) RemoveSessions(v ...*Session) *UserUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSessionIDs(ids...)
+}
+
+// ClearEmailTokens clears all "email_tokens" edges to the EmailToken entity.
+func (_u *UserUpdateOne) ClearEmailTokens() *UserUpdateOne {
+	_u.mutation.ClearEmailTokens()
+	return _u
+}
+
+// RemoveEmailTokenIDs removes the "email_tokens" edge to EmailToken entities by IDs.
+func (_u *UserUpdateOne) RemoveEmailTokenIDs(ids ...string) *UserUpdateOne {
+	_u.mutation.RemoveEmailTokenIDs(ids...)
+	return _u
+}
+
+// RemoveEmailTokens removes "email_tokens" edges to EmailToken entities.
+func (_u *UserUpdateOne) RemoveEmailTokens(v ...*EmailToken) *UserUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveEmailTokenIDs(ids...)
 }
 
 // Where appends a list predicates to the UserUpdate builder.
@@ -1108,6 +1226,51 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(session.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.EmailTokensCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.EmailTokensTable,
+			Columns: []string{user.EmailTokensColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(emailtoken.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedEmailTokensIDs(); len(nodes) > 0 && !_u.mutation.EmailTokensCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.EmailTokensTable,
+			Columns: []string{user.EmailTokensColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(emailtoken.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EmailTokensIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.EmailTokensTable,
+			Columns: []string{user.EmailTokensColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(emailtoken.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/user"
@@ -17,6 +18,8 @@ import (
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/events"
+	"github.com/folio/folio/internal/ids"
+	"github.com/folio/folio/internal/jobs"
 )
 
 // SessionSettings bound sign-in sessions (FOLIO_SESSION_IDLE,
@@ -490,20 +493,33 @@ func (r *Resolver) SignUp(ctx context.Context, a SignInAttempt, displayName stri
 		record(ctx, events.Event{Action: events.UserCreated, Target: events.Target{Type: "user", ID: u.ID, Label: u.DisplayName}})
 		record(ctx, events.Event{Action: events.UserPasswordChanged, Target: events.Target{Type: "user", ID: u.ID, Label: u.DisplayName},
 			Payload: map[string]any{"userId": u.ID}})
+		if r.Mailer != nil {
+			// The address is verified by the link this job mails.
+			if err := jobs.Enqueue(ctx, tx, r.Dialect, ids.New(), JobAccountMail, purposeVerify+":"+email); err != nil {
+				return err
+			}
+		}
 		out, err = r.openSession(ctx, tx, u, a, "sign-up")
 		return err
 	})
+	if err == nil && r.Mailer != nil && r.Jobs != nil {
+		r.Jobs.Wake()
+	}
 	return out, err
 }
 
 // PurgeEndedSessions deletes the sessions that no longer sign anyone in
 // (past their lifetime or idle) and the rate counters whose window has
-// passed: maintenance, recording nothing (they are already of no effect).
+// passed, and mailed links past their life: maintenance, recording
+// nothing (they are already of no effect).
 func (r *Resolver) PurgeEndedSessions(ctx context.Context) error {
 	ctx = events.Exempt(ctx, events.ExemptMaintenance)
 	now := clock.Now()
 	if _, err := r.Client.Session.Delete().
 		Where(session.Or(session.ExpiresAtLTE(now), session.LastSeenAtLTE(now.Add(-r.SessionSettings.idle())))).Exec(ctx); err != nil {
+		return err
+	}
+	if _, err := r.Client.EmailToken.Delete().Where(emailtoken.ExpiresAtLTE(now)).Exec(ctx); err != nil {
 		return err
 	}
 	_, err := r.Client.RateCounter.Delete().Where(ratecounter.WindowStartLTE(now.Add(-SignInWindow))).Exec(ctx)

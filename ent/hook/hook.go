@@ -117,6 +117,18 @@ func (f DownloadFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DownloadMutation", m)
 }
 
+// The EmailTokenFunc type is an adapter to allow the use of ordinary
+// function as EmailToken mutator.
+type EmailTokenFunc func(context.Context, *ent.EmailTokenMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f EmailTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.EmailTokenMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EmailTokenMutation", m)
+}
+
 // The EventFunc type is an adapter to allow the use of ordinary
 // function as Event mutator.
 type EventFunc func(context.Context, *ent.EventMutation) (ent.Value, error)

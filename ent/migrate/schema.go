@@ -327,6 +327,37 @@ var (
 			},
 		},
 	}
+	// EmailTokensColumns holds the columns for the "email_tokens" table.
+	EmailTokensColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "purpose", Type: field.TypeEnum, Enums: []string{"verify_email", "reset_password"}},
+		{Name: "email", Type: field.TypeString, Size: 320},
+		{Name: "token_hash", Type: field.TypeString, Unique: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeString},
+	}
+	// EmailTokensTable holds the schema information for the "email_tokens" table.
+	EmailTokensTable = &schema.Table{
+		Name:       "email_tokens",
+		Columns:    EmailTokensColumns,
+		PrimaryKey: []*schema.Column{EmailTokensColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "email_tokens_users_email_tokens",
+				Columns:    []*schema.Column{EmailTokensColumns[6]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "emailtoken_user_id_purpose",
+				Unique:  false,
+				Columns: []*schema.Column{EmailTokensColumns[6], EmailTokensColumns[1]},
+			},
+		},
+	}
 	// EventsColumns holds the columns for the "events" table.
 	EventsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1270,6 +1301,7 @@ var (
 		CustomFieldsTable,
 		CustomFieldValuesTable,
 		DownloadsTable,
+		EmailTokensTable,
 		EventsTable,
 		FilesTable,
 		InvitesTable,
@@ -1311,6 +1343,7 @@ func init() {
 	CommentsTable.ForeignKeys[0].RefTable = SpacesTable
 	CustomFieldsTable.ForeignKeys[0].RefTable = OrganizationsTable
 	CustomFieldValuesTable.ForeignKeys[0].RefTable = SpacesTable
+	EmailTokensTable.ForeignKeys[0].RefTable = UsersTable
 	InvitesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable

@@ -33,6 +33,9 @@ type CustomFieldValue func(*sql.Selector)
 // Download is the predicate function for download builders.
 type Download func(*sql.Selector)
 
+// EmailToken is the predicate function for emailtoken builders.
+type EmailToken func(*sql.Selector)
+
 // Event is the predicate function for event builders.
 type Event func(*sql.Selector)
 

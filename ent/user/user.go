@@ -36,6 +36,8 @@ const (
 	EdgeTeamMemberships = "team_memberships"
 	// EdgeSessions holds the string denoting the sessions edge name in mutations.
 	EdgeSessions = "sessions"
+	// EdgeEmailTokens holds the string denoting the email_tokens edge name in mutations.
+	EdgeEmailTokens = "email_tokens"
 	// Table holds the table name of the user in the database.
 	Table = "users"
 	// TokensTable is the table that holds the tokens relation/edge.
@@ -66,6 +68,13 @@ const (
 	SessionsInverseTable = "sessions"
 	// SessionsColumn is the table column denoting the sessions relation/edge.
 	SessionsColumn = "user_id"
+	// EmailTokensTable is the table that holds the email_tokens relation/edge.
+	EmailTokensTable = "email_tokens"
+	// EmailTokensInverseTable is the table name for the EmailToken entity.
+	// It exists in this package in order to avoid circular dependency with the "emailtoken" package.
+	EmailTokensInverseTable = "email_tokens"
+	// EmailTokensColumn is the table column denoting the email_tokens relation/edge.
+	EmailTokensColumn = "user_id"
 )
 
 // Columns holds all SQL columns for user fields.
@@ -209,6 +218,20 @@ func BySessions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newSessionsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByEmailTokensCount orders the results by email_tokens count.
+func ByEmailTokensCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newEmailTokensStep(), opts...)
+	}
+}
+
+// ByEmailTokens orders the results by email_tokens terms.
+func ByEmailTokens(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newEmailTokensStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -235,5 +258,12 @@ func newSessionsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SessionsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, SessionsTable, SessionsColumn),
+	)
+}
+func newEmailTokensStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(EmailTokensInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, EmailTokensTable, EmailTokensColumn),
 	)
 }

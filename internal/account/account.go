@@ -46,6 +46,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	r.Post("/account/tokens/{id}/revoke", p.revokeToken)
 	r.Get("/invitations/{org}/{id}", p.invitation)
 	r.Post("/invitations/{org}/{id}", p.acceptInvitation)
+	mailRoutes(r, p)
 }
 
 type pages struct{ res *graph.Resolver }
@@ -64,6 +65,9 @@ type view struct {
 	ExpiresDays      string
 	Invitation       *graph.Invitation
 	Action           string // the page's own path, its forms' action
+	Notice           string // a message of the notices table
+	Token            string // a mailed link's secret, posted back by its form
+	MailConfigured   bool   // FOLIO_SMTP_URL is set: the mailed-link pages exist
 }
 
 type sessionRow struct {
@@ -75,6 +79,7 @@ type sessionRow struct {
 func (p *pages) render(w http.ResponseWriter, status int, name string, v view) {
 	v.Stylesheet, v.Icon = reader.Stylesheet(), reader.Icon()
 	v.OpenSignup = p.res.SessionSettings.OpenSignup
+	v.MailConfigured = p.res.MailConfigured()
 	reader.SetPageHeaders(w, p.res.BaseURL)
 	// Pages about a person's sign-in are never kept by caches.
 	w.Header().Set("Cache-Control", "no-store")
@@ -138,7 +143,7 @@ func (p *pages) signInForm(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, orDefault(next), http.StatusSeeOther)
 		return
 	}
-	p.render(w, http.StatusOK, "sign-in", view{Title: "Sign in", Next: next})
+	p.render(w, http.StatusOK, "sign-in", view{Title: "Sign in", Next: next, Notice: notices[r.URL.Query().Get("notice")]})
 }
 
 func orDefault(next string) string {
@@ -248,7 +253,7 @@ func (p *pages) account(w http.ResponseWriter, r *http.Request) {
 		rows[i] = sessionRow{ID: s.ID, UserAgent: s.UserAgent, Current: s.ID == graph.CurrentSessionID(ctx),
 			CreatedAt: s.CreatedAt.Format(time.RFC3339), LastSeenAt: s.LastSeenAt.Format(time.RFC3339)}
 	}
-	p.render(w, http.StatusOK, "account", view{Title: "Account", User: v.User, Sessions: rows})
+	p.render(w, http.StatusOK, "account", view{Title: "Account", User: v.User, Sessions: rows, Notice: notices[r.URL.Query().Get("notice")]})
 }
 
 func (p *pages) revoke(w http.ResponseWriter, r *http.Request) {
