@@ -8,7 +8,6 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/emailtoken"
-	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/user"
 	"github.com/folio/folio/internal/apperr"
@@ -89,7 +88,7 @@ func (r *Resolver) requestMail(ctx context.Context, purpose, email, ip string, a
 		return apperr.InvalidField("email", "an email address")
 	}
 	keys := []string{"mail:" + purpose + ":" + email, "mail:addr:" + ip}
-	limited, err := r.mailRequestsLimited(ctx, keys)
+	limited, err := r.rateLimited(ctx, keys, MaxMailRequestsPerEmail, MaxMailRequestsPerAddress)
 	if err != nil {
 		return err
 	}
@@ -113,26 +112,6 @@ func (r *Resolver) requestMail(ctx context.Context, purpose, email, ip string, a
 		r.Jobs.Wake()
 	}
 	return err
-}
-
-// mailRequestsLimited tells whether one of keys (the address typed, then
-// the client's) reached its limit in the current window.
-func (r *Resolver) mailRequestsLimited(ctx context.Context, keys []string) (bool, error) {
-	rows, err := r.Client.RateCounter.Query().
-		Where(ratecounter.KeyIn(keys...), ratecounter.WindowStartGT(clock.Now().Add(-SignInWindow))).All(ctx)
-	if err != nil {
-		return false, err
-	}
-	for _, c := range rows {
-		limit := MaxMailRequestsPerAddress
-		if c.Key == keys[0] {
-			limit = MaxMailRequestsPerEmail
-		}
-		if c.Count >= limit {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // MailAccountLink runs JobAccountMail: it makes the link of the payload's

@@ -247,18 +247,24 @@ func (r *Resolver) SignIn(ctx context.Context, a SignInAttempt) (*SignedIn, erro
 	return out, err
 }
 
-// signInLocked tells whether one of keys reached its limit in the current
-// window.
+// signInLocked tells whether one of keys (the account's, then the
+// address's) reached its limit in the current window.
 func (r *Resolver) signInLocked(ctx context.Context, keys []string) (bool, error) {
+	return r.rateLimited(ctx, keys, MaxAccountFailures, MaxAddressFailures)
+}
+
+// rateLimited tells whether the counter of keys[0] reached first, or
+// another of keys reached others, in the current window.
+func (r *Resolver) rateLimited(ctx context.Context, keys []string, first, others int) (bool, error) {
 	rows, err := r.Client.RateCounter.Query().
 		Where(ratecounter.KeyIn(keys...), ratecounter.WindowStartGT(clock.Now().Add(-SignInWindow))).All(ctx)
 	if err != nil {
 		return false, err
 	}
 	for _, c := range rows {
-		limit := MaxAddressFailures
+		limit := others
 		if c.Key == keys[0] {
-			limit = MaxAccountFailures
+			limit = first
 		}
 		if c.Count >= limit {
 			return true, nil
