@@ -46,6 +46,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	r.Post("/account/tokens/{id}/revoke", p.revokeToken)
 	r.Get("/invitations/{org}/{id}", p.invitation)
 	r.Post("/invitations/{org}/{id}", p.acceptInvitation)
+	samlRoutes(r, p)
 }
 
 type pages struct{ res *graph.Resolver }
