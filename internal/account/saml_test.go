@@ -24,6 +24,7 @@ import (
 	"github.com/crewjam/saml"
 
 	"github.com/folio/folio/ent/event"
+	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/user"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/testkit"
@@ -374,6 +375,29 @@ func TestSAMLSignIn(t *testing.T) {
 		if a := acs(t, s, idp, bobsID, idp.initiated(t, idp.IdentityProvider, s.URL+"/sso/saml/"+bobsID, "", 0), "", ""); a.status != 403 ||
 			!strings.Contains(a.body, "not a member of this organization") {
 			t.Fatalf("existing account, other org: %d %s", a.status, a.body)
+		}
+		s.Unchanged(t, before)
+
+		// A new person through Bobs' provider joins Bobs only, with the
+		// lowest role (the provider has no default role) and no team.
+		idp.session.NameID, idp.session.UserEmail = "frank@example.com", "frank@example.com"
+		a = acs(t, s, idp, bobsID, idp.initiated(t, idp.IdentityProvider, s.URL+"/sso/saml/"+bobsID, "", 0), "", "")
+		if a.status != 303 {
+			t.Fatalf("frank: %d %s", a.status, a.body)
+		}
+		frank := s.Client().User.Query().Where(user.Email("frank@example.com")).OnlyX(ctx)
+		if m := s.MemberOf(t, otherOrg, frank.ID); m == nil || m.Role == nil || *m.Role != access.Read {
+			t.Fatalf("frank in Bobs: %+v", m)
+		}
+		if s.MemberOf(t, org, frank.ID) != nil || len(s.TeamRoles(t, team.ID)) != 1 {
+			t.Fatal("frank got into Acme")
+		}
+		// A disabled member is refused.
+		s.Client().Member.Update().Where(member.UserID(frank.ID)).SetDisabled(true).ExecX(testkit.Fixture(ctx))
+		before = s.Snapshot(t)
+		if a := acs(t, s, idp, bobsID, idp.initiated(t, idp.IdentityProvider, s.URL+"/sso/saml/"+bobsID, "", 0), "", ""); a.status != 403 ||
+			!strings.Contains(a.body, "disabled") {
+			t.Fatalf("disabled: %d %s", a.status, a.body)
 		}
 		s.Unchanged(t, before)
 
