@@ -446,3 +446,12 @@ func (r *Resolver) samlMembership(ctx context.Context, tx *ent.Client, p *ent.SA
 	record(ctx, teamEvent(events.TeamMemberAdded, t, map[string]any{"teamId": t.ID, "userId": u.ID, "role": string(tm.Role)}))
 	return true, nil
 }
+
+// PurgeExpiredSAMLAssertions deletes the remembered ids of assertions past
+// their expiry (those of deleted providers too): maintenance, recording
+// nothing (an expired assertion is refused by its own dates).
+func (r *Resolver) PurgeExpiredSAMLAssertions(ctx context.Context) error {
+	_, err := r.Client.SAMLAssertion.Delete().Where(samlassertion.ExpiresAtLT(clock.Now())).
+		Exec(events.Exempt(ctx, events.ExemptMaintenance))
+	return err
+}

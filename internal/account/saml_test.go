@@ -27,6 +27,7 @@ import (
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/user"
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/testkit"
 )
 
@@ -199,6 +200,7 @@ func requestCookie(t *testing.T, a answer) string {
 // TestSAMLSignIn walks SP- and IdP-initiated sign-ins against an
 // in-process identity provider, and the responses Folio refuses.
 func TestSAMLSignIn(t *testing.T) {
+	t.Cleanup(clock.Reset)
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		ctx := context.Background()
 		admin, org := s.NewUser(t, "alice@acme.com", "Acme")
@@ -413,6 +415,20 @@ func TestSAMLSignIn(t *testing.T) {
 		}
 		if n := s.Client().User.Query().Where(user.Email("alice@acme.com")).CountX(ctx); n != 1 {
 			t.Fatalf("alice users: %d", n)
+		}
+
+		// The remembered assertion ids go once their assertions expire.
+		if n := s.Client().SAMLAssertion.Query().CountX(ctx); n != 5 {
+			t.Fatalf("remembered assertions: %d", n)
+		}
+		if err := s.App.Resolver.PurgeExpiredSAMLAssertions(ctx); err != nil || s.Client().SAMLAssertion.Query().CountX(ctx) != 5 {
+			t.Fatalf("purged too soon: %v", err)
+		}
+		// (crewjam/saml goes by the real clock: Folio's is moved last.)
+		clock.Advance(2 * time.Hour)
+		defer clock.Reset()
+		if err := s.App.Resolver.PurgeExpiredSAMLAssertions(ctx); err != nil || s.Client().SAMLAssertion.Query().CountX(ctx) != 0 {
+			t.Fatalf("not purged: %v", err)
 		}
 	})
 }
