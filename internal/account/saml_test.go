@@ -353,6 +353,11 @@ func TestSAMLSignIn(t *testing.T) {
 		refused("other key", idp.initiated(t, &forger, entityID, "", 0), "could not be verified")
 		// Expired: made two hours ago.
 		refused("expired", idp.initiated(t, idp.IdentityProvider, entityID, "", -2*time.Hour), "could not be verified")
+		// Another audience (an SP of the IdP whose ACS is Folio's).
+		stranger := *sp
+		stranger.EntityID = "https://other.example/sp"
+		idp.sps[stranger.EntityID] = &stranger
+		refused("wrong audience", idp.initiated(t, idp.IdentityProvider, stranger.EntityID, "", 0), "could not be verified")
 		// Garbage.
 		refused("garbage", "not base64!", "could not be verified")
 
