@@ -23,6 +23,7 @@ import (
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
@@ -65,9 +66,10 @@ import (
 // remembered (cookie) this long.
 const SAMLRequestLifetime = 10 * time.Minute
 
-// samlAnswersFor is how long after an assertion's own expiry its id is
-// still remembered: the verifier allows that much clock skew.
-var samlAnswersFor = saml.MaxClockSkew + time.Minute
+// samlReplayMargin is how long after an assertion's own expiry its id is
+// still remembered: the verifier allows that much clock skew, and a little
+// more.
+var samlReplayMargin = saml.MaxClockSkew + time.Minute
 
 var (
 	errSAMLReplay    = apperr.Forbiddenf("this SAML response was already used: sign in again")
@@ -80,7 +82,7 @@ var (
 // activeSAMLProvider is provider id when it is active; 404 otherwise.
 func (r *Resolver) activeSAMLProvider(ctx context.Context, id string) (*ent.SAMLProvider, error) {
 	p, err := r.Client.SAMLProvider.Query().Where(samlprovider.ID(id)).Only(ctx)
-	if ent.IsNotFound(err) || (err == nil && r.SAMLProviderStatus(p) != "active") {
+	if ent.IsNotFound(err) || (err == nil && r.SAMLProviderStatus(p) != model.SAMLProviderStatusActive) {
 		return nil, apperr.NotFoundf("no active SAML provider %s", id)
 	}
 	return p, err
@@ -198,8 +200,8 @@ func (r *Resolver) SAMLRequestCookie(id, requestID string) *http.Cookie {
 	return c
 }
 
-// SAMLRequestID is the request id of provider id that req's cookie
-// remembers ("" for none).
+// SAMLRequestID is the request id req's cookie remembers ("" for none);
+// the cookie's path keeps it to the ACS of the provider that made it.
 func (r *Resolver) SAMLRequestID(req *http.Request) string {
 	c, err := req.Cookie("folio_saml_request")
 	if err != nil {
@@ -305,7 +307,7 @@ func useSAMLAssertion(ctx context.Context, tx *ent.Client, p *ent.SAMLProvider, 
 		return errSAMLReplay
 	}
 	err = tx.SAMLAssertion.Create().SetProviderID(p.ID).SetAssertionID(as.ID).
-		SetExpiresAt(samlExpiry(as, now).Add(samlAnswersFor)).Exec(ctx)
+		SetExpiresAt(samlExpiry(as, now).Add(samlReplayMargin)).Exec(ctx)
 	if ent.IsConstraintError(err) {
 		// The same assertion, posted twice at once.
 		return errSAMLReplay

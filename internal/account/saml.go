@@ -75,6 +75,7 @@ func (p *pages) samlACS(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, err)
 		return
 	}
+	w.Header().Set("Cache-Control", "no-store")
 	http.SetCookie(w, p.res.SessionCookie(s.Secret, s.ExpiresAt))
 	http.Redirect(w, r, orDefault(localNext(s.RelayState)), http.StatusSeeOther)
 }
