@@ -26,6 +26,7 @@ import (
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/testkit"
@@ -436,4 +437,21 @@ func TestSAMLSignIn(t *testing.T) {
 			t.Fatalf("not purged: %v", err)
 		}
 	})
+}
+
+// TestSAMLRequestCookie: behind https the request cookie goes along with
+// the IdP's cross-site POST (SameSite=None, Secure); it is kept to the
+// provider's ACS.
+func TestSAMLRequestCookie(t *testing.T) {
+	for base, want := range map[string]http.SameSite{"https://docs.example.com": http.SameSiteNoneMode, "http://localhost:8080": 0} {
+		r := &graph.Resolver{BaseURL: base}
+		c := r.SAMLRequestCookie("p1", "id-1")
+		if c.SameSite != want || c.Secure != (want == http.SameSiteNoneMode) || c.Path != "/sso/saml/p1/acs" || !c.HttpOnly ||
+			c.MaxAge != int(graph.SAMLRequestLifetime/time.Second) || c.Value != "id-1" {
+			t.Fatalf("%s: %+v", base, c)
+		}
+		if c := r.SAMLRequestCookie("p1", ""); c.MaxAge >= 0 {
+			t.Fatalf("clearing: %+v", c)
+		}
+	}
 }
