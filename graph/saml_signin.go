@@ -129,7 +129,13 @@ func (r *Resolver) samlServiceProvider(p *ent.SAMLProvider) (*saml.ServiceProvid
 			}},
 		},
 		AssertionConsumerServiceBindings: []string{saml.HTTPPostBinding},
-		AllowIDPInitiated:                true,
+		// The metadata does not go stale: an IdP that loaded it from a
+		// file would otherwise stop trusting Folio after validUntil.
+		MetadataOmitValidUntil: true,
+		// Folio knows people by their email: the metadata and the
+		// requests ask for it as the NameID (an email attribute does too).
+		AuthnNameIDFormat: saml.EmailAddressNameIDFormat,
+		AllowIDPInitiated: true,
 		// SAML trusts the key, not the certificate's dates (see the
 		// provider's schema).
 		IgnoreCertificateExpiry: true,

@@ -1,6 +1,8 @@
 package account_test
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
@@ -233,7 +235,8 @@ func TestSAMLSignIn(t *testing.T) {
 			d.AssertionConsumerServices[0].Binding != saml.HTTPPostBinding || *d.AuthnRequestsSigned || !*d.WantAssertionsSigned {
 			t.Fatalf("metadata: %+v", d)
 		}
-		if a := send(t, s, "GET", "/sso/saml/"+id+"/metadata", "", "", "", ""); a.status != 200 || !strings.Contains(a.body, entityID+"/acs") {
+		if a := send(t, s, "GET", "/sso/saml/"+id+"/metadata", "", "", "", ""); a.status != 200 || !strings.Contains(a.body, entityID+"/acs") ||
+			strings.Contains(a.body, "validUntil") || !strings.Contains(a.body, string(saml.EmailAddressNameIDFormat)) {
 			t.Fatalf("metadata alias: %d", a.status)
 		}
 
@@ -244,6 +247,18 @@ func TestSAMLSignIn(t *testing.T) {
 			t.Fatalf("start: %d %v", start.status, start.header)
 		}
 		cookie := requestCookie(t, start)
+		loc, _ := url.Parse(start.header.Get("Location"))
+		deflated, err := base64.StdEncoding.DecodeString(loc.Query().Get("SAMLRequest"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		authn, _ := io.ReadAll(flate.NewReader(bytes.NewReader(deflated)))
+		for _, want := range []string{`ID="` + cookie + `"`, `Destination="` + idp.SSOURL.String() + `"`,
+			`AssertionConsumerServiceURL="` + entityID + `/acs"`, `>` + entityID + `</saml:Issuer>`, string(saml.EmailAddressNameIDFormat)} {
+			if !strings.Contains(string(authn), want) {
+				t.Fatalf("AuthnRequest has no %s: %s", want, authn)
+			}
+		}
 		resp, err := noRedirect.Get(start.header.Get("Location"))
 		if err != nil {
 			t.Fatal(err)
