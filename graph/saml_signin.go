@@ -251,9 +251,6 @@ func (r *Resolver) FinishSAMLSignIn(ctx context.Context, id string, req *http.Re
 		// The reason is for the operator's log; the browser learns only
 		// that the response was refused.
 		slog.WarnContext(ctx, "SAML response refused", "samlProvider", p.ID, "organization", p.OrganizationID, "error", err.Error())
-		if errors.Is(err, saml.ErrAssertionReplayed) {
-			return nil, errSAMLReplay
-		}
 		return nil, errSAMLInvalid
 	}
 	email, name := samlIdentity(as)

@@ -376,6 +376,10 @@ func TestSAMLSignIn(t *testing.T) {
 		refused("wrong audience", idp.initiated(t, idp.IdentityProvider, stranger.EntityID, "", 0), "could not be verified")
 		// Garbage.
 		refused("garbage", "not base64!", "could not be verified")
+		// Signed, but naming no email: a transient NameID and no mail.
+		idp.session.NameIDFormat, idp.session.NameID, idp.session.UserEmail = string(saml.TransientNameIDFormat), "x-5f2a", ""
+		refused("no email", idp.initiated(t, idp.IdentityProvider, entityID, "", 0), "did not send an email address")
+		idp.session.NameIDFormat, idp.session.NameID, idp.session.UserEmail = string(saml.EmailAddressNameIDFormat), "Erin@Example.com", "Erin@Example.com"
 
 		// Wrong tenant: Bobs configures the same IdP (entity ID and
 		// certificate). A response meant for Acme's provider (its
