@@ -40,6 +40,7 @@ import (
 	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
+	"github.com/folio/folio/ent/samlassertion"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
@@ -114,6 +115,8 @@ type Client struct {
 	Revision *RevisionClient
 	// RevisionChunk is the client for interacting with the RevisionChunk builders.
 	RevisionChunk *RevisionChunkClient
+	// SAMLAssertion is the client for interacting with the SAMLAssertion builders.
+	SAMLAssertion *SAMLAssertionClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
 	// Session is the client for interacting with the Session builders.
@@ -180,6 +183,7 @@ func (c *Client) init() {
 	c.RateCounter = NewRateCounterClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
 	c.RevisionChunk = NewRevisionChunkClient(c.config)
+	c.SAMLAssertion = NewSAMLAssertionClient(c.config)
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.Site = NewSiteClient(c.config)
@@ -312,6 +316,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		RateCounter:         NewRateCounterClient(cfg),
 		Revision:            NewRevisionClient(cfg),
 		RevisionChunk:       NewRevisionChunkClient(cfg),
+		SAMLAssertion:       NewSAMLAssertionClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
@@ -371,6 +376,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		RateCounter:         NewRateCounterClient(cfg),
 		Revision:            NewRevisionClient(cfg),
 		RevisionChunk:       NewRevisionChunkClient(cfg),
+		SAMLAssertion:       NewSAMLAssertionClient(cfg),
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
@@ -419,10 +425,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.EmailToken,
 		c.Event, c.File, c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec,
 		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
-		c.RateCounter, c.Revision, c.RevisionChunk, c.SAMLProvider, c.Session, c.Site,
-		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
-		c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
-		c.WebhookCursor, c.WebhookDelivery,
+		c.RateCounter, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
+		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.Webhook, c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -436,10 +442,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.EmailToken,
 		c.Event, c.File, c.Invite, c.Job, c.KeyCheck, c.Member, c.OpenAPISpec,
 		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
-		c.RateCounter, c.Revision, c.RevisionChunk, c.SAMLProvider, c.Session, c.Site,
-		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
-		c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
-		c.WebhookCursor, c.WebhookDelivery,
+		c.RateCounter, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
+		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.Webhook, c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -498,6 +504,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Revision.mutate(ctx, m)
 	case *RevisionChunkMutation:
 		return c.RevisionChunk.mutate(ctx, m)
+	case *SAMLAssertionMutation:
+		return c.SAMLAssertion.mutate(ctx, m)
 	case *SAMLProviderMutation:
 		return c.SAMLProvider.mutate(ctx, m)
 	case *SessionMutation:
@@ -4194,6 +4202,139 @@ func (c *RevisionChunkClient) mutate(ctx context.Context, m *RevisionChunkMutati
 	}
 }
 
+// SAMLAssertionClient is a client for the SAMLAssertion schema.
+type SAMLAssertionClient struct {
+	config
+}
+
+// NewSAMLAssertionClient returns a client for the SAMLAssertion from the given config.
+func NewSAMLAssertionClient(c config) *SAMLAssertionClient {
+	return &SAMLAssertionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `samlassertion.Hooks(f(g(h())))`.
+func (c *SAMLAssertionClient) Use(hooks ...Hook) {
+	c.hooks.SAMLAssertion = append(c.hooks.SAMLAssertion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `samlassertion.Intercept(f(g(h())))`.
+func (c *SAMLAssertionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SAMLAssertion = append(c.inters.SAMLAssertion, interceptors...)
+}
+
+// Create returns a builder for creating a SAMLAssertion entity.
+func (c *SAMLAssertionClient) Create() *SAMLAssertionCreate {
+	mutation := newSAMLAssertionMutation(c.config, OpCreate)
+	return &SAMLAssertionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SAMLAssertion entities.
+func (c *SAMLAssertionClient) CreateBulk(builders ...*SAMLAssertionCreate) *SAMLAssertionCreateBulk {
+	return &SAMLAssertionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SAMLAssertionClient) MapCreateBulk(slice any, setFunc func(*SAMLAssertionCreate, int)) *SAMLAssertionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SAMLAssertionCreateBulk{err: fmt.Errorf("calling to SAMLAssertionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SAMLAssertionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SAMLAssertionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SAMLAssertion.
+func (c *SAMLAssertionClient) Update() *SAMLAssertionUpdate {
+	mutation := newSAMLAssertionMutation(c.config, OpUpdate)
+	return &SAMLAssertionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SAMLAssertionClient) UpdateOne(_m *SAMLAssertion) *SAMLAssertionUpdateOne {
+	mutation := newSAMLAssertionMutation(c.config, OpUpdateOne, withSAMLAssertion(_m))
+	return &SAMLAssertionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SAMLAssertionClient) UpdateOneID(id string) *SAMLAssertionUpdateOne {
+	mutation := newSAMLAssertionMutation(c.config, OpUpdateOne, withSAMLAssertionID(id))
+	return &SAMLAssertionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SAMLAssertion.
+func (c *SAMLAssertionClient) Delete() *SAMLAssertionDelete {
+	mutation := newSAMLAssertionMutation(c.config, OpDelete)
+	return &SAMLAssertionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SAMLAssertionClient) DeleteOne(_m *SAMLAssertion) *SAMLAssertionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SAMLAssertionClient) DeleteOneID(id string) *SAMLAssertionDeleteOne {
+	builder := c.Delete().Where(samlassertion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SAMLAssertionDeleteOne{builder}
+}
+
+// Query returns a query builder for SAMLAssertion.
+func (c *SAMLAssertionClient) Query() *SAMLAssertionQuery {
+	return &SAMLAssertionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSAMLAssertion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SAMLAssertion entity by its id.
+func (c *SAMLAssertionClient) Get(ctx context.Context, id string) (*SAMLAssertion, error) {
+	return c.Query().Where(samlassertion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SAMLAssertionClient) GetX(ctx context.Context, id string) *SAMLAssertion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SAMLAssertionClient) Hooks() []Hook {
+	return c.hooks.SAMLAssertion
+}
+
+// Interceptors returns the client interceptors.
+func (c *SAMLAssertionClient) Interceptors() []Interceptor {
+	return c.inters.SAMLAssertion
+}
+
+func (c *SAMLAssertionClient) mutate(ctx context.Context, m *SAMLAssertionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SAMLAssertionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SAMLAssertionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SAMLAssertionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SAMLAssertionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SAMLAssertion mutation op: %q", m.Op())
+	}
+}
+
 // SAMLProviderClient is a client for the SAMLProvider schema.
 type SAMLProviderClient struct {
 	config
@@ -6499,19 +6640,19 @@ type (
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
 		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Invite, Job,
 		KeyCheck, Member, OpenAPISpec, OpenAPISpecVersion, Organization, Page,
-		PageContent, PageDerived, RateCounter, Revision, RevisionChunk, SAMLProvider,
-		Session, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
-		Team, TeamMember, TranslationSettings, User, Webhook, WebhookCursor,
-		WebhookDelivery []ent.Hook
+		PageContent, PageDerived, RateCounter, Revision, RevisionChunk, SAMLAssertion,
+		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, Webhook,
+		WebhookCursor, WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
 		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Invite, Job,
 		KeyCheck, Member, OpenAPISpec, OpenAPISpecVersion, Organization, Page,
-		PageContent, PageDerived, RateCounter, Revision, RevisionChunk, SAMLProvider,
-		Session, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
-		Team, TeamMember, TranslationSettings, User, Webhook, WebhookCursor,
-		WebhookDelivery []ent.Interceptor
+		PageContent, PageDerived, RateCounter, Revision, RevisionChunk, SAMLAssertion,
+		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, Webhook,
+		WebhookCursor, WebhookDelivery []ent.Interceptor
 	}
 )
 

@@ -37,6 +37,7 @@ import (
 	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
+	"github.com/folio/folio/ent/samlassertion"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
@@ -137,6 +138,7 @@ func checkColumn(t, c string) error {
 			ratecounter.Table:         ratecounter.ValidColumn,
 			revision.Table:            revision.ValidColumn,
 			revisionchunk.Table:       revisionchunk.ValidColumn,
+			samlassertion.Table:       samlassertion.ValidColumn,
 			samlprovider.Table:        samlprovider.ValidColumn,
 			session.Table:             session.ValidColumn,
 			site.Table:                site.ValidColumn,

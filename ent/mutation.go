@@ -38,6 +38,7 @@ import (
 	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
+	"github.com/folio/folio/ent/samlassertion"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/ent/session"
@@ -91,6 +92,7 @@ const (
 	TypeRateCounter         = "RateCounter"
 	TypeRevision            = "Revision"
 	TypeRevisionChunk       = "RevisionChunk"
+	TypeSAMLAssertion       = "SAMLAssertion"
 	TypeSAMLProvider        = "SAMLProvider"
 	TypeSession             = "Session"
 	TypeSite                = "Site"
@@ -21260,6 +21262,446 @@ func (m *RevisionChunkMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RevisionChunkMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RevisionChunk edge %s", name)
+}
+
+// SAMLAssertionMutation represents an operation that mutates the SAMLAssertion nodes in the graph.
+type SAMLAssertionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	provider_id   *string
+	assertion_id  *string
+	expires_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*SAMLAssertion, error)
+	predicates    []predicate.SAMLAssertion
+}
+
+var _ ent.Mutation = (*SAMLAssertionMutation)(nil)
+
+// samlassertionOption allows management of the mutation configuration using functional options.
+type samlassertionOption func(*SAMLAssertionMutation)
+
+// newSAMLAssertionMutation creates new mutation for the SAMLAssertion entity.
+func newSAMLAssertionMutation(c config, op Op, opts ...samlassertionOption) *SAMLAssertionMutation {
+	m := &SAMLAssertionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSAMLAssertion,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSAMLAssertionID sets the ID field of the mutation.
+func withSAMLAssertionID(id string) samlassertionOption {
+	return func(m *SAMLAssertionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SAMLAssertion
+		)
+		m.oldValue = func(ctx context.Context) (*SAMLAssertion, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SAMLAssertion.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSAMLAssertion sets the old SAMLAssertion of the mutation.
+func withSAMLAssertion(node *SAMLAssertion) samlassertionOption {
+	return func(m *SAMLAssertionMutation) {
+		m.oldValue = func(context.Context) (*SAMLAssertion, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SAMLAssertionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SAMLAssertionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SAMLAssertion entities.
+func (m *SAMLAssertionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SAMLAssertionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SAMLAssertionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SAMLAssertion.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetProviderID sets the "provider_id" field.
+func (m *SAMLAssertionMutation) SetProviderID(s string) {
+	m.provider_id = &s
+}
+
+// ProviderID returns the value of the "provider_id" field in the mutation.
+func (m *SAMLAssertionMutation) ProviderID() (r string, exists bool) {
+	v := m.provider_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProviderID returns the old "provider_id" field's value of the SAMLAssertion entity.
+// If the SAMLAssertion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLAssertionMutation) OldProviderID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProviderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProviderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProviderID: %w", err)
+	}
+	return oldValue.ProviderID, nil
+}
+
+// ResetProviderID resets all changes to the "provider_id" field.
+func (m *SAMLAssertionMutation) ResetProviderID() {
+	m.provider_id = nil
+}
+
+// SetAssertionID sets the "assertion_id" field.
+func (m *SAMLAssertionMutation) SetAssertionID(s string) {
+	m.assertion_id = &s
+}
+
+// AssertionID returns the value of the "assertion_id" field in the mutation.
+func (m *SAMLAssertionMutation) AssertionID() (r string, exists bool) {
+	v := m.assertion_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAssertionID returns the old "assertion_id" field's value of the SAMLAssertion entity.
+// If the SAMLAssertion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLAssertionMutation) OldAssertionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAssertionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAssertionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAssertionID: %w", err)
+	}
+	return oldValue.AssertionID, nil
+}
+
+// ResetAssertionID resets all changes to the "assertion_id" field.
+func (m *SAMLAssertionMutation) ResetAssertionID() {
+	m.assertion_id = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *SAMLAssertionMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *SAMLAssertionMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the SAMLAssertion entity.
+// If the SAMLAssertion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLAssertionMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *SAMLAssertionMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// Where appends a list predicates to the SAMLAssertionMutation builder.
+func (m *SAMLAssertionMutation) Where(ps ...predicate.SAMLAssertion) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SAMLAssertionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SAMLAssertionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SAMLAssertion, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SAMLAssertionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SAMLAssertionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SAMLAssertion).
+func (m *SAMLAssertionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SAMLAssertionMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.provider_id != nil {
+		fields = append(fields, samlassertion.FieldProviderID)
+	}
+	if m.assertion_id != nil {
+		fields = append(fields, samlassertion.FieldAssertionID)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, samlassertion.FieldExpiresAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SAMLAssertionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case samlassertion.FieldProviderID:
+		return m.ProviderID()
+	case samlassertion.FieldAssertionID:
+		return m.AssertionID()
+	case samlassertion.FieldExpiresAt:
+		return m.ExpiresAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SAMLAssertionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case samlassertion.FieldProviderID:
+		return m.OldProviderID(ctx)
+	case samlassertion.FieldAssertionID:
+		return m.OldAssertionID(ctx)
+	case samlassertion.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SAMLAssertion field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SAMLAssertionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case samlassertion.FieldProviderID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderID(v)
+		return nil
+	case samlassertion.FieldAssertionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssertionID(v)
+		return nil
+	case samlassertion.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLAssertion field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SAMLAssertionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SAMLAssertionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SAMLAssertionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SAMLAssertion numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SAMLAssertionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SAMLAssertionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SAMLAssertionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SAMLAssertion nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SAMLAssertionMutation) ResetField(name string) error {
+	switch name {
+	case samlassertion.FieldProviderID:
+		m.ResetProviderID()
+		return nil
+	case samlassertion.FieldAssertionID:
+		m.ResetAssertionID()
+		return nil
+	case samlassertion.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLAssertion field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SAMLAssertionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SAMLAssertionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SAMLAssertionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SAMLAssertionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SAMLAssertionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SAMLAssertionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SAMLAssertionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SAMLAssertion unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SAMLAssertionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SAMLAssertion edge %s", name)
 }
 
 // SAMLProviderMutation represents an operation that mutates the SAMLProvider nodes in the graph.

@@ -29,6 +29,7 @@ import (
 	"github.com/folio/folio/ent/pagederived"
 	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/ent/samlassertion"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/ent/session"
@@ -742,6 +743,21 @@ func init() {
 	revision.DefaultID = revisionDescID.Default.(func() string)
 	// revision.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	revision.IDValidator = revisionDescID.Validators[0].(func(string) error)
+	samlassertionMixin := schema.SAMLAssertion{}.Mixin()
+	samlassertionMixinFields0 := samlassertionMixin[0].Fields()
+	_ = samlassertionMixinFields0
+	samlassertionFields := schema.SAMLAssertion{}.Fields()
+	_ = samlassertionFields
+	// samlassertionDescAssertionID is the schema descriptor for assertion_id field.
+	samlassertionDescAssertionID := samlassertionFields[1].Descriptor()
+	// samlassertion.AssertionIDValidator is a validator for the "assertion_id" field. It is called by the builders before save.
+	samlassertion.AssertionIDValidator = samlassertionDescAssertionID.Validators[0].(func(string) error)
+	// samlassertionDescID is the schema descriptor for id field.
+	samlassertionDescID := samlassertionMixinFields0[0].Descriptor()
+	// samlassertion.DefaultID holds the default value on creation for the id field.
+	samlassertion.DefaultID = samlassertionDescID.Default.(func() string)
+	// samlassertion.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	samlassertion.IDValidator = samlassertionDescID.Validators[0].(func(string) error)
 	samlproviderMixin := schema.SAMLProvider{}.Mixin()
 	samlproviderMixinFields0 := samlproviderMixin[0].Fields()
 	_ = samlproviderMixinFields0

@@ -64,6 +64,8 @@ type Tx struct {
 	Revision *RevisionClient
 	// RevisionChunk is the client for interacting with the RevisionChunk builders.
 	RevisionChunk *RevisionChunkClient
+	// SAMLAssertion is the client for interacting with the SAMLAssertion builders.
+	SAMLAssertion *SAMLAssertionClient
 	// SAMLProvider is the client for interacting with the SAMLProvider builders.
 	SAMLProvider *SAMLProviderClient
 	// Session is the client for interacting with the Session builders.
@@ -250,6 +252,7 @@ func (tx *Tx) init() {
 	tx.RateCounter = NewRateCounterClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.RevisionChunk = NewRevisionChunkClient(tx.config)
+	tx.SAMLAssertion = NewSAMLAssertionClient(tx.config)
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)

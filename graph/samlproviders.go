@@ -30,10 +30,10 @@ import (
 //     it holds only what a login page shows (id, label, start URL) of the
 //     providers that are active (fully configured).
 //
-// Folio stores and presents the configuration; it does not run the SAML
-// login flow. The service-provider URLs (service.acsURL, startURL, entityID)
-// are derived from the public base URL as <base>/sso/saml/<id>/acs,
-// <base>/sso/saml/<id>/start and <base>/sso/saml/<id>.
+// The sign-in flow itself is saml_signin.go's. The service-provider URLs
+// (service.acsURL, startURL, entityID) are derived from the public base URL
+// as <base>/sso/saml/<id>/acs, <base>/sso/saml/<id>/start and
+// <base>/sso/saml/<id>.
 
 // SAMLProviders pages through an organization's providers, newest first
 // unless asked otherwise. Admins only.

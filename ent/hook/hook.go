@@ -309,6 +309,18 @@ func (f RevisionChunkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RevisionChunkMutation", m)
 }
 
+// The SAMLAssertionFunc type is an adapter to allow the use of ordinary
+// function as SAMLAssertion mutator.
+type SAMLAssertionFunc func(context.Context, *ent.SAMLAssertionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SAMLAssertionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SAMLAssertionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SAMLAssertionMutation", m)
+}
+
 // The SAMLProviderFunc type is an adapter to allow the use of ordinary
 // function as SAMLProvider mutator.
 type SAMLProviderFunc func(context.Context, *ent.SAMLProviderMutation) (ent.Value, error)

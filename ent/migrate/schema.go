@@ -813,6 +813,31 @@ var (
 			},
 		},
 	}
+	// SamlAssertionsColumns holds the columns for the "saml_assertions" table.
+	SamlAssertionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "provider_id", Type: field.TypeString},
+		{Name: "assertion_id", Type: field.TypeString, Size: 256},
+		{Name: "expires_at", Type: field.TypeTime},
+	}
+	// SamlAssertionsTable holds the schema information for the "saml_assertions" table.
+	SamlAssertionsTable = &schema.Table{
+		Name:       "saml_assertions",
+		Columns:    SamlAssertionsColumns,
+		PrimaryKey: []*schema.Column{SamlAssertionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "samlassertion_provider_id_assertion_id",
+				Unique:  true,
+				Columns: []*schema.Column{SamlAssertionsColumns[1], SamlAssertionsColumns[2]},
+			},
+			{
+				Name:    "samlassertion_provider_id_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{SamlAssertionsColumns[1], SamlAssertionsColumns[3]},
+			},
+		},
+	}
 	// SamlProvidersColumns holds the columns for the "saml_providers" table.
 	SamlProvidersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1317,6 +1342,7 @@ var (
 		RateCountersTable,
 		RevisionsTable,
 		RevisionChunksTable,
+		SamlAssertionsTable,
 		SamlProvidersTable,
 		SessionsTable,
 		SitesTable,

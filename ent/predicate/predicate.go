@@ -81,6 +81,9 @@ type Revision func(*sql.Selector)
 // RevisionChunk is the predicate function for revisionchunk builders.
 type RevisionChunk func(*sql.Selector)
 
+// SAMLAssertion is the predicate function for samlassertion builders.
+type SAMLAssertion func(*sql.Selector)
+
 // SAMLProvider is the predicate function for samlprovider builders.
 type SAMLProvider func(*sql.Selector)
 

@@ -47,6 +47,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	r.Get("/invitations/{org}/{id}", p.invitation)
 	r.Post("/invitations/{org}/{id}", p.acceptInvitation)
 	mailRoutes(r, p)
+	samlRoutes(r, p)
 }
 
 type pages struct{ res *graph.Resolver }

@@ -55,7 +55,11 @@ func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 				if err != nil {
 					return err
 				}
-				// Ended sessions and past rate windows go with them.
+				// Ended sessions, past rate windows and the ids of expired
+				// SAML assertions go with them.
+				if err := a.Resolver.PurgeExpiredSAMLAssertions(ctx); err != nil {
+					return err
+				}
 				return a.Resolver.PurgeEndedSessions(ctx)
 			},
 		},
