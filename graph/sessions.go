@@ -506,6 +506,8 @@ func (r *Resolver) PurgeEndedSessions(ctx context.Context) error {
 		Where(session.Or(session.ExpiresAtLTE(now), session.LastSeenAtLTE(now.Add(-r.SessionSettings.idle())))).Exec(ctx); err != nil {
 		return err
 	}
-	_, err := r.Client.RateCounter.Delete().Where(ratecounter.WindowStartLTE(now.Add(-SignInWindow))).Exec(ctx)
-	return err
+	if _, err := r.Client.RateCounter.Delete().Where(ratecounter.WindowStartLTE(now.Add(-SignInWindow))).Exec(ctx); err != nil {
+		return err
+	}
+	return r.purgeEndedOAuth(ctx)
 }
