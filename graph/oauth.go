@@ -416,4 +416,3 @@ func (r *Resolver) purgeEndedOAuth(ctx context.Context) error {
 	_, err := r.Client.OAuthGrant.Delete().Where(oauthgrant.CodeUsedAtIsNil(), oauthgrant.CodeExpiresAtLTE(now)).Exec(ctx)
 	return err
 }
-
