@@ -9,7 +9,6 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/apitoken"
-	"github.com/folio/folio/ent/oauthclient"
 	"github.com/folio/folio/ent/oauthgrant"
 	"github.com/folio/folio/ent/oauthrefreshtoken"
 	"github.com/folio/folio/internal/apperr"
@@ -383,23 +382,6 @@ func revokeGrant(ctx context.Context, tx *ent.Client, g *ent.OAuthGrant, reason 
 	record(ctx, events.Event{Action: events.OAuthGrantRevoked, Target: events.Target{Type: "oauth-grant", ID: g.ID},
 		Payload: map[string]any{"clientId": g.ClientID, "grantId": g.ID, "userId": g.UserID, "reason": reason}})
 	return nil
-}
-
-// OAuthClientNames are the names of the clients with ids (for the tokens
-// page), by id.
-func (r *Resolver) OAuthClientNames(ctx context.Context, ids []string) (map[string]string, error) {
-	out := map[string]string{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	cs, err := r.Client.OAuthClient.Query().Where(oauthclient.IDIn(ids...)).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range cs {
-		out[c.ID] = c.Name
-	}
-	return out, nil
 }
 
 // purgeEndedOAuth deletes what no longer authorizes anything: grants whose
