@@ -155,7 +155,9 @@ func withTokenID(hash string, staleBefore time.Time) func(*entsql.Selector) {
 				WriteString(" THEN 1 ELSE 0 END FROM " + apitoken.Table + " WHERE " + apitoken.FieldHash + " = ").Arg(hash).WriteString(")")
 		}), tokenStaleColumn)
 		s.AppendSelectExprAs(entsql.ExprFunc(func(b *entsql.Builder) {
-			b.WriteString("(SELECT " + apitoken.FieldOauthClientID + " FROM " + apitoken.Table + " WHERE " + apitoken.FieldHash + " = ").Arg(hash).WriteString(")")
+			// COALESCE: SQLite cannot say how to scan a NULL of an
+			// expression.
+			b.WriteString("(SELECT COALESCE(" + apitoken.FieldOauthClientID + ", '') FROM " + apitoken.Table + " WHERE " + apitoken.FieldHash + " = ").Arg(hash).WriteString(")")
 		}), tokenClientColumn)
 	}
 }
