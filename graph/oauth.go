@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	entsql "entgo.io/ent/dialect/sql"
 	"time"
 
 	"github.com/folio/folio/ent"
@@ -386,7 +387,8 @@ func revokeGrant(ctx context.Context, tx *ent.Client, g *ent.OAuthGrant, reason 
 
 // purgeEndedOAuth deletes what no longer authorizes anything: grants whose
 // code ended unused, rotated or expired refresh tokens past their life,
-// and expired access tokens of grants (maintenance).
+// expired access tokens of grants, and grants left with no refresh token
+// (maintenance).
 func (r *Resolver) purgeEndedOAuth(ctx context.Context) error {
 	now := clock.Now()
 	if _, err := r.Client.OAuthRefreshToken.Delete().Where(oauthrefreshtoken.ExpiresAtLTE(now)).Exec(ctx); err != nil {
@@ -395,6 +397,14 @@ func (r *Resolver) purgeEndedOAuth(ctx context.Context) error {
 	if _, err := r.Client.APIToken.Delete().Where(apitoken.OauthGrantIDNotNil(), apitoken.ExpiresAtLTE(now)).Exec(ctx); err != nil {
 		return err
 	}
-	_, err := r.Client.OAuthGrant.Delete().Where(oauthgrant.CodeUsedAtIsNil(), oauthgrant.CodeExpiresAtLTE(now)).Exec(ctx)
+	if _, err := r.Client.OAuthGrant.Delete().Where(oauthgrant.CodeUsedAtIsNil(), oauthgrant.CodeExpiresAtLTE(now)).Exec(ctx); err != nil {
+		return err
+	}
+	// A grant whose code was used and whose refresh tokens all ended
+	// gives nothing any more.
+	_, err := r.Client.OAuthGrant.Delete().Where(oauthgrant.CodeUsedAtNotNil(), func(s *entsql.Selector) {
+		s.Where(entsql.NotIn(s.C(oauthgrant.FieldID),
+			entsql.Select(oauthrefreshtoken.FieldGrantID).From(entsql.Table(oauthrefreshtoken.Table))))
+	}).Exec(ctx)
 	return err
 }
