@@ -7574,7 +7574,7 @@ extend type Mutation {
     "The token's name and expiry."
     input: CreateAPITokenInput!
   ): CreateAPITokenResult!
-  "Revoke one of the viewer's API tokens: it no longer authenticates."
+  "Revoke one of the viewer's API tokens: it no longer authenticates. A token an OAuth client obtained ends that client's access, its refresh token too."
   revokeAPIToken(
     "The token's ID."
     id: ID!
