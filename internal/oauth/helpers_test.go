@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/folio/folio/internal/testkit"
 )
@@ -138,6 +139,24 @@ func (c *callback) follow(t *testing.T, a answer) url.Values {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.got[len(c.got)-1]
+}
+
+// wait answers the first query the callback received, once it has one
+// (a browser's redirect arrives on its own time), failing after limit.
+func (c *callback) wait(t *testing.T, limit time.Duration) url.Values {
+	t.Helper()
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		c.mu.Lock()
+		n := len(c.got)
+		c.mu.Unlock()
+		if n > 0 {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return c.got[0]
+		}
+	}
+	t.Fatal("the callback was not called")
+	return nil
 }
 
 // pkce is a new verifier and its S256 challenge.
