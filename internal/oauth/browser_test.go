@@ -68,4 +68,3 @@ func TestConsentInBrowser(t *testing.T) {
 		}
 	})
 }
-
