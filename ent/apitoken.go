@@ -32,6 +32,10 @@ type APIToken struct {
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 	// LastUsedAt holds the value of the "last_used_at" field.
 	LastUsedAt *time.Time `json:"last_used_at,omitempty"`
+	// OauthClientID holds the value of the "oauth_client_id" field.
+	OauthClientID *string `json:"oauth_client_id,omitempty"`
+	// OauthGrantID holds the value of the "oauth_grant_id" field.
+	OauthGrantID *string `json:"oauth_grant_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the APITokenQuery when eager-loading is set.
 	Edges        APITokenEdges `json:"edges"`
@@ -63,7 +67,7 @@ func (*APIToken) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case apitoken.FieldID, apitoken.FieldHash, apitoken.FieldName, apitoken.FieldUserID:
+		case apitoken.FieldID, apitoken.FieldHash, apitoken.FieldName, apitoken.FieldUserID, apitoken.FieldOauthClientID, apitoken.FieldOauthGrantID:
 			values[i] = new(sql.NullString)
 		case apitoken.FieldCreatedAt, apitoken.FieldUpdatedAt, apitoken.FieldExpiresAt, apitoken.FieldLastUsedAt:
 			values[i] = new(sql.NullTime)
@@ -132,6 +136,20 @@ func (_m *APIToken) assignValues(columns []string, values []any) error {
 				_m.LastUsedAt = new(time.Time)
 				*_m.LastUsedAt = value.Time
 			}
+		case apitoken.FieldOauthClientID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field oauth_client_id", values[i])
+			} else if value.Valid {
+				_m.OauthClientID = new(string)
+				*_m.OauthClientID = value.String
+			}
+		case apitoken.FieldOauthGrantID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field oauth_grant_id", values[i])
+			} else if value.Valid {
+				_m.OauthGrantID = new(string)
+				*_m.OauthGrantID = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -195,6 +213,16 @@ func (_m *APIToken) String() string {
 	if v := _m.LastUsedAt; v != nil {
 		builder.WriteString("last_used_at=")
 		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.OauthClientID; v != nil {
+		builder.WriteString("oauth_client_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.OauthGrantID; v != nil {
+		builder.WriteString("oauth_grant_id=")
+		builder.WriteString(*v)
 	}
 	builder.WriteByte(')')
 	return builder.String()

@@ -106,6 +106,34 @@ func (_c *APITokenCreate) SetNillableLastUsedAt(v *time.Time) *APITokenCreate {
 	return _c
 }
 
+// SetOauthClientID sets the "oauth_client_id" field.
+func (_c *APITokenCreate) SetOauthClientID(v string) *APITokenCreate {
+	_c.mutation.SetOauthClientID(v)
+	return _c
+}
+
+// SetNillableOauthClientID sets the "oauth_client_id" field if the given value is not nil.
+func (_c *APITokenCreate) SetNillableOauthClientID(v *string) *APITokenCreate {
+	if v != nil {
+		_c.SetOauthClientID(*v)
+	}
+	return _c
+}
+
+// SetOauthGrantID sets the "oauth_grant_id" field.
+func (_c *APITokenCreate) SetOauthGrantID(v string) *APITokenCreate {
+	_c.mutation.SetOauthGrantID(v)
+	return _c
+}
+
+// SetNillableOauthGrantID sets the "oauth_grant_id" field if the given value is not nil.
+func (_c *APITokenCreate) SetNillableOauthGrantID(v *string) *APITokenCreate {
+	if v != nil {
+		_c.SetOauthGrantID(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *APITokenCreate) SetID(v string) *APITokenCreate {
 	_c.mutation.SetID(v)
@@ -268,6 +296,14 @@ func (_c *APITokenCreate) createSpec() (*APIToken, *sqlgraph.CreateSpec) {
 		_spec.SetField(apitoken.FieldLastUsedAt, field.TypeTime, value)
 		_node.LastUsedAt = &value
 	}
+	if value, ok := _c.mutation.OauthClientID(); ok {
+		_spec.SetField(apitoken.FieldOauthClientID, field.TypeString, value)
+		_node.OauthClientID = &value
+	}
+	if value, ok := _c.mutation.OauthGrantID(); ok {
+		_spec.SetField(apitoken.FieldOauthGrantID, field.TypeString, value)
+		_node.OauthGrantID = &value
+	}
 	if nodes := _c.mutation.UserIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -407,6 +443,12 @@ func (u *APITokenUpsertOne) UpdateNewValues() *APITokenUpsertOne {
 		}
 		if _, exists := u.create.mutation.ExpiresAt(); exists {
 			s.SetIgnore(apitoken.FieldExpiresAt)
+		}
+		if _, exists := u.create.mutation.OauthClientID(); exists {
+			s.SetIgnore(apitoken.FieldOauthClientID)
+		}
+		if _, exists := u.create.mutation.OauthGrantID(); exists {
+			s.SetIgnore(apitoken.FieldOauthGrantID)
 		}
 	}))
 	return u
@@ -682,6 +724,12 @@ func (u *APITokenUpsertBulk) UpdateNewValues() *APITokenUpsertBulk {
 			}
 			if _, exists := b.mutation.ExpiresAt(); exists {
 				s.SetIgnore(apitoken.FieldExpiresAt)
+			}
+			if _, exists := b.mutation.OauthClientID(); exists {
+				s.SetIgnore(apitoken.FieldOauthClientID)
+			}
+			if _, exists := b.mutation.OauthGrantID(); exists {
+				s.SetIgnore(apitoken.FieldOauthGrantID)
 			}
 		}
 	}))

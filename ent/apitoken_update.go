@@ -156,6 +156,12 @@ func (_u *APITokenUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.LastUsedAtCleared() {
 		_spec.ClearField(apitoken.FieldLastUsedAt, field.TypeTime)
 	}
+	if _u.mutation.OauthClientIDCleared() {
+		_spec.ClearField(apitoken.FieldOauthClientID, field.TypeString)
+	}
+	if _u.mutation.OauthGrantIDCleared() {
+		_spec.ClearField(apitoken.FieldOauthGrantID, field.TypeString)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -334,6 +340,12 @@ func (_u *APITokenUpdateOne) sqlSave(ctx context.Context) (_node *APIToken, err 
 	}
 	if _u.mutation.LastUsedAtCleared() {
 		_spec.ClearField(apitoken.FieldLastUsedAt, field.TypeTime)
+	}
+	if _u.mutation.OauthClientIDCleared() {
+		_spec.ClearField(apitoken.FieldOauthClientID, field.TypeString)
+	}
+	if _u.mutation.OauthGrantIDCleared() {
+		_spec.ClearField(apitoken.FieldOauthGrantID, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &APIToken{config: _u.config}

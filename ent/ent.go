@@ -28,6 +28,9 @@ import (
 	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/keycheck"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/oauthclient"
+	"github.com/folio/folio/ent/oauthgrant"
+	"github.com/folio/folio/ent/oauthrefreshtoken"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
 	"github.com/folio/folio/ent/organization"
@@ -129,6 +132,9 @@ func checkColumn(t, c string) error {
 			job.Table:                 job.ValidColumn,
 			keycheck.Table:            keycheck.ValidColumn,
 			member.Table:              member.ValidColumn,
+			oauthclient.Table:         oauthclient.ValidColumn,
+			oauthgrant.Table:          oauthgrant.ValidColumn,
+			oauthrefreshtoken.Table:   oauthrefreshtoken.ValidColumn,
 			openapispec.Table:         openapispec.ValidColumn,
 			openapispecversion.Table:  openapispecversion.ValidColumn,
 			organization.Table:        organization.ValidColumn,

@@ -21,6 +21,9 @@ import (
 	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/keycheck"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/oauthclient"
+	"github.com/folio/folio/ent/oauthgrant"
+	"github.com/folio/folio/ent/oauthrefreshtoken"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
 	"github.com/folio/folio/ent/organization"
@@ -512,6 +515,83 @@ func init() {
 	member.DefaultID = memberDescID.Default.(func() string)
 	// member.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	member.IDValidator = memberDescID.Validators[0].(func(string) error)
+	oauthclientMixin := schema.OAuthClient{}.Mixin()
+	oauthclientMixinFields0 := oauthclientMixin[0].Fields()
+	_ = oauthclientMixinFields0
+	oauthclientMixinFields1 := oauthclientMixin[1].Fields()
+	_ = oauthclientMixinFields1
+	oauthclientFields := schema.OAuthClient{}.Fields()
+	_ = oauthclientFields
+	// oauthclientDescCreatedAt is the schema descriptor for created_at field.
+	oauthclientDescCreatedAt := oauthclientMixinFields1[0].Descriptor()
+	// oauthclient.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oauthclient.DefaultCreatedAt = oauthclientDescCreatedAt.Default.(func() time.Time)
+	// oauthclientDescUpdatedAt is the schema descriptor for updated_at field.
+	oauthclientDescUpdatedAt := oauthclientMixinFields1[1].Descriptor()
+	// oauthclient.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	oauthclient.DefaultUpdatedAt = oauthclientDescUpdatedAt.Default.(func() time.Time)
+	// oauthclient.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	oauthclient.UpdateDefaultUpdatedAt = oauthclientDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// oauthclientDescName is the schema descriptor for name field.
+	oauthclientDescName := oauthclientFields[0].Descriptor()
+	// oauthclient.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	oauthclient.NameValidator = oauthclientDescName.Validators[0].(func(string) error)
+	// oauthclientDescIP is the schema descriptor for ip field.
+	oauthclientDescIP := oauthclientFields[2].Descriptor()
+	// oauthclient.DefaultIP holds the default value on creation for the ip field.
+	oauthclient.DefaultIP = oauthclientDescIP.Default.(string)
+	// oauthclient.IPValidator is a validator for the "ip" field. It is called by the builders before save.
+	oauthclient.IPValidator = oauthclientDescIP.Validators[0].(func(string) error)
+	// oauthclientDescID is the schema descriptor for id field.
+	oauthclientDescID := oauthclientMixinFields0[0].Descriptor()
+	// oauthclient.DefaultID holds the default value on creation for the id field.
+	oauthclient.DefaultID = oauthclientDescID.Default.(func() string)
+	// oauthclient.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	oauthclient.IDValidator = oauthclientDescID.Validators[0].(func(string) error)
+	oauthgrantMixin := schema.OAuthGrant{}.Mixin()
+	oauthgrantMixinFields0 := oauthgrantMixin[0].Fields()
+	_ = oauthgrantMixinFields0
+	oauthgrantFields := schema.OAuthGrant{}.Fields()
+	_ = oauthgrantFields
+	// oauthgrantDescCreatedAt is the schema descriptor for created_at field.
+	oauthgrantDescCreatedAt := oauthgrantFields[2].Descriptor()
+	// oauthgrant.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oauthgrant.DefaultCreatedAt = oauthgrantDescCreatedAt.Default.(func() time.Time)
+	// oauthgrantDescScope is the schema descriptor for scope field.
+	oauthgrantDescScope := oauthgrantFields[3].Descriptor()
+	// oauthgrant.DefaultScope holds the default value on creation for the scope field.
+	oauthgrant.DefaultScope = oauthgrantDescScope.Default.(string)
+	// oauthgrant.ScopeValidator is a validator for the "scope" field. It is called by the builders before save.
+	oauthgrant.ScopeValidator = oauthgrantDescScope.Validators[0].(func(string) error)
+	// oauthgrantDescRedirectURI is the schema descriptor for redirect_uri field.
+	oauthgrantDescRedirectURI := oauthgrantFields[5].Descriptor()
+	// oauthgrant.RedirectURIValidator is a validator for the "redirect_uri" field. It is called by the builders before save.
+	oauthgrant.RedirectURIValidator = oauthgrantDescRedirectURI.Validators[0].(func(string) error)
+	// oauthgrantDescCodeChallenge is the schema descriptor for code_challenge field.
+	oauthgrantDescCodeChallenge := oauthgrantFields[6].Descriptor()
+	// oauthgrant.CodeChallengeValidator is a validator for the "code_challenge" field. It is called by the builders before save.
+	oauthgrant.CodeChallengeValidator = oauthgrantDescCodeChallenge.Validators[0].(func(string) error)
+	// oauthgrantDescID is the schema descriptor for id field.
+	oauthgrantDescID := oauthgrantMixinFields0[0].Descriptor()
+	// oauthgrant.DefaultID holds the default value on creation for the id field.
+	oauthgrant.DefaultID = oauthgrantDescID.Default.(func() string)
+	// oauthgrant.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	oauthgrant.IDValidator = oauthgrantDescID.Validators[0].(func(string) error)
+	oauthrefreshtokenMixin := schema.OAuthRefreshToken{}.Mixin()
+	oauthrefreshtokenMixinFields0 := oauthrefreshtokenMixin[0].Fields()
+	_ = oauthrefreshtokenMixinFields0
+	oauthrefreshtokenFields := schema.OAuthRefreshToken{}.Fields()
+	_ = oauthrefreshtokenFields
+	// oauthrefreshtokenDescCreatedAt is the schema descriptor for created_at field.
+	oauthrefreshtokenDescCreatedAt := oauthrefreshtokenFields[2].Descriptor()
+	// oauthrefreshtoken.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oauthrefreshtoken.DefaultCreatedAt = oauthrefreshtokenDescCreatedAt.Default.(func() time.Time)
+	// oauthrefreshtokenDescID is the schema descriptor for id field.
+	oauthrefreshtokenDescID := oauthrefreshtokenMixinFields0[0].Descriptor()
+	// oauthrefreshtoken.DefaultID holds the default value on creation for the id field.
+	oauthrefreshtoken.DefaultID = oauthrefreshtokenDescID.Default.(func() string)
+	// oauthrefreshtoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	oauthrefreshtoken.IDValidator = oauthrefreshtokenDescID.Validators[0].(func(string) error)
 	openapispecMixin := schema.OpenAPISpec{}.Mixin()
 	openapispecMixinFields0 := openapispecMixin[0].Fields()
 	_ = openapispecMixinFields0

@@ -46,6 +46,12 @@ type Tx struct {
 	KeyCheck *KeyCheckClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OAuthClient is the client for interacting with the OAuthClient builders.
+	OAuthClient *OAuthClientClient
+	// OAuthGrant is the client for interacting with the OAuthGrant builders.
+	OAuthGrant *OAuthGrantClient
+	// OAuthRefreshToken is the client for interacting with the OAuthRefreshToken builders.
+	OAuthRefreshToken *OAuthRefreshTokenClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
 	OpenAPISpec *OpenAPISpecClient
 	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
@@ -243,6 +249,9 @@ func (tx *Tx) init() {
 	tx.Job = NewJobClient(tx.config)
 	tx.KeyCheck = NewKeyCheckClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.OAuthClient = NewOAuthClientClient(tx.config)
+	tx.OAuthGrant = NewOAuthGrantClient(tx.config)
+	tx.OAuthRefreshToken = NewOAuthRefreshTokenClient(tx.config)
 	tx.OpenAPISpec = NewOpenAPISpecClient(tx.config)
 	tx.OpenAPISpecVersion = NewOpenAPISpecVersionClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)

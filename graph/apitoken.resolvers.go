@@ -8,9 +8,19 @@ package graph
 import (
 	"context"
 
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/paging"
 )
+
+func (r *aPITokenResolver) OauthClientName(ctx context.Context, obj *ent.APIToken) (*string, error) {
+	// An OAuth access token is named after its client when issued.
+	if obj.OauthClientID == nil {
+		return nil, nil
+	}
+	return &obj.Name, nil
+}
 
 func (r *mutationResolver) CreateAPIToken(ctx context.Context, input model.CreateAPITokenInput) (*model.CreateAPITokenResult, error) {
 	t, err := r.Resolver.CreateAPIToken(ctx, input.Name, input.ExpiresAt.Value())
@@ -35,3 +45,7 @@ func (r *viewerResolver) APITokens(ctx context.Context, obj *model.Viewer, first
 	}
 	return connectionOf[model.APITokenConnection](page), nil
 }
+
+func (r *Resolver) APIToken() generated.APITokenResolver { return &aPITokenResolver{r} }
+
+type aPITokenResolver struct{ *Resolver }

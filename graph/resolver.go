@@ -53,6 +53,8 @@ type Resolver struct {
 	SubscriptionSettings SubscriptionSettings
 	// SessionSettings bound sign-in sessions (sessions.go).
 	SessionSettings SessionSettings
+	// OAuthSettings bound OAuth access and refresh tokens (oauth.go).
+	OAuthSettings OAuthSettings
 
 	// Mailer sends invitations (people.go); nil when FOLIO_SMTP_URL is
 	// unset: invitations then answer their links instead.

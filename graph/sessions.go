@@ -528,6 +528,8 @@ func (r *Resolver) PurgeEndedSessions(ctx context.Context) error {
 	if _, err := r.Client.EmailToken.Delete().Where(emailtoken.ExpiresAtLTE(now)).Exec(ctx); err != nil {
 		return err
 	}
-	_, err := r.Client.RateCounter.Delete().Where(ratecounter.WindowStartLTE(now.Add(-SignInWindow))).Exec(ctx)
-	return err
+	if _, err := r.Client.RateCounter.Delete().Where(ratecounter.WindowStartLTE(now.Add(-SignInWindow))).Exec(ctx); err != nil {
+		return err
+	}
+	return r.purgeEndedOAuth(ctx)
 }

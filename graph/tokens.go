@@ -115,13 +115,26 @@ func (r *Resolver) createToken(ctx context.Context, userID, name string, expires
 }
 
 // RevokeAPIToken deletes one of the viewer's tokens: it no longer
-// authenticates anyone.
+// authenticates anyone. A token an OAuth client obtained ends its grant.
 func (r *Resolver) RevokeAPIToken(ctx context.Context, id string) error {
 	t, err := r.viewerAPIToken(ctx, id)
 	if err != nil {
 		return err
 	}
 	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if t.OauthGrantID != nil {
+			// An OAuth access token: revoking it ends its grant, the
+			// refresh token too (else the tool would just refresh).
+			g, err := tx.OAuthGrant.Get(ctx, *t.OauthGrantID)
+			if err != nil && !ent.IsNotFound(err) {
+				return err
+			}
+			if g != nil {
+				if err := revokeGrant(ctx, tx, g, "revoked by the user"); err != nil {
+					return err
+				}
+			}
+		}
 		n, err := tx.APIToken.Delete().Where(apitoken.ID(t.ID)).Exec(ctx)
 		if err != nil || n == 0 {
 			return err

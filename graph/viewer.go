@@ -109,7 +109,14 @@ func (r *Resolver) viewerContext(ctx context.Context, token string) (context.Con
 			return ctx, err
 		}
 	}
-	return r.userContext(ctx, u, events.SourceAPI, tokenIDOf(u))
+	ctx, err = r.userContext(ctx, u, events.SourceAPI, tokenIDOf(u))
+	if client := columnString(u, tokenClientColumn); client != "" && err == nil {
+		// A token an OAuth client obtained: its writes say which client.
+		o := events.OriginOf(ctx)
+		o.ClientID = client
+		ctx = events.WithOrigin(ctx, o)
+	}
+	return ctx, err
 }
 
 // userContext is ctx for authenticated user u (read with its memberships):
@@ -131,6 +138,8 @@ func (r *Resolver) userContext(ctx context.Context, u *ent.User, source, tokenID
 const (
 	tokenIDColumn    = "auth_token_id"
 	tokenStaleColumn = "auth_token_stale"
+	// tokenClientColumn is the OAuth client the token was issued to ("").
+	tokenClientColumn = "auth_token_client"
 )
 
 // withTokenID adds to the authentication query the id of the token it
@@ -145,6 +154,11 @@ func withTokenID(hash string, staleBefore time.Time) func(*entsql.Selector) {
 			b.WriteString("(SELECT CASE WHEN " + apitoken.FieldLastUsedAt + " IS NULL OR " + apitoken.FieldLastUsedAt + " < ").Arg(staleBefore).
 				WriteString(" THEN 1 ELSE 0 END FROM " + apitoken.Table + " WHERE " + apitoken.FieldHash + " = ").Arg(hash).WriteString(")")
 		}), tokenStaleColumn)
+		s.AppendSelectExprAs(entsql.ExprFunc(func(b *entsql.Builder) {
+			// COALESCE: SQLite cannot say how to scan a NULL of an
+			// expression.
+			b.WriteString("(SELECT COALESCE(" + apitoken.FieldOauthClientID + ", '') FROM " + apitoken.Table + " WHERE " + apitoken.FieldHash + " = ").Arg(hash).WriteString(")")
+		}), tokenClientColumn)
 	}
 }
 
@@ -162,8 +176,11 @@ func tokenStale(u *ent.User) bool {
 }
 
 // tokenIDOf reads the column withTokenID added.
-func tokenIDOf(u *ent.User) string {
-	switch v, _ := u.Value(tokenIDColumn); v := v.(type) {
+func tokenIDOf(u *ent.User) string { return columnString(u, tokenIDColumn) }
+
+// columnString reads a text column withTokenID added ("" for NULL).
+func columnString(u *ent.User, column string) string {
+	switch v, _ := u.Value(column); v := v.(type) {
 	case string:
 		return v
 	case []byte:

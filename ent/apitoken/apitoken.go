@@ -28,6 +28,10 @@ const (
 	FieldExpiresAt = "expires_at"
 	// FieldLastUsedAt holds the string denoting the last_used_at field in the database.
 	FieldLastUsedAt = "last_used_at"
+	// FieldOauthClientID holds the string denoting the oauth_client_id field in the database.
+	FieldOauthClientID = "oauth_client_id"
+	// FieldOauthGrantID holds the string denoting the oauth_grant_id field in the database.
+	FieldOauthGrantID = "oauth_grant_id"
 	// EdgeUser holds the string denoting the user edge name in mutations.
 	EdgeUser = "user"
 	// Table holds the table name of the apitoken in the database.
@@ -51,6 +55,8 @@ var Columns = []string{
 	FieldUserID,
 	FieldExpiresAt,
 	FieldLastUsedAt,
+	FieldOauthClientID,
+	FieldOauthGrantID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -121,6 +127,16 @@ func ByExpiresAt(opts ...sql.OrderTermOption) OrderOption {
 // ByLastUsedAt orders the results by the last_used_at field.
 func ByLastUsedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLastUsedAt, opts...).ToFunc()
+}
+
+// ByOauthClientID orders the results by the oauth_client_id field.
+func ByOauthClientID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOauthClientID, opts...).ToFunc()
+}
+
+// ByOauthGrantID orders the results by the oauth_grant_id field.
+func ByOauthGrantID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOauthGrantID, opts...).ToFunc()
 }
 
 // ByUserField orders the results by user field.

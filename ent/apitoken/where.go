@@ -100,6 +100,16 @@ func LastUsedAt(v time.Time) predicate.APIToken {
 	return predicate.APIToken(sql.FieldEQ(FieldLastUsedAt, v))
 }
 
+// OauthClientID applies equality check predicate on the "oauth_client_id" field. It's identical to OauthClientIDEQ.
+func OauthClientID(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldEQ(FieldOauthClientID, v))
+}
+
+// OauthGrantID applies equality check predicate on the "oauth_grant_id" field. It's identical to OauthGrantIDEQ.
+func OauthGrantID(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldEQ(FieldOauthGrantID, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.APIToken {
 	return predicate.APIToken(sql.FieldEQ(FieldCreatedAt, v))
@@ -473,6 +483,156 @@ func LastUsedAtIsNil() predicate.APIToken {
 // LastUsedAtNotNil applies the NotNil predicate on the "last_used_at" field.
 func LastUsedAtNotNil() predicate.APIToken {
 	return predicate.APIToken(sql.FieldNotNull(FieldLastUsedAt))
+}
+
+// OauthClientIDEQ applies the EQ predicate on the "oauth_client_id" field.
+func OauthClientIDEQ(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldEQ(FieldOauthClientID, v))
+}
+
+// OauthClientIDNEQ applies the NEQ predicate on the "oauth_client_id" field.
+func OauthClientIDNEQ(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldNEQ(FieldOauthClientID, v))
+}
+
+// OauthClientIDIn applies the In predicate on the "oauth_client_id" field.
+func OauthClientIDIn(vs ...string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldIn(FieldOauthClientID, vs...))
+}
+
+// OauthClientIDNotIn applies the NotIn predicate on the "oauth_client_id" field.
+func OauthClientIDNotIn(vs ...string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldNotIn(FieldOauthClientID, vs...))
+}
+
+// OauthClientIDGT applies the GT predicate on the "oauth_client_id" field.
+func OauthClientIDGT(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldGT(FieldOauthClientID, v))
+}
+
+// OauthClientIDGTE applies the GTE predicate on the "oauth_client_id" field.
+func OauthClientIDGTE(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldGTE(FieldOauthClientID, v))
+}
+
+// OauthClientIDLT applies the LT predicate on the "oauth_client_id" field.
+func OauthClientIDLT(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldLT(FieldOauthClientID, v))
+}
+
+// OauthClientIDLTE applies the LTE predicate on the "oauth_client_id" field.
+func OauthClientIDLTE(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldLTE(FieldOauthClientID, v))
+}
+
+// OauthClientIDContains applies the Contains predicate on the "oauth_client_id" field.
+func OauthClientIDContains(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldContains(FieldOauthClientID, v))
+}
+
+// OauthClientIDHasPrefix applies the HasPrefix predicate on the "oauth_client_id" field.
+func OauthClientIDHasPrefix(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldHasPrefix(FieldOauthClientID, v))
+}
+
+// OauthClientIDHasSuffix applies the HasSuffix predicate on the "oauth_client_id" field.
+func OauthClientIDHasSuffix(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldHasSuffix(FieldOauthClientID, v))
+}
+
+// OauthClientIDIsNil applies the IsNil predicate on the "oauth_client_id" field.
+func OauthClientIDIsNil() predicate.APIToken {
+	return predicate.APIToken(sql.FieldIsNull(FieldOauthClientID))
+}
+
+// OauthClientIDNotNil applies the NotNil predicate on the "oauth_client_id" field.
+func OauthClientIDNotNil() predicate.APIToken {
+	return predicate.APIToken(sql.FieldNotNull(FieldOauthClientID))
+}
+
+// OauthClientIDEqualFold applies the EqualFold predicate on the "oauth_client_id" field.
+func OauthClientIDEqualFold(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldEqualFold(FieldOauthClientID, v))
+}
+
+// OauthClientIDContainsFold applies the ContainsFold predicate on the "oauth_client_id" field.
+func OauthClientIDContainsFold(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldContainsFold(FieldOauthClientID, v))
+}
+
+// OauthGrantIDEQ applies the EQ predicate on the "oauth_grant_id" field.
+func OauthGrantIDEQ(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldEQ(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDNEQ applies the NEQ predicate on the "oauth_grant_id" field.
+func OauthGrantIDNEQ(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldNEQ(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDIn applies the In predicate on the "oauth_grant_id" field.
+func OauthGrantIDIn(vs ...string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldIn(FieldOauthGrantID, vs...))
+}
+
+// OauthGrantIDNotIn applies the NotIn predicate on the "oauth_grant_id" field.
+func OauthGrantIDNotIn(vs ...string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldNotIn(FieldOauthGrantID, vs...))
+}
+
+// OauthGrantIDGT applies the GT predicate on the "oauth_grant_id" field.
+func OauthGrantIDGT(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldGT(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDGTE applies the GTE predicate on the "oauth_grant_id" field.
+func OauthGrantIDGTE(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldGTE(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDLT applies the LT predicate on the "oauth_grant_id" field.
+func OauthGrantIDLT(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldLT(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDLTE applies the LTE predicate on the "oauth_grant_id" field.
+func OauthGrantIDLTE(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldLTE(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDContains applies the Contains predicate on the "oauth_grant_id" field.
+func OauthGrantIDContains(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldContains(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDHasPrefix applies the HasPrefix predicate on the "oauth_grant_id" field.
+func OauthGrantIDHasPrefix(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldHasPrefix(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDHasSuffix applies the HasSuffix predicate on the "oauth_grant_id" field.
+func OauthGrantIDHasSuffix(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldHasSuffix(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDIsNil applies the IsNil predicate on the "oauth_grant_id" field.
+func OauthGrantIDIsNil() predicate.APIToken {
+	return predicate.APIToken(sql.FieldIsNull(FieldOauthGrantID))
+}
+
+// OauthGrantIDNotNil applies the NotNil predicate on the "oauth_grant_id" field.
+func OauthGrantIDNotNil() predicate.APIToken {
+	return predicate.APIToken(sql.FieldNotNull(FieldOauthGrantID))
+}
+
+// OauthGrantIDEqualFold applies the EqualFold predicate on the "oauth_grant_id" field.
+func OauthGrantIDEqualFold(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldEqualFold(FieldOauthGrantID, v))
+}
+
+// OauthGrantIDContainsFold applies the ContainsFold predicate on the "oauth_grant_id" field.
+func OauthGrantIDContainsFold(v string) predicate.APIToken {
+	return predicate.APIToken(sql.FieldContainsFold(FieldOauthGrantID, v))
 }
 
 // HasUser applies the HasEdge predicate on the "user" edge.

@@ -17,6 +17,8 @@ var (
 		{Name: "name", Type: field.TypeString, Size: 255, Default: ""},
 		{Name: "expires_at", Type: field.TypeTime, Nullable: true},
 		{Name: "last_used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "oauth_client_id", Type: field.TypeString, Nullable: true},
+		{Name: "oauth_grant_id", Type: field.TypeString, Nullable: true},
 		{Name: "user_id", Type: field.TypeString},
 	}
 	// APITokensTable holds the schema information for the "api_tokens" table.
@@ -27,9 +29,16 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "api_tokens_users_tokens",
-				Columns:    []*schema.Column{APITokensColumns[7]},
+				Columns:    []*schema.Column{APITokensColumns[9]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "apitoken_oauth_grant_id",
+				Unique:  false,
+				Columns: []*schema.Column{APITokensColumns[8]},
 			},
 		},
 	}
@@ -574,6 +583,74 @@ var (
 				Name:    "member_organization_id_last_seen_at_id",
 				Unique:  false,
 				Columns: []*schema.Column{MembersColumns[6], MembersColumns[3], MembersColumns[0]},
+			},
+		},
+	}
+	// OauthClientsColumns holds the columns for the "oauth_clients" table.
+	OauthClientsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 255},
+		{Name: "redirect_uris", Type: field.TypeJSON},
+		{Name: "ip", Type: field.TypeString, Size: 64, Default: ""},
+	}
+	// OauthClientsTable holds the schema information for the "oauth_clients" table.
+	OauthClientsTable = &schema.Table{
+		Name:       "oauth_clients",
+		Columns:    OauthClientsColumns,
+		PrimaryKey: []*schema.Column{OauthClientsColumns[0]},
+	}
+	// OauthGrantsColumns holds the columns for the "oauth_grants" table.
+	OauthGrantsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "client_id", Type: field.TypeString},
+		{Name: "user_id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "scope", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "code_hash", Type: field.TypeString, Unique: true},
+		{Name: "redirect_uri", Type: field.TypeString, Size: 2048},
+		{Name: "code_challenge", Type: field.TypeString, Size: 128},
+		{Name: "code_expires_at", Type: field.TypeTime},
+		{Name: "code_used_at", Type: field.TypeTime, Nullable: true},
+	}
+	// OauthGrantsTable holds the schema information for the "oauth_grants" table.
+	OauthGrantsTable = &schema.Table{
+		Name:       "oauth_grants",
+		Columns:    OauthGrantsColumns,
+		PrimaryKey: []*schema.Column{OauthGrantsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "oauthgrant_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{OauthGrantsColumns[2]},
+			},
+			{
+				Name:    "oauthgrant_client_id",
+				Unique:  false,
+				Columns: []*schema.Column{OauthGrantsColumns[1]},
+			},
+		},
+	}
+	// OauthRefreshTokensColumns holds the columns for the "oauth_refresh_tokens" table.
+	OauthRefreshTokensColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "grant_id", Type: field.TypeString},
+		{Name: "hash", Type: field.TypeString, Unique: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "used_at", Type: field.TypeTime, Nullable: true},
+	}
+	// OauthRefreshTokensTable holds the schema information for the "oauth_refresh_tokens" table.
+	OauthRefreshTokensTable = &schema.Table{
+		Name:       "oauth_refresh_tokens",
+		Columns:    OauthRefreshTokensColumns,
+		PrimaryKey: []*schema.Column{OauthRefreshTokensColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "oauthrefreshtoken_grant_id",
+				Unique:  false,
+				Columns: []*schema.Column{OauthRefreshTokensColumns[1]},
 			},
 		},
 	}
@@ -1333,6 +1410,9 @@ var (
 		JobsTable,
 		KeyChecksTable,
 		MembersTable,
+		OauthClientsTable,
+		OauthGrantsTable,
+		OauthRefreshTokensTable,
 		OpenAPISpecsTable,
 		OpenAPISpecVersionsTable,
 		OrganizationsTable,

@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
 )
 
 // APIToken authenticates a user. Only the SHA-256 of the token is stored: the
@@ -21,7 +22,15 @@ func (APIToken) Fields() []ent.Field {
 		field.Time("expires_at").Optional().Nillable().Immutable(),
 		// last_used_at: touched at most once a minute (telemetry).
 		field.Time("last_used_at").Optional().Nillable(),
+		// An OAuth access token (graph/oauth.go): the client that obtained
+		// it and the grant it belongs to (revoking one ends the other).
+		field.String("oauth_client_id").Optional().Nillable().Immutable(),
+		field.String("oauth_grant_id").Optional().Nillable().Immutable(),
 	}
+}
+
+func (APIToken) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("oauth_grant_id")}
 }
 
 func (APIToken) Edges() []ent.Edge {

@@ -43,6 +43,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	APIToken() APITokenResolver
 	AuditEvent() AuditEventResolver
 	ChangeRequest() ChangeRequestResolver
 	Collection() CollectionResolver
@@ -83,11 +84,13 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	APIToken struct {
-		CreatedAt  func(childComplexity int) int
-		ExpiresAt  func(childComplexity int) int
-		ID         func(childComplexity int) int
-		LastUsedAt func(childComplexity int) int
-		Name       func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		ExpiresAt       func(childComplexity int) int
+		ID              func(childComplexity int) int
+		LastUsedAt      func(childComplexity int) int
+		Name            func(childComplexity int) int
+		OauthClientID   func(childComplexity int) int
+		OauthClientName func(childComplexity int) int
 	}
 
 	APITokenConnection struct {
@@ -1295,6 +1298,9 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type APITokenResolver interface {
+	OauthClientName(ctx context.Context, obj *ent.APIToken) (*string, error)
+}
 type AuditEventResolver interface {
 	Actor(ctx context.Context, obj *ent.Event) (*model.AuditEventActor, error)
 
@@ -1717,6 +1723,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APIToken.Name(childComplexity), true
+	case "APIToken.oauthClientId":
+		if e.ComplexityRoot.APIToken.OauthClientID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.OauthClientID(childComplexity), true
+	case "APIToken.oauthClientName":
+		if e.ComplexityRoot.APIToken.OauthClientName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.APIToken.OauthClientName(childComplexity), true
 
 	case "APITokenConnection.edges":
 		if e.ComplexityRoot.APITokenConnection.Edges == nil {
@@ -7494,6 +7512,14 @@ type APIToken implements Node {
   lastUsedAt: Time
   "When the token stops authenticating; null: never."
   expiresAt: Time
+  """
+  The OAuth client (a tool such as the GitBook CLI or an MCP client) that
+  obtained this token with the viewer's consent; null for a token made by
+  hand. Revoking such a token ends the client's access, its refresh token too.
+  """
+  oauthClientId: ID
+  "The OAuth client's name as it registered; null for a token made by hand."
+  oauthClientName: String
 }
 
 "A page of APIToken items (Relay connection)."
@@ -7548,7 +7574,7 @@ extend type Mutation {
     "The token's name and expiry."
     input: CreateAPITokenInput!
   ): CreateAPITokenResult!
-  "Revoke one of the viewer's API tokens: it no longer authenticates."
+  "Revoke one of the viewer's API tokens: it no longer authenticates. A token an OAuth client obtained ends that client's access, its refresh token too."
   revokeAPIToken(
     "The token's ID."
     id: ID!
@@ -11690,6 +11716,10 @@ func (ec *executionContext) childFields_APIToken(ctx context.Context, field grap
 		return ec.fieldContext_APIToken_lastUsedAt(ctx, field)
 	case "expiresAt":
 		return ec.fieldContext_APIToken_expiresAt(ctx, field)
+	case "oauthClientId":
+		return ec.fieldContext_APIToken_oauthClientId(ctx, field)
+	case "oauthClientName":
+		return ec.fieldContext_APIToken_oauthClientName(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type APIToken", field.Name)
 }
@@ -18179,6 +18209,52 @@ func (ec *executionContext) _APIToken_expiresAt(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_APIToken_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("APIToken", field, false, false, "Time")
+}
+
+func (ec *executionContext) _APIToken_oauthClientId(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIToken_oauthClientId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OauthClientID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_APIToken_oauthClientId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIToken", field, false, false, "ID")
+}
+
+func (ec *executionContext) _APIToken_oauthClientName(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_APIToken_oauthClientName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.APIToken().OauthClientName(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_APIToken_oauthClientName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("APIToken", field, true, true, "String")
 }
 
 func (ec *executionContext) _APITokenConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.APITokenConnection) (ret graphql.Marshaler) {
@@ -45108,28 +45184,39 @@ func (ec *executionContext) _APIToken(ctx context.Context, sel ast.SelectionSet,
 		case "id":
 			out.Values[i] = ec._APIToken_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._APIToken_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._APIToken_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "lastUsedAt":
 			out.Values[i] = ec._APIToken_lastUsedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "expiresAt":
 			out.Values[i] = ec._APIToken_expiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "oauthClientId":
+			out.Values[i] = ec._APIToken_oauthClientId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "oauthClientName":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._APIToken_oauthClientName(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

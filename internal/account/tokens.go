@@ -17,6 +17,9 @@ type tokenRow struct {
 	ID, Name                         string
 	CreatedAt, LastUsedAt, ExpiresAt string
 	Expired                          bool
+	// Client is the OAuth client that obtained the token ("" for a token
+	// made here); revoking it ends the client's access.
+	Client string
 }
 
 // tokens lists the viewer's API tokens, with a form for a new one.
@@ -44,6 +47,10 @@ func (p *pages) tokensPage(w http.ResponseWriter, r *http.Request, status int, v
 	now := clock.Now()
 	for _, t := range list {
 		row := tokenRow{ID: t.ID, Name: t.Name, CreatedAt: t.CreatedAt.Format(time.RFC3339)}
+		if t.OauthClientID != nil {
+			// Named after its client when issued.
+			row.Client = t.Name
+		}
 		if t.LastUsedAt != nil {
 			row.LastUsedAt = t.LastUsedAt.Format(time.RFC3339)
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/internal/importer"
 	"github.com/folio/folio/internal/mail"
 	"github.com/folio/folio/internal/metrics"
+	"github.com/folio/folio/internal/oauth"
 	"github.com/folio/folio/internal/reader"
 	"github.com/folio/folio/rest"
 )
@@ -113,6 +114,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	res.SubscriptionSettings = graph.SubscriptionSettings{PerConnection: cfg.SubscriptionsPerConnection,
 		EventTimeout: cfg.RequestTimeout, Heartbeat: cfg.SubscriptionHeartbeat, Idle: cfg.SubscriptionIdle, MaxLifetime: cfg.SubscriptionMaxLifetime}
 	res.SessionSettings = graph.SessionSettings{Idle: cfg.SessionIdle, Lifetime: cfg.SessionLifetime, OpenSignup: cfg.OpenSignup}
+	res.OAuthSettings = graph.OAuthSettings{AccessLifetime: cfg.OAuthAccessLifetime, RefreshLifetime: cfg.OAuthRefreshLifetime}
 	// The subscription hub and the webhook dispatcher learn of this
 	// instance's commits at once, and of other instances' through the
 	// database (lifecycle.go: startJobs).
@@ -177,6 +179,8 @@ func (a *App) routes(middleware []func(http.Handler) http.Handler) http.Handler 
 
 	// Sign-in, sign-out and the account page (internal/account).
 	account.Routes(r, a.Resolver)
+	// OAuth 2.1 for tools: metadata, registration, consent, tokens.
+	oauth.Routes(r, a.Resolver)
 
 	// Published sites: /s/ belongs to them.
 	r.Get("/s/*", a.Reader.ServeSites)

@@ -101,7 +101,11 @@ type Config struct {
 	// OpenSignup lets anyone make a local account at /sign-up.
 	SessionIdle     time.Duration
 	SessionLifetime time.Duration
-	OpenSignup      bool
+	// OAuthAccessLifetime and OAuthRefreshLifetime bound the tokens tools
+	// get through OAuth (graph/oauth.go).
+	OAuthAccessLifetime  time.Duration
+	OAuthRefreshLifetime time.Duration
+	OpenSignup           bool
 	// CORSOrigins are the origins (scheme://host[:port], comma-separated)
 	// whose pages may call /graphql and /v1 with a bearer token; empty:
 	// none (ParseOrigins reads it).
@@ -267,6 +271,12 @@ var Settings = []Setting{
 	{Env: "FOLIO_SESSION_LIFETIME", Flag: "session-lifetime", Kind: Duration, Default: "720h",
 		Meaning: "a sign-in session ends this long after sign-in, however much it is used (720h: 30 days)",
 		field:   func(c *Config) any { return &c.SessionLifetime }},
+	{Env: "FOLIO_OAUTH_ACCESS_LIFETIME", Flag: "oauth-access-lifetime", Kind: Duration, Default: "1h",
+		Meaning: "an access token a tool gets through OAuth (gitbook login, MCP clients) authenticates for this long; the tool renews it with its refresh token",
+		field:   func(c *Config) any { return &c.OAuthAccessLifetime }},
+	{Env: "FOLIO_OAUTH_REFRESH_LIFETIME", Flag: "oauth-refresh-lifetime", Kind: Duration, Default: "720h",
+		Meaning: "a tool's OAuth refresh token ends when unused for this long (each use replaces it with a new one; 720h: 30 days)",
+		field:   func(c *Config) any { return &c.OAuthRefreshLifetime }},
 	{Env: "FOLIO_OPEN_SIGNUP", Flag: "open-signup", Kind: Boolean, Default: "false",
 		Meaning: "let anyone make a local account with an email and a password at /sign-up (off: accounts come from the command line)",
 		field:   func(c *Config) any { return &c.OpenSignup }},

@@ -149,6 +149,8 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_SUBSCRIPTION_MAX_LIFETIME":    "30m",
 		"FOLIO_SESSION_IDLE":                 "24h",
 		"FOLIO_SESSION_LIFETIME":             "240h",
+		"FOLIO_OAUTH_ACCESS_LIFETIME":        "30m",
+		"FOLIO_OAUTH_REFRESH_LIFETIME":       "2160h",
 		"FOLIO_OPEN_SIGNUP":                  "true",
 		"FOLIO_CORS_ORIGINS":                 "https://app.example.com, http://localhost:5173",
 		"FOLIO_SECRET_KEY":                   "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=",
@@ -166,6 +168,7 @@ func TestSettingsTable(t *testing.T) {
 		WebhookTimeout: 3 * time.Second, WebhookMaxAttempts: 6, WebhookBackoff: time.Minute, WebhookDisableAfter: 12 * time.Hour,
 		SubscriptionsPerConnection: 5, SubscriptionsPerInstance: 100, SubscriptionHeartbeat: 20 * time.Second, SubscriptionIdle: 2 * time.Minute, SubscriptionMaxLifetime: 30 * time.Minute,
 		SessionIdle: 24 * time.Hour, SessionLifetime: 240 * time.Hour, OpenSignup: true,
+		OAuthAccessLifetime: 30 * time.Minute, OAuthRefreshLifetime: 90 * 24 * time.Hour,
 		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"], SMTPURL: good["FOLIO_SMTP_URL"]}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)

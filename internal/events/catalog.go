@@ -14,7 +14,9 @@ type Action struct {
 	Content bool
 }
 
-func (a Action) allows(key string) bool { return key == "tokenId" || a.keys[key] }
+func (a Action) allows(key string) bool {
+	return key == "tokenId" || key == "oauthClientId" || a.keys[key]
+}
 
 var catalog = map[string]Action{}
 

@@ -64,6 +64,9 @@ type Origin struct {
 	// TokenID is the API token the request authenticated with; it goes in
 	// every event's payload as tokenId.
 	TokenID string
+	// ClientID is the OAuth client that obtained that token, if one did;
+	// it goes in every event's payload as oauthClientId.
+	ClientID string
 }
 
 type originKey struct{}
@@ -178,11 +181,14 @@ func Complete(ctx context.Context, now time.Time, evs []Event) ([]Record, error)
 			}
 		}
 		if o.TokenID != "" {
-			p := make(map[string]any, len(e.Payload)+1)
+			p := make(map[string]any, len(e.Payload)+2)
 			for k, v := range e.Payload {
 				p[k] = v
 			}
 			p["tokenId"] = o.TokenID
+			if o.ClientID != "" {
+				p["oauthClientId"] = o.ClientID
+			}
 			e.Payload = p
 		}
 		out[i] = Record{Event: e, ID: NewID(), OccurredAt: now, Origin: o, CorrelationID: corr}
