@@ -27,6 +27,7 @@ import (
 	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/keycheck"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/oidcprovider"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
 	"github.com/folio/folio/ent/organization"
@@ -48,6 +49,7 @@ import (
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/ent/useridentity"
 	"github.com/folio/folio/ent/webhook"
 	"github.com/folio/folio/ent/webhookcursor"
 	"github.com/folio/folio/ent/webhookdelivery"
@@ -126,6 +128,7 @@ func checkColumn(t, c string) error {
 			job.Table:                 job.ValidColumn,
 			keycheck.Table:            keycheck.ValidColumn,
 			member.Table:              member.ValidColumn,
+			oidcprovider.Table:        oidcprovider.ValidColumn,
 			openapispec.Table:         openapispec.ValidColumn,
 			openapispecversion.Table:  openapispecversion.ValidColumn,
 			organization.Table:        organization.ValidColumn,
@@ -147,6 +150,7 @@ func checkColumn(t, c string) error {
 			teammember.Table:          teammember.ValidColumn,
 			translationsettings.Table: translationsettings.ValidColumn,
 			user.Table:                user.ValidColumn,
+			useridentity.Table:        useridentity.ValidColumn,
 			webhook.Table:             webhook.ValidColumn,
 			webhookcursor.Table:       webhookcursor.ValidColumn,
 			webhookdelivery.Table:     webhookdelivery.ValidColumn,

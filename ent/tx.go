@@ -44,6 +44,8 @@ type Tx struct {
 	KeyCheck *KeyCheckClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OIDCProvider is the client for interacting with the OIDCProvider builders.
+	OIDCProvider *OIDCProviderClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
 	OpenAPISpec *OpenAPISpecClient
 	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
@@ -86,6 +88,8 @@ type Tx struct {
 	TranslationSettings *TranslationSettingsClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// UserIdentity is the client for interacting with the UserIdentity builders.
+	UserIdentity *UserIdentityClient
 	// Webhook is the client for interacting with the Webhook builders.
 	Webhook *WebhookClient
 	// WebhookCursor is the client for interacting with the WebhookCursor builders.
@@ -238,6 +242,7 @@ func (tx *Tx) init() {
 	tx.Job = NewJobClient(tx.config)
 	tx.KeyCheck = NewKeyCheckClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.OIDCProvider = NewOIDCProviderClient(tx.config)
 	tx.OpenAPISpec = NewOpenAPISpecClient(tx.config)
 	tx.OpenAPISpecVersion = NewOpenAPISpecVersionClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
@@ -259,6 +264,7 @@ func (tx *Tx) init() {
 	tx.TeamMember = NewTeamMemberClient(tx.config)
 	tx.TranslationSettings = NewTranslationSettingsClient(tx.config)
 	tx.User = NewUserClient(tx.config)
+	tx.UserIdentity = NewUserIdentityClient(tx.config)
 	tx.Webhook = NewWebhookClient(tx.config)
 	tx.WebhookCursor = NewWebhookCursorClient(tx.config)
 	tx.WebhookDelivery = NewWebhookDeliveryClient(tx.config)

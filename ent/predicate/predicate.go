@@ -51,6 +51,9 @@ type KeyCheck func(*sql.Selector)
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
 
+// OIDCProvider is the predicate function for oidcprovider builders.
+type OIDCProvider func(*sql.Selector)
+
 // OpenAPISpec is the predicate function for openapispec builders.
 type OpenAPISpec func(*sql.Selector)
 
@@ -113,6 +116,9 @@ type TranslationSettings func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
+
+// UserIdentity is the predicate function for useridentity builders.
+type UserIdentity func(*sql.Selector)
 
 // Webhook is the predicate function for webhook builders.
 type Webhook func(*sql.Selector)

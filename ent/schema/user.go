@@ -37,5 +37,6 @@ func (User) Edges() []ent.Edge {
 		edge.To("memberships", Member.Type),
 		edge.To("team_memberships", TeamMember.Type),
 		edge.To("sessions", Session.Type),
+		edge.To("identities", UserIdentity.Type),
 	}
 }

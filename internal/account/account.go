@@ -44,6 +44,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	r.Get("/account/tokens", p.tokens)
 	r.Post("/account/tokens", p.createToken)
 	r.Post("/account/tokens/{id}/revoke", p.revokeToken)
+	p.oidcRoutes(r)
 	r.Get("/invitations/{org}/{id}", p.invitation)
 	r.Post("/invitations/{org}/{id}", p.acceptInvitation)
 }
@@ -64,6 +65,7 @@ type view struct {
 	ExpiresDays      string
 	Invitation       *graph.Invitation
 	Action           string // the page's own path, its forms' action
+	OIDC             []graph.OIDCLogin
 }
 
 type sessionRow struct {
@@ -138,7 +140,7 @@ func (p *pages) signInForm(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, orDefault(next), http.StatusSeeOther)
 		return
 	}
-	p.render(w, http.StatusOK, "sign-in", view{Title: "Sign in", Next: next})
+	p.render(w, http.StatusOK, "sign-in", view{Title: "Sign in", Next: next, OIDC: p.oidcLogins(r, next)})
 }
 
 func orDefault(next string) string {
@@ -163,10 +165,10 @@ func (p *pages) signIn(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, p.res.SessionCookie(s.Secret, s.ExpiresAt))
 		http.Redirect(w, r, orDefault(next), http.StatusSeeOther)
 	case errors.Is(err, graph.ErrSignInFailed):
-		p.render(w, http.StatusUnauthorized, "sign-in", view{Title: "Sign in", Error: "Wrong email or password.", Email: email, Next: next})
+		p.render(w, http.StatusUnauthorized, "sign-in", view{Title: "Sign in", Error: "Wrong email or password.", Email: email, Next: next, OIDC: p.oidcLogins(r, next)})
 	case errors.Is(err, graph.ErrTooManyAttempts):
 		w.Header().Set("Retry-After", strconv.Itoa(int(graph.SignInWindow/time.Second)))
-		p.render(w, http.StatusTooManyRequests, "sign-in", view{Title: "Sign in", Error: "Too many failed attempts: try again later.", Email: email, Next: next})
+		p.render(w, http.StatusTooManyRequests, "sign-in", view{Title: "Sign in", Error: "Too many failed attempts: try again later.", Email: email, Next: next, OIDC: p.oidcLogins(r, next)})
 	default:
 		p.fail(w, r, err)
 	}
