@@ -87,7 +87,7 @@ func (r *Resolver) AddOIDCProvider(ctx context.Context, in OIDCProviderInput) (*
 			return oidcError(err)
 		}
 		record(ctx, events.Event{Action: events.OIDCProviderAdded,
-			Target: events.Target{Type: "oidc-provider", ID: p.ID, Label: p.Label},
+			Target:  events.Target{Type: "oidc-provider", ID: p.ID, Label: p.Label},
 			Payload: map[string]any{"name": p.Name, "issuer": p.Issuer, "clientId": p.ClientID, "allowedDomains": p.AllowedDomains}})
 		return nil
 	})
