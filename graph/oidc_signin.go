@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -153,7 +154,7 @@ func (r *Resolver) discover(ctx context.Context, p *ent.OIDCProvider) (*oidc.Pro
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return nil, ctx.Err()
 		}
-		apperr.LogInternal(ctx, err, "oidcProvider", p.Name, "step", "discovery")
+		oidcWarn(ctx, err, p, "discovery")
 		return nil, apperr.Unavailablef(30, "the sign-in provider %s could not be reached: try again later", p.Label)
 	}
 	c.mu.Lock()
@@ -170,6 +171,13 @@ func (r *Resolver) forgetOIDCProvider(p *ent.OIDCProvider) {
 	r.oidc.mu.Lock()
 	delete(r.oidc.byID, p.ID)
 	r.oidc.mu.Unlock()
+}
+
+// oidcWarn logs why a provider's step failed, for the operator: the page
+// says only that it failed (a provider's or an attacker's fault, not the
+// server's, so a warning).
+func oidcWarn(ctx context.Context, err error, p *ent.OIDCProvider, step string) {
+	slog.WarnContext(ctx, "OpenID Connect sign-in failed", "err", err, "oidcProvider", p.Name, "step", step)
 }
 
 // oauthConfig is the OAuth 2 client of p at op.
@@ -324,7 +332,7 @@ func (r *Resolver) exchangeOIDC(ctx context.Context, p *ent.OIDCProvider, f *oid
 		if ctx.Err() != nil {
 			return nil, "", apperr.Unavailablef(30, "%s did not answer in time: try again", p.Label)
 		}
-		apperr.LogInternal(ctx, err, "oidcProvider", p.Name, "step", "token")
+		oidcWarn(ctx, err, p, "token")
 		return nil, "", apperr.Unauthenticatedf("%s refused to complete the sign-in: start again from the sign-in page", p.Label)
 	}
 	raw, _ := tok.Extra("id_token").(string)
@@ -333,7 +341,7 @@ func (r *Resolver) exchangeOIDC(ctx context.Context, p *ent.OIDCProvider, f *oid
 	}
 	idt, err := op.Verifier(&oidc.Config{ClientID: p.ClientID}).Verify(ctx, raw)
 	if err != nil {
-		apperr.LogInternal(ctx, err, "oidcProvider", p.Name, "step", "id token")
+		oidcWarn(ctx, err, p, "id token")
 		return nil, "", apperr.Unauthenticatedf("the ID token from %s is not valid: start again from the sign-in page", p.Label)
 	}
 	if !secrets.Equal(idt.Nonce, f.Nonce) {

@@ -3,6 +3,7 @@ package account
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/go-chi/chi/v5"
 
@@ -90,6 +91,9 @@ func (p *pages) oidcFailed(w http.ResponseWriter, r *http.Request, err error, ne
 	if !ok || e.Kind == apperr.Internal {
 		p.fail(w, r, err)
 		return
+	}
+	if e.Kind == apperr.Unavailable && e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
 	back := "/sign-in"
 	if next != "" {

@@ -318,6 +318,16 @@ func TestOIDCRefusals(t *testing.T) {
 			other.as(dave)
 			refused(t, startOIDC(t, s, "corp", "/account").finish(t), 403, "may not sign in with Corp")
 		})
+		t.Run("provider unreachable", func(t *testing.T) {
+			gone := newFakeIdP(t, "c3", "s3")
+			addOIDC(t, s, "gone", "Gone", gone)
+			gone.Close()
+			a := get(t, s.URL+"/sso/oidc/gone/start")
+			if a.status != http.StatusServiceUnavailable || a.header.Get("Retry-After") == "" ||
+				!strings.Contains(a.body, "could not be reached") || cookieNamed(a, "folio_oidc") != nil {
+				t.Fatalf("%d %v %s", a.status, a.header, a.body)
+			}
+		})
 		t.Run("unknown provider", func(t *testing.T) {
 			for _, path := range []string{"/sso/oidc/nope/start", "/sso/oidc/nope/callback?state=x&code=y"} {
 				if a := get(t, s.URL+path); a.status != 404 {
