@@ -222,6 +222,16 @@ func TestOIDCSignIn(t *testing.T) {
 			}
 		})
 
+		t.Run("start by POST: same origin only", func(t *testing.T) {
+			if a := send(t, s, "POST", "/sso/oidc/acme-id/start", "", "https://evil.example", formType, form("next", "/account")); a.status != 403 || cookieNamed(a, "folio_oidc") != nil {
+				t.Fatalf("cross-site: %d %s", a.status, a.body)
+			}
+			a := send(t, s, "POST", "/sso/oidc/acme-id/start", "", s.URL, formType, form("next", "/account"))
+			if a.status != http.StatusSeeOther || !strings.HasPrefix(a.header.Get("Location"), idp.URL+"/authorize?") || cookieNamed(a, "folio_oidc") == nil {
+				t.Fatalf("same origin: %d %v", a.status, a.header)
+			}
+		})
+
 		t.Run("next stays on this server", func(t *testing.T) {
 			idp.as(map[string]any{"sub": "ann-1", "email": "ann@example.com", "email_verified": true})
 			a := startOIDC(t, s, "acme-id", "https://evil.example/x").finish(t)
@@ -381,7 +391,11 @@ func TestOIDCProviderConfig(t *testing.T) {
 		if p.ClientSecretSealed == "very-secret-value" || strings.Contains(p.ClientSecretSealed, "very-secret") || !secrets.IsSealed(p.ClientSecretSealed) {
 			t.Fatalf("stored %q", p.ClientSecretSealed)
 		}
-		if got := s.Open(t, secrets.OIDCClientSecret, p.ClientSecretSealed); got != "very-secret-value" {
+		var raw string
+		if err := s.App.DB.SQL.QueryRow("SELECT client_secret FROM oidc_providers").Scan(&raw); err != nil || raw != p.ClientSecretSealed {
+			t.Fatalf("raw column %q: %v", raw, err)
+		}
+		if got := s.Open(t, secrets.OIDCClientSecret, raw); got != "very-secret-value" {
 			t.Fatalf("opens to %q", got)
 		}
 		if strings.Join(p.AllowedDomains, ",") != "example.com,corp.example" {
@@ -458,6 +472,19 @@ func TestOIDCProviderConfig(t *testing.T) {
 			t.Fatal("button after removal")
 		}
 	})
+}
+
+// TestOIDCFlowCookieBehindHTTPS: behind https the flow's cookie is
+// __Host- prefixed and Secure, as the session cookie.
+func TestOIDCFlowCookieBehindHTTPS(t *testing.T) {
+	r := &graph.Resolver{BaseURL: "https://docs.example.com"}
+	c := r.ClearOIDCFlowCookie()
+	if r.OIDCFlowCookieName() != "__Host-folio_oidc" || c.Name != "__Host-folio_oidc" || !c.Secure || c.Path != "/" || !c.HttpOnly {
+		t.Fatalf("%+v", c)
+	}
+	if (&graph.Resolver{BaseURL: "http://localhost:8080"}).OIDCFlowCookieName() != "folio_oidc" {
+		t.Fatal("http name")
+	}
 }
 
 func isKind(err error, k apperr.Kind) bool {
