@@ -60,7 +60,9 @@ func (r *Resolver) AddOIDCProvider(ctx context.Context, in OIDCProviderInput) (*
 	if in.Label == "" {
 		in.Label = in.Name
 	}
-	in.Issuer = strings.TrimRight(strings.TrimSpace(in.Issuer), "/")
+	// Kept as given, trailing slash included: discovery requires the
+	// provider's issuer to be exactly this (Auth0's ends with a slash).
+	in.Issuer = strings.TrimSpace(in.Issuer)
 	in.ClientID = strings.TrimSpace(in.ClientID)
 	if in.ClientSecret == "" {
 		return nil, apperr.InvalidField("clientSecret", "is required")

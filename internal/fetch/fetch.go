@@ -285,10 +285,11 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 	if b.left <= 0 {
 		// One byte more tells a body of exactly max from a longer one.
 		var one [1]byte
-		if n, _ := b.ReadCloser.Read(one[:]); n > 0 {
+		n, err := b.ReadCloser.Read(one[:])
+		if n > 0 {
 			return 0, ErrTooLarge
 		}
-		return 0, io.EOF
+		return 0, err
 	}
 	if int64(len(p)) > b.left {
 		p = p[:b.left]
