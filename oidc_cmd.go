@@ -16,7 +16,7 @@ import (
 const oidcUsage = "usage: folio oidc add --name N --issuer URL --client-id ID [--label L] [--allowed-domains D,…] (the client secret on stdin) | folio oidc list | folio oidc remove --name N"
 
 // oidc runs `folio oidc add|list|remove`: the instance's OpenID Connect
-// providers (graph/oidc_providers.go).
+// providers (graph/oidcproviders.go).
 func (c cli) oidc(args []string) error {
 	if len(args) == 0 {
 		return usageError{errors.New(oidcUsage), "folio oidc add"}

@@ -60,7 +60,7 @@ type Resolver struct {
 	// published keeps published sites' navigation and rendered pages
 	// (sites_reader.go), made on first use.
 	published publishedCaches
-	// oidc keeps OpenID Connect providers' discovery (oidc_signin.go).
+	// oidc keeps OpenID Connect providers' discovery (oidcproviders_signin.go).
 	oidc oidcCache
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/folio/folio/internal/apperr"
 )
 
-// Sign-in through OpenID Connect providers (graph/oidc_signin.go has the
+// Sign-in through OpenID Connect providers (graph/oidcproviders_signin.go has the
 // rules): the sign-in page's buttons are links to /sso/oidc/<name>/start
 // (not forms: the pages' CSP form-action 'self' would stop a form's
 // redirect to the provider), which sends the browser to the provider; the

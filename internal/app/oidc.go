@@ -8,7 +8,7 @@ import (
 )
 
 // The operator's OpenID Connect providers (`folio oidc add|list|remove`);
-// the rules are graph's (graph/oidc_providers.go).
+// the rules are graph's (graph/oidcproviders.go).
 
 // AddOIDCProvider stores a provider.
 func (a *App) AddOIDCProvider(ctx context.Context, in graph.OIDCProviderInput) (*ent.OIDCProvider, error) {

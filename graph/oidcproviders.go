@@ -12,7 +12,7 @@ import (
 	"github.com/folio/folio/internal/secrets"
 )
 
-// OpenID Connect providers of the instance (oidc_signin.go runs the
+// OpenID Connect providers of the instance (oidcproviders_signin.go runs the
 // sign-in through them).
 //
 // Who may do what:
