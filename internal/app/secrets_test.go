@@ -174,10 +174,10 @@ func restart(t *testing.T, s *testkit.Server, cfg app.Config) (*testkit.Server, 
 }
 
 // TestSecretsSealedAtRest: the signing keys, share-link keys and space
-// share keys the APIs show, and an OpenID Connect client secret, are nowhere in the database in clear (rows read
-// with SQL; on SQLite the bytes of the files too), each is sealed text of
-// the server's key, share links carry a lookup hash; the data files are
-// the owner's only.
+// share keys the APIs show, and an OpenID Connect client secret, are
+// nowhere in the database in clear (rows read with SQL; on SQLite the bytes
+// of the files too), each is sealed text of the server's key, share links
+// carry a lookup hash; the data files are the owner's only.
 func TestSecretsSealedAtRest(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		w := newSecretWorld(t, s)
