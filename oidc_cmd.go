@@ -129,6 +129,6 @@ func (c cli) oidcRemove(args []string) error {
 	if err := a.RemoveOIDCProvider(ctx, name); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stderr, "folio: removed OpenID Connect provider %s; its users keep their accounts\n", name)
+	fmt.Fprintf(c.stderr, "folio: removed OpenID Connect provider %s and its users' links to it; they keep their accounts\n", name)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/oidcprovider"
+	"github.com/folio/folio/ent/useridentity"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/secrets"
@@ -107,9 +108,11 @@ func (r *Resolver) OIDCProviders(ctx context.Context) ([]*ent.OIDCProvider, erro
 	return r.Client.OIDCProvider.Query().Order(ent.Asc(oidcprovider.FieldName)).All(ctx)
 }
 
-// RemoveOIDCProvider removes the provider named name. Its users keep their
-// accounts and sessions; their links to it stay, so adding a provider of
-// the same name and issuer again finds them. The operator only.
+// RemoveOIDCProvider removes the provider named name and its users' links
+// to it (user_identities): a provider added again under the name may have
+// another issuer, whose subjects are not the old one's. Users keep their
+// accounts and sessions, and a sign-in through a provider added again
+// links them anew by their verified email. The operator only.
 func (r *Resolver) RemoveOIDCProvider(ctx context.Context, name string) error {
 	if err := operatorOnly(ctx); err != nil {
 		return err
@@ -122,13 +125,18 @@ func (r *Resolver) RemoveOIDCProvider(ctx context.Context, name string) error {
 		if err != nil {
 			return err
 		}
+		unlinked, err := tx.UserIdentity.Delete().
+			Where(useridentity.Kind(OIDCIdentityKind), useridentity.Provider(p.Name)).Exec(ctx)
+		if err != nil {
+			return err
+		}
 		if err := tx.OIDCProvider.DeleteOne(p).Exec(ctx); err != nil {
 			return err
 		}
 		r.forgetOIDCProvider(p)
 		record(ctx, events.Event{Action: events.OIDCProviderRemoved,
 			Target:  events.Target{Type: "oidc-provider", ID: p.ID, Label: p.Label},
-			Payload: map[string]any{"name": p.Name}})
+			Payload: map[string]any{"name": p.Name, "unlinked": unlinked}})
 		return nil
 	})
 }

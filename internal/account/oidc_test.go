@@ -239,6 +239,31 @@ func TestOIDCSignIn(t *testing.T) {
 				t.Fatalf("%d %s", a.status, a.header.Get("Location"))
 			}
 		})
+
+		t.Run("removing the provider removes its links, not its users", func(t *testing.T) {
+			if err := s.App.RemoveOIDCProvider(ctx, "acme-id"); err != nil {
+				t.Fatal(err)
+			}
+			if n := s.Client().UserIdentity.Query().CountX(ctx); n != 0 {
+				t.Fatalf("%d links left", n)
+			}
+			ev := s.Client().Event.Query().Where(event.Action("oidc_provider.removed")).OnlyX(ctx)
+			if ev.Payload["unlinked"] != float64(2) {
+				t.Fatalf("payload %v", ev.Payload)
+			}
+			if n := s.Client().User.Query().Where(user.Email("ann@example.com")).CountX(ctx); n != 1 {
+				t.Fatal("ann is gone")
+			}
+			// Added again: ann is found by her verified email and linked anew.
+			addOIDC(t, s, "acme-id", "Acme ID", idp)
+			idp.as(map[string]any{"sub": "ann-1", "email": "ann@example.com", "email_verified": true})
+			if got := viewerEmail(t, s, signInOIDC(t, s, "acme-id", "/account")); got != "ann@example.com" {
+				t.Fatalf("viewer %q", got)
+			}
+			if id := s.Client().UserIdentity.Query().OnlyX(ctx); id.UserID != ann {
+				t.Fatalf("linked to %s", id.UserID)
+			}
+		})
 	})
 }
 
