@@ -120,8 +120,11 @@ func (r *Resolver) oidcProviderByName(ctx context.Context, name string) (*ent.OI
 // the guarded client.
 func (r *Resolver) oidcContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(ctx, oidcTimeout)
-	client := r.Fetcher.HTTPClient()
-	client.Timeout = oidcTimeout
+	r.oidc.clientOnce.Do(func() {
+		r.oidc.client = r.Fetcher.HTTPClient()
+		r.oidc.client.Timeout = oidcTimeout
+	})
+	client := r.oidc.client
 	ctx = context.WithValue(ctx, oauth2.HTTPClient, client)
 	return oidc.ClientContext(ctx, client), cancel
 }
@@ -132,6 +135,9 @@ func (r *Resolver) oidcContext(ctx context.Context) (context.Context, context.Ca
 type oidcCache struct {
 	mu   sync.Mutex
 	byID map[string]oidcCached
+	// client talks to every provider (one connection pool), made once.
+	clientOnce sync.Once
+	client     *http.Client
 }
 
 type oidcCached struct {

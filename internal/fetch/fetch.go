@@ -255,8 +255,14 @@ func (f Fetcher) CheckDestination(ctx context.Context, rawURL string) error {
 // ErrTooLarge): for libraries that make their own requests (OpenID Connect
 // discovery, keys and token exchange). Its errors are the transport's, not
 // the package's vocabulary: callers show their own message.
+//
+// Make one and keep it: each has its own connection pool, whose idle
+// connections close after 90 seconds.
 func (f Fetcher) HTTPClient() *http.Client {
 	c := f.client()
+	if t, ok := c.Transport.(*http.Transport); ok {
+		t.IdleConnTimeout = 90 * time.Second
+	}
 	c.Transport = capped{next: c.Transport, max: f.maxBytes()}
 	return c
 }
