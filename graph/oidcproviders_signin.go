@@ -304,14 +304,17 @@ func (r *Resolver) FinishOIDCSignIn(ctx context.Context, cb OIDCCallback) (*Sign
 	email := strings.ToLower(strings.TrimSpace(claims.Email))
 	switch {
 	case email == "" || !strings.Contains(email, "@") || len(email) > 320:
-		return nil, "", apperr.Forbiddenf("%s did not tell Folio your email address (the email claim): Folio needs it to know who you are", p.Label)
+		return nil, "", r.oidcRefused(ctx, p, "", "oidc: no email",
+			apperr.Forbiddenf("%s did not tell Folio your email address (the email claim): Folio needs it to know who you are", p.Label))
 	case !claims.verified():
-		return nil, "", apperr.Forbiddenf("%s has not verified your email address %s (email_verified is not true): verify it there, then sign in again", p.Label, email)
+		return nil, "", r.oidcRefused(ctx, p, email, "oidc: email not verified",
+			apperr.Forbiddenf("%s has not verified your email address %s (email_verified is not true): verify it there, then sign in again", p.Label, email))
 	}
 	if len(p.AllowedDomains) > 0 {
 		domain := email[strings.LastIndex(email, "@")+1:]
 		if !slices.Contains(p.AllowedDomains, domain) {
-			return nil, "", apperr.Forbiddenf("addresses at %s may not sign in with %s", domain, p.Label)
+			return nil, "", r.oidcRefused(ctx, p, email, "oidc: domain not allowed",
+				apperr.Forbiddenf("addresses at %s may not sign in with %s", domain, p.Label))
 		}
 	}
 	s, err := r.oidcSignIn(ctx, p, subject, email, claims.Name, SignInAttempt{UserAgent: cb.UserAgent, IP: cb.IP})
@@ -319,6 +322,28 @@ func (r *Resolver) FinishOIDCSignIn(ctx context.Context, cb OIDCCallback) (*Sign
 		return nil, "", err
 	}
 	return s, f.Next, nil
+}
+
+// oidcRefused records user.sign_in_failed for a person the provider
+// vouched for but Folio refuses (the audit log shows who tried), and
+// answers refusal. Callbacks that prove nothing (a forged state, an ID
+// token that does not verify) record nothing: anyone can send them.
+func (r *Resolver) oidcRefused(ctx context.Context, p *ent.OIDCProvider, email, reason string, refusal error) error {
+	target := events.Target{Type: "email", ID: email, Label: email}
+	if email == "" {
+		target = events.Target{Type: "oidc-provider", ID: p.ID, Label: p.Label}
+	}
+	ctx = events.WithOrigin(ctx, events.Origin{Source: events.SourceUI,
+		Actor: events.Actor{Type: events.ActorSystem, ID: "oidc:" + p.Name, Label: "Sign-in with " + p.Label}})
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		record(ctx, events.Event{Action: events.UserSignInFailed, Target: target,
+			Payload: map[string]any{"email": email, "reason": reason}})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return refusal
 }
 
 // exchangeOIDC trades code for tokens and verifies the ID token.
@@ -382,7 +407,8 @@ func (r *Resolver) oidcSignIn(ctx context.Context, p *ent.OIDCProvider, subject,
 			return nil, err
 		}
 		if u != nil && !u.EmailVerified {
-			return nil, apperr.Forbiddenf("an account with the address %s exists but has not verified it: sign in with its password, or ask an administrator", email)
+			return nil, r.oidcRefused(ctx, p, email, "oidc: account not verified",
+				apperr.Forbiddenf("an account with the address %s exists but has not verified it: sign in with its password, or ask an administrator", email))
 		}
 	}
 	// The user acts once known; a new one is made by the provider's sign-in.

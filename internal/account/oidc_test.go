@@ -319,6 +319,16 @@ func TestOIDCRefusals(t *testing.T) {
 				refused(t, flow.finish(t), c.status, c.says)
 			})
 		}
+		// Refusals of a person the provider vouched for are in the audit
+		// log; unverifiable callbacks are not (anyone can send them).
+		failed := s.Client().Event.Query().Where(event.Action("user.sign_in_failed")).AllX(ctx)
+		reasons := map[string]int{}
+		for _, e := range failed {
+			reasons[e.Payload["reason"].(string)]++
+		}
+		if len(failed) != 3 || reasons["oidc: email not verified"] != 2 || reasons["oidc: no email"] != 1 {
+			t.Fatalf("sign_in_failed events: %v", reasons)
+		}
 
 		t.Run("bad state", func(t *testing.T) {
 			idp.as(dave)
