@@ -65,7 +65,7 @@ type view struct {
 	ExpiresDays      string
 	Invitation       *graph.Invitation
 	Action           string // the page's own path, its forms' action
-	OIDC             []graph.OIDCLogin
+	OIDC             []graph.OIDCLogin // the sign-in page's "Sign in with …" links
 }
 
 type sessionRow struct {
