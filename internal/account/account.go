@@ -64,7 +64,7 @@ type view struct {
 	Secret           string // a token's, shown once
 	ExpiresDays      string
 	Invitation       *graph.Invitation
-	Action           string // the page's own path, its forms' action
+	Action           string            // the page's own path, its forms' action
 	OIDC             []graph.OIDCLogin // the sign-in page's "Sign in with …" links
 }
 
