@@ -104,6 +104,8 @@ func (c cli) command(args []string) error {
 			return usageError{errors.New("usage: folio user password --email E (the new password on stdin)"), "folio user password"}
 		}
 		return c.userPassword(args[1:])
+	case "oidc":
+		return c.oidc(args)
 	case "backup":
 		return c.backup(args)
 	case "restore":
@@ -478,6 +480,12 @@ Usage:
   folio user password --email E [flags]
                                set the password of a user (created if needed)
                                for /sign-in; the password is read from stdin
+  folio oidc add --name N --issuer URL --client-id ID [--label L] [--allowed-domains D,…] [flags]
+                               let people sign in with an OpenID Connect provider;
+                               the client secret is read from stdin
+  folio oidc list [flags]      list the OpenID Connect providers
+  folio oidc remove --name N [flags]
+                               remove an OpenID Connect provider
   folio migrate [flags]        migrate the database schema and exit
   folio backup --out FILE [--include-key] [flags]
                                write a consistent copy of the SQLite database and

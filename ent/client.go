@@ -34,6 +34,7 @@ import (
 	"github.com/folio/folio/ent/oauthclient"
 	"github.com/folio/folio/ent/oauthgrant"
 	"github.com/folio/folio/ent/oauthrefreshtoken"
+	"github.com/folio/folio/ent/oidcprovider"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
 	"github.com/folio/folio/ent/organization"
@@ -56,6 +57,7 @@ import (
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/ent/useridentity"
 	"github.com/folio/folio/ent/webhook"
 	"github.com/folio/folio/ent/webhookcursor"
 	"github.com/folio/folio/ent/webhookdelivery"
@@ -106,6 +108,8 @@ type Client struct {
 	OAuthGrant *OAuthGrantClient
 	// OAuthRefreshToken is the client for interacting with the OAuthRefreshToken builders.
 	OAuthRefreshToken *OAuthRefreshTokenClient
+	// OIDCProvider is the client for interacting with the OIDCProvider builders.
+	OIDCProvider *OIDCProviderClient
 	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
 	OpenAPISpec *OpenAPISpecClient
 	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
@@ -150,6 +154,8 @@ type Client struct {
 	TranslationSettings *TranslationSettingsClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// UserIdentity is the client for interacting with the UserIdentity builders.
+	UserIdentity *UserIdentityClient
 	// Webhook is the client for interacting with the Webhook builders.
 	Webhook *WebhookClient
 	// WebhookCursor is the client for interacting with the WebhookCursor builders.
@@ -186,6 +192,7 @@ func (c *Client) init() {
 	c.OAuthClient = NewOAuthClientClient(c.config)
 	c.OAuthGrant = NewOAuthGrantClient(c.config)
 	c.OAuthRefreshToken = NewOAuthRefreshTokenClient(c.config)
+	c.OIDCProvider = NewOIDCProviderClient(c.config)
 	c.OpenAPISpec = NewOpenAPISpecClient(c.config)
 	c.OpenAPISpecVersion = NewOpenAPISpecVersionClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
@@ -208,6 +215,7 @@ func (c *Client) init() {
 	c.TeamMember = NewTeamMemberClient(c.config)
 	c.TranslationSettings = NewTranslationSettingsClient(c.config)
 	c.User = NewUserClient(c.config)
+	c.UserIdentity = NewUserIdentityClient(c.config)
 	c.Webhook = NewWebhookClient(c.config)
 	c.WebhookCursor = NewWebhookCursorClient(c.config)
 	c.WebhookDelivery = NewWebhookDeliveryClient(c.config)
@@ -322,6 +330,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		OAuthClient:         NewOAuthClientClient(cfg),
 		OAuthGrant:          NewOAuthGrantClient(cfg),
 		OAuthRefreshToken:   NewOAuthRefreshTokenClient(cfg),
+		OIDCProvider:        NewOIDCProviderClient(cfg),
 		OpenAPISpec:         NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
@@ -344,6 +353,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		TeamMember:          NewTeamMemberClient(cfg),
 		TranslationSettings: NewTranslationSettingsClient(cfg),
 		User:                NewUserClient(cfg),
+		UserIdentity:        NewUserIdentityClient(cfg),
 		Webhook:             NewWebhookClient(cfg),
 		WebhookCursor:       NewWebhookCursorClient(cfg),
 		WebhookDelivery:     NewWebhookDeliveryClient(cfg),
@@ -385,6 +395,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		OAuthClient:         NewOAuthClientClient(cfg),
 		OAuthGrant:          NewOAuthGrantClient(cfg),
 		OAuthRefreshToken:   NewOAuthRefreshTokenClient(cfg),
+		OIDCProvider:        NewOIDCProviderClient(cfg),
 		OpenAPISpec:         NewOpenAPISpecClient(cfg),
 		OpenAPISpecVersion:  NewOpenAPISpecVersionClient(cfg),
 		Organization:        NewOrganizationClient(cfg),
@@ -407,6 +418,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		TeamMember:          NewTeamMemberClient(cfg),
 		TranslationSettings: NewTranslationSettingsClient(cfg),
 		User:                NewUserClient(cfg),
+		UserIdentity:        NewUserIdentityClient(cfg),
 		Webhook:             NewWebhookClient(cfg),
 		WebhookCursor:       NewWebhookCursorClient(cfg),
 		WebhookDelivery:     NewWebhookDeliveryClient(cfg),
@@ -442,12 +454,12 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.EmailToken,
 		c.Event, c.File, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient,
-		c.OAuthGrant, c.OAuthRefreshToken, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.Page, c.PageContent, c.PageDerived, c.RateCounter,
-		c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider, c.Session,
-		c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace,
-		c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
-		c.WebhookCursor, c.WebhookDelivery,
+		c.OAuthGrant, c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec,
+		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
+		c.RateCounter, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
+		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -460,12 +472,12 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.EmailToken,
 		c.Event, c.File, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient,
-		c.OAuthGrant, c.OAuthRefreshToken, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.Page, c.PageContent, c.PageDerived, c.RateCounter,
-		c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider, c.Session,
-		c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace,
-		c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User, c.Webhook,
-		c.WebhookCursor, c.WebhookDelivery,
+		c.OAuthGrant, c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec,
+		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
+		c.RateCounter, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
+		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -512,6 +524,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.OAuthGrant.mutate(ctx, m)
 	case *OAuthRefreshTokenMutation:
 		return c.OAuthRefreshToken.mutate(ctx, m)
+	case *OIDCProviderMutation:
+		return c.OIDCProvider.mutate(ctx, m)
 	case *OpenAPISpecMutation:
 		return c.OpenAPISpec.mutate(ctx, m)
 	case *OpenAPISpecVersionMutation:
@@ -556,6 +570,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.TranslationSettings.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
+	case *UserIdentityMutation:
+		return c.UserIdentity.mutate(ctx, m)
 	case *WebhookMutation:
 		return c.Webhook.mutate(ctx, m)
 	case *WebhookCursorMutation:
@@ -3299,6 +3315,139 @@ func (c *OAuthRefreshTokenClient) mutate(ctx context.Context, m *OAuthRefreshTok
 		return (&OAuthRefreshTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown OAuthRefreshToken mutation op: %q", m.Op())
+	}
+}
+
+// OIDCProviderClient is a client for the OIDCProvider schema.
+type OIDCProviderClient struct {
+	config
+}
+
+// NewOIDCProviderClient returns a client for the OIDCProvider from the given config.
+func NewOIDCProviderClient(c config) *OIDCProviderClient {
+	return &OIDCProviderClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `oidcprovider.Hooks(f(g(h())))`.
+func (c *OIDCProviderClient) Use(hooks ...Hook) {
+	c.hooks.OIDCProvider = append(c.hooks.OIDCProvider, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `oidcprovider.Intercept(f(g(h())))`.
+func (c *OIDCProviderClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OIDCProvider = append(c.inters.OIDCProvider, interceptors...)
+}
+
+// Create returns a builder for creating a OIDCProvider entity.
+func (c *OIDCProviderClient) Create() *OIDCProviderCreate {
+	mutation := newOIDCProviderMutation(c.config, OpCreate)
+	return &OIDCProviderCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OIDCProvider entities.
+func (c *OIDCProviderClient) CreateBulk(builders ...*OIDCProviderCreate) *OIDCProviderCreateBulk {
+	return &OIDCProviderCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OIDCProviderClient) MapCreateBulk(slice any, setFunc func(*OIDCProviderCreate, int)) *OIDCProviderCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OIDCProviderCreateBulk{err: fmt.Errorf("calling to OIDCProviderClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OIDCProviderCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OIDCProviderCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OIDCProvider.
+func (c *OIDCProviderClient) Update() *OIDCProviderUpdate {
+	mutation := newOIDCProviderMutation(c.config, OpUpdate)
+	return &OIDCProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OIDCProviderClient) UpdateOne(_m *OIDCProvider) *OIDCProviderUpdateOne {
+	mutation := newOIDCProviderMutation(c.config, OpUpdateOne, withOIDCProvider(_m))
+	return &OIDCProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OIDCProviderClient) UpdateOneID(id string) *OIDCProviderUpdateOne {
+	mutation := newOIDCProviderMutation(c.config, OpUpdateOne, withOIDCProviderID(id))
+	return &OIDCProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OIDCProvider.
+func (c *OIDCProviderClient) Delete() *OIDCProviderDelete {
+	mutation := newOIDCProviderMutation(c.config, OpDelete)
+	return &OIDCProviderDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OIDCProviderClient) DeleteOne(_m *OIDCProvider) *OIDCProviderDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OIDCProviderClient) DeleteOneID(id string) *OIDCProviderDeleteOne {
+	builder := c.Delete().Where(oidcprovider.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OIDCProviderDeleteOne{builder}
+}
+
+// Query returns a query builder for OIDCProvider.
+func (c *OIDCProviderClient) Query() *OIDCProviderQuery {
+	return &OIDCProviderQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOIDCProvider},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OIDCProvider entity by its id.
+func (c *OIDCProviderClient) Get(ctx context.Context, id string) (*OIDCProvider, error) {
+	return c.Query().Where(oidcprovider.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OIDCProviderClient) GetX(ctx context.Context, id string) *OIDCProvider {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OIDCProviderClient) Hooks() []Hook {
+	return c.hooks.OIDCProvider
+}
+
+// Interceptors returns the client interceptors.
+func (c *OIDCProviderClient) Interceptors() []Interceptor {
+	return c.inters.OIDCProvider
+}
+
+func (c *OIDCProviderClient) mutate(ctx context.Context, m *OIDCProviderMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OIDCProviderCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OIDCProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OIDCProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OIDCProviderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OIDCProvider mutation op: %q", m.Op())
 	}
 }
 
@@ -6635,6 +6784,22 @@ func (c *UserClient) QueryEmailTokens(_m *User) *EmailTokenQuery {
 	return query
 }
 
+// QueryIdentities queries the identities edge of a User.
+func (c *UserClient) QueryIdentities(_m *User) *UserIdentityQuery {
+	query := (&UserIdentityClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(useridentity.Table, useridentity.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.IdentitiesTable, user.IdentitiesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *UserClient) Hooks() []Hook {
 	return c.hooks.User
@@ -6657,6 +6822,155 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 		return (&UserDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown User mutation op: %q", m.Op())
+	}
+}
+
+// UserIdentityClient is a client for the UserIdentity schema.
+type UserIdentityClient struct {
+	config
+}
+
+// NewUserIdentityClient returns a client for the UserIdentity from the given config.
+func NewUserIdentityClient(c config) *UserIdentityClient {
+	return &UserIdentityClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `useridentity.Hooks(f(g(h())))`.
+func (c *UserIdentityClient) Use(hooks ...Hook) {
+	c.hooks.UserIdentity = append(c.hooks.UserIdentity, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `useridentity.Intercept(f(g(h())))`.
+func (c *UserIdentityClient) Intercept(interceptors ...Interceptor) {
+	c.inters.UserIdentity = append(c.inters.UserIdentity, interceptors...)
+}
+
+// Create returns a builder for creating a UserIdentity entity.
+func (c *UserIdentityClient) Create() *UserIdentityCreate {
+	mutation := newUserIdentityMutation(c.config, OpCreate)
+	return &UserIdentityCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of UserIdentity entities.
+func (c *UserIdentityClient) CreateBulk(builders ...*UserIdentityCreate) *UserIdentityCreateBulk {
+	return &UserIdentityCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *UserIdentityClient) MapCreateBulk(slice any, setFunc func(*UserIdentityCreate, int)) *UserIdentityCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &UserIdentityCreateBulk{err: fmt.Errorf("calling to UserIdentityClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*UserIdentityCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &UserIdentityCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for UserIdentity.
+func (c *UserIdentityClient) Update() *UserIdentityUpdate {
+	mutation := newUserIdentityMutation(c.config, OpUpdate)
+	return &UserIdentityUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *UserIdentityClient) UpdateOne(_m *UserIdentity) *UserIdentityUpdateOne {
+	mutation := newUserIdentityMutation(c.config, OpUpdateOne, withUserIdentity(_m))
+	return &UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *UserIdentityClient) UpdateOneID(id string) *UserIdentityUpdateOne {
+	mutation := newUserIdentityMutation(c.config, OpUpdateOne, withUserIdentityID(id))
+	return &UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for UserIdentity.
+func (c *UserIdentityClient) Delete() *UserIdentityDelete {
+	mutation := newUserIdentityMutation(c.config, OpDelete)
+	return &UserIdentityDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *UserIdentityClient) DeleteOne(_m *UserIdentity) *UserIdentityDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *UserIdentityClient) DeleteOneID(id string) *UserIdentityDeleteOne {
+	builder := c.Delete().Where(useridentity.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &UserIdentityDeleteOne{builder}
+}
+
+// Query returns a query builder for UserIdentity.
+func (c *UserIdentityClient) Query() *UserIdentityQuery {
+	return &UserIdentityQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeUserIdentity},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a UserIdentity entity by its id.
+func (c *UserIdentityClient) Get(ctx context.Context, id string) (*UserIdentity, error) {
+	return c.Query().Where(useridentity.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *UserIdentityClient) GetX(ctx context.Context, id string) *UserIdentity {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a UserIdentity.
+func (c *UserIdentityClient) QueryUser(_m *UserIdentity) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(useridentity.Table, useridentity.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, useridentity.UserTable, useridentity.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *UserIdentityClient) Hooks() []Hook {
+	return c.hooks.UserIdentity
+}
+
+// Interceptors returns the client interceptors.
+func (c *UserIdentityClient) Interceptors() []Interceptor {
+	return c.inters.UserIdentity
+}
+
+func (c *UserIdentityClient) mutate(ctx context.Context, m *UserIdentityMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&UserIdentityCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&UserIdentityUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&UserIdentityUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&UserIdentityDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown UserIdentity mutation op: %q", m.Op())
 	}
 }
 
@@ -7064,21 +7378,21 @@ type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
 		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Invite, Job,
-		KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OpenAPISpec,
-		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, RateCounter,
-		Revision, RevisionChunk, SAMLAssertion, SAMLProvider, Session, Site,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
-		TeamMember, TranslationSettings, User, Webhook, WebhookCursor,
+		KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider,
+		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
+		RateCounter, Revision, RevisionChunk, SAMLAssertion, SAMLProvider, Session,
+		Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
+		TeamMember, TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
 		WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
 		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Invite, Job,
-		KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OpenAPISpec,
-		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, RateCounter,
-		Revision, RevisionChunk, SAMLAssertion, SAMLProvider, Session, Site,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
-		TeamMember, TranslationSettings, User, Webhook, WebhookCursor,
+		KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider,
+		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
+		RateCounter, Revision, RevisionChunk, SAMLAssertion, SAMLProvider, Session,
+		Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
+		TeamMember, TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
 		WebhookDelivery []ent.Interceptor
 	}
 )

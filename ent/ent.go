@@ -31,6 +31,7 @@ import (
 	"github.com/folio/folio/ent/oauthclient"
 	"github.com/folio/folio/ent/oauthgrant"
 	"github.com/folio/folio/ent/oauthrefreshtoken"
+	"github.com/folio/folio/ent/oidcprovider"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
 	"github.com/folio/folio/ent/organization"
@@ -53,6 +54,7 @@ import (
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/ent/useridentity"
 	"github.com/folio/folio/ent/webhook"
 	"github.com/folio/folio/ent/webhookcursor"
 	"github.com/folio/folio/ent/webhookdelivery"
@@ -135,6 +137,7 @@ func checkColumn(t, c string) error {
 			oauthclient.Table:         oauthclient.ValidColumn,
 			oauthgrant.Table:          oauthgrant.ValidColumn,
 			oauthrefreshtoken.Table:   oauthrefreshtoken.ValidColumn,
+			oidcprovider.Table:        oidcprovider.ValidColumn,
 			openapispec.Table:         openapispec.ValidColumn,
 			openapispecversion.Table:  openapispecversion.ValidColumn,
 			organization.Table:        organization.ValidColumn,
@@ -157,6 +160,7 @@ func checkColumn(t, c string) error {
 			teammember.Table:          teammember.ValidColumn,
 			translationsettings.Table: translationsettings.ValidColumn,
 			user.Table:                user.ValidColumn,
+			useridentity.Table:        useridentity.ValidColumn,
 			webhook.Table:             webhook.ValidColumn,
 			webhookcursor.Table:       webhookcursor.ValidColumn,
 			webhookdelivery.Table:     webhookdelivery.ValidColumn,

@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/ent/oauthclient"
 	"github.com/folio/folio/ent/oauthgrant"
 	"github.com/folio/folio/ent/oauthrefreshtoken"
+	"github.com/folio/folio/ent/oidcprovider"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
 	"github.com/folio/folio/ent/organization"
@@ -46,6 +47,7 @@ import (
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/ent/useridentity"
 	"github.com/folio/folio/ent/webhook"
 	"github.com/folio/folio/ent/webhookcursor"
 	"github.com/folio/folio/ent/webhookdelivery"
@@ -592,6 +594,51 @@ func init() {
 	oauthrefreshtoken.DefaultID = oauthrefreshtokenDescID.Default.(func() string)
 	// oauthrefreshtoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	oauthrefreshtoken.IDValidator = oauthrefreshtokenDescID.Validators[0].(func(string) error)
+	oidcproviderMixin := schema.OIDCProvider{}.Mixin()
+	oidcproviderMixinFields0 := oidcproviderMixin[0].Fields()
+	_ = oidcproviderMixinFields0
+	oidcproviderMixinFields1 := oidcproviderMixin[1].Fields()
+	_ = oidcproviderMixinFields1
+	oidcproviderFields := schema.OIDCProvider{}.Fields()
+	_ = oidcproviderFields
+	// oidcproviderDescCreatedAt is the schema descriptor for created_at field.
+	oidcproviderDescCreatedAt := oidcproviderMixinFields1[0].Descriptor()
+	// oidcprovider.DefaultCreatedAt holds the default value on creation for the created_at field.
+	oidcprovider.DefaultCreatedAt = oidcproviderDescCreatedAt.Default.(func() time.Time)
+	// oidcproviderDescUpdatedAt is the schema descriptor for updated_at field.
+	oidcproviderDescUpdatedAt := oidcproviderMixinFields1[1].Descriptor()
+	// oidcprovider.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	oidcprovider.DefaultUpdatedAt = oidcproviderDescUpdatedAt.Default.(func() time.Time)
+	// oidcprovider.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	oidcprovider.UpdateDefaultUpdatedAt = oidcproviderDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// oidcproviderDescName is the schema descriptor for name field.
+	oidcproviderDescName := oidcproviderFields[0].Descriptor()
+	// oidcprovider.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	oidcprovider.NameValidator = oidcproviderDescName.Validators[0].(func(string) error)
+	// oidcproviderDescLabel is the schema descriptor for label field.
+	oidcproviderDescLabel := oidcproviderFields[1].Descriptor()
+	// oidcprovider.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	oidcprovider.LabelValidator = oidcproviderDescLabel.Validators[0].(func(string) error)
+	// oidcproviderDescIssuer is the schema descriptor for issuer field.
+	oidcproviderDescIssuer := oidcproviderFields[2].Descriptor()
+	// oidcprovider.IssuerValidator is a validator for the "issuer" field. It is called by the builders before save.
+	oidcprovider.IssuerValidator = oidcproviderDescIssuer.Validators[0].(func(string) error)
+	// oidcproviderDescClientID is the schema descriptor for client_id field.
+	oidcproviderDescClientID := oidcproviderFields[3].Descriptor()
+	// oidcprovider.ClientIDValidator is a validator for the "client_id" field. It is called by the builders before save.
+	oidcprovider.ClientIDValidator = oidcproviderDescClientID.Validators[0].(func(string) error)
+	// oidcproviderDescAllowedDomains is the schema descriptor for allowed_domains field.
+	oidcproviderDescAllowedDomains := oidcproviderFields[5].Descriptor()
+	// oidcprovider.DefaultAllowedDomains holds the default value on creation for the allowed_domains field.
+	oidcprovider.DefaultAllowedDomains = oidcproviderDescAllowedDomains.Default.([]string)
+	// oidcprovider.AllowedDomainsValidator is a validator for the "allowed_domains" field. It is called by the builders before save.
+	oidcprovider.AllowedDomainsValidator = oidcproviderDescAllowedDomains.Validators[0].(func([]string) error)
+	// oidcproviderDescID is the schema descriptor for id field.
+	oidcproviderDescID := oidcproviderMixinFields0[0].Descriptor()
+	// oidcprovider.DefaultID holds the default value on creation for the id field.
+	oidcprovider.DefaultID = oidcproviderDescID.Default.(func() string)
+	// oidcprovider.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	oidcprovider.IDValidator = oidcproviderDescID.Validators[0].(func(string) error)
 	openapispecMixin := schema.OpenAPISpec{}.Mixin()
 	openapispecMixinFields0 := openapispecMixin[0].Fields()
 	_ = openapispecMixinFields0
@@ -1230,6 +1277,45 @@ func init() {
 	user.DefaultID = userDescID.Default.(func() string)
 	// user.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	user.IDValidator = userDescID.Validators[0].(func(string) error)
+	useridentityMixin := schema.UserIdentity{}.Mixin()
+	useridentityMixinFields0 := useridentityMixin[0].Fields()
+	_ = useridentityMixinFields0
+	useridentityMixinFields1 := useridentityMixin[1].Fields()
+	_ = useridentityMixinFields1
+	useridentityFields := schema.UserIdentity{}.Fields()
+	_ = useridentityFields
+	// useridentityDescCreatedAt is the schema descriptor for created_at field.
+	useridentityDescCreatedAt := useridentityMixinFields1[0].Descriptor()
+	// useridentity.DefaultCreatedAt holds the default value on creation for the created_at field.
+	useridentity.DefaultCreatedAt = useridentityDescCreatedAt.Default.(func() time.Time)
+	// useridentityDescUpdatedAt is the schema descriptor for updated_at field.
+	useridentityDescUpdatedAt := useridentityMixinFields1[1].Descriptor()
+	// useridentity.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	useridentity.DefaultUpdatedAt = useridentityDescUpdatedAt.Default.(func() time.Time)
+	// useridentity.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	useridentity.UpdateDefaultUpdatedAt = useridentityDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// useridentityDescKind is the schema descriptor for kind field.
+	useridentityDescKind := useridentityFields[1].Descriptor()
+	// useridentity.KindValidator is a validator for the "kind" field. It is called by the builders before save.
+	useridentity.KindValidator = useridentityDescKind.Validators[0].(func(string) error)
+	// useridentityDescProvider is the schema descriptor for provider field.
+	useridentityDescProvider := useridentityFields[2].Descriptor()
+	// useridentity.ProviderValidator is a validator for the "provider" field. It is called by the builders before save.
+	useridentity.ProviderValidator = useridentityDescProvider.Validators[0].(func(string) error)
+	// useridentityDescSubject is the schema descriptor for subject field.
+	useridentityDescSubject := useridentityFields[3].Descriptor()
+	// useridentity.SubjectValidator is a validator for the "subject" field. It is called by the builders before save.
+	useridentity.SubjectValidator = useridentityDescSubject.Validators[0].(func(string) error)
+	// useridentityDescEmail is the schema descriptor for email field.
+	useridentityDescEmail := useridentityFields[4].Descriptor()
+	// useridentity.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	useridentity.EmailValidator = useridentityDescEmail.Validators[0].(func(string) error)
+	// useridentityDescID is the schema descriptor for id field.
+	useridentityDescID := useridentityMixinFields0[0].Descriptor()
+	// useridentity.DefaultID holds the default value on creation for the id field.
+	useridentity.DefaultID = useridentityDescID.Default.(func() string)
+	// useridentity.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	useridentity.IDValidator = useridentityDescID.Validators[0].(func(string) error)
 	webhookMixin := schema.Webhook{}.Mixin()
 	webhookMixinFields0 := webhookMixin[0].Fields()
 	_ = webhookMixinFields0

@@ -49,9 +49,11 @@ type UserEdges struct {
 	Sessions []*Session `json:"sessions,omitempty"`
 	// EmailTokens holds the value of the email_tokens edge.
 	EmailTokens []*EmailToken `json:"email_tokens,omitempty"`
+	// Identities holds the value of the identities edge.
+	Identities []*UserIdentity `json:"identities,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [5]bool
+	loadedTypes [6]bool
 }
 
 // TokensOrErr returns the Tokens value or an error if the edge
@@ -97,6 +99,15 @@ func (e UserEdges) EmailTokensOrErr() ([]*EmailToken, error) {
 		return e.EmailTokens, nil
 	}
 	return nil, &NotLoadedError{edge: "email_tokens"}
+}
+
+// IdentitiesOrErr returns the Identities value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) IdentitiesOrErr() ([]*UserIdentity, error) {
+	if e.loadedTypes[5] {
+		return e.Identities, nil
+	}
+	return nil, &NotLoadedError{edge: "identities"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -211,6 +222,11 @@ func (_m *User) QuerySessions() *SessionQuery {
 // QueryEmailTokens queries the "email_tokens" edge of the User entity.
 func (_m *User) QueryEmailTokens() *EmailTokenQuery {
 	return NewUserClient(_m.config).QueryEmailTokens(_m)
+}
+
+// QueryIdentities queries the "identities" edge of the User entity.
+func (_m *User) QueryIdentities() *UserIdentityQuery {
+	return NewUserClient(_m.config).QueryIdentities(_m)
 }
 
 // Update returns a builder for updating this User.

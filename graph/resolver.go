@@ -62,6 +62,8 @@ type Resolver struct {
 	// published keeps published sites' navigation and rendered pages
 	// (sites_reader.go), made on first use.
 	published publishedCaches
+	// oidc keeps OpenID Connect providers' discovery (oidcproviders_signin.go).
+	oidc oidcCache
 }
 
 // done answers a mutation whose schema type is Boolean: true once the

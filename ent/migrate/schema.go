@@ -654,6 +654,24 @@ var (
 			},
 		},
 	}
+	// OidcProvidersColumns holds the columns for the "oidc_providers" table.
+	OidcProvidersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Unique: true},
+		{Name: "label", Type: field.TypeString},
+		{Name: "issuer", Type: field.TypeString},
+		{Name: "client_id", Type: field.TypeString},
+		{Name: "client_secret", Type: field.TypeString},
+		{Name: "allowed_domains", Type: field.TypeJSON},
+	}
+	// OidcProvidersTable holds the schema information for the "oidc_providers" table.
+	OidcProvidersTable = &schema.Table{
+		Name:       "oidc_providers",
+		Columns:    OidcProvidersColumns,
+		PrimaryKey: []*schema.Column{OidcProvidersColumns[0]},
+	}
 	// OpenAPISpecsColumns holds the columns for the "open_api_specs" table.
 	OpenAPISpecsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1317,6 +1335,43 @@ var (
 		Columns:    UsersColumns,
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
 	}
+	// UserIdentitiesColumns holds the columns for the "user_identities" table.
+	UserIdentitiesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "kind", Type: field.TypeString},
+		{Name: "provider", Type: field.TypeString},
+		{Name: "subject", Type: field.TypeString},
+		{Name: "email", Type: field.TypeString},
+		{Name: "user_id", Type: field.TypeString},
+	}
+	// UserIdentitiesTable holds the schema information for the "user_identities" table.
+	UserIdentitiesTable = &schema.Table{
+		Name:       "user_identities",
+		Columns:    UserIdentitiesColumns,
+		PrimaryKey: []*schema.Column{UserIdentitiesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "user_identities_users_identities",
+				Columns:    []*schema.Column{UserIdentitiesColumns[7]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "useridentity_kind_provider_subject",
+				Unique:  true,
+				Columns: []*schema.Column{UserIdentitiesColumns[3], UserIdentitiesColumns[4], UserIdentitiesColumns[5]},
+			},
+			{
+				Name:    "useridentity_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{UserIdentitiesColumns[7]},
+			},
+		},
+	}
 	// WebhooksColumns holds the columns for the "webhooks" table.
 	WebhooksColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1413,6 +1468,7 @@ var (
 		OauthClientsTable,
 		OauthGrantsTable,
 		OauthRefreshTokensTable,
+		OidcProvidersTable,
 		OpenAPISpecsTable,
 		OpenAPISpecVersionsTable,
 		OrganizationsTable,
@@ -1435,6 +1491,7 @@ var (
 		TeamMembersTable,
 		TranslationSettingsTable,
 		UsersTable,
+		UserIdentitiesTable,
 		WebhooksTable,
 		WebhookCursorsTable,
 		WebhookDeliveriesTable,
@@ -1462,4 +1519,5 @@ func init() {
 	TeamMembersTable.ForeignKeys[0].RefTable = TeamsTable
 	TeamMembersTable.ForeignKeys[1].RefTable = UsersTable
 	TranslationSettingsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	UserIdentitiesTable.ForeignKeys[0].RefTable = UsersTable
 }

@@ -38,5 +38,6 @@ func (User) Edges() []ent.Edge {
 		edge.To("team_memberships", TeamMember.Type),
 		edge.To("sessions", Session.Type),
 		edge.To("email_tokens", EmailToken.Type),
+		edge.To("identities", UserIdentity.Type),
 	}
 }

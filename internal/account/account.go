@@ -44,6 +44,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	r.Get("/account/tokens", p.tokens)
 	r.Post("/account/tokens", p.createToken)
 	r.Post("/account/tokens/{id}/revoke", p.revokeToken)
+	p.oidcRoutes(r)
 	r.Get("/invitations/{org}/{id}", p.invitation)
 	r.Post("/invitations/{org}/{id}", p.acceptInvitation)
 	mailRoutes(r, p)
@@ -65,10 +66,11 @@ type view struct {
 	Secret           string // a token's, shown once
 	ExpiresDays      string
 	Invitation       *graph.Invitation
-	Action           string // the page's own path, its forms' action
-	Notice           string // a message of the notices table
-	Token            string // a mailed link's secret, posted back by its form
-	MailConfigured   bool   // FOLIO_SMTP_URL is set: the mailed-link pages exist
+	Notice           string            // a message of the notices table
+	Token            string            // a mailed link's secret, posted back by its form
+	MailConfigured   bool              // FOLIO_SMTP_URL is set: the mailed-link pages exist
+	OIDC             []graph.OIDCLogin // the sign-in page's "Sign in with …" links
+	Action           string            // the page's own path, its forms' action
 }
 
 type sessionRow struct {
@@ -144,7 +146,7 @@ func (p *pages) signInForm(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, orDefault(next), http.StatusSeeOther)
 		return
 	}
-	p.render(w, http.StatusOK, "sign-in", view{Title: "Sign in", Next: next, Notice: notices[r.URL.Query().Get("notice")]})
+	p.render(w, http.StatusOK, "sign-in", view{Title: "Sign in", Next: next, OIDC: p.oidcLogins(r, next), Notice: notices[r.URL.Query().Get("notice")]})
 }
 
 func orDefault(next string) string {
@@ -169,10 +171,10 @@ func (p *pages) signIn(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, p.res.SessionCookie(s.Secret, s.ExpiresAt))
 		http.Redirect(w, r, orDefault(next), http.StatusSeeOther)
 	case errors.Is(err, graph.ErrSignInFailed):
-		p.render(w, http.StatusUnauthorized, "sign-in", view{Title: "Sign in", Error: "Wrong email or password.", Email: email, Next: next})
+		p.render(w, http.StatusUnauthorized, "sign-in", view{Title: "Sign in", Error: "Wrong email or password.", Email: email, Next: next, OIDC: p.oidcLogins(r, next)})
 	case errors.Is(err, graph.ErrTooManyAttempts):
 		w.Header().Set("Retry-After", strconv.Itoa(int(graph.SignInWindow/time.Second)))
-		p.render(w, http.StatusTooManyRequests, "sign-in", view{Title: "Sign in", Error: "Too many failed attempts: try again later.", Email: email, Next: next})
+		p.render(w, http.StatusTooManyRequests, "sign-in", view{Title: "Sign in", Error: "Too many failed attempts: try again later.", Email: email, Next: next, OIDC: p.oidcLogins(r, next)})
 	default:
 		p.fail(w, r, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/app"
 	"github.com/folio/folio/internal/secrets"
 	"github.com/folio/folio/internal/testkit"
@@ -23,6 +24,7 @@ type secretWorld struct {
 	owner, stranger           string // tokens
 	space, authSite, linkSite string
 	spaceKey, authKey, link   string
+	oidcSecret                string // an OpenID Connect provider's client secret
 }
 
 func newSecretWorld(t *testing.T, s *testkit.Server) secretWorld {
@@ -48,6 +50,11 @@ func newSecretWorld(t *testing.T, s *testkit.Server) secretWorld {
 		must(s.Request(t, w.owner, "POST", "/v1/orgs/"+org+"/sites/"+site+"/publish", nil), 200)
 	}
 	must(s.Request(t, w.owner, "POST", "/v1/orgs/"+org+"/sites/"+w.linkSite+"/share-links", map[string]any{"name": "Partners"}), 201)
+	w.oidcSecret = "oidcClientSecret0123456789abcdef"
+	if _, err := s.App.AddOIDCProvider(context.Background(), graph.OIDCProviderInput{Name: "idp", Issuer: "https://id.example.com",
+		ClientID: "folio", ClientSecret: w.oidcSecret}); err != nil {
+		t.Fatal(err)
+	}
 	w.spaceKey, w.authKey, w.link = w.shown(t, s)
 	for _, k := range []string{w.spaceKey, w.authKey, w.link} {
 		if len(k) < 20 {
@@ -104,6 +111,14 @@ func (w secretWorld) works(t *testing.T, s *testkit.Server) {
 			t.Errorf("publishedSite(%s, key %q, token %.10q…): open %v, want %v", c.id, c.key, c.token, got, c.open)
 		}
 	}
+	// The client secret is only ever read to talk to the provider.
+	var sealed string
+	if err := s.App.DB.SQL.QueryRow("SELECT client_secret FROM oidc_providers").Scan(&sealed); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := s.App.Resolver.Secrets.Open(secrets.OIDCClientSecret, sealed); err != nil || v != w.oidcSecret {
+		t.Errorf("OpenID Connect client secret opens to %q (%v), want %q", v, err, w.oidcSecret)
+	}
 	const space = `query($id: ID!, $key: String) { space(id: $id, shareKey: $key) { id } }`
 	for key, open := range map[string]bool{w.spaceKey: true, w.spaceKey + "x": false} {
 		d, _ := s.GraphQL(t, w.stranger, space, map[string]any{"id": w.space, "key": key})
@@ -159,23 +174,23 @@ func restart(t *testing.T, s *testkit.Server, cfg app.Config) (*testkit.Server, 
 }
 
 // TestSecretsSealedAtRest: the signing keys, share-link keys and space
-// share keys the APIs show are nowhere in the database in clear (rows read
-// with SQL; on SQLite the bytes of the files too), each is sealed text of
-// the server's key, share links carry a lookup hash; the data files are
-// the owner's only.
+// share keys the APIs show, and an OpenID Connect client secret, are
+// nowhere in the database in clear (rows read with SQL; on SQLite the bytes
+// of the files too), each is sealed text of the server's key, share links
+// carry a lookup hash; the data files are the owner's only.
 func TestSecretsSealedAtRest(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		w := newSecretWorld(t, s)
 		w.works(t, s)
 		values := stored(t, s)
-		if len(values) != 6 { // two spaces, two sites, a link and its hash
+		if len(values) != 7 { // two spaces, two sites, a link and its hash, an OpenID Connect provider
 			t.Fatalf("stored secrets: %q", values)
 		}
 		for _, v := range values {
 			if !strings.HasPrefix(v, "v1:"+s.App.Resolver.Secrets.KeyID()+":") && !strings.HasPrefix(v, "h1:"+s.App.Resolver.Secrets.KeyID()+":") {
 				t.Errorf("stored value %q is not sealed with the server's key", v)
 			}
-			for _, k := range []string{w.spaceKey, w.authKey, w.link} {
+			for _, k := range []string{w.spaceKey, w.authKey, w.link, w.oidcSecret} {
 				if strings.Contains(v, k) {
 					t.Errorf("a key is stored in clear: %q", v)
 				}
@@ -202,7 +217,7 @@ func TestSecretsSealedAtRest(t *testing.T) {
 			}
 			raw = append(raw, b...)
 		}
-		for _, k := range []string{w.spaceKey, w.authKey, w.link} {
+		for _, k := range []string{w.spaceKey, w.authKey, w.link, w.oidcSecret} {
 			if bytes.Contains(raw, []byte(k)) {
 				t.Errorf("key %q is in the database file's bytes", k)
 			}
@@ -286,10 +301,12 @@ func TestSecretsSealedAtFirstStart(t *testing.T) {
 		w := newSecretWorld(t, s)
 		// As an older version left it: every secret in clear.
 		w.authKey, w.link, w.spaceKey = "clearSiteKey0123456789abcdef", "clearLinkKey0123456789abcdef", "clearSpaceKey0123456789abcdef"
+		w.oidcSecret = "clearOIDCSecret0123456789abcdef"
 		for _, stmt := range []string{
 			"UPDATE sites SET auth_private_key = '" + w.authKey + "' WHERE id = '" + w.authSite + "'",
 			"UPDATE site_share_links SET key = '" + w.link + "', key_hash = NULL",
 			"UPDATE spaces SET share_key = '" + w.spaceKey + "' WHERE id = '" + w.space + "'",
+			"UPDATE oidc_providers SET client_secret = '" + w.oidcSecret + "'",
 			"DELETE FROM key_checks",
 		} {
 			if _, err := s.App.DB.SQL.Exec(stmt); err != nil {
@@ -316,7 +333,7 @@ func TestSecretsSealedAtFirstStart(t *testing.T) {
 				if err != nil && !os.IsNotExist(err) {
 					t.Fatal(err)
 				}
-				for _, k := range []string{w.authKey, w.link, w.spaceKey} {
+				for _, k := range []string{w.authKey, w.link, w.spaceKey, w.oidcSecret} {
 					if bytes.Contains(b, []byte(k)) {
 						t.Errorf("%s still holds %q", name, k)
 					}
@@ -359,7 +376,7 @@ func TestSecretsRotate(t *testing.T) {
 			t.Fatalf("rotate from a wrong key: %v", err)
 		}
 		n, keyFile, err := app.RotateSecrets(ctx, cfg, s.App.DB, newKey)
-		if err != nil || n != 5 { // two spaces, two sites, a link
+		if err != nil || n != 6 { // two spaces, two sites, a link, an OpenID Connect provider
 			t.Fatalf("rotate: %d, %v", n, err)
 		}
 		if s.Dialect == "sqlite" {

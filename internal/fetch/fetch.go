@@ -249,3 +249,58 @@ func (f Fetcher) CheckDestination(ctx context.Context, rawURL string) error {
 	}
 	return nil
 }
+
+// HTTPClient is an http.Client under f's guard, timeout and redirect limit
+// whose answers' bodies stop at MaxBytes (a read past it fails with
+// ErrTooLarge): for libraries that make their own requests (OpenID Connect
+// discovery, keys and token exchange). Its errors are the transport's, not
+// the package's vocabulary: callers show their own message.
+//
+// Make one and keep it: each has its own connection pool, whose idle
+// connections close after 90 seconds.
+func (f Fetcher) HTTPClient() *http.Client {
+	c := f.client()
+	if t, ok := c.Transport.(*http.Transport); ok {
+		t.IdleConnTimeout = 90 * time.Second
+	}
+	c.Transport = capped{next: c.Transport, max: f.maxBytes()}
+	return c
+}
+
+// capped cuts every answer's body at max bytes.
+type capped struct {
+	next http.RoundTripper
+	max  int64
+}
+
+func (c capped) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := c.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &cappedBody{ReadCloser: resp.Body, left: c.max}
+	return resp, nil
+}
+
+type cappedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// One byte more tells a body of exactly max from a longer one.
+		var one [1]byte
+		n, err := b.ReadCloser.Read(one[:])
+		if n > 0 {
+			return 0, ErrTooLarge
+		}
+		return 0, err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
+}

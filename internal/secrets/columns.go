@@ -12,6 +12,14 @@ const (
 	ShareLinkKey = "site_share_links.key"
 	// WebhookSecret is the signing secret of a webhook (whsec_…).
 	WebhookSecret = "webhooks.secret"
+	// OIDCClientSecret is the client secret Folio presents to an OpenID
+	// Connect provider (`folio oidc add`).
+	OIDCClientSecret = "oidc_providers.client_secret"
+	// OIDCFlow seals the cookie that carries a sign-in through an OpenID
+	// Connect provider (state, nonce, PKCE verifier): a cookie, not a
+	// column, so it has no entry in Columns; a key rotation only ends
+	// sign-ins in flight.
+	OIDCFlow = "cookie.folio_oidc"
 )
 
 // Column is a column of sealed values (Seal with Area), with the column of
@@ -29,4 +37,5 @@ var Columns = []Column{
 	{Table: "spaces", Column: "share_key", Area: SpaceShareKey},
 	{Table: "site_share_links", Column: "key", Lookup: "key_hash", Area: ShareLinkKey},
 	{Table: "webhooks", Column: "secret", Area: WebhookSecret},
+	{Table: "oidc_providers", Column: "client_secret", Area: OIDCClientSecret},
 }
