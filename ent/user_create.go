@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/passkey"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/user"
@@ -109,6 +110,20 @@ func (_c *UserCreate) SetNillablePasswordHash(v *string) *UserCreate {
 	return _c
 }
 
+// SetPasskeyRequired sets the "passkey_required" field.
+func (_c *UserCreate) SetPasskeyRequired(v bool) *UserCreate {
+	_c.mutation.SetPasskeyRequired(v)
+	return _c
+}
+
+// SetNillablePasskeyRequired sets the "passkey_required" field if the given value is not nil.
+func (_c *UserCreate) SetNillablePasskeyRequired(v *bool) *UserCreate {
+	if v != nil {
+		_c.SetPasskeyRequired(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *UserCreate) SetID(v string) *UserCreate {
 	_c.mutation.SetID(v)
@@ -183,6 +198,21 @@ func (_c *UserCreate) AddSessions(v ...*Session) *UserCreate {
 	return _c.AddSessionIDs(ids...)
 }
 
+// AddPasskeyIDs adds the "passkeys" edge to the Passkey entity by IDs.
+func (_c *UserCreate) AddPasskeyIDs(ids ...string) *UserCreate {
+	_c.mutation.AddPasskeyIDs(ids...)
+	return _c
+}
+
+// AddPasskeys adds the "passkeys" edges to the Passkey entity.
+func (_c *UserCreate) AddPasskeys(v ...*Passkey) *UserCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddPasskeyIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_c *UserCreate) Mutation() *UserMutation {
 	return _c.mutation
@@ -230,6 +260,10 @@ func (_c *UserCreate) defaults() {
 		v := user.DefaultEmailVerified
 		_c.mutation.SetEmailVerified(v)
 	}
+	if _, ok := _c.mutation.PasskeyRequired(); !ok {
+		v := user.DefaultPasskeyRequired
+		_c.mutation.SetPasskeyRequired(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := user.DefaultID()
 		_c.mutation.SetID(v)
@@ -264,6 +298,9 @@ func (_c *UserCreate) check() error {
 		if err := user.PhotoURLValidator(v); err != nil {
 			return &ValidationError{Name: "photo_url", err: fmt.Errorf(`ent: validator failed for field "User.photo_url": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.PasskeyRequired(); !ok {
+		return &ValidationError{Name: "passkey_required", err: errors.New(`ent: missing required field "User.passkey_required"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := user.IDValidator(v); err != nil {
@@ -334,6 +371,10 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 		_spec.SetField(user.FieldPasswordHash, field.TypeString, value)
 		_node.PasswordHash = &value
 	}
+	if value, ok := _c.mutation.PasskeyRequired(); ok {
+		_spec.SetField(user.FieldPasskeyRequired, field.TypeBool, value)
+		_node.PasskeyRequired = value
+	}
 	if nodes := _c.mutation.TokensIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -391,6 +432,22 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(session.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PasskeysIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.PasskeysTable,
+			Columns: []string{user.PasskeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passkey.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -531,6 +588,18 @@ func (u *UserUpsert) UpdatePasswordHash() *UserUpsert {
 // ClearPasswordHash clears the value of the "password_hash" field.
 func (u *UserUpsert) ClearPasswordHash() *UserUpsert {
 	u.SetNull(user.FieldPasswordHash)
+	return u
+}
+
+// SetPasskeyRequired sets the "passkey_required" field.
+func (u *UserUpsert) SetPasskeyRequired(v bool) *UserUpsert {
+	u.Set(user.FieldPasskeyRequired, v)
+	return u
+}
+
+// UpdatePasskeyRequired sets the "passkey_required" field to the value that was provided on create.
+func (u *UserUpsert) UpdatePasskeyRequired() *UserUpsert {
+	u.SetExcluded(user.FieldPasskeyRequired)
 	return u
 }
 
@@ -680,6 +749,20 @@ func (u *UserUpsertOne) UpdatePasswordHash() *UserUpsertOne {
 func (u *UserUpsertOne) ClearPasswordHash() *UserUpsertOne {
 	return u.Update(func(s *UserUpsert) {
 		s.ClearPasswordHash()
+	})
+}
+
+// SetPasskeyRequired sets the "passkey_required" field.
+func (u *UserUpsertOne) SetPasskeyRequired(v bool) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetPasskeyRequired(v)
+	})
+}
+
+// UpdatePasskeyRequired sets the "passkey_required" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdatePasskeyRequired() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdatePasskeyRequired()
 	})
 }
 
@@ -996,6 +1079,20 @@ func (u *UserUpsertBulk) UpdatePasswordHash() *UserUpsertBulk {
 func (u *UserUpsertBulk) ClearPasswordHash() *UserUpsertBulk {
 	return u.Update(func(s *UserUpsert) {
 		s.ClearPasswordHash()
+	})
+}
+
+// SetPasskeyRequired sets the "passkey_required" field.
+func (u *UserUpsertBulk) SetPasskeyRequired(v bool) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetPasskeyRequired(v)
+	})
+}
+
+// UpdatePasskeyRequired sets the "passkey_required" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdatePasskeyRequired() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdatePasskeyRequired()
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/passkeyceremony"
 	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/user"
@@ -182,6 +183,9 @@ type SignedIn struct {
 	Secret    string
 	ExpiresAt time.Time
 	UserID    string
+	// PasskeyPending, instead of a session: the password was right and
+	// the user requires a passkey after it (passkeys_signin.go).
+	PasskeyPending *Ceremony
 }
 
 func accountKey(email string) string { return "signin:account:" + email }
@@ -227,6 +231,9 @@ func (r *Resolver) SignIn(ctx context.Context, a SignInAttempt) (*SignedIn, erro
 	}
 	if !ok {
 		return nil, r.signInFailed(ctx, email, u, keys)
+	}
+	if u.PasskeyRequired {
+		return r.secondFactor(ctx, u)
 	}
 	ctx = events.WithOrigin(ctx, events.Origin{Source: events.SourceUI,
 		Actor: events.Actor{Type: events.ActorUser, ID: u.ID, Label: u.DisplayName}})
@@ -506,6 +513,9 @@ func (r *Resolver) PurgeEndedSessions(ctx context.Context) error {
 		Where(session.Or(session.ExpiresAtLTE(now), session.LastSeenAtLTE(now.Add(-r.SessionSettings.idle())))).Exec(ctx); err != nil {
 		return err
 	}
-	_, err := r.Client.RateCounter.Delete().Where(ratecounter.WindowStartLTE(now.Add(-SignInWindow))).Exec(ctx)
+	if _, err := r.Client.RateCounter.Delete().Where(ratecounter.WindowStartLTE(now.Add(-SignInWindow))).Exec(ctx); err != nil {
+		return err
+	}
+	_, err := r.Client.PasskeyCeremony.Delete().Where(passkeyceremony.ExpiresAtLTE(now)).Exec(ctx)
 	return err
 }
