@@ -44,6 +44,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	r.Get("/account/tokens", p.tokens)
 	r.Post("/account/tokens", p.createToken)
 	r.Post("/account/tokens/{id}/revoke", p.revokeToken)
+	passkeyRoutes(r, p)
 	r.Get("/invitations/{org}/{id}", p.invitation)
 	r.Post("/invitations/{org}/{id}", p.acceptInvitation)
 }
@@ -64,6 +65,10 @@ type view struct {
 	ExpiresDays      string
 	Invitation       *graph.Invitation
 	Action           string // the page's own path, its forms' action
+	// Script is the page's one script (passkey.js), "" for none: the
+	// page's policy then allows scripts from Folio itself.
+	Script   string
+	Passkeys passkeysView
 }
 
 type sessionRow struct {
@@ -76,6 +81,9 @@ func (p *pages) render(w http.ResponseWriter, status int, name string, v view) {
 	v.Stylesheet, v.Icon = reader.Stylesheet(), reader.Icon()
 	v.OpenSignup = p.res.SessionSettings.OpenSignup
 	reader.SetPageHeaders(w, p.res.BaseURL)
+	if v.Script != "" {
+		allowOwnScript(w)
+	}
 	// Pages about a person's sign-in are never kept by caches.
 	w.Header().Set("Cache-Control", "no-store")
 	// Their forms post to Folio itself: with the APIs' no-referrer,
@@ -138,7 +146,7 @@ func (p *pages) signInForm(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, orDefault(next), http.StatusSeeOther)
 		return
 	}
-	p.render(w, http.StatusOK, "sign-in", view{Title: "Sign in", Next: next})
+	p.render(w, http.StatusOK, "sign-in", p.withPasskeys(view{Title: "Sign in", Next: next}))
 }
 
 func orDefault(next string) string {
@@ -159,14 +167,18 @@ func (p *pages) signIn(w http.ResponseWriter, r *http.Request) {
 	s, err := p.res.SignIn(r.Context(), graph.SignInAttempt{Email: email, Password: r.PostFormValue("password"),
 		UserAgent: r.UserAgent(), IP: clientIP(r)})
 	switch {
+	case err == nil && s.PasskeyPending != nil:
+		// The password was right; the session waits for a passkey.
+		http.SetCookie(w, p.res.PasskeyCookie(s.PasskeyPending))
+		http.Redirect(w, r, "/sign-in/passkey"+nextQuery(next), http.StatusSeeOther)
 	case err == nil:
 		http.SetCookie(w, p.res.SessionCookie(s.Secret, s.ExpiresAt))
 		http.Redirect(w, r, orDefault(next), http.StatusSeeOther)
 	case errors.Is(err, graph.ErrSignInFailed):
-		p.render(w, http.StatusUnauthorized, "sign-in", view{Title: "Sign in", Error: "Wrong email or password.", Email: email, Next: next})
+		p.render(w, http.StatusUnauthorized, "sign-in", p.withPasskeys(view{Title: "Sign in", Error: "Wrong email or password.", Email: email, Next: next}))
 	case errors.Is(err, graph.ErrTooManyAttempts):
 		w.Header().Set("Retry-After", strconv.Itoa(int(graph.SignInWindow/time.Second)))
-		p.render(w, http.StatusTooManyRequests, "sign-in", view{Title: "Sign in", Error: "Too many failed attempts: try again later.", Email: email, Next: next})
+		p.render(w, http.StatusTooManyRequests, "sign-in", p.withPasskeys(view{Title: "Sign in", Error: "Too many failed attempts: try again later.", Email: email, Next: next}))
 	default:
 		p.fail(w, r, err)
 	}
@@ -248,7 +260,12 @@ func (p *pages) account(w http.ResponseWriter, r *http.Request) {
 		rows[i] = sessionRow{ID: s.ID, UserAgent: s.UserAgent, Current: s.ID == graph.CurrentSessionID(ctx),
 			CreatedAt: s.CreatedAt.Format(time.RFC3339), LastSeenAt: s.LastSeenAt.Format(time.RFC3339)}
 	}
-	p.render(w, http.StatusOK, "account", view{Title: "Account", User: v.User, Sessions: rows})
+	pv, err := p.accountPasskeys(ctx, v.User)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	p.render(w, http.StatusOK, "account", view{Title: "Account", User: v.User, Sessions: rows, Passkeys: pv, Script: pv.script()})
 }
 
 func (p *pages) revoke(w http.ResponseWriter, r *http.Request) {
