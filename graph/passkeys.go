@@ -136,7 +136,7 @@ func (r *Resolver) PasskeyCookieName() string {
 // pages finish a ceremony.
 func (r *Resolver) PasskeyCookie(c *Ceremony) *http.Cookie {
 	return &http.Cookie{Name: r.PasskeyCookieName(), Value: c.Secret, Path: "/", Expires: c.ExpiresAt,
-		MaxAge: int(time.Until(c.ExpiresAt) / time.Second), HttpOnly: true, Secure: r.secureCookies(), SameSite: http.SameSiteStrictMode}
+		MaxAge: int(c.ExpiresAt.Sub(clock.Now()) / time.Second), HttpOnly: true, Secure: r.secureCookies(), SameSite: http.SameSiteStrictMode}
 }
 
 // ClearPasskeyCookie removes the ceremony cookie.

@@ -9,10 +9,13 @@ import (
 	"net/http/cookiejar"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/passkey"
 	"github.com/folio/folio/ent/user"
+	"github.com/folio/folio/graph"
+	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/testkit"
 )
 
@@ -389,3 +392,49 @@ func TestPasskeys(t *testing.T) {
 }
 
 func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
+
+// TestPasskeyCeremonyExpiry: a ceremony, and a password sign-in waiting
+// for its passkey, end after graph.PasskeyCeremonyTTL; the retention job
+// deletes their rows.
+func TestPasskeyCeremonyExpiry(t *testing.T) {
+	t.Cleanup(clock.Reset)
+	testkit.ForEachDBOnLocalhost(t, func(t *testing.T, s *testkit.Server) {
+		defer clock.Reset()
+		ctx := context.Background()
+		u := newUserWithPassword(t, s, "dan@example.com")
+		auth := testkit.NewAuthenticator(s.URL)
+		dan := newBrowser(t, s)
+		dan.signIn(u.Email)
+		cred := dan.addPasskey(auth, "Key")
+
+		b := newBrowser(t, s)
+		opts := b.postJSON("/sign-in/passkey/options", nil)
+		clock.Advance(graph.PasskeyCeremonyTTL + time.Second)
+		if a := b.postJSON("/sign-in/passkey", map[string]any{"credential": auth.Get(t, []byte(opts.body), cred)}); a.status != http.StatusUnauthorized {
+			t.Fatalf("expired ceremony: %d %s", a.status, a.body)
+		}
+
+		if a := dan.do("POST", "/account/passkey-required", formType, form("required", "on")); a.status != http.StatusSeeOther {
+			t.Fatalf("%d %s", a.status, a.body)
+		}
+		b = newBrowser(t, s)
+		if a := b.signIn(u.Email); a.header.Get("Location") != "/sign-in/passkey" {
+			t.Fatalf("%d %v", a.status, a.header)
+		}
+		clock.Advance(graph.PasskeyCeremonyTTL + time.Second)
+		if a := b.do("GET", "/sign-in/passkey", "", ""); a.status != http.StatusSeeOther || a.header.Get("Location") != "/sign-in" {
+			t.Fatalf("expired pending sign-in: %d %v", a.status, a.header)
+		}
+		if err := s.App.Resolver.PurgeEndedSessions(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := s.Client().PasskeyCeremony.Query().CountX(ctx); n != 0 {
+			t.Fatalf("%d ceremonies left", n)
+		}
+		// Past its pending sign-in, the passkey step is a sign-in with a
+		// passkey alone (which this one also is).
+		if a := b.passkeySignIn(auth, cred, ""); a.status != http.StatusOK {
+			t.Fatalf("%d %s", a.status, a.body)
+		}
+	})
+}
