@@ -81,6 +81,13 @@
     const error = document.getElementById("passkey-error");
     for (const button of document.querySelectorAll("button[data-passkey]")) {
       button.hidden = false;
+      // The add form (hidden without this script) never posts: its
+      // button, or Enter in its name field, runs the ceremony instead.
+      const form = button.closest("form");
+      if (form) {
+        form.hidden = false;
+        form.addEventListener("submit", (e) => e.preventDefault());
+      }
       button.addEventListener("click", async () => {
         button.disabled = true;
         if (error) error.hidden = true;
