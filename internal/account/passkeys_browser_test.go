@@ -16,8 +16,9 @@ import (
 	"github.com/folio/folio/internal/testkit"
 )
 
-// TestPasskeyInBrowser adds a passkey in headless Chromium and signs in
-// with it alone: the account page's script and the browser's own WebAuthn
+// TestPasskeyInBrowser adds a passkey in headless Chromium, signs in
+// with it alone, then requires it after the password and signs in with
+// both: the account page's script and the browser's own WebAuthn
 // (a DevTools virtual authenticator standing in for the device: a passkey
 // kept on it, user verification that succeeds), under the pages' policy.
 func TestPasskeyInBrowser(t *testing.T) {
@@ -110,6 +111,29 @@ func TestPasskeyInBrowser(t *testing.T) {
 		}
 		evs := s.Client().Event.Query().Where(event.Action("user.signed_in"), event.TargetID(u.ID)).AllX(context.Background())
 		if len(evs) != 2 || evs[1].Payload["method"] != "passkey" {
+			t.Fatalf("sign-ins: %v", evs)
+		}
+
+		step("require the passkey after the password",
+			chromedp.Click(chromedp.CSS(`form[action="/account/passkey-required"] button`)),
+			chromedp.WaitReady(chromedp.CSS(`form[action="/account/passkey-required"] input[value="off"]`)),
+			chromedp.Click(chromedp.CSS(`form[action="/sign-out"] button`)),
+			chromedp.WaitVisible(chromedp.CSS("#email")),
+		)
+		step("the password leads to the passkey step",
+			typeInto("#email", u.Email),
+			typeInto("#password", password),
+			chromedp.Click(chromedp.CSS(`form[action="/sign-in"] button[type=submit]`)),
+		)
+		if _, err := waitFor(ctx, `location.pathname === "/sign-in/passkey" && !document.getElementById("passkey-sign-in").hidden ? "ready" : ""`); err != nil {
+			t.Fatalf("after the password, the browser is at %s (%v)", eval(`location.pathname`), err)
+		}
+		step("finish with the passkey", chromedp.Click(chromedp.CSS("#passkey-sign-in")))
+		if at, err := waitFor(ctx, `document.querySelector('form[action="/sign-out"]') ? location.pathname : ""`); err != nil || at != "/account" {
+			t.Fatalf("after the passkey step, the browser is at %q (%v)", at, err)
+		}
+		evs = s.Client().Event.Query().Where(event.Action("user.signed_in"), event.TargetID(u.ID)).AllX(context.Background())
+		if len(evs) != 3 || evs[2].Payload["method"] != "password+passkey" {
 			t.Fatalf("sign-ins: %v", evs)
 		}
 		browser.Check(t)
