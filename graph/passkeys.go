@@ -282,12 +282,9 @@ func (r *Resolver) FinishPasskeyRegistration(ctx context.Context, secret, name s
 	if err != nil {
 		return nil, err
 	}
-	name = strings.TrimSpace(name)
-	if name == "" {
-		name = "Passkey"
-	}
-	if len([]rune(name)) > 100 {
-		return nil, apperr.InvalidField("name", "at most 100 characters")
+	name, err = passkeyName(name)
+	if err != nil {
+		return nil, err
 	}
 	c, sd, err := r.takeCeremony(ctx, secret, passkeyceremony.KindRegister)
 	if err != nil {
@@ -343,6 +340,45 @@ func (r *Resolver) FinishPasskeyRegistration(ctx context.Context, secret, name s
 		return nil
 	})
 	return out, err
+}
+
+// passkeyName is a passkey's name as stored: trimmed, "Passkey" when
+// empty, one line of at most 100 characters.
+func passkeyName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "Passkey", nil
+	}
+	if len([]rune(name)) > 100 {
+		return "", apperr.InvalidField("name", "at most 100 characters")
+	}
+	if strings.ContainsAny(name, "\r\n") {
+		return "", apperr.InvalidField("name", "one line")
+	}
+	return name, nil
+}
+
+// RenamePasskey renames one of the viewer's passkeys.
+func (r *Resolver) RenamePasskey(ctx context.Context, id, name string) error {
+	p, err := r.viewerPasskey(ctx, id)
+	if err != nil {
+		return err
+	}
+	if name, err = passkeyName(name); err != nil {
+		return err
+	}
+	if name == p.Name {
+		return nil
+	}
+	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		n, err := tx.Passkey.Update().Where(passkey.ID(p.ID)).SetName(name).Save(ctx)
+		if err != nil || n == 0 {
+			return err
+		}
+		record(ctx, events.Event{Action: events.PasskeyRenamed, Target: events.Target{Type: "passkey", ID: p.ID, Label: name},
+			Payload: map[string]any{"name": name, "userId": p.UserID}})
+		return nil
+	})
 }
 
 // webauthnDetails is what go-webauthn says went wrong, for the person (it

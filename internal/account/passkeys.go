@@ -45,6 +45,7 @@ func passkeyRoutes(r chi.Router, p *pages) {
 	r.Post("/account/passkeys/options", p.passkeyRegistrationOptions)
 	r.Post("/account/passkeys", p.addPasskey)
 	r.Post("/account/passkeys/{id}/remove", p.removePasskey)
+	r.Post("/account/passkeys/{id}/rename", p.renamePasskey)
 	r.Post("/account/passkey-required", p.setPasskeyRequired)
 	r.Get("/sign-in/passkey", p.passkeySecondFactor)
 	r.Post("/sign-in/passkey/options", p.passkeySignInOptions)
@@ -120,6 +121,12 @@ func (p *pages) accountPasskeys(ctx context.Context, u *ent.User) (passkeysView,
 func (p *pages) removePasskey(w http.ResponseWriter, r *http.Request) {
 	p.signedInPost(w, r, "/account", func(ctx context.Context) error {
 		return p.res.RemovePasskey(ctx, chi.URLParam(r, "id"))
+	})
+}
+
+func (p *pages) renamePasskey(w http.ResponseWriter, r *http.Request) {
+	p.signedInPost(w, r, "/account", func(ctx context.Context) error {
+		return p.res.RenamePasskey(ctx, chi.URLParam(r, "id"), r.PostFormValue("name"))
 	})
 }
 

@@ -367,6 +367,25 @@ func TestPasskeys(t *testing.T) {
 			}
 		})
 
+		t.Run("rename", func(t *testing.T) {
+			k := s.Client().Passkey.Query().Where(passkey.UserID(u.ID), passkey.Name("Phone")).OnlyX(ctx)
+			if a := bob.do("POST", "/account/passkeys/"+k.ID+"/rename", formType, form("name", "Mine")); a.status != http.StatusNotFound {
+				t.Fatalf("another user's: %d %s", a.status, a.body)
+			}
+			if a := ada.do("POST", "/account/passkeys/"+k.ID+"/rename", formType, form("name", strings.Repeat("x", 101))); a.status != http.StatusBadRequest {
+				t.Fatalf("too long: %d %s", a.status, a.body)
+			}
+			if a := ada.do("POST", "/account/passkeys/"+k.ID+"/rename", formType, form("name", " Old phone ")); a.status != http.StatusSeeOther {
+				t.Fatalf("%d %s", a.status, a.body)
+			}
+			if k = s.Client().Passkey.GetX(ctx, k.ID); k.Name != "Old phone" {
+				t.Fatalf("named %q", k.Name)
+			}
+			if n := countEvents(t, s, "passkey.renamed", k.ID); n != 1 {
+				t.Fatalf("%d passkey.renamed", n)
+			}
+		})
+
 		t.Run("remove: the last one stays while required", func(t *testing.T) {
 			keys := s.Client().Passkey.Query().Where(passkey.UserID(u.ID)).Order(passkey.ByCreatedAt()).AllX(ctx)
 			if a := ada.do("POST", "/account/passkeys/"+keys[1].ID+"/remove", formType, ""); a.status != http.StatusSeeOther {

@@ -7,4 +7,5 @@ package events
 var (
 	PasskeyAdded   = define("passkey.added", "Passkey added", "name", "userId", "aaguid")
 	PasskeyRemoved = define("passkey.removed", "Passkey removed", "name", "userId")
+	PasskeyRenamed = define("passkey.renamed", "Passkey renamed", "name", "userId")
 )
