@@ -171,7 +171,14 @@ func (r *Resolver) newCeremony(ctx context.Context, kind passkeyceremony.Kind, u
 		}
 		create.SetSessionData(raw)
 	}
-	if err := create.Exec(events.Exempt(ctx, events.ExemptCeremony)); err != nil {
+	ctx = events.Exempt(ctx, events.ExemptCeremony)
+	// Anyone may begin a sign-in: each new ceremony clears the expired
+	// ones, so the table holds minutes of them whatever the retention
+	// job's interval (an indexed delete, usually of nothing).
+	if _, err := r.Client.PasskeyCeremony.Delete().Where(passkeyceremony.ExpiresAtLTE(clock.Now())).Exec(ctx); err != nil {
+		return nil, err
+	}
+	if err := create.Exec(ctx); err != nil {
 		return nil, err
 	}
 	return &Ceremony{Secret: secret, ExpiresAt: expires}, nil
