@@ -196,6 +196,9 @@ func addressKey(ip string) string    { return "signin:addr:" + ip }
 // work: an unknown email is checked against a dummy hash, and both record
 // the failure (the counters and user.sign_in_failed). An account or
 // address past its limit answers ErrTooManyAttempts before any check.
+// The right password of a user who requires a passkey after it opens no
+// session: the answer's PasskeyPending is the ceremony that will
+// (passkeys_signin.go).
 func (r *Resolver) SignIn(ctx context.Context, a SignInAttempt) (*SignedIn, error) {
 	email := strings.ToLower(strings.TrimSpace(a.Email))
 	if len(email) > 320 {

@@ -3,7 +3,8 @@
 // user's sessions. It presents only: every rule (passwords, rate limits,
 // sessions, the origin rule) is the application's (graph/sessions.go),
 // which GraphQL shares. The pages look like the published reader's and
-// keep its policy: no script, forms to Folio only.
+// keep its policy: forms to Folio only, and no script, except passkey.js
+// on the pages that offer passkeys (passkeys.go; never inline).
 package account
 
 import (
