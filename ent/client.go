@@ -41,6 +41,8 @@ import (
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/pagederived"
+	"github.com/folio/folio/ent/passkey"
+	"github.com/folio/folio/ent/passkeyceremony"
 	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
@@ -122,6 +124,10 @@ type Client struct {
 	PageContent *PageContentClient
 	// PageDerived is the client for interacting with the PageDerived builders.
 	PageDerived *PageDerivedClient
+	// Passkey is the client for interacting with the Passkey builders.
+	Passkey *PasskeyClient
+	// PasskeyCeremony is the client for interacting with the PasskeyCeremony builders.
+	PasskeyCeremony *PasskeyCeremonyClient
 	// RateCounter is the client for interacting with the RateCounter builders.
 	RateCounter *RateCounterClient
 	// Revision is the client for interacting with the Revision builders.
@@ -199,6 +205,8 @@ func (c *Client) init() {
 	c.Page = NewPageClient(c.config)
 	c.PageContent = NewPageContentClient(c.config)
 	c.PageDerived = NewPageDerivedClient(c.config)
+	c.Passkey = NewPasskeyClient(c.config)
+	c.PasskeyCeremony = NewPasskeyCeremonyClient(c.config)
 	c.RateCounter = NewRateCounterClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
 	c.RevisionChunk = NewRevisionChunkClient(c.config)
@@ -337,6 +345,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Page:                NewPageClient(cfg),
 		PageContent:         NewPageContentClient(cfg),
 		PageDerived:         NewPageDerivedClient(cfg),
+		Passkey:             NewPasskeyClient(cfg),
+		PasskeyCeremony:     NewPasskeyCeremonyClient(cfg),
 		RateCounter:         NewRateCounterClient(cfg),
 		Revision:            NewRevisionClient(cfg),
 		RevisionChunk:       NewRevisionChunkClient(cfg),
@@ -402,6 +412,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Page:                NewPageClient(cfg),
 		PageContent:         NewPageContentClient(cfg),
 		PageDerived:         NewPageDerivedClient(cfg),
+		Passkey:             NewPasskeyClient(cfg),
+		PasskeyCeremony:     NewPasskeyCeremonyClient(cfg),
 		RateCounter:         NewRateCounterClient(cfg),
 		Revision:            NewRevisionClient(cfg),
 		RevisionChunk:       NewRevisionChunkClient(cfg),
@@ -456,10 +468,11 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Event, c.File, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient,
 		c.OAuthGrant, c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec,
 		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
-		c.RateCounter, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
-		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
-		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
+		c.Passkey, c.PasskeyCeremony, c.RateCounter, c.Revision, c.RevisionChunk,
+		c.SAMLAssertion, c.SAMLProvider, c.Session, c.Site, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
+		c.TeamMember, c.TranslationSettings, c.User, c.UserIdentity, c.Webhook,
+		c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -474,10 +487,11 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Event, c.File, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient,
 		c.OAuthGrant, c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec,
 		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
-		c.RateCounter, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
-		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
-		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
+		c.Passkey, c.PasskeyCeremony, c.RateCounter, c.Revision, c.RevisionChunk,
+		c.SAMLAssertion, c.SAMLProvider, c.Session, c.Site, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
+		c.TeamMember, c.TranslationSettings, c.User, c.UserIdentity, c.Webhook,
+		c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -538,6 +552,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PageContent.mutate(ctx, m)
 	case *PageDerivedMutation:
 		return c.PageDerived.mutate(ctx, m)
+	case *PasskeyMutation:
+		return c.Passkey.mutate(ctx, m)
+	case *PasskeyCeremonyMutation:
+		return c.PasskeyCeremony.mutate(ctx, m)
 	case *RateCounterMutation:
 		return c.RateCounter.mutate(ctx, m)
 	case *RevisionMutation:
@@ -4377,6 +4395,288 @@ func (c *PageDerivedClient) mutate(ctx context.Context, m *PageDerivedMutation) 
 	}
 }
 
+// PasskeyClient is a client for the Passkey schema.
+type PasskeyClient struct {
+	config
+}
+
+// NewPasskeyClient returns a client for the Passkey from the given config.
+func NewPasskeyClient(c config) *PasskeyClient {
+	return &PasskeyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `passkey.Hooks(f(g(h())))`.
+func (c *PasskeyClient) Use(hooks ...Hook) {
+	c.hooks.Passkey = append(c.hooks.Passkey, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `passkey.Intercept(f(g(h())))`.
+func (c *PasskeyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Passkey = append(c.inters.Passkey, interceptors...)
+}
+
+// Create returns a builder for creating a Passkey entity.
+func (c *PasskeyClient) Create() *PasskeyCreate {
+	mutation := newPasskeyMutation(c.config, OpCreate)
+	return &PasskeyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Passkey entities.
+func (c *PasskeyClient) CreateBulk(builders ...*PasskeyCreate) *PasskeyCreateBulk {
+	return &PasskeyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PasskeyClient) MapCreateBulk(slice any, setFunc func(*PasskeyCreate, int)) *PasskeyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PasskeyCreateBulk{err: fmt.Errorf("calling to PasskeyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PasskeyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PasskeyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Passkey.
+func (c *PasskeyClient) Update() *PasskeyUpdate {
+	mutation := newPasskeyMutation(c.config, OpUpdate)
+	return &PasskeyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PasskeyClient) UpdateOne(_m *Passkey) *PasskeyUpdateOne {
+	mutation := newPasskeyMutation(c.config, OpUpdateOne, withPasskey(_m))
+	return &PasskeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PasskeyClient) UpdateOneID(id string) *PasskeyUpdateOne {
+	mutation := newPasskeyMutation(c.config, OpUpdateOne, withPasskeyID(id))
+	return &PasskeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Passkey.
+func (c *PasskeyClient) Delete() *PasskeyDelete {
+	mutation := newPasskeyMutation(c.config, OpDelete)
+	return &PasskeyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PasskeyClient) DeleteOne(_m *Passkey) *PasskeyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PasskeyClient) DeleteOneID(id string) *PasskeyDeleteOne {
+	builder := c.Delete().Where(passkey.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PasskeyDeleteOne{builder}
+}
+
+// Query returns a query builder for Passkey.
+func (c *PasskeyClient) Query() *PasskeyQuery {
+	return &PasskeyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePasskey},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Passkey entity by its id.
+func (c *PasskeyClient) Get(ctx context.Context, id string) (*Passkey, error) {
+	return c.Query().Where(passkey.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PasskeyClient) GetX(ctx context.Context, id string) *Passkey {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a Passkey.
+func (c *PasskeyClient) QueryUser(_m *Passkey) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(passkey.Table, passkey.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, passkey.UserTable, passkey.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PasskeyClient) Hooks() []Hook {
+	return c.hooks.Passkey
+}
+
+// Interceptors returns the client interceptors.
+func (c *PasskeyClient) Interceptors() []Interceptor {
+	return c.inters.Passkey
+}
+
+func (c *PasskeyClient) mutate(ctx context.Context, m *PasskeyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PasskeyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PasskeyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PasskeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PasskeyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Passkey mutation op: %q", m.Op())
+	}
+}
+
+// PasskeyCeremonyClient is a client for the PasskeyCeremony schema.
+type PasskeyCeremonyClient struct {
+	config
+}
+
+// NewPasskeyCeremonyClient returns a client for the PasskeyCeremony from the given config.
+func NewPasskeyCeremonyClient(c config) *PasskeyCeremonyClient {
+	return &PasskeyCeremonyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `passkeyceremony.Hooks(f(g(h())))`.
+func (c *PasskeyCeremonyClient) Use(hooks ...Hook) {
+	c.hooks.PasskeyCeremony = append(c.hooks.PasskeyCeremony, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `passkeyceremony.Intercept(f(g(h())))`.
+func (c *PasskeyCeremonyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PasskeyCeremony = append(c.inters.PasskeyCeremony, interceptors...)
+}
+
+// Create returns a builder for creating a PasskeyCeremony entity.
+func (c *PasskeyCeremonyClient) Create() *PasskeyCeremonyCreate {
+	mutation := newPasskeyCeremonyMutation(c.config, OpCreate)
+	return &PasskeyCeremonyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PasskeyCeremony entities.
+func (c *PasskeyCeremonyClient) CreateBulk(builders ...*PasskeyCeremonyCreate) *PasskeyCeremonyCreateBulk {
+	return &PasskeyCeremonyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PasskeyCeremonyClient) MapCreateBulk(slice any, setFunc func(*PasskeyCeremonyCreate, int)) *PasskeyCeremonyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PasskeyCeremonyCreateBulk{err: fmt.Errorf("calling to PasskeyCeremonyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PasskeyCeremonyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PasskeyCeremonyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PasskeyCeremony.
+func (c *PasskeyCeremonyClient) Update() *PasskeyCeremonyUpdate {
+	mutation := newPasskeyCeremonyMutation(c.config, OpUpdate)
+	return &PasskeyCeremonyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PasskeyCeremonyClient) UpdateOne(_m *PasskeyCeremony) *PasskeyCeremonyUpdateOne {
+	mutation := newPasskeyCeremonyMutation(c.config, OpUpdateOne, withPasskeyCeremony(_m))
+	return &PasskeyCeremonyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PasskeyCeremonyClient) UpdateOneID(id string) *PasskeyCeremonyUpdateOne {
+	mutation := newPasskeyCeremonyMutation(c.config, OpUpdateOne, withPasskeyCeremonyID(id))
+	return &PasskeyCeremonyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PasskeyCeremony.
+func (c *PasskeyCeremonyClient) Delete() *PasskeyCeremonyDelete {
+	mutation := newPasskeyCeremonyMutation(c.config, OpDelete)
+	return &PasskeyCeremonyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PasskeyCeremonyClient) DeleteOne(_m *PasskeyCeremony) *PasskeyCeremonyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PasskeyCeremonyClient) DeleteOneID(id string) *PasskeyCeremonyDeleteOne {
+	builder := c.Delete().Where(passkeyceremony.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PasskeyCeremonyDeleteOne{builder}
+}
+
+// Query returns a query builder for PasskeyCeremony.
+func (c *PasskeyCeremonyClient) Query() *PasskeyCeremonyQuery {
+	return &PasskeyCeremonyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePasskeyCeremony},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PasskeyCeremony entity by its id.
+func (c *PasskeyCeremonyClient) Get(ctx context.Context, id string) (*PasskeyCeremony, error) {
+	return c.Query().Where(passkeyceremony.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PasskeyCeremonyClient) GetX(ctx context.Context, id string) *PasskeyCeremony {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PasskeyCeremonyClient) Hooks() []Hook {
+	return c.hooks.PasskeyCeremony
+}
+
+// Interceptors returns the client interceptors.
+func (c *PasskeyCeremonyClient) Interceptors() []Interceptor {
+	return c.inters.PasskeyCeremony
+}
+
+func (c *PasskeyCeremonyClient) mutate(ctx context.Context, m *PasskeyCeremonyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PasskeyCeremonyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PasskeyCeremonyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PasskeyCeremonyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PasskeyCeremonyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PasskeyCeremony mutation op: %q", m.Op())
+	}
+}
+
 // RateCounterClient is a client for the RateCounter schema.
 type RateCounterClient struct {
 	config
@@ -6800,6 +7100,22 @@ func (c *UserClient) QueryIdentities(_m *User) *UserIdentityQuery {
 	return query
 }
 
+// QueryPasskeys queries the passkeys edge of a User.
+func (c *UserClient) QueryPasskeys(_m *User) *PasskeyQuery {
+	query := (&PasskeyClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(passkey.Table, passkey.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.PasskeysTable, user.PasskeysColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *UserClient) Hooks() []Hook {
 	return c.hooks.User
@@ -7380,20 +7696,20 @@ type (
 		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Invite, Job,
 		KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider,
 		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
-		RateCounter, Revision, RevisionChunk, SAMLAssertion, SAMLProvider, Session,
-		Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
-		TeamMember, TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
-		WebhookDelivery []ent.Hook
+		Passkey, PasskeyCeremony, RateCounter, Revision, RevisionChunk, SAMLAssertion,
+		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
+		Webhook, WebhookCursor, WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
 		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Invite, Job,
 		KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider,
 		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
-		RateCounter, Revision, RevisionChunk, SAMLAssertion, SAMLProvider, Session,
-		Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
-		TeamMember, TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
-		WebhookDelivery []ent.Interceptor
+		Passkey, PasskeyCeremony, RateCounter, Revision, RevisionChunk, SAMLAssertion,
+		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
+		Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
 	}
 )
 

@@ -38,6 +38,8 @@ import (
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/pagederived"
+	"github.com/folio/folio/ent/passkey"
+	"github.com/folio/folio/ent/passkeyceremony"
 	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
@@ -144,6 +146,8 @@ func checkColumn(t, c string) error {
 			page.Table:                page.ValidColumn,
 			pagecontent.Table:         pagecontent.ValidColumn,
 			pagederived.Table:         pagederived.ValidColumn,
+			passkey.Table:             passkey.ValidColumn,
+			passkeyceremony.Table:     passkeyceremony.ValidColumn,
 			ratecounter.Table:         ratecounter.ValidColumn,
 			revision.Table:            revision.ValidColumn,
 			revisionchunk.Table:       revisionchunk.ValidColumn,

@@ -31,6 +31,8 @@ import (
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/pagederived"
+	"github.com/folio/folio/ent/passkey"
+	"github.com/folio/folio/ent/passkeyceremony"
 	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlassertion"
@@ -819,6 +821,54 @@ func init() {
 	pagederivedDescID := pagederivedFields[0].Descriptor()
 	// pagederived.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	pagederived.IDValidator = pagederivedDescID.Validators[0].(func(string) error)
+	passkeyMixin := schema.Passkey{}.Mixin()
+	passkeyMixinFields0 := passkeyMixin[0].Fields()
+	_ = passkeyMixinFields0
+	passkeyFields := schema.Passkey{}.Fields()
+	_ = passkeyFields
+	// passkeyDescCredentialID is the schema descriptor for credential_id field.
+	passkeyDescCredentialID := passkeyFields[1].Descriptor()
+	// passkey.CredentialIDValidator is a validator for the "credential_id" field. It is called by the builders before save.
+	passkey.CredentialIDValidator = passkeyDescCredentialID.Validators[0].(func(string) error)
+	// passkeyDescSignCount is the schema descriptor for sign_count field.
+	passkeyDescSignCount := passkeyFields[3].Descriptor()
+	// passkey.DefaultSignCount holds the default value on creation for the sign_count field.
+	passkey.DefaultSignCount = passkeyDescSignCount.Default.(int64)
+	// passkeyDescAaguid is the schema descriptor for aaguid field.
+	passkeyDescAaguid := passkeyFields[5].Descriptor()
+	// passkey.DefaultAaguid holds the default value on creation for the aaguid field.
+	passkey.DefaultAaguid = passkeyDescAaguid.Default.(string)
+	// passkey.AaguidValidator is a validator for the "aaguid" field. It is called by the builders before save.
+	passkey.AaguidValidator = passkeyDescAaguid.Validators[0].(func(string) error)
+	// passkeyDescName is the schema descriptor for name field.
+	passkeyDescName := passkeyFields[6].Descriptor()
+	// passkey.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	passkey.NameValidator = passkeyDescName.Validators[0].(func(string) error)
+	// passkeyDescCreatedAt is the schema descriptor for created_at field.
+	passkeyDescCreatedAt := passkeyFields[8].Descriptor()
+	// passkey.DefaultCreatedAt holds the default value on creation for the created_at field.
+	passkey.DefaultCreatedAt = passkeyDescCreatedAt.Default.(func() time.Time)
+	// passkeyDescID is the schema descriptor for id field.
+	passkeyDescID := passkeyMixinFields0[0].Descriptor()
+	// passkey.DefaultID holds the default value on creation for the id field.
+	passkey.DefaultID = passkeyDescID.Default.(func() string)
+	// passkey.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	passkey.IDValidator = passkeyDescID.Validators[0].(func(string) error)
+	passkeyceremonyMixin := schema.PasskeyCeremony{}.Mixin()
+	passkeyceremonyMixinFields0 := passkeyceremonyMixin[0].Fields()
+	_ = passkeyceremonyMixinFields0
+	passkeyceremonyFields := schema.PasskeyCeremony{}.Fields()
+	_ = passkeyceremonyFields
+	// passkeyceremonyDescCreatedAt is the schema descriptor for created_at field.
+	passkeyceremonyDescCreatedAt := passkeyceremonyFields[4].Descriptor()
+	// passkeyceremony.DefaultCreatedAt holds the default value on creation for the created_at field.
+	passkeyceremony.DefaultCreatedAt = passkeyceremonyDescCreatedAt.Default.(func() time.Time)
+	// passkeyceremonyDescID is the schema descriptor for id field.
+	passkeyceremonyDescID := passkeyceremonyMixinFields0[0].Descriptor()
+	// passkeyceremony.DefaultID holds the default value on creation for the id field.
+	passkeyceremony.DefaultID = passkeyceremonyDescID.Default.(func() string)
+	// passkeyceremony.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	passkeyceremony.IDValidator = passkeyceremonyDescID.Validators[0].(func(string) error)
 	ratecounterMixin := schema.RateCounter{}.Mixin()
 	ratecounterMixinFields0 := ratecounterMixin[0].Fields()
 	_ = ratecounterMixinFields0
@@ -1271,6 +1321,10 @@ func init() {
 	userDescEmailVerified := userFields[3].Descriptor()
 	// user.DefaultEmailVerified holds the default value on creation for the email_verified field.
 	user.DefaultEmailVerified = userDescEmailVerified.Default.(bool)
+	// userDescPasskeyRequired is the schema descriptor for passkey_required field.
+	userDescPasskeyRequired := userFields[5].Descriptor()
+	// user.DefaultPasskeyRequired holds the default value on creation for the passkey_required field.
+	user.DefaultPasskeyRequired = userDescPasskeyRequired.Default.(bool)
 	// userDescID is the schema descriptor for id field.
 	userDescID := userMixinFields0[0].Descriptor()
 	// user.DefaultID holds the default value on creation for the id field.

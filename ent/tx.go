@@ -66,6 +66,10 @@ type Tx struct {
 	PageContent *PageContentClient
 	// PageDerived is the client for interacting with the PageDerived builders.
 	PageDerived *PageDerivedClient
+	// Passkey is the client for interacting with the Passkey builders.
+	Passkey *PasskeyClient
+	// PasskeyCeremony is the client for interacting with the PasskeyCeremony builders.
+	PasskeyCeremony *PasskeyCeremonyClient
 	// RateCounter is the client for interacting with the RateCounter builders.
 	RateCounter *RateCounterClient
 	// Revision is the client for interacting with the Revision builders.
@@ -263,6 +267,8 @@ func (tx *Tx) init() {
 	tx.Page = NewPageClient(tx.config)
 	tx.PageContent = NewPageContentClient(tx.config)
 	tx.PageDerived = NewPageDerivedClient(tx.config)
+	tx.Passkey = NewPasskeyClient(tx.config)
+	tx.PasskeyCeremony = NewPasskeyCeremonyClient(tx.config)
 	tx.RateCounter = NewRateCounterClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.RevisionChunk = NewRevisionChunkClient(tx.config)

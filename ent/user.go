@@ -31,6 +31,8 @@ type User struct {
 	EmailVerified bool `json:"email_verified,omitempty"`
 	// PasswordHash holds the value of the "password_hash" field.
 	PasswordHash *string `json:"-"`
+	// PasskeyRequired holds the value of the "passkey_required" field.
+	PasskeyRequired bool `json:"passkey_required,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.
 	Edges        UserEdges `json:"edges"`
@@ -51,9 +53,11 @@ type UserEdges struct {
 	EmailTokens []*EmailToken `json:"email_tokens,omitempty"`
 	// Identities holds the value of the identities edge.
 	Identities []*UserIdentity `json:"identities,omitempty"`
+	// Passkeys holds the value of the passkeys edge.
+	Passkeys []*Passkey `json:"passkeys,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
+	loadedTypes [7]bool
 }
 
 // TokensOrErr returns the Tokens value or an error if the edge
@@ -110,12 +114,21 @@ func (e UserEdges) IdentitiesOrErr() ([]*UserIdentity, error) {
 	return nil, &NotLoadedError{edge: "identities"}
 }
 
+// PasskeysOrErr returns the Passkeys value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) PasskeysOrErr() ([]*Passkey, error) {
+	if e.loadedTypes[6] {
+		return e.Passkeys, nil
+	}
+	return nil, &NotLoadedError{edge: "passkeys"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*User) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case user.FieldEmailVerified:
+		case user.FieldEmailVerified, user.FieldPasskeyRequired:
 			values[i] = new(sql.NullBool)
 		case user.FieldID, user.FieldEmail, user.FieldDisplayName, user.FieldPhotoURL, user.FieldPasswordHash:
 			values[i] = new(sql.NullString)
@@ -186,6 +199,12 @@ func (_m *User) assignValues(columns []string, values []any) error {
 				_m.PasswordHash = new(string)
 				*_m.PasswordHash = value.String
 			}
+		case user.FieldPasskeyRequired:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field passkey_required", values[i])
+			} else if value.Valid {
+				_m.PasskeyRequired = value.Bool
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -227,6 +246,11 @@ func (_m *User) QueryEmailTokens() *EmailTokenQuery {
 // QueryIdentities queries the "identities" edge of the User entity.
 func (_m *User) QueryIdentities() *UserIdentityQuery {
 	return NewUserClient(_m.config).QueryIdentities(_m)
+}
+
+// QueryPasskeys queries the "passkeys" edge of the User entity.
+func (_m *User) QueryPasskeys() *PasskeyQuery {
+	return NewUserClient(_m.config).QueryPasskeys(_m)
 }
 
 // Update returns a builder for updating this User.
@@ -273,6 +297,9 @@ func (_m *User) String() string {
 	builder.WriteString(fmt.Sprintf("%v", _m.EmailVerified))
 	builder.WriteString(", ")
 	builder.WriteString("password_hash=<sensitive>")
+	builder.WriteString(", ")
+	builder.WriteString("passkey_required=")
+	builder.WriteString(fmt.Sprintf("%v", _m.PasskeyRequired))
 	builder.WriteByte(')')
 	return builder.String()
 }

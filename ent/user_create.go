@@ -15,6 +15,7 @@ import (
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/passkey"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/user"
@@ -107,6 +108,20 @@ func (_c *UserCreate) SetPasswordHash(v string) *UserCreate {
 func (_c *UserCreate) SetNillablePasswordHash(v *string) *UserCreate {
 	if v != nil {
 		_c.SetPasswordHash(*v)
+	}
+	return _c
+}
+
+// SetPasskeyRequired sets the "passkey_required" field.
+func (_c *UserCreate) SetPasskeyRequired(v bool) *UserCreate {
+	_c.mutation.SetPasskeyRequired(v)
+	return _c
+}
+
+// SetNillablePasskeyRequired sets the "passkey_required" field if the given value is not nil.
+func (_c *UserCreate) SetNillablePasskeyRequired(v *bool) *UserCreate {
+	if v != nil {
+		_c.SetPasskeyRequired(*v)
 	}
 	return _c
 }
@@ -215,6 +230,21 @@ func (_c *UserCreate) AddIdentities(v ...*UserIdentity) *UserCreate {
 	return _c.AddIdentityIDs(ids...)
 }
 
+// AddPasskeyIDs adds the "passkeys" edge to the Passkey entity by IDs.
+func (_c *UserCreate) AddPasskeyIDs(ids ...string) *UserCreate {
+	_c.mutation.AddPasskeyIDs(ids...)
+	return _c
+}
+
+// AddPasskeys adds the "passkeys" edges to the Passkey entity.
+func (_c *UserCreate) AddPasskeys(v ...*Passkey) *UserCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddPasskeyIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_c *UserCreate) Mutation() *UserMutation {
 	return _c.mutation
@@ -262,6 +292,10 @@ func (_c *UserCreate) defaults() {
 		v := user.DefaultEmailVerified
 		_c.mutation.SetEmailVerified(v)
 	}
+	if _, ok := _c.mutation.PasskeyRequired(); !ok {
+		v := user.DefaultPasskeyRequired
+		_c.mutation.SetPasskeyRequired(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := user.DefaultID()
 		_c.mutation.SetID(v)
@@ -296,6 +330,9 @@ func (_c *UserCreate) check() error {
 		if err := user.PhotoURLValidator(v); err != nil {
 			return &ValidationError{Name: "photo_url", err: fmt.Errorf(`ent: validator failed for field "User.photo_url": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.PasskeyRequired(); !ok {
+		return &ValidationError{Name: "passkey_required", err: errors.New(`ent: missing required field "User.passkey_required"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := user.IDValidator(v); err != nil {
@@ -365,6 +402,10 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PasswordHash(); ok {
 		_spec.SetField(user.FieldPasswordHash, field.TypeString, value)
 		_node.PasswordHash = &value
+	}
+	if value, ok := _c.mutation.PasskeyRequired(); ok {
+		_spec.SetField(user.FieldPasskeyRequired, field.TypeBool, value)
+		_node.PasskeyRequired = value
 	}
 	if nodes := _c.mutation.TokensIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -455,6 +496,22 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(useridentity.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PasskeysIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.PasskeysTable,
+			Columns: []string{user.PasskeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passkey.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -595,6 +652,18 @@ func (u *UserUpsert) UpdatePasswordHash() *UserUpsert {
 // ClearPasswordHash clears the value of the "password_hash" field.
 func (u *UserUpsert) ClearPasswordHash() *UserUpsert {
 	u.SetNull(user.FieldPasswordHash)
+	return u
+}
+
+// SetPasskeyRequired sets the "passkey_required" field.
+func (u *UserUpsert) SetPasskeyRequired(v bool) *UserUpsert {
+	u.Set(user.FieldPasskeyRequired, v)
+	return u
+}
+
+// UpdatePasskeyRequired sets the "passkey_required" field to the value that was provided on create.
+func (u *UserUpsert) UpdatePasskeyRequired() *UserUpsert {
+	u.SetExcluded(user.FieldPasskeyRequired)
 	return u
 }
 
@@ -744,6 +813,20 @@ func (u *UserUpsertOne) UpdatePasswordHash() *UserUpsertOne {
 func (u *UserUpsertOne) ClearPasswordHash() *UserUpsertOne {
 	return u.Update(func(s *UserUpsert) {
 		s.ClearPasswordHash()
+	})
+}
+
+// SetPasskeyRequired sets the "passkey_required" field.
+func (u *UserUpsertOne) SetPasskeyRequired(v bool) *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.SetPasskeyRequired(v)
+	})
+}
+
+// UpdatePasskeyRequired sets the "passkey_required" field to the value that was provided on create.
+func (u *UserUpsertOne) UpdatePasskeyRequired() *UserUpsertOne {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdatePasskeyRequired()
 	})
 }
 
@@ -1060,6 +1143,20 @@ func (u *UserUpsertBulk) UpdatePasswordHash() *UserUpsertBulk {
 func (u *UserUpsertBulk) ClearPasswordHash() *UserUpsertBulk {
 	return u.Update(func(s *UserUpsert) {
 		s.ClearPasswordHash()
+	})
+}
+
+// SetPasskeyRequired sets the "passkey_required" field.
+func (u *UserUpsertBulk) SetPasskeyRequired(v bool) *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.SetPasskeyRequired(v)
+	})
+}
+
+// UpdatePasskeyRequired sets the "passkey_required" field to the value that was provided on create.
+func (u *UserUpsertBulk) UpdatePasskeyRequired() *UserUpsertBulk {
+	return u.Update(func(s *UserUpsert) {
+		s.UpdatePasskeyRequired()
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/passkey"
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/teammember"
@@ -35,6 +36,7 @@ type UserQuery struct {
 	withSessions        *SessionQuery
 	withEmailTokens     *EmailTokenQuery
 	withIdentities      *UserIdentityQuery
+	withPasskeys        *PasskeyQuery
 	modifiers           []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -197,6 +199,28 @@ func (_q *UserQuery) QueryIdentities() *UserIdentityQuery {
 			sqlgraph.From(user.Table, user.FieldID, selector),
 			sqlgraph.To(useridentity.Table, useridentity.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, user.IdentitiesTable, user.IdentitiesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryPasskeys chains the current query on the "passkeys" edge.
+func (_q *UserQuery) QueryPasskeys() *PasskeyQuery {
+	query := (&PasskeyClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(passkey.Table, passkey.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.PasskeysTable, user.PasskeysColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -402,6 +426,7 @@ func (_q *UserQuery) Clone() *UserQuery {
 		withSessions:        _q.withSessions.Clone(),
 		withEmailTokens:     _q.withEmailTokens.Clone(),
 		withIdentities:      _q.withIdentities.Clone(),
+		withPasskeys:        _q.withPasskeys.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -472,6 +497,17 @@ func (_q *UserQuery) WithIdentities(opts ...func(*UserIdentityQuery)) *UserQuery
 		opt(query)
 	}
 	_q.withIdentities = query
+	return _q
+}
+
+// WithPasskeys tells the query-builder to eager-load the nodes that are connected to
+// the "passkeys" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithPasskeys(opts ...func(*PasskeyQuery)) *UserQuery {
+	query := (&PasskeyClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withPasskeys = query
 	return _q
 }
 
@@ -553,13 +589,14 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 	var (
 		nodes       = []*User{}
 		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
+		loadedTypes = [7]bool{
 			_q.withTokens != nil,
 			_q.withMemberships != nil,
 			_q.withTeamMemberships != nil,
 			_q.withSessions != nil,
 			_q.withEmailTokens != nil,
 			_q.withIdentities != nil,
+			_q.withPasskeys != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -622,6 +659,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadIdentities(ctx, query, nodes,
 			func(n *User) { n.Edges.Identities = []*UserIdentity{} },
 			func(n *User, e *UserIdentity) { n.Edges.Identities = append(n.Edges.Identities, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withPasskeys; query != nil {
+		if err := _q.loadPasskeys(ctx, query, nodes,
+			func(n *User) { n.Edges.Passkeys = []*Passkey{} },
+			func(n *User, e *Passkey) { n.Edges.Passkeys = append(n.Edges.Passkeys, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -793,6 +837,36 @@ func (_q *UserQuery) loadIdentities(ctx context.Context, query *UserIdentityQuer
 	}
 	query.Where(predicate.UserIdentity(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(user.IdentitiesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.UserID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "user_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *UserQuery) loadPasskeys(ctx context.Context, query *PasskeyQuery, nodes []*User, init func(*User), assign func(*User, *Passkey)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*User)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(passkey.FieldUserID)
+	}
+	query.Where(predicate.Passkey(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(user.PasskeysColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

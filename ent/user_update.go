@@ -14,6 +14,7 @@ import (
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/passkey"
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/teammember"
@@ -123,6 +124,20 @@ func (_u *UserUpdate) ClearPasswordHash() *UserUpdate {
 	return _u
 }
 
+// SetPasskeyRequired sets the "passkey_required" field.
+func (_u *UserUpdate) SetPasskeyRequired(v bool) *UserUpdate {
+	_u.mutation.SetPasskeyRequired(v)
+	return _u
+}
+
+// SetNillablePasskeyRequired sets the "passkey_required" field if the given value is not nil.
+func (_u *UserUpdate) SetNillablePasskeyRequired(v *bool) *UserUpdate {
+	if v != nil {
+		_u.SetPasskeyRequired(*v)
+	}
+	return _u
+}
+
 // AddTokenIDs adds the "tokens" edge to the APIToken entity by IDs.
 func (_u *UserUpdate) AddTokenIDs(ids ...string) *UserUpdate {
 	_u.mutation.AddTokenIDs(ids...)
@@ -211,6 +226,21 @@ func (_u *UserUpdate) AddIdentities(v ...*UserIdentity) *UserUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.AddIdentityIDs(ids...)
+}
+
+// AddPasskeyIDs adds the "passkeys" edge to the Passkey entity by IDs.
+func (_u *UserUpdate) AddPasskeyIDs(ids ...string) *UserUpdate {
+	_u.mutation.AddPasskeyIDs(ids...)
+	return _u
+}
+
+// AddPasskeys adds the "passkeys" edges to the Passkey entity.
+func (_u *UserUpdate) AddPasskeys(v ...*Passkey) *UserUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPasskeyIDs(ids...)
 }
 
 // Mutation returns the UserMutation object of the builder.
@@ -344,6 +374,27 @@ func (_u *UserUpdate) RemoveIdentities(v ...*UserIdentity) *UserUpdate {
 	return _u.RemoveIdentityIDs(ids...)
 }
 
+// ClearPasskeys clears all "passkeys" edges to the Passkey entity.
+func (_u *UserUpdate) ClearPasskeys() *UserUpdate {
+	_u.mutation.ClearPasskeys()
+	return _u
+}
+
+// RemovePasskeyIDs removes the "passkeys" edge to Passkey entities by IDs.
+func (_u *UserUpdate) RemovePasskeyIDs(ids ...string) *UserUpdate {
+	_u.mutation.RemovePasskeyIDs(ids...)
+	return _u
+}
+
+// RemovePasskeys removes "passkeys" edges to Passkey entities.
+func (_u *UserUpdate) RemovePasskeys(v ...*Passkey) *UserUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePasskeyIDs(ids...)
+}
+
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *UserUpdate) Save(ctx context.Context) (int, error) {
 	_u.defaults()
@@ -441,6 +492,9 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.PasswordHashCleared() {
 		_spec.ClearField(user.FieldPasswordHash, field.TypeString)
+	}
+	if value, ok := _u.mutation.PasskeyRequired(); ok {
+		_spec.SetField(user.FieldPasskeyRequired, field.TypeBool, value)
 	}
 	if _u.mutation.TokensCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -712,6 +766,51 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.PasskeysCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.PasskeysTable,
+			Columns: []string{user.PasskeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passkey.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPasskeysIDs(); len(nodes) > 0 && !_u.mutation.PasskeysCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.PasskeysTable,
+			Columns: []string{user.PasskeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passkey.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PasskeysIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.PasskeysTable,
+			Columns: []string{user.PasskeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passkey.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -822,6 +921,20 @@ func (_u *UserUpdateOne) ClearPasswordHash() *UserUpdateOne {
 	return _u
 }
 
+// SetPasskeyRequired sets the "passkey_required" field.
+func (_u *UserUpdateOne) SetPasskeyRequired(v bool) *UserUpdateOne {
+	_u.mutation.SetPasskeyRequired(v)
+	return _u
+}
+
+// SetNillablePasskeyRequired sets the "passkey_required" field if the given value is not nil.
+func (_u *UserUpdateOne) SetNillablePasskeyRequired(v *bool) *UserUpdateOne {
+	if v != nil {
+		_u.SetPasskeyRequired(*v)
+	}
+	return _u
+}
+
 // AddTokenIDs adds the "tokens" edge to the APIToken entity by IDs.
 func (_u *UserUpdateOne) AddTokenIDs(ids ...string) *UserUpdateOne {
 	_u.mutation.AddTokenIDs(ids...)
@@ -910,6 +1023,21 @@ func (_u *UserUpdateOne) AddIdentities(v ...*UserIdentity) *UserUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.AddIdentityIDs(ids...)
+}
+
+// AddPasskeyIDs adds the "passkeys" edge to the Passkey entity by IDs.
+func (_u *UserUpdateOne) AddPasskeyIDs(ids ...string) *UserUpdateOne {
+	_u.mutation.AddPasskeyIDs(ids...)
+	return _u
+}
+
+// AddPasskeys adds the "passkeys" edges to the Passkey entity.
+func (_u *UserUpdateOne) AddPasskeys(v ...*Passkey) *UserUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPasskeyIDs(ids...)
 }
 
 // Mutation returns the UserMutation object of the builder.
@@ -1043,6 +1171,27 @@ func (_u *UserUpdateOne) RemoveIdentities(v ...*UserIdentity) *UserUpdateOne {
 	return _u.RemoveIdentityIDs(ids...)
 }
 
+// ClearPasskeys clears all "passkeys" edges to the Passkey entity.
+func (_u *UserUpdateOne) ClearPasskeys() *UserUpdateOne {
+	_u.mutation.ClearPasskeys()
+	return _u
+}
+
+// RemovePasskeyIDs removes the "passkeys" edge to Passkey entities by IDs.
+func (_u *UserUpdateOne) RemovePasskeyIDs(ids ...string) *UserUpdateOne {
+	_u.mutation.RemovePasskeyIDs(ids...)
+	return _u
+}
+
+// RemovePasskeys removes "passkeys" edges to Passkey entities.
+func (_u *UserUpdateOne) RemovePasskeys(v ...*Passkey) *UserUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePasskeyIDs(ids...)
+}
+
 // Where appends a list predicates to the UserUpdate builder.
 func (_u *UserUpdateOne) Where(ps ...predicate.User) *UserUpdateOne {
 	_u.mutation.Where(ps...)
@@ -1170,6 +1319,9 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 	}
 	if _u.mutation.PasswordHashCleared() {
 		_spec.ClearField(user.FieldPasswordHash, field.TypeString)
+	}
+	if value, ok := _u.mutation.PasskeyRequired(); ok {
+		_spec.SetField(user.FieldPasskeyRequired, field.TypeBool, value)
 	}
 	if _u.mutation.TokensCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1434,6 +1586,51 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(useridentity.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PasskeysCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.PasskeysTable,
+			Columns: []string{user.PasskeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passkey.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPasskeysIDs(); len(nodes) > 0 && !_u.mutation.PasskeysCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.PasskeysTable,
+			Columns: []string{user.PasskeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passkey.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PasskeysIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.PasskeysTable,
+			Columns: []string{user.PasskeysColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(passkey.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

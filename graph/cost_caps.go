@@ -28,6 +28,8 @@ var listFieldCaps = map[string]int64{
 	"Viewer.organizations": paging.MaxLimit,
 	// The newest live sessions (sessions.go).
 	"Viewer.sessions": MaxSessionsListed,
+	// A user holds at most MaxPasskeys (passkeys.go).
+	"Viewer.passkeys": MaxPasskeys,
 	// Unbounded: a revision's files are not capped; the paging maximum.
 	"Revision.files": paging.MaxLimit,
 	// The first MaxLinkPagesPerItem pages linking to a target

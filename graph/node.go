@@ -23,6 +23,7 @@ import (
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/openapispecversion"
 	"github.com/folio/folio/ent/organization"
+	"github.com/folio/folio/ent/passkey"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/session"
@@ -138,6 +139,10 @@ var nodeTypes = []nodeType{
 	// A session is its user's alone.
 	{"Session", session.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
 		return r.viewerSession(ctx, id)
+	}},
+	// A passkey is its user's alone.
+	{"Passkey", passkey.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
+		return r.viewerPasskey(ctx, id)
 	}},
 	// An API token is its user's alone.
 	{"APIToken", apitoken.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {

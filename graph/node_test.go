@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -66,7 +67,12 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 	}
 	sess := s.Client().Session.Query().OnlyIDX(context.Background())
 	tok := s.Client().APIToken.Query().Where(apitoken.UserID(alice.ID)).FirstIDX(context.Background())
+	// A passkey of alice's (the ceremony that adds one is the account
+	// page's: internal/account/passkeys_test.go).
+	key := s.Client().Passkey.Create().SetUserID(alice.ID).SetCredentialID("node-fixture").SetPublicKey([]byte{1}).
+		SetName("Laptop").SetCredential(json.RawMessage(`{}`)).SaveX(testkit.Fixture(context.Background())).ID
 	return []nodeFixture{
+		{"Passkey", key, "", nil},
 		{"Session", sess, "", nil},
 		{"APIToken", tok, "", nil},
 		{"Organization", acme, `query($id: ID!) { organization(id: $id) { id } }`, map[string]any{"id": acme}},
@@ -110,7 +116,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "APIToken AuditEvent ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Session Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User Webhook WebhookDelivery"
+	got := "APIToken AuditEvent ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page Passkey PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Session Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User Webhook WebhookDelivery"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures or compositeFixtures)", want, got)
 	}

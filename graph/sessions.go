@@ -9,6 +9,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/emailtoken"
+	"github.com/folio/folio/ent/passkeyceremony"
 	"github.com/folio/folio/ent/ratecounter"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/user"
@@ -185,6 +186,9 @@ type SignedIn struct {
 	Secret    string
 	ExpiresAt time.Time
 	UserID    string
+	// PasskeyPending, instead of a session: the password was right and
+	// the user requires a passkey after it (passkeys_signin.go).
+	PasskeyPending *Ceremony
 }
 
 func accountKey(email string) string { return "signin:account:" + email }
@@ -195,6 +199,9 @@ func addressKey(ip string) string    { return "signin:addr:" + ip }
 // work: an unknown email is checked against a dummy hash, and both record
 // the failure (the counters and user.sign_in_failed). An account or
 // address past its limit answers ErrTooManyAttempts before any check.
+// The right password of a user who requires a passkey after it opens no
+// session: the answer's PasskeyPending is the ceremony that will
+// (passkeys_signin.go).
 func (r *Resolver) SignIn(ctx context.Context, a SignInAttempt) (*SignedIn, error) {
 	email := strings.ToLower(strings.TrimSpace(a.Email))
 	if len(email) > 320 {
@@ -230,6 +237,9 @@ func (r *Resolver) SignIn(ctx context.Context, a SignInAttempt) (*SignedIn, erro
 	}
 	if !ok {
 		return nil, r.signInFailed(ctx, email, u, keys)
+	}
+	if u.PasskeyRequired {
+		return r.secondFactor(ctx, u)
 	}
 	ctx = events.WithOrigin(ctx, events.Origin{Source: events.SourceUI,
 		Actor: events.Actor{Type: events.ActorUser, ID: u.ID, Label: u.DisplayName}})
@@ -526,6 +536,9 @@ func (r *Resolver) PurgeEndedSessions(ctx context.Context) error {
 		return err
 	}
 	if _, err := r.Client.EmailToken.Delete().Where(emailtoken.ExpiresAtLTE(now)).Exec(ctx); err != nil {
+		return err
+	}
+	if _, err := r.Client.PasskeyCeremony.Delete().Where(passkeyceremony.ExpiresAtLTE(now)).Exec(ctx); err != nil {
 		return err
 	}
 	if _, err := r.Client.RateCounter.Delete().Where(ratecounter.WindowStartLTE(now.Add(-SignInWindow))).Exec(ctx); err != nil {

@@ -321,6 +321,30 @@ func (f PageDerivedFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PageDerivedMutation", m)
 }
 
+// The PasskeyFunc type is an adapter to allow the use of ordinary
+// function as Passkey mutator.
+type PasskeyFunc func(context.Context, *ent.PasskeyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PasskeyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PasskeyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PasskeyMutation", m)
+}
+
+// The PasskeyCeremonyFunc type is an adapter to allow the use of ordinary
+// function as PasskeyCeremony mutator.
+type PasskeyCeremonyFunc func(context.Context, *ent.PasskeyCeremonyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PasskeyCeremonyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PasskeyCeremonyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PasskeyCeremonyMutation", m)
+}
+
 // The RateCounterFunc type is an adapter to allow the use of ordinary
 // function as RateCounter mutator.
 type RateCounterFunc func(context.Context, *ent.RateCounterMutation) (ent.Value, error)

@@ -838,6 +838,64 @@ var (
 			},
 		},
 	}
+	// PasskeysColumns holds the columns for the "passkeys" table.
+	PasskeysColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "credential_id", Type: field.TypeString, Unique: true, Size: 1400},
+		{Name: "public_key", Type: field.TypeBytes},
+		{Name: "sign_count", Type: field.TypeInt64, Default: 0},
+		{Name: "transports", Type: field.TypeJSON, Nullable: true},
+		{Name: "aaguid", Type: field.TypeString, Size: 36, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "credential", Type: field.TypeJSON},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "last_used_at", Type: field.TypeTime, Nullable: true},
+		{Name: "user_id", Type: field.TypeString},
+	}
+	// PasskeysTable holds the schema information for the "passkeys" table.
+	PasskeysTable = &schema.Table{
+		Name:       "passkeys",
+		Columns:    PasskeysColumns,
+		PrimaryKey: []*schema.Column{PasskeysColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "passkeys_users_passkeys",
+				Columns:    []*schema.Column{PasskeysColumns[10]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "passkey_user_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{PasskeysColumns[10], PasskeysColumns[8]},
+			},
+		},
+	}
+	// PasskeyCeremoniesColumns holds the columns for the "passkey_ceremonies" table.
+	PasskeyCeremoniesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "token_hash", Type: field.TypeString, Unique: true},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"register", "login", "second_factor"}},
+		{Name: "user_id", Type: field.TypeString, Nullable: true},
+		{Name: "session_data", Type: field.TypeJSON, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+	}
+	// PasskeyCeremoniesTable holds the schema information for the "passkey_ceremonies" table.
+	PasskeyCeremoniesTable = &schema.Table{
+		Name:       "passkey_ceremonies",
+		Columns:    PasskeyCeremoniesColumns,
+		PrimaryKey: []*schema.Column{PasskeyCeremoniesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "passkeyceremony_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{PasskeyCeremoniesColumns[6]},
+			},
+		},
+	}
 	// RateCountersColumns holds the columns for the "rate_counters" table.
 	RateCountersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1328,6 +1386,7 @@ var (
 		{Name: "photo_url", Type: field.TypeString, Nullable: true},
 		{Name: "email_verified", Type: field.TypeBool, Default: schema.Expr("true")},
 		{Name: "password_hash", Type: field.TypeString, Nullable: true},
+		{Name: "passkey_required", Type: field.TypeBool, Default: false},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{
@@ -1475,6 +1534,8 @@ var (
 		PagesTable,
 		PageContentsTable,
 		PageDerivedsTable,
+		PasskeysTable,
+		PasskeyCeremoniesTable,
 		RateCountersTable,
 		RevisionsTable,
 		RevisionChunksTable,
@@ -1510,6 +1571,7 @@ func init() {
 	InvitesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
+	PasskeysTable.ForeignKeys[0].RefTable = UsersTable
 	SamlProvidersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SamlProvidersTable.ForeignKeys[1].RefTable = TeamsTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable

@@ -84,6 +84,12 @@ type PageContent func(*sql.Selector)
 // PageDerived is the predicate function for pagederived builders.
 type PageDerived func(*sql.Selector)
 
+// Passkey is the predicate function for passkey builders.
+type Passkey func(*sql.Selector)
+
+// PasskeyCeremony is the predicate function for passkeyceremony builders.
+type PasskeyCeremony func(*sql.Selector)
+
 // RateCounter is the predicate function for ratecounter builders.
 type RateCounter func(*sql.Selector)
 

@@ -28,6 +28,9 @@ func (User) Fields() []ent.Field {
 		// Local sign-in: argon2id in PHC form (internal/auth/password.go); nil
 		// when the user has no password.
 		field.String("password_hash").Optional().Nillable().Sensitive(),
+		// Sign-in with the password asks for one of the user's passkeys
+		// too before a session opens (graph/passkeys_signin.go).
+		field.Bool("passkey_required").Default(false),
 	}
 }
 
@@ -39,5 +42,6 @@ func (User) Edges() []ent.Edge {
 		edge.To("sessions", Session.Type),
 		edge.To("email_tokens", EmailToken.Type),
 		edge.To("identities", UserIdentity.Type),
+		edge.To("passkeys", Passkey.Type),
 	}
 }

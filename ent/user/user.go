@@ -28,6 +28,8 @@ const (
 	FieldEmailVerified = "email_verified"
 	// FieldPasswordHash holds the string denoting the password_hash field in the database.
 	FieldPasswordHash = "password_hash"
+	// FieldPasskeyRequired holds the string denoting the passkey_required field in the database.
+	FieldPasskeyRequired = "passkey_required"
 	// EdgeTokens holds the string denoting the tokens edge name in mutations.
 	EdgeTokens = "tokens"
 	// EdgeMemberships holds the string denoting the memberships edge name in mutations.
@@ -40,6 +42,8 @@ const (
 	EdgeEmailTokens = "email_tokens"
 	// EdgeIdentities holds the string denoting the identities edge name in mutations.
 	EdgeIdentities = "identities"
+	// EdgePasskeys holds the string denoting the passkeys edge name in mutations.
+	EdgePasskeys = "passkeys"
 	// Table holds the table name of the user in the database.
 	Table = "users"
 	// TokensTable is the table that holds the tokens relation/edge.
@@ -84,6 +88,13 @@ const (
 	IdentitiesInverseTable = "user_identities"
 	// IdentitiesColumn is the table column denoting the identities relation/edge.
 	IdentitiesColumn = "user_id"
+	// PasskeysTable is the table that holds the passkeys relation/edge.
+	PasskeysTable = "passkeys"
+	// PasskeysInverseTable is the table name for the Passkey entity.
+	// It exists in this package in order to avoid circular dependency with the "passkey" package.
+	PasskeysInverseTable = "passkeys"
+	// PasskeysColumn is the table column denoting the passkeys relation/edge.
+	PasskeysColumn = "user_id"
 )
 
 // Columns holds all SQL columns for user fields.
@@ -96,6 +107,7 @@ var Columns = []string{
 	FieldPhotoURL,
 	FieldEmailVerified,
 	FieldPasswordHash,
+	FieldPasskeyRequired,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -123,6 +135,8 @@ var (
 	PhotoURLValidator func(string) error
 	// DefaultEmailVerified holds the default value on creation for the "email_verified" field.
 	DefaultEmailVerified bool
+	// DefaultPasskeyRequired holds the default value on creation for the "passkey_required" field.
+	DefaultPasskeyRequired bool
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -170,6 +184,11 @@ func ByEmailVerified(opts ...sql.OrderTermOption) OrderOption {
 // ByPasswordHash orders the results by the password_hash field.
 func ByPasswordHash(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPasswordHash, opts...).ToFunc()
+}
+
+// ByPasskeyRequired orders the results by the passkey_required field.
+func ByPasskeyRequired(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPasskeyRequired, opts...).ToFunc()
 }
 
 // ByTokensCount orders the results by tokens count.
@@ -255,6 +274,20 @@ func ByIdentities(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newIdentitiesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByPasskeysCount orders the results by passkeys count.
+func ByPasskeysCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newPasskeysStep(), opts...)
+	}
+}
+
+// ByPasskeys orders the results by passkeys terms.
+func ByPasskeys(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPasskeysStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newTokensStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -295,5 +328,12 @@ func newIdentitiesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(IdentitiesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, IdentitiesTable, IdentitiesColumn),
+	)
+}
+func newPasskeysStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PasskeysInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, PasskeysTable, PasskeysColumn),
 	)
 }

@@ -100,6 +100,11 @@ func PasswordHash(v string) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldPasswordHash, v))
 }
 
+// PasskeyRequired applies equality check predicate on the "passkey_required" field. It's identical to PasskeyRequiredEQ.
+func PasskeyRequired(v bool) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldPasskeyRequired, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.User {
 	return predicate.User(sql.FieldEQ(FieldCreatedAt, v))
@@ -470,6 +475,16 @@ func PasswordHashContainsFold(v string) predicate.User {
 	return predicate.User(sql.FieldContainsFold(FieldPasswordHash, v))
 }
 
+// PasskeyRequiredEQ applies the EQ predicate on the "passkey_required" field.
+func PasskeyRequiredEQ(v bool) predicate.User {
+	return predicate.User(sql.FieldEQ(FieldPasskeyRequired, v))
+}
+
+// PasskeyRequiredNEQ applies the NEQ predicate on the "passkey_required" field.
+func PasskeyRequiredNEQ(v bool) predicate.User {
+	return predicate.User(sql.FieldNEQ(FieldPasskeyRequired, v))
+}
+
 // HasTokens applies the HasEdge predicate on the "tokens" edge.
 func HasTokens() predicate.User {
 	return predicate.User(func(s *sql.Selector) {
@@ -600,6 +615,29 @@ func HasIdentities() predicate.User {
 func HasIdentitiesWith(preds ...predicate.UserIdentity) predicate.User {
 	return predicate.User(func(s *sql.Selector) {
 		step := newIdentitiesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasPasskeys applies the HasEdge predicate on the "passkeys" edge.
+func HasPasskeys() predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, PasskeysTable, PasskeysColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPasskeysWith applies the HasEdge predicate on the "passkeys" edge with a given conditions (other predicates).
+func HasPasskeysWith(preds ...predicate.Passkey) predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := newPasskeysStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

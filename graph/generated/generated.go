@@ -573,6 +573,7 @@ type ComplexityRoot struct {
 		RedeliverWebhookDelivery     func(childComplexity int, organizationID string, webhookID string, id string) int
 		RegenerateSitePublishingAuth func(childComplexity int, site string) int
 		RemoveMember                 func(childComplexity int, organizationID string, userID string) int
+		RemovePasskey                func(childComplexity int, id string) int
 		RemoveSectionFromGroup       func(childComplexity int, group string, section string) int
 		RemoveTeamMember             func(childComplexity int, organizationID string, teamID string, userID string) int
 		RestoreSpace                 func(childComplexity int, id string) int
@@ -794,6 +795,13 @@ type ComplexityRoot struct {
 
 	PageURLs struct {
 		App func(childComplexity int) int
+	}
+
+	Passkey struct {
+		CreatedAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		LastUsedAt func(childComplexity int) int
+		Name       func(childComplexity int) int
 	}
 
 	PublishedHeading struct {
@@ -1225,6 +1233,7 @@ type ComplexityRoot struct {
 		APITokens               func(childComplexity int, first *int, after *string, order *model.Order) int
 		Organizations           func(childComplexity int) int
 		OrganizationsConnection func(childComplexity int, first *int, after *string, order *model.Order) int
+		Passkeys                func(childComplexity int) int
 		Sessions                func(childComplexity int) int
 		User                    func(childComplexity int) int
 	}
@@ -1417,6 +1426,7 @@ type MutationResolver interface {
 	CreateOpenAPISpec(ctx context.Context, organizationID string, slug string, source model.OpenAPISpecSourceInput) (*ent.OpenAPISpec, error)
 	PutOpenAPISpec(ctx context.Context, organizationID string, slug string, source model.OpenAPISpecSourceInput) (*ent.OpenAPISpec, error)
 	DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (*bool, error)
+	RemovePasskey(ctx context.Context, id string) (*bool, error)
 	ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (*string, error)
 	SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (*string, error)
 	InviteUsersToOrganization(ctx context.Context, organizationID string, input model.InviteUsersToOrganizationInput) (*model.InviteUsersToOrganizationResult, error)
@@ -1659,6 +1669,7 @@ type ViewerResolver interface {
 	Organizations(ctx context.Context, obj *model.Viewer) ([]*ent.Organization, error)
 	OrganizationsConnection(ctx context.Context, obj *model.Viewer, first *int, after *string, order *model.Order) (*model.OrganizationConnection, error)
 	APITokens(ctx context.Context, obj *model.Viewer, first *int, after *string, order *model.Order) (*model.APITokenConnection, error)
+	Passkeys(ctx context.Context, obj *model.Viewer) ([]*ent.Passkey, error)
 	Sessions(ctx context.Context, obj *model.Viewer) ([]*ent.Session, error)
 }
 type WebhookResolver interface {
@@ -3937,6 +3948,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["organizationId"].(string), args["userId"].(string)), true
+	case "Mutation.removePasskey":
+		if e.ComplexityRoot.Mutation.RemovePasskey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removePasskey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemovePasskey(childComplexity, args["id"].(string)), true
 	case "Mutation.removeSectionFromGroup":
 		if e.ComplexityRoot.Mutation.RemoveSectionFromGroup == nil {
 			break
@@ -5188,6 +5210,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageURLs.App(childComplexity), true
+
+	case "Passkey.createdAt":
+		if e.ComplexityRoot.Passkey.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Passkey.CreatedAt(childComplexity), true
+	case "Passkey.id":
+		if e.ComplexityRoot.Passkey.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Passkey.ID(childComplexity), true
+	case "Passkey.lastUsedAt":
+		if e.ComplexityRoot.Passkey.LastUsedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Passkey.LastUsedAt(childComplexity), true
+	case "Passkey.name":
+		if e.ComplexityRoot.Passkey.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Passkey.Name(childComplexity), true
 
 	case "PublishedHeading.anchor":
 		if e.ComplexityRoot.PublishedHeading.Anchor == nil {
@@ -7086,6 +7133,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Viewer.OrganizationsConnection(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
+	case "Viewer.passkeys":
+		if e.ComplexityRoot.Viewer.Passkeys == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Viewer.Passkeys(childComplexity), true
 	case "Viewer.sessions":
 		if e.ComplexityRoot.Viewer.Sessions == nil {
 			break
@@ -9808,6 +9861,41 @@ extend type Query {
     "The user's ID."
     id: ID!
   ): User
+}
+`, BuiltIn: false},
+	{Name: "../../schema/passkey.graphql", Input: `# Passkeys of the viewer (README: Passkeys). They are added on the account
+# page (the browser's WebAuthn ceremony); GraphQL lists and removes them.
+
+"""
+A passkey of the viewer's: a WebAuthn credential that signs them in, alone
+or after their password. Only the viewer sees their passkeys.
+"""
+type Passkey implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "The name the viewer gave it when they added it."
+  name: String!
+  "When it was added."
+  createdAt: Time!
+  "When it last signed in; null until it has."
+  lastUsedAt: Time
+}
+
+extend type Viewer {
+  "The viewer's passkeys, oldest first (at most 20)."
+  passkeys: [Passkey!]!
+}
+
+extend type Mutation {
+  """
+  Remove one of the viewer's passkeys. The last one cannot be removed while
+  the viewer requires a passkey after their password (the account page
+  turns that off).
+  """
+  removePasskey(
+    "The passkey's ID."
+    id: ID!
+  ): Boolean
 }
 `, BuiltIn: false},
 	{Name: "../../schema/pdf.graphql", Input: `# PDF: a change request printed to a downloadable PDF (REST area ` + "`" + `pdf` + "`" + `).
@@ -12938,6 +13026,20 @@ func (ec *executionContext) childFields_PageURLs(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_Passkey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Passkey_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Passkey_name(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Passkey_createdAt(ctx, field)
+	case "lastUsedAt":
+		return ec.fieldContext_Passkey_lastUsedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Passkey", field.Name)
+}
+
 func (ec *executionContext) childFields_PublishedHeading(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "level":
@@ -13746,6 +13848,8 @@ func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphq
 		return ec.fieldContext_Viewer_organizationsConnection(ctx, field)
 	case "apiTokens":
 		return ec.fieldContext_Viewer_apiTokens(ctx, field)
+	case "passkeys":
+		return ec.fieldContext_Viewer_passkeys(ctx, field)
 	case "sessions":
 		return ec.fieldContext_Viewer_sessions(ctx, field)
 	}
@@ -15519,6 +15623,20 @@ func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context
 		return nil, err
 	}
 	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removePasskey_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -26446,6 +26564,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteOpenAPISpec(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_removePasskey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removePasskey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemovePasskey(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removePasskey(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removePasskey_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_changeRequestPDF(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32333,6 +32495,98 @@ func (ec *executionContext) _PageURLs_app(ctx context.Context, field graphql.Col
 }
 func (ec *executionContext) fieldContext_PageURLs_app(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageURLs", field, false, false, "String")
+}
+
+func (ec *executionContext) _Passkey_id(ctx context.Context, field graphql.CollectedField, obj *ent.Passkey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Passkey_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Passkey_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Passkey", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Passkey_name(ctx context.Context, field graphql.CollectedField, obj *ent.Passkey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Passkey_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Passkey_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Passkey", field, false, false, "String")
+}
+
+func (ec *executionContext) _Passkey_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Passkey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Passkey_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Passkey_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Passkey", field, false, false, "Time")
+}
+
+func (ec *executionContext) _Passkey_lastUsedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Passkey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Passkey_lastUsedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastUsedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Passkey_lastUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Passkey", field, false, false, "Time")
 }
 
 func (ec *executionContext) _PublishedHeading_level(ctx context.Context, field graphql.CollectedField, obj *model.PublishedHeading) (ret graphql.Marshaler) {
@@ -40358,6 +40612,38 @@ func (ec *executionContext) fieldContext_Viewer_apiTokens(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Viewer_passkeys(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Viewer_passkeys(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Viewer().Passkeys(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Passkey) graphql.Marshaler {
+			return ec.marshalNPasskey2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐPasskeyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Viewer_passkeys(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Viewer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Passkey(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Viewer_sessions(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -45045,6 +45331,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._PublishedPage(ctx, sel, obj)
+	case ent.Passkey:
+		return ec._Passkey(ctx, sel, &obj)
+	case *ent.Passkey:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Passkey(ctx, sel, obj)
 	case model.Page:
 		return ec._Page(ctx, sel, &obj)
 	case *model.Page:
@@ -48442,6 +48735,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "removePasskey":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removePasskey(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "changeRequestPDF":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_changeRequestPDF(ctx, field)
@@ -50045,6 +50345,54 @@ func (ec *executionContext) _PageURLs(ctx context.Context, sel ast.SelectionSet,
 		case "app":
 			out.Values[i] = ec._PageURLs_app(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var passkeyImplementors = []string{"Passkey", "Node"}
+
+func (ec *executionContext) _Passkey(ctx context.Context, sel ast.SelectionSet, obj *ent.Passkey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, passkeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Passkey")
+		case "id":
+			out.Values[i] = ec._Passkey_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Passkey_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Passkey_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastUsedAt":
+			out.Values[i] = ec._Passkey_lastUsedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -52986,6 +53334,12 @@ func (ec *executionContext) _Viewer(ctx context.Context, sel ast.SelectionSet, o
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Viewer_apiTokens(ctx, field, obj)
 				})
+		case "passkeys":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Viewer_passkeys(ctx, field, obj)
+				})
 		case "sessions":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, true,
@@ -55237,6 +55591,30 @@ func (ec *executionContext) marshalNPageURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 		return graphql.Null
 	}
 	return ec._PageURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPasskey2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐPasskeyᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Passkey) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPasskey2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐPasskey(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPasskey2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐPasskey(ctx context.Context, sel ast.SelectionSet, v *ent.Passkey) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Passkey!")
+		return graphql.Null
+	}
+	return ec._Passkey(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNPositionTargetType2string(ctx context.Context, v any) (string, error) {

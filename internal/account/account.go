@@ -3,7 +3,8 @@
 // user's sessions. It presents only: every rule (passwords, rate limits,
 // sessions, the origin rule) is the application's (graph/sessions.go),
 // which GraphQL shares. The pages look like the published reader's and
-// keep its policy: no script, forms to Folio only.
+// keep its policy: forms to Folio only, and no script, except passkey.js
+// on the pages that offer passkeys (passkeys.go; never inline).
 package account
 
 import (
@@ -45,6 +46,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	r.Post("/account/tokens", p.createToken)
 	r.Post("/account/tokens/{id}/revoke", p.revokeToken)
 	p.oidcRoutes(r)
+	passkeyRoutes(r, p)
 	r.Get("/invitations/{org}/{id}", p.invitation)
 	r.Post("/invitations/{org}/{id}", p.acceptInvitation)
 	mailRoutes(r, p)
@@ -71,6 +73,10 @@ type view struct {
 	MailConfigured   bool              // FOLIO_SMTP_URL is set: the mailed-link pages exist
 	OIDC             []graph.OIDCLogin // the sign-in page's "Sign in with …" links
 	Action           string            // the page's own path, its forms' action
+	// Script is the page's one script (passkey.js), "" for none: the
+	// page's policy then allows scripts from Folio itself.
+	Script   string
+	Passkeys passkeysView
 }
 
 type sessionRow struct {
@@ -84,6 +90,9 @@ func (p *pages) render(w http.ResponseWriter, status int, name string, v view) {
 	v.OpenSignup = p.res.SessionSettings.OpenSignup
 	v.MailConfigured = p.res.MailConfigured()
 	reader.SetPageHeaders(w, p.res.BaseURL)
+	if v.Script != "" {
+		allowOwnScript(w)
+	}
 	// Pages about a person's sign-in are never kept by caches.
 	w.Header().Set("Cache-Control", "no-store")
 	// Their forms post to Folio itself: with the APIs' no-referrer,
@@ -146,7 +155,7 @@ func (p *pages) signInForm(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, orDefault(next), http.StatusSeeOther)
 		return
 	}
-	p.render(w, http.StatusOK, "sign-in", view{Title: "Sign in", Next: next, OIDC: p.oidcLogins(r, next), Notice: notices[r.URL.Query().Get("notice")]})
+	p.render(w, http.StatusOK, "sign-in", p.withPasskeys(view{Title: "Sign in", Next: next, OIDC: p.oidcLogins(r, next), Notice: notices[r.URL.Query().Get("notice")]}))
 }
 
 func orDefault(next string) string {
@@ -167,14 +176,18 @@ func (p *pages) signIn(w http.ResponseWriter, r *http.Request) {
 	s, err := p.res.SignIn(r.Context(), graph.SignInAttempt{Email: email, Password: r.PostFormValue("password"),
 		UserAgent: r.UserAgent(), IP: clientIP(r)})
 	switch {
+	case err == nil && s.PasskeyPending != nil:
+		// The password was right; the session waits for a passkey.
+		http.SetCookie(w, p.res.PasskeyCookie(s.PasskeyPending))
+		http.Redirect(w, r, "/sign-in/passkey"+nextQuery(next), http.StatusSeeOther)
 	case err == nil:
 		http.SetCookie(w, p.res.SessionCookie(s.Secret, s.ExpiresAt))
 		http.Redirect(w, r, orDefault(next), http.StatusSeeOther)
 	case errors.Is(err, graph.ErrSignInFailed):
-		p.render(w, http.StatusUnauthorized, "sign-in", view{Title: "Sign in", Error: "Wrong email or password.", Email: email, Next: next, OIDC: p.oidcLogins(r, next)})
+		p.render(w, http.StatusUnauthorized, "sign-in", p.withPasskeys(view{Title: "Sign in", Error: "Wrong email or password.", Email: email, Next: next, OIDC: p.oidcLogins(r, next)}))
 	case errors.Is(err, graph.ErrTooManyAttempts):
 		w.Header().Set("Retry-After", strconv.Itoa(int(graph.SignInWindow/time.Second)))
-		p.render(w, http.StatusTooManyRequests, "sign-in", view{Title: "Sign in", Error: "Too many failed attempts: try again later.", Email: email, Next: next, OIDC: p.oidcLogins(r, next)})
+		p.render(w, http.StatusTooManyRequests, "sign-in", p.withPasskeys(view{Title: "Sign in", Error: "Too many failed attempts: try again later.", Email: email, Next: next, OIDC: p.oidcLogins(r, next)}))
 	default:
 		p.fail(w, r, err)
 	}
@@ -256,7 +269,12 @@ func (p *pages) account(w http.ResponseWriter, r *http.Request) {
 		rows[i] = sessionRow{ID: s.ID, UserAgent: s.UserAgent, Current: s.ID == graph.CurrentSessionID(ctx),
 			CreatedAt: s.CreatedAt.Format(time.RFC3339), LastSeenAt: s.LastSeenAt.Format(time.RFC3339)}
 	}
-	p.render(w, http.StatusOK, "account", view{Title: "Account", User: v.User, Sessions: rows, Notice: notices[r.URL.Query().Get("notice")]})
+	pv, err := p.accountPasskeys(ctx, v.User)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	p.render(w, http.StatusOK, "account", view{Title: "Account", User: v.User, Sessions: rows, Passkeys: pv, Script: pv.script(), Notice: notices[r.URL.Query().Get("notice")]})
 }
 
 func (p *pages) revoke(w http.ResponseWriter, r *http.Request) {

@@ -16,6 +16,11 @@ const (
 	ExemptTokenUse Exemption = "token use"
 	// ExemptRate: rate-limit counters.
 	ExemptRate Exemption = "rate counter"
+	// ExemptCeremony: a passkey ceremony's server-side state (its
+	// challenge, or a password sign-in waiting for its passkey): a
+	// minutes-long, single-use row, like a rate counter; what the
+	// ceremony achieves records its own event.
+	ExemptCeremony Exemption = "passkey ceremony"
 	// ExemptMaintenance: the periodic purge and retention jobs, which
 	// remove what is already gone (deleted spaces past their grace,
 	// expired downloads, orphaned bodies, events past retention).

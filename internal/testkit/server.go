@@ -10,6 +10,7 @@ import (
 	"io"
 	"log"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -77,6 +78,22 @@ func ForEachDB(t *testing.T, fn func(t *testing.T, s *Server)) {
 	for _, kind := range Databases(t) {
 		t.Run(kind, func(t *testing.T) {
 			fn(t, Start(t, kind))
+		})
+	}
+}
+
+// ForEachDBOnLocalhost is ForEachDB with the server's base URL (and URL)
+// http://localhost:port instead of http://127.0.0.1:port: what needs a
+// domain name, as a passkey's relying party ID does, works there.
+func ForEachDBOnLocalhost(t *testing.T, fn func(t *testing.T, s *Server)) {
+	t.Helper()
+	for _, kind := range Databases(t) {
+		t.Run(kind, func(t *testing.T) {
+			var w io.Writer = io.Discard
+			if os.Getenv("FOLIO_TEST_LOG") == "1" {
+				w = os.Stderr
+			}
+			fn(t, startOn(t, kind, app.NewLogger(w), "localhost"))
 		})
 	}
 }
@@ -152,6 +169,13 @@ func StartLogged(t testing.TB, kind string, w io.Writer) *Server {
 
 func start(t testing.TB, kind string, logger *slog.Logger) *Server {
 	t.Helper()
+	return startOn(t, kind, logger, "")
+}
+
+// startOn is start with the base URL's host named host ("": the
+// listener's address).
+func startOn(t testing.TB, kind string, logger *slog.Logger, host string) *Server {
+	t.Helper()
 	ctx := context.Background()
 	// The settings a test sets in the environment apply, as in production.
 	cfg := app.Defaults()
@@ -183,6 +207,10 @@ func start(t testing.TB, kind string, logger *slog.Logger) *Server {
 	s := &Server{Dialect: kind, t: t}
 	s.Server = httptest.NewUnstartedServer(nil)
 	s.Server.Start()
+	if host != "" {
+		_, port, _ := net.SplitHostPort(s.Server.Listener.Addr().String())
+		s.Server.URL = "http://" + net.JoinHostPort(host, port)
+	}
 	cfg.BaseURL = s.Server.URL
 	if s.App, err = app.New(cfg, d, logger); err != nil {
 		t.Fatal(err)
