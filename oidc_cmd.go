@@ -13,7 +13,7 @@ import (
 	"github.com/folio/folio/internal/app"
 )
 
-const oidcUsage = "usage: folio oidc add --name N --issuer URL --client-id ID [--label L] [--allowed-domains D,…] (the client secret on stdin) | folio oidc list | folio oidc remove --name N"
+const oidcUsage = "usage: folio oidc add --name N --issuer URL --client-id ID [--label L] [--allowed-domains D,…] [--organization ORG --role R] (the client secret on stdin) | folio oidc list | folio oidc remove --name N"
 
 // oidc runs `folio oidc add|list|remove`: the instance's OpenID Connect
 // providers (graph/oidcproviders.go).
@@ -43,6 +43,8 @@ func (c cli) oidcAdd(args []string) error {
 		fs.StringVar(&in.Issuer, "issuer", "", "the provider's issuer URL (discovery at ISSUER/.well-known/openid-configuration); required")
 		fs.StringVar(&in.ClientID, "client-id", "", "the client id Folio got from the provider; required")
 		fs.StringVar(&domains, "allowed-domains", "", "comma-separated email domains that may sign in (default: any)")
+		fs.StringVar(&in.OrganizationID, "organization", "", "the id of an organization everyone signing in through the provider joins (default: none)")
+		fs.StringVar(&in.Role, "role", "", "the role they join --organization with (default: read)")
 	})
 	if err != nil {
 		return err
@@ -79,7 +81,8 @@ func (c cli) oidcAdd(args []string) error {
 }
 
 // oidcList prints one provider a line on stdout: name, label, issuer,
-// client id, allowed domains (tab-separated; never the secret).
+// client id, allowed domains, redirect URI, then the organization and role
+// its users join ("-" for none) (tab-separated; never the secret).
 func (c cli) oidcList(args []string) error {
 	cfg, err := c.settings("oidc list", args, nil)
 	if err != nil {
@@ -104,7 +107,11 @@ func (c cli) oidcList(args []string) error {
 		if domains == "" {
 			domains = "*"
 		}
-		fmt.Fprintf(c.stdout, "%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.Label, p.Issuer, p.ClientID, domains, a.Resolver.OIDCRedirectURI(p.Name))
+		joins := "-\t-"
+		if p.OrganizationID != nil && p.DefaultRole != nil {
+			joins = *p.OrganizationID + "\t" + string(*p.DefaultRole)
+		}
+		fmt.Fprintf(c.stdout, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Name, p.Label, p.Issuer, p.ClientID, domains, a.Resolver.OIDCRedirectURI(p.Name), joins)
 	}
 	return nil
 }

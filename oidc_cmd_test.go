@@ -48,7 +48,7 @@ func TestOIDCCommands(t *testing.T) {
 				t.Fatalf("unknown subcommand: exit %d", status)
 			}
 			out, _, status = cmd("", "oidc", "list")
-			if status != 0 || out != "google\tGoogle\thttps://accounts.google.com\tid-123\texample.com,corp.example\thttps://docs.example.com/sso/oidc/google/callback\n" ||
+			if status != 0 || out != "google\tGoogle\thttps://accounts.google.com\tid-123\texample.com,corp.example\thttps://docs.example.com/sso/oidc/google/callback\t-\t-\n" ||
 				strings.Contains(out, "the-client-secret") {
 				t.Fatalf("list: exit %d %q", status, out)
 			}

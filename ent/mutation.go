@@ -15548,6 +15548,8 @@ type OIDCProviderMutation struct {
 	client_secret_sealed  *string
 	allowed_domains       *[]string
 	appendallowed_domains []string
+	organization_id       *string
+	default_role          *access.Role
 	clearedFields         map[string]struct{}
 	done                  bool
 	oldValue              func(context.Context) (*OIDCProvider, error)
@@ -15961,6 +15963,104 @@ func (m *OIDCProviderMutation) ResetAllowedDomains() {
 	m.appendallowed_domains = nil
 }
 
+// SetOrganizationID sets the "organization_id" field.
+func (m *OIDCProviderMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *OIDCProviderMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldOrganizationID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ClearOrganizationID clears the value of the "organization_id" field.
+func (m *OIDCProviderMutation) ClearOrganizationID() {
+	m.organization_id = nil
+	m.clearedFields[oidcprovider.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationIDCleared returns if the "organization_id" field was cleared in this mutation.
+func (m *OIDCProviderMutation) OrganizationIDCleared() bool {
+	_, ok := m.clearedFields[oidcprovider.FieldOrganizationID]
+	return ok
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *OIDCProviderMutation) ResetOrganizationID() {
+	m.organization_id = nil
+	delete(m.clearedFields, oidcprovider.FieldOrganizationID)
+}
+
+// SetDefaultRole sets the "default_role" field.
+func (m *OIDCProviderMutation) SetDefaultRole(a access.Role) {
+	m.default_role = &a
+}
+
+// DefaultRole returns the value of the "default_role" field in the mutation.
+func (m *OIDCProviderMutation) DefaultRole() (r access.Role, exists bool) {
+	v := m.default_role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultRole returns the old "default_role" field's value of the OIDCProvider entity.
+// If the OIDCProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OIDCProviderMutation) OldDefaultRole(ctx context.Context) (v *access.Role, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultRole: %w", err)
+	}
+	return oldValue.DefaultRole, nil
+}
+
+// ClearDefaultRole clears the value of the "default_role" field.
+func (m *OIDCProviderMutation) ClearDefaultRole() {
+	m.default_role = nil
+	m.clearedFields[oidcprovider.FieldDefaultRole] = struct{}{}
+}
+
+// DefaultRoleCleared returns if the "default_role" field was cleared in this mutation.
+func (m *OIDCProviderMutation) DefaultRoleCleared() bool {
+	_, ok := m.clearedFields[oidcprovider.FieldDefaultRole]
+	return ok
+}
+
+// ResetDefaultRole resets all changes to the "default_role" field.
+func (m *OIDCProviderMutation) ResetDefaultRole() {
+	m.default_role = nil
+	delete(m.clearedFields, oidcprovider.FieldDefaultRole)
+}
+
 // Where appends a list predicates to the OIDCProviderMutation builder.
 func (m *OIDCProviderMutation) Where(ps ...predicate.OIDCProvider) {
 	m.predicates = append(m.predicates, ps...)
@@ -15995,7 +16095,7 @@ func (m *OIDCProviderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OIDCProviderMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 10)
 	if m.created_at != nil {
 		fields = append(fields, oidcprovider.FieldCreatedAt)
 	}
@@ -16019,6 +16119,12 @@ func (m *OIDCProviderMutation) Fields() []string {
 	}
 	if m.allowed_domains != nil {
 		fields = append(fields, oidcprovider.FieldAllowedDomains)
+	}
+	if m.organization_id != nil {
+		fields = append(fields, oidcprovider.FieldOrganizationID)
+	}
+	if m.default_role != nil {
+		fields = append(fields, oidcprovider.FieldDefaultRole)
 	}
 	return fields
 }
@@ -16044,6 +16150,10 @@ func (m *OIDCProviderMutation) Field(name string) (ent.Value, bool) {
 		return m.ClientSecretSealed()
 	case oidcprovider.FieldAllowedDomains:
 		return m.AllowedDomains()
+	case oidcprovider.FieldOrganizationID:
+		return m.OrganizationID()
+	case oidcprovider.FieldDefaultRole:
+		return m.DefaultRole()
 	}
 	return nil, false
 }
@@ -16069,6 +16179,10 @@ func (m *OIDCProviderMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldClientSecretSealed(ctx)
 	case oidcprovider.FieldAllowedDomains:
 		return m.OldAllowedDomains(ctx)
+	case oidcprovider.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case oidcprovider.FieldDefaultRole:
+		return m.OldDefaultRole(ctx)
 	}
 	return nil, fmt.Errorf("unknown OIDCProvider field %s", name)
 }
@@ -16134,6 +16248,20 @@ func (m *OIDCProviderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetAllowedDomains(v)
 		return nil
+	case oidcprovider.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case oidcprovider.FieldDefaultRole:
+		v, ok := value.(access.Role)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultRole(v)
+		return nil
 	}
 	return fmt.Errorf("unknown OIDCProvider field %s", name)
 }
@@ -16163,7 +16291,14 @@ func (m *OIDCProviderMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *OIDCProviderMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(oidcprovider.FieldOrganizationID) {
+		fields = append(fields, oidcprovider.FieldOrganizationID)
+	}
+	if m.FieldCleared(oidcprovider.FieldDefaultRole) {
+		fields = append(fields, oidcprovider.FieldDefaultRole)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -16176,6 +16311,14 @@ func (m *OIDCProviderMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *OIDCProviderMutation) ClearField(name string) error {
+	switch name {
+	case oidcprovider.FieldOrganizationID:
+		m.ClearOrganizationID()
+		return nil
+	case oidcprovider.FieldDefaultRole:
+		m.ClearDefaultRole()
+		return nil
+	}
 	return fmt.Errorf("unknown OIDCProvider nullable field %s", name)
 }
 
@@ -16206,6 +16349,12 @@ func (m *OIDCProviderMutation) ResetField(name string) error {
 		return nil
 	case oidcprovider.FieldAllowedDomains:
 		m.ResetAllowedDomains()
+		return nil
+	case oidcprovider.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case oidcprovider.FieldDefaultRole:
+		m.ResetDefaultRole()
 		return nil
 	}
 	return fmt.Errorf("unknown OIDCProvider field %s", name)

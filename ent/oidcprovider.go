@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/folio/folio/ent/oidcprovider"
+	"github.com/folio/folio/internal/access"
 )
 
 // OIDCProvider is the model entity for the OIDCProvider schema.
@@ -34,7 +35,11 @@ type OIDCProvider struct {
 	ClientSecretSealed string `json:"-"`
 	// AllowedDomains holds the value of the "allowed_domains" field.
 	AllowedDomains []string `json:"allowed_domains,omitempty"`
-	selectValues   sql.SelectValues
+	// OrganizationID holds the value of the "organization_id" field.
+	OrganizationID *string `json:"organization_id,omitempty"`
+	// DefaultRole holds the value of the "default_role" field.
+	DefaultRole  *access.Role `json:"default_role,omitempty"`
+	selectValues sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -44,7 +49,7 @@ func (*OIDCProvider) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case oidcprovider.FieldAllowedDomains:
 			values[i] = new([]byte)
-		case oidcprovider.FieldID, oidcprovider.FieldName, oidcprovider.FieldLabel, oidcprovider.FieldIssuer, oidcprovider.FieldClientID, oidcprovider.FieldClientSecretSealed:
+		case oidcprovider.FieldID, oidcprovider.FieldName, oidcprovider.FieldLabel, oidcprovider.FieldIssuer, oidcprovider.FieldClientID, oidcprovider.FieldClientSecretSealed, oidcprovider.FieldOrganizationID, oidcprovider.FieldDefaultRole:
 			values[i] = new(sql.NullString)
 		case oidcprovider.FieldCreatedAt, oidcprovider.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -119,6 +124,20 @@ func (_m *OIDCProvider) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field allowed_domains: %w", err)
 				}
 			}
+		case oidcprovider.FieldOrganizationID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field organization_id", values[i])
+			} else if value.Valid {
+				_m.OrganizationID = new(string)
+				*_m.OrganizationID = value.String
+			}
+		case oidcprovider.FieldDefaultRole:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field default_role", values[i])
+			} else if value.Valid {
+				_m.DefaultRole = new(access.Role)
+				*_m.DefaultRole = access.Role(value.String)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -177,6 +196,16 @@ func (_m *OIDCProvider) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("allowed_domains=")
 	builder.WriteString(fmt.Sprintf("%v", _m.AllowedDomains))
+	builder.WriteString(", ")
+	if v := _m.OrganizationID; v != nil {
+		builder.WriteString("organization_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.DefaultRole; v != nil {
+		builder.WriteString("default_role=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/folio/folio/ent/oidcprovider"
+	"github.com/folio/folio/internal/access"
 )
 
 // OIDCProviderCreate is the builder for creating a OIDCProvider entity.
@@ -84,6 +85,34 @@ func (_c *OIDCProviderCreate) SetClientSecretSealed(v string) *OIDCProviderCreat
 // SetAllowedDomains sets the "allowed_domains" field.
 func (_c *OIDCProviderCreate) SetAllowedDomains(v []string) *OIDCProviderCreate {
 	_c.mutation.SetAllowedDomains(v)
+	return _c
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (_c *OIDCProviderCreate) SetOrganizationID(v string) *OIDCProviderCreate {
+	_c.mutation.SetOrganizationID(v)
+	return _c
+}
+
+// SetNillableOrganizationID sets the "organization_id" field if the given value is not nil.
+func (_c *OIDCProviderCreate) SetNillableOrganizationID(v *string) *OIDCProviderCreate {
+	if v != nil {
+		_c.SetOrganizationID(*v)
+	}
+	return _c
+}
+
+// SetDefaultRole sets the "default_role" field.
+func (_c *OIDCProviderCreate) SetDefaultRole(v access.Role) *OIDCProviderCreate {
+	_c.mutation.SetDefaultRole(v)
+	return _c
+}
+
+// SetNillableDefaultRole sets the "default_role" field if the given value is not nil.
+func (_c *OIDCProviderCreate) SetNillableDefaultRole(v *access.Role) *OIDCProviderCreate {
+	if v != nil {
+		_c.SetDefaultRole(*v)
+	}
 	return _c
 }
 
@@ -205,6 +234,11 @@ func (_c *OIDCProviderCreate) check() error {
 			return &ValidationError{Name: "allowed_domains", err: fmt.Errorf(`ent: validator failed for field "OIDCProvider.allowed_domains": %w`, err)}
 		}
 	}
+	if v, ok := _c.mutation.DefaultRole(); ok {
+		if err := oidcprovider.DefaultRoleValidator(v); err != nil {
+			return &ValidationError{Name: "default_role", err: fmt.Errorf(`ent: validator failed for field "OIDCProvider.default_role": %w`, err)}
+		}
+	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := oidcprovider.IDValidator(v); err != nil {
 			return &ValidationError{Name: "id", err: fmt.Errorf(`ent: validator failed for field "OIDCProvider.id": %w`, err)}
@@ -277,6 +311,14 @@ func (_c *OIDCProviderCreate) createSpec() (*OIDCProvider, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.AllowedDomains(); ok {
 		_spec.SetField(oidcprovider.FieldAllowedDomains, field.TypeJSON, value)
 		_node.AllowedDomains = value
+	}
+	if value, ok := _c.mutation.OrganizationID(); ok {
+		_spec.SetField(oidcprovider.FieldOrganizationID, field.TypeString, value)
+		_node.OrganizationID = &value
+	}
+	if value, ok := _c.mutation.DefaultRole(); ok {
+		_spec.SetField(oidcprovider.FieldDefaultRole, field.TypeEnum, value)
+		_node.DefaultRole = &value
 	}
 	return _node, _spec
 }
@@ -399,6 +441,42 @@ func (u *OIDCProviderUpsert) SetAllowedDomains(v []string) *OIDCProviderUpsert {
 // UpdateAllowedDomains sets the "allowed_domains" field to the value that was provided on create.
 func (u *OIDCProviderUpsert) UpdateAllowedDomains() *OIDCProviderUpsert {
 	u.SetExcluded(oidcprovider.FieldAllowedDomains)
+	return u
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (u *OIDCProviderUpsert) SetOrganizationID(v string) *OIDCProviderUpsert {
+	u.Set(oidcprovider.FieldOrganizationID, v)
+	return u
+}
+
+// UpdateOrganizationID sets the "organization_id" field to the value that was provided on create.
+func (u *OIDCProviderUpsert) UpdateOrganizationID() *OIDCProviderUpsert {
+	u.SetExcluded(oidcprovider.FieldOrganizationID)
+	return u
+}
+
+// ClearOrganizationID clears the value of the "organization_id" field.
+func (u *OIDCProviderUpsert) ClearOrganizationID() *OIDCProviderUpsert {
+	u.SetNull(oidcprovider.FieldOrganizationID)
+	return u
+}
+
+// SetDefaultRole sets the "default_role" field.
+func (u *OIDCProviderUpsert) SetDefaultRole(v access.Role) *OIDCProviderUpsert {
+	u.Set(oidcprovider.FieldDefaultRole, v)
+	return u
+}
+
+// UpdateDefaultRole sets the "default_role" field to the value that was provided on create.
+func (u *OIDCProviderUpsert) UpdateDefaultRole() *OIDCProviderUpsert {
+	u.SetExcluded(oidcprovider.FieldDefaultRole)
+	return u
+}
+
+// ClearDefaultRole clears the value of the "default_role" field.
+func (u *OIDCProviderUpsert) ClearDefaultRole() *OIDCProviderUpsert {
+	u.SetNull(oidcprovider.FieldDefaultRole)
 	return u
 }
 
@@ -537,6 +615,48 @@ func (u *OIDCProviderUpsertOne) SetAllowedDomains(v []string) *OIDCProviderUpser
 func (u *OIDCProviderUpsertOne) UpdateAllowedDomains() *OIDCProviderUpsertOne {
 	return u.Update(func(s *OIDCProviderUpsert) {
 		s.UpdateAllowedDomains()
+	})
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (u *OIDCProviderUpsertOne) SetOrganizationID(v string) *OIDCProviderUpsertOne {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.SetOrganizationID(v)
+	})
+}
+
+// UpdateOrganizationID sets the "organization_id" field to the value that was provided on create.
+func (u *OIDCProviderUpsertOne) UpdateOrganizationID() *OIDCProviderUpsertOne {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.UpdateOrganizationID()
+	})
+}
+
+// ClearOrganizationID clears the value of the "organization_id" field.
+func (u *OIDCProviderUpsertOne) ClearOrganizationID() *OIDCProviderUpsertOne {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.ClearOrganizationID()
+	})
+}
+
+// SetDefaultRole sets the "default_role" field.
+func (u *OIDCProviderUpsertOne) SetDefaultRole(v access.Role) *OIDCProviderUpsertOne {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.SetDefaultRole(v)
+	})
+}
+
+// UpdateDefaultRole sets the "default_role" field to the value that was provided on create.
+func (u *OIDCProviderUpsertOne) UpdateDefaultRole() *OIDCProviderUpsertOne {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.UpdateDefaultRole()
+	})
+}
+
+// ClearDefaultRole clears the value of the "default_role" field.
+func (u *OIDCProviderUpsertOne) ClearDefaultRole() *OIDCProviderUpsertOne {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.ClearDefaultRole()
 	})
 }
 
@@ -842,6 +962,48 @@ func (u *OIDCProviderUpsertBulk) SetAllowedDomains(v []string) *OIDCProviderUpse
 func (u *OIDCProviderUpsertBulk) UpdateAllowedDomains() *OIDCProviderUpsertBulk {
 	return u.Update(func(s *OIDCProviderUpsert) {
 		s.UpdateAllowedDomains()
+	})
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (u *OIDCProviderUpsertBulk) SetOrganizationID(v string) *OIDCProviderUpsertBulk {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.SetOrganizationID(v)
+	})
+}
+
+// UpdateOrganizationID sets the "organization_id" field to the value that was provided on create.
+func (u *OIDCProviderUpsertBulk) UpdateOrganizationID() *OIDCProviderUpsertBulk {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.UpdateOrganizationID()
+	})
+}
+
+// ClearOrganizationID clears the value of the "organization_id" field.
+func (u *OIDCProviderUpsertBulk) ClearOrganizationID() *OIDCProviderUpsertBulk {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.ClearOrganizationID()
+	})
+}
+
+// SetDefaultRole sets the "default_role" field.
+func (u *OIDCProviderUpsertBulk) SetDefaultRole(v access.Role) *OIDCProviderUpsertBulk {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.SetDefaultRole(v)
+	})
+}
+
+// UpdateDefaultRole sets the "default_role" field to the value that was provided on create.
+func (u *OIDCProviderUpsertBulk) UpdateDefaultRole() *OIDCProviderUpsertBulk {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.UpdateDefaultRole()
+	})
+}
+
+// ClearDefaultRole clears the value of the "default_role" field.
+func (u *OIDCProviderUpsertBulk) ClearDefaultRole() *OIDCProviderUpsertBulk {
+	return u.Update(func(s *OIDCProviderUpsert) {
+		s.ClearDefaultRole()
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/folio/folio/ent/oidcprovider"
 	"github.com/folio/folio/ent/predicate"
+	"github.com/folio/folio/internal/access"
 )
 
 // OIDCProviderUpdate is the builder for updating OIDCProvider entities.
@@ -104,6 +105,46 @@ func (_u *OIDCProviderUpdate) AppendAllowedDomains(v []string) *OIDCProviderUpda
 	return _u
 }
 
+// SetOrganizationID sets the "organization_id" field.
+func (_u *OIDCProviderUpdate) SetOrganizationID(v string) *OIDCProviderUpdate {
+	_u.mutation.SetOrganizationID(v)
+	return _u
+}
+
+// SetNillableOrganizationID sets the "organization_id" field if the given value is not nil.
+func (_u *OIDCProviderUpdate) SetNillableOrganizationID(v *string) *OIDCProviderUpdate {
+	if v != nil {
+		_u.SetOrganizationID(*v)
+	}
+	return _u
+}
+
+// ClearOrganizationID clears the value of the "organization_id" field.
+func (_u *OIDCProviderUpdate) ClearOrganizationID() *OIDCProviderUpdate {
+	_u.mutation.ClearOrganizationID()
+	return _u
+}
+
+// SetDefaultRole sets the "default_role" field.
+func (_u *OIDCProviderUpdate) SetDefaultRole(v access.Role) *OIDCProviderUpdate {
+	_u.mutation.SetDefaultRole(v)
+	return _u
+}
+
+// SetNillableDefaultRole sets the "default_role" field if the given value is not nil.
+func (_u *OIDCProviderUpdate) SetNillableDefaultRole(v *access.Role) *OIDCProviderUpdate {
+	if v != nil {
+		_u.SetDefaultRole(*v)
+	}
+	return _u
+}
+
+// ClearDefaultRole clears the value of the "default_role" field.
+func (_u *OIDCProviderUpdate) ClearDefaultRole() *OIDCProviderUpdate {
+	_u.mutation.ClearDefaultRole()
+	return _u
+}
+
 // Mutation returns the OIDCProviderMutation object of the builder.
 func (_u *OIDCProviderUpdate) Mutation() *OIDCProviderMutation {
 	return _u.mutation
@@ -167,6 +208,11 @@ func (_u *OIDCProviderUpdate) check() error {
 			return &ValidationError{Name: "allowed_domains", err: fmt.Errorf(`ent: validator failed for field "OIDCProvider.allowed_domains": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DefaultRole(); ok {
+		if err := oidcprovider.DefaultRoleValidator(v); err != nil {
+			return &ValidationError{Name: "default_role", err: fmt.Errorf(`ent: validator failed for field "OIDCProvider.default_role": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -210,6 +256,18 @@ func (_u *OIDCProviderUpdate) sqlSave(ctx context.Context) (_node int, err error
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
 			sqljson.Append(u, oidcprovider.FieldAllowedDomains, value)
 		})
+	}
+	if value, ok := _u.mutation.OrganizationID(); ok {
+		_spec.SetField(oidcprovider.FieldOrganizationID, field.TypeString, value)
+	}
+	if _u.mutation.OrganizationIDCleared() {
+		_spec.ClearField(oidcprovider.FieldOrganizationID, field.TypeString)
+	}
+	if value, ok := _u.mutation.DefaultRole(); ok {
+		_spec.SetField(oidcprovider.FieldDefaultRole, field.TypeEnum, value)
+	}
+	if _u.mutation.DefaultRoleCleared() {
+		_spec.ClearField(oidcprovider.FieldDefaultRole, field.TypeEnum)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -307,6 +365,46 @@ func (_u *OIDCProviderUpdateOne) AppendAllowedDomains(v []string) *OIDCProviderU
 	return _u
 }
 
+// SetOrganizationID sets the "organization_id" field.
+func (_u *OIDCProviderUpdateOne) SetOrganizationID(v string) *OIDCProviderUpdateOne {
+	_u.mutation.SetOrganizationID(v)
+	return _u
+}
+
+// SetNillableOrganizationID sets the "organization_id" field if the given value is not nil.
+func (_u *OIDCProviderUpdateOne) SetNillableOrganizationID(v *string) *OIDCProviderUpdateOne {
+	if v != nil {
+		_u.SetOrganizationID(*v)
+	}
+	return _u
+}
+
+// ClearOrganizationID clears the value of the "organization_id" field.
+func (_u *OIDCProviderUpdateOne) ClearOrganizationID() *OIDCProviderUpdateOne {
+	_u.mutation.ClearOrganizationID()
+	return _u
+}
+
+// SetDefaultRole sets the "default_role" field.
+func (_u *OIDCProviderUpdateOne) SetDefaultRole(v access.Role) *OIDCProviderUpdateOne {
+	_u.mutation.SetDefaultRole(v)
+	return _u
+}
+
+// SetNillableDefaultRole sets the "default_role" field if the given value is not nil.
+func (_u *OIDCProviderUpdateOne) SetNillableDefaultRole(v *access.Role) *OIDCProviderUpdateOne {
+	if v != nil {
+		_u.SetDefaultRole(*v)
+	}
+	return _u
+}
+
+// ClearDefaultRole clears the value of the "default_role" field.
+func (_u *OIDCProviderUpdateOne) ClearDefaultRole() *OIDCProviderUpdateOne {
+	_u.mutation.ClearDefaultRole()
+	return _u
+}
+
 // Mutation returns the OIDCProviderMutation object of the builder.
 func (_u *OIDCProviderUpdateOne) Mutation() *OIDCProviderMutation {
 	return _u.mutation
@@ -383,6 +481,11 @@ func (_u *OIDCProviderUpdateOne) check() error {
 			return &ValidationError{Name: "allowed_domains", err: fmt.Errorf(`ent: validator failed for field "OIDCProvider.allowed_domains": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.DefaultRole(); ok {
+		if err := oidcprovider.DefaultRoleValidator(v); err != nil {
+			return &ValidationError{Name: "default_role", err: fmt.Errorf(`ent: validator failed for field "OIDCProvider.default_role": %w`, err)}
+		}
+	}
 	return nil
 }
 
@@ -443,6 +546,18 @@ func (_u *OIDCProviderUpdateOne) sqlSave(ctx context.Context) (_node *OIDCProvid
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
 			sqljson.Append(u, oidcprovider.FieldAllowedDomains, value)
 		})
+	}
+	if value, ok := _u.mutation.OrganizationID(); ok {
+		_spec.SetField(oidcprovider.FieldOrganizationID, field.TypeString, value)
+	}
+	if _u.mutation.OrganizationIDCleared() {
+		_spec.ClearField(oidcprovider.FieldOrganizationID, field.TypeString)
+	}
+	if value, ok := _u.mutation.DefaultRole(); ok {
+		_spec.SetField(oidcprovider.FieldDefaultRole, field.TypeEnum, value)
+	}
+	if _u.mutation.DefaultRoleCleared() {
+		_spec.ClearField(oidcprovider.FieldDefaultRole, field.TypeEnum)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &OIDCProvider{config: _u.config}

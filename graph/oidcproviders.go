@@ -7,7 +7,9 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/oidcprovider"
+	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/useridentity"
+	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/secrets"
@@ -34,6 +36,9 @@ type OIDCProviderInput struct {
 	ClientID, ClientSecret string
 	// AllowedDomains limit sign-in to these email domains; empty: any.
 	AllowedDomains []string
+	// OrganizationID, when set, is the organization everyone signing in
+	// through the provider joins, with Role (default read).
+	OrganizationID, Role string
 }
 
 // OIDCLogin is one "Sign in with <Label>" button of the sign-in page.
@@ -77,12 +82,39 @@ func (r *Resolver) AddOIDCProvider(ctx context.Context, in OIDCProviderInput) (*
 			domains = append(domains, d)
 		}
 	}
+	var role *access.Role
+	if in.OrganizationID == "" && in.Role != "" {
+		return nil, apperr.InvalidField("role", "needs an organization")
+	}
+	if in.OrganizationID != "" {
+		rl := access.Read
+		if in.Role != "" {
+			rl = access.Role(in.Role)
+		}
+		if _, err := access.ParseRole(string(rl)); err != nil {
+			return nil, apperr.InvalidField("role", "%v", err)
+		}
+		role = &rl
+	}
 	var p *ent.OIDCProvider
 	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if in.OrganizationID != "" {
+			ok, err := tx.Organization.Query().Where(organization.ID(in.OrganizationID)).Exist(ctx)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return apperr.InvalidField("organization", "no organization has the id %q", in.OrganizationID)
+			}
+		}
 		var err error
-		p, err = tx.OIDCProvider.Create().SetName(in.Name).SetLabel(in.Label).SetIssuer(in.Issuer).
+		c := tx.OIDCProvider.Create().SetName(in.Name).SetLabel(in.Label).SetIssuer(in.Issuer).
 			SetClientID(in.ClientID).SetClientSecretSealed(r.seal(secrets.OIDCClientSecret, in.ClientSecret)).
-			SetAllowedDomains(domains).Save(ctx)
+			SetAllowedDomains(domains)
+		if role != nil {
+			c.SetOrganizationID(in.OrganizationID).SetDefaultRole(*role)
+		}
+		p, err = c.Save(ctx)
 		if ent.IsConstraintError(err) {
 			return apperr.ConflictField("name", "a provider named %q exists: remove it first", in.Name)
 		}
@@ -90,8 +122,9 @@ func (r *Resolver) AddOIDCProvider(ctx context.Context, in OIDCProviderInput) (*
 			return oidcError(err)
 		}
 		record(ctx, events.Event{Action: events.OIDCProviderAdded,
-			Target:  events.Target{Type: "oidc-provider", ID: p.ID, Label: p.Label},
-			Payload: map[string]any{"name": p.Name, "issuer": p.Issuer, "clientId": p.ClientID, "allowedDomains": p.AllowedDomains}})
+			Target: events.Target{Type: "oidc-provider", ID: p.ID, Label: p.Label},
+			Payload: map[string]any{"name": p.Name, "issuer": p.Issuer, "clientId": p.ClientID, "allowedDomains": p.AllowedDomains,
+				"organizationId": in.OrganizationID}})
 		return nil
 	})
 	if err != nil {

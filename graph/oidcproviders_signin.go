@@ -17,7 +17,9 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/oidcprovider"
+	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/user"
 	"github.com/folio/folio/ent/useridentity"
 	"github.com/folio/folio/internal/apperr"
@@ -448,8 +450,38 @@ func (r *Resolver) oidcSignIn(ctx context.Context, p *ent.OIDCProvider, subject,
 			record(ctx, events.Event{Action: events.UserIdentityLinked, Target: events.Target{Type: "user", ID: target.ID, Label: target.DisplayName},
 				Payload: map[string]any{"kind": OIDCIdentityKind, "provider": p.Name, "userId": target.ID}})
 		}
+		if err := oidcMembership(ctx, tx, p, target); err != nil {
+			return err
+		}
 		out, err = r.openSession(ctx, tx, target, a, "oidc")
 		return err
 	})
 	return out, err
+}
+
+// oidcMembership makes u a member of p's organization, when the operator
+// configured one, with p's default role: the operator trusts the provider
+// for the whole instance, so it adds existing users as well as new ones. A
+// member (disabled or not) keeps their membership as it is.
+func oidcMembership(ctx context.Context, tx *ent.Client, p *ent.OIDCProvider, u *ent.User) error {
+	if p.OrganizationID == nil || p.DefaultRole == nil {
+		return nil
+	}
+	exists, err := tx.Member.Query().Where(member.OrganizationID(*p.OrganizationID), member.UserID(u.ID)).Exist(ctx)
+	if err != nil || exists {
+		return err
+	}
+	// The organization may have gone since the provider was configured.
+	if exists, err = tx.Organization.Query().Where(organization.ID(*p.OrganizationID)).Exist(ctx); err != nil || !exists {
+		return err
+	}
+	_, err = tx.Member.Create().SetOrganizationID(*p.OrganizationID).SetUserID(u.ID).SetRole(*p.DefaultRole).SetSSO(true).Save(ctx)
+	if ent.IsConstraintError(err) {
+		return apperr.Conflictf("another sign-in added this member at the same moment: sign in again")
+	}
+	if err != nil {
+		return entError(err)
+	}
+	record(ctx, memberEvent(events.MemberJoined, *p.OrganizationID, u.ID, map[string]any{"userId": u.ID, "role": string(*p.DefaultRole)}))
+	return nil
 }

@@ -665,6 +665,8 @@ var (
 		{Name: "client_id", Type: field.TypeString},
 		{Name: "client_secret", Type: field.TypeString},
 		{Name: "allowed_domains", Type: field.TypeJSON},
+		{Name: "organization_id", Type: field.TypeString, Nullable: true},
+		{Name: "default_role", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "review", "edit", "comment", "read"}},
 	}
 	// OidcProvidersTable holds the schema information for the "oidc_providers" table.
 	OidcProvidersTable = &schema.Table{

@@ -3,9 +3,11 @@
 package oidcprovider
 
 import (
+	"fmt"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
+	"github.com/folio/folio/internal/access"
 )
 
 const (
@@ -29,6 +31,10 @@ const (
 	FieldClientSecretSealed = "client_secret"
 	// FieldAllowedDomains holds the string denoting the allowed_domains field in the database.
 	FieldAllowedDomains = "allowed_domains"
+	// FieldOrganizationID holds the string denoting the organization_id field in the database.
+	FieldOrganizationID = "organization_id"
+	// FieldDefaultRole holds the string denoting the default_role field in the database.
+	FieldDefaultRole = "default_role"
 	// Table holds the table name of the oidcprovider in the database.
 	Table = "oidc_providers"
 )
@@ -44,6 +50,8 @@ var Columns = []string{
 	FieldClientID,
 	FieldClientSecretSealed,
 	FieldAllowedDomains,
+	FieldOrganizationID,
+	FieldDefaultRole,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -80,6 +88,16 @@ var (
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
 	IDValidator func(string) error
 )
+
+// DefaultRoleValidator is a validator for the "default_role" field enum values. It is called by the builders before save.
+func DefaultRoleValidator(dr access.Role) error {
+	switch dr {
+	case "admin", "create", "review", "edit", "comment", "read":
+		return nil
+	default:
+		return fmt.Errorf("oidcprovider: invalid enum value for default_role field: %q", dr)
+	}
+}
 
 // OrderOption defines the ordering options for the OIDCProvider queries.
 type OrderOption func(*sql.Selector)
@@ -122,4 +140,14 @@ func ByClientID(opts ...sql.OrderTermOption) OrderOption {
 // ByClientSecretSealed orders the results by the client_secret_sealed field.
 func ByClientSecretSealed(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldClientSecretSealed, opts...).ToFunc()
+}
+
+// ByOrganizationID orders the results by the organization_id field.
+func ByOrganizationID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOrganizationID, opts...).ToFunc()
+}
+
+// ByDefaultRole orders the results by the default_role field.
+func ByDefaultRole(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDefaultRole, opts...).ToFunc()
 }

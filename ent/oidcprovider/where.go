@@ -7,6 +7,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"github.com/folio/folio/ent/predicate"
+	"github.com/folio/folio/internal/access"
 )
 
 // ID filters vertices based on their ID field.
@@ -92,6 +93,11 @@ func ClientID(v string) predicate.OIDCProvider {
 // ClientSecretSealed applies equality check predicate on the "client_secret_sealed" field. It's identical to ClientSecretSealedEQ.
 func ClientSecretSealed(v string) predicate.OIDCProvider {
 	return predicate.OIDCProvider(sql.FieldEQ(FieldClientSecretSealed, v))
+}
+
+// OrganizationID applies equality check predicate on the "organization_id" field. It's identical to OrganizationIDEQ.
+func OrganizationID(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldEQ(FieldOrganizationID, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
@@ -497,6 +503,121 @@ func ClientSecretSealedEqualFold(v string) predicate.OIDCProvider {
 // ClientSecretSealedContainsFold applies the ContainsFold predicate on the "client_secret_sealed" field.
 func ClientSecretSealedContainsFold(v string) predicate.OIDCProvider {
 	return predicate.OIDCProvider(sql.FieldContainsFold(FieldClientSecretSealed, v))
+}
+
+// OrganizationIDEQ applies the EQ predicate on the "organization_id" field.
+func OrganizationIDEQ(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldEQ(FieldOrganizationID, v))
+}
+
+// OrganizationIDNEQ applies the NEQ predicate on the "organization_id" field.
+func OrganizationIDNEQ(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldNEQ(FieldOrganizationID, v))
+}
+
+// OrganizationIDIn applies the In predicate on the "organization_id" field.
+func OrganizationIDIn(vs ...string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldIn(FieldOrganizationID, vs...))
+}
+
+// OrganizationIDNotIn applies the NotIn predicate on the "organization_id" field.
+func OrganizationIDNotIn(vs ...string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldNotIn(FieldOrganizationID, vs...))
+}
+
+// OrganizationIDGT applies the GT predicate on the "organization_id" field.
+func OrganizationIDGT(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldGT(FieldOrganizationID, v))
+}
+
+// OrganizationIDGTE applies the GTE predicate on the "organization_id" field.
+func OrganizationIDGTE(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldGTE(FieldOrganizationID, v))
+}
+
+// OrganizationIDLT applies the LT predicate on the "organization_id" field.
+func OrganizationIDLT(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldLT(FieldOrganizationID, v))
+}
+
+// OrganizationIDLTE applies the LTE predicate on the "organization_id" field.
+func OrganizationIDLTE(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldLTE(FieldOrganizationID, v))
+}
+
+// OrganizationIDContains applies the Contains predicate on the "organization_id" field.
+func OrganizationIDContains(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldContains(FieldOrganizationID, v))
+}
+
+// OrganizationIDHasPrefix applies the HasPrefix predicate on the "organization_id" field.
+func OrganizationIDHasPrefix(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldHasPrefix(FieldOrganizationID, v))
+}
+
+// OrganizationIDHasSuffix applies the HasSuffix predicate on the "organization_id" field.
+func OrganizationIDHasSuffix(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldHasSuffix(FieldOrganizationID, v))
+}
+
+// OrganizationIDIsNil applies the IsNil predicate on the "organization_id" field.
+func OrganizationIDIsNil() predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldIsNull(FieldOrganizationID))
+}
+
+// OrganizationIDNotNil applies the NotNil predicate on the "organization_id" field.
+func OrganizationIDNotNil() predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldNotNull(FieldOrganizationID))
+}
+
+// OrganizationIDEqualFold applies the EqualFold predicate on the "organization_id" field.
+func OrganizationIDEqualFold(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldEqualFold(FieldOrganizationID, v))
+}
+
+// OrganizationIDContainsFold applies the ContainsFold predicate on the "organization_id" field.
+func OrganizationIDContainsFold(v string) predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldContainsFold(FieldOrganizationID, v))
+}
+
+// DefaultRoleEQ applies the EQ predicate on the "default_role" field.
+func DefaultRoleEQ(v access.Role) predicate.OIDCProvider {
+	vc := v
+	return predicate.OIDCProvider(sql.FieldEQ(FieldDefaultRole, vc))
+}
+
+// DefaultRoleNEQ applies the NEQ predicate on the "default_role" field.
+func DefaultRoleNEQ(v access.Role) predicate.OIDCProvider {
+	vc := v
+	return predicate.OIDCProvider(sql.FieldNEQ(FieldDefaultRole, vc))
+}
+
+// DefaultRoleIn applies the In predicate on the "default_role" field.
+func DefaultRoleIn(vs ...access.Role) predicate.OIDCProvider {
+	v := make([]any, len(vs))
+	for i := range v {
+		v[i] = vs[i]
+	}
+	return predicate.OIDCProvider(sql.FieldIn(FieldDefaultRole, v...))
+}
+
+// DefaultRoleNotIn applies the NotIn predicate on the "default_role" field.
+func DefaultRoleNotIn(vs ...access.Role) predicate.OIDCProvider {
+	v := make([]any, len(vs))
+	for i := range v {
+		v[i] = vs[i]
+	}
+	return predicate.OIDCProvider(sql.FieldNotIn(FieldDefaultRole, v...))
+}
+
+// DefaultRoleIsNil applies the IsNil predicate on the "default_role" field.
+func DefaultRoleIsNil() predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldIsNull(FieldDefaultRole))
+}
+
+// DefaultRoleNotNil applies the NotNil predicate on the "default_role" field.
+func DefaultRoleNotNil() predicate.OIDCProvider {
+	return predicate.OIDCProvider(sql.FieldNotNull(FieldDefaultRole))
 }
 
 // And groups predicates with the AND operator between them.

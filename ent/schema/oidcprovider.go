@@ -6,6 +6,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/schema/field"
 
+	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/fetch"
 )
 
@@ -31,5 +32,9 @@ func (OIDCProvider) Fields() []ent.Field {
 		field.String("client_secret_sealed").StorageKey("client_secret").Sensitive(),
 		// Email domains whose addresses may sign in; empty: any.
 		field.Strings("allowed_domains").Default([]string{}).Validate(validateEmailDomains),
+		// The organization whose member everyone signing in through the
+		// provider becomes (just in time, with default_role), if any.
+		field.String("organization_id").Optional().Nillable(),
+		field.Enum("default_role").GoType(access.Role("")).Optional().Nillable(),
 	}
 }

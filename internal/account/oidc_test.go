@@ -526,3 +526,62 @@ func isKind(err error, k apperr.Kind) bool {
 	e, ok := apperr.As(err)
 	return ok && e.Kind == k
 }
+
+// A provider configured with an organization makes everyone who signs in
+// through it a member, new and existing users alike, with its role; a
+// member keeps their role; another organization is untouched.
+func TestOIDCJoinsOrganization(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		ctx := context.Background()
+		admin, org := s.NewUser(t, "root@acme.example", "Acme")
+		_, other := s.NewUser(t, "root@other.example", "Other")
+		idp := newFakeIdP(t, "folio-client", "client-secret-1")
+		for _, bad := range []struct {
+			in    graph.OIDCProviderInput
+			field string
+		}{
+			{graph.OIDCProviderInput{Name: "x", Issuer: idp.URL, ClientID: "c", ClientSecret: "s", OrganizationID: "nope"}, "organization"},
+			{graph.OIDCProviderInput{Name: "x", Issuer: idp.URL, ClientID: "c", ClientSecret: "s", OrganizationID: org, Role: "owner"}, "role"},
+			{graph.OIDCProviderInput{Name: "x", Issuer: idp.URL, ClientID: "c", ClientSecret: "s", Role: "edit"}, "role"},
+		} {
+			if _, err := s.App.AddOIDCProvider(ctx, bad.in); !isKind(err, apperr.Invalid) || !strings.Contains(err.Error(), bad.field) {
+				t.Fatalf("%+v: %v", bad.in, err)
+			}
+		}
+		if n := s.Client().OIDCProvider.Query().CountX(ctx); n != 0 {
+			t.Fatalf("%d providers after refusals", n)
+		}
+		if _, err := s.App.AddOIDCProvider(ctx, graph.OIDCProviderInput{Name: "acme-id", Issuer: idp.URL, ClientID: idp.clientID,
+			ClientSecret: idp.secret, OrganizationID: org, Role: "edit"}); err != nil {
+			t.Fatal(err)
+		}
+
+		idp.as(map[string]any{"sub": "new-1", "email": "new@acme.example", "email_verified": true})
+		signInOIDC(t, s, "acme-id", "/account")
+		nu := s.Client().User.Query().Where(user.Email("new@acme.example")).OnlyX(ctx)
+		if m := s.MemberOf(t, org, nu.ID); m == nil || m.Role == nil || *m.Role != "edit" || !m.SSO {
+			t.Fatalf("new user's membership %+v", m)
+		}
+		if m := s.MemberOf(t, other, nu.ID); m != nil {
+			t.Fatalf("joined another organization: %+v", m)
+		}
+		if n := s.Client().Event.Query().Where(event.Action("member.joined"), event.OrganizationID(org)).CountX(ctx); n != 1 {
+			t.Fatalf("%d member.joined events", n)
+		}
+
+		// An existing user with the verified address joins too.
+		old, _ := s.NewUser(t, "old@acme.example", "")
+		idp.as(map[string]any{"sub": "old-1", "email": "old@acme.example", "email_verified": true})
+		signInOIDC(t, s, "acme-id", "/account")
+		if m := s.MemberOf(t, org, old.ID); m == nil || *m.Role != "edit" {
+			t.Fatalf("existing user's membership %+v", m)
+		}
+
+		// The admin keeps their role.
+		idp.as(map[string]any{"sub": "root-1", "email": "root@acme.example", "email_verified": true})
+		signInOIDC(t, s, "acme-id", "/account")
+		if m := s.MemberOf(t, org, admin.ID); m == nil || *m.Role != "admin" {
+			t.Fatalf("admin's membership %+v", m)
+		}
+	})
+}
