@@ -208,12 +208,7 @@ func (r *Resolver) ExchangeOAuthCode(ctx context.Context, clientID, code, redire
 		return nil, errInvalidGrant
 	}
 	if g.CodeUsedAt != nil {
-		if err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
-			return revokeGrant(ctx, tx, g, "code reused")
-		}); err != nil {
-			return nil, err
-		}
-		return nil, errInvalidGrant
+		return nil, r.revokeReused(ctx, g, "code reused")
 	}
 	if !g.CodeExpiresAt.After(clock.Now()) {
 		return nil, errInvalidGrant
@@ -296,12 +291,7 @@ func (r *Resolver) RefreshOAuthToken(ctx context.Context, clientID, refresh stri
 		return nil, errInvalidGrant
 	}
 	if rt.UsedAt != nil {
-		if err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
-			return revokeGrant(ctx, tx, g, "refresh token reused")
-		}); err != nil {
-			return nil, err
-		}
-		return nil, errInvalidGrant
+		return nil, r.revokeReused(ctx, g, "refresh token reused")
 	}
 	if !rt.ExpiresAt.After(clock.Now()) {
 		return nil, errInvalidGrant
@@ -407,4 +397,15 @@ func (r *Resolver) purgeEndedOAuth(ctx context.Context) error {
 			entsql.Select(oauthrefreshtoken.FieldGrantID).From(entsql.Table(oauthrefreshtoken.Table))))
 	}).Exec(ctx)
 	return err
+}
+
+// revokeReused ends grant g because a code or refresh token of it was used
+// again (a sign it leaked: RFC 9700), and answers invalid_grant.
+func (r *Resolver) revokeReused(ctx context.Context, g *ent.OAuthGrant, reason string) error {
+	if err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
+		return revokeGrant(ctx, tx, g, reason)
+	}); err != nil {
+		return err
+	}
+	return errInvalidGrant
 }
