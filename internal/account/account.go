@@ -50,6 +50,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	r.Get("/invitations/{org}/{id}", p.invitation)
 	r.Post("/invitations/{org}/{id}", p.acceptInvitation)
 	mailRoutes(r, p)
+	consentRoutes(r, p)
 	samlRoutes(r, p)
 }
 
@@ -77,6 +78,11 @@ type view struct {
 	// page's policy then allows scripts from Folio itself.
 	Script   string
 	Passkeys passkeysView
+	// Consent is the OAuth consent page's (consent.go); FormTarget an
+	// origin its form's answer may redirect to, besides Folio (browsers
+	// check a form's redirects against form-action).
+	Consent    *consentView
+	FormTarget string
 }
 
 type sessionRow struct {
@@ -92,6 +98,10 @@ func (p *pages) render(w http.ResponseWriter, status int, name string, v view) {
 	reader.SetPageHeaders(w, p.res.BaseURL)
 	if v.Script != "" {
 		allowOwnScript(w)
+	}
+	if v.FormTarget != "" {
+		h := w.Header()
+		h.Set("Content-Security-Policy", strings.Replace(h.Get("Content-Security-Policy"), "form-action 'self'", "form-action 'self' "+v.FormTarget, 1))
 	}
 	// Pages about a person's sign-in are never kept by caches.
 	w.Header().Set("Cache-Control", "no-store")

@@ -1,12 +1,14 @@
 // Package oauth serves Folio's OAuth 2.1 authorization server for tools
 // (the GitBook CLI's `gitbook login`, MCP clients): the metadata (RFC 8414,
-// RFC 9728), dynamic registration (RFC 7591), the consent page, the token
+// RFC 9728), dynamic registration (RFC 7591), the token
 // and revocation endpoints (RFC 6749, RFC 7636, RFC 7009). It parses and
-// presents; every rule is the application's (graph/oauth*.go).
+// presents; every rule is the application's (graph/oauth*.go). The
+// consent page at AuthorizePath is one of the account pages
+// (internal/account/consent.go), in their style and with their session.
 //
 // The JSON endpoints are for programs, not browsers: they never read the
 // session cookie, so they need no origin check, and any page may call
-// them (CORS without credentials). Only the consent page uses the session.
+// them (CORS without credentials).
 package oauth
 
 import (
@@ -36,7 +38,8 @@ const (
 // a few hundred bytes.
 const maxFormBytes = 16 << 10
 
-// Routes adds the authorization server to r.
+// Routes adds the authorization server's JSON endpoints to r; its page,
+// AuthorizePath, is one of the account pages (internal/account/consent.go).
 func Routes(r chi.Router, res *graph.Resolver) {
 	s := &server{res: res}
 	for _, p := range []string{"/.well-known/oauth-authorization-server", "/.well-known/oauth-authorization-server/*"} {
@@ -53,8 +56,6 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	r.Options(TokenPath, open(nil))
 	r.Post(RevokePath, open(s.revoke))
 	r.Options(RevokePath, open(nil))
-	r.Get(AuthorizePath, s.authorize)
-	r.Post(AuthorizePath, s.consent)
 }
 
 type server struct{ res *graph.Resolver }
