@@ -27,6 +27,7 @@ import (
 	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/keycheck"
@@ -96,6 +97,8 @@ type Client struct {
 	Event *EventClient
 	// File is the client for interacting with the File builders.
 	File *FileClient
+	// Grant is the client for interacting with the Grant builders.
+	Grant *GrantClient
 	// Invite is the client for interacting with the Invite builders.
 	Invite *InviteClient
 	// Job is the client for interacting with the Job builders.
@@ -191,6 +194,7 @@ func (c *Client) init() {
 	c.EmailToken = NewEmailTokenClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.File = NewFileClient(c.config)
+	c.Grant = NewGrantClient(c.config)
 	c.Invite = NewInviteClient(c.config)
 	c.Job = NewJobClient(c.config)
 	c.KeyCheck = NewKeyCheckClient(c.config)
@@ -331,6 +335,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		EmailToken:          NewEmailTokenClient(cfg),
 		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
+		Grant:               NewGrantClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Job:                 NewJobClient(cfg),
 		KeyCheck:            NewKeyCheckClient(cfg),
@@ -398,6 +403,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		EmailToken:          NewEmailTokenClient(cfg),
 		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
+		Grant:               NewGrantClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Job:                 NewJobClient(cfg),
 		KeyCheck:            NewKeyCheckClient(cfg),
@@ -465,7 +471,7 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.EmailToken,
-		c.Event, c.File, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient,
+		c.Event, c.File, c.Grant, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient,
 		c.OAuthGrant, c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec,
 		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
 		c.Passkey, c.PasskeyCeremony, c.RateCounter, c.Revision, c.RevisionChunk,
@@ -484,7 +490,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.EmailToken,
-		c.Event, c.File, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient,
+		c.Event, c.File, c.Grant, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient,
 		c.OAuthGrant, c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec,
 		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
 		c.Passkey, c.PasskeyCeremony, c.RateCounter, c.Revision, c.RevisionChunk,
@@ -524,6 +530,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Event.mutate(ctx, m)
 	case *FileMutation:
 		return c.File.mutate(ctx, m)
+	case *GrantMutation:
+		return c.Grant.mutate(ctx, m)
 	case *InviteMutation:
 		return c.Invite.mutate(ctx, m)
 	case *JobMutation:
@@ -2354,6 +2362,139 @@ func (c *FileClient) mutate(ctx context.Context, m *FileMutation) (Value, error)
 		return (&FileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown File mutation op: %q", m.Op())
+	}
+}
+
+// GrantClient is a client for the Grant schema.
+type GrantClient struct {
+	config
+}
+
+// NewGrantClient returns a client for the Grant from the given config.
+func NewGrantClient(c config) *GrantClient {
+	return &GrantClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `grant.Hooks(f(g(h())))`.
+func (c *GrantClient) Use(hooks ...Hook) {
+	c.hooks.Grant = append(c.hooks.Grant, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `grant.Intercept(f(g(h())))`.
+func (c *GrantClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Grant = append(c.inters.Grant, interceptors...)
+}
+
+// Create returns a builder for creating a Grant entity.
+func (c *GrantClient) Create() *GrantCreate {
+	mutation := newGrantMutation(c.config, OpCreate)
+	return &GrantCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Grant entities.
+func (c *GrantClient) CreateBulk(builders ...*GrantCreate) *GrantCreateBulk {
+	return &GrantCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GrantClient) MapCreateBulk(slice any, setFunc func(*GrantCreate, int)) *GrantCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GrantCreateBulk{err: fmt.Errorf("calling to GrantClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GrantCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GrantCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Grant.
+func (c *GrantClient) Update() *GrantUpdate {
+	mutation := newGrantMutation(c.config, OpUpdate)
+	return &GrantUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GrantClient) UpdateOne(_m *Grant) *GrantUpdateOne {
+	mutation := newGrantMutation(c.config, OpUpdateOne, withGrant(_m))
+	return &GrantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GrantClient) UpdateOneID(id string) *GrantUpdateOne {
+	mutation := newGrantMutation(c.config, OpUpdateOne, withGrantID(id))
+	return &GrantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Grant.
+func (c *GrantClient) Delete() *GrantDelete {
+	mutation := newGrantMutation(c.config, OpDelete)
+	return &GrantDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GrantClient) DeleteOne(_m *Grant) *GrantDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GrantClient) DeleteOneID(id string) *GrantDeleteOne {
+	builder := c.Delete().Where(grant.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GrantDeleteOne{builder}
+}
+
+// Query returns a query builder for Grant.
+func (c *GrantClient) Query() *GrantQuery {
+	return &GrantQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGrant},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Grant entity by its id.
+func (c *GrantClient) Get(ctx context.Context, id string) (*Grant, error) {
+	return c.Query().Where(grant.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GrantClient) GetX(ctx context.Context, id string) *Grant {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *GrantClient) Hooks() []Hook {
+	return c.hooks.Grant
+}
+
+// Interceptors returns the client interceptors.
+func (c *GrantClient) Interceptors() []Interceptor {
+	return c.inters.Grant
+}
+
+func (c *GrantClient) mutate(ctx context.Context, m *GrantMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GrantCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GrantUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GrantUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GrantDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Grant mutation op: %q", m.Op())
 	}
 }
 
@@ -7693,23 +7834,23 @@ func (c *WebhookDeliveryClient) mutate(ctx context.Context, m *WebhookDeliveryMu
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Invite, Job,
-		KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider,
-		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
-		Passkey, PasskeyCeremony, RateCounter, Revision, RevisionChunk, SAMLAssertion,
-		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
-		Webhook, WebhookCursor, WebhookDelivery []ent.Hook
+		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Grant,
+		Invite, Job, KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken,
+		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent,
+		PageDerived, Passkey, PasskeyCeremony, RateCounter, Revision, RevisionChunk,
+		SAMLAssertion, SAMLProvider, Session, Site, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
+		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Invite, Job,
-		KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider,
-		OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent, PageDerived,
-		Passkey, PasskeyCeremony, RateCounter, Revision, RevisionChunk, SAMLAssertion,
-		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
-		Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
+		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Grant,
+		Invite, Job, KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken,
+		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent,
+		PageDerived, Passkey, PasskeyCeremony, RateCounter, Revision, RevisionChunk,
+		SAMLAssertion, SAMLProvider, Session, Site, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
+		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
 	}
 )
 

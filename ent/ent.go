@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/keycheck"
@@ -132,6 +133,7 @@ func checkColumn(t, c string) error {
 			emailtoken.Table:          emailtoken.ValidColumn,
 			event.Table:               event.ValidColumn,
 			file.Table:                file.ValidColumn,
+			grant.Table:               grant.ValidColumn,
 			invite.Table:              invite.ValidColumn,
 			job.Table:                 job.ValidColumn,
 			keycheck.Table:            keycheck.ValidColumn,

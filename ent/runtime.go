@@ -17,6 +17,7 @@ import (
 	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
 	"github.com/folio/folio/ent/keycheck"
@@ -399,6 +400,29 @@ func init() {
 	file.DefaultID = fileDescID.Default.(func() string)
 	// file.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	file.IDValidator = fileDescID.Validators[0].(func(string) error)
+	grantMixin := schema.Grant{}.Mixin()
+	grantMixinFields0 := grantMixin[0].Fields()
+	_ = grantMixinFields0
+	grantMixinFields1 := grantMixin[1].Fields()
+	_ = grantMixinFields1
+	grantFields := schema.Grant{}.Fields()
+	_ = grantFields
+	// grantDescCreatedAt is the schema descriptor for created_at field.
+	grantDescCreatedAt := grantMixinFields1[0].Descriptor()
+	// grant.DefaultCreatedAt holds the default value on creation for the created_at field.
+	grant.DefaultCreatedAt = grantDescCreatedAt.Default.(func() time.Time)
+	// grantDescUpdatedAt is the schema descriptor for updated_at field.
+	grantDescUpdatedAt := grantMixinFields1[1].Descriptor()
+	// grant.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	grant.DefaultUpdatedAt = grantDescUpdatedAt.Default.(func() time.Time)
+	// grant.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	grant.UpdateDefaultUpdatedAt = grantDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// grantDescID is the schema descriptor for id field.
+	grantDescID := grantMixinFields0[0].Descriptor()
+	// grant.DefaultID holds the default value on creation for the id field.
+	grant.DefaultID = grantDescID.Default.(func() string)
+	// grant.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	grant.IDValidator = grantDescID.Validators[0].(func(string) error)
 	inviteMixin := schema.Invite{}.Mixin()
 	inviteMixinFields0 := inviteMixin[0].Fields()
 	_ = inviteMixinFields0

@@ -38,6 +38,8 @@ type Tx struct {
 	Event *EventClient
 	// File is the client for interacting with the File builders.
 	File *FileClient
+	// Grant is the client for interacting with the Grant builders.
+	Grant *GrantClient
 	// Invite is the client for interacting with the Invite builders.
 	Invite *InviteClient
 	// Job is the client for interacting with the Job builders.
@@ -253,6 +255,7 @@ func (tx *Tx) init() {
 	tx.EmailToken = NewEmailTokenClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.File = NewFileClient(tx.config)
+	tx.Grant = NewGrantClient(tx.config)
 	tx.Invite = NewInviteClient(tx.config)
 	tx.Job = NewJobClient(tx.config)
 	tx.KeyCheck = NewKeyCheckClient(tx.config)

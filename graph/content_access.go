@@ -10,19 +10,22 @@ import (
 	"github.com/folio/folio/internal/apperr"
 )
 
-// levelChain lists the default levels from a content (own) up through its
-// parent collections, from the organization's collections loaded at once.
-func levelChain(ctx context.Context, orgID string, own *string, parentID *string) ([]access.Level, error) {
+// levelChain lists the default levels from a content (own, whose id is
+// id) up through its parent collections, from the organization's
+// collections loaded at once, with the ids of the content and of those
+// collections in the same order (where grants may apply).
+func levelChain(ctx context.Context, orgID, id string, own *string, parentID *string) ([]access.Level, []string, error) {
+	chain := []access.Level{access.ParseLevel(own)}
+	objects := []string{id}
 	if parentID == nil {
 		// At the root of the organization: no collection to walk, so no
 		// load and no round for a read to wait on.
-		return []access.Level{access.ParseLevel(own)}, nil
+		return chain, objects, nil
 	}
 	colls, err := loader.For(ctx).OrgCollections.Load(ctx, orgID)()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	chain := []access.Level{access.ParseLevel(own)}
 	seen := map[string]bool{}
 	for parentID != nil {
 		c, ok := colls[*parentID]
@@ -31,31 +34,62 @@ func levelChain(ctx context.Context, orgID string, own *string, parentID *string
 		}
 		seen[c.ID] = true
 		chain = append(chain, access.ParseLevel(enumString(c.DefaultLevel)))
+		objects = append(objects, c.ID)
 		parentID = c.ParentID
 	}
-	return chain, nil
+	return chain, objects, nil
 }
 
-// roleOn is the caller's effective role on a content of orgID.
-func roleOn(ctx context.Context, orgID string, own *string, parentID *string) (*access.Role, access.Membership, error) {
+// viewerGrants are the grants to the caller and the caller's teams in
+// orgID, read when the rule needs them: an organization admin's role does
+// not depend on grants, and a stranger has none.
+func viewerGrants(ctx context.Context, orgID string, m access.Membership) ([]access.Grant, error) {
+	if !m.Member || access.AtLeast(m.Role, access.Admin) {
+		return nil, nil
+	}
+	return loader.For(ctx).ViewerGrants.Load(ctx, orgID)()
+}
+
+// roleOn is the caller's effective role on the content id of orgID, and
+// where it comes from (access.Effective).
+func roleOn(ctx context.Context, orgID, id string, own *string, parentID *string) (*access.Role, access.Origin, error) {
 	m, _, err := membership(ctx, orgID)
+	if err != nil || !m.Member {
+		return nil, access.Origin{}, err
+	}
+	grants, err := viewerGrants(ctx, orgID, m)
+	if err != nil {
+		return nil, access.Origin{}, err
+	}
+	chain, objects, err := levelChain(ctx, orgID, id, own, parentID)
+	if err != nil {
+		return nil, access.Origin{}, err
+	}
+	r, o := access.Effective(m, chain, objects, grants)
+	return r, o, nil
+}
+
+// siteRole is the caller's role on a docs site (access.SiteRole).
+func siteRole(ctx context.Context, s *ent.Site) (*access.Role, access.Membership, error) {
+	m, _, err := membership(ctx, s.OrganizationID)
 	if err != nil || !m.Member {
 		return nil, m, err
 	}
-	chain, err := levelChain(ctx, orgID, own, parentID)
+	grants, err := viewerGrants(ctx, s.OrganizationID, m)
 	if err != nil {
 		return nil, m, err
 	}
-	return access.EffectiveRole(m, chain), m, nil
+	r, _ := access.SiteRole(m, s.ID, grants)
+	return r, m, nil
 }
 
 func spaceRole(ctx context.Context, s *ent.Space) (*access.Role, error) {
-	r, _, err := roleOn(ctx, s.OrganizationID, enumString(s.DefaultLevel), s.ParentID)
+	r, _, err := roleOn(ctx, s.OrganizationID, s.ID, enumString(s.DefaultLevel), s.ParentID)
 	return r, err
 }
 
 func collectionRole(ctx context.Context, c *ent.Collection) (*access.Role, error) {
-	r, _, err := roleOn(ctx, c.OrganizationID, enumString(c.DefaultLevel), c.ParentID)
+	r, _, err := roleOn(ctx, c.OrganizationID, c.ID, enumString(c.DefaultLevel), c.ParentID)
 	return r, err
 }
 

@@ -529,36 +529,44 @@ func removableBy(ctx context.Context, sc commentScope, postedBy string) error {
 	return nil
 }
 
-// visibleSite is a docs site the caller may read (members with a role of
-// its organization), with the caller's standing; orgID, when not empty, is
-// the organization the path names, and a site of another answers 404.
+// visibleSite is a docs site the caller has a role on (access.SiteRole:
+// members with a role, and guests it is shared with), with the caller's
+// standing; orgID, when not empty, is the organization the path names, and
+// a site of another answers 404.
 func visibleSite(ctx context.Context, orgID, siteID string) (*ent.Site, access.Membership, error) {
-	s, err := loader.For(ctx).SiteByID.Load(ctx, siteID)()
-	if err != nil {
-		return nil, access.Membership{}, err
-	}
-	if orgID != "" && s.OrganizationID != orgID {
-		return nil, access.Membership{}, apperr.NotFoundf("site %s not found", siteID)
-	}
-	m, _, err := membership(ctx, s.OrganizationID)
-	if err != nil {
-		return nil, m, err
-	}
-	if !m.CanSeeSites() {
-		return nil, m, apperr.NotFoundf("site %s not found", siteID)
-	}
-	return s, m, nil
+	s, _, m, err := visibleSiteRole(ctx, orgID, siteID)
+	return s, m, err
 }
 
-// manageableSite is a visible site the caller may change: organization
-// admins and members with the create role.
+// visibleSiteRole is visibleSite with the caller's role on the site.
+func visibleSiteRole(ctx context.Context, orgID, siteID string) (*ent.Site, *access.Role, access.Membership, error) {
+	s, err := loader.For(ctx).SiteByID.Load(ctx, siteID)()
+	if err != nil {
+		return nil, nil, access.Membership{}, err
+	}
+	if orgID != "" && s.OrganizationID != orgID {
+		return nil, nil, access.Membership{}, apperr.NotFoundf("site %s not found", siteID)
+	}
+	r, m, err := siteRole(ctx, s)
+	if err != nil {
+		return nil, nil, m, err
+	}
+	if !access.CanSeeSite(r) {
+		return nil, nil, m, apperr.NotFoundf("site %s not found", siteID)
+	}
+	return s, r, m, nil
+}
+
+// manageableSite is a visible site the caller may change: the create role
+// on the site (organization admins, members with the create role, and
+// those it is shared with as create or admin).
 func manageableSite(ctx context.Context, orgID, siteID string) (*ent.Site, error) {
-	s, m, err := visibleSite(ctx, orgID, siteID)
+	s, r, _, err := visibleSiteRole(ctx, orgID, siteID)
 	if err != nil {
 		return nil, err
 	}
-	if !m.CanManageSites() {
-		return nil, apperr.Forbiddenf("only admins and members with the create role can change sites")
+	if !access.CanChangeSite(r) {
+		return nil, apperr.Forbiddenf("changing a site needs the create role on it")
 	}
 	return s, nil
 }

@@ -58,11 +58,11 @@ func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, args
 	if err != nil {
 		return nil, err
 	}
-	m, _, err := membership(ctx, s.OrganizationID)
+	role, _, err := siteRole(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	if m.CanSeeSites() {
+	if access.CanSeeSite(role) {
 		return s, nil
 	}
 	if !s.Published {
@@ -107,8 +107,8 @@ func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, args
 // another visitor (publishedSite with credentials or claims).
 func (r *Resolver) readAnonymously(ctx context.Context, s *ent.Site) error {
 	l := loader.For(ctx)
-	m, _, err := membership(ctx, s.OrganizationID)
-	if err != nil || m.CanSeeSites() {
+	role, _, err := siteRole(ctx, s)
+	if err != nil || access.CanSeeSite(role) {
 		return err
 	}
 	notFound := apperr.NotFoundf("site %s not found", s.ID)

@@ -118,11 +118,11 @@ func accessibleSpaces(ctx context.Context, orgID string, m access.Membership) ([
 	}
 	var items []*model.MemberSpace
 	for _, s := range rows {
-		chain, err := levelChain(ctx, orgID, enumString(s.DefaultLevel), s.ParentID)
+		chain, objects, err := levelChain(ctx, orgID, s.ID, enumString(s.DefaultLevel), s.ParentID)
 		if err != nil {
 			return nil, err
 		}
-		if role := access.EffectiveRole(m, chain); role != nil {
+		if role, _ := access.Effective(m, chain, objects, nil); role != nil {
 			l.SpaceByID.Prime(ctx, s.ID, s)
 			items = append(items, &model.MemberSpace{Permission: *role, Space: s})
 		}

@@ -153,6 +153,18 @@ func (f FileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FileMutation", m)
 }
 
+// The GrantFunc type is an adapter to allow the use of ordinary
+// function as Grant mutator.
+type GrantFunc func(context.Context, *ent.GrantMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f GrantFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.GrantMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GrantMutation", m)
+}
+
 // The InviteFunc type is an adapter to allow the use of ordinary
 // function as Invite mutator.
 type InviteFunc func(context.Context, *ent.InviteMutation) (ent.Value, error)

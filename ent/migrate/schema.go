@@ -455,6 +455,42 @@ var (
 			},
 		},
 	}
+	// GrantsColumns holds the columns for the "grants" table.
+	GrantsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "object_kind", Type: field.TypeEnum, Enums: []string{"space", "collection", "site"}},
+		{Name: "object_id", Type: field.TypeString},
+		{Name: "principal_kind", Type: field.TypeEnum, Enums: []string{"user", "team"}},
+		{Name: "principal_id", Type: field.TypeString},
+		{Name: "role", Type: field.TypeEnum, Enums: []string{"admin", "create", "review", "edit", "comment", "read"}},
+		{Name: "granted_by", Type: field.TypeString, Nullable: true},
+	}
+	// GrantsTable holds the schema information for the "grants" table.
+	GrantsTable = &schema.Table{
+		Name:       "grants",
+		Columns:    GrantsColumns,
+		PrimaryKey: []*schema.Column{GrantsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "grant_object_id_principal_kind_principal_id",
+				Unique:  true,
+				Columns: []*schema.Column{GrantsColumns[5], GrantsColumns[6], GrantsColumns[7]},
+			},
+			{
+				Name:    "grant_principal_id_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{GrantsColumns[7], GrantsColumns[3]},
+			},
+			{
+				Name:    "grant_organization_id_object_kind",
+				Unique:  false,
+				Columns: []*schema.Column{GrantsColumns[3], GrantsColumns[4]},
+			},
+		},
+	}
 	// InvitesColumns holds the columns for the "invites" table.
 	InvitesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1522,6 +1558,7 @@ var (
 		EmailTokensTable,
 		EventsTable,
 		FilesTable,
+		GrantsTable,
 		InvitesTable,
 		JobsTable,
 		KeyChecksTable,

@@ -42,6 +42,9 @@ type Event func(*sql.Selector)
 // File is the predicate function for file builders.
 type File func(*sql.Selector)
 
+// Grant is the predicate function for grant builders.
+type Grant func(*sql.Selector)
+
 // Invite is the predicate function for invite builders.
 type Invite func(*sql.Selector)
 

@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/ent/user"
 	"github.com/folio/folio/ent/webhook"
+	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 )
@@ -54,6 +55,9 @@ type Loaders struct {
 	// ViewerMembership finds the authenticated user's membership in an
 	// organization, keyed by organization id; nil when not a member.
 	ViewerMembership *Loader[*ent.Member]
+	// ViewerGrants are the grants to the viewer and the viewer's teams in
+	// an organization, keyed by organization id (grants.go).
+	ViewerGrants *Loader[[]access.Grant]
 
 	TeamByID *Loader[*ent.Team]
 	// ViewerTeamMembership finds the authenticated user's membership in a
@@ -131,6 +135,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 			return client.Member.Query().
 				Where(member.UserID(viewerID), member.OrganizationIDIn(orgIDs...)).All(ctx)
 		}, func(m *ent.Member) string { return m.OrganizationID }, ""),
+		ViewerGrants: newViewerGrants(b, client, viewerID),
 		WebhookByID: newLoader(b, func(ctx context.Context, ids []string) ([]*ent.Webhook, error) {
 			return client.Webhook.Query().Where(webhook.IDIn(ids...)).All(ctx)
 		}, func(w *ent.Webhook) string { return w.ID }, "webhook"),

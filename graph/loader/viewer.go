@@ -11,7 +11,9 @@ import (
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/teammember"
 	"github.com/folio/folio/internal/access"
 )
 
@@ -38,7 +40,24 @@ func WithViewerMemberships(s *sql.Selector) {
 		member.FieldLastSeenAt, member.FieldSSO, member.FieldDisabled,
 		member.Table, member.FieldUserID, s.C("id"), viewerMembershipsLimit+1)
 	s.AppendSelectExprAs(sql.Raw(sub), viewerMembershipsColumn)
+	// The grants to the user and the user's teams come the same way: every
+	// role a member without the admin role has depends on them.
+	grants := fmt.Sprintf("(SELECT %[1]s(%[2]s(g.%[3]s, g.%[4]s, g.%[5]s, g.%[6]s, g.%[7]s))"+
+		" FROM (SELECT * FROM %[8]s WHERE (%[8]s.%[5]s = 'user' AND %[8]s.%[6]s = %[9]s)"+
+		" OR (%[8]s.%[5]s = 'team' AND %[8]s.%[6]s IN (SELECT %[10]s FROM %[11]s WHERE %[11]s.%[12]s = %[9]s))"+
+		" ORDER BY %[8]s.%[13]s LIMIT %[14]d) g)",
+		agg, row, grant.FieldOrganizationID, grant.FieldObjectID, grant.FieldPrincipalKind, grant.FieldPrincipalID,
+		grant.FieldRole, grant.Table, s.C("id"), teammember.FieldTeamID, teammember.Table, teammember.FieldUserID,
+		grant.FieldID, viewerGrantsLimit+1)
+	s.AppendSelectExprAs(sql.Raw(grants), viewerGrantsColumn)
 }
+
+// viewerGrantsLimit bounds the grants authentication brings along; a
+// viewer with more has them read on demand (ViewerGrants).
+const viewerGrantsLimit = 200
+
+// viewerGrantsColumn is the column of grants the authentication query adds.
+const viewerGrantsColumn = "viewer_grants"
 
 // viewerMemberships are the viewer's memberships read at authentication.
 // When complete, an organization missing from members is one the viewer
@@ -46,6 +65,11 @@ func WithViewerMemberships(s *sql.Selector) {
 type viewerMemberships struct {
 	members  map[string]*ent.Member // by organization id
 	complete bool
+	// grants are the grants to the viewer and the viewer's teams, by
+	// organization id; when grantsComplete, an organization missing has
+	// none.
+	grants         map[string][]access.Grant
+	grantsComplete bool
 }
 
 // Authenticated gives a request made by u (read with
@@ -142,7 +166,44 @@ func viewerMembershipsOf(u *ent.User) (*viewerMemberships, error) {
 		}
 		vm.members[m.OrganizationID] = m
 	}
-	return vm, nil
+	return vm, viewerGrantsOf(u, vm)
+}
+
+// viewerGrantsOf reads the grants WithViewerMemberships brought with u.
+func viewerGrantsOf(u *ent.User, vm *viewerMemberships) error {
+	v, err := u.Value(viewerGrantsColumn)
+	if err != nil {
+		return err
+	}
+	var raw []byte
+	switch v := v.(type) {
+	case []byte:
+		raw = v
+	case string:
+		raw = []byte(v)
+	case nil:
+	default:
+		return fmt.Errorf("loader: viewer grants of type %T", v)
+	}
+	var rows [][5]string
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &rows); err != nil {
+			return fmt.Errorf("loader: viewer grants: %w", err)
+		}
+	}
+	vm.grants = map[string][]access.Grant{}
+	vm.grantsComplete = len(rows) <= viewerGrantsLimit
+	for i, r := range rows {
+		if i == viewerGrantsLimit {
+			break
+		}
+		g := access.Grant{Object: r[1], Role: access.Role(r[4])}
+		if r[2] == grant.PrincipalKindTeam.String() {
+			g.Team = r[3]
+		}
+		vm.grants[r[0]] = append(vm.grants[r[0]], g)
+	}
+	return nil
 }
 
 // primeViewer primes ViewerMembership with the memberships read at
@@ -155,6 +216,9 @@ func (l *Loaders) primeViewer(ctx context.Context) {
 	orgs := make([]string, 0, len(l.viewer.members))
 	for org, m := range l.viewer.members {
 		l.ViewerMembership.Prime(ctx, org, m)
+		if l.viewer.grantsComplete {
+			l.ViewerGrants.Prime(ctx, org, l.viewer.grants[org])
+		}
 		orgs = append(orgs, org)
 	}
 	l.memberOrgs.add(orgs)

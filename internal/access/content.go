@@ -20,27 +20,6 @@ func ParseLevel(s *string) Level {
 	return Level{Role: &r}
 }
 
-// EffectiveRole is the caller's role on a piece of content whose default
-// levels, from the content itself up through its parent collections, are
-// chain. Organization admins are admins everywhere; guests have only what
-// is shared with them (nothing yet); any other member gets the nearest
-// level that is not inherit, or else their organization role. nil: no access.
-func EffectiveRole(m Membership, chain []Level) *Role {
-	if !m.Member || m.Role == nil {
-		return nil
-	}
-	if AtLeast(m.Role, Admin) {
-		r := Admin
-		return &r
-	}
-	for _, l := range chain {
-		if !l.Inherit {
-			return l.Role
-		}
-	}
-	return m.Role
-}
-
 // SpacePermissions is the `permissions` object of a space.
 type SpacePermissions struct {
 	View               bool `json:"view"`
