@@ -182,3 +182,11 @@ type SitePermissions struct {
 func SitePermissionsFor(r *Role) SitePermissions {
 	return SitePermissions{View: CanSeeSite(r), Edit: CanChangeSite(r), Admin: CanShare(r)}
 }
+
+// CanListPermissions: who may see who has access to an object (its grants
+// and its aggregate list). Those who may share it, and members with a role
+// who can see it; a guest sees the people on an object only when it is
+// shared with them as admin, as a guest sees no other member.
+func CanListPermissions(m Membership, r *Role) bool {
+	return CanShare(r) || (r != nil && m.Member && m.Role != nil)
+}
