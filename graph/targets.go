@@ -112,8 +112,8 @@ func (r *Resolver) siteChild(ctx context.Context, siteID, id string) error {
 // changeFloor is the 403 of a caller who may see t's objects but may change
 // nothing at that place, whatever the operation: the least any write there
 // needs. Sites: managing sites. Spaces and change requests: commenting.
-// Collections: administering them. Organizations: a role (guests change
-// nothing of the organization itself).
+// Collections: administering them. Organizations: a role, or for a guest
+// a collection shared with them to create in (guestCreates).
 func changeFloor(ctx context.Context, t Target) error {
 	switch {
 	case t.SiteID != "":
@@ -137,10 +137,36 @@ func changeFloor(ctx context.Context, t Target) error {
 		return err
 	case t.OrganizationID != "":
 		_, m, err := visibleOrganization(ctx, t.OrganizationID)
-		if err == nil && m.Role == nil {
+		if err != nil || m.Role != nil {
+			return err
+		}
+		can, err := guestCreates(ctx, t.OrganizationID, m)
+		if err == nil && !can {
 			err = apperr.Forbiddenf("guests cannot change the organization")
 		}
 		return err
 	}
 	return nil
+}
+
+// guestCreates tells whether guest m may create content somewhere in orgID:
+// a grant of create or more on one of its collections (creatableParent's
+// rule), the only change a guest can make at the organization's paths. A
+// guest whose only grants are on spaces or sites, or lower, changes nothing
+// there.
+func guestCreates(ctx context.Context, orgID string, m access.Membership) (bool, error) {
+	grants, err := viewerGrants(ctx, orgID, m)
+	if err != nil || len(grants) == 0 {
+		return false, err
+	}
+	colls, err := loader.For(ctx).OrgCollections.Load(ctx, orgID)()
+	if err != nil {
+		return false, err
+	}
+	for _, g := range grants {
+		if _, ok := colls[g.Object]; ok && access.AtLeast(&g.Role, access.Create) {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 )
 
@@ -199,6 +200,9 @@ type siteJSON struct {
 		App       string  `json:"app"`
 		Published *string `json:"published,omitempty"`
 	} `json:"urls"`
+	// Permissions is a Folio extension (GitBook's site has none): what the
+	// caller may do with the site, by the sharing rule.
+	Permissions *access.SitePermissions `json:"permissions"`
 }
 
 type siteProxyJSON struct {
@@ -211,7 +215,11 @@ func (a *API) presentSite(ctx context.Context, s *ent.Site) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := siteJSON{Object: "site", ID: s.ID, Type: string(s.Type), Title: s.Title, Basename: s.Basename,
+	perms, err := a.res.SitePermissions(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	out := siteJSON{Permissions: perms, Object: "site", ID: s.ID, Type: string(s.Type), Title: s.Title, Basename: s.Basename,
 		Visibility: string(s.Visibility), Published: s.Published, SiteSpaces: n, CreatedAt: timestamp(s.CreatedAt),
 		Features: []any{}, AgentsContext: "excluded"}
 	if s.Proxy != nil {
