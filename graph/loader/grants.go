@@ -25,6 +25,9 @@ func newViewerGrants(b batching, client *ent.Client, viewerID string) *Loader[[]
 		}
 		rows, err := client.Grant.Query().
 			Where(grant.OrganizationIDIn(orgIDs...), ToViewer(viewerID)).
+			// In id order, as authentication reads them: equal grants then
+			// name the same origin whichever way they were read.
+			Order(ent.Asc(grant.FieldID)).
 			All(ctx)
 		if err != nil {
 			return nil, err
