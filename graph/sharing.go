@@ -342,13 +342,15 @@ func (r *Resolver) GrantTeam(ctx context.Context, g *ent.Grant) (*ent.Team, erro
 }
 
 // SharedSpace, SharedCollection and SharedSite are what the GraphQL
-// mutations answer: the object, as the caller now sees it.
+// mutations answer once err (the write's) is nil: the object, as the caller
+// now sees it, or null when the change took away the caller's own access
+// (an admin through a grant who removed it).
 func (r *Resolver) SharedSpace(ctx context.Context, id string, err error) (*ent.Space, error) {
 	if err != nil {
 		return nil, err
 	}
 	s, _, err := visibleSpace(ctx, id)
-	return s, err
+	return stillVisible(s, err)
 }
 
 func (r *Resolver) SharedCollection(ctx context.Context, id string, err error) (*ent.Collection, error) {
@@ -356,7 +358,7 @@ func (r *Resolver) SharedCollection(ctx context.Context, id string, err error) (
 		return nil, err
 	}
 	c, _, err := visibleCollection(ctx, id)
-	return c, err
+	return stillVisible(c, err)
 }
 
 func (r *Resolver) SharedSite(ctx context.Context, orgID, id string, err error) (*ent.Site, error) {
@@ -364,7 +366,16 @@ func (r *Resolver) SharedSite(ctx context.Context, orgID, id string, err error) 
 		return nil, err
 	}
 	s, _, err := visibleSite(ctx, orgID, id)
-	return s, err
+	return stillVisible(s, err)
+}
+
+// stillVisible is v, or nil without an error when the caller can no longer
+// see it: the write they asked for did succeed.
+func stillVisible[T any](v *T, err error) (*T, error) {
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
+		return nil, nil
+	}
+	return v, err
 }
 
 // setGrant makes principal (kind, id)'s grant on sh have role (nil: no

@@ -10935,7 +10935,7 @@ extend type Site {
 }
 
 extend type Mutation {
-  "Share a space with users and teams (admins of the space); answers the space."
+  "Share a space with users and teams (admins of the space); answers the space (null if the caller no longer sees it)."
   inviteToSpace(
     "The space's ID."
     spaceId: ID!
@@ -10960,7 +10960,7 @@ extend type Mutation {
     "The new role."
     role: Role!
   ): Space
-  "Stop sharing a space with a user (admins of the space); nothing happens when it was not shared with them."
+  "Stop sharing a space with a user (admins of the space); nothing happens when it was not shared with them. Answers the space, null if the caller no longer sees it."
   removeUserFromSpace(
     "The space's ID."
     spaceId: ID!
@@ -10974,7 +10974,7 @@ extend type Mutation {
     "The team's ID."
     teamId: ID!
   ): Space
-  "Share a collection, and what it contains, with users and teams (admins of the collection); answers the collection."
+  "Share a collection, and what it contains, with users and teams (admins of the collection); answers the collection (null if the caller no longer sees it)."
   inviteToCollection(
     "The collection's ID."
     collectionId: ID!
@@ -11013,7 +11013,7 @@ extend type Mutation {
     "The team's ID."
     teamId: ID!
   ): Collection
-  "Share a docs site with users and teams (admins of the site); answers the site."
+  "Share a docs site with users and teams (admins of the site); answers the site (null if the caller no longer sees it)."
   inviteToSite(
     "The organization's ID."
     organizationId: ID!
