@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/testkit"
 )
 
@@ -456,6 +458,23 @@ func TestSharingCleanup(t *testing.T) {
 				if n := removed() - before; n != 2 {
 					t.Fatalf("%s: grant.removed events: %d", k.name, n)
 				}
+			}
+		})
+
+		t.Run("a deleted space keeps its grants until it is purged", func(t *testing.T) {
+			t.Cleanup(clock.Reset)
+			space := kinds[0].create(t, s, w)
+			share(kinds[0], space, map[string]any{"role": "read", "users": []string{w.carol.ID}})
+			s.Call(t, "deleteSpaceById", w.alice.Token, "DELETE", "/v1/spaces/"+space, nil, 205)
+			if g := grantsOn(t, s, space); len(g) != 1 {
+				t.Fatalf("grants of a restorable space: %v", g)
+			}
+			clock.Advance(8 * 24 * time.Hour)
+			if _, err := s.App.Resolver.PurgeDeletedSpaces(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if g := grantsOn(t, s, space); len(g) != 0 {
+				t.Fatalf("grants of a purged space: %v", g)
 			}
 		})
 
