@@ -577,3 +577,35 @@ func TestSharingGraphQL(t *testing.T) {
 		}
 	})
 }
+
+// TestSharingGraphQLStatements: the grants of every space a list shows,
+// with their users and teams, cost the same statements for 2 spaces as for
+// 6.
+func TestSharingGraphQLStatements(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		w := newSharingWorld(t, s)
+		query := `query($o: ID!) { organization(id: $o) { spaces { edges { node { id
+			userGrants { totalCount edges { node { role user { id displayName } } } }
+			teamGrants { totalCount edges { node { role team { id title members } } } }
+		} } } } }`
+		add := func(n int) {
+			for range n {
+				id := sharedKinds()[0].create(t, s, w)
+				s.Call(t, "inviteToSpace", w.alice.Token, "POST", "/v1/spaces/"+id+"/permissions",
+					map[string]any{"role": "read", "users": []string{w.hank.ID, w.carol.ID}, "teams": []string{w.contractors}}, 204)
+			}
+		}
+		count := func() int64 {
+			s.MustGraphQL(t, w.alice.Token, query, map[string]any{"o": w.acme})
+			before := s.Statements()
+			s.MustGraphQL(t, w.alice.Token, query, map[string]any{"o": w.acme})
+			return s.Statements() - before
+		}
+		add(2)
+		few := count()
+		add(4)
+		if many := count(); many != few {
+			t.Fatalf("statements: %d for 2 spaces, %d for 6", few, many)
+		}
+	})
+}
