@@ -534,6 +534,8 @@ func (r *Resolver) forgetTeamMembers(ctx context.Context, t *ent.Team, users []s
 		l.MemberTeamCount.Clear(ctx, loader.MemberKey(t.OrganizationID, u))
 	}
 	l.MemberTeams.ForgetOrganization(t.OrganizationID)
+	// The team's grants reach the viewer through their membership.
+	l.ViewerGrants.Clear(ctx, t.OrganizationID)
 }
 
 // teamEdge is an edge of Organization.teams, which has no role (Member.teams
