@@ -6,6 +6,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/collection"
+	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
@@ -260,6 +261,11 @@ func (r *Resolver) DeleteCollection(ctx context.Context, id string) error {
 		if _, err := colls.Save(ctx); err != nil {
 			return err
 		}
+		// What was shared through it goes with it (its contents move up,
+		// under other collections' grants).
+		if err := removeObjectGrants(ctx, tx, grant.ObjectKindCollection, c.Title, c.ID); err != nil {
+			return err
+		}
 		if err := tx.Collection.DeleteOneID(c.ID).Exec(ctx); err != nil {
 			return err
 		}
@@ -383,6 +389,14 @@ func (r *Resolver) TransferCollection(ctx context.Context, id, orgID string) (*e
 			spaceIDs[i] = s.ID
 		}
 		if moved, err = tx.Collection.UpdateOneID(c.ID).ClearParentID().SetPosition(pos).Save(ctx); err != nil {
+			return err
+		}
+		// Grants name the old organization's teams and members: they
+		// mean nothing in the new one.
+		if err := removeObjectGrants(ctx, tx, grant.ObjectKindCollection, "", tree...); err != nil {
+			return err
+		}
+		if err := removeObjectGrants(ctx, tx, grant.ObjectKindSpace, "", spaceIDs...); err != nil {
 			return err
 		}
 		// One event for the subtree (its spaces and collections are in

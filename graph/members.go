@@ -240,8 +240,8 @@ func (r *Resolver) UpdateMember(ctx context.Context, orgID, userID string, input
 	return updated, nil
 }
 
-// RemoveMember removes a member from an organization and from every team of
-// it, in one transaction. Admins remove anyone; any member may leave. The
+// RemoveMember removes a member from an organization, from every team of
+// it and from everything shared with them there, in one transaction. Admins remove anyone; any member may leave. The
 // last admin cannot leave (409).
 func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) error {
 	target, err := removableMember(ctx, orgID, userID)
@@ -255,6 +255,9 @@ func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) error
 		if _, err := tx.TeamMember.Delete().
 			Where(teammember.UserID(userID), teammember.HasTeamWith(team.OrganizationID(orgID))).
 			Exec(ctx); err != nil {
+			return err
+		}
+		if err := removeMemberGrants(ctx, tx, orgID, userID); err != nil {
 			return err
 		}
 		if err := tx.Member.DeleteOneID(target.ID).Exec(ctx); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
@@ -407,8 +408,8 @@ func (r *Resolver) forgetStructure(ctx context.Context, siteID string) {
 	l.ForgetView(siteID)
 }
 
-// DeleteSite deletes a site with its sections, groups, site spaces and share
-// links.
+// DeleteSite deletes a site with its sections, groups, site spaces, share
+// links and grants.
 func (r *Resolver) DeleteSite(ctx context.Context, orgID, siteID string) error {
 	s, err := manageableSite(ctx, orgID, siteID)
 	if err != nil {
@@ -425,6 +426,9 @@ func (r *Resolver) DeleteSite(ctx context.Context, orgID, siteID string) error {
 			return err
 		}
 		if _, err := tx.SiteShareLink.Delete().Where(sitesharelink.SiteID(s.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		if err := removeObjectGrants(ctx, tx, grant.ObjectKindSite, s.Title, s.ID); err != nil {
 			return err
 		}
 		if err := tx.Site.DeleteOneID(s.ID).Exec(ctx); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
@@ -563,6 +564,11 @@ func (r *Resolver) TransferSpace(ctx context.Context, id, orgID string) (*ent.Sp
 			return err
 		}
 		if moved, err = transferSpaceRow(ctx, tx, cur, orgID, true, pos); err != nil {
+			return err
+		}
+		// Grants name the old organization's teams and members: they
+		// mean nothing in the new one.
+		if err := removeObjectGrants(ctx, tx, grant.ObjectKindSpace, moved.Title, moved.ID); err != nil {
 			return err
 		}
 		recordTransfer(ctx, events.SpaceTransferred, events.Target{Type: "space", ID: moved.ID, Label: moved.Title},

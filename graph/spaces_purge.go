@@ -11,6 +11,7 @@ import (
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
@@ -47,6 +48,10 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 		var n int
 		err := r.withTx(ctx, func(tx *ent.Client) error {
 			if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			// Kept while it could be restored, its grants go now.
+			if err := purgeObjectGrants(ctx, tx, grant.ObjectKindSpace, id); err != nil {
 				return err
 			}
 			if _, err := tx.CommentReaction.Delete().Where(commentreaction.SpaceID(id)).Exec(ctx); err != nil {

@@ -261,8 +261,8 @@ func (r *Resolver) UpdateTeam(ctx context.Context, orgID, teamID, title string) 
 	return t, nil
 }
 
-// DeleteTeam deletes a team with its memberships, in one transaction (its
-// owners and organization admins). SAML providers that put new members in
+// DeleteTeam deletes a team with its memberships and the grants to it, in
+// one transaction (its owners and organization admins). SAML providers that put new members in
 // the team stop doing so.
 func (r *Resolver) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 	t, _, err := manageableTeam(ctx, orgID, teamID)
@@ -274,6 +274,9 @@ func (r *Resolver) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 			return err
 		}
 		if _, err := tx.TeamMember.Delete().Where(teammember.TeamID(t.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		if err := removeTeamGrants(ctx, tx, t.ID); err != nil {
 			return err
 		}
 		if err := tx.Team.DeleteOneID(t.ID).Exec(ctx); err != nil {
@@ -290,6 +293,7 @@ func (r *Resolver) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 	l.TeamMemberCount.Clear(ctx, t.ID)
 	l.ViewerTeamMembership.Clear(ctx, t.ID)
 	l.MemberTeams.ForgetOrganization(t.OrganizationID)
+	l.ViewerGrants.Clear(ctx, t.OrganizationID)
 	return nil
 }
 
@@ -530,6 +534,8 @@ func (r *Resolver) forgetTeamMembers(ctx context.Context, t *ent.Team, users []s
 		l.MemberTeamCount.Clear(ctx, loader.MemberKey(t.OrganizationID, u))
 	}
 	l.MemberTeams.ForgetOrganization(t.OrganizationID)
+	// The team's grants reach the viewer through their membership.
+	l.ViewerGrants.Clear(ctx, t.OrganizationID)
 }
 
 // teamEdge is an edge of Organization.teams, which has no role (Member.teams

@@ -33,6 +33,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.sitePublishingRoutes(r)
 	a.spaceRoutes(r)
 	a.collectionRoutes(r)
+	a.sharingRoutes(r)
 	a.spaceFieldRoutes(r)
 	a.contentRoutes(r)
 	a.contentChangesRoutes(r)

@@ -72,8 +72,10 @@ type ResolverRoot interface {
 	Space() SpaceResolver
 	Subscription() SubscriptionResolver
 	Team() TeamResolver
+	TeamGrant() TeamGrantResolver
 	TeamMember() TeamMemberResolver
 	TranslationSettings() TranslationSettingsResolver
+	UserGrant() UserGrantResolver
 	Viewer() ViewerResolver
 	Webhook() WebhookResolver
 	WebhookDelivery() WebhookDeliveryResolver
@@ -210,9 +212,11 @@ type ComplexityRoot struct {
 		Parent       func(childComplexity int) int
 		Permissions  func(childComplexity int) int
 		Spaces       func(childComplexity int, first *int, after *string) int
+		TeamGrants   func(childComplexity int, first *int, after *string, order *model.Order) int
 		Title        func(childComplexity int) int
 		UpdatedAt    func(childComplexity int) int
 		Urls         func(childComplexity int) int
+		UserGrants   func(childComplexity int, first *int, after *string, order *model.Order) int
 	}
 
 	CollectionConnection struct {
@@ -518,100 +522,115 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddSectionToGroup            func(childComplexity int, group string, section string) int
-		AddSiteSection               func(childComplexity int, site string, space string, title *string, icon *string) int
-		AddSiteSectionGroup          func(childComplexity int, site string, title string, icon *string, sections []string) int
-		AddSiteSpace                 func(childComplexity int, site string, space string, section *string) int
-		AddTeamMember                func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
-		ChangeRequestPDF             func(childComplexity int, spaceID string, id string, page *string, only *bool) int
-		CreateAPIToken               func(childComplexity int, input model.CreateAPITokenInput) int
-		CreateChangeRequest          func(childComplexity int, spaceID string, subject *string) int
-		CreateCollection             func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
-		CreateCustomField            func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
-		CreateOpenAPISpec            func(childComplexity int, organizationID string, slug string, source model.OpenAPISpecSourceInput) int
-		CreateOrganization           func(childComplexity int, input model.CreateOrganizationInput) int
-		CreateOrganizationInvite     func(childComplexity int, organizationID string, input model.CreateOrganizationInviteInput) int
-		CreateSAMLProvider           func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
-		CreateSite                   func(childComplexity int, organization string, input model.CreateSiteInput) int
-		CreateSiteShareLink          func(childComplexity int, site string, name string) int
-		CreateSpace                  func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
-		CreateTeam                   func(childComplexity int, organizationID string, title string, members []string) int
-		CreateTranslation            func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
-		CreateWebhook                func(childComplexity int, organizationID string, input model.CreateWebhookInput) int
-		DeleteCollection             func(childComplexity int, id string) int
-		DeleteComment                func(childComplexity int, spaceID string, changeRequestID *string, commentID string) int
-		DeleteCommentReply           func(childComplexity int, spaceID string, changeRequestID *string, commentID string, replyID string) int
-		DeleteCustomField            func(childComplexity int, organizationID string, name string) int
-		DeleteOpenAPISpec            func(childComplexity int, organizationID string, slug string) int
-		DeleteOrganizationInvite     func(childComplexity int, organizationID string, id string) int
-		DeleteSAMLProvider           func(childComplexity int, organizationID string, id string) int
-		DeleteSite                   func(childComplexity int, id string) int
-		DeleteSiteSection            func(childComplexity int, id string) int
-		DeleteSiteSectionGroup       func(childComplexity int, id string) int
-		DeleteSiteShareLink          func(childComplexity int, id string) int
-		DeleteSiteSpace              func(childComplexity int, id string) int
-		DeleteSpace                  func(childComplexity int, id string) int
-		DeleteTeam                   func(childComplexity int, organizationID string, teamID string) int
-		DeleteTranslation            func(childComplexity int, organizationID string, id string) int
-		DeleteWebhook                func(childComplexity int, organizationID string, id string) int
-		DuplicateSpace               func(childComplexity int, id string) int
-		ImportContent                func(childComplexity int, spaceID string, changeRequestID *string, url string, source string) int
-		InviteUsersToOrganization    func(childComplexity int, organizationID string, input model.InviteUsersToOrganizationInput) int
-		JoinOrganization             func(childComplexity int, organizationID string) int
-		JoinOrganizationWithInvite   func(childComplexity int, organizationID string, id string) int
-		MergeChangeRequest           func(childComplexity int, spaceID string, id string) int
-		MoveCollection               func(childComplexity int, id string, input model.MoveInput) int
-		MoveSiteSection              func(childComplexity int, id string, position *model.SiteMoveInput) int
-		MoveSiteSectionGroup         func(childComplexity int, id string, position *model.SiteMoveInput) int
-		MoveSiteSpace                func(childComplexity int, id string, position *model.SiteMoveInput) int
-		MoveSpace                    func(childComplexity int, id string, input model.MoveInput) int
-		PingOrganization             func(childComplexity int, id string) int
-		PostComment                  func(childComplexity int, spaceID string, changeRequestID *string, input model.PostCommentInput) int
-		PostCommentReply             func(childComplexity int, spaceID string, changeRequestID *string, commentID string, markdown string) int
-		PublishSite                  func(childComplexity int, id string) int
-		PutOpenAPISpec               func(childComplexity int, organizationID string, slug string, source model.OpenAPISpecSourceInput) int
-		RedeliverWebhookDelivery     func(childComplexity int, organizationID string, webhookID string, id string) int
-		RegenerateSitePublishingAuth func(childComplexity int, site string) int
-		RemoveMember                 func(childComplexity int, organizationID string, userID string) int
-		RemovePasskey                func(childComplexity int, id string) int
-		RemoveSectionFromGroup       func(childComplexity int, group string, section string) int
-		RemoveTeamMember             func(childComplexity int, organizationID string, teamID string, userID string) int
-		RestoreSpace                 func(childComplexity int, id string) int
-		RevokeAPIToken               func(childComplexity int, id string) int
-		RevokeSession                func(childComplexity int, id string) int
-		SetMemberSso                 func(childComplexity int, organizationID string, userID string) int
-		SignOutEverywhere            func(childComplexity int) int
-		SpacePDF                     func(childComplexity int, spaceID string, page *string, only *bool) int
-		TransferCollection           func(childComplexity int, id string, organizationID string) int
-		TransferSpace                func(childComplexity int, id string, organizationID string) int
-		UnpublishSite                func(childComplexity int, id string) int
-		UpdateChangeRequest          func(childComplexity int, spaceID string, id string, input model.UpdateChangeRequestInput) int
-		UpdateChangeRequestContent   func(childComplexity int, spaceID string, id string, changes []*model.ContentChangeInput) int
-		UpdateChangeRequestFromMain  func(childComplexity int, spaceID string, id string) int
-		UpdateCollection             func(childComplexity int, id string, input model.UpdateCollectionInput) int
-		UpdateComment                func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) int
-		UpdateCommentReply           func(childComplexity int, spaceID string, changeRequestID *string, commentID string, replyID string, input model.UpdateCommentReplyInput) int
-		UpdateCustomField            func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
-		UpdateMember                 func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
-		UpdateOrganization           func(childComplexity int, id string, input model.UpdateOrganizationInput) int
-		UpdateOrganizationInvite     func(childComplexity int, organizationID string, id string, input model.UpdateOrganizationInviteInput) int
-		UpdateSAMLProvider           func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
-		UpdateSite                   func(childComplexity int, id string, input model.UpdateSiteInput) int
-		UpdateSiteAdaptiveSchema     func(childComplexity int, site string, jsonSchema any) int
-		UpdateSiteCustomization      func(childComplexity int, site string, customization any) int
-		UpdateSitePublishingAuth     func(childComplexity int, site string, fallbackURL *string) int
-		UpdateSiteSection            func(childComplexity int, id string, input model.UpdateSiteSectionInput) int
-		UpdateSiteSectionGroup       func(childComplexity int, id string, input model.UpdateSiteSectionGroupInput) int
-		UpdateSiteShareLink          func(childComplexity int, id string, name *string, active *bool) int
-		UpdateSiteSpace              func(childComplexity int, id string, input model.UpdateSiteSpaceInput) int
-		UpdateSpace                  func(childComplexity int, id string, input model.UpdateSpaceInput) int
-		UpdateSpaceContent           func(childComplexity int, spaceID string, changes []*model.ContentChangeInput) int
-		UpdateSpaceCustomFields      func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
-		UpdateTeam                   func(childComplexity int, organizationID string, teamID string, title string) int
-		UpdateTeamMembers            func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
-		UpdateTranslation            func(childComplexity int, organizationID string, id string, input model.UpdateTranslationInput) int
-		UpdateUser                   func(childComplexity int, id string, input model.UpdateUserInput) int
-		UpdateWebhook                func(childComplexity int, organizationID string, id string, input model.UpdateWebhookInput) int
+		AddSectionToGroup                func(childComplexity int, group string, section string) int
+		AddSiteSection                   func(childComplexity int, site string, space string, title *string, icon *string) int
+		AddSiteSectionGroup              func(childComplexity int, site string, title string, icon *string, sections []string) int
+		AddSiteSpace                     func(childComplexity int, site string, space string, section *string) int
+		AddTeamMember                    func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
+		ChangeRequestPDF                 func(childComplexity int, spaceID string, id string, page *string, only *bool) int
+		CreateAPIToken                   func(childComplexity int, input model.CreateAPITokenInput) int
+		CreateChangeRequest              func(childComplexity int, spaceID string, subject *string) int
+		CreateCollection                 func(childComplexity int, organizationID string, input model.CreateCollectionInput) int
+		CreateCustomField                func(childComplexity int, organizationID string, input model.CreateCustomFieldInput) int
+		CreateOpenAPISpec                func(childComplexity int, organizationID string, slug string, source model.OpenAPISpecSourceInput) int
+		CreateOrganization               func(childComplexity int, input model.CreateOrganizationInput) int
+		CreateOrganizationInvite         func(childComplexity int, organizationID string, input model.CreateOrganizationInviteInput) int
+		CreateSAMLProvider               func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
+		CreateSite                       func(childComplexity int, organization string, input model.CreateSiteInput) int
+		CreateSiteShareLink              func(childComplexity int, site string, name string) int
+		CreateSpace                      func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
+		CreateTeam                       func(childComplexity int, organizationID string, title string, members []string) int
+		CreateTranslation                func(childComplexity int, organizationID string, input model.CreateTranslationInput) int
+		CreateWebhook                    func(childComplexity int, organizationID string, input model.CreateWebhookInput) int
+		DeleteCollection                 func(childComplexity int, id string) int
+		DeleteComment                    func(childComplexity int, spaceID string, changeRequestID *string, commentID string) int
+		DeleteCommentReply               func(childComplexity int, spaceID string, changeRequestID *string, commentID string, replyID string) int
+		DeleteCustomField                func(childComplexity int, organizationID string, name string) int
+		DeleteOpenAPISpec                func(childComplexity int, organizationID string, slug string) int
+		DeleteOrganizationInvite         func(childComplexity int, organizationID string, id string) int
+		DeleteSAMLProvider               func(childComplexity int, organizationID string, id string) int
+		DeleteSite                       func(childComplexity int, id string) int
+		DeleteSiteSection                func(childComplexity int, id string) int
+		DeleteSiteSectionGroup           func(childComplexity int, id string) int
+		DeleteSiteShareLink              func(childComplexity int, id string) int
+		DeleteSiteSpace                  func(childComplexity int, id string) int
+		DeleteSpace                      func(childComplexity int, id string) int
+		DeleteTeam                       func(childComplexity int, organizationID string, teamID string) int
+		DeleteTranslation                func(childComplexity int, organizationID string, id string) int
+		DeleteWebhook                    func(childComplexity int, organizationID string, id string) int
+		DuplicateSpace                   func(childComplexity int, id string) int
+		ImportContent                    func(childComplexity int, spaceID string, changeRequestID *string, url string, source string) int
+		InviteToCollection               func(childComplexity int, collectionID string, input model.InviteUsersAndTeamsInput) int
+		InviteToSite                     func(childComplexity int, organizationID string, siteID string, input model.InviteUsersAndTeamsInput) int
+		InviteToSpace                    func(childComplexity int, spaceID string, input model.InviteUsersAndTeamsInput) int
+		InviteUsersToOrganization        func(childComplexity int, organizationID string, input model.InviteUsersToOrganizationInput) int
+		JoinOrganization                 func(childComplexity int, organizationID string) int
+		JoinOrganizationWithInvite       func(childComplexity int, organizationID string, id string) int
+		MergeChangeRequest               func(childComplexity int, spaceID string, id string) int
+		MoveCollection                   func(childComplexity int, id string, input model.MoveInput) int
+		MoveSiteSection                  func(childComplexity int, id string, position *model.SiteMoveInput) int
+		MoveSiteSectionGroup             func(childComplexity int, id string, position *model.SiteMoveInput) int
+		MoveSiteSpace                    func(childComplexity int, id string, position *model.SiteMoveInput) int
+		MoveSpace                        func(childComplexity int, id string, input model.MoveInput) int
+		PingOrganization                 func(childComplexity int, id string) int
+		PostComment                      func(childComplexity int, spaceID string, changeRequestID *string, input model.PostCommentInput) int
+		PostCommentReply                 func(childComplexity int, spaceID string, changeRequestID *string, commentID string, markdown string) int
+		PublishSite                      func(childComplexity int, id string) int
+		PutOpenAPISpec                   func(childComplexity int, organizationID string, slug string, source model.OpenAPISpecSourceInput) int
+		RedeliverWebhookDelivery         func(childComplexity int, organizationID string, webhookID string, id string) int
+		RegenerateSitePublishingAuth     func(childComplexity int, site string) int
+		RemoveMember                     func(childComplexity int, organizationID string, userID string) int
+		RemovePasskey                    func(childComplexity int, id string) int
+		RemoveSectionFromGroup           func(childComplexity int, group string, section string) int
+		RemoveTeamFromCollection         func(childComplexity int, collectionID string, teamID string) int
+		RemoveTeamFromSite               func(childComplexity int, organizationID string, siteID string, teamID string) int
+		RemoveTeamFromSpace              func(childComplexity int, spaceID string, teamID string) int
+		RemoveTeamMember                 func(childComplexity int, organizationID string, teamID string, userID string) int
+		RemoveUserFromCollection         func(childComplexity int, collectionID string, userID string) int
+		RemoveUserFromSite               func(childComplexity int, organizationID string, siteID string, userID string) int
+		RemoveUserFromSpace              func(childComplexity int, spaceID string, userID string) int
+		RestoreSpace                     func(childComplexity int, id string) int
+		RevokeAPIToken                   func(childComplexity int, id string) int
+		RevokeSession                    func(childComplexity int, id string) int
+		SetMemberSso                     func(childComplexity int, organizationID string, userID string) int
+		SignOutEverywhere                func(childComplexity int) int
+		SpacePDF                         func(childComplexity int, spaceID string, page *string, only *bool) int
+		TransferCollection               func(childComplexity int, id string, organizationID string) int
+		TransferSpace                    func(childComplexity int, id string, organizationID string) int
+		UnpublishSite                    func(childComplexity int, id string) int
+		UpdateChangeRequest              func(childComplexity int, spaceID string, id string, input model.UpdateChangeRequestInput) int
+		UpdateChangeRequestContent       func(childComplexity int, spaceID string, id string, changes []*model.ContentChangeInput) int
+		UpdateChangeRequestFromMain      func(childComplexity int, spaceID string, id string) int
+		UpdateCollection                 func(childComplexity int, id string, input model.UpdateCollectionInput) int
+		UpdateComment                    func(childComplexity int, spaceID string, changeRequestID *string, commentID string, input model.UpdateCommentInput) int
+		UpdateCommentReply               func(childComplexity int, spaceID string, changeRequestID *string, commentID string, replyID string, input model.UpdateCommentReplyInput) int
+		UpdateCustomField                func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
+		UpdateMember                     func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOrganization               func(childComplexity int, id string, input model.UpdateOrganizationInput) int
+		UpdateOrganizationInvite         func(childComplexity int, organizationID string, id string, input model.UpdateOrganizationInviteInput) int
+		UpdateSAMLProvider               func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
+		UpdateSite                       func(childComplexity int, id string, input model.UpdateSiteInput) int
+		UpdateSiteAdaptiveSchema         func(childComplexity int, site string, jsonSchema any) int
+		UpdateSiteCustomization          func(childComplexity int, site string, customization any) int
+		UpdateSitePublishingAuth         func(childComplexity int, site string, fallbackURL *string) int
+		UpdateSiteSection                func(childComplexity int, id string, input model.UpdateSiteSectionInput) int
+		UpdateSiteSectionGroup           func(childComplexity int, id string, input model.UpdateSiteSectionGroupInput) int
+		UpdateSiteShareLink              func(childComplexity int, id string, name *string, active *bool) int
+		UpdateSiteSpace                  func(childComplexity int, id string, input model.UpdateSiteSpaceInput) int
+		UpdateSpace                      func(childComplexity int, id string, input model.UpdateSpaceInput) int
+		UpdateSpaceContent               func(childComplexity int, spaceID string, changes []*model.ContentChangeInput) int
+		UpdateSpaceCustomFields          func(childComplexity int, spaceID string, values []*model.CustomFieldValueInput) int
+		UpdateTeam                       func(childComplexity int, organizationID string, teamID string, title string) int
+		UpdateTeamMembers                func(childComplexity int, organizationID string, teamID string, add []string, remove []string, memberships []*model.TeamMembershipInput) int
+		UpdateTeamPermissionInCollection func(childComplexity int, collectionID string, teamID string, role access.Role) int
+		UpdateTeamPermissionInSite       func(childComplexity int, organizationID string, siteID string, teamID string, role access.Role) int
+		UpdateTeamPermissionInSpace      func(childComplexity int, spaceID string, teamID string, role access.Role) int
+		UpdateTranslation                func(childComplexity int, organizationID string, id string, input model.UpdateTranslationInput) int
+		UpdateUser                       func(childComplexity int, id string, input model.UpdateUserInput) int
+		UpdateUserPermissionInCollection func(childComplexity int, collectionID string, userID string, role access.Role) int
+		UpdateUserPermissionInSite       func(childComplexity int, organizationID string, siteID string, userID string, role access.Role) int
+		UpdateUserPermissionInSpace      func(childComplexity int, spaceID string, userID string, role access.Role) int
+		UpdateWebhook                    func(childComplexity int, organizationID string, id string, input model.UpdateWebhookInput) int
 	}
 
 	OpenAPISpec struct {
@@ -978,9 +997,11 @@ type ComplexityRoot struct {
 		ShareLinks      func(childComplexity int) int
 		SiteSpaceCount  func(childComplexity int) int
 		SiteSpaces      func(childComplexity int) int
+		TeamGrants      func(childComplexity int, first *int, after *string, order *model.Order) int
 		Title           func(childComplexity int) int
 		Type            func(childComplexity int) int
 		Urls            func(childComplexity int) int
+		UserGrants      func(childComplexity int, first *int, after *string, order *model.Order) int
 		Visibility      func(childComplexity int) int
 	}
 
@@ -1082,9 +1103,11 @@ type ComplexityRoot struct {
 		Revision            func(childComplexity int, id *string) int
 		Revisions           func(childComplexity int, first *int, after *string, order *model.Order) int
 		Search              func(childComplexity int, query string, first *int, after *string) int
+		TeamGrants          func(childComplexity int, first *int, after *string, order *model.Order) int
 		Title               func(childComplexity int) int
 		UpdatedAt           func(childComplexity int) int
 		Urls                func(childComplexity int) int
+		UserGrants          func(childComplexity int, first *int, after *string, order *model.Order) int
 		Visibility          func(childComplexity int) int
 	}
 
@@ -1162,6 +1185,24 @@ type ComplexityRoot struct {
 		Role   func(childComplexity int) int
 	}
 
+	TeamGrant struct {
+		CreatedAt func(childComplexity int) int
+		Role      func(childComplexity int) int
+		Team      func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
+	TeamGrantConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TeamGrantEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	TeamMember struct {
 		Member      func(childComplexity int) int
 		Permissions func(childComplexity int) int
@@ -1227,6 +1268,24 @@ type ComplexityRoot struct {
 		EmailVerified func(childComplexity int) int
 		ID            func(childComplexity int) int
 		PhotoURL      func(childComplexity int) int
+	}
+
+	UserGrant struct {
+		CreatedAt func(childComplexity int) int
+		Role      func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+		User      func(childComplexity int) int
+	}
+
+	UserGrantConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	UserGrantEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Viewer struct {
@@ -1347,6 +1406,8 @@ type CollectionResolver interface {
 	Permissions(ctx context.Context, obj *ent.Collection) (*access.CollectionPermissions, error)
 	Spaces(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.SpaceConnection, error)
 	Collections(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.CollectionConnection, error)
+	UserGrants(ctx context.Context, obj *ent.Collection, first *int, after *string, order *model.Order) (*model.UserGrantConnection, error)
+	TeamGrants(ctx context.Context, obj *ent.Collection, first *int, after *string, order *model.Order) (*model.TeamGrantConnection, error)
 }
 type CommentResolver interface {
 	Document(ctx context.Context, obj *ent.Comment) (any, error)
@@ -1437,6 +1498,21 @@ type MutationResolver interface {
 	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (*bool, error)
 	RevokeSession(ctx context.Context, id string) (*bool, error)
 	SignOutEverywhere(ctx context.Context) (*bool, error)
+	InviteToSpace(ctx context.Context, spaceID string, input model.InviteUsersAndTeamsInput) (*ent.Space, error)
+	UpdateUserPermissionInSpace(ctx context.Context, spaceID string, userID string, role access.Role) (*ent.Space, error)
+	UpdateTeamPermissionInSpace(ctx context.Context, spaceID string, teamID string, role access.Role) (*ent.Space, error)
+	RemoveUserFromSpace(ctx context.Context, spaceID string, userID string) (*ent.Space, error)
+	RemoveTeamFromSpace(ctx context.Context, spaceID string, teamID string) (*ent.Space, error)
+	InviteToCollection(ctx context.Context, collectionID string, input model.InviteUsersAndTeamsInput) (*ent.Collection, error)
+	UpdateUserPermissionInCollection(ctx context.Context, collectionID string, userID string, role access.Role) (*ent.Collection, error)
+	UpdateTeamPermissionInCollection(ctx context.Context, collectionID string, teamID string, role access.Role) (*ent.Collection, error)
+	RemoveUserFromCollection(ctx context.Context, collectionID string, userID string) (*ent.Collection, error)
+	RemoveTeamFromCollection(ctx context.Context, collectionID string, teamID string) (*ent.Collection, error)
+	InviteToSite(ctx context.Context, organizationID string, siteID string, input model.InviteUsersAndTeamsInput) (*ent.Site, error)
+	UpdateUserPermissionInSite(ctx context.Context, organizationID string, siteID string, userID string, role access.Role) (*ent.Site, error)
+	UpdateTeamPermissionInSite(ctx context.Context, organizationID string, siteID string, teamID string, role access.Role) (*ent.Site, error)
+	RemoveUserFromSite(ctx context.Context, organizationID string, siteID string, userID string) (*ent.Site, error)
+	RemoveTeamFromSite(ctx context.Context, organizationID string, siteID string, teamID string) (*ent.Site, error)
 	CreateSite(ctx context.Context, organization string, input model.CreateSiteInput) (*ent.Site, error)
 	UpdateSite(ctx context.Context, id string, input model.UpdateSiteInput) (*ent.Site, error)
 	DeleteSite(ctx context.Context, id string) (*bool, error)
@@ -1583,6 +1659,8 @@ type SiteResolver interface {
 	SiteSpaces(ctx context.Context, obj *ent.Site) ([]*ent.SiteSpace, error)
 	Urls(ctx context.Context, obj *ent.Site) (*model.SiteURLs, error)
 	Page(ctx context.Context, obj *ent.Site, path *string) (*model.PublishedPage, error)
+	UserGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.UserGrantConnection, error)
+	TeamGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.TeamGrantConnection, error)
 	ShareLinks(ctx context.Context, obj *ent.Site) ([]*ent.SiteShareLink, error)
 	AdaptiveSchema(ctx context.Context, obj *ent.Site) (any, error)
 	Customization(ctx context.Context, obj *ent.Site) (any, error)
@@ -1639,6 +1717,8 @@ type SpaceResolver interface {
 	FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error)
 	PageBacklinks(ctx context.Context, obj *ent.Space, pageID string) ([]*model.Page, error)
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error)
+	UserGrants(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order) (*model.UserGrantConnection, error)
+	TeamGrants(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order) (*model.TeamGrantConnection, error)
 	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.SpaceCustomFieldValue, error)
 }
 type SubscriptionResolver interface {
@@ -1654,6 +1734,9 @@ type TeamResolver interface {
 	Permissions(ctx context.Context, obj *ent.Team) (*access.TeamPermissions, error)
 	TeamMembers(ctx context.Context, obj *ent.Team, first *int, after *string, order *model.Order) (*model.TeamMemberConnection, error)
 }
+type TeamGrantResolver interface {
+	Team(ctx context.Context, obj *ent.Grant) (*ent.Team, error)
+}
 type TeamMemberResolver interface {
 	Role(ctx context.Context, obj *ent.TeamMember) (model.TeamRole, error)
 	Team(ctx context.Context, obj *ent.TeamMember) (*ent.Team, error)
@@ -1664,6 +1747,9 @@ type TeamMemberResolver interface {
 type TranslationSettingsResolver interface {
 	Permissions(ctx context.Context, obj *ent.TranslationSettings) (*access.SettingsPermissions, error)
 	Urls(ctx context.Context, obj *ent.TranslationSettings) (*model.TranslationSettingsURLs, error)
+}
+type UserGrantResolver interface {
+	User(ctx context.Context, obj *ent.Grant) (*ent.User, error)
 }
 type ViewerResolver interface {
 	Organizations(ctx context.Context, obj *model.Viewer) ([]*ent.Organization, error)
@@ -2250,6 +2336,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Collection.Spaces(childComplexity, args["first"].(*int), args["after"].(*string)), true
+	case "Collection.teamGrants":
+		if e.ComplexityRoot.Collection.TeamGrants == nil {
+			break
+		}
+
+		args, err := ec.field_Collection_teamGrants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Collection.TeamGrants(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Collection.title":
 		if e.ComplexityRoot.Collection.Title == nil {
 			break
@@ -2268,6 +2365,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Collection.Urls(childComplexity), true
+	case "Collection.userGrants":
+		if e.ComplexityRoot.Collection.UserGrants == nil {
+			break
+		}
+
+		args, err := ec.field_Collection_userGrants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Collection.UserGrants(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 
 	case "CollectionConnection.edges":
 		if e.ComplexityRoot.CollectionConnection.Edges == nil {
@@ -3761,6 +3869,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["url"].(string), args["source"].(string)), true
+	case "Mutation.inviteToCollection":
+		if e.ComplexityRoot.Mutation.InviteToCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_inviteToCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InviteToCollection(childComplexity, args["collectionId"].(string), args["input"].(model.InviteUsersAndTeamsInput)), true
+	case "Mutation.inviteToSite":
+		if e.ComplexityRoot.Mutation.InviteToSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_inviteToSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InviteToSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["input"].(model.InviteUsersAndTeamsInput)), true
+	case "Mutation.inviteToSpace":
+		if e.ComplexityRoot.Mutation.InviteToSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_inviteToSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InviteToSpace(childComplexity, args["spaceId"].(string), args["input"].(model.InviteUsersAndTeamsInput)), true
 	case "Mutation.inviteUsersToOrganization":
 		if e.ComplexityRoot.Mutation.InviteUsersToOrganization == nil {
 			break
@@ -3970,6 +4111,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveSectionFromGroup(childComplexity, args["group"].(string), args["section"].(string)), true
+	case "Mutation.removeTeamFromCollection":
+		if e.ComplexityRoot.Mutation.RemoveTeamFromCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeTeamFromCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveTeamFromCollection(childComplexity, args["collectionId"].(string), args["teamId"].(string)), true
+	case "Mutation.removeTeamFromSite":
+		if e.ComplexityRoot.Mutation.RemoveTeamFromSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeTeamFromSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveTeamFromSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["teamId"].(string)), true
+	case "Mutation.removeTeamFromSpace":
+		if e.ComplexityRoot.Mutation.RemoveTeamFromSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeTeamFromSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveTeamFromSpace(childComplexity, args["spaceId"].(string), args["teamId"].(string)), true
 	case "Mutation.removeTeamMember":
 		if e.ComplexityRoot.Mutation.RemoveTeamMember == nil {
 			break
@@ -3981,6 +4155,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string)), true
+	case "Mutation.removeUserFromCollection":
+		if e.ComplexityRoot.Mutation.RemoveUserFromCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeUserFromCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveUserFromCollection(childComplexity, args["collectionId"].(string), args["userId"].(string)), true
+	case "Mutation.removeUserFromSite":
+		if e.ComplexityRoot.Mutation.RemoveUserFromSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeUserFromSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveUserFromSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["userId"].(string)), true
+	case "Mutation.removeUserFromSpace":
+		if e.ComplexityRoot.Mutation.RemoveUserFromSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeUserFromSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveUserFromSpace(childComplexity, args["spaceId"].(string), args["userId"].(string)), true
 	case "Mutation.restoreSpace":
 		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
 			break
@@ -4339,6 +4546,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTeamMembers(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["add"].([]string), args["remove"].([]string), args["memberships"].([]*model.TeamMembershipInput)), true
+	case "Mutation.updateTeamPermissionInCollection":
+		if e.ComplexityRoot.Mutation.UpdateTeamPermissionInCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTeamPermissionInCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTeamPermissionInCollection(childComplexity, args["collectionId"].(string), args["teamId"].(string), args["role"].(access.Role)), true
+	case "Mutation.updateTeamPermissionInSite":
+		if e.ComplexityRoot.Mutation.UpdateTeamPermissionInSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTeamPermissionInSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTeamPermissionInSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["teamId"].(string), args["role"].(access.Role)), true
+	case "Mutation.updateTeamPermissionInSpace":
+		if e.ComplexityRoot.Mutation.UpdateTeamPermissionInSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTeamPermissionInSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTeamPermissionInSpace(childComplexity, args["spaceId"].(string), args["teamId"].(string), args["role"].(access.Role)), true
 	case "Mutation.updateTranslation":
 		if e.ComplexityRoot.Mutation.UpdateTranslation == nil {
 			break
@@ -4361,6 +4601,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateUser(childComplexity, args["id"].(string), args["input"].(model.UpdateUserInput)), true
+	case "Mutation.updateUserPermissionInCollection":
+		if e.ComplexityRoot.Mutation.UpdateUserPermissionInCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUserPermissionInCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUserPermissionInCollection(childComplexity, args["collectionId"].(string), args["userId"].(string), args["role"].(access.Role)), true
+	case "Mutation.updateUserPermissionInSite":
+		if e.ComplexityRoot.Mutation.UpdateUserPermissionInSite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUserPermissionInSite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUserPermissionInSite(childComplexity, args["organizationId"].(string), args["siteId"].(string), args["userId"].(string), args["role"].(access.Role)), true
+	case "Mutation.updateUserPermissionInSpace":
+		if e.ComplexityRoot.Mutation.UpdateUserPermissionInSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUserPermissionInSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUserPermissionInSpace(childComplexity, args["spaceId"].(string), args["userId"].(string), args["role"].(access.Role)), true
 	case "Mutation.updateWebhook":
 		if e.ComplexityRoot.Mutation.UpdateWebhook == nil {
 			break
@@ -6047,6 +6320,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.SiteSpaces(childComplexity), true
+	case "Site.teamGrants":
+		if e.ComplexityRoot.Site.TeamGrants == nil {
+			break
+		}
+
+		args, err := ec.field_Site_teamGrants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.TeamGrants(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Site.title":
 		if e.ComplexityRoot.Site.Title == nil {
 			break
@@ -6065,6 +6349,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Urls(childComplexity), true
+	case "Site.userGrants":
+		if e.ComplexityRoot.Site.UserGrants == nil {
+			break
+		}
+
+		args, err := ec.field_Site_userGrants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.UserGrants(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Site.visibility":
 		if e.ComplexityRoot.Site.Visibility == nil {
 			break
@@ -6566,6 +6861,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Search(childComplexity, args["query"].(string), args["first"].(*int), args["after"].(*string)), true
+	case "Space.teamGrants":
+		if e.ComplexityRoot.Space.TeamGrants == nil {
+			break
+		}
+
+		args, err := ec.field_Space_teamGrants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.TeamGrants(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Space.title":
 		if e.ComplexityRoot.Space.Title == nil {
 			break
@@ -6584,6 +6890,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Urls(childComplexity), true
+	case "Space.userGrants":
+		if e.ComplexityRoot.Space.UserGrants == nil {
+			break
+		}
+
+		args, err := ec.field_Space_userGrants_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.UserGrants(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Space.visibility":
 		if e.ComplexityRoot.Space.Visibility == nil {
 			break
@@ -6890,6 +7207,63 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TeamEdge.Role(childComplexity), true
 
+	case "TeamGrant.createdAt":
+		if e.ComplexityRoot.TeamGrant.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamGrant.CreatedAt(childComplexity), true
+	case "TeamGrant.role":
+		if e.ComplexityRoot.TeamGrant.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamGrant.Role(childComplexity), true
+	case "TeamGrant.team":
+		if e.ComplexityRoot.TeamGrant.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamGrant.Team(childComplexity), true
+	case "TeamGrant.updatedAt":
+		if e.ComplexityRoot.TeamGrant.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamGrant.UpdatedAt(childComplexity), true
+
+	case "TeamGrantConnection.edges":
+		if e.ComplexityRoot.TeamGrantConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamGrantConnection.Edges(childComplexity), true
+	case "TeamGrantConnection.pageInfo":
+		if e.ComplexityRoot.TeamGrantConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamGrantConnection.PageInfo(childComplexity), true
+	case "TeamGrantConnection.totalCount":
+		if e.ComplexityRoot.TeamGrantConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamGrantConnection.TotalCount(childComplexity), true
+
+	case "TeamGrantEdge.cursor":
+		if e.ComplexityRoot.TeamGrantEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamGrantEdge.Cursor(childComplexity), true
+	case "TeamGrantEdge.node":
+		if e.ComplexityRoot.TeamGrantEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamGrantEdge.Node(childComplexity), true
+
 	case "TeamMember.member":
 		if e.ComplexityRoot.TeamMember.Member == nil {
 			break
@@ -7104,6 +7478,63 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.PhotoURL(childComplexity), true
+
+	case "UserGrant.createdAt":
+		if e.ComplexityRoot.UserGrant.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserGrant.CreatedAt(childComplexity), true
+	case "UserGrant.role":
+		if e.ComplexityRoot.UserGrant.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserGrant.Role(childComplexity), true
+	case "UserGrant.updatedAt":
+		if e.ComplexityRoot.UserGrant.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserGrant.UpdatedAt(childComplexity), true
+	case "UserGrant.user":
+		if e.ComplexityRoot.UserGrant.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserGrant.User(childComplexity), true
+
+	case "UserGrantConnection.edges":
+		if e.ComplexityRoot.UserGrantConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserGrantConnection.Edges(childComplexity), true
+	case "UserGrantConnection.pageInfo":
+		if e.ComplexityRoot.UserGrantConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserGrantConnection.PageInfo(childComplexity), true
+	case "UserGrantConnection.totalCount":
+		if e.ComplexityRoot.UserGrantConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserGrantConnection.TotalCount(childComplexity), true
+
+	case "UserGrantEdge.cursor":
+		if e.ComplexityRoot.UserGrantEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserGrantEdge.Cursor(childComplexity), true
+	case "UserGrantEdge.node":
+		if e.ComplexityRoot.UserGrantEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserGrantEdge.Node(childComplexity), true
 
 	case "Viewer.apiTokens":
 		if e.ComplexityRoot.Viewer.APITokens == nil {
@@ -7429,6 +7860,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("DefaultContentInput", ec.unmarshalInputDefaultContentInput),
 			graphql.NewInputUnmarshaler("FileUploadInput", ec.unmarshalInputFileUploadInput),
 			graphql.NewInputUnmarshaler("InviteEmailInput", ec.unmarshalInputInviteEmailInput),
+			graphql.NewInputUnmarshaler("InviteUsersAndTeamsInput", ec.unmarshalInputInviteUsersAndTeamsInput),
 			graphql.NewInputUnmarshaler("InviteUsersToOrganizationInput", ec.unmarshalInputInviteUsersToOrganizationInput),
 			graphql.NewInputUnmarshaler("MoveInput", ec.unmarshalInputMoveInput),
 			graphql.NewInputUnmarshaler("OpenAPISpecSourceInput", ec.unmarshalInputOpenAPISpecSourceInput),
@@ -10363,6 +10795,275 @@ extend type Mutation {
   signOutEverywhere: Boolean
 }
 `, BuiltIn: false},
+	{Name: "../../schema/sharing.graphql", Input: `# Sharing spaces, collections and sites with users and teams (REST area
+# ` + "`" + `sharing` + "`" + `). A grant gives one user or one team a role on one object; the
+# effective role is the highest of the organization role (through
+# defaultLevel) and every grant to the user or their teams on the object and
+# on the collections above it.
+
+"A role on a space, collection or site given to one user (REST: UserContentPermission, UserSitePermissionOverride)."
+type UserGrant {
+  "The role the grant gives (REST: permission)."
+  role: Role!
+  "The user it is given to."
+  user: User!
+  "When the user was first given a role on the object."
+  createdAt: Time!
+  "When the grant last changed."
+  updatedAt: Time!
+}
+
+"A page of UserGrant items (Relay connection)."
+type UserGrantConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [UserGrantEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
+  totalCount: Int!
+}
+
+"One UserGrant of a UserGrantConnection page, with its cursor."
+type UserGrantEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The user and their role."
+  node: UserGrant!
+}
+
+"A role on a space, collection or site given to one team: every member of the team has it (REST: the team permission items, TeamSitePermissionOverride)."
+type TeamGrant {
+  "The role the grant gives (REST: permission)."
+  role: Role!
+  "The team it is given to."
+  team: Team!
+  "When the team was first given a role on the object."
+  createdAt: Time!
+  "When the grant last changed."
+  updatedAt: Time!
+}
+
+"A page of TeamGrant items (Relay connection)."
+type TeamGrantConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [TeamGrantEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
+  totalCount: Int!
+}
+
+"One TeamGrant of a TeamGrantConnection page, with its cursor."
+type TeamGrantEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The team and its role."
+  node: TeamGrant!
+}
+
+"Users and teams to share an object with, and the role they get (REST: InviteUsersAndTeams)."
+input InviteUsersAndTeamsInput {
+  "Required. The role to give; null gives no extra access: the users still become guests of the organization, and any grant the users and teams had on the object is removed."
+  role: Role
+  "IDs of users (at most 100). Any user may be named: one who is not a member of the organization becomes a guest of it."
+  users: [ID!]
+  "IDs of teams of the object's organization (at most 100)."
+  teams: [ID!]
+}
+
+extend type Space {
+  "The users the space is shared with, earliest first unless asked otherwise (those who may list its permissions: its admins and members with a role who see it; null and an error for others)."
+  userGrants(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): UserGrantConnection
+  "The teams the space is shared with, earliest first unless asked otherwise (same access as userGrants)."
+  teamGrants(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): TeamGrantConnection
+}
+
+extend type Collection {
+  "The users the collection is shared with, earliest first unless asked otherwise (its admins and members with a role who see it; null and an error for others)."
+  userGrants(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): UserGrantConnection
+  "The teams the collection is shared with, earliest first unless asked otherwise (same access as userGrants)."
+  teamGrants(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): TeamGrantConnection
+}
+
+extend type Site {
+  "The users the site is shared with, earliest first unless asked otherwise (its admins and members with a role; null and an error for others)."
+  userGrants(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): UserGrantConnection
+  "The teams the site is shared with, earliest first unless asked otherwise (same access as userGrants)."
+  teamGrants(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): TeamGrantConnection
+}
+
+extend type Mutation {
+  "Share a space with users and teams (admins of the space); answers the space (null if the caller no longer sees it)."
+  inviteToSpace(
+    "The space's ID."
+    spaceId: ID!
+    "Who gets which role."
+    input: InviteUsersAndTeamsInput!
+  ): Space
+  "Change the role of a user the space is shared with (admins of the space); a user without a grant is not found."
+  updateUserPermissionInSpace(
+    "The space's ID."
+    spaceId: ID!
+    "The user's ID."
+    userId: ID!
+    "The new role."
+    role: Role!
+  ): Space
+  "Change the role of a team the space is shared with (admins of the space); a team without a grant is not found."
+  updateTeamPermissionInSpace(
+    "The space's ID."
+    spaceId: ID!
+    "The team's ID."
+    teamId: ID!
+    "The new role."
+    role: Role!
+  ): Space
+  "Stop sharing a space with a user (admins of the space); nothing happens when it was not shared with them. Answers the space, null if the caller no longer sees it."
+  removeUserFromSpace(
+    "The space's ID."
+    spaceId: ID!
+    "The user's ID."
+    userId: ID!
+  ): Space
+  "Stop sharing a space with a team (admins of the space); nothing happens when it was not shared with it."
+  removeTeamFromSpace(
+    "The space's ID."
+    spaceId: ID!
+    "The team's ID."
+    teamId: ID!
+  ): Space
+  "Share a collection, and what it contains, with users and teams (admins of the collection); answers the collection (null if the caller no longer sees it)."
+  inviteToCollection(
+    "The collection's ID."
+    collectionId: ID!
+    "Who gets which role."
+    input: InviteUsersAndTeamsInput!
+  ): Collection
+  "Change the role of a user the collection is shared with (admins of the collection)."
+  updateUserPermissionInCollection(
+    "The collection's ID."
+    collectionId: ID!
+    "The user's ID."
+    userId: ID!
+    "The new role."
+    role: Role!
+  ): Collection
+  "Change the role of a team the collection is shared with (admins of the collection)."
+  updateTeamPermissionInCollection(
+    "The collection's ID."
+    collectionId: ID!
+    "The team's ID."
+    teamId: ID!
+    "The new role."
+    role: Role!
+  ): Collection
+  "Stop sharing a collection with a user (admins of the collection)."
+  removeUserFromCollection(
+    "The collection's ID."
+    collectionId: ID!
+    "The user's ID."
+    userId: ID!
+  ): Collection
+  "Stop sharing a collection with a team (admins of the collection)."
+  removeTeamFromCollection(
+    "The collection's ID."
+    collectionId: ID!
+    "The team's ID."
+    teamId: ID!
+  ): Collection
+  "Share a docs site with users and teams (admins of the site); answers the site (null if the caller no longer sees it)."
+  inviteToSite(
+    "The organization's ID."
+    organizationId: ID!
+    "The site's ID."
+    siteId: ID!
+    "Who gets which role."
+    input: InviteUsersAndTeamsInput!
+  ): Site
+  "Change the role of a user the site is shared with (admins of the site)."
+  updateUserPermissionInSite(
+    "The organization's ID."
+    organizationId: ID!
+    "The site's ID."
+    siteId: ID!
+    "The user's ID."
+    userId: ID!
+    "The new role."
+    role: Role!
+  ): Site
+  "Change the role of a team the site is shared with (admins of the site)."
+  updateTeamPermissionInSite(
+    "The organization's ID."
+    organizationId: ID!
+    "The site's ID."
+    siteId: ID!
+    "The team's ID."
+    teamId: ID!
+    "The new role."
+    role: Role!
+  ): Site
+  "Stop sharing a site with a user (admins of the site)."
+  removeUserFromSite(
+    "The organization's ID."
+    organizationId: ID!
+    "The site's ID."
+    siteId: ID!
+    "The user's ID."
+    userId: ID!
+  ): Site
+  "Stop sharing a site with a team (admins of the site)."
+  removeTeamFromSite(
+    "The organization's ID."
+    organizationId: ID!
+    "The site's ID."
+    siteId: ID!
+    "The team's ID."
+    teamId: ID!
+  ): Site
+}
+`, BuiltIn: false},
 	{Name: "../../schema/site.graphql", Input: `# Docs sites: sites, sections, section groups and site spaces (REST area ` + "`" + `sites` + "`" + `).
 
 "A docs site of an organization: spaces published together, as site spaces, optionally in sections and section groups."
@@ -12052,6 +12753,10 @@ func (ec *executionContext) childFields_Collection(ctx context.Context, field gr
 		return ec.fieldContext_Collection_spaces(ctx, field)
 	case "collections":
 		return ec.fieldContext_Collection_collections(ctx, field)
+	case "userGrants":
+		return ec.fieldContext_Collection_userGrants(ctx, field)
+	case "teamGrants":
+		return ec.fieldContext_Collection_teamGrants(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Collection", field.Name)
 }
@@ -13350,6 +14055,10 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_urls(ctx, field)
 	case "page":
 		return ec.fieldContext_Site_page(ctx, field)
+	case "userGrants":
+		return ec.fieldContext_Site_userGrants(ctx, field)
+	case "teamGrants":
+		return ec.fieldContext_Site_teamGrants(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
 	case "adaptiveSchema":
@@ -13564,6 +14273,10 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_pageBacklinks(ctx, field)
 	case "search":
 		return ec.fieldContext_Space_search(ctx, field)
+	case "userGrants":
+		return ec.fieldContext_Space_userGrants(ctx, field)
+	case "teamGrants":
+		return ec.fieldContext_Space_teamGrants(ctx, field)
 	case "customFields":
 		return ec.fieldContext_Space_customFields(ctx, field)
 	}
@@ -13704,6 +14417,42 @@ func (ec *executionContext) childFields_TeamEdge(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type TeamEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_TeamGrant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "role":
+		return ec.fieldContext_TeamGrant_role(ctx, field)
+	case "team":
+		return ec.fieldContext_TeamGrant_team(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_TeamGrant_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_TeamGrant_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamGrant", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamGrantConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TeamGrantConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TeamGrantConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TeamGrantConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamGrantConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamGrantEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TeamGrantEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TeamGrantEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamGrantEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_TeamMember(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "role":
@@ -13836,6 +14585,42 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_emailVerified(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_UserGrant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "role":
+		return ec.fieldContext_UserGrant_role(ctx, field)
+	case "user":
+		return ec.fieldContext_UserGrant_user(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_UserGrant_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_UserGrant_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserGrant", field.Name)
+}
+
+func (ec *executionContext) childFields_UserGrantConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_UserGrantConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_UserGrantConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_UserGrantConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserGrantConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_UserGrantEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_UserGrantEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_UserGrantEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserGrantEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Viewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14297,6 +15082,66 @@ func (ec *executionContext) field_Collection_spaces_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Collection_teamGrants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Collection_userGrants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
 	return args, nil
 }
 
@@ -15244,6 +16089,80 @@ func (ec *executionContext) field_Mutation_importContent_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_inviteToCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "collectionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["collectionId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.InviteUsersAndTeamsInput, error) {
+			return ec.unmarshalNInviteUsersAndTeamsInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteUsersAndTeamsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_inviteToSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.InviteUsersAndTeamsInput, error) {
+			return ec.unmarshalNInviteUsersAndTeamsInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteUsersAndTeamsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_inviteToSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.InviteUsersAndTeamsInput, error) {
+			return ec.unmarshalNInviteUsersAndTeamsInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteUsersAndTeamsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_inviteUsersToOrganization_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15662,6 +16581,80 @@ func (ec *executionContext) field_Mutation_removeSectionFromGroup_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeTeamFromCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "collectionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["collectionId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "teamId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teamId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeTeamFromSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "teamId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teamId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeTeamFromSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "teamId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teamId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeTeamMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15689,6 +16682,80 @@ func (ec *executionContext) field_Mutation_removeTeamMember_args(ctx context.Con
 		return nil, err
 	}
 	args["userId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeUserFromCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "collectionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["collectionId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeUserFromSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeUserFromSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
 	return args, nil
 }
 
@@ -16470,6 +17537,104 @@ func (ec *executionContext) field_Mutation_updateTeamMembers_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateTeamPermissionInCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "collectionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["collectionId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "teamId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teamId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (access.Role, error) {
+			return ec.unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateTeamPermissionInSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "teamId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teamId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (access.Role, error) {
+			return ec.unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateTeamPermissionInSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "teamId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["teamId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (access.Role, error) {
+			return ec.unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateTeam_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16527,6 +17692,104 @@ func (ec *executionContext) field_Mutation_updateTranslation_args(ctx context.Co
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateUserPermissionInCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "collectionId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["collectionId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (access.Role, error) {
+			return ec.unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateUserPermissionInSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "siteId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["siteId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (access.Role, error) {
+			return ec.unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateUserPermissionInSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (access.Role, error) {
+			return ec.unmarshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg2
 	return args, nil
 }
 
@@ -17612,6 +18875,66 @@ func (ec *executionContext) field_Site_page_args(ctx context.Context, rawArgs ma
 	return args, nil
 }
 
+func (ec *executionContext) field_Site_teamGrants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_userGrants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Space_changeRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17897,6 +19220,66 @@ func (ec *executionContext) field_Space_search_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["after"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_teamGrants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_userGrants_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
 	return args, nil
 }
 
@@ -20545,6 +21928,94 @@ func (ec *executionContext) fieldContext_Collection_collections(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Collection_collections_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Collection_userGrants(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Collection_userGrants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Collection().UserGrants(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserGrantConnection) graphql.Marshaler {
+			return ec.marshalOUserGrantConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserGrantConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Collection_userGrants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Collection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserGrantConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Collection_userGrants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Collection_teamGrants(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Collection_teamGrants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Collection().TeamGrants(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamGrantConnection) graphql.Marshaler {
+			return ec.marshalOTeamGrantConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamGrantConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Collection_teamGrants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Collection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamGrantConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Collection_teamGrants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27025,6 +28496,666 @@ func (ec *executionContext) _Mutation_signOutEverywhere(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_Mutation_signOutEverywhere(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Mutation", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _Mutation_inviteToSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_inviteToSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InviteToSpace(ctx, fc.Args["spaceId"].(string), fc.Args["input"].(model.InviteUsersAndTeamsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_inviteToSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_inviteToSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateUserPermissionInSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateUserPermissionInSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateUserPermissionInSpace(ctx, fc.Args["spaceId"].(string), fc.Args["userId"].(string), fc.Args["role"].(access.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateUserPermissionInSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateUserPermissionInSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTeamPermissionInSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTeamPermissionInSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTeamPermissionInSpace(ctx, fc.Args["spaceId"].(string), fc.Args["teamId"].(string), fc.Args["role"].(access.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTeamPermissionInSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTeamPermissionInSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeUserFromSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeUserFromSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveUserFromSpace(ctx, fc.Args["spaceId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeUserFromSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeUserFromSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeTeamFromSpace(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeTeamFromSpace(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveTeamFromSpace(ctx, fc.Args["spaceId"].(string), fc.Args["teamId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeTeamFromSpace(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeTeamFromSpace_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_inviteToCollection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_inviteToCollection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InviteToCollection(ctx, fc.Args["collectionId"].(string), fc.Args["input"].(model.InviteUsersAndTeamsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_inviteToCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_inviteToCollection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateUserPermissionInCollection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateUserPermissionInCollection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateUserPermissionInCollection(ctx, fc.Args["collectionId"].(string), fc.Args["userId"].(string), fc.Args["role"].(access.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateUserPermissionInCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateUserPermissionInCollection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTeamPermissionInCollection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTeamPermissionInCollection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTeamPermissionInCollection(ctx, fc.Args["collectionId"].(string), fc.Args["teamId"].(string), fc.Args["role"].(access.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTeamPermissionInCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTeamPermissionInCollection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeUserFromCollection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeUserFromCollection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveUserFromCollection(ctx, fc.Args["collectionId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeUserFromCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeUserFromCollection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeTeamFromCollection(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeTeamFromCollection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveTeamFromCollection(ctx, fc.Args["collectionId"].(string), fc.Args["teamId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeTeamFromCollection(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeTeamFromCollection_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_inviteToSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_inviteToSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().InviteToSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["input"].(model.InviteUsersAndTeamsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_inviteToSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_inviteToSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateUserPermissionInSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateUserPermissionInSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateUserPermissionInSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["userId"].(string), fc.Args["role"].(access.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateUserPermissionInSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateUserPermissionInSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateTeamPermissionInSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateTeamPermissionInSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateTeamPermissionInSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["teamId"].(string), fc.Args["role"].(access.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateTeamPermissionInSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateTeamPermissionInSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeUserFromSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeUserFromSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveUserFromSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeUserFromSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeUserFromSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeTeamFromSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeTeamFromSite(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveTeamFromSite(ctx, fc.Args["organizationId"].(string), fc.Args["siteId"].(string), fc.Args["teamId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeTeamFromSite(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeTeamFromSite_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Mutation_createSite(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -36089,6 +38220,94 @@ func (ec *executionContext) fieldContext_Site_page(ctx context.Context, field gr
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_userGrants(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_userGrants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().UserGrants(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserGrantConnection) graphql.Marshaler {
+			return ec.marshalOUserGrantConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserGrantConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_userGrants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserGrantConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_userGrants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_teamGrants(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_teamGrants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().TeamGrants(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamGrantConnection) graphql.Marshaler {
+			return ec.marshalOTeamGrantConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamGrantConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_teamGrants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamGrantConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_teamGrants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38322,6 +40541,94 @@ func (ec *executionContext) fieldContext_Space_search(ctx context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_userGrants(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_userGrants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().UserGrants(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserGrantConnection) graphql.Marshaler {
+			return ec.marshalOUserGrantConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserGrantConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_userGrants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserGrantConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_userGrants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_teamGrants(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_teamGrants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().TeamGrants(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamGrantConnection) graphql.Marshaler {
+			return ec.marshalOTeamGrantConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamGrantConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_teamGrants(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamGrantConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_teamGrants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_customFields(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -39570,6 +41877,249 @@ func (ec *executionContext) fieldContext_TeamEdge_role(_ context.Context, field 
 	return graphql.NewScalarFieldContext("TeamEdge", field, false, false, "TeamRole")
 }
 
+func (ec *executionContext) _TeamGrant_role(ctx context.Context, field graphql.CollectedField, obj *ent.Grant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamGrant_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v access.Role) graphql.Marshaler {
+			return ec.marshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamGrant_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamGrant", field, false, false, "Role")
+}
+
+func (ec *executionContext) _TeamGrant_team(ctx context.Context, field graphql.CollectedField, obj *ent.Grant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamGrant_team(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.TeamGrant().Team(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamGrant_team(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamGrant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamGrant_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Grant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamGrant_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamGrant_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamGrant", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TeamGrant_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Grant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamGrant_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamGrant_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamGrant", field, false, false, "Time")
+}
+
+func (ec *executionContext) _TeamGrantConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TeamGrantConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamGrantConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamGrantEdge) graphql.Marshaler {
+			return ec.marshalNTeamGrantEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamGrantEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamGrantConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamGrantConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamGrantEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamGrantConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TeamGrantConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamGrantConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamGrantConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamGrantConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamGrantConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TeamGrantConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamGrantConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamGrantConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamGrantConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TeamGrantEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TeamGrantEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamGrantEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamGrantEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamGrantEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _TeamGrantEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TeamGrantEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamGrantEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Grant) graphql.Marshaler {
+			return ec.marshalNTeamGrant2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐGrant(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamGrantEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamGrantEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamGrant(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _TeamMember_role(ctx context.Context, field graphql.CollectedField, obj *ent.TeamMember) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40458,6 +43008,249 @@ func (ec *executionContext) _User_emailVerified(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_User_emailVerified(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _UserGrant_role(ctx context.Context, field graphql.CollectedField, obj *ent.Grant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserGrant_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v access.Role) graphql.Marshaler {
+			return ec.marshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserGrant_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserGrant", field, false, false, "Role")
+}
+
+func (ec *executionContext) _UserGrant_user(ctx context.Context, field graphql.CollectedField, obj *ent.Grant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserGrant_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.UserGrant().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserGrant_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserGrant",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserGrant_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Grant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserGrant_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserGrant_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserGrant", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserGrant_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Grant) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserGrant_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserGrant_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserGrant", field, false, false, "Time")
+}
+
+func (ec *executionContext) _UserGrantConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.UserGrantConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserGrantConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserGrantEdge) graphql.Marshaler {
+			return ec.marshalNUserGrantEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserGrantEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserGrantConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserGrantConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserGrantEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserGrantConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.UserGrantConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserGrantConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserGrantConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserGrantConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserGrantConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.UserGrantConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserGrantConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserGrantConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserGrantConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _UserGrantEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.UserGrantEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserGrantEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserGrantEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserGrantEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserGrantEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.UserGrantEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserGrantEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Grant) graphql.Marshaler {
+			return ec.marshalNUserGrant2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐGrant(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserGrantEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserGrantEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserGrant(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Viewer_user(ctx context.Context, field graphql.CollectedField, obj *model.Viewer) (ret graphql.Marshaler) {
@@ -43755,6 +46548,62 @@ func UnmarshalInviteEmailInput(ctx context.Context, raw any) (model.InviteEmailI
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputInviteUsersAndTeamsInput(ctx context.Context, obj any) (model.InviteUsersAndTeamsInput, error) {
+	var it model.InviteUsersAndTeamsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"role", "users", "teams"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "role":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("role"))
+			data, err := ec.unmarshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Role = graphql.OmittableOf(data)
+		case "users":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("users"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Users = graphql.OmittableOf(data)
+		case "teams":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("teams"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Teams = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalInviteUsersAndTeamsInput unmarshals raw into the InviteUsersAndTeamsInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalInviteUsersAndTeamsInput(ctx context.Context, raw any) (model.InviteUsersAndTeamsInput, error) {
+	var out model.InviteUsersAndTeamsInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "InviteUsersAndTeamsInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputInviteUsersToOrganizationInput(ctx context.Context, obj any) (model.InviteUsersToOrganizationInput, error) {
 	var it model.InviteUsersToOrganizationInput
 	if obj == nil {
@@ -46342,6 +49191,18 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Collection_collections(ctx, field, obj)
 				})
+		case "userGrants":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Collection_userGrants(ctx, field, obj)
+				})
+		case "teamGrants":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Collection_teamGrants(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -48808,6 +51669,111 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "signOutEverywhere":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_signOutEverywhere(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "inviteToSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_inviteToSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateUserPermissionInSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateUserPermissionInSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateTeamPermissionInSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTeamPermissionInSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeUserFromSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeUserFromSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeTeamFromSpace":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeTeamFromSpace(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "inviteToCollection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_inviteToCollection(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateUserPermissionInCollection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateUserPermissionInCollection(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateTeamPermissionInCollection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTeamPermissionInCollection(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeUserFromCollection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeUserFromCollection(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeTeamFromCollection":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeTeamFromCollection(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "inviteToSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_inviteToSite(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateUserPermissionInSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateUserPermissionInSite(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateTeamPermissionInSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateTeamPermissionInSite(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeUserFromSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeUserFromSite(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeTeamFromSite":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeTeamFromSite(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -51601,6 +54567,18 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_page(ctx, field, obj)
 				})
+		case "userGrants":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_userGrants(ctx, field, obj)
+				})
+		case "teamGrants":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_teamGrants(ctx, field, obj)
+				})
 		case "shareLinks":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -52309,6 +55287,18 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_search(ctx, field, obj)
 				})
+		case "userGrants":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_userGrants(ctx, field, obj)
+				})
+		case "teamGrants":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_teamGrants(ctx, field, obj)
+				})
 		case "customFields":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -52815,6 +55805,136 @@ func (ec *executionContext) _TeamEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var teamGrantImplementors = []string{"TeamGrant"}
+
+func (ec *executionContext) _TeamGrant(ctx context.Context, sel ast.SelectionSet, obj *ent.Grant) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamGrantImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamGrant")
+		case "role":
+			out.Values[i] = ec._TeamGrant_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "team":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._TeamGrant_team(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._TeamGrant_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._TeamGrant_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamGrantConnectionImplementors = []string{"TeamGrantConnection"}
+
+func (ec *executionContext) _TeamGrantConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamGrantConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamGrantConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamGrantConnection")
+		case "edges":
+			out.Values[i] = ec._TeamGrantConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TeamGrantConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TeamGrantConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamGrantEdgeImplementors = []string{"TeamGrantEdge"}
+
+func (ec *executionContext) _TeamGrantEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamGrantEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamGrantEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamGrantEdge")
+		case "cursor":
+			out.Values[i] = ec._TeamGrantEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TeamGrantEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var teamMemberImplementors = []string{"TeamMember"}
 
 func (ec *executionContext) _TeamMember(ctx context.Context, sel ast.SelectionSet, obj *ent.TeamMember) graphql.Marshaler {
@@ -53280,6 +56400,136 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "emailVerified":
 			out.Values[i] = ec._User_emailVerified(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userGrantImplementors = []string{"UserGrant"}
+
+func (ec *executionContext) _UserGrant(ctx context.Context, sel ast.SelectionSet, obj *ent.Grant) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userGrantImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserGrant")
+		case "role":
+			out.Values[i] = ec._UserGrant_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "user":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._UserGrant_user(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._UserGrant_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._UserGrant_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userGrantConnectionImplementors = []string{"UserGrantConnection"}
+
+func (ec *executionContext) _UserGrantConnection(ctx context.Context, sel ast.SelectionSet, obj *model.UserGrantConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userGrantConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserGrantConnection")
+		case "edges":
+			out.Values[i] = ec._UserGrantConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._UserGrantConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._UserGrantConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userGrantEdgeImplementors = []string{"UserGrantEdge"}
+
+func (ec *executionContext) _UserGrantEdge(ctx context.Context, sel ast.SelectionSet, obj *model.UserGrantEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userGrantEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserGrantEdge")
+		case "cursor":
+			out.Values[i] = ec._UserGrantEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._UserGrantEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -55058,6 +58308,11 @@ func (ec *executionContext) unmarshalNInviteEmailInput2ᚖgithubᚗcomᚋfolio�
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNInviteUsersAndTeamsInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteUsersAndTeamsInput(ctx context.Context, v any) (model.InviteUsersAndTeamsInput, error) {
+	res, err := ec.unmarshalInputInviteUsersAndTeamsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNInviteUsersToOrganizationInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐInviteUsersToOrganizationInput(ctx context.Context, v any) (model.InviteUsersToOrganizationInput, error) {
 	res, err := ec.unmarshalInputInviteUsersToOrganizationInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -56357,6 +59612,38 @@ func (ec *executionContext) marshalNTeamEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 	return ec._TeamEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNTeamGrant2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐGrant(ctx context.Context, sel ast.SelectionSet, v *ent.Grant) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeamGrant!")
+		return graphql.Null
+	}
+	return ec._TeamGrant(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTeamGrantEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamGrantEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamGrantEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTeamGrantEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamGrantEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTeamGrantEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamGrantEdge(ctx context.Context, sel ast.SelectionSet, v *model.TeamGrantEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeamGrantEdge!")
+		return graphql.Null
+	}
+	return ec._TeamGrantEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNTeamMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeamMember(ctx context.Context, sel ast.SelectionSet, v *ent.TeamMember) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "TeamMember!")
@@ -56633,6 +59920,38 @@ func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUserGrant2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐGrant(ctx context.Context, sel ast.SelectionSet, v *ent.Grant) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UserGrant!")
+		return graphql.Null
+	}
+	return ec._UserGrant(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUserGrantEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserGrantEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.UserGrantEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUserGrantEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserGrantEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNUserGrantEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserGrantEdge(ctx context.Context, sel ast.SelectionSet, v *model.UserGrantEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UserGrantEdge!")
+		return graphql.Null
+	}
+	return ec._UserGrantEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNWebhook2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐWebhook(ctx context.Context, sel ast.SelectionSet, v *ent.Webhook) graphql.Marshaler {
@@ -58066,6 +61385,13 @@ func (ec *executionContext) marshalOTeamConnection2ᚖgithubᚗcomᚋfolioᚋfol
 	return ec._TeamConnection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOTeamGrantConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamGrantConnection(ctx context.Context, sel ast.SelectionSet, v *model.TeamGrantConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TeamGrantConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOTeamMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeamMember(ctx context.Context, sel ast.SelectionSet, v *ent.TeamMember) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -58186,6 +61512,13 @@ func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUserGrantConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserGrantConnection(ctx context.Context, sel ast.SelectionSet, v *model.UserGrantConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UserGrantConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOViewer2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐViewer(ctx context.Context, sel ast.SelectionSet, v *model.Viewer) graphql.Marshaler {

@@ -488,6 +488,16 @@ type InviteEmailInput struct {
 	Role graphql.Omittable[*access.Role] `json:"role,omitempty"`
 }
 
+// Users and teams to share an object with, and the role they get (REST: InviteUsersAndTeams).
+type InviteUsersAndTeamsInput struct {
+	// Required. The role to give; null gives no extra access: the users still become guests of the organization, and any grant the users and teams had on the object is removed.
+	Role graphql.Omittable[*access.Role] `json:"role,omitempty"`
+	// IDs of users (at most 100). Any user may be named: one who is not a member of the organization becomes a guest of it.
+	Users graphql.Omittable[[]string] `json:"users,omitempty"`
+	// IDs of teams of the object's organization (at most 100).
+	Teams graphql.Omittable[[]string] `json:"teams,omitempty"`
+}
+
 // Addresses to invite into an organization.
 type InviteUsersToOrganizationInput struct {
 	// 1 to 100 addresses (repeats count once, the first wins).
@@ -900,6 +910,24 @@ type TeamEdge struct {
 	Role *TeamRole `json:"role,omitempty"`
 }
 
+// A page of TeamGrant items (Relay connection).
+type TeamGrantConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*TeamGrantEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One TeamGrant of a TeamGrantConnection page, with its cursor.
+type TeamGrantEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The team and its role.
+	Node *ent.Grant `json:"node"`
+}
+
 // A page of TeamMember items (Relay connection).
 type TeamMemberConnection struct {
 	// The items of this page, in the list's order, each with its cursor.
@@ -1143,6 +1171,24 @@ type UpdateWebhookInput struct {
 	Description graphql.Omittable[*string] `json:"description,omitempty"`
 	// Whether events are sent; true again turns on a disabled webhook and forgets its failures.
 	Active graphql.Omittable[*bool] `json:"active,omitempty"`
+}
+
+// A page of UserGrant items (Relay connection).
+type UserGrantConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*UserGrantEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One UserGrant of a UserGrantConnection page, with its cursor.
+type UserGrantEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The user and their role.
+	Node *ent.Grant `json:"node"`
 }
 
 // A page of Webhook items (Relay connection).
