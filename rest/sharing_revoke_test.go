@@ -10,17 +10,17 @@ import (
 	"github.com/folio/folio/internal/testkit"
 )
 
-// sharingWorld: an organization administered by owner, a guest in a team,
+// revokeWorld: an organization administered by owner, a guest in a team,
 // and a space at the organization's root.
-type sharingWorld struct {
+type revokeWorld struct {
 	owner, guest testkit.User
 	org, team    string
 	space        string
 }
 
-func newSharingWorld(t *testing.T, s *testkit.Server) sharingWorld {
+func newRevokeWorld(t *testing.T, s *testkit.Server) revokeWorld {
 	t.Helper()
-	var w sharingWorld
+	var w revokeWorld
 	w.owner, w.org = s.NewUser(t, "owner@share.test", "Share")
 	w.guest, _ = s.NewUser(t, "guest@share.test", "")
 	s.AddMember(t, w.org, w.guest, nil)
@@ -39,7 +39,7 @@ func newSharingWorld(t *testing.T, s *testkit.Server) sharingWorld {
 
 // give stores a grant directly: the grant operations are not what these
 // tests are about.
-func (w sharingWorld) give(t *testing.T, s *testkit.Server, kind grant.ObjectKind, object string, pk grant.PrincipalKind, principal string, role access.Role) string {
+func (w revokeWorld) give(t *testing.T, s *testkit.Server, kind grant.ObjectKind, object string, pk grant.PrincipalKind, principal string, role access.Role) string {
 	t.Helper()
 	g, err := s.Client().Grant.Create().SetOrganizationID(w.org).SetObjectKind(kind).SetObjectID(object).
 		SetPrincipalKind(pk).SetPrincipalID(principal).SetRole(role).Save(testkit.Fixture(context.Background()))
@@ -54,7 +54,7 @@ func (w sharingWorld) give(t *testing.T, s *testkit.Server, kind grant.ObjectKin
 // read for an earlier request outlives the change.
 func TestSharingRevokedOnNextRequest(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		w := newSharingWorld(t, s)
+		w := newRevokeWorld(t, s)
 		read := func(want int) {
 			t.Helper()
 			s.Call(t, "getSpaceById", w.guest.Token, "GET", "/v1/spaces/"+w.space, nil, want)
@@ -91,7 +91,7 @@ func TestSharingRevokedOnNextRequest(t *testing.T) {
 // body).
 func TestSharingGuestCreatesInSharedCollection(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		w := newSharingWorld(t, s)
+		w := newRevokeWorld(t, s)
 		spaces := "/v1/orgs/" + w.org + "/spaces"
 		shelf := s.Call(t, "createCollection", w.owner.Token, "POST", "/v1/orgs/"+w.org+"/collections", map[string]any{"title": "Shelf"}, 201).JSON(t)["id"].(string)
 		long := strings.Repeat("x", 51)
