@@ -108,6 +108,11 @@ func (r *Resolver) OrganizationSites(ctx context.Context, orgID string, args pag
 			l.SiteByID.Prime(ctx, s.ID, s)
 		}
 		l.ShowSitesTogether(sites)
+		ids := make([]string, len(sites))
+		for i, s := range sites {
+			ids[i] = s.ID
+		}
+		l.ShowParents(loader.Sites, ids)
 		return pages, nil
 	})
 }

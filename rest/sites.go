@@ -13,6 +13,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/graph/model"
+	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 )
 
@@ -194,7 +195,10 @@ type siteJSON struct {
 	} `json:"adaptiveContent"`
 	Features      []any  `json:"features"`
 	AgentsContext string `json:"agentsContext"`
-	URLs          struct {
+	// Permissions is a Folio extension (GitBook's site has none): what the
+	// caller may do with the site, from their role on it.
+	Permissions *access.SitePermissions `json:"permissions,omitempty"`
+	URLs        struct {
 		Location  string  `json:"location"`
 		App       string  `json:"app"`
 		Published *string `json:"published,omitempty"`
@@ -216,6 +220,9 @@ func (a *API) presentSite(ctx context.Context, s *ent.Site) (any, error) {
 		Features: []any{}, AgentsContext: "excluded"}
 	if s.Proxy != nil {
 		out.Proxy = &siteProxyJSON{Origin: *s.Proxy, Target: a.res.SiteProxyTarget(s)}
+	}
+	if out.Permissions, err = a.res.SitePermissions(ctx, s); err != nil {
+		return nil, err
 	}
 	out.AdaptiveContent.Enabled = s.AdaptiveContent
 	u := a.res.SiteURLsOf(s)
