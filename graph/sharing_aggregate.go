@@ -7,6 +7,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/member"
+	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
@@ -360,8 +361,8 @@ func (r *Resolver) accessPages(ctx context.Context, kind accessObjectKind, targe
 // accessEntries reads the members of each target's page (with their
 // users) and their grants on the targets' chains, and computes each
 // one's role and origin with the rule.
-func (r *Resolver) accessEntries(ctx context.Context, targets map[string]accessTarget, pageIDs map[string][]string, memberIDs []string) (map[string][]*model.UserAccess, error) {
-	out := map[string][]*model.UserAccess{}
+func (r *Resolver) accessEntries(ctx context.Context, targets map[string]accessTarget, pageIDs map[string][]string, memberIDs []string) (out map[string][]*model.UserAccess, err error) {
+	out = map[string][]*model.UserAccess{}
 	if len(memberIDs) == 0 {
 		return out, nil
 	}
@@ -383,6 +384,20 @@ func (r *Resolver) accessEntries(ctx context.Context, targets map[string]accessT
 		return nil, err
 	}
 	l := loader.For(ctx)
+	teams := map[string]bool{}
+	defer func() {
+		// The teams origins name are read with the page, always (one
+		// statement), rather than by a loader whose cache a sibling list
+		// of teams may or may not have filled yet.
+		if len(teams) > 0 && err == nil {
+			var rows []*ent.Team
+			if rows, err = r.Client.Team.Query().Where(team.IDIn(setKeys(teams)...)).All(ctx); err == nil {
+				for _, t := range rows {
+					l.TeamByID.Prime(ctx, t.ID, t)
+				}
+			}
+		}
+	}()
 	for id, mids := range pageIDs {
 		t := targets[id]
 		for _, mid := range mids {
@@ -396,6 +411,9 @@ func (r *Resolver) accessEntries(ctx context.Context, targets map[string]accessT
 				// Listed by SQL but given nothing by the rule: the two
 				// definitions disagree, which the tests hold against.
 				return nil, fmt.Errorf("aggregate: member %s listed on %s without a role", m.UserID, id)
+			}
+			if origin.Team != "" {
+				teams[origin.Team] = true
 			}
 			out[id] = append(out[id], &model.UserAccess{Object: id, Member: m, Role: *role, Origin: model.AccessOriginOf(t.org, origin)})
 		}
@@ -654,11 +672,20 @@ func (r *Resolver) AccessOriginCollection(ctx context.Context, o *model.AccessOr
 	if o.CollectionID == "" {
 		return nil, nil
 	}
-	c, _, err := visibleCollection(ctx, o.CollectionID)
-	if _, ok := apperr.As(err); ok {
+	// From the organization's collections, which the rule read already.
+	cols, err := loader.For(ctx).OrgCollections.Load(ctx, o.Organization)()
+	if err != nil {
+		return nil, err
+	}
+	c := cols[o.CollectionID]
+	if c == nil {
 		return nil, nil
 	}
-	return c, err
+	role, err := collectionRole(ctx, c)
+	if err != nil || role == nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // AccessOriginOrganization is the organization of an organization origin.

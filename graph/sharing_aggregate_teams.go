@@ -6,7 +6,9 @@ import (
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/grant"
+	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/apperr"
@@ -38,10 +40,49 @@ func (r *Resolver) TeamGrants(ctx context.Context, t *ent.Team, kind grant.Objec
 	}
 	q := r.teamGrantsQuery(kind)
 	return pageUnder(ctx, loader.Teams, "grants "+kind.String(), t.ID, args, func(ctx context.Context, teams []string) (map[string]paging.Page[*ent.Grant], error) {
-		return listPages(ctx, q, grant.FieldPrincipalID, teams, args, grant.FieldCreatedAt,
+		pages, err := listPages(ctx, q, grant.FieldPrincipalID, teams, args, grant.FieldCreatedAt,
 			func(g *ent.Grant) paging.Cursor { return paging.Cursor{Time: g.CreatedAt, ID: g.ID} },
 			func(g *ent.Grant) string { return g.PrincipalID })
+		if err != nil {
+			return nil, err
+		}
+		return pages, r.primeShared(ctx, kind, itemsOf(pages))
 	})
+}
+
+// primeShared reads the objects of a level's grants in one statement and
+// primes their loaders: always read, rather than left to loaders whose
+// cache a sibling list (the organization's spaces) may or may not have
+// filled yet, so that a query's statements do not depend on timing.
+func (r *Resolver) primeShared(ctx context.Context, kind grant.ObjectKind, grants []*ent.Grant) error {
+	if len(grants) == 0 {
+		return nil
+	}
+	ids := make([]string, len(grants))
+	for i, g := range grants {
+		ids[i] = g.ObjectID
+	}
+	l := loader.For(ctx)
+	switch kind {
+	case grant.ObjectKindSpace:
+		rows, err := r.Client.Space.Query().Where(space.IDIn(ids...), space.DeletedAtIsNil()).All(ctx)
+		for _, s := range rows {
+			l.SpaceByID.Prime(ctx, s.ID, s)
+		}
+		return err
+	case grant.ObjectKindCollection:
+		rows, err := r.Client.Collection.Query().Where(collection.IDIn(ids...)).All(ctx)
+		for _, c := range rows {
+			l.CollectionByID.Prime(ctx, c.ID, c)
+		}
+		return err
+	default:
+		rows, err := r.Client.Site.Query().Where(site.IDIn(ids...)).All(ctx)
+		for _, s := range rows {
+			l.SiteByID.Prime(ctx, s.ID, s)
+		}
+		return err
+	}
 }
 
 // TeamSpaceCount is the number of spaces shared with a team (Team.spaces,
