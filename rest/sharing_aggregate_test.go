@@ -153,6 +153,27 @@ func TestSpaceCollectionAggregate(t *testing.T) {
 			"guestb@acme.com comment team="+f.team+",type=team",
 		)
 
+		// GraphQL says the same of the collection, with the origin's team.
+		gql := s.MustGraphQL(t, f.admin.Token, `query($id: ID!) { collection(id: $id) { viewerRole viewerRoleOrigin { type }
+			access(first: 10, role: comment) { totalCount edges { node { role user { email } origin { type team { title } } } } } } }`,
+			map[string]any{"id": f.coll})["collection"].(map[string]any)
+		if gql["viewerRole"] != "admin" || gql["access"].(map[string]any)["totalCount"] != float64(4) {
+			t.Fatalf("collection in GraphQL: %v", gql)
+		}
+		for _, e := range gql["access"].(map[string]any)["edges"].([]any) {
+			n := e.(map[string]any)["node"].(map[string]any)
+			o := n["origin"].(map[string]any)
+			if n["user"].(map[string]any)["email"] == "guestb@acme.com" && (o["type"] != "team" || o["team"].(map[string]any)["title"] != "Writers") {
+				t.Fatalf("guestb's origin in GraphQL: %v", n)
+			}
+		}
+		// guestB's own view of the space: a role through the collection.
+		gql = s.MustGraphQL(t, f.guestB.Token, `query($id: ID!) { space(id: $id) { viewerRole viewerRoleOrigin { type team { id } collection { id } } } }`,
+			map[string]any{"id": f.space})["space"].(map[string]any)
+		if fmt.Sprint(gql) != fmt.Sprintf("map[viewerRole:comment viewerRoleOrigin:map[collection:map[id:%s] team:map[id:%s] type:collection]]", f.coll, f.team) {
+			t.Fatalf("guestb's role on the space: %v", gql)
+		}
+
 		// Who may list: members with a role who see it, and admins of it;
 		// strangers and guests without access do not see it; a guest
 		// with a lesser role sees it but may not list its people.
@@ -231,6 +252,22 @@ func TestSiteAggregate(t *testing.T) {
 		s.Fail(t, "listPermissionsAggregateInSite", f.guestC.Token, "GET", path, nil, 404)
 		s.Fail(t, "listPermissionsAggregateInSite", f.guestA.Token, "GET", path, nil, 403)
 		accessRows(t, s, "listPermissionsAggregateInSite", f.reader.Token, path)
+
+		// GraphQL: the same list, filters and origins.
+		gql := s.MustGraphQL(t, f.admin.Token, `query($id: ID!) { site(id: $id) { permissions { view edit admin } viewerRole
+			access(first: 10, role: guest, sort: name, order: asc) { totalCount edges { node { role user { email } origin { type team { id } } } } } } }`,
+			map[string]any{"id": f.site})["site"].(map[string]any)
+		if gql["viewerRole"] != "admin" || fmt.Sprint(gql["permissions"]) != "map[admin:true edit:true view:true]" || gql["access"].(map[string]any)["totalCount"] != float64(2) {
+			t.Fatalf("site in GraphQL: %v", gql)
+		}
+		gql = s.MustGraphQL(t, f.guestB.Token, `query($id: ID!) { site(id: $id) { viewerRole viewerRoleOrigin { type team { id } } } }`,
+			map[string]any{"id": f.site})["site"].(map[string]any)
+		if fmt.Sprint(gql) != fmt.Sprintf("map[viewerRole:edit viewerRoleOrigin:map[team:map[id:%s] type:team]]", f.team) {
+			t.Fatalf("guestb's role on the site: %v", gql)
+		}
+		if _, errs := s.GraphQL(t, f.guestA.Token, `query($id: ID!) { site(id: $id) { access { totalCount } } }`, map[string]any{"id": f.site}); len(errs) != 1 || errs[0].Extensions["code"] != "FORBIDDEN" {
+			t.Fatalf("guestA lists the site's people: %v", errs)
+		}
 
 		// The site's permissions (a Folio extension) follow the site role:
 		// changing a site needs create, which the team's edit is not.
