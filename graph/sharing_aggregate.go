@@ -108,6 +108,24 @@ func (q *sqlq) w(s string, args ...any) *sqlq {
 	return q
 }
 
+// literals writes "('a', 'b', …)" for names of the roles enum, which are
+// letters only: constants rather than arguments, so that a statement over
+// many objects stays well under the databases' argument limits.
+func (q *sqlq) literals(names []string) *sqlq {
+	q.b.WriteString("(")
+	for i, v := range names {
+		if i > 0 {
+			q.b.WriteString(", ")
+		}
+		if !access.Role(v).Valid() {
+			panic("aggregate: not a role: " + v)
+		}
+		q.b.WriteString("'" + v + "'")
+	}
+	q.b.WriteString(")")
+	return q
+}
+
 // in writes "(?, ?, …)" for values.
 func (q *sqlq) in(values []string) *sqlq {
 	q.b.WriteString("(")
@@ -136,7 +154,7 @@ func (q *sqlq) roleIn(roles []*access.Role) *sqlq {
 	q.b.WriteString("(")
 	wrote := false
 	if len(names) > 0 {
-		q.w("m.role IN ").in(names)
+		q.w("m.role IN ").literals(names)
 		wrote = true
 	}
 	if guest {
@@ -161,7 +179,7 @@ func (q *sqlq) grantExists(objects []string, roles []string) *sqlq {
 		if len(roles) == 0 {
 			return q.w(" AND 1 = 0)")
 		}
-		q.w(" AND g.role IN ").in(roles)
+		q.w(" AND g.role IN ").literals(roles)
 	}
 	return q.w(" AND ((g.principal_kind = 'user' AND g.principal_id = m.user_id) OR " +
 		"(g.principal_kind = 'team' AND g.principal_id IN (SELECT tm.team_id FROM team_members tm WHERE tm.user_id = m.user_id))))")
