@@ -10982,7 +10982,7 @@ extend type Site {
     "Only members of this team (its id)."
     team: ID
   ): UserAccessConnection
-  "What the caller may do with the site (REST: the site's ` + "`" + `permissions` + "`" + `, a Folio extension); null for the site's published audience."
+  "What the caller may do with the site (REST: the site's ` + "`" + `permissions` + "`" + `, a Folio extension); all false for its published audience."
   permissions: SitePermissions
   "The caller's role on the site; null for the site's published audience."
   viewerRole: Role
