@@ -46,7 +46,7 @@ func (r *Resolver) OrganizationCollections(ctx context.Context, orgID string, ne
 		}
 	}
 	sort.Slice(rows, func(i, j int) bool { return collectionKey(rows[i]).Less(collectionKey(rows[j])) })
-	return paging.Slice(args, rows, collectionKey), nil
+	return showCollections(ctx, paging.Slice(args, rows, collectionKey)), nil
 }
 
 // CollectionSpaces pages through the spaces directly in a collection, in
@@ -85,7 +85,18 @@ func (r *Resolver) Subcollections(ctx context.Context, c *ent.Collection, args p
 	}
 	key := func(c *ent.Collection) paging.Cursor { return positionKey(c.Position, c.ID) }
 	sort.Slice(rows, func(i, j int) bool { return key(rows[i]).Less(key(rows[j])) })
-	return paging.Slice(args, rows, key), nil
+	return showCollections(ctx, paging.Slice(args, rows, key)), nil
+}
+
+// showCollections records that one list shows a page's collections, so
+// that what is read under each (their access lists) is read for all.
+func showCollections(ctx context.Context, page paging.Page[*ent.Collection]) paging.Page[*ent.Collection] {
+	ids := make([]string, len(page.Items))
+	for i, c := range page.Items {
+		ids[i] = c.ID
+	}
+	loader.For(ctx).ShowParents(loader.Collections, ids)
+	return page
 }
 
 // CollectionParent is the collection c is in (nil at the root), read with

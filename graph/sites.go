@@ -19,7 +19,6 @@ import (
 	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
-	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/ids"
@@ -110,6 +109,11 @@ func (r *Resolver) OrganizationSites(ctx context.Context, orgID string, args pag
 			l.SiteByID.Prime(ctx, s.ID, s)
 		}
 		l.ShowSitesTogether(sites)
+		ids := make([]string, len(sites))
+		for i, s := range sites {
+			ids[i] = s.ID
+		}
+		l.ShowParents(loader.Sites, ids)
 		return pages, nil
 	})
 }
@@ -119,18 +123,6 @@ func (r *Resolver) OrganizationSites(ctx context.Context, orgID string, args pag
 func (r *Resolver) OrganizationSite(ctx context.Context, orgID, siteID string) (*ent.Site, error) {
 	s, _, err := visibleSite(ctx, orgID, siteID)
 	return s, err
-}
-
-// SitePermissions is what the caller may do with s, from the role
-// access.SiteRole gives (the same role manageableSite enforces): the
-// `permissions` object REST adds to GitBook's site.
-func (r *Resolver) SitePermissions(ctx context.Context, s *ent.Site) (*access.SitePermissions, error) {
-	role, _, err := siteRole(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	p := access.SitePermissionsFor(role)
-	return &p, nil
 }
 
 // SiteSpaceCount is the number of live site spaces of a site.

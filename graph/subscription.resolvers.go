@@ -17,29 +17,31 @@ import (
 )
 
 func (r *subscriptionResolver) SpaceContentUpdated(ctx context.Context, spaceID string, after *string) (<-chan *model.SpaceContentUpdate, error) {
-	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+	s, _, err := visibleSpace(ctx, spaceID)
+	if err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, after, func(e *ent.Event) bool { return e.SpaceID == spaceID && isContentAction(e.Action) },
-		[]predicate.Event{event.SpaceID(spaceID), event.ActionIn(contentActions()...)}, r.spaceContentUpdate)
+	match, build := watchingAccess(s.OrganizationID, s.ID, func(e *ent.Event) bool { return e.SpaceID == spaceID && isContentAction(e.Action) }, r.spaceContentUpdate)
+	return subscribe(r.Resolver, ctx, after, match,
+		[]predicate.Event{event.SpaceID(spaceID), event.ActionIn(contentActions()...)}, build)
 }
 
 func (r *subscriptionResolver) ChangeRequestUpdated(ctx context.Context, spaceID string, changeRequestID *string, after *string) (<-chan *model.ChangeRequestActivity, error) {
-	missed, err := r.changeRequestStream(ctx, spaceID, changeRequestID, changeRequestActionPrefixes)
+	s, missed, err := r.changeRequestStream(ctx, spaceID, changeRequestID, changeRequestActionPrefixes)
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, after, streamMatch(spaceID, changeRequestID, changeRequestActionPrefixes),
-		missed, r.changeRequestActivity)
+	match, build := watchingAccess(s.OrganizationID, s.ID, streamMatch(spaceID, changeRequestID, changeRequestActionPrefixes), r.changeRequestActivity)
+	return subscribe(r.Resolver, ctx, after, match, missed, build)
 }
 
 func (r *subscriptionResolver) CommentPosted(ctx context.Context, spaceID string, changeRequestID *string, after *string) (<-chan *model.CommentActivity, error) {
-	missed, err := r.changeRequestStream(ctx, spaceID, changeRequestID, commentActionPrefixes)
+	s, missed, err := r.changeRequestStream(ctx, spaceID, changeRequestID, commentActionPrefixes)
 	if err != nil {
 		return nil, err
 	}
-	return subscribe(r.Resolver, ctx, after, streamMatch(spaceID, changeRequestID, commentActionPrefixes),
-		missed, r.commentActivity)
+	match, build := watchingAccess(s.OrganizationID, s.ID, streamMatch(spaceID, changeRequestID, commentActionPrefixes), r.commentActivity)
+	return subscribe(r.Resolver, ctx, after, match, missed, build)
 }
 
 func (r *subscriptionResolver) OrganizationEvents(ctx context.Context, organizationID string, actions []string, after *string) (<-chan *ent.Event, error) {

@@ -126,13 +126,16 @@ func subscribe[T any](r *Resolver, ctx context.Context, after *string, match fun
 		for _, e := range backlog {
 			resumed[e.ID] = true
 		}
-		first := true
-		// deliver builds and sends e; false ends the subscription.
+		// pending: an answer was sent whose write is not acknowledged yet.
+		pending := false
+		// deliver builds and sends e; false ends the subscription. An
+		// event build makes nothing of (nil, nil: an access check alone,
+		// passed) is not sent.
 		deliver := func(e *ent.Event) bool {
-			if !first && !st.waitAck(ctx) {
+			if pending && !st.waitAck(ctx) {
 				return false
 			}
-			first = false
+			pending = false
 			v, ectx, err := buildEvent(r, ctx, settings.EventTimeout, e, build)
 			if err != nil {
 				if ctx.Err() == nil {
@@ -144,6 +147,10 @@ func subscribe[T any](r *Resolver, ctx context.Context, after *string, match fun
 				}
 				return false
 			}
+			if v == nil {
+				return true
+			}
+			pending = true
 			st.current.Set(ectx)
 			st.setEventID(e.ID)
 			select {
@@ -166,7 +173,7 @@ func subscribe[T any](r *Resolver, ctx context.Context, after *string, match fun
 				}
 			case <-sub.Done:
 				if err := sub.Err(); err != nil && ctx.Err() == nil {
-					if first || st.waitAck(ctx) {
+					if !pending || st.waitAck(ctx) {
 						st.fail(&apperr.Error{Kind: apperr.Unavailable, Message: err.Error(), RetryAfter: 1})
 						select {
 						case out <- nil:

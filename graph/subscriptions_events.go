@@ -59,17 +59,18 @@ func streamMatch(spaceID string, crID *string, prefixes []string) func(*ent.Even
 }
 
 // changeRequestStream checks that the caller may read the space (and the
-// change request, when crID is given) and says which stored events the
-// stream resumes with.
-func (r *Resolver) changeRequestStream(ctx context.Context, spaceID string, crID *string, prefixes []string) ([]predicate.Event, error) {
-	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
-		return nil, err
+// change request, when crID is given), and answers the space and which
+// stored events the stream resumes with.
+func (r *Resolver) changeRequestStream(ctx context.Context, spaceID string, crID *string, prefixes []string) (*ent.Space, []predicate.Event, error) {
+	s, _, err := visibleSpace(ctx, spaceID)
+	if err != nil {
+		return nil, nil, err
 	}
 	missed := []predicate.Event{event.SpaceID(spaceID)}
 	if crID != nil {
 		cr, err := r.FindChangeRequest(ctx, spaceID, *crID)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		*crID = cr.ID // a number names it too
 		missed = append(missed, event.ChangeRequestID(cr.ID))
@@ -78,7 +79,7 @@ func (r *Resolver) changeRequestStream(ctx context.Context, spaceID string, crID
 	for _, p := range prefixes {
 		byPrefix = append(byPrefix, event.ActionHasPrefix(p))
 	}
-	return append(missed, event.Or(byPrefix...)), nil
+	return s, append(missed, event.Or(byPrefix...)), nil
 }
 
 // knownActions checks an action filter against the catalog.
@@ -149,4 +150,45 @@ func (r *Resolver) commentActivity(ctx context.Context, e *ent.Event) (*model.Co
 func isNotFound(err error) bool {
 	e, ok := apperr.As(err)
 	return ok && e.Kind == apperr.NotFound
+}
+
+// accessActions are the actions that can take away someone's access to a
+// space without being events of the space: grants removed or lowered (on
+// the space or a collection above it; grant events reach a space stream
+// whatever they change, a grant added being checked as cheaply as any),
+// a team membership or a team removed (with the team's grants), a member's
+// role changed or the member removed, a collection's default level
+// changed or the collection moved or deleted (the space's own changes are
+// its events: space.updated, space.moved).
+var accessActions = map[string]bool{
+	events.TeamMemberRemoved: true, events.TeamDeleted: true,
+	events.MemberRoleUpdated: true, events.MemberRemoved: true,
+	events.CollectionUpdated: true, events.CollectionMoved: true, events.CollectionDeleted: true,
+	events.SpaceUpdated: true, events.SpaceMoved: true, events.SpaceDeleted: true, events.SpaceTransferred: true,
+}
+
+// changesAccess reports whether e, an event of organization orgID, may
+// have changed who sees its spaces: every grant event (events.Grant*) and
+// accessActions.
+func changesAccess(orgID string, e *ent.Event) bool {
+	return e.OrganizationID == orgID && (strings.HasPrefix(e.Action, "grant.") || accessActions[e.Action])
+}
+
+// watchingAccess makes a stream of a space of orgID hear, besides the
+// events match accepts, those that may change who sees the space
+// (changesAccess): for those, the caller's access is read again
+// (visibleSpace, with fresh loaders like every event's) and nothing is
+// sent while they keep it; when they lost it, the stream sends that error
+// and ends, at once rather than at the space's next event.
+func watchingAccess[T any](orgID, spaceID string, match func(*ent.Event) bool,
+	build func(ctx context.Context, e *ent.Event) (*T, error)) (func(*ent.Event) bool, func(ctx context.Context, e *ent.Event) (*T, error)) {
+	return func(e *ent.Event) bool {
+			return match(e) || changesAccess(orgID, e)
+		}, func(ctx context.Context, e *ent.Event) (*T, error) {
+			if match(e) {
+				return build(ctx, e)
+			}
+			_, _, err := visibleSpace(ctx, spaceID)
+			return nil, err
+		}
 }

@@ -44,12 +44,6 @@ func (r *Resolver) TeamMemberCount(ctx context.Context, t *ent.Team) (int, error
 	return loader.For(ctx).TeamMemberCount.Load(ctx, t.ID)()
 }
 
-// TeamSpaceCount is the number of spaces shared with a team: none until
-// spaces are shared with teams (content permissions, issue 4).
-func (r *Resolver) TeamSpaceCount(ctx context.Context, t *ent.Team) (int, error) {
-	return 0, nil
-}
-
 // OrganizationTeams pages through an organization's teams, newest first
 // unless asked otherwise. owner (a user id) keeps the teams that member can
 // manage: every team for an admin, the teams they own otherwise. Guests may

@@ -28,6 +28,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.peopleRoutes(r)
 	a.auditRoutes(r)
 	a.memberRoutes(r)
+	a.sharingAggregateRoutes(r)
 	a.teamRoutes(r)
 	a.siteRoutes(r)
 	a.sitePublishingRoutes(r)

@@ -215,15 +215,14 @@ func (a *API) presentSite(ctx context.Context, s *ent.Site) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	perms, err := a.res.SitePermissions(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	out := siteJSON{Permissions: perms, Object: "site", ID: s.ID, Type: string(s.Type), Title: s.Title, Basename: s.Basename,
+	out := siteJSON{Object: "site", ID: s.ID, Type: string(s.Type), Title: s.Title, Basename: s.Basename,
 		Visibility: string(s.Visibility), Published: s.Published, SiteSpaces: n, CreatedAt: timestamp(s.CreatedAt),
 		Features: []any{}, AgentsContext: "excluded"}
 	if s.Proxy != nil {
 		out.Proxy = &siteProxyJSON{Origin: *s.Proxy, Target: a.res.SiteProxyTarget(s)}
+	}
+	if out.Permissions, err = a.res.SitePermissions(ctx, s); err != nil {
+		return nil, err
 	}
 	out.AdaptiveContent.Enabled = s.AdaptiveContent
 	u := a.res.SiteURLsOf(s)

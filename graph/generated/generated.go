@@ -44,6 +44,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	APIToken() APITokenResolver
+	AccessOrigin() AccessOriginResolver
 	AuditEvent() AuditEventResolver
 	ChangeRequest() ChangeRequestResolver
 	Collection() CollectionResolver
@@ -75,6 +76,7 @@ type ResolverRoot interface {
 	TeamGrant() TeamGrantResolver
 	TeamMember() TeamMemberResolver
 	TranslationSettings() TranslationSettingsResolver
+	UserAccess() UserAccessResolver
 	UserGrant() UserGrantResolver
 	Viewer() ViewerResolver
 	Webhook() WebhookResolver
@@ -104,6 +106,13 @@ type ComplexityRoot struct {
 	APITokenEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	AccessOrigin struct {
+		Collection   func(childComplexity int) int
+		Organization func(childComplexity int) int
+		Team         func(childComplexity int) int
+		Type         func(childComplexity int) int
 	}
 
 	AuditEvent struct {
@@ -203,20 +212,23 @@ type ComplexityRoot struct {
 	}
 
 	Collection struct {
-		Collections  func(childComplexity int, first *int, after *string) int
-		CreatedAt    func(childComplexity int) int
-		DefaultLevel func(childComplexity int) int
-		Description  func(childComplexity int) int
-		ID           func(childComplexity int) int
-		Organization func(childComplexity int) int
-		Parent       func(childComplexity int) int
-		Permissions  func(childComplexity int) int
-		Spaces       func(childComplexity int, first *int, after *string) int
-		TeamGrants   func(childComplexity int, first *int, after *string, order *model.Order) int
-		Title        func(childComplexity int) int
-		UpdatedAt    func(childComplexity int) int
-		Urls         func(childComplexity int) int
-		UserGrants   func(childComplexity int, first *int, after *string, order *model.Order) int
+		Access           func(childComplexity int, first *int, after *string, order *model.Order, role *access.Role) int
+		Collections      func(childComplexity int, first *int, after *string) int
+		CreatedAt        func(childComplexity int) int
+		DefaultLevel     func(childComplexity int) int
+		Description      func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Organization     func(childComplexity int) int
+		Parent           func(childComplexity int) int
+		Permissions      func(childComplexity int) int
+		Spaces           func(childComplexity int, first *int, after *string) int
+		TeamGrants       func(childComplexity int, first *int, after *string, order *model.Order) int
+		Title            func(childComplexity int) int
+		UpdatedAt        func(childComplexity int) int
+		Urls             func(childComplexity int) int
+		UserGrants       func(childComplexity int, first *int, after *string, order *model.Order) int
+		ViewerRole       func(childComplexity int) int
+		ViewerRoleOrigin func(childComplexity int) int
 	}
 
 	CollectionConnection struct {
@@ -981,28 +993,32 @@ type ComplexityRoot struct {
 	}
 
 	Site struct {
-		AdaptiveContent func(childComplexity int) int
-		AdaptiveSchema  func(childComplexity int) int
-		Basename        func(childComplexity int) int
-		CreatedAt       func(childComplexity int) int
-		Customization   func(childComplexity int) int
-		ID              func(childComplexity int) int
-		Organization    func(childComplexity int) int
-		Page            func(childComplexity int, path *string) int
-		Proxy           func(childComplexity int) int
-		Published       func(childComplexity int) int
-		PublishingAuth  func(childComplexity int) int
-		SectionGroups   func(childComplexity int) int
-		Sections        func(childComplexity int) int
-		ShareLinks      func(childComplexity int) int
-		SiteSpaceCount  func(childComplexity int) int
-		SiteSpaces      func(childComplexity int) int
-		TeamGrants      func(childComplexity int, first *int, after *string, order *model.Order) int
-		Title           func(childComplexity int) int
-		Type            func(childComplexity int) int
-		Urls            func(childComplexity int) int
-		UserGrants      func(childComplexity int, first *int, after *string, order *model.Order) int
-		Visibility      func(childComplexity int) int
+		Access           func(childComplexity int, first *int, after *string, order *model.Order, role *model.MemberRoleFilter, search *string, sort *model.AccessSort, team *string) int
+		AdaptiveContent  func(childComplexity int) int
+		AdaptiveSchema   func(childComplexity int) int
+		Basename         func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		Customization    func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Organization     func(childComplexity int) int
+		Page             func(childComplexity int, path *string) int
+		Permissions      func(childComplexity int) int
+		Proxy            func(childComplexity int) int
+		Published        func(childComplexity int) int
+		PublishingAuth   func(childComplexity int) int
+		SectionGroups    func(childComplexity int) int
+		Sections         func(childComplexity int) int
+		ShareLinks       func(childComplexity int) int
+		SiteSpaceCount   func(childComplexity int) int
+		SiteSpaces       func(childComplexity int) int
+		TeamGrants       func(childComplexity int, first *int, after *string, order *model.Order) int
+		Title            func(childComplexity int) int
+		Type             func(childComplexity int) int
+		Urls             func(childComplexity int) int
+		UserGrants       func(childComplexity int, first *int, after *string, order *model.Order) int
+		ViewerRole       func(childComplexity int) int
+		ViewerRoleOrigin func(childComplexity int) int
+		Visibility       func(childComplexity int) int
 	}
 
 	SiteConnection struct {
@@ -1014,6 +1030,12 @@ type ComplexityRoot struct {
 	SiteEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SitePermissions struct {
+		Admin func(childComplexity int) int
+		Edit  func(childComplexity int) int
+		View  func(childComplexity int) int
 	}
 
 	SitePublishedURLs struct {
@@ -1077,6 +1099,7 @@ type ComplexityRoot struct {
 	}
 
 	Space struct {
+		Access              func(childComplexity int, first *int, after *string, order *model.Order, role *access.Role) int
 		ChangeRequest       func(childComplexity int, id string) int
 		ChangeRequestCount  func(childComplexity int) int
 		ChangeRequests      func(childComplexity int, first *int, after *string, order *model.Order, status *changerequest.Status, contributor *string) int
@@ -1108,6 +1131,8 @@ type ComplexityRoot struct {
 		UpdatedAt           func(childComplexity int) int
 		Urls                func(childComplexity int) int
 		UserGrants          func(childComplexity int, first *int, after *string, order *model.Order) int
+		ViewerRole          func(childComplexity int) int
+		ViewerRoleOrigin    func(childComplexity int) int
 		Visibility          func(childComplexity int) int
 	}
 
@@ -1163,14 +1188,29 @@ type ComplexityRoot struct {
 	}
 
 	Team struct {
-		CreatedAt    func(childComplexity int) int
-		ID           func(childComplexity int) int
-		Members      func(childComplexity int) int
-		Organization func(childComplexity int) int
-		Permissions  func(childComplexity int) int
-		Spaces       func(childComplexity int) int
-		TeamMembers  func(childComplexity int, first *int, after *string, order *model.Order) int
-		Title        func(childComplexity int) int
+		CreatedAt         func(childComplexity int) int
+		ID                func(childComplexity int) int
+		Members           func(childComplexity int) int
+		Organization      func(childComplexity int) int
+		Permissions       func(childComplexity int) int
+		SharedCollections func(childComplexity int, first *int, after *string, order *model.Order) int
+		SharedSites       func(childComplexity int, first *int, after *string, order *model.Order) int
+		SharedSpaces      func(childComplexity int, first *int, after *string, order *model.Order) int
+		Spaces            func(childComplexity int) int
+		TeamMembers       func(childComplexity int, first *int, after *string, order *model.Order) int
+		Title             func(childComplexity int) int
+	}
+
+	TeamCollectionConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TeamCollectionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+		Role   func(childComplexity int) int
 	}
 
 	TeamConnection struct {
@@ -1231,6 +1271,30 @@ type ComplexityRoot struct {
 		View  func(childComplexity int) int
 	}
 
+	TeamSiteConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TeamSiteEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+		Role   func(childComplexity int) int
+	}
+
+	TeamSpaceConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TeamSpaceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+		Role   func(childComplexity int) int
+	}
+
 	TranslationSettings struct {
 		CreatedAt   func(childComplexity int) int
 		ID          func(childComplexity int) int
@@ -1268,6 +1332,24 @@ type ComplexityRoot struct {
 		EmailVerified func(childComplexity int) int
 		ID            func(childComplexity int) int
 		PhotoURL      func(childComplexity int) int
+	}
+
+	UserAccess struct {
+		Member func(childComplexity int) int
+		Origin func(childComplexity int) int
+		Role   func(childComplexity int) int
+		User   func(childComplexity int) int
+	}
+
+	UserAccessConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	UserAccessEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	UserGrant struct {
@@ -1369,6 +1451,11 @@ type ComplexityRoot struct {
 type APITokenResolver interface {
 	OauthClientName(ctx context.Context, obj *ent.APIToken) (*string, error)
 }
+type AccessOriginResolver interface {
+	Team(ctx context.Context, obj *model.AccessOrigin) (*ent.Team, error)
+	Collection(ctx context.Context, obj *model.AccessOrigin) (*ent.Collection, error)
+	Organization(ctx context.Context, obj *model.AccessOrigin) (*ent.Organization, error)
+}
 type AuditEventResolver interface {
 	Actor(ctx context.Context, obj *ent.Event) (*model.AuditEventActor, error)
 
@@ -1408,6 +1495,9 @@ type CollectionResolver interface {
 	Collections(ctx context.Context, obj *ent.Collection, first *int, after *string) (*model.CollectionConnection, error)
 	UserGrants(ctx context.Context, obj *ent.Collection, first *int, after *string, order *model.Order) (*model.UserGrantConnection, error)
 	TeamGrants(ctx context.Context, obj *ent.Collection, first *int, after *string, order *model.Order) (*model.TeamGrantConnection, error)
+	Access(ctx context.Context, obj *ent.Collection, first *int, after *string, order *model.Order, role *access.Role) (*model.UserAccessConnection, error)
+	ViewerRole(ctx context.Context, obj *ent.Collection) (*access.Role, error)
+	ViewerRoleOrigin(ctx context.Context, obj *ent.Collection) (*model.AccessOrigin, error)
 }
 type CommentResolver interface {
 	Document(ctx context.Context, obj *ent.Comment) (any, error)
@@ -1661,6 +1751,10 @@ type SiteResolver interface {
 	Page(ctx context.Context, obj *ent.Site, path *string) (*model.PublishedPage, error)
 	UserGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.UserGrantConnection, error)
 	TeamGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.TeamGrantConnection, error)
+	Access(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order, role *model.MemberRoleFilter, search *string, sort *model.AccessSort, team *string) (*model.UserAccessConnection, error)
+	Permissions(ctx context.Context, obj *ent.Site) (*access.SitePermissions, error)
+	ViewerRole(ctx context.Context, obj *ent.Site) (*access.Role, error)
+	ViewerRoleOrigin(ctx context.Context, obj *ent.Site) (*model.AccessOrigin, error)
 	ShareLinks(ctx context.Context, obj *ent.Site) ([]*ent.SiteShareLink, error)
 	AdaptiveSchema(ctx context.Context, obj *ent.Site) (any, error)
 	Customization(ctx context.Context, obj *ent.Site) (any, error)
@@ -1719,6 +1813,9 @@ type SpaceResolver interface {
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error)
 	UserGrants(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order) (*model.UserGrantConnection, error)
 	TeamGrants(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order) (*model.TeamGrantConnection, error)
+	Access(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order, role *access.Role) (*model.UserAccessConnection, error)
+	ViewerRole(ctx context.Context, obj *ent.Space) (*access.Role, error)
+	ViewerRoleOrigin(ctx context.Context, obj *ent.Space) (*model.AccessOrigin, error)
 	CustomFields(ctx context.Context, obj *ent.Space) ([]*model.SpaceCustomFieldValue, error)
 }
 type SubscriptionResolver interface {
@@ -1732,6 +1829,9 @@ type TeamResolver interface {
 	Members(ctx context.Context, obj *ent.Team) (int, error)
 	Spaces(ctx context.Context, obj *ent.Team) (int, error)
 	Permissions(ctx context.Context, obj *ent.Team) (*access.TeamPermissions, error)
+	SharedSpaces(ctx context.Context, obj *ent.Team, first *int, after *string, order *model.Order) (*model.TeamSpaceConnection, error)
+	SharedCollections(ctx context.Context, obj *ent.Team, first *int, after *string, order *model.Order) (*model.TeamCollectionConnection, error)
+	SharedSites(ctx context.Context, obj *ent.Team, first *int, after *string, order *model.Order) (*model.TeamSiteConnection, error)
 	TeamMembers(ctx context.Context, obj *ent.Team, first *int, after *string, order *model.Order) (*model.TeamMemberConnection, error)
 }
 type TeamGrantResolver interface {
@@ -1747,6 +1847,10 @@ type TeamMemberResolver interface {
 type TranslationSettingsResolver interface {
 	Permissions(ctx context.Context, obj *ent.TranslationSettings) (*access.SettingsPermissions, error)
 	Urls(ctx context.Context, obj *ent.TranslationSettings) (*model.TranslationSettingsURLs, error)
+}
+type UserAccessResolver interface {
+	User(ctx context.Context, obj *model.UserAccess) (*ent.User, error)
+	Member(ctx context.Context, obj *model.UserAccess) (*model.Member, error)
 }
 type UserGrantResolver interface {
 	User(ctx context.Context, obj *ent.Grant) (*ent.User, error)
@@ -1864,6 +1968,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.APITokenEdge.Node(childComplexity), true
+
+	case "AccessOrigin.collection":
+		if e.ComplexityRoot.AccessOrigin.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccessOrigin.Collection(childComplexity), true
+	case "AccessOrigin.organization":
+		if e.ComplexityRoot.AccessOrigin.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccessOrigin.Organization(childComplexity), true
+	case "AccessOrigin.team":
+		if e.ComplexityRoot.AccessOrigin.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccessOrigin.Team(childComplexity), true
+	case "AccessOrigin.type":
+		if e.ComplexityRoot.AccessOrigin.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AccessOrigin.Type(childComplexity), true
 
 	case "AuditEvent.action":
 		if e.ComplexityRoot.AuditEvent.Action == nil {
@@ -2272,6 +2401,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChangeRequestURLs.Location(childComplexity), true
 
+	case "Collection.access":
+		if e.ComplexityRoot.Collection.Access == nil {
+			break
+		}
+
+		args, err := ec.field_Collection_access_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Collection.Access(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["role"].(*access.Role)), true
 	case "Collection.collections":
 		if e.ComplexityRoot.Collection.Collections == nil {
 			break
@@ -2376,6 +2516,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Collection.UserGrants(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
+	case "Collection.viewerRole":
+		if e.ComplexityRoot.Collection.ViewerRole == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.ViewerRole(childComplexity), true
+	case "Collection.viewerRoleOrigin":
+		if e.ComplexityRoot.Collection.ViewerRoleOrigin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Collection.ViewerRoleOrigin(childComplexity), true
 
 	case "CollectionConnection.edges":
 		if e.ComplexityRoot.CollectionConnection.Edges == nil {
@@ -6219,6 +6371,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Session.UserAgent(childComplexity), true
 
+	case "Site.access":
+		if e.ComplexityRoot.Site.Access == nil {
+			break
+		}
+
+		args, err := ec.field_Site_access_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Access(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["role"].(*model.MemberRoleFilter), args["search"].(*string), args["sort"].(*model.AccessSort), args["team"].(*string)), true
 	case "Site.adaptiveContent":
 		if e.ComplexityRoot.Site.AdaptiveContent == nil {
 			break
@@ -6272,6 +6435,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Page(childComplexity, args["path"].(*string)), true
+	case "Site.permissions":
+		if e.ComplexityRoot.Site.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Permissions(childComplexity), true
 	case "Site.proxy":
 		if e.ComplexityRoot.Site.Proxy == nil {
 			break
@@ -6360,6 +6529,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.UserGrants(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
+	case "Site.viewerRole":
+		if e.ComplexityRoot.Site.ViewerRole == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.ViewerRole(childComplexity), true
+	case "Site.viewerRoleOrigin":
+		if e.ComplexityRoot.Site.ViewerRoleOrigin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.ViewerRoleOrigin(childComplexity), true
 	case "Site.visibility":
 		if e.ComplexityRoot.Site.Visibility == nil {
 			break
@@ -6398,6 +6579,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteEdge.Node(childComplexity), true
+
+	case "SitePermissions.admin":
+		if e.ComplexityRoot.SitePermissions.Admin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePermissions.Admin(childComplexity), true
+	case "SitePermissions.edit":
+		if e.ComplexityRoot.SitePermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePermissions.Edit(childComplexity), true
+	case "SitePermissions.view":
+		if e.ComplexityRoot.SitePermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePermissions.View(childComplexity), true
 
 	case "SitePublishedURLs.published":
 		if e.ComplexityRoot.SitePublishedURLs.Published == nil {
@@ -6645,6 +6845,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteURLs.Published(childComplexity), true
 
+	case "Space.access":
+		if e.ComplexityRoot.Space.Access == nil {
+			break
+		}
+
+		args, err := ec.field_Space_access_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Access(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["role"].(*access.Role)), true
 	case "Space.changeRequest":
 		if e.ComplexityRoot.Space.ChangeRequest == nil {
 			break
@@ -6901,6 +7112,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.UserGrants(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
+	case "Space.viewerRole":
+		if e.ComplexityRoot.Space.ViewerRole == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ViewerRole(childComplexity), true
+	case "Space.viewerRoleOrigin":
+		if e.ComplexityRoot.Space.ViewerRoleOrigin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.ViewerRoleOrigin(childComplexity), true
 	case "Space.visibility":
 		if e.ComplexityRoot.Space.Visibility == nil {
 			break
@@ -7145,6 +7368,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Team.Permissions(childComplexity), true
+	case "Team.sharedCollections":
+		if e.ComplexityRoot.Team.SharedCollections == nil {
+			break
+		}
+
+		args, err := ec.field_Team_sharedCollections_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Team.SharedCollections(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
+	case "Team.sharedSites":
+		if e.ComplexityRoot.Team.SharedSites == nil {
+			break
+		}
+
+		args, err := ec.field_Team_sharedSites_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Team.SharedSites(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
+	case "Team.sharedSpaces":
+		if e.ComplexityRoot.Team.SharedSpaces == nil {
+			break
+		}
+
+		args, err := ec.field_Team_sharedSpaces_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Team.SharedSpaces(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order)), true
 	case "Team.spaces":
 		if e.ComplexityRoot.Team.Spaces == nil {
 			break
@@ -7168,6 +7424,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Team.Title(childComplexity), true
+
+	case "TeamCollectionConnection.edges":
+		if e.ComplexityRoot.TeamCollectionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamCollectionConnection.Edges(childComplexity), true
+	case "TeamCollectionConnection.pageInfo":
+		if e.ComplexityRoot.TeamCollectionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamCollectionConnection.PageInfo(childComplexity), true
+	case "TeamCollectionConnection.totalCount":
+		if e.ComplexityRoot.TeamCollectionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamCollectionConnection.TotalCount(childComplexity), true
+
+	case "TeamCollectionEdge.cursor":
+		if e.ComplexityRoot.TeamCollectionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamCollectionEdge.Cursor(childComplexity), true
+	case "TeamCollectionEdge.node":
+		if e.ComplexityRoot.TeamCollectionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamCollectionEdge.Node(childComplexity), true
+	case "TeamCollectionEdge.role":
+		if e.ComplexityRoot.TeamCollectionEdge.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamCollectionEdge.Role(childComplexity), true
 
 	case "TeamConnection.edges":
 		if e.ComplexityRoot.TeamConnection.Edges == nil {
@@ -7347,6 +7641,82 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TeamPermissions.View(childComplexity), true
 
+	case "TeamSiteConnection.edges":
+		if e.ComplexityRoot.TeamSiteConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSiteConnection.Edges(childComplexity), true
+	case "TeamSiteConnection.pageInfo":
+		if e.ComplexityRoot.TeamSiteConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSiteConnection.PageInfo(childComplexity), true
+	case "TeamSiteConnection.totalCount":
+		if e.ComplexityRoot.TeamSiteConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSiteConnection.TotalCount(childComplexity), true
+
+	case "TeamSiteEdge.cursor":
+		if e.ComplexityRoot.TeamSiteEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSiteEdge.Cursor(childComplexity), true
+	case "TeamSiteEdge.node":
+		if e.ComplexityRoot.TeamSiteEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSiteEdge.Node(childComplexity), true
+	case "TeamSiteEdge.role":
+		if e.ComplexityRoot.TeamSiteEdge.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSiteEdge.Role(childComplexity), true
+
+	case "TeamSpaceConnection.edges":
+		if e.ComplexityRoot.TeamSpaceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSpaceConnection.Edges(childComplexity), true
+	case "TeamSpaceConnection.pageInfo":
+		if e.ComplexityRoot.TeamSpaceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSpaceConnection.PageInfo(childComplexity), true
+	case "TeamSpaceConnection.totalCount":
+		if e.ComplexityRoot.TeamSpaceConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSpaceConnection.TotalCount(childComplexity), true
+
+	case "TeamSpaceEdge.cursor":
+		if e.ComplexityRoot.TeamSpaceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSpaceEdge.Cursor(childComplexity), true
+	case "TeamSpaceEdge.node":
+		if e.ComplexityRoot.TeamSpaceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSpaceEdge.Node(childComplexity), true
+	case "TeamSpaceEdge.role":
+		if e.ComplexityRoot.TeamSpaceEdge.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamSpaceEdge.Role(childComplexity), true
+
 	case "TranslationSettings.createdAt":
 		if e.ComplexityRoot.TranslationSettings.CreatedAt == nil {
 			break
@@ -7478,6 +7848,63 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.User.PhotoURL(childComplexity), true
+
+	case "UserAccess.member":
+		if e.ComplexityRoot.UserAccess.Member == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAccess.Member(childComplexity), true
+	case "UserAccess.origin":
+		if e.ComplexityRoot.UserAccess.Origin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAccess.Origin(childComplexity), true
+	case "UserAccess.role":
+		if e.ComplexityRoot.UserAccess.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAccess.Role(childComplexity), true
+	case "UserAccess.user":
+		if e.ComplexityRoot.UserAccess.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAccess.User(childComplexity), true
+
+	case "UserAccessConnection.edges":
+		if e.ComplexityRoot.UserAccessConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAccessConnection.Edges(childComplexity), true
+	case "UserAccessConnection.pageInfo":
+		if e.ComplexityRoot.UserAccessConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAccessConnection.PageInfo(childComplexity), true
+	case "UserAccessConnection.totalCount":
+		if e.ComplexityRoot.UserAccessConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAccessConnection.TotalCount(childComplexity), true
+
+	case "UserAccessEdge.cursor":
+		if e.ComplexityRoot.UserAccessEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAccessEdge.Cursor(childComplexity), true
+	case "UserAccessEdge.node":
+		if e.ComplexityRoot.UserAccessEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserAccessEdge.Node(childComplexity), true
 
 	case "UserGrant.createdAt":
 		if e.ComplexityRoot.UserGrant.CreatedAt == nil {
@@ -11064,6 +11491,236 @@ extend type Mutation {
   ): Site
 }
 `, BuiltIn: false},
+	{Name: "../../schema/sharing_aggregate.graphql", Input: `# Sharing: who has access to a space, a collection or a site, and what a
+# team is given (REST area ` + "`" + `space-permissions` + "`" + `, ` + "`" + `site-users` + "`" + `: the
+# permissions aggregate).
+
+"What a list of the users with access to an object is sorted by."
+enum AccessSort {
+  "By when they joined the organization."
+  joinedAt
+  "By when they were last seen; members never seen are left out."
+  lastSeenAt
+  "By display name."
+  name
+}
+
+"What gives a user their role on a space, collection or site."
+enum AccessOriginType {
+  "The organization: admins everywhere; members with a role through the default levels (on a site, their organization role)."
+  organization
+  "A grant to the user on the object itself."
+  direct
+  "A grant to one of the user's teams on the object itself."
+  team
+  "A grant, to the user or one of their teams, on a collection above the object."
+  collection
+}
+
+"Where an effective role comes from (REST: the aggregate's ` + "`" + `origin` + "`" + `, a Folio extension on spaces and collections)."
+type AccessOrigin {
+  "What gives the role."
+  type: AccessOriginType!
+  "The team of a team grant (on the object or on a collection above it); null otherwise."
+  team: Team
+  "The collection of a collection grant; null otherwise, and when the caller cannot see it."
+  collection: Collection
+  "The organization, for an organization origin; null otherwise."
+  organization: Organization
+}
+
+"A user with access to a space, collection or site, with their effective role on it (REST: UserContentPermission, UserSitePermission)."
+type UserAccess {
+  "The user."
+  user: User!
+  "The user's membership of the object's organization."
+  member: Member!
+  "Their effective role on the object."
+  role: Role!
+  "Where that role comes from."
+  origin: AccessOrigin!
+}
+
+"A page of UserAccess items (Relay connection)."
+type UserAccessConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [UserAccessEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
+  totalCount: Int!
+}
+
+"One UserAccess of a UserAccessConnection page, with its cursor."
+type UserAccessEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The user and their role."
+  node: UserAccess!
+}
+
+"What the caller may do with a docs site, from their role on it (a Folio extension: GitBook's site has none)."
+type SitePermissions {
+  "The caller may see it (any role on the site)."
+  view: Boolean!
+  "The caller may change it: settings, sections, spaces, publishing (create role)."
+  edit: Boolean!
+  "The caller may share it (admin role)."
+  admin: Boolean!
+}
+
+"A space shared with a team, with the team's role on it."
+type TeamSpaceEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The space; null when the caller cannot see it."
+  node: Space
+  "The role the team is given on it."
+  role: Role!
+}
+
+"A page of the spaces shared with a team (Relay connection)."
+type TeamSpaceConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [TeamSpaceEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list, across all pages."
+  totalCount: Int!
+}
+
+"A collection shared with a team, with the team's role on it."
+type TeamCollectionEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The collection; null when the caller cannot see it."
+  node: Collection
+  "The role the team is given on it."
+  role: Role!
+}
+
+"A page of the collections shared with a team (Relay connection)."
+type TeamCollectionConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [TeamCollectionEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list, across all pages."
+  totalCount: Int!
+}
+
+"A docs site shared with a team, with the team's role on it."
+type TeamSiteEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The site; null when the caller cannot see it."
+  node: Site
+  "The role the team is given on it."
+  role: Role!
+}
+
+"A page of the docs sites shared with a team (Relay connection)."
+type TeamSiteConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [TeamSiteEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list, across all pages."
+  totalCount: Int!
+}
+
+extend type Space {
+  "Every user with access to the space, with their effective role and its origin; most recently joined first unless asked otherwise (REST: permissions/aggregate). Named ` + "`" + `access` + "`" + ` because ` + "`" + `permissions` + "`" + ` is the caller's. For those who may share the space and members with a role who can see it (others: FORBIDDEN)."
+  access(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only users with this effective role."
+    role: Role
+  ): UserAccessConnection
+  "The caller's effective role on the space."
+  viewerRole: Role
+  "Where the caller's role on the space comes from."
+  viewerRoleOrigin: AccessOrigin
+}
+
+extend type Collection {
+  "Every user with access to the collection, with their effective role and its origin; most recently joined first unless asked otherwise (REST: permissions/aggregate). Named ` + "`" + `access` + "`" + ` because ` + "`" + `permissions` + "`" + ` is the caller's. For those who may share the collection and members with a role who can see it (others: FORBIDDEN)."
+  access(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only users with this effective role."
+    role: Role
+  ): UserAccessConnection
+  "The caller's effective role on the collection."
+  viewerRole: Role
+  "Where the caller's role on the collection comes from."
+  viewerRoleOrigin: AccessOrigin
+}
+
+extend type Site {
+  "Every user with access to the site, with their role on it and its origin; most recently joined first unless asked otherwise (REST: permissions/aggregate). For those who may share the site and members with a role (others: FORBIDDEN)."
+  access(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only users with this role on the site (guest: the organization's guests, who have only what is shared with them)."
+    role: MemberRoleFilter
+    "Only users whose display name or email contains this, case-insensitively."
+    search: String
+    "What the list is ordered by; absent: joinedAt."
+    sort: AccessSort
+    "Only members of this team (its id)."
+    team: ID
+  ): UserAccessConnection
+  "What the caller may do with the site (REST: the site's ` + "`" + `permissions` + "`" + `, a Folio extension); all false for its published audience."
+  permissions: SitePermissions
+  "The caller's role on the site; null for the site's published audience."
+  viewerRole: Role
+  "Where the caller's role on the site comes from."
+  viewerRoleOrigin: AccessOrigin
+}
+
+extend type Team {
+  "The spaces shared with the team, most recently shared first unless asked otherwise."
+  sharedSpaces(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): TeamSpaceConnection
+  "The collections shared with the team, most recently shared first unless asked otherwise."
+  sharedCollections(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): TeamCollectionConnection
+  "The docs sites shared with the team, most recently shared first unless asked otherwise."
+  sharedSites(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+  ): TeamSiteConnection
+}
+`, BuiltIn: false},
 	{Name: "../../schema/site.graphql", Input: `# Docs sites: sites, sections, section groups and site spaces (REST area ` + "`" + `sites` + "`" + `).
 
 "A docs site of an organization: spaces published together, as site spaces, optionally in sections and section groups."
@@ -12535,6 +13192,20 @@ func (ec *executionContext) childFields_APITokenEdge(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type APITokenEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_AccessOrigin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_AccessOrigin_type(ctx, field)
+	case "team":
+		return ec.fieldContext_AccessOrigin_team(ctx, field)
+	case "collection":
+		return ec.fieldContext_AccessOrigin_collection(ctx, field)
+	case "organization":
+		return ec.fieldContext_AccessOrigin_organization(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AccessOrigin", field.Name)
+}
+
 func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -12757,6 +13428,12 @@ func (ec *executionContext) childFields_Collection(ctx context.Context, field gr
 		return ec.fieldContext_Collection_userGrants(ctx, field)
 	case "teamGrants":
 		return ec.fieldContext_Collection_teamGrants(ctx, field)
+	case "access":
+		return ec.fieldContext_Collection_access(ctx, field)
+	case "viewerRole":
+		return ec.fieldContext_Collection_viewerRole(ctx, field)
+	case "viewerRoleOrigin":
+		return ec.fieldContext_Collection_viewerRoleOrigin(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Collection", field.Name)
 }
@@ -14059,6 +14736,14 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_userGrants(ctx, field)
 	case "teamGrants":
 		return ec.fieldContext_Site_teamGrants(ctx, field)
+	case "access":
+		return ec.fieldContext_Site_access(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Site_permissions(ctx, field)
+	case "viewerRole":
+		return ec.fieldContext_Site_viewerRole(ctx, field)
+	case "viewerRoleOrigin":
+		return ec.fieldContext_Site_viewerRoleOrigin(ctx, field)
 	case "shareLinks":
 		return ec.fieldContext_Site_shareLinks(ctx, field)
 	case "adaptiveSchema":
@@ -14091,6 +14776,18 @@ func (ec *executionContext) childFields_SiteEdge(ctx context.Context, field grap
 		return ec.fieldContext_SiteEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SitePermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_SitePermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_SitePermissions_edit(ctx, field)
+	case "admin":
+		return ec.fieldContext_SitePermissions_admin(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePermissions", field.Name)
 }
 
 func (ec *executionContext) childFields_SitePublishedURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14277,6 +14974,12 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_userGrants(ctx, field)
 	case "teamGrants":
 		return ec.fieldContext_Space_teamGrants(ctx, field)
+	case "access":
+		return ec.fieldContext_Space_access(ctx, field)
+	case "viewerRole":
+		return ec.fieldContext_Space_viewerRole(ctx, field)
+	case "viewerRoleOrigin":
+		return ec.fieldContext_Space_viewerRoleOrigin(ctx, field)
 	case "customFields":
 		return ec.fieldContext_Space_customFields(ctx, field)
 	}
@@ -14387,10 +15090,40 @@ func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.
 		return ec.fieldContext_Team_spaces(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Team_permissions(ctx, field)
+	case "sharedSpaces":
+		return ec.fieldContext_Team_sharedSpaces(ctx, field)
+	case "sharedCollections":
+		return ec.fieldContext_Team_sharedCollections(ctx, field)
+	case "sharedSites":
+		return ec.fieldContext_Team_sharedSites(ctx, field)
 	case "teamMembers":
 		return ec.fieldContext_Team_teamMembers(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Team", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamCollectionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TeamCollectionConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TeamCollectionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TeamCollectionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamCollectionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamCollectionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TeamCollectionEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TeamCollectionEdge_node(ctx, field)
+	case "role":
+		return ec.fieldContext_TeamCollectionEdge_role(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamCollectionEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_TeamConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14509,6 +15242,54 @@ func (ec *executionContext) childFields_TeamPermissions(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type TeamPermissions", field.Name)
 }
 
+func (ec *executionContext) childFields_TeamSiteConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TeamSiteConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TeamSiteConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TeamSiteConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamSiteConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamSiteEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TeamSiteEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TeamSiteEdge_node(ctx, field)
+	case "role":
+		return ec.fieldContext_TeamSiteEdge_role(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamSiteEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamSpaceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TeamSpaceConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TeamSpaceConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TeamSpaceConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamSpaceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamSpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_TeamSpaceEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_TeamSpaceEdge_node(ctx, field)
+	case "role":
+		return ec.fieldContext_TeamSpaceEdge_role(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamSpaceEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_TranslationSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -14585,6 +15366,42 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_emailVerified(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_UserAccess(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_UserAccess_user(ctx, field)
+	case "member":
+		return ec.fieldContext_UserAccess_member(ctx, field)
+	case "role":
+		return ec.fieldContext_UserAccess_role(ctx, field)
+	case "origin":
+		return ec.fieldContext_UserAccess_origin(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserAccess", field.Name)
+}
+
+func (ec *executionContext) childFields_UserAccessConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_UserAccessConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_UserAccessConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_UserAccessConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserAccessConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_UserAccessEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_UserAccessEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_UserAccessEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserAccessEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_UserGrant(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15038,6 +15855,44 @@ func (ec *executionContext) field_ChangeRequest_pageBacklinks_args(ctx context.C
 		return nil, err
 	}
 	args["pageId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Collection_access_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (*access.Role, error) {
+			return ec.unmarshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg3
 	return args, nil
 }
 
@@ -18861,6 +19716,68 @@ func (ec *executionContext) field_SiteSpace_page_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Site_access_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (*model.MemberRoleFilter, error) {
+			return ec.unmarshalOMemberRoleFilter2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMemberRoleFilter(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*model.AccessSort, error) {
+			return ec.unmarshalOAccessSort2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessSort(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "team",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["team"] = arg6
+	return args, nil
+}
+
 func (ec *executionContext) field_Site_page_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18932,6 +19849,44 @@ func (ec *executionContext) field_Site_userGrants_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["order"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_access_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (*access.Role, error) {
+			return ec.unmarshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg3
 	return args, nil
 }
 
@@ -19392,6 +20347,96 @@ func (ec *executionContext) field_Subscription_spaceContentUpdated_args(ctx cont
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Team_sharedCollections_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Team_sharedSites_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Team_sharedSpaces_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
 	return args, nil
 }
 
@@ -19895,6 +20940,125 @@ func (ec *executionContext) fieldContext_APITokenEdge_node(_ context.Context, fi
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_APIToken(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccessOrigin_type(ctx context.Context, field graphql.CollectedField, obj *model.AccessOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccessOrigin_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.AccessOriginType) graphql.Marshaler {
+			return ec.marshalNAccessOriginType2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessOriginType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_AccessOrigin_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("AccessOrigin", field, false, false, "AccessOriginType")
+}
+
+func (ec *executionContext) _AccessOrigin_team(ctx context.Context, field graphql.CollectedField, obj *model.AccessOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccessOrigin_team(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AccessOrigin().Team(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Team) graphql.Marshaler {
+			return ec.marshalOTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐTeam(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AccessOrigin_team(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccessOrigin",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Team(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccessOrigin_collection(ctx context.Context, field graphql.CollectedField, obj *model.AccessOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccessOrigin_collection(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AccessOrigin().Collection(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AccessOrigin_collection(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccessOrigin",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _AccessOrigin_organization(ctx context.Context, field graphql.CollectedField, obj *model.AccessOrigin) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_AccessOrigin_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.AccessOrigin().Organization(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
+			return ec.marshalOOrganization2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOrganization(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_AccessOrigin_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "AccessOrigin",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Organization(ctx, field)
 		},
 	}
 	return fc, nil
@@ -22018,6 +23182,105 @@ func (ec *executionContext) fieldContext_Collection_teamGrants(ctx context.Conte
 	if fc.Args, err = ec.field_Collection_teamGrants_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Collection_access(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Collection_access(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Collection().Access(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["role"].(*access.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserAccessConnection) graphql.Marshaler {
+			return ec.marshalOUserAccessConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserAccessConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Collection_access(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Collection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserAccessConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Collection_access_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Collection_viewerRole(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Collection_viewerRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Collection().ViewerRole(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *access.Role) graphql.Marshaler {
+			return ec.marshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Collection_viewerRole(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Collection", field, true, true, "Role")
+}
+
+func (ec *executionContext) _Collection_viewerRoleOrigin(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Collection_viewerRoleOrigin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Collection().ViewerRoleOrigin(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccessOrigin) graphql.Marshaler {
+			return ec.marshalOAccessOrigin2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessOrigin(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Collection_viewerRoleOrigin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Collection",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccessOrigin(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -38308,6 +39571,137 @@ func (ec *executionContext) fieldContext_Site_teamGrants(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_access(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_access(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Access(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["role"].(*model.MemberRoleFilter), fc.Args["search"].(*string), fc.Args["sort"].(*model.AccessSort), fc.Args["team"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserAccessConnection) graphql.Marshaler {
+			return ec.marshalOUserAccessConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserAccessConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_access(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserAccessConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_access_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *access.SitePermissions) graphql.Marshaler {
+			return ec.marshalOSitePermissions2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐSitePermissions(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SitePermissions(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_viewerRole(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_viewerRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().ViewerRole(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *access.Role) graphql.Marshaler {
+			return ec.marshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_viewerRole(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, "Role")
+}
+
+func (ec *executionContext) _Site_viewerRoleOrigin(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_viewerRoleOrigin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().ViewerRoleOrigin(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccessOrigin) graphql.Marshaler {
+			return ec.marshalOAccessOrigin2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessOrigin(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_viewerRoleOrigin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccessOrigin(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_shareLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38558,6 +39952,75 @@ func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SitePermissions_view(ctx context.Context, field graphql.CollectedField, obj *access.SitePermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePermissions_view(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.View, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePermissions_view(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SitePermissions_edit(ctx context.Context, field graphql.CollectedField, obj *access.SitePermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePermissions_edit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePermissions_edit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePermissions", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SitePermissions_admin(ctx context.Context, field graphql.CollectedField, obj *access.SitePermissions) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SitePermissions_admin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Admin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SitePermissions_admin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SitePermissions", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _SitePublishedURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.SitePublishedURLs) (ret graphql.Marshaler) {
@@ -40629,6 +42092,105 @@ func (ec *executionContext) fieldContext_Space_teamGrants(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_access(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_access(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Access(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["role"].(*access.Role))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserAccessConnection) graphql.Marshaler {
+			return ec.marshalOUserAccessConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserAccessConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_access(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserAccessConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_access_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_viewerRole(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_viewerRole(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().ViewerRole(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *access.Role) graphql.Marshaler {
+			return ec.marshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_viewerRole(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Space", field, true, true, "Role")
+}
+
+func (ec *executionContext) _Space_viewerRoleOrigin(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_viewerRoleOrigin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().ViewerRoleOrigin(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccessOrigin) graphql.Marshaler {
+			return ec.marshalOAccessOrigin2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessOrigin(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_viewerRoleOrigin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccessOrigin(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_customFields(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41668,6 +43230,138 @@ func (ec *executionContext) fieldContext_Team_permissions(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Team_sharedSpaces(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Team_sharedSpaces(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Team().SharedSpaces(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamSpaceConnection) graphql.Marshaler {
+			return ec.marshalOTeamSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSpaceConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Team_sharedSpaces(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Team",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamSpaceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Team_sharedSpaces_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Team_sharedCollections(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Team_sharedCollections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Team().SharedCollections(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamCollectionConnection) graphql.Marshaler {
+			return ec.marshalOTeamCollectionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamCollectionConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Team_sharedCollections(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Team",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamCollectionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Team_sharedCollections_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Team_sharedSites(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Team_sharedSites(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Team().SharedSites(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.TeamSiteConnection) graphql.Marshaler {
+			return ec.marshalOTeamSiteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSiteConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Team_sharedSites(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Team",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamSiteConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Team_sharedSites_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Team_teamMembers(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41710,6 +43404,171 @@ func (ec *executionContext) fieldContext_Team_teamMembers(ctx context.Context, f
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _TeamCollectionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TeamCollectionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamCollectionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamCollectionEdge) graphql.Marshaler {
+			return ec.marshalNTeamCollectionEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamCollectionEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamCollectionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamCollectionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamCollectionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamCollectionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TeamCollectionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamCollectionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamCollectionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamCollectionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamCollectionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TeamCollectionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamCollectionConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamCollectionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamCollectionConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TeamCollectionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TeamCollectionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamCollectionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamCollectionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamCollectionEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _TeamCollectionEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TeamCollectionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamCollectionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Collection) graphql.Marshaler {
+			return ec.marshalOCollection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCollection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TeamCollectionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamCollectionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Collection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamCollectionEdge_role(ctx context.Context, field graphql.CollectedField, obj *model.TeamCollectionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamCollectionEdge_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v access.Role) graphql.Marshaler {
+			return ec.marshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamCollectionEdge_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamCollectionEdge", field, false, false, "Role")
 }
 
 func (ec *executionContext) _TeamConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TeamConnection) (ret graphql.Marshaler) {
@@ -42482,6 +44341,336 @@ func (ec *executionContext) fieldContext_TeamPermissions_view(_ context.Context,
 	return graphql.NewScalarFieldContext("TeamPermissions", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _TeamSiteConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TeamSiteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSiteConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamSiteEdge) graphql.Marshaler {
+			return ec.marshalNTeamSiteEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSiteEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSiteConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamSiteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamSiteEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamSiteConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TeamSiteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSiteConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSiteConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamSiteConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamSiteConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TeamSiteConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSiteConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSiteConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamSiteConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TeamSiteEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TeamSiteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSiteEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSiteEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamSiteEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _TeamSiteEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TeamSiteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSiteEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalOSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSiteEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamSiteEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamSiteEdge_role(ctx context.Context, field graphql.CollectedField, obj *model.TeamSiteEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSiteEdge_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v access.Role) graphql.Marshaler {
+			return ec.marshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSiteEdge_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamSiteEdge", field, false, false, "Role")
+}
+
+func (ec *executionContext) _TeamSpaceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.TeamSpaceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSpaceConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.TeamSpaceEdge) graphql.Marshaler {
+			return ec.marshalNTeamSpaceEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSpaceEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSpaceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamSpaceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TeamSpaceEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamSpaceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.TeamSpaceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSpaceConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamSpaceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamSpaceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.TeamSpaceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSpaceConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSpaceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamSpaceConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _TeamSpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.TeamSpaceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSpaceEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSpaceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamSpaceEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _TeamSpaceEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.TeamSpaceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSpaceEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+			return ec.marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "TeamSpaceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Space(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _TeamSpaceEdge_role(ctx context.Context, field graphql.CollectedField, obj *model.TeamSpaceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TeamSpaceEdge_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v access.Role) graphql.Marshaler {
+			return ec.marshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TeamSpaceEdge_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TeamSpaceEdge", field, false, false, "Role")
+}
+
 func (ec *executionContext) _TranslationSettings_id(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -43008,6 +45197,267 @@ func (ec *executionContext) _User_emailVerified(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_User_emailVerified(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("User", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _UserAccess_user(ctx context.Context, field graphql.CollectedField, obj *model.UserAccess) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAccess_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.UserAccess().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAccess_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserAccess",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserAccess_member(ctx context.Context, field graphql.CollectedField, obj *model.UserAccess) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAccess_member(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.UserAccess().Member(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAccess_member(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserAccess",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserAccess_role(ctx context.Context, field graphql.CollectedField, obj *model.UserAccess) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAccess_role(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Role, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v access.Role) graphql.Marshaler {
+			return ec.marshalNRole2githubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAccess_role(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAccess", field, false, false, "Role")
+}
+
+func (ec *executionContext) _UserAccess_origin(ctx context.Context, field graphql.CollectedField, obj *model.UserAccess) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAccess_origin(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Origin, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.AccessOrigin) graphql.Marshaler {
+			return ec.marshalNAccessOrigin2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessOrigin(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAccess_origin(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserAccess",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccessOrigin(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserAccessConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.UserAccessConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAccessConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.UserAccessEdge) graphql.Marshaler {
+			return ec.marshalNUserAccessEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserAccessEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAccessConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserAccessConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserAccessEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserAccessConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.UserAccessConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAccessConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAccessConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserAccessConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UserAccessConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.UserAccessConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAccessConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAccessConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAccessConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _UserAccessEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.UserAccessEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAccessEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAccessEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UserAccessEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _UserAccessEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.UserAccessEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UserAccessEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UserAccess) graphql.Marshaler {
+			return ec.marshalNUserAccess2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserAccess(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UserAccessEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UserAccessEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UserAccess(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _UserGrant_role(ctx context.Context, field graphql.CollectedField, obj *ent.Grant) (ret graphql.Marshaler) {
@@ -48457,6 +50907,57 @@ func (ec *executionContext) _APITokenEdge(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var accessOriginImplementors = []string{"AccessOrigin"}
+
+func (ec *executionContext) _AccessOrigin(ctx context.Context, sel ast.SelectionSet, obj *model.AccessOrigin) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, accessOriginImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("AccessOrigin")
+		case "type":
+			out.Values[i] = ec._AccessOrigin_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "team":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AccessOrigin_team(ctx, field, obj)
+				})
+		case "collection":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AccessOrigin_collection(ctx, field, obj)
+				})
+		case "organization":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._AccessOrigin_organization(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var auditEventImplementors = []string{"AuditEvent", "Node"}
 
 func (ec *executionContext) _AuditEvent(ctx context.Context, sel ast.SelectionSet, obj *ent.Event) graphql.Marshaler {
@@ -49202,6 +51703,24 @@ func (ec *executionContext) _Collection(ctx context.Context, sel ast.SelectionSe
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Collection_teamGrants(ctx, field, obj)
+				})
+		case "access":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Collection_access(ctx, field, obj)
+				})
+		case "viewerRole":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Collection_viewerRole(ctx, field, obj)
+				})
+		case "viewerRoleOrigin":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Collection_viewerRoleOrigin(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -54579,6 +57098,30 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_teamGrants(ctx, field, obj)
 				})
+		case "access":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_access(ctx, field, obj)
+				})
+		case "permissions":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_permissions(ctx, field, obj)
+				})
+		case "viewerRole":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_viewerRole(ctx, field, obj)
+				})
+		case "viewerRoleOrigin":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_viewerRoleOrigin(ctx, field, obj)
+				})
 		case "shareLinks":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -54681,6 +57224,49 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "node":
 			out.Values[i] = ec._SiteEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sitePermissionsImplementors = []string{"SitePermissions"}
+
+func (ec *executionContext) _SitePermissions(ctx context.Context, sel ast.SelectionSet, obj *access.SitePermissions) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sitePermissionsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SitePermissions")
+		case "view":
+			out.Values[i] = ec._SitePermissions_view(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "edit":
+			out.Values[i] = ec._SitePermissions_edit(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "admin":
+			out.Values[i] = ec._SitePermissions_admin(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -55299,6 +57885,24 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_teamGrants(ctx, field, obj)
 				})
+		case "access":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_access(ctx, field, obj)
+				})
+		case "viewerRole":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_viewerRole(ctx, field, obj)
+				})
+		case "viewerRoleOrigin":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_viewerRoleOrigin(ctx, field, obj)
+				})
 		case "customFields":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -55696,12 +58300,116 @@ func (ec *executionContext) _Team(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Team_permissions(ctx, field, obj)
 				})
+		case "sharedSpaces":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Team_sharedSpaces(ctx, field, obj)
+				})
+		case "sharedCollections":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Team_sharedCollections(ctx, field, obj)
+				})
+		case "sharedSites":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Team_sharedSites(ctx, field, obj)
+				})
 		case "teamMembers":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Team_teamMembers(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamCollectionConnectionImplementors = []string{"TeamCollectionConnection"}
+
+func (ec *executionContext) _TeamCollectionConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamCollectionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamCollectionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamCollectionConnection")
+		case "edges":
+			out.Values[i] = ec._TeamCollectionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TeamCollectionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TeamCollectionConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamCollectionEdgeImplementors = []string{"TeamCollectionEdge"}
+
+func (ec *executionContext) _TeamCollectionEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamCollectionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamCollectionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamCollectionEdge")
+		case "cursor":
+			out.Values[i] = ec._TeamCollectionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TeamCollectionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._TeamCollectionEdge_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -56145,6 +58853,178 @@ func (ec *executionContext) _TeamPermissions(ctx context.Context, sel ast.Select
 	return out
 }
 
+var teamSiteConnectionImplementors = []string{"TeamSiteConnection"}
+
+func (ec *executionContext) _TeamSiteConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamSiteConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamSiteConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamSiteConnection")
+		case "edges":
+			out.Values[i] = ec._TeamSiteConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TeamSiteConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TeamSiteConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamSiteEdgeImplementors = []string{"TeamSiteEdge"}
+
+func (ec *executionContext) _TeamSiteEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamSiteEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamSiteEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamSiteEdge")
+		case "cursor":
+			out.Values[i] = ec._TeamSiteEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TeamSiteEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._TeamSiteEdge_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamSpaceConnectionImplementors = []string{"TeamSpaceConnection"}
+
+func (ec *executionContext) _TeamSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.TeamSpaceConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamSpaceConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamSpaceConnection")
+		case "edges":
+			out.Values[i] = ec._TeamSpaceConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._TeamSpaceConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._TeamSpaceConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var teamSpaceEdgeImplementors = []string{"TeamSpaceEdge"}
+
+func (ec *executionContext) _TeamSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.TeamSpaceEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, teamSpaceEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TeamSpaceEdge")
+		case "cursor":
+			out.Values[i] = ec._TeamSpaceEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._TeamSpaceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "role":
+			out.Values[i] = ec._TeamSpaceEdge_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var translationSettingsImplementors = []string{"TranslationSettings", "Node"}
 
 func (ec *executionContext) _TranslationSettings(ctx context.Context, sel ast.SelectionSet, obj *ent.TranslationSettings) graphql.Marshaler {
@@ -56400,6 +59280,137 @@ func (ec *executionContext) _User(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "emailVerified":
 			out.Values[i] = ec._User_emailVerified(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userAccessImplementors = []string{"UserAccess"}
+
+func (ec *executionContext) _UserAccess(ctx context.Context, sel ast.SelectionSet, obj *model.UserAccess) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userAccessImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserAccess")
+		case "user":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._UserAccess_user(ctx, field, obj)
+				})
+		case "member":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._UserAccess_member(ctx, field, obj)
+				})
+		case "role":
+			out.Values[i] = ec._UserAccess_role(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "origin":
+			out.Values[i] = ec._UserAccess_origin(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userAccessConnectionImplementors = []string{"UserAccessConnection"}
+
+func (ec *executionContext) _UserAccessConnection(ctx context.Context, sel ast.SelectionSet, obj *model.UserAccessConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userAccessConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserAccessConnection")
+		case "edges":
+			out.Values[i] = ec._UserAccessConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._UserAccessConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._UserAccessConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var userAccessEdgeImplementors = []string{"UserAccessEdge"}
+
+func (ec *executionContext) _UserAccessEdge(ctx context.Context, sel ast.SelectionSet, obj *model.UserAccessEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, userAccessEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UserAccessEdge")
+		case "cursor":
+			out.Values[i] = ec._UserAccessEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._UserAccessEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -57449,6 +60460,24 @@ func (ec *executionContext) marshalNAPITokenEdge2ᚖgithubᚗcomᚋfolioᚋfolio
 		return graphql.Null
 	}
 	return ec._APITokenEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNAccessOrigin2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessOrigin(ctx context.Context, sel ast.SelectionSet, v *model.AccessOrigin) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "AccessOrigin!")
+		return graphql.Null
+	}
+	return ec._AccessOrigin(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNAccessOriginType2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessOriginType(ctx context.Context, v any) (model.AccessOriginType, error) {
+	var res model.AccessOriginType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNAccessOriginType2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessOriginType(ctx context.Context, sel ast.SelectionSet, v model.AccessOriginType) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNAny2interface(ctx context.Context, v any) (any, error) {
@@ -59588,6 +62617,30 @@ func (ec *executionContext) marshalNTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 	return ec._Team(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNTeamCollectionEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamCollectionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamCollectionEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTeamCollectionEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamCollectionEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTeamCollectionEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamCollectionEdge(ctx context.Context, sel ast.SelectionSet, v *model.TeamCollectionEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeamCollectionEdge!")
+		return graphql.Null
+	}
+	return ec._TeamCollectionEdge(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNTeamEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamEdge) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -59705,6 +62758,54 @@ func (ec *executionContext) unmarshalNTeamRole2githubᚗcomᚋfolioᚋfolioᚋgr
 
 func (ec *executionContext) marshalNTeamRole2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamRole(ctx context.Context, sel ast.SelectionSet, v model.TeamRole) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNTeamSiteEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSiteEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamSiteEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTeamSiteEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSiteEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTeamSiteEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSiteEdge(ctx context.Context, sel ast.SelectionSet, v *model.TeamSiteEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeamSiteEdge!")
+		return graphql.Null
+	}
+	return ec._TeamSiteEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNTeamSpaceEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamSpaceEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNTeamSpaceEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSpaceEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNTeamSpaceEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSpaceEdge(ctx context.Context, sel ast.SelectionSet, v *model.TeamSpaceEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "TeamSpaceEdge!")
+		return graphql.Null
+	}
+	return ec._TeamSpaceEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
@@ -59920,6 +63021,38 @@ func (ec *executionContext) marshalNUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUserAccess2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserAccess(ctx context.Context, sel ast.SelectionSet, v *model.UserAccess) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UserAccess!")
+		return graphql.Null
+	}
+	return ec._UserAccess(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUserAccessEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserAccessEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.UserAccessEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNUserAccessEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserAccessEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNUserAccessEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserAccessEdge(ctx context.Context, sel ast.SelectionSet, v *model.UserAccessEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UserAccessEdge!")
+		return graphql.Null
+	}
+	return ec._UserAccessEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNUserGrant2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐGrant(ctx context.Context, sel ast.SelectionSet, v *ent.Grant) graphql.Marshaler {
@@ -60205,6 +63338,29 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 		graphql.AddInvalidNullFromMarshaler(ctx, "__TypeKind!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalOAccessOrigin2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessOrigin(ctx context.Context, sel ast.SelectionSet, v *model.AccessOrigin) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._AccessOrigin(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOAccessSort2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessSort(ctx context.Context, v any) (*model.AccessSort, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.AccessSort)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAccessSort2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAccessSort(ctx context.Context, sel ast.SelectionSet, v *model.AccessSort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOAny2interface(ctx context.Context, v any) (any, error) {
@@ -61109,6 +64265,13 @@ func (ec *executionContext) unmarshalOSiteMoveInput2ᚖgithubᚗcomᚋfolioᚋfo
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOSitePermissions2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐSitePermissions(ctx context.Context, sel ast.SelectionSet, v *access.SitePermissions) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SitePermissions(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOSitePublishingAuth2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishingAuth(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishingAuth) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -61378,6 +64541,13 @@ func (ec *executionContext) marshalOTeam2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 	return ec._Team(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOTeamCollectionConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamCollectionConnection(ctx context.Context, sel ast.SelectionSet, v *model.TeamCollectionConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TeamCollectionConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOTeamConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamConnection(ctx context.Context, sel ast.SelectionSet, v *model.TeamConnection) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -61437,6 +64607,20 @@ func (ec *executionContext) marshalOTeamRole2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOTeamSiteConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSiteConnection(ctx context.Context, sel ast.SelectionSet, v *model.TeamSiteConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TeamSiteConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOTeamSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐTeamSpaceConnection(ctx context.Context, sel ast.SelectionSet, v *model.TeamSpaceConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TeamSpaceConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
@@ -61512,6 +64696,13 @@ func (ec *executionContext) marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋent�
 		return graphql.Null
 	}
 	return ec._User(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOUserAccessConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserAccessConnection(ctx context.Context, sel ast.SelectionSet, v *model.UserAccessConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._UserAccessConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOUserGrantConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUserGrantConnection(ctx context.Context, sel ast.SelectionSet, v *model.UserGrantConnection) graphql.Marshaler {

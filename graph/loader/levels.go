@@ -34,6 +34,10 @@ const (
 	Members
 	// OpenAPISpecs shown by a list of specs.
 	OpenAPISpecs
+	// Collections shown by a list of collections (their access lists).
+	Collections
+	// Sites shown by a list of sites (their access lists).
+	Sites
 
 	numParents
 )

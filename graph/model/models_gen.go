@@ -890,6 +890,26 @@ type SpaceEdge struct {
 type Subscription struct {
 }
 
+// A page of the collections shared with a team (Relay connection).
+type TeamCollectionConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*TeamCollectionEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// A collection shared with a team, with the team's role on it.
+type TeamCollectionEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The collection; null when the caller cannot see it.
+	Node *ent.Collection `json:"node,omitempty"`
+	// The role the team is given on it.
+	Role access.Role `json:"role"`
+}
+
 // A page of Team items (Relay connection).
 type TeamConnection struct {
 	// The items of this page, in the list's order, each with its cursor.
@@ -952,6 +972,46 @@ type TeamMembershipInput struct {
 	User string `json:"user"`
 	// Their role in the team.
 	Role TeamRole `json:"role"`
+}
+
+// A page of the docs sites shared with a team (Relay connection).
+type TeamSiteConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*TeamSiteEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// A docs site shared with a team, with the team's role on it.
+type TeamSiteEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The site; null when the caller cannot see it.
+	Node *ent.Site `json:"node,omitempty"`
+	// The role the team is given on it.
+	Role access.Role `json:"role"`
+}
+
+// A page of the spaces shared with a team (Relay connection).
+type TeamSpaceConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*TeamSpaceEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// A space shared with a team, with the team's role on it.
+type TeamSpaceEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The space; null when the caller cannot see it.
+	Node *ent.Space `json:"node,omitempty"`
+	// The role the team is given on it.
+	Role access.Role `json:"role"`
 }
 
 // A page of TranslationSettings items (Relay connection).
@@ -1173,6 +1233,24 @@ type UpdateWebhookInput struct {
 	Active graphql.Omittable[*bool] `json:"active,omitempty"`
 }
 
+// A page of UserAccess items (Relay connection).
+type UserAccessConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*UserAccessEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One UserAccess of a UserAccessConnection page, with its cursor.
+type UserAccessEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The user and their role.
+	Node *UserAccess `json:"node"`
+}
+
 // A page of UserGrant items (Relay connection).
 type UserGrantConnection struct {
 	// The items of this page, in the list's order, each with its cursor.
@@ -1245,6 +1323,131 @@ type WebhookEdge struct {
 type WebhookURLs struct {
 	// The webhook's URL in the REST API (/v1/orgs/{organizationId}/webhooks/{id}).
 	Location string `json:"location"`
+}
+
+// What gives a user their role on a space, collection or site.
+type AccessOriginType string
+
+const (
+	// The organization: admins everywhere; members with a role through the default levels (on a site, their organization role).
+	AccessOriginTypeOrganization AccessOriginType = "organization"
+	// A grant to the user on the object itself.
+	AccessOriginTypeDirect AccessOriginType = "direct"
+	// A grant to one of the user's teams on the object itself.
+	AccessOriginTypeTeam AccessOriginType = "team"
+	// A grant, to the user or one of their teams, on a collection above the object.
+	AccessOriginTypeCollection AccessOriginType = "collection"
+)
+
+var AllAccessOriginType = []AccessOriginType{
+	AccessOriginTypeOrganization,
+	AccessOriginTypeDirect,
+	AccessOriginTypeTeam,
+	AccessOriginTypeCollection,
+}
+
+func (e AccessOriginType) IsValid() bool {
+	switch e {
+	case AccessOriginTypeOrganization, AccessOriginTypeDirect, AccessOriginTypeTeam, AccessOriginTypeCollection:
+		return true
+	}
+	return false
+}
+
+func (e AccessOriginType) String() string {
+	return string(e)
+}
+
+func (e *AccessOriginType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = AccessOriginType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid AccessOriginType", str)
+	}
+	return nil
+}
+
+func (e AccessOriginType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *AccessOriginType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e AccessOriginType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a list of the users with access to an object is sorted by.
+type AccessSort string
+
+const (
+	// By when they joined the organization.
+	AccessSortJoinedAt AccessSort = "joinedAt"
+	// By when they were last seen; members never seen are left out.
+	AccessSortLastSeenAt AccessSort = "lastSeenAt"
+	// By display name.
+	AccessSortName AccessSort = "name"
+)
+
+var AllAccessSort = []AccessSort{
+	AccessSortJoinedAt,
+	AccessSortLastSeenAt,
+	AccessSortName,
+}
+
+func (e AccessSort) IsValid() bool {
+	switch e {
+	case AccessSortJoinedAt, AccessSortLastSeenAt, AccessSortName:
+		return true
+	}
+	return false
+}
+
+func (e AccessSort) String() string {
+	return string(e)
+}
+
+func (e *AccessSort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = AccessSort(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid AccessSort", str)
+	}
+	return nil
+}
+
+func (e AccessSort) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *AccessSort) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e AccessSort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // A filter on members' roles: a role, or guest for members without one.

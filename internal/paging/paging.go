@@ -72,20 +72,25 @@ func New(limit *int, after *string, order *string, names Names) (Args, error) {
 }
 
 // Cursor is the position after the last item of a page: its sort key (a
-// time, or a position for lists in a chosen order) and its id.
+// time, a position for lists in a chosen order, or a string for lists
+// sorted by name) and its id.
 type Cursor struct {
 	Time time.Time `json:"t,omitzero"`
 	Pos  float64   `json:"p,omitempty"`
+	Key  string    `json:"k,omitempty"`
 	ID   string    `json:"i"`
 }
 
-// Less orders cursors by time, then position, then id.
+// Less orders cursors by time, then position, then key, then id.
 func (c Cursor) Less(o Cursor) bool {
 	if !c.Time.Equal(o.Time) {
 		return c.Time.Before(o.Time)
 	}
 	if c.Pos != o.Pos {
 		return c.Pos < o.Pos
+	}
+	if c.Key != o.Key {
+		return c.Key < o.Key
 	}
 	return c.ID < o.ID
 }
