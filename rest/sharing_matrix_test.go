@@ -48,9 +48,9 @@ import (
 //	site        read   GET /v1/orgs/{org}/sites/{id}          (any role)
 //	            edit   PATCH /v1/orgs/{org}/sites/{id}        (create)
 //	            merge  POST …/sites/{id}/publish              (create)
-//	            manage sharing the site needs admin: the site's
-//	                   permissions.admin (200 true, 403 false, 404 when the
-//	                   site is not visible) until its invite operation exists
+//	            manage POST …/sites/{id}/permissions, sharing the site
+//	                   with the caller as read (admin; a read grant never
+//	                   lowers a role, so the rest of the row is unchanged)
 //	            delete DELETE /v1/orgs/{org}/sites/{id}       (create)
 //
 // In the table 200 stands for the operation's success (201 for the
@@ -296,18 +296,10 @@ func siteAnswers(t *testing.T, s *testkit.Server, org string, c matrixCase) [5]s
 	p := "/v1/orgs/" + org + "/sites/" + c.site
 	resp, a := act(t, s, c, "getSiteById", "GET", p, nil)
 	out[0] = a
-	// manage: the site's permissions.admin (see the table's comment).
-	out[3] = out[0]
-	if resp.Status == 200 {
-		perms, _ := resp.JSON(t)["permissions"].(map[string]any)
-		out[3] = "403"
-		if perms["admin"] == true {
-			out[3] = "200"
-		}
-	}
+	_, out[3] = act(t, s, c, "inviteToSite", "POST", p+"/permissions", map[string]any{"role": "read", "users": []string{c.user.ID}})
 	_, out[1] = act(t, s, c, "updateSiteById", "PATCH", p, map[string]any{"title": "Renamed"})
 	_, out[2] = act(t, s, c, "publishSite", "POST", p+"/publish", nil)
 	_, out[4] = act(t, s, c, "deleteSiteById", "DELETE", p, nil)
-	agrees(t, "site "+c.user.Email, resp, map[string]string{"view": out[0], "edit": out[1]})
+	agrees(t, "site "+c.user.Email, resp, map[string]string{"view": out[0], "edit": out[1], "admin": out[3]})
 	return out
 }
