@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 
+	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -52,7 +53,7 @@ func (r *Resolver) seeTarget(ctx context.Context, t Target) error {
 		if _, _, err := visibleOrganization(ctx, t.OrganizationID); err != nil {
 			return err
 		}
-		if t.TeamID != "" {
+		if t.TeamID != "" && t.SiteID == "" {
 			if _, _, err := visibleTeam(ctx, t.OrganizationID, t.TeamID); err != nil {
 				return err
 			}
@@ -78,6 +79,12 @@ func (r *Resolver) seeTarget(ctx context.Context, t Target) error {
 		}
 		if t.SiteChildID != "" {
 			return r.siteChild(ctx, t.SiteID, t.SiteChildID)
+		}
+		if t.TeamID != "" {
+			// A team the site is shared with: one of the site's
+			// organization, whether or not the caller may list teams (a
+			// guest who administers the site through a grant).
+			return r.principalOf(ctx, t.OrganizationID, grant.PrincipalKindTeam, t.TeamID)
 		}
 	}
 	return nil

@@ -609,3 +609,25 @@ func TestSharingGraphQLStatements(t *testing.T) {
 		}
 	})
 }
+
+// A guest who administers a site through a grant manages its team grants
+// like any admin of it: a malformed body is a 400 naming the field (not a
+// 404 for a team they may not list), and a team of another organization
+// is still a 404.
+func TestSharingSiteTeamsForAGuestAdmin(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		w := newSharingWorld(t, s)
+		site := s.Call(t, "createSite", w.alice.Token, "POST", "/v1/orgs/"+w.acme+"/sites", map[string]any{"title": "Docs"}, 201).JSON(t)["id"].(string)
+		perms := "/v1/orgs/" + w.acme + "/sites/" + site + "/permissions"
+		s.Call(t, "inviteToSite", w.alice.Token, "POST", perms, map[string]any{"role": "admin", "users": []string{w.gina.ID}}, 204)
+		s.Call(t, "inviteToSite", w.gina.Token, "POST", perms, map[string]any{"role": "read", "teams": []string{w.contractors}}, 204)
+		resp := s.Call(t, "updateTeamPermissionInSite", w.gina.Token, "PATCH", perms+"/teams/"+w.contractors, map[string]any{"role": "boss"}, 400)
+		if msg := resp.JSON(t)["error"].(map[string]any)["message"].(string); !strings.Contains(msg, "role") {
+			t.Fatalf("a bad role names another field: %s", msg)
+		}
+		s.Call(t, "updateTeamPermissionInSite", w.gina.Token, "PATCH", perms+"/teams/"+w.contractors, map[string]any{"role": "edit"}, 204)
+		s.Call(t, "updateTeamPermissionInSite", w.gina.Token, "PATCH", perms+"/teams/"+w.outsiders, map[string]any{"role": "boss"}, 404)
+		s.Call(t, "removeTeamFromSite", w.gina.Token, "DELETE", perms+"/teams/"+w.outsiders, nil, 404)
+		s.Call(t, "removeTeamFromSite", w.gina.Token, "DELETE", perms+"/teams/"+w.contractors, nil, 204)
+	})
+}
