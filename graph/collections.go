@@ -49,7 +49,10 @@ func (r *Resolver) OrganizationCollections(ctx context.Context, orgID string, ne
 }
 
 // CollectionSpaces pages through the spaces directly in a collection, in
-// position order, that the caller can access.
+// position order, that the caller can access. A collection's spaces are
+// read with every other collection's of the organization (a tree of any
+// size and depth costs the same) and checked with the caller's grants
+// already in memory.
 func (r *Resolver) CollectionSpaces(ctx context.Context, c *ent.Collection, args paging.Args) (paging.Page[*ent.Space], error) {
 	byParent, err := loader.For(ctx).SpacesInCollections.Load(ctx, c.OrganizationID)()
 	if err != nil {
@@ -60,6 +63,24 @@ func (r *Resolver) CollectionSpaces(ctx context.Context, c *ent.Collection, args
 		return paging.Page[*ent.Space]{}, err
 	}
 	return paging.Slice(args, visible, func(s *ent.Space) paging.Cursor { return positionKey(s.Position, s.ID) }), nil
+}
+
+// spacesWithRole keeps the spaces the caller has a role on, and primes the
+// space loader with them.
+func spacesWithRole(ctx context.Context, rows []*ent.Space) ([]*ent.Space, error) {
+	l := loader.For(ctx).SpaceByID
+	out := rows[:0:0]
+	for _, s := range rows {
+		r, err := spaceRole(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			l.Prime(ctx, s.ID, s)
+			out = append(out, s)
+		}
+	}
+	return out, nil
 }
 
 // Subcollections pages through the collections directly in a collection,
