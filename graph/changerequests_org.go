@@ -53,13 +53,10 @@ func (r *Resolver) OrganizationChangeRequests(ctx context.Context, orgID string,
 		if contributor != nil {
 			q.Where(contributedBy(*contributor))
 		}
-		orgOf := func(*ent.ChangeRequest) string { return orgs[0] }
-		if len(orgs) > 1 {
-			// The rows do not say their organization: their spaces'
-			// come with them (one statement for the list).
-			q.WithSpace(func(sq *ent.SpaceQuery) { sq.Select(space.FieldID, space.FieldOrganizationID) })
-			orgOf = func(cr *ent.ChangeRequest) string { return cr.Edges.Space.OrganizationID }
-		}
+		// The rows do not say their organization: their spaces' come with
+		// them (one statement for the list, however many organizations).
+		q.WithSpace(func(sq *ent.SpaceQuery) { sq.Select(space.FieldID, space.FieldOrganizationID) })
+		orgOf := func(cr *ent.ChangeRequest) string { return cr.Edges.Space.OrganizationID }
 		pages, err := listPagesBy(ctx, q, spaceOrganization, orgs, args, changerequest.FieldCreatedAt, changeRequestKey, orgOf)
 		if err != nil {
 			return nil, err

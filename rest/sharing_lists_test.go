@@ -1,0 +1,260 @@
+package rest_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/grant"
+	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/testkit"
+)
+
+// sharedOrg is an organization whose guest has three spaces shared with
+// them, each another way, among many spaces they cannot see.
+type sharedOrg struct {
+	s            *testkit.Server
+	admin, guest testkit.User
+	org, team    string
+	coll         string
+	shared       []string // the guest's spaces: user grant, team grant, in a granted collection
+	hidden       []string // spaces with content the guest cannot see
+	spaces       int
+	others       int // grants to other users so far
+}
+
+func newSharedOrg(t *testing.T, s *testkit.Server) *sharedOrg {
+	t.Helper()
+	ctx := testkit.Fixture(context.Background())
+	c := s.Client()
+	o := &sharedOrg{s: s}
+	o.admin, o.org = s.NewUser(t, "admin@acme.com", "Acme")
+	o.guest, _ = s.NewUser(t, "guest@contractor.org", "")
+	s.AddMember(t, o.org, o.guest, nil)
+	o.team = c.Team.Create().SetOrganizationID(o.org).SetTitle("Contractors").SaveX(ctx).ID
+	c.TeamMember.Create().SetTeamID(o.team).SetUserID(o.guest.ID).ExecX(ctx)
+	o.coll = c.Collection.Create().SetOrganizationID(o.org).SetTitle("Shared").SetPosition(1).
+		SetDefaultLevel("inherit").SaveX(ctx).ID
+	// An ungranted collection, under the granted one's sibling, whose
+	// space stays hidden.
+	other := c.Collection.Create().SetOrganizationID(o.org).SetTitle("Other").SetPosition(2).
+		SetDefaultLevel("inherit").SaveX(ctx).ID
+	byUser := o.addSpaces(t, 1, nil)[0]
+	byTeam := o.addSpaces(t, 1, nil)[0]
+	inColl := o.addSpaces(t, 1, &o.coll)[0]
+	o.shared = []string{byUser, byTeam, inColl}
+	o.hidden = append(o.addSpaces(t, 1, &other), o.addSpaces(t, 1, nil)...)
+	o.grant(t, grant.ObjectKindSpace, byUser, grant.PrincipalKindUser, o.guest.ID)
+	o.grant(t, grant.ObjectKindSpace, byTeam, grant.PrincipalKindTeam, o.team)
+	o.grant(t, grant.ObjectKindCollection, o.coll, grant.PrincipalKindUser, o.guest.ID)
+	return o
+}
+
+// addSpaces inserts n spaces straight through ent (fast), in parent.
+func (o *sharedOrg) addSpaces(t *testing.T, n int, parent *string) []string {
+	t.Helper()
+	ctx := testkit.Fixture(context.Background())
+	c := o.s.Client()
+	var ids []string
+	for start := 0; start < n; start += 400 {
+		var creates []*ent.SpaceCreate
+		for i := start; i < min(n, start+400); i++ {
+			creates = append(creates, c.Space.Create().SetOrganizationID(o.org).SetNillableParentID(parent).
+				SetTitle(fmt.Sprintf("Space %d", o.spaces+i)).SetPosition(float64(o.spaces+i)).
+				SetShareKeySealed("unused").SetDefaultLevel(space.DefaultLevelInherit))
+		}
+		for _, sp := range c.Space.CreateBulk(creates...).SaveX(ctx) {
+			ids = append(ids, sp.ID)
+		}
+	}
+	o.spaces += n
+	return ids
+}
+
+func (o *sharedOrg) grant(t *testing.T, kind grant.ObjectKind, object string, pk grant.PrincipalKind, principal string) {
+	t.Helper()
+	o.s.Client().Grant.Create().SetOrganizationID(o.org).SetObjectKind(kind).SetObjectID(object).
+		SetPrincipalKind(pk).SetPrincipalID(principal).SetRole(access.Read).ExecX(testkit.Fixture(context.Background()))
+}
+
+// grantOthers gives n other users read on n of the hidden spaces, in bulk.
+func (o *sharedOrg) grantOthers(t *testing.T, n int, spaces []string) {
+	t.Helper()
+	ctx := testkit.Fixture(context.Background())
+	c := o.s.Client()
+	for start := 0; start < n; start += 400 {
+		var creates []*ent.GrantCreate
+		for i := start; i < min(n, start+400); i++ {
+			creates = append(creates, c.Grant.Create().SetOrganizationID(o.org).SetObjectKind(grant.ObjectKindSpace).
+				SetObjectID(spaces[i%len(spaces)]).SetPrincipalKind(grant.PrincipalKindUser).
+				SetPrincipalID(fmt.Sprintf("someone-%d", o.others+i)).SetRole(access.Edit))
+		}
+		c.Grant.CreateBulk(creates...).ExecX(ctx)
+	}
+	o.others += n
+}
+
+// list is the ids the guest lists (every page of limit), and the
+// statements the first page took.
+func (o *sharedOrg) list(t *testing.T, token string, limit int) ([]string, int64) {
+	t.Helper()
+	var ids []string
+	var first int64
+	page := ""
+	for {
+		var env struct {
+			Items []struct{ ID string }
+			Count int
+			Next  *struct{ Page string }
+		}
+		before := o.s.Statements()
+		o.s.Call(t, "listSpacesInOrganizationById", token, "GET", fmt.Sprintf("/v1/orgs/%s/spaces?limit=%d%s", o.org, limit, page), nil, 200).Decode(t, &env)
+		if first == 0 {
+			first = o.s.Statements() - before
+		}
+		for _, it := range env.Items {
+			ids = append(ids, it.ID)
+		}
+		if env.Next == nil {
+			return ids, first
+		}
+		page = "&page=" + env.Next.Page
+	}
+}
+
+func sameSet(a, b []string) bool {
+	a, b = append([]string(nil), a...), append([]string(nil), b...)
+	sort.Strings(a)
+	sort.Strings(b)
+	return strings.Join(a, ",") == strings.Join(b, ",")
+}
+
+// A guest with three spaces shared with them among 1,000 lists, searches
+// and sees the change requests of exactly those three, at a cost that does
+// not grow with the spaces or the grants, paging by keyset.
+func TestSharingListsGuestSeesGranted(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		o := newSharedOrg(t, s)
+		// Content and a change request in the shared spaces and in two
+		// hidden ones, all matching one search.
+		ctx := testkit.Fixture(context.Background())
+		for _, id := range append(append([]string(nil), o.shared...), o.hidden...) {
+			s.SeedPagesWith(t, id, 2, func(i int) string { return fmt.Sprintf("# Zebra %d\n\nStripes.\n", i) })
+			if err := s.App.Resolver.ReindexSpace(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			s.Call(t, "createChangeRequest", o.admin.Token, "POST", "/v1/spaces/"+id+"/change-requests", map[string]any{}, 201)
+		}
+		o.addSpaces(t, 95, nil)
+		o.grantOthers(t, 10, o.hidden)
+		ids, n100 := o.list(t, o.guest.Token, 50)
+		if !sameSet(ids, o.shared) || len(ids) != 3 {
+			t.Fatalf("guest lists %v, want %v", ids, o.shared)
+		}
+		// One at a time: each shared space once, by keyset.
+		paged, _ := o.list(t, o.guest.Token, 1)
+		if !sameSet(paged, o.shared) || len(paged) != 3 {
+			t.Fatalf("guest pages through %v, want %v", paged, o.shared)
+		}
+		o.addSpaces(t, 900, nil)
+		_, n1000 := o.list(t, o.guest.Token, 50)
+		o.grantOthers(t, 990, o.hidden) // 1,000 grants in the organization
+		ids, g1000 := o.list(t, o.guest.Token, 50)
+		t.Logf("statements: 100 spaces %d, 1,000 spaces %d, 1,000 grants %d", n100, n1000, g1000)
+		if n100 != n1000 || n1000 != g1000 {
+			t.Fatalf("statements: 100 spaces %d, 1,000 spaces %d, 1,000 grants %d: want equal", n100, n1000, g1000)
+		}
+		if !sameSet(ids, o.shared) {
+			t.Fatalf("guest lists %v with more grants, want %v", ids, o.shared)
+		}
+		// The admin sees them all, over pages.
+		if all, _ := o.list(t, o.admin.Token, 1000); len(all) != o.spaces {
+			t.Fatalf("admin lists %d spaces, want %d", len(all), o.spaces)
+		}
+
+		// Search: the shared spaces only.
+		var found struct {
+			Items []struct{ ID string }
+			Count int
+		}
+		s.Call(t, "searchOrganizationContent", o.guest.Token, "GET", "/v1/orgs/"+o.org+"/search?query=zebra", nil, 200).Decode(t, &found)
+		var got []string
+		for _, it := range found.Items {
+			got = append(got, it.ID)
+		}
+		if !sameSet(got, o.shared) {
+			t.Fatalf("guest's search finds %v, want %v", got, o.shared)
+		}
+		s.Call(t, "searchOrganizationContent", o.admin.Token, "GET", "/v1/orgs/"+o.org+"/search?query=zebra", nil, 200).Decode(t, &found)
+		if len(found.Items) != 5 {
+			t.Fatalf("admin's search finds %d spaces, want 5", len(found.Items))
+		}
+
+		// Change requests: those of the shared spaces only.
+		var crs struct {
+			Items []struct {
+				Space string `json:"space"`
+			}
+			Count int
+		}
+		s.Call(t, "listChangeRequestsForOrganization", o.guest.Token, "GET", "/v1/orgs/"+o.org+"/change-requests", nil, 200).Decode(t, &crs)
+		got = nil
+		for _, it := range crs.Items {
+			got = append(got, it.Space)
+		}
+		if !sameSet(got, o.shared) || crs.Count != 3 {
+			t.Fatalf("guest's change requests are in %v (count %d), want %v", got, crs.Count, o.shared)
+		}
+	})
+}
+
+// The guest's own grants: 300 or 1,000 spaces shared with them cost the
+// same statements to list (a page of 5). The list's filter reads no grant
+// into memory; the spaces' permissions need the viewer's grants, which
+// authentication brings along up to a bound (200) and one statement reads
+// beyond it, so 10 grants cost that one statement less.
+func TestSharingListsOwnGrantsFlat(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		o := newSharedOrg(t, s)
+		many := o.addSpaces(t, 1000, nil)
+		granted := 0
+		grantGuest := func(n int) {
+			ctx := testkit.Fixture(context.Background())
+			for start := granted; start < n; start += 400 {
+				var creates []*ent.GrantCreate
+				for _, id := range many[start:min(n, start+400)] {
+					creates = append(creates, s.Client().Grant.Create().SetOrganizationID(o.org).SetObjectKind(grant.ObjectKindSpace).
+						SetObjectID(id).SetPrincipalKind(grant.PrincipalKindUser).SetPrincipalID(o.guest.ID).SetRole(access.Read))
+				}
+				s.Client().Grant.CreateBulk(creates...).ExecX(ctx)
+			}
+			granted = n
+		}
+		first := func() int64 {
+			before := s.Statements()
+			var env struct {
+				Items []struct{ ID string }
+				Count int
+			}
+			s.Call(t, "listSpacesInOrganizationById", o.guest.Token, "GET", "/v1/orgs/"+o.org+"/spaces?limit=5", nil, 200).Decode(t, &env)
+			if env.Count != 3+granted || len(env.Items) != 5 {
+				t.Fatalf("%d grants: count %d, %d items", granted, env.Count, len(env.Items))
+			}
+			return s.Statements() - before
+		}
+		grantGuest(10)
+		n10 := first()
+		grantGuest(300)
+		n300 := first()
+		grantGuest(1000)
+		n1000 := first()
+		t.Logf("statements: 10 grants %d, 300 grants %d, 1,000 grants %d", n10, n300, n1000)
+		if n300 != n1000 || n10 != n1000-1 {
+			t.Fatalf("statements: 10 grants %d, 300 grants %d, 1,000 grants %d: want 300 and 1,000 equal, 10 one less", n10, n300, n1000)
+		}
+	})
+}
