@@ -196,6 +196,27 @@ func TestSharingListsGuestSeesGranted(t *testing.T) {
 			t.Fatalf("admin's search finds %d spaces, want 5", len(found.Items))
 		}
 
+		// Sites: the guest lists the one shared with them (directly or
+		// through their team), not the others.
+		sites := "/v1/orgs/" + o.org + "/sites"
+		var siteIDs []string
+		for i := range 3 {
+			siteIDs = append(siteIDs, s.Call(t, "createSite", o.admin.Token, "POST", sites, map[string]any{"title": fmt.Sprintf("Site %d", i)}, 201).JSON(t)["id"].(string))
+		}
+		o.grant(t, grant.ObjectKindSite, siteIDs[1], grant.PrincipalKindTeam, o.team)
+		var listed struct {
+			Items []struct{ ID string }
+			Count int
+		}
+		s.Call(t, "listSites", o.guest.Token, "GET", sites, nil, 200).Decode(t, &listed)
+		if listed.Count != 1 || len(listed.Items) != 1 || listed.Items[0].ID != siteIDs[1] {
+			t.Fatalf("guest's sites: %+v, want %s", listed, siteIDs[1])
+		}
+		s.Call(t, "listSites", o.admin.Token, "GET", sites, nil, 200).Decode(t, &listed)
+		if listed.Count != 3 {
+			t.Fatalf("admin's sites: %+v", listed)
+		}
+
 		// Change requests: those of the shared spaces only.
 		var crs struct {
 			Items []struct {
