@@ -53,15 +53,21 @@ func (r *Resolver) OrganizationChangeRequests(ctx context.Context, orgID string,
 		if contributor != nil {
 			q.Where(contributedBy(*contributor))
 		}
-		// The rows do not say their organization: their spaces' come with
-		// them (one statement for the list, however many organizations).
-		q.WithSpace(func(sq *ent.SpaceQuery) { sq.Select(space.FieldID, space.FieldOrganizationID) })
+		// The rows do not say their organization: their spaces come with
+		// them (one statement for the list, however many organizations),
+		// and are what the change requests' `space` shows.
+		q.WithSpace()
 		orgOf := func(cr *ent.ChangeRequest) string { return cr.Edges.Space.OrganizationID }
 		pages, err := listPagesBy(ctx, q, spaceOrganization, orgs, args, changerequest.FieldCreatedAt, changeRequestKey, orgOf)
 		if err != nil {
 			return nil, err
 		}
-		return pages, showChangeRequests(ctx, itemsOf(pages))
+		crs := itemsOf(pages)
+		spaces := loader.For(ctx).SpaceByID
+		for _, cr := range crs {
+			spaces.Prime(ctx, cr.SpaceID, cr.Edges.Space)
+		}
+		return pages, showChangeRequests(ctx, crs)
 	})
 }
 

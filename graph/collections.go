@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	"github.com/folio/folio/ent"
@@ -23,29 +24,33 @@ func positionKey(pos float64, id string) paging.Cursor { return paging.Cursor{Po
 
 // OrganizationCollections pages through the collections of an organization
 // the caller can access, newest first; nested false keeps top-level ones.
+// Filtered by access (contentScope) and paged by keyset in SQL, for every
+// organization a list shows at once.
 func (r *Resolver) OrganizationCollections(ctx context.Context, orgID string, nested bool, args paging.Args) (paging.Page[*ent.Collection], error) {
-	if _, _, err := visibleOrganization(ctx, orgID); err != nil {
+	if _, err := visibleOrganizationMembership(ctx, orgID); err != nil {
 		return paging.Page[*ent.Collection]{}, err
 	}
-	all, err := loader.For(ctx).OrgCollections.Load(ctx, orgID)()
-	if err != nil {
-		return paging.Page[*ent.Collection]{}, err
-	}
-	var rows []*ent.Collection
-	for _, c := range all {
-		if !nested && c.ParentID != nil {
-			continue
-		}
-		role, err := collectionRole(ctx, c)
+	kind := fmt.Sprintf("collections|%v", nested)
+	return pageUnder(ctx, loader.Organizations, kind, orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Collection], error) {
+		scopes, err := contentScopes(ctx, orgs)
 		if err != nil {
-			return paging.Page[*ent.Collection]{}, err
+			return nil, err
 		}
-		if role != nil {
-			rows = append(rows, c)
+		q := r.Client.Collection.Query().Where(anyScope(scopes, contentScope.collections))
+		if !nested {
+			q.Where(collection.ParentIDIsNil())
 		}
-	}
-	sort.Slice(rows, func(i, j int) bool { return collectionKey(rows[i]).Less(collectionKey(rows[j])) })
-	return paging.Slice(args, rows, collectionKey), nil
+		pages, err := listPages(ctx, q, collection.FieldOrganizationID, orgs, args, collection.FieldCreatedAt, collectionKey,
+			func(c *ent.Collection) string { return c.OrganizationID })
+		if err != nil {
+			return nil, err
+		}
+		l := loader.For(ctx).CollectionByID
+		for _, c := range itemsOf(pages) {
+			l.Prime(ctx, c.ID, c)
+		}
+		return pages, nil
+	})
 }
 
 // CollectionSpaces pages through the spaces directly in a collection, in
