@@ -251,3 +251,57 @@ func anyScope(scopes map[string]contentScope, pred func(contentScope, *sql.Selec
 		s.Where(sql.Or(ps...))
 	}
 }
+
+// memberSpaceCounts counts, by member key (loader.MemberKey), the live
+// spaces each member can access: one statement for all of them (a count
+// per member, UNION ALL), each with the member's own scope.
+func (r *Resolver) memberSpaceCounts(ctx context.Context, keys []string) (map[string]int, error) {
+	members, errs := loader.For(ctx).MemberByOrgUser.LoadMany(ctx, keys)()
+	var union *sql.Selector
+	for i, key := range keys {
+		if len(errs) > i && errs[i] != nil {
+			return nil, errs[i]
+		}
+		m := members[i]
+		if m == nil {
+			continue
+		}
+		scopes, err := scopesFor(ctx, m.UserID, map[string]access.Membership{m.OrganizationID: {Member: true, Role: m.Role}})
+		if err != nil {
+			return nil, err
+		}
+		t := sql.Dialect(r.Dialect).Table(space.Table)
+		sel := sql.Dialect(r.Dialect).Select().From(t)
+		// The key as a typed parameter: PostgreSQL cannot type a bare one.
+		sel.AppendSelectExprAs(sql.ExprFunc(func(b *sql.Builder) {
+			b.WriteString("CAST(").Arg(key).WriteString(" AS TEXT)")
+		}), "member")
+		sel.AppendSelect(sql.As(sql.Count("*"), "n"))
+		sel.Where(sql.IsNull(t.C(space.FieldDeletedAt)))
+		anyScope(scopes, contentScope.spaces)(sel)
+		if union == nil {
+			union = sel
+		} else {
+			union.UnionAll(sel)
+		}
+	}
+	out := make(map[string]int, len(keys))
+	if union == nil {
+		return out, nil
+	}
+	query, args := union.Query()
+	rows, err := r.Client.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key string
+		var n int
+		if err := rows.Scan(&key, &n); err != nil {
+			return nil, err
+		}
+		out[key] = n
+	}
+	return out, rows.Err()
+}

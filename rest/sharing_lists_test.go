@@ -346,6 +346,7 @@ func TestSharingListsAgreeWithRule(t *testing.T) {
 					SetPrincipalKind(p.kind).SetPrincipalID(p.id).SetRole(access.Read).ExecX(ctx)
 			}
 			o := &sharedOrg{s: s, org: org}
+			counts := map[string]int{}
 			for name, u := range users {
 				var want []string
 				for _, id := range spaces {
@@ -378,6 +379,29 @@ func TestSharingListsAgreeWithRule(t *testing.T) {
 				}
 				if !sameSet(theirs, want) || len(theirs) != len(want) {
 					t.Fatalf("seed %d, admin lists %s's spaces as %v, they read %v", seed, name, theirs, want)
+				}
+				// The member object counts the same spaces, alone and in
+				// the list of members.
+				var member struct{ Spaces int }
+				s.Call(t, "getMemberInOrganizationById", admin.Token, "GET", "/v1/orgs/"+org+"/members/"+u.ID, nil, 200).Decode(t, &member)
+				if member.Spaces != len(want) {
+					t.Fatalf("seed %d, %s's member object counts %d spaces, they read %d", seed, name, member.Spaces, len(want))
+				}
+				counts[u.ID] = len(want)
+			}
+			var members struct {
+				Items []struct {
+					ID     string
+					Spaces int
+				}
+			}
+			s.Call(t, "listMembersInOrganizationById", admin.Token, "GET", "/v1/orgs/"+org+"/members?limit=100", nil, 200).Decode(t, &members)
+			for _, m := range members.Items {
+				if want, ok := counts[m.ID]; ok && m.Spaces != want {
+					t.Fatalf("seed %d, the list of members counts %d spaces for %s, want %d", seed, m.Spaces, m.ID, want)
+				}
+				if m.ID == admin.ID && m.Spaces != len(spaces) {
+					t.Fatalf("seed %d, the admin counts %d spaces, want %d", seed, m.Spaces, len(spaces))
 				}
 			}
 		}
