@@ -130,29 +130,6 @@ func memberGrants(ctx context.Context, client *ent.Client, orgID, userID string,
 	return out, nil
 }
 
-// accessibleSpaces lists the live spaces of orgID that a member with
-// membership m can access by their organization role alone, with m's role
-// on each, oldest first.
-func accessibleSpaces(ctx context.Context, orgID string, m access.Membership) ([]*model.MemberSpace, error) {
-	l := loader.For(ctx)
-	rows, err := l.OrgSpaces.Load(ctx, orgID)()
-	if err != nil {
-		return nil, err
-	}
-	var items []*model.MemberSpace
-	for _, s := range rows {
-		chain, objects, err := levelChain(ctx, orgID, s.ID, enumString(s.DefaultLevel), s.ParentID)
-		if err != nil {
-			return nil, err
-		}
-		if role, _ := access.Effective(m, chain, objects, nil); role != nil {
-			l.SpaceByID.Prime(ctx, s.ID, s)
-			items = append(items, &model.MemberSpace{Permission: *role, Space: s})
-		}
-	}
-	return items, nil
-}
-
 // ReadSpace reads a space the caller can access. With the share key of a
 // share-link space, anyone authenticated may read it: the space's own
 // fields, not what it leads to (see SpaceOrganization, SpaceParent,

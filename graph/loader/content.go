@@ -29,9 +29,6 @@ type ContentLoaders struct {
 	// effective roles walk up the collection tree, and one query per
 	// organization is cheaper than one per level.
 	OrgCollections *Loader[map[string]*ent.Collection]
-	// OrgSpaces loads the live spaces of an organization, oldest first:
-	// what a member can access is decided space by space in memory.
-	OrgSpaces *Loader[[]*ent.Space]
 	// OrgCustomFields loads an organization's custom-field definitions,
 	// oldest first.
 	OrgCustomFields *Loader[[]*ent.CustomField]
@@ -327,16 +324,6 @@ func newContentLoaders(b batching, client *ent.Client, crs, orgs *together) *Con
 			}
 			for _, c := range rows {
 				byOrg[c.OrganizationID][c.ID] = c
-			}
-			return byOrg, err
-		})),
-		OrgSpaces: mapLoader(b, byLevel(orgs, "spaces", func(ctx context.Context, orgIDs []string) (map[string][]*ent.Space, error) {
-			rows, err := client.Space.Query().
-				Where(space.OrganizationIDIn(orgIDs...), space.DeletedAtIsNil()).
-				Order(ent.Asc(space.FieldCreatedAt), ent.Asc(space.FieldID)).All(ctx)
-			byOrg := make(map[string][]*ent.Space, len(orgIDs))
-			for _, s := range rows {
-				byOrg[s.OrganizationID] = append(byOrg[s.OrganizationID], s)
 			}
 			return byOrg, err
 		})),
