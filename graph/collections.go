@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/collection"
@@ -45,72 +44,84 @@ func (r *Resolver) OrganizationCollections(ctx context.Context, orgID string, ne
 		if err != nil {
 			return nil, err
 		}
-		l := loader.For(ctx).CollectionByID
-		for _, c := range itemsOf(pages) {
-			l.Prime(ctx, c.ID, c)
-		}
+		showCollections(ctx, itemsOf(pages))
 		return pages, nil
 	})
 }
 
 // CollectionSpaces pages through the spaces directly in a collection, in
-// position order, that the caller can access. A collection's spaces are
-// read with every other collection's of the organization (a tree of any
-// size and depth costs the same) and checked with the caller's grants
-// already in memory.
+// position order, that the caller can access: filtered (contentScope) and
+// paged by keyset in SQL, for every collection a list shows at once.
 func (r *Resolver) CollectionSpaces(ctx context.Context, c *ent.Collection, args paging.Args) (paging.Page[*ent.Space], error) {
-	byParent, err := loader.For(ctx).SpacesInCollections.Load(ctx, c.OrganizationID)()
-	if err != nil {
-		return paging.Page[*ent.Space]{}, err
-	}
-	visible, err := spacesWithRole(ctx, byParent[c.ID])
-	if err != nil {
-		return paging.Page[*ent.Space]{}, err
-	}
-	return paging.Slice(args, visible, func(s *ent.Space) paging.Cursor { return positionKey(s.Position, s.ID) }), nil
-}
-
-// spacesWithRole keeps the spaces the caller has a role on, and primes the
-// space loader with them.
-func spacesWithRole(ctx context.Context, rows []*ent.Space) ([]*ent.Space, error) {
-	l := loader.For(ctx).SpaceByID
-	out := rows[:0:0]
-	for _, s := range rows {
-		r, err := spaceRole(ctx, s)
+	return pageUnder(ctx, loader.Collections, "collection spaces", c.ID, args, func(ctx context.Context, colls []string) (map[string]paging.Page[*ent.Space], error) {
+		scopes, err := collectionScopes(ctx, colls)
 		if err != nil {
 			return nil, err
 		}
-		if r != nil {
-			l.Prime(ctx, s.ID, s)
-			out = append(out, s)
+		q := r.Client.Space.Query().Where(space.DeletedAtIsNil(), anyScope(scopes, contentScope.spaces))
+		pages, err := listPagesInPosition(ctx, q, space.FieldParentID, colls, args, space.FieldPosition,
+			func(s *ent.Space) paging.Cursor { return positionKey(s.Position, s.ID) },
+			func(s *ent.Space) string { return *s.ParentID })
+		if err != nil {
+			return nil, err
+		}
+		showSpaces(ctx, itemsOf(pages))
+		return pages, nil
+	})
+}
+
+// collectionScopes are the caller's scopes in the organizations of colls
+// (collections the caller was shown).
+func collectionScopes(ctx context.Context, colls []string) (map[string]contentScope, error) {
+	rows, errs := loader.For(ctx).CollectionByID.LoadMany(ctx, colls)()
+	seen := map[string]bool{}
+	var orgs []string
+	for i, c := range rows {
+		if len(errs) > i && errs[i] != nil {
+			if e, ok := apperr.As(errs[i]); ok && e.Kind == apperr.NotFound {
+				continue // gone since: it has nothing to list
+			}
+			return nil, errs[i]
+		}
+		if c != nil && !seen[c.OrganizationID] {
+			seen[c.OrganizationID] = true
+			orgs = append(orgs, c.OrganizationID)
 		}
 	}
-	return out, nil
+	return contentScopes(ctx, orgs)
+}
+
+// showCollections primes the collection loader with the collections a
+// list shows and shows them together: what is read under one (its spaces,
+// its subcollections) is read for all.
+func showCollections(ctx context.Context, shown []*ent.Collection) {
+	l := loader.For(ctx)
+	ids := make([]string, len(shown))
+	for i, c := range shown {
+		l.CollectionByID.Prime(ctx, c.ID, c)
+		ids[i] = c.ID
+	}
+	l.ShowParents(loader.Collections, ids)
 }
 
 // Subcollections pages through the collections directly in a collection,
-// in position order, that the caller can access.
+// in position order, that the caller can access, as CollectionSpaces does.
 func (r *Resolver) Subcollections(ctx context.Context, c *ent.Collection, args paging.Args) (paging.Page[*ent.Collection], error) {
-	all, err := loader.For(ctx).OrgCollections.Load(ctx, c.OrganizationID)()
-	if err != nil {
-		return paging.Page[*ent.Collection]{}, err
-	}
-	var rows []*ent.Collection
-	for _, child := range all {
-		if child.ParentID == nil || *child.ParentID != c.ID {
-			continue
-		}
-		role, err := collectionRole(ctx, child)
+	return pageUnder(ctx, loader.Collections, "subcollections", c.ID, args, func(ctx context.Context, colls []string) (map[string]paging.Page[*ent.Collection], error) {
+		scopes, err := collectionScopes(ctx, colls)
 		if err != nil {
-			return paging.Page[*ent.Collection]{}, err
+			return nil, err
 		}
-		if role != nil {
-			rows = append(rows, child)
+		q := r.Client.Collection.Query().Where(anyScope(scopes, contentScope.collections))
+		pages, err := listPagesInPosition(ctx, q, collection.FieldParentID, colls, args, collection.FieldPosition,
+			func(c *ent.Collection) paging.Cursor { return positionKey(c.Position, c.ID) },
+			func(c *ent.Collection) string { return *c.ParentID })
+		if err != nil {
+			return nil, err
 		}
-	}
-	key := func(c *ent.Collection) paging.Cursor { return positionKey(c.Position, c.ID) }
-	sort.Slice(rows, func(i, j int) bool { return key(rows[i]).Less(key(rows[j])) })
-	return paging.Slice(args, rows, key), nil
+		showCollections(ctx, itemsOf(pages))
+		return pages, nil
+	})
 }
 
 // CollectionParent is the collection c is in (nil at the root), read with

@@ -74,13 +74,27 @@ func listPages[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, 
 // (the organization of a change request's space): q's own filters keep
 // the parents' rows.
 func listPagesBy[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parent func(*sql.Selector) string, parents []string, args paging.Args, column string, key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
+	return listPagesKeyed(ctx, q, parent, parents, args, column, args.Keyset(column), key, parentOf)
+}
+
+// listPagesInPosition is listPages for lists in position order (a
+// collection's spaces and subcollections): column holds positions, and
+// cursors carry them (paging.Cursor.Pos).
+func listPagesInPosition[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parentColumn string, parents []string, args paging.Args, column string, key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
+	q = q.Where(P(sql.FieldIn(parentColumn, parents...)))
+	return listPagesKeyed(ctx, q, func(s *sql.Selector) string { return s.C(parentColumn) }, parents, args, column, args.PositionKeyset(column), key, parentOf)
+}
+
+// listPagesKeyed is listPagesBy with the cursor's predicate given (keyset:
+// rows after the cursor, in the order of column then id).
+func listPagesKeyed[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parent func(*sql.Selector) string, parents []string, args paging.Args, column string, keyset func(*sql.Selector), key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
 	counts := q.Clone()
 	byParent := map[string][]T{}
 	rowsOf := func(parents []string) error {
 		if len(parents) == 0 {
 			return nil
 		}
-		q.Where(P(args.Keyset(column))).Order(O(args.OrderBy(column))).Modify(firstRowsPerParent(parent, column, args))
+		q.Where(P(keyset)).Order(O(args.OrderBy(column))).Modify(firstRowsPerParent(parent, column, args))
 		rows, err := q.All(ctx)
 		if err != nil {
 			return err

@@ -196,6 +196,41 @@ func TestSharingListsGuestSeesGranted(t *testing.T) {
 			t.Fatalf("admin's search finds %d spaces, want 5", len(found.Items))
 		}
 
+		// Collections: the guest lists the one shared with them, and in it
+		// its spaces, one page at a time.
+		var colls struct {
+			Items []struct{ ID string }
+			Count int
+		}
+		s.Call(t, "listCollectionsInOrganizationById", o.guest.Token, "GET", "/v1/orgs/"+o.org+"/collections", nil, 200).Decode(t, &colls)
+		if colls.Count != 1 || len(colls.Items) != 1 || colls.Items[0].ID != o.coll {
+			t.Fatalf("guest's collections: %+v, want %s", colls, o.coll)
+		}
+		more := o.addSpaces(t, 4, &o.coll)
+		var inColl []string
+		page := ""
+		for {
+			var env struct {
+				Items []struct{ ID string }
+				Count int
+				Next  *struct{ Page string }
+			}
+			s.Call(t, "listSpacesInCollectionById", o.guest.Token, "GET", "/v1/collections/"+o.coll+"/spaces?limit=2"+page, nil, 200).Decode(t, &env)
+			if env.Count != 5 {
+				t.Fatalf("collection's spaces count %d, want 5", env.Count)
+			}
+			for _, it := range env.Items {
+				inColl = append(inColl, it.ID)
+			}
+			if env.Next == nil {
+				break
+			}
+			page = "&page=" + env.Next.Page
+		}
+		if want := append([]string{o.shared[2]}, more...); strings.Join(inColl, ",") != strings.Join(want, ",") {
+			t.Fatalf("guest pages through the collection's spaces as %v, want %v in position order", inColl, want)
+		}
+
 		// Sites: the guest lists the one shared with them (directly or
 		// through their team), not the others.
 		sites := "/v1/orgs/" + o.org + "/sites"

@@ -34,6 +34,9 @@ const (
 	Members
 	// OpenAPISpecs shown by a list of specs.
 	OpenAPISpecs
+	// Collections shown by a list of collections (an organization's, a
+	// collection's subcollections).
+	Collections
 
 	numParents
 )
