@@ -17,13 +17,12 @@ import (
 // OrganizationChangeRequests pages through the change requests of an
 // organization's spaces the caller can read, with one status (default
 // open), newest first unless asked otherwise; creator and contributor
-// filter as for a space's list. The readable spaces are found with the
-// space rules, then the change requests are counted and paged in SQL over
-// those spaces only, so the count is exact and a page seeks.
+// filter as for a space's list. The readable spaces are a subquery with
+// the space rule's predicate (contentScope), so the count is exact, a page
+// seeks, and neither costs more with more spaces or grants.
 func (r *Resolver) OrganizationChangeRequests(ctx context.Context, orgID string, status, creator, contributor *string, args paging.Args) (paging.Page[*ent.ChangeRequest], error) {
 	var none paging.Page[*ent.ChangeRequest]
-	spacesThunk := loader.For(ctx).OrgSpaces.Load(ctx, orgID)
-	if _, _, err := visibleOrganization(ctx, orgID); err != nil {
+	if _, err := visibleOrganizationMembership(ctx, orgID); err != nil {
 		return none, err
 	}
 	st := changerequest.StatusOpen
@@ -33,43 +32,42 @@ func (r *Resolver) OrganizationChangeRequests(ctx context.Context, orgID string,
 			return none, apperr.InvalidField("status", "must be draft, open, archived or merged")
 		}
 	}
-	if _, err := spacesThunk(); err != nil {
-		return none, err
-	}
 	// The change requests of every organization a list shows are read
-	// together: their readable spaces are worked out in memory, and the
-	// rows numbered by their space's organization.
+	// together, the rows numbered by their space's organization.
 	kind := fmt.Sprintf("organization change requests|%s|%s|%s", st, optionKey(creator), optionKey(contributor))
 	return pageUnder(ctx, loader.Organizations, kind, orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.ChangeRequest], error) {
-		rows, errs := loader.For(ctx).OrgSpaces.LoadMany(ctx, orgs)()
-		orgOf := map[string]string{}
-		var ids []string
-		for i, org := range orgs {
-			if len(errs) > i && errs[i] != nil {
-				return nil, errs[i]
-			}
-			readable, err := spacesWithRole(ctx, rows[i])
-			if err != nil {
-				return nil, err
-			}
-			for _, s := range readable {
-				ids = append(ids, s.ID)
-				orgOf[s.ID] = org
-			}
+		scopes, err := contentScopes(ctx, orgs)
+		if err != nil {
+			return nil, err
 		}
-		q := r.Client.ChangeRequest.Query().Where(changerequest.SpaceIDIn(ids...), changerequest.StatusEQ(st))
+		readable := func(s *sql.Selector) {
+			t := sql.Table(space.Table)
+			spaces := sql.Select(t.C(space.FieldID)).From(t).Where(sql.IsNull(t.C(space.FieldDeletedAt)))
+			anyScope(scopes, contentScope.spaces)(spaces)
+			s.Where(sql.In(s.C(changerequest.FieldSpaceID), spaces))
+		}
+		q := r.Client.ChangeRequest.Query().Where(readable, changerequest.StatusEQ(st))
 		if creator != nil {
 			q.Where(changerequest.CreatedBy(*creator))
 		}
 		if contributor != nil {
 			q.Where(contributedBy(*contributor))
 		}
-		pages, err := listPagesBy(ctx, q, spaceOrganization, orgs, args, changerequest.FieldCreatedAt, changeRequestKey,
-			func(cr *ent.ChangeRequest) string { return orgOf[cr.SpaceID] })
+		// The rows do not say their organization: their spaces come with
+		// them (one statement for the list, however many organizations),
+		// and are what the change requests' `space` shows.
+		q.WithSpace()
+		orgOf := func(cr *ent.ChangeRequest) string { return cr.Edges.Space.OrganizationID }
+		pages, err := listPagesBy(ctx, q, spaceOrganization, orgs, args, changerequest.FieldCreatedAt, changeRequestKey, orgOf)
 		if err != nil {
 			return nil, err
 		}
-		return pages, showChangeRequests(ctx, itemsOf(pages))
+		crs := itemsOf(pages)
+		spaces := loader.For(ctx).SpaceByID
+		for _, cr := range crs {
+			spaces.Prime(ctx, cr.SpaceID, cr.Edges.Space)
+		}
+		return pages, showChangeRequests(ctx, crs)
 	})
 }
 

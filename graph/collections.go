@@ -2,7 +2,7 @@ package graph
 
 import (
 	"context"
-	"sort"
+	"fmt"
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/collection"
@@ -24,79 +24,105 @@ func positionKey(pos float64, id string) paging.Cursor { return paging.Cursor{Po
 
 // OrganizationCollections pages through the collections of an organization
 // the caller can access, newest first; nested false keeps top-level ones.
+// Filtered by access (contentScope) and paged by keyset in SQL, for every
+// organization a list shows at once.
 func (r *Resolver) OrganizationCollections(ctx context.Context, orgID string, nested bool, args paging.Args) (paging.Page[*ent.Collection], error) {
-	if _, _, err := visibleOrganization(ctx, orgID); err != nil {
+	if _, err := visibleOrganizationMembership(ctx, orgID); err != nil {
 		return paging.Page[*ent.Collection]{}, err
 	}
-	all, err := loader.For(ctx).OrgCollections.Load(ctx, orgID)()
-	if err != nil {
-		return paging.Page[*ent.Collection]{}, err
-	}
-	var rows []*ent.Collection
-	for _, c := range all {
-		if !nested && c.ParentID != nil {
-			continue
-		}
-		role, err := collectionRole(ctx, c)
+	kind := fmt.Sprintf("collections|%v", nested)
+	return pageUnder(ctx, loader.Organizations, kind, orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Collection], error) {
+		scopes, err := contentScopes(ctx, orgs)
 		if err != nil {
-			return paging.Page[*ent.Collection]{}, err
+			return nil, err
 		}
-		if role != nil {
-			rows = append(rows, c)
+		q := r.Client.Collection.Query().Where(anyScope(scopes, contentScope.collections))
+		if !nested {
+			q.Where(collection.ParentIDIsNil())
 		}
-	}
-	sort.Slice(rows, func(i, j int) bool { return collectionKey(rows[i]).Less(collectionKey(rows[j])) })
-	return showCollections(ctx, paging.Slice(args, rows, collectionKey)), nil
+		pages, err := listPages(ctx, q, collection.FieldOrganizationID, orgs, args, collection.FieldCreatedAt, collectionKey,
+			func(c *ent.Collection) string { return c.OrganizationID })
+		if err != nil {
+			return nil, err
+		}
+		showCollections(ctx, itemsOf(pages))
+		return pages, nil
+	})
 }
 
 // CollectionSpaces pages through the spaces directly in a collection, in
-// position order, that the caller can access.
+// position order, that the caller can access: filtered (contentScope) and
+// paged by keyset in SQL, for every collection a list shows at once.
 func (r *Resolver) CollectionSpaces(ctx context.Context, c *ent.Collection, args paging.Args) (paging.Page[*ent.Space], error) {
-	byParent, err := loader.For(ctx).SpacesInCollections.Load(ctx, c.OrganizationID)()
-	if err != nil {
-		return paging.Page[*ent.Space]{}, err
+	return pageUnder(ctx, loader.Collections, "collection spaces", c.ID, args, func(ctx context.Context, colls []string) (map[string]paging.Page[*ent.Space], error) {
+		scopes, err := collectionScopes(ctx, colls)
+		if err != nil {
+			return nil, err
+		}
+		q := r.Client.Space.Query().Where(space.DeletedAtIsNil(), anyScope(scopes, contentScope.spaces))
+		pages, err := listPagesInPosition(ctx, q, space.FieldParentID, colls, args, space.FieldPosition,
+			func(s *ent.Space) paging.Cursor { return positionKey(s.Position, s.ID) },
+			func(s *ent.Space) string { return *s.ParentID })
+		if err != nil {
+			return nil, err
+		}
+		showSpaces(ctx, itemsOf(pages))
+		return pages, nil
+	})
+}
+
+// collectionScopes are the caller's scopes in the organizations of colls
+// (collections the caller was shown).
+func collectionScopes(ctx context.Context, colls []string) (map[string]contentScope, error) {
+	rows, errs := loader.For(ctx).CollectionByID.LoadMany(ctx, colls)()
+	seen := map[string]bool{}
+	var orgs []string
+	for i, c := range rows {
+		if len(errs) > i && errs[i] != nil {
+			if e, ok := apperr.As(errs[i]); ok && e.Kind == apperr.NotFound {
+				continue // gone since: it has nothing to list
+			}
+			return nil, errs[i]
+		}
+		if c != nil && !seen[c.OrganizationID] {
+			seen[c.OrganizationID] = true
+			orgs = append(orgs, c.OrganizationID)
+		}
 	}
-	visible, err := spacesWithRole(ctx, byParent[c.ID])
-	if err != nil {
-		return paging.Page[*ent.Space]{}, err
+	return contentScopes(ctx, orgs)
+}
+
+// showCollections primes the collection loader with the collections a
+// list shows and shows them together: what is read under one (its spaces,
+// its subcollections) is read for all.
+func showCollections(ctx context.Context, shown []*ent.Collection) {
+	l := loader.For(ctx)
+	ids := make([]string, len(shown))
+	for i, c := range shown {
+		l.CollectionByID.Prime(ctx, c.ID, c)
+		ids[i] = c.ID
 	}
-	return paging.Slice(args, visible, func(s *ent.Space) paging.Cursor { return positionKey(s.Position, s.ID) }), nil
+	l.ShowParents(loader.Collections, ids)
 }
 
 // Subcollections pages through the collections directly in a collection,
-// in position order, that the caller can access.
+// in position order, that the caller can access, as CollectionSpaces does.
 func (r *Resolver) Subcollections(ctx context.Context, c *ent.Collection, args paging.Args) (paging.Page[*ent.Collection], error) {
-	all, err := loader.For(ctx).OrgCollections.Load(ctx, c.OrganizationID)()
-	if err != nil {
-		return paging.Page[*ent.Collection]{}, err
-	}
-	var rows []*ent.Collection
-	for _, child := range all {
-		if child.ParentID == nil || *child.ParentID != c.ID {
-			continue
-		}
-		role, err := collectionRole(ctx, child)
+	return pageUnder(ctx, loader.Collections, "subcollections", c.ID, args, func(ctx context.Context, colls []string) (map[string]paging.Page[*ent.Collection], error) {
+		scopes, err := collectionScopes(ctx, colls)
 		if err != nil {
-			return paging.Page[*ent.Collection]{}, err
+			return nil, err
 		}
-		if role != nil {
-			rows = append(rows, child)
+		q := r.Client.Collection.Query().Where(anyScope(scopes, contentScope.collections))
+		pages, err := listPagesInPosition(ctx, q, collection.FieldParentID, colls, args, collection.FieldPosition,
+			func(c *ent.Collection) paging.Cursor { return positionKey(c.Position, c.ID) },
+			func(c *ent.Collection) string { return *c.ParentID })
+		if err != nil {
+			return nil, err
 		}
-	}
-	key := func(c *ent.Collection) paging.Cursor { return positionKey(c.Position, c.ID) }
-	sort.Slice(rows, func(i, j int) bool { return key(rows[i]).Less(key(rows[j])) })
-	return showCollections(ctx, paging.Slice(args, rows, key)), nil
-}
-
-// showCollections records that one list shows a page's collections, so
-// that what is read under each (their access lists) is read for all.
-func showCollections(ctx context.Context, page paging.Page[*ent.Collection]) paging.Page[*ent.Collection] {
-	ids := make([]string, len(page.Items))
-	for i, c := range page.Items {
-		ids[i] = c.ID
-	}
-	loader.For(ctx).ShowParents(loader.Collections, ids)
-	return page
+		showCollections(ctx, itemsOf(pages))
+		return pages, nil
+	})
 }
 
 // CollectionParent is the collection c is in (nil at the root), read with

@@ -593,17 +593,12 @@ func manageableSitePart[T any](ctx context.Context, orgID, siteID, id, what stri
 	return s, p, err
 }
 
-// sitesOrganization is an organization whose sites the caller may list
-// (members with a role; guests 403, strangers 404).
+// sitesOrganization is an organization whose sites the caller may list:
+// members see every site (access.CanSeeSites), guests those shared with
+// them (contentScope.sites), strangers get 404.
 func sitesOrganization(ctx context.Context, orgID string) (access.Membership, error) {
 	_, m, err := visibleOrganization(ctx, orgID)
-	if err != nil {
-		return m, err
-	}
-	if !m.CanSeeSites() {
-		return m, apperr.Forbiddenf("guests cannot list the sites of the organization")
-	}
-	return m, nil
+	return m, err
 }
 
 // siteCreatingOrganization is an organization the caller may create sites

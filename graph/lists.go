@@ -58,9 +58,10 @@ type scanner interface {
 // listPages is listPage for the children of many parents at once: for each
 // of parents, the page of q's rows whose parentColumn is that parent, with
 // the same arguments (the cursor and q's filters apply to every parent
-// alike). Two statements whatever the number of parents: one counts every
-// parent's rows (GROUP BY), one reads the first Limit+1 rows after the
-// cursor of each (ROW_NUMBER() OVER (PARTITION BY parent ORDER BY column,
+// alike). Two statements at most whatever the number of parents: one
+// counts every parent's rows (GROUP BY; left out of a first page when no
+// parent's page is full, as the rows then are all there is), one reads the
+// first Limit+1 rows after the cursor of each (ROW_NUMBER() OVER (PARTITION BY parent ORDER BY column,
 // id), on SQLite and PostgreSQL alike). Every parent gets a page, empty
 // when it has no rows; cursors are listPage's.
 func listPages[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parentColumn string, parents []string, args paging.Args, column string, key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
@@ -73,35 +74,81 @@ func listPages[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, 
 // (the organization of a change request's space): q's own filters keep
 // the parents' rows.
 func listPagesBy[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parent func(*sql.Selector) string, parents []string, args paging.Args, column string, key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
-	var totals []struct {
-		Parent string `json:"parent"`
-		Count  int    `json:"count"`
-	}
-	if err := q.Clone().Modify(func(s *sql.Selector) {
-		s.Select(sql.As(parent(s), "parent"), sql.As(sql.Count("*"), "count")).GroupBy(parent(s))
-	}).Scan(ctx, &totals); err != nil {
-		return nil, err
-	}
-	total := make(map[string]int, len(totals))
-	for _, t := range totals {
-		total[t.Parent] = t.Count
-	}
-	// Only parents with rows need the second statement.
-	var some []string
-	for _, p := range parents {
-		if total[p] > 0 {
-			some = append(some, p)
+	return listPagesKeyed(ctx, q, parent, parents, args, column, args.Keyset(column), key, parentOf)
+}
+
+// listPagesInPosition is listPages for lists in position order (a
+// collection's spaces and subcollections): column holds positions, and
+// cursors carry them (paging.Cursor.Pos).
+func listPagesInPosition[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parentColumn string, parents []string, args paging.Args, column string, key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
+	q = q.Where(P(sql.FieldIn(parentColumn, parents...)))
+	return listPagesKeyed(ctx, q, func(s *sql.Selector) string { return s.C(parentColumn) }, parents, args, column, args.PositionKeyset(column), key, parentOf)
+}
+
+// listPagesKeyed is listPagesBy with the cursor's predicate given (keyset:
+// rows after the cursor, in the order of column then id).
+func listPagesKeyed[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parent func(*sql.Selector) string, parents []string, args paging.Args, column string, keyset func(*sql.Selector), key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
+	counts := q.Clone()
+	byParent := map[string][]T{}
+	rowsOf := func(parents []string) error {
+		if len(parents) == 0 {
+			return nil
 		}
-	}
-	byParent := make(map[string][]T, len(some))
-	if len(some) > 0 {
-		q.Where(P(args.Keyset(column))).Order(O(args.OrderBy(column))).Modify(firstRowsPerParent(parent, column, args))
+		q.Where(P(keyset)).Order(O(args.OrderBy(column))).Modify(firstRowsPerParent(parent, column, args))
 		rows, err := q.All(ctx)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, r := range rows {
 			byParent[parentOf(r)] = append(byParent[parentOf(r)], r)
+		}
+		return nil
+	}
+	total := map[string]int{}
+	countAll := func() error {
+		var totals []struct {
+			Parent string `json:"parent"`
+			Count  int    `json:"count"`
+		}
+		if err := counts.Modify(func(s *sql.Selector) {
+			s.Select(sql.As(parent(s), "parent"), sql.As(sql.Count("*"), "count")).GroupBy(parent(s))
+		}).Scan(ctx, &totals); err != nil {
+			return err
+		}
+		for _, t := range totals {
+			total[t.Parent] = t.Count
+		}
+		return nil
+	}
+	if args.After == nil {
+		// A first page that is not full holds every row of its parent:
+		// the count is needed only when some parent's page is full.
+		if err := rowsOf(parents); err != nil {
+			return nil, err
+		}
+		full := false
+		for _, p := range parents {
+			total[p] = len(byParent[p])
+			full = full || len(byParent[p]) > args.Limit
+		}
+		if full {
+			if err := countAll(); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		if err := countAll(); err != nil {
+			return nil, err
+		}
+		// Only parents with rows need the second statement.
+		var some []string
+		for _, p := range parents {
+			if total[p] > 0 {
+				some = append(some, p)
+			}
+		}
+		if err := rowsOf(some); err != nil {
+			return nil, err
 		}
 	}
 	pages := make(map[string]paging.Page[T], len(parents))

@@ -12,6 +12,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/predicate"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
@@ -166,7 +167,7 @@ func (r *Resolver) SearchSpace(ctx context.Context, spaceID, query string, args 
 // SearchOrganizationPages searches every space of the organization the
 // caller can read, pages best first.
 func (r *Resolver) SearchOrganizationPages(ctx context.Context, orgID, query string, args paging.Args) (paging.Page[*model.SearchPage], error) {
-	ids, err := readableSpaceIDs(ctx, orgID)
+	ids, err := readableSpaceIDs(ctx, r.Client, orgID)
 	if err != nil {
 		return paging.Page[*model.SearchPage]{}, err
 	}
@@ -190,28 +191,24 @@ func (r *Resolver) searchIn(ctx context.Context, spaceIDs []string, query string
 	return paging.Page[*model.SearchPage]{Items: items, Cursors: page.Cursors[:len(items)], Next: page.Next, HasPrevious: page.HasPrevious, Total: total}, nil
 }
 
-// readableSpaceIDs lists the spaces of an organization the caller can read.
-func readableSpaceIDs(ctx context.Context, orgID string) ([]string, error) {
-	_, m, err := visibleOrganization(ctx, orgID)
+// readableSpaceIDs lists the live spaces of an organization the caller can
+// read: one statement with the space rule's predicate (contentScope).
+func readableSpaceIDs(ctx context.Context, client *ent.Client, orgID string) ([]string, error) {
+	if _, err := visibleOrganizationMembership(ctx, orgID); err != nil {
+		return nil, err
+	}
+	scopes, err := contentScopes(ctx, []string{orgID})
 	if err != nil {
 		return nil, err
 	}
-	readable, err := accessibleSpaces(ctx, orgID, m)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, len(readable))
-	for i, ms := range readable {
-		ids[i] = ms.Space.ID
-	}
-	return ids, nil
+	return client.Space.Query().Where(space.DeletedAtIsNil(), anyScope(scopes, contentScope.spaces)).IDs(ctx)
 }
 
 // SearchOrganization searches every space of the organization the caller
 // can read; results are spaces, best first, each with its matching pages.
 func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, args paging.Args) (paging.Page[*model.SearchSpace], error) {
 	var none paging.Page[*model.SearchSpace]
-	ids, err := readableSpaceIDs(ctx, orgID)
+	ids, err := readableSpaceIDs(ctx, r.Client, orgID)
 	if err != nil {
 		return none, err
 	}

@@ -67,8 +67,8 @@ func (r *Resolver) SiteProxyTarget(s *ent.Site) string {
 	return r.sitePath(siteName(s))
 }
 
-// OrganizationSites pages through an organization's sites, newest first
-// unless asked otherwise, filtered by a space they show, their title and
+// OrganizationSites pages through an organization's sites the caller can
+// see (access.SiteRole), newest first unless asked otherwise, filtered by a space they show, their title and
 // whether they are published.
 func (r *Resolver) OrganizationSites(ctx context.Context, orgID string, args paging.Args, spaceID, title *string, published *bool) (paging.Page[*ent.Site], error) {
 	var none paging.Page[*ent.Site]
@@ -97,6 +97,13 @@ func (r *Resolver) OrganizationSites(ctx context.Context, orgID string, args pag
 	// shown as one level.
 	kind := fmt.Sprintf("sites|%q|%s|%s", t, pub, optionKey(spaceID))
 	return pageUnder(ctx, loader.Organizations, kind, orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Site], error) {
+		// Guests see the sites shared with them; the filter is SQL, so
+		// the list costs the same whatever the number of sites or grants.
+		scopes, err := siteScopes(ctx, orgs)
+		if err != nil {
+			return nil, err
+		}
+		q := q.Clone().Where(anyScope(scopes, contentScope.sites))
 		pages, err := listPages(ctx, q, site.FieldOrganizationID, orgs, args, site.FieldCreatedAt,
 			func(s *ent.Site) paging.Cursor { return paging.Cursor{Time: s.CreatedAt, ID: s.ID} },
 			func(s *ent.Site) string { return s.OrganizationID })

@@ -31,104 +31,103 @@ const RestoreWindow = 7 * 24 * time.Hour
 func spaceKey(s *ent.Space) paging.Cursor { return paging.Cursor{Time: s.CreatedAt, ID: s.ID} }
 
 // OrganizationSpaces pages through the organization's spaces the caller can
-// access, newest first unless asked otherwise. Access depends on each
-// space's collection chain, so spaces are filtered in memory from one query.
+// access, newest first unless asked otherwise: filtered by access and paged
+// by keyset in SQL (contentScope).
 func (r *Resolver) OrganizationSpaces(ctx context.Context, orgID string, args paging.Args) (paging.Page[*ent.Space], error) {
-	// The spaces are queued with the caller's membership (when
-	// authentication did not bring it), so the list waits on one round of
-	// loads; they are read only once the organization is known to be
-	// visible.
-	spaces := loader.For(ctx).OrgSpaces.Load(ctx, orgID)
 	if _, err := visibleOrganizationMembership(ctx, orgID); err != nil {
 		return paging.Page[*ent.Space]{}, err
 	}
-	if _, err := spaces(); err != nil {
-		return paging.Page[*ent.Space]{}, err
-	}
-	// The pages of every organization a list shows are cut at once and
-	// their spaces shown as one level: what is read under them is read for
-	// all of them.
+	// The pages of every organization a list shows are cut at once (one
+	// count and one page statement, the rows numbered per organization)
+	// and their spaces shown as one level: what is read under them is read
+	// for all of them.
 	return pageUnder(ctx, loader.Organizations, "spaces", orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Space], error) {
-		l := loader.For(ctx)
-		rows, errs := l.OrgSpaces.LoadMany(ctx, orgs)()
-		pages := make(map[string]paging.Page[*ent.Space], len(orgs))
-		var shown []*ent.Space
-		for i, org := range orgs {
-			if len(errs) > i && errs[i] != nil {
-				return nil, errs[i]
-			}
-			visible, err := spacesWithRole(ctx, rows[i])
-			if err != nil {
-				return nil, err
-			}
-			pages[org] = paging.Slice(args, visible, spaceKey)
-			shown = append(shown, pages[org].Items...)
+		scopes, err := contentScopes(ctx, orgs)
+		if err != nil {
+			return nil, err
 		}
-		l.ShowSpacesTogether(ctx, shown)
+		q := r.Client.Space.Query().Where(space.DeletedAtIsNil(), anyScope(scopes, contentScope.spaces))
+		pages, err := listPages(ctx, q, space.FieldOrganizationID, orgs, args, space.FieldCreatedAt, spaceKey,
+			func(s *ent.Space) string { return s.OrganizationID })
+		if err != nil {
+			return nil, err
+		}
+		showSpaces(ctx, itemsOf(pages))
 		return pages, nil
 	})
 }
 
-// spacesWithRole keeps the spaces the caller has a role on, and primes the
-// space loader with them.
-func spacesWithRole(ctx context.Context, rows []*ent.Space) ([]*ent.Space, error) {
-	l := loader.For(ctx).SpaceByID
-	out := rows[:0:0]
-	for _, s := range rows {
-		r, err := spaceRole(ctx, s)
-		if err != nil {
-			return nil, err
-		}
-		if r != nil {
-			l.Prime(ctx, s.ID, s)
-			out = append(out, s)
-		}
+// showSpaces primes the space loader with the spaces a list shows, and
+// shows them together.
+func showSpaces(ctx context.Context, shown []*ent.Space) {
+	l := loader.For(ctx)
+	for _, s := range shown {
+		l.SpaceByID.Prime(ctx, s.ID, s)
 	}
-	return out, nil
+	l.ShowSpacesTogether(ctx, shown)
 }
 
 // MemberSpaces lists the spaces a member of the organization can access,
-// with the member's role on each. Admins may ask about anyone; a member
-// about themself.
+// with the member's role on each (their grants and their teams' counted).
+// Admins may ask about anyone; a member about themself.
 func (r *Resolver) MemberSpaces(ctx context.Context, orgID, userID string, args paging.Args) (paging.Page[*model.MemberSpace], error) {
 	var none paging.Page[*model.MemberSpace]
-	m, err := spacesMember(ctx, orgID, userID)
+	target, err := spacesMember(ctx, orgID, userID)
 	if err != nil {
 		return none, err
 	}
-	items, err := accessibleSpaces(ctx, orgID, access.Membership{Member: true, Role: m.Role})
+	m := access.Membership{Member: true, Role: target.Role}
+	scopes, err := scopesFor(ctx, userID, map[string]access.Membership{orgID: m})
 	if err != nil {
 		return none, err
 	}
-	page := paging.Slice(args, items, func(ms *model.MemberSpace) paging.Cursor { return spaceKey(ms.Space) })
-	spaces := make([]*ent.Space, len(page.Items))
-	for i, ms := range page.Items {
-		spaces[i] = ms.Space
+	q := r.Client.Space.Query().Where(space.DeletedAtIsNil(), anyScope(scopes, contentScope.spaces))
+	page, err := listPage(ctx, q, args, space.FieldCreatedAt, spaceKey)
+	if err != nil {
+		return none, err
 	}
-	loader.For(ctx).ShowSpacesTogether(ctx, spaces)
-	return page, nil
+	grants, err := memberGrants(ctx, r.Client, orgID, userID, m)
+	if err != nil {
+		return none, err
+	}
+	out := paging.Page[*model.MemberSpace]{Next: page.Next, HasPrevious: page.HasPrevious, Total: page.Total}
+	for i, s := range page.Items {
+		chain, objects, err := levelChain(ctx, orgID, s.ID, enumString(s.DefaultLevel), s.ParentID)
+		if err != nil {
+			return none, err
+		}
+		role, _ := access.Effective(m, chain, objects, grants)
+		if role == nil {
+			// A grant removed between the page's statement and the
+			// grants': not shown rather than shown without a role.
+			continue
+		}
+		out.Items = append(out.Items, &model.MemberSpace{Permission: *role, Space: s})
+		out.Cursors = append(out.Cursors, page.Cursors[i])
+	}
+	showSpaces(ctx, page.Items)
+	return out, nil
 }
 
-// accessibleSpaces lists the live spaces of orgID that a member with
-// membership m can access, with m's role on each, oldest first.
-func accessibleSpaces(ctx context.Context, orgID string, m access.Membership) ([]*model.MemberSpace, error) {
-	l := loader.For(ctx)
-	rows, err := l.OrgSpaces.Load(ctx, orgID)()
+// memberGrants are the grants to userID and their teams in orgID: the
+// viewer's come with the request (ViewerGrants), another member's are
+// read.
+func memberGrants(ctx context.Context, client *ent.Client, orgID, userID string, m access.Membership) ([]access.Grant, error) {
+	if userID == auth.ViewerID(ctx) {
+		return viewerGrants(ctx, orgID, m)
+	}
+	if access.AtLeast(m.Role, access.Admin) {
+		return nil, nil
+	}
+	rows, err := client.Grant.Query().Where(grant.OrganizationID(orgID), loader.ToViewer(userID)).All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var items []*model.MemberSpace
-	for _, s := range rows {
-		chain, objects, err := levelChain(ctx, orgID, s.ID, enumString(s.DefaultLevel), s.ParentID)
-		if err != nil {
-			return nil, err
-		}
-		if role, _ := access.Effective(m, chain, objects, nil); role != nil {
-			l.SpaceByID.Prime(ctx, s.ID, s)
-			items = append(items, &model.MemberSpace{Permission: *role, Space: s})
-		}
+	out := make([]access.Grant, len(rows))
+	for i, g := range rows {
+		out[i] = loader.AccessGrant(g)
 	}
-	return items, nil
+	return out, nil
 }
 
 // ReadSpace reads a space the caller can access. With the share key of a

@@ -29,19 +29,11 @@ type ContentLoaders struct {
 	// effective roles walk up the collection tree, and one query per
 	// organization is cheaper than one per level.
 	OrgCollections *Loader[map[string]*ent.Collection]
-	// OrgSpaces loads the live spaces of an organization, oldest first:
-	// what a member can access is decided space by space in memory.
-	OrgSpaces *Loader[[]*ent.Space]
 	// OrgCustomFields loads an organization's custom-field definitions,
 	// oldest first.
 	OrgCustomFields *Loader[[]*ent.CustomField]
 	// SpaceFieldValues loads a space's custom-field values by field id.
 	SpaceFieldValues *Loader[map[string]any]
-	// SpacesInCollections loads the live spaces of every collection of an
-	// organization at once, by collection, in position order (shown
-	// together, ShowSpacesTogether): a collection tree of any size and depth
-	// then costs the same.
-	SpacesInCollections *Loader[map[string][]*ent.Space]
 	// ChangeRequestOpenComments counts the open comments of a change request.
 	ChangeRequestOpenComments *Loader[int]
 	// SpaceCounts counts a space's change requests by status and its open
@@ -330,16 +322,6 @@ func newContentLoaders(b batching, client *ent.Client, crs, orgs *together) *Con
 			}
 			return byOrg, err
 		})),
-		OrgSpaces: mapLoader(b, byLevel(orgs, "spaces", func(ctx context.Context, orgIDs []string) (map[string][]*ent.Space, error) {
-			rows, err := client.Space.Query().
-				Where(space.OrganizationIDIn(orgIDs...), space.DeletedAtIsNil()).
-				Order(ent.Asc(space.FieldCreatedAt), ent.Asc(space.FieldID)).All(ctx)
-			byOrg := make(map[string][]*ent.Space, len(orgIDs))
-			for _, s := range rows {
-				byOrg[s.OrganizationID] = append(byOrg[s.OrganizationID], s)
-			}
-			return byOrg, err
-		})),
 		OrgCustomFields: mapLoader(b, byLevel(orgs, "custom fields", func(ctx context.Context, orgIDs []string) (map[string][]*ent.CustomField, error) {
 			rows, err := client.CustomField.Query().Where(customfield.OrganizationIDIn(orgIDs...)).
 				Order(ent.Asc(customfield.FieldCreatedAt), ent.Asc(customfield.FieldID)).All(ctx)
@@ -364,23 +346,6 @@ func newContentLoaders(b batching, client *ent.Client, crs, orgs *together) *Con
 				bySpace[v.SpaceID][v.CustomFieldID] = value
 			}
 			return bySpace, err
-		})),
-		SpacesInCollections: mapLoader(b, byLevel(orgs, "spaces in collections", func(ctx context.Context, orgIDs []string) (map[string]map[string][]*ent.Space, error) {
-			rows, err := client.Space.Query().
-				Where(space.OrganizationIDIn(orgIDs...), space.ParentIDNotNil(), space.DeletedAtIsNil()).
-				Order(ent.Asc(space.FieldPosition), ent.Asc(space.FieldID)).All(ctx)
-			if err != nil {
-				return nil, err
-			}
-			cl.ShowSpacesTogether(ctx, rows)
-			byOrg := make(map[string]map[string][]*ent.Space, len(orgIDs))
-			for _, id := range orgIDs {
-				byOrg[id] = map[string][]*ent.Space{}
-			}
-			for _, s := range rows {
-				byOrg[s.OrganizationID][*s.ParentID] = append(byOrg[s.OrganizationID][*s.ParentID], s)
-			}
-			return byOrg, nil
 		})),
 		ChangeRequestOpenComments: mapLoader(b, openComments),
 		SpaceCounts:               mapLoader(b, counts),

@@ -34,7 +34,8 @@ const (
 	Members
 	// OpenAPISpecs shown by a list of specs.
 	OpenAPISpecs
-	// Collections shown by a list of collections (their access lists).
+	// Collections shown by a list of collections (an organization's, a
+	// collection's subcollections).
 	Collections
 	// Sites shown by a list of sites (their access lists).
 	Sites

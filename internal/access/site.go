@@ -1,7 +1,8 @@
 package access
 
-// CanSeeSites: members with a role read the organization's docs sites;
-// guests and strangers do not see them (404).
+// CanSeeSites: members with a role read every docs site of the
+// organization; guests only those shared with them (SiteRole), strangers
+// none (404).
 func (m Membership) CanSeeSites() bool { return m.Member && m.Role != nil }
 
 // CanManageSites: admins and members with the create role create, change,

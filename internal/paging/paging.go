@@ -147,6 +147,26 @@ func (a Args) Keyset(timeColumn string) func(*sql.Selector) {
 	}
 }
 
+// PositionKeyset is Keyset for lists in position order (Cursor.Pos): the
+// rows after the cursor's position and id.
+func (a Args) PositionKeyset(posColumn string) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		if a.After == nil {
+			return
+		}
+		op := sql.OpGT
+		if a.Order == Desc {
+			op = sql.OpLT
+		}
+		p, id, after := s.C(posColumn), s.C("id"), *a.After
+		s.Where(sql.P(func(b *sql.Builder) {
+			b.Wrap(func(b *sql.Builder) { b.WriteString(p).Comma().WriteString(id) })
+			b.WriteOp(op)
+			b.Wrap(func(b *sql.Builder) { b.Arg(after.Pos).Comma().Arg(after.ID) })
+		}))
+	}
+}
+
 // OrderBy returns the ORDER BY matching Keyset.
 func (a Args) OrderBy(timeColumn string) func(*sql.Selector) {
 	return func(s *sql.Selector) {
