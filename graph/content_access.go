@@ -71,16 +71,22 @@ func roleOn(ctx context.Context, orgID, id string, own *string, parentID *string
 
 // siteRole is the caller's role on a docs site (access.SiteRole).
 func siteRole(ctx context.Context, s *ent.Site) (*access.Role, access.Membership, error) {
+	r, _, m, err := siteRoleOrigin(ctx, s)
+	return r, m, err
+}
+
+// siteRoleOrigin is siteRole with where the role comes from.
+func siteRoleOrigin(ctx context.Context, s *ent.Site) (*access.Role, access.Origin, access.Membership, error) {
 	m, _, err := membership(ctx, s.OrganizationID)
 	if err != nil || !m.Member {
-		return nil, m, err
+		return nil, access.Origin{}, m, err
 	}
 	grants, err := viewerGrants(ctx, s.OrganizationID, m)
 	if err != nil {
-		return nil, m, err
+		return nil, access.Origin{}, m, err
 	}
-	r, _ := access.SiteRole(m, s.ID, grants)
-	return r, m, nil
+	r, o := access.SiteRole(m, s.ID, grants)
+	return r, o, m, nil
 }
 
 func spaceRole(ctx context.Context, s *ent.Space) (*access.Role, error) {

@@ -645,17 +645,9 @@ func (r *Resolver) CollectionViewerRole(ctx context.Context, c *ent.Collection) 
 // SiteViewerRole is the caller's role on a docs site and its origin
 // (access.SiteRole); nil for those without one (the published audience).
 func (r *Resolver) SiteViewerRole(ctx context.Context, s *ent.Site) (*access.Role, *model.AccessOrigin, error) {
-	m, _, err := membership(ctx, s.OrganizationID)
-	if err != nil || !m.Member {
+	role, o, _, err := siteRoleOrigin(ctx, s)
+	if err != nil || role == nil {
 		return nil, nil, err
-	}
-	grants, err := viewerGrants(ctx, s.OrganizationID, m)
-	if err != nil {
-		return nil, nil, err
-	}
-	role, o := access.SiteRole(m, s.ID, grants)
-	if role == nil {
-		return nil, nil, nil
 	}
 	return role, model.AccessOriginOf(s.OrganizationID, o), nil
 }
