@@ -41,6 +41,16 @@ type SharedObject struct {
 	OrgID string
 }
 
+// PrincipalKind, ToUser and ToTeam name the kind of principal a grant is
+// given to, for callers outside graph (REST's routes import no database
+// package).
+type PrincipalKind = grant.PrincipalKind
+
+const (
+	ToUser = grant.PrincipalKindUser
+	ToTeam = grant.PrincipalKindTeam
+)
+
 // SpaceObject, CollectionObject and SiteObject name a shared object.
 func SpaceObject(id string) SharedObject { return SharedObject{Kind: grant.ObjectKindSpace, ID: id} }
 func CollectionObject(id string) SharedObject {

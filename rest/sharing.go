@@ -8,7 +8,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
@@ -38,11 +37,11 @@ func (a *API) sharingRoutes(r chi.Router) {
 		s := sharing{a: a, object: o.object, nullable: o.nullable}
 		r.Method("POST", o.path+"/permissions", handler(s.invite))
 		r.Method("GET", o.path+"/permissions/users", handler(s.listUsers))
-		r.Method("PATCH", o.path+"/permissions/users/{userId}", handler(s.update(grant.PrincipalKindUser, "userId")))
-		r.Method("DELETE", o.path+"/permissions/users/{userId}", handler(s.remove(grant.PrincipalKindUser, "userId")))
+		r.Method("PATCH", o.path+"/permissions/users/{userId}", handler(s.update(graph.ToUser, "userId")))
+		r.Method("DELETE", o.path+"/permissions/users/{userId}", handler(s.remove(graph.ToUser, "userId")))
 		r.Method("GET", o.path+"/permissions/teams", handler(s.listTeams))
-		r.Method("PATCH", o.path+"/permissions/teams/{teamId}", handler(s.update(grant.PrincipalKindTeam, "teamId")))
-		r.Method("DELETE", o.path+"/permissions/teams/{teamId}", handler(s.remove(grant.PrincipalKindTeam, "teamId")))
+		r.Method("PATCH", o.path+"/permissions/teams/{teamId}", handler(s.update(graph.ToTeam, "teamId")))
+		r.Method("DELETE", o.path+"/permissions/teams/{teamId}", handler(s.remove(graph.ToTeam, "teamId")))
 	}
 }
 
@@ -89,7 +88,7 @@ func (s sharing) invite(w http.ResponseWriter, r *http.Request) error {
 }
 
 // update is updateUserPermissionIn… and updateTeamPermissionIn….
-func (s sharing) update(kind grant.PrincipalKind, param string) handler {
+func (s sharing) update(kind graph.PrincipalKind, param string) handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		o := s.object(r)
 		if err := s.a.res.CheckSharer(r.Context(), o); err != nil {
@@ -108,7 +107,7 @@ func (s sharing) update(kind grant.PrincipalKind, param string) handler {
 
 // remove is removeUserFrom… and removeTeamFrom…: 204 whether or not the
 // object was shared with them.
-func (s sharing) remove(kind grant.PrincipalKind, param string) handler {
+func (s sharing) remove(kind graph.PrincipalKind, param string) handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if err := s.a.res.RemoveGrant(r.Context(), s.object(r), kind, chi.URLParam(r, param)); err != nil {
 			return err

@@ -128,7 +128,7 @@ func (o *sharedOrg) list(t *testing.T, token string, limit int) ([]string, int64
 	}
 }
 
-func sameSet(a, b []string) bool {
+func sameIDSet(a, b []string) bool {
 	a, b = append([]string(nil), a...), append([]string(nil), b...)
 	sort.Strings(a)
 	sort.Strings(b)
@@ -154,12 +154,12 @@ func TestSharingListsGuestSeesGranted(t *testing.T) {
 		o.addSpaces(t, 95, nil)
 		o.grantOthers(t, 10, o.hidden)
 		ids, n100 := o.list(t, o.guest.Token, 50)
-		if !sameSet(ids, o.shared) || len(ids) != 3 {
+		if !sameIDSet(ids, o.shared) || len(ids) != 3 {
 			t.Fatalf("guest lists %v, want %v", ids, o.shared)
 		}
 		// One at a time: each shared space once, by keyset.
 		paged, _ := o.list(t, o.guest.Token, 1)
-		if !sameSet(paged, o.shared) || len(paged) != 3 {
+		if !sameIDSet(paged, o.shared) || len(paged) != 3 {
 			t.Fatalf("guest pages through %v, want %v", paged, o.shared)
 		}
 		o.addSpaces(t, 900, nil)
@@ -170,7 +170,7 @@ func TestSharingListsGuestSeesGranted(t *testing.T) {
 		if n100 != n1000 || n1000 != g1000 {
 			t.Fatalf("statements: 100 spaces %d, 1,000 spaces %d, 1,000 grants %d: want equal", n100, n1000, g1000)
 		}
-		if !sameSet(ids, o.shared) {
+		if !sameIDSet(ids, o.shared) {
 			t.Fatalf("guest lists %v with more grants, want %v", ids, o.shared)
 		}
 		// The admin sees them all, over pages.
@@ -188,7 +188,7 @@ func TestSharingListsGuestSeesGranted(t *testing.T) {
 		for _, it := range found.Items {
 			got = append(got, it.ID)
 		}
-		if !sameSet(got, o.shared) {
+		if !sameIDSet(got, o.shared) {
 			t.Fatalf("guest's search finds %v, want %v", got, o.shared)
 		}
 		s.Call(t, "searchOrganizationContent", o.admin.Token, "GET", "/v1/orgs/"+o.org+"/search?query=zebra", nil, 200).Decode(t, &found)
@@ -264,7 +264,7 @@ func TestSharingListsGuestSeesGranted(t *testing.T) {
 		for _, it := range crs.Items {
 			got = append(got, it.Space)
 		}
-		if !sameSet(got, o.shared) || crs.Count != 3 {
+		if !sameIDSet(got, o.shared) || crs.Count != 3 {
 			t.Fatalf("guest's change requests are in %v (count %d), want %v", got, crs.Count, o.shared)
 		}
 	})
@@ -391,7 +391,7 @@ func TestSharingListsAgreeWithRule(t *testing.T) {
 				}
 				t.Logf("seed %d: %s reads %d of %d spaces", seed, name, len(want), len(spaces))
 				got, _ := o.list(t, u.Token, 7)
-				if !sameSet(got, want) || len(got) != len(want) {
+				if !sameIDSet(got, want) || len(got) != len(want) {
 					t.Fatalf("seed %d, %s lists %v, reads %v", seed, name, got, want)
 				}
 				var theirs []string
@@ -412,7 +412,7 @@ func TestSharingListsAgreeWithRule(t *testing.T) {
 					}
 					page = "&page=" + env.Next.Page
 				}
-				if !sameSet(theirs, want) || len(theirs) != len(want) {
+				if !sameIDSet(theirs, want) || len(theirs) != len(want) {
 					t.Fatalf("seed %d, admin lists %s's spaces as %v, they read %v", seed, name, theirs, want)
 				}
 				// The member object counts the same spaces, alone and in
