@@ -30,6 +30,8 @@ type ChangeRequest struct {
 	Status changerequest.Status `json:"status,omitempty"`
 	// Subject holds the value of the "subject" field.
 	Subject string `json:"subject,omitempty"`
+	// Description holds the value of the "description" field.
+	Description string `json:"description,omitempty"`
 	// CreatedBy holds the value of the "created_by" field.
 	CreatedBy string `json:"created_by,omitempty"`
 	// RevisionID holds the value of the "revision_id" field.
@@ -40,6 +42,12 @@ type ChangeRequest struct {
 	RevisionMergedAncestor string `json:"revision_merged_ancestor,omitempty"`
 	// RevisionMerged holds the value of the "revision_merged" field.
 	RevisionMerged *string `json:"revision_merged,omitempty"`
+	// MergedBy holds the value of the "merged_by" field.
+	MergedBy *string `json:"merged_by,omitempty"`
+	// MergedAt holds the value of the "merged_at" field.
+	MergedAt *time.Time `json:"merged_at,omitempty"`
+	// Edits holds the value of the "edits" field.
+	Edits int `json:"edits,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ChangeRequestQuery when eager-loading is set.
 	Edges        ChangeRequestEdges `json:"edges"`
@@ -71,11 +79,11 @@ func (*ChangeRequest) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case changerequest.FieldNumber:
+		case changerequest.FieldNumber, changerequest.FieldEdits:
 			values[i] = new(sql.NullInt64)
-		case changerequest.FieldID, changerequest.FieldSpaceID, changerequest.FieldStatus, changerequest.FieldSubject, changerequest.FieldCreatedBy, changerequest.FieldRevisionID, changerequest.FieldRevisionInitial, changerequest.FieldRevisionMergedAncestor, changerequest.FieldRevisionMerged:
+		case changerequest.FieldID, changerequest.FieldSpaceID, changerequest.FieldStatus, changerequest.FieldSubject, changerequest.FieldDescription, changerequest.FieldCreatedBy, changerequest.FieldRevisionID, changerequest.FieldRevisionInitial, changerequest.FieldRevisionMergedAncestor, changerequest.FieldRevisionMerged, changerequest.FieldMergedBy:
 			values[i] = new(sql.NullString)
-		case changerequest.FieldCreatedAt, changerequest.FieldUpdatedAt:
+		case changerequest.FieldCreatedAt, changerequest.FieldUpdatedAt, changerequest.FieldMergedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -134,6 +142,12 @@ func (_m *ChangeRequest) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Subject = value.String
 			}
+		case changerequest.FieldDescription:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field description", values[i])
+			} else if value.Valid {
+				_m.Description = value.String
+			}
 		case changerequest.FieldCreatedBy:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field created_by", values[i])
@@ -164,6 +178,26 @@ func (_m *ChangeRequest) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.RevisionMerged = new(string)
 				*_m.RevisionMerged = value.String
+			}
+		case changerequest.FieldMergedBy:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field merged_by", values[i])
+			} else if value.Valid {
+				_m.MergedBy = new(string)
+				*_m.MergedBy = value.String
+			}
+		case changerequest.FieldMergedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field merged_at", values[i])
+			} else if value.Valid {
+				_m.MergedAt = new(time.Time)
+				*_m.MergedAt = value.Time
+			}
+		case changerequest.FieldEdits:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field edits", values[i])
+			} else if value.Valid {
+				_m.Edits = int(value.Int64)
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -224,6 +258,9 @@ func (_m *ChangeRequest) String() string {
 	builder.WriteString("subject=")
 	builder.WriteString(_m.Subject)
 	builder.WriteString(", ")
+	builder.WriteString("description=")
+	builder.WriteString(_m.Description)
+	builder.WriteString(", ")
 	builder.WriteString("created_by=")
 	builder.WriteString(_m.CreatedBy)
 	builder.WriteString(", ")
@@ -240,6 +277,19 @@ func (_m *ChangeRequest) String() string {
 		builder.WriteString("revision_merged=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	if v := _m.MergedBy; v != nil {
+		builder.WriteString("merged_by=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.MergedAt; v != nil {
+		builder.WriteString("merged_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("edits=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Edits))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -92,6 +92,20 @@ func (_c *ChangeRequestCreate) SetNillableSubject(v *string) *ChangeRequestCreat
 	return _c
 }
 
+// SetDescription sets the "description" field.
+func (_c *ChangeRequestCreate) SetDescription(v string) *ChangeRequestCreate {
+	_c.mutation.SetDescription(v)
+	return _c
+}
+
+// SetNillableDescription sets the "description" field if the given value is not nil.
+func (_c *ChangeRequestCreate) SetNillableDescription(v *string) *ChangeRequestCreate {
+	if v != nil {
+		_c.SetDescription(*v)
+	}
+	return _c
+}
+
 // SetCreatedBy sets the "created_by" field.
 func (_c *ChangeRequestCreate) SetCreatedBy(v string) *ChangeRequestCreate {
 	_c.mutation.SetCreatedBy(v)
@@ -158,6 +172,48 @@ func (_c *ChangeRequestCreate) SetRevisionMerged(v string) *ChangeRequestCreate 
 func (_c *ChangeRequestCreate) SetNillableRevisionMerged(v *string) *ChangeRequestCreate {
 	if v != nil {
 		_c.SetRevisionMerged(*v)
+	}
+	return _c
+}
+
+// SetMergedBy sets the "merged_by" field.
+func (_c *ChangeRequestCreate) SetMergedBy(v string) *ChangeRequestCreate {
+	_c.mutation.SetMergedBy(v)
+	return _c
+}
+
+// SetNillableMergedBy sets the "merged_by" field if the given value is not nil.
+func (_c *ChangeRequestCreate) SetNillableMergedBy(v *string) *ChangeRequestCreate {
+	if v != nil {
+		_c.SetMergedBy(*v)
+	}
+	return _c
+}
+
+// SetMergedAt sets the "merged_at" field.
+func (_c *ChangeRequestCreate) SetMergedAt(v time.Time) *ChangeRequestCreate {
+	_c.mutation.SetMergedAt(v)
+	return _c
+}
+
+// SetNillableMergedAt sets the "merged_at" field if the given value is not nil.
+func (_c *ChangeRequestCreate) SetNillableMergedAt(v *time.Time) *ChangeRequestCreate {
+	if v != nil {
+		_c.SetMergedAt(*v)
+	}
+	return _c
+}
+
+// SetEdits sets the "edits" field.
+func (_c *ChangeRequestCreate) SetEdits(v int) *ChangeRequestCreate {
+	_c.mutation.SetEdits(v)
+	return _c
+}
+
+// SetNillableEdits sets the "edits" field if the given value is not nil.
+func (_c *ChangeRequestCreate) SetNillableEdits(v *int) *ChangeRequestCreate {
+	if v != nil {
+		_c.SetEdits(*v)
 	}
 	return _c
 }
@@ -232,6 +288,10 @@ func (_c *ChangeRequestCreate) defaults() {
 		v := changerequest.DefaultSubject
 		_c.mutation.SetSubject(v)
 	}
+	if _, ok := _c.mutation.Description(); !ok {
+		v := changerequest.DefaultDescription
+		_c.mutation.SetDescription(v)
+	}
 	if _, ok := _c.mutation.RevisionID(); !ok {
 		v := changerequest.DefaultRevisionID
 		_c.mutation.SetRevisionID(v)
@@ -243,6 +303,10 @@ func (_c *ChangeRequestCreate) defaults() {
 	if _, ok := _c.mutation.RevisionMergedAncestor(); !ok {
 		v := changerequest.DefaultRevisionMergedAncestor
 		_c.mutation.SetRevisionMergedAncestor(v)
+	}
+	if _, ok := _c.mutation.Edits(); !ok {
+		v := changerequest.DefaultEdits
+		_c.mutation.SetEdits(v)
 	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := changerequest.DefaultID()
@@ -280,6 +344,9 @@ func (_c *ChangeRequestCreate) check() error {
 			return &ValidationError{Name: "subject", err: fmt.Errorf(`ent: validator failed for field "ChangeRequest.subject": %w`, err)}
 		}
 	}
+	if _, ok := _c.mutation.Description(); !ok {
+		return &ValidationError{Name: "description", err: errors.New(`ent: missing required field "ChangeRequest.description"`)}
+	}
 	if _, ok := _c.mutation.RevisionID(); !ok {
 		return &ValidationError{Name: "revision_id", err: errors.New(`ent: missing required field "ChangeRequest.revision_id"`)}
 	}
@@ -288,6 +355,9 @@ func (_c *ChangeRequestCreate) check() error {
 	}
 	if _, ok := _c.mutation.RevisionMergedAncestor(); !ok {
 		return &ValidationError{Name: "revision_merged_ancestor", err: errors.New(`ent: missing required field "ChangeRequest.revision_merged_ancestor"`)}
+	}
+	if _, ok := _c.mutation.Edits(); !ok {
+		return &ValidationError{Name: "edits", err: errors.New(`ent: missing required field "ChangeRequest.edits"`)}
 	}
 	if v, ok := _c.mutation.ID(); ok {
 		if err := changerequest.IDValidator(v); err != nil {
@@ -353,6 +423,10 @@ func (_c *ChangeRequestCreate) createSpec() (*ChangeRequest, *sqlgraph.CreateSpe
 		_spec.SetField(changerequest.FieldSubject, field.TypeString, value)
 		_node.Subject = value
 	}
+	if value, ok := _c.mutation.Description(); ok {
+		_spec.SetField(changerequest.FieldDescription, field.TypeString, value)
+		_node.Description = value
+	}
 	if value, ok := _c.mutation.CreatedBy(); ok {
 		_spec.SetField(changerequest.FieldCreatedBy, field.TypeString, value)
 		_node.CreatedBy = value
@@ -372,6 +446,18 @@ func (_c *ChangeRequestCreate) createSpec() (*ChangeRequest, *sqlgraph.CreateSpe
 	if value, ok := _c.mutation.RevisionMerged(); ok {
 		_spec.SetField(changerequest.FieldRevisionMerged, field.TypeString, value)
 		_node.RevisionMerged = &value
+	}
+	if value, ok := _c.mutation.MergedBy(); ok {
+		_spec.SetField(changerequest.FieldMergedBy, field.TypeString, value)
+		_node.MergedBy = &value
+	}
+	if value, ok := _c.mutation.MergedAt(); ok {
+		_spec.SetField(changerequest.FieldMergedAt, field.TypeTime, value)
+		_node.MergedAt = &value
+	}
+	if value, ok := _c.mutation.Edits(); ok {
+		_spec.SetField(changerequest.FieldEdits, field.TypeInt, value)
+		_node.Edits = value
 	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -478,6 +564,18 @@ func (u *ChangeRequestUpsert) UpdateSubject() *ChangeRequestUpsert {
 	return u
 }
 
+// SetDescription sets the "description" field.
+func (u *ChangeRequestUpsert) SetDescription(v string) *ChangeRequestUpsert {
+	u.Set(changerequest.FieldDescription, v)
+	return u
+}
+
+// UpdateDescription sets the "description" field to the value that was provided on create.
+func (u *ChangeRequestUpsert) UpdateDescription() *ChangeRequestUpsert {
+	u.SetExcluded(changerequest.FieldDescription)
+	return u
+}
+
 // SetCreatedBy sets the "created_by" field.
 func (u *ChangeRequestUpsert) SetCreatedBy(v string) *ChangeRequestUpsert {
 	u.Set(changerequest.FieldCreatedBy, v)
@@ -535,6 +633,60 @@ func (u *ChangeRequestUpsert) UpdateRevisionMerged() *ChangeRequestUpsert {
 // ClearRevisionMerged clears the value of the "revision_merged" field.
 func (u *ChangeRequestUpsert) ClearRevisionMerged() *ChangeRequestUpsert {
 	u.SetNull(changerequest.FieldRevisionMerged)
+	return u
+}
+
+// SetMergedBy sets the "merged_by" field.
+func (u *ChangeRequestUpsert) SetMergedBy(v string) *ChangeRequestUpsert {
+	u.Set(changerequest.FieldMergedBy, v)
+	return u
+}
+
+// UpdateMergedBy sets the "merged_by" field to the value that was provided on create.
+func (u *ChangeRequestUpsert) UpdateMergedBy() *ChangeRequestUpsert {
+	u.SetExcluded(changerequest.FieldMergedBy)
+	return u
+}
+
+// ClearMergedBy clears the value of the "merged_by" field.
+func (u *ChangeRequestUpsert) ClearMergedBy() *ChangeRequestUpsert {
+	u.SetNull(changerequest.FieldMergedBy)
+	return u
+}
+
+// SetMergedAt sets the "merged_at" field.
+func (u *ChangeRequestUpsert) SetMergedAt(v time.Time) *ChangeRequestUpsert {
+	u.Set(changerequest.FieldMergedAt, v)
+	return u
+}
+
+// UpdateMergedAt sets the "merged_at" field to the value that was provided on create.
+func (u *ChangeRequestUpsert) UpdateMergedAt() *ChangeRequestUpsert {
+	u.SetExcluded(changerequest.FieldMergedAt)
+	return u
+}
+
+// ClearMergedAt clears the value of the "merged_at" field.
+func (u *ChangeRequestUpsert) ClearMergedAt() *ChangeRequestUpsert {
+	u.SetNull(changerequest.FieldMergedAt)
+	return u
+}
+
+// SetEdits sets the "edits" field.
+func (u *ChangeRequestUpsert) SetEdits(v int) *ChangeRequestUpsert {
+	u.Set(changerequest.FieldEdits, v)
+	return u
+}
+
+// UpdateEdits sets the "edits" field to the value that was provided on create.
+func (u *ChangeRequestUpsert) UpdateEdits() *ChangeRequestUpsert {
+	u.SetExcluded(changerequest.FieldEdits)
+	return u
+}
+
+// AddEdits adds v to the "edits" field.
+func (u *ChangeRequestUpsert) AddEdits(v int) *ChangeRequestUpsert {
+	u.Add(changerequest.FieldEdits, v)
 	return u
 }
 
@@ -640,6 +792,20 @@ func (u *ChangeRequestUpsertOne) UpdateSubject() *ChangeRequestUpsertOne {
 	})
 }
 
+// SetDescription sets the "description" field.
+func (u *ChangeRequestUpsertOne) SetDescription(v string) *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetDescription(v)
+	})
+}
+
+// UpdateDescription sets the "description" field to the value that was provided on create.
+func (u *ChangeRequestUpsertOne) UpdateDescription() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateDescription()
+	})
+}
+
 // SetCreatedBy sets the "created_by" field.
 func (u *ChangeRequestUpsertOne) SetCreatedBy(v string) *ChangeRequestUpsertOne {
 	return u.Update(func(s *ChangeRequestUpsert) {
@@ -707,6 +873,69 @@ func (u *ChangeRequestUpsertOne) UpdateRevisionMerged() *ChangeRequestUpsertOne 
 func (u *ChangeRequestUpsertOne) ClearRevisionMerged() *ChangeRequestUpsertOne {
 	return u.Update(func(s *ChangeRequestUpsert) {
 		s.ClearRevisionMerged()
+	})
+}
+
+// SetMergedBy sets the "merged_by" field.
+func (u *ChangeRequestUpsertOne) SetMergedBy(v string) *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetMergedBy(v)
+	})
+}
+
+// UpdateMergedBy sets the "merged_by" field to the value that was provided on create.
+func (u *ChangeRequestUpsertOne) UpdateMergedBy() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateMergedBy()
+	})
+}
+
+// ClearMergedBy clears the value of the "merged_by" field.
+func (u *ChangeRequestUpsertOne) ClearMergedBy() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.ClearMergedBy()
+	})
+}
+
+// SetMergedAt sets the "merged_at" field.
+func (u *ChangeRequestUpsertOne) SetMergedAt(v time.Time) *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetMergedAt(v)
+	})
+}
+
+// UpdateMergedAt sets the "merged_at" field to the value that was provided on create.
+func (u *ChangeRequestUpsertOne) UpdateMergedAt() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateMergedAt()
+	})
+}
+
+// ClearMergedAt clears the value of the "merged_at" field.
+func (u *ChangeRequestUpsertOne) ClearMergedAt() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.ClearMergedAt()
+	})
+}
+
+// SetEdits sets the "edits" field.
+func (u *ChangeRequestUpsertOne) SetEdits(v int) *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetEdits(v)
+	})
+}
+
+// AddEdits adds v to the "edits" field.
+func (u *ChangeRequestUpsertOne) AddEdits(v int) *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.AddEdits(v)
+	})
+}
+
+// UpdateEdits sets the "edits" field to the value that was provided on create.
+func (u *ChangeRequestUpsertOne) UpdateEdits() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateEdits()
 	})
 }
 
@@ -979,6 +1208,20 @@ func (u *ChangeRequestUpsertBulk) UpdateSubject() *ChangeRequestUpsertBulk {
 	})
 }
 
+// SetDescription sets the "description" field.
+func (u *ChangeRequestUpsertBulk) SetDescription(v string) *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetDescription(v)
+	})
+}
+
+// UpdateDescription sets the "description" field to the value that was provided on create.
+func (u *ChangeRequestUpsertBulk) UpdateDescription() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateDescription()
+	})
+}
+
 // SetCreatedBy sets the "created_by" field.
 func (u *ChangeRequestUpsertBulk) SetCreatedBy(v string) *ChangeRequestUpsertBulk {
 	return u.Update(func(s *ChangeRequestUpsert) {
@@ -1046,6 +1289,69 @@ func (u *ChangeRequestUpsertBulk) UpdateRevisionMerged() *ChangeRequestUpsertBul
 func (u *ChangeRequestUpsertBulk) ClearRevisionMerged() *ChangeRequestUpsertBulk {
 	return u.Update(func(s *ChangeRequestUpsert) {
 		s.ClearRevisionMerged()
+	})
+}
+
+// SetMergedBy sets the "merged_by" field.
+func (u *ChangeRequestUpsertBulk) SetMergedBy(v string) *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetMergedBy(v)
+	})
+}
+
+// UpdateMergedBy sets the "merged_by" field to the value that was provided on create.
+func (u *ChangeRequestUpsertBulk) UpdateMergedBy() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateMergedBy()
+	})
+}
+
+// ClearMergedBy clears the value of the "merged_by" field.
+func (u *ChangeRequestUpsertBulk) ClearMergedBy() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.ClearMergedBy()
+	})
+}
+
+// SetMergedAt sets the "merged_at" field.
+func (u *ChangeRequestUpsertBulk) SetMergedAt(v time.Time) *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetMergedAt(v)
+	})
+}
+
+// UpdateMergedAt sets the "merged_at" field to the value that was provided on create.
+func (u *ChangeRequestUpsertBulk) UpdateMergedAt() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateMergedAt()
+	})
+}
+
+// ClearMergedAt clears the value of the "merged_at" field.
+func (u *ChangeRequestUpsertBulk) ClearMergedAt() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.ClearMergedAt()
+	})
+}
+
+// SetEdits sets the "edits" field.
+func (u *ChangeRequestUpsertBulk) SetEdits(v int) *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetEdits(v)
+	})
+}
+
+// AddEdits adds v to the "edits" field.
+func (u *ChangeRequestUpsertBulk) AddEdits(v int) *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.AddEdits(v)
+	})
+}
+
+// UpdateEdits sets the "edits" field to the value that was provided on create.
+func (u *ChangeRequestUpsertBulk) UpdateEdits() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateEdits()
 	})
 }
 

@@ -63,6 +63,20 @@ func (_u *ChangeRequestUpdate) SetNillableSubject(v *string) *ChangeRequestUpdat
 	return _u
 }
 
+// SetDescription sets the "description" field.
+func (_u *ChangeRequestUpdate) SetDescription(v string) *ChangeRequestUpdate {
+	_u.mutation.SetDescription(v)
+	return _u
+}
+
+// SetNillableDescription sets the "description" field if the given value is not nil.
+func (_u *ChangeRequestUpdate) SetNillableDescription(v *string) *ChangeRequestUpdate {
+	if v != nil {
+		_u.SetDescription(*v)
+	}
+	return _u
+}
+
 // SetCreatedBy sets the "created_by" field.
 func (_u *ChangeRequestUpdate) SetCreatedBy(v string) *ChangeRequestUpdate {
 	_u.mutation.SetCreatedBy(v)
@@ -128,6 +142,67 @@ func (_u *ChangeRequestUpdate) SetNillableRevisionMerged(v *string) *ChangeReque
 // ClearRevisionMerged clears the value of the "revision_merged" field.
 func (_u *ChangeRequestUpdate) ClearRevisionMerged() *ChangeRequestUpdate {
 	_u.mutation.ClearRevisionMerged()
+	return _u
+}
+
+// SetMergedBy sets the "merged_by" field.
+func (_u *ChangeRequestUpdate) SetMergedBy(v string) *ChangeRequestUpdate {
+	_u.mutation.SetMergedBy(v)
+	return _u
+}
+
+// SetNillableMergedBy sets the "merged_by" field if the given value is not nil.
+func (_u *ChangeRequestUpdate) SetNillableMergedBy(v *string) *ChangeRequestUpdate {
+	if v != nil {
+		_u.SetMergedBy(*v)
+	}
+	return _u
+}
+
+// ClearMergedBy clears the value of the "merged_by" field.
+func (_u *ChangeRequestUpdate) ClearMergedBy() *ChangeRequestUpdate {
+	_u.mutation.ClearMergedBy()
+	return _u
+}
+
+// SetMergedAt sets the "merged_at" field.
+func (_u *ChangeRequestUpdate) SetMergedAt(v time.Time) *ChangeRequestUpdate {
+	_u.mutation.SetMergedAt(v)
+	return _u
+}
+
+// SetNillableMergedAt sets the "merged_at" field if the given value is not nil.
+func (_u *ChangeRequestUpdate) SetNillableMergedAt(v *time.Time) *ChangeRequestUpdate {
+	if v != nil {
+		_u.SetMergedAt(*v)
+	}
+	return _u
+}
+
+// ClearMergedAt clears the value of the "merged_at" field.
+func (_u *ChangeRequestUpdate) ClearMergedAt() *ChangeRequestUpdate {
+	_u.mutation.ClearMergedAt()
+	return _u
+}
+
+// SetEdits sets the "edits" field.
+func (_u *ChangeRequestUpdate) SetEdits(v int) *ChangeRequestUpdate {
+	_u.mutation.ResetEdits()
+	_u.mutation.SetEdits(v)
+	return _u
+}
+
+// SetNillableEdits sets the "edits" field if the given value is not nil.
+func (_u *ChangeRequestUpdate) SetNillableEdits(v *int) *ChangeRequestUpdate {
+	if v != nil {
+		_u.SetEdits(*v)
+	}
+	return _u
+}
+
+// AddEdits adds value to the "edits" field.
+func (_u *ChangeRequestUpdate) AddEdits(v int) *ChangeRequestUpdate {
+	_u.mutation.AddEdits(v)
 	return _u
 }
 
@@ -217,6 +292,9 @@ func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	if value, ok := _u.mutation.Subject(); ok {
 		_spec.SetField(changerequest.FieldSubject, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.Description(); ok {
+		_spec.SetField(changerequest.FieldDescription, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.CreatedBy(); ok {
 		_spec.SetField(changerequest.FieldCreatedBy, field.TypeString, value)
 	}
@@ -234,6 +312,24 @@ func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if _u.mutation.RevisionMergedCleared() {
 		_spec.ClearField(changerequest.FieldRevisionMerged, field.TypeString)
+	}
+	if value, ok := _u.mutation.MergedBy(); ok {
+		_spec.SetField(changerequest.FieldMergedBy, field.TypeString, value)
+	}
+	if _u.mutation.MergedByCleared() {
+		_spec.ClearField(changerequest.FieldMergedBy, field.TypeString)
+	}
+	if value, ok := _u.mutation.MergedAt(); ok {
+		_spec.SetField(changerequest.FieldMergedAt, field.TypeTime, value)
+	}
+	if _u.mutation.MergedAtCleared() {
+		_spec.ClearField(changerequest.FieldMergedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Edits(); ok {
+		_spec.SetField(changerequest.FieldEdits, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedEdits(); ok {
+		_spec.AddField(changerequest.FieldEdits, field.TypeInt, value)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -287,6 +383,20 @@ func (_u *ChangeRequestUpdateOne) SetSubject(v string) *ChangeRequestUpdateOne {
 func (_u *ChangeRequestUpdateOne) SetNillableSubject(v *string) *ChangeRequestUpdateOne {
 	if v != nil {
 		_u.SetSubject(*v)
+	}
+	return _u
+}
+
+// SetDescription sets the "description" field.
+func (_u *ChangeRequestUpdateOne) SetDescription(v string) *ChangeRequestUpdateOne {
+	_u.mutation.SetDescription(v)
+	return _u
+}
+
+// SetNillableDescription sets the "description" field if the given value is not nil.
+func (_u *ChangeRequestUpdateOne) SetNillableDescription(v *string) *ChangeRequestUpdateOne {
+	if v != nil {
+		_u.SetDescription(*v)
 	}
 	return _u
 }
@@ -356,6 +466,67 @@ func (_u *ChangeRequestUpdateOne) SetNillableRevisionMerged(v *string) *ChangeRe
 // ClearRevisionMerged clears the value of the "revision_merged" field.
 func (_u *ChangeRequestUpdateOne) ClearRevisionMerged() *ChangeRequestUpdateOne {
 	_u.mutation.ClearRevisionMerged()
+	return _u
+}
+
+// SetMergedBy sets the "merged_by" field.
+func (_u *ChangeRequestUpdateOne) SetMergedBy(v string) *ChangeRequestUpdateOne {
+	_u.mutation.SetMergedBy(v)
+	return _u
+}
+
+// SetNillableMergedBy sets the "merged_by" field if the given value is not nil.
+func (_u *ChangeRequestUpdateOne) SetNillableMergedBy(v *string) *ChangeRequestUpdateOne {
+	if v != nil {
+		_u.SetMergedBy(*v)
+	}
+	return _u
+}
+
+// ClearMergedBy clears the value of the "merged_by" field.
+func (_u *ChangeRequestUpdateOne) ClearMergedBy() *ChangeRequestUpdateOne {
+	_u.mutation.ClearMergedBy()
+	return _u
+}
+
+// SetMergedAt sets the "merged_at" field.
+func (_u *ChangeRequestUpdateOne) SetMergedAt(v time.Time) *ChangeRequestUpdateOne {
+	_u.mutation.SetMergedAt(v)
+	return _u
+}
+
+// SetNillableMergedAt sets the "merged_at" field if the given value is not nil.
+func (_u *ChangeRequestUpdateOne) SetNillableMergedAt(v *time.Time) *ChangeRequestUpdateOne {
+	if v != nil {
+		_u.SetMergedAt(*v)
+	}
+	return _u
+}
+
+// ClearMergedAt clears the value of the "merged_at" field.
+func (_u *ChangeRequestUpdateOne) ClearMergedAt() *ChangeRequestUpdateOne {
+	_u.mutation.ClearMergedAt()
+	return _u
+}
+
+// SetEdits sets the "edits" field.
+func (_u *ChangeRequestUpdateOne) SetEdits(v int) *ChangeRequestUpdateOne {
+	_u.mutation.ResetEdits()
+	_u.mutation.SetEdits(v)
+	return _u
+}
+
+// SetNillableEdits sets the "edits" field if the given value is not nil.
+func (_u *ChangeRequestUpdateOne) SetNillableEdits(v *int) *ChangeRequestUpdateOne {
+	if v != nil {
+		_u.SetEdits(*v)
+	}
+	return _u
+}
+
+// AddEdits adds value to the "edits" field.
+func (_u *ChangeRequestUpdateOne) AddEdits(v int) *ChangeRequestUpdateOne {
+	_u.mutation.AddEdits(v)
 	return _u
 }
 
@@ -475,6 +646,9 @@ func (_u *ChangeRequestUpdateOne) sqlSave(ctx context.Context) (_node *ChangeReq
 	if value, ok := _u.mutation.Subject(); ok {
 		_spec.SetField(changerequest.FieldSubject, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.Description(); ok {
+		_spec.SetField(changerequest.FieldDescription, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.CreatedBy(); ok {
 		_spec.SetField(changerequest.FieldCreatedBy, field.TypeString, value)
 	}
@@ -492,6 +666,24 @@ func (_u *ChangeRequestUpdateOne) sqlSave(ctx context.Context) (_node *ChangeReq
 	}
 	if _u.mutation.RevisionMergedCleared() {
 		_spec.ClearField(changerequest.FieldRevisionMerged, field.TypeString)
+	}
+	if value, ok := _u.mutation.MergedBy(); ok {
+		_spec.SetField(changerequest.FieldMergedBy, field.TypeString, value)
+	}
+	if _u.mutation.MergedByCleared() {
+		_spec.ClearField(changerequest.FieldMergedBy, field.TypeString)
+	}
+	if value, ok := _u.mutation.MergedAt(); ok {
+		_spec.SetField(changerequest.FieldMergedAt, field.TypeTime, value)
+	}
+	if _u.mutation.MergedAtCleared() {
+		_spec.ClearField(changerequest.FieldMergedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Edits(); ok {
+		_spec.SetField(changerequest.FieldEdits, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedEdits(); ok {
+		_spec.AddField(changerequest.FieldEdits, field.TypeInt, value)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &ChangeRequest{config: _u.config}

@@ -17,6 +17,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/changerequestreview"
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/commentreaction"
@@ -45,6 +46,7 @@ import (
 	"github.com/folio/folio/ent/passkey"
 	"github.com/folio/folio/ent/passkeyceremony"
 	"github.com/folio/folio/ent/ratecounter"
+	"github.com/folio/folio/ent/reviewrequest"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/samlassertion"
@@ -77,6 +79,8 @@ type Client struct {
 	APIToken *APITokenClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
 	ChangeRequest *ChangeRequestClient
+	// ChangeRequestReview is the client for interacting with the ChangeRequestReview builders.
+	ChangeRequestReview *ChangeRequestReviewClient
 	// Collection is the client for interacting with the Collection builders.
 	Collection *CollectionClient
 	// Comment is the client for interacting with the Comment builders.
@@ -133,6 +137,8 @@ type Client struct {
 	PasskeyCeremony *PasskeyCeremonyClient
 	// RateCounter is the client for interacting with the RateCounter builders.
 	RateCounter *RateCounterClient
+	// ReviewRequest is the client for interacting with the ReviewRequest builders.
+	ReviewRequest *ReviewRequestClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
 	// RevisionChunk is the client for interacting with the RevisionChunk builders.
@@ -184,6 +190,7 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIToken = NewAPITokenClient(c.config)
 	c.ChangeRequest = NewChangeRequestClient(c.config)
+	c.ChangeRequestReview = NewChangeRequestReviewClient(c.config)
 	c.Collection = NewCollectionClient(c.config)
 	c.Comment = NewCommentClient(c.config)
 	c.CommentReaction = NewCommentReactionClient(c.config)
@@ -212,6 +219,7 @@ func (c *Client) init() {
 	c.Passkey = NewPasskeyClient(c.config)
 	c.PasskeyCeremony = NewPasskeyCeremonyClient(c.config)
 	c.RateCounter = NewRateCounterClient(c.config)
+	c.ReviewRequest = NewReviewRequestClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
 	c.RevisionChunk = NewRevisionChunkClient(c.config)
 	c.SAMLAssertion = NewSAMLAssertionClient(c.config)
@@ -325,6 +333,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:              cfg,
 		APIToken:            NewAPITokenClient(cfg),
 		ChangeRequest:       NewChangeRequestClient(cfg),
+		ChangeRequestReview: NewChangeRequestReviewClient(cfg),
 		Collection:          NewCollectionClient(cfg),
 		Comment:             NewCommentClient(cfg),
 		CommentReaction:     NewCommentReactionClient(cfg),
@@ -353,6 +362,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Passkey:             NewPasskeyClient(cfg),
 		PasskeyCeremony:     NewPasskeyCeremonyClient(cfg),
 		RateCounter:         NewRateCounterClient(cfg),
+		ReviewRequest:       NewReviewRequestClient(cfg),
 		Revision:            NewRevisionClient(cfg),
 		RevisionChunk:       NewRevisionChunkClient(cfg),
 		SAMLAssertion:       NewSAMLAssertionClient(cfg),
@@ -393,6 +403,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:              cfg,
 		APIToken:            NewAPITokenClient(cfg),
 		ChangeRequest:       NewChangeRequestClient(cfg),
+		ChangeRequestReview: NewChangeRequestReviewClient(cfg),
 		Collection:          NewCollectionClient(cfg),
 		Comment:             NewCommentClient(cfg),
 		CommentReaction:     NewCommentReactionClient(cfg),
@@ -421,6 +432,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Passkey:             NewPasskeyClient(cfg),
 		PasskeyCeremony:     NewPasskeyCeremonyClient(cfg),
 		RateCounter:         NewRateCounterClient(cfg),
+		ReviewRequest:       NewReviewRequestClient(cfg),
 		Revision:            NewRevisionClient(cfg),
 		RevisionChunk:       NewRevisionChunkClient(cfg),
 		SAMLAssertion:       NewSAMLAssertionClient(cfg),
@@ -469,16 +481,16 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
-		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.EmailToken,
-		c.Event, c.File, c.Grant, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient,
-		c.OAuthGrant, c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec,
-		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
-		c.Passkey, c.PasskeyCeremony, c.RateCounter, c.Revision, c.RevisionChunk,
-		c.SAMLAssertion, c.SAMLProvider, c.Session, c.Site, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
-		c.TeamMember, c.TranslationSettings, c.User, c.UserIdentity, c.Webhook,
-		c.WebhookCursor, c.WebhookDelivery,
+		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.Collection, c.Comment,
+		c.CommentReaction, c.CommentReply, c.CustomField, c.CustomFieldValue,
+		c.Download, c.EmailToken, c.Event, c.File, c.Grant, c.Invite, c.Job,
+		c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
+		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
+		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
+		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
+		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -488,16 +500,16 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.Comment, c.CommentReaction,
-		c.CommentReply, c.CustomField, c.CustomFieldValue, c.Download, c.EmailToken,
-		c.Event, c.File, c.Grant, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient,
-		c.OAuthGrant, c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec,
-		c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent, c.PageDerived,
-		c.Passkey, c.PasskeyCeremony, c.RateCounter, c.Revision, c.RevisionChunk,
-		c.SAMLAssertion, c.SAMLProvider, c.Session, c.Site, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
-		c.TeamMember, c.TranslationSettings, c.User, c.UserIdentity, c.Webhook,
-		c.WebhookCursor, c.WebhookDelivery,
+		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.Collection, c.Comment,
+		c.CommentReaction, c.CommentReply, c.CustomField, c.CustomFieldValue,
+		c.Download, c.EmailToken, c.Event, c.File, c.Grant, c.Invite, c.Job,
+		c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
+		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
+		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
+		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
+		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -510,6 +522,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.APIToken.mutate(ctx, m)
 	case *ChangeRequestMutation:
 		return c.ChangeRequest.mutate(ctx, m)
+	case *ChangeRequestReviewMutation:
+		return c.ChangeRequestReview.mutate(ctx, m)
 	case *CollectionMutation:
 		return c.Collection.mutate(ctx, m)
 	case *CommentMutation:
@@ -566,6 +580,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PasskeyCeremony.mutate(ctx, m)
 	case *RateCounterMutation:
 		return c.RateCounter.mutate(ctx, m)
+	case *ReviewRequestMutation:
+		return c.ReviewRequest.mutate(ctx, m)
 	case *RevisionMutation:
 		return c.Revision.mutate(ctx, m)
 	case *RevisionChunkMutation:
@@ -904,6 +920,139 @@ func (c *ChangeRequestClient) mutate(ctx context.Context, m *ChangeRequestMutati
 		return (&ChangeRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ChangeRequest mutation op: %q", m.Op())
+	}
+}
+
+// ChangeRequestReviewClient is a client for the ChangeRequestReview schema.
+type ChangeRequestReviewClient struct {
+	config
+}
+
+// NewChangeRequestReviewClient returns a client for the ChangeRequestReview from the given config.
+func NewChangeRequestReviewClient(c config) *ChangeRequestReviewClient {
+	return &ChangeRequestReviewClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `changerequestreview.Hooks(f(g(h())))`.
+func (c *ChangeRequestReviewClient) Use(hooks ...Hook) {
+	c.hooks.ChangeRequestReview = append(c.hooks.ChangeRequestReview, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `changerequestreview.Intercept(f(g(h())))`.
+func (c *ChangeRequestReviewClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ChangeRequestReview = append(c.inters.ChangeRequestReview, interceptors...)
+}
+
+// Create returns a builder for creating a ChangeRequestReview entity.
+func (c *ChangeRequestReviewClient) Create() *ChangeRequestReviewCreate {
+	mutation := newChangeRequestReviewMutation(c.config, OpCreate)
+	return &ChangeRequestReviewCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ChangeRequestReview entities.
+func (c *ChangeRequestReviewClient) CreateBulk(builders ...*ChangeRequestReviewCreate) *ChangeRequestReviewCreateBulk {
+	return &ChangeRequestReviewCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ChangeRequestReviewClient) MapCreateBulk(slice any, setFunc func(*ChangeRequestReviewCreate, int)) *ChangeRequestReviewCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ChangeRequestReviewCreateBulk{err: fmt.Errorf("calling to ChangeRequestReviewClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ChangeRequestReviewCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ChangeRequestReviewCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ChangeRequestReview.
+func (c *ChangeRequestReviewClient) Update() *ChangeRequestReviewUpdate {
+	mutation := newChangeRequestReviewMutation(c.config, OpUpdate)
+	return &ChangeRequestReviewUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ChangeRequestReviewClient) UpdateOne(_m *ChangeRequestReview) *ChangeRequestReviewUpdateOne {
+	mutation := newChangeRequestReviewMutation(c.config, OpUpdateOne, withChangeRequestReview(_m))
+	return &ChangeRequestReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ChangeRequestReviewClient) UpdateOneID(id string) *ChangeRequestReviewUpdateOne {
+	mutation := newChangeRequestReviewMutation(c.config, OpUpdateOne, withChangeRequestReviewID(id))
+	return &ChangeRequestReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ChangeRequestReview.
+func (c *ChangeRequestReviewClient) Delete() *ChangeRequestReviewDelete {
+	mutation := newChangeRequestReviewMutation(c.config, OpDelete)
+	return &ChangeRequestReviewDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ChangeRequestReviewClient) DeleteOne(_m *ChangeRequestReview) *ChangeRequestReviewDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ChangeRequestReviewClient) DeleteOneID(id string) *ChangeRequestReviewDeleteOne {
+	builder := c.Delete().Where(changerequestreview.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ChangeRequestReviewDeleteOne{builder}
+}
+
+// Query returns a query builder for ChangeRequestReview.
+func (c *ChangeRequestReviewClient) Query() *ChangeRequestReviewQuery {
+	return &ChangeRequestReviewQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeChangeRequestReview},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ChangeRequestReview entity by its id.
+func (c *ChangeRequestReviewClient) Get(ctx context.Context, id string) (*ChangeRequestReview, error) {
+	return c.Query().Where(changerequestreview.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ChangeRequestReviewClient) GetX(ctx context.Context, id string) *ChangeRequestReview {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ChangeRequestReviewClient) Hooks() []Hook {
+	return c.hooks.ChangeRequestReview
+}
+
+// Interceptors returns the client interceptors.
+func (c *ChangeRequestReviewClient) Interceptors() []Interceptor {
+	return c.inters.ChangeRequestReview
+}
+
+func (c *ChangeRequestReviewClient) mutate(ctx context.Context, m *ChangeRequestReviewMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ChangeRequestReviewCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ChangeRequestReviewUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ChangeRequestReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ChangeRequestReviewDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ChangeRequestReview mutation op: %q", m.Op())
 	}
 }
 
@@ -4951,6 +5100,139 @@ func (c *RateCounterClient) mutate(ctx context.Context, m *RateCounterMutation) 
 	}
 }
 
+// ReviewRequestClient is a client for the ReviewRequest schema.
+type ReviewRequestClient struct {
+	config
+}
+
+// NewReviewRequestClient returns a client for the ReviewRequest from the given config.
+func NewReviewRequestClient(c config) *ReviewRequestClient {
+	return &ReviewRequestClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `reviewrequest.Hooks(f(g(h())))`.
+func (c *ReviewRequestClient) Use(hooks ...Hook) {
+	c.hooks.ReviewRequest = append(c.hooks.ReviewRequest, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `reviewrequest.Intercept(f(g(h())))`.
+func (c *ReviewRequestClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ReviewRequest = append(c.inters.ReviewRequest, interceptors...)
+}
+
+// Create returns a builder for creating a ReviewRequest entity.
+func (c *ReviewRequestClient) Create() *ReviewRequestCreate {
+	mutation := newReviewRequestMutation(c.config, OpCreate)
+	return &ReviewRequestCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ReviewRequest entities.
+func (c *ReviewRequestClient) CreateBulk(builders ...*ReviewRequestCreate) *ReviewRequestCreateBulk {
+	return &ReviewRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ReviewRequestClient) MapCreateBulk(slice any, setFunc func(*ReviewRequestCreate, int)) *ReviewRequestCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ReviewRequestCreateBulk{err: fmt.Errorf("calling to ReviewRequestClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ReviewRequestCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ReviewRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ReviewRequest.
+func (c *ReviewRequestClient) Update() *ReviewRequestUpdate {
+	mutation := newReviewRequestMutation(c.config, OpUpdate)
+	return &ReviewRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ReviewRequestClient) UpdateOne(_m *ReviewRequest) *ReviewRequestUpdateOne {
+	mutation := newReviewRequestMutation(c.config, OpUpdateOne, withReviewRequest(_m))
+	return &ReviewRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ReviewRequestClient) UpdateOneID(id string) *ReviewRequestUpdateOne {
+	mutation := newReviewRequestMutation(c.config, OpUpdateOne, withReviewRequestID(id))
+	return &ReviewRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ReviewRequest.
+func (c *ReviewRequestClient) Delete() *ReviewRequestDelete {
+	mutation := newReviewRequestMutation(c.config, OpDelete)
+	return &ReviewRequestDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ReviewRequestClient) DeleteOne(_m *ReviewRequest) *ReviewRequestDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ReviewRequestClient) DeleteOneID(id string) *ReviewRequestDeleteOne {
+	builder := c.Delete().Where(reviewrequest.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ReviewRequestDeleteOne{builder}
+}
+
+// Query returns a query builder for ReviewRequest.
+func (c *ReviewRequestClient) Query() *ReviewRequestQuery {
+	return &ReviewRequestQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeReviewRequest},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ReviewRequest entity by its id.
+func (c *ReviewRequestClient) Get(ctx context.Context, id string) (*ReviewRequest, error) {
+	return c.Query().Where(reviewrequest.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ReviewRequestClient) GetX(ctx context.Context, id string) *ReviewRequest {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ReviewRequestClient) Hooks() []Hook {
+	return c.hooks.ReviewRequest
+}
+
+// Interceptors returns the client interceptors.
+func (c *ReviewRequestClient) Interceptors() []Interceptor {
+	return c.inters.ReviewRequest
+}
+
+func (c *ReviewRequestClient) mutate(ctx context.Context, m *ReviewRequestMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ReviewRequestCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ReviewRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ReviewRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ReviewRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ReviewRequest mutation op: %q", m.Op())
+	}
+}
+
 // RevisionClient is a client for the Revision schema.
 type RevisionClient struct {
 	config
@@ -7833,24 +8115,26 @@ func (c *WebhookDeliveryClient) mutate(ctx context.Context, m *WebhookDeliveryMu
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Grant,
-		Invite, Job, KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken,
-		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent,
-		PageDerived, Passkey, PasskeyCeremony, RateCounter, Revision, RevisionChunk,
-		SAMLAssertion, SAMLProvider, Session, Site, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
-		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Hook
+		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
+		CommentReaction, CommentReply, CustomField, CustomFieldValue, Download,
+		EmailToken, Event, File, Grant, Invite, Job, KeyCheck, Member, OAuthClient,
+		OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
+		Organization, Page, PageContent, PageDerived, Passkey, PasskeyCeremony,
+		RateCounter, ReviewRequest, Revision, RevisionChunk, SAMLAssertion,
+		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
+		Webhook, WebhookCursor, WebhookDelivery []ent.Hook
 	}
 	inters struct {
-		APIToken, ChangeRequest, Collection, Comment, CommentReaction, CommentReply,
-		CustomField, CustomFieldValue, Download, EmailToken, Event, File, Grant,
-		Invite, Job, KeyCheck, Member, OAuthClient, OAuthGrant, OAuthRefreshToken,
-		OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization, Page, PageContent,
-		PageDerived, Passkey, PasskeyCeremony, RateCounter, Revision, RevisionChunk,
-		SAMLAssertion, SAMLProvider, Session, Site, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
-		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
+		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
+		CommentReaction, CommentReply, CustomField, CustomFieldValue, Download,
+		EmailToken, Event, File, Grant, Invite, Job, KeyCheck, Member, OAuthClient,
+		OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
+		Organization, Page, PageContent, PageDerived, Passkey, PasskeyCeremony,
+		RateCounter, ReviewRequest, Revision, RevisionChunk, SAMLAssertion,
+		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
+		Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
 	}
 )
 

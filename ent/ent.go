@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/changerequestreview"
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/commentreaction"
@@ -42,6 +43,7 @@ import (
 	"github.com/folio/folio/ent/passkey"
 	"github.com/folio/folio/ent/passkeyceremony"
 	"github.com/folio/folio/ent/ratecounter"
+	"github.com/folio/folio/ent/reviewrequest"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/samlassertion"
@@ -123,6 +125,7 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apitoken.Table:            apitoken.ValidColumn,
 			changerequest.Table:       changerequest.ValidColumn,
+			changerequestreview.Table: changerequestreview.ValidColumn,
 			collection.Table:          collection.ValidColumn,
 			comment.Table:             comment.ValidColumn,
 			commentreaction.Table:     commentreaction.ValidColumn,
@@ -151,6 +154,7 @@ func checkColumn(t, c string) error {
 			passkey.Table:             passkey.ValidColumn,
 			passkeyceremony.Table:     passkeyceremony.ValidColumn,
 			ratecounter.Table:         ratecounter.ValidColumn,
+			reviewrequest.Table:       reviewrequest.ValidColumn,
 			revision.Table:            revision.ValidColumn,
 			revisionchunk.Table:       revisionchunk.ValidColumn,
 			samlassertion.Table:       samlassertion.ValidColumn,

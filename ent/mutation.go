@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/changerequestreview"
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/commentreaction"
@@ -43,6 +44,7 @@ import (
 	"github.com/folio/folio/ent/passkeyceremony"
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/ratecounter"
+	"github.com/folio/folio/ent/reviewrequest"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/samlassertion"
@@ -64,6 +66,7 @@ import (
 	"github.com/folio/folio/ent/webhookcursor"
 	"github.com/folio/folio/ent/webhookdelivery"
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/mergerules"
 )
 
 const (
@@ -77,6 +80,7 @@ const (
 	// Node types.
 	TypeAPIToken            = "APIToken"
 	TypeChangeRequest       = "ChangeRequest"
+	TypeChangeRequestReview = "ChangeRequestReview"
 	TypeCollection          = "Collection"
 	TypeComment             = "Comment"
 	TypeCommentReaction     = "CommentReaction"
@@ -105,6 +109,7 @@ const (
 	TypePasskey             = "Passkey"
 	TypePasskeyCeremony     = "PasskeyCeremony"
 	TypeRateCounter         = "RateCounter"
+	TypeReviewRequest       = "ReviewRequest"
 	TypeRevision            = "Revision"
 	TypeRevisionChunk       = "RevisionChunk"
 	TypeSAMLAssertion       = "SAMLAssertion"
@@ -1035,11 +1040,16 @@ type ChangeRequestMutation struct {
 	addnumber                *int
 	status                   *changerequest.Status
 	subject                  *string
+	description              *string
 	created_by               *string
 	revision_id              *string
 	revision_initial         *string
 	revision_merged_ancestor *string
 	revision_merged          *string
+	merged_by                *string
+	merged_at                *time.Time
+	edits                    *int
+	addedits                 *int
 	clearedFields            map[string]struct{}
 	space                    *string
 	clearedspace             bool
@@ -1388,6 +1398,42 @@ func (m *ChangeRequestMutation) ResetSubject() {
 	m.subject = nil
 }
 
+// SetDescription sets the "description" field.
+func (m *ChangeRequestMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ChangeRequestMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ChangeRequestMutation) ResetDescription() {
+	m.description = nil
+}
+
 // SetCreatedBy sets the "created_by" field.
 func (m *ChangeRequestMutation) SetCreatedBy(s string) {
 	m.created_by = &s
@@ -1594,6 +1640,160 @@ func (m *ChangeRequestMutation) ResetRevisionMerged() {
 	delete(m.clearedFields, changerequest.FieldRevisionMerged)
 }
 
+// SetMergedBy sets the "merged_by" field.
+func (m *ChangeRequestMutation) SetMergedBy(s string) {
+	m.merged_by = &s
+}
+
+// MergedBy returns the value of the "merged_by" field in the mutation.
+func (m *ChangeRequestMutation) MergedBy() (r string, exists bool) {
+	v := m.merged_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergedBy returns the old "merged_by" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldMergedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergedBy: %w", err)
+	}
+	return oldValue.MergedBy, nil
+}
+
+// ClearMergedBy clears the value of the "merged_by" field.
+func (m *ChangeRequestMutation) ClearMergedBy() {
+	m.merged_by = nil
+	m.clearedFields[changerequest.FieldMergedBy] = struct{}{}
+}
+
+// MergedByCleared returns if the "merged_by" field was cleared in this mutation.
+func (m *ChangeRequestMutation) MergedByCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldMergedBy]
+	return ok
+}
+
+// ResetMergedBy resets all changes to the "merged_by" field.
+func (m *ChangeRequestMutation) ResetMergedBy() {
+	m.merged_by = nil
+	delete(m.clearedFields, changerequest.FieldMergedBy)
+}
+
+// SetMergedAt sets the "merged_at" field.
+func (m *ChangeRequestMutation) SetMergedAt(t time.Time) {
+	m.merged_at = &t
+}
+
+// MergedAt returns the value of the "merged_at" field in the mutation.
+func (m *ChangeRequestMutation) MergedAt() (r time.Time, exists bool) {
+	v := m.merged_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergedAt returns the old "merged_at" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldMergedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergedAt: %w", err)
+	}
+	return oldValue.MergedAt, nil
+}
+
+// ClearMergedAt clears the value of the "merged_at" field.
+func (m *ChangeRequestMutation) ClearMergedAt() {
+	m.merged_at = nil
+	m.clearedFields[changerequest.FieldMergedAt] = struct{}{}
+}
+
+// MergedAtCleared returns if the "merged_at" field was cleared in this mutation.
+func (m *ChangeRequestMutation) MergedAtCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldMergedAt]
+	return ok
+}
+
+// ResetMergedAt resets all changes to the "merged_at" field.
+func (m *ChangeRequestMutation) ResetMergedAt() {
+	m.merged_at = nil
+	delete(m.clearedFields, changerequest.FieldMergedAt)
+}
+
+// SetEdits sets the "edits" field.
+func (m *ChangeRequestMutation) SetEdits(i int) {
+	m.edits = &i
+	m.addedits = nil
+}
+
+// Edits returns the value of the "edits" field in the mutation.
+func (m *ChangeRequestMutation) Edits() (r int, exists bool) {
+	v := m.edits
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEdits returns the old "edits" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldEdits(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEdits is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEdits requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEdits: %w", err)
+	}
+	return oldValue.Edits, nil
+}
+
+// AddEdits adds i to the "edits" field.
+func (m *ChangeRequestMutation) AddEdits(i int) {
+	if m.addedits != nil {
+		*m.addedits += i
+	} else {
+		m.addedits = &i
+	}
+}
+
+// AddedEdits returns the value that was added to the "edits" field in this mutation.
+func (m *ChangeRequestMutation) AddedEdits() (r int, exists bool) {
+	v := m.addedits
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEdits resets all changes to the "edits" field.
+func (m *ChangeRequestMutation) ResetEdits() {
+	m.edits = nil
+	m.addedits = nil
+}
+
 // ClearSpace clears the "space" edge to the Space entity.
 func (m *ChangeRequestMutation) ClearSpace() {
 	m.clearedspace = true
@@ -1655,7 +1855,7 @@ func (m *ChangeRequestMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ChangeRequestMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, changerequest.FieldCreatedAt)
 	}
@@ -1674,6 +1874,9 @@ func (m *ChangeRequestMutation) Fields() []string {
 	if m.subject != nil {
 		fields = append(fields, changerequest.FieldSubject)
 	}
+	if m.description != nil {
+		fields = append(fields, changerequest.FieldDescription)
+	}
 	if m.created_by != nil {
 		fields = append(fields, changerequest.FieldCreatedBy)
 	}
@@ -1688,6 +1891,15 @@ func (m *ChangeRequestMutation) Fields() []string {
 	}
 	if m.revision_merged != nil {
 		fields = append(fields, changerequest.FieldRevisionMerged)
+	}
+	if m.merged_by != nil {
+		fields = append(fields, changerequest.FieldMergedBy)
+	}
+	if m.merged_at != nil {
+		fields = append(fields, changerequest.FieldMergedAt)
+	}
+	if m.edits != nil {
+		fields = append(fields, changerequest.FieldEdits)
 	}
 	return fields
 }
@@ -1709,6 +1921,8 @@ func (m *ChangeRequestMutation) Field(name string) (ent.Value, bool) {
 		return m.Status()
 	case changerequest.FieldSubject:
 		return m.Subject()
+	case changerequest.FieldDescription:
+		return m.Description()
 	case changerequest.FieldCreatedBy:
 		return m.CreatedBy()
 	case changerequest.FieldRevisionID:
@@ -1719,6 +1933,12 @@ func (m *ChangeRequestMutation) Field(name string) (ent.Value, bool) {
 		return m.RevisionMergedAncestor()
 	case changerequest.FieldRevisionMerged:
 		return m.RevisionMerged()
+	case changerequest.FieldMergedBy:
+		return m.MergedBy()
+	case changerequest.FieldMergedAt:
+		return m.MergedAt()
+	case changerequest.FieldEdits:
+		return m.Edits()
 	}
 	return nil, false
 }
@@ -1740,6 +1960,8 @@ func (m *ChangeRequestMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldStatus(ctx)
 	case changerequest.FieldSubject:
 		return m.OldSubject(ctx)
+	case changerequest.FieldDescription:
+		return m.OldDescription(ctx)
 	case changerequest.FieldCreatedBy:
 		return m.OldCreatedBy(ctx)
 	case changerequest.FieldRevisionID:
@@ -1750,6 +1972,12 @@ func (m *ChangeRequestMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldRevisionMergedAncestor(ctx)
 	case changerequest.FieldRevisionMerged:
 		return m.OldRevisionMerged(ctx)
+	case changerequest.FieldMergedBy:
+		return m.OldMergedBy(ctx)
+	case changerequest.FieldMergedAt:
+		return m.OldMergedAt(ctx)
+	case changerequest.FieldEdits:
+		return m.OldEdits(ctx)
 	}
 	return nil, fmt.Errorf("unknown ChangeRequest field %s", name)
 }
@@ -1801,6 +2029,13 @@ func (m *ChangeRequestMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSubject(v)
 		return nil
+	case changerequest.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
 	case changerequest.FieldCreatedBy:
 		v, ok := value.(string)
 		if !ok {
@@ -1836,6 +2071,27 @@ func (m *ChangeRequestMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetRevisionMerged(v)
 		return nil
+	case changerequest.FieldMergedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergedBy(v)
+		return nil
+	case changerequest.FieldMergedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergedAt(v)
+		return nil
+	case changerequest.FieldEdits:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEdits(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest field %s", name)
 }
@@ -1847,6 +2103,9 @@ func (m *ChangeRequestMutation) AddedFields() []string {
 	if m.addnumber != nil {
 		fields = append(fields, changerequest.FieldNumber)
 	}
+	if m.addedits != nil {
+		fields = append(fields, changerequest.FieldEdits)
+	}
 	return fields
 }
 
@@ -1857,6 +2116,8 @@ func (m *ChangeRequestMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case changerequest.FieldNumber:
 		return m.AddedNumber()
+	case changerequest.FieldEdits:
+		return m.AddedEdits()
 	}
 	return nil, false
 }
@@ -1873,6 +2134,13 @@ func (m *ChangeRequestMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddNumber(v)
 		return nil
+	case changerequest.FieldEdits:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddEdits(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest numeric field %s", name)
 }
@@ -1886,6 +2154,12 @@ func (m *ChangeRequestMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(changerequest.FieldRevisionMerged) {
 		fields = append(fields, changerequest.FieldRevisionMerged)
+	}
+	if m.FieldCleared(changerequest.FieldMergedBy) {
+		fields = append(fields, changerequest.FieldMergedBy)
+	}
+	if m.FieldCleared(changerequest.FieldMergedAt) {
+		fields = append(fields, changerequest.FieldMergedAt)
 	}
 	return fields
 }
@@ -1906,6 +2180,12 @@ func (m *ChangeRequestMutation) ClearField(name string) error {
 		return nil
 	case changerequest.FieldRevisionMerged:
 		m.ClearRevisionMerged()
+		return nil
+	case changerequest.FieldMergedBy:
+		m.ClearMergedBy()
+		return nil
+	case changerequest.FieldMergedAt:
+		m.ClearMergedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest nullable field %s", name)
@@ -1933,6 +2213,9 @@ func (m *ChangeRequestMutation) ResetField(name string) error {
 	case changerequest.FieldSubject:
 		m.ResetSubject()
 		return nil
+	case changerequest.FieldDescription:
+		m.ResetDescription()
+		return nil
 	case changerequest.FieldCreatedBy:
 		m.ResetCreatedBy()
 		return nil
@@ -1947,6 +2230,15 @@ func (m *ChangeRequestMutation) ResetField(name string) error {
 		return nil
 	case changerequest.FieldRevisionMerged:
 		m.ResetRevisionMerged()
+		return nil
+	case changerequest.FieldMergedBy:
+		m.ResetMergedBy()
+		return nil
+	case changerequest.FieldMergedAt:
+		m.ResetMergedAt()
+		return nil
+	case changerequest.FieldEdits:
+		m.ResetEdits()
 		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest field %s", name)
@@ -2024,6 +2316,955 @@ func (m *ChangeRequestMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest edge %s", name)
+}
+
+// ChangeRequestReviewMutation represents an operation that mutates the ChangeRequestReview nodes in the graph.
+type ChangeRequestReviewMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	created_at        *time.Time
+	updated_at        *time.Time
+	space_id          *string
+	change_request_id *string
+	reviewer_id       *string
+	requested_by      *string
+	status            *changerequestreview.Status
+	revision_id       *string
+	edits             *int
+	addedits          *int
+	superseded        *bool
+	comment_id        *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*ChangeRequestReview, error)
+	predicates        []predicate.ChangeRequestReview
+}
+
+var _ ent.Mutation = (*ChangeRequestReviewMutation)(nil)
+
+// changerequestreviewOption allows management of the mutation configuration using functional options.
+type changerequestreviewOption func(*ChangeRequestReviewMutation)
+
+// newChangeRequestReviewMutation creates new mutation for the ChangeRequestReview entity.
+func newChangeRequestReviewMutation(c config, op Op, opts ...changerequestreviewOption) *ChangeRequestReviewMutation {
+	m := &ChangeRequestReviewMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeChangeRequestReview,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withChangeRequestReviewID sets the ID field of the mutation.
+func withChangeRequestReviewID(id string) changerequestreviewOption {
+	return func(m *ChangeRequestReviewMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ChangeRequestReview
+		)
+		m.oldValue = func(ctx context.Context) (*ChangeRequestReview, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ChangeRequestReview.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withChangeRequestReview sets the old ChangeRequestReview of the mutation.
+func withChangeRequestReview(node *ChangeRequestReview) changerequestreviewOption {
+	return func(m *ChangeRequestReviewMutation) {
+		m.oldValue = func(context.Context) (*ChangeRequestReview, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ChangeRequestReviewMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ChangeRequestReviewMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ChangeRequestReview entities.
+func (m *ChangeRequestReviewMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ChangeRequestReviewMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ChangeRequestReviewMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ChangeRequestReview.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ChangeRequestReviewMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ChangeRequestReviewMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ChangeRequestReviewMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ChangeRequestReviewMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ChangeRequestReviewMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ChangeRequestReviewMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *ChangeRequestReviewMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *ChangeRequestReviewMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *ChangeRequestReviewMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldChangeRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *ChangeRequestReviewMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+}
+
+// SetReviewerID sets the "reviewer_id" field.
+func (m *ChangeRequestReviewMutation) SetReviewerID(s string) {
+	m.reviewer_id = &s
+}
+
+// ReviewerID returns the value of the "reviewer_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) ReviewerID() (r string, exists bool) {
+	v := m.reviewer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReviewerID returns the old "reviewer_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldReviewerID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReviewerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReviewerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReviewerID: %w", err)
+	}
+	return oldValue.ReviewerID, nil
+}
+
+// ResetReviewerID resets all changes to the "reviewer_id" field.
+func (m *ChangeRequestReviewMutation) ResetReviewerID() {
+	m.reviewer_id = nil
+}
+
+// SetRequestedBy sets the "requested_by" field.
+func (m *ChangeRequestReviewMutation) SetRequestedBy(s string) {
+	m.requested_by = &s
+}
+
+// RequestedBy returns the value of the "requested_by" field in the mutation.
+func (m *ChangeRequestReviewMutation) RequestedBy() (r string, exists bool) {
+	v := m.requested_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestedBy returns the old "requested_by" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldRequestedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestedBy: %w", err)
+	}
+	return oldValue.RequestedBy, nil
+}
+
+// ClearRequestedBy clears the value of the "requested_by" field.
+func (m *ChangeRequestReviewMutation) ClearRequestedBy() {
+	m.requested_by = nil
+	m.clearedFields[changerequestreview.FieldRequestedBy] = struct{}{}
+}
+
+// RequestedByCleared returns if the "requested_by" field was cleared in this mutation.
+func (m *ChangeRequestReviewMutation) RequestedByCleared() bool {
+	_, ok := m.clearedFields[changerequestreview.FieldRequestedBy]
+	return ok
+}
+
+// ResetRequestedBy resets all changes to the "requested_by" field.
+func (m *ChangeRequestReviewMutation) ResetRequestedBy() {
+	m.requested_by = nil
+	delete(m.clearedFields, changerequestreview.FieldRequestedBy)
+}
+
+// SetStatus sets the "status" field.
+func (m *ChangeRequestReviewMutation) SetStatus(c changerequestreview.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ChangeRequestReviewMutation) Status() (r changerequestreview.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldStatus(ctx context.Context) (v changerequestreview.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ChangeRequestReviewMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *ChangeRequestReviewMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *ChangeRequestReviewMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetEdits sets the "edits" field.
+func (m *ChangeRequestReviewMutation) SetEdits(i int) {
+	m.edits = &i
+	m.addedits = nil
+}
+
+// Edits returns the value of the "edits" field in the mutation.
+func (m *ChangeRequestReviewMutation) Edits() (r int, exists bool) {
+	v := m.edits
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEdits returns the old "edits" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldEdits(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEdits is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEdits requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEdits: %w", err)
+	}
+	return oldValue.Edits, nil
+}
+
+// AddEdits adds i to the "edits" field.
+func (m *ChangeRequestReviewMutation) AddEdits(i int) {
+	if m.addedits != nil {
+		*m.addedits += i
+	} else {
+		m.addedits = &i
+	}
+}
+
+// AddedEdits returns the value that was added to the "edits" field in this mutation.
+func (m *ChangeRequestReviewMutation) AddedEdits() (r int, exists bool) {
+	v := m.addedits
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEdits resets all changes to the "edits" field.
+func (m *ChangeRequestReviewMutation) ResetEdits() {
+	m.edits = nil
+	m.addedits = nil
+}
+
+// SetSuperseded sets the "superseded" field.
+func (m *ChangeRequestReviewMutation) SetSuperseded(b bool) {
+	m.superseded = &b
+}
+
+// Superseded returns the value of the "superseded" field in the mutation.
+func (m *ChangeRequestReviewMutation) Superseded() (r bool, exists bool) {
+	v := m.superseded
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSuperseded returns the old "superseded" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldSuperseded(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSuperseded is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSuperseded requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSuperseded: %w", err)
+	}
+	return oldValue.Superseded, nil
+}
+
+// ResetSuperseded resets all changes to the "superseded" field.
+func (m *ChangeRequestReviewMutation) ResetSuperseded() {
+	m.superseded = nil
+}
+
+// SetCommentID sets the "comment_id" field.
+func (m *ChangeRequestReviewMutation) SetCommentID(s string) {
+	m.comment_id = &s
+}
+
+// CommentID returns the value of the "comment_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) CommentID() (r string, exists bool) {
+	v := m.comment_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommentID returns the old "comment_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldCommentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommentID: %w", err)
+	}
+	return oldValue.CommentID, nil
+}
+
+// ClearCommentID clears the value of the "comment_id" field.
+func (m *ChangeRequestReviewMutation) ClearCommentID() {
+	m.comment_id = nil
+	m.clearedFields[changerequestreview.FieldCommentID] = struct{}{}
+}
+
+// CommentIDCleared returns if the "comment_id" field was cleared in this mutation.
+func (m *ChangeRequestReviewMutation) CommentIDCleared() bool {
+	_, ok := m.clearedFields[changerequestreview.FieldCommentID]
+	return ok
+}
+
+// ResetCommentID resets all changes to the "comment_id" field.
+func (m *ChangeRequestReviewMutation) ResetCommentID() {
+	m.comment_id = nil
+	delete(m.clearedFields, changerequestreview.FieldCommentID)
+}
+
+// Where appends a list predicates to the ChangeRequestReviewMutation builder.
+func (m *ChangeRequestReviewMutation) Where(ps ...predicate.ChangeRequestReview) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ChangeRequestReviewMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ChangeRequestReviewMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ChangeRequestReview, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ChangeRequestReviewMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ChangeRequestReviewMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ChangeRequestReview).
+func (m *ChangeRequestReviewMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ChangeRequestReviewMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, changerequestreview.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, changerequestreview.FieldUpdatedAt)
+	}
+	if m.space_id != nil {
+		fields = append(fields, changerequestreview.FieldSpaceID)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, changerequestreview.FieldChangeRequestID)
+	}
+	if m.reviewer_id != nil {
+		fields = append(fields, changerequestreview.FieldReviewerID)
+	}
+	if m.requested_by != nil {
+		fields = append(fields, changerequestreview.FieldRequestedBy)
+	}
+	if m.status != nil {
+		fields = append(fields, changerequestreview.FieldStatus)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, changerequestreview.FieldRevisionID)
+	}
+	if m.edits != nil {
+		fields = append(fields, changerequestreview.FieldEdits)
+	}
+	if m.superseded != nil {
+		fields = append(fields, changerequestreview.FieldSuperseded)
+	}
+	if m.comment_id != nil {
+		fields = append(fields, changerequestreview.FieldCommentID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ChangeRequestReviewMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case changerequestreview.FieldCreatedAt:
+		return m.CreatedAt()
+	case changerequestreview.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case changerequestreview.FieldSpaceID:
+		return m.SpaceID()
+	case changerequestreview.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case changerequestreview.FieldReviewerID:
+		return m.ReviewerID()
+	case changerequestreview.FieldRequestedBy:
+		return m.RequestedBy()
+	case changerequestreview.FieldStatus:
+		return m.Status()
+	case changerequestreview.FieldRevisionID:
+		return m.RevisionID()
+	case changerequestreview.FieldEdits:
+		return m.Edits()
+	case changerequestreview.FieldSuperseded:
+		return m.Superseded()
+	case changerequestreview.FieldCommentID:
+		return m.CommentID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ChangeRequestReviewMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case changerequestreview.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case changerequestreview.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case changerequestreview.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case changerequestreview.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case changerequestreview.FieldReviewerID:
+		return m.OldReviewerID(ctx)
+	case changerequestreview.FieldRequestedBy:
+		return m.OldRequestedBy(ctx)
+	case changerequestreview.FieldStatus:
+		return m.OldStatus(ctx)
+	case changerequestreview.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case changerequestreview.FieldEdits:
+		return m.OldEdits(ctx)
+	case changerequestreview.FieldSuperseded:
+		return m.OldSuperseded(ctx)
+	case changerequestreview.FieldCommentID:
+		return m.OldCommentID(ctx)
+	}
+	return nil, fmt.Errorf("unknown ChangeRequestReview field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestReviewMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case changerequestreview.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case changerequestreview.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case changerequestreview.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case changerequestreview.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case changerequestreview.FieldReviewerID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReviewerID(v)
+		return nil
+	case changerequestreview.FieldRequestedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestedBy(v)
+		return nil
+	case changerequestreview.FieldStatus:
+		v, ok := value.(changerequestreview.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case changerequestreview.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case changerequestreview.FieldEdits:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEdits(v)
+		return nil
+	case changerequestreview.FieldSuperseded:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSuperseded(v)
+		return nil
+	case changerequestreview.FieldCommentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommentID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ChangeRequestReviewMutation) AddedFields() []string {
+	var fields []string
+	if m.addedits != nil {
+		fields = append(fields, changerequestreview.FieldEdits)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ChangeRequestReviewMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case changerequestreview.FieldEdits:
+		return m.AddedEdits()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestReviewMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case changerequestreview.FieldEdits:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddEdits(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ChangeRequestReviewMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(changerequestreview.FieldRequestedBy) {
+		fields = append(fields, changerequestreview.FieldRequestedBy)
+	}
+	if m.FieldCleared(changerequestreview.FieldCommentID) {
+		fields = append(fields, changerequestreview.FieldCommentID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ChangeRequestReviewMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ClearField(name string) error {
+	switch name {
+	case changerequestreview.FieldRequestedBy:
+		m.ClearRequestedBy()
+		return nil
+	case changerequestreview.FieldCommentID:
+		m.ClearCommentID()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ResetField(name string) error {
+	switch name {
+	case changerequestreview.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case changerequestreview.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case changerequestreview.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case changerequestreview.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case changerequestreview.FieldReviewerID:
+		m.ResetReviewerID()
+		return nil
+	case changerequestreview.FieldRequestedBy:
+		m.ResetRequestedBy()
+		return nil
+	case changerequestreview.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case changerequestreview.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case changerequestreview.FieldEdits:
+		m.ResetEdits()
+		return nil
+	case changerequestreview.FieldSuperseded:
+		m.ResetSuperseded()
+		return nil
+	case changerequestreview.FieldCommentID:
+		m.ResetCommentID()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ChangeRequestReviewMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ChangeRequestReviewMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ChangeRequestReviewMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ChangeRequestReviewMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ChangeRequestReviewMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ChangeRequestReviewMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ChangeRequestReview unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ChangeRequestReview edge %s", name)
 }
 
 // CollectionMutation represents an operation that mutates the Collection nodes in the graph.
@@ -19073,6 +20314,7 @@ type OrganizationMutation struct {
 	community_type        *organization.CommunityType
 	default_role          *access.Role
 	default_content       **schema.DefaultContent
+	merge_rules           **mergerules.Config
 	logo                  *string
 	sso                   *bool
 	ai                    *bool
@@ -19650,6 +20892,55 @@ func (m *OrganizationMutation) DefaultContentCleared() bool {
 func (m *OrganizationMutation) ResetDefaultContent() {
 	m.default_content = nil
 	delete(m.clearedFields, organization.FieldDefaultContent)
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (m *OrganizationMutation) SetMergeRules(value *mergerules.Config) {
+	m.merge_rules = &value
+}
+
+// MergeRules returns the value of the "merge_rules" field in the mutation.
+func (m *OrganizationMutation) MergeRules() (r *mergerules.Config, exists bool) {
+	v := m.merge_rules
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRules returns the old "merge_rules" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldMergeRules(ctx context.Context) (v *mergerules.Config, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRules is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRules requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRules: %w", err)
+	}
+	return oldValue.MergeRules, nil
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (m *OrganizationMutation) ClearMergeRules() {
+	m.merge_rules = nil
+	m.clearedFields[organization.FieldMergeRules] = struct{}{}
+}
+
+// MergeRulesCleared returns if the "merge_rules" field was cleared in this mutation.
+func (m *OrganizationMutation) MergeRulesCleared() bool {
+	_, ok := m.clearedFields[organization.FieldMergeRules]
+	return ok
+}
+
+// ResetMergeRules resets all changes to the "merge_rules" field.
+func (m *OrganizationMutation) ResetMergeRules() {
+	m.merge_rules = nil
+	delete(m.clearedFields, organization.FieldMergeRules)
 }
 
 // SetLogo sets the "logo" field.
@@ -20324,7 +21615,7 @@ func (m *OrganizationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrganizationMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created_at != nil {
 		fields = append(fields, organization.FieldCreatedAt)
 	}
@@ -20354,6 +21645,9 @@ func (m *OrganizationMutation) Fields() []string {
 	}
 	if m.default_content != nil {
 		fields = append(fields, organization.FieldDefaultContent)
+	}
+	if m.merge_rules != nil {
+		fields = append(fields, organization.FieldMergeRules)
 	}
 	if m.logo != nil {
 		fields = append(fields, organization.FieldLogo)
@@ -20398,6 +21692,8 @@ func (m *OrganizationMutation) Field(name string) (ent.Value, bool) {
 		return m.DefaultRole()
 	case organization.FieldDefaultContent:
 		return m.DefaultContent()
+	case organization.FieldMergeRules:
+		return m.MergeRules()
 	case organization.FieldLogo:
 		return m.Logo()
 	case organization.FieldSSO:
@@ -20437,6 +21733,8 @@ func (m *OrganizationMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldDefaultRole(ctx)
 	case organization.FieldDefaultContent:
 		return m.OldDefaultContent(ctx)
+	case organization.FieldMergeRules:
+		return m.OldMergeRules(ctx)
 	case organization.FieldLogo:
 		return m.OldLogo(ctx)
 	case organization.FieldSSO:
@@ -20526,6 +21824,13 @@ func (m *OrganizationMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetDefaultContent(v)
 		return nil
+	case organization.FieldMergeRules:
+		v, ok := value.(*mergerules.Config)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRules(v)
+		return nil
 	case organization.FieldLogo:
 		v, ok := value.(string)
 		if !ok {
@@ -20606,6 +21911,9 @@ func (m *OrganizationMutation) ClearedFields() []string {
 	if m.FieldCleared(organization.FieldDefaultContent) {
 		fields = append(fields, organization.FieldDefaultContent)
 	}
+	if m.FieldCleared(organization.FieldMergeRules) {
+		fields = append(fields, organization.FieldMergeRules)
+	}
 	if m.FieldCleared(organization.FieldLogo) {
 		fields = append(fields, organization.FieldLogo)
 	}
@@ -20640,6 +21948,9 @@ func (m *OrganizationMutation) ClearField(name string) error {
 		return nil
 	case organization.FieldDefaultContent:
 		m.ClearDefaultContent()
+		return nil
+	case organization.FieldMergeRules:
+		m.ClearMergeRules()
 		return nil
 	case organization.FieldLogo:
 		m.ClearLogo()
@@ -20684,6 +21995,9 @@ func (m *OrganizationMutation) ResetField(name string) error {
 		return nil
 	case organization.FieldDefaultContent:
 		m.ResetDefaultContent()
+		return nil
+	case organization.FieldMergeRules:
+		m.ResetMergeRules()
 		return nil
 	case organization.FieldLogo:
 		m.ResetLogo()
@@ -25267,6 +26581,662 @@ func (m *RateCounterMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RateCounterMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RateCounter edge %s", name)
+}
+
+// ReviewRequestMutation represents an operation that mutates the ReviewRequest nodes in the graph.
+type ReviewRequestMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	created_at        *time.Time
+	updated_at        *time.Time
+	space_id          *string
+	change_request_id *string
+	user_id           *string
+	requested_by      *string
+	revision_id       *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*ReviewRequest, error)
+	predicates        []predicate.ReviewRequest
+}
+
+var _ ent.Mutation = (*ReviewRequestMutation)(nil)
+
+// reviewrequestOption allows management of the mutation configuration using functional options.
+type reviewrequestOption func(*ReviewRequestMutation)
+
+// newReviewRequestMutation creates new mutation for the ReviewRequest entity.
+func newReviewRequestMutation(c config, op Op, opts ...reviewrequestOption) *ReviewRequestMutation {
+	m := &ReviewRequestMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeReviewRequest,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withReviewRequestID sets the ID field of the mutation.
+func withReviewRequestID(id string) reviewrequestOption {
+	return func(m *ReviewRequestMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ReviewRequest
+		)
+		m.oldValue = func(ctx context.Context) (*ReviewRequest, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ReviewRequest.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withReviewRequest sets the old ReviewRequest of the mutation.
+func withReviewRequest(node *ReviewRequest) reviewrequestOption {
+	return func(m *ReviewRequestMutation) {
+		m.oldValue = func(context.Context) (*ReviewRequest, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ReviewRequestMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ReviewRequestMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ReviewRequest entities.
+func (m *ReviewRequestMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ReviewRequestMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ReviewRequestMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ReviewRequest.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ReviewRequestMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ReviewRequestMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ReviewRequest entity.
+// If the ReviewRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReviewRequestMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ReviewRequestMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ReviewRequestMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ReviewRequestMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ReviewRequest entity.
+// If the ReviewRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReviewRequestMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ReviewRequestMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *ReviewRequestMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *ReviewRequestMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the ReviewRequest entity.
+// If the ReviewRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReviewRequestMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *ReviewRequestMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *ReviewRequestMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *ReviewRequestMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the ReviewRequest entity.
+// If the ReviewRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReviewRequestMutation) OldChangeRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *ReviewRequestMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ReviewRequestMutation) SetUserID(s string) {
+	m.user_id = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ReviewRequestMutation) UserID() (r string, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ReviewRequest entity.
+// If the ReviewRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReviewRequestMutation) OldUserID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ReviewRequestMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetRequestedBy sets the "requested_by" field.
+func (m *ReviewRequestMutation) SetRequestedBy(s string) {
+	m.requested_by = &s
+}
+
+// RequestedBy returns the value of the "requested_by" field in the mutation.
+func (m *ReviewRequestMutation) RequestedBy() (r string, exists bool) {
+	v := m.requested_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestedBy returns the old "requested_by" field's value of the ReviewRequest entity.
+// If the ReviewRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReviewRequestMutation) OldRequestedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestedBy: %w", err)
+	}
+	return oldValue.RequestedBy, nil
+}
+
+// ResetRequestedBy resets all changes to the "requested_by" field.
+func (m *ReviewRequestMutation) ResetRequestedBy() {
+	m.requested_by = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *ReviewRequestMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *ReviewRequestMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the ReviewRequest entity.
+// If the ReviewRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReviewRequestMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *ReviewRequestMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// Where appends a list predicates to the ReviewRequestMutation builder.
+func (m *ReviewRequestMutation) Where(ps ...predicate.ReviewRequest) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ReviewRequestMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ReviewRequestMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ReviewRequest, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ReviewRequestMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ReviewRequestMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ReviewRequest).
+func (m *ReviewRequestMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ReviewRequestMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, reviewrequest.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, reviewrequest.FieldUpdatedAt)
+	}
+	if m.space_id != nil {
+		fields = append(fields, reviewrequest.FieldSpaceID)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, reviewrequest.FieldChangeRequestID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, reviewrequest.FieldUserID)
+	}
+	if m.requested_by != nil {
+		fields = append(fields, reviewrequest.FieldRequestedBy)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, reviewrequest.FieldRevisionID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ReviewRequestMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case reviewrequest.FieldCreatedAt:
+		return m.CreatedAt()
+	case reviewrequest.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case reviewrequest.FieldSpaceID:
+		return m.SpaceID()
+	case reviewrequest.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case reviewrequest.FieldUserID:
+		return m.UserID()
+	case reviewrequest.FieldRequestedBy:
+		return m.RequestedBy()
+	case reviewrequest.FieldRevisionID:
+		return m.RevisionID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ReviewRequestMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case reviewrequest.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case reviewrequest.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case reviewrequest.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case reviewrequest.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case reviewrequest.FieldUserID:
+		return m.OldUserID(ctx)
+	case reviewrequest.FieldRequestedBy:
+		return m.OldRequestedBy(ctx)
+	case reviewrequest.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	}
+	return nil, fmt.Errorf("unknown ReviewRequest field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReviewRequestMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case reviewrequest.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case reviewrequest.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case reviewrequest.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case reviewrequest.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case reviewrequest.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case reviewrequest.FieldRequestedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestedBy(v)
+		return nil
+	case reviewrequest.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ReviewRequest field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ReviewRequestMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ReviewRequestMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReviewRequestMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ReviewRequest numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ReviewRequestMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ReviewRequestMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ReviewRequestMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ReviewRequest nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ReviewRequestMutation) ResetField(name string) error {
+	switch name {
+	case reviewrequest.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case reviewrequest.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case reviewrequest.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case reviewrequest.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case reviewrequest.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case reviewrequest.FieldRequestedBy:
+		m.ResetRequestedBy()
+		return nil
+	case reviewrequest.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	}
+	return fmt.Errorf("unknown ReviewRequest field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ReviewRequestMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ReviewRequestMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ReviewRequestMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ReviewRequestMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ReviewRequestMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ReviewRequestMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ReviewRequestMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ReviewRequest unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ReviewRequestMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ReviewRequest edge %s", name)
 }
 
 // RevisionMutation represents an operation that mutates the Revision nodes in the graph.
@@ -33151,6 +35121,7 @@ type SpaceMutation struct {
 	revision_id                *string
 	change_request_seq         *int
 	addchange_request_seq      *int
+	merge_rules                **mergerules.Config
 	deleted_at                 *time.Time
 	clearedFields              map[string]struct{}
 	organization               *string
@@ -33835,6 +35806,55 @@ func (m *SpaceMutation) ResetChangeRequestSeq() {
 	m.addchange_request_seq = nil
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (m *SpaceMutation) SetMergeRules(value *mergerules.Config) {
+	m.merge_rules = &value
+}
+
+// MergeRules returns the value of the "merge_rules" field in the mutation.
+func (m *SpaceMutation) MergeRules() (r *mergerules.Config, exists bool) {
+	v := m.merge_rules
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergeRules returns the old "merge_rules" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldMergeRules(ctx context.Context) (v *mergerules.Config, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergeRules is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergeRules requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergeRules: %w", err)
+	}
+	return oldValue.MergeRules, nil
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (m *SpaceMutation) ClearMergeRules() {
+	m.merge_rules = nil
+	m.clearedFields[space.FieldMergeRules] = struct{}{}
+}
+
+// MergeRulesCleared returns if the "merge_rules" field was cleared in this mutation.
+func (m *SpaceMutation) MergeRulesCleared() bool {
+	_, ok := m.clearedFields[space.FieldMergeRules]
+	return ok
+}
+
+// ResetMergeRules resets all changes to the "merge_rules" field.
+func (m *SpaceMutation) ResetMergeRules() {
+	m.merge_rules = nil
+	delete(m.clearedFields, space.FieldMergeRules)
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (m *SpaceMutation) SetDeletedAt(t time.Time) {
 	m.deleted_at = &t
@@ -34134,7 +36154,7 @@ func (m *SpaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SpaceMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, space.FieldCreatedAt)
 	}
@@ -34174,6 +36194,9 @@ func (m *SpaceMutation) Fields() []string {
 	if m.change_request_seq != nil {
 		fields = append(fields, space.FieldChangeRequestSeq)
 	}
+	if m.merge_rules != nil {
+		fields = append(fields, space.FieldMergeRules)
+	}
 	if m.deleted_at != nil {
 		fields = append(fields, space.FieldDeletedAt)
 	}
@@ -34211,6 +36234,8 @@ func (m *SpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.RevisionID()
 	case space.FieldChangeRequestSeq:
 		return m.ChangeRequestSeq()
+	case space.FieldMergeRules:
+		return m.MergeRules()
 	case space.FieldDeletedAt:
 		return m.DeletedAt()
 	}
@@ -34248,6 +36273,8 @@ func (m *SpaceMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldRevisionID(ctx)
 	case space.FieldChangeRequestSeq:
 		return m.OldChangeRequestSeq(ctx)
+	case space.FieldMergeRules:
+		return m.OldMergeRules(ctx)
 	case space.FieldDeletedAt:
 		return m.OldDeletedAt(ctx)
 	}
@@ -34350,6 +36377,13 @@ func (m *SpaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetChangeRequestSeq(v)
 		return nil
+	case space.FieldMergeRules:
+		v, ok := value.(*mergerules.Config)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergeRules(v)
+		return nil
 	case space.FieldDeletedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -34426,6 +36460,9 @@ func (m *SpaceMutation) ClearedFields() []string {
 	if m.FieldCleared(space.FieldDefaultLevel) {
 		fields = append(fields, space.FieldDefaultLevel)
 	}
+	if m.FieldCleared(space.FieldMergeRules) {
+		fields = append(fields, space.FieldMergeRules)
+	}
 	if m.FieldCleared(space.FieldDeletedAt) {
 		fields = append(fields, space.FieldDeletedAt)
 	}
@@ -34454,6 +36491,9 @@ func (m *SpaceMutation) ClearField(name string) error {
 		return nil
 	case space.FieldDefaultLevel:
 		m.ClearDefaultLevel()
+		return nil
+	case space.FieldMergeRules:
+		m.ClearMergeRules()
 		return nil
 	case space.FieldDeletedAt:
 		m.ClearDeletedAt()
@@ -34504,6 +36544,9 @@ func (m *SpaceMutation) ResetField(name string) error {
 		return nil
 	case space.FieldChangeRequestSeq:
 		m.ResetChangeRequestSeq()
+		return nil
+	case space.FieldMergeRules:
+		m.ResetMergeRules()
 		return nil
 	case space.FieldDeletedAt:
 		m.ResetDeletedAt()

@@ -13,6 +13,7 @@ import (
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/mergerules"
 )
 
 // Organization is the model entity for the Organization schema.
@@ -40,6 +41,8 @@ type Organization struct {
 	DefaultRole *access.Role `json:"default_role,omitempty"`
 	// DefaultContent holds the value of the "default_content" field.
 	DefaultContent *schema.DefaultContent `json:"default_content,omitempty"`
+	// MergeRules holds the value of the "merge_rules" field.
+	MergeRules *mergerules.Config `json:"merge_rules,omitempty"`
 	// Logo holds the value of the "logo" field.
 	Logo *string `json:"logo,omitempty"`
 	// SSO holds the value of the "sso" field.
@@ -156,7 +159,7 @@ func (*Organization) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case organization.FieldEmailDomains, organization.FieldDefaultContent:
+		case organization.FieldEmailDomains, organization.FieldDefaultContent, organization.FieldMergeRules:
 			values[i] = new([]byte)
 		case organization.FieldSSO, organization.FieldAi, organization.FieldInviteLinks:
 			values[i] = new(sql.NullBool)
@@ -251,6 +254,14 @@ func (_m *Organization) assignValues(columns []string, values []any) error {
 			} else if value != nil && len(*value) > 0 {
 				if err := json.Unmarshal(*value, &_m.DefaultContent); err != nil {
 					return fmt.Errorf("unmarshal field default_content: %w", err)
+				}
+			}
+		case organization.FieldMergeRules:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field merge_rules", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.MergeRules); err != nil {
+					return fmt.Errorf("unmarshal field merge_rules: %w", err)
 				}
 			}
 		case organization.FieldLogo:
@@ -398,6 +409,9 @@ func (_m *Organization) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("default_content=")
 	builder.WriteString(fmt.Sprintf("%v", _m.DefaultContent))
+	builder.WriteString(", ")
+	builder.WriteString("merge_rules=")
+	builder.WriteString(fmt.Sprintf("%v", _m.MergeRules))
 	builder.WriteString(", ")
 	if v := _m.Logo; v != nil {
 		builder.WriteString("logo=")

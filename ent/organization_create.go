@@ -23,6 +23,7 @@ import (
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/mergerules"
 )
 
 // OrganizationCreate is the builder for creating a Organization entity.
@@ -146,6 +147,12 @@ func (_c *OrganizationCreate) SetNillableDefaultRole(v *access.Role) *Organizati
 // SetDefaultContent sets the "default_content" field.
 func (_c *OrganizationCreate) SetDefaultContent(v *schema.DefaultContent) *OrganizationCreate {
 	_c.mutation.SetDefaultContent(v)
+	return _c
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_c *OrganizationCreate) SetMergeRules(v *mergerules.Config) *OrganizationCreate {
+	_c.mutation.SetMergeRules(v)
 	return _c
 }
 
@@ -574,6 +581,10 @@ func (_c *OrganizationCreate) createSpec() (*Organization, *sqlgraph.CreateSpec)
 		_spec.SetField(organization.FieldDefaultContent, field.TypeJSON, value)
 		_node.DefaultContent = value
 	}
+	if value, ok := _c.mutation.MergeRules(); ok {
+		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)
+		_node.MergeRules = value
+	}
 	if value, ok := _c.mutation.Logo(); ok {
 		_spec.SetField(organization.FieldLogo, field.TypeString, value)
 		_node.Logo = &value
@@ -912,6 +923,24 @@ func (u *OrganizationUpsert) ClearDefaultContent() *OrganizationUpsert {
 	return u
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (u *OrganizationUpsert) SetMergeRules(v *mergerules.Config) *OrganizationUpsert {
+	u.Set(organization.FieldMergeRules, v)
+	return u
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateMergeRules() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldMergeRules)
+	return u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *OrganizationUpsert) ClearMergeRules() *OrganizationUpsert {
+	u.SetNull(organization.FieldMergeRules)
+	return u
+}
+
 // SetLogo sets the "logo" field.
 func (u *OrganizationUpsert) SetLogo(v string) *OrganizationUpsert {
 	u.Set(organization.FieldLogo, v)
@@ -1193,6 +1222,27 @@ func (u *OrganizationUpsertOne) UpdateDefaultContent() *OrganizationUpsertOne {
 func (u *OrganizationUpsertOne) ClearDefaultContent() *OrganizationUpsertOne {
 	return u.Update(func(s *OrganizationUpsert) {
 		s.ClearDefaultContent()
+	})
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (u *OrganizationUpsertOne) SetMergeRules(v *mergerules.Config) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetMergeRules(v)
+	})
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateMergeRules() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateMergeRules()
+	})
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *OrganizationUpsertOne) ClearMergeRules() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearMergeRules()
 	})
 }
 
@@ -1656,6 +1706,27 @@ func (u *OrganizationUpsertBulk) UpdateDefaultContent() *OrganizationUpsertBulk 
 func (u *OrganizationUpsertBulk) ClearDefaultContent() *OrganizationUpsertBulk {
 	return u.Update(func(s *OrganizationUpsert) {
 		s.ClearDefaultContent()
+	})
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (u *OrganizationUpsertBulk) SetMergeRules(v *mergerules.Config) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetMergeRules(v)
+	})
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateMergeRules() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateMergeRules()
+	})
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *OrganizationUpsertBulk) ClearMergeRules() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearMergeRules()
 	})
 }
 

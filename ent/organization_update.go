@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/ent/team"
 	"github.com/folio/folio/ent/translationsettings"
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/mergerules"
 )
 
 // OrganizationUpdate is the builder for updating Organization entities.
@@ -175,6 +176,18 @@ func (_u *OrganizationUpdate) SetDefaultContent(v *schema.DefaultContent) *Organ
 // ClearDefaultContent clears the value of the "default_content" field.
 func (_u *OrganizationUpdate) ClearDefaultContent() *OrganizationUpdate {
 	_u.mutation.ClearDefaultContent()
+	return _u
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_u *OrganizationUpdate) SetMergeRules(v *mergerules.Config) *OrganizationUpdate {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *OrganizationUpdate) ClearMergeRules() *OrganizationUpdate {
+	_u.mutation.ClearMergeRules()
 	return _u
 }
 
@@ -703,6 +716,12 @@ func (_u *OrganizationUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if _u.mutation.DefaultContentCleared() {
 		_spec.ClearField(organization.FieldDefaultContent, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(organization.FieldMergeRules, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Logo(); ok {
 		_spec.SetField(organization.FieldLogo, field.TypeString, value)
@@ -1242,6 +1261,18 @@ func (_u *OrganizationUpdateOne) SetDefaultContent(v *schema.DefaultContent) *Or
 // ClearDefaultContent clears the value of the "default_content" field.
 func (_u *OrganizationUpdateOne) ClearDefaultContent() *OrganizationUpdateOne {
 	_u.mutation.ClearDefaultContent()
+	return _u
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_u *OrganizationUpdateOne) SetMergeRules(v *mergerules.Config) *OrganizationUpdateOne {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *OrganizationUpdateOne) ClearMergeRules() *OrganizationUpdateOne {
+	_u.mutation.ClearMergeRules()
 	return _u
 }
 
@@ -1800,6 +1831,12 @@ func (_u *OrganizationUpdateOne) sqlSave(ctx context.Context) (_node *Organizati
 	}
 	if _u.mutation.DefaultContentCleared() {
 		_spec.ClearField(organization.FieldDefaultContent, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(organization.FieldMergeRules, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Logo(); ok {
 		_spec.SetField(organization.FieldLogo, field.TypeString, value)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/changerequestreview"
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/commentreaction"
@@ -35,6 +36,7 @@ import (
 	"github.com/folio/folio/ent/passkey"
 	"github.com/folio/folio/ent/passkeyceremony"
 	"github.com/folio/folio/ent/ratecounter"
+	"github.com/folio/folio/ent/reviewrequest"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/samlassertion"
 	"github.com/folio/folio/ent/samlprovider"
@@ -112,24 +114,59 @@ func init() {
 	changerequest.DefaultSubject = changerequestDescSubject.Default.(string)
 	// changerequest.SubjectValidator is a validator for the "subject" field. It is called by the builders before save.
 	changerequest.SubjectValidator = changerequestDescSubject.Validators[0].(func(string) error)
+	// changerequestDescDescription is the schema descriptor for description field.
+	changerequestDescDescription := changerequestFields[4].Descriptor()
+	// changerequest.DefaultDescription holds the default value on creation for the description field.
+	changerequest.DefaultDescription = changerequestDescDescription.Default.(string)
 	// changerequestDescRevisionID is the schema descriptor for revision_id field.
-	changerequestDescRevisionID := changerequestFields[5].Descriptor()
+	changerequestDescRevisionID := changerequestFields[6].Descriptor()
 	// changerequest.DefaultRevisionID holds the default value on creation for the revision_id field.
 	changerequest.DefaultRevisionID = changerequestDescRevisionID.Default.(string)
 	// changerequestDescRevisionInitial is the schema descriptor for revision_initial field.
-	changerequestDescRevisionInitial := changerequestFields[6].Descriptor()
+	changerequestDescRevisionInitial := changerequestFields[7].Descriptor()
 	// changerequest.DefaultRevisionInitial holds the default value on creation for the revision_initial field.
 	changerequest.DefaultRevisionInitial = changerequestDescRevisionInitial.Default.(string)
 	// changerequestDescRevisionMergedAncestor is the schema descriptor for revision_merged_ancestor field.
-	changerequestDescRevisionMergedAncestor := changerequestFields[7].Descriptor()
+	changerequestDescRevisionMergedAncestor := changerequestFields[8].Descriptor()
 	// changerequest.DefaultRevisionMergedAncestor holds the default value on creation for the revision_merged_ancestor field.
 	changerequest.DefaultRevisionMergedAncestor = changerequestDescRevisionMergedAncestor.Default.(string)
+	// changerequestDescEdits is the schema descriptor for edits field.
+	changerequestDescEdits := changerequestFields[12].Descriptor()
+	// changerequest.DefaultEdits holds the default value on creation for the edits field.
+	changerequest.DefaultEdits = changerequestDescEdits.Default.(int)
 	// changerequestDescID is the schema descriptor for id field.
 	changerequestDescID := changerequestMixinFields0[0].Descriptor()
 	// changerequest.DefaultID holds the default value on creation for the id field.
 	changerequest.DefaultID = changerequestDescID.Default.(func() string)
 	// changerequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	changerequest.IDValidator = changerequestDescID.Validators[0].(func(string) error)
+	changerequestreviewMixin := schema.ChangeRequestReview{}.Mixin()
+	changerequestreviewMixinFields0 := changerequestreviewMixin[0].Fields()
+	_ = changerequestreviewMixinFields0
+	changerequestreviewMixinFields1 := changerequestreviewMixin[1].Fields()
+	_ = changerequestreviewMixinFields1
+	changerequestreviewFields := schema.ChangeRequestReview{}.Fields()
+	_ = changerequestreviewFields
+	// changerequestreviewDescCreatedAt is the schema descriptor for created_at field.
+	changerequestreviewDescCreatedAt := changerequestreviewMixinFields1[0].Descriptor()
+	// changerequestreview.DefaultCreatedAt holds the default value on creation for the created_at field.
+	changerequestreview.DefaultCreatedAt = changerequestreviewDescCreatedAt.Default.(func() time.Time)
+	// changerequestreviewDescUpdatedAt is the schema descriptor for updated_at field.
+	changerequestreviewDescUpdatedAt := changerequestreviewMixinFields1[1].Descriptor()
+	// changerequestreview.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	changerequestreview.DefaultUpdatedAt = changerequestreviewDescUpdatedAt.Default.(func() time.Time)
+	// changerequestreview.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	changerequestreview.UpdateDefaultUpdatedAt = changerequestreviewDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// changerequestreviewDescSuperseded is the schema descriptor for superseded field.
+	changerequestreviewDescSuperseded := changerequestreviewFields[7].Descriptor()
+	// changerequestreview.DefaultSuperseded holds the default value on creation for the superseded field.
+	changerequestreview.DefaultSuperseded = changerequestreviewDescSuperseded.Default.(bool)
+	// changerequestreviewDescID is the schema descriptor for id field.
+	changerequestreviewDescID := changerequestreviewMixinFields0[0].Descriptor()
+	// changerequestreview.DefaultID holds the default value on creation for the id field.
+	changerequestreview.DefaultID = changerequestreviewDescID.Default.(func() string)
+	// changerequestreview.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	changerequestreview.IDValidator = changerequestreviewDescID.Validators[0].(func(string) error)
 	collectionMixin := schema.Collection{}.Mixin()
 	collectionMixinFields0 := collectionMixin[0].Fields()
 	_ = collectionMixinFields0
@@ -755,23 +792,23 @@ func init() {
 	// organization.HostnameValidator is a validator for the "hostname" field. It is called by the builders before save.
 	organization.HostnameValidator = organizationDescHostname.Validators[0].(func(string) error)
 	// organizationDescLogo is the schema descriptor for logo field.
-	organizationDescLogo := organizationFields[8].Descriptor()
+	organizationDescLogo := organizationFields[9].Descriptor()
 	// organization.LogoValidator is a validator for the "logo" field. It is called by the builders before save.
 	organization.LogoValidator = organizationDescLogo.Validators[0].(func(string) error)
 	// organizationDescSSO is the schema descriptor for sso field.
-	organizationDescSSO := organizationFields[9].Descriptor()
+	organizationDescSSO := organizationFields[10].Descriptor()
 	// organization.DefaultSSO holds the default value on creation for the sso field.
 	organization.DefaultSSO = organizationDescSSO.Default.(bool)
 	// organizationDescAi is the schema descriptor for ai field.
-	organizationDescAi := organizationFields[10].Descriptor()
+	organizationDescAi := organizationFields[11].Descriptor()
 	// organization.DefaultAi holds the default value on creation for the ai field.
 	organization.DefaultAi = organizationDescAi.Default.(bool)
 	// organizationDescInviteLinks is the schema descriptor for invite_links field.
-	organizationDescInviteLinks := organizationFields[11].Descriptor()
+	organizationDescInviteLinks := organizationFields[12].Descriptor()
 	// organization.DefaultInviteLinks holds the default value on creation for the invite_links field.
 	organization.DefaultInviteLinks = organizationDescInviteLinks.Default.(bool)
 	// organizationDescCustomHostname is the schema descriptor for custom_hostname field.
-	organizationDescCustomHostname := organizationFields[12].Descriptor()
+	organizationDescCustomHostname := organizationFields[13].Descriptor()
 	// organization.CustomHostnameValidator is a validator for the "custom_hostname" field. It is called by the builders before save.
 	organization.CustomHostnameValidator = organizationDescCustomHostname.Validators[0].(func(string) error)
 	// organizationDescID is the schema descriptor for id field.
@@ -920,6 +957,29 @@ func init() {
 	ratecounter.DefaultID = ratecounterDescID.Default.(func() string)
 	// ratecounter.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	ratecounter.IDValidator = ratecounterDescID.Validators[0].(func(string) error)
+	reviewrequestMixin := schema.ReviewRequest{}.Mixin()
+	reviewrequestMixinFields0 := reviewrequestMixin[0].Fields()
+	_ = reviewrequestMixinFields0
+	reviewrequestMixinFields1 := reviewrequestMixin[1].Fields()
+	_ = reviewrequestMixinFields1
+	reviewrequestFields := schema.ReviewRequest{}.Fields()
+	_ = reviewrequestFields
+	// reviewrequestDescCreatedAt is the schema descriptor for created_at field.
+	reviewrequestDescCreatedAt := reviewrequestMixinFields1[0].Descriptor()
+	// reviewrequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	reviewrequest.DefaultCreatedAt = reviewrequestDescCreatedAt.Default.(func() time.Time)
+	// reviewrequestDescUpdatedAt is the schema descriptor for updated_at field.
+	reviewrequestDescUpdatedAt := reviewrequestMixinFields1[1].Descriptor()
+	// reviewrequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	reviewrequest.DefaultUpdatedAt = reviewrequestDescUpdatedAt.Default.(func() time.Time)
+	// reviewrequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	reviewrequest.UpdateDefaultUpdatedAt = reviewrequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// reviewrequestDescID is the schema descriptor for id field.
+	reviewrequestDescID := reviewrequestMixinFields0[0].Descriptor()
+	// reviewrequest.DefaultID holds the default value on creation for the id field.
+	reviewrequest.DefaultID = reviewrequestDescID.Default.(func() string)
+	// reviewrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	reviewrequest.IDValidator = reviewrequestDescID.Validators[0].(func(string) error)
 	revisionFields := schema.Revision{}.Fields()
 	_ = revisionFields
 	// revisionDescParents is the schema descriptor for parents field.

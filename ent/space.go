@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/internal/mergerules"
 )
 
 // Space is the model entity for the Space schema.
@@ -45,6 +47,8 @@ type Space struct {
 	RevisionID string `json:"revision_id,omitempty"`
 	// ChangeRequestSeq holds the value of the "change_request_seq" field.
 	ChangeRequestSeq int `json:"change_request_seq,omitempty"`
+	// MergeRules holds the value of the "merge_rules" field.
+	MergeRules *mergerules.Config `json:"merge_rules,omitempty"`
 	// DeletedAt holds the value of the "deleted_at" field.
 	DeletedAt *time.Time `json:"deleted_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -124,6 +128,8 @@ func (*Space) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case space.FieldMergeRules:
+			values[i] = new([]byte)
 		case space.FieldPosition:
 			values[i] = new(sql.NullFloat64)
 		case space.FieldChangeRequestSeq:
@@ -234,6 +240,14 @@ func (_m *Space) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field change_request_seq", values[i])
 			} else if value.Valid {
 				_m.ChangeRequestSeq = int(value.Int64)
+			}
+		case space.FieldMergeRules:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field merge_rules", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.MergeRules); err != nil {
+					return fmt.Errorf("unmarshal field merge_rules: %w", err)
+				}
 			}
 		case space.FieldDeletedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -348,6 +362,9 @@ func (_m *Space) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("change_request_seq=")
 	builder.WriteString(fmt.Sprintf("%v", _m.ChangeRequestSeq))
+	builder.WriteString(", ")
+	builder.WriteString("merge_rules=")
+	builder.WriteString(fmt.Sprintf("%v", _m.MergeRules))
 	builder.WriteString(", ")
 	if v := _m.DeletedAt; v != nil {
 		builder.WriteString("deleted_at=")

@@ -18,6 +18,7 @@ import (
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/internal/mergerules"
 )
 
 // SpaceCreate is the builder for creating a Space entity.
@@ -183,6 +184,12 @@ func (_c *SpaceCreate) SetNillableChangeRequestSeq(v *int) *SpaceCreate {
 	if v != nil {
 		_c.SetChangeRequestSeq(*v)
 	}
+	return _c
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_c *SpaceCreate) SetMergeRules(v *mergerules.Config) *SpaceCreate {
+	_c.mutation.SetMergeRules(v)
 	return _c
 }
 
@@ -475,6 +482,10 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.ChangeRequestSeq(); ok {
 		_spec.SetField(space.FieldChangeRequestSeq, field.TypeInt, value)
 		_node.ChangeRequestSeq = value
+	}
+	if value, ok := _c.mutation.MergeRules(); ok {
+		_spec.SetField(space.FieldMergeRules, field.TypeJSON, value)
+		_node.MergeRules = value
 	}
 	if value, ok := _c.mutation.DeletedAt(); ok {
 		_spec.SetField(space.FieldDeletedAt, field.TypeTime, value)
@@ -794,6 +805,24 @@ func (u *SpaceUpsert) AddChangeRequestSeq(v int) *SpaceUpsert {
 	return u
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (u *SpaceUpsert) SetMergeRules(v *mergerules.Config) *SpaceUpsert {
+	u.Set(space.FieldMergeRules, v)
+	return u
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateMergeRules() *SpaceUpsert {
+	u.SetExcluded(space.FieldMergeRules)
+	return u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *SpaceUpsert) ClearMergeRules() *SpaceUpsert {
+	u.SetNull(space.FieldMergeRules)
+	return u
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (u *SpaceUpsert) SetDeletedAt(v time.Time) *SpaceUpsert {
 	u.Set(space.FieldDeletedAt, v)
@@ -1070,6 +1099,27 @@ func (u *SpaceUpsertOne) AddChangeRequestSeq(v int) *SpaceUpsertOne {
 func (u *SpaceUpsertOne) UpdateChangeRequestSeq() *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
 		s.UpdateChangeRequestSeq()
+	})
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (u *SpaceUpsertOne) SetMergeRules(v *mergerules.Config) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetMergeRules(v)
+	})
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateMergeRules() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateMergeRules()
+	})
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *SpaceUpsertOne) ClearMergeRules() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.ClearMergeRules()
 	})
 }
 
@@ -1519,6 +1569,27 @@ func (u *SpaceUpsertBulk) AddChangeRequestSeq(v int) *SpaceUpsertBulk {
 func (u *SpaceUpsertBulk) UpdateChangeRequestSeq() *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
 		s.UpdateChangeRequestSeq()
+	})
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (u *SpaceUpsertBulk) SetMergeRules(v *mergerules.Config) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetMergeRules(v)
+	})
+}
+
+// UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateMergeRules() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateMergeRules()
+	})
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (u *SpaceUpsertBulk) ClearMergeRules() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.ClearMergeRules()
 	})
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/internal/mergerules"
 )
 
 // SpaceUpdate is the builder for updating Space entities.
@@ -229,6 +230,18 @@ func (_u *SpaceUpdate) SetNillableChangeRequestSeq(v *int) *SpaceUpdate {
 // AddChangeRequestSeq adds value to the "change_request_seq" field.
 func (_u *SpaceUpdate) AddChangeRequestSeq(v int) *SpaceUpdate {
 	_u.mutation.AddChangeRequestSeq(v)
+	return _u
+}
+
+// SetMergeRules sets the "merge_rules" field.
+func (_u *SpaceUpdate) SetMergeRules(v *mergerules.Config) *SpaceUpdate {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *SpaceUpdate) ClearMergeRules() *SpaceUpdate {
+	_u.mutation.ClearMergeRules()
 	return _u
 }
 
@@ -518,6 +531,12 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedChangeRequestSeq(); ok {
 		_spec.AddField(space.FieldChangeRequestSeq, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(space.FieldMergeRules, field.TypeJSON, value)
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(space.FieldMergeRules, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.DeletedAt(); ok {
 		_spec.SetField(space.FieldDeletedAt, field.TypeTime, value)
@@ -938,6 +957,18 @@ func (_u *SpaceUpdateOne) AddChangeRequestSeq(v int) *SpaceUpdateOne {
 	return _u
 }
 
+// SetMergeRules sets the "merge_rules" field.
+func (_u *SpaceUpdateOne) SetMergeRules(v *mergerules.Config) *SpaceUpdateOne {
+	_u.mutation.SetMergeRules(v)
+	return _u
+}
+
+// ClearMergeRules clears the value of the "merge_rules" field.
+func (_u *SpaceUpdateOne) ClearMergeRules() *SpaceUpdateOne {
+	_u.mutation.ClearMergeRules()
+	return _u
+}
+
 // SetDeletedAt sets the "deleted_at" field.
 func (_u *SpaceUpdateOne) SetDeletedAt(v time.Time) *SpaceUpdateOne {
 	_u.mutation.SetDeletedAt(v)
@@ -1254,6 +1285,12 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	}
 	if value, ok := _u.mutation.AddedChangeRequestSeq(); ok {
 		_spec.AddField(space.FieldChangeRequestSeq, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.MergeRules(); ok {
+		_spec.SetField(space.FieldMergeRules, field.TypeJSON, value)
+	}
+	if _u.mutation.MergeRulesCleared() {
+		_spec.ClearField(space.FieldMergeRules, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.DeletedAt(); ok {
 		_spec.SetField(space.FieldDeletedAt, field.TypeTime, value)

@@ -18,6 +18,8 @@ type Tx struct {
 	APIToken *APITokenClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
 	ChangeRequest *ChangeRequestClient
+	// ChangeRequestReview is the client for interacting with the ChangeRequestReview builders.
+	ChangeRequestReview *ChangeRequestReviewClient
 	// Collection is the client for interacting with the Collection builders.
 	Collection *CollectionClient
 	// Comment is the client for interacting with the Comment builders.
@@ -74,6 +76,8 @@ type Tx struct {
 	PasskeyCeremony *PasskeyCeremonyClient
 	// RateCounter is the client for interacting with the RateCounter builders.
 	RateCounter *RateCounterClient
+	// ReviewRequest is the client for interacting with the ReviewRequest builders.
+	ReviewRequest *ReviewRequestClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
 	// RevisionChunk is the client for interacting with the RevisionChunk builders.
@@ -245,6 +249,7 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.APIToken = NewAPITokenClient(tx.config)
 	tx.ChangeRequest = NewChangeRequestClient(tx.config)
+	tx.ChangeRequestReview = NewChangeRequestReviewClient(tx.config)
 	tx.Collection = NewCollectionClient(tx.config)
 	tx.Comment = NewCommentClient(tx.config)
 	tx.CommentReaction = NewCommentReactionClient(tx.config)
@@ -273,6 +278,7 @@ func (tx *Tx) init() {
 	tx.Passkey = NewPasskeyClient(tx.config)
 	tx.PasskeyCeremony = NewPasskeyCeremonyClient(tx.config)
 	tx.RateCounter = NewRateCounterClient(tx.config)
+	tx.ReviewRequest = NewReviewRequestClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.RevisionChunk = NewRevisionChunkClient(tx.config)
 	tx.SAMLAssertion = NewSAMLAssertionClient(tx.config)

@@ -171,9 +171,19 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 	if err != nil {
 		return nil, err
 	}
-	var subject *string
+	var subject, description *string
 	var status *changerequest.Status
 	fields := []string{}
+	if v, ok := in.Description.ValueOK(); ok {
+		if v == nil {
+			return nil, apperr.InvalidField("description", "cannot be null: \"\" clears it")
+		}
+		if err := checkDescription(*v); err != nil {
+			return nil, err
+		}
+		description = v
+		fields = append(fields, "description")
+	}
 	if v, ok := in.Subject.ValueOK(); ok {
 		if v == nil {
 			return nil, apperr.InvalidField("subject", "cannot be null")
@@ -200,6 +210,9 @@ func (r *Resolver) UpdateChangeRequest(ctx context.Context, spaceID, id string, 
 		upd := tx.ChangeRequest.UpdateOne(cr)
 		if subject != nil {
 			upd.SetSubject(*subject)
+		}
+		if description != nil {
+			upd.SetDescription(*description)
 		}
 		if status != nil {
 			upd.SetStatus(*status)
@@ -277,6 +290,10 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 	if err != nil {
 		return nil, err
 	}
+	verdict, err := r.checkMergeable(ctx, s, cr)
+	if err != nil {
+		return nil, err
+	}
 	merged, err := r.threeWay(ctx, cr.RevisionMergedAncestor, s.RevisionID, cr.RevisionID)
 	if err != nil {
 		return nil, err
@@ -294,14 +311,22 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 		}
 		n, err := tx.ChangeRequest.Update().
 			Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID), changerequest.StatusIn(changerequest.StatusOpen, changerequest.StatusDraft)).
-			SetStatus(changerequest.StatusMerged).SetRevisionMerged(rev.ID).Save(ctx)
+			SetStatus(changerequest.StatusMerged).SetRevisionMerged(rev.ID).
+			SetMergedBy(auth.ViewerID(ctx)).SetMergedAt(rev.CreatedAt).Save(ctx)
 		if err != nil {
 			return err
 		}
 		if n == 0 {
 			return apperr.Conflictf("the change request changed while it was merged: retry")
 		}
-		record(ctx, changeRequestEvent(events.ChangeRequestMerged, s.OrganizationID, cr, map[string]any{"number": cr.Number, "revisionId": rev.ID}))
+		payload := map[string]any{"number": cr.Number, "revisionId": rev.ID}
+		if verdict.Bypassed {
+			// Merged by an allow_bypass user although rules failed: the
+			// audit log says which.
+			payload["bypassed"] = true
+			payload["bypassedRules"] = bypassedRules(verdict)
+		}
+		record(ctx, changeRequestEvent(events.ChangeRequestMerged, s.OrganizationID, cr, payload))
 		return nil
 	})
 	if err != nil {

@@ -38,7 +38,7 @@ func (r *Resolver) UpdateChangeRequestContent(ctx context.Context, spaceID, id s
 		// Only if nobody moved the change request on meanwhile.
 		n, err := tx.ChangeRequest.Update().
 			Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID)).
-			SetRevisionID(rev.ID).Save(ctx)
+			SetRevisionID(rev.ID).AddEdits(1).Save(ctx)
 		if err != nil {
 			return err
 		}

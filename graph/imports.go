@@ -132,7 +132,7 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 			return nil
 		}
 		n, err := tx.ChangeRequest.Update().Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID)).
-			SetRevisionID(rev.ID).Save(ctx)
+			SetRevisionID(rev.ID).AddEdits(1).Save(ctx)
 		if err == nil && n == 0 {
 			err = apperr.Conflictf("the change request changed during the import: retry")
 		}

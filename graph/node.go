@@ -14,6 +14,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/apitoken"
 	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/changerequestreview"
 	"github.com/folio/folio/ent/collection"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/commentreply"
@@ -108,6 +109,9 @@ var nodeTypes = []nodeType{
 	}},
 	{"ChangeRequest", changerequest.Table, changerequest.FieldSpaceID, func(r *Resolver, ctx context.Context, id, spaceID string) (model.Node, error) {
 		return r.FindChangeRequest(ctx, spaceID, id)
+	}},
+	{"ChangeRequestReview", changerequestreview.Table, changerequestreview.FieldSpaceID, func(r *Resolver, ctx context.Context, id, spaceID string) (model.Node, error) {
+		return r.reviewNode(ctx, spaceID, id)
 	}},
 	{"Comment", comment.Table, comment.FieldSpaceID, func(r *Resolver, ctx context.Context, id, spaceID string) (model.Node, error) {
 		return r.commentNode(ctx, spaceID, id)

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/folio/folio/ent/changerequestreview"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -41,6 +42,10 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 	inv := create(`mutation($org: ID!) { createOrganizationInvite(organizationId: $org, input: {role: read}) { id } }`, org, "createOrganizationInvite")
 	cr := create(`mutation($s: ID!) { createChangeRequest(spaceId: $s) { id } }`, map[string]any{"s": space}, "createChangeRequest")
 	cm := create(`mutation($s: ID!) { postComment(spaceId: $s, input: {markdown: "Hi"}) { id } }`, map[string]any{"s": space}, "postComment")
+	// The author cannot review their own change request: a review by
+	// another member is written as submitReview would.
+	review := s.Client().ChangeRequestReview.Create().SetSpaceID(space).SetChangeRequestID(cr).SetReviewerID("a-reviewer").
+		SetStatus(changerequestreview.StatusApproved).SetRevisionID(rev.ID).SetEdits(0).SaveX(testkit.Fixture(context.Background())).ID
 	reply := create(`mutation($s: ID!, $c: ID!) { postCommentReply(spaceId: $s, commentId: $c, markdown: "Hello") { id } }`, map[string]any{"s": space, "c": cm}, "postCommentReply")
 	// The event creating the change request recorded (only REST reads an
 	// event by id: no own query).
@@ -91,6 +96,7 @@ func newNodeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme s
 		{"SiteSectionGroup", group, "", nil},
 		{"SiteSpace", siteSpace, "", nil},
 		{"ChangeRequest", cr, `query($s: ID!, $id: String!) { space(id: $s) { changeRequest(id: $id) { id } } }`, map[string]any{"s": space, "id": cr}},
+		{"ChangeRequestReview", review, "", nil}, // its own read goes through the change request
 		{"Comment", cm, `query($s: ID!, $id: ID!) { space(id: $s) { comment(id: $id) { id } } }`, map[string]any{"s": space, "id": cm}},
 		{"CommentReply", reply, "", nil},
 		{"AuditEvent", audit, "", nil},
@@ -116,7 +122,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "APIToken AuditEvent ChangeRequest Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page Passkey PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Session Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User Webhook WebhookDelivery"
+	got := "APIToken AuditEvent ChangeRequest ChangeRequestReview Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page Passkey PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Session Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User Webhook WebhookDelivery"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures or compositeFixtures)", want, got)
 	}

@@ -231,6 +231,12 @@ func (r *Resolver) UpdateOrganization(ctx context.Context, id string, input mode
 			set(f.name, func(u *ent.OrganizationUpdateOne) { fset(u, b) })
 		}
 	}
+	if v, ok := input.MergeRules.ValueOK(); ok {
+		if err := r.checkMergeRules(ctx, id, v, false); err != nil {
+			return nil, err
+		}
+		set("mergeRules", func(u *ent.OrganizationUpdateOne) { u.SetMergeRules(v) })
+	}
 	var org *ent.Organization
 	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		upd := tx.Organization.UpdateOneID(id)

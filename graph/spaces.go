@@ -353,6 +353,12 @@ func (r *Resolver) UpdateSpace(ctx context.Context, id string, in model.UpdateSp
 		}
 		set("visibility", func(upd *ent.SpaceUpdateOne) { upd.SetVisibility(*v) })
 	}
+	if v, ok := in.MergeRules.ValueOK(); ok {
+		if err := r.checkMergeRules(ctx, s.OrganizationID, v, true); err != nil {
+			return nil, err
+		}
+		set("mergeRules", func(upd *ent.SpaceUpdateOne) { upd.SetMergeRules(v) })
+	}
 	var updated *ent.Space
 	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		upd := tx.Space.UpdateOne(s)

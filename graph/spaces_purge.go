@@ -5,6 +5,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/changerequestreview"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/commentreaction"
 	"github.com/folio/folio/ent/commentreply"
@@ -13,6 +14,7 @@ import (
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/page"
+	"github.com/folio/folio/ent/reviewrequest"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/sitespace"
@@ -65,6 +67,12 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 				return err
 			}
 			if _, err := tx.Comment.Delete().Where(comment.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			if _, err := tx.ChangeRequestReview.Delete().Where(changerequestreview.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			if _, err := tx.ReviewRequest.Delete().Where(reviewrequest.SpaceID(id)).Exec(ctx); err != nil {
 				return err
 			}
 			if _, err := tx.ChangeRequest.Delete().Where(changerequest.SpaceID(id)).Exec(ctx); err != nil {

@@ -31,7 +31,13 @@ func (r *subscriptionResolver) ChangeRequestUpdated(ctx context.Context, spaceID
 	if err != nil {
 		return nil, err
 	}
-	match, build := watchingAccess(s.OrganizationID, s.ID, streamMatch(spaceID, changeRequestID, changeRequestActionPrefixes), r.changeRequestActivity)
+	match, activity := streamMatch(spaceID, changeRequestID, changeRequestActionPrefixes), r.changeRequestActivity
+	if changeRequestID != nil {
+		// One change request's subscribers also hear of the merge rules
+		// that apply to it changing.
+		match, missed, activity = r.withMergeRuleEvents(s, *changeRequestID, match, missed)
+	}
+	match, build := watchingAccess(s.OrganizationID, s.ID, match, activity)
 	return subscribe(r.Resolver, ctx, after, match, missed, build)
 }
 

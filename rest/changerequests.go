@@ -57,12 +57,24 @@ func (a *API) getChangeRequest(w http.ResponseWriter, r *http.Request) error {
 	return a.writeChangeRequest(w, r, http.StatusOK, cr, err)
 }
 
+// updateChangeRequest's description is GitBook's JSONDocument (or
+// {"markdown": …}); GraphQL takes it as markdown.
 func (a *API) updateChangeRequest(w http.ResponseWriter, r *http.Request) error {
-	var in model.UpdateChangeRequestInput
+	var in struct {
+		model.UpdateChangeRequestInput
+		Description json.RawMessage `json:"description"`
+	}
 	if err := decodeJSON(r, &in); err != nil {
 		return err
 	}
-	cr, err := a.res.UpdateChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), in)
+	if len(in.Description) > 0 {
+		md, err := documentMarkdown(in.Description, "description")
+		if err != nil {
+			return err
+		}
+		in.UpdateChangeRequestInput.Description = graphql.OmittableOf(md)
+	}
+	cr, err := a.res.UpdateChangeRequest(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), in.UpdateChangeRequestInput)
 	return a.writeChangeRequest(w, r, http.StatusOK, cr, err)
 }
 
@@ -168,6 +180,25 @@ func (a *API) presentChangeRequest(ctx context.Context, cr *ent.ChangeRequest) (
 	if cr.RevisionMerged != nil {
 		out["revisionMerged"] = *cr.RevisionMerged
 	}
+	if cr.Description != "" {
+		out["description"] = a.res.BodyDocument(cr.Description)
+	}
+	if cr.MergedBy != nil {
+		by, err := a.res.OptionalUser(ctx, cr.MergedBy)
+		if err != nil {
+			return nil, err
+		}
+		out["mergedBy"] = a.userOrPlaceholder(by, *cr.MergedBy)
+	}
+	if cr.MergedAt != nil {
+		out["mergedAt"] = timestamp(*cr.MergedAt)
+	}
+	// Folio's extension: how the merge rules stand for the caller now.
+	mergeability, err := a.res.Mergeability(ctx, cr)
+	if err != nil {
+		return nil, err
+	}
+	out["mergeability"] = mergeabilityJSON(mergeability)
 	// GitBook requires createdBy; a change request whose author is gone
 	// shows a placeholder user.
 	author, err := a.res.ChangeRequestAuthor(ctx, cr)

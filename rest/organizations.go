@@ -8,6 +8,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/graph"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 )
@@ -109,7 +110,7 @@ type organizationJSON struct {
 	InviteLinks          bool                            `json:"inviteLinks"`
 	Plan                 string                          `json:"plan"`
 	CustomHostname       *string                         `json:"customHostname,omitempty"`
-	MergeRules           map[string]string               `json:"mergeRules"`
+	MergeRules           map[string]any                  `json:"mergeRules"`
 	Trial                map[string]string               `json:"trial"`
 	InternalIsOnNewTrial bool                            `json:"internal_isOnNewTrial"`
 	URLs                 *model.OrganizationURLs         `json:"urls"`
@@ -140,7 +141,7 @@ func (a *API) presentOrganization(ctx context.Context, o *ent.Organization) (any
 		InviteLinks:          o.InviteLinks,
 		Plan:                 "enterprise_2024",
 		CustomHostname:       o.CustomHostname,
-		MergeRules:           map[string]string{"type": "none"},
+		MergeRules:           mergeRulesJSON(graph.OrganizationMergeRules(o)),
 		Trial:                map[string]string{"status": "notapplicable"},
 		InternalIsOnNewTrial: true,
 		URLs:                 a.res.OrganizationURLs(o),

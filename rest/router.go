@@ -39,6 +39,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.contentRoutes(r)
 	a.contentChangesRoutes(r)
 	a.changeRequestRoutes(r)
+	a.reviewRoutes(r)
 	a.commentRoutes(r)
 	a.contributorRoutes(r)
 	a.organizationReadRoutes(r)

@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/graph"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
@@ -162,7 +163,7 @@ type spaceJSON struct {
 	UpdatedAt           string                   `json:"updatedAt"`
 	DeletedAt           *string                  `json:"deletedAt,omitempty"`
 	EditMode            *string                  `json:"editMode,omitempty"`
-	MergeRules          map[string]string        `json:"mergeRules"`
+	MergeRules          map[string]any           `json:"mergeRules"`
 	Organization        string                   `json:"organization"`
 	Parent              *string                  `json:"parent,omitempty"`
 	Revision            string                   `json:"revision"`
@@ -197,7 +198,7 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (any, error) {
 	out := spaceJSON{
 		Object: "space", ID: s.ID, Title: s.Title, Visibility: s.Visibility.String(),
 		CreatedAt: timestamp(s.CreatedAt), UpdatedAt: timestamp(s.UpdatedAt),
-		EditMode: optionalString(s.EditMode), MergeRules: map[string]string{"type": "inherit"},
+		EditMode: optionalString(s.EditMode), MergeRules: mergeRulesJSON(graph.SpaceMergeRules(s)),
 		Organization: s.OrganizationID, Parent: s.ParentID, Revision: s.RevisionID, DefaultLevel: optionalString(s.DefaultLevel),
 		Comments: counts.OpenComments, ChangeRequests: counts.ChangeRequests, ChangeRequestsOpen: counts.Open, ChangeRequestsDraft: counts.Draft,
 		URLs: urls, Permissions: perms,

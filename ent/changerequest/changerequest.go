@@ -27,6 +27,8 @@ const (
 	FieldStatus = "status"
 	// FieldSubject holds the string denoting the subject field in the database.
 	FieldSubject = "subject"
+	// FieldDescription holds the string denoting the description field in the database.
+	FieldDescription = "description"
 	// FieldCreatedBy holds the string denoting the created_by field in the database.
 	FieldCreatedBy = "created_by"
 	// FieldRevisionID holds the string denoting the revision_id field in the database.
@@ -37,6 +39,12 @@ const (
 	FieldRevisionMergedAncestor = "revision_merged_ancestor"
 	// FieldRevisionMerged holds the string denoting the revision_merged field in the database.
 	FieldRevisionMerged = "revision_merged"
+	// FieldMergedBy holds the string denoting the merged_by field in the database.
+	FieldMergedBy = "merged_by"
+	// FieldMergedAt holds the string denoting the merged_at field in the database.
+	FieldMergedAt = "merged_at"
+	// FieldEdits holds the string denoting the edits field in the database.
+	FieldEdits = "edits"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
 	// Table holds the table name of the changerequest in the database.
@@ -59,11 +67,15 @@ var Columns = []string{
 	FieldNumber,
 	FieldStatus,
 	FieldSubject,
+	FieldDescription,
 	FieldCreatedBy,
 	FieldRevisionID,
 	FieldRevisionInitial,
 	FieldRevisionMergedAncestor,
 	FieldRevisionMerged,
+	FieldMergedBy,
+	FieldMergedAt,
+	FieldEdits,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -87,12 +99,16 @@ var (
 	DefaultSubject string
 	// SubjectValidator is a validator for the "subject" field. It is called by the builders before save.
 	SubjectValidator func(string) error
+	// DefaultDescription holds the default value on creation for the "description" field.
+	DefaultDescription string
 	// DefaultRevisionID holds the default value on creation for the "revision_id" field.
 	DefaultRevisionID string
 	// DefaultRevisionInitial holds the default value on creation for the "revision_initial" field.
 	DefaultRevisionInitial string
 	// DefaultRevisionMergedAncestor holds the default value on creation for the "revision_merged_ancestor" field.
 	DefaultRevisionMergedAncestor string
+	// DefaultEdits holds the default value on creation for the "edits" field.
+	DefaultEdits int
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 	// IDValidator is a validator for the "id" field. It is called by the builders before save.
@@ -165,6 +181,11 @@ func BySubject(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSubject, opts...).ToFunc()
 }
 
+// ByDescription orders the results by the description field.
+func ByDescription(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDescription, opts...).ToFunc()
+}
+
 // ByCreatedBy orders the results by the created_by field.
 func ByCreatedBy(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreatedBy, opts...).ToFunc()
@@ -188,6 +209,21 @@ func ByRevisionMergedAncestor(opts ...sql.OrderTermOption) OrderOption {
 // ByRevisionMerged orders the results by the revision_merged field.
 func ByRevisionMerged(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRevisionMerged, opts...).ToFunc()
+}
+
+// ByMergedBy orders the results by the merged_by field.
+func ByMergedBy(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldMergedBy, opts...).ToFunc()
+}
+
+// ByMergedAt orders the results by the merged_at field.
+func ByMergedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldMergedAt, opts...).ToFunc()
+}
+
+// ByEdits orders the results by the edits field.
+func ByEdits(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldEdits, opts...).ToFunc()
 }
 
 // BySpaceField orders the results by space field.

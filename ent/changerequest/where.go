@@ -90,6 +90,11 @@ func Subject(v string) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldEQ(FieldSubject, v))
 }
 
+// Description applies equality check predicate on the "description" field. It's identical to DescriptionEQ.
+func Description(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldDescription, v))
+}
+
 // CreatedBy applies equality check predicate on the "created_by" field. It's identical to CreatedByEQ.
 func CreatedBy(v string) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldEQ(FieldCreatedBy, v))
@@ -113,6 +118,21 @@ func RevisionMergedAncestor(v string) predicate.ChangeRequest {
 // RevisionMerged applies equality check predicate on the "revision_merged" field. It's identical to RevisionMergedEQ.
 func RevisionMerged(v string) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldEQ(FieldRevisionMerged, v))
+}
+
+// MergedBy applies equality check predicate on the "merged_by" field. It's identical to MergedByEQ.
+func MergedBy(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldMergedBy, v))
+}
+
+// MergedAt applies equality check predicate on the "merged_at" field. It's identical to MergedAtEQ.
+func MergedAt(v time.Time) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldMergedAt, v))
+}
+
+// Edits applies equality check predicate on the "edits" field. It's identical to EditsEQ.
+func Edits(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldEdits, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
@@ -383,6 +403,71 @@ func SubjectEqualFold(v string) predicate.ChangeRequest {
 // SubjectContainsFold applies the ContainsFold predicate on the "subject" field.
 func SubjectContainsFold(v string) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldContainsFold(FieldSubject, v))
+}
+
+// DescriptionEQ applies the EQ predicate on the "description" field.
+func DescriptionEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldDescription, v))
+}
+
+// DescriptionNEQ applies the NEQ predicate on the "description" field.
+func DescriptionNEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNEQ(FieldDescription, v))
+}
+
+// DescriptionIn applies the In predicate on the "description" field.
+func DescriptionIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIn(FieldDescription, vs...))
+}
+
+// DescriptionNotIn applies the NotIn predicate on the "description" field.
+func DescriptionNotIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotIn(FieldDescription, vs...))
+}
+
+// DescriptionGT applies the GT predicate on the "description" field.
+func DescriptionGT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGT(FieldDescription, v))
+}
+
+// DescriptionGTE applies the GTE predicate on the "description" field.
+func DescriptionGTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGTE(FieldDescription, v))
+}
+
+// DescriptionLT applies the LT predicate on the "description" field.
+func DescriptionLT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLT(FieldDescription, v))
+}
+
+// DescriptionLTE applies the LTE predicate on the "description" field.
+func DescriptionLTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLTE(FieldDescription, v))
+}
+
+// DescriptionContains applies the Contains predicate on the "description" field.
+func DescriptionContains(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContains(FieldDescription, v))
+}
+
+// DescriptionHasPrefix applies the HasPrefix predicate on the "description" field.
+func DescriptionHasPrefix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasPrefix(FieldDescription, v))
+}
+
+// DescriptionHasSuffix applies the HasSuffix predicate on the "description" field.
+func DescriptionHasSuffix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasSuffix(FieldDescription, v))
+}
+
+// DescriptionEqualFold applies the EqualFold predicate on the "description" field.
+func DescriptionEqualFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEqualFold(FieldDescription, v))
+}
+
+// DescriptionContainsFold applies the ContainsFold predicate on the "description" field.
+func DescriptionContainsFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContainsFold(FieldDescription, v))
 }
 
 // CreatedByEQ applies the EQ predicate on the "created_by" field.
@@ -728,6 +813,171 @@ func RevisionMergedEqualFold(v string) predicate.ChangeRequest {
 // RevisionMergedContainsFold applies the ContainsFold predicate on the "revision_merged" field.
 func RevisionMergedContainsFold(v string) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldContainsFold(FieldRevisionMerged, v))
+}
+
+// MergedByEQ applies the EQ predicate on the "merged_by" field.
+func MergedByEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldMergedBy, v))
+}
+
+// MergedByNEQ applies the NEQ predicate on the "merged_by" field.
+func MergedByNEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNEQ(FieldMergedBy, v))
+}
+
+// MergedByIn applies the In predicate on the "merged_by" field.
+func MergedByIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIn(FieldMergedBy, vs...))
+}
+
+// MergedByNotIn applies the NotIn predicate on the "merged_by" field.
+func MergedByNotIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotIn(FieldMergedBy, vs...))
+}
+
+// MergedByGT applies the GT predicate on the "merged_by" field.
+func MergedByGT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGT(FieldMergedBy, v))
+}
+
+// MergedByGTE applies the GTE predicate on the "merged_by" field.
+func MergedByGTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGTE(FieldMergedBy, v))
+}
+
+// MergedByLT applies the LT predicate on the "merged_by" field.
+func MergedByLT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLT(FieldMergedBy, v))
+}
+
+// MergedByLTE applies the LTE predicate on the "merged_by" field.
+func MergedByLTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLTE(FieldMergedBy, v))
+}
+
+// MergedByContains applies the Contains predicate on the "merged_by" field.
+func MergedByContains(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContains(FieldMergedBy, v))
+}
+
+// MergedByHasPrefix applies the HasPrefix predicate on the "merged_by" field.
+func MergedByHasPrefix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasPrefix(FieldMergedBy, v))
+}
+
+// MergedByHasSuffix applies the HasSuffix predicate on the "merged_by" field.
+func MergedByHasSuffix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasSuffix(FieldMergedBy, v))
+}
+
+// MergedByIsNil applies the IsNil predicate on the "merged_by" field.
+func MergedByIsNil() predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIsNull(FieldMergedBy))
+}
+
+// MergedByNotNil applies the NotNil predicate on the "merged_by" field.
+func MergedByNotNil() predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotNull(FieldMergedBy))
+}
+
+// MergedByEqualFold applies the EqualFold predicate on the "merged_by" field.
+func MergedByEqualFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEqualFold(FieldMergedBy, v))
+}
+
+// MergedByContainsFold applies the ContainsFold predicate on the "merged_by" field.
+func MergedByContainsFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContainsFold(FieldMergedBy, v))
+}
+
+// MergedAtEQ applies the EQ predicate on the "merged_at" field.
+func MergedAtEQ(v time.Time) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldMergedAt, v))
+}
+
+// MergedAtNEQ applies the NEQ predicate on the "merged_at" field.
+func MergedAtNEQ(v time.Time) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNEQ(FieldMergedAt, v))
+}
+
+// MergedAtIn applies the In predicate on the "merged_at" field.
+func MergedAtIn(vs ...time.Time) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIn(FieldMergedAt, vs...))
+}
+
+// MergedAtNotIn applies the NotIn predicate on the "merged_at" field.
+func MergedAtNotIn(vs ...time.Time) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotIn(FieldMergedAt, vs...))
+}
+
+// MergedAtGT applies the GT predicate on the "merged_at" field.
+func MergedAtGT(v time.Time) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGT(FieldMergedAt, v))
+}
+
+// MergedAtGTE applies the GTE predicate on the "merged_at" field.
+func MergedAtGTE(v time.Time) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGTE(FieldMergedAt, v))
+}
+
+// MergedAtLT applies the LT predicate on the "merged_at" field.
+func MergedAtLT(v time.Time) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLT(FieldMergedAt, v))
+}
+
+// MergedAtLTE applies the LTE predicate on the "merged_at" field.
+func MergedAtLTE(v time.Time) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLTE(FieldMergedAt, v))
+}
+
+// MergedAtIsNil applies the IsNil predicate on the "merged_at" field.
+func MergedAtIsNil() predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIsNull(FieldMergedAt))
+}
+
+// MergedAtNotNil applies the NotNil predicate on the "merged_at" field.
+func MergedAtNotNil() predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotNull(FieldMergedAt))
+}
+
+// EditsEQ applies the EQ predicate on the "edits" field.
+func EditsEQ(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldEdits, v))
+}
+
+// EditsNEQ applies the NEQ predicate on the "edits" field.
+func EditsNEQ(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNEQ(FieldEdits, v))
+}
+
+// EditsIn applies the In predicate on the "edits" field.
+func EditsIn(vs ...int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIn(FieldEdits, vs...))
+}
+
+// EditsNotIn applies the NotIn predicate on the "edits" field.
+func EditsNotIn(vs ...int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotIn(FieldEdits, vs...))
+}
+
+// EditsGT applies the GT predicate on the "edits" field.
+func EditsGT(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGT(FieldEdits, v))
+}
+
+// EditsGTE applies the GTE predicate on the "edits" field.
+func EditsGTE(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGTE(FieldEdits, v))
+}
+
+// EditsLT applies the LT predicate on the "edits" field.
+func EditsLT(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLT(FieldEdits, v))
+}
+
+// EditsLTE applies the LTE predicate on the "edits" field.
+func EditsLTE(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLTE(FieldEdits, v))
 }
 
 // HasSpace applies the HasEdge predicate on the "space" edge.

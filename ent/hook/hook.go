@@ -33,6 +33,18 @@ func (f ChangeRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ChangeRequestMutation", m)
 }
 
+// The ChangeRequestReviewFunc type is an adapter to allow the use of ordinary
+// function as ChangeRequestReview mutator.
+type ChangeRequestReviewFunc func(context.Context, *ent.ChangeRequestReviewMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ChangeRequestReviewFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ChangeRequestReviewMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ChangeRequestReviewMutation", m)
+}
+
 // The CollectionFunc type is an adapter to allow the use of ordinary
 // function as Collection mutator.
 type CollectionFunc func(context.Context, *ent.CollectionMutation) (ent.Value, error)
@@ -367,6 +379,18 @@ func (f RateCounterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RateCounterMutation", m)
+}
+
+// The ReviewRequestFunc type is an adapter to allow the use of ordinary
+// function as ReviewRequest mutator.
+type ReviewRequestFunc func(context.Context, *ent.ReviewRequestMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ReviewRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ReviewRequestMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ReviewRequestMutation", m)
 }
 
 // The RevisionFunc type is an adapter to allow the use of ordinary

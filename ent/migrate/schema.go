@@ -50,11 +50,15 @@ var (
 		{Name: "number", Type: field.TypeInt},
 		{Name: "status", Type: field.TypeEnum, Enums: []string{"draft", "open", "archived", "merged"}, Default: "open"},
 		{Name: "subject", Type: field.TypeString, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "created_by", Type: field.TypeString, Nullable: true},
 		{Name: "revision_id", Type: field.TypeString, Default: ""},
 		{Name: "revision_initial", Type: field.TypeString, Default: ""},
 		{Name: "revision_merged_ancestor", Type: field.TypeString, Default: ""},
 		{Name: "revision_merged", Type: field.TypeString, Nullable: true},
+		{Name: "merged_by", Type: field.TypeString, Nullable: true},
+		{Name: "merged_at", Type: field.TypeTime, Nullable: true},
+		{Name: "edits", Type: field.TypeInt, Default: 0},
 		{Name: "space_id", Type: field.TypeString},
 	}
 	// ChangeRequestsTable holds the schema information for the "change_requests" table.
@@ -65,7 +69,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "change_requests_spaces_change_requests",
-				Columns:    []*schema.Column{ChangeRequestsColumns[11]},
+				Columns:    []*schema.Column{ChangeRequestsColumns[15]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -74,12 +78,45 @@ var (
 			{
 				Name:    "changerequest_space_id_number",
 				Unique:  true,
-				Columns: []*schema.Column{ChangeRequestsColumns[11], ChangeRequestsColumns[3]},
+				Columns: []*schema.Column{ChangeRequestsColumns[15], ChangeRequestsColumns[3]},
 			},
 			{
 				Name:    "changerequest_space_id_status_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{ChangeRequestsColumns[11], ChangeRequestsColumns[4], ChangeRequestsColumns[1], ChangeRequestsColumns[0]},
+				Columns: []*schema.Column{ChangeRequestsColumns[15], ChangeRequestsColumns[4], ChangeRequestsColumns[1], ChangeRequestsColumns[0]},
+			},
+		},
+	}
+	// ChangeRequestReviewsColumns holds the columns for the "change_request_reviews" table.
+	ChangeRequestReviewsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "change_request_id", Type: field.TypeString},
+		{Name: "reviewer_id", Type: field.TypeString},
+		{Name: "requested_by", Type: field.TypeString, Nullable: true},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"approved", "changes-requested"}},
+		{Name: "revision_id", Type: field.TypeString},
+		{Name: "edits", Type: field.TypeInt},
+		{Name: "superseded", Type: field.TypeBool, Default: false},
+		{Name: "comment_id", Type: field.TypeString, Nullable: true},
+	}
+	// ChangeRequestReviewsTable holds the schema information for the "change_request_reviews" table.
+	ChangeRequestReviewsTable = &schema.Table{
+		Name:       "change_request_reviews",
+		Columns:    ChangeRequestReviewsColumns,
+		PrimaryKey: []*schema.Column{ChangeRequestReviewsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "changerequestreview_change_request_id_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestReviewsColumns[4], ChangeRequestReviewsColumns[1], ChangeRequestReviewsColumns[0]},
+			},
+			{
+				Name:    "changerequestreview_change_request_id_reviewer_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestReviewsColumns[4], ChangeRequestReviewsColumns[5]},
 			},
 		},
 	}
@@ -788,6 +825,7 @@ var (
 		{Name: "community_type", Type: field.TypeEnum, Nullable: true, Enums: []string{"nonProfit", "openSource", "education"}},
 		{Name: "default_role", Type: field.TypeEnum, Nullable: true, Enums: []string{"admin", "create", "review", "edit", "comment", "read"}},
 		{Name: "default_content", Type: field.TypeJSON, Nullable: true},
+		{Name: "merge_rules", Type: field.TypeJSON, Nullable: true},
 		{Name: "logo", Type: field.TypeString, Nullable: true},
 		{Name: "sso", Type: field.TypeBool, Default: false},
 		{Name: "ai", Type: field.TypeBool, Default: false},
@@ -947,6 +985,30 @@ var (
 		Name:       "rate_counters",
 		Columns:    RateCountersColumns,
 		PrimaryKey: []*schema.Column{RateCountersColumns[0]},
+	}
+	// ReviewRequestsColumns holds the columns for the "review_requests" table.
+	ReviewRequestsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "change_request_id", Type: field.TypeString},
+		{Name: "user_id", Type: field.TypeString},
+		{Name: "requested_by", Type: field.TypeString},
+		{Name: "revision_id", Type: field.TypeString},
+	}
+	// ReviewRequestsTable holds the schema information for the "review_requests" table.
+	ReviewRequestsTable = &schema.Table{
+		Name:       "review_requests",
+		Columns:    ReviewRequestsColumns,
+		PrimaryKey: []*schema.Column{ReviewRequestsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "reviewrequest_change_request_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{ReviewRequestsColumns[4], ReviewRequestsColumns[5]},
+			},
+		},
 	}
 	// RevisionsColumns holds the columns for the "revisions" table.
 	RevisionsColumns = []*schema.Column{
@@ -1268,6 +1330,7 @@ var (
 		{Name: "share_key", Type: field.TypeString},
 		{Name: "revision_id", Type: field.TypeString, Default: ""},
 		{Name: "change_request_seq", Type: field.TypeInt, Default: 0},
+		{Name: "merge_rules", Type: field.TypeJSON, Nullable: true},
 		{Name: "deleted_at", Type: field.TypeTime, Nullable: true},
 		{Name: "parent_id", Type: field.TypeString, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString},
@@ -1280,13 +1343,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "spaces_collections_spaces",
-				Columns:    []*schema.Column{SpacesColumns[13]},
+				Columns:    []*schema.Column{SpacesColumns[14]},
 				RefColumns: []*schema.Column{CollectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "spaces_organizations_spaces",
-				Columns:    []*schema.Column{SpacesColumns[14]},
+				Columns:    []*schema.Column{SpacesColumns[15]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -1295,17 +1358,17 @@ var (
 			{
 				Name:    "space_organization_id_created_at",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[14], SpacesColumns[1]},
+				Columns: []*schema.Column{SpacesColumns[15], SpacesColumns[1]},
 			},
 			{
 				Name:    "space_parent_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[13], SpacesColumns[8]},
+				Columns: []*schema.Column{SpacesColumns[14], SpacesColumns[8]},
 			},
 			{
 				Name:    "space_deleted_at",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[12]},
+				Columns: []*schema.Column{SpacesColumns[13]},
 			},
 		},
 	}
@@ -1548,6 +1611,7 @@ var (
 	Tables = []*schema.Table{
 		APITokensTable,
 		ChangeRequestsTable,
+		ChangeRequestReviewsTable,
 		CollectionsTable,
 		CommentsTable,
 		CommentReactionsTable,
@@ -1576,6 +1640,7 @@ var (
 		PasskeysTable,
 		PasskeyCeremoniesTable,
 		RateCountersTable,
+		ReviewRequestsTable,
 		RevisionsTable,
 		RevisionChunksTable,
 		SamlAssertionsTable,

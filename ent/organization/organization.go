@@ -36,6 +36,8 @@ const (
 	FieldDefaultRole = "default_role"
 	// FieldDefaultContent holds the string denoting the default_content field in the database.
 	FieldDefaultContent = "default_content"
+	// FieldMergeRules holds the string denoting the merge_rules field in the database.
+	FieldMergeRules = "merge_rules"
 	// FieldLogo holds the string denoting the logo field in the database.
 	FieldLogo = "logo"
 	// FieldSSO holds the string denoting the sso field in the database.
@@ -135,6 +137,7 @@ var Columns = []string{
 	FieldCommunityType,
 	FieldDefaultRole,
 	FieldDefaultContent,
+	FieldMergeRules,
 	FieldLogo,
 	FieldSSO,
 	FieldAi,

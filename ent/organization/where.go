@@ -461,6 +461,16 @@ func DefaultContentNotNil() predicate.Organization {
 	return predicate.Organization(sql.FieldNotNull(FieldDefaultContent))
 }
 
+// MergeRulesIsNil applies the IsNil predicate on the "merge_rules" field.
+func MergeRulesIsNil() predicate.Organization {
+	return predicate.Organization(sql.FieldIsNull(FieldMergeRules))
+}
+
+// MergeRulesNotNil applies the NotNil predicate on the "merge_rules" field.
+func MergeRulesNotNil() predicate.Organization {
+	return predicate.Organization(sql.FieldNotNull(FieldMergeRules))
+}
+
 // LogoEQ applies the EQ predicate on the "logo" field.
 func LogoEQ(v string) predicate.Organization {
 	return predicate.Organization(sql.FieldEQ(FieldLogo, v))

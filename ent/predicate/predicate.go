@@ -12,6 +12,9 @@ type APIToken func(*sql.Selector)
 // ChangeRequest is the predicate function for changerequest builders.
 type ChangeRequest func(*sql.Selector)
 
+// ChangeRequestReview is the predicate function for changerequestreview builders.
+type ChangeRequestReview func(*sql.Selector)
+
 // Collection is the predicate function for collection builders.
 type Collection func(*sql.Selector)
 
@@ -95,6 +98,9 @@ type PasskeyCeremony func(*sql.Selector)
 
 // RateCounter is the predicate function for ratecounter builders.
 type RateCounter func(*sql.Selector)
+
+// ReviewRequest is the predicate function for reviewrequest builders.
+type ReviewRequest func(*sql.Selector)
 
 // Revision is the predicate function for revision builders.
 type Revision func(*sql.Selector)

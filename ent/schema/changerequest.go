@@ -19,6 +19,8 @@ func (ChangeRequest) Fields() []ent.Field {
 		field.Int("number").Immutable(),
 		field.Enum("status").Values("draft", "open", "archived", "merged").Default("open"),
 		field.String("subject").Default("").Validate(length(0, 100)),
+		// The description as markdown; "" when none.
+		field.Text("description").Default(""),
 		field.String("created_by").Optional(),
 		// The change request's own content.
 		field.String("revision_id").Default(""),
@@ -29,6 +31,12 @@ func (ChangeRequest) Fields() []ent.Field {
 		field.String("revision_merged_ancestor").Default(""),
 		// The space's revision the merge created.
 		field.String("revision_merged").Optional().Nillable(),
+		field.String("merged_by").Optional().Nillable(),
+		field.Time("merged_at").Optional().Nillable(),
+		// Counts the edits of the change request's own content (batches,
+		// imports), not updates from the space: a review made before the
+		// latest edit is outdated (ChangeRequestReview.edits).
+		field.Int("edits").Default(0),
 	}
 }
 

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"github.com/folio/folio/internal/mergerules"
+
 	"regexp"
 
 	"entgo.io/ent"
@@ -36,6 +38,9 @@ func (Organization) Fields() []ent.Field {
 		field.Enum("default_role").GoType(access.Role("")).Optional().Nillable(),
 		// {type: "site", site: <id>} or nil.
 		field.JSON("default_content", &DefaultContent{}).Optional(),
+		// Merge rules of the organization's change requests (type none or
+		// rules); absent: none.
+		field.JSON("merge_rules", &mergerules.Config{}).Optional(),
 		field.String("logo").Optional().Nillable().Validate(all(length(0, 2048), fetch.CheckURL)),
 		field.Bool("sso").Default(false),
 		field.Bool("ai").Default(false),

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"github.com/folio/folio/internal/mergerules"
+
 	"entgo.io/ent"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
@@ -34,6 +36,9 @@ func (Space) Fields() []ent.Field {
 		// Last change-request number given out: numbers count up per space
 		// and never repeat.
 		field.Int("change_request_seq").Default(0),
+		// Merge rules of the space's change requests (none, rules, or
+		// inherit: the organization's); absent: inherit.
+		field.JSON("merge_rules", &mergerules.Config{}).Optional(),
 		// Soft delete: set when deleted, restorable for 7 days, then purged.
 		field.Time("deleted_at").Optional().Nillable(),
 	}

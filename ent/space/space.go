@@ -41,6 +41,8 @@ const (
 	FieldRevisionID = "revision_id"
 	// FieldChangeRequestSeq holds the string denoting the change_request_seq field in the database.
 	FieldChangeRequestSeq = "change_request_seq"
+	// FieldMergeRules holds the string denoting the merge_rules field in the database.
+	FieldMergeRules = "merge_rules"
 	// FieldDeletedAt holds the string denoting the deleted_at field in the database.
 	FieldDeletedAt = "deleted_at"
 	// EdgeOrganization holds the string denoting the organization edge name in mutations.
@@ -108,6 +110,7 @@ var Columns = []string{
 	FieldShareKeySealed,
 	FieldRevisionID,
 	FieldChangeRequestSeq,
+	FieldMergeRules,
 	FieldDeletedAt,
 }
 

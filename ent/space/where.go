@@ -770,6 +770,16 @@ func ChangeRequestSeqLTE(v int) predicate.Space {
 	return predicate.Space(sql.FieldLTE(FieldChangeRequestSeq, v))
 }
 
+// MergeRulesIsNil applies the IsNil predicate on the "merge_rules" field.
+func MergeRulesIsNil() predicate.Space {
+	return predicate.Space(sql.FieldIsNull(FieldMergeRules))
+}
+
+// MergeRulesNotNil applies the NotNil predicate on the "merge_rules" field.
+func MergeRulesNotNil() predicate.Space {
+	return predicate.Space(sql.FieldNotNull(FieldMergeRules))
+}
+
 // DeletedAtEQ applies the EQ predicate on the "deleted_at" field.
 func DeletedAtEQ(v time.Time) predicate.Space {
 	return predicate.Space(sql.FieldEQ(FieldDeletedAt, v))

@@ -16,6 +16,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/changerequest"
+	"github.com/folio/folio/ent/changerequestreview"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/openapispec"
@@ -29,6 +30,7 @@ import (
 	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/events"
+	"github.com/folio/folio/internal/mergerules"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -47,6 +49,7 @@ type ResolverRoot interface {
 	AccessOrigin() AccessOriginResolver
 	AuditEvent() AuditEventResolver
 	ChangeRequest() ChangeRequestResolver
+	ChangeRequestReview() ChangeRequestReviewResolver
 	Collection() CollectionResolver
 	Comment() CommentResolver
 	CommentReply() CommentReplyResolver
@@ -62,6 +65,7 @@ type ResolverRoot interface {
 	Page() PageResolver
 	PublishedPage() PublishedPageResolver
 	Query() QueryResolver
+	RequestedReviewer() RequestedReviewerResolver
 	Revision() RevisionResolver
 	SAMLProvider() SAMLProviderResolver
 	Session() SessionResolver
@@ -169,13 +173,20 @@ type ComplexityRoot struct {
 		Contributors           func(childComplexity int) int
 		CreatedAt              func(childComplexity int) int
 		CreatedBy              func(childComplexity int) int
+		Description            func(childComplexity int) int
 		FileBacklinks          func(childComplexity int, fileID string) int
 		ID                     func(childComplexity int) int
 		Links                  func(childComplexity int, pageID *string, status *string) int
+		Mergeability           func(childComplexity int) int
+		MergedAt               func(childComplexity int) int
+		MergedBy               func(childComplexity int) int
 		Number                 func(childComplexity int) int
 		OpenComments           func(childComplexity int) int
 		Outdated               func(childComplexity int) int
 		PageBacklinks          func(childComplexity int, pageID string) int
+		RequestedReviewers     func(childComplexity int) int
+		Review                 func(childComplexity int, id string) int
+		Reviews                func(childComplexity int, first *int, after *string, order *model.Order, outdated *bool) int
 		Revision               func(childComplexity int) int
 		RevisionInitial        func(childComplexity int) int
 		RevisionMerged         func(childComplexity int) int
@@ -202,6 +213,30 @@ type ComplexityRoot struct {
 	}
 
 	ChangeRequestEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ChangeRequestReview struct {
+		ChangeRequest func(childComplexity int) int
+		Comment       func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Outdated      func(childComplexity int) int
+		RequestedBy   func(childComplexity int) int
+		Reviewer      func(childComplexity int) int
+		RevisionID    func(childComplexity int) int
+		Status        func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+	}
+
+	ChangeRequestReviewConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ChangeRequestReviewEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
 	}
@@ -533,6 +568,30 @@ type ComplexityRoot struct {
 		Revision func(childComplexity int) int
 	}
 
+	MergeRule struct {
+		Expression func(childComplexity int) int
+		Message    func(childComplexity int) int
+		Rule       func(childComplexity int) int
+		Users      func(childComplexity int) int
+	}
+
+	MergeRuleResult struct {
+		Message func(childComplexity int) int
+		Passes  func(childComplexity int) int
+		Rule    func(childComplexity int) int
+	}
+
+	MergeRules struct {
+		Rules func(childComplexity int) int
+		Type  func(childComplexity int) int
+	}
+
+	Mergeability struct {
+		Bypassed  func(childComplexity int) int
+		Mergeable func(childComplexity int) int
+		Rules     func(childComplexity int) int
+	}
+
 	Mutation struct {
 		AddSectionToGroup                func(childComplexity int, group string, section string) int
 		AddSiteSection                   func(childComplexity int, site string, space string, title *string, icon *string) int
@@ -593,6 +652,7 @@ type ComplexityRoot struct {
 		RegenerateSitePublishingAuth     func(childComplexity int, site string) int
 		RemoveMember                     func(childComplexity int, organizationID string, userID string) int
 		RemovePasskey                    func(childComplexity int, id string) int
+		RemoveRequestedReviewer          func(childComplexity int, spaceID string, changeRequestID string, userID string) int
 		RemoveSectionFromGroup           func(childComplexity int, group string, section string) int
 		RemoveTeamFromCollection         func(childComplexity int, collectionID string, teamID string) int
 		RemoveTeamFromSite               func(childComplexity int, organizationID string, siteID string, teamID string) int
@@ -601,12 +661,14 @@ type ComplexityRoot struct {
 		RemoveUserFromCollection         func(childComplexity int, collectionID string, userID string) int
 		RemoveUserFromSite               func(childComplexity int, organizationID string, siteID string, userID string) int
 		RemoveUserFromSpace              func(childComplexity int, spaceID string, userID string) int
+		RequestReviewers                 func(childComplexity int, spaceID string, changeRequestID string, users []string, subject *string, description *string) int
 		RestoreSpace                     func(childComplexity int, id string) int
 		RevokeAPIToken                   func(childComplexity int, id string) int
 		RevokeSession                    func(childComplexity int, id string) int
 		SetMemberSso                     func(childComplexity int, organizationID string, userID string) int
 		SignOutEverywhere                func(childComplexity int) int
 		SpacePDF                         func(childComplexity int, spaceID string, page *string, only *bool) int
+		SubmitReview                     func(childComplexity int, spaceID string, changeRequestID string, status changerequestreview.Status, comment *string) int
 		TransferCollection               func(childComplexity int, id string, organizationID string) int
 		TransferSpace                    func(childComplexity int, id string, organizationID string) int
 		UnpublishSite                    func(childComplexity int, id string) int
@@ -740,6 +802,7 @@ type ComplexityRoot struct {
 		InviteLinksConnection func(childComplexity int, first *int, after *string, order *model.Order) int
 		Logo                  func(childComplexity int) int
 		Members               func(childComplexity int, first *int, after *string, order *model.Order, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) int
+		MergeRules            func(childComplexity int) int
 		OpenAPISpecs          func(childComplexity int, first *int, after *string) int
 		Permissions           func(childComplexity int) int
 		SSO                   func(childComplexity int) int
@@ -872,6 +935,13 @@ type ComplexityRoot struct {
 		User                   func(childComplexity int, id string) int
 		Viewer                 func(childComplexity int) int
 		Webhook                func(childComplexity int, organizationID string, id string) int
+	}
+
+	RequestedReviewer struct {
+		CreatedAt   func(childComplexity int) int
+		RequestedBy func(childComplexity int) int
+		RevisionID  func(childComplexity int) int
+		User        func(childComplexity int) int
 	}
 
 	Revision struct {
@@ -1117,6 +1187,7 @@ type ComplexityRoot struct {
 		FileBacklinks       func(childComplexity int, fileID string) int
 		ID                  func(childComplexity int) int
 		Links               func(childComplexity int, pageID *string, status *string) int
+		MergeRules          func(childComplexity int) int
 		OpenComments        func(childComplexity int) int
 		Organization        func(childComplexity int) int
 		Page                func(childComplexity int, path string) int
@@ -1483,6 +1554,22 @@ type ChangeRequestResolver interface {
 	Links(ctx context.Context, obj *ent.ChangeRequest, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.ChangeRequest, fileID string) ([]*model.Page, error)
 	PageBacklinks(ctx context.Context, obj *ent.ChangeRequest, pageID string) ([]*model.Page, error)
+
+	MergedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error)
+
+	Reviews(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string, order *model.Order, outdated *bool) (*model.ChangeRequestReviewConnection, error)
+	Review(ctx context.Context, obj *ent.ChangeRequest, id string) (*ent.ChangeRequestReview, error)
+	RequestedReviewers(ctx context.Context, obj *ent.ChangeRequest) ([]*ent.ReviewRequest, error)
+	Mergeability(ctx context.Context, obj *ent.ChangeRequest) (*mergerules.Verdict, error)
+}
+type ChangeRequestReviewResolver interface {
+	Reviewer(ctx context.Context, obj *ent.ChangeRequestReview) (*ent.User, error)
+	RequestedBy(ctx context.Context, obj *ent.ChangeRequestReview) (*ent.User, error)
+
+	Outdated(ctx context.Context, obj *ent.ChangeRequestReview) (bool, error)
+	Comment(ctx context.Context, obj *ent.ChangeRequestReview) (*ent.Comment, error)
+
+	ChangeRequest(ctx context.Context, obj *ent.ChangeRequestReview) (*ent.ChangeRequest, error)
 }
 type CollectionResolver interface {
 	Organization(ctx context.Context, obj *ent.Collection) (*ent.Organization, error)
@@ -1583,6 +1670,9 @@ type MutationResolver interface {
 	InviteUsersToOrganization(ctx context.Context, organizationID string, input model.InviteUsersToOrganizationInput) (*model.InviteUsersToOrganizationResult, error)
 	JoinOrganization(ctx context.Context, organizationID string) (*ent.Organization, error)
 	UpdateUser(ctx context.Context, id string, input model.UpdateUserInput) (*ent.User, error)
+	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, users []string, subject *string, description *string) ([]*ent.ReviewRequest, error)
+	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (*bool, error)
+	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, status changerequestreview.Status, comment *string) (*ent.ChangeRequestReview, error)
 	CreateSAMLProvider(ctx context.Context, organizationID string, input model.CreateSAMLProviderInput) (*ent.SAMLProvider, error)
 	UpdateSAMLProvider(ctx context.Context, organizationID string, id string, input model.UpdateSAMLProviderInput) (*ent.SAMLProvider, error)
 	DeleteSAMLProvider(ctx context.Context, organizationID string, id string) (*bool, error)
@@ -1677,6 +1767,7 @@ type OrganizationResolver interface {
 	InviteLinksConnection(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.InviteConnection, error)
 	Members(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order, role *model.MemberRoleFilter, search *string, sort *model.MemberSort) (*model.MemberConnection, error)
 	OpenAPISpecs(ctx context.Context, obj *ent.Organization, first *int, after *string) (*model.OpenAPISpecConnection, error)
+	MergeRules(ctx context.Context, obj *ent.Organization) (*mergerules.Config, error)
 	SamlProviders(ctx context.Context, obj *ent.Organization, first *int, after *string, order *model.Order) (*model.SAMLProviderConnection, error)
 	SsoProviders(ctx context.Context, obj *ent.Organization) ([]*model.SSOProviderLogin, error)
 	Search(ctx context.Context, obj *ent.Organization, query string, first *int, after *string) (*model.SearchPageConnection, error)
@@ -1721,6 +1812,10 @@ type QueryResolver interface {
 	MemberSpaces(ctx context.Context, organizationID string, userID string, first *int, after *string, order *model.Order) (*model.MemberSpaceConnection, error)
 	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
 	Webhook(ctx context.Context, organizationID string, id string) (*ent.Webhook, error)
+}
+type RequestedReviewerResolver interface {
+	User(ctx context.Context, obj *ent.ReviewRequest) (*ent.User, error)
+	RequestedBy(ctx context.Context, obj *ent.ReviewRequest) (*ent.User, error)
 }
 type RevisionResolver interface {
 	Type(ctx context.Context, obj *model.Revision) (revision.Type, error)
@@ -1810,6 +1905,7 @@ type SpaceResolver interface {
 	Links(ctx context.Context, obj *ent.Space, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error)
 	PageBacklinks(ctx context.Context, obj *ent.Space, pageID string) ([]*model.Page, error)
+	MergeRules(ctx context.Context, obj *ent.Space) (*mergerules.Config, error)
 	Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error)
 	UserGrants(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order) (*model.UserGrantConnection, error)
 	TeamGrants(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order) (*model.TeamGrantConnection, error)
@@ -2213,6 +2309,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.CreatedBy(childComplexity), true
+	case "ChangeRequest.description":
+		if e.ComplexityRoot.ChangeRequest.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Description(childComplexity), true
 	case "ChangeRequest.fileBacklinks":
 		if e.ComplexityRoot.ChangeRequest.FileBacklinks == nil {
 			break
@@ -2241,6 +2343,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.Links(childComplexity, args["pageId"].(*string), args["status"].(*string)), true
+	case "ChangeRequest.mergeability":
+		if e.ComplexityRoot.ChangeRequest.Mergeability == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Mergeability(childComplexity), true
+	case "ChangeRequest.mergedAt":
+		if e.ComplexityRoot.ChangeRequest.MergedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.MergedAt(childComplexity), true
+	case "ChangeRequest.mergedBy":
+		if e.ComplexityRoot.ChangeRequest.MergedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.MergedBy(childComplexity), true
 	case "ChangeRequest.number":
 		if e.ComplexityRoot.ChangeRequest.Number == nil {
 			break
@@ -2270,6 +2390,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.PageBacklinks(childComplexity, args["pageId"].(string)), true
+	case "ChangeRequest.requestedReviewers":
+		if e.ComplexityRoot.ChangeRequest.RequestedReviewers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RequestedReviewers(childComplexity), true
+	case "ChangeRequest.review":
+		if e.ComplexityRoot.ChangeRequest.Review == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_review_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Review(childComplexity, args["id"].(string)), true
+	case "ChangeRequest.reviews":
+		if e.ComplexityRoot.ChangeRequest.Reviews == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_reviews_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Reviews(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["outdated"].(*bool)), true
 	case "ChangeRequest.revision":
 		if e.ComplexityRoot.ChangeRequest.Revision == nil {
 			break
@@ -2387,6 +2535,99 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequestEdge.Node(childComplexity), true
+
+	case "ChangeRequestReview.changeRequest":
+		if e.ComplexityRoot.ChangeRequestReview.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.ChangeRequest(childComplexity), true
+	case "ChangeRequestReview.comment":
+		if e.ComplexityRoot.ChangeRequestReview.Comment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Comment(childComplexity), true
+	case "ChangeRequestReview.createdAt":
+		if e.ComplexityRoot.ChangeRequestReview.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.CreatedAt(childComplexity), true
+	case "ChangeRequestReview.id":
+		if e.ComplexityRoot.ChangeRequestReview.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.ID(childComplexity), true
+	case "ChangeRequestReview.outdated":
+		if e.ComplexityRoot.ChangeRequestReview.Outdated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Outdated(childComplexity), true
+	case "ChangeRequestReview.requestedBy":
+		if e.ComplexityRoot.ChangeRequestReview.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.RequestedBy(childComplexity), true
+	case "ChangeRequestReview.reviewer":
+		if e.ComplexityRoot.ChangeRequestReview.Reviewer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Reviewer(childComplexity), true
+	case "ChangeRequestReview.revision":
+		if e.ComplexityRoot.ChangeRequestReview.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.RevisionID(childComplexity), true
+	case "ChangeRequestReview.status":
+		if e.ComplexityRoot.ChangeRequestReview.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Status(childComplexity), true
+	case "ChangeRequestReview.updatedAt":
+		if e.ComplexityRoot.ChangeRequestReview.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.UpdatedAt(childComplexity), true
+
+	case "ChangeRequestReviewConnection.edges":
+		if e.ComplexityRoot.ChangeRequestReviewConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewConnection.Edges(childComplexity), true
+	case "ChangeRequestReviewConnection.pageInfo":
+		if e.ComplexityRoot.ChangeRequestReviewConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewConnection.PageInfo(childComplexity), true
+	case "ChangeRequestReviewConnection.totalCount":
+		if e.ComplexityRoot.ChangeRequestReviewConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewConnection.TotalCount(childComplexity), true
+
+	case "ChangeRequestReviewEdge.cursor":
+		if e.ComplexityRoot.ChangeRequestReviewEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewEdge.Cursor(childComplexity), true
+	case "ChangeRequestReviewEdge.node":
+		if e.ComplexityRoot.ChangeRequestReviewEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewEdge.Node(childComplexity), true
 
 	case "ChangeRequestURLs.app":
 		if e.ComplexityRoot.ChangeRequestURLs.App == nil {
@@ -3603,6 +3844,82 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MergeResult.Revision(childComplexity), true
 
+	case "MergeRule.expression":
+		if e.ComplexityRoot.MergeRule.Expression == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRule.Expression(childComplexity), true
+	case "MergeRule.message":
+		if e.ComplexityRoot.MergeRule.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRule.Message(childComplexity), true
+	case "MergeRule.rule":
+		if e.ComplexityRoot.MergeRule.Rule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRule.Rule(childComplexity), true
+	case "MergeRule.users":
+		if e.ComplexityRoot.MergeRule.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRule.Users(childComplexity), true
+
+	case "MergeRuleResult.message":
+		if e.ComplexityRoot.MergeRuleResult.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRuleResult.Message(childComplexity), true
+	case "MergeRuleResult.passes":
+		if e.ComplexityRoot.MergeRuleResult.Passes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRuleResult.Passes(childComplexity), true
+	case "MergeRuleResult.rule":
+		if e.ComplexityRoot.MergeRuleResult.Rule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRuleResult.Rule(childComplexity), true
+
+	case "MergeRules.rules":
+		if e.ComplexityRoot.MergeRules.Rules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRules.Rules(childComplexity), true
+	case "MergeRules.type":
+		if e.ComplexityRoot.MergeRules.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeRules.Type(childComplexity), true
+
+	case "Mergeability.bypassed":
+		if e.ComplexityRoot.Mergeability.Bypassed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mergeability.Bypassed(childComplexity), true
+	case "Mergeability.mergeable":
+		if e.ComplexityRoot.Mergeability.Mergeable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mergeability.Mergeable(childComplexity), true
+	case "Mergeability.rules":
+		if e.ComplexityRoot.Mergeability.Rules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mergeability.Rules(childComplexity), true
+
 	case "Mutation.addSectionToGroup":
 		if e.ComplexityRoot.Mutation.AddSectionToGroup == nil {
 			break
@@ -4252,6 +4569,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemovePasskey(childComplexity, args["id"].(string)), true
+	case "Mutation.removeRequestedReviewer":
+		if e.ComplexityRoot.Mutation.RemoveRequestedReviewer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeRequestedReviewer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveRequestedReviewer(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["userId"].(string)), true
 	case "Mutation.removeSectionFromGroup":
 		if e.ComplexityRoot.Mutation.RemoveSectionFromGroup == nil {
 			break
@@ -4340,6 +4668,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveUserFromSpace(childComplexity, args["spaceId"].(string), args["userId"].(string)), true
+	case "Mutation.requestReviewers":
+		if e.ComplexityRoot.Mutation.RequestReviewers == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_requestReviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RequestReviewers(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["users"].([]string), args["subject"].(*string), args["description"].(*string)), true
 	case "Mutation.restoreSpace":
 		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
 			break
@@ -4401,6 +4740,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SpacePDF(childComplexity, args["spaceId"].(string), args["page"].(*string), args["only"].(*bool)), true
+	case "Mutation.submitReview":
+		if e.ComplexityRoot.Mutation.SubmitReview == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_submitReview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SubmitReview(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["status"].(changerequestreview.Status), args["comment"].(*string)), true
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
 			break
@@ -5210,6 +5560,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Members(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["role"].(*model.MemberRoleFilter), args["search"].(*string), args["sort"].(*model.MemberSort)), true
+	case "Organization.mergeRules":
+		if e.ComplexityRoot.Organization.MergeRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.MergeRules(childComplexity), true
 	case "Organization.openAPISpecs":
 		if e.ComplexityRoot.Organization.OpenAPISpecs == nil {
 			break
@@ -5919,6 +6275,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Webhook(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+
+	case "RequestedReviewer.createdAt":
+		if e.ComplexityRoot.RequestedReviewer.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewer.CreatedAt(childComplexity), true
+	case "RequestedReviewer.requestedBy":
+		if e.ComplexityRoot.RequestedReviewer.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewer.RequestedBy(childComplexity), true
+	case "RequestedReviewer.revision":
+		if e.ComplexityRoot.RequestedReviewer.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewer.RevisionID(childComplexity), true
+	case "RequestedReviewer.user":
+		if e.ComplexityRoot.RequestedReviewer.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestedReviewer.User(childComplexity), true
 
 	case "Revision.changes":
 		if e.ComplexityRoot.Revision.Changes == nil {
@@ -6993,6 +7374,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Links(childComplexity, args["pageId"].(*string), args["status"].(*string)), true
+	case "Space.mergeRules":
+		if e.ComplexityRoot.Space.MergeRules == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.MergeRules(childComplexity), true
 	case "Space.openComments":
 		if e.ComplexityRoot.Space.OpenComments == nil {
 			break
@@ -8289,6 +8676,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("InviteEmailInput", ec.unmarshalInputInviteEmailInput),
 			graphql.NewInputUnmarshaler("InviteUsersAndTeamsInput", ec.unmarshalInputInviteUsersAndTeamsInput),
 			graphql.NewInputUnmarshaler("InviteUsersToOrganizationInput", ec.unmarshalInputInviteUsersToOrganizationInput),
+			graphql.NewInputUnmarshaler("MergeRuleInput", ec.unmarshalInputMergeRuleInput),
+			graphql.NewInputUnmarshaler("MergeRulesInput", ec.unmarshalInputMergeRulesInput),
 			graphql.NewInputUnmarshaler("MoveInput", ec.unmarshalInputMoveInput),
 			graphql.NewInputUnmarshaler("OpenAPISpecSourceInput", ec.unmarshalInputOpenAPISpecSourceInput),
 			graphql.NewInputUnmarshaler("PositionInput", ec.unmarshalInputPositionInput),
@@ -10942,6 +11331,259 @@ extend type Site {
   page("The path below the site's root." path: String): PublishedPage
 }
 `, BuiltIn: false},
+	{Name: "../../schema/review.graphql", Input: `# Review before merge (REST area ` + "`" + `reviews` + "`" + `): reviewers requested on a change
+# request, the reviews they submit, and the merge rules a merge must pass.
+
+"A review of a change request: approved or changes requested, against its content at one revision (REST: ChangeRequestReview)."
+type ChangeRequestReview implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "The reviewer's verdict."
+  status: ChangeRequestReviewStatus!
+  "Who reviewed; null when the user no longer exists."
+  reviewer: User
+  "Who had asked the reviewer; null when the review came without a request."
+  requestedBy: User
+  "ID of the change request's revision the review was made against."
+  revision: String!
+  "True when the reviewer reviewed again or was asked again since (GitBook's meaning), or when the change request's content was edited after the review (Folio's). Merge rules count only reviews that are not outdated."
+  outdated: Boolean!
+  "The comment the review's text became in the change request; null when the review had no text or the comment was deleted."
+  comment: Comment
+  "When the review was submitted."
+  createdAt: Time!
+  "When the review last changed (it is superseded, never edited)."
+  updatedAt: Time!
+  "The change request reviewed."
+  changeRequest: ChangeRequest!
+}
+
+"A reviewer's verdict (REST spells changes_requested as changes-requested)."
+enum ChangeRequestReviewStatus {
+  "The reviewer approves the change request as it is."
+  approved
+  "The reviewer asks for changes before it is merged."
+  changes_requested
+}
+
+"A page of ChangeRequestReview items (Relay connection)."
+type ChangeRequestReviewConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [ChangeRequestReviewEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
+  totalCount: Int!
+}
+
+"One ChangeRequestReview of a ChangeRequestReviewConnection page, with its cursor."
+type ChangeRequestReviewEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The review."
+  node: ChangeRequestReview!
+}
+
+"A user asked to review a change request (REST: ChangeRequestRequestedReviewer, kind user)."
+type RequestedReviewer {
+  "The user asked; null when the user no longer exists."
+  user: User
+  "Who asked; null when that user no longer exists."
+  requestedBy: User
+  "ID of the change request's revision when they were (last) asked."
+  revision: String!
+  "When they were (last) asked."
+  createdAt: Time!
+}
+
+"Whether a change request may be merged now under its space's merge rules, by the caller."
+type Mergeability {
+  "True when every rule passes, or the caller is allowed to bypass them."
+  mergeable: Boolean!
+  "True when the change request is mergeable only because the caller may bypass the rules that fail."
+  bypassed: Boolean!
+  "One result per rule, in the configuration's order; empty when the space has no rules."
+  rules: [MergeRuleResult!]!
+}
+
+"How one merge rule stands for a change request."
+type MergeRuleResult {
+  "The rule."
+  rule: MergeRuleKind!
+  "True when the rule is satisfied (allow_bypass: when the caller may bypass the others)."
+  passes: Boolean!
+  "Why it passes, or what is missing."
+  message: String!
+}
+
+"Merge rules of an organization or a space (REST: MergeRulesSpaceConfiguration, MergeRulesStandaloneConfiguration)."
+type MergeRules {
+  "none: no rules; rules: every rule must pass; inherit (spaces only): the organization's."
+  type: MergeRulesType!
+  "The rules, when type is rules; otherwise empty."
+  rules: [MergeRule!]!
+}
+
+"One merge rule (REST: MergeRule)."
+type MergeRule {
+  "What the rule requires."
+  rule: MergeRuleKind!
+  "The user IDs the rule names (specific reviewers, bypass); empty for other rules."
+  users: [ID!]!
+  "The expression of a custom rule; \"\" for other rules."
+  expression: String!
+  "The message a custom rule shows when it fails; \"\" when none."
+  message: String!
+}
+
+"Merge rules to set (REST: the mergeRules of updateOrganizationById and updateSpaceById)."
+input MergeRulesInput {
+  "none, rules, or (spaces only) inherit."
+  type: MergeRulesType!
+  "The rules, required when type is rules (at most 20)."
+  rules: [MergeRuleInput!]
+}
+
+"One merge rule to set."
+input MergeRuleInput {
+  "What the rule requires; require_agent_review is refused (Folio has no AI agent)."
+  rule: MergeRuleKind!
+  "User IDs, required by require_specific_reviewers, require_one_of_specific_reviewers and allow_bypass (1 to 100)."
+  users: [ID!]
+  "A custom rule's expression (expr-lang, at most 1024 bytes), over the context README describes."
+  expression: String
+  "A custom rule's message when it fails."
+  message: String
+}
+
+"Which merge rules apply."
+enum MergeRulesType {
+  "No rules: anyone who may edit merges."
+  none
+  "The listed rules, all of which must pass."
+  rules
+  "The organization's rules (spaces only)."
+  inherit
+}
+
+"What a merge rule requires (GitBook's MergeRule kinds)."
+enum MergeRuleKind {
+  "Each listed user has approved (a review that is not outdated)."
+  require_specific_reviewers
+  "At least one of the listed users has approved."
+  require_one_of_specific_reviewers
+  "The listed users may merge even when other rules fail."
+  allow_bypass
+  "At least one review that is not outdated, whatever its status."
+  require_at_least_one_review
+  "At least one approval that is not outdated."
+  require_at_least_one_approved_review
+  "Every review that is not outdated is an approval."
+  require_all_reviews_approved
+  "An AI agent's review; Folio has none, so it cannot be set."
+  require_agent_review
+  "The change request is up to date with the space."
+  require_up_to_date_change_request
+  "The change request has a subject."
+  require_change_request_subject
+  "The change request has a description."
+  require_change_request_description
+  "Only the change request's author merges it."
+  require_author_to_merge
+  "A custom expression is true."
+  custom
+}
+
+extend type ChangeRequest {
+  "The description as markdown; \"\" when none."
+  description: String!
+  "Who merged it; null until merged, or when the user no longer exists."
+  mergedBy: User
+  "When it was merged; null until merged."
+  mergedAt: Time
+  "Reviews submitted, oldest first."
+  reviews(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default the field describes."
+    order: Order
+    "Only outdated reviews (true) or only current ones (false); absent: all."
+    outdated: Boolean
+  ): ChangeRequestReviewConnection
+  "A review of this change request by ID."
+  review(
+    "The review's ID."
+    id: ID!
+  ): ChangeRequestReview
+  "Users asked to review it, in the order they were first asked (at most 100)."
+  requestedReviewers: [RequestedReviewer!]!
+  "Whether the caller may merge it now under the merge rules; null when it could not be worked out."
+  mergeability: Mergeability
+}
+
+extend type Space {
+  "The space's own merge rules (type inherit: the organization's apply)."
+  mergeRules: MergeRules!
+}
+
+extend type Organization {
+  "The merge rules of the organization's spaces that inherit them."
+  mergeRules: MergeRules!
+}
+
+extend input UpdateSpaceInput {
+  "Merge rules: none, rules or inherit (admins of the space)."
+  mergeRules: MergeRulesInput
+}
+
+extend input UpdateOrganizationInput {
+  "Merge rules of spaces that inherit them: none or rules."
+  mergeRules: MergeRulesInput
+}
+
+extend input UpdateChangeRequestInput {
+  "The description as markdown; \"\" clears it."
+  description: String
+}
+
+extend type Mutation {
+  "Ask users who may review the space to review a change request (edit role); may also set its subject and description. Answers the users asked by this call."
+  requestReviewers(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    changeRequestId: String!
+    "User IDs to ask (1 to 100); asking someone again makes their earlier reviews outdated."
+    users: [ID!]!
+    "A new subject for the change request."
+    subject: String
+    "A new description for the change request, as markdown."
+    description: String
+  ): [RequestedReviewer!]
+  "Stop asking a user to review a change request (edit role); true even when they had not been asked."
+  removeRequestedReviewer(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    changeRequestId: String!
+    "The user's ID."
+    userId: ID!
+  ): Boolean
+  "Review a change request (review role; not its author). Earlier reviews by the caller become outdated."
+  submitReview(
+    "The space's ID."
+    spaceId: ID!
+    "The change request's ID or number."
+    changeRequestId: String!
+    "The verdict."
+    status: ChangeRequestReviewStatus!
+    "An optional comment, as markdown; it is posted as a comment of the change request."
+    comment: String
+  ): ChangeRequestReview
+}
+`, BuiltIn: false},
 	{Name: "../../schema/samlprovider.graphql", Input: `# SAML single sign-on of an organization (REST area ` + "`" + `access` + "`" + `: /saml, /sso).
 # Folio stores and serves the configuration; it does not run the SAML login
 # flow itself (the service URLs are where a SAML-aware front end answers).
@@ -13346,6 +13988,20 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_fileBacklinks(ctx, field)
 	case "pageBacklinks":
 		return ec.fieldContext_ChangeRequest_pageBacklinks(ctx, field)
+	case "description":
+		return ec.fieldContext_ChangeRequest_description(ctx, field)
+	case "mergedBy":
+		return ec.fieldContext_ChangeRequest_mergedBy(ctx, field)
+	case "mergedAt":
+		return ec.fieldContext_ChangeRequest_mergedAt(ctx, field)
+	case "reviews":
+		return ec.fieldContext_ChangeRequest_reviews(ctx, field)
+	case "review":
+		return ec.fieldContext_ChangeRequest_review(ctx, field)
+	case "requestedReviewers":
+		return ec.fieldContext_ChangeRequest_requestedReviewers(ctx, field)
+	case "mergeability":
+		return ec.fieldContext_ChangeRequest_mergeability(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
 }
@@ -13386,6 +14042,54 @@ func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, f
 		return ec.fieldContext_ChangeRequestEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ChangeRequestReview_id(ctx, field)
+	case "status":
+		return ec.fieldContext_ChangeRequestReview_status(ctx, field)
+	case "reviewer":
+		return ec.fieldContext_ChangeRequestReview_reviewer(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_ChangeRequestReview_requestedBy(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequestReview_revision(ctx, field)
+	case "outdated":
+		return ec.fieldContext_ChangeRequestReview_outdated(ctx, field)
+	case "comment":
+		return ec.fieldContext_ChangeRequestReview_comment(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequestReview_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ChangeRequestReview_updatedAt(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_ChangeRequestReview_changeRequest(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReview", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReviewConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ChangeRequestReviewConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ChangeRequestReviewConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ChangeRequestReviewConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReviewConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReviewEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ChangeRequestReviewEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_ChangeRequestReviewEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReviewEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_ChangeRequestURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14042,6 +14746,54 @@ func (ec *executionContext) childFields_MergeResult(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type MergeResult", field.Name)
 }
 
+func (ec *executionContext) childFields_MergeRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "rule":
+		return ec.fieldContext_MergeRule_rule(ctx, field)
+	case "users":
+		return ec.fieldContext_MergeRule_users(ctx, field)
+	case "expression":
+		return ec.fieldContext_MergeRule_expression(ctx, field)
+	case "message":
+		return ec.fieldContext_MergeRule_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRule", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRuleResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "rule":
+		return ec.fieldContext_MergeRuleResult_rule(ctx, field)
+	case "passes":
+		return ec.fieldContext_MergeRuleResult_passes(ctx, field)
+	case "message":
+		return ec.fieldContext_MergeRuleResult_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRuleResult", field.Name)
+}
+
+func (ec *executionContext) childFields_MergeRules(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_MergeRules_type(ctx, field)
+	case "rules":
+		return ec.fieldContext_MergeRules_rules(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MergeRules", field.Name)
+}
+
+func (ec *executionContext) childFields_Mergeability(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "mergeable":
+		return ec.fieldContext_Mergeability_mergeable(ctx, field)
+	case "bypassed":
+		return ec.fieldContext_Mergeability_bypassed(ctx, field)
+	case "rules":
+		return ec.fieldContext_Mergeability_rules(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Mergeability", field.Name)
+}
+
 func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -14248,6 +15000,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_members(ctx, field)
 	case "openAPISpecs":
 		return ec.fieldContext_Organization_openAPISpecs(ctx, field)
+	case "mergeRules":
+		return ec.fieldContext_Organization_mergeRules(ctx, field)
 	case "samlProviders":
 		return ec.fieldContext_Organization_samlProviders(ctx, field)
 	case "ssoProviders":
@@ -14460,6 +15214,20 @@ func (ec *executionContext) childFields_PublishedPage(ctx context.Context, field
 		return ec.fieldContext_PublishedPage_ancestors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedPage", field.Name)
+}
+
+func (ec *executionContext) childFields_RequestedReviewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_RequestedReviewer_user(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_RequestedReviewer_requestedBy(ctx, field)
+	case "revision":
+		return ec.fieldContext_RequestedReviewer_revision(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_RequestedReviewer_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RequestedReviewer", field.Name)
 }
 
 func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14968,6 +15736,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_fileBacklinks(ctx, field)
 	case "pageBacklinks":
 		return ec.fieldContext_Space_pageBacklinks(ctx, field)
+	case "mergeRules":
+		return ec.fieldContext_Space_mergeRules(ctx, field)
 	case "search":
 		return ec.fieldContext_Space_search(ctx, field)
 	case "userGrants":
@@ -15855,6 +16625,58 @@ func (ec *executionContext) field_ChangeRequest_pageBacklinks_args(ctx context.C
 		return nil, err
 	}
 	args["pageId"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_review_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_ChangeRequest_reviews_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "outdated",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["outdated"] = arg3
 	return args, nil
 }
 
@@ -17414,6 +18236,36 @@ func (ec *executionContext) field_Mutation_removePasskey_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeRequestedReviewer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequestId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequestId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "userId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["userId"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeSectionFromGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17614,6 +18466,52 @@ func (ec *executionContext) field_Mutation_removeUserFromSpace_args(ctx context.
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_requestReviewers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequestId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequestId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "users",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["users"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "subject",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["subject"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "description",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["description"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_restoreSpace_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17705,6 +18603,44 @@ func (ec *executionContext) field_Mutation_spacePDF_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["only"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_submitReview_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "changeRequestId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["changeRequestId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "status",
+		func(ctx context.Context, v any) (changerequestreview.Status, error) {
+			return ec.unmarshalNChangeRequestReviewStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestreviewᚐStatus(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["status"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "comment",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["comment"] = arg3
 	return args, nil
 }
 
@@ -22423,6 +23359,236 @@ func (ec *executionContext) fieldContext_ChangeRequest_pageBacklinks(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _ChangeRequest_description(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequest_mergedBy(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_mergedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().MergedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_mergedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_mergedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_mergedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MergedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_mergedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequest", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ChangeRequest_reviews(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_reviews(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Reviews(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["outdated"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestReviewConnection) graphql.Marshaler {
+			return ec.marshalOChangeRequestReviewConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestReviewConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_reviews(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestReviewConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_reviews_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_review(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_review(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.ChangeRequest().Review(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequestReview) graphql.Marshaler {
+			return ec.marshalOChangeRequestReview2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequestReview(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_review(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestReview(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_ChangeRequest_review_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_requestedReviewers(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_requestedReviewers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().RequestedReviewers(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ReviewRequest) graphql.Marshaler {
+			return ec.marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐReviewRequestᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_requestedReviewers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RequestedReviewer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_mergeability(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_mergeability(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().Mergeability(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mergerules.Verdict) graphql.Marshaler {
+			return ec.marshalOMergeability2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐVerdict(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_mergeability(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Mergeability(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ChangeRequestActivity_eventId(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestActivity) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22693,6 +23859,414 @@ func (ec *executionContext) fieldContext_ChangeRequestEdge_node(_ context.Contex
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReview_id(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, false, false, "ID")
+}
+
+func (ec *executionContext) _ChangeRequestReview_status(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v changerequestreview.Status) graphql.Marshaler {
+			return ec.marshalNChangeRequestReviewStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestreviewᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, false, false, "ChangeRequestReviewStatus")
+}
+
+func (ec *executionContext) _ChangeRequestReview_reviewer(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_reviewer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestReview().Reviewer(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_reviewer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReview",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReview_requestedBy(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_requestedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestReview().RequestedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_requestedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReview",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReview_revision(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequestReview_outdated(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_outdated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestReview().Outdated(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_outdated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _ChangeRequestReview_comment(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_comment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestReview().Comment(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Comment) graphql.Marshaler {
+			return ec.marshalOComment2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐComment(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_comment(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReview",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Comment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReview_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ChangeRequestReview_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReview", field, false, false, "Time")
+}
+
+func (ec *executionContext) _ChangeRequestReview_changeRequest(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequestReview) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReview_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequestReview().ChangeRequest(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalNChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReview_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReview",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReviewConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestReviewConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReviewConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ChangeRequestReviewEdge) graphql.Marshaler {
+			return ec.marshalNChangeRequestReviewEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestReviewEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReviewConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReviewConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestReviewEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReviewConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestReviewConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReviewConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReviewConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReviewConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequestReviewConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestReviewConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReviewConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReviewConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReviewConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _ChangeRequestReviewEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestReviewEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReviewEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReviewEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeRequestReviewEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _ChangeRequestReviewEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestReviewEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequestReviewEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequestReview) graphql.Marshaler {
+			return ec.marshalNChangeRequestReview2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequestReview(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequestReviewEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequestReviewEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestReview(ctx, field)
 		},
 	}
 	return fc, nil
@@ -27714,6 +29288,300 @@ func (ec *executionContext) fieldContext_MergeResult_result(_ context.Context, f
 	return graphql.NewScalarFieldContext("MergeResult", field, false, false, "MergeResultKind")
 }
 
+func (ec *executionContext) _MergeRule_rule(ctx context.Context, field graphql.CollectedField, obj *mergerules.Rule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRule_rule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v mergerules.Kind) graphql.Marshaler {
+			return ec.marshalNMergeRuleKind2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRule_rule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRule", field, false, false, "MergeRuleKind")
+}
+
+func (ec *executionContext) _MergeRule_users(ctx context.Context, field graphql.CollectedField, obj *mergerules.Rule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRule_users(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Users, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNID2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRule_users(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRule", field, false, false, "ID")
+}
+
+func (ec *executionContext) _MergeRule_expression(ctx context.Context, field graphql.CollectedField, obj *mergerules.Rule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRule_expression(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Expression, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRule_expression(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _MergeRule_message(ctx context.Context, field graphql.CollectedField, obj *mergerules.Rule) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRule_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRule_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRule", field, false, false, "String")
+}
+
+func (ec *executionContext) _MergeRuleResult_rule(ctx context.Context, field graphql.CollectedField, obj *mergerules.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRuleResult_rule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v mergerules.Kind) graphql.Marshaler {
+			return ec.marshalNMergeRuleKind2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRuleResult_rule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRuleResult", field, false, false, "MergeRuleKind")
+}
+
+func (ec *executionContext) _MergeRuleResult_passes(ctx context.Context, field graphql.CollectedField, obj *mergerules.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRuleResult_passes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Passes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRuleResult_passes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRuleResult", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _MergeRuleResult_message(ctx context.Context, field graphql.CollectedField, obj *mergerules.Result) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRuleResult_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRuleResult_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRuleResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _MergeRules_type(ctx context.Context, field graphql.CollectedField, obj *mergerules.Config) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRules_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v mergerules.Type) graphql.Marshaler {
+			return ec.marshalNMergeRulesType2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRules_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeRules", field, false, false, "MergeRulesType")
+}
+
+func (ec *executionContext) _MergeRules_rules(ctx context.Context, field graphql.CollectedField, obj *mergerules.Config) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeRules_rules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []mergerules.Rule) graphql.Marshaler {
+			return ec.marshalNMergeRule2ᚕgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐRuleᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MergeRules_rules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MergeRules",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRule(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mergeability_mergeable(ctx context.Context, field graphql.CollectedField, obj *mergerules.Verdict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mergeability_mergeable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Mergeable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mergeability_mergeable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mergeability", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Mergeability_bypassed(ctx context.Context, field graphql.CollectedField, obj *mergerules.Verdict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mergeability_bypassed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bypassed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mergeability_bypassed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mergeability", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _Mergeability_rules(ctx context.Context, field graphql.CollectedField, obj *mergerules.Verdict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mergeability_rules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rules, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []mergerules.Result) graphql.Marshaler {
+			return ec.marshalNMergeRuleResult2ᚕgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐResultᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mergeability_rules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mergeability",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRuleResult(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createOrganization(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29556,6 +31424,138 @@ func (ec *executionContext) fieldContext_Mutation_updateUser(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_requestReviewers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_requestReviewers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RequestReviewers(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["users"].([]string), fc.Args["subject"].(*string), fc.Args["description"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ReviewRequest) graphql.Marshaler {
+			return ec.marshalORequestedReviewer2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐReviewRequestᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_requestReviewers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RequestedReviewer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_requestReviewers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeRequestedReviewer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeRequestedReviewer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveRequestedReviewer(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["userId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeRequestedReviewer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeRequestedReviewer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_submitReview(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_submitReview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SubmitReview(ctx, fc.Args["spaceId"].(string), fc.Args["changeRequestId"].(string), fc.Args["status"].(changerequestreview.Status), fc.Args["comment"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequestReview) graphql.Marshaler {
+			return ec.marshalOChangeRequestReview2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequestReview(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_submitReview(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequestReview(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_submitReview_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -34409,6 +36409,38 @@ func (ec *executionContext) fieldContext_Organization_openAPISpecs(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Organization_mergeRules(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_mergeRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().MergeRules(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mergerules.Config) graphql.Marshaler {
+			return ec.marshalNMergeRules2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_mergeRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRules(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_samlProviders(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37140,6 +39172,116 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RequestedReviewer_user(ctx context.Context, field graphql.CollectedField, obj *ent.ReviewRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewer_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RequestedReviewer().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewer_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RequestedReviewer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RequestedReviewer_requestedBy(ctx context.Context, field graphql.CollectedField, obj *ent.ReviewRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewer_requestedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.RequestedReviewer().RequestedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewer_requestedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "RequestedReviewer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _RequestedReviewer_revision(ctx context.Context, field graphql.CollectedField, obj *ent.ReviewRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewer_revision(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewer_revision(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RequestedReviewer", field, false, false, "String")
+}
+
+func (ec *executionContext) _RequestedReviewer_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.ReviewRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RequestedReviewer_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RequestedReviewer_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RequestedReviewer", field, false, false, "Time")
 }
 
 func (ec *executionContext) _Revision_id(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
@@ -41956,6 +44098,38 @@ func (ec *executionContext) fieldContext_Space_pageBacklinks(ctx context.Context
 	if fc.Args, err = ec.field_Space_pageBacklinks_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_mergeRules(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_mergeRules(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().MergeRules(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *mergerules.Config) graphql.Marshaler {
+			return ec.marshalNMergeRules2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐConfig(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_mergeRules(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MergeRules(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -49110,6 +51284,118 @@ func UnmarshalInviteUsersToOrganizationInput(ctx context.Context, raw any) (mode
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputMergeRuleInput(ctx context.Context, obj any) (mergerules.Rule, error) {
+	var it mergerules.Rule
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"rule", "users", "expression", "message"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "rule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rule"))
+			data, err := ec.unmarshalNMergeRuleKind2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rule = data
+		case "users":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("users"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Users = data
+		case "expression":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expression"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Expression = data
+		case "message":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("message"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Message = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMergeRuleInput unmarshals raw into the MergeRuleInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMergeRuleInput(ctx context.Context, raw any) (mergerules.Rule, error) {
+	var out mergerules.Rule
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MergeRuleInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputMergeRulesInput(ctx context.Context, obj any) (mergerules.Config, error) {
+	var it mergerules.Config
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "rules"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNMergeRulesType2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "rules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rules"))
+			data, err := ec.unmarshalOMergeRuleInput2ᚕgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐRuleᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Rules = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMergeRulesInput unmarshals raw into the MergeRulesInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMergeRulesInput(ctx context.Context, raw any) (mergerules.Config, error) {
+	var out mergerules.Config
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MergeRulesInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputMoveInput(ctx context.Context, obj any) (model.MoveInput, error) {
 	var it model.MoveInput
 	if obj == nil {
@@ -49478,7 +51764,7 @@ func (ec *executionContext) unmarshalInputUpdateChangeRequestInput(ctx context.C
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"subject", "status"}
+	fieldsInOrder := [...]string{"subject", "status", "description"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -49499,6 +51785,13 @@ func (ec *executionContext) unmarshalInputUpdateChangeRequestInput(ctx context.C
 				return it, err
 			}
 			it.Status = graphql.OmittableOf(data)
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -49807,7 +52100,7 @@ func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "emailDomains", "hostname", "defaultRole", "defaultContent", "logo", "sso", "ai", "inviteLinks"}
+	fieldsInOrder := [...]string{"title", "emailDomains", "hostname", "defaultRole", "defaultContent", "logo", "sso", "ai", "inviteLinks", "mergeRules"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -49877,6 +52170,13 @@ func (ec *executionContext) unmarshalInputUpdateOrganizationInput(ctx context.Co
 				return it, err
 			}
 			it.InviteLinks = graphql.OmittableOf(data)
+		case "mergeRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mergeRules"))
+			data, err := ec.unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐConfig(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MergeRules = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -50283,7 +52583,7 @@ func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "emoji", "editMode", "defaultLevel", "visibility"}
+	fieldsInOrder := [...]string{"title", "emoji", "editMode", "defaultLevel", "visibility", "mergeRules"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -50325,6 +52625,13 @@ func (ec *executionContext) unmarshalInputUpdateSpaceInput(ctx context.Context, 
 				return it, err
 			}
 			it.Visibility = graphql.OmittableOf(data)
+		case "mergeRules":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mergeRules"))
+			data, err := ec.unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐConfig(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MergeRules = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -50728,6 +53035,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Collection(ctx, sel, obj)
+	case ent.ChangeRequestReview:
+		return ec._ChangeRequestReview(ctx, sel, &obj)
+	case *ent.ChangeRequestReview:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ChangeRequestReview(ctx, sel, obj)
 	case ent.ChangeRequest:
 		return ec._ChangeRequest(ctx, sel, &obj)
 	case *ent.ChangeRequest:
@@ -51425,6 +53739,46 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._ChangeRequest_pageBacklinks(ctx, field, obj)
 				})
+		case "description":
+			out.Values[i] = ec._ChangeRequest_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "mergedBy":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_mergedBy(ctx, field, obj)
+				})
+		case "mergedAt":
+			out.Values[i] = ec._ChangeRequest_mergedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reviews":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_reviews(ctx, field, obj)
+				})
+		case "review":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_review(ctx, field, obj)
+				})
+		case "requestedReviewers":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_requestedReviewers(ctx, field, obj)
+				})
+		case "mergeability":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequest_mergeability(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -51556,6 +53910,170 @@ func (ec *executionContext) _ChangeRequestEdge(ctx context.Context, sel ast.Sele
 			}
 		case "node":
 			out.Values[i] = ec._ChangeRequestEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestReviewImplementors = []string{"ChangeRequestReview", "Node"}
+
+func (ec *executionContext) _ChangeRequestReview(ctx context.Context, sel ast.SelectionSet, obj *ent.ChangeRequestReview) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestReviewImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestReview")
+		case "id":
+			out.Values[i] = ec._ChangeRequestReview_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._ChangeRequestReview_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reviewer":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestReview_reviewer(ctx, field, obj)
+				})
+		case "requestedBy":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestReview_requestedBy(ctx, field, obj)
+				})
+		case "revision":
+			out.Values[i] = ec._ChangeRequestReview_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "outdated":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestReview_outdated(ctx, field, obj)
+				})
+		case "comment":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestReview_comment(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._ChangeRequestReview_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._ChangeRequestReview_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "changeRequest":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._ChangeRequestReview_changeRequest(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestReviewConnectionImplementors = []string{"ChangeRequestReviewConnection"}
+
+func (ec *executionContext) _ChangeRequestReviewConnection(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestReviewConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestReviewConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestReviewConnection")
+		case "edges":
+			out.Values[i] = ec._ChangeRequestReviewConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ChangeRequestReviewConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ChangeRequestReviewConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var changeRequestReviewEdgeImplementors = []string{"ChangeRequestReviewEdge"}
+
+func (ec *executionContext) _ChangeRequestReviewEdge(ctx context.Context, sel ast.SelectionSet, obj *model.ChangeRequestReviewEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeRequestReviewEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeRequestReviewEdge")
+		case "cursor":
+			out.Values[i] = ec._ChangeRequestReviewEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._ChangeRequestReviewEdge_node(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -53844,6 +56362,178 @@ func (ec *executionContext) _MergeResult(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var mergeRuleImplementors = []string{"MergeRule"}
+
+func (ec *executionContext) _MergeRule(ctx context.Context, sel ast.SelectionSet, obj *mergerules.Rule) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRuleImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRule")
+		case "rule":
+			out.Values[i] = ec._MergeRule_rule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "users":
+			out.Values[i] = ec._MergeRule_users(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "expression":
+			out.Values[i] = ec._MergeRule_expression(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._MergeRule_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var mergeRuleResultImplementors = []string{"MergeRuleResult"}
+
+func (ec *executionContext) _MergeRuleResult(ctx context.Context, sel ast.SelectionSet, obj *mergerules.Result) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRuleResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRuleResult")
+		case "rule":
+			out.Values[i] = ec._MergeRuleResult_rule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "passes":
+			out.Values[i] = ec._MergeRuleResult_passes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._MergeRuleResult_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var mergeRulesImplementors = []string{"MergeRules"}
+
+func (ec *executionContext) _MergeRules(ctx context.Context, sel ast.SelectionSet, obj *mergerules.Config) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRulesImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MergeRules")
+		case "type":
+			out.Values[i] = ec._MergeRules_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rules":
+			out.Values[i] = ec._MergeRules_rules(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var mergeabilityImplementors = []string{"Mergeability"}
+
+func (ec *executionContext) _Mergeability(ctx context.Context, sel ast.SelectionSet, obj *mergerules.Verdict) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, mergeabilityImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Mergeability")
+		case "mergeable":
+			out.Values[i] = ec._Mergeability_mergeable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bypassed":
+			out.Values[i] = ec._Mergeability_bypassed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rules":
+			out.Values[i] = ec._Mergeability_rules(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -54153,6 +56843,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "requestReviewers":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_requestReviewers(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeRequestedReviewer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeRequestedReviewer(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "submitReview":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_submitReview(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -55326,6 +58037,12 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Organization_openAPISpecs(ctx, field, obj)
 				})
+		case "mergeRules":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Organization_mergeRules(ctx, field, obj)
+				})
 		case "samlProviders":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -56158,6 +58875,56 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Query___schema(ctx, field)
 			})
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var requestedReviewerImplementors = []string{"RequestedReviewer"}
+
+func (ec *executionContext) _RequestedReviewer(ctx context.Context, sel ast.SelectionSet, obj *ent.ReviewRequest) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, requestedReviewerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RequestedReviewer")
+		case "user":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RequestedReviewer_user(ctx, field, obj)
+				})
+		case "requestedBy":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._RequestedReviewer_requestedBy(ctx, field, obj)
+				})
+		case "revision":
+			out.Values[i] = ec._RequestedReviewer_revision(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._RequestedReviewer_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
@@ -57866,6 +60633,12 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_pageBacklinks(ctx, field, obj)
+				})
+		case "mergeRules":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_mergeRules(ctx, field, obj)
 				})
 		case "search":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -60616,6 +63389,64 @@ func (ec *executionContext) marshalNChangeRequestEdge2ᚖgithubᚗcomᚋfolioᚋ
 	return ec._ChangeRequestEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNChangeRequestReview2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequestReview(ctx context.Context, sel ast.SelectionSet, v *ent.ChangeRequestReview) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestReview!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestReview(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeRequestReviewEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestReviewEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestReviewEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangeRequestReviewEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestReviewEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangeRequestReviewEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestReviewEdge(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestReviewEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ChangeRequestReviewEdge!")
+		return graphql.Null
+	}
+	return ec._ChangeRequestReviewEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNChangeRequestReviewStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestreviewᚐStatus(ctx context.Context, v any) (changerequestreview.Status, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNChangeRequestReviewStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestreviewᚐStatus[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNChangeRequestReviewStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestreviewᚐStatus(ctx context.Context, sel ast.SelectionSet, v changerequestreview.Status) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNChangeRequestReviewStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestreviewᚐStatus[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "ChangeRequestReviewStatus!")
+	}
+	return res
+}
+
+var (
+	unmarshalNChangeRequestReviewStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestreviewᚐStatus = map[string]changerequestreview.Status{
+		"approved":          changerequestreview.StatusApproved,
+		"changes_requested": changerequestreview.StatusChangesRequested,
+	}
+	marshalNChangeRequestReviewStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestreviewᚐStatus = map[changerequestreview.Status]string{
+		changerequestreview.StatusApproved:         "approved",
+		changerequestreview.StatusChangesRequested: "changes_requested",
+	}
+)
+
 func (ec *executionContext) unmarshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, v any) (changerequest.Status, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNChangeRequestStatus2githubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus[tmp]
@@ -61525,6 +64356,133 @@ var (
 	}
 )
 
+func (ec *executionContext) marshalNMergeRule2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐRule(ctx context.Context, sel ast.SelectionSet, v mergerules.Rule) graphql.Marshaler {
+	return ec._MergeRule(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMergeRule2ᚕgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []mergerules.Rule) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMergeRule2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐRule(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNMergeRuleInput2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐRule(ctx context.Context, v any) (mergerules.Rule, error) {
+	res, err := ec.unmarshalInputMergeRuleInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNMergeRuleKind2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐKind(ctx context.Context, v any) (mergerules.Kind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNMergeRuleKind2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeRuleKind2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐKind(ctx context.Context, sel ast.SelectionSet, v mergerules.Kind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNMergeRuleKind2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐKind[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "MergeRuleKind!")
+	}
+	return res
+}
+
+var (
+	unmarshalNMergeRuleKind2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐKind = map[string]mergerules.Kind{
+		"require_specific_reviewers":           mergerules.RequireSpecificReviewers,
+		"require_one_of_specific_reviewers":    mergerules.RequireOneOfSpecificReviewers,
+		"allow_bypass":                         mergerules.AllowBypass,
+		"require_at_least_one_review":          mergerules.RequireAtLeastOneReview,
+		"require_at_least_one_approved_review": mergerules.RequireAtLeastOneApprovedReview,
+		"require_all_reviews_approved":         mergerules.RequireAllReviewsApproved,
+		"require_agent_review":                 mergerules.RequireAgentReview,
+		"require_up_to_date_change_request":    mergerules.RequireUpToDateChangeRequest,
+		"require_change_request_subject":       mergerules.RequireChangeRequestSubject,
+		"require_change_request_description":   mergerules.RequireChangeRequestDescription,
+		"require_author_to_merge":              mergerules.RequireAuthorToMerge,
+		"custom":                               mergerules.Custom,
+	}
+	marshalNMergeRuleKind2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐKind = map[mergerules.Kind]string{
+		mergerules.RequireSpecificReviewers:        "require_specific_reviewers",
+		mergerules.RequireOneOfSpecificReviewers:   "require_one_of_specific_reviewers",
+		mergerules.AllowBypass:                     "allow_bypass",
+		mergerules.RequireAtLeastOneReview:         "require_at_least_one_review",
+		mergerules.RequireAtLeastOneApprovedReview: "require_at_least_one_approved_review",
+		mergerules.RequireAllReviewsApproved:       "require_all_reviews_approved",
+		mergerules.RequireAgentReview:              "require_agent_review",
+		mergerules.RequireUpToDateChangeRequest:    "require_up_to_date_change_request",
+		mergerules.RequireChangeRequestSubject:     "require_change_request_subject",
+		mergerules.RequireChangeRequestDescription: "require_change_request_description",
+		mergerules.RequireAuthorToMerge:            "require_author_to_merge",
+		mergerules.Custom:                          "custom",
+	}
+)
+
+func (ec *executionContext) marshalNMergeRuleResult2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐResult(ctx context.Context, sel ast.SelectionSet, v mergerules.Result) graphql.Marshaler {
+	return ec._MergeRuleResult(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMergeRuleResult2ᚕgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐResultᚄ(ctx context.Context, sel ast.SelectionSet, v []mergerules.Result) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMergeRuleResult2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMergeRules2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐConfig(ctx context.Context, sel ast.SelectionSet, v *mergerules.Config) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MergeRules!")
+		return graphql.Null
+	}
+	return ec._MergeRules(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMergeRulesType2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐType(ctx context.Context, v any) (mergerules.Type, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNMergeRulesType2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐType[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMergeRulesType2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐType(ctx context.Context, sel ast.SelectionSet, v mergerules.Type) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNMergeRulesType2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐType[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "MergeRulesType!")
+	}
+	return res
+}
+
+var (
+	unmarshalNMergeRulesType2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐType = map[string]mergerules.Type{
+		"none":    mergerules.TypeNone,
+		"rules":   mergerules.TypeRules,
+		"inherit": mergerules.TypeInherit,
+	}
+	marshalNMergeRulesType2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐType = map[mergerules.Type]string{
+		mergerules.TypeNone:    "none",
+		mergerules.TypeRules:   "rules",
+		mergerules.TypeInherit: "inherit",
+	}
+)
+
 func (ec *executionContext) unmarshalNMoveInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐMoveInput(ctx context.Context, v any) (model.MoveInput, error) {
 	res, err := ec.unmarshalInputMoveInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -61978,6 +64936,30 @@ func (ec *executionContext) marshalNPublishedPage2ᚖgithubᚗcomᚋfolioᚋfoli
 		return graphql.Null
 	}
 	return ec._PublishedPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNRequestedReviewer2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐReviewRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ReviewRequest) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRequestedReviewer2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐReviewRequest(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRequestedReviewer2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐReviewRequest(ctx context.Context, sel ast.SelectionSet, v *ent.ReviewRequest) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "RequestedReviewer!")
+		return graphql.Null
+	}
+	return ec._RequestedReviewer(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNRevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {
@@ -63451,6 +66433,20 @@ func (ec *executionContext) marshalOChangeRequestConnection2ᚖgithubᚗcomᚋfo
 	return ec._ChangeRequestConnection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOChangeRequestReview2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequestReview(ctx context.Context, sel ast.SelectionSet, v *ent.ChangeRequestReview) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangeRequestReview(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOChangeRequestReviewConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐChangeRequestReviewConnection(ctx context.Context, sel ast.SelectionSet, v *model.ChangeRequestReviewConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangeRequestReviewConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOChangeRequestStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋchangerequestᚐStatus(ctx context.Context, v any) (*changerequest.Status, error) {
 	if v == nil {
 		return nil, nil
@@ -63952,6 +66948,38 @@ func (ec *executionContext) marshalOMergeResult2ᚖgithubᚗcomᚋfolioᚋfolio�
 	return ec._MergeResult(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOMergeRuleInput2ᚕgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐRuleᚄ(ctx context.Context, v any) ([]mergerules.Rule, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]mergerules.Rule, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMergeRuleInput2githubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐRule(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOMergeRulesInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐConfig(ctx context.Context, v any) (*mergerules.Config, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputMergeRulesInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMergeability2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋmergerulesᚐVerdict(ctx context.Context, sel ast.SelectionSet, v *mergerules.Verdict) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Mergeability(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalONode2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐNode(ctx context.Context, sel ast.SelectionSet, v model.Node) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -64183,6 +67211,25 @@ func (ec *executionContext) marshalOPublishedPage2ᚖgithubᚗcomᚋfolioᚋfoli
 		return graphql.Null
 	}
 	return ec._PublishedPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORequestedReviewer2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐReviewRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ReviewRequest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRequestedReviewer2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐReviewRequest(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalORevision2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐRevision(ctx context.Context, sel ast.SelectionSet, v *model.Revision) graphql.Marshaler {

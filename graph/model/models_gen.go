@@ -17,6 +17,7 @@ import (
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/internal/access"
+	"github.com/folio/folio/internal/mergerules"
 )
 
 // A page of APIToken items (Relay connection).
@@ -111,6 +112,24 @@ type ChangeRequestEdge struct {
 	Cursor string `json:"cursor"`
 	// The change request.
 	Node *ent.ChangeRequest `json:"node"`
+}
+
+// A page of ChangeRequestReview items (Relay connection).
+type ChangeRequestReviewConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*ChangeRequestReviewEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One ChangeRequestReview of a ChangeRequestReviewConnection page, with its cursor.
+type ChangeRequestReviewEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The review.
+	Node *ent.ChangeRequestReview `json:"node"`
 }
 
 // URLs of a change request.
@@ -1044,6 +1063,8 @@ type UpdateChangeRequestInput struct {
 	Subject graphql.Omittable[*string] `json:"subject,omitempty"`
 	// draft, open or archived; merged comes only from mergeChangeRequest, and a merged change request keeps its status (CONFLICT).
 	Status graphql.Omittable[*changerequest.Status] `json:"status,omitempty"`
+	// The description as markdown; "" clears it.
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
 }
 
 // Absent fields are left alone; null clears description and defaultLevel.
@@ -1116,6 +1137,8 @@ type UpdateOrganizationInput struct {
 	Ai graphql.Omittable[*bool] `json:"ai,omitempty"`
 	// Allow invite links.
 	InviteLinks graphql.Omittable[*bool] `json:"inviteLinks,omitempty"`
+	// Merge rules of spaces that inherit them: none or rules.
+	MergeRules graphql.Omittable[*mergerules.Config] `json:"mergeRules,omitempty"`
 }
 
 // Changes to an invite link.
@@ -1203,6 +1226,8 @@ type UpdateSpaceInput struct {
 	DefaultLevel graphql.Omittable[*space.DefaultLevel] `json:"defaultLevel,omitempty"`
 	// in_collection only for spaces in a collection; null is BAD_USER_INPUT.
 	Visibility graphql.Omittable[*space.Visibility] `json:"visibility,omitempty"`
+	// Merge rules: none, rules or inherit (admins of the space).
+	MergeRules graphql.Omittable[*mergerules.Config] `json:"mergeRules,omitempty"`
 }
 
 // Replaces the title; languages are replaced when sent, left alone when absent, emptied when null.
