@@ -50,6 +50,8 @@ type Comment struct {
 	NodeID *string `json:"node_id,omitempty"`
 	// NodePreview holds the value of the "node_preview" field.
 	NodePreview string `json:"node_preview,omitempty"`
+	// ReviewID holds the value of the "review_id" field.
+	ReviewID *string `json:"review_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CommentQuery when eager-loading is set.
 	Edges        CommentEdges `json:"edges"`
@@ -81,7 +83,7 @@ func (*Comment) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case comment.FieldID, comment.FieldSpaceID, comment.FieldChangeRequestID, comment.FieldStatus, comment.FieldBody, comment.FieldPostedBy, comment.FieldResolvedBy, comment.FieldRevisionID, comment.FieldPageID, comment.FieldPageTitle, comment.FieldPagePath, comment.FieldNodeID, comment.FieldNodePreview:
+		case comment.FieldID, comment.FieldSpaceID, comment.FieldChangeRequestID, comment.FieldStatus, comment.FieldBody, comment.FieldPostedBy, comment.FieldResolvedBy, comment.FieldRevisionID, comment.FieldPageID, comment.FieldPageTitle, comment.FieldPagePath, comment.FieldNodeID, comment.FieldNodePreview, comment.FieldReviewID:
 			values[i] = new(sql.NullString)
 		case comment.FieldCreatedAt, comment.FieldUpdatedAt, comment.FieldEditedAt, comment.FieldResolvedAt:
 			values[i] = new(sql.NullTime)
@@ -208,6 +210,13 @@ func (_m *Comment) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.NodePreview = value.String
 			}
+		case comment.FieldReviewID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field review_id", values[i])
+			} else if value.Valid {
+				_m.ReviewID = new(string)
+				*_m.ReviewID = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -308,6 +317,11 @@ func (_m *Comment) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("node_preview=")
 	builder.WriteString(_m.NodePreview)
+	builder.WriteString(", ")
+	if v := _m.ReviewID; v != nil {
+		builder.WriteString("review_id=")
+		builder.WriteString(*v)
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

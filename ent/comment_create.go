@@ -240,6 +240,20 @@ func (_c *CommentCreate) SetNillableNodePreview(v *string) *CommentCreate {
 	return _c
 }
 
+// SetReviewID sets the "review_id" field.
+func (_c *CommentCreate) SetReviewID(v string) *CommentCreate {
+	_c.mutation.SetReviewID(v)
+	return _c
+}
+
+// SetNillableReviewID sets the "review_id" field if the given value is not nil.
+func (_c *CommentCreate) SetNillableReviewID(v *string) *CommentCreate {
+	if v != nil {
+		_c.SetReviewID(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *CommentCreate) SetID(v string) *CommentCreate {
 	_c.mutation.SetID(v)
@@ -470,6 +484,10 @@ func (_c *CommentCreate) createSpec() (*Comment, *sqlgraph.CreateSpec) {
 		_spec.SetField(comment.FieldNodePreview, field.TypeString, value)
 		_node.NodePreview = value
 	}
+	if value, ok := _c.mutation.ReviewID(); ok {
+		_spec.SetField(comment.FieldReviewID, field.TypeString, value)
+		_node.ReviewID = &value
+	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -690,6 +708,9 @@ func (u *CommentUpsertOne) UpdateNewValues() *CommentUpsertOne {
 		}
 		if _, exists := u.create.mutation.NodePreview(); exists {
 			s.SetIgnore(comment.FieldNodePreview)
+		}
+		if _, exists := u.create.mutation.ReviewID(); exists {
+			s.SetIgnore(comment.FieldReviewID)
 		}
 	}))
 	return u
@@ -1057,6 +1078,9 @@ func (u *CommentUpsertBulk) UpdateNewValues() *CommentUpsertBulk {
 			}
 			if _, exists := b.mutation.NodePreview(); exists {
 				s.SetIgnore(comment.FieldNodePreview)
+			}
+			if _, exists := b.mutation.ReviewID(); exists {
+				s.SetIgnore(comment.FieldReviewID)
 			}
 		}
 	}))

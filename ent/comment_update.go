@@ -257,6 +257,9 @@ func (_u *CommentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.NodeIDCleared() {
 		_spec.ClearField(comment.FieldNodeID, field.TypeString)
 	}
+	if _u.mutation.ReviewIDCleared() {
+		_spec.ClearField(comment.FieldReviewID, field.TypeString)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -536,6 +539,9 @@ func (_u *CommentUpdateOne) sqlSave(ctx context.Context) (_node *Comment, err er
 	}
 	if _u.mutation.NodeIDCleared() {
 		_spec.ClearField(comment.FieldNodeID, field.TypeString)
+	}
+	if _u.mutation.ReviewIDCleared() {
+		_spec.ClearField(comment.FieldReviewID, field.TypeString)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Comment{config: _u.config}

@@ -4362,6 +4362,7 @@ type CommentMutation struct {
 	page_path         *string
 	node_id           *string
 	node_preview      *string
+	review_id         *string
 	clearedFields     map[string]struct{}
 	space             *string
 	clearedspace      bool
@@ -5141,6 +5142,55 @@ func (m *CommentMutation) ResetNodePreview() {
 	m.node_preview = nil
 }
 
+// SetReviewID sets the "review_id" field.
+func (m *CommentMutation) SetReviewID(s string) {
+	m.review_id = &s
+}
+
+// ReviewID returns the value of the "review_id" field in the mutation.
+func (m *CommentMutation) ReviewID() (r string, exists bool) {
+	v := m.review_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReviewID returns the old "review_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldReviewID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReviewID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReviewID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReviewID: %w", err)
+	}
+	return oldValue.ReviewID, nil
+}
+
+// ClearReviewID clears the value of the "review_id" field.
+func (m *CommentMutation) ClearReviewID() {
+	m.review_id = nil
+	m.clearedFields[comment.FieldReviewID] = struct{}{}
+}
+
+// ReviewIDCleared returns if the "review_id" field was cleared in this mutation.
+func (m *CommentMutation) ReviewIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldReviewID]
+	return ok
+}
+
+// ResetReviewID resets all changes to the "review_id" field.
+func (m *CommentMutation) ResetReviewID() {
+	m.review_id = nil
+	delete(m.clearedFields, comment.FieldReviewID)
+}
+
 // ClearSpace clears the "space" edge to the Space entity.
 func (m *CommentMutation) ClearSpace() {
 	m.clearedspace = true
@@ -5202,7 +5252,7 @@ func (m *CommentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CommentMutation) Fields() []string {
-	fields := make([]string, 0, 16)
+	fields := make([]string, 0, 17)
 	if m.created_at != nil {
 		fields = append(fields, comment.FieldCreatedAt)
 	}
@@ -5251,6 +5301,9 @@ func (m *CommentMutation) Fields() []string {
 	if m.node_preview != nil {
 		fields = append(fields, comment.FieldNodePreview)
 	}
+	if m.review_id != nil {
+		fields = append(fields, comment.FieldReviewID)
+	}
 	return fields
 }
 
@@ -5291,6 +5344,8 @@ func (m *CommentMutation) Field(name string) (ent.Value, bool) {
 		return m.NodeID()
 	case comment.FieldNodePreview:
 		return m.NodePreview()
+	case comment.FieldReviewID:
+		return m.ReviewID()
 	}
 	return nil, false
 }
@@ -5332,6 +5387,8 @@ func (m *CommentMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldNodeID(ctx)
 	case comment.FieldNodePreview:
 		return m.OldNodePreview(ctx)
+	case comment.FieldReviewID:
+		return m.OldReviewID(ctx)
 	}
 	return nil, fmt.Errorf("unknown Comment field %s", name)
 }
@@ -5453,6 +5510,13 @@ func (m *CommentMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetNodePreview(v)
 		return nil
+	case comment.FieldReviewID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReviewID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Comment field %s", name)
 }
@@ -5504,6 +5568,9 @@ func (m *CommentMutation) ClearedFields() []string {
 	if m.FieldCleared(comment.FieldNodeID) {
 		fields = append(fields, comment.FieldNodeID)
 	}
+	if m.FieldCleared(comment.FieldReviewID) {
+		fields = append(fields, comment.FieldReviewID)
+	}
 	return fields
 }
 
@@ -5538,6 +5605,9 @@ func (m *CommentMutation) ClearField(name string) error {
 		return nil
 	case comment.FieldNodeID:
 		m.ClearNodeID()
+		return nil
+	case comment.FieldReviewID:
+		m.ClearReviewID()
 		return nil
 	}
 	return fmt.Errorf("unknown Comment nullable field %s", name)
@@ -5594,6 +5664,9 @@ func (m *CommentMutation) ResetField(name string) error {
 		return nil
 	case comment.FieldNodePreview:
 		m.ResetNodePreview()
+		return nil
+	case comment.FieldReviewID:
+		m.ResetReviewID()
 		return nil
 	}
 	return fmt.Errorf("unknown Comment field %s", name)

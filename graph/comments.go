@@ -1031,7 +1031,7 @@ func commentContext(ctx context.Context, spaceID string, crID *string) (*ent.Spa
 // own): there it gives its current title and path, and once it is gone the
 // ones it had when the comment was posted, with outdated true.
 func (r *Resolver) CommentTarget(ctx context.Context, c *ent.Comment) (*model.CommentTarget, error) {
-	t := &model.CommentTarget{Space: c.SpaceID, Revision: c.RevisionID, ChangeRequest: c.ChangeRequestID}
+	t := &model.CommentTarget{Space: c.SpaceID, Revision: c.RevisionID, ChangeRequest: c.ChangeRequestID, Review: c.ReviewID}
 	if c.NodeID != nil {
 		t.Node = &model.CommentNodeTarget{SpaceID: c.SpaceID, CommentID: c.ID, Key: *c.NodeID, Preview: c.NodePreview}
 	}

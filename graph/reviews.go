@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"entgo.io/ent/dialect/sql"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/changerequestreview"
 	"github.com/folio/folio/ent/comment"
+	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/reviewrequest"
@@ -20,6 +22,7 @@ import (
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/events"
+	"github.com/folio/folio/internal/ids"
 	"github.com/folio/folio/internal/markdown"
 	"github.com/folio/folio/internal/paging"
 )
@@ -450,8 +453,13 @@ func (r *Resolver) RemoveRequestedReviewer(ctx context.Context, spaceID, crID, u
 		return err
 	}
 	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
-		n, err := tx.ReviewRequest.Delete().Where(reviewrequest.ChangeRequestID(cr.ID), reviewrequest.UserID(userID)).Exec(ctx)
-		if err != nil || n == 0 {
+		// A user not asked: nothing to write (a delete counts as a write
+		// even when it matches nothing).
+		asked, err := tx.ReviewRequest.Query().Where(reviewrequest.ChangeRequestID(cr.ID), reviewrequest.UserID(userID)).Exist(ctx)
+		if err != nil || !asked {
+			return err
+		}
+		if _, err := tx.ReviewRequest.Delete().Where(reviewrequest.ChangeRequestID(cr.ID), reviewrequest.UserID(userID)).Exec(ctx); err != nil {
 			return err
 		}
 		record(ctx, changeRequestEvent(events.ReviewerRemoved, s.OrganizationID, cr, map[string]any{"number": cr.Number, "userId": userID}))
@@ -488,6 +496,7 @@ func (r *Resolver) SubmitReview(ctx context.Context, spaceID, crID string, statu
 		return nil, err
 	}
 	var rv *ent.ChangeRequestReview
+	reviewID := ids.New() // the comment names its review
 	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		// Read in the write: a review counts against the content as it is
 		// when it is stored.
@@ -500,7 +509,7 @@ func (r *Resolver) SubmitReview(ctx context.Context, spaceID, crID string, statu
 			SetSuperseded(true).Save(ctx); err != nil {
 			return err
 		}
-		create := tx.ChangeRequestReview.Create().SetSpaceID(cr.SpaceID).SetChangeRequestID(cr.ID).
+		create := tx.ChangeRequestReview.Create().SetID(reviewID).SetSpaceID(cr.SpaceID).SetChangeRequestID(cr.ID).
 			SetReviewerID(viewer).SetStatus(status).SetRevisionID(cur.RevisionID).SetEdits(cur.Edits)
 		rq, err := tx.ReviewRequest.Query().Where(reviewrequest.ChangeRequestID(cr.ID), reviewrequest.UserID(viewer)).Only(ctx)
 		if err == nil {
@@ -510,7 +519,7 @@ func (r *Resolver) SubmitReview(ctx context.Context, spaceID, crID string, statu
 		}
 		if comment != nil {
 			c, err := tx.Comment.Create().SetSpaceID(cr.SpaceID).SetChangeRequestID(cr.ID).
-				SetBody(*comment).SetPostedBy(viewer).SetRevisionID(cur.RevisionID).Save(ctx)
+				SetBody(*comment).SetPostedBy(viewer).SetRevisionID(cur.RevisionID).SetReviewID(reviewID).Save(ctx)
 			if err != nil {
 				return entError(err)
 			}
@@ -528,4 +537,71 @@ func (r *Resolver) SubmitReview(ctx context.Context, spaceID, crID string, statu
 		return nil
 	})
 	return rv, err
+}
+
+// Replier is a user who replied to a comment: how often, and when last.
+type Replier struct {
+	User      *ent.User
+	Count     int
+	UpdatedAt time.Time
+}
+
+// ReviewCommentRepliers are the users who replied to a review's comment,
+// most recent first (GitBook's Comment.repliers): the replies to the
+// review comments of a level of change requests are read in one statement.
+func (r *Resolver) ReviewCommentRepliers(ctx context.Context, rv *ent.ChangeRequestReview) ([]Replier, error) {
+	if rv.CommentID == nil {
+		return nil, nil
+	}
+	byComment, err := loader.PerParent(ctx, loader.ChangeRequests, "review comment repliers", rv.ChangeRequestID, func(ctx context.Context, crs []string) (map[string]map[string][]Replier, error) {
+		replies, err := r.Client.CommentReply.Query().
+			Where(commentreply.ChangeRequestIDIn(crs...), func(s *sql.Selector) {
+				t := sql.Table(changerequestreview.Table)
+				s.Where(sql.In(s.C(commentreply.FieldCommentID), sql.Select(t.C(changerequestreview.FieldCommentID)).From(t).
+					Where(sql.In(t.C(changerequestreview.FieldChangeRequestID), anySlice(crs)...))))
+			}).
+			Select(commentreply.FieldChangeRequestID, commentreply.FieldCommentID, commentreply.FieldPostedBy, commentreply.FieldCreatedAt).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var users []string
+		for _, rp := range replies {
+			users = append(users, rp.PostedBy)
+		}
+		if err := loader.For(ctx).PrimeUsers(ctx, users); err != nil {
+			return nil, err
+		}
+		out := map[string]map[string][]Replier{}
+		for _, rp := range replies {
+			u, err := r.OptionalUser(ctx, &rp.PostedBy)
+			if err != nil {
+				return nil, err
+			}
+			if u == nil {
+				continue
+			}
+			cr := deref(rp.ChangeRequestID)
+			if out[cr] == nil {
+				out[cr] = map[string][]Replier{}
+			}
+			reps := out[cr][rp.CommentID]
+			i := slices.IndexFunc(reps, func(x Replier) bool { return x.User.ID == u.ID })
+			if i < 0 {
+				reps = append(reps, Replier{User: u})
+				i = len(reps) - 1
+			}
+			reps[i].Count++
+			if rp.CreatedAt.After(reps[i].UpdatedAt) {
+				reps[i].UpdatedAt = rp.CreatedAt
+			}
+			out[cr][rp.CommentID] = reps
+		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	reps := byComment[*rv.CommentID]
+	slices.SortFunc(reps, func(a, b Replier) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
+	return reps, nil
 }

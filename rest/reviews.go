@@ -138,9 +138,22 @@ func (a *API) presentReview(cr *ent.ChangeRequest, format string) func(context.C
 			return nil, err
 		}
 		if c != nil {
-			if out["comment"], err = a.presentComment(format)(ctx, c); err != nil {
+			pc, err := a.presentComment(format)(ctx, c)
+			if err != nil {
 				return nil, err
 			}
+			// GitBook 0.202.0's Comment, which a review carries, also
+			// lists its repliers.
+			reps, err := a.res.ReviewCommentRepliers(ctx, rv)
+			if err != nil {
+				return nil, err
+			}
+			repliers := make([]map[string]any, len(reps))
+			for i, rp := range reps {
+				repliers[i] = map[string]any{"user": a.presentUser(rp.User), "count": rp.Count, "updatedAt": timestamp(rp.UpdatedAt)}
+			}
+			pc.(map[string]any)["repliers"] = repliers
+			out["comment"] = pc
 		}
 		return out, nil
 	}

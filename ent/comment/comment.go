@@ -47,6 +47,8 @@ const (
 	FieldNodeID = "node_id"
 	// FieldNodePreview holds the string denoting the node_preview field in the database.
 	FieldNodePreview = "node_preview"
+	// FieldReviewID holds the string denoting the review_id field in the database.
+	FieldReviewID = "review_id"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
 	// Table holds the table name of the comment in the database.
@@ -79,6 +81,7 @@ var Columns = []string{
 	FieldPagePath,
 	FieldNodeID,
 	FieldNodePreview,
+	FieldReviewID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -226,6 +229,11 @@ func ByNodeID(opts ...sql.OrderTermOption) OrderOption {
 // ByNodePreview orders the results by the node_preview field.
 func ByNodePreview(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldNodePreview, opts...).ToFunc()
+}
+
+// ByReviewID orders the results by the review_id field.
+func ByReviewID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldReviewID, opts...).ToFunc()
 }
 
 // BySpaceField orders the results by space field.

@@ -182,6 +182,7 @@ var (
 		{Name: "page_path", Type: field.TypeString, Default: ""},
 		{Name: "node_id", Type: field.TypeString, Nullable: true},
 		{Name: "node_preview", Type: field.TypeString, Default: ""},
+		{Name: "review_id", Type: field.TypeString, Nullable: true},
 		{Name: "space_id", Type: field.TypeString},
 	}
 	// CommentsTable holds the schema information for the "comments" table.
@@ -192,7 +193,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "comments_spaces_comments",
-				Columns:    []*schema.Column{CommentsColumns[16]},
+				Columns:    []*schema.Column{CommentsColumns[17]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -201,7 +202,7 @@ var (
 			{
 				Name:    "comment_space_id_status_change_request_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommentsColumns[16], CommentsColumns[4], CommentsColumns[3]},
+				Columns: []*schema.Column{CommentsColumns[17], CommentsColumns[4], CommentsColumns[3]},
 			},
 			{
 				Name:    "comment_change_request_id_status",
@@ -211,12 +212,12 @@ var (
 			{
 				Name:    "comment_space_id_change_request_id_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommentsColumns[16], CommentsColumns[3], CommentsColumns[1], CommentsColumns[0]},
+				Columns: []*schema.Column{CommentsColumns[17], CommentsColumns[3], CommentsColumns[1], CommentsColumns[0]},
 			},
 			{
 				Name:    "comment_space_id_change_request_id_status_created_at_id",
 				Unique:  false,
-				Columns: []*schema.Column{CommentsColumns[16], CommentsColumns[3], CommentsColumns[4], CommentsColumns[1], CommentsColumns[0]},
+				Columns: []*schema.Column{CommentsColumns[17], CommentsColumns[3], CommentsColumns[4], CommentsColumns[1], CommentsColumns[0]},
 			},
 		},
 	}

@@ -38,6 +38,8 @@ func (Comment) Fields() []ent.Field {
 		// preview of its text as posted.
 		field.String("node_id").Optional().Nillable().Immutable(),
 		field.String("node_preview").Default("").Immutable(),
+		// The review whose text the comment is, when a review posted it.
+		field.String("review_id").Optional().Nillable().Immutable(),
 	}
 }
 

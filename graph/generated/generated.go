@@ -375,6 +375,7 @@ type ComplexityRoot struct {
 		ChangeRequest func(childComplexity int) int
 		Node          func(childComplexity int) int
 		Page          func(childComplexity int) int
+		Review        func(childComplexity int) int
 		Revision      func(childComplexity int) int
 		Space         func(childComplexity int) int
 	}
@@ -3185,6 +3186,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CommentTarget.Page(childComplexity), true
+	case "CommentTarget.review":
+		if e.ComplexityRoot.CommentTarget.Review == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Review(childComplexity), true
 	case "CommentTarget.revision":
 		if e.ComplexityRoot.CommentTarget.Revision == nil {
 			break
@@ -9435,6 +9442,8 @@ type CommentTarget {
   page: CommentPageTarget
   "The block of the page it is on; null when none."
   node: CommentNodeTarget
+  "ID of the review whose text the comment is; null for other comments."
+  review: ID
 }
 
 "The page a comment is on, as the primary content has it (or as it was when posted, once it is gone)."
@@ -14364,6 +14373,8 @@ func (ec *executionContext) childFields_CommentTarget(ctx context.Context, field
 		return ec.fieldContext_CommentTarget_page(ctx, field)
 	case "node":
 		return ec.fieldContext_CommentTarget_node(ctx, field)
+	case "review":
+		return ec.fieldContext_CommentTarget_review(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CommentTarget", field.Name)
 }
@@ -26649,6 +26660,29 @@ func (ec *executionContext) fieldContext_CommentTarget_node(_ context.Context, f
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _CommentTarget_review(ctx context.Context, field graphql.CollectedField, obj *model.CommentTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CommentTarget_review(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Review, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CommentTarget_review(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CommentTarget", field, false, false, "ID")
 }
 
 func (ec *executionContext) _Contributor_user(ctx context.Context, field graphql.CollectedField, obj *model.Contributor) (ret graphql.Marshaler) {
@@ -55008,6 +55042,11 @@ func (ec *executionContext) _CommentTarget(ctx context.Context, sel ast.Selectio
 			}
 		case "node":
 			out.Values[i] = ec._CommentTarget_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "review":
+			out.Values[i] = ec._CommentTarget_review(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}

@@ -228,6 +228,8 @@ type CommentTarget struct {
 	Page *CommentPageTarget `json:"page,omitempty"`
 	// The block of the page it is on; null when none.
 	Node *CommentNodeTarget `json:"node,omitempty"`
+	// ID of the review whose text the comment is; null for other comments.
+	Review *string `json:"review,omitempty"`
 }
 
 // One change of a batch: operation insert_page, update_page, delete_page or insert_files.

@@ -137,6 +137,9 @@ func CheckContract(t testing.TB, operationID, method, path string, resp *Respons
 	if err := json.Unmarshal(resp.Body, &body); err != nil {
 		t.Fatalf("contract %s: %s %s: body is not JSON: %v\n%s", operationID, method, path, err, resp.Body)
 	}
+	if checkMergeRules(t, operationID, body) {
+		t.Logf("contract %s: mergeRules checked against GitBook 0.202.0's %s (exceptions.go)", operationID, mergeRulesSchema)
+	}
 	for _, reason := range standIns(operationID, body) {
 		t.Logf("contract %s: a value read as the reference's stand-in (exceptions.go: %s)", operationID, reason)
 	}
