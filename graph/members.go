@@ -261,6 +261,9 @@ func (r *Resolver) RemoveMember(ctx context.Context, orgID, userID string) error
 			Exec(ctx); err != nil {
 			return err
 		}
+		if err := removeMemberReviewRequests(ctx, tx, orgID, userID); err != nil {
+			return err
+		}
 		if err := removeMemberGrants(ctx, tx, orgID, userID); err != nil {
 			return err
 		}

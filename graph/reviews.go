@@ -17,6 +17,7 @@ import (
 	"github.com/folio/folio/ent/member"
 	"github.com/folio/folio/ent/predicate"
 	"github.com/folio/folio/ent/reviewrequest"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
@@ -604,4 +605,34 @@ func (r *Resolver) ReviewCommentRepliers(ctx context.Context, rv *ent.ChangeRequ
 	reps := byComment[*rv.CommentID]
 	slices.SortFunc(reps, func(a, b Replier) int { return b.UpdatedAt.Compare(a.UpdatedAt) })
 	return reps, nil
+}
+
+// removeMemberReviewRequests stops asking userID, who is leaving
+// organization orgID, to review its change requests: a
+// change_request.reviewer_removed for each request, in the removal's
+// transaction. (Their reviews stay: they were made.)
+func removeMemberReviewRequests(ctx context.Context, tx *ent.Client, orgID, userID string) error {
+	inOrg := func(s *sql.Selector) {
+		t := sql.Table(space.Table)
+		s.Where(sql.In(s.C(reviewrequest.FieldSpaceID), sql.Select(t.C(space.FieldID)).From(t).Where(sql.EQ(t.C(space.FieldOrganizationID), orgID))))
+	}
+	gone, err := tx.ReviewRequest.Query().Where(reviewrequest.UserID(userID), inOrg).All(ctx)
+	if err != nil || len(gone) == 0 {
+		return err
+	}
+	ids, crIDs := make([]string, len(gone)), make([]string, len(gone))
+	for i, rq := range gone {
+		ids[i], crIDs[i] = rq.ID, rq.ChangeRequestID
+	}
+	crs, err := tx.ChangeRequest.Query().Where(changerequest.IDIn(crIDs...)).All(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ReviewRequest.Delete().Where(reviewrequest.IDIn(ids...)).Exec(ctx); err != nil {
+		return err
+	}
+	for _, cr := range crs {
+		record(ctx, changeRequestEvent(events.ReviewerRemoved, orgID, cr, map[string]any{"number": cr.Number, "userId": userID}))
+	}
+	return nil
 }
