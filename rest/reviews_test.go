@@ -340,3 +340,21 @@ func TestReviewListStatements(t *testing.T) {
 		}
 	})
 }
+
+// A member who leaves the organization is no longer asked to review.
+func TestReviewRequestsEndWithMembership(t *testing.T) {
+	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
+		f := newReviewFixture(t, s)
+		cr := f.newCR(t, "Asked")
+		reqs := f.crPath(cr) + "/requested-reviewers"
+		s.Call(t, "requestReviewersForChangeRequest", f.editor.Token, "POST", reqs, map[string]any{"users": []string{f.reviewer.ID}}, 200)
+		s.Call(t, "removeMemberFromOrganizationById", f.admin.Token, "DELETE", "/v1/orgs/"+f.org+"/members/"+f.reviewer.ID, nil, 204)
+		if items := s.Call(t, "getRequestedReviewersByChangeRequestId", f.editor.Token, "GET", reqs, nil, 200).JSON(t)["items"].([]any); len(items) != 0 {
+			t.Fatalf("a former member is still asked: %v", items)
+		}
+		n, err := s.Client().Event.Query().Where(event.Action("change_request.reviewer_removed"), event.ChangeRequestID(cr)).Count(context.Background())
+		if err != nil || n != 1 {
+			t.Fatalf("reviewer_removed events: %d (%v)", n, err)
+		}
+	})
+}
