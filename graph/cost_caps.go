@@ -42,15 +42,15 @@ var listFieldCaps = map[string]int64{
 	// At most the limit argument's maximum.
 	"RevisionChanges.changes": paging.MaxLimit,
 	// Unbounded: two per member who edited or commented; the paging maximum.
-	"ChangeRequest.contributors": paging.MaxLimit,
+	"ChangeRequest.contributors":  paging.MaxLimit,
+	"ChangeRequest.fileBacklinks": MaxPagesPerRevision,
+	"Space.pageBacklinks":         MaxPagesPerRevision,
+	"ChangeRequest.pageBacklinks": MaxPagesPerRevision,
 	// Reviews (reviews.go, internal/mergerules).
 	"ChangeRequest.requestedReviewers": MaxRequestedReviewers,
 	"Mutation.requestReviewers":        MaxRequestedReviewers,
 	"Mergeability.rules":               mergerules.MaxRules,
 	"MergeRules.rules":                 mergerules.MaxRules,
-	"ChangeRequest.fileBacklinks":      MaxPagesPerRevision,
-	"Space.pageBacklinks":              MaxPagesPerRevision,
-	"ChangeRequest.pageBacklinks":      MaxPagesPerRevision,
 	// One item per distinct link target of a revision's content, the first
 	// MaxLinkItems of them (LinksResult.more counts the others).
 	"LinksResult.items": MaxLinkItems,

@@ -40,12 +40,17 @@ func SpaceMergeRules(s *ent.Space) *mergerules.Config {
 	return withRuleList(*s.MergeRules)
 }
 
-// withRuleList is c with a list of rules that is never nil (GraphQL's
-// rules is a non-null list).
+// withRuleList is c with lists of rules and users that are never nil
+// (GraphQL's are non-null lists).
 func withRuleList(c mergerules.Config) *mergerules.Config {
-	if c.Rules == nil {
-		c.Rules = []mergerules.Rule{}
+	rules := make([]mergerules.Rule, len(c.Rules))
+	for i, rule := range c.Rules {
+		if rule.Users == nil {
+			rule.Users = []string{}
+		}
+		rules[i] = rule
 	}
+	c.Rules = rules
 	return &c
 }
 
@@ -108,6 +113,9 @@ func (r *Resolver) Mergeability(ctx context.Context, cr *ent.ChangeRequest) (*me
 		return nil, err
 	}
 	v, err := r.verdict(ctx, s, cr, auth.ViewerID(ctx))
+	if v.Rules == nil {
+		v.Rules = []mergerules.Result{} // a non-null list
+	}
 	return &v, err
 }
 

@@ -34,7 +34,7 @@ func TestReviewsGraphQL(t *testing.T) {
 			dig(rv, "comment", "target", "review") != rv["id"] {
 			t.Fatalf("review: %v", rv)
 		}
-		got := s.MustGraphQL(t, alice.Token, `query($s: ID!, $cr: String!) { space(id: $s) { mergeRules { type } changeRequest(id: $cr) {
+		got := s.MustGraphQL(t, alice.Token, `query($s: ID!, $cr: String!) { space(id: $s) { mergeRules { type rules { users } } organization { mergeRules { rules { rule users expression message } } } changeRequest(id: $cr) {
 			reviews { totalCount edges { node { id reviewer { id } } } }
 			requestedReviewers { user { id } requestedBy { id } }
 			mergeability { mergeable bypassed rules { rule passes message } } } } }`, vars)
@@ -50,6 +50,13 @@ func TestReviewsGraphQL(t *testing.T) {
 		_, errs = s.GraphQL(t, alice.Token, `mutation($s: ID!, $cr: String!) { mergeChangeRequest(spaceId: $s, id: $cr) { result } }`, vars)
 		if len(errs) != 1 || errs[0].Extensions["code"] != "CONFLICT" {
 			t.Fatalf("merge against the rules: %+v", errs)
+		}
+		// A space without rules: mergeable, no rules.
+		s.MustGraphQL(t, alice.Token, `mutation($s: ID!) { updateSpace(id: $s, input: {mergeRules: {type: none}}) { id } }`, vars)
+		m = dig(s.MustGraphQL(t, alice.Token, `query($s: ID!, $cr: String!) { space(id: $s) { changeRequest(id: $cr) { mergeability { mergeable rules { rule } } } } }`, vars),
+			"space", "changeRequest", "mergeability").(map[string]any)
+		if m["mergeable"] != true || len(m["rules"].([]any)) != 0 {
+			t.Fatalf("no rules: %v", m)
 		}
 		// A typo in a custom rule names its position.
 		_, errs = s.GraphQL(t, alice.Token, `mutation($s: ID!) { updateSpace(id: $s, input: {mergeRules: {type: rules, rules: [{rule: custom, expression: "merger =="}]}}) { id } }`, vars)
