@@ -1,19 +1,17 @@
 package adaptive
 
 import (
-	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/conf"
-	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/folio/folio/internal/exprpos"
 	"github.com/folio/folio/internal/textcheck"
 )
 
@@ -106,36 +104,16 @@ func condErr(msg string) *Error { return &Error{Field: "condition", Message: msg
 
 // at is an *Error naming the position of a rune offset of src.
 func at(src string, from int, msg string) *Error {
-	line, col := 1, 1
-	i := 0
-	for _, r := range src {
-		if i == from {
-			break
-		}
-		i++
-		if r == '\n' {
-			line, col = line+1, 1
-			continue
-		}
-		col++
-	}
-	return condErr(fmt.Sprintf("line %d, column %d: %s", line, col, msg))
+	return condErr(exprpos.At(src, from, msg))
 }
 
 // fromExpr turns an error of expr's parser or checker into an *Error.
 func fromExpr(src string, err error) error {
-	var fe *file.Error
-	if errors.As(err, &fe) {
-		msg := fe.Message
-		if strings.Contains(msg, "exceeds maximum allowed nodes") {
-			msg = fmt.Sprintf("has more than %d terms", MaxConditionNodes)
-		}
-		from := min(fe.From, utf8.RuneCountInString(src))
-		return at(src, from, msg)
+	from, msg := exprpos.Of(src, err)
+	if strings.Contains(msg, "exceeds maximum allowed nodes") {
+		msg = fmt.Sprintf("has more than %d terms", MaxConditionNodes)
 	}
-	// The checker's verdict on the whole expression (expected bool, but got
-	// string) has no position: it is about the condition from its start.
-	return at(src, 0, err.Error())
+	return at(src, from, msg)
 }
 
 // envType is the type of the environment a condition is checked against:

@@ -4,16 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/conf"
-	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 	lru "github.com/hashicorp/golang-lru/v2"
 
+	"github.com/folio/folio/internal/exprpos"
 	"github.com/folio/folio/internal/textcheck"
 )
 
@@ -98,37 +97,17 @@ func compileUncached(src string) (*vm.Program, error) {
 
 // at is an error naming the line and column of a rune offset of src.
 func at(src string, from int, msg string) error {
-	line, col := 1, 1
-	i := 0
-	for _, r := range src {
-		if i == from {
-			break
-		}
-		i++
-		if r == '\n' {
-			line, col = line+1, 1
-			continue
-		}
-		col++
-	}
-	return fmt.Errorf("line %d, column %d: %s", line, col, msg)
+	return errors.New(exprpos.At(src, from, msg))
 }
 
 // fromExpr turns an error of expr's parser or checker into one naming the
 // line and column.
 func fromExpr(src string, err error) error {
-	var fe *file.Error
-	if errors.As(err, &fe) {
-		msg := fe.Message
-		if strings.Contains(msg, "exceeds maximum allowed nodes") {
-			msg = fmt.Sprintf("has more than %d terms", MaxNodes)
-		}
-		msg = readable(msg)
-		return at(src, max(0, min(fe.From, utf8.RuneCountInString(src))), msg)
+	from, msg := exprpos.Of(src, err)
+	if strings.Contains(msg, "exceeds maximum allowed nodes") {
+		msg = fmt.Sprintf("has more than %d terms", MaxNodes)
 	}
-	// The checker's verdict on the whole expression (expected bool, but got
-	// int) has no position: it is about the expression from its start.
-	return at(src, 0, readable(err.Error()))
+	return at(src, from, readable(msg))
 }
 
 // goNames spells the Go types of the Context as expressions know them, and
