@@ -73,7 +73,7 @@ func (r *mutationResolver) RemoveRequestedReviewer(ctx context.Context, spaceID 
 }
 
 func (r *mutationResolver) SubmitReview(ctx context.Context, spaceID string, changeRequestID string, status changerequestreview.Status, comment *string) (*ent.ChangeRequestReview, error) {
-	return r.Resolver.SubmitReview(ctx, spaceID, changeRequestID, status, comment)
+	return r.Resolver.SubmitReview(ctx, spaceID, changeRequestID, string(status), comment)
 }
 
 func (r *organizationResolver) MergeRules(ctx context.Context, obj *ent.Organization) (*mergerules.Config, error) {

@@ -472,7 +472,7 @@ func (r *Resolver) RemoveRequestedReviewer(ctx context.Context, spaceID, crID, u
 // review role on its space, not its author, while it is open or a draft.
 // The caller's earlier reviews become outdated; a comment, when given,
 // is posted in the change request with the review.
-func (r *Resolver) SubmitReview(ctx context.Context, spaceID, crID string, status changerequestreview.Status, comment *string) (*ent.ChangeRequestReview, error) {
+func (r *Resolver) SubmitReview(ctx context.Context, spaceID, crID, statusName string, comment *string) (*ent.ChangeRequestReview, error) {
 	s, err := spaceWithRole(ctx, spaceID, access.Review)
 	if err != nil {
 		return nil, err
@@ -481,6 +481,7 @@ func (r *Resolver) SubmitReview(ctx context.Context, spaceID, crID string, statu
 	if err != nil {
 		return nil, err
 	}
+	status := changerequestreview.Status(statusName)
 	if err := changerequestreview.StatusValidator(status); err != nil {
 		return nil, apperr.InvalidField("status", "must be approved or changes-requested")
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/ent/changerequestreview"
 	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/markdown"
@@ -94,8 +93,7 @@ func (a *API) submitReview(w http.ResponseWriter, r *http.Request) error {
 			comment = &md
 		}
 	}
-	rv, err := a.res.SubmitReview(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"),
-		changerequestreview.Status(*in.Status), comment)
+	rv, err := a.res.SubmitReview(r.Context(), chi.URLParam(r, "spaceId"), chi.URLParam(r, "changeRequestId"), *in.Status, comment)
 	if err != nil {
 		return err
 	}
