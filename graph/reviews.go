@@ -69,7 +69,7 @@ func openChangeRequest(cr *ent.ChangeRequest) error {
 	return nil
 }
 
-// ChangeRequestReviews pages through a change request's reviews, oldest
+// ChangeRequestReviews pages through a change request's reviews, newest
 // first, optionally only the outdated (or only the current) ones. The
 // reviews of every change request a list shows are read together.
 func (r *Resolver) ChangeRequestReviews(ctx context.Context, cr *ent.ChangeRequest, outdated *bool, args paging.Args) (paging.Page[*ent.ChangeRequestReview], error) {

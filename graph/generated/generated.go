@@ -11510,7 +11510,7 @@ extend type ChangeRequest {
   mergedBy: User
   "When it was merged; null until merged."
   mergedAt: Time
-  "Reviews submitted, oldest first."
+  "Reviews submitted, newest first."
   reviews(
     "Page size: 1 to 1000 items, default 50."
     first: Int
