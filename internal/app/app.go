@@ -185,6 +185,7 @@ func (a *App) routes(middleware []func(http.Handler) http.Handler) http.Handler 
 	// Published sites: /s/ belongs to them.
 	r.Get("/s/*", a.Reader.ServeSites)
 	r.Head("/s/*", a.Reader.ServeSites)
+	r.Handle("/s/{name}/"+reader.MCPPath, http.HandlerFunc(a.Reader.ServeMCP)) // POST; others 405
 	r.Get("/robots.txt", a.Reader.Robots)
 	r.Get(reader.AssetPrefix+"*", a.Reader.ServeAsset)
 	r.Get("/favicon.ico", a.Reader.Favicon)

@@ -61,6 +61,10 @@ func (h *Handler) Hosts(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		if r.URL.Path == "/"+MCPPath || r.URL.Path == mcpMetadataPath {
+			h.serveHostMCP(w, r, id) // POST: mcp.go
+			return
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			h.plain(w, http.StatusMethodNotAllowed, "method not allowed")
