@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/folio/folio/graph"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
 	"github.com/folio/folio/internal/published"
@@ -136,7 +137,7 @@ func (h *Handler) mcpResourceMetadata(w http.ResponseWriter, r *http.Request, re
 		"resource":                 resource,
 		"authorization_servers":    []string{h.baseURL},
 		"bearer_methods_supported": []string{"header"},
-		"scopes_supported":         []string{"read"},
+		"scopes_supported":         graph.OAuthScopes,
 		"resource_name":            "Folio docs site",
 	})
 }
