@@ -591,7 +591,11 @@ func (s *mcpServer) searchDocumentation(q string) (any, *rpcFault) {
 		return toolText(fmt.Sprintf("No page of %s matches %q.", s.view.Site.Title, q), false), nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d pages of %s match %q, best first:\n", len(results), s.view.Site.Title, q)
+	if len(results) == 1 {
+		fmt.Fprintf(&b, "1 page of %s matches %q:\n", s.view.Site.Title, q)
+	} else {
+		fmt.Fprintf(&b, "%d pages of %s match %q, best first:\n", len(results), s.view.Site.Title, q)
+	}
 	for _, res := range results {
 		fmt.Fprintf(&b, "\n## %s\nURL: %s\n", res.Title, res.URL)
 		if res.Where != "" {
