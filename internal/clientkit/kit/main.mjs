@@ -5,6 +5,7 @@ import { apolloCache } from './apollo.mjs';
 import { apolloPersistedQueries } from './apq.mjs';
 import { apolloDefer } from './defer.mjs';
 import { relayCompiler, relayStore } from './relay.mjs';
+import { renderer } from './renderer.mjs';
 import { loadFixture, loadOperations } from './server.mjs';
 import { apolloSubscription, urqlSubscription } from './subscriptions.mjs';
 import { urqlCache } from './urql.mjs';
@@ -18,6 +19,7 @@ const checks = {
   'apollo-defer': apolloDefer,
   'apollo-subscription': apolloSubscription,
   'urql-sse-subscription': urqlSubscription,
+  renderer,
 };
 
 const [name, fixturePath] = process.argv.slice(2);
