@@ -187,11 +187,11 @@ func (r *Resolver) baseHost() string {
 	return strings.ToLower(u.Hostname())
 }
 
-// checkHostname reads a host name given for a site: lower case (a
-// trailing dot is dropped), at most 253 characters, labels of at most 63,
+// checkHostname reads a host name given for a site: lower-cased (DNS
+// names are case-insensitive; a trailing dot is dropped), at most 253 characters, labels of at most 63,
 // not the base URL's host.
 func (r *Resolver) checkHostname(v string) (string, error) {
-	v = strings.TrimSuffix(v, ".")
+	v = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(v)), ".")
 	switch {
 	case v == "" || len(v) > 253:
 		return "", apperr.InvalidField("hostname", "must be a host name of 1 to 253 characters")
