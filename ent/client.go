@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/customhostname"
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/event"
@@ -93,6 +94,8 @@ type Client struct {
 	CustomField *CustomFieldClient
 	// CustomFieldValue is the client for interacting with the CustomFieldValue builders.
 	CustomFieldValue *CustomFieldValueClient
+	// CustomHostname is the client for interacting with the CustomHostname builders.
+	CustomHostname *CustomHostnameClient
 	// Download is the client for interacting with the Download builders.
 	Download *DownloadClient
 	// EmailToken is the client for interacting with the EmailToken builders.
@@ -197,6 +200,7 @@ func (c *Client) init() {
 	c.CommentReply = NewCommentReplyClient(c.config)
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldValue = NewCustomFieldValueClient(c.config)
+	c.CustomHostname = NewCustomHostnameClient(c.config)
 	c.Download = NewDownloadClient(c.config)
 	c.EmailToken = NewEmailTokenClient(c.config)
 	c.Event = NewEventClient(c.config)
@@ -340,6 +344,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CommentReply:        NewCommentReplyClient(cfg),
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
+		CustomHostname:      NewCustomHostnameClient(cfg),
 		Download:            NewDownloadClient(cfg),
 		EmailToken:          NewEmailTokenClient(cfg),
 		Event:               NewEventClient(cfg),
@@ -410,6 +415,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CommentReply:        NewCommentReplyClient(cfg),
 		CustomField:         NewCustomFieldClient(cfg),
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
+		CustomHostname:      NewCustomHostnameClient(cfg),
 		Download:            NewDownloadClient(cfg),
 		EmailToken:          NewEmailTokenClient(cfg),
 		Event:               NewEventClient(cfg),
@@ -483,8 +489,8 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.Collection, c.Comment,
 		c.CommentReaction, c.CommentReply, c.CustomField, c.CustomFieldValue,
-		c.Download, c.EmailToken, c.Event, c.File, c.Grant, c.Invite, c.Job,
-		c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
+		c.CustomHostname, c.Download, c.EmailToken, c.Event, c.File, c.Grant, c.Invite,
+		c.Job, c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
 		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
 		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
 		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
@@ -502,8 +508,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.Collection, c.Comment,
 		c.CommentReaction, c.CommentReply, c.CustomField, c.CustomFieldValue,
-		c.Download, c.EmailToken, c.Event, c.File, c.Grant, c.Invite, c.Job,
-		c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
+		c.CustomHostname, c.Download, c.EmailToken, c.Event, c.File, c.Grant, c.Invite,
+		c.Job, c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
 		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
 		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
 		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
@@ -536,6 +542,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomField.mutate(ctx, m)
 	case *CustomFieldValueMutation:
 		return c.CustomFieldValue.mutate(ctx, m)
+	case *CustomHostnameMutation:
+		return c.CustomHostname.mutate(ctx, m)
 	case *DownloadMutation:
 		return c.Download.mutate(ctx, m)
 	case *EmailTokenMutation:
@@ -1963,6 +1971,139 @@ func (c *CustomFieldValueClient) mutate(ctx context.Context, m *CustomFieldValue
 		return (&CustomFieldValueDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CustomFieldValue mutation op: %q", m.Op())
+	}
+}
+
+// CustomHostnameClient is a client for the CustomHostname schema.
+type CustomHostnameClient struct {
+	config
+}
+
+// NewCustomHostnameClient returns a client for the CustomHostname from the given config.
+func NewCustomHostnameClient(c config) *CustomHostnameClient {
+	return &CustomHostnameClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `customhostname.Hooks(f(g(h())))`.
+func (c *CustomHostnameClient) Use(hooks ...Hook) {
+	c.hooks.CustomHostname = append(c.hooks.CustomHostname, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `customhostname.Intercept(f(g(h())))`.
+func (c *CustomHostnameClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CustomHostname = append(c.inters.CustomHostname, interceptors...)
+}
+
+// Create returns a builder for creating a CustomHostname entity.
+func (c *CustomHostnameClient) Create() *CustomHostnameCreate {
+	mutation := newCustomHostnameMutation(c.config, OpCreate)
+	return &CustomHostnameCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CustomHostname entities.
+func (c *CustomHostnameClient) CreateBulk(builders ...*CustomHostnameCreate) *CustomHostnameCreateBulk {
+	return &CustomHostnameCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CustomHostnameClient) MapCreateBulk(slice any, setFunc func(*CustomHostnameCreate, int)) *CustomHostnameCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CustomHostnameCreateBulk{err: fmt.Errorf("calling to CustomHostnameClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CustomHostnameCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CustomHostnameCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CustomHostname.
+func (c *CustomHostnameClient) Update() *CustomHostnameUpdate {
+	mutation := newCustomHostnameMutation(c.config, OpUpdate)
+	return &CustomHostnameUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CustomHostnameClient) UpdateOne(_m *CustomHostname) *CustomHostnameUpdateOne {
+	mutation := newCustomHostnameMutation(c.config, OpUpdateOne, withCustomHostname(_m))
+	return &CustomHostnameUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CustomHostnameClient) UpdateOneID(id string) *CustomHostnameUpdateOne {
+	mutation := newCustomHostnameMutation(c.config, OpUpdateOne, withCustomHostnameID(id))
+	return &CustomHostnameUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CustomHostname.
+func (c *CustomHostnameClient) Delete() *CustomHostnameDelete {
+	mutation := newCustomHostnameMutation(c.config, OpDelete)
+	return &CustomHostnameDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CustomHostnameClient) DeleteOne(_m *CustomHostname) *CustomHostnameDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CustomHostnameClient) DeleteOneID(id string) *CustomHostnameDeleteOne {
+	builder := c.Delete().Where(customhostname.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CustomHostnameDeleteOne{builder}
+}
+
+// Query returns a query builder for CustomHostname.
+func (c *CustomHostnameClient) Query() *CustomHostnameQuery {
+	return &CustomHostnameQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCustomHostname},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CustomHostname entity by its id.
+func (c *CustomHostnameClient) Get(ctx context.Context, id string) (*CustomHostname, error) {
+	return c.Query().Where(customhostname.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CustomHostnameClient) GetX(ctx context.Context, id string) *CustomHostname {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CustomHostnameClient) Hooks() []Hook {
+	return c.hooks.CustomHostname
+}
+
+// Interceptors returns the client interceptors.
+func (c *CustomHostnameClient) Interceptors() []Interceptor {
+	return c.inters.CustomHostname
+}
+
+func (c *CustomHostnameClient) mutate(ctx context.Context, m *CustomHostnameMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CustomHostnameCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CustomHostnameUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CustomHostnameUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CustomHostnameDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CustomHostname mutation op: %q", m.Op())
 	}
 }
 
@@ -8116,25 +8257,25 @@ func (c *WebhookDeliveryClient) mutate(ctx context.Context, m *WebhookDeliveryMu
 type (
 	hooks struct {
 		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
-		CommentReaction, CommentReply, CustomField, CustomFieldValue, Download,
-		EmailToken, Event, File, Grant, Invite, Job, KeyCheck, Member, OAuthClient,
-		OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
-		Organization, Page, PageContent, PageDerived, Passkey, PasskeyCeremony,
-		RateCounter, ReviewRequest, Revision, RevisionChunk, SAMLAssertion,
-		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
-		Webhook, WebhookCursor, WebhookDelivery []ent.Hook
+		CommentReaction, CommentReply, CustomField, CustomFieldValue, CustomHostname,
+		Download, EmailToken, Event, File, Grant, Invite, Job, KeyCheck, Member,
+		OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
+		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, Passkey,
+		PasskeyCeremony, RateCounter, ReviewRequest, Revision, RevisionChunk,
+		SAMLAssertion, SAMLProvider, Session, Site, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
+		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
-		CommentReaction, CommentReply, CustomField, CustomFieldValue, Download,
-		EmailToken, Event, File, Grant, Invite, Job, KeyCheck, Member, OAuthClient,
-		OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
-		Organization, Page, PageContent, PageDerived, Passkey, PasskeyCeremony,
-		RateCounter, ReviewRequest, Revision, RevisionChunk, SAMLAssertion,
-		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
-		Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
+		CommentReaction, CommentReply, CustomField, CustomFieldValue, CustomHostname,
+		Download, EmailToken, Event, File, Grant, Invite, Job, KeyCheck, Member,
+		OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
+		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, Passkey,
+		PasskeyCeremony, RateCounter, ReviewRequest, Revision, RevisionChunk,
+		SAMLAssertion, SAMLProvider, Session, Site, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
+		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
 	}
 )
 

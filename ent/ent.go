@@ -21,6 +21,7 @@ import (
 	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/customhostname"
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/event"
@@ -132,6 +133,7 @@ func checkColumn(t, c string) error {
 			commentreply.Table:        commentreply.ValidColumn,
 			customfield.Table:         customfield.ValidColumn,
 			customfieldvalue.Table:    customfieldvalue.ValidColumn,
+			customhostname.Table:      customhostname.ValidColumn,
 			download.Table:            download.ValidColumn,
 			emailtoken.Table:          emailtoken.ValidColumn,
 			event.Table:               event.ValidColumn,

@@ -21,6 +21,7 @@ import (
 	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/customhostname"
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/event"
@@ -87,6 +88,7 @@ const (
 	TypeCommentReply        = "CommentReply"
 	TypeCustomField         = "CustomField"
 	TypeCustomFieldValue    = "CustomFieldValue"
+	TypeCustomHostname      = "CustomHostname"
 	TypeDownload            = "Download"
 	TypeEmailToken          = "EmailToken"
 	TypeEvent               = "Event"
@@ -8537,6 +8539,776 @@ func (m *CustomFieldValueMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown CustomFieldValue edge %s", name)
+}
+
+// CustomHostnameMutation represents an operation that mutates the CustomHostname nodes in the graph.
+type CustomHostnameMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *string
+	created_at      *time.Time
+	updated_at      *time.Time
+	hostname        *string
+	site_id         *string
+	organization_id *string
+	status          *customhostname.Status
+	checked_at      *time.Time
+	error           *string
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*CustomHostname, error)
+	predicates      []predicate.CustomHostname
+}
+
+var _ ent.Mutation = (*CustomHostnameMutation)(nil)
+
+// customhostnameOption allows management of the mutation configuration using functional options.
+type customhostnameOption func(*CustomHostnameMutation)
+
+// newCustomHostnameMutation creates new mutation for the CustomHostname entity.
+func newCustomHostnameMutation(c config, op Op, opts ...customhostnameOption) *CustomHostnameMutation {
+	m := &CustomHostnameMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCustomHostname,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCustomHostnameID sets the ID field of the mutation.
+func withCustomHostnameID(id string) customhostnameOption {
+	return func(m *CustomHostnameMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CustomHostname
+		)
+		m.oldValue = func(ctx context.Context) (*CustomHostname, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CustomHostname.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCustomHostname sets the old CustomHostname of the mutation.
+func withCustomHostname(node *CustomHostname) customhostnameOption {
+	return func(m *CustomHostnameMutation) {
+		m.oldValue = func(context.Context) (*CustomHostname, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CustomHostnameMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CustomHostnameMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CustomHostname entities.
+func (m *CustomHostnameMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CustomHostnameMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CustomHostnameMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CustomHostname.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CustomHostnameMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CustomHostnameMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CustomHostname entity.
+// If the CustomHostname object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomHostnameMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CustomHostnameMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CustomHostnameMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CustomHostnameMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CustomHostname entity.
+// If the CustomHostname object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomHostnameMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CustomHostnameMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetHostname sets the "hostname" field.
+func (m *CustomHostnameMutation) SetHostname(s string) {
+	m.hostname = &s
+}
+
+// Hostname returns the value of the "hostname" field in the mutation.
+func (m *CustomHostnameMutation) Hostname() (r string, exists bool) {
+	v := m.hostname
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHostname returns the old "hostname" field's value of the CustomHostname entity.
+// If the CustomHostname object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomHostnameMutation) OldHostname(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHostname is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHostname requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHostname: %w", err)
+	}
+	return oldValue.Hostname, nil
+}
+
+// ResetHostname resets all changes to the "hostname" field.
+func (m *CustomHostnameMutation) ResetHostname() {
+	m.hostname = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *CustomHostnameMutation) SetSiteID(s string) {
+	m.site_id = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *CustomHostnameMutation) SiteID() (r string, exists bool) {
+	v := m.site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the CustomHostname entity.
+// If the CustomHostname object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomHostnameMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *CustomHostnameMutation) ResetSiteID() {
+	m.site_id = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *CustomHostnameMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *CustomHostnameMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the CustomHostname entity.
+// If the CustomHostname object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomHostnameMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *CustomHostnameMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *CustomHostnameMutation) SetStatus(c customhostname.Status) {
+	m.status = &c
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *CustomHostnameMutation) Status() (r customhostname.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the CustomHostname entity.
+// If the CustomHostname object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomHostnameMutation) OldStatus(ctx context.Context) (v *customhostname.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ClearStatus clears the value of the "status" field.
+func (m *CustomHostnameMutation) ClearStatus() {
+	m.status = nil
+	m.clearedFields[customhostname.FieldStatus] = struct{}{}
+}
+
+// StatusCleared returns if the "status" field was cleared in this mutation.
+func (m *CustomHostnameMutation) StatusCleared() bool {
+	_, ok := m.clearedFields[customhostname.FieldStatus]
+	return ok
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *CustomHostnameMutation) ResetStatus() {
+	m.status = nil
+	delete(m.clearedFields, customhostname.FieldStatus)
+}
+
+// SetCheckedAt sets the "checked_at" field.
+func (m *CustomHostnameMutation) SetCheckedAt(t time.Time) {
+	m.checked_at = &t
+}
+
+// CheckedAt returns the value of the "checked_at" field in the mutation.
+func (m *CustomHostnameMutation) CheckedAt() (r time.Time, exists bool) {
+	v := m.checked_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCheckedAt returns the old "checked_at" field's value of the CustomHostname entity.
+// If the CustomHostname object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomHostnameMutation) OldCheckedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCheckedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCheckedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCheckedAt: %w", err)
+	}
+	return oldValue.CheckedAt, nil
+}
+
+// ClearCheckedAt clears the value of the "checked_at" field.
+func (m *CustomHostnameMutation) ClearCheckedAt() {
+	m.checked_at = nil
+	m.clearedFields[customhostname.FieldCheckedAt] = struct{}{}
+}
+
+// CheckedAtCleared returns if the "checked_at" field was cleared in this mutation.
+func (m *CustomHostnameMutation) CheckedAtCleared() bool {
+	_, ok := m.clearedFields[customhostname.FieldCheckedAt]
+	return ok
+}
+
+// ResetCheckedAt resets all changes to the "checked_at" field.
+func (m *CustomHostnameMutation) ResetCheckedAt() {
+	m.checked_at = nil
+	delete(m.clearedFields, customhostname.FieldCheckedAt)
+}
+
+// SetError sets the "error" field.
+func (m *CustomHostnameMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *CustomHostnameMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the CustomHostname entity.
+// If the CustomHostname object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomHostnameMutation) OldError(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ClearError clears the value of the "error" field.
+func (m *CustomHostnameMutation) ClearError() {
+	m.error = nil
+	m.clearedFields[customhostname.FieldError] = struct{}{}
+}
+
+// ErrorCleared returns if the "error" field was cleared in this mutation.
+func (m *CustomHostnameMutation) ErrorCleared() bool {
+	_, ok := m.clearedFields[customhostname.FieldError]
+	return ok
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *CustomHostnameMutation) ResetError() {
+	m.error = nil
+	delete(m.clearedFields, customhostname.FieldError)
+}
+
+// Where appends a list predicates to the CustomHostnameMutation builder.
+func (m *CustomHostnameMutation) Where(ps ...predicate.CustomHostname) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CustomHostnameMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CustomHostnameMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CustomHostname, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CustomHostnameMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CustomHostnameMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CustomHostname).
+func (m *CustomHostnameMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CustomHostnameMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, customhostname.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, customhostname.FieldUpdatedAt)
+	}
+	if m.hostname != nil {
+		fields = append(fields, customhostname.FieldHostname)
+	}
+	if m.site_id != nil {
+		fields = append(fields, customhostname.FieldSiteID)
+	}
+	if m.organization_id != nil {
+		fields = append(fields, customhostname.FieldOrganizationID)
+	}
+	if m.status != nil {
+		fields = append(fields, customhostname.FieldStatus)
+	}
+	if m.checked_at != nil {
+		fields = append(fields, customhostname.FieldCheckedAt)
+	}
+	if m.error != nil {
+		fields = append(fields, customhostname.FieldError)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CustomHostnameMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case customhostname.FieldCreatedAt:
+		return m.CreatedAt()
+	case customhostname.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case customhostname.FieldHostname:
+		return m.Hostname()
+	case customhostname.FieldSiteID:
+		return m.SiteID()
+	case customhostname.FieldOrganizationID:
+		return m.OrganizationID()
+	case customhostname.FieldStatus:
+		return m.Status()
+	case customhostname.FieldCheckedAt:
+		return m.CheckedAt()
+	case customhostname.FieldError:
+		return m.Error()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CustomHostnameMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case customhostname.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case customhostname.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case customhostname.FieldHostname:
+		return m.OldHostname(ctx)
+	case customhostname.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case customhostname.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case customhostname.FieldStatus:
+		return m.OldStatus(ctx)
+	case customhostname.FieldCheckedAt:
+		return m.OldCheckedAt(ctx)
+	case customhostname.FieldError:
+		return m.OldError(ctx)
+	}
+	return nil, fmt.Errorf("unknown CustomHostname field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomHostnameMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case customhostname.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case customhostname.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case customhostname.FieldHostname:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHostname(v)
+		return nil
+	case customhostname.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case customhostname.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case customhostname.FieldStatus:
+		v, ok := value.(customhostname.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case customhostname.FieldCheckedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCheckedAt(v)
+		return nil
+	case customhostname.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CustomHostname field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CustomHostnameMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CustomHostnameMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomHostnameMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CustomHostname numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CustomHostnameMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(customhostname.FieldStatus) {
+		fields = append(fields, customhostname.FieldStatus)
+	}
+	if m.FieldCleared(customhostname.FieldCheckedAt) {
+		fields = append(fields, customhostname.FieldCheckedAt)
+	}
+	if m.FieldCleared(customhostname.FieldError) {
+		fields = append(fields, customhostname.FieldError)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CustomHostnameMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CustomHostnameMutation) ClearField(name string) error {
+	switch name {
+	case customhostname.FieldStatus:
+		m.ClearStatus()
+		return nil
+	case customhostname.FieldCheckedAt:
+		m.ClearCheckedAt()
+		return nil
+	case customhostname.FieldError:
+		m.ClearError()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomHostname nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CustomHostnameMutation) ResetField(name string) error {
+	switch name {
+	case customhostname.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case customhostname.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case customhostname.FieldHostname:
+		m.ResetHostname()
+		return nil
+	case customhostname.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case customhostname.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case customhostname.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case customhostname.FieldCheckedAt:
+		m.ResetCheckedAt()
+		return nil
+	case customhostname.FieldError:
+		m.ResetError()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomHostname field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CustomHostnameMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CustomHostnameMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CustomHostnameMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CustomHostnameMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CustomHostnameMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CustomHostnameMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CustomHostnameMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CustomHostname unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CustomHostnameMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CustomHostname edge %s", name)
 }
 
 // DownloadMutation represents an operation that mutates the Download nodes in the graph.

@@ -14,6 +14,7 @@ import (
 	"github.com/folio/folio/ent/commentreply"
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/customfieldvalue"
+	"github.com/folio/folio/ent/customhostname"
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/emailtoken"
 	"github.com/folio/folio/ent/event"
@@ -353,6 +354,33 @@ func init() {
 	customfieldvalue.DefaultID = customfieldvalueDescID.Default.(func() string)
 	// customfieldvalue.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	customfieldvalue.IDValidator = customfieldvalueDescID.Validators[0].(func(string) error)
+	customhostnameMixin := schema.CustomHostname{}.Mixin()
+	customhostnameMixinFields0 := customhostnameMixin[0].Fields()
+	_ = customhostnameMixinFields0
+	customhostnameMixinFields1 := customhostnameMixin[1].Fields()
+	_ = customhostnameMixinFields1
+	customhostnameFields := schema.CustomHostname{}.Fields()
+	_ = customhostnameFields
+	// customhostnameDescCreatedAt is the schema descriptor for created_at field.
+	customhostnameDescCreatedAt := customhostnameMixinFields1[0].Descriptor()
+	// customhostname.DefaultCreatedAt holds the default value on creation for the created_at field.
+	customhostname.DefaultCreatedAt = customhostnameDescCreatedAt.Default.(func() time.Time)
+	// customhostnameDescUpdatedAt is the schema descriptor for updated_at field.
+	customhostnameDescUpdatedAt := customhostnameMixinFields1[1].Descriptor()
+	// customhostname.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	customhostname.DefaultUpdatedAt = customhostnameDescUpdatedAt.Default.(func() time.Time)
+	// customhostname.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	customhostname.UpdateDefaultUpdatedAt = customhostnameDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// customhostnameDescHostname is the schema descriptor for hostname field.
+	customhostnameDescHostname := customhostnameFields[0].Descriptor()
+	// customhostname.HostnameValidator is a validator for the "hostname" field. It is called by the builders before save.
+	customhostname.HostnameValidator = customhostnameDescHostname.Validators[0].(func(string) error)
+	// customhostnameDescID is the schema descriptor for id field.
+	customhostnameDescID := customhostnameMixinFields0[0].Descriptor()
+	// customhostname.DefaultID holds the default value on creation for the id field.
+	customhostname.DefaultID = customhostnameDescID.Default.(func() string)
+	// customhostname.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	customhostname.IDValidator = customhostnameDescID.Validators[0].(func(string) error)
 	downloadFields := schema.Download{}.Fields()
 	_ = downloadFields
 	// downloadDescCreatedAt is the schema descriptor for created_at field.

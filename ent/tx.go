@@ -32,6 +32,8 @@ type Tx struct {
 	CustomField *CustomFieldClient
 	// CustomFieldValue is the client for interacting with the CustomFieldValue builders.
 	CustomFieldValue *CustomFieldValueClient
+	// CustomHostname is the client for interacting with the CustomHostname builders.
+	CustomHostname *CustomHostnameClient
 	// Download is the client for interacting with the Download builders.
 	Download *DownloadClient
 	// EmailToken is the client for interacting with the EmailToken builders.
@@ -256,6 +258,7 @@ func (tx *Tx) init() {
 	tx.CommentReply = NewCommentReplyClient(tx.config)
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldValue = NewCustomFieldValueClient(tx.config)
+	tx.CustomHostname = NewCustomHostnameClient(tx.config)
 	tx.Download = NewDownloadClient(tx.config)
 	tx.EmailToken = NewEmailTokenClient(tx.config)
 	tx.Event = NewEventClient(tx.config)

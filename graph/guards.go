@@ -7,6 +7,7 @@ import (
 	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/commentreply"
+	"github.com/folio/folio/ent/customhostname"
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/teammember"
@@ -569,6 +570,31 @@ func manageableSite(ctx context.Context, orgID, siteID string) (*ent.Site, error
 		return nil, apperr.Forbiddenf("changing a site needs the create role on it")
 	}
 	return s, nil
+}
+
+// adminHostname is a stored custom host name whose site the caller sees and
+// whose organization the caller administers, with its site: 404 for a name
+// not stored or a site the caller cannot see, 403 for members who are not
+// admins.
+func (r *Resolver) adminHostname(ctx context.Context, hostname string) (*ent.CustomHostname, *ent.Site, error) {
+	h, err := r.Client.CustomHostname.Query().Where(customhostname.Hostname(NormalHost(hostname))).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil, apperr.NotFoundf("custom hostname %s not found", hostname)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	s, _, err := visibleSite(ctx, h.OrganizationID, h.SiteID)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
+		return nil, nil, apperr.NotFoundf("custom hostname %s not found", hostname)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := adminOrganization(ctx, h.OrganizationID); err != nil {
+		return nil, nil, err
+	}
+	return h, s, nil
 }
 
 // manageableSitePart is a part of a site (a section, group, site space or

@@ -56,6 +56,10 @@ type Resolver struct {
 	// OAuthSettings bound OAuth access and refresh tokens (oauth.go).
 	OAuthSettings OAuthSettings
 
+	// Hostnames: FOLIO_SITE_HOSTS, the stored custom host names as last
+	// read, and the DNS their checks ask (hostnames.go).
+	Hostnames Hostnames
+
 	// Mailer sends invitations (people.go); nil when FOLIO_SMTP_URL is
 	// unset: invitations then answer their links instead.
 	Mailer *mail.Mailer

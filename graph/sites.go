@@ -314,6 +314,13 @@ func (r *Resolver) UpdateSite(ctx context.Context, orgID, siteID string, in mode
 			sets = append(sets, func(u *ent.SiteUpdateOne) { u.SetProxy(*v) })
 		}
 	}
+	var host *hostnameChange
+	if in.Hostname.IsSet() {
+		if host, err = r.siteHostnameChange(ctx, s, in.Hostname.Value()); err != nil {
+			return nil, err
+		}
+		defer r.Hostnames.Forget()
+	}
 	var defSpace, defSection *string
 	if in.DefaultSiteSpace.IsSet() {
 		if defSpace = in.DefaultSiteSpace.Value(); defSpace == nil {
@@ -363,6 +370,13 @@ func (r *Resolver) UpdateSite(ctx context.Context, orgID, siteID string, in mode
 		}
 		if defSpace != nil {
 			fields = append(fields, "defaultSiteSpace")
+		}
+		if host != nil {
+			if changed, err := host.apply(ctx, tx); err != nil {
+				return err
+			} else if changed {
+				fields = append(fields, "hostname")
+			}
 		}
 		if updated, err = up.Save(ctx); err != nil {
 			return entError(err)
@@ -414,6 +428,7 @@ func (r *Resolver) DeleteSite(ctx context.Context, orgID, siteID string) error {
 	if err != nil {
 		return err
 	}
+	defer r.Hostnames.Forget()
 	return r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := tx.SiteSpace.Delete().Where(sitespace.SiteID(s.ID)).Exec(ctx); err != nil {
 			return err
@@ -425,6 +440,9 @@ func (r *Resolver) DeleteSite(ctx context.Context, orgID, siteID string) error {
 			return err
 		}
 		if _, err := tx.SiteShareLink.Delete().Where(sitesharelink.SiteID(s.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		if err := deleteSiteHostname(ctx, tx, s.ID); err != nil {
 			return err
 		}
 		if err := removeObjectGrants(ctx, tx, grant.ObjectKindSite, s.Title, s.ID); err != nil {

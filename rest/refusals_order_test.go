@@ -51,7 +51,7 @@ func (w boundaryWorld) ids() map[string]string {
 		"samlProviderId": "nosuchprovider", "commentId": w.comment, "commentReplyId": w.commentReply,
 		"siteId": w.site, "siteSectionId": w.siteSection, "siteSectionGroupId": w.siteGroup,
 		"siteSpaceId": w.siteSpace, "shareLinkId": w.shareLink, "specSlug": "pets",
-		"webhookId": "nosuchwebhook", "deliveryId": "nosuchdelivery",
+		"webhookId": "nosuchwebhook", "deliveryId": "nosuchdelivery", "hostname": "nosuch.example.test",
 	}
 }
 

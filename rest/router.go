@@ -31,6 +31,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.sharingAggregateRoutes(r)
 	a.teamRoutes(r)
 	a.siteRoutes(r)
+	a.hostnameRoutes(r)
 	a.sitePublishingRoutes(r)
 	a.spaceRoutes(r)
 	a.collectionRoutes(r)

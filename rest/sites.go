@@ -185,6 +185,7 @@ type siteJSON struct {
 	Type            string         `json:"type"`
 	Title           string         `json:"title"`
 	Basename        *string        `json:"basename,omitempty"`
+	Hostname        *string        `json:"hostname,omitempty"`
 	Proxy           *siteProxyJSON `json:"proxy,omitempty"`
 	Visibility      string         `json:"visibility"`
 	Published       bool           `json:"published"`
@@ -222,6 +223,9 @@ func (a *API) presentSite(ctx context.Context, s *ent.Site) (any, error) {
 		out.Proxy = &siteProxyJSON{Origin: *s.Proxy, Target: a.res.SiteProxyTarget(s)}
 	}
 	if out.Permissions, err = a.res.SitePermissions(ctx, s); err != nil {
+		return nil, err
+	}
+	if out.Hostname, err = a.res.SiteHostname(ctx, s); err != nil {
 		return nil, err
 	}
 	out.AdaptiveContent.Enabled = s.AdaptiveContent

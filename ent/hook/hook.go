@@ -117,6 +117,18 @@ func (f CustomFieldValueFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomFieldValueMutation", m)
 }
 
+// The CustomHostnameFunc type is an adapter to allow the use of ordinary
+// function as CustomHostname mutator.
+type CustomHostnameFunc func(context.Context, *ent.CustomHostnameMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CustomHostnameFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CustomHostnameMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomHostnameMutation", m)
+}
+
 // The DownloadFunc type is an adapter to allow the use of ordinary
 // function as Download mutator.
 type DownloadFunc func(context.Context, *ent.DownloadMutation) (ent.Value, error)

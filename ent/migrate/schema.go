@@ -352,6 +352,31 @@ var (
 			},
 		},
 	}
+	// CustomHostnamesColumns holds the columns for the "custom_hostnames" table.
+	CustomHostnamesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "hostname", Type: field.TypeString, Unique: true, Size: 253},
+		{Name: "site_id", Type: field.TypeString, Unique: true},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "status", Type: field.TypeEnum, Nullable: true, Enums: []string{"dns_passed", "dns_wrong_cname", "dns_no_cname", "internal_error"}},
+		{Name: "checked_at", Type: field.TypeTime, Nullable: true},
+		{Name: "error", Type: field.TypeString, Nullable: true},
+	}
+	// CustomHostnamesTable holds the schema information for the "custom_hostnames" table.
+	CustomHostnamesTable = &schema.Table{
+		Name:       "custom_hostnames",
+		Columns:    CustomHostnamesColumns,
+		PrimaryKey: []*schema.Column{CustomHostnamesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customhostname_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{CustomHostnamesColumns[5]},
+			},
+		},
+	}
 	// DownloadsColumns holds the columns for the "downloads" table.
 	DownloadsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1619,6 +1644,7 @@ var (
 		CommentRepliesTable,
 		CustomFieldsTable,
 		CustomFieldValuesTable,
+		CustomHostnamesTable,
 		DownloadsTable,
 		EmailTokensTable,
 		EventsTable,

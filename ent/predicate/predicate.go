@@ -33,6 +33,9 @@ type CustomField func(*sql.Selector)
 // CustomFieldValue is the predicate function for customfieldvalue builders.
 type CustomFieldValue func(*sql.Selector)
 
+// CustomHostname is the predicate function for customhostname builders.
+type CustomHostname func(*sql.Selector)
+
 // Download is the predicate function for download builders.
 type Download func(*sql.Selector)
 

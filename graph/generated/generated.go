@@ -19,6 +19,7 @@ import (
 	"github.com/folio/folio/ent/changerequestreview"
 	"github.com/folio/folio/ent/comment"
 	"github.com/folio/folio/ent/customfield"
+	"github.com/folio/folio/ent/customhostname"
 	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/page"
@@ -54,6 +55,7 @@ type ResolverRoot interface {
 	Comment() CommentResolver
 	CommentReply() CommentReplyResolver
 	CustomField() CustomFieldResolver
+	CustomHostname() CustomHostnameResolver
 	File() FileResolver
 	Invite() InviteResolver
 	LinkUsage() LinkUsageResolver
@@ -431,6 +433,15 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	CustomHostname struct {
+		Active    func(childComplexity int) int
+		CheckedAt func(childComplexity int) int
+		Error     func(childComplexity int) int
+		Hostname  func(childComplexity int) int
+		Site      func(childComplexity int) int
+		Status    func(childComplexity int) int
+	}
+
 	EmojiReaction struct {
 		Count func(childComplexity int) int
 		Emoji func(childComplexity int) int
@@ -651,6 +662,7 @@ type ComplexityRoot struct {
 		PutOpenAPISpec                   func(childComplexity int, organizationID string, slug string, source model.OpenAPISpecSourceInput) int
 		RedeliverWebhookDelivery         func(childComplexity int, organizationID string, webhookID string, id string) int
 		RegenerateSitePublishingAuth     func(childComplexity int, site string) int
+		RemoveCustomHostname             func(childComplexity int, hostname string) int
 		RemoveMember                     func(childComplexity int, organizationID string, userID string) int
 		RemovePasskey                    func(childComplexity int, id string) int
 		RemoveRequestedReviewer          func(childComplexity int, spaceID string, changeRequestID string, userID string) int
@@ -664,6 +676,7 @@ type ComplexityRoot struct {
 		RemoveUserFromSpace              func(childComplexity int, spaceID string, userID string) int
 		RequestReviewers                 func(childComplexity int, spaceID string, changeRequestID string, users []string, subject *string, description *string) int
 		RestoreSpace                     func(childComplexity int, id string) int
+		RevalidateCustomHostname         func(childComplexity int, hostname string) int
 		RevokeAPIToken                   func(childComplexity int, id string) int
 		RevokeSession                    func(childComplexity int, id string) int
 		SetMemberSso                     func(childComplexity int, organizationID string, userID string) int
@@ -922,6 +935,7 @@ type ComplexityRoot struct {
 	Query struct {
 		Collection             func(childComplexity int, id string) int
 		CustomField            func(childComplexity int, organizationID string, name string) int
+		CustomHostname         func(childComplexity int, hostname string) int
 		MemberSpaces           func(childComplexity int, organizationID string, userID string, first *int, after *string, order *model.Order) int
 		Node                   func(childComplexity int, id string) int
 		Nodes                  func(childComplexity int, ids []string) int
@@ -1070,6 +1084,7 @@ type ComplexityRoot struct {
 		Basename         func(childComplexity int) int
 		CreatedAt        func(childComplexity int) int
 		Customization    func(childComplexity int) int
+		Hostname         func(childComplexity int) int
 		ID               func(childComplexity int) int
 		Organization     func(childComplexity int) int
 		Page             func(childComplexity int, path *string) int
@@ -1608,6 +1623,10 @@ type CustomFieldResolver interface {
 	Permissions(ctx context.Context, obj *ent.CustomField) (*access.SettingsPermissions, error)
 	Urls(ctx context.Context, obj *ent.CustomField) (*model.CustomFieldURLs, error)
 }
+type CustomHostnameResolver interface {
+	Site(ctx context.Context, obj *ent.CustomHostname) (*ent.Site, error)
+	Active(ctx context.Context, obj *ent.CustomHostname) (bool, error)
+}
 type FileResolver interface {
 	Size(ctx context.Context, obj *model.File) (int, error)
 	DownloadURL(ctx context.Context, obj *model.File) (string, error)
@@ -1654,6 +1673,8 @@ type MutationResolver interface {
 	CreateCustomField(ctx context.Context, organizationID string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
 	UpdateCustomField(ctx context.Context, organizationID string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
 	DeleteCustomField(ctx context.Context, organizationID string, name string) (*bool, error)
+	RevalidateCustomHostname(ctx context.Context, hostname string) (*ent.CustomHostname, error)
+	RemoveCustomHostname(ctx context.Context, hostname string) (*bool, error)
 	ImportContent(ctx context.Context, spaceID string, changeRequestID *string, url string, source string) (*model.ImportResult, error)
 	CreateOrganizationInvite(ctx context.Context, organizationID string, input model.CreateOrganizationInviteInput) (*ent.Invite, error)
 	UpdateOrganizationInvite(ctx context.Context, organizationID string, id string, input model.UpdateOrganizationInviteInput) (*ent.Invite, error)
@@ -1802,6 +1823,7 @@ type QueryResolver interface {
 	Viewer(ctx context.Context) (*model.Viewer, error)
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
 	CustomField(ctx context.Context, organizationID string, name string) (*ent.CustomField, error)
+	CustomHostname(ctx context.Context, hostname string) (*ent.CustomHostname, error)
 	OrganizationInviteLink(ctx context.Context, organizationID string, id string) (*ent.Invite, error)
 	OpenAPISpec(ctx context.Context, organizationID string, slug string) (*ent.OpenAPISpec, error)
 	Organization(ctx context.Context, id string) (*ent.Organization, error)
@@ -1844,6 +1866,7 @@ type SiteResolver interface {
 	SectionGroups(ctx context.Context, obj *ent.Site) ([]*ent.SiteSectionGroup, error)
 	SiteSpaces(ctx context.Context, obj *ent.Site) ([]*ent.SiteSpace, error)
 	Urls(ctx context.Context, obj *ent.Site) (*model.SiteURLs, error)
+	Hostname(ctx context.Context, obj *ent.Site) (*string, error)
 	Page(ctx context.Context, obj *ent.Site, path *string) (*model.PublishedPage, error)
 	UserGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.UserGrantConnection, error)
 	TeamGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.TeamGrantConnection, error)
@@ -3375,6 +3398,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CustomFieldURLs.Location(childComplexity), true
 
+	case "CustomHostname.active":
+		if e.ComplexityRoot.CustomHostname.Active == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Active(childComplexity), true
+	case "CustomHostname.checkedAt":
+		if e.ComplexityRoot.CustomHostname.CheckedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.CheckedAt(childComplexity), true
+	case "CustomHostname.error":
+		if e.ComplexityRoot.CustomHostname.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Error(childComplexity), true
+	case "CustomHostname.hostname":
+		if e.ComplexityRoot.CustomHostname.Hostname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Hostname(childComplexity), true
+	case "CustomHostname.site":
+		if e.ComplexityRoot.CustomHostname.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Site(childComplexity), true
+	case "CustomHostname.dnsStatus":
+		if e.ComplexityRoot.CustomHostname.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CustomHostname.Status(childComplexity), true
+
 	case "EmojiReaction.count":
 		if e.ComplexityRoot.EmojiReaction.Count == nil {
 			break
@@ -4554,6 +4614,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegenerateSitePublishingAuth(childComplexity, args["site"].(string)), true
+	case "Mutation.removeCustomHostname":
+		if e.ComplexityRoot.Mutation.RemoveCustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeCustomHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveCustomHostname(childComplexity, args["hostname"].(string)), true
 	case "Mutation.removeMember":
 		if e.ComplexityRoot.Mutation.RemoveMember == nil {
 			break
@@ -4697,6 +4768,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RestoreSpace(childComplexity, args["id"].(string)), true
+	case "Mutation.revalidateCustomHostname":
+		if e.ComplexityRoot.Mutation.RevalidateCustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revalidateCustomHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevalidateCustomHostname(childComplexity, args["hostname"].(string)), true
 	case "Mutation.revokeAPIToken":
 		if e.ComplexityRoot.Mutation.RevokeAPIToken == nil {
 			break
@@ -6132,6 +6214,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CustomField(childComplexity, args["organizationId"].(string), args["name"].(string)), true
+	case "Query.customHostname":
+		if e.ComplexityRoot.Query.CustomHostname == nil {
+			break
+		}
+
+		args, err := ec.field_Query_customHostname_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CustomHostname(childComplexity, args["hostname"].(string)), true
 
 	case "Query.memberSpaces":
 		if e.ComplexityRoot.Query.MemberSpaces == nil {
@@ -6800,6 +6893,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Customization(childComplexity), true
+	case "Site.hostname":
+		if e.ComplexityRoot.Site.Hostname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.Hostname(childComplexity), true
 	case "Site.id":
 		if e.ComplexityRoot.Site.ID == nil {
 			break
@@ -10233,6 +10332,59 @@ enum CustomFieldType {
   select_single
   "Several of the field's options. REST: select:multi."
   select_multi
+}
+`, BuiltIn: false},
+	{Name: "../../schema/hostname.graphql", Input: `# Custom hostnames (REST area ` + "`" + `hostnames` + "`" + `): a site served at a host name of
+# its own, set through updateSite's ` + "`" + `hostname` + "`" + ` and checked in DNS.
+
+"A host name a site is served at, besides FOLIO_BASE_URL/s/<basename>/ (REST: CustomHostname). Folio serves it as soon as it is set: DNS decides who reaches Folio under it."
+type CustomHostname {
+  "The host name: lower case, at least three labels (docs.example.com)."
+  hostname: String!
+  "The site served there."
+  site: Site!
+  "Whether Folio serves the site there now: the site is published and FOLIO_SITE_HOSTS does not give the host to another site."
+  active: Boolean!
+  "What the last DNS check found; null before the first check (revalidateCustomHostname). Folio does not terminate TLS: whether a certificate exists for the host is the TLS proxy's to know (REST shows a passed check as ssl_unknown)."
+  dnsStatus: CustomHostnameDNSStatus
+  "When DNS was last checked; null before the first check."
+  checkedAt: Time
+  "Why the last DNS check failed, for people; null when it passed or never ran."
+  error: String
+}
+
+"What a DNS check of a custom hostname found (GitBook's CustomHostnameStatus spelling)."
+enum CustomHostnameDNSStatus {
+  "The host is a CNAME to Folio's base host, or all its addresses are the base host's."
+  dns_passed
+  "The host is a CNAME to another name, whose addresses are not the base host's."
+  dns_wrong_cname
+  "The host has no CNAME, and no addresses or others than the base host's."
+  dns_no_cname
+  "DNS could not be asked (a timeout, a server failure); check again later."
+  internal_error
+}
+
+extend type Site {
+  "The site's custom hostname (updateSite's hostname); null when it has none. FOLIO_SITE_HOSTS may map other hosts to it too."
+  hostname: String
+}
+
+extend input UpdateSiteInput {
+  "A custom hostname for the site (docs.example.com: lower case, at least three labels, at most 253 characters, not the base URL's host, no other site's); null removes it. Needs the admin role in the site's organization."
+  hostname: String
+}
+
+extend type Query {
+  "A custom hostname, for the admins of its site's organization (NOT_FOUND for anyone else, FORBIDDEN for members who are not admins)."
+  customHostname("The host name." hostname: String!): CustomHostname
+}
+
+extend type Mutation {
+  "Checks a custom hostname's DNS now and stores the outcome (a failed check is an outcome, not an error). Admins of the site's organization."
+  revalidateCustomHostname("The host name." hostname: String!): CustomHostname
+  "Removes a custom hostname from its site; Folio stops serving the site there. Admins of the site's organization."
+  removeCustomHostname("The host name." hostname: String!): Boolean
 }
 `, BuiltIn: false},
 	{Name: "../../schema/import.graphql", Input: `# Imports: content fetched from a URL into a space or a change request (REST area ` + "`" + `imports` + "`" + `).
@@ -14481,6 +14633,24 @@ func (ec *executionContext) childFields_CustomFieldURLs(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type CustomFieldURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_CustomHostname(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hostname":
+		return ec.fieldContext_CustomHostname_hostname(ctx, field)
+	case "site":
+		return ec.fieldContext_CustomHostname_site(ctx, field)
+	case "active":
+		return ec.fieldContext_CustomHostname_active(ctx, field)
+	case "dnsStatus":
+		return ec.fieldContext_CustomHostname_dnsStatus(ctx, field)
+	case "checkedAt":
+		return ec.fieldContext_CustomHostname_checkedAt(ctx, field)
+	case "error":
+		return ec.fieldContext_CustomHostname_error(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CustomHostname", field.Name)
+}
+
 func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "emoji":
@@ -15509,6 +15679,8 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_siteSpaces(ctx, field)
 	case "urls":
 		return ec.fieldContext_Site_urls(ctx, field)
+	case "hostname":
+		return ec.fieldContext_Site_hostname(ctx, field)
 	case "page":
 		return ec.fieldContext_Site_page(ctx, field)
 	case "userGrants":
@@ -18211,6 +18383,20 @@ func (ec *executionContext) field_Mutation_regenerateSitePublishingAuth_args(ctx
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeCustomHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18534,6 +18720,20 @@ func (ec *executionContext) field_Mutation_restoreSpace_args(ctx context.Context
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revalidateCustomHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
 	return args, nil
 }
 
@@ -20318,6 +20518,20 @@ func (ec *executionContext) field_Query_customField_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["name"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_customHostname_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hostname",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hostname"] = arg0
 	return args, nil
 }
 
@@ -27378,6 +27592,153 @@ func (ec *executionContext) fieldContext_CustomFieldURLs_location(_ context.Cont
 	return graphql.NewScalarFieldContext("CustomFieldURLs", field, false, false, "String")
 }
 
+func (ec *executionContext) _CustomHostname_hostname(ctx context.Context, field graphql.CollectedField, obj *ent.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_hostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Hostname, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_hostname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, "String")
+}
+
+func (ec *executionContext) _CustomHostname_site(ctx context.Context, field graphql.CollectedField, obj *ent.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomHostname().Site(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CustomHostname",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CustomHostname_active(ctx context.Context, field graphql.CollectedField, obj *ent.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_active(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CustomHostname().Active(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_active(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, true, true, "Boolean")
+}
+
+func (ec *executionContext) _CustomHostname_dnsStatus(ctx context.Context, field graphql.CollectedField, obj *ent.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_dnsStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *customhostname.Status) graphql.Marshaler {
+			return ec.marshalOCustomHostnameDNSStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋcustomhostnameᚐStatus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_dnsStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, "CustomHostnameDNSStatus")
+}
+
+func (ec *executionContext) _CustomHostname_checkedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_checkedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CheckedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_checkedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, "Time")
+}
+
+func (ec *executionContext) _CustomHostname_error(ctx context.Context, field graphql.CollectedField, obj *ent.CustomHostname) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CustomHostname_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CustomHostname_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, "String")
+}
+
 func (ec *executionContext) _EmojiReaction_emoji(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30710,6 +31071,94 @@ func (ec *executionContext) fieldContext_Mutation_deleteCustomField(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteCustomField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revalidateCustomHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revalidateCustomHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevalidateCustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomHostname) graphql.Marshaler {
+			return ec.marshalOCustomHostname2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomHostname(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revalidateCustomHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostname(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revalidateCustomHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeCustomHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeCustomHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveCustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeCustomHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeCustomHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -38642,6 +39091,50 @@ func (ec *executionContext) fieldContext_Query_customField(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_customHostname(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_customHostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CustomHostname(ctx, fc.Args["hostname"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CustomHostname) graphql.Marshaler {
+			return ec.marshalOCustomHostname2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomHostname(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_customHostname(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CustomHostname(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_customHostname_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_organizationInviteLink(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41613,6 +42106,29 @@ func (ec *executionContext) fieldContext_Site_urls(_ context.Context, field grap
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Site_hostname(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_hostname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().Hostname(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_hostname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Site", field, true, true, "String")
 }
 
 func (ec *executionContext) _Site_page(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
@@ -52358,7 +52874,7 @@ func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "visibility", "basename", "adaptiveContent", "defaultSiteSpace", "defaultSiteSection", "proxy"}
+	fieldsInOrder := [...]string{"title", "visibility", "basename", "adaptiveContent", "defaultSiteSpace", "defaultSiteSection", "proxy", "hostname"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -52414,6 +52930,13 @@ func (ec *executionContext) unmarshalInputUpdateSiteInput(ctx context.Context, o
 				return it, err
 			}
 			it.Proxy = graphql.OmittableOf(data)
+		case "hostname":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hostname"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Hostname = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -55428,6 +55951,66 @@ func (ec *executionContext) _CustomFieldURLs(ctx context.Context, sel ast.Select
 	return out
 }
 
+var customHostnameImplementors = []string{"CustomHostname"}
+
+func (ec *executionContext) _CustomHostname(ctx context.Context, sel ast.SelectionSet, obj *ent.CustomHostname) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, customHostnameImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CustomHostname")
+		case "hostname":
+			out.Values[i] = ec._CustomHostname_hostname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "site":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomHostname_site(ctx, field, obj)
+				})
+		case "active":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._CustomHostname_active(ctx, field, obj)
+				})
+		case "dnsStatus":
+			out.Values[i] = ec._CustomHostname_dnsStatus(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "checkedAt":
+			out.Values[i] = ec._CustomHostname_checkedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "error":
+			out.Values[i] = ec._CustomHostname_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var emojiReactionImplementors = []string{"EmojiReaction"}
 
 func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.SelectionSet, obj *model.EmojiReaction) graphql.Marshaler {
@@ -56763,6 +57346,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteCustomField":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteCustomField(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revalidateCustomHostname":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revalidateCustomHostname(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "removeCustomHostname":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeCustomHostname(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -58837,6 +59434,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_customField(ctx, field)
 				})
+		case "customHostname":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_customHostname(ctx, field)
+				})
 		case "organizationInviteLink":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
 				true, false,
@@ -59885,6 +60488,12 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_urls(ctx, field, obj)
+				})
+		case "hostname":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_hostname(ctx, field, obj)
 				})
 		case "page":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -66660,6 +67269,47 @@ func (ec *executionContext) marshalOCustomFieldConnection2ᚖgithubᚗcomᚋfoli
 	}
 	return ec._CustomFieldConnection(ctx, sel, v)
 }
+
+func (ec *executionContext) marshalOCustomHostname2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐCustomHostname(ctx context.Context, sel ast.SelectionSet, v *ent.CustomHostname) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CustomHostname(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOCustomHostnameDNSStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋcustomhostnameᚐStatus(ctx context.Context, v any) (*customhostname.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalOCustomHostnameDNSStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋcustomhostnameᚐStatus[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOCustomHostnameDNSStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋcustomhostnameᚐStatus(ctx context.Context, sel ast.SelectionSet, v *customhostname.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalOCustomHostnameDNSStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋcustomhostnameᚐStatus[*v])
+	return res
+}
+
+var (
+	unmarshalOCustomHostnameDNSStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋcustomhostnameᚐStatus = map[string]customhostname.Status{
+		"dns_passed":      customhostname.StatusDNSPassed,
+		"dns_wrong_cname": customhostname.StatusDNSWrongCname,
+		"dns_no_cname":    customhostname.StatusDNSNoCname,
+		"internal_error":  customhostname.StatusInternalError,
+	}
+	marshalOCustomHostnameDNSStatus2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋcustomhostnameᚐStatus = map[customhostname.Status]string{
+		customhostname.StatusDNSPassed:     "dns_passed",
+		customhostname.StatusDNSWrongCname: "dns_wrong_cname",
+		customhostname.StatusDNSNoCname:    "dns_no_cname",
+		customhostname.StatusInternalError: "internal_error",
+	}
+)
 
 func (ec *executionContext) unmarshalODefaultContentInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐDefaultContentInput(ctx context.Context, v any) (*model.DefaultContentInput, error) {
 	if v == nil {

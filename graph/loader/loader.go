@@ -41,6 +41,7 @@ type Loaders struct {
 	*CommentLoaders
 	*SiteLoaders
 	*OpenAPILoaders
+	*HostnameLoaders
 
 	client     *ent.Client
 	viewerID   string
@@ -193,6 +194,7 @@ func build(client *ent.Client, viewerID string, b batching) *Loaders {
 	}, func(s *ent.Space) string { return s.ID }, "space")
 	l.SiteLoaders = newSiteLoaders(b, client, l)
 	l.OpenAPILoaders = newOpenAPILoaders(b, client)
+	l.HostnameLoaders = newHostnameLoaders(b, client)
 	l.reads = newReadLoaders(b, client, &l.ContentLoaders.spacesTogether, &l.levels[ChangeRequests])
 	return l
 }

@@ -1182,6 +1182,8 @@ type UpdateSiteInput struct {
 	DefaultSiteSection graphql.Omittable[*string] `json:"defaultSiteSection,omitempty"`
 	// The proxy origin (a domain and a path); null removes it.
 	Proxy graphql.Omittable[*string] `json:"proxy,omitempty"`
+	// A custom hostname for the site (docs.example.com: lower case, at least three labels, at most 253 characters, not the base URL's host, no other site's); null removes it. Needs the admin role in the site's organization.
+	Hostname graphql.Omittable[*string] `json:"hostname,omitempty"`
 }
 
 // Changes to a section group; absent fields stay as they are.

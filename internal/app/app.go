@@ -101,6 +101,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.Hostnames.Configured = hosts
 	origins, err := ParseOrigins(cfg.CORSOrigins)
 	if err != nil {
 		return nil, fmt.Errorf("FOLIO_CORS_ORIGINS: %w", err)
@@ -189,6 +190,8 @@ func (a *App) routes(middleware []func(http.Handler) http.Handler) http.Handler 
 	r.Get("/robots.txt", a.Reader.Robots)
 	r.Get(reader.AssetPrefix+"*", a.Reader.ServeAsset)
 	r.Get("/favicon.ico", a.Reader.Favicon)
+	// A TLS proxy's question before an on-demand certificate.
+	r.Get(reader.TLSAskPath, a.Reader.TLSAsk)
 
 	r.Route("/v1", func(v1 chi.Router) {
 		v1.Use(a.Resolver.Authenticate)

@@ -36,8 +36,17 @@ func New(res *graph.Resolver, baseURL string, hosts map[string]string) *Handler 
 	return &Handler{res: res, baseURL: strings.TrimRight(baseURL, "/"), hosts: hosts}
 }
 
-// MappedSite is the site a request's host is mapped to, if any.
+// MappedSite is the site a request's host is mapped to, if any:
+// FOLIO_SITE_HOSTS first, then the sites' stored host names (hostnames.go).
 func (h *Handler) MappedSite(r *http.Request) (string, bool) {
+	if id, ok := h.configuredSite(r); ok {
+		return id, true
+	}
+	return h.storedSite(r)
+}
+
+// configuredSite is the site FOLIO_SITE_HOSTS maps a request's host to.
+func (h *Handler) configuredSite(r *http.Request) (string, bool) {
 	if len(h.hosts) == 0 {
 		return "", false
 	}

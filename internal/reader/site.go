@@ -88,6 +88,9 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *published
 	case strings.HasPrefix(rest, "_style/"):
 		h.siteStyle(w, r, s, strings.TrimPrefix(rest, "_style/"))
 		return
+	case isLLMPath(rest): // llms.go
+		h.serveLLM(w, r, v, rest, etag, notModified)
+		return
 	}
 	pl, ok := v.Resolve(rest)
 	if !ok {
