@@ -96,10 +96,15 @@ func siteByID(ctx context.Context, id string) (*ent.Site, error) {
 // TrackEventsInSite stores a batch of a site's events (each in GitBook's
 // SiteInsightsEvent shape, as JSON). Every event is checked before any is
 // stored: a bad one is a 400 naming events[i].field and stores nothing.
+// raw nil is a call without the list (400), empty one with none (nothing
+// stored).
 func (r *Resolver) TrackEventsInSite(ctx context.Context, orgID, siteID string, raw []json.RawMessage) error {
 	s, sc, err := trackableSite(ctx, orgID, siteID)
 	if err != nil {
 		return err
+	}
+	if raw == nil {
+		return apperr.InvalidField("events", "is required: a list of events")
 	}
 	if len(raw) > MaxSiteEvents {
 		return apperr.InvalidField("events", "at most %d events in one call (got %d)", MaxSiteEvents, len(raw))
