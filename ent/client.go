@@ -54,6 +54,7 @@ import (
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/siteevent"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -154,6 +155,8 @@ type Client struct {
 	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
+	// SiteEvent is the client for interacting with the SiteEvent builders.
+	SiteEvent *SiteEventClient
 	// SiteSection is the client for interacting with the SiteSection builders.
 	SiteSection *SiteSectionClient
 	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
@@ -230,6 +233,7 @@ func (c *Client) init() {
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.Site = NewSiteClient(c.config)
+	c.SiteEvent = NewSiteEventClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
 	c.SiteSectionGroup = NewSiteSectionGroupClient(c.config)
 	c.SiteShareLink = NewSiteShareLinkClient(c.config)
@@ -374,6 +378,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
+		SiteEvent:           NewSiteEventClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
 		SiteShareLink:       NewSiteShareLinkClient(cfg),
@@ -445,6 +450,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
+		SiteEvent:           NewSiteEventClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
 		SiteShareLink:       NewSiteShareLinkClient(cfg),
@@ -494,9 +500,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
 		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
 		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
-		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
-		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
+		c.Session, c.Site, c.SiteEvent, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.UserIdentity, c.Webhook, c.WebhookCursor,
+		c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -513,9 +520,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
 		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
 		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
-		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
-		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
+		c.Session, c.Site, c.SiteEvent, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.UserIdentity, c.Webhook, c.WebhookCursor,
+		c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -602,6 +610,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Session.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
+	case *SiteEventMutation:
+		return c.SiteEvent.mutate(ctx, m)
 	case *SiteSectionMutation:
 		return c.SiteSection.mutate(ctx, m)
 	case *SiteSectionGroupMutation:
@@ -6220,6 +6230,139 @@ func (c *SiteClient) mutate(ctx context.Context, m *SiteMutation) (Value, error)
 	}
 }
 
+// SiteEventClient is a client for the SiteEvent schema.
+type SiteEventClient struct {
+	config
+}
+
+// NewSiteEventClient returns a client for the SiteEvent from the given config.
+func NewSiteEventClient(c config) *SiteEventClient {
+	return &SiteEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `siteevent.Hooks(f(g(h())))`.
+func (c *SiteEventClient) Use(hooks ...Hook) {
+	c.hooks.SiteEvent = append(c.hooks.SiteEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `siteevent.Intercept(f(g(h())))`.
+func (c *SiteEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteEvent = append(c.inters.SiteEvent, interceptors...)
+}
+
+// Create returns a builder for creating a SiteEvent entity.
+func (c *SiteEventClient) Create() *SiteEventCreate {
+	mutation := newSiteEventMutation(c.config, OpCreate)
+	return &SiteEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteEvent entities.
+func (c *SiteEventClient) CreateBulk(builders ...*SiteEventCreate) *SiteEventCreateBulk {
+	return &SiteEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteEventClient) MapCreateBulk(slice any, setFunc func(*SiteEventCreate, int)) *SiteEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteEventCreateBulk{err: fmt.Errorf("calling to SiteEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteEvent.
+func (c *SiteEventClient) Update() *SiteEventUpdate {
+	mutation := newSiteEventMutation(c.config, OpUpdate)
+	return &SiteEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteEventClient) UpdateOne(_m *SiteEvent) *SiteEventUpdateOne {
+	mutation := newSiteEventMutation(c.config, OpUpdateOne, withSiteEvent(_m))
+	return &SiteEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteEventClient) UpdateOneID(id string) *SiteEventUpdateOne {
+	mutation := newSiteEventMutation(c.config, OpUpdateOne, withSiteEventID(id))
+	return &SiteEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteEvent.
+func (c *SiteEventClient) Delete() *SiteEventDelete {
+	mutation := newSiteEventMutation(c.config, OpDelete)
+	return &SiteEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteEventClient) DeleteOne(_m *SiteEvent) *SiteEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteEventClient) DeleteOneID(id string) *SiteEventDeleteOne {
+	builder := c.Delete().Where(siteevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteEventDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteEvent.
+func (c *SiteEventClient) Query() *SiteEventQuery {
+	return &SiteEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteEvent entity by its id.
+func (c *SiteEventClient) Get(ctx context.Context, id string) (*SiteEvent, error) {
+	return c.Query().Where(siteevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteEventClient) GetX(ctx context.Context, id string) *SiteEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SiteEventClient) Hooks() []Hook {
+	return c.hooks.SiteEvent
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteEventClient) Interceptors() []Interceptor {
+	return c.inters.SiteEvent
+}
+
+func (c *SiteEventClient) mutate(ctx context.Context, m *SiteEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteEvent mutation op: %q", m.Op())
+	}
+}
+
 // SiteSectionClient is a client for the SiteSection schema.
 type SiteSectionClient struct {
 	config
@@ -8262,9 +8405,10 @@ type (
 		OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
 		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, Passkey,
 		PasskeyCeremony, RateCounter, ReviewRequest, Revision, RevisionChunk,
-		SAMLAssertion, SAMLProvider, Session, Site, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
-		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Hook
+		SAMLAssertion, SAMLProvider, Session, Site, SiteEvent, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
+		WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
@@ -8273,9 +8417,10 @@ type (
 		OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
 		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, Passkey,
 		PasskeyCeremony, RateCounter, ReviewRequest, Revision, RevisionChunk,
-		SAMLAssertion, SAMLProvider, Session, Site, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
-		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
+		SAMLAssertion, SAMLProvider, Session, Site, SiteEvent, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
+		WebhookDelivery []ent.Interceptor
 	}
 )
 

@@ -51,6 +51,7 @@ import (
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/siteevent"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -163,6 +164,7 @@ func checkColumn(t, c string) error {
 			samlprovider.Table:        samlprovider.ValidColumn,
 			session.Table:             session.ValidColumn,
 			site.Table:                site.ValidColumn,
+			siteevent.Table:           siteevent.ValidColumn,
 			sitesection.Table:         sitesection.ValidColumn,
 			sitesectiongroup.Table:    sitesectiongroup.ValidColumn,
 			sitesharelink.Table:       sitesharelink.ValidColumn,

@@ -53,6 +53,7 @@ import (
 	"github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/siteevent"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -118,6 +119,7 @@ const (
 	TypeSAMLProvider        = "SAMLProvider"
 	TypeSession             = "Session"
 	TypeSite                = "Site"
+	TypeSiteEvent           = "SiteEvent"
 	TypeSiteSection         = "SiteSection"
 	TypeSiteSectionGroup    = "SiteSectionGroup"
 	TypeSiteShareLink       = "SiteShareLink"
@@ -32779,6 +32781,3021 @@ func (m *SiteMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SiteMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Site edge %s", name)
+}
+
+// SiteEventMutation represents an operation that mutates the SiteEvent nodes in the graph.
+type SiteEventMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *string
+	site_id               *string
+	organization_id       *string
+	_type                 *siteevent.Type
+	timestamp             *time.Time
+	hour                  *int64
+	addhour               *int64
+	month                 *int
+	addmonth              *int
+	day_of_week           *int
+	addday_of_week        *int
+	hour_of_day           *int
+	addhour_of_day        *int
+	display_context       *siteevent.DisplayContext
+	url                   *string
+	url_path              *string
+	site_section_id       *string
+	site_space_id         *string
+	site_share_key_id     *string
+	space_id              *string
+	revision_id           *string
+	page_id               *string
+	visitor_hash          *string
+	session_hash          *string
+	language              *string
+	referrer              *string
+	referrer_domain       *string
+	utm_source            *string
+	utm_medium            *string
+	utm_campaign          *string
+	utm_term              *string
+	utm_content           *string
+	visitor_authenticated *bool
+	visitor_claims        *string
+	query                 *string
+	result_record_id      *string
+	feedback_rating       *siteevent.FeedbackRating
+	feedback_comment      *string
+	ask_rating            *int
+	addask_rating         *int
+	link_target_kind      *string
+	link_target_value     *string
+	link_target_domain    *string
+	link_position         *siteevent.LinkPosition
+	clearedFields         map[string]struct{}
+	done                  bool
+	oldValue              func(context.Context) (*SiteEvent, error)
+	predicates            []predicate.SiteEvent
+}
+
+var _ ent.Mutation = (*SiteEventMutation)(nil)
+
+// siteeventOption allows management of the mutation configuration using functional options.
+type siteeventOption func(*SiteEventMutation)
+
+// newSiteEventMutation creates new mutation for the SiteEvent entity.
+func newSiteEventMutation(c config, op Op, opts ...siteeventOption) *SiteEventMutation {
+	m := &SiteEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteEventID sets the ID field of the mutation.
+func withSiteEventID(id string) siteeventOption {
+	return func(m *SiteEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteEvent
+		)
+		m.oldValue = func(ctx context.Context) (*SiteEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteEvent sets the old SiteEvent of the mutation.
+func withSiteEvent(node *SiteEvent) siteeventOption {
+	return func(m *SiteEventMutation) {
+		m.oldValue = func(context.Context) (*SiteEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteEvent entities.
+func (m *SiteEventMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteEventMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteEventMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteEventMutation) SetSiteID(s string) {
+	m.site_id = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteEventMutation) SiteID() (r string, exists bool) {
+	v := m.site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteEventMutation) ResetSiteID() {
+	m.site_id = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SiteEventMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SiteEventMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SiteEventMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetType sets the "type" field.
+func (m *SiteEventMutation) SetType(s siteevent.Type) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *SiteEventMutation) GetType() (r siteevent.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldType(ctx context.Context) (v siteevent.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *SiteEventMutation) ResetType() {
+	m._type = nil
+}
+
+// SetTimestamp sets the "timestamp" field.
+func (m *SiteEventMutation) SetTimestamp(t time.Time) {
+	m.timestamp = &t
+}
+
+// Timestamp returns the value of the "timestamp" field in the mutation.
+func (m *SiteEventMutation) Timestamp() (r time.Time, exists bool) {
+	v := m.timestamp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTimestamp returns the old "timestamp" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldTimestamp(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTimestamp is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTimestamp requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTimestamp: %w", err)
+	}
+	return oldValue.Timestamp, nil
+}
+
+// ResetTimestamp resets all changes to the "timestamp" field.
+func (m *SiteEventMutation) ResetTimestamp() {
+	m.timestamp = nil
+}
+
+// SetHour sets the "hour" field.
+func (m *SiteEventMutation) SetHour(i int64) {
+	m.hour = &i
+	m.addhour = nil
+}
+
+// Hour returns the value of the "hour" field in the mutation.
+func (m *SiteEventMutation) Hour() (r int64, exists bool) {
+	v := m.hour
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHour returns the old "hour" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldHour(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHour is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHour requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHour: %w", err)
+	}
+	return oldValue.Hour, nil
+}
+
+// AddHour adds i to the "hour" field.
+func (m *SiteEventMutation) AddHour(i int64) {
+	if m.addhour != nil {
+		*m.addhour += i
+	} else {
+		m.addhour = &i
+	}
+}
+
+// AddedHour returns the value that was added to the "hour" field in this mutation.
+func (m *SiteEventMutation) AddedHour() (r int64, exists bool) {
+	v := m.addhour
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetHour resets all changes to the "hour" field.
+func (m *SiteEventMutation) ResetHour() {
+	m.hour = nil
+	m.addhour = nil
+}
+
+// SetMonth sets the "month" field.
+func (m *SiteEventMutation) SetMonth(i int) {
+	m.month = &i
+	m.addmonth = nil
+}
+
+// Month returns the value of the "month" field in the mutation.
+func (m *SiteEventMutation) Month() (r int, exists bool) {
+	v := m.month
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMonth returns the old "month" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldMonth(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMonth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMonth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMonth: %w", err)
+	}
+	return oldValue.Month, nil
+}
+
+// AddMonth adds i to the "month" field.
+func (m *SiteEventMutation) AddMonth(i int) {
+	if m.addmonth != nil {
+		*m.addmonth += i
+	} else {
+		m.addmonth = &i
+	}
+}
+
+// AddedMonth returns the value that was added to the "month" field in this mutation.
+func (m *SiteEventMutation) AddedMonth() (r int, exists bool) {
+	v := m.addmonth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMonth resets all changes to the "month" field.
+func (m *SiteEventMutation) ResetMonth() {
+	m.month = nil
+	m.addmonth = nil
+}
+
+// SetDayOfWeek sets the "day_of_week" field.
+func (m *SiteEventMutation) SetDayOfWeek(i int) {
+	m.day_of_week = &i
+	m.addday_of_week = nil
+}
+
+// DayOfWeek returns the value of the "day_of_week" field in the mutation.
+func (m *SiteEventMutation) DayOfWeek() (r int, exists bool) {
+	v := m.day_of_week
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDayOfWeek returns the old "day_of_week" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldDayOfWeek(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDayOfWeek is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDayOfWeek requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDayOfWeek: %w", err)
+	}
+	return oldValue.DayOfWeek, nil
+}
+
+// AddDayOfWeek adds i to the "day_of_week" field.
+func (m *SiteEventMutation) AddDayOfWeek(i int) {
+	if m.addday_of_week != nil {
+		*m.addday_of_week += i
+	} else {
+		m.addday_of_week = &i
+	}
+}
+
+// AddedDayOfWeek returns the value that was added to the "day_of_week" field in this mutation.
+func (m *SiteEventMutation) AddedDayOfWeek() (r int, exists bool) {
+	v := m.addday_of_week
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDayOfWeek resets all changes to the "day_of_week" field.
+func (m *SiteEventMutation) ResetDayOfWeek() {
+	m.day_of_week = nil
+	m.addday_of_week = nil
+}
+
+// SetHourOfDay sets the "hour_of_day" field.
+func (m *SiteEventMutation) SetHourOfDay(i int) {
+	m.hour_of_day = &i
+	m.addhour_of_day = nil
+}
+
+// HourOfDay returns the value of the "hour_of_day" field in the mutation.
+func (m *SiteEventMutation) HourOfDay() (r int, exists bool) {
+	v := m.hour_of_day
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHourOfDay returns the old "hour_of_day" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldHourOfDay(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHourOfDay is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHourOfDay requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHourOfDay: %w", err)
+	}
+	return oldValue.HourOfDay, nil
+}
+
+// AddHourOfDay adds i to the "hour_of_day" field.
+func (m *SiteEventMutation) AddHourOfDay(i int) {
+	if m.addhour_of_day != nil {
+		*m.addhour_of_day += i
+	} else {
+		m.addhour_of_day = &i
+	}
+}
+
+// AddedHourOfDay returns the value that was added to the "hour_of_day" field in this mutation.
+func (m *SiteEventMutation) AddedHourOfDay() (r int, exists bool) {
+	v := m.addhour_of_day
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetHourOfDay resets all changes to the "hour_of_day" field.
+func (m *SiteEventMutation) ResetHourOfDay() {
+	m.hour_of_day = nil
+	m.addhour_of_day = nil
+}
+
+// SetDisplayContext sets the "display_context" field.
+func (m *SiteEventMutation) SetDisplayContext(sc siteevent.DisplayContext) {
+	m.display_context = &sc
+}
+
+// DisplayContext returns the value of the "display_context" field in the mutation.
+func (m *SiteEventMutation) DisplayContext() (r siteevent.DisplayContext, exists bool) {
+	v := m.display_context
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDisplayContext returns the old "display_context" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldDisplayContext(ctx context.Context) (v siteevent.DisplayContext, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDisplayContext is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDisplayContext requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDisplayContext: %w", err)
+	}
+	return oldValue.DisplayContext, nil
+}
+
+// ResetDisplayContext resets all changes to the "display_context" field.
+func (m *SiteEventMutation) ResetDisplayContext() {
+	m.display_context = nil
+}
+
+// SetURL sets the "url" field.
+func (m *SiteEventMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *SiteEventMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *SiteEventMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetURLPath sets the "url_path" field.
+func (m *SiteEventMutation) SetURLPath(s string) {
+	m.url_path = &s
+}
+
+// URLPath returns the value of the "url_path" field in the mutation.
+func (m *SiteEventMutation) URLPath() (r string, exists bool) {
+	v := m.url_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURLPath returns the old "url_path" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldURLPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURLPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURLPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURLPath: %w", err)
+	}
+	return oldValue.URLPath, nil
+}
+
+// ResetURLPath resets all changes to the "url_path" field.
+func (m *SiteEventMutation) ResetURLPath() {
+	m.url_path = nil
+}
+
+// SetSiteSectionID sets the "site_section_id" field.
+func (m *SiteEventMutation) SetSiteSectionID(s string) {
+	m.site_section_id = &s
+}
+
+// SiteSectionID returns the value of the "site_section_id" field in the mutation.
+func (m *SiteEventMutation) SiteSectionID() (r string, exists bool) {
+	v := m.site_section_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteSectionID returns the old "site_section_id" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldSiteSectionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteSectionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteSectionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteSectionID: %w", err)
+	}
+	return oldValue.SiteSectionID, nil
+}
+
+// ClearSiteSectionID clears the value of the "site_section_id" field.
+func (m *SiteEventMutation) ClearSiteSectionID() {
+	m.site_section_id = nil
+	m.clearedFields[siteevent.FieldSiteSectionID] = struct{}{}
+}
+
+// SiteSectionIDCleared returns if the "site_section_id" field was cleared in this mutation.
+func (m *SiteEventMutation) SiteSectionIDCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldSiteSectionID]
+	return ok
+}
+
+// ResetSiteSectionID resets all changes to the "site_section_id" field.
+func (m *SiteEventMutation) ResetSiteSectionID() {
+	m.site_section_id = nil
+	delete(m.clearedFields, siteevent.FieldSiteSectionID)
+}
+
+// SetSiteSpaceID sets the "site_space_id" field.
+func (m *SiteEventMutation) SetSiteSpaceID(s string) {
+	m.site_space_id = &s
+}
+
+// SiteSpaceID returns the value of the "site_space_id" field in the mutation.
+func (m *SiteEventMutation) SiteSpaceID() (r string, exists bool) {
+	v := m.site_space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteSpaceID returns the old "site_space_id" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldSiteSpaceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteSpaceID: %w", err)
+	}
+	return oldValue.SiteSpaceID, nil
+}
+
+// ClearSiteSpaceID clears the value of the "site_space_id" field.
+func (m *SiteEventMutation) ClearSiteSpaceID() {
+	m.site_space_id = nil
+	m.clearedFields[siteevent.FieldSiteSpaceID] = struct{}{}
+}
+
+// SiteSpaceIDCleared returns if the "site_space_id" field was cleared in this mutation.
+func (m *SiteEventMutation) SiteSpaceIDCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldSiteSpaceID]
+	return ok
+}
+
+// ResetSiteSpaceID resets all changes to the "site_space_id" field.
+func (m *SiteEventMutation) ResetSiteSpaceID() {
+	m.site_space_id = nil
+	delete(m.clearedFields, siteevent.FieldSiteSpaceID)
+}
+
+// SetSiteShareKeyID sets the "site_share_key_id" field.
+func (m *SiteEventMutation) SetSiteShareKeyID(s string) {
+	m.site_share_key_id = &s
+}
+
+// SiteShareKeyID returns the value of the "site_share_key_id" field in the mutation.
+func (m *SiteEventMutation) SiteShareKeyID() (r string, exists bool) {
+	v := m.site_share_key_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteShareKeyID returns the old "site_share_key_id" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldSiteShareKeyID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteShareKeyID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteShareKeyID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteShareKeyID: %w", err)
+	}
+	return oldValue.SiteShareKeyID, nil
+}
+
+// ClearSiteShareKeyID clears the value of the "site_share_key_id" field.
+func (m *SiteEventMutation) ClearSiteShareKeyID() {
+	m.site_share_key_id = nil
+	m.clearedFields[siteevent.FieldSiteShareKeyID] = struct{}{}
+}
+
+// SiteShareKeyIDCleared returns if the "site_share_key_id" field was cleared in this mutation.
+func (m *SiteEventMutation) SiteShareKeyIDCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldSiteShareKeyID]
+	return ok
+}
+
+// ResetSiteShareKeyID resets all changes to the "site_share_key_id" field.
+func (m *SiteEventMutation) ResetSiteShareKeyID() {
+	m.site_share_key_id = nil
+	delete(m.clearedFields, siteevent.FieldSiteShareKeyID)
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *SiteEventMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *SiteEventMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldSpaceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ClearSpaceID clears the value of the "space_id" field.
+func (m *SiteEventMutation) ClearSpaceID() {
+	m.space_id = nil
+	m.clearedFields[siteevent.FieldSpaceID] = struct{}{}
+}
+
+// SpaceIDCleared returns if the "space_id" field was cleared in this mutation.
+func (m *SiteEventMutation) SpaceIDCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldSpaceID]
+	return ok
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *SiteEventMutation) ResetSpaceID() {
+	m.space_id = nil
+	delete(m.clearedFields, siteevent.FieldSpaceID)
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *SiteEventMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *SiteEventMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldRevisionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ClearRevisionID clears the value of the "revision_id" field.
+func (m *SiteEventMutation) ClearRevisionID() {
+	m.revision_id = nil
+	m.clearedFields[siteevent.FieldRevisionID] = struct{}{}
+}
+
+// RevisionIDCleared returns if the "revision_id" field was cleared in this mutation.
+func (m *SiteEventMutation) RevisionIDCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldRevisionID]
+	return ok
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *SiteEventMutation) ResetRevisionID() {
+	m.revision_id = nil
+	delete(m.clearedFields, siteevent.FieldRevisionID)
+}
+
+// SetPageID sets the "page_id" field.
+func (m *SiteEventMutation) SetPageID(s string) {
+	m.page_id = &s
+}
+
+// PageID returns the value of the "page_id" field in the mutation.
+func (m *SiteEventMutation) PageID() (r string, exists bool) {
+	v := m.page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageID returns the old "page_id" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldPageID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageID: %w", err)
+	}
+	return oldValue.PageID, nil
+}
+
+// ClearPageID clears the value of the "page_id" field.
+func (m *SiteEventMutation) ClearPageID() {
+	m.page_id = nil
+	m.clearedFields[siteevent.FieldPageID] = struct{}{}
+}
+
+// PageIDCleared returns if the "page_id" field was cleared in this mutation.
+func (m *SiteEventMutation) PageIDCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldPageID]
+	return ok
+}
+
+// ResetPageID resets all changes to the "page_id" field.
+func (m *SiteEventMutation) ResetPageID() {
+	m.page_id = nil
+	delete(m.clearedFields, siteevent.FieldPageID)
+}
+
+// SetVisitorHash sets the "visitor_hash" field.
+func (m *SiteEventMutation) SetVisitorHash(s string) {
+	m.visitor_hash = &s
+}
+
+// VisitorHash returns the value of the "visitor_hash" field in the mutation.
+func (m *SiteEventMutation) VisitorHash() (r string, exists bool) {
+	v := m.visitor_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisitorHash returns the old "visitor_hash" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldVisitorHash(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisitorHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisitorHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisitorHash: %w", err)
+	}
+	return oldValue.VisitorHash, nil
+}
+
+// ClearVisitorHash clears the value of the "visitor_hash" field.
+func (m *SiteEventMutation) ClearVisitorHash() {
+	m.visitor_hash = nil
+	m.clearedFields[siteevent.FieldVisitorHash] = struct{}{}
+}
+
+// VisitorHashCleared returns if the "visitor_hash" field was cleared in this mutation.
+func (m *SiteEventMutation) VisitorHashCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldVisitorHash]
+	return ok
+}
+
+// ResetVisitorHash resets all changes to the "visitor_hash" field.
+func (m *SiteEventMutation) ResetVisitorHash() {
+	m.visitor_hash = nil
+	delete(m.clearedFields, siteevent.FieldVisitorHash)
+}
+
+// SetSessionHash sets the "session_hash" field.
+func (m *SiteEventMutation) SetSessionHash(s string) {
+	m.session_hash = &s
+}
+
+// SessionHash returns the value of the "session_hash" field in the mutation.
+func (m *SiteEventMutation) SessionHash() (r string, exists bool) {
+	v := m.session_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSessionHash returns the old "session_hash" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldSessionHash(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSessionHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSessionHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSessionHash: %w", err)
+	}
+	return oldValue.SessionHash, nil
+}
+
+// ClearSessionHash clears the value of the "session_hash" field.
+func (m *SiteEventMutation) ClearSessionHash() {
+	m.session_hash = nil
+	m.clearedFields[siteevent.FieldSessionHash] = struct{}{}
+}
+
+// SessionHashCleared returns if the "session_hash" field was cleared in this mutation.
+func (m *SiteEventMutation) SessionHashCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldSessionHash]
+	return ok
+}
+
+// ResetSessionHash resets all changes to the "session_hash" field.
+func (m *SiteEventMutation) ResetSessionHash() {
+	m.session_hash = nil
+	delete(m.clearedFields, siteevent.FieldSessionHash)
+}
+
+// SetLanguage sets the "language" field.
+func (m *SiteEventMutation) SetLanguage(s string) {
+	m.language = &s
+}
+
+// Language returns the value of the "language" field in the mutation.
+func (m *SiteEventMutation) Language() (r string, exists bool) {
+	v := m.language
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLanguage returns the old "language" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldLanguage(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLanguage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLanguage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLanguage: %w", err)
+	}
+	return oldValue.Language, nil
+}
+
+// ClearLanguage clears the value of the "language" field.
+func (m *SiteEventMutation) ClearLanguage() {
+	m.language = nil
+	m.clearedFields[siteevent.FieldLanguage] = struct{}{}
+}
+
+// LanguageCleared returns if the "language" field was cleared in this mutation.
+func (m *SiteEventMutation) LanguageCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldLanguage]
+	return ok
+}
+
+// ResetLanguage resets all changes to the "language" field.
+func (m *SiteEventMutation) ResetLanguage() {
+	m.language = nil
+	delete(m.clearedFields, siteevent.FieldLanguage)
+}
+
+// SetReferrer sets the "referrer" field.
+func (m *SiteEventMutation) SetReferrer(s string) {
+	m.referrer = &s
+}
+
+// Referrer returns the value of the "referrer" field in the mutation.
+func (m *SiteEventMutation) Referrer() (r string, exists bool) {
+	v := m.referrer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReferrer returns the old "referrer" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldReferrer(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReferrer is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReferrer requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReferrer: %w", err)
+	}
+	return oldValue.Referrer, nil
+}
+
+// ClearReferrer clears the value of the "referrer" field.
+func (m *SiteEventMutation) ClearReferrer() {
+	m.referrer = nil
+	m.clearedFields[siteevent.FieldReferrer] = struct{}{}
+}
+
+// ReferrerCleared returns if the "referrer" field was cleared in this mutation.
+func (m *SiteEventMutation) ReferrerCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldReferrer]
+	return ok
+}
+
+// ResetReferrer resets all changes to the "referrer" field.
+func (m *SiteEventMutation) ResetReferrer() {
+	m.referrer = nil
+	delete(m.clearedFields, siteevent.FieldReferrer)
+}
+
+// SetReferrerDomain sets the "referrer_domain" field.
+func (m *SiteEventMutation) SetReferrerDomain(s string) {
+	m.referrer_domain = &s
+}
+
+// ReferrerDomain returns the value of the "referrer_domain" field in the mutation.
+func (m *SiteEventMutation) ReferrerDomain() (r string, exists bool) {
+	v := m.referrer_domain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReferrerDomain returns the old "referrer_domain" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldReferrerDomain(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReferrerDomain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReferrerDomain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReferrerDomain: %w", err)
+	}
+	return oldValue.ReferrerDomain, nil
+}
+
+// ClearReferrerDomain clears the value of the "referrer_domain" field.
+func (m *SiteEventMutation) ClearReferrerDomain() {
+	m.referrer_domain = nil
+	m.clearedFields[siteevent.FieldReferrerDomain] = struct{}{}
+}
+
+// ReferrerDomainCleared returns if the "referrer_domain" field was cleared in this mutation.
+func (m *SiteEventMutation) ReferrerDomainCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldReferrerDomain]
+	return ok
+}
+
+// ResetReferrerDomain resets all changes to the "referrer_domain" field.
+func (m *SiteEventMutation) ResetReferrerDomain() {
+	m.referrer_domain = nil
+	delete(m.clearedFields, siteevent.FieldReferrerDomain)
+}
+
+// SetUtmSource sets the "utm_source" field.
+func (m *SiteEventMutation) SetUtmSource(s string) {
+	m.utm_source = &s
+}
+
+// UtmSource returns the value of the "utm_source" field in the mutation.
+func (m *SiteEventMutation) UtmSource() (r string, exists bool) {
+	v := m.utm_source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUtmSource returns the old "utm_source" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldUtmSource(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUtmSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUtmSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUtmSource: %w", err)
+	}
+	return oldValue.UtmSource, nil
+}
+
+// ClearUtmSource clears the value of the "utm_source" field.
+func (m *SiteEventMutation) ClearUtmSource() {
+	m.utm_source = nil
+	m.clearedFields[siteevent.FieldUtmSource] = struct{}{}
+}
+
+// UtmSourceCleared returns if the "utm_source" field was cleared in this mutation.
+func (m *SiteEventMutation) UtmSourceCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldUtmSource]
+	return ok
+}
+
+// ResetUtmSource resets all changes to the "utm_source" field.
+func (m *SiteEventMutation) ResetUtmSource() {
+	m.utm_source = nil
+	delete(m.clearedFields, siteevent.FieldUtmSource)
+}
+
+// SetUtmMedium sets the "utm_medium" field.
+func (m *SiteEventMutation) SetUtmMedium(s string) {
+	m.utm_medium = &s
+}
+
+// UtmMedium returns the value of the "utm_medium" field in the mutation.
+func (m *SiteEventMutation) UtmMedium() (r string, exists bool) {
+	v := m.utm_medium
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUtmMedium returns the old "utm_medium" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldUtmMedium(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUtmMedium is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUtmMedium requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUtmMedium: %w", err)
+	}
+	return oldValue.UtmMedium, nil
+}
+
+// ClearUtmMedium clears the value of the "utm_medium" field.
+func (m *SiteEventMutation) ClearUtmMedium() {
+	m.utm_medium = nil
+	m.clearedFields[siteevent.FieldUtmMedium] = struct{}{}
+}
+
+// UtmMediumCleared returns if the "utm_medium" field was cleared in this mutation.
+func (m *SiteEventMutation) UtmMediumCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldUtmMedium]
+	return ok
+}
+
+// ResetUtmMedium resets all changes to the "utm_medium" field.
+func (m *SiteEventMutation) ResetUtmMedium() {
+	m.utm_medium = nil
+	delete(m.clearedFields, siteevent.FieldUtmMedium)
+}
+
+// SetUtmCampaign sets the "utm_campaign" field.
+func (m *SiteEventMutation) SetUtmCampaign(s string) {
+	m.utm_campaign = &s
+}
+
+// UtmCampaign returns the value of the "utm_campaign" field in the mutation.
+func (m *SiteEventMutation) UtmCampaign() (r string, exists bool) {
+	v := m.utm_campaign
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUtmCampaign returns the old "utm_campaign" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldUtmCampaign(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUtmCampaign is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUtmCampaign requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUtmCampaign: %w", err)
+	}
+	return oldValue.UtmCampaign, nil
+}
+
+// ClearUtmCampaign clears the value of the "utm_campaign" field.
+func (m *SiteEventMutation) ClearUtmCampaign() {
+	m.utm_campaign = nil
+	m.clearedFields[siteevent.FieldUtmCampaign] = struct{}{}
+}
+
+// UtmCampaignCleared returns if the "utm_campaign" field was cleared in this mutation.
+func (m *SiteEventMutation) UtmCampaignCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldUtmCampaign]
+	return ok
+}
+
+// ResetUtmCampaign resets all changes to the "utm_campaign" field.
+func (m *SiteEventMutation) ResetUtmCampaign() {
+	m.utm_campaign = nil
+	delete(m.clearedFields, siteevent.FieldUtmCampaign)
+}
+
+// SetUtmTerm sets the "utm_term" field.
+func (m *SiteEventMutation) SetUtmTerm(s string) {
+	m.utm_term = &s
+}
+
+// UtmTerm returns the value of the "utm_term" field in the mutation.
+func (m *SiteEventMutation) UtmTerm() (r string, exists bool) {
+	v := m.utm_term
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUtmTerm returns the old "utm_term" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldUtmTerm(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUtmTerm is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUtmTerm requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUtmTerm: %w", err)
+	}
+	return oldValue.UtmTerm, nil
+}
+
+// ClearUtmTerm clears the value of the "utm_term" field.
+func (m *SiteEventMutation) ClearUtmTerm() {
+	m.utm_term = nil
+	m.clearedFields[siteevent.FieldUtmTerm] = struct{}{}
+}
+
+// UtmTermCleared returns if the "utm_term" field was cleared in this mutation.
+func (m *SiteEventMutation) UtmTermCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldUtmTerm]
+	return ok
+}
+
+// ResetUtmTerm resets all changes to the "utm_term" field.
+func (m *SiteEventMutation) ResetUtmTerm() {
+	m.utm_term = nil
+	delete(m.clearedFields, siteevent.FieldUtmTerm)
+}
+
+// SetUtmContent sets the "utm_content" field.
+func (m *SiteEventMutation) SetUtmContent(s string) {
+	m.utm_content = &s
+}
+
+// UtmContent returns the value of the "utm_content" field in the mutation.
+func (m *SiteEventMutation) UtmContent() (r string, exists bool) {
+	v := m.utm_content
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUtmContent returns the old "utm_content" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldUtmContent(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUtmContent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUtmContent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUtmContent: %w", err)
+	}
+	return oldValue.UtmContent, nil
+}
+
+// ClearUtmContent clears the value of the "utm_content" field.
+func (m *SiteEventMutation) ClearUtmContent() {
+	m.utm_content = nil
+	m.clearedFields[siteevent.FieldUtmContent] = struct{}{}
+}
+
+// UtmContentCleared returns if the "utm_content" field was cleared in this mutation.
+func (m *SiteEventMutation) UtmContentCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldUtmContent]
+	return ok
+}
+
+// ResetUtmContent resets all changes to the "utm_content" field.
+func (m *SiteEventMutation) ResetUtmContent() {
+	m.utm_content = nil
+	delete(m.clearedFields, siteevent.FieldUtmContent)
+}
+
+// SetVisitorAuthenticated sets the "visitor_authenticated" field.
+func (m *SiteEventMutation) SetVisitorAuthenticated(b bool) {
+	m.visitor_authenticated = &b
+}
+
+// VisitorAuthenticated returns the value of the "visitor_authenticated" field in the mutation.
+func (m *SiteEventMutation) VisitorAuthenticated() (r bool, exists bool) {
+	v := m.visitor_authenticated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisitorAuthenticated returns the old "visitor_authenticated" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldVisitorAuthenticated(ctx context.Context) (v *bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisitorAuthenticated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisitorAuthenticated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisitorAuthenticated: %w", err)
+	}
+	return oldValue.VisitorAuthenticated, nil
+}
+
+// ClearVisitorAuthenticated clears the value of the "visitor_authenticated" field.
+func (m *SiteEventMutation) ClearVisitorAuthenticated() {
+	m.visitor_authenticated = nil
+	m.clearedFields[siteevent.FieldVisitorAuthenticated] = struct{}{}
+}
+
+// VisitorAuthenticatedCleared returns if the "visitor_authenticated" field was cleared in this mutation.
+func (m *SiteEventMutation) VisitorAuthenticatedCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldVisitorAuthenticated]
+	return ok
+}
+
+// ResetVisitorAuthenticated resets all changes to the "visitor_authenticated" field.
+func (m *SiteEventMutation) ResetVisitorAuthenticated() {
+	m.visitor_authenticated = nil
+	delete(m.clearedFields, siteevent.FieldVisitorAuthenticated)
+}
+
+// SetVisitorClaims sets the "visitor_claims" field.
+func (m *SiteEventMutation) SetVisitorClaims(s string) {
+	m.visitor_claims = &s
+}
+
+// VisitorClaims returns the value of the "visitor_claims" field in the mutation.
+func (m *SiteEventMutation) VisitorClaims() (r string, exists bool) {
+	v := m.visitor_claims
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisitorClaims returns the old "visitor_claims" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldVisitorClaims(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisitorClaims is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisitorClaims requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisitorClaims: %w", err)
+	}
+	return oldValue.VisitorClaims, nil
+}
+
+// ClearVisitorClaims clears the value of the "visitor_claims" field.
+func (m *SiteEventMutation) ClearVisitorClaims() {
+	m.visitor_claims = nil
+	m.clearedFields[siteevent.FieldVisitorClaims] = struct{}{}
+}
+
+// VisitorClaimsCleared returns if the "visitor_claims" field was cleared in this mutation.
+func (m *SiteEventMutation) VisitorClaimsCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldVisitorClaims]
+	return ok
+}
+
+// ResetVisitorClaims resets all changes to the "visitor_claims" field.
+func (m *SiteEventMutation) ResetVisitorClaims() {
+	m.visitor_claims = nil
+	delete(m.clearedFields, siteevent.FieldVisitorClaims)
+}
+
+// SetQuery sets the "query" field.
+func (m *SiteEventMutation) SetQuery(s string) {
+	m.query = &s
+}
+
+// Query returns the value of the "query" field in the mutation.
+func (m *SiteEventMutation) Query() (r string, exists bool) {
+	v := m.query
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQuery returns the old "query" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldQuery(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQuery is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQuery requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQuery: %w", err)
+	}
+	return oldValue.Query, nil
+}
+
+// ClearQuery clears the value of the "query" field.
+func (m *SiteEventMutation) ClearQuery() {
+	m.query = nil
+	m.clearedFields[siteevent.FieldQuery] = struct{}{}
+}
+
+// QueryCleared returns if the "query" field was cleared in this mutation.
+func (m *SiteEventMutation) QueryCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldQuery]
+	return ok
+}
+
+// ResetQuery resets all changes to the "query" field.
+func (m *SiteEventMutation) ResetQuery() {
+	m.query = nil
+	delete(m.clearedFields, siteevent.FieldQuery)
+}
+
+// SetResultRecordID sets the "result_record_id" field.
+func (m *SiteEventMutation) SetResultRecordID(s string) {
+	m.result_record_id = &s
+}
+
+// ResultRecordID returns the value of the "result_record_id" field in the mutation.
+func (m *SiteEventMutation) ResultRecordID() (r string, exists bool) {
+	v := m.result_record_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResultRecordID returns the old "result_record_id" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldResultRecordID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResultRecordID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResultRecordID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResultRecordID: %w", err)
+	}
+	return oldValue.ResultRecordID, nil
+}
+
+// ClearResultRecordID clears the value of the "result_record_id" field.
+func (m *SiteEventMutation) ClearResultRecordID() {
+	m.result_record_id = nil
+	m.clearedFields[siteevent.FieldResultRecordID] = struct{}{}
+}
+
+// ResultRecordIDCleared returns if the "result_record_id" field was cleared in this mutation.
+func (m *SiteEventMutation) ResultRecordIDCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldResultRecordID]
+	return ok
+}
+
+// ResetResultRecordID resets all changes to the "result_record_id" field.
+func (m *SiteEventMutation) ResetResultRecordID() {
+	m.result_record_id = nil
+	delete(m.clearedFields, siteevent.FieldResultRecordID)
+}
+
+// SetFeedbackRating sets the "feedback_rating" field.
+func (m *SiteEventMutation) SetFeedbackRating(sr siteevent.FeedbackRating) {
+	m.feedback_rating = &sr
+}
+
+// FeedbackRating returns the value of the "feedback_rating" field in the mutation.
+func (m *SiteEventMutation) FeedbackRating() (r siteevent.FeedbackRating, exists bool) {
+	v := m.feedback_rating
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFeedbackRating returns the old "feedback_rating" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldFeedbackRating(ctx context.Context) (v *siteevent.FeedbackRating, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFeedbackRating is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFeedbackRating requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFeedbackRating: %w", err)
+	}
+	return oldValue.FeedbackRating, nil
+}
+
+// ClearFeedbackRating clears the value of the "feedback_rating" field.
+func (m *SiteEventMutation) ClearFeedbackRating() {
+	m.feedback_rating = nil
+	m.clearedFields[siteevent.FieldFeedbackRating] = struct{}{}
+}
+
+// FeedbackRatingCleared returns if the "feedback_rating" field was cleared in this mutation.
+func (m *SiteEventMutation) FeedbackRatingCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldFeedbackRating]
+	return ok
+}
+
+// ResetFeedbackRating resets all changes to the "feedback_rating" field.
+func (m *SiteEventMutation) ResetFeedbackRating() {
+	m.feedback_rating = nil
+	delete(m.clearedFields, siteevent.FieldFeedbackRating)
+}
+
+// SetFeedbackComment sets the "feedback_comment" field.
+func (m *SiteEventMutation) SetFeedbackComment(s string) {
+	m.feedback_comment = &s
+}
+
+// FeedbackComment returns the value of the "feedback_comment" field in the mutation.
+func (m *SiteEventMutation) FeedbackComment() (r string, exists bool) {
+	v := m.feedback_comment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFeedbackComment returns the old "feedback_comment" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldFeedbackComment(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFeedbackComment is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFeedbackComment requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFeedbackComment: %w", err)
+	}
+	return oldValue.FeedbackComment, nil
+}
+
+// ClearFeedbackComment clears the value of the "feedback_comment" field.
+func (m *SiteEventMutation) ClearFeedbackComment() {
+	m.feedback_comment = nil
+	m.clearedFields[siteevent.FieldFeedbackComment] = struct{}{}
+}
+
+// FeedbackCommentCleared returns if the "feedback_comment" field was cleared in this mutation.
+func (m *SiteEventMutation) FeedbackCommentCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldFeedbackComment]
+	return ok
+}
+
+// ResetFeedbackComment resets all changes to the "feedback_comment" field.
+func (m *SiteEventMutation) ResetFeedbackComment() {
+	m.feedback_comment = nil
+	delete(m.clearedFields, siteevent.FieldFeedbackComment)
+}
+
+// SetAskRating sets the "ask_rating" field.
+func (m *SiteEventMutation) SetAskRating(i int) {
+	m.ask_rating = &i
+	m.addask_rating = nil
+}
+
+// AskRating returns the value of the "ask_rating" field in the mutation.
+func (m *SiteEventMutation) AskRating() (r int, exists bool) {
+	v := m.ask_rating
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAskRating returns the old "ask_rating" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldAskRating(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAskRating is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAskRating requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAskRating: %w", err)
+	}
+	return oldValue.AskRating, nil
+}
+
+// AddAskRating adds i to the "ask_rating" field.
+func (m *SiteEventMutation) AddAskRating(i int) {
+	if m.addask_rating != nil {
+		*m.addask_rating += i
+	} else {
+		m.addask_rating = &i
+	}
+}
+
+// AddedAskRating returns the value that was added to the "ask_rating" field in this mutation.
+func (m *SiteEventMutation) AddedAskRating() (r int, exists bool) {
+	v := m.addask_rating
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAskRating clears the value of the "ask_rating" field.
+func (m *SiteEventMutation) ClearAskRating() {
+	m.ask_rating = nil
+	m.addask_rating = nil
+	m.clearedFields[siteevent.FieldAskRating] = struct{}{}
+}
+
+// AskRatingCleared returns if the "ask_rating" field was cleared in this mutation.
+func (m *SiteEventMutation) AskRatingCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldAskRating]
+	return ok
+}
+
+// ResetAskRating resets all changes to the "ask_rating" field.
+func (m *SiteEventMutation) ResetAskRating() {
+	m.ask_rating = nil
+	m.addask_rating = nil
+	delete(m.clearedFields, siteevent.FieldAskRating)
+}
+
+// SetLinkTargetKind sets the "link_target_kind" field.
+func (m *SiteEventMutation) SetLinkTargetKind(s string) {
+	m.link_target_kind = &s
+}
+
+// LinkTargetKind returns the value of the "link_target_kind" field in the mutation.
+func (m *SiteEventMutation) LinkTargetKind() (r string, exists bool) {
+	v := m.link_target_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLinkTargetKind returns the old "link_target_kind" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldLinkTargetKind(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLinkTargetKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLinkTargetKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLinkTargetKind: %w", err)
+	}
+	return oldValue.LinkTargetKind, nil
+}
+
+// ClearLinkTargetKind clears the value of the "link_target_kind" field.
+func (m *SiteEventMutation) ClearLinkTargetKind() {
+	m.link_target_kind = nil
+	m.clearedFields[siteevent.FieldLinkTargetKind] = struct{}{}
+}
+
+// LinkTargetKindCleared returns if the "link_target_kind" field was cleared in this mutation.
+func (m *SiteEventMutation) LinkTargetKindCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldLinkTargetKind]
+	return ok
+}
+
+// ResetLinkTargetKind resets all changes to the "link_target_kind" field.
+func (m *SiteEventMutation) ResetLinkTargetKind() {
+	m.link_target_kind = nil
+	delete(m.clearedFields, siteevent.FieldLinkTargetKind)
+}
+
+// SetLinkTargetValue sets the "link_target_value" field.
+func (m *SiteEventMutation) SetLinkTargetValue(s string) {
+	m.link_target_value = &s
+}
+
+// LinkTargetValue returns the value of the "link_target_value" field in the mutation.
+func (m *SiteEventMutation) LinkTargetValue() (r string, exists bool) {
+	v := m.link_target_value
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLinkTargetValue returns the old "link_target_value" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldLinkTargetValue(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLinkTargetValue is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLinkTargetValue requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLinkTargetValue: %w", err)
+	}
+	return oldValue.LinkTargetValue, nil
+}
+
+// ClearLinkTargetValue clears the value of the "link_target_value" field.
+func (m *SiteEventMutation) ClearLinkTargetValue() {
+	m.link_target_value = nil
+	m.clearedFields[siteevent.FieldLinkTargetValue] = struct{}{}
+}
+
+// LinkTargetValueCleared returns if the "link_target_value" field was cleared in this mutation.
+func (m *SiteEventMutation) LinkTargetValueCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldLinkTargetValue]
+	return ok
+}
+
+// ResetLinkTargetValue resets all changes to the "link_target_value" field.
+func (m *SiteEventMutation) ResetLinkTargetValue() {
+	m.link_target_value = nil
+	delete(m.clearedFields, siteevent.FieldLinkTargetValue)
+}
+
+// SetLinkTargetDomain sets the "link_target_domain" field.
+func (m *SiteEventMutation) SetLinkTargetDomain(s string) {
+	m.link_target_domain = &s
+}
+
+// LinkTargetDomain returns the value of the "link_target_domain" field in the mutation.
+func (m *SiteEventMutation) LinkTargetDomain() (r string, exists bool) {
+	v := m.link_target_domain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLinkTargetDomain returns the old "link_target_domain" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldLinkTargetDomain(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLinkTargetDomain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLinkTargetDomain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLinkTargetDomain: %w", err)
+	}
+	return oldValue.LinkTargetDomain, nil
+}
+
+// ClearLinkTargetDomain clears the value of the "link_target_domain" field.
+func (m *SiteEventMutation) ClearLinkTargetDomain() {
+	m.link_target_domain = nil
+	m.clearedFields[siteevent.FieldLinkTargetDomain] = struct{}{}
+}
+
+// LinkTargetDomainCleared returns if the "link_target_domain" field was cleared in this mutation.
+func (m *SiteEventMutation) LinkTargetDomainCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldLinkTargetDomain]
+	return ok
+}
+
+// ResetLinkTargetDomain resets all changes to the "link_target_domain" field.
+func (m *SiteEventMutation) ResetLinkTargetDomain() {
+	m.link_target_domain = nil
+	delete(m.clearedFields, siteevent.FieldLinkTargetDomain)
+}
+
+// SetLinkPosition sets the "link_position" field.
+func (m *SiteEventMutation) SetLinkPosition(sp siteevent.LinkPosition) {
+	m.link_position = &sp
+}
+
+// LinkPosition returns the value of the "link_position" field in the mutation.
+func (m *SiteEventMutation) LinkPosition() (r siteevent.LinkPosition, exists bool) {
+	v := m.link_position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLinkPosition returns the old "link_position" field's value of the SiteEvent entity.
+// If the SiteEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteEventMutation) OldLinkPosition(ctx context.Context) (v *siteevent.LinkPosition, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLinkPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLinkPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLinkPosition: %w", err)
+	}
+	return oldValue.LinkPosition, nil
+}
+
+// ClearLinkPosition clears the value of the "link_position" field.
+func (m *SiteEventMutation) ClearLinkPosition() {
+	m.link_position = nil
+	m.clearedFields[siteevent.FieldLinkPosition] = struct{}{}
+}
+
+// LinkPositionCleared returns if the "link_position" field was cleared in this mutation.
+func (m *SiteEventMutation) LinkPositionCleared() bool {
+	_, ok := m.clearedFields[siteevent.FieldLinkPosition]
+	return ok
+}
+
+// ResetLinkPosition resets all changes to the "link_position" field.
+func (m *SiteEventMutation) ResetLinkPosition() {
+	m.link_position = nil
+	delete(m.clearedFields, siteevent.FieldLinkPosition)
+}
+
+// Where appends a list predicates to the SiteEventMutation builder.
+func (m *SiteEventMutation) Where(ps ...predicate.SiteEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteEvent).
+func (m *SiteEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteEventMutation) Fields() []string {
+	fields := make([]string, 0, 38)
+	if m.site_id != nil {
+		fields = append(fields, siteevent.FieldSiteID)
+	}
+	if m.organization_id != nil {
+		fields = append(fields, siteevent.FieldOrganizationID)
+	}
+	if m._type != nil {
+		fields = append(fields, siteevent.FieldType)
+	}
+	if m.timestamp != nil {
+		fields = append(fields, siteevent.FieldTimestamp)
+	}
+	if m.hour != nil {
+		fields = append(fields, siteevent.FieldHour)
+	}
+	if m.month != nil {
+		fields = append(fields, siteevent.FieldMonth)
+	}
+	if m.day_of_week != nil {
+		fields = append(fields, siteevent.FieldDayOfWeek)
+	}
+	if m.hour_of_day != nil {
+		fields = append(fields, siteevent.FieldHourOfDay)
+	}
+	if m.display_context != nil {
+		fields = append(fields, siteevent.FieldDisplayContext)
+	}
+	if m.url != nil {
+		fields = append(fields, siteevent.FieldURL)
+	}
+	if m.url_path != nil {
+		fields = append(fields, siteevent.FieldURLPath)
+	}
+	if m.site_section_id != nil {
+		fields = append(fields, siteevent.FieldSiteSectionID)
+	}
+	if m.site_space_id != nil {
+		fields = append(fields, siteevent.FieldSiteSpaceID)
+	}
+	if m.site_share_key_id != nil {
+		fields = append(fields, siteevent.FieldSiteShareKeyID)
+	}
+	if m.space_id != nil {
+		fields = append(fields, siteevent.FieldSpaceID)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, siteevent.FieldRevisionID)
+	}
+	if m.page_id != nil {
+		fields = append(fields, siteevent.FieldPageID)
+	}
+	if m.visitor_hash != nil {
+		fields = append(fields, siteevent.FieldVisitorHash)
+	}
+	if m.session_hash != nil {
+		fields = append(fields, siteevent.FieldSessionHash)
+	}
+	if m.language != nil {
+		fields = append(fields, siteevent.FieldLanguage)
+	}
+	if m.referrer != nil {
+		fields = append(fields, siteevent.FieldReferrer)
+	}
+	if m.referrer_domain != nil {
+		fields = append(fields, siteevent.FieldReferrerDomain)
+	}
+	if m.utm_source != nil {
+		fields = append(fields, siteevent.FieldUtmSource)
+	}
+	if m.utm_medium != nil {
+		fields = append(fields, siteevent.FieldUtmMedium)
+	}
+	if m.utm_campaign != nil {
+		fields = append(fields, siteevent.FieldUtmCampaign)
+	}
+	if m.utm_term != nil {
+		fields = append(fields, siteevent.FieldUtmTerm)
+	}
+	if m.utm_content != nil {
+		fields = append(fields, siteevent.FieldUtmContent)
+	}
+	if m.visitor_authenticated != nil {
+		fields = append(fields, siteevent.FieldVisitorAuthenticated)
+	}
+	if m.visitor_claims != nil {
+		fields = append(fields, siteevent.FieldVisitorClaims)
+	}
+	if m.query != nil {
+		fields = append(fields, siteevent.FieldQuery)
+	}
+	if m.result_record_id != nil {
+		fields = append(fields, siteevent.FieldResultRecordID)
+	}
+	if m.feedback_rating != nil {
+		fields = append(fields, siteevent.FieldFeedbackRating)
+	}
+	if m.feedback_comment != nil {
+		fields = append(fields, siteevent.FieldFeedbackComment)
+	}
+	if m.ask_rating != nil {
+		fields = append(fields, siteevent.FieldAskRating)
+	}
+	if m.link_target_kind != nil {
+		fields = append(fields, siteevent.FieldLinkTargetKind)
+	}
+	if m.link_target_value != nil {
+		fields = append(fields, siteevent.FieldLinkTargetValue)
+	}
+	if m.link_target_domain != nil {
+		fields = append(fields, siteevent.FieldLinkTargetDomain)
+	}
+	if m.link_position != nil {
+		fields = append(fields, siteevent.FieldLinkPosition)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case siteevent.FieldSiteID:
+		return m.SiteID()
+	case siteevent.FieldOrganizationID:
+		return m.OrganizationID()
+	case siteevent.FieldType:
+		return m.GetType()
+	case siteevent.FieldTimestamp:
+		return m.Timestamp()
+	case siteevent.FieldHour:
+		return m.Hour()
+	case siteevent.FieldMonth:
+		return m.Month()
+	case siteevent.FieldDayOfWeek:
+		return m.DayOfWeek()
+	case siteevent.FieldHourOfDay:
+		return m.HourOfDay()
+	case siteevent.FieldDisplayContext:
+		return m.DisplayContext()
+	case siteevent.FieldURL:
+		return m.URL()
+	case siteevent.FieldURLPath:
+		return m.URLPath()
+	case siteevent.FieldSiteSectionID:
+		return m.SiteSectionID()
+	case siteevent.FieldSiteSpaceID:
+		return m.SiteSpaceID()
+	case siteevent.FieldSiteShareKeyID:
+		return m.SiteShareKeyID()
+	case siteevent.FieldSpaceID:
+		return m.SpaceID()
+	case siteevent.FieldRevisionID:
+		return m.RevisionID()
+	case siteevent.FieldPageID:
+		return m.PageID()
+	case siteevent.FieldVisitorHash:
+		return m.VisitorHash()
+	case siteevent.FieldSessionHash:
+		return m.SessionHash()
+	case siteevent.FieldLanguage:
+		return m.Language()
+	case siteevent.FieldReferrer:
+		return m.Referrer()
+	case siteevent.FieldReferrerDomain:
+		return m.ReferrerDomain()
+	case siteevent.FieldUtmSource:
+		return m.UtmSource()
+	case siteevent.FieldUtmMedium:
+		return m.UtmMedium()
+	case siteevent.FieldUtmCampaign:
+		return m.UtmCampaign()
+	case siteevent.FieldUtmTerm:
+		return m.UtmTerm()
+	case siteevent.FieldUtmContent:
+		return m.UtmContent()
+	case siteevent.FieldVisitorAuthenticated:
+		return m.VisitorAuthenticated()
+	case siteevent.FieldVisitorClaims:
+		return m.VisitorClaims()
+	case siteevent.FieldQuery:
+		return m.Query()
+	case siteevent.FieldResultRecordID:
+		return m.ResultRecordID()
+	case siteevent.FieldFeedbackRating:
+		return m.FeedbackRating()
+	case siteevent.FieldFeedbackComment:
+		return m.FeedbackComment()
+	case siteevent.FieldAskRating:
+		return m.AskRating()
+	case siteevent.FieldLinkTargetKind:
+		return m.LinkTargetKind()
+	case siteevent.FieldLinkTargetValue:
+		return m.LinkTargetValue()
+	case siteevent.FieldLinkTargetDomain:
+		return m.LinkTargetDomain()
+	case siteevent.FieldLinkPosition:
+		return m.LinkPosition()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case siteevent.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case siteevent.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case siteevent.FieldType:
+		return m.OldType(ctx)
+	case siteevent.FieldTimestamp:
+		return m.OldTimestamp(ctx)
+	case siteevent.FieldHour:
+		return m.OldHour(ctx)
+	case siteevent.FieldMonth:
+		return m.OldMonth(ctx)
+	case siteevent.FieldDayOfWeek:
+		return m.OldDayOfWeek(ctx)
+	case siteevent.FieldHourOfDay:
+		return m.OldHourOfDay(ctx)
+	case siteevent.FieldDisplayContext:
+		return m.OldDisplayContext(ctx)
+	case siteevent.FieldURL:
+		return m.OldURL(ctx)
+	case siteevent.FieldURLPath:
+		return m.OldURLPath(ctx)
+	case siteevent.FieldSiteSectionID:
+		return m.OldSiteSectionID(ctx)
+	case siteevent.FieldSiteSpaceID:
+		return m.OldSiteSpaceID(ctx)
+	case siteevent.FieldSiteShareKeyID:
+		return m.OldSiteShareKeyID(ctx)
+	case siteevent.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case siteevent.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case siteevent.FieldPageID:
+		return m.OldPageID(ctx)
+	case siteevent.FieldVisitorHash:
+		return m.OldVisitorHash(ctx)
+	case siteevent.FieldSessionHash:
+		return m.OldSessionHash(ctx)
+	case siteevent.FieldLanguage:
+		return m.OldLanguage(ctx)
+	case siteevent.FieldReferrer:
+		return m.OldReferrer(ctx)
+	case siteevent.FieldReferrerDomain:
+		return m.OldReferrerDomain(ctx)
+	case siteevent.FieldUtmSource:
+		return m.OldUtmSource(ctx)
+	case siteevent.FieldUtmMedium:
+		return m.OldUtmMedium(ctx)
+	case siteevent.FieldUtmCampaign:
+		return m.OldUtmCampaign(ctx)
+	case siteevent.FieldUtmTerm:
+		return m.OldUtmTerm(ctx)
+	case siteevent.FieldUtmContent:
+		return m.OldUtmContent(ctx)
+	case siteevent.FieldVisitorAuthenticated:
+		return m.OldVisitorAuthenticated(ctx)
+	case siteevent.FieldVisitorClaims:
+		return m.OldVisitorClaims(ctx)
+	case siteevent.FieldQuery:
+		return m.OldQuery(ctx)
+	case siteevent.FieldResultRecordID:
+		return m.OldResultRecordID(ctx)
+	case siteevent.FieldFeedbackRating:
+		return m.OldFeedbackRating(ctx)
+	case siteevent.FieldFeedbackComment:
+		return m.OldFeedbackComment(ctx)
+	case siteevent.FieldAskRating:
+		return m.OldAskRating(ctx)
+	case siteevent.FieldLinkTargetKind:
+		return m.OldLinkTargetKind(ctx)
+	case siteevent.FieldLinkTargetValue:
+		return m.OldLinkTargetValue(ctx)
+	case siteevent.FieldLinkTargetDomain:
+		return m.OldLinkTargetDomain(ctx)
+	case siteevent.FieldLinkPosition:
+		return m.OldLinkPosition(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case siteevent.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case siteevent.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case siteevent.FieldType:
+		v, ok := value.(siteevent.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case siteevent.FieldTimestamp:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTimestamp(v)
+		return nil
+	case siteevent.FieldHour:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHour(v)
+		return nil
+	case siteevent.FieldMonth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMonth(v)
+		return nil
+	case siteevent.FieldDayOfWeek:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDayOfWeek(v)
+		return nil
+	case siteevent.FieldHourOfDay:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHourOfDay(v)
+		return nil
+	case siteevent.FieldDisplayContext:
+		v, ok := value.(siteevent.DisplayContext)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisplayContext(v)
+		return nil
+	case siteevent.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case siteevent.FieldURLPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURLPath(v)
+		return nil
+	case siteevent.FieldSiteSectionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteSectionID(v)
+		return nil
+	case siteevent.FieldSiteSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteSpaceID(v)
+		return nil
+	case siteevent.FieldSiteShareKeyID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteShareKeyID(v)
+		return nil
+	case siteevent.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case siteevent.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case siteevent.FieldPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageID(v)
+		return nil
+	case siteevent.FieldVisitorHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisitorHash(v)
+		return nil
+	case siteevent.FieldSessionHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSessionHash(v)
+		return nil
+	case siteevent.FieldLanguage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLanguage(v)
+		return nil
+	case siteevent.FieldReferrer:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReferrer(v)
+		return nil
+	case siteevent.FieldReferrerDomain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReferrerDomain(v)
+		return nil
+	case siteevent.FieldUtmSource:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUtmSource(v)
+		return nil
+	case siteevent.FieldUtmMedium:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUtmMedium(v)
+		return nil
+	case siteevent.FieldUtmCampaign:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUtmCampaign(v)
+		return nil
+	case siteevent.FieldUtmTerm:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUtmTerm(v)
+		return nil
+	case siteevent.FieldUtmContent:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUtmContent(v)
+		return nil
+	case siteevent.FieldVisitorAuthenticated:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisitorAuthenticated(v)
+		return nil
+	case siteevent.FieldVisitorClaims:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisitorClaims(v)
+		return nil
+	case siteevent.FieldQuery:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQuery(v)
+		return nil
+	case siteevent.FieldResultRecordID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResultRecordID(v)
+		return nil
+	case siteevent.FieldFeedbackRating:
+		v, ok := value.(siteevent.FeedbackRating)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFeedbackRating(v)
+		return nil
+	case siteevent.FieldFeedbackComment:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFeedbackComment(v)
+		return nil
+	case siteevent.FieldAskRating:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAskRating(v)
+		return nil
+	case siteevent.FieldLinkTargetKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLinkTargetKind(v)
+		return nil
+	case siteevent.FieldLinkTargetValue:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLinkTargetValue(v)
+		return nil
+	case siteevent.FieldLinkTargetDomain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLinkTargetDomain(v)
+		return nil
+	case siteevent.FieldLinkPosition:
+		v, ok := value.(siteevent.LinkPosition)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLinkPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteEventMutation) AddedFields() []string {
+	var fields []string
+	if m.addhour != nil {
+		fields = append(fields, siteevent.FieldHour)
+	}
+	if m.addmonth != nil {
+		fields = append(fields, siteevent.FieldMonth)
+	}
+	if m.addday_of_week != nil {
+		fields = append(fields, siteevent.FieldDayOfWeek)
+	}
+	if m.addhour_of_day != nil {
+		fields = append(fields, siteevent.FieldHourOfDay)
+	}
+	if m.addask_rating != nil {
+		fields = append(fields, siteevent.FieldAskRating)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteEventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case siteevent.FieldHour:
+		return m.AddedHour()
+	case siteevent.FieldMonth:
+		return m.AddedMonth()
+	case siteevent.FieldDayOfWeek:
+		return m.AddedDayOfWeek()
+	case siteevent.FieldHourOfDay:
+		return m.AddedHourOfDay()
+	case siteevent.FieldAskRating:
+		return m.AddedAskRating()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case siteevent.FieldHour:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddHour(v)
+		return nil
+	case siteevent.FieldMonth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMonth(v)
+		return nil
+	case siteevent.FieldDayOfWeek:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDayOfWeek(v)
+		return nil
+	case siteevent.FieldHourOfDay:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddHourOfDay(v)
+		return nil
+	case siteevent.FieldAskRating:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAskRating(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteEventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(siteevent.FieldSiteSectionID) {
+		fields = append(fields, siteevent.FieldSiteSectionID)
+	}
+	if m.FieldCleared(siteevent.FieldSiteSpaceID) {
+		fields = append(fields, siteevent.FieldSiteSpaceID)
+	}
+	if m.FieldCleared(siteevent.FieldSiteShareKeyID) {
+		fields = append(fields, siteevent.FieldSiteShareKeyID)
+	}
+	if m.FieldCleared(siteevent.FieldSpaceID) {
+		fields = append(fields, siteevent.FieldSpaceID)
+	}
+	if m.FieldCleared(siteevent.FieldRevisionID) {
+		fields = append(fields, siteevent.FieldRevisionID)
+	}
+	if m.FieldCleared(siteevent.FieldPageID) {
+		fields = append(fields, siteevent.FieldPageID)
+	}
+	if m.FieldCleared(siteevent.FieldVisitorHash) {
+		fields = append(fields, siteevent.FieldVisitorHash)
+	}
+	if m.FieldCleared(siteevent.FieldSessionHash) {
+		fields = append(fields, siteevent.FieldSessionHash)
+	}
+	if m.FieldCleared(siteevent.FieldLanguage) {
+		fields = append(fields, siteevent.FieldLanguage)
+	}
+	if m.FieldCleared(siteevent.FieldReferrer) {
+		fields = append(fields, siteevent.FieldReferrer)
+	}
+	if m.FieldCleared(siteevent.FieldReferrerDomain) {
+		fields = append(fields, siteevent.FieldReferrerDomain)
+	}
+	if m.FieldCleared(siteevent.FieldUtmSource) {
+		fields = append(fields, siteevent.FieldUtmSource)
+	}
+	if m.FieldCleared(siteevent.FieldUtmMedium) {
+		fields = append(fields, siteevent.FieldUtmMedium)
+	}
+	if m.FieldCleared(siteevent.FieldUtmCampaign) {
+		fields = append(fields, siteevent.FieldUtmCampaign)
+	}
+	if m.FieldCleared(siteevent.FieldUtmTerm) {
+		fields = append(fields, siteevent.FieldUtmTerm)
+	}
+	if m.FieldCleared(siteevent.FieldUtmContent) {
+		fields = append(fields, siteevent.FieldUtmContent)
+	}
+	if m.FieldCleared(siteevent.FieldVisitorAuthenticated) {
+		fields = append(fields, siteevent.FieldVisitorAuthenticated)
+	}
+	if m.FieldCleared(siteevent.FieldVisitorClaims) {
+		fields = append(fields, siteevent.FieldVisitorClaims)
+	}
+	if m.FieldCleared(siteevent.FieldQuery) {
+		fields = append(fields, siteevent.FieldQuery)
+	}
+	if m.FieldCleared(siteevent.FieldResultRecordID) {
+		fields = append(fields, siteevent.FieldResultRecordID)
+	}
+	if m.FieldCleared(siteevent.FieldFeedbackRating) {
+		fields = append(fields, siteevent.FieldFeedbackRating)
+	}
+	if m.FieldCleared(siteevent.FieldFeedbackComment) {
+		fields = append(fields, siteevent.FieldFeedbackComment)
+	}
+	if m.FieldCleared(siteevent.FieldAskRating) {
+		fields = append(fields, siteevent.FieldAskRating)
+	}
+	if m.FieldCleared(siteevent.FieldLinkTargetKind) {
+		fields = append(fields, siteevent.FieldLinkTargetKind)
+	}
+	if m.FieldCleared(siteevent.FieldLinkTargetValue) {
+		fields = append(fields, siteevent.FieldLinkTargetValue)
+	}
+	if m.FieldCleared(siteevent.FieldLinkTargetDomain) {
+		fields = append(fields, siteevent.FieldLinkTargetDomain)
+	}
+	if m.FieldCleared(siteevent.FieldLinkPosition) {
+		fields = append(fields, siteevent.FieldLinkPosition)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteEventMutation) ClearField(name string) error {
+	switch name {
+	case siteevent.FieldSiteSectionID:
+		m.ClearSiteSectionID()
+		return nil
+	case siteevent.FieldSiteSpaceID:
+		m.ClearSiteSpaceID()
+		return nil
+	case siteevent.FieldSiteShareKeyID:
+		m.ClearSiteShareKeyID()
+		return nil
+	case siteevent.FieldSpaceID:
+		m.ClearSpaceID()
+		return nil
+	case siteevent.FieldRevisionID:
+		m.ClearRevisionID()
+		return nil
+	case siteevent.FieldPageID:
+		m.ClearPageID()
+		return nil
+	case siteevent.FieldVisitorHash:
+		m.ClearVisitorHash()
+		return nil
+	case siteevent.FieldSessionHash:
+		m.ClearSessionHash()
+		return nil
+	case siteevent.FieldLanguage:
+		m.ClearLanguage()
+		return nil
+	case siteevent.FieldReferrer:
+		m.ClearReferrer()
+		return nil
+	case siteevent.FieldReferrerDomain:
+		m.ClearReferrerDomain()
+		return nil
+	case siteevent.FieldUtmSource:
+		m.ClearUtmSource()
+		return nil
+	case siteevent.FieldUtmMedium:
+		m.ClearUtmMedium()
+		return nil
+	case siteevent.FieldUtmCampaign:
+		m.ClearUtmCampaign()
+		return nil
+	case siteevent.FieldUtmTerm:
+		m.ClearUtmTerm()
+		return nil
+	case siteevent.FieldUtmContent:
+		m.ClearUtmContent()
+		return nil
+	case siteevent.FieldVisitorAuthenticated:
+		m.ClearVisitorAuthenticated()
+		return nil
+	case siteevent.FieldVisitorClaims:
+		m.ClearVisitorClaims()
+		return nil
+	case siteevent.FieldQuery:
+		m.ClearQuery()
+		return nil
+	case siteevent.FieldResultRecordID:
+		m.ClearResultRecordID()
+		return nil
+	case siteevent.FieldFeedbackRating:
+		m.ClearFeedbackRating()
+		return nil
+	case siteevent.FieldFeedbackComment:
+		m.ClearFeedbackComment()
+		return nil
+	case siteevent.FieldAskRating:
+		m.ClearAskRating()
+		return nil
+	case siteevent.FieldLinkTargetKind:
+		m.ClearLinkTargetKind()
+		return nil
+	case siteevent.FieldLinkTargetValue:
+		m.ClearLinkTargetValue()
+		return nil
+	case siteevent.FieldLinkTargetDomain:
+		m.ClearLinkTargetDomain()
+		return nil
+	case siteevent.FieldLinkPosition:
+		m.ClearLinkPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteEventMutation) ResetField(name string) error {
+	switch name {
+	case siteevent.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case siteevent.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case siteevent.FieldType:
+		m.ResetType()
+		return nil
+	case siteevent.FieldTimestamp:
+		m.ResetTimestamp()
+		return nil
+	case siteevent.FieldHour:
+		m.ResetHour()
+		return nil
+	case siteevent.FieldMonth:
+		m.ResetMonth()
+		return nil
+	case siteevent.FieldDayOfWeek:
+		m.ResetDayOfWeek()
+		return nil
+	case siteevent.FieldHourOfDay:
+		m.ResetHourOfDay()
+		return nil
+	case siteevent.FieldDisplayContext:
+		m.ResetDisplayContext()
+		return nil
+	case siteevent.FieldURL:
+		m.ResetURL()
+		return nil
+	case siteevent.FieldURLPath:
+		m.ResetURLPath()
+		return nil
+	case siteevent.FieldSiteSectionID:
+		m.ResetSiteSectionID()
+		return nil
+	case siteevent.FieldSiteSpaceID:
+		m.ResetSiteSpaceID()
+		return nil
+	case siteevent.FieldSiteShareKeyID:
+		m.ResetSiteShareKeyID()
+		return nil
+	case siteevent.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case siteevent.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case siteevent.FieldPageID:
+		m.ResetPageID()
+		return nil
+	case siteevent.FieldVisitorHash:
+		m.ResetVisitorHash()
+		return nil
+	case siteevent.FieldSessionHash:
+		m.ResetSessionHash()
+		return nil
+	case siteevent.FieldLanguage:
+		m.ResetLanguage()
+		return nil
+	case siteevent.FieldReferrer:
+		m.ResetReferrer()
+		return nil
+	case siteevent.FieldReferrerDomain:
+		m.ResetReferrerDomain()
+		return nil
+	case siteevent.FieldUtmSource:
+		m.ResetUtmSource()
+		return nil
+	case siteevent.FieldUtmMedium:
+		m.ResetUtmMedium()
+		return nil
+	case siteevent.FieldUtmCampaign:
+		m.ResetUtmCampaign()
+		return nil
+	case siteevent.FieldUtmTerm:
+		m.ResetUtmTerm()
+		return nil
+	case siteevent.FieldUtmContent:
+		m.ResetUtmContent()
+		return nil
+	case siteevent.FieldVisitorAuthenticated:
+		m.ResetVisitorAuthenticated()
+		return nil
+	case siteevent.FieldVisitorClaims:
+		m.ResetVisitorClaims()
+		return nil
+	case siteevent.FieldQuery:
+		m.ResetQuery()
+		return nil
+	case siteevent.FieldResultRecordID:
+		m.ResetResultRecordID()
+		return nil
+	case siteevent.FieldFeedbackRating:
+		m.ResetFeedbackRating()
+		return nil
+	case siteevent.FieldFeedbackComment:
+		m.ResetFeedbackComment()
+		return nil
+	case siteevent.FieldAskRating:
+		m.ResetAskRating()
+		return nil
+	case siteevent.FieldLinkTargetKind:
+		m.ResetLinkTargetKind()
+		return nil
+	case siteevent.FieldLinkTargetValue:
+		m.ResetLinkTargetValue()
+		return nil
+	case siteevent.FieldLinkTargetDomain:
+		m.ResetLinkTargetDomain()
+		return nil
+	case siteevent.FieldLinkPosition:
+		m.ResetLinkPosition()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteEventMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteEventMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteEventMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SiteEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteEventMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SiteEvent edge %s", name)
 }
 
 // SiteSectionMutation represents an operation that mutates the SiteSection nodes in the graph.

@@ -44,6 +44,7 @@ import (
 	"github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/siteevent"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -1152,6 +1153,17 @@ func init() {
 	site.DefaultID = siteDescID.Default.(func() string)
 	// site.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	site.IDValidator = siteDescID.Validators[0].(func(string) error)
+	siteeventMixin := schema.SiteEvent{}.Mixin()
+	siteeventMixinFields0 := siteeventMixin[0].Fields()
+	_ = siteeventMixinFields0
+	siteeventFields := schema.SiteEvent{}.Fields()
+	_ = siteeventFields
+	// siteeventDescID is the schema descriptor for id field.
+	siteeventDescID := siteeventMixinFields0[0].Descriptor()
+	// siteevent.DefaultID holds the default value on creation for the id field.
+	siteevent.DefaultID = siteeventDescID.Default.(func() string)
+	// siteevent.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	siteevent.IDValidator = siteeventDescID.Validators[0].(func(string) error)
 	sitesectionMixin := schema.SiteSection{}.Mixin()
 	sitesectionMixinFields0 := sitesectionMixin[0].Fields()
 	_ = sitesectionMixinFields0

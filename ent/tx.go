@@ -92,6 +92,8 @@ type Tx struct {
 	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
+	// SiteEvent is the client for interacting with the SiteEvent builders.
+	SiteEvent *SiteEventClient
 	// SiteSection is the client for interacting with the SiteSection builders.
 	SiteSection *SiteSectionClient
 	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
@@ -288,6 +290,7 @@ func (tx *Tx) init() {
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
+	tx.SiteEvent = NewSiteEventClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
 	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)
 	tx.SiteShareLink = NewSiteShareLinkClient(tx.config)

@@ -73,6 +73,11 @@ var listFieldCaps = map[string]int64{
 	"Site.shareLinks":           MaxShareLinksPerSite,
 	// searchResults (search.go) keeps at most 3 matching sections a page.
 	"SearchPage.sections": 3,
+	// Site insights and search (insights_aggregate.go, search_site.go).
+	"Site.visitorSegments":       maxSegments,
+	"SiteInsightsResult.columns": maxInsightsColumns,
+	"SiteSearchSpace.pages":      maxHits,
+	"SiteSearchPage.sections":    3,
 	// A published page's breadcrumbs are pages of its revision; its
 	// outline is cut at MaxOutlineHeadings (sites_pages.go).
 	"PublishedPage.ancestors": MaxPagesPerRevision,

@@ -66,6 +66,8 @@ type Resolver struct {
 	// published keeps published sites' navigation and rendered pages
 	// (sites_reader.go), made on first use.
 	published publishedCaches
+	// insights buffers the reader's page views (insights_writer.go).
+	insights siteEventWriter
 	// oidc keeps OpenID Connect providers' discovery (oidcproviders_signin.go).
 	oidc oidcCache
 }

@@ -25,6 +25,18 @@ func (r *organizationResolver) Search(ctx context.Context, obj *ent.Organization
 	return connectionOf[model.SearchPageConnection](page), nil
 }
 
+func (r *siteResolver) Search(ctx context.Context, obj *ent.Site, query string, scope *model.SiteSearchScopeInput, first *int, after *string) (*model.SiteSearchSpaceConnection, error) {
+	args, err := paging.New(first, after, nil, paging.GraphQLNames)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.SiteSearch(ctx, obj, query, siteSearchScopeOf(scope), args)
+	if err != nil {
+		return nil, err
+	}
+	return connectionOf[model.SiteSearchSpaceConnection](page), nil
+}
+
 func (r *spaceResolver) Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error) {
 	args, err := paging.New(first, after, nil, paging.GraphQLNames)
 	if err != nil {

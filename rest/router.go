@@ -45,6 +45,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.contributorRoutes(r)
 	a.organizationReadRoutes(r)
 	a.searchRoutes(r)
+	a.insightRoutes(r)
 	a.linkRoutes(r)
 	a.importRoutes(r)
 	a.pdfRoutes(r)

@@ -13,6 +13,7 @@ import (
 func (a *API) searchRoutes(r chi.Router) {
 	r.Method("GET", "/spaces/{spaceId}/search", handler(a.searchSpace))
 	r.Method("GET", "/orgs/{organizationId}/search", handler(a.searchOrganization))
+	r.Method("POST", "/orgs/{organizationId}/sites/{siteId}/search", handler(a.searchSiteContent))
 }
 
 func (a *API) searchSpace(w http.ResponseWriter, r *http.Request) error {

@@ -477,6 +477,18 @@ func (f SiteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteMutation", m)
 }
 
+// The SiteEventFunc type is an adapter to allow the use of ordinary
+// function as SiteEvent mutator.
+type SiteEventFunc func(context.Context, *ent.SiteEventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteEventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteEventMutation", m)
+}
+
 // The SiteSectionFunc type is an adapter to allow the use of ordinary
 // function as SiteSection mutator.
 type SiteSectionFunc func(context.Context, *ent.SiteSectionMutation) (ent.Value, error)

@@ -123,6 +123,9 @@ type Session func(*sql.Selector)
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)
 
+// SiteEvent is the predicate function for siteevent builders.
+type SiteEvent func(*sql.Selector)
+
 // SiteSection is the predicate function for sitesection builders.
 type SiteSection func(*sql.Selector)
 

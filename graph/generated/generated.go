@@ -683,6 +683,7 @@ type ComplexityRoot struct {
 		SignOutEverywhere                func(childComplexity int) int
 		SpacePDF                         func(childComplexity int, spaceID string, page *string, only *bool) int
 		SubmitReview                     func(childComplexity int, spaceID string, changeRequestID string, status changerequestreview.Status, comment *string) int
+		TrackSiteEvents                  func(childComplexity int, site string, events []any) int
 		TransferCollection               func(childComplexity int, id string, organizationID string) int
 		TransferSpace                    func(childComplexity int, id string, organizationID string) int
 		UnpublishSite                    func(childComplexity int, id string) int
@@ -1086,12 +1087,14 @@ type ComplexityRoot struct {
 		Customization    func(childComplexity int) int
 		Hostname         func(childComplexity int) int
 		ID               func(childComplexity int) int
+		Insights         func(childComplexity int, query any) int
 		Organization     func(childComplexity int) int
 		Page             func(childComplexity int, path *string) int
 		Permissions      func(childComplexity int) int
 		Proxy            func(childComplexity int) int
 		Published        func(childComplexity int) int
 		PublishingAuth   func(childComplexity int) int
+		Search           func(childComplexity int, query string, scope *model.SiteSearchScopeInput, first *int, after *string) int
 		SectionGroups    func(childComplexity int) int
 		Sections         func(childComplexity int) int
 		ShareLinks       func(childComplexity int) int
@@ -1105,6 +1108,7 @@ type ComplexityRoot struct {
 		ViewerRole       func(childComplexity int) int
 		ViewerRoleOrigin func(childComplexity int) int
 		Visibility       func(childComplexity int) int
+		VisitorSegments  func(childComplexity int) int
 	}
 
 	SiteConnection struct {
@@ -1116,6 +1120,15 @@ type ComplexityRoot struct {
 	SiteEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SiteInsightsColumn struct {
+		Column func(childComplexity int) int
+		Values func(childComplexity int) int
+	}
+
+	SiteInsightsResult struct {
+		Columns func(childComplexity int) int
 	}
 
 	SitePermissions struct {
@@ -1131,6 +1144,45 @@ type ComplexityRoot struct {
 	SitePublishingAuth struct {
 		FallbackURL func(childComplexity int) int
 		PrivateKey  func(childComplexity int) int
+	}
+
+	SiteSearchPage struct {
+		Ancestors   func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Path        func(childComplexity int) int
+		Rank        func(childComplexity int) int
+		Score       func(childComplexity int) int
+		Sections    func(childComplexity int) int
+		Title       func(childComplexity int) int
+		URL         func(childComplexity int) int
+	}
+
+	SiteSearchSection struct {
+		Anchor func(childComplexity int) int
+		Body   func(childComplexity int) int
+		Path   func(childComplexity int) int
+		Title  func(childComplexity int) int
+		URL    func(childComplexity int) int
+	}
+
+	SiteSearchSpace struct {
+		Pages       func(childComplexity int) int
+		Score       func(childComplexity int) int
+		SiteSpaceID func(childComplexity int) int
+		SpaceID     func(childComplexity int) int
+		Title       func(childComplexity int) int
+	}
+
+	SiteSearchSpaceConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteSearchSpaceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	SiteSection struct {
@@ -1182,6 +1234,14 @@ type ComplexityRoot struct {
 		App       func(childComplexity int) int
 		Location  func(childComplexity int) int
 		Published func(childComplexity int) int
+	}
+
+	SiteVisitorSegment struct {
+		Claims   func(childComplexity int) int
+		Events   func(childComplexity int) int
+		Sessions func(childComplexity int) int
+		Title    func(childComplexity int) int
+		Visitors func(childComplexity int) int
 	}
 
 	Space struct {
@@ -1676,6 +1736,7 @@ type MutationResolver interface {
 	RevalidateCustomHostname(ctx context.Context, hostname string) (*ent.CustomHostname, error)
 	RemoveCustomHostname(ctx context.Context, hostname string) (*bool, error)
 	ImportContent(ctx context.Context, spaceID string, changeRequestID *string, url string, source string) (*model.ImportResult, error)
+	TrackSiteEvents(ctx context.Context, site string, events []any) (*bool, error)
 	CreateOrganizationInvite(ctx context.Context, organizationID string, input model.CreateOrganizationInviteInput) (*ent.Invite, error)
 	UpdateOrganizationInvite(ctx context.Context, organizationID string, id string, input model.UpdateOrganizationInviteInput) (*ent.Invite, error)
 	DeleteOrganizationInvite(ctx context.Context, organizationID string, id string) (*bool, error)
@@ -1867,7 +1928,10 @@ type SiteResolver interface {
 	SiteSpaces(ctx context.Context, obj *ent.Site) ([]*ent.SiteSpace, error)
 	Urls(ctx context.Context, obj *ent.Site) (*model.SiteURLs, error)
 	Hostname(ctx context.Context, obj *ent.Site) (*string, error)
+	Insights(ctx context.Context, obj *ent.Site, query any) (*model.SiteInsightsResult, error)
+	VisitorSegments(ctx context.Context, obj *ent.Site) ([]*model.SiteVisitorSegment, error)
 	Page(ctx context.Context, obj *ent.Site, path *string) (*model.PublishedPage, error)
+	Search(ctx context.Context, obj *ent.Site, query string, scope *model.SiteSearchScopeInput, first *int, after *string) (*model.SiteSearchSpaceConnection, error)
 	UserGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.UserGrantConnection, error)
 	TeamGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.TeamGrantConnection, error)
 	Access(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order, role *model.MemberRoleFilter, search *string, sort *model.AccessSort, team *string) (*model.UserAccessConnection, error)
@@ -4840,6 +4904,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SubmitReview(childComplexity, args["spaceId"].(string), args["changeRequestId"].(string), args["status"].(changerequestreview.Status), args["comment"].(*string)), true
+	case "Mutation.trackSiteEvents":
+		if e.ComplexityRoot.Mutation.TrackSiteEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_trackSiteEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.TrackSiteEvents(childComplexity, args["site"].(string), args["events"].([]any)), true
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
 			break
@@ -6905,6 +6980,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.ID(childComplexity), true
+	case "Site.insights":
+		if e.ComplexityRoot.Site.Insights == nil {
+			break
+		}
+
+		args, err := ec.field_Site_insights_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Insights(childComplexity, args["query"].(any)), true
 	case "Site.organization":
 		if e.ComplexityRoot.Site.Organization == nil {
 			break
@@ -6946,6 +7032,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.PublishingAuth(childComplexity), true
+	case "Site.search":
+		if e.ComplexityRoot.Site.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Site_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Search(childComplexity, args["query"].(string), args["scope"].(*model.SiteSearchScopeInput), args["first"].(*int), args["after"].(*string)), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -7034,6 +7131,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.Visibility(childComplexity), true
+	case "Site.visitorSegments":
+		if e.ComplexityRoot.Site.VisitorSegments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Site.VisitorSegments(childComplexity), true
 
 	case "SiteConnection.edges":
 		if e.ComplexityRoot.SiteConnection.Edges == nil {
@@ -7066,6 +7169,26 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteEdge.Node(childComplexity), true
+
+	case "SiteInsightsColumn.column":
+		if e.ComplexityRoot.SiteInsightsColumn.Column == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteInsightsColumn.Column(childComplexity), true
+	case "SiteInsightsColumn.values":
+		if e.ComplexityRoot.SiteInsightsColumn.Values == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteInsightsColumn.Values(childComplexity), true
+
+	case "SiteInsightsResult.columns":
+		if e.ComplexityRoot.SiteInsightsResult.Columns == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteInsightsResult.Columns(childComplexity), true
 
 	case "SitePermissions.admin":
 		if e.ComplexityRoot.SitePermissions.Admin == nil {
@@ -7105,6 +7228,155 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SitePublishingAuth.PrivateKey(childComplexity), true
+
+	case "SiteSearchPage.ancestors":
+		if e.ComplexityRoot.SiteSearchPage.Ancestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchPage.Ancestors(childComplexity), true
+	case "SiteSearchPage.description":
+		if e.ComplexityRoot.SiteSearchPage.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchPage.Description(childComplexity), true
+	case "SiteSearchPage.id":
+		if e.ComplexityRoot.SiteSearchPage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchPage.ID(childComplexity), true
+	case "SiteSearchPage.path":
+		if e.ComplexityRoot.SiteSearchPage.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchPage.Path(childComplexity), true
+	case "SiteSearchPage.rank":
+		if e.ComplexityRoot.SiteSearchPage.Rank == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchPage.Rank(childComplexity), true
+	case "SiteSearchPage.score":
+		if e.ComplexityRoot.SiteSearchPage.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchPage.Score(childComplexity), true
+	case "SiteSearchPage.sections":
+		if e.ComplexityRoot.SiteSearchPage.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchPage.Sections(childComplexity), true
+	case "SiteSearchPage.title":
+		if e.ComplexityRoot.SiteSearchPage.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchPage.Title(childComplexity), true
+	case "SiteSearchPage.url":
+		if e.ComplexityRoot.SiteSearchPage.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchPage.URL(childComplexity), true
+
+	case "SiteSearchSection.anchor":
+		if e.ComplexityRoot.SiteSearchSection.Anchor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSection.Anchor(childComplexity), true
+	case "SiteSearchSection.body":
+		if e.ComplexityRoot.SiteSearchSection.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSection.Body(childComplexity), true
+	case "SiteSearchSection.path":
+		if e.ComplexityRoot.SiteSearchSection.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSection.Path(childComplexity), true
+	case "SiteSearchSection.title":
+		if e.ComplexityRoot.SiteSearchSection.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSection.Title(childComplexity), true
+	case "SiteSearchSection.url":
+		if e.ComplexityRoot.SiteSearchSection.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSection.URL(childComplexity), true
+
+	case "SiteSearchSpace.pages":
+		if e.ComplexityRoot.SiteSearchSpace.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSpace.Pages(childComplexity), true
+	case "SiteSearchSpace.score":
+		if e.ComplexityRoot.SiteSearchSpace.Score == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSpace.Score(childComplexity), true
+	case "SiteSearchSpace.siteSpaceId":
+		if e.ComplexityRoot.SiteSearchSpace.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSpace.SiteSpaceID(childComplexity), true
+	case "SiteSearchSpace.spaceId":
+		if e.ComplexityRoot.SiteSearchSpace.SpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSpace.SpaceID(childComplexity), true
+	case "SiteSearchSpace.title":
+		if e.ComplexityRoot.SiteSearchSpace.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSpace.Title(childComplexity), true
+
+	case "SiteSearchSpaceConnection.edges":
+		if e.ComplexityRoot.SiteSearchSpaceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSpaceConnection.Edges(childComplexity), true
+	case "SiteSearchSpaceConnection.pageInfo":
+		if e.ComplexityRoot.SiteSearchSpaceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSpaceConnection.PageInfo(childComplexity), true
+	case "SiteSearchSpaceConnection.totalCount":
+		if e.ComplexityRoot.SiteSearchSpaceConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSpaceConnection.TotalCount(childComplexity), true
+
+	case "SiteSearchSpaceEdge.cursor":
+		if e.ComplexityRoot.SiteSearchSpaceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSpaceEdge.Cursor(childComplexity), true
+	case "SiteSearchSpaceEdge.node":
+		if e.ComplexityRoot.SiteSearchSpaceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSpaceEdge.Node(childComplexity), true
 
 	case "SiteSection.condition":
 		if e.ComplexityRoot.SiteSection.Condition == nil {
@@ -7331,6 +7603,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteURLs.Published(childComplexity), true
+
+	case "SiteVisitorSegment.claims":
+		if e.ComplexityRoot.SiteVisitorSegment.Claims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Claims(childComplexity), true
+	case "SiteVisitorSegment.events":
+		if e.ComplexityRoot.SiteVisitorSegment.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Events(childComplexity), true
+	case "SiteVisitorSegment.sessions":
+		if e.ComplexityRoot.SiteVisitorSegment.Sessions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Sessions(childComplexity), true
+	case "SiteVisitorSegment.title":
+		if e.ComplexityRoot.SiteVisitorSegment.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Title(childComplexity), true
+	case "SiteVisitorSegment.visitors":
+		if e.ComplexityRoot.SiteVisitorSegment.Visitors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorSegment.Visitors(childComplexity), true
 
 	case "Space.access":
 		if e.ComplexityRoot.Space.Access == nil {
@@ -8790,6 +9093,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PositionTargetInput", ec.unmarshalInputPositionTargetInput),
 			graphql.NewInputUnmarshaler("PostCommentInput", ec.unmarshalInputPostCommentInput),
 			graphql.NewInputUnmarshaler("SiteMoveInput", ec.unmarshalInputSiteMoveInput),
+			graphql.NewInputUnmarshaler("SiteSearchScopeInput", ec.unmarshalInputSiteSearchScopeInput),
 			graphql.NewInputUnmarshaler("TeamMembershipInput", ec.unmarshalInputTeamMembershipInput),
 			graphql.NewInputUnmarshaler("UpdateChangeRequestInput", ec.unmarshalInputUpdateChangeRequestInput),
 			graphql.NewInputUnmarshaler("UpdateCollectionInput", ec.unmarshalInputUpdateCollectionInput),
@@ -10425,6 +10729,49 @@ enum ImportSource {
   website
 }
 `, BuiltIn: false},
+	{Name: "../../schema/insight.graphql", Input: `# Site insights (REST area ` + "`" + `insights` + "`" + `): events of published sites, tracked
+# without cookies or third parties, and their aggregates for members.
+
+"An aggregation's answer: one column per grouped column, then per selected column, each with one value per group, in the query's order (GitBook's SiteInsightsQueryEventsAggregationResult)."
+type SiteInsightsResult {
+  "The columns, groupBy's first."
+  columns: [SiteInsightsColumn!]!
+}
+
+"A column of an aggregation's answer."
+type SiteInsightsColumn {
+  "The column's name, as asked (eventsCount, datetime, page, referrerDomain…)."
+  column: String!
+  "One value per group, as GitBook's SiteInsightsQueryEventsValues shapes them: numbers for counts, RFC 3339 times for datetime, {page, space} for page, {ok, good, bad} for pageFeedbackRating, strings or null for the others."
+  values: [Any]!
+}
+
+"Visitors of a site with the same claims (visitor-auth tokens, adaptive content), over the last 30 days."
+type SiteVisitorSegment {
+  "The claims as text (plan=pro, unsigned.beta=true), or Anonymous visitors."
+  title: String!
+  "The claims the segment's visitors came with; {} for anonymous visitors."
+  claims: Any!
+  "Events tracked for the segment."
+  events: Int!
+  "Distinct visitors (by the trackers' visitor ids; server-side page views have none)."
+  visitors: Int!
+  "Distinct sessions (by the trackers' session ids)."
+  sessions: Int!
+}
+
+extend type Site {
+  "Aggregates of the site's insights events, for members of the organization with a role who can see the site (guests: FORBIDDEN). query is GitBook's SiteInsightsQueryEventsAggregation as an object: {range: \"last7Days\" or {from, to}, select: [{column: \"eventsCount\"}], groupBy: [{column: \"datetime\", interval: \"day\"}], where: [{column, values, operator}], order: {by, direction}, limit}."
+  insights("The aggregation, in GitBook's JSON shape." query: Any!): SiteInsightsResult
+  "The site's visitor segments: its events of the last 30 days grouped by the visitors' claims, busiest first; at most 100. Members with a role only."
+  visitorSegments: [SiteVisitorSegment!]
+}
+
+extend type Mutation {
+  "Tracks a batch of a site's events (GitBook's SiteInsightsEvent objects: page_view, search_type_query, page_post_feedback, link_click…), at most 100: a site-scoped token of that site, or a member who can see the site. A bad event refuses the batch, naming events[i].field."
+  trackSiteEvents("The site's ID." site: ID!, "The events, in GitBook's JSON shape." events: [Any!]!): Boolean
+}
+`, BuiltIn: false},
 	{Name: "../../schema/invite.graphql", Input: `# Invite links of an organization (REST area ` + "`" + `link-invites` + "`" + `).
 
 """
@@ -11987,6 +12334,118 @@ extend type Organization {
     "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
     after: String
   ): SearchPageConnection
+}
+
+"Where a site search looks (GitBook's SiteSearchScope)."
+enum SiteSearchMode {
+  "Every section and site space the caller sees."
+  all
+  "The default site space of each section, plus currentSiteSpace; restrictTo narrows it."
+  default
+  "Only the site spaces in siteSpaceIds."
+  specific
+}
+
+"A narrowing of the default scope."
+enum SiteSearchRestriction {
+  "Only the current site space."
+  currentSiteSpace
+  "The default scope without the current site space."
+  otherSiteSpaces
+}
+
+"The scope of a site search."
+input SiteSearchScopeInput {
+  "Where to look."
+  mode: SiteSearchMode!
+  "The site spaces to search (mode specific)."
+  siteSpaceIds: [ID!]
+  "The site space the search is made from (mode default)."
+  currentSiteSpace: ID
+  "A narrowing of the default scope, with currentSiteSpace."
+  restrictTo: SiteSearchRestriction
+}
+
+"A space of a site with its pages matching a search."
+type SiteSearchSpace {
+  "The site space it is searched in (the first the caller sees it in)."
+  siteSpaceId: ID!
+  "The space's ID."
+  spaceId: ID!
+  "The site space's title (its space's)."
+  title: String!
+  "The relevance of its best page."
+  score: Float!
+  "Its matching pages, best first."
+  pages: [SiteSearchPage!]!
+}
+
+"A page of a site matching a search."
+type SiteSearchPage {
+  "The page's ID."
+  id: ID!
+  "The page's title."
+  title: String!
+  "The page's description; empty for none."
+  description: String!
+  "The page's path in its space."
+  path: String!
+  "Where it is read on the published site."
+  url: String!
+  "Relevance: higher is better."
+  score: Float!
+  "One-based position in the whole ranking."
+  rank: Int!
+  "The titles of the pages above it, root first."
+  ancestors: [String!]!
+  "Its matching sections (at most 3)."
+  sections: [SiteSearchSection!]!
+}
+
+"A section of a page matching a site search."
+type SiteSearchSection {
+  "The heading's anchor; empty for the text before the first heading."
+  anchor: String!
+  "The heading's text."
+  title: String!
+  "The page's path, with #anchor under a heading."
+  path: String!
+  "Where it is read on the published site."
+  url: String!
+  "An excerpt around the match."
+  body: String!
+}
+
+"A page of SiteSearchSpace items (Relay connection)."
+type SiteSearchSpaceConnection {
+  "The items of this page, best first, each with its cursor."
+  edges: [SiteSearchSpaceEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of spaces with matching pages."
+  totalCount: Int!
+}
+
+"One SiteSearchSpace of a connection page, with its cursor."
+type SiteSearchSpaceEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` for the items that follow."
+  cursor: String!
+  "The space with its matching pages."
+  node: SiteSearchSpace!
+}
+
+extend type Site {
+  "Pages of the site matching query, by space, best first, among what the caller sees: a published site's audience (publishedSite) what its visitor is shown (conditions over the visitor's claims, hidden pages left out); members who can see the site every site space whose space they can read."
+  search(
+    "Words to find; at most 512 characters."
+    query: String!
+    "Where to look; absent: everywhere (mode all)."
+    scope: SiteSearchScopeInput
+    "Page size: 1 to 1000 spaces, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+  ): SiteSearchSpaceConnection
 }
 `, BuiltIn: false},
 	{Name: "../../schema/session.graphql", Input: `# Sign-in sessions of the viewer (README: Signing in).
@@ -15681,8 +16140,14 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_urls(ctx, field)
 	case "hostname":
 		return ec.fieldContext_Site_hostname(ctx, field)
+	case "insights":
+		return ec.fieldContext_Site_insights(ctx, field)
+	case "visitorSegments":
+		return ec.fieldContext_Site_visitorSegments(ctx, field)
 	case "page":
 		return ec.fieldContext_Site_page(ctx, field)
+	case "search":
+		return ec.fieldContext_Site_search(ctx, field)
 	case "userGrants":
 		return ec.fieldContext_Site_userGrants(ctx, field)
 	case "teamGrants":
@@ -15729,6 +16194,24 @@ func (ec *executionContext) childFields_SiteEdge(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type SiteEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_SiteInsightsColumn(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "column":
+		return ec.fieldContext_SiteInsightsColumn_column(ctx, field)
+	case "values":
+		return ec.fieldContext_SiteInsightsColumn_values(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteInsightsColumn", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteInsightsResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "columns":
+		return ec.fieldContext_SiteInsightsResult_columns(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteInsightsResult", field.Name)
+}
+
 func (ec *executionContext) childFields_SitePermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "view":
@@ -15757,6 +16240,84 @@ func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, 
 		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSearchPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteSearchPage_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSearchPage_title(ctx, field)
+	case "description":
+		return ec.fieldContext_SiteSearchPage_description(ctx, field)
+	case "path":
+		return ec.fieldContext_SiteSearchPage_path(ctx, field)
+	case "url":
+		return ec.fieldContext_SiteSearchPage_url(ctx, field)
+	case "score":
+		return ec.fieldContext_SiteSearchPage_score(ctx, field)
+	case "rank":
+		return ec.fieldContext_SiteSearchPage_rank(ctx, field)
+	case "ancestors":
+		return ec.fieldContext_SiteSearchPage_ancestors(ctx, field)
+	case "sections":
+		return ec.fieldContext_SiteSearchPage_sections(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSearchPage", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSearchSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "anchor":
+		return ec.fieldContext_SiteSearchSection_anchor(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSearchSection_title(ctx, field)
+	case "path":
+		return ec.fieldContext_SiteSearchSection_path(ctx, field)
+	case "url":
+		return ec.fieldContext_SiteSearchSection_url(ctx, field)
+	case "body":
+		return ec.fieldContext_SiteSearchSection_body(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSearchSection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSearchSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "siteSpaceId":
+		return ec.fieldContext_SiteSearchSpace_siteSpaceId(ctx, field)
+	case "spaceId":
+		return ec.fieldContext_SiteSearchSpace_spaceId(ctx, field)
+	case "title":
+		return ec.fieldContext_SiteSearchSpace_title(ctx, field)
+	case "score":
+		return ec.fieldContext_SiteSearchSpace_score(ctx, field)
+	case "pages":
+		return ec.fieldContext_SiteSearchSpace_pages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSearchSpace", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSearchSpaceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteSearchSpaceConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteSearchSpaceConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteSearchSpaceConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSearchSpaceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSearchSpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteSearchSpaceEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteSearchSpaceEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSearchSpaceEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15859,6 +16420,22 @@ func (ec *executionContext) childFields_SiteURLs(ctx context.Context, field grap
 		return ec.fieldContext_SiteURLs_published(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteURLs", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteVisitorSegment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_SiteVisitorSegment_title(ctx, field)
+	case "claims":
+		return ec.fieldContext_SiteVisitorSegment_claims(ctx, field)
+	case "events":
+		return ec.fieldContext_SiteVisitorSegment_events(ctx, field)
+	case "visitors":
+		return ec.fieldContext_SiteVisitorSegment_visitors(ctx, field)
+	case "sessions":
+		return ec.fieldContext_SiteVisitorSegment_sessions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteVisitorSegment", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -18855,6 +19432,28 @@ func (ec *executionContext) field_Mutation_submitReview_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_trackSiteEvents_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "events",
+		func(ctx context.Context, v any) ([]any, error) {
+			return ec.unmarshalNAny2ᚕinterfaceᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["events"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_transferCollection_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20939,6 +21538,20 @@ func (ec *executionContext) field_Site_access_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Site_insights_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (any, error) {
+			return ec.unmarshalNAny2interface(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Site_page_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20950,6 +21563,44 @@ func (ec *executionContext) field_Site_page_args(ctx context.Context, rawArgs ma
 		return nil, err
 	}
 	args["path"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "query",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["query"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "scope",
+		func(ctx context.Context, v any) (*model.SiteSearchScopeInput, error) {
+			return ec.unmarshalOSiteSearchScopeInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchScopeInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scope"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
 	return args, nil
 }
 
@@ -31203,6 +31854,50 @@ func (ec *executionContext) fieldContext_Mutation_importContent(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_importContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_trackSiteEvents(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_trackSiteEvents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().TrackSiteEvents(ctx, fc.Args["site"].(string), fc.Args["events"].([]any))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_trackSiteEvents(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_trackSiteEvents_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -42131,6 +42826,88 @@ func (ec *executionContext) fieldContext_Site_hostname(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Site", field, true, true, "String")
 }
 
+func (ec *executionContext) _Site_insights(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_insights(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Insights(ctx, obj,
+				func() any {
+					if fc.Args["query"] == nil {
+						return nil
+					}
+					return fc.Args["query"].(any)
+				}())
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteInsightsResult) graphql.Marshaler {
+			return ec.marshalOSiteInsightsResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteInsightsResult(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_insights(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteInsightsResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_insights_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_visitorSegments(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_visitorSegments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Site().VisitorSegments(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteVisitorSegment) graphql.Marshaler {
+			return ec.marshalOSiteVisitorSegment2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteVisitorSegmentᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_visitorSegments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteVisitorSegment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_page(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -42169,6 +42946,50 @@ func (ec *executionContext) fieldContext_Site_page(ctx context.Context, field gr
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Site_page_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_search(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Search(ctx, obj, fc.Args["query"].(string), fc.Args["scope"].(*model.SiteSearchScopeInput), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSearchSpaceConnection) graphql.Marshaler {
+			return ec.marshalOSiteSearchSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSpaceConnection(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSearchSpaceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -42646,6 +43467,84 @@ func (ec *executionContext) fieldContext_SiteEdge_node(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _SiteInsightsColumn_column(ctx context.Context, field graphql.CollectedField, obj *model.SiteInsightsColumn) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteInsightsColumn_column(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Column, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteInsightsColumn_column(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteInsightsColumn", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteInsightsColumn_values(ctx context.Context, field graphql.CollectedField, obj *model.SiteInsightsColumn) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteInsightsColumn_values(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Values, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []any) graphql.Marshaler {
+			return ec.marshalNAny2ᚕinterface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteInsightsColumn_values(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteInsightsColumn", field, false, false, "Any")
+}
+
+func (ec *executionContext) _SiteInsightsResult_columns(ctx context.Context, field graphql.CollectedField, obj *model.SiteInsightsResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteInsightsResult_columns(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Columns, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteInsightsColumn) graphql.Marshaler {
+			return ec.marshalNSiteInsightsColumn2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteInsightsColumnᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteInsightsResult_columns(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteInsightsResult",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteInsightsColumn(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _SitePermissions_view(ctx context.Context, field graphql.CollectedField, obj *access.SitePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -42782,6 +43681,603 @@ func (ec *executionContext) _SitePublishingAuth_fallbackURL(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_SitePublishingAuth_fallbackURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchPage_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchPage_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchPage", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteSearchPage_title(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchPage_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchPage_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchPage_description(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchPage_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchPage_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchPage_path(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchPage_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchPage_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchPage_url(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchPage_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchPage_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchPage_score(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchPage_score(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Score, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchPage_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchPage", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SiteSearchPage_rank(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchPage_rank(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rank, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchPage_rank(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchPage", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SiteSearchPage_ancestors(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchPage_ancestors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ancestors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchPage_ancestors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchPage", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchPage_sections(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchPage_sections(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sections, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSearchSection) graphql.Marshaler {
+			return ec.marshalNSiteSearchSection2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSectionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchPage_sections(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSearchPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSearchSection(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSearchSection_anchor(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSection_anchor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Anchor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSection_anchor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSection", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchSection_title(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSection_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSection_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSection", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchSection_path(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSection_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSection_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSection", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchSection_url(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSection_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSection_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSection", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchSection_body(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSection_body(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Body, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSection_body(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSection", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchSpace_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSpace_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSpace_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSpace", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteSearchSpace_spaceId(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSpace_spaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSpace_spaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSpace", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteSearchSpace_title(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSpace_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSpace_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSpace", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchSpace_score(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSpace_score(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Score, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSpace_score(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSpace", field, false, false, "Float")
+}
+
+func (ec *executionContext) _SiteSearchSpace_pages(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpace) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSpace_pages(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pages, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSearchPage) graphql.Marshaler {
+			return ec.marshalNSiteSearchPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchPageᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSpace_pages(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSearchSpace",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSearchPage(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSearchSpaceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpaceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSpaceConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteSearchSpaceEdge) graphql.Marshaler {
+			return ec.marshalNSiteSearchSpaceEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSpaceEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSpaceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSearchSpaceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSearchSpaceEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSearchSpaceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpaceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSpaceConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSpaceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSearchSpaceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteSearchSpaceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpaceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSpaceConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSpaceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSpaceConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SiteSearchSpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpaceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSpaceEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSpaceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSpaceEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteSearchSpaceEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpaceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSpaceEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteSearchSpace) graphql.Marshaler {
+			return ec.marshalNSiteSearchSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSpace(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSpaceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteSearchSpaceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSearchSpace(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
@@ -43739,6 +45235,121 @@ func (ec *executionContext) _SiteURLs_published(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_SiteURLs_published(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteURLs", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteVisitorSegment_title(ctx context.Context, field graphql.CollectedField, obj *model.SiteVisitorSegment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSegment_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSegment_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSegment", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteVisitorSegment_claims(ctx context.Context, field graphql.CollectedField, obj *model.SiteVisitorSegment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSegment_claims(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Claims, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalNAny2interface(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSegment_claims(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSegment", field, false, false, "Any")
+}
+
+func (ec *executionContext) _SiteVisitorSegment_events(ctx context.Context, field graphql.CollectedField, obj *model.SiteVisitorSegment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSegment_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Events, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSegment_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSegment", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SiteVisitorSegment_visitors(ctx context.Context, field graphql.CollectedField, obj *model.SiteVisitorSegment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSegment_visitors(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visitors, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSegment_visitors(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSegment", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SiteVisitorSegment_sessions(ctx context.Context, field graphql.CollectedField, obj *model.SiteVisitorSegment) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteVisitorSegment_sessions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sessions, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteVisitorSegment_sessions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteVisitorSegment", field, false, false, "Int")
 }
 
 func (ec *executionContext) _Space_id(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
@@ -52254,6 +53865,69 @@ func UnmarshalSiteMoveInput(ctx context.Context, raw any) (model.SiteMoveInput, 
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSiteSearchScopeInput(ctx context.Context, obj any) (model.SiteSearchScopeInput, error) {
+	var it model.SiteSearchScopeInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"mode", "siteSpaceIds", "currentSiteSpace", "restrictTo"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "mode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mode"))
+			data, err := ec.unmarshalNSiteSearchMode2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mode = data
+		case "siteSpaceIds":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSpaceIds"))
+			data, err := ec.unmarshalOID2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSpaceIds = graphql.OmittableOf(data)
+		case "currentSiteSpace":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("currentSiteSpace"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CurrentSiteSpace = graphql.OmittableOf(data)
+		case "restrictTo":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("restrictTo"))
+			data, err := ec.unmarshalOSiteSearchRestriction2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchRestriction(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RestrictTo = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSiteSearchScopeInput unmarshals raw into the SiteSearchScopeInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSiteSearchScopeInput(ctx context.Context, raw any) (model.SiteSearchScopeInput, error) {
+	var out model.SiteSearchScopeInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SiteSearchScopeInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputTeamMembershipInput(ctx context.Context, obj any) (model.TeamMembershipInput, error) {
 	var it model.TeamMembershipInput
 	if obj == nil {
@@ -57371,6 +59045,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "trackSiteEvents":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_trackSiteEvents(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "createOrganizationInvite":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createOrganizationInvite(ctx, field)
@@ -60495,11 +62176,29 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_hostname(ctx, field, obj)
 				})
+		case "insights":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_insights(ctx, field, obj)
+				})
+		case "visitorSegments":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_visitorSegments(ctx, field, obj)
+				})
 		case "page":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_page(ctx, field, obj)
+				})
+		case "search":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_search(ctx, field, obj)
 				})
 		case "userGrants":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -60659,6 +62358,77 @@ func (ec *executionContext) _SiteEdge(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var siteInsightsColumnImplementors = []string{"SiteInsightsColumn"}
+
+func (ec *executionContext) _SiteInsightsColumn(ctx context.Context, sel ast.SelectionSet, obj *model.SiteInsightsColumn) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteInsightsColumnImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteInsightsColumn")
+		case "column":
+			out.Values[i] = ec._SiteInsightsColumn_column(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "values":
+			out.Values[i] = ec._SiteInsightsColumn_values(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteInsightsResultImplementors = []string{"SiteInsightsResult"}
+
+func (ec *executionContext) _SiteInsightsResult(ctx context.Context, sel ast.SelectionSet, obj *model.SiteInsightsResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteInsightsResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteInsightsResult")
+		case "columns":
+			out.Values[i] = ec._SiteInsightsResult_columns(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var sitePermissionsImplementors = []string{"SitePermissions"}
 
 func (ec *executionContext) _SitePermissions(ctx context.Context, sel ast.SelectionSet, obj *access.SitePermissions) graphql.Marshaler {
@@ -60754,6 +62524,266 @@ func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.Sel
 		case "fallbackURL":
 			out.Values[i] = ec._SitePublishingAuth_fallbackURL(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteSearchPageImplementors = []string{"SiteSearchPage"}
+
+func (ec *executionContext) _SiteSearchPage(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSearchPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSearchPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSearchPage")
+		case "id":
+			out.Values[i] = ec._SiteSearchPage_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._SiteSearchPage_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._SiteSearchPage_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._SiteSearchPage_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._SiteSearchPage_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "score":
+			out.Values[i] = ec._SiteSearchPage_score(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rank":
+			out.Values[i] = ec._SiteSearchPage_rank(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ancestors":
+			out.Values[i] = ec._SiteSearchPage_ancestors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sections":
+			out.Values[i] = ec._SiteSearchPage_sections(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteSearchSectionImplementors = []string{"SiteSearchSection"}
+
+func (ec *executionContext) _SiteSearchSection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSearchSection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSearchSectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSearchSection")
+		case "anchor":
+			out.Values[i] = ec._SiteSearchSection_anchor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._SiteSearchSection_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._SiteSearchSection_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._SiteSearchSection_url(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "body":
+			out.Values[i] = ec._SiteSearchSection_body(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteSearchSpaceImplementors = []string{"SiteSearchSpace"}
+
+func (ec *executionContext) _SiteSearchSpace(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSearchSpace) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSearchSpaceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSearchSpace")
+		case "siteSpaceId":
+			out.Values[i] = ec._SiteSearchSpace_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spaceId":
+			out.Values[i] = ec._SiteSearchSpace_spaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._SiteSearchSpace_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "score":
+			out.Values[i] = ec._SiteSearchSpace_score(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pages":
+			out.Values[i] = ec._SiteSearchSpace_pages(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteSearchSpaceConnectionImplementors = []string{"SiteSearchSpaceConnection"}
+
+func (ec *executionContext) _SiteSearchSpaceConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSearchSpaceConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSearchSpaceConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSearchSpaceConnection")
+		case "edges":
+			out.Values[i] = ec._SiteSearchSpaceConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteSearchSpaceConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteSearchSpaceConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteSearchSpaceEdgeImplementors = []string{"SiteSearchSpaceEdge"}
+
+func (ec *executionContext) _SiteSearchSpaceEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteSearchSpaceEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSearchSpaceEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSearchSpaceEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteSearchSpaceEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteSearchSpaceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -61093,6 +63123,59 @@ func (ec *executionContext) _SiteURLs(ctx context.Context, sel ast.SelectionSet,
 		case "published":
 			out.Values[i] = ec._SiteURLs_published(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteVisitorSegmentImplementors = []string{"SiteVisitorSegment"}
+
+func (ec *executionContext) _SiteVisitorSegment(ctx context.Context, sel ast.SelectionSet, obj *model.SiteVisitorSegment) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteVisitorSegmentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteVisitorSegment")
+		case "title":
+			out.Values[i] = ec._SiteVisitorSegment_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "claims":
+			out.Values[i] = ec._SiteVisitorSegment_claims(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "events":
+			out.Values[i] = ec._SiteVisitorSegment_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visitors":
+			out.Values[i] = ec._SiteVisitorSegment_visitors(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sessions":
+			out.Values[i] = ec._SiteVisitorSegment_sessions(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -63919,6 +66002,58 @@ func (ec *executionContext) marshalNAny2interface(ctx context.Context, sel ast.S
 	return res
 }
 
+func (ec *executionContext) unmarshalNAny2ᚕinterface(ctx context.Context, v any) ([]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalOAny2interface(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNAny2ᚕinterface(ctx context.Context, sel ast.SelectionSet, v []any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalOAny2interface(ctx, sel, v[i])
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNAny2ᚕinterfaceᚄ(ctx context.Context, v any) ([]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNAny2interface(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNAny2ᚕinterfaceᚄ(ctx context.Context, sel ast.SelectionSet, v []any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNAny2interface(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNAuditEvent2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐEvent(ctx context.Context, sel ast.SelectionSet, v *ent.Event) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "AuditEvent!")
@@ -64652,6 +66787,20 @@ func (ec *executionContext) marshalNFile2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraph
 func (ec *executionContext) unmarshalNFileUploadInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐFileUploadInput(ctx context.Context, v any) (*model.FileUploadInput, error) {
 	res, err := ec.unmarshalInputFileUploadInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "Float!")
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -65938,12 +68087,126 @@ func (ec *executionContext) marshalNSiteEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 	return ec._SiteEdge(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteInsightsColumn2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteInsightsColumnᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteInsightsColumn) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteInsightsColumn2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteInsightsColumn(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteInsightsColumn2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteInsightsColumn(ctx context.Context, sel ast.SelectionSet, v *model.SiteInsightsColumn) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteInsightsColumn!")
+		return graphql.Null
+	}
+	return ec._SiteInsightsColumn(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSitePublishedURLs2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSitePublishedURLs(ctx context.Context, sel ast.SelectionSet, v *model.SitePublishedURLs) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "SitePublishedURLs!")
 		return graphql.Null
 	}
 	return ec._SitePublishedURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteSearchMode2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchMode(ctx context.Context, v any) (model.SiteSearchMode, error) {
+	var res model.SiteSearchMode
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteSearchMode2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchMode(ctx context.Context, sel ast.SelectionSet, v model.SiteSearchMode) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSiteSearchPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSearchPage) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSearchPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchPage(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSearchPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchPage(ctx context.Context, sel ast.SelectionSet, v *model.SiteSearchPage) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteSearchPage!")
+		return graphql.Null
+	}
+	return ec._SiteSearchPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSearchSection2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSearchSection) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSearchSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSection(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSearchSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSection(ctx context.Context, sel ast.SelectionSet, v *model.SiteSearchSection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteSearchSection!")
+		return graphql.Null
+	}
+	return ec._SiteSearchSection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSearchSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSpace(ctx context.Context, sel ast.SelectionSet, v *model.SiteSearchSpace) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteSearchSpace!")
+		return graphql.Null
+	}
+	return ec._SiteSearchSpace(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteSearchSpaceEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSearchSpaceEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteSearchSpaceEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSpaceEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteSearchSpaceEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSpaceEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteSearchSpaceEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteSearchSpaceEdge!")
+		return graphql.Null
+	}
+	return ec._SiteSearchSpaceEdge(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
@@ -66097,6 +68360,14 @@ var (
 		site.VisibilityVisitorAuth: "visitor_auth",
 	}
 )
+
+func (ec *executionContext) marshalNSiteVisitorSegment2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteVisitorSegment(ctx context.Context, sel ast.SelectionSet, v *model.SiteVisitorSegment) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteVisitorSegment!")
+		return graphql.Null
+	}
+	return ec._SiteVisitorSegment(ctx, sel, v)
+}
 
 func (ec *executionContext) marshalNSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx context.Context, sel ast.SelectionSet, v *ent.Space) graphql.Marshaler {
 	if v == nil {
@@ -67993,6 +70264,13 @@ func (ec *executionContext) marshalOSiteConnection2ᚖgithubᚗcomᚋfolioᚋfol
 	return ec._SiteConnection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOSiteInsightsResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteInsightsResult(ctx context.Context, sel ast.SelectionSet, v *model.SiteInsightsResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteInsightsResult(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOSiteMoveInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteMoveInput(ctx context.Context, v any) (*model.SiteMoveInput, error) {
 	if v == nil {
 		return nil, nil
@@ -68013,6 +70291,37 @@ func (ec *executionContext) marshalOSitePublishingAuth2ᚖgithubᚗcomᚋfolio�
 		return graphql.Null
 	}
 	return ec._SitePublishingAuth(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteSearchRestriction2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchRestriction(ctx context.Context, v any) (*model.SiteSearchRestriction, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SiteSearchRestriction)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteSearchRestriction2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchRestriction(ctx context.Context, sel ast.SelectionSet, v *model.SiteSearchRestriction) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOSiteSearchScopeInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchScopeInput(ctx context.Context, v any) (*model.SiteSearchScopeInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteSearchScopeInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteSearchSpaceConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchSpaceConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteSearchSpaceConnection) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteSearchSpaceConnection(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
@@ -68133,6 +70442,25 @@ var (
 		site.VisibilityVisitorAuth: "visitor_auth",
 	}
 )
+
+func (ec *executionContext) marshalOSiteVisitorSegment2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteVisitorSegmentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteVisitorSegment) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteVisitorSegment2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteVisitorSegment(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
 
 func (ec *executionContext) marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx context.Context, sel ast.SelectionSet, v *ent.Space) graphql.Marshaler {
 	if v == nil {

@@ -845,6 +845,20 @@ type SiteEdge struct {
 	Node *ent.Site `json:"node"`
 }
 
+// A column of an aggregation's answer.
+type SiteInsightsColumn struct {
+	// The column's name, as asked (eventsCount, datetime, page, referrerDomain…).
+	Column string `json:"column"`
+	// One value per group, as GitBook's SiteInsightsQueryEventsValues shapes them: numbers for counts, RFC 3339 times for datetime, {page, space} for page, {ok, good, bad} for pageFeedbackRating, strings or null for the others.
+	Values []any `json:"values"`
+}
+
+// An aggregation's answer: one column per grouped column, then per selected column, each with one value per group, in the query's order (GitBook's SiteInsightsQueryEventsAggregationResult).
+type SiteInsightsResult struct {
+	// The columns, groupBy's first.
+	Columns []*SiteInsightsColumn `json:"columns"`
+}
+
 // Where a move puts an item: before or after a sibling (one of the two), or, with neither, at the end.
 type SiteMoveInput struct {
 	// The ID of the item to go before (REST: position.before).
@@ -859,6 +873,86 @@ type SitePublishedURLs struct {
 	Published *string `json:"published,omitempty"`
 }
 
+// A page of a site matching a search.
+type SiteSearchPage struct {
+	// The page's ID.
+	ID string `json:"id"`
+	// The page's title.
+	Title string `json:"title"`
+	// The page's description; empty for none.
+	Description string `json:"description"`
+	// The page's path in its space.
+	Path string `json:"path"`
+	// Where it is read on the published site.
+	URL string `json:"url"`
+	// Relevance: higher is better.
+	Score float64 `json:"score"`
+	// One-based position in the whole ranking.
+	Rank int `json:"rank"`
+	// The titles of the pages above it, root first.
+	Ancestors []string `json:"ancestors"`
+	// Its matching sections (at most 3).
+	Sections []*SiteSearchSection `json:"sections"`
+}
+
+// The scope of a site search.
+type SiteSearchScopeInput struct {
+	// Where to look.
+	Mode SiteSearchMode `json:"mode"`
+	// The site spaces to search (mode specific).
+	SiteSpaceIds graphql.Omittable[[]string] `json:"siteSpaceIds,omitempty"`
+	// The site space the search is made from (mode default).
+	CurrentSiteSpace graphql.Omittable[*string] `json:"currentSiteSpace,omitempty"`
+	// A narrowing of the default scope, with currentSiteSpace.
+	RestrictTo graphql.Omittable[*SiteSearchRestriction] `json:"restrictTo,omitempty"`
+}
+
+// A section of a page matching a site search.
+type SiteSearchSection struct {
+	// The heading's anchor; empty for the text before the first heading.
+	Anchor string `json:"anchor"`
+	// The heading's text.
+	Title string `json:"title"`
+	// The page's path, with #anchor under a heading.
+	Path string `json:"path"`
+	// Where it is read on the published site.
+	URL string `json:"url"`
+	// An excerpt around the match.
+	Body string `json:"body"`
+}
+
+// A space of a site with its pages matching a search.
+type SiteSearchSpace struct {
+	// The site space it is searched in (the first the caller sees it in).
+	SiteSpaceID string `json:"siteSpaceId"`
+	// The space's ID.
+	SpaceID string `json:"spaceId"`
+	// The site space's title (its space's).
+	Title string `json:"title"`
+	// The relevance of its best page.
+	Score float64 `json:"score"`
+	// Its matching pages, best first.
+	Pages []*SiteSearchPage `json:"pages"`
+}
+
+// A page of SiteSearchSpace items (Relay connection).
+type SiteSearchSpaceConnection struct {
+	// The items of this page, best first, each with its cursor.
+	Edges []*SiteSearchSpaceEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of spaces with matching pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// One SiteSearchSpace of a connection page, with its cursor.
+type SiteSearchSpaceEdge struct {
+	// Opaque position of this item: pass it as `after` for the items that follow.
+	Cursor string `json:"cursor"`
+	// The space with its matching pages.
+	Node *SiteSearchSpace `json:"node"`
+}
+
 // Addresses of a site.
 type SiteURLs struct {
 	// The site in the REST API (/v1/orgs/{organizationId}/sites/{siteId}); for the site's published audience, the published site's address.
@@ -867,6 +961,20 @@ type SiteURLs struct {
 	App string `json:"app"`
 	// Where the published site is read: FOLIO_BASE_URL/s/<basename>/ (the id without a basename); null while unpublished.
 	Published *string `json:"published,omitempty"`
+}
+
+// Visitors of a site with the same claims (visitor-auth tokens, adaptive content), over the last 30 days.
+type SiteVisitorSegment struct {
+	// The claims as text (plan=pro, unsigned.beta=true), or Anonymous visitors.
+	Title string `json:"title"`
+	// The claims the segment's visitors came with; {} for anonymous visitors.
+	Claims any `json:"claims"`
+	// Events tracked for the segment.
+	Events int `json:"events"`
+	// Distinct visitors (by the trackers' visitor ids; server-side page views have none).
+	Visitors int `json:"visitors"`
+	// Distinct sessions (by the trackers' session ids).
+	Sessions int `json:"sessions"`
 }
 
 // A page of Space items (Relay connection).
@@ -1721,6 +1829,125 @@ func (e *SAMLProviderStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e SAMLProviderStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Where a site search looks (GitBook's SiteSearchScope).
+type SiteSearchMode string
+
+const (
+	// Every section and site space the caller sees.
+	SiteSearchModeAll SiteSearchMode = "all"
+	// The default site space of each section, plus currentSiteSpace; restrictTo narrows it.
+	SiteSearchModeDefault SiteSearchMode = "default"
+	// Only the site spaces in siteSpaceIds.
+	SiteSearchModeSpecific SiteSearchMode = "specific"
+)
+
+var AllSiteSearchMode = []SiteSearchMode{
+	SiteSearchModeAll,
+	SiteSearchModeDefault,
+	SiteSearchModeSpecific,
+}
+
+func (e SiteSearchMode) IsValid() bool {
+	switch e {
+	case SiteSearchModeAll, SiteSearchModeDefault, SiteSearchModeSpecific:
+		return true
+	}
+	return false
+}
+
+func (e SiteSearchMode) String() string {
+	return string(e)
+}
+
+func (e *SiteSearchMode) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteSearchMode(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteSearchMode", str)
+	}
+	return nil
+}
+
+func (e SiteSearchMode) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteSearchMode) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteSearchMode) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A narrowing of the default scope.
+type SiteSearchRestriction string
+
+const (
+	// Only the current site space.
+	SiteSearchRestrictionCurrentSiteSpace SiteSearchRestriction = "currentSiteSpace"
+	// The default scope without the current site space.
+	SiteSearchRestrictionOtherSiteSpaces SiteSearchRestriction = "otherSiteSpaces"
+)
+
+var AllSiteSearchRestriction = []SiteSearchRestriction{
+	SiteSearchRestrictionCurrentSiteSpace,
+	SiteSearchRestrictionOtherSiteSpaces,
+}
+
+func (e SiteSearchRestriction) IsValid() bool {
+	switch e {
+	case SiteSearchRestrictionCurrentSiteSpace, SiteSearchRestrictionOtherSiteSpaces:
+		return true
+	}
+	return false
+}
+
+func (e SiteSearchRestriction) String() string {
+	return string(e)
+}
+
+func (e *SiteSearchRestriction) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteSearchRestriction(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteSearchRestriction", str)
+	}
+	return nil
+}
+
+func (e SiteSearchRestriction) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteSearchRestriction) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteSearchRestriction) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

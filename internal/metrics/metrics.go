@@ -74,6 +74,13 @@ var (
 		Help: "When each background job last succeeded, in Unix seconds.",
 	}, []string{"job"})
 
+	// SiteEventsDropped counts page views the reader did not record
+	// (graph/insights_writer.go), by reason: buffer_full, write_failed.
+	SiteEventsDropped = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "folio_site_events_dropped_total",
+		Help: "Page views the published reader did not record, by reason (buffer_full, write_failed).",
+	}, []string{"reason"})
+
 	// Ready is 1 while the server takes traffic (/readyz), 0 while it
 	// migrates or drains.
 	Ready = prometheus.NewGauge(prometheus.GaugeOpts{
@@ -85,7 +92,7 @@ var (
 // shared is every process-wide series.
 var shared = []prometheus.Collector{
 	HTTPRequests, HTTPInFlight, GraphQLOperations, GraphQLCost, GraphQLErrors,
-	LoaderBatchSize, JobRuns, jobs{}, JobLastSuccess, Ready,
+	LoaderBatchSize, JobRuns, jobs{}, JobLastSuccess, Ready, SiteEventsDropped,
 	collectors.NewGoCollector(),
 	collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 }

@@ -152,6 +152,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *published
 			data.Children = append(data.Children, link{Title: c.Title, URL: base + c.Path})
 		}
 	}
+	h.trackView(r, s, pl, p, vis)
 	h.write(w, r, "page", data)
 }
 

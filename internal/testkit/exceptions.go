@@ -60,6 +60,11 @@ var bodySchemaExceptions = map[string]string{
 	"listChangeRequestLinks":         "pages in locations without bodies",
 	"listSpacePageBacklinks":         "pages in locations without bodies",
 	"listChangeRequestPageBacklinks": "pages in locations without bodies",
+	// A segment's claims are the reference's PlainObject, whose
+	// additionalProperties name PlainObject again: kin-openapi v0.152.0
+	// recurses without end (stack overflow) validating any object against
+	// it. TestSiteVisitorSegments checks the shape itself.
+	"listSiteVisitorSegments": "kin-openapi overflows its stack on the self-referencing PlainObject",
 }
 
 // bodySchemaException tells whether operationID's success body is exempt
