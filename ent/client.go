@@ -53,6 +53,7 @@ import (
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/siteredirect"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -151,6 +152,8 @@ type Client struct {
 	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
+	// SiteRedirect is the client for interacting with the SiteRedirect builders.
+	SiteRedirect *SiteRedirectClient
 	// SiteSection is the client for interacting with the SiteSection builders.
 	SiteSection *SiteSectionClient
 	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
@@ -226,6 +229,7 @@ func (c *Client) init() {
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.Site = NewSiteClient(c.config)
+	c.SiteRedirect = NewSiteRedirectClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
 	c.SiteSectionGroup = NewSiteSectionGroupClient(c.config)
 	c.SiteShareLink = NewSiteShareLinkClient(c.config)
@@ -369,6 +373,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
+		SiteRedirect:        NewSiteRedirectClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
 		SiteShareLink:       NewSiteShareLinkClient(cfg),
@@ -439,6 +444,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		SAMLProvider:        NewSAMLProviderClient(cfg),
 		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
+		SiteRedirect:        NewSiteRedirectClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
 		SiteShareLink:       NewSiteShareLinkClient(cfg),
@@ -488,9 +494,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
 		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
 		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
-		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
-		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
+		c.Session, c.Site, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.UserIdentity, c.Webhook, c.WebhookCursor,
+		c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -507,9 +514,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
 		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
 		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
-		c.Session, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
-		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
+		c.Session, c.Site, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.UserIdentity, c.Webhook, c.WebhookCursor,
+		c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -594,6 +602,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Session.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
+	case *SiteRedirectMutation:
+		return c.SiteRedirect.mutate(ctx, m)
 	case *SiteSectionMutation:
 		return c.SiteSection.mutate(ctx, m)
 	case *SiteSectionGroupMutation:
@@ -6079,6 +6089,139 @@ func (c *SiteClient) mutate(ctx context.Context, m *SiteMutation) (Value, error)
 	}
 }
 
+// SiteRedirectClient is a client for the SiteRedirect schema.
+type SiteRedirectClient struct {
+	config
+}
+
+// NewSiteRedirectClient returns a client for the SiteRedirect from the given config.
+func NewSiteRedirectClient(c config) *SiteRedirectClient {
+	return &SiteRedirectClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `siteredirect.Hooks(f(g(h())))`.
+func (c *SiteRedirectClient) Use(hooks ...Hook) {
+	c.hooks.SiteRedirect = append(c.hooks.SiteRedirect, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `siteredirect.Intercept(f(g(h())))`.
+func (c *SiteRedirectClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteRedirect = append(c.inters.SiteRedirect, interceptors...)
+}
+
+// Create returns a builder for creating a SiteRedirect entity.
+func (c *SiteRedirectClient) Create() *SiteRedirectCreate {
+	mutation := newSiteRedirectMutation(c.config, OpCreate)
+	return &SiteRedirectCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteRedirect entities.
+func (c *SiteRedirectClient) CreateBulk(builders ...*SiteRedirectCreate) *SiteRedirectCreateBulk {
+	return &SiteRedirectCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteRedirectClient) MapCreateBulk(slice any, setFunc func(*SiteRedirectCreate, int)) *SiteRedirectCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteRedirectCreateBulk{err: fmt.Errorf("calling to SiteRedirectClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteRedirectCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteRedirectCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteRedirect.
+func (c *SiteRedirectClient) Update() *SiteRedirectUpdate {
+	mutation := newSiteRedirectMutation(c.config, OpUpdate)
+	return &SiteRedirectUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteRedirectClient) UpdateOne(_m *SiteRedirect) *SiteRedirectUpdateOne {
+	mutation := newSiteRedirectMutation(c.config, OpUpdateOne, withSiteRedirect(_m))
+	return &SiteRedirectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteRedirectClient) UpdateOneID(id string) *SiteRedirectUpdateOne {
+	mutation := newSiteRedirectMutation(c.config, OpUpdateOne, withSiteRedirectID(id))
+	return &SiteRedirectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteRedirect.
+func (c *SiteRedirectClient) Delete() *SiteRedirectDelete {
+	mutation := newSiteRedirectMutation(c.config, OpDelete)
+	return &SiteRedirectDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteRedirectClient) DeleteOne(_m *SiteRedirect) *SiteRedirectDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteRedirectClient) DeleteOneID(id string) *SiteRedirectDeleteOne {
+	builder := c.Delete().Where(siteredirect.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteRedirectDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteRedirect.
+func (c *SiteRedirectClient) Query() *SiteRedirectQuery {
+	return &SiteRedirectQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteRedirect},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteRedirect entity by its id.
+func (c *SiteRedirectClient) Get(ctx context.Context, id string) (*SiteRedirect, error) {
+	return c.Query().Where(siteredirect.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteRedirectClient) GetX(ctx context.Context, id string) *SiteRedirect {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SiteRedirectClient) Hooks() []Hook {
+	return c.hooks.SiteRedirect
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteRedirectClient) Interceptors() []Interceptor {
+	return c.inters.SiteRedirect
+}
+
+func (c *SiteRedirectClient) mutate(ctx context.Context, m *SiteRedirectMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteRedirectCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteRedirectUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteRedirectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteRedirectDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteRedirect mutation op: %q", m.Op())
+	}
+}
+
 // SiteSectionClient is a client for the SiteSection schema.
 type SiteSectionClient struct {
 	config
@@ -8121,9 +8264,9 @@ type (
 		OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
 		Organization, Page, PageContent, PageDerived, Passkey, PasskeyCeremony,
 		RateCounter, ReviewRequest, Revision, RevisionChunk, SAMLAssertion,
-		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
-		Webhook, WebhookCursor, WebhookDelivery []ent.Hook
+		SAMLProvider, Session, Site, SiteRedirect, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
+		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
@@ -8132,9 +8275,9 @@ type (
 		OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
 		Organization, Page, PageContent, PageDerived, Passkey, PasskeyCeremony,
 		RateCounter, ReviewRequest, Revision, RevisionChunk, SAMLAssertion,
-		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
-		Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
+		SAMLProvider, Session, Site, SiteRedirect, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
+		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
 	}
 )
 

@@ -50,6 +50,7 @@ import (
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/siteredirect"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -161,6 +162,7 @@ func checkColumn(t, c string) error {
 			samlprovider.Table:        samlprovider.ValidColumn,
 			session.Table:             session.ValidColumn,
 			site.Table:                site.ValidColumn,
+			siteredirect.Table:        siteredirect.ValidColumn,
 			sitesection.Table:         sitesection.ValidColumn,
 			sitesectiongroup.Table:    sitesectiongroup.ValidColumn,
 			sitesharelink.Table:       sitesharelink.ValidColumn,

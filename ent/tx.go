@@ -90,6 +90,8 @@ type Tx struct {
 	Session *SessionClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
+	// SiteRedirect is the client for interacting with the SiteRedirect builders.
+	SiteRedirect *SiteRedirectClient
 	// SiteSection is the client for interacting with the SiteSection builders.
 	SiteSection *SiteSectionClient
 	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
@@ -285,6 +287,7 @@ func (tx *Tx) init() {
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
+	tx.SiteRedirect = NewSiteRedirectClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
 	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)
 	tx.SiteShareLink = NewSiteShareLinkClient(tx.config)

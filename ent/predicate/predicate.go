@@ -120,6 +120,9 @@ type Session func(*sql.Selector)
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)
 
+// SiteRedirect is the predicate function for siteredirect builders.
+type SiteRedirect func(*sql.Selector)
+
 // SiteSection is the predicate function for sitesection builders.
 type SiteSection func(*sql.Selector)
 

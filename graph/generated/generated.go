@@ -25,6 +25,7 @@ import (
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/siteredirect"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/webhookdelivery"
 	"github.com/folio/folio/graph/model"
@@ -70,6 +71,7 @@ type ResolverRoot interface {
 	SAMLProvider() SAMLProviderResolver
 	Session() SessionResolver
 	Site() SiteResolver
+	SiteRedirect() SiteRedirectResolver
 	SiteSection() SiteSectionResolver
 	SiteSectionGroup() SiteSectionGroupResolver
 	SiteShareLink() SiteShareLinkResolver
@@ -599,6 +601,7 @@ type ComplexityRoot struct {
 		AddSiteSectionGroup              func(childComplexity int, site string, title string, icon *string, sections []string) int
 		AddSiteSpace                     func(childComplexity int, site string, space string, section *string) int
 		AddTeamMember                    func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
+		BulkUpsertSiteRedirects          func(childComplexity int, site string, redirects []*model.SiteRedirectBulkInput) int
 		ChangeRequestPDF                 func(childComplexity int, spaceID string, id string, page *string, only *bool) int
 		CreateAPIToken                   func(childComplexity int, input model.CreateAPITokenInput) int
 		CreateChangeRequest              func(childComplexity int, spaceID string, subject *string) int
@@ -609,6 +612,7 @@ type ComplexityRoot struct {
 		CreateOrganizationInvite         func(childComplexity int, organizationID string, input model.CreateOrganizationInviteInput) int
 		CreateSAMLProvider               func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
 		CreateSite                       func(childComplexity int, organization string, input model.CreateSiteInput) int
+		CreateSiteRedirect               func(childComplexity int, site string, input model.CreateSiteRedirectInput) int
 		CreateSiteShareLink              func(childComplexity int, site string, name string) int
 		CreateSpace                      func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
 		CreateTeam                       func(childComplexity int, organizationID string, title string, members []string) int
@@ -622,6 +626,7 @@ type ComplexityRoot struct {
 		DeleteOrganizationInvite         func(childComplexity int, organizationID string, id string) int
 		DeleteSAMLProvider               func(childComplexity int, organizationID string, id string) int
 		DeleteSite                       func(childComplexity int, id string) int
+		DeleteSiteRedirect               func(childComplexity int, id string) int
 		DeleteSiteSection                func(childComplexity int, id string) int
 		DeleteSiteSectionGroup           func(childComplexity int, id string) int
 		DeleteSiteShareLink              func(childComplexity int, id string) int
@@ -688,6 +693,7 @@ type ComplexityRoot struct {
 		UpdateSiteAdaptiveSchema         func(childComplexity int, site string, jsonSchema any) int
 		UpdateSiteCustomization          func(childComplexity int, site string, customization any) int
 		UpdateSitePublishingAuth         func(childComplexity int, site string, fallbackURL *string) int
+		UpdateSiteRedirect               func(childComplexity int, id string, input model.UpdateSiteRedirectInput) int
 		UpdateSiteSection                func(childComplexity int, id string, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup           func(childComplexity int, id string, input model.UpdateSiteSectionGroupInput) int
 		UpdateSiteShareLink              func(childComplexity int, id string, name *string, active *bool) int
@@ -1077,6 +1083,8 @@ type ComplexityRoot struct {
 		Proxy            func(childComplexity int) int
 		Published        func(childComplexity int) int
 		PublishingAuth   func(childComplexity int) int
+		Redirect         func(childComplexity int, source string) int
+		Redirects        func(childComplexity int, first *int, after *string, order *model.Order, orderBy *model.SiteRedirectOrderBy, draft *bool, search *string) int
 		SectionGroups    func(childComplexity int) int
 		Sections         func(childComplexity int) int
 		ShareLinks       func(childComplexity int) int
@@ -1116,6 +1124,51 @@ type ComplexityRoot struct {
 	SitePublishingAuth struct {
 		FallbackURL func(childComplexity int) int
 		PrivateKey  func(childComplexity int) int
+	}
+
+	SiteRedirect struct {
+		CaptureWildcard func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Destination     func(childComplexity int) int
+		Draft           func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Permanent       func(childComplexity int) int
+		Site            func(childComplexity int) int
+		Source          func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+	}
+
+	SiteRedirectBulkResult struct {
+		Draft  func(childComplexity int) int
+		Error  func(childComplexity int) int
+		Field  func(childComplexity int) int
+		ID     func(childComplexity int) int
+		Source func(childComplexity int) int
+		Status func(childComplexity int) int
+	}
+
+	SiteRedirectConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteRedirectDestination struct {
+		Kind          func(childComplexity int) int
+		PageID        func(childComplexity int) int
+		SiteSectionID func(childComplexity int) int
+		SiteSpaceID   func(childComplexity int) int
+		URL           func(childComplexity int) int
+	}
+
+	SiteRedirectEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SiteRedirectMatch struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
 	}
 
 	SiteSection struct {
@@ -1671,6 +1724,10 @@ type MutationResolver interface {
 	InviteUsersToOrganization(ctx context.Context, organizationID string, input model.InviteUsersToOrganizationInput) (*model.InviteUsersToOrganizationResult, error)
 	JoinOrganization(ctx context.Context, organizationID string) (*ent.Organization, error)
 	UpdateUser(ctx context.Context, id string, input model.UpdateUserInput) (*ent.User, error)
+	CreateSiteRedirect(ctx context.Context, site string, input model.CreateSiteRedirectInput) (*ent.SiteRedirect, error)
+	BulkUpsertSiteRedirects(ctx context.Context, site string, redirects []*model.SiteRedirectBulkInput) ([]*model.SiteRedirectBulkResult, error)
+	UpdateSiteRedirect(ctx context.Context, id string, input model.UpdateSiteRedirectInput) (*ent.SiteRedirect, error)
+	DeleteSiteRedirect(ctx context.Context, id string) (*bool, error)
 	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, users []string, subject *string, description *string) ([]*ent.ReviewRequest, error)
 	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (*bool, error)
 	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, status changerequestreview.Status, comment *string) (*ent.ChangeRequestReview, error)
@@ -1845,6 +1902,8 @@ type SiteResolver interface {
 	SiteSpaces(ctx context.Context, obj *ent.Site) ([]*ent.SiteSpace, error)
 	Urls(ctx context.Context, obj *ent.Site) (*model.SiteURLs, error)
 	Page(ctx context.Context, obj *ent.Site, path *string) (*model.PublishedPage, error)
+	Redirects(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order, orderBy *model.SiteRedirectOrderBy, draft *bool, search *string) (*model.SiteRedirectConnection, error)
+	Redirect(ctx context.Context, obj *ent.Site, source string) (*model.SiteRedirectMatch, error)
 	UserGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.UserGrantConnection, error)
 	TeamGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.TeamGrantConnection, error)
 	Access(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order, role *model.MemberRoleFilter, search *string, sort *model.AccessSort, team *string) (*model.UserAccessConnection, error)
@@ -1855,6 +1914,10 @@ type SiteResolver interface {
 	AdaptiveSchema(ctx context.Context, obj *ent.Site) (any, error)
 	Customization(ctx context.Context, obj *ent.Site) (any, error)
 	PublishingAuth(ctx context.Context, obj *ent.Site) (*model.SitePublishingAuth, error)
+}
+type SiteRedirectResolver interface {
+	Destination(ctx context.Context, obj *ent.SiteRedirect) (*model.SiteRedirectDestination, error)
+	Site(ctx context.Context, obj *ent.SiteRedirect) (*ent.Site, error)
 }
 type SiteSectionResolver interface {
 	Condition(ctx context.Context, obj *ent.SiteSection) (*string, error)
@@ -3982,6 +4045,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string), args["role"].(*model.TeamRole)), true
+	case "Mutation.bulkUpsertSiteRedirects":
+		if e.ComplexityRoot.Mutation.BulkUpsertSiteRedirects == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_bulkUpsertSiteRedirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BulkUpsertSiteRedirects(childComplexity, args["site"].(string), args["redirects"].([]*model.SiteRedirectBulkInput)), true
 	case "Mutation.changeRequestPDF":
 		if e.ComplexityRoot.Mutation.ChangeRequestPDF == nil {
 			break
@@ -4092,6 +4166,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organization"].(string), args["input"].(model.CreateSiteInput)), true
+	case "Mutation.createSiteRedirect":
+		if e.ComplexityRoot.Mutation.CreateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteRedirect(childComplexity, args["site"].(string), args["input"].(model.CreateSiteRedirectInput)), true
 	case "Mutation.createSiteShareLink":
 		if e.ComplexityRoot.Mutation.CreateSiteShareLink == nil {
 			break
@@ -4235,6 +4320,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteSiteRedirect":
+		if e.ComplexityRoot.Mutation.DeleteSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteRedirect(childComplexity, args["id"].(string)), true
 	case "Mutation.deleteSiteSection":
 		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
 			break
@@ -4956,6 +5052,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSitePublishingAuth(childComplexity, args["site"].(string), args["fallbackURL"].(*string)), true
+	case "Mutation.updateSiteRedirect":
+		if e.ComplexityRoot.Mutation.UpdateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteRedirect(childComplexity, args["id"].(string), args["input"].(model.UpdateSiteRedirectInput)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -6847,6 +6954,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.PublishingAuth(childComplexity), true
+	case "Site.redirect":
+		if e.ComplexityRoot.Site.Redirect == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirect(childComplexity, args["source"].(string)), true
+	case "Site.redirects":
+		if e.ComplexityRoot.Site.Redirects == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirects(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["orderBy"].(*model.SiteRedirectOrderBy), args["draft"].(*bool), args["search"].(*string)), true
 	case "Site.sectionGroups":
 		if e.ComplexityRoot.Site.SectionGroups == nil {
 			break
@@ -7006,6 +7135,174 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SitePublishingAuth.PrivateKey(childComplexity), true
+
+	case "SiteRedirect.captureWildcard":
+		if e.ComplexityRoot.SiteRedirect.CaptureWildcard == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.CaptureWildcard(childComplexity), true
+	case "SiteRedirect.createdAt":
+		if e.ComplexityRoot.SiteRedirect.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.CreatedAt(childComplexity), true
+	case "SiteRedirect.destination":
+		if e.ComplexityRoot.SiteRedirect.Destination == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Destination(childComplexity), true
+	case "SiteRedirect.draft":
+		if e.ComplexityRoot.SiteRedirect.Draft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Draft(childComplexity), true
+	case "SiteRedirect.id":
+		if e.ComplexityRoot.SiteRedirect.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.ID(childComplexity), true
+	case "SiteRedirect.permanent":
+		if e.ComplexityRoot.SiteRedirect.Permanent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Permanent(childComplexity), true
+	case "SiteRedirect.site":
+		if e.ComplexityRoot.SiteRedirect.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Site(childComplexity), true
+	case "SiteRedirect.source":
+		if e.ComplexityRoot.SiteRedirect.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Source(childComplexity), true
+	case "SiteRedirect.updatedAt":
+		if e.ComplexityRoot.SiteRedirect.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.UpdatedAt(childComplexity), true
+
+	case "SiteRedirectBulkResult.draft":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Draft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Draft(childComplexity), true
+	case "SiteRedirectBulkResult.error":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Error(childComplexity), true
+	case "SiteRedirectBulkResult.field":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Field(childComplexity), true
+	case "SiteRedirectBulkResult.id":
+		if e.ComplexityRoot.SiteRedirectBulkResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.ID(childComplexity), true
+	case "SiteRedirectBulkResult.source":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Source(childComplexity), true
+	case "SiteRedirectBulkResult.status":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Status(childComplexity), true
+
+	case "SiteRedirectConnection.edges":
+		if e.ComplexityRoot.SiteRedirectConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.Edges(childComplexity), true
+	case "SiteRedirectConnection.pageInfo":
+		if e.ComplexityRoot.SiteRedirectConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.PageInfo(childComplexity), true
+	case "SiteRedirectConnection.totalCount":
+		if e.ComplexityRoot.SiteRedirectConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.TotalCount(childComplexity), true
+
+	case "SiteRedirectDestination.kind":
+		if e.ComplexityRoot.SiteRedirectDestination.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.Kind(childComplexity), true
+	case "SiteRedirectDestination.pageId":
+		if e.ComplexityRoot.SiteRedirectDestination.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.PageID(childComplexity), true
+	case "SiteRedirectDestination.siteSectionId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSectionID(childComplexity), true
+	case "SiteRedirectDestination.siteSpaceId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID(childComplexity), true
+	case "SiteRedirectDestination.url":
+		if e.ComplexityRoot.SiteRedirectDestination.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.URL(childComplexity), true
+
+	case "SiteRedirectEdge.cursor":
+		if e.ComplexityRoot.SiteRedirectEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Cursor(childComplexity), true
+	case "SiteRedirectEdge.node":
+		if e.ComplexityRoot.SiteRedirectEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Node(childComplexity), true
+
+	case "SiteRedirectMatch.redirect":
+		if e.ComplexityRoot.SiteRedirectMatch.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectMatch.Redirect(childComplexity), true
+	case "SiteRedirectMatch.target":
+		if e.ComplexityRoot.SiteRedirectMatch.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectMatch.Target(childComplexity), true
 
 	case "SiteSection.condition":
 		if e.ComplexityRoot.SiteSection.Condition == nil {
@@ -8674,6 +8971,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateOrganizationInviteInput", ec.unmarshalInputCreateOrganizationInviteInput),
 			graphql.NewInputUnmarshaler("CreateSAMLProviderInput", ec.unmarshalInputCreateSAMLProviderInput),
 			graphql.NewInputUnmarshaler("CreateSiteInput", ec.unmarshalInputCreateSiteInput),
+			graphql.NewInputUnmarshaler("CreateSiteRedirectInput", ec.unmarshalInputCreateSiteRedirectInput),
 			graphql.NewInputUnmarshaler("CreateSpaceInput", ec.unmarshalInputCreateSpaceInput),
 			graphql.NewInputUnmarshaler("CreateTranslationInput", ec.unmarshalInputCreateTranslationInput),
 			graphql.NewInputUnmarshaler("CreateWebhookInput", ec.unmarshalInputCreateWebhookInput),
@@ -8691,6 +8989,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PositionTargetInput", ec.unmarshalInputPositionTargetInput),
 			graphql.NewInputUnmarshaler("PostCommentInput", ec.unmarshalInputPostCommentInput),
 			graphql.NewInputUnmarshaler("SiteMoveInput", ec.unmarshalInputSiteMoveInput),
+			graphql.NewInputUnmarshaler("SiteRedirectBulkInput", ec.unmarshalInputSiteRedirectBulkInput),
+			graphql.NewInputUnmarshaler("SiteRedirectDestinationInput", ec.unmarshalInputSiteRedirectDestinationInput),
 			graphql.NewInputUnmarshaler("TeamMembershipInput", ec.unmarshalInputTeamMembershipInput),
 			graphql.NewInputUnmarshaler("UpdateChangeRequestInput", ec.unmarshalInputUpdateChangeRequestInput),
 			graphql.NewInputUnmarshaler("UpdateCollectionInput", ec.unmarshalInputUpdateCollectionInput),
@@ -8702,6 +9002,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("UpdateOrganizationInviteInput", ec.unmarshalInputUpdateOrganizationInviteInput),
 			graphql.NewInputUnmarshaler("UpdateSAMLProviderInput", ec.unmarshalInputUpdateSAMLProviderInput),
 			graphql.NewInputUnmarshaler("UpdateSiteInput", ec.unmarshalInputUpdateSiteInput),
+			graphql.NewInputUnmarshaler("UpdateSiteRedirectInput", ec.unmarshalInputUpdateSiteRedirectInput),
 			graphql.NewInputUnmarshaler("UpdateSiteSectionGroupInput", ec.unmarshalInputUpdateSiteSectionGroupInput),
 			graphql.NewInputUnmarshaler("UpdateSiteSectionInput", ec.unmarshalInputUpdateSiteSectionInput),
 			graphql.NewInputUnmarshaler("UpdateSiteSpaceInput", ec.unmarshalInputUpdateSiteSpaceInput),
@@ -11338,6 +11639,239 @@ extend type SiteSpace {
 extend type Site {
   "The page at a path below the site's root, read as the published reader reads its addresses: a section's path, then a site space's, then the page's, the default section and site space may be left out (install/linux, api/reference); absent or empty: the site's home page. Null when nothing the caller sees is there."
   page("The path below the site's root." path: String): PublishedPage
+}
+`, BuiltIn: false},
+	{Name: "../../schema/redirect.graphql", Input: `# Redirects of docs sites (REST area ` + "`" + `routing` + "`" + `: …/sites/{siteId}/redirects):
+# paths of a published site that no longer answer, sent elsewhere. The
+# reader applies a site's live redirects where it would answer 404.
+
+"A redirect of a site: a source path below the site's root sent to a section, a site space, a page or a URL (REST: SiteRedirect)."
+type SiteRedirect implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "The source path: ` + "`" + `/a/b` + "`" + `, or with a trailing wildcard ` + "`" + `/a/*` + "`" + ` (below /a) or ` + "`" + `/a*` + "`" + ` (paths starting with /a); at most 512 characters."
+  source: String!
+  "True when the redirect is a draft: not live, the reader ignores it."
+  draft: Boolean!
+  "True when the part of the path the wildcard matched is appended to the destination."
+  captureWildcard: Boolean!
+  "True when the redirect is permanent: 308 for public live traffic, 307 elsewhere (member previews, sites that are not public)."
+  permanent: Boolean!
+  "Where the redirect sends."
+  destination: SiteRedirectDestination!
+  "The site."
+  site: Site!
+  "When the redirect was created."
+  createdAt: Time!
+  "When the redirect was last written (its creation time until it is updated)."
+  updatedAt: Time!
+}
+
+"Where a redirect sends (REST: SiteRedirectDestination)."
+type SiteRedirectDestination {
+  "The kind of destination."
+  kind: SiteRedirectDestinationKind!
+  "The section (kind site_section)."
+  siteSectionId: ID
+  "The site space (kinds site_space and site_page)."
+  siteSpaceId: ID
+  "The page's id in its space (kind site_page)."
+  pageId: ID
+  "The URL (kind external)."
+  url: String
+}
+
+"Kinds of redirect destinations (REST spells them with - for _)."
+enum SiteRedirectDestinationKind {
+  "A section of the site: its address."
+  site_section
+  "A site space of the site: its address."
+  site_space
+  "A page of a site space: its current address, wherever the page moves."
+  site_page
+  "Any http(s) URL."
+  external
+}
+
+"Kinds of destinations a write accepts: the stored kinds, and path (a page of a space by its path, stored as site_page)."
+enum SiteRedirectInputKind {
+  "A section of the site (siteSectionId)."
+  site_section
+  "A site space of the site (siteSpaceId)."
+  site_space
+  "A page of a site space (siteSpaceId, pageId)."
+  site_page
+  "An http(s) URL (url)."
+  external
+  "A page by its path in a space the site shows (spaceId, path); stored as site_page."
+  path
+}
+
+"A redirect's destination, as written."
+input SiteRedirectDestinationInput {
+  "The kind of destination; it says which other fields are read."
+  kind: SiteRedirectInputKind!
+  "The section (site_section)."
+  siteSectionId: ID
+  "The site space (site_space, site_page)."
+  siteSpaceId: ID
+  "The page (site_page)."
+  pageId: ID
+  "An absolute http(s) URL, at most 2048 characters (external)."
+  url: String
+  "A space the site shows (path)."
+  spaceId: ID
+  "A page's path in that space, slugs joined with / (path)."
+  path: String
+}
+
+"A new redirect."
+input CreateSiteRedirectInput {
+  "The source path (see SiteRedirect.source); unique among the site's live (or draft) redirects."
+  source: String!
+  "Where it sends."
+  destination: SiteRedirectDestinationInput!
+  "Append the part the wildcard matched to the destination; default false."
+  captureWildcard: Boolean
+  "A draft, not live; default false."
+  draft: Boolean
+  "Permanent; default false."
+  permanent: Boolean
+}
+
+"Changes to a redirect: fields left out are kept."
+input UpdateSiteRedirectInput {
+  "The new source path."
+  source: String
+  "The new destination."
+  destination: SiteRedirectDestinationInput
+  "Append the part the wildcard matched to the destination."
+  captureWildcard: Boolean
+  "false makes a draft live (replacing the live redirect of its source); true makes a live one a draft."
+  draft: Boolean
+  "Permanent."
+  permanent: Boolean
+}
+
+"What one item of a bulk write does to the redirect of its source and intent."
+enum SiteRedirectIntent {
+  "Write (or, without a destination, delete) the live redirect."
+  live
+  "Write (or, without a destination, delete) the draft redirect."
+  draft
+  "Make the draft redirect of the source live, replacing the live one."
+  publish
+}
+
+"One item of a bulk write."
+input SiteRedirectBulkInput {
+  "The source path."
+  source: String!
+  "What to do; default live."
+  intent: SiteRedirectIntent
+  "Append the part the wildcard matched to the destination; default false (kept on update when left out)."
+  captureWildcard: Boolean
+  "Permanent; default false (kept on update when left out)."
+  permanent: Boolean
+  "Where it sends; null or absent deletes the redirect of the source and intent (ignored by publish)."
+  destination: SiteRedirectDestinationInput
+}
+
+"What a bulk write did with one item."
+enum SiteRedirectBulkStatus {
+  "A redirect was created."
+  created
+  "The redirect was updated."
+  updated
+  "The redirect was deleted."
+  deleted
+  "The draft redirect was made live."
+  published
+  "The item was refused; the others were still written."
+  error
+}
+
+"The result of one item of a bulk write, in the items' order."
+type SiteRedirectBulkResult {
+  "What was done."
+  status: SiteRedirectBulkStatus!
+  "The item's source."
+  source: String!
+  "Whether the redirect concerned is a draft."
+  draft: Boolean!
+  "The redirect written; null when deleted or refused."
+  id: ID
+  "Why the item was refused (status error)."
+  error: String
+  "The item's field that was refused (status error), in REST spelling."
+  field: String
+}
+
+"The redirect that applies to a path, and where it leads."
+type SiteRedirectMatch {
+  "The redirect."
+  redirect: SiteRedirect!
+  "The absolute URL it leads to (with the captured part, if any)."
+  target: String!
+}
+
+"Orders of a site's redirects."
+enum SiteRedirectOrderBy {
+  "By creation time (default: newest first)."
+  created_at
+  "By last write (default: latest first)."
+  updated_at
+  "By source path (default: alphabetical)."
+  source
+}
+
+"A page of SiteRedirect items (Relay connection)."
+type SiteRedirectConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [SiteRedirectEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
+  totalCount: Int!
+}
+
+"One SiteRedirect of a SiteRedirectConnection page, with its cursor."
+type SiteRedirectEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The redirect."
+  node: SiteRedirect!
+}
+
+extend type Site {
+  "The site's redirects (members who see the site), live ones unless draft is true."
+  redirects(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default orderBy describes."
+    order: Order
+    "What to order by; default created_at."
+    orderBy: SiteRedirectOrderBy
+    "true: the draft redirects; false or absent: the live ones."
+    draft: Boolean
+    "Only redirects whose source contains this text."
+    search: String
+  ): SiteRedirectConnection!
+  "The live redirect that applies to a path (exact source first, then the longest wildcard), with its target; null when none."
+  redirect("A path below the site's root, starting with /." source: String!): SiteRedirectMatch
+}
+
+extend type Mutation {
+  "Creates a redirect of a site (those who may change the site)."
+  createSiteRedirect("The site's ID." site: ID!, "The redirect." input: CreateSiteRedirectInput!): SiteRedirect
+  "Creates, updates, deletes or publishes up to 500 redirects of a site; each item is written or refused on its own."
+  bulkUpsertSiteRedirects("The site's ID." site: ID!, "1 to 500 items." redirects: [SiteRedirectBulkInput!]!): [SiteRedirectBulkResult!]
+  "Changes a redirect."
+  updateSiteRedirect("The redirect's ID." id: ID!, "The changes." input: UpdateSiteRedirectInput!): SiteRedirect
+  "Deletes a redirect."
+  deleteSiteRedirect("The redirect's ID." id: ID!): Boolean
 }
 `, BuiltIn: false},
 	{Name: "../../schema/review.graphql", Input: `# Review before merge (REST area ` + "`" + `reviews` + "`" + `): reviewers requested on a change
@@ -15511,6 +16045,10 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_urls(ctx, field)
 	case "page":
 		return ec.fieldContext_Site_page(ctx, field)
+	case "redirects":
+		return ec.fieldContext_Site_redirects(ctx, field)
+	case "redirect":
+		return ec.fieldContext_Site_redirect(ctx, field)
 	case "userGrants":
 		return ec.fieldContext_Site_userGrants(ctx, field)
 	case "teamGrants":
@@ -15585,6 +16123,96 @@ func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, 
 		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteRedirect_id(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirect_source(ctx, field)
+	case "draft":
+		return ec.fieldContext_SiteRedirect_draft(ctx, field)
+	case "captureWildcard":
+		return ec.fieldContext_SiteRedirect_captureWildcard(ctx, field)
+	case "permanent":
+		return ec.fieldContext_SiteRedirect_permanent(ctx, field)
+	case "destination":
+		return ec.fieldContext_SiteRedirect_destination(ctx, field)
+	case "site":
+		return ec.fieldContext_SiteRedirect_site(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteRedirect_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirect", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectBulkResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_SiteRedirectBulkResult_status(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirectBulkResult_source(ctx, field)
+	case "draft":
+		return ec.fieldContext_SiteRedirectBulkResult_draft(ctx, field)
+	case "id":
+		return ec.fieldContext_SiteRedirectBulkResult_id(ctx, field)
+	case "error":
+		return ec.fieldContext_SiteRedirectBulkResult_error(ctx, field)
+	case "field":
+		return ec.fieldContext_SiteRedirectBulkResult_field(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectBulkResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectDestination(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+	case "siteSectionId":
+		return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+	case "siteSpaceId":
+		return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+	case "pageId":
+		return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+	case "url":
+		return ec.fieldContext_SiteRedirectDestination_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectDestination", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectMatch(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "redirect":
+		return ec.fieldContext_SiteRedirectMatch_redirect(ctx, field)
+	case "target":
+		return ec.fieldContext_SiteRedirectMatch_target(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectMatch", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17059,6 +17687,28 @@ func (ec *executionContext) field_Mutation_addTeamMember_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_bulkUpsertSiteRedirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "redirects",
+		func(ctx context.Context, v any) ([]*model.SiteRedirectBulkInput, error) {
+			return ec.unmarshalNSiteRedirectBulkInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["redirects"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_changeRequestPDF_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17257,6 +17907,28 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateSAMLProviderInput, error) {
 			return ec.unmarshalNCreateSAMLProviderInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateSiteRedirectInput, error) {
+			return ec.unmarshalNCreateSiteRedirectInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSiteRedirectInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -17572,6 +18244,20 @@ func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.C
 		return nil, err
 	}
 	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -19106,6 +19792,28 @@ func (ec *executionContext) field_Mutation_updateSitePublishingAuth_args(ctx con
 		return nil, err
 	}
 	args["fallbackURL"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteRedirectInput, error) {
+			return ec.unmarshalNUpdateSiteRedirectInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteRedirectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -20736,6 +21444,74 @@ func (ec *executionContext) field_Site_page_args(ctx context.Context, rawArgs ma
 		return nil, err
 	}
 	args["path"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_redirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "source",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["source"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_redirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*model.SiteRedirectOrderBy, error) {
+			return ec.unmarshalOSiteRedirectOrderBy2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectOrderBy(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "draft",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg5
 	return args, nil
 }
 
@@ -31464,6 +32240,182 @@ func (ec *executionContext) fieldContext_Mutation_updateUser(ctx context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteRedirect(ctx, fc.Args["site"].(string), fc.Args["input"].(model.CreateSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalOSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_bulkUpsertSiteRedirects(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_bulkUpsertSiteRedirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().BulkUpsertSiteRedirects(ctx, fc.Args["site"].(string), fc.Args["redirects"].([]*model.SiteRedirectBulkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectBulkResult) graphql.Marshaler {
+			return ec.marshalOSiteRedirectBulkResult2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkResultᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_bulkUpsertSiteRedirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectBulkResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_bulkUpsertSiteRedirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteRedirect(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalOSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteRedirect(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_requestReviewers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -41659,6 +42611,94 @@ func (ec *executionContext) fieldContext_Site_page(ctx context.Context, field gr
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_redirects(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirects(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["orderBy"].(*model.SiteRedirectOrderBy), fc.Args["draft"].(*bool), fc.Args["search"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectConnection) graphql.Marshaler {
+			return ec.marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_redirect(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirect(ctx, obj, fc.Args["source"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectMatch) graphql.Marshaler {
+			return ec.marshalOSiteRedirectMatch2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectMatch(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectMatch(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_userGrants(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -42266,6 +43306,681 @@ func (ec *executionContext) _SitePublishingAuth_fallbackURL(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_SitePublishingAuth_fallbackURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirect_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteRedirect_source(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirect_draft(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_draft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SiteRedirect_captureWildcard(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_captureWildcard(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CaptureWildcard, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_captureWildcard(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SiteRedirect_permanent(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_permanent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permanent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_permanent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SiteRedirect_destination(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_destination(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteRedirect().Destination(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectDestination) graphql.Marshaler {
+			return ec.marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestination(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_destination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirect",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectDestination(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirect_site(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteRedirect().Site(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirect",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirect_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "Time")
+}
+
+func (ec *executionContext) _SiteRedirect_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "Time")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_status(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteRedirectBulkStatus) graphql.Marshaler {
+			return ec.marshalNSiteRedirectBulkStatus2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "SiteRedirectBulkStatus")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_source(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_draft(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_draft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_error(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_field(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_field(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Field, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirectConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
+			return ec.marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SiteRedirectDestination_kind(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v siteredirect.DestinationKind) graphql.Marshaler {
+			return ec.marshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, "SiteRedirectDestinationKind")
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteRedirectDestination_pageId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteRedirectDestination_url(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirectEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirectEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectMatch_redirect(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectMatch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectMatch_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectMatch_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectMatch",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectMatch_target(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectMatch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectMatch_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectMatch_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectMatch", field, false, false, "String")
 }
 
 func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
@@ -50814,6 +52529,76 @@ func UnmarshalCreateSiteInput(ctx context.Context, raw any) (model.CreateSiteInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCreateSiteRedirectInput(ctx context.Context, obj any) (model.CreateSiteRedirectInput, error) {
+	var it model.CreateSiteRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "destination", "captureWildcard", "draft", "permanent"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalNSiteRedirectDestinationInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = data
+		case "captureWildcard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureWildcard"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureWildcard = graphql.OmittableOf(data)
+		case "draft":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("draft"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Draft = graphql.OmittableOf(data)
+		case "permanent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permanent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permanent = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateSiteRedirectInput unmarshals raw into the CreateSiteRedirectInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateSiteRedirectInput(ctx context.Context, raw any) (model.CreateSiteRedirectInput, error) {
+	var out model.CreateSiteRedirectInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateSiteRedirectInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateSpaceInput(ctx context.Context, obj any) (model.CreateSpaceInput, error) {
 	var it model.CreateSpaceInput
 	if obj == nil {
@@ -51738,6 +53523,160 @@ func UnmarshalSiteMoveInput(ctx context.Context, raw any) (model.SiteMoveInput, 
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSiteRedirectBulkInput(ctx context.Context, obj any) (model.SiteRedirectBulkInput, error) {
+	var it model.SiteRedirectBulkInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "intent", "captureWildcard", "permanent", "destination"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "intent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intent"))
+			data, err := ec.unmarshalOSiteRedirectIntent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectIntent(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Intent = graphql.OmittableOf(data)
+		case "captureWildcard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureWildcard"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureWildcard = graphql.OmittableOf(data)
+		case "permanent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permanent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permanent = graphql.OmittableOf(data)
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSiteRedirectBulkInput unmarshals raw into the SiteRedirectBulkInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSiteRedirectBulkInput(ctx context.Context, raw any) (model.SiteRedirectBulkInput, error) {
+	var out model.SiteRedirectBulkInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SiteRedirectBulkInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx context.Context, obj any) (model.SiteRedirectDestinationInput, error) {
+	var it model.SiteRedirectDestinationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"kind", "siteSectionId", "siteSpaceId", "pageId", "url", "spaceId", "path"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNSiteRedirectInputKind2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectInputKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "siteSectionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSectionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSectionID = graphql.OmittableOf(data)
+		case "siteSpaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSpaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSpaceID = graphql.OmittableOf(data)
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = graphql.OmittableOf(data)
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = graphql.OmittableOf(data)
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = graphql.OmittableOf(data)
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSiteRedirectDestinationInput unmarshals raw into the SiteRedirectDestinationInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSiteRedirectDestinationInput(ctx context.Context, raw any) (model.SiteRedirectDestinationInput, error) {
+	var out model.SiteRedirectDestinationInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SiteRedirectDestinationInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputTeamMembershipInput(ctx context.Context, obj any) (model.TeamMembershipInput, error) {
 	var it model.TeamMembershipInput
 	if obj == nil {
@@ -52431,6 +54370,76 @@ func UnmarshalUpdateSiteInput(ctx context.Context, raw any) (model.UpdateSiteInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUpdateSiteRedirectInput(ctx context.Context, obj any) (model.UpdateSiteRedirectInput, error) {
+	var it model.UpdateSiteRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "destination", "captureWildcard", "draft", "permanent"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = graphql.OmittableOf(data)
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = graphql.OmittableOf(data)
+		case "captureWildcard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureWildcard"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureWildcard = graphql.OmittableOf(data)
+		case "draft":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("draft"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Draft = graphql.OmittableOf(data)
+		case "permanent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permanent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permanent = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateSiteRedirectInput unmarshals raw into the UpdateSiteRedirectInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateSiteRedirectInput(ctx context.Context, raw any) (model.UpdateSiteRedirectInput, error) {
+	var out model.UpdateSiteRedirectInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateSiteRedirectInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateSiteSectionGroupInput(ctx context.Context, obj any) (model.UpdateSiteSectionGroupInput, error) {
 	var it model.UpdateSiteSectionGroupInput
 	if obj == nil {
@@ -52922,6 +54931,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._SiteSection(ctx, sel, obj)
+	case ent.SiteRedirect:
+		return ec._SiteRedirect(ctx, sel, &obj)
+	case *ent.SiteRedirect:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteRedirect(ctx, sel, obj)
 	case ent.Site:
 		return ec._Site(ctx, sel, &obj)
 	case *ent.Site:
@@ -56886,6 +58902,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "createSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "bulkUpsertSiteRedirects":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_bulkUpsertSiteRedirects(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
 		case "requestReviewers":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_requestReviewers(ctx, field)
@@ -59892,6 +61936,18 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_page(ctx, field, obj)
 				})
+		case "redirects":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_redirects(ctx, field, obj)
+				})
+		case "redirect":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_redirect(ctx, field, obj)
+				})
 		case "userGrants":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -60145,6 +62201,311 @@ func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.Sel
 		case "fallbackURL":
 			out.Values[i] = ec._SitePublishingAuth_fallbackURL(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectImplementors = []string{"SiteRedirect", "Node"}
+
+func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirect")
+		case "id":
+			out.Values[i] = ec._SiteRedirect_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._SiteRedirect_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "draft":
+			out.Values[i] = ec._SiteRedirect_draft(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "captureWildcard":
+			out.Values[i] = ec._SiteRedirect_captureWildcard(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permanent":
+			out.Values[i] = ec._SiteRedirect_permanent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "destination":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteRedirect_destination(ctx, field, obj)
+				})
+		case "site":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteRedirect_site(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._SiteRedirect_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SiteRedirect_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectBulkResultImplementors = []string{"SiteRedirectBulkResult"}
+
+func (ec *executionContext) _SiteRedirectBulkResult(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectBulkResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectBulkResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectBulkResult")
+		case "status":
+			out.Values[i] = ec._SiteRedirectBulkResult_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._SiteRedirectBulkResult_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draft":
+			out.Values[i] = ec._SiteRedirectBulkResult_draft(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._SiteRedirectBulkResult_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._SiteRedirectBulkResult_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "field":
+			out.Values[i] = ec._SiteRedirectBulkResult_field(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
+
+func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectConnection")
+		case "edges":
+			out.Values[i] = ec._SiteRedirectConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteRedirectConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteRedirectConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
+
+func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectDestination) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectDestinationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectDestination")
+		case "kind":
+			out.Values[i] = ec._SiteRedirectDestination_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSectionId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSectionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpaceId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageId":
+			out.Values[i] = ec._SiteRedirectDestination_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._SiteRedirectDestination_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
+
+func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteRedirectEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteRedirectEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectMatchImplementors = []string{"SiteRedirectMatch"}
+
+func (ec *executionContext) _SiteRedirectMatch(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectMatch) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectMatchImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectMatch")
+		case "redirect":
+			out.Values[i] = ec._SiteRedirectMatch_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._SiteRedirectMatch_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -63828,6 +66189,11 @@ func (ec *executionContext) unmarshalNCreateSiteInput2githubᚗcomᚋfolioᚋfol
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateSiteRedirectInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSiteRedirectInput(ctx context.Context, v any) (model.CreateSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputCreateSiteRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateSpaceInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSpaceInput(ctx context.Context, v any) (model.CreateSpaceInput, error) {
 	res, err := ec.unmarshalInputCreateSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -65337,6 +67703,136 @@ func (ec *executionContext) marshalNSitePublishedURLs2ᚖgithubᚗcomᚋfolioᚋ
 	return ec._SitePublishedURLs(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx context.Context, sel ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteRedirect!")
+		return graphql.Null
+	}
+	return ec._SiteRedirect(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectBulkInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkInputᚄ(ctx context.Context, v any) ([]*model.SiteRedirectBulkInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SiteRedirectBulkInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSiteRedirectBulkInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectBulkInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkInput(ctx context.Context, v any) (*model.SiteRedirectBulkInput, error) {
+	res, err := ec.unmarshalInputSiteRedirectBulkInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectBulkResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkResult(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectBulkResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteRedirectBulkResult!")
+		return graphql.Null
+	}
+	return ec._SiteRedirectBulkResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectBulkStatus2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkStatus(ctx context.Context, v any) (model.SiteRedirectBulkStatus, error) {
+	var res model.SiteRedirectBulkStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectBulkStatus2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkStatus(ctx context.Context, sel ast.SelectionSet, v model.SiteRedirectBulkStatus) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteRedirectConnection!")
+		return graphql.Null
+	}
+	return ec._SiteRedirectConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectDestination) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteRedirectDestination!")
+		return graphql.Null
+	}
+	return ec._SiteRedirectDestination(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectDestinationInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx context.Context, v any) (*model.SiteRedirectDestinationInput, error) {
+	res, err := ec.unmarshalInputSiteRedirectDestinationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind(ctx context.Context, v any) (siteredirect.DestinationKind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind(ctx context.Context, sel ast.SelectionSet, v siteredirect.DestinationKind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "SiteRedirectDestinationKind!")
+	}
+	return res
+}
+
+var (
+	unmarshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind = map[string]siteredirect.DestinationKind{
+		"site_section": siteredirect.DestinationKindSiteSection,
+		"site_space":   siteredirect.DestinationKindSiteSpace,
+		"site_page":    siteredirect.DestinationKindSitePage,
+		"external":     siteredirect.DestinationKindExternal,
+	}
+	marshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind = map[siteredirect.DestinationKind]string{
+		siteredirect.DestinationKindSiteSection: "site_section",
+		siteredirect.DestinationKindSiteSpace:   "site_space",
+		siteredirect.DestinationKindSitePage:    "site_page",
+		siteredirect.DestinationKindExternal:    "external",
+	}
+)
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteRedirectEdge!")
+		return graphql.Null
+	}
+	return ec._SiteRedirectEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectInputKind2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectInputKind(ctx context.Context, v any) (model.SiteRedirectInputKind, error) {
+	var res model.SiteRedirectInputKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectInputKind2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectInputKind(ctx context.Context, sel ast.SelectionSet, v model.SiteRedirectInputKind) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNSiteSection2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -65982,6 +68478,11 @@ func (ec *executionContext) unmarshalNUpdateSAMLProviderInput2githubᚗcomᚋfol
 
 func (ec *executionContext) unmarshalNUpdateSiteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteInput(ctx context.Context, v any) (model.UpdateSiteInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteRedirectInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteRedirectInput(ctx context.Context, v any) (model.UpdateSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteRedirectInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -67363,6 +69864,79 @@ func (ec *executionContext) marshalOSitePublishingAuth2ᚖgithubᚗcomᚋfolio�
 		return graphql.Null
 	}
 	return ec._SitePublishingAuth(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx context.Context, sel ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteRedirect(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteRedirectBulkResult2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectBulkResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirectBulkResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx context.Context, v any) (*model.SiteRedirectDestinationInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteRedirectDestinationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectIntent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectIntent(ctx context.Context, v any) (*model.SiteRedirectIntent, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SiteRedirectIntent)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteRedirectIntent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectIntent(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectIntent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOSiteRedirectMatch2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectMatch(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectMatch) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteRedirectMatch(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectOrderBy2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectOrderBy(ctx context.Context, v any) (*model.SiteRedirectOrderBy, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SiteRedirectOrderBy)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteRedirectOrderBy2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectOrderBy(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectOrderBy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) marshalOSiteSection2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteSection(ctx context.Context, sel ast.SelectionSet, v *ent.SiteSection) graphql.Marshaler {
