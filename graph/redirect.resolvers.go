@@ -65,7 +65,6 @@ func (r *siteRedirectResolver) Site(ctx context.Context, obj *ent.SiteRedirect) 
 	return r.RedirectSite(ctx, obj)
 }
 
-// SiteRedirect returns generated.SiteRedirectResolver implementation.
 func (r *Resolver) SiteRedirect() generated.SiteRedirectResolver { return &siteRedirectResolver{r} }
 
 type siteRedirectResolver struct{ *Resolver }

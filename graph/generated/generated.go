@@ -11773,7 +11773,7 @@ input SiteRedirectBulkInput {
   captureWildcard: Boolean
   "Permanent; default false (kept on update when left out)."
   permanent: Boolean
-  "Where it sends; null or absent deletes the redirect of the source and intent (ignored by publish)."
+  "Where it sends; null deletes the redirect of the source and intent. Required (null allowed) except for publish, which ignores it."
   destination: SiteRedirectDestinationInput
 }
 

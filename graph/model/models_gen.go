@@ -884,7 +884,7 @@ type SiteRedirectBulkInput struct {
 	CaptureWildcard graphql.Omittable[*bool] `json:"captureWildcard,omitempty"`
 	// Permanent; default false (kept on update when left out).
 	Permanent graphql.Omittable[*bool] `json:"permanent,omitempty"`
-	// Where it sends; null or absent deletes the redirect of the source and intent (ignored by publish).
+	// Where it sends; null deletes the redirect of the source and intent. Required (null allowed) except for publish, which ignores it.
 	Destination graphql.Omittable[*SiteRedirectDestinationInput] `json:"destination,omitempty"`
 }
 
