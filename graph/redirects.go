@@ -185,7 +185,8 @@ func (r *Resolver) redirectDestination(ctx context.Context, s *ent.Site, field s
 // restKind is a GraphQL enum value in REST spelling.
 func restKind(v string) string { return strings.ReplaceAll(v, "_", "-") }
 
-// setDest writes a destination on a create or an update.
+// destSetter is a create or an update of a redirect; setDest writes its
+// destination.
 type destSetter[T any] interface {
 	SetDestinationKind(siteredirect.DestinationKind) T
 	SetNillableDestinationID(*string) T
@@ -314,7 +315,7 @@ func (r *Resolver) CreateSiteRedirect(ctx context.Context, orgID, siteID string,
 
 func boolOf(p *bool) bool { return p != nil && *p }
 
-// siteRedirect is a redirect of a site the caller may change (404 naming
+// manageableRedirect is a redirect of a site the caller may change (404 naming
 // the redirect when it is not one of siteID's, or the site is hidden).
 func (r *Resolver) manageableRedirect(ctx context.Context, orgID, siteID, id string) (*ent.Site, *ent.SiteRedirect, error) {
 	return manageableSitePart(ctx, orgID, siteID, id, "site redirect",
