@@ -298,12 +298,19 @@ func (r *Resolver) MergeChangeRequest(ctx context.Context, spaceID, id string) (
 	if err != nil {
 		return nil, err
 	}
+	moved, err := r.mergeMovedPages(ctx, spaceID, s.RevisionID, merged)
+	if err != nil {
+		return nil, err
+	}
 	var rev *ent.Revision
 	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if rev, err = merged.write(ctx, tx, r.Dialect, spaceID, revision.TypeMerge, []string{s.RevisionID, cr.RevisionID}, auth.ViewerID(ctx)); err != nil {
 			return err
 		}
 		if _, err := moveSpaceRevision(ctx, tx, s, rev.ID); err != nil {
+			return err
+		}
+		if err := r.redirectMovedPages(ctx, tx, spaceID, moved); err != nil {
 			return err
 		}
 		if err := r.reindex(ctx, tx, spaceID, merged.before(), merged); err != nil {

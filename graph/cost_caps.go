@@ -49,6 +49,7 @@ var listFieldCaps = map[string]int64{
 	// Reviews (reviews.go, internal/mergerules).
 	"ChangeRequest.requestedReviewers": MaxRequestedReviewers,
 	"Mutation.requestReviewers":        MaxRequestedReviewers,
+	"Mutation.bulkUpsertSiteRedirects": MaxBulkRedirects,
 	"Mergeability.rules":               mergerules.MaxRules,
 	"MergeRules.rules":                 mergerules.MaxRules,
 	// One item per distinct link target of a revision's content, the first

@@ -29,6 +29,7 @@ import (
 	"github.com/folio/folio/ent/samlprovider"
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/siteredirect"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -151,6 +152,9 @@ var nodeTypes = []nodeType{
 	// An API token is its user's alone.
 	{"APIToken", apitoken.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
 		return r.viewerAPIToken(ctx, id)
+	}},
+	{"SiteRedirect", siteredirect.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
+		return r.visibleRedirect(ctx, id)
 	}},
 	{"SiteShareLink", sitesharelink.Table, "", func(r *Resolver, ctx context.Context, id, _ string) (model.Node, error) {
 		_, l, err := r.manageableShareLink(ctx, "", "", id)

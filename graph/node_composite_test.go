@@ -63,6 +63,8 @@ func compositeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme
 		"site", "siteSpaces", 0, "page", "id").(string)
 	link := dig(must(`mutation($site: ID!) { createSiteShareLink(site: $site, name: "Partners") { id } }`,
 		map[string]any{"site": site}), "createSiteShareLink", "id").(string)
+	redirect := dig(must(`mutation($site: ID!) { createSiteRedirect(site: $site, input: {source: "/old", destination: {kind: external, url: "https://example.com/"}}) { id } }`,
+		siteVars), "createSiteRedirect", "id").(string)
 
 	return []nodeFixture{
 		{"Page", page["id"].(string), `query($s: ID!, $p: ID!) { space(id: $s) { revision { page(id: $p) { id } } } }`, revVars},
@@ -74,6 +76,7 @@ func compositeFixtures(t *testing.T, s *testkit.Server, alice testkit.User, acme
 		{"CommentNodeTarget", dig(target, "target", "node", "id").(string), `query($s: ID!, $c: ID!) { space(id: $s) { comment(id: $c) { target { node { id } } } } }`, map[string]any{"s": space, "c": comment}},
 		{"OpenAPISpecVersion", version.ID, `query($org: ID!) { openAPISpec(organizationId: $org, slug: "pets") { lastVersion { id } } }`, map[string]any{"org": acme}},
 		{"SiteShareLink", link, `query($site: ID!) { site(id: $site) { shareLinks { id } } }`, map[string]any{"site": site}},
+		{"SiteRedirect", redirect, `query($site: ID!) { site(id: $site) { redirects { edges { node { id } } } } }`, siteVars},
 		{"PublishedPage", publishedPage, `query($site: ID!) { site(id: $site) { siteSpaces { page { id } } } }`, siteVars},
 	}
 }

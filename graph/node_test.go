@@ -122,7 +122,7 @@ func TestNodeCoversEveryType(t *testing.T) {
 	}
 	sort.Strings(implementers)
 	want := strings.Join(implementers, " ")
-	got := "APIToken AuditEvent ChangeRequest ChangeRequestReview Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page Passkey PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Session Site SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User Webhook WebhookDelivery"
+	got := "APIToken AuditEvent ChangeRequest ChangeRequestReview Collection Comment CommentNodeTarget CommentPageTarget CommentReply CustomField File Invite Member OpenAPISpec OpenAPISpecVersion Organization Page Passkey PublishedPage Revision SAMLProvider SSOProviderLogin SearchSection Session Site SiteRedirect SiteSection SiteSectionGroup SiteShareLink SiteSpace Space Team TranslationSettings User Webhook WebhookDelivery"
 	if want != got {
 		t.Fatalf("types implementing Node: %s\nnode's tests cover: %s\n(register the type in graph/node.go and add a fixture to newNodeFixtures or compositeFixtures)", want, got)
 	}

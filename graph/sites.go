@@ -445,6 +445,9 @@ func (r *Resolver) DeleteSite(ctx context.Context, orgID, siteID string) error {
 		if err := deleteSiteHostname(ctx, tx, s.ID); err != nil {
 			return err
 		}
+		if err := deleteSiteRedirects(ctx, tx, s.ID); err != nil {
+			return err
+		}
 		if err := removeObjectGrants(ctx, tx, grant.ObjectKindSite, s.Title, s.ID); err != nil {
 			return err
 		}

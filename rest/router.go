@@ -41,6 +41,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.contentChangesRoutes(r)
 	a.changeRequestRoutes(r)
 	a.reviewRoutes(r)
+	a.redirectRoutes(r)
 	a.commentRoutes(r)
 	a.contributorRoutes(r)
 	a.organizationReadRoutes(r)

@@ -247,21 +247,31 @@ func (a *API) getPublishedContentSite(w http.ResponseWriter, r *http.Request) er
 	}
 	out.Customizations.Site = graph.CustomizationOf(s)
 	out.Customizations.SiteSpaces = map[string]any{}
-	top, err := a.res.SiteTopLevel(ctx, s)
-	if err != nil {
+	if out.Structure, err = a.siteStructure(ctx, s); err != nil {
 		return err
 	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// siteStructure is GitBook's SiteStructure of a site: its top level
+// (sections and groups) or, without sections, its site spaces; the
+// published view's and getSiteStructure's.
+func (a *API) siteStructure(ctx context.Context, s *ent.Site) (structureJSON, error) {
 	st := structureJSON{Type: "sections", Structure: []any{}}
+	top, err := a.res.SiteTopLevel(ctx, s)
+	if err != nil {
+		return st, err
+	}
 	if len(top) == 0 {
 		st.Type = "siteSpaces"
 		root, err := a.res.RootSiteSpaces(ctx, s)
 		if err != nil {
-			return err
+			return st, err
 		}
 		for _, ss := range root {
 			v, err := a.presentSiteSpace(ctx, ss)
 			if err != nil {
-				return err
+				return st, err
 			}
 			st.Structure = append(st.Structure, v)
 		}
@@ -274,10 +284,9 @@ func (a *API) getPublishedContentSite(w http.ResponseWriter, r *http.Request) er
 			v, err = a.presentSection(ctx, it.Section)
 		}
 		if err != nil {
-			return err
+			return st, err
 		}
 		st.Structure = append(st.Structure, v)
 	}
-	out.Structure = st
-	return writeJSON(w, http.StatusOK, out)
+	return st, nil
 }

@@ -147,6 +147,8 @@ type sectionJSON struct {
 	Icon         *string  `json:"icon,omitempty"`
 	SiteSpaces   []any    `json:"siteSpaces"`
 	URLs         siteURLs `json:"urls"`
+	// Draft: GitBook 0.202.0's draft structure, which Folio has not.
+	Draft bool `json:"draft"`
 }
 
 func (a *API) presentSection(ctx context.Context, sec *ent.SiteSection) (any, error) {
@@ -258,6 +260,7 @@ type groupJSON struct {
 	Icon     *string `json:"icon,omitempty"`
 	Sections []any   `json:"sections"`
 	Children []any   `json:"children"`
+	Draft    bool    `json:"draft"` // always false (see sectionJSON)
 }
 
 func (a *API) presentGroup(ctx context.Context, g *ent.SiteSectionGroup) (any, error) {
@@ -346,6 +349,7 @@ type siteSpaceJSON struct {
 	Default   bool            `json:"default"`
 	Condition *string         `json:"condition,omitempty"`
 	URLs      siteURLs        `json:"urls"`
+	Draft     bool            `json:"draft"` // always false (see sectionJSON)
 }
 
 func (a *API) presentSiteSpace(ctx context.Context, ss *ent.SiteSpace) (any, error) {

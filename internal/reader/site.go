@@ -94,7 +94,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *published
 	}
 	pl, ok := v.Resolve(rest)
 	if !ok {
-		h.notFound(w, r)
+		h.notFoundOrRedirect(w, r, s, v, prefix, rest)
 		return
 	}
 	n, err := h.res.PublishedNav(r.Context(), pl.SiteSpace.RevisionID)
@@ -104,7 +104,7 @@ func (h *Handler) serveSite(w http.ResponseWriter, r *http.Request, s *published
 	}
 	p := n.PageAt(pl.PagePath)
 	if p == nil {
-		h.notFound(w, r)
+		h.notFoundOrRedirect(w, r, s, v, prefix, rest)
 		return
 	}
 	if p.Kind == "link" {
