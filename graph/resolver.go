@@ -56,6 +56,12 @@ type Resolver struct {
 	// OAuthSettings bound OAuth access and refresh tokens (oauth.go).
 	OAuthSettings OAuthSettings
 
+	// SiteHosts maps hosts to the sites they serve (FOLIO_SITE_HOSTS, as
+	// the reader has them); APIVersion is the build getApiInformation
+	// names (urls.go).
+	SiteHosts  map[string]string
+	APIVersion string
+
 	// Mailer sends invitations (people.go); nil when FOLIO_SMTP_URL is
 	// unset: invitations then answer their links instead.
 	Mailer *mail.Mailer

@@ -119,6 +119,11 @@ type ComplexityRoot struct {
 		Type         func(childComplexity int) int
 	}
 
+	ApiInformation struct {
+		Build   func(childComplexity int) int
+		Version func(childComplexity int) int
+	}
+
 	AuditEvent struct {
 		Action        func(childComplexity int) int
 		Actor         func(childComplexity int) int
@@ -899,6 +904,17 @@ type ComplexityRoot struct {
 		Name       func(childComplexity int) int
 	}
 
+	PublishedContentLookup struct {
+		Content  func(childComplexity int) int
+		Redirect func(childComplexity int) int
+	}
+
+	PublishedContentRedirect struct {
+		Redirect func(childComplexity int) int
+		SiteID   func(childComplexity int) int
+		Target   func(childComplexity int) int
+	}
+
 	PublishedHeading struct {
 		Anchor func(childComplexity int) int
 		Level  func(childComplexity int) int
@@ -919,7 +935,28 @@ type ComplexityRoot struct {
 		URL       func(childComplexity int) int
 	}
 
+	PublishedSiteContent struct {
+		APIToken          func(childComplexity int) int
+		APITokenExpiresAt func(childComplexity int) int
+		BasePath          func(childComplexity int) int
+		CanonicalURL      func(childComplexity int) int
+		ChangeRequestID   func(childComplexity int) int
+		Complete          func(childComplexity int) int
+		ContextID         func(childComplexity int) int
+		OrganizationID    func(childComplexity int) int
+		Pathname          func(childComplexity int) int
+		Preview           func(childComplexity int) int
+		RevisionID        func(childComplexity int) int
+		ShareKey          func(childComplexity int) int
+		SiteBasePath      func(childComplexity int) int
+		SiteID            func(childComplexity int) int
+		SiteSectionID     func(childComplexity int) int
+		SiteSpaceID       func(childComplexity int) int
+		SpaceID           func(childComplexity int) int
+	}
+
 	Query struct {
+		APIInformation         func(childComplexity int) int
 		Collection             func(childComplexity int, id string) int
 		CustomField            func(childComplexity int, organizationID string, name string) int
 		MemberSpaces           func(childComplexity int, organizationID string, userID string, first *int, after *string, order *model.Order) int
@@ -928,6 +965,7 @@ type ComplexityRoot struct {
 		OpenAPISpec            func(childComplexity int, organizationID string, slug string) int
 		Organization           func(childComplexity int, id string) int
 		OrganizationInviteLink func(childComplexity int, organizationID string, id string) int
+		PublishedContentByURL  func(childComplexity int, url string, visitor *model.SiteVisitorInput, redirectOnError *bool) int
 		PublishedSite          func(childComplexity int, id string, shareKey *string, visitorToken *string, unsignedClaims any) int
 		SamlProvider           func(childComplexity int, organizationID string, id string) int
 		Site                   func(childComplexity int, id string) int
@@ -1812,6 +1850,8 @@ type QueryResolver interface {
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	MemberSpaces(ctx context.Context, organizationID string, userID string, first *int, after *string, order *model.Order) (*model.MemberSpaceConnection, error)
 	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
+	PublishedContentByURL(ctx context.Context, url string, visitor *model.SiteVisitorInput, redirectOnError *bool) (*model.PublishedContentLookup, error)
+	APIInformation(ctx context.Context) (*model.APIInformation, error)
 	Webhook(ctx context.Context, organizationID string, id string) (*ent.Webhook, error)
 }
 type RequestedReviewerResolver interface {
@@ -2090,6 +2130,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AccessOrigin.Type(childComplexity), true
+
+	case "ApiInformation.build":
+		if e.ComplexityRoot.ApiInformation.Build == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiInformation.Build(childComplexity), true
+	case "ApiInformation.version":
+		if e.ComplexityRoot.ApiInformation.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiInformation.Version(childComplexity), true
 
 	case "AuditEvent.action":
 		if e.ComplexityRoot.AuditEvent.Action == nil {
@@ -6024,6 +6077,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Passkey.Name(childComplexity), true
 
+	case "PublishedContentLookup.content":
+		if e.ComplexityRoot.PublishedContentLookup.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentLookup.Content(childComplexity), true
+	case "PublishedContentLookup.redirect":
+		if e.ComplexityRoot.PublishedContentLookup.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentLookup.Redirect(childComplexity), true
+
+	case "PublishedContentRedirect.redirect":
+		if e.ComplexityRoot.PublishedContentRedirect.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Redirect(childComplexity), true
+	case "PublishedContentRedirect.siteId":
+		if e.ComplexityRoot.PublishedContentRedirect.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.SiteID(childComplexity), true
+	case "PublishedContentRedirect.target":
+		if e.ComplexityRoot.PublishedContentRedirect.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Target(childComplexity), true
+
 	case "PublishedHeading.anchor":
 		if e.ComplexityRoot.PublishedHeading.Anchor == nil {
 			break
@@ -6110,6 +6195,115 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PublishedPage.URL(childComplexity), true
 
+	case "PublishedSiteContent.apiToken":
+		if e.ComplexityRoot.PublishedSiteContent.APIToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.APIToken(childComplexity), true
+	case "PublishedSiteContent.apiTokenExpiresAt":
+		if e.ComplexityRoot.PublishedSiteContent.APITokenExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.APITokenExpiresAt(childComplexity), true
+	case "PublishedSiteContent.basePath":
+		if e.ComplexityRoot.PublishedSiteContent.BasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.BasePath(childComplexity), true
+	case "PublishedSiteContent.canonicalUrl":
+		if e.ComplexityRoot.PublishedSiteContent.CanonicalURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.CanonicalURL(childComplexity), true
+	case "PublishedSiteContent.changeRequestId":
+		if e.ComplexityRoot.PublishedSiteContent.ChangeRequestID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.ChangeRequestID(childComplexity), true
+	case "PublishedSiteContent.complete":
+		if e.ComplexityRoot.PublishedSiteContent.Complete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Complete(childComplexity), true
+	case "PublishedSiteContent.contextId":
+		if e.ComplexityRoot.PublishedSiteContent.ContextID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.ContextID(childComplexity), true
+	case "PublishedSiteContent.organizationId":
+		if e.ComplexityRoot.PublishedSiteContent.OrganizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.OrganizationID(childComplexity), true
+	case "PublishedSiteContent.pathname":
+		if e.ComplexityRoot.PublishedSiteContent.Pathname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Pathname(childComplexity), true
+	case "PublishedSiteContent.preview":
+		if e.ComplexityRoot.PublishedSiteContent.Preview == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Preview(childComplexity), true
+	case "PublishedSiteContent.revisionId":
+		if e.ComplexityRoot.PublishedSiteContent.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.RevisionID(childComplexity), true
+	case "PublishedSiteContent.shareKey":
+		if e.ComplexityRoot.PublishedSiteContent.ShareKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.ShareKey(childComplexity), true
+	case "PublishedSiteContent.siteBasePath":
+		if e.ComplexityRoot.PublishedSiteContent.SiteBasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteBasePath(childComplexity), true
+	case "PublishedSiteContent.siteId":
+		if e.ComplexityRoot.PublishedSiteContent.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteID(childComplexity), true
+	case "PublishedSiteContent.siteSectionId":
+		if e.ComplexityRoot.PublishedSiteContent.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteSectionID(childComplexity), true
+	case "PublishedSiteContent.siteSpaceId":
+		if e.ComplexityRoot.PublishedSiteContent.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteSpaceID(childComplexity), true
+	case "PublishedSiteContent.spaceId":
+		if e.ComplexityRoot.PublishedSiteContent.SpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SpaceID(childComplexity), true
+
+	case "Query.apiInformation":
+		if e.ComplexityRoot.Query.APIInformation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.APIInformation(childComplexity), true
 	case "Query.collection":
 		if e.ComplexityRoot.Query.Collection == nil {
 			break
@@ -6199,6 +6393,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationInviteLink(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Query.publishedContentByUrl":
+		if e.ComplexityRoot.Query.PublishedContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedContentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedContentByURL(childComplexity, args["url"].(string), args["visitor"].(*model.SiteVisitorInput), args["redirectOnError"].(*bool)), true
 	case "Query.publishedSite":
 		if e.ComplexityRoot.Query.PublishedSite == nil {
 			break
@@ -8691,6 +8896,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PositionTargetInput", ec.unmarshalInputPositionTargetInput),
 			graphql.NewInputUnmarshaler("PostCommentInput", ec.unmarshalInputPostCommentInput),
 			graphql.NewInputUnmarshaler("SiteMoveInput", ec.unmarshalInputSiteMoveInput),
+			graphql.NewInputUnmarshaler("SiteVisitorInput", ec.unmarshalInputSiteVisitorInput),
 			graphql.NewInputUnmarshaler("TeamMembershipInput", ec.unmarshalInputTeamMembershipInput),
 			graphql.NewInputUnmarshaler("UpdateChangeRequestInput", ec.unmarshalInputUpdateChangeRequestInput),
 			graphql.NewInputUnmarshaler("UpdateCollectionInput", ec.unmarshalInputUpdateCollectionInput),
@@ -13558,6 +13764,96 @@ enum TranslationLanguage {
   sl
 }
 `, BuiltIn: false},
+	{Name: "../../schema/url.graphql", Input: `# Published URLs and the API's information (issue 29): what a published
+# address shows, with a site-scoped read token for the rest, as GitBook's
+# resolvePublishedContentByUrl answers its renderer.
+
+extend type Query {
+  "What a published address shows (GitBook's resolvePublishedContentByUrl): FOLIO_BASE_URL/s/<basename>/<section>/<site space>/<page path>, an address on a host mapped to a site, and change-request (…/~/changes/<id>/…) or revision (…/~/revisions/<id>/…) previews for members who can read them. Resolved as the published reader resolves it, for the visitor described by ` + "`" + `visitor` + "`" + ` (and the caller: members who can see the site get into protected sites). Anyone may ask, without a token. An address that is not published, or not visible to the visitor: null and NOT_FOUND."
+  publishedContentByUrl(
+    "The address to resolve: absolute http or https, at most 2048 characters. A share-link site's key goes in it as ?shareKey=."
+    url: String!
+    "The visitor: a visitor token and unsigned claims, as the reader takes them in ?jwt_token= and ?visitor.<name>=."
+    visitor: SiteVisitorInput
+    "On a visitor-auth site without a valid token: answer a redirect to the site's fallback URL (with ` + "`" + `location` + "`" + `) instead of NOT_FOUND."
+    redirectOnError: Boolean = false
+  ): PublishedContentLookup
+  "The server's version and build date (GitBook's getApiInformation). Anyone may ask."
+  apiInformation: ApiInformation!
+}
+
+"A visitor of a published site (GitBook's SiteVisitorPayload)."
+input SiteVisitorInput {
+  "A visitor token: a JWT signed with HS256 under the site's private key, exp required (the reader's ?jwt_token=). Required on visitor-auth sites; elsewhere a valid one adds its claims and an invalid one is ignored."
+  jwtToken: String
+  "Unsigned claims: an object of the claims the site's adaptive schema declares under ` + "`" + `unsigned` + "`" + `, e.g. {isBeta: true}. Values of the wrong type and undeclared names are dropped; a token's own ` + "`" + `unsigned` + "`" + ` claims win."
+  unsignedClaims: Any
+}
+
+"What a published address resolves to: the content, or an address to go to instead. Exactly one of the two is set."
+type PublishedContentLookup {
+  "The content the address shows, with a token to read it."
+  content: PublishedSiteContent
+  "Where to go instead: the site's root with its slash, or a visitor-auth site's fallback URL."
+  redirect: PublishedContentRedirect
+}
+
+"The content a published address shows (GitBook's PublishedSiteContent)."
+type PublishedSiteContent {
+  "The organization that publishes the site."
+  organizationId: ID!
+  "The site."
+  siteId: ID!
+  "The section the address is in; null for a site without sections."
+  siteSectionId: ID
+  "The site space the address is in."
+  siteSpaceId: ID!
+  "The space that site space shows."
+  spaceId: ID!
+  "The change request a preview address shows (members only)."
+  changeRequestId: ID
+  "The revision a preview address shows (members only)."
+  revisionId: ID
+  "The page's path in the site space, below basePath (empty: its first page)."
+  pathname: String!
+  "The path of the site space's root in the address (with the preview's ~/changes/<id>/ when there is one), ending in /."
+  basePath: String!
+  "The path of the site's root in the address: /s/<basename>/, or / on a mapped host."
+  siteBasePath: String!
+  "The address without the default section or site space spelled out, nor a preview."
+  canonicalUrl: String!
+  "A site-scoped read token (folio_site_…): as a bearer token it reads this site's published content as this visitor, and the previewed change request or revision, and nothing else, for an hour."
+  apiToken: String!
+  "When apiToken stops working."
+  apiTokenExpiresAt: Time!
+  "The share link's key the address carried (share-link sites)."
+  shareKey: String
+  "Whether no more section or site-space segments can follow in the address before the page path."
+  complete: Boolean!
+  "A digest of the visitor token's claims, when one was given (changes when what the visitor sees may)."
+  contextId: String
+  "Whether the address is a change-request or revision preview."
+  preview: Boolean!
+}
+
+"An address to go to instead (GitBook's PublishedContentRedirect)."
+type PublishedContentRedirect {
+  "content (another address of the site), application or external (the site's visitor-auth fallback)."
+  target: String!
+  "The address to go to."
+  redirect: String!
+  "The site, for an external redirect."
+  siteId: ID
+}
+
+"The server's version (GitBook's ApiInformation)."
+type ApiInformation {
+  "The build: module version, commit and +dirty, as /healthz says."
+  version: String!
+  "The date of the build's commit (or of the process's start for builds without one), ISO 8601."
+  build: String!
+}
+`, BuiltIn: false},
 	{Name: "../../schema/webhook.graphql", Input: `# Signed webhooks of an organization (REST area ` + "`" + `webhook` + "`" + `, a REST extension:
 # /v1/orgs/{organizationId}/webhooks). The rules live in graph/webhooks.go,
 # the sending in graph/webhooks_dispatch.go; REST and GraphQL call the same
@@ -13855,6 +14151,16 @@ func (ec *executionContext) childFields_AccessOrigin(ctx context.Context, field 
 		return ec.fieldContext_AccessOrigin_organization(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AccessOrigin", field.Name)
+}
+
+func (ec *executionContext) childFields_ApiInformation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_ApiInformation_version(ctx, field)
+	case "build":
+		return ec.fieldContext_ApiInformation_build(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiInformation", field.Name)
 }
 
 func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15187,6 +15493,28 @@ func (ec *executionContext) childFields_Passkey(ctx context.Context, field graph
 	return nil, fmt.Errorf("no field named %q was found under type Passkey", field.Name)
 }
 
+func (ec *executionContext) childFields_PublishedContentLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "content":
+		return ec.fieldContext_PublishedContentLookup_content(ctx, field)
+	case "redirect":
+		return ec.fieldContext_PublishedContentLookup_redirect(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentLookup", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedContentRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "target":
+		return ec.fieldContext_PublishedContentRedirect_target(ctx, field)
+	case "redirect":
+		return ec.fieldContext_PublishedContentRedirect_redirect(ctx, field)
+	case "siteId":
+		return ec.fieldContext_PublishedContentRedirect_siteId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentRedirect", field.Name)
+}
+
 func (ec *executionContext) childFields_PublishedHeading(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "level":
@@ -15225,6 +15553,46 @@ func (ec *executionContext) childFields_PublishedPage(ctx context.Context, field
 		return ec.fieldContext_PublishedPage_ancestors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedPage", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSiteContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "organizationId":
+		return ec.fieldContext_PublishedSiteContent_organizationId(ctx, field)
+	case "siteId":
+		return ec.fieldContext_PublishedSiteContent_siteId(ctx, field)
+	case "siteSectionId":
+		return ec.fieldContext_PublishedSiteContent_siteSectionId(ctx, field)
+	case "siteSpaceId":
+		return ec.fieldContext_PublishedSiteContent_siteSpaceId(ctx, field)
+	case "spaceId":
+		return ec.fieldContext_PublishedSiteContent_spaceId(ctx, field)
+	case "changeRequestId":
+		return ec.fieldContext_PublishedSiteContent_changeRequestId(ctx, field)
+	case "revisionId":
+		return ec.fieldContext_PublishedSiteContent_revisionId(ctx, field)
+	case "pathname":
+		return ec.fieldContext_PublishedSiteContent_pathname(ctx, field)
+	case "basePath":
+		return ec.fieldContext_PublishedSiteContent_basePath(ctx, field)
+	case "siteBasePath":
+		return ec.fieldContext_PublishedSiteContent_siteBasePath(ctx, field)
+	case "canonicalUrl":
+		return ec.fieldContext_PublishedSiteContent_canonicalUrl(ctx, field)
+	case "apiToken":
+		return ec.fieldContext_PublishedSiteContent_apiToken(ctx, field)
+	case "apiTokenExpiresAt":
+		return ec.fieldContext_PublishedSiteContent_apiTokenExpiresAt(ctx, field)
+	case "shareKey":
+		return ec.fieldContext_PublishedSiteContent_shareKey(ctx, field)
+	case "complete":
+		return ec.fieldContext_PublishedSiteContent_complete(ctx, field)
+	case "contextId":
+		return ec.fieldContext_PublishedSiteContent_contextId(ctx, field)
+	case "preview":
+		return ec.fieldContext_PublishedSiteContent_preview(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteContent", field.Name)
 }
 
 func (ec *executionContext) childFields_RequestedReviewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -20453,6 +20821,36 @@ func (ec *executionContext) field_Query_organization_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_publishedContentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "visitor",
+		func(ctx context.Context, v any) (*model.SiteVisitorInput, error) {
+			return ec.unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteVisitorInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitor"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "redirectOnError",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["redirectOnError"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_publishedSite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -22009,6 +22407,52 @@ func (ec *executionContext) fieldContext_AccessOrigin_organization(_ context.Con
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ApiInformation_version(ctx context.Context, field graphql.CollectedField, obj *model.APIInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiInformation_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiInformation_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiInformation", field, false, false, "String")
+}
+
+func (ec *executionContext) _ApiInformation_build(ctx context.Context, field graphql.CollectedField, obj *model.APIInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiInformation_build(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Build, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiInformation_build(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiInformation", field, false, false, "String")
 }
 
 func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
@@ -38049,6 +38493,139 @@ func (ec *executionContext) fieldContext_Passkey_lastUsedAt(_ context.Context, f
 	return graphql.NewScalarFieldContext("Passkey", field, false, false, "Time")
 }
 
+func (ec *executionContext) _PublishedContentLookup_content(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentLookup_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Content, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedSiteContent) graphql.Marshaler {
+			return ec.marshalOPublishedSiteContent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedSiteContent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentLookup_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSiteContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentLookup_redirect(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentLookup_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedContentRedirect) graphql.Marshaler {
+			return ec.marshalOPublishedContentRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedContentRedirect(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentLookup_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedContentRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentRedirect_target(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedContentRedirect_redirect(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedContentRedirect_siteId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, "ID")
+}
+
 func (ec *executionContext) _PublishedHeading_level(ctx context.Context, field graphql.CollectedField, obj *model.PublishedHeading) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -38432,6 +39009,397 @@ func (ec *executionContext) fieldContext_PublishedPage_ancestors(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSiteContent_organizationId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_organizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrganizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteSectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteSectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_spaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_spaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_spaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_changeRequestId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_changeRequestId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequestID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_changeRequestId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_revisionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_revisionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_revisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_pathname(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_pathname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pathname, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_pathname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_basePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_basePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_basePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteBasePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteBasePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteBasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteBasePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_canonicalUrl(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_canonicalUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanonicalURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_canonicalUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_apiToken(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_apiToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIToken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_apiToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_apiTokenExpiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_apiTokenExpiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APITokenExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_apiTokenExpiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PublishedSiteContent_shareKey(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_shareKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShareKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_shareKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_complete(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_complete(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Complete, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_complete(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PublishedSiteContent_contextId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_contextId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContextID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_contextId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_preview(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_preview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Preview, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_preview(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -39084,6 +40052,82 @@ func (ec *executionContext) fieldContext_Query_translation(ctx context.Context, 
 	if fc.Args, err = ec.field_Query_translation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_publishedContentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedContentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedContentByURL(ctx, fc.Args["url"].(string), fc.Args["visitor"].(*model.SiteVisitorInput), fc.Args["redirectOnError"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedContentLookup) graphql.Marshaler {
+			return ec.marshalOPublishedContentLookup2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedContentLookup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedContentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedContentLookup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedContentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_apiInformation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_apiInformation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().APIInformation(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIInformation) graphql.Marshaler {
+			return ec.marshalNApiInformation2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAPIInformation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_apiInformation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiInformation(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -51738,6 +52782,55 @@ func UnmarshalSiteMoveInput(ctx context.Context, raw any) (model.SiteMoveInput, 
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSiteVisitorInput(ctx context.Context, obj any) (model.SiteVisitorInput, error) {
+	var it model.SiteVisitorInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"jwtToken", "unsignedClaims"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "jwtToken":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jwtToken"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.JwtToken = graphql.OmittableOf(data)
+		case "unsignedClaims":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unsignedClaims"))
+			data, err := ec.unmarshalOAny2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnsignedClaims = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSiteVisitorInput unmarshals raw into the SiteVisitorInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSiteVisitorInput(ctx context.Context, raw any) (model.SiteVisitorInput, error) {
+	var out model.SiteVisitorInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SiteVisitorInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputTeamMembershipInput(ctx context.Context, obj any) (model.TeamMembershipInput, error) {
 	var it model.TeamMembershipInput
 	if obj == nil {
@@ -53289,6 +54382,44 @@ func (ec *executionContext) _AccessOrigin(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._AccessOrigin_organization(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var apiInformationImplementors = []string{"ApiInformation"}
+
+func (ec *executionContext) _ApiInformation(ctx context.Context, sel ast.SelectionSet, obj *model.APIInformation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiInformationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApiInformation")
+		case "version":
+			out.Values[i] = ec._ApiInformation_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "build":
+			out.Values[i] = ec._ApiInformation_build(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -58653,6 +59784,87 @@ func (ec *executionContext) _Passkey(ctx context.Context, sel ast.SelectionSet, 
 	return out
 }
 
+var publishedContentLookupImplementors = []string{"PublishedContentLookup"}
+
+func (ec *executionContext) _PublishedContentLookup(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentLookup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentLookupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentLookup")
+		case "content":
+			out.Values[i] = ec._PublishedContentLookup_content(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "redirect":
+			out.Values[i] = ec._PublishedContentLookup_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var publishedContentRedirectImplementors = []string{"PublishedContentRedirect"}
+
+func (ec *executionContext) _PublishedContentRedirect(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentRedirect")
+		case "target":
+			out.Values[i] = ec._PublishedContentRedirect_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redirect":
+			out.Values[i] = ec._PublishedContentRedirect_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteId":
+			out.Values[i] = ec._PublishedContentRedirect_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var publishedHeadingImplementors = []string{"PublishedHeading"}
 
 func (ec *executionContext) _PublishedHeading(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedHeading) graphql.Marshaler {
@@ -58788,6 +60000,119 @@ func (ec *executionContext) _PublishedPage(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var publishedSiteContentImplementors = []string{"PublishedSiteContent"}
+
+func (ec *executionContext) _PublishedSiteContent(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSiteContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSiteContent")
+		case "organizationId":
+			out.Values[i] = ec._PublishedSiteContent_organizationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteId":
+			out.Values[i] = ec._PublishedSiteContent_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSectionId":
+			out.Values[i] = ec._PublishedSiteContent_siteSectionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpaceId":
+			out.Values[i] = ec._PublishedSiteContent_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spaceId":
+			out.Values[i] = ec._PublishedSiteContent_spaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changeRequestId":
+			out.Values[i] = ec._PublishedSiteContent_changeRequestId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revisionId":
+			out.Values[i] = ec._PublishedSiteContent_revisionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pathname":
+			out.Values[i] = ec._PublishedSiteContent_pathname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "basePath":
+			out.Values[i] = ec._PublishedSiteContent_basePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteBasePath":
+			out.Values[i] = ec._PublishedSiteContent_siteBasePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "canonicalUrl":
+			out.Values[i] = ec._PublishedSiteContent_canonicalUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "apiToken":
+			out.Values[i] = ec._PublishedSiteContent_apiToken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "apiTokenExpiresAt":
+			out.Values[i] = ec._PublishedSiteContent_apiTokenExpiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shareKey":
+			out.Values[i] = ec._PublishedSiteContent_shareKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "complete":
+			out.Values[i] = ec._PublishedSiteContent_complete(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contextId":
+			out.Values[i] = ec._PublishedSiteContent_contextId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "preview":
+			out.Values[i] = ec._PublishedSiteContent_preview(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -58896,6 +60221,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_translation(ctx, field)
+				})
+		case "publishedContentByUrl":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_publishedContentByUrl(ctx, field)
+				})
+		case "apiInformation":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_apiInformation(ctx, field)
 				})
 		case "webhook":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -63310,6 +64647,14 @@ func (ec *executionContext) marshalNAny2interface(ctx context.Context, sel ast.S
 	return res
 }
 
+func (ec *executionContext) marshalNApiInformation2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAPIInformation(ctx context.Context, sel ast.SelectionSet, v *model.APIInformation) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ApiInformation!")
+		return graphql.Null
+	}
+	return ec._ApiInformation(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAuditEvent2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐEvent(ctx context.Context, sel ast.SelectionSet, v *ent.Event) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "AuditEvent!")
@@ -67226,6 +68571,20 @@ func (ec *executionContext) unmarshalOPositionTargetInput2ᚖgithubᚗcomᚋfoli
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOPublishedContentLookup2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedContentLookup(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentLookup) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedContentLookup(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPublishedContentRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedContentRedirect(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentRedirect) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedContentRedirect(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOPublishedPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedPage) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -67250,6 +68609,13 @@ func (ec *executionContext) marshalOPublishedPage2ᚖgithubᚗcomᚋfolioᚋfoli
 		return graphql.Null
 	}
 	return ec._PublishedPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPublishedSiteContent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedSiteContent(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSiteContent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedSiteContent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalORequestedReviewer2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐReviewRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ReviewRequest) graphql.Marshaler {
@@ -67483,6 +68849,14 @@ var (
 		site.VisibilityVisitorAuth: "visitor_auth",
 	}
 )
+
+func (ec *executionContext) unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteVisitorInput(ctx context.Context, v any) (*model.SiteVisitorInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteVisitorInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
 
 func (ec *executionContext) marshalOSpace2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSpace(ctx context.Context, sel ast.SelectionSet, v *ent.Space) graphql.Marshaler {
 	if v == nil {

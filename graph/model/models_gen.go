@@ -869,6 +869,14 @@ type SiteURLs struct {
 	Published *string `json:"published,omitempty"`
 }
 
+// A visitor of a published site (GitBook's SiteVisitorPayload).
+type SiteVisitorInput struct {
+	// A visitor token: a JWT signed with HS256 under the site's private key, exp required (the reader's ?jwt_token=). Required on visitor-auth sites; elsewhere a valid one adds its claims and an invalid one is ignored.
+	JwtToken graphql.Omittable[*string] `json:"jwtToken,omitempty"`
+	// Unsigned claims: an object of the claims the site's adaptive schema declares under `unsigned`, e.g. {isBeta: true}. Values of the wrong type and undeclared names are dropped; a token's own `unsigned` claims win.
+	UnsignedClaims graphql.Omittable[any] `json:"unsignedClaims,omitempty"`
+}
+
 // A page of Space items (Relay connection).
 type SpaceConnection struct {
 	// The items of this page, in the list's order, each with its cursor.

@@ -101,6 +101,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.SiteHosts, res.APIVersion = hosts, Version()
 	origins, err := ParseOrigins(cfg.CORSOrigins)
 	if err != nil {
 		return nil, fmt.Errorf("FOLIO_CORS_ORIGINS: %w", err)
@@ -190,7 +191,7 @@ func (a *App) routes(middleware []func(http.Handler) http.Handler) http.Handler 
 	r.Get("/favicon.ico", a.Reader.Favicon)
 
 	r.Route("/v1", func(v1 chi.Router) {
-		v1.Use(a.Resolver.Authenticate)
+		v1.Use(rest.Authenticate(a.Resolver)) // a few operations answer anonymous callers too
 		v1.NotFound(rest.NotFound)
 		v1.MethodNotAllowed(rest.MethodNotAllowed)
 		rest.Routes(v1, a.Resolver)
