@@ -78,7 +78,7 @@ func siteRole(ctx context.Context, s *ent.Site) (*access.Role, access.Membership
 // siteRoleOrigin is siteRole with where the role comes from.
 func siteRoleOrigin(ctx context.Context, s *ent.Site) (*access.Role, access.Origin, access.Membership, error) {
 	if sc := siteScopeOf(ctx); sc != nil { // a site-scoped read token (urls_token.go)
-		return scopeSiteRole(sc, s), access.Origin{}, access.Membership{}, nil
+		return scopeSiteRole(ctx, sc, s), access.Origin{}, access.Membership{}, nil
 	}
 	m, _, err := membership(ctx, s.OrganizationID)
 	if err != nil || !m.Member {

@@ -15,6 +15,7 @@ import (
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/events"
+	"github.com/folio/folio/internal/published"
 	"github.com/folio/folio/internal/secrets"
 )
 
@@ -109,12 +110,20 @@ func (r *Resolver) siteTokenContext(ctx context.Context, token string) (context.
 		return ctx, err
 	}
 	ctx = r.ReaderContext(ctx)
-	claims, _ := json.Marshal(sc.Claims)
-	sum := sha256.Sum256(append([]byte("site token\x00"), claims...))
-	loader.For(ctx).ReadAsAudience(sc.SiteID, &loader.Audience{Claims: sc.Claims, State: "site-token:" + hex.EncodeToString(sum[:12])})
+	sc.readAsAudience(ctx)
 	ctx = WithSiteScope(ctx, sc)
 	return events.WithOrigin(ctx, events.Origin{Source: events.SourceAPI,
 		Actor: events.Actor{Type: events.ActorSystem, ID: "site-token:" + sc.SiteID, Label: "Site-scoped read token"}}), nil
+}
+
+// readAsAudience records in the request's loaders (which a request may
+// replace: loader.Solo) that it reads the scope's site as its audience,
+// with the scope's claims: every field of the site, its sections and site
+// spaces then answers as that visitor sees it (sites_published.go).
+func (sc *SiteScope) readAsAudience(ctx context.Context) {
+	claims, _ := json.Marshal(sc.Claims)
+	sum := sha256.Sum256(append([]byte("site token\x00"), claims...))
+	loader.For(ctx).ReadAsAudience(sc.SiteID, &loader.Audience{Claims: sc.Claims, State: "site-token:" + hex.EncodeToString(sum[:12])})
 }
 
 // siteScopeAllows says whether the request is authenticated by a
@@ -129,10 +138,11 @@ func siteScopeAllows(ctx context.Context, siteID string) bool {
 // scopeSiteRole is the role a site-scoped request has on site s: read on
 // its own site while it is published (as its audience: loader.Audience was
 // recorded when the token was verified), none on any other.
-func scopeSiteRole(sc *SiteScope, s *ent.Site) *access.Role {
+func scopeSiteRole(ctx context.Context, sc *SiteScope, s *ent.Site) *access.Role {
 	if sc.SiteID != s.ID || sc.OrganizationID != s.OrganizationID || !s.Published {
 		return nil
 	}
+	sc.readAsAudience(ctx)
 	read := access.Read
 	return &read
 }
@@ -170,10 +180,13 @@ func scopeShowsSpace(ctx context.Context, sc *SiteScope, spaceID string) (bool, 
 	if err != nil || !s.Published {
 		return false, err
 	}
-	v, err := sc.res.siteView(ctx, s)
+	// The view of the token's visitor, whatever the request's loaders
+	// recorded: the structure comes from them, the claims from the token.
+	ps, err := sc.res.publishedStructure(ctx, s)
 	if err != nil {
 		return false, err
 	}
+	v := published.NewView(ps, "", sc.Claims)
 	for _, ss := range v.SpacesOf(nil) {
 		if ss.SpaceID == spaceID {
 			return true, nil

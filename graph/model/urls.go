@@ -14,23 +14,23 @@ type PublishedContentLookup struct {
 // section and site space, the space, the page path, and a site-scoped
 // read token for the rest.
 type PublishedSiteContent struct {
-	OrganizationID  string
-	SiteID          string
-	SiteSectionID   *string
-	SiteSpaceID     string
-	SpaceID         string
-	ChangeRequestID *string
-	RevisionID      *string
-	Pathname        string
-	BasePath        string
-	SiteBasePath    string
-	CanonicalURL    string
-	APIToken        string
+	OrganizationID    string
+	SiteID            string
+	SiteSectionID     *string
+	SiteSpaceID       string
+	SpaceID           string
+	ChangeRequestID   *string
+	RevisionID        *string
+	Pathname          string
+	BasePath          string
+	SiteBasePath      string
+	CanonicalURL      string
+	APIToken          string
 	APITokenExpiresAt time.Time
-	ShareKey        *string
-	Complete        bool
-	ContextID       *string
-	Preview         bool
+	ShareKey          *string
+	Complete          bool
+	ContextID         *string
+	Preview           bool
 }
 
 // PublishedContentRedirect is GitBook's PublishedContentRedirect: Target
