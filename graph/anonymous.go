@@ -27,6 +27,9 @@ func (anonymousReads) MutateOperationContext(ctx context.Context, oc *graphql.Op
 		return nil
 	}
 	e := apperr.Unauthenticatedf("a %s needs an API token: send Authorization: Bearer <token>", oc.Operation.Operation)
+	if siteScopeOf(ctx) != nil { // a site-scoped read token changes nothing
+		e = apperr.Forbiddenf("a site-scoped read token cannot run a %s", oc.Operation.Operation)
+	}
 	err := gqlerror.Errorf("%s", e.Message)
 	err.Extensions = e.Extensions()
 	return err

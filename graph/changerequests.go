@@ -25,6 +25,9 @@ func changeRequestKey(c *ent.ChangeRequest) paging.Cursor {
 // requests of every space a list shows are read together (pageUnder).
 func (r *Resolver) SpaceChangeRequests(ctx context.Context, spaceID string, status, contributor *string, args paging.Args) (paging.Page[*ent.ChangeRequest], error) {
 	var none paging.Page[*ent.ChangeRequest]
+	if err := siteScopeHides(ctx, "space", spaceID); err != nil {
+		return none, err
+	}
 	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
 		return none, err
 	}
@@ -77,7 +80,7 @@ func (r *Resolver) FindChangeRequest(ctx context.Context, spaceID, idOrNumber st
 		q.Where(changerequest.ID(idOrNumber))
 	}
 	cr, err := q.Only(ctx)
-	if ent.IsNotFound(err) {
+	if ent.IsNotFound(err) || (err == nil && scopedChangeRequest(ctx, cr) != nil) {
 		return nil, apperr.NotFoundf("change request %s not found", idOrNumber)
 	}
 	return cr, err
@@ -116,7 +119,7 @@ func (r *Resolver) SpaceChangeRequest(ctx context.Context, spaceID, idOrNumber s
 		l.NameUsers(loader.ChangeRequests, authors)
 		return out, nil
 	})
-	if err == nil && cr == nil {
+	if err == nil && (cr == nil || scopedChangeRequest(ctx, cr) != nil) {
 		return nil, apperr.NotFoundf("change request %s not found", idOrNumber)
 	}
 	return cr, err

@@ -141,7 +141,7 @@ func (r *Resolver) ScopeComments(ctx context.Context, spaceID string, crID *stri
 // ChangeRequestComments is ScopeComments for a change request already
 // read (GraphQL's ChangeRequest.comments), which need not be found again.
 func (r *Resolver) ChangeRequestComments(ctx context.Context, cr *ent.ChangeRequest, f CommentFilter, args paging.Args) (paging.Page[*ent.Comment], error) {
-	s, role, err := visibleSpace(ctx, cr.SpaceID)
+	s, role, err := discussedSpace(ctx, cr.SpaceID)
 	if err != nil {
 		return paging.Page[*ent.Comment]{}, err
 	}
@@ -214,7 +214,7 @@ func (r *Resolver) ScopeComment(ctx context.Context, spaceID string, crID *strin
 // Space.comment: the comment asked of every space a list shows is looked
 // for once for all of them.
 func (r *Resolver) SpaceComment(ctx context.Context, s *ent.Space, id string) (*ent.Comment, error) {
-	s, role, err := visibleSpace(ctx, s.ID)
+	s, role, err := discussedSpace(ctx, s.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,7 @@ func (r *Resolver) SpaceComment(ctx context.Context, s *ent.Space, id string) (*
 
 // ChangeRequestComment is SpaceComment for a change request already read.
 func (r *Resolver) ChangeRequestComment(ctx context.Context, cr *ent.ChangeRequest, id string) (*ent.Comment, error) {
-	s, role, err := visibleSpace(ctx, cr.SpaceID)
+	s, role, err := discussedSpace(ctx, cr.SpaceID)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func (r *Resolver) commentOfScope(ctx context.Context, sc commentScope, id strin
 // otherwise. The comments of every page a query shows load together.
 func (r *Resolver) PageComments(ctx context.Context, p *model.Page, status *string, args paging.Args) (paging.Page[*ent.Comment], error) {
 	var none paging.Page[*ent.Comment]
-	if _, _, err := visibleSpace(ctx, p.SpaceID); err != nil {
+	if _, _, err := discussedSpace(ctx, p.SpaceID); err != nil {
 		return none, err
 	}
 	// The comments on the pages of every space a list shows are read
@@ -812,7 +812,7 @@ func (r *Resolver) Commenters(ctx context.Context, spaceID string, crID *string,
 // ChangeRequestCommenters is Commenters for a change request already read
 // (GraphQL's ChangeRequest.commenters).
 func (r *Resolver) ChangeRequestCommenters(ctx context.Context, cr *ent.ChangeRequest, args paging.Args) (paging.Page[*ent.Member], error) {
-	s, role, err := visibleSpace(ctx, cr.SpaceID)
+	s, role, err := discussedSpace(ctx, cr.SpaceID)
 	if err != nil {
 		return paging.Page[*ent.Member]{}, err
 	}
@@ -1097,7 +1097,7 @@ func (r *Resolver) ReplyURL(rp *ent.CommentReply) string {
 // commentNode is node(id:) of a comment: readable by whoever can read its
 // space; 404 otherwise.
 func (r *Resolver) commentNode(ctx context.Context, spaceID, id string) (*ent.Comment, error) {
-	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+	if _, _, err := discussedSpace(ctx, spaceID); err != nil {
 		return nil, err
 	}
 	return r.Client.Comment.Get(ctx, id)
@@ -1105,7 +1105,7 @@ func (r *Resolver) commentNode(ctx context.Context, spaceID, id string) (*ent.Co
 
 // replyNode is node(id:) of a reply, read as its comment is.
 func (r *Resolver) replyNode(ctx context.Context, spaceID, id string) (*ent.CommentReply, error) {
-	if _, _, err := visibleSpace(ctx, spaceID); err != nil {
+	if _, _, err := discussedSpace(ctx, spaceID); err != nil {
 		return nil, err
 	}
 	return r.Client.CommentReply.Get(ctx, id)

@@ -43,7 +43,7 @@ func (r *Resolver) spaceRevisionByID(ctx context.Context, spaceID, id string) (*
 	if err != nil {
 		return nil, err
 	}
-	if rev.SpaceID != spaceID {
+	if rev.SpaceID != spaceID || scopedRevision(ctx, rev) != nil {
 		return nil, apperr.NotFoundf("revision %s not found", id)
 	}
 	return r.revisionObject(rev, nil)

@@ -77,6 +77,9 @@ func siteRole(ctx context.Context, s *ent.Site) (*access.Role, access.Membership
 
 // siteRoleOrigin is siteRole with where the role comes from.
 func siteRoleOrigin(ctx context.Context, s *ent.Site) (*access.Role, access.Origin, access.Membership, error) {
+	if sc := siteScopeOf(ctx); sc != nil { // a site-scoped read token (urls_token.go)
+		return scopeSiteRole(ctx, sc, s), access.Origin{}, access.Membership{}, nil
+	}
 	m, _, err := membership(ctx, s.OrganizationID)
 	if err != nil || !m.Member {
 		return nil, access.Origin{}, m, err
@@ -90,6 +93,9 @@ func siteRoleOrigin(ctx context.Context, s *ent.Site) (*access.Role, access.Orig
 }
 
 func spaceRole(ctx context.Context, s *ent.Space) (*access.Role, error) {
+	if sc := siteScopeOf(ctx); sc != nil { // a site-scoped read token (urls_token.go)
+		return scopeSpaceRole(ctx, sc, s)
+	}
 	r, _, err := roleOn(ctx, s.OrganizationID, s.ID, enumString(s.DefaultLevel), s.ParentID)
 	return r, err
 }

@@ -24,7 +24,7 @@ func (r *Resolver) SpaceRevisionByID(ctx context.Context, spaceID, id string) (*
 	if err != nil {
 		return nil, err
 	}
-	if rev.SpaceID != spaceID {
+	if rev.SpaceID != spaceID || scopedRevision(ctx, rev) != nil {
 		return nil, apperr.NotFoundf("revision %s not found", id)
 	}
 	return rev, nil
@@ -82,6 +82,9 @@ func revisionKey(rev *model.Revision) paging.Cursor {
 // the line is walked in memory; the pages of every space a list shows are
 // cut at once, and their revisions shown together (pageUnder).
 func (r *Resolver) SpaceHistory(ctx context.Context, s *ent.Space, args paging.Args) (paging.Page[*model.Revision], error) {
+	if err := siteScopeHides(ctx, "space", s.ID); err != nil {
+		return paging.Page[*model.Revision]{}, err
+	}
 	if err := spaceContent(ctx, s); err != nil {
 		return paging.Page[*model.Revision]{}, err
 	}

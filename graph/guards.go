@@ -297,6 +297,16 @@ func visibleSpace(ctx context.Context, id string) (*ent.Space, *access.Role, err
 	return s, r, nil
 }
 
+// discussedSpace is visibleSpace for the discussion around its content
+// (comments, replies, commenters): a site-scoped read token, which reads
+// published content only, gets 404.
+func discussedSpace(ctx context.Context, id string) (*ent.Space, *access.Role, error) {
+	if err := siteScopeHides(ctx, "space", id); err != nil {
+		return nil, nil, err
+	}
+	return visibleSpace(ctx, id)
+}
+
 // spaceWithRole is a visible space on which the caller has at least min.
 func spaceWithRole(ctx context.Context, id string, min access.Role) (*ent.Space, error) {
 	s, r, err := visibleSpace(ctx, id)
@@ -463,7 +473,7 @@ type commentScope struct {
 // visibleCommentScope is a space the caller can read, or a change request
 // of it (by id or number): comments there are readable.
 func (r *Resolver) visibleCommentScope(ctx context.Context, spaceID string, crID *string) (commentScope, error) {
-	s, role, err := visibleSpace(ctx, spaceID)
+	s, role, err := discussedSpace(ctx, spaceID)
 	if err != nil {
 		return commentScope{}, err
 	}

@@ -397,7 +397,7 @@ func (r *Resolver) visibleRevision(ctx context.Context, id string) (*ent.Revisio
 	if _, _, err := visibleSpace(ctx, rev.SpaceID); err != nil {
 		return nil, err
 	}
-	return rev, nil
+	return rev, scopedRevision(ctx, rev)
 }
 
 // commentTargetNode is the target of comment commentID of space spaceID.

@@ -59,6 +59,8 @@ type Resolver struct {
 	// Hostnames: FOLIO_SITE_HOSTS, the stored custom host names as last
 	// read, and the DNS their checks ask (hostnames.go).
 	Hostnames Hostnames
+	// APIVersion is the build getApiInformation names (urls.go).
+	APIVersion string
 
 	// Mailer sends invitations (people.go); nil when FOLIO_SMTP_URL is
 	// unset: invitations then answer their links instead.

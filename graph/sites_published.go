@@ -65,7 +65,7 @@ func (r *Resolver) PublishedSite(ctx context.Context, orgID, siteID string, args
 	if access.CanSeeSite(role) {
 		return s, nil
 	}
-	if !s.Published {
+	if !s.Published || siteScopeOf(ctx) != nil { // a site token reads its own site alone
 		return nil, notFound
 	}
 	creds := visitor.Credentials{}
@@ -112,7 +112,7 @@ func (r *Resolver) readAnonymously(ctx context.Context, s *ent.Site) error {
 		return err
 	}
 	notFound := apperr.NotFoundf("site %s not found", s.ID)
-	if !s.Published || visitor.Decide(s.Visibility.String(), visitor.Credentials{}) != visitor.Admitted {
+	if !s.Published || siteScopeOf(ctx) != nil || visitor.Decide(s.Visibility.String(), visitor.Credentials{}) != visitor.Admitted {
 		return notFound
 	}
 	v := visitor.VisitorOf(s.Visibility.String(), visitor.Credentials{})

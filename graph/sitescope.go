@@ -28,6 +28,9 @@ type SiteScope struct {
 	ChangeRequestID string
 	RevisionID      string
 	ExpiresAt       time.Time
+	// res reads the site's published view for the guards (set when the
+	// token is verified).
+	res *Resolver
 }
 
 type siteScopeKey struct{}

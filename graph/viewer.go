@@ -89,6 +89,9 @@ func (r *Resolver) authenticate(next http.Handler, anonymous bool) http.Handler 
 // token and then its user. It brings the user's memberships along (the
 // caller's role is what nearly every read asks next).
 func (r *Resolver) viewerContext(ctx context.Context, token string) (context.Context, error) {
+	if IsSiteToken(token) { // no user: a published site's renderer (urls_token.go)
+		return r.siteTokenContext(ctx, token)
+	}
 	hash := auth.HashToken(token)
 	now := clock.Now()
 	u, err := r.Client.User.Query().
@@ -211,6 +214,9 @@ func (r *Resolver) FreshLoaders(ctx context.Context) (context.Context, error) {
 // viewerUser is the authenticated user.
 func viewerUser(ctx context.Context) (*ent.User, error) {
 	id := auth.ViewerID(ctx)
+	if err := siteScopeUser(ctx); err != nil {
+		return nil, err
+	}
 	if id == "" {
 		return nil, apperr.Unauthenticatedf("missing API token")
 	}

@@ -51,6 +51,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.importRoutes(r)
 	a.pdfRoutes(r)
 	a.openAPIRoutes(r)
+	a.urlRoutes(r)
 }
 
 // Downloads mounts the file downloads, outside /v1 and its authentication.

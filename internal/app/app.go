@@ -102,6 +102,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 		return nil, err
 	}
 	res.Hostnames.Configured = hosts
+	res.APIVersion = Version()
 	origins, err := ParseOrigins(cfg.CORSOrigins)
 	if err != nil {
 		return nil, fmt.Errorf("FOLIO_CORS_ORIGINS: %w", err)
@@ -194,7 +195,7 @@ func (a *App) routes(middleware []func(http.Handler) http.Handler) http.Handler 
 	r.Get(reader.TLSAskPath, a.Reader.TLSAsk)
 
 	r.Route("/v1", func(v1 chi.Router) {
-		v1.Use(a.Resolver.Authenticate)
+		v1.Use(rest.Authenticate(a.Resolver)) // a few operations answer anonymous callers too
 		v1.NotFound(rest.NotFound)
 		v1.MethodNotAllowed(rest.MethodNotAllowed)
 		rest.Routes(v1, a.Resolver)

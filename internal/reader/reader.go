@@ -135,6 +135,12 @@ func (h *Handler) ServeSites(w http.ResponseWriter, r *http.Request) {
 // the base URL, not mapped hosts) previews it, published or not;
 // everyone else reads the published site as its audience.
 func (h *Handler) siteNamed(r *http.Request, name string) (*published.Site, *http.Request, error) {
+	if token := r.URL.Query().Get(graph.PreviewParam); token != "" { // a publishing preview's address
+		ctx := h.res.ReaderContext(r.Context())
+		if s, ok, err := h.res.ReaderPreviewByToken(ctx, name, token); err != nil || ok {
+			return s, r.WithContext(ctx), err
+		}
+	}
 	if ctx, ok, err := h.res.SessionViewerContext(r); err != nil {
 		return nil, r, err
 	} else if ok {

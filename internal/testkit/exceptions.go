@@ -37,6 +37,9 @@ var bodySchemaExceptions = map[string]string{
 	"getRevisionOfChangeRequestById": "page trees without bodies",
 	"getRevisionById":                "page trees without bodies",
 	"listPagesInRevisionById":        "page trees without bodies",
+	// getContentByUrl names the page as a tree does (rest/urls.go): read its
+	// body with getPageInRevisionById.
+	"getContentByUrl": "page trees without bodies",
 	// A page read by id carries its own body; its subpages come as in a
 	// tree, without theirs.
 	"getPageById":                  "subpages without bodies",
