@@ -26,6 +26,7 @@ import (
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/emailtoken"
+	"github.com/folio/folio/ent/embedcache"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/grant"
@@ -97,6 +98,8 @@ type Client struct {
 	Download *DownloadClient
 	// EmailToken is the client for interacting with the EmailToken builders.
 	EmailToken *EmailTokenClient
+	// EmbedCache is the client for interacting with the EmbedCache builders.
+	EmbedCache *EmbedCacheClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
 	// File is the client for interacting with the File builders.
@@ -199,6 +202,7 @@ func (c *Client) init() {
 	c.CustomFieldValue = NewCustomFieldValueClient(c.config)
 	c.Download = NewDownloadClient(c.config)
 	c.EmailToken = NewEmailTokenClient(c.config)
+	c.EmbedCache = NewEmbedCacheClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.File = NewFileClient(c.config)
 	c.Grant = NewGrantClient(c.config)
@@ -342,6 +346,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
 		Download:            NewDownloadClient(cfg),
 		EmailToken:          NewEmailTokenClient(cfg),
+		EmbedCache:          NewEmbedCacheClient(cfg),
 		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
 		Grant:               NewGrantClient(cfg),
@@ -412,6 +417,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomFieldValue:    NewCustomFieldValueClient(cfg),
 		Download:            NewDownloadClient(cfg),
 		EmailToken:          NewEmailTokenClient(cfg),
+		EmbedCache:          NewEmbedCacheClient(cfg),
 		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
 		Grant:               NewGrantClient(cfg),
@@ -483,8 +489,8 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.Collection, c.Comment,
 		c.CommentReaction, c.CommentReply, c.CustomField, c.CustomFieldValue,
-		c.Download, c.EmailToken, c.Event, c.File, c.Grant, c.Invite, c.Job,
-		c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
+		c.Download, c.EmailToken, c.EmbedCache, c.Event, c.File, c.Grant, c.Invite,
+		c.Job, c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
 		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
 		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
 		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
@@ -502,8 +508,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.Collection, c.Comment,
 		c.CommentReaction, c.CommentReply, c.CustomField, c.CustomFieldValue,
-		c.Download, c.EmailToken, c.Event, c.File, c.Grant, c.Invite, c.Job,
-		c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
+		c.Download, c.EmailToken, c.EmbedCache, c.Event, c.File, c.Grant, c.Invite,
+		c.Job, c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
 		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
 		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
 		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
@@ -540,6 +546,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Download.mutate(ctx, m)
 	case *EmailTokenMutation:
 		return c.EmailToken.mutate(ctx, m)
+	case *EmbedCacheMutation:
+		return c.EmbedCache.mutate(ctx, m)
 	case *EventMutation:
 		return c.Event.mutate(ctx, m)
 	case *FileMutation:
@@ -2245,6 +2253,139 @@ func (c *EmailTokenClient) mutate(ctx context.Context, m *EmailTokenMutation) (V
 		return (&EmailTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown EmailToken mutation op: %q", m.Op())
+	}
+}
+
+// EmbedCacheClient is a client for the EmbedCache schema.
+type EmbedCacheClient struct {
+	config
+}
+
+// NewEmbedCacheClient returns a client for the EmbedCache from the given config.
+func NewEmbedCacheClient(c config) *EmbedCacheClient {
+	return &EmbedCacheClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `embedcache.Hooks(f(g(h())))`.
+func (c *EmbedCacheClient) Use(hooks ...Hook) {
+	c.hooks.EmbedCache = append(c.hooks.EmbedCache, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `embedcache.Intercept(f(g(h())))`.
+func (c *EmbedCacheClient) Intercept(interceptors ...Interceptor) {
+	c.inters.EmbedCache = append(c.inters.EmbedCache, interceptors...)
+}
+
+// Create returns a builder for creating a EmbedCache entity.
+func (c *EmbedCacheClient) Create() *EmbedCacheCreate {
+	mutation := newEmbedCacheMutation(c.config, OpCreate)
+	return &EmbedCacheCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of EmbedCache entities.
+func (c *EmbedCacheClient) CreateBulk(builders ...*EmbedCacheCreate) *EmbedCacheCreateBulk {
+	return &EmbedCacheCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EmbedCacheClient) MapCreateBulk(slice any, setFunc func(*EmbedCacheCreate, int)) *EmbedCacheCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EmbedCacheCreateBulk{err: fmt.Errorf("calling to EmbedCacheClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EmbedCacheCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EmbedCacheCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for EmbedCache.
+func (c *EmbedCacheClient) Update() *EmbedCacheUpdate {
+	mutation := newEmbedCacheMutation(c.config, OpUpdate)
+	return &EmbedCacheUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EmbedCacheClient) UpdateOne(_m *EmbedCache) *EmbedCacheUpdateOne {
+	mutation := newEmbedCacheMutation(c.config, OpUpdateOne, withEmbedCache(_m))
+	return &EmbedCacheUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EmbedCacheClient) UpdateOneID(id string) *EmbedCacheUpdateOne {
+	mutation := newEmbedCacheMutation(c.config, OpUpdateOne, withEmbedCacheID(id))
+	return &EmbedCacheUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for EmbedCache.
+func (c *EmbedCacheClient) Delete() *EmbedCacheDelete {
+	mutation := newEmbedCacheMutation(c.config, OpDelete)
+	return &EmbedCacheDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EmbedCacheClient) DeleteOne(_m *EmbedCache) *EmbedCacheDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EmbedCacheClient) DeleteOneID(id string) *EmbedCacheDeleteOne {
+	builder := c.Delete().Where(embedcache.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EmbedCacheDeleteOne{builder}
+}
+
+// Query returns a query builder for EmbedCache.
+func (c *EmbedCacheClient) Query() *EmbedCacheQuery {
+	return &EmbedCacheQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEmbedCache},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a EmbedCache entity by its id.
+func (c *EmbedCacheClient) Get(ctx context.Context, id string) (*EmbedCache, error) {
+	return c.Query().Where(embedcache.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EmbedCacheClient) GetX(ctx context.Context, id string) *EmbedCache {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *EmbedCacheClient) Hooks() []Hook {
+	return c.hooks.EmbedCache
+}
+
+// Interceptors returns the client interceptors.
+func (c *EmbedCacheClient) Interceptors() []Interceptor {
+	return c.inters.EmbedCache
+}
+
+func (c *EmbedCacheClient) mutate(ctx context.Context, m *EmbedCacheMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EmbedCacheCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EmbedCacheUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EmbedCacheUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EmbedCacheDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown EmbedCache mutation op: %q", m.Op())
 	}
 }
 
@@ -8117,24 +8258,24 @@ type (
 	hooks struct {
 		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
 		CommentReaction, CommentReply, CustomField, CustomFieldValue, Download,
-		EmailToken, Event, File, Grant, Invite, Job, KeyCheck, Member, OAuthClient,
-		OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
-		Organization, Page, PageContent, PageDerived, Passkey, PasskeyCeremony,
-		RateCounter, ReviewRequest, Revision, RevisionChunk, SAMLAssertion,
-		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
-		Webhook, WebhookCursor, WebhookDelivery []ent.Hook
+		EmailToken, EmbedCache, Event, File, Grant, Invite, Job, KeyCheck, Member,
+		OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
+		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, Passkey,
+		PasskeyCeremony, RateCounter, ReviewRequest, Revision, RevisionChunk,
+		SAMLAssertion, SAMLProvider, Session, Site, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
+		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
 		CommentReaction, CommentReply, CustomField, CustomFieldValue, Download,
-		EmailToken, Event, File, Grant, Invite, Job, KeyCheck, Member, OAuthClient,
-		OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec, OpenAPISpecVersion,
-		Organization, Page, PageContent, PageDerived, Passkey, PasskeyCeremony,
-		RateCounter, ReviewRequest, Revision, RevisionChunk, SAMLAssertion,
-		SAMLProvider, Session, Site, SiteSection, SiteSectionGroup, SiteShareLink,
-		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
-		Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
+		EmailToken, EmbedCache, Event, File, Grant, Invite, Job, KeyCheck, Member,
+		OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
+		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, Passkey,
+		PasskeyCeremony, RateCounter, ReviewRequest, Revision, RevisionChunk,
+		SAMLAssertion, SAMLProvider, Session, Site, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, TranslationSettings, User,
+		UserIdentity, Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
 	}
 )
 

@@ -48,6 +48,8 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.importRoutes(r)
 	a.pdfRoutes(r)
 	a.openAPIRoutes(r)
+	a.documentRoutes(r)
+	a.embedRoutes(r)
 }
 
 // Downloads mounts the file downloads, outside /v1 and its authentication.
