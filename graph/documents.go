@@ -101,21 +101,16 @@ func (r *Resolver) newEvaluator(ctx context.Context, mode Evaluation) (*evaluato
 	return ev, nil
 }
 
-// condition compiles src (cached per site when there is one). A condition
-// that does not compile is false: it was written to hide (as sections'
-// conditions in publishedStructure).
-func (ev *evaluator) condition(src string) *adaptive.Condition {
-	var c *adaptive.Condition
+// condition compiles src (cached per site when there is one); ok is false
+// when it does not compile (a claim the schema lacks, a syntax error).
+func (ev *evaluator) condition(src string) (c *adaptive.Condition, ok bool) {
 	var err error
 	if ev.site != nil {
 		c, err = compiledCondition(src, ev.schema, ev.site)
 	} else {
 		c, err = adaptive.Compile(src, ev.schema)
 	}
-	if err != nil {
-		return &adaptive.Condition{}
-	}
-	return c
+	return c, err == nil
 }
 
 // nodes is ns with its `if` blocks decided: a block whose condition holds
@@ -133,9 +128,13 @@ func (ev *evaluator) nodes(ns []markdown.Node) []markdown.Node {
 			continue
 		}
 		if n.Type == "if" && n.Data != nil {
-			c := ev.condition(n.Data.Expression)
-			if ev.mode == EvaluateAll || len(c.Claims()) == 0 {
-				if c.Eval(ev.claims) {
+			// A condition that does not compile is false when everything is
+			// decided (it was written to hide, as sections' conditions in
+			// publishedStructure) and undecided when only what reads no
+			// claim is: it may read one.
+			c, ok := ev.condition(n.Data.Expression)
+			if ev.mode == EvaluateAll || (ok && len(c.Claims()) == 0) {
+				if ok && c.Eval(ev.claims) {
 					out = append(out, ev.nodes(n.Nodes)...)
 				}
 				continue
