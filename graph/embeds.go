@@ -107,7 +107,7 @@ func (r *Resolver) keepEmbed(ctx context.Context, key, rawURL string, e *Embed, 
 		return err
 	}
 	err = r.Client.EmbedCache.Create().SetID(key).SetURL(rawURL).SetEmbed(string(b)).SetCreatedAt(now).
-		SetExpiresAt(now.Add(ttl)).OnConflict().UpdateNewValues().Exec(ctx)
+		SetExpiresAt(now.Add(ttl)).OnConflictColumns(embedcache.FieldID).UpdateNewValues().Exec(ctx)
 	if err != nil && !isNoRowsErr(err) {
 		return err
 	}
