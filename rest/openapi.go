@@ -167,20 +167,22 @@ func (a *API) writeOpenAPISpec(w http.ResponseWriter, r *http.Request, status in
 
 // openAPISpecJSON is GitBook's OpenAPISpec.
 type openAPISpecJSON struct {
-	Object               string                        `json:"object"`
-	ID                   string                        `json:"id"`
-	CreatedAt            string                        `json:"createdAt"`
-	UpdatedAt            string                        `json:"updatedAt"`
-	Slug                 string                        `json:"slug"`
-	SourceURL            *string                       `json:"sourceURL,omitempty"`
-	ProcessingState      string                        `json:"processingState"`
-	Visibility           string                        `json:"visibility"`
-	LastVersion          *string                       `json:"lastVersion,omitempty"`
-	LastProcessedAt      *string                       `json:"lastProcessedAt,omitempty"`
-	LastProcessErrorCode *string                       `json:"lastProcessErrorCode,omitempty"`
-	LastProcessedErrors  []openAPIErrorJSON            `json:"lastProcessedErrors,omitempty"`
-	Permissions          access.OpenAPISpecPermissions `json:"permissions"`
-	URLs                 openAPISpecURLsJSON           `json:"urls"`
+	Object               string             `json:"object"`
+	ID                   string             `json:"id"`
+	CreatedAt            string             `json:"createdAt"`
+	UpdatedAt            string             `json:"updatedAt"`
+	Slug                 string             `json:"slug"`
+	SourceURL            *string            `json:"sourceURL,omitempty"`
+	ProcessingState      string             `json:"processingState"`
+	Visibility           string             `json:"visibility"`
+	LastVersion          *string            `json:"lastVersion,omitempty"`
+	LastProcessedAt      *string            `json:"lastProcessedAt,omitempty"`
+	LastProcessErrorCode *string            `json:"lastProcessErrorCode,omitempty"`
+	LastProcessedErrors  []openAPIErrorJSON `json:"lastProcessedErrors,omitempty"`
+	// LastProcessedErrorCount is required by GitBook 0.202.0's OpenAPISpec.
+	LastProcessedErrorCount int                           `json:"lastProcessedErrorCount"`
+	Permissions             access.OpenAPISpecPermissions `json:"permissions"`
+	URLs                    openAPISpecURLsJSON           `json:"urls"`
 }
 
 // openAPISpecURLsJSON is a spec's urls; published only while it is public.
@@ -206,7 +208,7 @@ func (a *API) presentOpenAPISpec(ctx context.Context, s *model.OpenAPISpec) (any
 	out := openAPISpecJSON{
 		Object: "openapi-spec", ID: s.ID, CreatedAt: timestamp(s.CreatedAt), UpdatedAt: timestamp(s.UpdatedAt),
 		Slug: s.Slug, SourceURL: s.SourceURL, ProcessingState: string(s.ProcessingState), Visibility: string(s.Visibility),
-		LastVersion: s.LastVersionID, Permissions: perms, URLs: openAPISpecURLsJSON{OpenAPISpecURLs: a.res.OpenAPISpecURLs(s)},
+		LastVersion: s.LastVersionID, Permissions: perms, LastProcessedErrorCount: len(s.LastProcessedErrors), URLs: openAPISpecURLsJSON{OpenAPISpecURLs: a.res.OpenAPISpecURLs(s)},
 	}
 	if out.URLs.Published, err = a.res.OpenAPISpecPublishedURL(ctx, s); err != nil {
 		return nil, err
