@@ -283,3 +283,51 @@ func (r *Resolver) variantAlternates(ctx context.Context, ss *ent.SiteSpace, pat
 	}
 	return out, nil
 }
+
+// evaluationOf is GraphQL's DocumentEvaluation as an Evaluation.
+func evaluationOf(e model.DocumentEvaluation) Evaluation {
+	switch e {
+	case model.DocumentEvaluationAll:
+		return EvaluateAll
+	case model.DocumentEvaluationDeterministicOnly:
+		return EvaluateDeterministic
+	}
+	return EvaluateNone
+}
+
+// PageEvaluatedDocument is Page.evaluatedDocument: null for a group or a
+// link.
+func (r *Resolver) PageEvaluatedDocument(ctx context.Context, p *model.Page, e model.DocumentEvaluation, dereferenced bool) (any, error) {
+	if !p.IsDocument() {
+		return nil, nil
+	}
+	return r.PageDocumentWith(ctx, p, DocumentOptions{Evaluated: evaluationOf(e), Dereferenced: dereferenced})
+}
+
+// PageMetaLinksObject is Page.metaLinks: the page in its revision (which
+// the caller reached, so reads).
+func (r *Resolver) PageMetaLinksObject(ctx context.Context, p *model.Page) (*model.PageMetaLinks, error) {
+	rev, err := loadRevision(ctx, p.Tree.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	l, err := r.RevisionPageMetaLinks(ctx, rev, p.PageID)
+	if err != nil {
+		return nil, err
+	}
+	target := func(t *MetaLinkTarget) *model.PageMetaLinkTarget {
+		if t == nil {
+			return nil
+		}
+		if t.URL != "" {
+			return &model.PageMetaLinkTarget{Kind: "url", URL: &t.URL}
+		}
+		return &model.PageMetaLinkTarget{Kind: "page", Page: &t.Page}
+	}
+	out := &model.PageMetaLinks{Canonical: target(&l.Canonical), Alternates: make([]*model.PageMetaLinkTarget, len(l.Alternates)),
+		Previous: target(l.Previous), Next: target(l.Next), Parent: target(l.Up)}
+	for i := range l.Alternates {
+		out.Alternates[i] = target(&l.Alternates[i])
+	}
+	return out, nil
+}

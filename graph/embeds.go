@@ -16,6 +16,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/embedcache"
+	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/events"
@@ -311,4 +312,13 @@ func SafeEmbedHTML(src string) string {
 		b.WriteString(` sandbox="allow-scripts allow-popups allow-presentation" referrerpolicy="no-referrer" loading="lazy" allowfullscreen></iframe>`)
 		return b.String()
 	}
+}
+
+// SpaceEmbedObject is Space.embed.
+func (r *Resolver) SpaceEmbedObject(ctx context.Context, spaceID, rawURL string) (*model.Embed, error) {
+	e, err := r.SpaceEmbed(ctx, spaceID, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Embed{Type: e.Type, Title: e.Title, Site: e.Site, Icon: optional(e.Icon), HTML: optional(e.HTML)}, nil
 }

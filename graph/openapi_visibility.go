@@ -5,6 +5,7 @@ import (
 
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/openapispec"
+	"github.com/folio/folio/graph/model"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/events"
 )
@@ -114,4 +115,17 @@ func (r *Resolver) publicVersion(ctx context.Context, v *ent.OpenAPISpecVersion)
 		return nil, apperr.NotFoundf("not found")
 	}
 	return v, err
+}
+
+// SpecLatestRawObject is OpenAPISpec.latestContentRaw: null before a
+// first version.
+func (r *Resolver) SpecLatestRawObject(ctx context.Context, s *ent.OpenAPISpec) (*model.OpenAPISpecRawContent, error) {
+	raw, err := r.OpenAPISpecLatestRaw(ctx, s.OrganizationID, s.Slug)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &model.OpenAPISpecRawContent{Text: raw.Text, Format: raw.Format}, nil
 }

@@ -431,6 +431,14 @@ type ComplexityRoot struct {
 		Location func(childComplexity int) int
 	}
 
+	Embed struct {
+		HTML  func(childComplexity int) int
+		Icon  func(childComplexity int) int
+		Site  func(childComplexity int) int
+		Title func(childComplexity int) int
+		Type  func(childComplexity int) int
+	}
+
 	EmojiReaction struct {
 		Count func(childComplexity int) int
 		Emoji func(childComplexity int) int
@@ -681,6 +689,7 @@ type ComplexityRoot struct {
 		UpdateCommentReply               func(childComplexity int, spaceID string, changeRequestID *string, commentID string, replyID string, input model.UpdateCommentReplyInput) int
 		UpdateCustomField                func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
 		UpdateMember                     func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOpenAPISpecVisibility      func(childComplexity int, organizationID string, slug string, visibility openapispec.Visibility) int
 		UpdateOrganization               func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdateOrganizationInvite         func(childComplexity int, organizationID string, id string, input model.UpdateOrganizationInviteInput) int
 		UpdateSAMLProvider               func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
@@ -715,9 +724,11 @@ type ComplexityRoot struct {
 		LastProcessedAt      func(childComplexity int) int
 		LastProcessedErrors  func(childComplexity int) int
 		LastVersion          func(childComplexity int) int
+		LatestContentRaw     func(childComplexity int) int
 		Organization         func(childComplexity int) int
 		Permissions          func(childComplexity int) int
 		ProcessingState      func(childComplexity int) int
+		PublishedURL         func(childComplexity int) int
 		Slug                 func(childComplexity int) int
 		SourceURL            func(childComplexity int) int
 		UpdatedAt            func(childComplexity int) int
@@ -753,6 +764,11 @@ type ComplexityRoot struct {
 		Line    func(childComplexity int) int
 		Message func(childComplexity int) int
 		Pointer func(childComplexity int) int
+	}
+
+	OpenAPISpecRawContent struct {
+		Format func(childComplexity int) int
+		Text   func(childComplexity int) int
 	}
 
 	OpenAPISpecURLs struct {
@@ -866,9 +882,11 @@ type ComplexityRoot struct {
 		DescriptionOrNull func(childComplexity int) int
 		Document          func(childComplexity int) int
 		EmojiOrNull       func(childComplexity int) int
+		EvaluatedDocument func(childComplexity int, evaluated model.DocumentEvaluation, dereferenced bool) int
 		Hidden            func(childComplexity int) int
 		HrefOrNull        func(childComplexity int) int
 		Markdown          func(childComplexity int) int
+		MetaLinks         func(childComplexity int) int
 		NodeID            func(childComplexity int) int
 		PageID            func(childComplexity int) int
 		Pages             func(childComplexity int) int
@@ -886,6 +904,20 @@ type ComplexityRoot struct {
 		HasNextPage     func(childComplexity int) int
 		HasPreviousPage func(childComplexity int) int
 		StartCursor     func(childComplexity int) int
+	}
+
+	PageMetaLinkTarget struct {
+		Kind func(childComplexity int) int
+		Page func(childComplexity int) int
+		URL  func(childComplexity int) int
+	}
+
+	PageMetaLinks struct {
+		Alternates func(childComplexity int) int
+		Canonical  func(childComplexity int) int
+		Next       func(childComplexity int) int
+		Parent     func(childComplexity int) int
+		Previous   func(childComplexity int) int
 	}
 
 	PageURLs struct {
@@ -1184,6 +1216,7 @@ type ComplexityRoot struct {
 		DefaultLevel        func(childComplexity int) int
 		DeletedAt           func(childComplexity int) int
 		EditMode            func(childComplexity int) int
+		Embed               func(childComplexity int, url string) int
 		Emoji               func(childComplexity int) int
 		FileBacklinks       func(childComplexity int, fileID string) int
 		ID                  func(childComplexity int) int
@@ -1665,6 +1698,7 @@ type MutationResolver interface {
 	CreateOpenAPISpec(ctx context.Context, organizationID string, slug string, source model.OpenAPISpecSourceInput) (*ent.OpenAPISpec, error)
 	PutOpenAPISpec(ctx context.Context, organizationID string, slug string, source model.OpenAPISpecSourceInput) (*ent.OpenAPISpec, error)
 	DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (*bool, error)
+	UpdateOpenAPISpecVisibility(ctx context.Context, organizationID string, slug string, visibility openapispec.Visibility) (*ent.OpenAPISpec, error)
 	RemovePasskey(ctx context.Context, id string) (*bool, error)
 	ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (*string, error)
 	SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (*string, error)
@@ -1751,6 +1785,8 @@ type OpenAPISpecResolver interface {
 	Urls(ctx context.Context, obj *ent.OpenAPISpec) (*model.OpenAPISpecURLs, error)
 	Versions(ctx context.Context, obj *ent.OpenAPISpec, first *int, after *string) (*model.OpenAPISpecVersionConnection, error)
 	Organization(ctx context.Context, obj *ent.OpenAPISpec) (*ent.Organization, error)
+	LatestContentRaw(ctx context.Context, obj *ent.OpenAPISpec) (*model.OpenAPISpecRawContent, error)
+	PublishedURL(ctx context.Context, obj *ent.OpenAPISpec) (*string, error)
 }
 type OpenAPISpecVersionResolver interface {
 	URL(ctx context.Context, obj *ent.OpenAPISpecVersion) (string, error)
@@ -1783,6 +1819,9 @@ type PageResolver interface {
 	Document(ctx context.Context, obj *model.Page) (any, error)
 	Urls(ctx context.Context, obj *model.Page) (*model.PageURLs, error)
 	Comments(ctx context.Context, obj *model.Page, first *int, after *string, order *model.Order, status *string) (*model.CommentConnection, error)
+
+	EvaluatedDocument(ctx context.Context, obj *model.Page, evaluated model.DocumentEvaluation, dereferenced bool) (any, error)
+	MetaLinks(ctx context.Context, obj *model.Page) (*model.PageMetaLinks, error)
 }
 type PublishedPageResolver interface {
 	Page(ctx context.Context, obj *model.PublishedPage) (*model.Page, error)
@@ -1903,6 +1942,7 @@ type SpaceResolver interface {
 	Commenters(ctx context.Context, obj *ent.Space, first *int, after *string) (*model.MemberConnection, error)
 	Revisions(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order) (*model.RevisionConnection, error)
 	Page(ctx context.Context, obj *ent.Space, path string) (*model.Page, error)
+	Embed(ctx context.Context, obj *ent.Space, url string) (*model.Embed, error)
 	Links(ctx context.Context, obj *ent.Space, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error)
 	PageBacklinks(ctx context.Context, obj *ent.Space, pageID string) ([]*model.Page, error)
@@ -3374,6 +3414,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CustomFieldURLs.Location(childComplexity), true
+
+	case "Embed.html":
+		if e.ComplexityRoot.Embed.HTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.HTML(childComplexity), true
+	case "Embed.icon":
+		if e.ComplexityRoot.Embed.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Icon(childComplexity), true
+	case "Embed.site":
+		if e.ComplexityRoot.Embed.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Site(childComplexity), true
+	case "Embed.title":
+		if e.ComplexityRoot.Embed.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Title(childComplexity), true
+	case "Embed.type":
+		if e.ComplexityRoot.Embed.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Type(childComplexity), true
 
 	case "EmojiReaction.count":
 		if e.ComplexityRoot.EmojiReaction.Count == nil {
@@ -4879,6 +4950,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateMember(childComplexity, args["organizationId"].(string), args["userId"].(string), args["input"].(model.UpdateMemberInput)), true
+	case "Mutation.updateOpenAPISpecVisibility":
+		if e.ComplexityRoot.Mutation.UpdateOpenAPISpecVisibility == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOpenAPISpecVisibility_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOpenAPISpecVisibility(childComplexity, args["organizationId"].(string), args["slug"].(string), args["visibility"].(openapispec.Visibility)), true
 	case "Mutation.updateOrganization":
 		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
 			break
@@ -5191,6 +5273,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OpenAPISpec.LastVersion(childComplexity), true
+	case "OpenAPISpec.latestContentRaw":
+		if e.ComplexityRoot.OpenAPISpec.LatestContentRaw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LatestContentRaw(childComplexity), true
 	case "OpenAPISpec.organization":
 		if e.ComplexityRoot.OpenAPISpec.Organization == nil {
 			break
@@ -5209,6 +5297,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OpenAPISpec.ProcessingState(childComplexity), true
+	case "OpenAPISpec.publishedURL":
+		if e.ComplexityRoot.OpenAPISpec.PublishedURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.PublishedURL(childComplexity), true
 	case "OpenAPISpec.slug":
 		if e.ComplexityRoot.OpenAPISpec.Slug == nil {
 			break
@@ -5339,6 +5433,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OpenAPISpecProcessError.Pointer(childComplexity), true
+
+	case "OpenAPISpecRawContent.format":
+		if e.ComplexityRoot.OpenAPISpecRawContent.Format == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecRawContent.Format(childComplexity), true
+	case "OpenAPISpecRawContent.text":
+		if e.ComplexityRoot.OpenAPISpecRawContent.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecRawContent.Text(childComplexity), true
 
 	case "OpenAPISpecURLs.app":
 		if e.ComplexityRoot.OpenAPISpecURLs.App == nil {
@@ -5888,6 +5995,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Page.EmojiOrNull(childComplexity), true
+	case "Page.evaluatedDocument":
+		if e.ComplexityRoot.Page.EvaluatedDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Page_evaluatedDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Page.EvaluatedDocument(childComplexity, args["evaluated"].(model.DocumentEvaluation), args["dereferenced"].(bool)), true
 	case "Page.hidden":
 		if e.ComplexityRoot.Page.Hidden == nil {
 			break
@@ -5906,6 +6024,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Page.Markdown(childComplexity), true
+	case "Page.metaLinks":
+		if e.ComplexityRoot.Page.MetaLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.MetaLinks(childComplexity), true
 	case "Page.id":
 		if e.ComplexityRoot.Page.NodeID == nil {
 			break
@@ -5991,6 +6115,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
+
+	case "PageMetaLinkTarget.kind":
+		if e.ComplexityRoot.PageMetaLinkTarget.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinkTarget.Kind(childComplexity), true
+	case "PageMetaLinkTarget.page":
+		if e.ComplexityRoot.PageMetaLinkTarget.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinkTarget.Page(childComplexity), true
+	case "PageMetaLinkTarget.url":
+		if e.ComplexityRoot.PageMetaLinkTarget.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinkTarget.URL(childComplexity), true
+
+	case "PageMetaLinks.alternates":
+		if e.ComplexityRoot.PageMetaLinks.Alternates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Alternates(childComplexity), true
+	case "PageMetaLinks.canonical":
+		if e.ComplexityRoot.PageMetaLinks.Canonical == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Canonical(childComplexity), true
+	case "PageMetaLinks.next":
+		if e.ComplexityRoot.PageMetaLinks.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Next(childComplexity), true
+	case "PageMetaLinks.parent":
+		if e.ComplexityRoot.PageMetaLinks.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Parent(childComplexity), true
+	case "PageMetaLinks.previous":
+		if e.ComplexityRoot.PageMetaLinks.Previous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Previous(childComplexity), true
 
 	case "PageURLs.app":
 		if e.ComplexityRoot.PageURLs.App == nil {
@@ -7347,6 +7521,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.EditMode(childComplexity), true
+	case "Space.embed":
+		if e.ComplexityRoot.Space.Embed == nil {
+			break
+		}
+
+		args, err := ec.field_Space_embed_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Embed(childComplexity, args["url"].(string)), true
 	case "Space.emoji":
 		if e.ComplexityRoot.Space.Emoji == nil {
 			break
@@ -10235,6 +10420,78 @@ enum CustomFieldType {
   select_multi
 }
 `, BuiltIn: false},
+	{Name: "../../schema/document.graphql", Input: `# Documents: what a renderer reads for a page (REST area ` + "`" + `renderer` + "`" + `: page documents and meta links).
+
+"Which adaptive conditions (` + "`" + `if` + "`" + ` blocks) of a document are decided for the caller."
+enum DocumentEvaluation {
+  "None: every ` + "`" + `if` + "`" + ` block is kept as written."
+  none
+  "All: blocks whose condition holds for the caller's visitor claims are unwrapped, the others removed."
+  all
+  "Only conditions that read no claim (the same for every visitor) are decided; the others are kept."
+  deterministic_only
+}
+
+"Where a meta link points: a page of the same space (kind page) or a published address (kind url)."
+type PageMetaLinkTarget {
+  "page or url."
+  kind: String!
+  "The page's id (kind page)."
+  page: String
+  "The published address (kind url)."
+  url: String
+}
+
+"A page's meta links: its canonical address, its alternates in the other variants of its site section, and its neighbours in reading order."
+type PageMetaLinks {
+  "The page on the first published site showing its space; the page itself when none does."
+  canonical: PageMetaLinkTarget!
+  "The same path in the other site spaces of the canonical site space's section, where it exists."
+  alternates: [PageMetaLinkTarget!]!
+  "The listed document before this page in reading order."
+  previous: PageMetaLinkTarget
+  "The listed document after this page in reading order."
+  next: PageMetaLinkTarget
+  "The parent page."
+  parent: PageMetaLinkTarget
+}
+
+extend type Page {
+  "The page's structured document with its adaptive conditions decided for the caller (a site-scoped token's visitor claims; no claims otherwise). Null for groups and links. Not readable inside Revision.pages."
+  evaluatedDocument(
+    "Which conditions to decide."
+    evaluated: DocumentEvaluation! = all
+    "Expand references to other content: Folio has no reusable content, so this changes nothing."
+    dereferenced: Boolean! = false
+  ): Any
+  "The page's meta links. Not readable inside Revision.pages."
+  metaLinks: PageMetaLinks!
+}
+`, BuiltIn: false},
+	{Name: "../../schema/embed.graphql", Input: `# Embeds: a URL resolved through oEmbed discovery (REST area ` + "`" + `renderer` + "`" + `).
+
+"A URL resolved for embedding: a link card, or rich HTML (one sandboxed https iframe)."
+type Embed {
+  "link or rich."
+  type: String!
+  "The page's or provider's title."
+  title: String!
+  "The site's or provider's name."
+  site: String!
+  "The site's icon (absolute http(s) URL)."
+  icon: String
+  "For rich embeds: the sanitized iframe."
+  html: String
+}
+
+extend type Space {
+  "Resolve a URL for embedding in this space's pages (cached per URL for a day)."
+  embed(
+    "An absolute http(s) URL of at most 2048 characters."
+    url: String!
+  ): Embed!
+}
+`, BuiltIn: false},
 	{Name: "../../schema/import.graphql", Input: `# Imports: content fetched from a URL into a space or a change request (REST area ` + "`" + `imports` + "`" + `).
 
 "The outcome of an import."
@@ -10856,6 +11113,33 @@ extend type Mutation {
     "The spec's slug."
     slug: String!
   ): Boolean
+}
+
+"Raw original content of a spec version's entry file."
+type OpenAPISpecRawContent {
+  "The text exactly as submitted."
+  text: String!
+  "json or yaml."
+  format: String!
+}
+
+extend type OpenAPISpec {
+  "The latest version's entry file as submitted; null before a first version."
+  latestContentRaw: OpenAPISpecRawContent
+  "The latest version's public content URL while the spec is public."
+  publishedURL: String
+}
+
+extend type Mutation {
+  "Set a spec's visibility: private (members only) or public (its public content URL answers)."
+  updateOpenAPISpecVisibility(
+    "The organization's id."
+    organizationId: ID!
+    "The spec's slug."
+    slug: String!
+    "The new visibility."
+    visibility: OpenAPISpecVisibility!
+  ): OpenAPISpec!
 }
 `, BuiltIn: false},
 	{Name: "../../schema/organization.graphql", Input: `# Users and organizations (REST area ` + "`" + `orgs` + "`" + `).
@@ -14481,6 +14765,22 @@ func (ec *executionContext) childFields_CustomFieldURLs(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type CustomFieldURLs", field.Name)
 }
 
+func (ec *executionContext) childFields_Embed(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_Embed_type(ctx, field)
+	case "title":
+		return ec.fieldContext_Embed_title(ctx, field)
+	case "site":
+		return ec.fieldContext_Embed_site(ctx, field)
+	case "icon":
+		return ec.fieldContext_Embed_icon(ctx, field)
+	case "html":
+		return ec.fieldContext_Embed_html(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Embed", field.Name)
+}
+
 func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "emoji":
@@ -14837,6 +15137,10 @@ func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field g
 		return ec.fieldContext_OpenAPISpec_versions(ctx, field)
 	case "organization":
 		return ec.fieldContext_OpenAPISpec_organization(ctx, field)
+	case "latestContentRaw":
+		return ec.fieldContext_OpenAPISpec_latestContentRaw(ctx, field)
+	case "publishedURL":
+		return ec.fieldContext_OpenAPISpec_publishedURL(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpec", field.Name)
 }
@@ -14897,6 +15201,16 @@ func (ec *executionContext) childFields_OpenAPISpecProcessError(ctx context.Cont
 		return ec.fieldContext_OpenAPISpecProcessError_pointer(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecProcessError", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecRawContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "text":
+		return ec.fieldContext_OpenAPISpecRawContent_text(ctx, field)
+	case "format":
+		return ec.fieldContext_OpenAPISpecRawContent_format(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecRawContent", field.Name)
 }
 
 func (ec *executionContext) childFields_OpenAPISpecURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15147,6 +15461,10 @@ func (ec *executionContext) childFields_Page(ctx context.Context, field graphql.
 		return ec.fieldContext_Page_parent(ctx, field)
 	case "ancestors":
 		return ec.fieldContext_Page_ancestors(ctx, field)
+	case "evaluatedDocument":
+		return ec.fieldContext_Page_evaluatedDocument(ctx, field)
+	case "metaLinks":
+		return ec.fieldContext_Page_metaLinks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Page", field.Name)
 }
@@ -15163,6 +15481,34 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_PageMetaLinkTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_PageMetaLinkTarget_kind(ctx, field)
+	case "page":
+		return ec.fieldContext_PageMetaLinkTarget_page(ctx, field)
+	case "url":
+		return ec.fieldContext_PageMetaLinkTarget_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageMetaLinkTarget", field.Name)
+}
+
+func (ec *executionContext) childFields_PageMetaLinks(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "canonical":
+		return ec.fieldContext_PageMetaLinks_canonical(ctx, field)
+	case "alternates":
+		return ec.fieldContext_PageMetaLinks_alternates(ctx, field)
+	case "previous":
+		return ec.fieldContext_PageMetaLinks_previous(ctx, field)
+	case "next":
+		return ec.fieldContext_PageMetaLinks_next(ctx, field)
+	case "parent":
+		return ec.fieldContext_PageMetaLinks_parent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageMetaLinks", field.Name)
 }
 
 func (ec *executionContext) childFields_PageURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15741,6 +16087,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_revisions(ctx, field)
 	case "page":
 		return ec.fieldContext_Space_page(ctx, field)
+	case "embed":
+		return ec.fieldContext_Space_embed(ctx, field)
 	case "links":
 		return ec.fieldContext_Space_links(ctx, field)
 	case "fileBacklinks":
@@ -18961,6 +19309,36 @@ func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateOpenAPISpecVisibility_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "slug",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["slug"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "visibility",
+		func(ctx context.Context, v any) (openapispec.Visibility, error) {
+			return ec.unmarshalNOpenAPISpecVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋopenapispecᚐVisibility(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visibility"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateOrganizationInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20271,6 +20649,28 @@ func (ec *executionContext) field_Page_comments_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Page_evaluatedDocument_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "evaluated",
+		func(ctx context.Context, v any) (model.DocumentEvaluation, error) {
+			return ec.unmarshalNDocumentEvaluation2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐDocumentEvaluation(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["evaluated"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "dereferenced",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dereferenced"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -20984,6 +21384,20 @@ func (ec *executionContext) field_Space_comments_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["authors"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_embed_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
 	return args, nil
 }
 
@@ -27378,6 +27792,121 @@ func (ec *executionContext) fieldContext_CustomFieldURLs_location(_ context.Cont
 	return graphql.NewScalarFieldContext("CustomFieldURLs", field, false, false, "String")
 }
 
+func (ec *executionContext) _Embed_type(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, "String")
+}
+
+func (ec *executionContext) _Embed_title(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, "String")
+}
+
+func (ec *executionContext) _Embed_site(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, "String")
+}
+
+func (ec *executionContext) _Embed_icon(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, "String")
+}
+
+func (ec *executionContext) _Embed_html(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_html(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HTML, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_html(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, "String")
+}
+
 func (ec *executionContext) _EmojiReaction_emoji(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31200,6 +31729,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteOpenAPISpec(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateOpenAPISpecVisibility(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOpenAPISpecVisibility(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOpenAPISpecVisibility(ctx, fc.Args["organizationId"].(string), fc.Args["slug"].(string), fc.Args["visibility"].(openapispec.Visibility))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOpenAPISpecVisibility(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOpenAPISpecVisibility_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_removePasskey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34946,6 +35519,61 @@ func (ec *executionContext) fieldContext_OpenAPISpec_organization(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _OpenAPISpec_latestContentRaw(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_latestContentRaw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OpenAPISpec().LatestContentRaw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecRawContent) graphql.Marshaler {
+			return ec.marshalOOpenAPISpecRawContent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecRawContent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_latestContentRaw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecRawContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpec_publishedURL(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_publishedURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OpenAPISpec().PublishedURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_publishedURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, true, true, "String")
+}
+
 func (ec *executionContext) _OpenAPISpecConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35293,6 +35921,52 @@ func (ec *executionContext) _OpenAPISpecProcessError_pointer(ctx context.Context
 }
 func (ec *executionContext) fieldContext_OpenAPISpecProcessError_pointer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecProcessError", field, false, false, "String")
+}
+
+func (ec *executionContext) _OpenAPISpecRawContent_text(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecRawContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecRawContent_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecRawContent_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecRawContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _OpenAPISpecRawContent_format(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecRawContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecRawContent_format(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Format, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecRawContent_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecRawContent", field, false, false, "String")
 }
 
 func (ec *executionContext) _OpenAPISpecURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecURLs) (ret graphql.Marshaler) {
@@ -37842,6 +38516,82 @@ func (ec *executionContext) fieldContext_Page_ancestors(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Page_evaluatedDocument(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_evaluatedDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Page().EvaluatedDocument(ctx, obj, fc.Args["evaluated"].(model.DocumentEvaluation), fc.Args["dereferenced"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOAny2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Page_evaluatedDocument(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Page",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Any does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Page_evaluatedDocument_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Page_metaLinks(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_metaLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().MetaLinks(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageMetaLinks) graphql.Marshaler {
+			return ec.marshalNPageMetaLinks2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinks(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_metaLinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Page",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinks(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -37932,6 +38682,235 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _PageMetaLinkTarget_kind(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinkTarget_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinkTarget_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageMetaLinkTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _PageMetaLinkTarget_page(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinkTarget_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinkTarget_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageMetaLinkTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _PageMetaLinkTarget_url(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinkTarget_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinkTarget_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageMetaLinkTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _PageMetaLinks_canonical(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinks_canonical(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Canonical, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+			return ec.marshalNPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinks_canonical(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageMetaLinks",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageMetaLinks_alternates(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinks_alternates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Alternates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PageMetaLinkTarget) graphql.Marshaler {
+			return ec.marshalNPageMetaLinkTarget2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTargetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinks_alternates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageMetaLinks",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageMetaLinks_previous(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinks_previous(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Previous, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+			return ec.marshalOPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinks_previous(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageMetaLinks",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageMetaLinks_next(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinks_next(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Next, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+			return ec.marshalOPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinks_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageMetaLinks",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageMetaLinks_parent(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinks_parent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Parent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+			return ec.marshalOPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinks_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageMetaLinks",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _PageURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.PageURLs) (ret graphql.Marshaler) {
@@ -43998,6 +44977,50 @@ func (ec *executionContext) fieldContext_Space_page(ctx context.Context, field g
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Space_page_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_embed(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_embed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Embed(ctx, obj, fc.Args["url"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Embed) graphql.Marshaler {
+			return ec.marshalNEmbed2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐEmbed(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_embed(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Embed(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_embed_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -55428,6 +56451,59 @@ func (ec *executionContext) _CustomFieldURLs(ctx context.Context, sel ast.Select
 	return out
 }
 
+var embedImplementors = []string{"Embed"}
+
+func (ec *executionContext) _Embed(ctx context.Context, sel ast.SelectionSet, obj *model.Embed) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, embedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Embed")
+		case "type":
+			out.Values[i] = ec._Embed_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._Embed_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "site":
+			out.Values[i] = ec._Embed_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "icon":
+			out.Values[i] = ec._Embed_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "html":
+			out.Values[i] = ec._Embed_html(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var emojiReactionImplementors = []string{"EmojiReaction"}
 
 func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.SelectionSet, obj *model.EmojiReaction) graphql.Marshaler {
@@ -56844,6 +57920,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "updateOpenAPISpecVisibility":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOpenAPISpecVisibility(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "removePasskey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removePasskey(ctx, field)
@@ -57485,6 +58568,18 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._OpenAPISpec_organization(ctx, field, obj)
 				})
+		case "latestContentRaw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OpenAPISpec_latestContentRaw(ctx, field, obj)
+				})
+		case "publishedURL":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OpenAPISpec_publishedURL(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57693,6 +58788,44 @@ func (ec *executionContext) _OpenAPISpecProcessError(ctx context.Context, sel as
 		case "pointer":
 			out.Values[i] = ec._OpenAPISpecProcessError_pointer(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var openAPISpecRawContentImplementors = []string{"OpenAPISpecRawContent"}
+
+func (ec *executionContext) _OpenAPISpecRawContent(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecRawContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecRawContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecRawContent")
+		case "text":
+			out.Values[i] = ec._OpenAPISpecRawContent_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "format":
+			out.Values[i] = ec._OpenAPISpecRawContent_format(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -58507,6 +59640,18 @@ func (ec *executionContext) _Page(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "evaluatedDocument":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_evaluatedDocument(ctx, field, obj)
+				})
+		case "metaLinks":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_metaLinks(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -58552,6 +59697,102 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pageMetaLinkTargetImplementors = []string{"PageMetaLinkTarget"}
+
+func (ec *executionContext) _PageMetaLinkTarget(ctx context.Context, sel ast.SelectionSet, obj *model.PageMetaLinkTarget) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageMetaLinkTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageMetaLinkTarget")
+		case "kind":
+			out.Values[i] = ec._PageMetaLinkTarget_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._PageMetaLinkTarget_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PageMetaLinkTarget_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pageMetaLinksImplementors = []string{"PageMetaLinks"}
+
+func (ec *executionContext) _PageMetaLinks(ctx context.Context, sel ast.SelectionSet, obj *model.PageMetaLinks) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageMetaLinksImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageMetaLinks")
+		case "canonical":
+			out.Values[i] = ec._PageMetaLinks_canonical(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "alternates":
+			out.Values[i] = ec._PageMetaLinks_alternates(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previous":
+			out.Values[i] = ec._PageMetaLinks_previous(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "next":
+			out.Values[i] = ec._PageMetaLinks_next(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "parent":
+			out.Values[i] = ec._PageMetaLinks_parent(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -60654,6 +61895,12 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_page(ctx, field, obj)
+				})
+		case "embed":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_embed(ctx, field, obj)
 				})
 		case "links":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -63968,6 +65215,24 @@ var (
 	}
 )
 
+func (ec *executionContext) unmarshalNDocumentEvaluation2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐDocumentEvaluation(ctx context.Context, v any) (model.DocumentEvaluation, error) {
+	var res model.DocumentEvaluation
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDocumentEvaluation2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐDocumentEvaluation(ctx context.Context, sel ast.SelectionSet, v model.DocumentEvaluation) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNEmbed2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐEmbed(ctx context.Context, sel ast.SelectionSet, v *model.Embed) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Embed!")
+		return graphql.Null
+	}
+	return ec._Embed(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -64836,6 +66101,38 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 		return graphql.Null
 	}
 	return ec._PageInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPageMetaLinkTarget2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTargetᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PageMetaLinkTarget) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx context.Context, sel ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PageMetaLinkTarget!")
+		return graphql.Null
+	}
+	return ec._PageMetaLinkTarget(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPageMetaLinks2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinks(ctx context.Context, sel ast.SelectionSet, v *model.PageMetaLinks) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PageMetaLinks!")
+		return graphql.Null
+	}
+	return ec._PageMetaLinks(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind(ctx context.Context, v any) (page.Kind, error) {
@@ -67059,6 +68356,13 @@ func (ec *executionContext) marshalOOpenAPISpecProcessingErrorCode2ᚖgithubᚗc
 	return res
 }
 
+func (ec *executionContext) marshalOOpenAPISpecRawContent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecRawContent(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecRawContent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OpenAPISpecRawContent(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOOpenAPISpecVersion2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpecVersion) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -67208,6 +68512,13 @@ func (ec *executionContext) marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraph
 		return graphql.Null
 	}
 	return ec._Page(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx context.Context, sel ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PageMetaLinkTarget(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOPositionInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPositionInput(ctx context.Context, v any) (*model.PositionInput, error) {
