@@ -73,10 +73,10 @@ func (r *Resolver) SpaceEmbed(ctx context.Context, spaceID, rawURL string) (*Emb
 		return nil, err
 	}
 	if len(rawURL) > MaxEmbedURL {
-		return nil, apperr.InvalidField("url", "must be at most "+strconv.Itoa(MaxEmbedURL)+" characters")
+		return nil, apperr.InvalidField("url", "must be at most %d characters", MaxEmbedURL)
 	}
 	if err := fetch.CheckURL(rawURL); err != nil {
-		return nil, apperr.InvalidField("url", err.Error())
+		return nil, apperr.InvalidField("url", "%s", err.Error())
 	}
 	sum := sha256.Sum256([]byte(rawURL))
 	key := hex.EncodeToString(sum[:])
@@ -126,7 +126,7 @@ func (r *Resolver) resolveEmbed(ctx context.Context, rawURL string) (*Embed, tim
 	f.MaxBytes, f.Timeout = maxEmbedPage, embedTimeout
 	res, err := f.Get(ctx, rawURL)
 	if errors.Is(err, fetch.ErrPrivateAddress) {
-		return nil, 0, apperr.InvalidField("url", err.Error())
+		return nil, 0, apperr.InvalidField("url", "%s", err.Error())
 	}
 	if err != nil {
 		if ctx.Err() != nil {
