@@ -24,6 +24,7 @@ import (
 	"github.com/folio/folio/ent/customhostname"
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/emailtoken"
+	"github.com/folio/folio/ent/embedcache"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/grant"
@@ -137,6 +138,7 @@ func checkColumn(t, c string) error {
 			customhostname.Table:      customhostname.ValidColumn,
 			download.Table:            download.ValidColumn,
 			emailtoken.Table:          emailtoken.ValidColumn,
+			embedcache.Table:          embedcache.ValidColumn,
 			event.Table:               event.ValidColumn,
 			file.Table:                file.ValidColumn,
 			grant.Table:               grant.ValidColumn,

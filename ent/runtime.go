@@ -17,6 +17,7 @@ import (
 	"github.com/folio/folio/ent/customhostname"
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/emailtoken"
+	"github.com/folio/folio/ent/embedcache"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/grant"
@@ -413,6 +414,12 @@ func init() {
 	emailtoken.DefaultID = emailtokenDescID.Default.(func() string)
 	// emailtoken.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	emailtoken.IDValidator = emailtokenDescID.Validators[0].(func(string) error)
+	embedcacheFields := schema.EmbedCache{}.Fields()
+	_ = embedcacheFields
+	// embedcacheDescID is the schema descriptor for id field.
+	embedcacheDescID := embedcacheFields[0].Descriptor()
+	// embedcache.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	embedcache.IDValidator = embedcacheDescID.Validators[0].(func(string) error)
 	eventFields := schema.Event{}.Fields()
 	_ = eventFields
 	// eventDescAction is the schema descriptor for action field.

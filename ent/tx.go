@@ -38,6 +38,8 @@ type Tx struct {
 	Download *DownloadClient
 	// EmailToken is the client for interacting with the EmailToken builders.
 	EmailToken *EmailTokenClient
+	// EmbedCache is the client for interacting with the EmbedCache builders.
+	EmbedCache *EmbedCacheClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
 	// File is the client for interacting with the File builders.
@@ -263,6 +265,7 @@ func (tx *Tx) init() {
 	tx.CustomHostname = NewCustomHostnameClient(tx.config)
 	tx.Download = NewDownloadClient(tx.config)
 	tx.EmailToken = NewEmailTokenClient(tx.config)
+	tx.EmbedCache = NewEmbedCacheClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.File = NewFileClient(tx.config)
 	tx.Grant = NewGrantClient(tx.config)

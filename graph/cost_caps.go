@@ -66,10 +66,12 @@ var listFieldCaps = map[string]int64{
 	"CommentReply.reactions": MaxReactionEmoji,
 	"EmojiReaction.users":    paging.MaxLimit,
 	// A site's structure (sites.go: written limits).
-	"Site.sections":             MaxSectionsPerSite,
-	"Site.sectionGroups":        MaxGroupsPerSite,
-	"Site.siteSpaces":           MaxRootSiteSpacesPerSite,
-	"SiteSection.siteSpaces":    MaxSiteSpacesPerSection,
+	"Site.sections":          MaxSectionsPerSite,
+	"Site.sectionGroups":     MaxGroupsPerSite,
+	"Site.siteSpaces":        MaxRootSiteSpacesPerSite,
+	"SiteSection.siteSpaces": MaxSiteSpacesPerSection,
+	// The other variants of a section (documents.go).
+	"PageMetaLinks.alternates":  max(MaxSiteSpacesPerSection, MaxRootSiteSpacesPerSite),
 	"SiteSectionGroup.sections": MaxSectionsPerSite,
 	"Site.shareLinks":           MaxShareLinksPerSite,
 	// searchResults (search.go) keeps at most 3 matching sections a page.

@@ -389,7 +389,10 @@ func (r *Resolver) OpenAPIVersionByPublicKey(ctx context.Context, key string) (*
 	if ent.IsNotFound(err) {
 		return nil, apperr.NotFoundf("not found")
 	}
-	return v, err
+	if err != nil {
+		return nil, err
+	}
+	return r.publicVersion(ctx, v) // private specs: 404 (openapi_visibility.go)
 }
 
 // OpenAPISpecPermissions is the caller's `permissions` on a spec.

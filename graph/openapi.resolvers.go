@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/openapispec"
 	"github.com/folio/folio/graph/generated"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
@@ -29,6 +30,10 @@ func (r *mutationResolver) PutOpenAPISpec(ctx context.Context, organizationID st
 
 func (r *mutationResolver) DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (*bool, error) {
 	return done(r.Resolver.DeleteOpenAPISpec(ctx, organizationID, slug))
+}
+
+func (r *mutationResolver) UpdateOpenAPISpecVisibility(ctx context.Context, organizationID string, slug string, visibility openapispec.Visibility) (*ent.OpenAPISpec, error) {
+	return r.Resolver.UpdateOpenAPISpecVisibility(ctx, organizationID, slug, visibility)
 }
 
 func (r *openAPISpecResolver) LastVersion(ctx context.Context, obj *ent.OpenAPISpec) (*ent.OpenAPISpecVersion, error) {
@@ -62,6 +67,14 @@ func (r *openAPISpecResolver) Versions(ctx context.Context, obj *ent.OpenAPISpec
 
 func (r *openAPISpecResolver) Organization(ctx context.Context, obj *ent.OpenAPISpec) (*ent.Organization, error) {
 	return loader.For(ctx).OrganizationByID.Load(ctx, obj.OrganizationID)()
+}
+
+func (r *openAPISpecResolver) LatestContentRaw(ctx context.Context, obj *ent.OpenAPISpec) (*model.OpenAPISpecRawContent, error) {
+	return r.SpecLatestRawObject(ctx, obj)
+}
+
+func (r *openAPISpecResolver) PublishedURL(ctx context.Context, obj *ent.OpenAPISpec) (*string, error) {
+	return r.OpenAPISpecPublishedURL(ctx, obj)
 }
 
 func (r *openAPISpecVersionResolver) URL(ctx context.Context, obj *ent.OpenAPISpecVersion) (string, error) {

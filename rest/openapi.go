@@ -25,6 +25,8 @@ func (a *API) openAPIRoutes(r chi.Router) {
 	r.Method("GET", "/orgs/{organizationId}/openapi/{specSlug}/versions", handler(a.listOpenAPISpecVersions))
 	r.Method("GET", "/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}", handler(a.getOpenAPISpecVersion))
 	r.Method("GET", "/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content", handler(a.getOpenAPISpecVersionContent))
+	r.Method("PATCH", "/orgs/{organizationId}/openapi/{specSlug}", handler(a.updateOpenAPISpec))
+	r.Method("GET", "/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content/raw", handler(a.getLatestOpenAPISpecRaw))
 }
 
 // openAPIContent serves versions' root documents at their unguessable
@@ -165,20 +167,28 @@ func (a *API) writeOpenAPISpec(w http.ResponseWriter, r *http.Request, status in
 
 // openAPISpecJSON is GitBook's OpenAPISpec.
 type openAPISpecJSON struct {
-	Object               string                        `json:"object"`
-	ID                   string                        `json:"id"`
-	CreatedAt            string                        `json:"createdAt"`
-	UpdatedAt            string                        `json:"updatedAt"`
-	Slug                 string                        `json:"slug"`
-	SourceURL            *string                       `json:"sourceURL,omitempty"`
-	ProcessingState      string                        `json:"processingState"`
-	Visibility           string                        `json:"visibility"`
-	LastVersion          *string                       `json:"lastVersion,omitempty"`
-	LastProcessedAt      *string                       `json:"lastProcessedAt,omitempty"`
-	LastProcessErrorCode *string                       `json:"lastProcessErrorCode,omitempty"`
-	LastProcessedErrors  []openAPIErrorJSON            `json:"lastProcessedErrors,omitempty"`
-	Permissions          access.OpenAPISpecPermissions `json:"permissions"`
-	URLs                 *model.OpenAPISpecURLs        `json:"urls"`
+	Object               string             `json:"object"`
+	ID                   string             `json:"id"`
+	CreatedAt            string             `json:"createdAt"`
+	UpdatedAt            string             `json:"updatedAt"`
+	Slug                 string             `json:"slug"`
+	SourceURL            *string            `json:"sourceURL,omitempty"`
+	ProcessingState      string             `json:"processingState"`
+	Visibility           string             `json:"visibility"`
+	LastVersion          *string            `json:"lastVersion,omitempty"`
+	LastProcessedAt      *string            `json:"lastProcessedAt,omitempty"`
+	LastProcessErrorCode *string            `json:"lastProcessErrorCode,omitempty"`
+	LastProcessedErrors  []openAPIErrorJSON `json:"lastProcessedErrors,omitempty"`
+	// LastProcessedErrorCount is required by GitBook 0.202.0's OpenAPISpec.
+	LastProcessedErrorCount int                           `json:"lastProcessedErrorCount"`
+	Permissions             access.OpenAPISpecPermissions `json:"permissions"`
+	URLs                    openAPISpecURLsJSON           `json:"urls"`
+}
+
+// openAPISpecURLsJSON is a spec's urls; published only while it is public.
+type openAPISpecURLsJSON struct {
+	*model.OpenAPISpecURLs
+	Published *string `json:"published,omitempty"`
 }
 
 // openAPIErrorJSON is GitBook's OpenAPIErrorObject, with where it is.
@@ -198,7 +208,10 @@ func (a *API) presentOpenAPISpec(ctx context.Context, s *model.OpenAPISpec) (any
 	out := openAPISpecJSON{
 		Object: "openapi-spec", ID: s.ID, CreatedAt: timestamp(s.CreatedAt), UpdatedAt: timestamp(s.UpdatedAt),
 		Slug: s.Slug, SourceURL: s.SourceURL, ProcessingState: string(s.ProcessingState), Visibility: string(s.Visibility),
-		LastVersion: s.LastVersionID, Permissions: perms, URLs: a.res.OpenAPISpecURLs(s),
+		LastVersion: s.LastVersionID, Permissions: perms, LastProcessedErrorCount: len(s.LastProcessedErrors), URLs: openAPISpecURLsJSON{OpenAPISpecURLs: a.res.OpenAPISpecURLs(s)},
+	}
+	if out.URLs.Published, err = a.res.OpenAPISpecPublishedURL(ctx, s); err != nil {
+		return nil, err
 	}
 	if s.LastProcessedAt != nil {
 		t := timestamp(*s.LastProcessedAt)
@@ -232,4 +245,33 @@ func (a *API) presentOpenAPIVersion(ctx context.Context, v *model.OpenAPISpecVer
 	out := openAPIVersionJSON{Object: "openapi-spec-version", ID: v.ID, CreatedAt: timestamp(v.CreatedAt), URL: a.res.OpenAPIVersionPublicURL(v)}
 	out.URLs.Location = loc
 	return out, nil
+}
+
+// updateOpenAPISpec sets a spec's visibility (updateOpenAPISpecBySlug).
+func (a *API) updateOpenAPISpec(w http.ResponseWriter, r *http.Request) error {
+	org, slug := chi.URLParam(r, "organizationId"), chi.URLParam(r, "specSlug")
+	if err := a.res.OpenAPIEditable(r.Context(), org); err != nil {
+		return err
+	}
+	var in struct {
+		Visibility *string `json:"visibility"`
+	}
+	if err := decodeJSON(r, &in); err != nil {
+		return err
+	}
+	if in.Visibility == nil {
+		return apperr.InvalidField("visibility", "is required")
+	}
+	s, err := a.res.UpdateOpenAPISpecVisibility(r.Context(), org, slug, graph.OpenAPIVisibility(*in.Visibility))
+	return writeOne(w, r, http.StatusOK, s, err, a.presentOpenAPISpec, nil)
+}
+
+// getLatestOpenAPISpecRaw is the latest version's root document as
+// submitted (getLatestOpenAPISpecVersionContentRaw).
+func (a *API) getLatestOpenAPISpecRaw(w http.ResponseWriter, r *http.Request) error {
+	raw, err := a.res.OpenAPISpecLatestRaw(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "specSlug"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"text": raw.Text, "format": raw.Format})
 }

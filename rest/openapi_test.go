@@ -134,6 +134,11 @@ func TestOpenAPISpecs(t *testing.T) {
 				if fs["openapi.yaml"] != petsRoot || fs["schemas/pet.yaml"] != petSchema || len(fs) != 2 {
 					t.Fatalf("filesystem: %v", fs)
 				}
+				// A private spec's public content URL answers 404; public, it serves.
+				if resp, err := http.Get(content["url"].(string)); err != nil || resp.StatusCode != 404 {
+					t.Fatalf("private spec's content URL: %v %v", resp, err)
+				}
+				s.Call(t, "updateOpenAPISpecBySlug", admin.Token, "PATCH", spec, map[string]any{"visibility": "public"}, 200)
 				resp, err := http.Get(content["url"].(string)) // public: no token
 				if err != nil {
 					t.Fatal(err)
@@ -221,6 +226,7 @@ func TestOpenAPISpecs(t *testing.T) {
 							t.Fatalf("%s: %v", c.slug, got)
 						}
 						content := s.Call(t, "getLatestOpenAPISpecVersionContent", admin.Token, "GET", base+"/"+c.slug+"/versions/latest/content", nil, 200).JSON(t)
+						s.Call(t, "updateOpenAPISpecBySlug", admin.Token, "PATCH", base+"/"+c.slug, map[string]any{"visibility": "public"}, 200)
 						resp, err := http.Get(content["url"].(string))
 						if err != nil {
 							t.Fatal(err)

@@ -52,6 +52,8 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.pdfRoutes(r)
 	a.openAPIRoutes(r)
 	a.urlRoutes(r)
+	a.documentRoutes(r)
+	a.embedRoutes(r)
 }
 
 // Downloads mounts the file downloads, outside /v1 and its authentication.

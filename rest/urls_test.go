@@ -126,7 +126,7 @@ func TestResolvePublishedURLs(t *testing.T) {
 			t.Fatalf("redirect: %v", got)
 		}
 		// A mapped host (FOLIO_SITE_HOSTS).
-		s.App.Resolver.SiteHosts = map[string]string{"docs.example.com": w.docs}
+		s.App.Resolver.Hostnames.Configured = map[string]string{"docs.example.com": w.docs}
 		got = resolve(t, s, "", map[string]any{"url": "https://docs.example.com/api/page-0"}, 200)
 		if got["space"] != w.api || got["siteBasePath"] != "/" || got["basePath"] != "/api/" || got["canonicalUrl"] != "https://docs.example.com/api/page-0" {
 			t.Fatalf("mapped host: %v", got)

@@ -153,6 +153,18 @@ func (f EmailTokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EmailTokenMutation", m)
 }
 
+// The EmbedCacheFunc type is an adapter to allow the use of ordinary
+// function as EmbedCache mutator.
+type EmbedCacheFunc func(context.Context, *ent.EmbedCacheMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f EmbedCacheFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.EmbedCacheMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EmbedCacheMutation", m)
+}
+
 // The EventFunc type is an adapter to allow the use of ordinary
 // function as Event mutator.
 type EventFunc func(context.Context, *ent.EventMutation) (ent.Value, error)

@@ -430,6 +430,27 @@ var (
 			},
 		},
 	}
+	// EmbedCachesColumns holds the columns for the "embed_caches" table.
+	EmbedCachesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "url", Type: field.TypeString, Size: 2147483647},
+		{Name: "embed", Type: field.TypeString, Size: 2147483647},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+	}
+	// EmbedCachesTable holds the schema information for the "embed_caches" table.
+	EmbedCachesTable = &schema.Table{
+		Name:       "embed_caches",
+		Columns:    EmbedCachesColumns,
+		PrimaryKey: []*schema.Column{EmbedCachesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "embedcache_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{EmbedCachesColumns[4]},
+			},
+		},
+	}
 	// EventsColumns holds the columns for the "events" table.
 	EventsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1702,6 +1723,7 @@ var (
 		CustomHostnamesTable,
 		DownloadsTable,
 		EmailTokensTable,
+		EmbedCachesTable,
 		EventsTable,
 		FilesTable,
 		GrantsTable,

@@ -42,6 +42,9 @@ type Download func(*sql.Selector)
 // EmailToken is the predicate function for emailtoken builders.
 type EmailToken func(*sql.Selector)
 
+// EmbedCache is the predicate function for embedcache builders.
+type EmbedCache func(*sql.Selector)
+
 // Event is the predicate function for event builders.
 type Event func(*sql.Selector)
 

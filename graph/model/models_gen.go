@@ -433,6 +433,20 @@ type DefaultContentInput struct {
 	Site string `json:"site"`
 }
 
+// A URL resolved for embedding: a link card, or rich HTML (one sandboxed https iframe).
+type Embed struct {
+	// link or rich.
+	Type string `json:"type"`
+	// The page's or provider's title.
+	Title string `json:"title"`
+	// The site's or provider's name.
+	Site string `json:"site"`
+	// The site's icon (absolute http(s) URL).
+	Icon *string `json:"icon,omitempty"`
+	// For rich embeds: the sanitized iframe.
+	HTML *string `json:"html,omitempty"`
+}
+
 // The users who reacted to a comment or reply with one emoji.
 type EmojiReaction struct {
 	// The emoji, in its stored (normalized) form.
@@ -643,6 +657,14 @@ type OpenAPISpecProcessError struct {
 	Pointer *string `json:"pointer,omitempty"`
 }
 
+// Raw original content of a spec version's entry file.
+type OpenAPISpecRawContent struct {
+	// The text exactly as submitted.
+	Text string `json:"text"`
+	// json or yaml.
+	Format string `json:"format"`
+}
+
 // Where a spec comes from: exactly one of url and text.
 type OpenAPISpecSourceInput struct {
 	// An absolute http(s) URL Folio fetches (relative $refs are fetched next to it).
@@ -711,6 +733,30 @@ type PageInfo struct {
 	StartCursor *string `json:"startCursor,omitempty"`
 	// The last edge's cursor (pass it as `after` for the next page); null when the page is empty.
 	EndCursor *string `json:"endCursor,omitempty"`
+}
+
+// Where a meta link points: a page of the same space (kind page) or a published address (kind url).
+type PageMetaLinkTarget struct {
+	// page or url.
+	Kind string `json:"kind"`
+	// The page's id (kind page).
+	Page *string `json:"page,omitempty"`
+	// The published address (kind url).
+	URL *string `json:"url,omitempty"`
+}
+
+// A page's meta links: its canonical address, its alternates in the other variants of its site section, and its neighbours in reading order.
+type PageMetaLinks struct {
+	// The page on the first published site showing its space; the page itself when none does.
+	Canonical *PageMetaLinkTarget `json:"canonical"`
+	// The same path in the other site spaces of the canonical site space's section, where it exists.
+	Alternates []*PageMetaLinkTarget `json:"alternates"`
+	// The listed document before this page in reading order.
+	Previous *PageMetaLinkTarget `json:"previous,omitempty"`
+	// The listed document after this page in reading order.
+	Next *PageMetaLinkTarget `json:"next,omitempty"`
+	// The parent page.
+	Parent *PageMetaLinkTarget `json:"parent,omitempty"`
 }
 
 // URLs of a page.
@@ -1582,6 +1628,67 @@ func (e *AccessSort) UnmarshalJSON(b []byte) error {
 }
 
 func (e AccessSort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Which adaptive conditions (`if` blocks) of a document are decided for the caller.
+type DocumentEvaluation string
+
+const (
+	// None: every `if` block is kept as written.
+	DocumentEvaluationNone DocumentEvaluation = "none"
+	// All: blocks whose condition holds for the caller's visitor claims are unwrapped, the others removed.
+	DocumentEvaluationAll DocumentEvaluation = "all"
+	// Only conditions that read no claim (the same for every visitor) are decided; the others are kept.
+	DocumentEvaluationDeterministicOnly DocumentEvaluation = "deterministic_only"
+)
+
+var AllDocumentEvaluation = []DocumentEvaluation{
+	DocumentEvaluationNone,
+	DocumentEvaluationAll,
+	DocumentEvaluationDeterministicOnly,
+}
+
+func (e DocumentEvaluation) IsValid() bool {
+	switch e {
+	case DocumentEvaluationNone, DocumentEvaluationAll, DocumentEvaluationDeterministicOnly:
+		return true
+	}
+	return false
+}
+
+func (e DocumentEvaluation) String() string {
+	return string(e)
+}
+
+func (e *DocumentEvaluation) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DocumentEvaluation(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DocumentEvaluation", str)
+	}
+	return nil
+}
+
+func (e DocumentEvaluation) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DocumentEvaluation) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DocumentEvaluation) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

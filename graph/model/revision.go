@@ -39,6 +39,11 @@ func (r *Revision) Pages(ctx context.Context) (*PageTree, error) {
 	if pt.sel.asks("comments") {
 		return nil, apperr.Invalidf("Page.comments cannot be read inside Revision.pages: read it through revision { page(id:) { comments } }")
 	}
+	for _, f := range []string{"evaluatedDocument", "metaLinks"} { // per page, with reads of their own (graph/documents.go)
+		if pt.sel.asks(f) {
+			return nil, apperr.Invalidf("Page.%s cannot be read inside Revision.pages: read it through revision { page(id:) { %s } }", f, f)
+		}
+	}
 	if pt.sel.asks("markdown") {
 		if pt.Bodies, err = l.RevisionBodies.Load(ctx, r.ID)(); err != nil {
 			return nil, err

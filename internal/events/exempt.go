@@ -31,4 +31,7 @@ const (
 	// ExemptDerived: what is computed from stored page bodies and cached
 	// on first read (page_derived rows): a cache fill, not a change.
 	ExemptDerived Exemption = "derived cache"
+	// ExemptEmbeds: resolved embeds kept per URL (embed_caches rows), a
+	// cache fill by a read.
+	ExemptEmbeds Exemption = "embed cache"
 )

@@ -22,6 +22,8 @@ import (
 //	embed                url="..."; void, or a caption body closed by endembed
 //	openapi-operation    spec="<slug>" path="/pets" method="get"; body optional
 //	openapi-schemas      spec="<slug>" schemas="A,B" [grouped="false"]; body optional
+//	if                   condition="visitor.claims.beta == true"; body: markdown shown only to
+//	                     visitors whose claims satisfy the condition (adaptive content)
 //
 // Anything else between {% and %} (an unknown name, a malformed attribute, a
 // tab outside tabs, an end tag without its block) stays plain text. The tag
@@ -56,6 +58,7 @@ var blockSpecs = map[string]blockSpec{
 	"embed":             {required: []string{"url"}, voidable: true},
 	"openapi-operation": {required: []string{"spec", "path", "method"}, voidable: true},
 	"openapi-schemas":   {required: []string{"spec", "schemas"}, voidable: true},
+	"if":                {required: []string{"condition"}, container: true},
 }
 
 // KindBlock is the ast.NodeKind of a GitBook block.

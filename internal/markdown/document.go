@@ -63,6 +63,7 @@ type DocumentData struct {
 //	openapi-operation                void; data.ref {kind:"openapi",spec}, data.path, data.method (lower case)
 //	openapi-schemas                  void; data.ref {kind:"openapi",spec}, data.schemas (names), data.grouped
 //	                                 when the tag says grouped="false"
+//	if                               data.expression: the condition; nodes: blocks ({% if condition="..." %})
 //
 // Inline content is text nodes ({"object":"text","leaves":[{"object":"leaf","text":...,"marks":[...]}]}),
 // links ({"object":"inline","type":"link","data":{"ref":{"kind":"url","url":href}},"nodes":[text...]})
@@ -101,6 +102,7 @@ type Data struct {
 	Method     string                 `json:"method,omitzero"`     // openapi-operation
 	Schemas    []string               `json:"schemas,omitzero"`    // openapi-schemas
 	Grouped    *bool                  `json:"grouped,omitzero"`    // openapi-schemas, when false
+	Expression string                 `json:"expression,omitzero"` // if
 }
 
 // ContentRef is what a link or image points at: {"kind":"url","url":...}
@@ -167,7 +169,7 @@ type Mark struct {
 // (documents, text, sections, links, anchors). Stored derived data carries
 // it: bump it whenever the output for some input changes, so that data
 // derived by an older converter is computed again rather than served.
-const FormatVersion = 2 // 2: GitBook blocks ({% hint %}...)
+const FormatVersion = 3 // 2: GitBook blocks ({% hint %}...); 3: {% if %}
 
 // markOrder is the canonical order of marks on a leaf.
 var markOrder = []string{"bold", "italic", "strikethrough", "code"}

@@ -54,6 +54,10 @@ func (c *converter) gitbookBlock(n *BlockNode) (Node, bool) {
 			}
 		}
 		return b, true
+	case "if":
+		b := withBody("if")
+		b.Data.Expression = n.Attrs["condition"]
+		return b, true
 	case "tab":
 		b := withBody("tabs-item")
 		b.Data.Title = n.Attrs["title"]

@@ -103,7 +103,7 @@ func writeBlock(b *strings.Builder, n Node, prefix string) error {
 				}
 			}
 		}
-	case "hint", "tabs", "tabs-item", "content-ref", "embed", "openapi-operation", "openapi-schemas":
+	case "hint", "tabs", "tabs-item", "content-ref", "embed", "openapi-operation", "openapi-schemas", "if":
 		return writeGitBookBlock(b, n, prefix)
 	default:
 		return fmt.Errorf("block type %q is not supported: send markdown", n.Type)

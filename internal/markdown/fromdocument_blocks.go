@@ -51,6 +51,12 @@ func writeGitBookBlock(b *strings.Builder, n Node, prefix string) error {
 		}
 		line(blockTag("tab", "title", title))
 		return body("tab", n.Nodes)
+	case "if":
+		if d.Expression == "" {
+			return fmt.Errorf("an if block needs data.expression")
+		}
+		line(blockTag("if", "condition", d.Expression))
+		return body("if", n.Nodes)
 	case "content-ref":
 		u := ref().URL
 		if u == "" {

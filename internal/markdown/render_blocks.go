@@ -152,6 +152,11 @@ func (r *htmlRenderer) block(w util.BufWriter, src []byte, node ast.Node, enteri
 			_, _ = w.WriteString(DefaultOperationHTML(n.Attrs["method"], n.Attrs["path"]) + "\n")
 		}
 		return ast.WalkSkipChildren, nil
+	case "if":
+		// HTML has no visitor to evaluate the condition for: a conditional
+		// block is left out (fail closed). Visitors' documents are evaluated
+		// by graph (getPageDocumentInRevisionById?evaluated=true).
+		return ast.WalkSkipChildren, nil
 	case "openapi-schemas":
 		if entering {
 			_, _ = w.WriteString(DefaultSchemasHTML(SchemaNames(n.Attrs["schemas"])) + "\n")
