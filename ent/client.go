@@ -27,6 +27,7 @@ import (
 	"github.com/folio/folio/ent/customhostname"
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/emailtoken"
+	"github.com/folio/folio/ent/embedcache"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
 	"github.com/folio/folio/ent/grant"
@@ -55,6 +56,7 @@ import (
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/siteevent"
+	"github.com/folio/folio/ent/siteredirect"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -101,6 +103,8 @@ type Client struct {
 	Download *DownloadClient
 	// EmailToken is the client for interacting with the EmailToken builders.
 	EmailToken *EmailTokenClient
+	// EmbedCache is the client for interacting with the EmbedCache builders.
+	EmbedCache *EmbedCacheClient
 	// Event is the client for interacting with the Event builders.
 	Event *EventClient
 	// File is the client for interacting with the File builders.
@@ -157,6 +161,8 @@ type Client struct {
 	Site *SiteClient
 	// SiteEvent is the client for interacting with the SiteEvent builders.
 	SiteEvent *SiteEventClient
+	// SiteRedirect is the client for interacting with the SiteRedirect builders.
+	SiteRedirect *SiteRedirectClient
 	// SiteSection is the client for interacting with the SiteSection builders.
 	SiteSection *SiteSectionClient
 	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
@@ -206,6 +212,7 @@ func (c *Client) init() {
 	c.CustomHostname = NewCustomHostnameClient(c.config)
 	c.Download = NewDownloadClient(c.config)
 	c.EmailToken = NewEmailTokenClient(c.config)
+	c.EmbedCache = NewEmbedCacheClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.File = NewFileClient(c.config)
 	c.Grant = NewGrantClient(c.config)
@@ -234,6 +241,7 @@ func (c *Client) init() {
 	c.Session = NewSessionClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteEvent = NewSiteEventClient(c.config)
+	c.SiteRedirect = NewSiteRedirectClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
 	c.SiteSectionGroup = NewSiteSectionGroupClient(c.config)
 	c.SiteShareLink = NewSiteShareLinkClient(c.config)
@@ -351,6 +359,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomHostname:      NewCustomHostnameClient(cfg),
 		Download:            NewDownloadClient(cfg),
 		EmailToken:          NewEmailTokenClient(cfg),
+		EmbedCache:          NewEmbedCacheClient(cfg),
 		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
 		Grant:               NewGrantClient(cfg),
@@ -379,6 +388,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
 		SiteEvent:           NewSiteEventClient(cfg),
+		SiteRedirect:        NewSiteRedirectClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
 		SiteShareLink:       NewSiteShareLinkClient(cfg),
@@ -423,6 +433,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomHostname:      NewCustomHostnameClient(cfg),
 		Download:            NewDownloadClient(cfg),
 		EmailToken:          NewEmailTokenClient(cfg),
+		EmbedCache:          NewEmbedCacheClient(cfg),
 		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
 		Grant:               NewGrantClient(cfg),
@@ -451,6 +462,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Session:             NewSessionClient(cfg),
 		Site:                NewSiteClient(cfg),
 		SiteEvent:           NewSiteEventClient(cfg),
+		SiteRedirect:        NewSiteRedirectClient(cfg),
 		SiteSection:         NewSiteSectionClient(cfg),
 		SiteSectionGroup:    NewSiteSectionGroupClient(cfg),
 		SiteShareLink:       NewSiteShareLinkClient(cfg),
@@ -495,15 +507,15 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.Collection, c.Comment,
 		c.CommentReaction, c.CommentReply, c.CustomField, c.CustomFieldValue,
-		c.CustomHostname, c.Download, c.EmailToken, c.Event, c.File, c.Grant, c.Invite,
-		c.Job, c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
-		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
-		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
-		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
-		c.Session, c.Site, c.SiteEvent, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User, c.UserIdentity, c.Webhook, c.WebhookCursor,
-		c.WebhookDelivery,
+		c.CustomHostname, c.Download, c.EmailToken, c.EmbedCache, c.Event, c.File,
+		c.Grant, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant,
+		c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion,
+		c.Organization, c.Page, c.PageContent, c.PageDerived, c.Passkey,
+		c.PasskeyCeremony, c.RateCounter, c.ReviewRequest, c.Revision, c.RevisionChunk,
+		c.SAMLAssertion, c.SAMLProvider, c.Session, c.Site, c.SiteEvent,
+		c.SiteRedirect, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -515,15 +527,15 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.Collection, c.Comment,
 		c.CommentReaction, c.CommentReply, c.CustomField, c.CustomFieldValue,
-		c.CustomHostname, c.Download, c.EmailToken, c.Event, c.File, c.Grant, c.Invite,
-		c.Job, c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken,
-		c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page,
-		c.PageContent, c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter,
-		c.ReviewRequest, c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider,
-		c.Session, c.Site, c.SiteEvent, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
-		c.TranslationSettings, c.User, c.UserIdentity, c.Webhook, c.WebhookCursor,
-		c.WebhookDelivery,
+		c.CustomHostname, c.Download, c.EmailToken, c.EmbedCache, c.Event, c.File,
+		c.Grant, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant,
+		c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion,
+		c.Organization, c.Page, c.PageContent, c.PageDerived, c.Passkey,
+		c.PasskeyCeremony, c.RateCounter, c.ReviewRequest, c.Revision, c.RevisionChunk,
+		c.SAMLAssertion, c.SAMLProvider, c.Session, c.Site, c.SiteEvent,
+		c.SiteRedirect, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
+		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -556,6 +568,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Download.mutate(ctx, m)
 	case *EmailTokenMutation:
 		return c.EmailToken.mutate(ctx, m)
+	case *EmbedCacheMutation:
+		return c.EmbedCache.mutate(ctx, m)
 	case *EventMutation:
 		return c.Event.mutate(ctx, m)
 	case *FileMutation:
@@ -612,6 +626,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Site.mutate(ctx, m)
 	case *SiteEventMutation:
 		return c.SiteEvent.mutate(ctx, m)
+	case *SiteRedirectMutation:
+		return c.SiteRedirect.mutate(ctx, m)
 	case *SiteSectionMutation:
 		return c.SiteSection.mutate(ctx, m)
 	case *SiteSectionGroupMutation:
@@ -2396,6 +2412,139 @@ func (c *EmailTokenClient) mutate(ctx context.Context, m *EmailTokenMutation) (V
 		return (&EmailTokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown EmailToken mutation op: %q", m.Op())
+	}
+}
+
+// EmbedCacheClient is a client for the EmbedCache schema.
+type EmbedCacheClient struct {
+	config
+}
+
+// NewEmbedCacheClient returns a client for the EmbedCache from the given config.
+func NewEmbedCacheClient(c config) *EmbedCacheClient {
+	return &EmbedCacheClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `embedcache.Hooks(f(g(h())))`.
+func (c *EmbedCacheClient) Use(hooks ...Hook) {
+	c.hooks.EmbedCache = append(c.hooks.EmbedCache, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `embedcache.Intercept(f(g(h())))`.
+func (c *EmbedCacheClient) Intercept(interceptors ...Interceptor) {
+	c.inters.EmbedCache = append(c.inters.EmbedCache, interceptors...)
+}
+
+// Create returns a builder for creating a EmbedCache entity.
+func (c *EmbedCacheClient) Create() *EmbedCacheCreate {
+	mutation := newEmbedCacheMutation(c.config, OpCreate)
+	return &EmbedCacheCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of EmbedCache entities.
+func (c *EmbedCacheClient) CreateBulk(builders ...*EmbedCacheCreate) *EmbedCacheCreateBulk {
+	return &EmbedCacheCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EmbedCacheClient) MapCreateBulk(slice any, setFunc func(*EmbedCacheCreate, int)) *EmbedCacheCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EmbedCacheCreateBulk{err: fmt.Errorf("calling to EmbedCacheClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EmbedCacheCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EmbedCacheCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for EmbedCache.
+func (c *EmbedCacheClient) Update() *EmbedCacheUpdate {
+	mutation := newEmbedCacheMutation(c.config, OpUpdate)
+	return &EmbedCacheUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EmbedCacheClient) UpdateOne(_m *EmbedCache) *EmbedCacheUpdateOne {
+	mutation := newEmbedCacheMutation(c.config, OpUpdateOne, withEmbedCache(_m))
+	return &EmbedCacheUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EmbedCacheClient) UpdateOneID(id string) *EmbedCacheUpdateOne {
+	mutation := newEmbedCacheMutation(c.config, OpUpdateOne, withEmbedCacheID(id))
+	return &EmbedCacheUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for EmbedCache.
+func (c *EmbedCacheClient) Delete() *EmbedCacheDelete {
+	mutation := newEmbedCacheMutation(c.config, OpDelete)
+	return &EmbedCacheDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EmbedCacheClient) DeleteOne(_m *EmbedCache) *EmbedCacheDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EmbedCacheClient) DeleteOneID(id string) *EmbedCacheDeleteOne {
+	builder := c.Delete().Where(embedcache.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EmbedCacheDeleteOne{builder}
+}
+
+// Query returns a query builder for EmbedCache.
+func (c *EmbedCacheClient) Query() *EmbedCacheQuery {
+	return &EmbedCacheQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEmbedCache},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a EmbedCache entity by its id.
+func (c *EmbedCacheClient) Get(ctx context.Context, id string) (*EmbedCache, error) {
+	return c.Query().Where(embedcache.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EmbedCacheClient) GetX(ctx context.Context, id string) *EmbedCache {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *EmbedCacheClient) Hooks() []Hook {
+	return c.hooks.EmbedCache
+}
+
+// Interceptors returns the client interceptors.
+func (c *EmbedCacheClient) Interceptors() []Interceptor {
+	return c.inters.EmbedCache
+}
+
+func (c *EmbedCacheClient) mutate(ctx context.Context, m *EmbedCacheMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EmbedCacheCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EmbedCacheUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EmbedCacheUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EmbedCacheDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown EmbedCache mutation op: %q", m.Op())
 	}
 }
 
@@ -6363,6 +6512,139 @@ func (c *SiteEventClient) mutate(ctx context.Context, m *SiteEventMutation) (Val
 	}
 }
 
+// SiteRedirectClient is a client for the SiteRedirect schema.
+type SiteRedirectClient struct {
+	config
+}
+
+// NewSiteRedirectClient returns a client for the SiteRedirect from the given config.
+func NewSiteRedirectClient(c config) *SiteRedirectClient {
+	return &SiteRedirectClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `siteredirect.Hooks(f(g(h())))`.
+func (c *SiteRedirectClient) Use(hooks ...Hook) {
+	c.hooks.SiteRedirect = append(c.hooks.SiteRedirect, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `siteredirect.Intercept(f(g(h())))`.
+func (c *SiteRedirectClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteRedirect = append(c.inters.SiteRedirect, interceptors...)
+}
+
+// Create returns a builder for creating a SiteRedirect entity.
+func (c *SiteRedirectClient) Create() *SiteRedirectCreate {
+	mutation := newSiteRedirectMutation(c.config, OpCreate)
+	return &SiteRedirectCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteRedirect entities.
+func (c *SiteRedirectClient) CreateBulk(builders ...*SiteRedirectCreate) *SiteRedirectCreateBulk {
+	return &SiteRedirectCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteRedirectClient) MapCreateBulk(slice any, setFunc func(*SiteRedirectCreate, int)) *SiteRedirectCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteRedirectCreateBulk{err: fmt.Errorf("calling to SiteRedirectClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteRedirectCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteRedirectCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteRedirect.
+func (c *SiteRedirectClient) Update() *SiteRedirectUpdate {
+	mutation := newSiteRedirectMutation(c.config, OpUpdate)
+	return &SiteRedirectUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteRedirectClient) UpdateOne(_m *SiteRedirect) *SiteRedirectUpdateOne {
+	mutation := newSiteRedirectMutation(c.config, OpUpdateOne, withSiteRedirect(_m))
+	return &SiteRedirectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteRedirectClient) UpdateOneID(id string) *SiteRedirectUpdateOne {
+	mutation := newSiteRedirectMutation(c.config, OpUpdateOne, withSiteRedirectID(id))
+	return &SiteRedirectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteRedirect.
+func (c *SiteRedirectClient) Delete() *SiteRedirectDelete {
+	mutation := newSiteRedirectMutation(c.config, OpDelete)
+	return &SiteRedirectDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteRedirectClient) DeleteOne(_m *SiteRedirect) *SiteRedirectDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteRedirectClient) DeleteOneID(id string) *SiteRedirectDeleteOne {
+	builder := c.Delete().Where(siteredirect.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteRedirectDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteRedirect.
+func (c *SiteRedirectClient) Query() *SiteRedirectQuery {
+	return &SiteRedirectQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteRedirect},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteRedirect entity by its id.
+func (c *SiteRedirectClient) Get(ctx context.Context, id string) (*SiteRedirect, error) {
+	return c.Query().Where(siteredirect.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteRedirectClient) GetX(ctx context.Context, id string) *SiteRedirect {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SiteRedirectClient) Hooks() []Hook {
+	return c.hooks.SiteRedirect
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteRedirectClient) Interceptors() []Interceptor {
+	return c.inters.SiteRedirect
+}
+
+func (c *SiteRedirectClient) mutate(ctx context.Context, m *SiteRedirectMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteRedirectCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteRedirectUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteRedirectUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteRedirectDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteRedirect mutation op: %q", m.Op())
+	}
+}
+
 // SiteSectionClient is a client for the SiteSection schema.
 type SiteSectionClient struct {
 	config
@@ -8401,25 +8683,25 @@ type (
 	hooks struct {
 		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
 		CommentReaction, CommentReply, CustomField, CustomFieldValue, CustomHostname,
-		Download, EmailToken, Event, File, Grant, Invite, Job, KeyCheck, Member,
-		OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
+		Download, EmailToken, EmbedCache, Event, File, Grant, Invite, Job, KeyCheck,
+		Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
 		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, Passkey,
 		PasskeyCeremony, RateCounter, ReviewRequest, Revision, RevisionChunk,
-		SAMLAssertion, SAMLProvider, Session, Site, SiteEvent, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
-		TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
+		SAMLAssertion, SAMLProvider, Session, Site, SiteEvent, SiteRedirect,
+		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
+		TeamMember, TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
 		WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
 		CommentReaction, CommentReply, CustomField, CustomFieldValue, CustomHostname,
-		Download, EmailToken, Event, File, Grant, Invite, Job, KeyCheck, Member,
-		OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
+		Download, EmailToken, EmbedCache, Event, File, Grant, Invite, Job, KeyCheck,
+		Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
 		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, Passkey,
 		PasskeyCeremony, RateCounter, ReviewRequest, Revision, RevisionChunk,
-		SAMLAssertion, SAMLProvider, Session, Site, SiteEvent, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
-		TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
+		SAMLAssertion, SAMLProvider, Session, Site, SiteEvent, SiteRedirect,
+		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
+		TeamMember, TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
 		WebhookDelivery []ent.Interceptor
 	}
 )

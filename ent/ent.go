@@ -53,6 +53,7 @@ import (
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/siteevent"
+	"github.com/folio/folio/ent/siteredirect"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -167,6 +168,7 @@ func checkColumn(t, c string) error {
 			session.Table:             session.ValidColumn,
 			site.Table:                site.ValidColumn,
 			siteevent.Table:           siteevent.ValidColumn,
+			siteredirect.Table:        siteredirect.ValidColumn,
 			sitesection.Table:         sitesection.ValidColumn,
 			sitesectiongroup.Table:    sitesectiongroup.ValidColumn,
 			sitesharelink.Table:       sitesharelink.ValidColumn,

@@ -55,6 +55,7 @@ import (
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/siteevent"
+	"github.com/folio/folio/ent/siteredirect"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -122,6 +123,7 @@ const (
 	TypeSession             = "Session"
 	TypeSite                = "Site"
 	TypeSiteEvent           = "SiteEvent"
+	TypeSiteRedirect        = "SiteRedirect"
 	TypeSiteSection         = "SiteSection"
 	TypeSiteSectionGroup    = "SiteSectionGroup"
 	TypeSiteShareLink       = "SiteShareLink"
@@ -36292,6 +36294,1084 @@ func (m *SiteEventMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SiteEventMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown SiteEvent edge %s", name)
+}
+
+// SiteRedirectMutation represents an operation that mutates the SiteRedirect nodes in the graph.
+type SiteRedirectMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	created_at          *time.Time
+	updated_at          *time.Time
+	site_id             *string
+	source              *string
+	draft               *bool
+	capture_wildcard    *bool
+	permanent           *bool
+	destination_kind    *siteredirect.DestinationKind
+	destination_id      *string
+	destination_page_id *string
+	destination_url     *string
+	created_by          *string
+	edited_at           *time.Time
+	clearedFields       map[string]struct{}
+	done                bool
+	oldValue            func(context.Context) (*SiteRedirect, error)
+	predicates          []predicate.SiteRedirect
+}
+
+var _ ent.Mutation = (*SiteRedirectMutation)(nil)
+
+// siteredirectOption allows management of the mutation configuration using functional options.
+type siteredirectOption func(*SiteRedirectMutation)
+
+// newSiteRedirectMutation creates new mutation for the SiteRedirect entity.
+func newSiteRedirectMutation(c config, op Op, opts ...siteredirectOption) *SiteRedirectMutation {
+	m := &SiteRedirectMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteRedirect,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteRedirectID sets the ID field of the mutation.
+func withSiteRedirectID(id string) siteredirectOption {
+	return func(m *SiteRedirectMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteRedirect
+		)
+		m.oldValue = func(ctx context.Context) (*SiteRedirect, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteRedirect.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteRedirect sets the old SiteRedirect of the mutation.
+func withSiteRedirect(node *SiteRedirect) siteredirectOption {
+	return func(m *SiteRedirectMutation) {
+		m.oldValue = func(context.Context) (*SiteRedirect, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteRedirectMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteRedirectMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteRedirect entities.
+func (m *SiteRedirectMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteRedirectMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteRedirectMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteRedirect.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteRedirectMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteRedirectMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteRedirectMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteRedirectMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteRedirectMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteRedirectMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteRedirectMutation) SetSiteID(s string) {
+	m.site_id = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteRedirectMutation) SiteID() (r string, exists bool) {
+	v := m.site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteRedirectMutation) ResetSiteID() {
+	m.site_id = nil
+}
+
+// SetSource sets the "source" field.
+func (m *SiteRedirectMutation) SetSource(s string) {
+	m.source = &s
+}
+
+// Source returns the value of the "source" field in the mutation.
+func (m *SiteRedirectMutation) Source() (r string, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSource returns the old "source" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldSource(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSource: %w", err)
+	}
+	return oldValue.Source, nil
+}
+
+// ResetSource resets all changes to the "source" field.
+func (m *SiteRedirectMutation) ResetSource() {
+	m.source = nil
+}
+
+// SetDraft sets the "draft" field.
+func (m *SiteRedirectMutation) SetDraft(b bool) {
+	m.draft = &b
+}
+
+// Draft returns the value of the "draft" field in the mutation.
+func (m *SiteRedirectMutation) Draft() (r bool, exists bool) {
+	v := m.draft
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDraft returns the old "draft" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldDraft(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDraft is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDraft requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDraft: %w", err)
+	}
+	return oldValue.Draft, nil
+}
+
+// ResetDraft resets all changes to the "draft" field.
+func (m *SiteRedirectMutation) ResetDraft() {
+	m.draft = nil
+}
+
+// SetCaptureWildcard sets the "capture_wildcard" field.
+func (m *SiteRedirectMutation) SetCaptureWildcard(b bool) {
+	m.capture_wildcard = &b
+}
+
+// CaptureWildcard returns the value of the "capture_wildcard" field in the mutation.
+func (m *SiteRedirectMutation) CaptureWildcard() (r bool, exists bool) {
+	v := m.capture_wildcard
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCaptureWildcard returns the old "capture_wildcard" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldCaptureWildcard(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCaptureWildcard is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCaptureWildcard requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCaptureWildcard: %w", err)
+	}
+	return oldValue.CaptureWildcard, nil
+}
+
+// ResetCaptureWildcard resets all changes to the "capture_wildcard" field.
+func (m *SiteRedirectMutation) ResetCaptureWildcard() {
+	m.capture_wildcard = nil
+}
+
+// SetPermanent sets the "permanent" field.
+func (m *SiteRedirectMutation) SetPermanent(b bool) {
+	m.permanent = &b
+}
+
+// Permanent returns the value of the "permanent" field in the mutation.
+func (m *SiteRedirectMutation) Permanent() (r bool, exists bool) {
+	v := m.permanent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPermanent returns the old "permanent" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldPermanent(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPermanent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPermanent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPermanent: %w", err)
+	}
+	return oldValue.Permanent, nil
+}
+
+// ResetPermanent resets all changes to the "permanent" field.
+func (m *SiteRedirectMutation) ResetPermanent() {
+	m.permanent = nil
+}
+
+// SetDestinationKind sets the "destination_kind" field.
+func (m *SiteRedirectMutation) SetDestinationKind(sk siteredirect.DestinationKind) {
+	m.destination_kind = &sk
+}
+
+// DestinationKind returns the value of the "destination_kind" field in the mutation.
+func (m *SiteRedirectMutation) DestinationKind() (r siteredirect.DestinationKind, exists bool) {
+	v := m.destination_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationKind returns the old "destination_kind" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldDestinationKind(ctx context.Context) (v siteredirect.DestinationKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationKind: %w", err)
+	}
+	return oldValue.DestinationKind, nil
+}
+
+// ResetDestinationKind resets all changes to the "destination_kind" field.
+func (m *SiteRedirectMutation) ResetDestinationKind() {
+	m.destination_kind = nil
+}
+
+// SetDestinationID sets the "destination_id" field.
+func (m *SiteRedirectMutation) SetDestinationID(s string) {
+	m.destination_id = &s
+}
+
+// DestinationID returns the value of the "destination_id" field in the mutation.
+func (m *SiteRedirectMutation) DestinationID() (r string, exists bool) {
+	v := m.destination_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationID returns the old "destination_id" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldDestinationID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationID: %w", err)
+	}
+	return oldValue.DestinationID, nil
+}
+
+// ClearDestinationID clears the value of the "destination_id" field.
+func (m *SiteRedirectMutation) ClearDestinationID() {
+	m.destination_id = nil
+	m.clearedFields[siteredirect.FieldDestinationID] = struct{}{}
+}
+
+// DestinationIDCleared returns if the "destination_id" field was cleared in this mutation.
+func (m *SiteRedirectMutation) DestinationIDCleared() bool {
+	_, ok := m.clearedFields[siteredirect.FieldDestinationID]
+	return ok
+}
+
+// ResetDestinationID resets all changes to the "destination_id" field.
+func (m *SiteRedirectMutation) ResetDestinationID() {
+	m.destination_id = nil
+	delete(m.clearedFields, siteredirect.FieldDestinationID)
+}
+
+// SetDestinationPageID sets the "destination_page_id" field.
+func (m *SiteRedirectMutation) SetDestinationPageID(s string) {
+	m.destination_page_id = &s
+}
+
+// DestinationPageID returns the value of the "destination_page_id" field in the mutation.
+func (m *SiteRedirectMutation) DestinationPageID() (r string, exists bool) {
+	v := m.destination_page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationPageID returns the old "destination_page_id" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldDestinationPageID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationPageID: %w", err)
+	}
+	return oldValue.DestinationPageID, nil
+}
+
+// ClearDestinationPageID clears the value of the "destination_page_id" field.
+func (m *SiteRedirectMutation) ClearDestinationPageID() {
+	m.destination_page_id = nil
+	m.clearedFields[siteredirect.FieldDestinationPageID] = struct{}{}
+}
+
+// DestinationPageIDCleared returns if the "destination_page_id" field was cleared in this mutation.
+func (m *SiteRedirectMutation) DestinationPageIDCleared() bool {
+	_, ok := m.clearedFields[siteredirect.FieldDestinationPageID]
+	return ok
+}
+
+// ResetDestinationPageID resets all changes to the "destination_page_id" field.
+func (m *SiteRedirectMutation) ResetDestinationPageID() {
+	m.destination_page_id = nil
+	delete(m.clearedFields, siteredirect.FieldDestinationPageID)
+}
+
+// SetDestinationURL sets the "destination_url" field.
+func (m *SiteRedirectMutation) SetDestinationURL(s string) {
+	m.destination_url = &s
+}
+
+// DestinationURL returns the value of the "destination_url" field in the mutation.
+func (m *SiteRedirectMutation) DestinationURL() (r string, exists bool) {
+	v := m.destination_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDestinationURL returns the old "destination_url" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldDestinationURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDestinationURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDestinationURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDestinationURL: %w", err)
+	}
+	return oldValue.DestinationURL, nil
+}
+
+// ClearDestinationURL clears the value of the "destination_url" field.
+func (m *SiteRedirectMutation) ClearDestinationURL() {
+	m.destination_url = nil
+	m.clearedFields[siteredirect.FieldDestinationURL] = struct{}{}
+}
+
+// DestinationURLCleared returns if the "destination_url" field was cleared in this mutation.
+func (m *SiteRedirectMutation) DestinationURLCleared() bool {
+	_, ok := m.clearedFields[siteredirect.FieldDestinationURL]
+	return ok
+}
+
+// ResetDestinationURL resets all changes to the "destination_url" field.
+func (m *SiteRedirectMutation) ResetDestinationURL() {
+	m.destination_url = nil
+	delete(m.clearedFields, siteredirect.FieldDestinationURL)
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *SiteRedirectMutation) SetCreatedBy(s string) {
+	m.created_by = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *SiteRedirectMutation) CreatedBy() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldCreatedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ClearCreatedBy clears the value of the "created_by" field.
+func (m *SiteRedirectMutation) ClearCreatedBy() {
+	m.created_by = nil
+	m.clearedFields[siteredirect.FieldCreatedBy] = struct{}{}
+}
+
+// CreatedByCleared returns if the "created_by" field was cleared in this mutation.
+func (m *SiteRedirectMutation) CreatedByCleared() bool {
+	_, ok := m.clearedFields[siteredirect.FieldCreatedBy]
+	return ok
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *SiteRedirectMutation) ResetCreatedBy() {
+	m.created_by = nil
+	delete(m.clearedFields, siteredirect.FieldCreatedBy)
+}
+
+// SetEditedAt sets the "edited_at" field.
+func (m *SiteRedirectMutation) SetEditedAt(t time.Time) {
+	m.edited_at = &t
+}
+
+// EditedAt returns the value of the "edited_at" field in the mutation.
+func (m *SiteRedirectMutation) EditedAt() (r time.Time, exists bool) {
+	v := m.edited_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEditedAt returns the old "edited_at" field's value of the SiteRedirect entity.
+// If the SiteRedirect object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteRedirectMutation) OldEditedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEditedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEditedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEditedAt: %w", err)
+	}
+	return oldValue.EditedAt, nil
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (m *SiteRedirectMutation) ClearEditedAt() {
+	m.edited_at = nil
+	m.clearedFields[siteredirect.FieldEditedAt] = struct{}{}
+}
+
+// EditedAtCleared returns if the "edited_at" field was cleared in this mutation.
+func (m *SiteRedirectMutation) EditedAtCleared() bool {
+	_, ok := m.clearedFields[siteredirect.FieldEditedAt]
+	return ok
+}
+
+// ResetEditedAt resets all changes to the "edited_at" field.
+func (m *SiteRedirectMutation) ResetEditedAt() {
+	m.edited_at = nil
+	delete(m.clearedFields, siteredirect.FieldEditedAt)
+}
+
+// Where appends a list predicates to the SiteRedirectMutation builder.
+func (m *SiteRedirectMutation) Where(ps ...predicate.SiteRedirect) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteRedirectMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteRedirectMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteRedirect, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteRedirectMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteRedirectMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteRedirect).
+func (m *SiteRedirectMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteRedirectMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created_at != nil {
+		fields = append(fields, siteredirect.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, siteredirect.FieldUpdatedAt)
+	}
+	if m.site_id != nil {
+		fields = append(fields, siteredirect.FieldSiteID)
+	}
+	if m.source != nil {
+		fields = append(fields, siteredirect.FieldSource)
+	}
+	if m.draft != nil {
+		fields = append(fields, siteredirect.FieldDraft)
+	}
+	if m.capture_wildcard != nil {
+		fields = append(fields, siteredirect.FieldCaptureWildcard)
+	}
+	if m.permanent != nil {
+		fields = append(fields, siteredirect.FieldPermanent)
+	}
+	if m.destination_kind != nil {
+		fields = append(fields, siteredirect.FieldDestinationKind)
+	}
+	if m.destination_id != nil {
+		fields = append(fields, siteredirect.FieldDestinationID)
+	}
+	if m.destination_page_id != nil {
+		fields = append(fields, siteredirect.FieldDestinationPageID)
+	}
+	if m.destination_url != nil {
+		fields = append(fields, siteredirect.FieldDestinationURL)
+	}
+	if m.created_by != nil {
+		fields = append(fields, siteredirect.FieldCreatedBy)
+	}
+	if m.edited_at != nil {
+		fields = append(fields, siteredirect.FieldEditedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteRedirectMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case siteredirect.FieldCreatedAt:
+		return m.CreatedAt()
+	case siteredirect.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case siteredirect.FieldSiteID:
+		return m.SiteID()
+	case siteredirect.FieldSource:
+		return m.Source()
+	case siteredirect.FieldDraft:
+		return m.Draft()
+	case siteredirect.FieldCaptureWildcard:
+		return m.CaptureWildcard()
+	case siteredirect.FieldPermanent:
+		return m.Permanent()
+	case siteredirect.FieldDestinationKind:
+		return m.DestinationKind()
+	case siteredirect.FieldDestinationID:
+		return m.DestinationID()
+	case siteredirect.FieldDestinationPageID:
+		return m.DestinationPageID()
+	case siteredirect.FieldDestinationURL:
+		return m.DestinationURL()
+	case siteredirect.FieldCreatedBy:
+		return m.CreatedBy()
+	case siteredirect.FieldEditedAt:
+		return m.EditedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteRedirectMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case siteredirect.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case siteredirect.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case siteredirect.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case siteredirect.FieldSource:
+		return m.OldSource(ctx)
+	case siteredirect.FieldDraft:
+		return m.OldDraft(ctx)
+	case siteredirect.FieldCaptureWildcard:
+		return m.OldCaptureWildcard(ctx)
+	case siteredirect.FieldPermanent:
+		return m.OldPermanent(ctx)
+	case siteredirect.FieldDestinationKind:
+		return m.OldDestinationKind(ctx)
+	case siteredirect.FieldDestinationID:
+		return m.OldDestinationID(ctx)
+	case siteredirect.FieldDestinationPageID:
+		return m.OldDestinationPageID(ctx)
+	case siteredirect.FieldDestinationURL:
+		return m.OldDestinationURL(ctx)
+	case siteredirect.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case siteredirect.FieldEditedAt:
+		return m.OldEditedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteRedirect field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteRedirectMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case siteredirect.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case siteredirect.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case siteredirect.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case siteredirect.FieldSource:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSource(v)
+		return nil
+	case siteredirect.FieldDraft:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDraft(v)
+		return nil
+	case siteredirect.FieldCaptureWildcard:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCaptureWildcard(v)
+		return nil
+	case siteredirect.FieldPermanent:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPermanent(v)
+		return nil
+	case siteredirect.FieldDestinationKind:
+		v, ok := value.(siteredirect.DestinationKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationKind(v)
+		return nil
+	case siteredirect.FieldDestinationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationID(v)
+		return nil
+	case siteredirect.FieldDestinationPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationPageID(v)
+		return nil
+	case siteredirect.FieldDestinationURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDestinationURL(v)
+		return nil
+	case siteredirect.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case siteredirect.FieldEditedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEditedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteRedirect field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteRedirectMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteRedirectMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteRedirectMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteRedirect numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteRedirectMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(siteredirect.FieldDestinationID) {
+		fields = append(fields, siteredirect.FieldDestinationID)
+	}
+	if m.FieldCleared(siteredirect.FieldDestinationPageID) {
+		fields = append(fields, siteredirect.FieldDestinationPageID)
+	}
+	if m.FieldCleared(siteredirect.FieldDestinationURL) {
+		fields = append(fields, siteredirect.FieldDestinationURL)
+	}
+	if m.FieldCleared(siteredirect.FieldCreatedBy) {
+		fields = append(fields, siteredirect.FieldCreatedBy)
+	}
+	if m.FieldCleared(siteredirect.FieldEditedAt) {
+		fields = append(fields, siteredirect.FieldEditedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteRedirectMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteRedirectMutation) ClearField(name string) error {
+	switch name {
+	case siteredirect.FieldDestinationID:
+		m.ClearDestinationID()
+		return nil
+	case siteredirect.FieldDestinationPageID:
+		m.ClearDestinationPageID()
+		return nil
+	case siteredirect.FieldDestinationURL:
+		m.ClearDestinationURL()
+		return nil
+	case siteredirect.FieldCreatedBy:
+		m.ClearCreatedBy()
+		return nil
+	case siteredirect.FieldEditedAt:
+		m.ClearEditedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteRedirect nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteRedirectMutation) ResetField(name string) error {
+	switch name {
+	case siteredirect.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case siteredirect.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case siteredirect.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case siteredirect.FieldSource:
+		m.ResetSource()
+		return nil
+	case siteredirect.FieldDraft:
+		m.ResetDraft()
+		return nil
+	case siteredirect.FieldCaptureWildcard:
+		m.ResetCaptureWildcard()
+		return nil
+	case siteredirect.FieldPermanent:
+		m.ResetPermanent()
+		return nil
+	case siteredirect.FieldDestinationKind:
+		m.ResetDestinationKind()
+		return nil
+	case siteredirect.FieldDestinationID:
+		m.ResetDestinationID()
+		return nil
+	case siteredirect.FieldDestinationPageID:
+		m.ResetDestinationPageID()
+		return nil
+	case siteredirect.FieldDestinationURL:
+		m.ResetDestinationURL()
+		return nil
+	case siteredirect.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case siteredirect.FieldEditedAt:
+		m.ResetEditedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteRedirect field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteRedirectMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteRedirectMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteRedirectMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteRedirectMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteRedirectMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteRedirectMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteRedirectMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SiteRedirect unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteRedirectMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SiteRedirect edge %s", name)
 }
 
 // SiteSectionMutation represents an operation that mutates the SiteSection nodes in the graph.

@@ -46,6 +46,7 @@ import (
 	"github.com/folio/folio/ent/session"
 	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/siteevent"
+	"github.com/folio/folio/ent/siteredirect"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesectiongroup"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -1171,6 +1172,45 @@ func init() {
 	siteevent.DefaultID = siteeventDescID.Default.(func() string)
 	// siteevent.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	siteevent.IDValidator = siteeventDescID.Validators[0].(func(string) error)
+	siteredirectMixin := schema.SiteRedirect{}.Mixin()
+	siteredirectMixinFields0 := siteredirectMixin[0].Fields()
+	_ = siteredirectMixinFields0
+	siteredirectMixinFields1 := siteredirectMixin[1].Fields()
+	_ = siteredirectMixinFields1
+	siteredirectFields := schema.SiteRedirect{}.Fields()
+	_ = siteredirectFields
+	// siteredirectDescCreatedAt is the schema descriptor for created_at field.
+	siteredirectDescCreatedAt := siteredirectMixinFields1[0].Descriptor()
+	// siteredirect.DefaultCreatedAt holds the default value on creation for the created_at field.
+	siteredirect.DefaultCreatedAt = siteredirectDescCreatedAt.Default.(func() time.Time)
+	// siteredirectDescUpdatedAt is the schema descriptor for updated_at field.
+	siteredirectDescUpdatedAt := siteredirectMixinFields1[1].Descriptor()
+	// siteredirect.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	siteredirect.DefaultUpdatedAt = siteredirectDescUpdatedAt.Default.(func() time.Time)
+	// siteredirect.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	siteredirect.UpdateDefaultUpdatedAt = siteredirectDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// siteredirectDescSource is the schema descriptor for source field.
+	siteredirectDescSource := siteredirectFields[1].Descriptor()
+	// siteredirect.SourceValidator is a validator for the "source" field. It is called by the builders before save.
+	siteredirect.SourceValidator = siteredirectDescSource.Validators[0].(func(string) error)
+	// siteredirectDescDraft is the schema descriptor for draft field.
+	siteredirectDescDraft := siteredirectFields[2].Descriptor()
+	// siteredirect.DefaultDraft holds the default value on creation for the draft field.
+	siteredirect.DefaultDraft = siteredirectDescDraft.Default.(bool)
+	// siteredirectDescCaptureWildcard is the schema descriptor for capture_wildcard field.
+	siteredirectDescCaptureWildcard := siteredirectFields[3].Descriptor()
+	// siteredirect.DefaultCaptureWildcard holds the default value on creation for the capture_wildcard field.
+	siteredirect.DefaultCaptureWildcard = siteredirectDescCaptureWildcard.Default.(bool)
+	// siteredirectDescPermanent is the schema descriptor for permanent field.
+	siteredirectDescPermanent := siteredirectFields[4].Descriptor()
+	// siteredirect.DefaultPermanent holds the default value on creation for the permanent field.
+	siteredirect.DefaultPermanent = siteredirectDescPermanent.Default.(bool)
+	// siteredirectDescID is the schema descriptor for id field.
+	siteredirectDescID := siteredirectMixinFields0[0].Descriptor()
+	// siteredirect.DefaultID holds the default value on creation for the id field.
+	siteredirect.DefaultID = siteredirectDescID.Default.(func() string)
+	// siteredirect.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	siteredirect.IDValidator = siteredirectDescID.Validators[0].(func(string) error)
 	sitesectionMixin := schema.SiteSection{}.Mixin()
 	sitesectionMixinFields0 := sitesectionMixin[0].Fields()
 	_ = sitesectionMixinFields0

@@ -96,6 +96,8 @@ type Tx struct {
 	Site *SiteClient
 	// SiteEvent is the client for interacting with the SiteEvent builders.
 	SiteEvent *SiteEventClient
+	// SiteRedirect is the client for interacting with the SiteRedirect builders.
+	SiteRedirect *SiteRedirectClient
 	// SiteSection is the client for interacting with the SiteSection builders.
 	SiteSection *SiteSectionClient
 	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
@@ -294,6 +296,7 @@ func (tx *Tx) init() {
 	tx.Session = NewSessionClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteEvent = NewSiteEventClient(tx.config)
+	tx.SiteRedirect = NewSiteRedirectClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
 	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)
 	tx.SiteShareLink = NewSiteShareLinkClient(tx.config)

@@ -501,6 +501,18 @@ func (f SiteEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteEventMutation", m)
 }
 
+// The SiteRedirectFunc type is an adapter to allow the use of ordinary
+// function as SiteRedirect mutator.
+type SiteRedirectFunc func(context.Context, *ent.SiteRedirectMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteRedirectFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteRedirectMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteRedirectMutation", m)
+}
+
 // The SiteSectionFunc type is an adapter to allow the use of ordinary
 // function as SiteSection mutator.
 type SiteSectionFunc func(context.Context, *ent.SiteSectionMutation) (ent.Value, error)

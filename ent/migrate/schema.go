@@ -1297,6 +1297,46 @@ var (
 			},
 		},
 	}
+	// SiteRedirectsColumns holds the columns for the "site_redirects" table.
+	SiteRedirectsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "site_id", Type: field.TypeString},
+		{Name: "source", Type: field.TypeString},
+		{Name: "draft", Type: field.TypeBool, Default: false},
+		{Name: "capture_wildcard", Type: field.TypeBool, Default: false},
+		{Name: "permanent", Type: field.TypeBool, Default: false},
+		{Name: "destination_kind", Type: field.TypeEnum, Enums: []string{"site-section", "site-space", "site-page", "external"}},
+		{Name: "destination_id", Type: field.TypeString, Nullable: true},
+		{Name: "destination_page_id", Type: field.TypeString, Nullable: true},
+		{Name: "destination_url", Type: field.TypeString, Nullable: true},
+		{Name: "created_by", Type: field.TypeString, Nullable: true},
+		{Name: "edited_at", Type: field.TypeTime, Nullable: true},
+	}
+	// SiteRedirectsTable holds the schema information for the "site_redirects" table.
+	SiteRedirectsTable = &schema.Table{
+		Name:       "site_redirects",
+		Columns:    SiteRedirectsColumns,
+		PrimaryKey: []*schema.Column{SiteRedirectsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "siteredirect_site_id_draft_source",
+				Unique:  true,
+				Columns: []*schema.Column{SiteRedirectsColumns[3], SiteRedirectsColumns[5], SiteRedirectsColumns[4]},
+			},
+			{
+				Name:    "siteredirect_site_id_draft_created_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteRedirectsColumns[3], SiteRedirectsColumns[5], SiteRedirectsColumns[1], SiteRedirectsColumns[0]},
+			},
+			{
+				Name:    "siteredirect_site_id_draft_updated_at_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteRedirectsColumns[3], SiteRedirectsColumns[5], SiteRedirectsColumns[2], SiteRedirectsColumns[0]},
+			},
+		},
+	}
 	// SiteSectionsColumns holds the columns for the "site_sections" table.
 	SiteSectionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1752,6 +1792,7 @@ var (
 		SessionsTable,
 		SitesTable,
 		SiteEventsTable,
+		SiteRedirectsTable,
 		SiteSectionsTable,
 		SiteSectionGroupsTable,
 		SiteShareLinksTable,

@@ -129,6 +129,9 @@ type Site func(*sql.Selector)
 // SiteEvent is the predicate function for siteevent builders.
 type SiteEvent func(*sql.Selector)
 
+// SiteRedirect is the predicate function for siteredirect builders.
+type SiteRedirect func(*sql.Selector)
+
 // SiteSection is the predicate function for sitesection builders.
 type SiteSection func(*sql.Selector)
 

@@ -26,6 +26,7 @@ import (
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/siteredirect"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/webhookdelivery"
 	"github.com/folio/folio/graph/model"
@@ -72,6 +73,7 @@ type ResolverRoot interface {
 	SAMLProvider() SAMLProviderResolver
 	Session() SessionResolver
 	Site() SiteResolver
+	SiteRedirect() SiteRedirectResolver
 	SiteSection() SiteSectionResolver
 	SiteSectionGroup() SiteSectionGroupResolver
 	SiteShareLink() SiteShareLinkResolver
@@ -119,6 +121,11 @@ type ComplexityRoot struct {
 		Organization func(childComplexity int) int
 		Team         func(childComplexity int) int
 		Type         func(childComplexity int) int
+	}
+
+	ApiInformation struct {
+		Build   func(childComplexity int) int
+		Version func(childComplexity int) int
 	}
 
 	AuditEvent struct {
@@ -442,6 +449,14 @@ type ComplexityRoot struct {
 		Status    func(childComplexity int) int
 	}
 
+	Embed struct {
+		HTML  func(childComplexity int) int
+		Icon  func(childComplexity int) int
+		Site  func(childComplexity int) int
+		Title func(childComplexity int) int
+		Type  func(childComplexity int) int
+	}
+
 	EmojiReaction struct {
 		Count func(childComplexity int) int
 		Emoji func(childComplexity int) int
@@ -610,6 +625,7 @@ type ComplexityRoot struct {
 		AddSiteSectionGroup              func(childComplexity int, site string, title string, icon *string, sections []string) int
 		AddSiteSpace                     func(childComplexity int, site string, space string, section *string) int
 		AddTeamMember                    func(childComplexity int, organizationID string, teamID string, userID string, role *model.TeamRole) int
+		BulkUpsertSiteRedirects          func(childComplexity int, site string, redirects []*model.SiteRedirectBulkInput) int
 		ChangeRequestPDF                 func(childComplexity int, spaceID string, id string, page *string, only *bool) int
 		CreateAPIToken                   func(childComplexity int, input model.CreateAPITokenInput) int
 		CreateChangeRequest              func(childComplexity int, spaceID string, subject *string) int
@@ -620,6 +636,7 @@ type ComplexityRoot struct {
 		CreateOrganizationInvite         func(childComplexity int, organizationID string, input model.CreateOrganizationInviteInput) int
 		CreateSAMLProvider               func(childComplexity int, organizationID string, input model.CreateSAMLProviderInput) int
 		CreateSite                       func(childComplexity int, organization string, input model.CreateSiteInput) int
+		CreateSiteRedirect               func(childComplexity int, site string, input model.CreateSiteRedirectInput) int
 		CreateSiteShareLink              func(childComplexity int, site string, name string) int
 		CreateSpace                      func(childComplexity int, organizationID string, input model.CreateSpaceInput) int
 		CreateTeam                       func(childComplexity int, organizationID string, title string, members []string) int
@@ -633,6 +650,7 @@ type ComplexityRoot struct {
 		DeleteOrganizationInvite         func(childComplexity int, organizationID string, id string) int
 		DeleteSAMLProvider               func(childComplexity int, organizationID string, id string) int
 		DeleteSite                       func(childComplexity int, id string) int
+		DeleteSiteRedirect               func(childComplexity int, id string) int
 		DeleteSiteSection                func(childComplexity int, id string) int
 		DeleteSiteSectionGroup           func(childComplexity int, id string) int
 		DeleteSiteShareLink              func(childComplexity int, id string) int
@@ -695,6 +713,7 @@ type ComplexityRoot struct {
 		UpdateCommentReply               func(childComplexity int, spaceID string, changeRequestID *string, commentID string, replyID string, input model.UpdateCommentReplyInput) int
 		UpdateCustomField                func(childComplexity int, organizationID string, name string, input model.UpdateCustomFieldInput) int
 		UpdateMember                     func(childComplexity int, organizationID string, userID string, input model.UpdateMemberInput) int
+		UpdateOpenAPISpecVisibility      func(childComplexity int, organizationID string, slug string, visibility openapispec.Visibility) int
 		UpdateOrganization               func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdateOrganizationInvite         func(childComplexity int, organizationID string, id string, input model.UpdateOrganizationInviteInput) int
 		UpdateSAMLProvider               func(childComplexity int, organizationID string, id string, input model.UpdateSAMLProviderInput) int
@@ -702,6 +721,7 @@ type ComplexityRoot struct {
 		UpdateSiteAdaptiveSchema         func(childComplexity int, site string, jsonSchema any) int
 		UpdateSiteCustomization          func(childComplexity int, site string, customization any) int
 		UpdateSitePublishingAuth         func(childComplexity int, site string, fallbackURL *string) int
+		UpdateSiteRedirect               func(childComplexity int, id string, input model.UpdateSiteRedirectInput) int
 		UpdateSiteSection                func(childComplexity int, id string, input model.UpdateSiteSectionInput) int
 		UpdateSiteSectionGroup           func(childComplexity int, id string, input model.UpdateSiteSectionGroupInput) int
 		UpdateSiteShareLink              func(childComplexity int, id string, name *string, active *bool) int
@@ -729,9 +749,11 @@ type ComplexityRoot struct {
 		LastProcessedAt      func(childComplexity int) int
 		LastProcessedErrors  func(childComplexity int) int
 		LastVersion          func(childComplexity int) int
+		LatestContentRaw     func(childComplexity int) int
 		Organization         func(childComplexity int) int
 		Permissions          func(childComplexity int) int
 		ProcessingState      func(childComplexity int) int
+		PublishedURL         func(childComplexity int) int
 		Slug                 func(childComplexity int) int
 		SourceURL            func(childComplexity int) int
 		UpdatedAt            func(childComplexity int) int
@@ -767,6 +789,11 @@ type ComplexityRoot struct {
 		Line    func(childComplexity int) int
 		Message func(childComplexity int) int
 		Pointer func(childComplexity int) int
+	}
+
+	OpenAPISpecRawContent struct {
+		Format func(childComplexity int) int
+		Text   func(childComplexity int) int
 	}
 
 	OpenAPISpecURLs struct {
@@ -880,9 +907,11 @@ type ComplexityRoot struct {
 		DescriptionOrNull func(childComplexity int) int
 		Document          func(childComplexity int) int
 		EmojiOrNull       func(childComplexity int) int
+		EvaluatedDocument func(childComplexity int, evaluated model.DocumentEvaluation, dereferenced bool) int
 		Hidden            func(childComplexity int) int
 		HrefOrNull        func(childComplexity int) int
 		Markdown          func(childComplexity int) int
+		MetaLinks         func(childComplexity int) int
 		NodeID            func(childComplexity int) int
 		PageID            func(childComplexity int) int
 		Pages             func(childComplexity int) int
@@ -902,6 +931,20 @@ type ComplexityRoot struct {
 		StartCursor     func(childComplexity int) int
 	}
 
+	PageMetaLinkTarget struct {
+		Kind func(childComplexity int) int
+		Page func(childComplexity int) int
+		URL  func(childComplexity int) int
+	}
+
+	PageMetaLinks struct {
+		Alternates func(childComplexity int) int
+		Canonical  func(childComplexity int) int
+		Next       func(childComplexity int) int
+		Parent     func(childComplexity int) int
+		Previous   func(childComplexity int) int
+	}
+
 	PageURLs struct {
 		App func(childComplexity int) int
 	}
@@ -911,6 +954,17 @@ type ComplexityRoot struct {
 		ID         func(childComplexity int) int
 		LastUsedAt func(childComplexity int) int
 		Name       func(childComplexity int) int
+	}
+
+	PublishedContentLookup struct {
+		Content  func(childComplexity int) int
+		Redirect func(childComplexity int) int
+	}
+
+	PublishedContentRedirect struct {
+		Redirect func(childComplexity int) int
+		SiteID   func(childComplexity int) int
+		Target   func(childComplexity int) int
 	}
 
 	PublishedHeading struct {
@@ -933,7 +987,28 @@ type ComplexityRoot struct {
 		URL       func(childComplexity int) int
 	}
 
+	PublishedSiteContent struct {
+		APIToken          func(childComplexity int) int
+		APITokenExpiresAt func(childComplexity int) int
+		BasePath          func(childComplexity int) int
+		CanonicalURL      func(childComplexity int) int
+		ChangeRequestID   func(childComplexity int) int
+		Complete          func(childComplexity int) int
+		ContextID         func(childComplexity int) int
+		OrganizationID    func(childComplexity int) int
+		Pathname          func(childComplexity int) int
+		Preview           func(childComplexity int) int
+		RevisionID        func(childComplexity int) int
+		ShareKey          func(childComplexity int) int
+		SiteBasePath      func(childComplexity int) int
+		SiteID            func(childComplexity int) int
+		SiteSectionID     func(childComplexity int) int
+		SiteSpaceID       func(childComplexity int) int
+		SpaceID           func(childComplexity int) int
+	}
+
 	Query struct {
+		APIInformation         func(childComplexity int) int
 		Collection             func(childComplexity int, id string) int
 		CustomField            func(childComplexity int, organizationID string, name string) int
 		CustomHostname         func(childComplexity int, hostname string) int
@@ -943,6 +1018,7 @@ type ComplexityRoot struct {
 		OpenAPISpec            func(childComplexity int, organizationID string, slug string) int
 		Organization           func(childComplexity int, id string) int
 		OrganizationInviteLink func(childComplexity int, organizationID string, id string) int
+		PublishedContentByURL  func(childComplexity int, url string, visitor *model.SiteVisitorInput, redirectOnError *bool) int
 		PublishedSite          func(childComplexity int, id string, shareKey *string, visitorToken *string, unsignedClaims any) int
 		SamlProvider           func(childComplexity int, organizationID string, id string) int
 		Site                   func(childComplexity int, id string) int
@@ -1094,6 +1170,8 @@ type ComplexityRoot struct {
 		Proxy            func(childComplexity int) int
 		Published        func(childComplexity int) int
 		PublishingAuth   func(childComplexity int) int
+		Redirect         func(childComplexity int, source string) int
+		Redirects        func(childComplexity int, first *int, after *string, order *model.Order, orderBy *model.SiteRedirectOrderBy, draft *bool, search *string) int
 		Search           func(childComplexity int, query string, scope *model.SiteSearchScopeInput, first *int, after *string) int
 		SectionGroups    func(childComplexity int) int
 		Sections         func(childComplexity int) int
@@ -1144,6 +1222,51 @@ type ComplexityRoot struct {
 	SitePublishingAuth struct {
 		FallbackURL func(childComplexity int) int
 		PrivateKey  func(childComplexity int) int
+	}
+
+	SiteRedirect struct {
+		CaptureWildcard func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		Destination     func(childComplexity int) int
+		Draft           func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Permanent       func(childComplexity int) int
+		Site            func(childComplexity int) int
+		Source          func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+	}
+
+	SiteRedirectBulkResult struct {
+		Draft  func(childComplexity int) int
+		Error  func(childComplexity int) int
+		Field  func(childComplexity int) int
+		ID     func(childComplexity int) int
+		Source func(childComplexity int) int
+		Status func(childComplexity int) int
+	}
+
+	SiteRedirectConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SiteRedirectDestination struct {
+		Kind          func(childComplexity int) int
+		PageID        func(childComplexity int) int
+		SiteSectionID func(childComplexity int) int
+		SiteSpaceID   func(childComplexity int) int
+		URL           func(childComplexity int) int
+	}
+
+	SiteRedirectEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SiteRedirectMatch struct {
+		Redirect func(childComplexity int) int
+		Target   func(childComplexity int) int
 	}
 
 	SiteSearchPage struct {
@@ -1259,6 +1382,7 @@ type ComplexityRoot struct {
 		DefaultLevel        func(childComplexity int) int
 		DeletedAt           func(childComplexity int) int
 		EditMode            func(childComplexity int) int
+		Embed               func(childComplexity int, url string) int
 		Emoji               func(childComplexity int) int
 		FileBacklinks       func(childComplexity int, fileID string) int
 		ID                  func(childComplexity int) int
@@ -1747,12 +1871,17 @@ type MutationResolver interface {
 	CreateOpenAPISpec(ctx context.Context, organizationID string, slug string, source model.OpenAPISpecSourceInput) (*ent.OpenAPISpec, error)
 	PutOpenAPISpec(ctx context.Context, organizationID string, slug string, source model.OpenAPISpecSourceInput) (*ent.OpenAPISpec, error)
 	DeleteOpenAPISpec(ctx context.Context, organizationID string, slug string) (*bool, error)
+	UpdateOpenAPISpecVisibility(ctx context.Context, organizationID string, slug string, visibility openapispec.Visibility) (*ent.OpenAPISpec, error)
 	RemovePasskey(ctx context.Context, id string) (*bool, error)
 	ChangeRequestPDF(ctx context.Context, spaceID string, id string, page *string, only *bool) (*string, error)
 	SpacePDF(ctx context.Context, spaceID string, page *string, only *bool) (*string, error)
 	InviteUsersToOrganization(ctx context.Context, organizationID string, input model.InviteUsersToOrganizationInput) (*model.InviteUsersToOrganizationResult, error)
 	JoinOrganization(ctx context.Context, organizationID string) (*ent.Organization, error)
 	UpdateUser(ctx context.Context, id string, input model.UpdateUserInput) (*ent.User, error)
+	CreateSiteRedirect(ctx context.Context, site string, input model.CreateSiteRedirectInput) (*ent.SiteRedirect, error)
+	BulkUpsertSiteRedirects(ctx context.Context, site string, redirects []*model.SiteRedirectBulkInput) ([]*model.SiteRedirectBulkResult, error)
+	UpdateSiteRedirect(ctx context.Context, id string, input model.UpdateSiteRedirectInput) (*ent.SiteRedirect, error)
+	DeleteSiteRedirect(ctx context.Context, id string) (*bool, error)
 	RequestReviewers(ctx context.Context, spaceID string, changeRequestID string, users []string, subject *string, description *string) ([]*ent.ReviewRequest, error)
 	RemoveRequestedReviewer(ctx context.Context, spaceID string, changeRequestID string, userID string) (*bool, error)
 	SubmitReview(ctx context.Context, spaceID string, changeRequestID string, status changerequestreview.Status, comment *string) (*ent.ChangeRequestReview, error)
@@ -1833,6 +1962,8 @@ type OpenAPISpecResolver interface {
 	Urls(ctx context.Context, obj *ent.OpenAPISpec) (*model.OpenAPISpecURLs, error)
 	Versions(ctx context.Context, obj *ent.OpenAPISpec, first *int, after *string) (*model.OpenAPISpecVersionConnection, error)
 	Organization(ctx context.Context, obj *ent.OpenAPISpec) (*ent.Organization, error)
+	LatestContentRaw(ctx context.Context, obj *ent.OpenAPISpec) (*model.OpenAPISpecRawContent, error)
+	PublishedURL(ctx context.Context, obj *ent.OpenAPISpec) (*string, error)
 }
 type OpenAPISpecVersionResolver interface {
 	URL(ctx context.Context, obj *ent.OpenAPISpecVersion) (string, error)
@@ -1865,6 +1996,9 @@ type PageResolver interface {
 	Document(ctx context.Context, obj *model.Page) (any, error)
 	Urls(ctx context.Context, obj *model.Page) (*model.PageURLs, error)
 	Comments(ctx context.Context, obj *model.Page, first *int, after *string, order *model.Order, status *string) (*model.CommentConnection, error)
+
+	EvaluatedDocument(ctx context.Context, obj *model.Page, evaluated model.DocumentEvaluation, dereferenced bool) (any, error)
+	MetaLinks(ctx context.Context, obj *model.Page) (*model.PageMetaLinks, error)
 }
 type PublishedPageResolver interface {
 	Page(ctx context.Context, obj *model.PublishedPage) (*model.Page, error)
@@ -1895,6 +2029,8 @@ type QueryResolver interface {
 	Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error)
 	MemberSpaces(ctx context.Context, organizationID string, userID string, first *int, after *string, order *model.Order) (*model.MemberSpaceConnection, error)
 	Translation(ctx context.Context, organizationID string, id string) (*ent.TranslationSettings, error)
+	PublishedContentByURL(ctx context.Context, url string, visitor *model.SiteVisitorInput, redirectOnError *bool) (*model.PublishedContentLookup, error)
+	APIInformation(ctx context.Context) (*model.APIInformation, error)
 	Webhook(ctx context.Context, organizationID string, id string) (*ent.Webhook, error)
 }
 type RequestedReviewerResolver interface {
@@ -1931,6 +2067,8 @@ type SiteResolver interface {
 	Insights(ctx context.Context, obj *ent.Site, query any) (*model.SiteInsightsResult, error)
 	VisitorSegments(ctx context.Context, obj *ent.Site) ([]*model.SiteVisitorSegment, error)
 	Page(ctx context.Context, obj *ent.Site, path *string) (*model.PublishedPage, error)
+	Redirects(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order, orderBy *model.SiteRedirectOrderBy, draft *bool, search *string) (*model.SiteRedirectConnection, error)
+	Redirect(ctx context.Context, obj *ent.Site, source string) (*model.SiteRedirectMatch, error)
 	Search(ctx context.Context, obj *ent.Site, query string, scope *model.SiteSearchScopeInput, first *int, after *string) (*model.SiteSearchSpaceConnection, error)
 	UserGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.UserGrantConnection, error)
 	TeamGrants(ctx context.Context, obj *ent.Site, first *int, after *string, order *model.Order) (*model.TeamGrantConnection, error)
@@ -1942,6 +2080,10 @@ type SiteResolver interface {
 	AdaptiveSchema(ctx context.Context, obj *ent.Site) (any, error)
 	Customization(ctx context.Context, obj *ent.Site) (any, error)
 	PublishingAuth(ctx context.Context, obj *ent.Site) (*model.SitePublishingAuth, error)
+}
+type SiteRedirectResolver interface {
+	Destination(ctx context.Context, obj *ent.SiteRedirect) (*model.SiteRedirectDestination, error)
+	Site(ctx context.Context, obj *ent.SiteRedirect) (*ent.Site, error)
 }
 type SiteSectionResolver interface {
 	Condition(ctx context.Context, obj *ent.SiteSection) (*string, error)
@@ -1990,6 +2132,7 @@ type SpaceResolver interface {
 	Commenters(ctx context.Context, obj *ent.Space, first *int, after *string) (*model.MemberConnection, error)
 	Revisions(ctx context.Context, obj *ent.Space, first *int, after *string, order *model.Order) (*model.RevisionConnection, error)
 	Page(ctx context.Context, obj *ent.Space, path string) (*model.Page, error)
+	Embed(ctx context.Context, obj *ent.Space, url string) (*model.Embed, error)
 	Links(ctx context.Context, obj *ent.Space, pageID *string, status *string) (*model.LinksPage, error)
 	FileBacklinks(ctx context.Context, obj *ent.Space, fileID string) ([]*model.Page, error)
 	PageBacklinks(ctx context.Context, obj *ent.Space, pageID string) ([]*model.Page, error)
@@ -2177,6 +2320,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.AccessOrigin.Type(childComplexity), true
+
+	case "ApiInformation.build":
+		if e.ComplexityRoot.ApiInformation.Build == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiInformation.Build(childComplexity), true
+	case "ApiInformation.version":
+		if e.ComplexityRoot.ApiInformation.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ApiInformation.Version(childComplexity), true
 
 	case "AuditEvent.action":
 		if e.ComplexityRoot.AuditEvent.Action == nil {
@@ -3499,6 +3655,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CustomHostname.Status(childComplexity), true
 
+	case "Embed.html":
+		if e.ComplexityRoot.Embed.HTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.HTML(childComplexity), true
+	case "Embed.icon":
+		if e.ComplexityRoot.Embed.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Icon(childComplexity), true
+	case "Embed.site":
+		if e.ComplexityRoot.Embed.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Site(childComplexity), true
+	case "Embed.title":
+		if e.ComplexityRoot.Embed.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Title(childComplexity), true
+	case "Embed.type":
+		if e.ComplexityRoot.Embed.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Embed.Type(childComplexity), true
+
 	case "EmojiReaction.count":
 		if e.ComplexityRoot.EmojiReaction.Count == nil {
 			break
@@ -4106,6 +4293,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddTeamMember(childComplexity, args["organizationId"].(string), args["teamId"].(string), args["userId"].(string), args["role"].(*model.TeamRole)), true
+	case "Mutation.bulkUpsertSiteRedirects":
+		if e.ComplexityRoot.Mutation.BulkUpsertSiteRedirects == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_bulkUpsertSiteRedirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BulkUpsertSiteRedirects(childComplexity, args["site"].(string), args["redirects"].([]*model.SiteRedirectBulkInput)), true
 	case "Mutation.changeRequestPDF":
 		if e.ComplexityRoot.Mutation.ChangeRequestPDF == nil {
 			break
@@ -4216,6 +4414,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSite(childComplexity, args["organization"].(string), args["input"].(model.CreateSiteInput)), true
+	case "Mutation.createSiteRedirect":
+		if e.ComplexityRoot.Mutation.CreateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSiteRedirect(childComplexity, args["site"].(string), args["input"].(model.CreateSiteRedirectInput)), true
 	case "Mutation.createSiteShareLink":
 		if e.ComplexityRoot.Mutation.CreateSiteShareLink == nil {
 			break
@@ -4359,6 +4568,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteSite(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteSiteRedirect":
+		if e.ComplexityRoot.Mutation.DeleteSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSiteRedirect(childComplexity, args["id"].(string)), true
 	case "Mutation.deleteSiteSection":
 		if e.ComplexityRoot.Mutation.DeleteSiteSection == nil {
 			break
@@ -5036,6 +5256,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateMember(childComplexity, args["organizationId"].(string), args["userId"].(string), args["input"].(model.UpdateMemberInput)), true
+	case "Mutation.updateOpenAPISpecVisibility":
+		if e.ComplexityRoot.Mutation.UpdateOpenAPISpecVisibility == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOpenAPISpecVisibility_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOpenAPISpecVisibility(childComplexity, args["organizationId"].(string), args["slug"].(string), args["visibility"].(openapispec.Visibility)), true
 	case "Mutation.updateOrganization":
 		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
 			break
@@ -5113,6 +5344,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateSitePublishingAuth(childComplexity, args["site"].(string), args["fallbackURL"].(*string)), true
+	case "Mutation.updateSiteRedirect":
+		if e.ComplexityRoot.Mutation.UpdateSiteRedirect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteRedirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteRedirect(childComplexity, args["id"].(string), args["input"].(model.UpdateSiteRedirectInput)), true
 	case "Mutation.updateSiteSection":
 		if e.ComplexityRoot.Mutation.UpdateSiteSection == nil {
 			break
@@ -5348,6 +5590,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OpenAPISpec.LastVersion(childComplexity), true
+	case "OpenAPISpec.latestContentRaw":
+		if e.ComplexityRoot.OpenAPISpec.LatestContentRaw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LatestContentRaw(childComplexity), true
 	case "OpenAPISpec.organization":
 		if e.ComplexityRoot.OpenAPISpec.Organization == nil {
 			break
@@ -5366,6 +5614,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OpenAPISpec.ProcessingState(childComplexity), true
+	case "OpenAPISpec.publishedURL":
+		if e.ComplexityRoot.OpenAPISpec.PublishedURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.PublishedURL(childComplexity), true
 	case "OpenAPISpec.slug":
 		if e.ComplexityRoot.OpenAPISpec.Slug == nil {
 			break
@@ -5496,6 +5750,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OpenAPISpecProcessError.Pointer(childComplexity), true
+
+	case "OpenAPISpecRawContent.format":
+		if e.ComplexityRoot.OpenAPISpecRawContent.Format == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecRawContent.Format(childComplexity), true
+	case "OpenAPISpecRawContent.text":
+		if e.ComplexityRoot.OpenAPISpecRawContent.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecRawContent.Text(childComplexity), true
 
 	case "OpenAPISpecURLs.app":
 		if e.ComplexityRoot.OpenAPISpecURLs.App == nil {
@@ -6045,6 +6312,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Page.EmojiOrNull(childComplexity), true
+	case "Page.evaluatedDocument":
+		if e.ComplexityRoot.Page.EvaluatedDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Page_evaluatedDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Page.EvaluatedDocument(childComplexity, args["evaluated"].(model.DocumentEvaluation), args["dereferenced"].(bool)), true
 	case "Page.hidden":
 		if e.ComplexityRoot.Page.Hidden == nil {
 			break
@@ -6063,6 +6341,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Page.Markdown(childComplexity), true
+	case "Page.metaLinks":
+		if e.ComplexityRoot.Page.MetaLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.MetaLinks(childComplexity), true
 	case "Page.id":
 		if e.ComplexityRoot.Page.NodeID == nil {
 			break
@@ -6149,6 +6433,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
+	case "PageMetaLinkTarget.kind":
+		if e.ComplexityRoot.PageMetaLinkTarget.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinkTarget.Kind(childComplexity), true
+	case "PageMetaLinkTarget.page":
+		if e.ComplexityRoot.PageMetaLinkTarget.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinkTarget.Page(childComplexity), true
+	case "PageMetaLinkTarget.url":
+		if e.ComplexityRoot.PageMetaLinkTarget.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinkTarget.URL(childComplexity), true
+
+	case "PageMetaLinks.alternates":
+		if e.ComplexityRoot.PageMetaLinks.Alternates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Alternates(childComplexity), true
+	case "PageMetaLinks.canonical":
+		if e.ComplexityRoot.PageMetaLinks.Canonical == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Canonical(childComplexity), true
+	case "PageMetaLinks.next":
+		if e.ComplexityRoot.PageMetaLinks.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Next(childComplexity), true
+	case "PageMetaLinks.parent":
+		if e.ComplexityRoot.PageMetaLinks.Parent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Parent(childComplexity), true
+	case "PageMetaLinks.previous":
+		if e.ComplexityRoot.PageMetaLinks.Previous == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Previous(childComplexity), true
+
 	case "PageURLs.app":
 		if e.ComplexityRoot.PageURLs.App == nil {
 			break
@@ -6180,6 +6514,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Passkey.Name(childComplexity), true
+
+	case "PublishedContentLookup.content":
+		if e.ComplexityRoot.PublishedContentLookup.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentLookup.Content(childComplexity), true
+	case "PublishedContentLookup.redirect":
+		if e.ComplexityRoot.PublishedContentLookup.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentLookup.Redirect(childComplexity), true
+
+	case "PublishedContentRedirect.redirect":
+		if e.ComplexityRoot.PublishedContentRedirect.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Redirect(childComplexity), true
+	case "PublishedContentRedirect.siteId":
+		if e.ComplexityRoot.PublishedContentRedirect.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.SiteID(childComplexity), true
+	case "PublishedContentRedirect.target":
+		if e.ComplexityRoot.PublishedContentRedirect.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedContentRedirect.Target(childComplexity), true
 
 	case "PublishedHeading.anchor":
 		if e.ComplexityRoot.PublishedHeading.Anchor == nil {
@@ -6267,6 +6633,115 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PublishedPage.URL(childComplexity), true
 
+	case "PublishedSiteContent.apiToken":
+		if e.ComplexityRoot.PublishedSiteContent.APIToken == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.APIToken(childComplexity), true
+	case "PublishedSiteContent.apiTokenExpiresAt":
+		if e.ComplexityRoot.PublishedSiteContent.APITokenExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.APITokenExpiresAt(childComplexity), true
+	case "PublishedSiteContent.basePath":
+		if e.ComplexityRoot.PublishedSiteContent.BasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.BasePath(childComplexity), true
+	case "PublishedSiteContent.canonicalUrl":
+		if e.ComplexityRoot.PublishedSiteContent.CanonicalURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.CanonicalURL(childComplexity), true
+	case "PublishedSiteContent.changeRequestId":
+		if e.ComplexityRoot.PublishedSiteContent.ChangeRequestID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.ChangeRequestID(childComplexity), true
+	case "PublishedSiteContent.complete":
+		if e.ComplexityRoot.PublishedSiteContent.Complete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Complete(childComplexity), true
+	case "PublishedSiteContent.contextId":
+		if e.ComplexityRoot.PublishedSiteContent.ContextID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.ContextID(childComplexity), true
+	case "PublishedSiteContent.organizationId":
+		if e.ComplexityRoot.PublishedSiteContent.OrganizationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.OrganizationID(childComplexity), true
+	case "PublishedSiteContent.pathname":
+		if e.ComplexityRoot.PublishedSiteContent.Pathname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Pathname(childComplexity), true
+	case "PublishedSiteContent.preview":
+		if e.ComplexityRoot.PublishedSiteContent.Preview == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.Preview(childComplexity), true
+	case "PublishedSiteContent.revisionId":
+		if e.ComplexityRoot.PublishedSiteContent.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.RevisionID(childComplexity), true
+	case "PublishedSiteContent.shareKey":
+		if e.ComplexityRoot.PublishedSiteContent.ShareKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.ShareKey(childComplexity), true
+	case "PublishedSiteContent.siteBasePath":
+		if e.ComplexityRoot.PublishedSiteContent.SiteBasePath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteBasePath(childComplexity), true
+	case "PublishedSiteContent.siteId":
+		if e.ComplexityRoot.PublishedSiteContent.SiteID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteID(childComplexity), true
+	case "PublishedSiteContent.siteSectionId":
+		if e.ComplexityRoot.PublishedSiteContent.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteSectionID(childComplexity), true
+	case "PublishedSiteContent.siteSpaceId":
+		if e.ComplexityRoot.PublishedSiteContent.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SiteSpaceID(childComplexity), true
+	case "PublishedSiteContent.spaceId":
+		if e.ComplexityRoot.PublishedSiteContent.SpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishedSiteContent.SpaceID(childComplexity), true
+
+	case "Query.apiInformation":
+		if e.ComplexityRoot.Query.APIInformation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.APIInformation(childComplexity), true
 	case "Query.collection":
 		if e.ComplexityRoot.Query.Collection == nil {
 			break
@@ -6367,6 +6842,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.OrganizationInviteLink(childComplexity, args["organizationId"].(string), args["id"].(string)), true
+	case "Query.publishedContentByUrl":
+		if e.ComplexityRoot.Query.PublishedContentByURL == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishedContentByUrl_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishedContentByURL(childComplexity, args["url"].(string), args["visitor"].(*model.SiteVisitorInput), args["redirectOnError"].(*bool)), true
 	case "Query.publishedSite":
 		if e.ComplexityRoot.Query.PublishedSite == nil {
 			break
@@ -7032,6 +7518,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Site.PublishingAuth(childComplexity), true
+	case "Site.redirect":
+		if e.ComplexityRoot.Site.Redirect == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirect(childComplexity, args["source"].(string)), true
+	case "Site.redirects":
+		if e.ComplexityRoot.Site.Redirects == nil {
+			break
+		}
+
+		args, err := ec.field_Site_redirects_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Site.Redirects(childComplexity, args["first"].(*int), args["after"].(*string), args["order"].(*model.Order), args["orderBy"].(*model.SiteRedirectOrderBy), args["draft"].(*bool), args["search"].(*string)), true
 	case "Site.search":
 		if e.ComplexityRoot.Site.Search == nil {
 			break
@@ -7228,6 +7736,174 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SitePublishingAuth.PrivateKey(childComplexity), true
+
+	case "SiteRedirect.captureWildcard":
+		if e.ComplexityRoot.SiteRedirect.CaptureWildcard == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.CaptureWildcard(childComplexity), true
+	case "SiteRedirect.createdAt":
+		if e.ComplexityRoot.SiteRedirect.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.CreatedAt(childComplexity), true
+	case "SiteRedirect.destination":
+		if e.ComplexityRoot.SiteRedirect.Destination == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Destination(childComplexity), true
+	case "SiteRedirect.draft":
+		if e.ComplexityRoot.SiteRedirect.Draft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Draft(childComplexity), true
+	case "SiteRedirect.id":
+		if e.ComplexityRoot.SiteRedirect.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.ID(childComplexity), true
+	case "SiteRedirect.permanent":
+		if e.ComplexityRoot.SiteRedirect.Permanent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Permanent(childComplexity), true
+	case "SiteRedirect.site":
+		if e.ComplexityRoot.SiteRedirect.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Site(childComplexity), true
+	case "SiteRedirect.source":
+		if e.ComplexityRoot.SiteRedirect.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.Source(childComplexity), true
+	case "SiteRedirect.updatedAt":
+		if e.ComplexityRoot.SiteRedirect.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirect.UpdatedAt(childComplexity), true
+
+	case "SiteRedirectBulkResult.draft":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Draft == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Draft(childComplexity), true
+	case "SiteRedirectBulkResult.error":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Error(childComplexity), true
+	case "SiteRedirectBulkResult.field":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Field == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Field(childComplexity), true
+	case "SiteRedirectBulkResult.id":
+		if e.ComplexityRoot.SiteRedirectBulkResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.ID(childComplexity), true
+	case "SiteRedirectBulkResult.source":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Source(childComplexity), true
+	case "SiteRedirectBulkResult.status":
+		if e.ComplexityRoot.SiteRedirectBulkResult.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectBulkResult.Status(childComplexity), true
+
+	case "SiteRedirectConnection.edges":
+		if e.ComplexityRoot.SiteRedirectConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.Edges(childComplexity), true
+	case "SiteRedirectConnection.pageInfo":
+		if e.ComplexityRoot.SiteRedirectConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.PageInfo(childComplexity), true
+	case "SiteRedirectConnection.totalCount":
+		if e.ComplexityRoot.SiteRedirectConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectConnection.TotalCount(childComplexity), true
+
+	case "SiteRedirectDestination.kind":
+		if e.ComplexityRoot.SiteRedirectDestination.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.Kind(childComplexity), true
+	case "SiteRedirectDestination.pageId":
+		if e.ComplexityRoot.SiteRedirectDestination.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.PageID(childComplexity), true
+	case "SiteRedirectDestination.siteSectionId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSectionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSectionID(childComplexity), true
+	case "SiteRedirectDestination.siteSpaceId":
+		if e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.SiteSpaceID(childComplexity), true
+	case "SiteRedirectDestination.url":
+		if e.ComplexityRoot.SiteRedirectDestination.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectDestination.URL(childComplexity), true
+
+	case "SiteRedirectEdge.cursor":
+		if e.ComplexityRoot.SiteRedirectEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Cursor(childComplexity), true
+	case "SiteRedirectEdge.node":
+		if e.ComplexityRoot.SiteRedirectEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectEdge.Node(childComplexity), true
+
+	case "SiteRedirectMatch.redirect":
+		if e.ComplexityRoot.SiteRedirectMatch.Redirect == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectMatch.Redirect(childComplexity), true
+	case "SiteRedirectMatch.target":
+		if e.ComplexityRoot.SiteRedirectMatch.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteRedirectMatch.Target(childComplexity), true
 
 	case "SiteSearchPage.ancestors":
 		if e.ComplexityRoot.SiteSearchPage.Ancestors == nil {
@@ -7749,6 +8425,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.EditMode(childComplexity), true
+	case "Space.embed":
+		if e.ComplexityRoot.Space.Embed == nil {
+			break
+		}
+
+		args, err := ec.field_Space_embed_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Embed(childComplexity, args["url"].(string)), true
 	case "Space.emoji":
 		if e.ComplexityRoot.Space.Emoji == nil {
 			break
@@ -9076,6 +9763,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CreateOrganizationInviteInput", ec.unmarshalInputCreateOrganizationInviteInput),
 			graphql.NewInputUnmarshaler("CreateSAMLProviderInput", ec.unmarshalInputCreateSAMLProviderInput),
 			graphql.NewInputUnmarshaler("CreateSiteInput", ec.unmarshalInputCreateSiteInput),
+			graphql.NewInputUnmarshaler("CreateSiteRedirectInput", ec.unmarshalInputCreateSiteRedirectInput),
 			graphql.NewInputUnmarshaler("CreateSpaceInput", ec.unmarshalInputCreateSpaceInput),
 			graphql.NewInputUnmarshaler("CreateTranslationInput", ec.unmarshalInputCreateTranslationInput),
 			graphql.NewInputUnmarshaler("CreateWebhookInput", ec.unmarshalInputCreateWebhookInput),
@@ -9093,7 +9781,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("PositionTargetInput", ec.unmarshalInputPositionTargetInput),
 			graphql.NewInputUnmarshaler("PostCommentInput", ec.unmarshalInputPostCommentInput),
 			graphql.NewInputUnmarshaler("SiteMoveInput", ec.unmarshalInputSiteMoveInput),
+			graphql.NewInputUnmarshaler("SiteRedirectBulkInput", ec.unmarshalInputSiteRedirectBulkInput),
+			graphql.NewInputUnmarshaler("SiteRedirectDestinationInput", ec.unmarshalInputSiteRedirectDestinationInput),
 			graphql.NewInputUnmarshaler("SiteSearchScopeInput", ec.unmarshalInputSiteSearchScopeInput),
+			graphql.NewInputUnmarshaler("SiteVisitorInput", ec.unmarshalInputSiteVisitorInput),
 			graphql.NewInputUnmarshaler("TeamMembershipInput", ec.unmarshalInputTeamMembershipInput),
 			graphql.NewInputUnmarshaler("UpdateChangeRequestInput", ec.unmarshalInputUpdateChangeRequestInput),
 			graphql.NewInputUnmarshaler("UpdateCollectionInput", ec.unmarshalInputUpdateCollectionInput),
@@ -9105,6 +9796,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("UpdateOrganizationInviteInput", ec.unmarshalInputUpdateOrganizationInviteInput),
 			graphql.NewInputUnmarshaler("UpdateSAMLProviderInput", ec.unmarshalInputUpdateSAMLProviderInput),
 			graphql.NewInputUnmarshaler("UpdateSiteInput", ec.unmarshalInputUpdateSiteInput),
+			graphql.NewInputUnmarshaler("UpdateSiteRedirectInput", ec.unmarshalInputUpdateSiteRedirectInput),
 			graphql.NewInputUnmarshaler("UpdateSiteSectionGroupInput", ec.unmarshalInputUpdateSiteSectionGroupInput),
 			graphql.NewInputUnmarshaler("UpdateSiteSectionInput", ec.unmarshalInputUpdateSiteSectionInput),
 			graphql.NewInputUnmarshaler("UpdateSiteSpaceInput", ec.unmarshalInputUpdateSiteSpaceInput),
@@ -10638,6 +11330,78 @@ enum CustomFieldType {
   select_multi
 }
 `, BuiltIn: false},
+	{Name: "../../schema/document.graphql", Input: `# Documents: what a renderer reads for a page (REST area ` + "`" + `renderer` + "`" + `: page documents and meta links).
+
+"Which adaptive conditions (` + "`" + `if` + "`" + ` blocks) of a document are decided for the caller."
+enum DocumentEvaluation {
+  "None: every ` + "`" + `if` + "`" + ` block is kept as written."
+  none
+  "All: blocks whose condition holds for the caller's visitor claims are unwrapped, the others removed."
+  all
+  "Only conditions that read no claim (the same for every visitor) are decided; the others are kept."
+  deterministic_only
+}
+
+"Where a meta link points: a page of the same space (kind page) or a published address (kind url)."
+type PageMetaLinkTarget {
+  "page or url."
+  kind: String!
+  "The page's id (kind page)."
+  page: String
+  "The published address (kind url)."
+  url: String
+}
+
+"A page's meta links: its canonical address, its alternates in the other variants of its site section, and its neighbours in reading order."
+type PageMetaLinks {
+  "The page on the first published site showing its space; the page itself when none does."
+  canonical: PageMetaLinkTarget!
+  "The same path in the other site spaces of the canonical site space's section, where it exists."
+  alternates: [PageMetaLinkTarget!]!
+  "The listed document before this page in reading order."
+  previous: PageMetaLinkTarget
+  "The listed document after this page in reading order."
+  next: PageMetaLinkTarget
+  "The parent page."
+  parent: PageMetaLinkTarget
+}
+
+extend type Page {
+  "The page's structured document with its adaptive conditions decided for the caller (a site-scoped token's visitor claims; no claims otherwise). Null for groups and links. Not readable inside Revision.pages."
+  evaluatedDocument(
+    "Which conditions to decide."
+    evaluated: DocumentEvaluation! = all
+    "Expand references to other content: Folio has no reusable content, so this changes nothing."
+    dereferenced: Boolean! = false
+  ): Any
+  "The page's meta links. Not readable inside Revision.pages."
+  metaLinks: PageMetaLinks!
+}
+`, BuiltIn: false},
+	{Name: "../../schema/embed.graphql", Input: `# Embeds: a URL resolved through oEmbed discovery (REST area ` + "`" + `renderer` + "`" + `).
+
+"A URL resolved for embedding: a link card, or rich HTML (one sandboxed https iframe)."
+type Embed {
+  "link or rich."
+  type: String!
+  "The page's or provider's title."
+  title: String!
+  "The site's or provider's name."
+  site: String!
+  "The site's icon (absolute http(s) URL)."
+  icon: String
+  "For rich embeds: the sanitized iframe."
+  html: String
+}
+
+extend type Space {
+  "Resolve a URL for embedding in this space's pages (cached per URL for a day)."
+  embed(
+    "An absolute http(s) URL of at most 2048 characters."
+    url: String!
+  ): Embed!
+}
+`, BuiltIn: false},
 	{Name: "../../schema/hostname.graphql", Input: `# Custom hostnames (REST area ` + "`" + `hostnames` + "`" + `): a site served at a host name of
 # its own, set through updateSite's ` + "`" + `hostname` + "`" + ` and checked in DNS.
 
@@ -11356,6 +12120,33 @@ extend type Mutation {
     slug: String!
   ): Boolean
 }
+
+"Raw original content of a spec version's entry file."
+type OpenAPISpecRawContent {
+  "The text exactly as submitted."
+  text: String!
+  "json or yaml."
+  format: String!
+}
+
+extend type OpenAPISpec {
+  "The latest version's entry file as submitted; null before a first version."
+  latestContentRaw: OpenAPISpecRawContent
+  "The latest version's public content URL while the spec is public."
+  publishedURL: String
+}
+
+extend type Mutation {
+  "Set a spec's visibility: private (members only) or public (its public content URL answers)."
+  updateOpenAPISpecVisibility(
+    "The organization's id."
+    organizationId: ID!
+    "The spec's slug."
+    slug: String!
+    "The new visibility."
+    visibility: OpenAPISpecVisibility!
+  ): OpenAPISpec!
+}
 `, BuiltIn: false},
 	{Name: "../../schema/organization.graphql", Input: `# Users and organizations (REST area ` + "`" + `orgs` + "`" + `).
 
@@ -11837,6 +12628,239 @@ extend type SiteSpace {
 extend type Site {
   "The page at a path below the site's root, read as the published reader reads its addresses: a section's path, then a site space's, then the page's, the default section and site space may be left out (install/linux, api/reference); absent or empty: the site's home page. Null when nothing the caller sees is there."
   page("The path below the site's root." path: String): PublishedPage
+}
+`, BuiltIn: false},
+	{Name: "../../schema/redirect.graphql", Input: `# Redirects of docs sites (REST area ` + "`" + `routing` + "`" + `: …/sites/{siteId}/redirects):
+# paths of a published site that no longer answer, sent elsewhere. The
+# reader applies a site's live redirects where it would answer 404.
+
+"A redirect of a site: a source path below the site's root sent to a section, a site space, a page or a URL (REST: SiteRedirect)."
+type SiteRedirect implements Node {
+  "Stable, opaque ID; node(id:) finds the object by it."
+  id: ID!
+  "The source path: ` + "`" + `/a/b` + "`" + `, or with a trailing wildcard ` + "`" + `/a/*` + "`" + ` (below /a) or ` + "`" + `/a*` + "`" + ` (paths starting with /a); at most 512 characters."
+  source: String!
+  "True when the redirect is a draft: not live, the reader ignores it."
+  draft: Boolean!
+  "True when the part of the path the wildcard matched is appended to the destination."
+  captureWildcard: Boolean!
+  "True when the redirect is permanent: 308 for public live traffic, 307 elsewhere (member previews, sites that are not public)."
+  permanent: Boolean!
+  "Where the redirect sends."
+  destination: SiteRedirectDestination!
+  "The site."
+  site: Site!
+  "When the redirect was created."
+  createdAt: Time!
+  "When the redirect was last written (its creation time until it is updated)."
+  updatedAt: Time!
+}
+
+"Where a redirect sends (REST: SiteRedirectDestination)."
+type SiteRedirectDestination {
+  "The kind of destination."
+  kind: SiteRedirectDestinationKind!
+  "The section (kind site_section)."
+  siteSectionId: ID
+  "The site space (kinds site_space and site_page)."
+  siteSpaceId: ID
+  "The page's id in its space (kind site_page)."
+  pageId: ID
+  "The URL (kind external)."
+  url: String
+}
+
+"Kinds of redirect destinations (REST spells them with - for _)."
+enum SiteRedirectDestinationKind {
+  "A section of the site: its address."
+  site_section
+  "A site space of the site: its address."
+  site_space
+  "A page of a site space: its current address, wherever the page moves."
+  site_page
+  "Any http(s) URL."
+  external
+}
+
+"Kinds of destinations a write accepts: the stored kinds, and path (a page of a space by its path, stored as site_page)."
+enum SiteRedirectInputKind {
+  "A section of the site (siteSectionId)."
+  site_section
+  "A site space of the site (siteSpaceId)."
+  site_space
+  "A page of a site space (siteSpaceId, pageId)."
+  site_page
+  "An http(s) URL (url)."
+  external
+  "A page by its path in a space the site shows (spaceId, path); stored as site_page."
+  path
+}
+
+"A redirect's destination, as written."
+input SiteRedirectDestinationInput {
+  "The kind of destination; it says which other fields are read."
+  kind: SiteRedirectInputKind!
+  "The section (site_section)."
+  siteSectionId: ID
+  "The site space (site_space, site_page)."
+  siteSpaceId: ID
+  "The page (site_page)."
+  pageId: ID
+  "An absolute http(s) URL, at most 2048 characters (external)."
+  url: String
+  "A space the site shows (path)."
+  spaceId: ID
+  "A page's path in that space, slugs joined with / (path)."
+  path: String
+}
+
+"A new redirect."
+input CreateSiteRedirectInput {
+  "The source path (see SiteRedirect.source); unique among the site's live (or draft) redirects."
+  source: String!
+  "Where it sends."
+  destination: SiteRedirectDestinationInput!
+  "Append the part the wildcard matched to the destination; default false."
+  captureWildcard: Boolean
+  "A draft, not live; default false."
+  draft: Boolean
+  "Permanent; default false."
+  permanent: Boolean
+}
+
+"Changes to a redirect: fields left out are kept."
+input UpdateSiteRedirectInput {
+  "The new source path."
+  source: String
+  "The new destination."
+  destination: SiteRedirectDestinationInput
+  "Append the part the wildcard matched to the destination."
+  captureWildcard: Boolean
+  "false makes a draft live (replacing the live redirect of its source); true makes a live one a draft."
+  draft: Boolean
+  "Permanent."
+  permanent: Boolean
+}
+
+"What one item of a bulk write does to the redirect of its source and intent."
+enum SiteRedirectIntent {
+  "Write (or, without a destination, delete) the live redirect."
+  live
+  "Write (or, without a destination, delete) the draft redirect."
+  draft
+  "Make the draft redirect of the source live, replacing the live one."
+  publish
+}
+
+"One item of a bulk write."
+input SiteRedirectBulkInput {
+  "The source path."
+  source: String!
+  "What to do; default live."
+  intent: SiteRedirectIntent
+  "Append the part the wildcard matched to the destination; default false (kept on update when left out)."
+  captureWildcard: Boolean
+  "Permanent; default false (kept on update when left out)."
+  permanent: Boolean
+  "Where it sends; null deletes the redirect of the source and intent. Required (null allowed) except for publish, which ignores it."
+  destination: SiteRedirectDestinationInput
+}
+
+"What a bulk write did with one item."
+enum SiteRedirectBulkStatus {
+  "A redirect was created."
+  created
+  "The redirect was updated."
+  updated
+  "The redirect was deleted."
+  deleted
+  "The draft redirect was made live."
+  published
+  "The item was refused; the others were still written."
+  error
+}
+
+"The result of one item of a bulk write, in the items' order."
+type SiteRedirectBulkResult {
+  "What was done."
+  status: SiteRedirectBulkStatus!
+  "The item's source."
+  source: String!
+  "Whether the redirect concerned is a draft."
+  draft: Boolean!
+  "The redirect written; null when deleted or refused."
+  id: ID
+  "Why the item was refused (status error)."
+  error: String
+  "The item's field that was refused (status error), in REST spelling."
+  field: String
+}
+
+"The redirect that applies to a path, and where it leads."
+type SiteRedirectMatch {
+  "The redirect."
+  redirect: SiteRedirect!
+  "The absolute URL it leads to (with the captured part, if any)."
+  target: String!
+}
+
+"Orders of a site's redirects."
+enum SiteRedirectOrderBy {
+  "By creation time (default: newest first)."
+  created_at
+  "By last write (default: latest first)."
+  updated_at
+  "By source path (default: alphabetical)."
+  source
+}
+
+"A page of SiteRedirect items (Relay connection)."
+type SiteRedirectConnection {
+  "The items of this page, in the list's order, each with its cursor."
+  edges: [SiteRedirectEdge!]!
+  "Cursors of this page and whether pages come before or after it."
+  pageInfo: PageInfo!
+  "Number of items in the whole list with the same filters, across all pages."
+  totalCount: Int!
+}
+
+"One SiteRedirect of a SiteRedirectConnection page, with its cursor."
+type SiteRedirectEdge {
+  "Opaque position of this item: pass it as ` + "`" + `after` + "`" + ` to list the items that follow it."
+  cursor: String!
+  "The redirect."
+  node: SiteRedirect!
+}
+
+extend type Site {
+  "The site's redirects (members who see the site), live ones unless draft is true."
+  redirects(
+    "Page size: 1 to 1000 items, default 50."
+    first: Int
+    "An edge's cursor (usually pageInfo.endCursor): the page starts after it."
+    after: String
+    "Direction of the list's order (see Order); absent: the default orderBy describes."
+    order: Order
+    "What to order by; default created_at."
+    orderBy: SiteRedirectOrderBy
+    "true: the draft redirects; false or absent: the live ones."
+    draft: Boolean
+    "Only redirects whose source contains this text."
+    search: String
+  ): SiteRedirectConnection!
+  "The live redirect that applies to a path (exact source first, then the longest wildcard), with its target; null when none."
+  redirect("A path below the site's root, starting with /." source: String!): SiteRedirectMatch
+}
+
+extend type Mutation {
+  "Creates a redirect of a site (those who may change the site)."
+  createSiteRedirect("The site's ID." site: ID!, "The redirect." input: CreateSiteRedirectInput!): SiteRedirect
+  "Creates, updates, deletes or publishes up to 500 redirects of a site; each item is written or refused on its own."
+  bulkUpsertSiteRedirects("The site's ID." site: ID!, "1 to 500 items." redirects: [SiteRedirectBulkInput!]!): [SiteRedirectBulkResult!]
+  "Changes a redirect."
+  updateSiteRedirect("The redirect's ID." id: ID!, "The changes." input: UpdateSiteRedirectInput!): SiteRedirect
+  "Deletes a redirect."
+  deleteSiteRedirect("The redirect's ID." id: ID!): Boolean
 }
 `, BuiltIn: false},
 	{Name: "../../schema/review.graphql", Input: `# Review before merge (REST area ` + "`" + `reviews` + "`" + `): reviewers requested on a change
@@ -14169,6 +15193,96 @@ enum TranslationLanguage {
   sl
 }
 `, BuiltIn: false},
+	{Name: "../../schema/url.graphql", Input: `# Published URLs and the API's information (issue 29): what a published
+# address shows, with a site-scoped read token for the rest, as GitBook's
+# resolvePublishedContentByUrl answers its renderer.
+
+extend type Query {
+  "What a published address shows (GitBook's resolvePublishedContentByUrl): FOLIO_BASE_URL/s/<basename>/<section>/<site space>/<page path>, an address on a host mapped to a site, and change-request (…/~/changes/<id>/…) or revision (…/~/revisions/<id>/…) previews for members who can read them. Resolved as the published reader resolves it, for the visitor described by ` + "`" + `visitor` + "`" + ` (and the caller: members who can see the site get into protected sites). Anyone may ask, without a token. An address that is not published, or not visible to the visitor: null and NOT_FOUND."
+  publishedContentByUrl(
+    "The address to resolve: absolute http or https, at most 2048 characters. A share-link site's key goes in it as ?shareKey=."
+    url: String!
+    "The visitor: a visitor token and unsigned claims, as the reader takes them in ?jwt_token= and ?visitor.<name>=."
+    visitor: SiteVisitorInput
+    "On a visitor-auth site without a valid token: answer a redirect to the site's fallback URL (with ` + "`" + `location` + "`" + `) instead of NOT_FOUND."
+    redirectOnError: Boolean = false
+  ): PublishedContentLookup
+  "The server's version and build date (GitBook's getApiInformation). Anyone may ask."
+  apiInformation: ApiInformation!
+}
+
+"A visitor of a published site (GitBook's SiteVisitorPayload)."
+input SiteVisitorInput {
+  "A visitor token: a JWT signed with HS256 under the site's private key, exp required (the reader's ?jwt_token=). Required on visitor-auth sites; elsewhere a valid one adds its claims and an invalid one is ignored."
+  jwtToken: String
+  "Unsigned claims: an object of the claims the site's adaptive schema declares under ` + "`" + `unsigned` + "`" + `, e.g. {isBeta: true}. Values of the wrong type and undeclared names are dropped; a token's own ` + "`" + `unsigned` + "`" + ` claims win."
+  unsignedClaims: Any
+}
+
+"What a published address resolves to: the content, or an address to go to instead. Exactly one of the two is set."
+type PublishedContentLookup {
+  "The content the address shows, with a token to read it."
+  content: PublishedSiteContent
+  "Where to go instead: the site's root with its slash, or a visitor-auth site's fallback URL."
+  redirect: PublishedContentRedirect
+}
+
+"The content a published address shows (GitBook's PublishedSiteContent)."
+type PublishedSiteContent {
+  "The organization that publishes the site."
+  organizationId: ID!
+  "The site."
+  siteId: ID!
+  "The section the address is in; null for a site without sections."
+  siteSectionId: ID
+  "The site space the address is in."
+  siteSpaceId: ID!
+  "The space that site space shows."
+  spaceId: ID!
+  "The change request a preview address shows (members only)."
+  changeRequestId: ID
+  "The revision a preview address shows (members only)."
+  revisionId: ID
+  "The page's path in the site space, below basePath (empty: its first page)."
+  pathname: String!
+  "The path of the site space's root in the address (with the preview's ~/changes/<id>/ when there is one), ending in /."
+  basePath: String!
+  "The path of the site's root in the address: /s/<basename>/, or / on a mapped host."
+  siteBasePath: String!
+  "The address without the default section or site space spelled out, nor a preview."
+  canonicalUrl: String!
+  "A site-scoped read token (folio_site_…): as a bearer token it reads this site's published content as this visitor, and the previewed change request or revision, and nothing else, for an hour."
+  apiToken: String!
+  "When apiToken stops working."
+  apiTokenExpiresAt: Time!
+  "The share link's key the address carried (share-link sites)."
+  shareKey: String
+  "Whether no more section or site-space segments can follow in the address before the page path."
+  complete: Boolean!
+  "A digest of the visitor token's claims, when one was given (changes when what the visitor sees may)."
+  contextId: String
+  "Whether the address is a change-request or revision preview."
+  preview: Boolean!
+}
+
+"An address to go to instead (GitBook's PublishedContentRedirect)."
+type PublishedContentRedirect {
+  "content (another address of the site), application or external (the site's visitor-auth fallback)."
+  target: String!
+  "The address to go to."
+  redirect: String!
+  "The site, for an external redirect."
+  siteId: ID
+}
+
+"The server's version (GitBook's ApiInformation)."
+type ApiInformation {
+  "The build: module version, commit and +dirty, as /healthz says."
+  version: String!
+  "The date of the build's commit (or of the process's start for builds without one), ISO 8601."
+  build: String!
+}
+`, BuiltIn: false},
 	{Name: "../../schema/webhook.graphql", Input: `# Signed webhooks of an organization (REST area ` + "`" + `webhook` + "`" + `, a REST extension:
 # /v1/orgs/{organizationId}/webhooks). The rules live in graph/webhooks.go,
 # the sending in graph/webhooks_dispatch.go; REST and GraphQL call the same
@@ -14466,6 +15580,16 @@ func (ec *executionContext) childFields_AccessOrigin(ctx context.Context, field 
 		return ec.fieldContext_AccessOrigin_organization(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type AccessOrigin", field.Name)
+}
+
+func (ec *executionContext) childFields_ApiInformation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_ApiInformation_version(ctx, field)
+	case "build":
+		return ec.fieldContext_ApiInformation_build(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ApiInformation", field.Name)
 }
 
 func (ec *executionContext) childFields_AuditEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15110,6 +16234,22 @@ func (ec *executionContext) childFields_CustomHostname(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type CustomHostname", field.Name)
 }
 
+func (ec *executionContext) childFields_Embed(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_Embed_type(ctx, field)
+	case "title":
+		return ec.fieldContext_Embed_title(ctx, field)
+	case "site":
+		return ec.fieldContext_Embed_site(ctx, field)
+	case "icon":
+		return ec.fieldContext_Embed_icon(ctx, field)
+	case "html":
+		return ec.fieldContext_Embed_html(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Embed", field.Name)
+}
+
 func (ec *executionContext) childFields_EmojiReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "emoji":
@@ -15466,6 +16606,10 @@ func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field g
 		return ec.fieldContext_OpenAPISpec_versions(ctx, field)
 	case "organization":
 		return ec.fieldContext_OpenAPISpec_organization(ctx, field)
+	case "latestContentRaw":
+		return ec.fieldContext_OpenAPISpec_latestContentRaw(ctx, field)
+	case "publishedURL":
+		return ec.fieldContext_OpenAPISpec_publishedURL(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpec", field.Name)
 }
@@ -15526,6 +16670,16 @@ func (ec *executionContext) childFields_OpenAPISpecProcessError(ctx context.Cont
 		return ec.fieldContext_OpenAPISpecProcessError_pointer(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecProcessError", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecRawContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "text":
+		return ec.fieldContext_OpenAPISpecRawContent_text(ctx, field)
+	case "format":
+		return ec.fieldContext_OpenAPISpecRawContent_format(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecRawContent", field.Name)
 }
 
 func (ec *executionContext) childFields_OpenAPISpecURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15776,6 +16930,10 @@ func (ec *executionContext) childFields_Page(ctx context.Context, field graphql.
 		return ec.fieldContext_Page_parent(ctx, field)
 	case "ancestors":
 		return ec.fieldContext_Page_ancestors(ctx, field)
+	case "evaluatedDocument":
+		return ec.fieldContext_Page_evaluatedDocument(ctx, field)
+	case "metaLinks":
+		return ec.fieldContext_Page_metaLinks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Page", field.Name)
 }
@@ -15792,6 +16950,34 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfo", field.Name)
+}
+
+func (ec *executionContext) childFields_PageMetaLinkTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_PageMetaLinkTarget_kind(ctx, field)
+	case "page":
+		return ec.fieldContext_PageMetaLinkTarget_page(ctx, field)
+	case "url":
+		return ec.fieldContext_PageMetaLinkTarget_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageMetaLinkTarget", field.Name)
+}
+
+func (ec *executionContext) childFields_PageMetaLinks(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "canonical":
+		return ec.fieldContext_PageMetaLinks_canonical(ctx, field)
+	case "alternates":
+		return ec.fieldContext_PageMetaLinks_alternates(ctx, field)
+	case "previous":
+		return ec.fieldContext_PageMetaLinks_previous(ctx, field)
+	case "next":
+		return ec.fieldContext_PageMetaLinks_next(ctx, field)
+	case "parent":
+		return ec.fieldContext_PageMetaLinks_parent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageMetaLinks", field.Name)
 }
 
 func (ec *executionContext) childFields_PageURLs(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15814,6 +17000,28 @@ func (ec *executionContext) childFields_Passkey(ctx context.Context, field graph
 		return ec.fieldContext_Passkey_lastUsedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Passkey", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedContentLookup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "content":
+		return ec.fieldContext_PublishedContentLookup_content(ctx, field)
+	case "redirect":
+		return ec.fieldContext_PublishedContentLookup_redirect(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentLookup", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedContentRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "target":
+		return ec.fieldContext_PublishedContentRedirect_target(ctx, field)
+	case "redirect":
+		return ec.fieldContext_PublishedContentRedirect_redirect(ctx, field)
+	case "siteId":
+		return ec.fieldContext_PublishedContentRedirect_siteId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedContentRedirect", field.Name)
 }
 
 func (ec *executionContext) childFields_PublishedHeading(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15854,6 +17062,46 @@ func (ec *executionContext) childFields_PublishedPage(ctx context.Context, field
 		return ec.fieldContext_PublishedPage_ancestors(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishedPage", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishedSiteContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "organizationId":
+		return ec.fieldContext_PublishedSiteContent_organizationId(ctx, field)
+	case "siteId":
+		return ec.fieldContext_PublishedSiteContent_siteId(ctx, field)
+	case "siteSectionId":
+		return ec.fieldContext_PublishedSiteContent_siteSectionId(ctx, field)
+	case "siteSpaceId":
+		return ec.fieldContext_PublishedSiteContent_siteSpaceId(ctx, field)
+	case "spaceId":
+		return ec.fieldContext_PublishedSiteContent_spaceId(ctx, field)
+	case "changeRequestId":
+		return ec.fieldContext_PublishedSiteContent_changeRequestId(ctx, field)
+	case "revisionId":
+		return ec.fieldContext_PublishedSiteContent_revisionId(ctx, field)
+	case "pathname":
+		return ec.fieldContext_PublishedSiteContent_pathname(ctx, field)
+	case "basePath":
+		return ec.fieldContext_PublishedSiteContent_basePath(ctx, field)
+	case "siteBasePath":
+		return ec.fieldContext_PublishedSiteContent_siteBasePath(ctx, field)
+	case "canonicalUrl":
+		return ec.fieldContext_PublishedSiteContent_canonicalUrl(ctx, field)
+	case "apiToken":
+		return ec.fieldContext_PublishedSiteContent_apiToken(ctx, field)
+	case "apiTokenExpiresAt":
+		return ec.fieldContext_PublishedSiteContent_apiTokenExpiresAt(ctx, field)
+	case "shareKey":
+		return ec.fieldContext_PublishedSiteContent_shareKey(ctx, field)
+	case "complete":
+		return ec.fieldContext_PublishedSiteContent_complete(ctx, field)
+	case "contextId":
+		return ec.fieldContext_PublishedSiteContent_contextId(ctx, field)
+	case "preview":
+		return ec.fieldContext_PublishedSiteContent_preview(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishedSiteContent", field.Name)
 }
 
 func (ec *executionContext) childFields_RequestedReviewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16146,6 +17394,10 @@ func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.
 		return ec.fieldContext_Site_visitorSegments(ctx, field)
 	case "page":
 		return ec.fieldContext_Site_page(ctx, field)
+	case "redirects":
+		return ec.fieldContext_Site_redirects(ctx, field)
+	case "redirect":
+		return ec.fieldContext_Site_redirect(ctx, field)
 	case "search":
 		return ec.fieldContext_Site_search(ctx, field)
 	case "userGrants":
@@ -16240,6 +17492,96 @@ func (ec *executionContext) childFields_SitePublishingAuth(ctx context.Context, 
 		return ec.fieldContext_SitePublishingAuth_fallbackURL(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SitePublishingAuth", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirect(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SiteRedirect_id(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirect_source(ctx, field)
+	case "draft":
+		return ec.fieldContext_SiteRedirect_draft(ctx, field)
+	case "captureWildcard":
+		return ec.fieldContext_SiteRedirect_captureWildcard(ctx, field)
+	case "permanent":
+		return ec.fieldContext_SiteRedirect_permanent(ctx, field)
+	case "destination":
+		return ec.fieldContext_SiteRedirect_destination(ctx, field)
+	case "site":
+		return ec.fieldContext_SiteRedirect_site(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteRedirect_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirect", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectBulkResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_SiteRedirectBulkResult_status(ctx, field)
+	case "source":
+		return ec.fieldContext_SiteRedirectBulkResult_source(ctx, field)
+	case "draft":
+		return ec.fieldContext_SiteRedirectBulkResult_draft(ctx, field)
+	case "id":
+		return ec.fieldContext_SiteRedirectBulkResult_id(ctx, field)
+	case "error":
+		return ec.fieldContext_SiteRedirectBulkResult_error(ctx, field)
+	case "field":
+		return ec.fieldContext_SiteRedirectBulkResult_field(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectBulkResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectDestination(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+	case "siteSectionId":
+		return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+	case "siteSpaceId":
+		return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+	case "pageId":
+		return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+	case "url":
+		return ec.fieldContext_SiteRedirectDestination_url(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectDestination", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+	case "node":
+		return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteRedirectMatch(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "redirect":
+		return ec.fieldContext_SiteRedirectMatch_redirect(ctx, field)
+	case "target":
+		return ec.fieldContext_SiteRedirectMatch_target(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteRedirectMatch", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteSearchPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16490,6 +17832,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_revisions(ctx, field)
 	case "page":
 		return ec.fieldContext_Space_page(ctx, field)
+	case "embed":
+		return ec.fieldContext_Space_embed(ctx, field)
 	case "links":
 		return ec.fieldContext_Space_links(ctx, field)
 	case "fileBacklinks":
@@ -17808,6 +19152,28 @@ func (ec *executionContext) field_Mutation_addTeamMember_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_bulkUpsertSiteRedirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "redirects",
+		func(ctx context.Context, v any) ([]*model.SiteRedirectBulkInput, error) {
+			return ec.unmarshalNSiteRedirectBulkInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["redirects"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_changeRequestPDF_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18006,6 +19372,28 @@ func (ec *executionContext) field_Mutation_createSAMLProvider_args(ctx context.C
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (model.CreateSAMLProviderInput, error) {
 			return ec.unmarshalNCreateSAMLProviderInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSAMLProviderInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "site",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["site"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.CreateSiteRedirectInput, error) {
+			return ec.unmarshalNCreateSiteRedirectInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSiteRedirectInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -18321,6 +19709,20 @@ func (ec *executionContext) field_Mutation_deleteSAMLProvider_args(ctx context.C
 		return nil, err
 	}
 	args["id"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -19760,6 +21162,36 @@ func (ec *executionContext) field_Mutation_updateMember_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateOpenAPISpecVisibility_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "organizationId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["organizationId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "slug",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["slug"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "visibility",
+		func(ctx context.Context, v any) (openapispec.Visibility, error) {
+			return ec.unmarshalNOpenAPISpecVisibility2githubᚗcomᚋfolioᚋfolioᚋentᚋopenapispecᚐVisibility(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visibility"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateOrganizationInvite_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19905,6 +21337,28 @@ func (ec *executionContext) field_Mutation_updateSitePublishingAuth_args(ctx con
 		return nil, err
 	}
 	args["fallbackURL"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteRedirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (model.UpdateSiteRedirectInput, error) {
+			return ec.unmarshalNUpdateSiteRedirectInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteRedirectInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -21070,6 +22524,28 @@ func (ec *executionContext) field_Page_comments_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Page_evaluatedDocument_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "evaluated",
+		func(ctx context.Context, v any) (model.DocumentEvaluation, error) {
+			return ec.unmarshalNDocumentEvaluation2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐDocumentEvaluation(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["evaluated"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "dereferenced",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dereferenced"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -21263,6 +22739,36 @@ func (ec *executionContext) field_Query_organization_args(ctx context.Context, r
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_publishedContentByUrl_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "visitor",
+		func(ctx context.Context, v any) (*model.SiteVisitorInput, error) {
+			return ec.unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteVisitorInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["visitor"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "redirectOnError",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["redirectOnError"] = arg2
 	return args, nil
 }
 
@@ -21566,6 +23072,74 @@ func (ec *executionContext) field_Site_page_args(ctx context.Context, rawArgs ma
 	return args, nil
 }
 
+func (ec *executionContext) field_Site_redirect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "source",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["source"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Site_redirects_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "order",
+		func(ctx context.Context, v any) (*model.Order, error) {
+			return ec.unmarshalOOrder2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["order"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*model.SiteRedirectOrderBy, error) {
+			return ec.unmarshalOSiteRedirectOrderBy2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectOrderBy(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "draft",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["draft"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "search",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["search"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Site_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -21849,6 +23423,20 @@ func (ec *executionContext) field_Space_comments_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["authors"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Space_embed_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "url",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["url"] = arg0
 	return args, nil
 }
 
@@ -22874,6 +24462,52 @@ func (ec *executionContext) fieldContext_AccessOrigin_organization(_ context.Con
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ApiInformation_version(ctx context.Context, field graphql.CollectedField, obj *model.APIInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiInformation_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiInformation_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiInformation", field, false, false, "String")
+}
+
+func (ec *executionContext) _ApiInformation_build(ctx context.Context, field graphql.CollectedField, obj *model.APIInformation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ApiInformation_build(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Build, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ApiInformation_build(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ApiInformation", field, false, false, "String")
 }
 
 func (ec *executionContext) _AuditEvent_id(ctx context.Context, field graphql.CollectedField, obj *ent.Event) (ret graphql.Marshaler) {
@@ -28390,6 +30024,121 @@ func (ec *executionContext) fieldContext_CustomHostname_error(_ context.Context,
 	return graphql.NewScalarFieldContext("CustomHostname", field, false, false, "String")
 }
 
+func (ec *executionContext) _Embed_type(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, "String")
+}
+
+func (ec *executionContext) _Embed_title(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, "String")
+}
+
+func (ec *executionContext) _Embed_site(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Site, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, "String")
+}
+
+func (ec *executionContext) _Embed_icon(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_icon(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Icon, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, "String")
+}
+
+func (ec *executionContext) _Embed_html(ctx context.Context, field graphql.CollectedField, obj *model.Embed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Embed_html(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HTML, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Embed_html(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Embed", field, false, false, "String")
+}
+
 func (ec *executionContext) _EmojiReaction_emoji(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32344,6 +34093,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteOpenAPISpec(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateOpenAPISpecVisibility(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateOpenAPISpecVisibility(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateOpenAPISpecVisibility(ctx, fc.Args["organizationId"].(string), fc.Args["slug"].(string), fc.Args["visibility"].(openapispec.Visibility))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalNOpenAPISpec2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateOpenAPISpecVisibility(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateOpenAPISpecVisibility_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_removePasskey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32602,6 +34395,182 @@ func (ec *executionContext) fieldContext_Mutation_updateUser(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_updateUser_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSiteRedirect(ctx, fc.Args["site"].(string), fc.Args["input"].(model.CreateSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalOSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_bulkUpsertSiteRedirects(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_bulkUpsertSiteRedirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().BulkUpsertSiteRedirects(ctx, fc.Args["site"].(string), fc.Args["redirects"].([]*model.SiteRedirectBulkInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectBulkResult) graphql.Marshaler {
+			return ec.marshalOSiteRedirectBulkResult2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkResultᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_bulkUpsertSiteRedirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectBulkResult(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_bulkUpsertSiteRedirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteRedirect(ctx, fc.Args["id"].(string), fc.Args["input"].(model.UpdateSiteRedirectInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalOSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSiteRedirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSiteRedirect(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *bool) graphql.Marshaler {
+			return ec.marshalOBoolean2ᚖbool(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSiteRedirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSiteRedirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -36090,6 +38059,61 @@ func (ec *executionContext) fieldContext_OpenAPISpec_organization(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _OpenAPISpec_latestContentRaw(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_latestContentRaw(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OpenAPISpec().LatestContentRaw(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OpenAPISpecRawContent) graphql.Marshaler {
+			return ec.marshalOOpenAPISpecRawContent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecRawContent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_latestContentRaw(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "OpenAPISpec",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpecRawContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _OpenAPISpec_publishedURL(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpec_publishedURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.OpenAPISpec().PublishedURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpec_publishedURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpec", field, true, true, "String")
+}
+
 func (ec *executionContext) _OpenAPISpecConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -36437,6 +38461,52 @@ func (ec *executionContext) _OpenAPISpecProcessError_pointer(ctx context.Context
 }
 func (ec *executionContext) fieldContext_OpenAPISpecProcessError_pointer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OpenAPISpecProcessError", field, false, false, "String")
+}
+
+func (ec *executionContext) _OpenAPISpecRawContent_text(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecRawContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecRawContent_text(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Text, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecRawContent_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecRawContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _OpenAPISpecRawContent_format(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecRawContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OpenAPISpecRawContent_format(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Format, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OpenAPISpecRawContent_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OpenAPISpecRawContent", field, false, false, "String")
 }
 
 func (ec *executionContext) _OpenAPISpecURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecURLs) (ret graphql.Marshaler) {
@@ -38986,6 +41056,82 @@ func (ec *executionContext) fieldContext_Page_ancestors(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Page_evaluatedDocument(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_evaluatedDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Page().EvaluatedDocument(ctx, obj, fc.Args["evaluated"].(model.DocumentEvaluation), fc.Args["dereferenced"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOAny2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Page_evaluatedDocument(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Page",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Any does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Page_evaluatedDocument_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Page_metaLinks(ctx context.Context, field graphql.CollectedField, obj *model.Page) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Page_metaLinks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Page().MetaLinks(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageMetaLinks) graphql.Marshaler {
+			return ec.marshalNPageMetaLinks2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinks(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Page_metaLinks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Page",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinks(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *model.PageInfo) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -39076,6 +41222,235 @@ func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_PageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
+}
+
+func (ec *executionContext) _PageMetaLinkTarget_kind(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinkTarget_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinkTarget_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageMetaLinkTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _PageMetaLinkTarget_page(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinkTarget_page(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Page, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinkTarget_page(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageMetaLinkTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _PageMetaLinkTarget_url(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinkTarget) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinkTarget_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinkTarget_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageMetaLinkTarget", field, false, false, "String")
+}
+
+func (ec *executionContext) _PageMetaLinks_canonical(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinks_canonical(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Canonical, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+			return ec.marshalNPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinks_canonical(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageMetaLinks",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageMetaLinks_alternates(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinks_alternates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Alternates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PageMetaLinkTarget) graphql.Marshaler {
+			return ec.marshalNPageMetaLinkTarget2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTargetᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinks_alternates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageMetaLinks",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageMetaLinks_previous(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinks_previous(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Previous, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+			return ec.marshalOPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinks_previous(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageMetaLinks",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageMetaLinks_next(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinks_next(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Next, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+			return ec.marshalOPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinks_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageMetaLinks",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PageMetaLinks_parent(ctx context.Context, field graphql.CollectedField, obj *model.PageMetaLinks) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageMetaLinks_parent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Parent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+			return ec.marshalOPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageMetaLinks_parent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PageMetaLinks",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageMetaLinkTarget(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _PageURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.PageURLs) (ret graphql.Marshaler) {
@@ -39191,6 +41566,139 @@ func (ec *executionContext) _Passkey_lastUsedAt(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Passkey_lastUsedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Passkey", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PublishedContentLookup_content(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentLookup_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Content, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedSiteContent) graphql.Marshaler {
+			return ec.marshalOPublishedSiteContent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedSiteContent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentLookup_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedSiteContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentLookup_redirect(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentLookup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentLookup_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedContentRedirect) graphql.Marshaler {
+			return ec.marshalOPublishedContentRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedContentRedirect(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentLookup_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishedContentLookup",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedContentRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishedContentRedirect_target(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedContentRedirect_redirect(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedContentRedirect_siteId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedContentRedirect_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedContentRedirect_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedContentRedirect", field, false, false, "ID")
 }
 
 func (ec *executionContext) _PublishedHeading_level(ctx context.Context, field graphql.CollectedField, obj *model.PublishedHeading) (ret graphql.Marshaler) {
@@ -39576,6 +42084,397 @@ func (ec *executionContext) fieldContext_PublishedPage_ancestors(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _PublishedSiteContent_organizationId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_organizationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OrganizationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_organizationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteSectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteSectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_spaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_spaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_spaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_changeRequestId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_changeRequestId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ChangeRequestID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_changeRequestId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_revisionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_revisionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_revisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "ID")
+}
+
+func (ec *executionContext) _PublishedSiteContent_pathname(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_pathname(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Pathname, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_pathname(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_basePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_basePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_basePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_siteBasePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_siteBasePath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteBasePath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_siteBasePath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_canonicalUrl(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_canonicalUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CanonicalURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_canonicalUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_apiToken(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_apiToken(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APIToken, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_apiToken(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_apiTokenExpiresAt(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_apiTokenExpiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.APITokenExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_apiTokenExpiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "Time")
+}
+
+func (ec *executionContext) _PublishedSiteContent_shareKey(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_shareKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShareKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_shareKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_complete(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_complete(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Complete, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_complete(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PublishedSiteContent_contextId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_contextId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ContextID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_contextId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "String")
+}
+
+func (ec *executionContext) _PublishedSiteContent_preview(ctx context.Context, field graphql.CollectedField, obj *model.PublishedSiteContent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishedSiteContent_preview(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Preview, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishedSiteContent_preview(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishedSiteContent", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Query_node(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -40272,6 +43171,82 @@ func (ec *executionContext) fieldContext_Query_translation(ctx context.Context, 
 	if fc.Args, err = ec.field_Query_translation_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_publishedContentByUrl(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishedContentByUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishedContentByURL(ctx, fc.Args["url"].(string), fc.Args["visitor"].(*model.SiteVisitorInput), fc.Args["redirectOnError"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedContentLookup) graphql.Marshaler {
+			return ec.marshalOPublishedContentLookup2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedContentLookup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishedContentByUrl(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishedContentLookup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishedContentByUrl_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_apiInformation(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_apiInformation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().APIInformation(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.APIInformation) graphql.Marshaler {
+			return ec.marshalNApiInformation2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAPIInformation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_apiInformation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ApiInformation(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -42952,6 +45927,94 @@ func (ec *executionContext) fieldContext_Site_page(ctx context.Context, field gr
 	return fc, nil
 }
 
+func (ec *executionContext) _Site_redirects(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirects(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirects(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["order"].(*model.Order), fc.Args["orderBy"].(*model.SiteRedirectOrderBy), fc.Args["draft"].(*bool), fc.Args["search"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectConnection) graphql.Marshaler {
+			return ec.marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirects(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirects_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Site_redirect(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Site_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Site().Redirect(ctx, obj, fc.Args["source"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectMatch) graphql.Marshaler {
+			return ec.marshalOSiteRedirectMatch2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectMatch(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Site_redirect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Site",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectMatch(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Site_redirect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Site_search(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -43681,6 +46744,681 @@ func (ec *executionContext) _SitePublishingAuth_fallbackURL(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_SitePublishingAuth_fallbackURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SitePublishingAuth", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirect_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteRedirect_source(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirect_draft(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_draft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SiteRedirect_captureWildcard(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_captureWildcard(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CaptureWildcard, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_captureWildcard(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SiteRedirect_permanent(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_permanent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permanent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_permanent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SiteRedirect_destination(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_destination(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteRedirect().Destination(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SiteRedirectDestination) graphql.Marshaler {
+			return ec.marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestination(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_destination(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirect",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectDestination(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirect_site(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_site(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SiteRedirect().Site(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Site) graphql.Marshaler {
+			return ec.marshalNSite2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSite(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_site(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirect",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Site(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirect_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "Time")
+}
+
+func (ec *executionContext) _SiteRedirect_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirect_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirect_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirect", field, false, false, "Time")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_status(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.SiteRedirectBulkStatus) graphql.Marshaler {
+			return ec.marshalNSiteRedirectBulkStatus2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "SiteRedirectBulkStatus")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_source(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_draft(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_draft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Draft, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_draft(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_error(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirectBulkResult_field(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectBulkResult) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectBulkResult_field(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Field, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectBulkResult_field(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectBulkResult", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirectConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
+			return ec.marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirectEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.PageInfo) graphql.Marshaler {
+			return ec.marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SiteRedirectDestination_kind(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v siteredirect.DestinationKind) graphql.Marshaler {
+			return ec.marshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, "SiteRedirectDestinationKind")
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSectionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSectionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSectionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteRedirectDestination_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_siteSpaceId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SiteSpaceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSpaceId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteRedirectDestination_pageId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, "ID")
+}
+
+func (ec *executionContext) _SiteRedirectDestination_url(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectDestination_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectDestination_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectDestination", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirectEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectEdge", field, false, false, "String")
+}
+
+func (ec *executionContext) _SiteRedirectEdge_node(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectMatch_redirect(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectMatch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectMatch_redirect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Redirect, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+			return ec.marshalNSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectMatch_redirect(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SiteRedirectMatch",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteRedirect(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SiteRedirectMatch_target(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectMatch) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteRedirectMatch_target(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Target, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteRedirectMatch_target(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteRedirectMatch", field, false, false, "String")
 }
 
 func (ec *executionContext) _SiteSearchPage_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
@@ -46125,6 +49863,50 @@ func (ec *executionContext) fieldContext_Space_page(ctx context.Context, field g
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Space_page_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Space_embed(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_embed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Space().Embed(ctx, obj, fc.Args["url"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Embed) graphql.Marshaler {
+			return ec.marshalNEmbed2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐEmbed(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Space_embed(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Embed(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Space_embed_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -52941,6 +56723,76 @@ func UnmarshalCreateSiteInput(ctx context.Context, raw any) (model.CreateSiteInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputCreateSiteRedirectInput(ctx context.Context, obj any) (model.CreateSiteRedirectInput, error) {
+	var it model.CreateSiteRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "destination", "captureWildcard", "draft", "permanent"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalNSiteRedirectDestinationInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = data
+		case "captureWildcard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureWildcard"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureWildcard = graphql.OmittableOf(data)
+		case "draft":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("draft"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Draft = graphql.OmittableOf(data)
+		case "permanent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permanent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permanent = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalCreateSiteRedirectInput unmarshals raw into the CreateSiteRedirectInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalCreateSiteRedirectInput(ctx context.Context, raw any) (model.CreateSiteRedirectInput, error) {
+	var out model.CreateSiteRedirectInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateSiteRedirectInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateSpaceInput(ctx context.Context, obj any) (model.CreateSpaceInput, error) {
 	var it model.CreateSpaceInput
 	if obj == nil {
@@ -53865,6 +57717,160 @@ func UnmarshalSiteMoveInput(ctx context.Context, raw any) (model.SiteMoveInput, 
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputSiteRedirectBulkInput(ctx context.Context, obj any) (model.SiteRedirectBulkInput, error) {
+	var it model.SiteRedirectBulkInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "intent", "captureWildcard", "permanent", "destination"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = data
+		case "intent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("intent"))
+			data, err := ec.unmarshalOSiteRedirectIntent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectIntent(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Intent = graphql.OmittableOf(data)
+		case "captureWildcard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureWildcard"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureWildcard = graphql.OmittableOf(data)
+		case "permanent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permanent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permanent = graphql.OmittableOf(data)
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSiteRedirectBulkInput unmarshals raw into the SiteRedirectBulkInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSiteRedirectBulkInput(ctx context.Context, raw any) (model.SiteRedirectBulkInput, error) {
+	var out model.SiteRedirectBulkInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SiteRedirectBulkInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSiteRedirectDestinationInput(ctx context.Context, obj any) (model.SiteRedirectDestinationInput, error) {
+	var it model.SiteRedirectDestinationInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"kind", "siteSectionId", "siteSpaceId", "pageId", "url", "spaceId", "path"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalNSiteRedirectInputKind2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectInputKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "siteSectionId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSectionId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSectionID = graphql.OmittableOf(data)
+		case "siteSpaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("siteSpaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SiteSpaceID = graphql.OmittableOf(data)
+		case "pageId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageID = graphql.OmittableOf(data)
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = graphql.OmittableOf(data)
+		case "spaceId":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("spaceId"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SpaceID = graphql.OmittableOf(data)
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSiteRedirectDestinationInput unmarshals raw into the SiteRedirectDestinationInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSiteRedirectDestinationInput(ctx context.Context, raw any) (model.SiteRedirectDestinationInput, error) {
+	var out model.SiteRedirectDestinationInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SiteRedirectDestinationInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputSiteSearchScopeInput(ctx context.Context, obj any) (model.SiteSearchScopeInput, error) {
 	var it model.SiteSearchScopeInput
 	if obj == nil {
@@ -53925,6 +57931,55 @@ func (ec *executionContext) unmarshalInputSiteSearchScopeInput(ctx context.Conte
 func UnmarshalSiteSearchScopeInput(ctx context.Context, raw any) (model.SiteSearchScopeInput, error) {
 	var out model.SiteSearchScopeInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "SiteSearchScopeInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputSiteVisitorInput(ctx context.Context, obj any) (model.SiteVisitorInput, error) {
+	var it model.SiteVisitorInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"jwtToken", "unsignedClaims"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "jwtToken":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("jwtToken"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.JwtToken = graphql.OmittableOf(data)
+		case "unsignedClaims":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unsignedClaims"))
+			data, err := ec.unmarshalOAny2interface(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UnsignedClaims = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalSiteVisitorInput unmarshals raw into the SiteVisitorInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalSiteVisitorInput(ctx context.Context, raw any) (model.SiteVisitorInput, error) {
+	var out model.SiteVisitorInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "SiteVisitorInput", raw, &out)
 	return out, err
 }
 
@@ -54628,6 +58683,76 @@ func UnmarshalUpdateSiteInput(ctx context.Context, raw any) (model.UpdateSiteInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputUpdateSiteRedirectInput(ctx context.Context, obj any) (model.UpdateSiteRedirectInput, error) {
+	var it model.UpdateSiteRedirectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"source", "destination", "captureWildcard", "draft", "permanent"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "source":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("source"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Source = graphql.OmittableOf(data)
+		case "destination":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("destination"))
+			data, err := ec.unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Destination = graphql.OmittableOf(data)
+		case "captureWildcard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("captureWildcard"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CaptureWildcard = graphql.OmittableOf(data)
+		case "draft":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("draft"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Draft = graphql.OmittableOf(data)
+		case "permanent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permanent"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permanent = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalUpdateSiteRedirectInput unmarshals raw into the UpdateSiteRedirectInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalUpdateSiteRedirectInput(ctx context.Context, raw any) (model.UpdateSiteRedirectInput, error) {
+	var out model.UpdateSiteRedirectInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "UpdateSiteRedirectInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputUpdateSiteSectionGroupInput(ctx context.Context, obj any) (model.UpdateSiteSectionGroupInput, error) {
 	var it model.UpdateSiteSectionGroupInput
 	if obj == nil {
@@ -55119,6 +59244,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._SiteSection(ctx, sel, obj)
+	case ent.SiteRedirect:
+		return ec._SiteRedirect(ctx, sel, &obj)
+	case *ent.SiteRedirect:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SiteRedirect(ctx, sel, obj)
 	case ent.Site:
 		return ec._Site(ctx, sel, &obj)
 	case *ent.Site:
@@ -55486,6 +59618,44 @@ func (ec *executionContext) _AccessOrigin(ctx context.Context, sel ast.Selection
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._AccessOrigin_organization(ctx, field, obj)
 				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var apiInformationImplementors = []string{"ApiInformation"}
+
+func (ec *executionContext) _ApiInformation(ctx context.Context, sel ast.SelectionSet, obj *model.APIInformation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, apiInformationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ApiInformation")
+		case "version":
+			out.Values[i] = ec._ApiInformation_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "build":
+			out.Values[i] = ec._ApiInformation_build(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57685,6 +61855,59 @@ func (ec *executionContext) _CustomHostname(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var embedImplementors = []string{"Embed"}
+
+func (ec *executionContext) _Embed(ctx context.Context, sel ast.SelectionSet, obj *model.Embed) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, embedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Embed")
+		case "type":
+			out.Values[i] = ec._Embed_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._Embed_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "site":
+			out.Values[i] = ec._Embed_site(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "icon":
+			out.Values[i] = ec._Embed_icon(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "html":
+			out.Values[i] = ec._Embed_html(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var emojiReactionImplementors = []string{"EmojiReaction"}
 
 func (ec *executionContext) _EmojiReaction(ctx context.Context, sel ast.SelectionSet, obj *model.EmojiReaction) graphql.Marshaler {
@@ -59122,6 +63345,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
+		case "updateOpenAPISpecVisibility":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateOpenAPISpecVisibility(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "removePasskey":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_removePasskey(ctx, field)
@@ -59160,6 +63390,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "updateUser":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateUser(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "bulkUpsertSiteRedirects":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_bulkUpsertSiteRedirects(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updateSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteRedirect(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "deleteSiteRedirect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSiteRedirect(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -59763,6 +64021,18 @@ func (ec *executionContext) _OpenAPISpec(ctx context.Context, sel ast.SelectionS
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._OpenAPISpec_organization(ctx, field, obj)
 				})
+		case "latestContentRaw":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OpenAPISpec_latestContentRaw(ctx, field, obj)
+				})
+		case "publishedURL":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._OpenAPISpec_publishedURL(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -59971,6 +64241,44 @@ func (ec *executionContext) _OpenAPISpecProcessError(ctx context.Context, sel as
 		case "pointer":
 			out.Values[i] = ec._OpenAPISpecProcessError_pointer(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var openAPISpecRawContentImplementors = []string{"OpenAPISpecRawContent"}
+
+func (ec *executionContext) _OpenAPISpecRawContent(ctx context.Context, sel ast.SelectionSet, obj *model.OpenAPISpecRawContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, openAPISpecRawContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OpenAPISpecRawContent")
+		case "text":
+			out.Values[i] = ec._OpenAPISpecRawContent_text(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "format":
+			out.Values[i] = ec._OpenAPISpecRawContent_format(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -60785,6 +65093,18 @@ func (ec *executionContext) _Page(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "evaluatedDocument":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_evaluatedDocument(ctx, field, obj)
+				})
+		case "metaLinks":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Page_metaLinks(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -60830,6 +65150,102 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "endCursor":
 			out.Values[i] = ec._PageInfo_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pageMetaLinkTargetImplementors = []string{"PageMetaLinkTarget"}
+
+func (ec *executionContext) _PageMetaLinkTarget(ctx context.Context, sel ast.SelectionSet, obj *model.PageMetaLinkTarget) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageMetaLinkTargetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageMetaLinkTarget")
+		case "kind":
+			out.Values[i] = ec._PageMetaLinkTarget_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "page":
+			out.Values[i] = ec._PageMetaLinkTarget_page(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._PageMetaLinkTarget_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var pageMetaLinksImplementors = []string{"PageMetaLinks"}
+
+func (ec *executionContext) _PageMetaLinks(ctx context.Context, sel ast.SelectionSet, obj *model.PageMetaLinks) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, pageMetaLinksImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PageMetaLinks")
+		case "canonical":
+			out.Values[i] = ec._PageMetaLinks_canonical(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "alternates":
+			out.Values[i] = ec._PageMetaLinks_alternates(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "previous":
+			out.Values[i] = ec._PageMetaLinks_previous(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "next":
+			out.Values[i] = ec._PageMetaLinks_next(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "parent":
+			out.Values[i] = ec._PageMetaLinks_parent(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -60911,6 +65327,87 @@ func (ec *executionContext) _Passkey(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "lastUsedAt":
 			out.Values[i] = ec._Passkey_lastUsedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var publishedContentLookupImplementors = []string{"PublishedContentLookup"}
+
+func (ec *executionContext) _PublishedContentLookup(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentLookup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentLookupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentLookup")
+		case "content":
+			out.Values[i] = ec._PublishedContentLookup_content(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "redirect":
+			out.Values[i] = ec._PublishedContentLookup_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var publishedContentRedirectImplementors = []string{"PublishedContentRedirect"}
+
+func (ec *executionContext) _PublishedContentRedirect(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedContentRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedContentRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedContentRedirect")
+		case "target":
+			out.Values[i] = ec._PublishedContentRedirect_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "redirect":
+			out.Values[i] = ec._PublishedContentRedirect_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteId":
+			out.Values[i] = ec._PublishedContentRedirect_siteId(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -61066,6 +65563,119 @@ func (ec *executionContext) _PublishedPage(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var publishedSiteContentImplementors = []string{"PublishedSiteContent"}
+
+func (ec *executionContext) _PublishedSiteContent(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedSiteContent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishedSiteContentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishedSiteContent")
+		case "organizationId":
+			out.Values[i] = ec._PublishedSiteContent_organizationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteId":
+			out.Values[i] = ec._PublishedSiteContent_siteId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSectionId":
+			out.Values[i] = ec._PublishedSiteContent_siteSectionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpaceId":
+			out.Values[i] = ec._PublishedSiteContent_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "spaceId":
+			out.Values[i] = ec._PublishedSiteContent_spaceId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changeRequestId":
+			out.Values[i] = ec._PublishedSiteContent_changeRequestId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revisionId":
+			out.Values[i] = ec._PublishedSiteContent_revisionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pathname":
+			out.Values[i] = ec._PublishedSiteContent_pathname(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "basePath":
+			out.Values[i] = ec._PublishedSiteContent_basePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteBasePath":
+			out.Values[i] = ec._PublishedSiteContent_siteBasePath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "canonicalUrl":
+			out.Values[i] = ec._PublishedSiteContent_canonicalUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "apiToken":
+			out.Values[i] = ec._PublishedSiteContent_apiToken(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "apiTokenExpiresAt":
+			out.Values[i] = ec._PublishedSiteContent_apiTokenExpiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shareKey":
+			out.Values[i] = ec._PublishedSiteContent_shareKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "complete":
+			out.Values[i] = ec._PublishedSiteContent_complete(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "contextId":
+			out.Values[i] = ec._PublishedSiteContent_contextId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "preview":
+			out.Values[i] = ec._PublishedSiteContent_preview(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -61180,6 +65790,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_translation(ctx, field)
+				})
+		case "publishedContentByUrl":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_publishedContentByUrl(ctx, field)
+				})
+		case "apiInformation":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_apiInformation(ctx, field)
 				})
 		case "webhook":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -62194,6 +66816,18 @@ func (ec *executionContext) _Site(ctx context.Context, sel ast.SelectionSet, obj
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Site_page(ctx, field, obj)
 				})
+		case "redirects":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_redirects(ctx, field, obj)
+				})
+		case "redirect":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Site_redirect(ctx, field, obj)
+				})
 		case "search":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -62524,6 +67158,311 @@ func (ec *executionContext) _SitePublishingAuth(ctx context.Context, sel ast.Sel
 		case "fallbackURL":
 			out.Values[i] = ec._SitePublishingAuth_fallbackURL(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectImplementors = []string{"SiteRedirect", "Node"}
+
+func (ec *executionContext) _SiteRedirect(ctx context.Context, sel ast.SelectionSet, obj *ent.SiteRedirect) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirect")
+		case "id":
+			out.Values[i] = ec._SiteRedirect_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			out.Values[i] = ec._SiteRedirect_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "draft":
+			out.Values[i] = ec._SiteRedirect_draft(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "captureWildcard":
+			out.Values[i] = ec._SiteRedirect_captureWildcard(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permanent":
+			out.Values[i] = ec._SiteRedirect_permanent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "destination":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteRedirect_destination(ctx, field, obj)
+				})
+		case "site":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._SiteRedirect_site(ctx, field, obj)
+				})
+		case "createdAt":
+			out.Values[i] = ec._SiteRedirect_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SiteRedirect_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectBulkResultImplementors = []string{"SiteRedirectBulkResult"}
+
+func (ec *executionContext) _SiteRedirectBulkResult(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectBulkResult) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectBulkResultImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectBulkResult")
+		case "status":
+			out.Values[i] = ec._SiteRedirectBulkResult_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "source":
+			out.Values[i] = ec._SiteRedirectBulkResult_source(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "draft":
+			out.Values[i] = ec._SiteRedirectBulkResult_draft(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._SiteRedirectBulkResult_id(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._SiteRedirectBulkResult_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "field":
+			out.Values[i] = ec._SiteRedirectBulkResult_field(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectConnectionImplementors = []string{"SiteRedirectConnection"}
+
+func (ec *executionContext) _SiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectConnection")
+		case "edges":
+			out.Values[i] = ec._SiteRedirectConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SiteRedirectConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SiteRedirectConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectDestinationImplementors = []string{"SiteRedirectDestination"}
+
+func (ec *executionContext) _SiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectDestination) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectDestinationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectDestination")
+		case "kind":
+			out.Values[i] = ec._SiteRedirectDestination_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "siteSectionId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSectionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "siteSpaceId":
+			out.Values[i] = ec._SiteRedirectDestination_siteSpaceId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageId":
+			out.Values[i] = ec._SiteRedirectDestination_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._SiteRedirectDestination_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectEdgeImplementors = []string{"SiteRedirectEdge"}
+
+func (ec *executionContext) _SiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectEdge")
+		case "cursor":
+			out.Values[i] = ec._SiteRedirectEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "node":
+			out.Values[i] = ec._SiteRedirectEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var siteRedirectMatchImplementors = []string{"SiteRedirectMatch"}
+
+func (ec *executionContext) _SiteRedirectMatch(ctx context.Context, sel ast.SelectionSet, obj *model.SiteRedirectMatch) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteRedirectMatchImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteRedirectMatch")
+		case "redirect":
+			out.Values[i] = ec._SiteRedirectMatch_redirect(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "target":
+			out.Values[i] = ec._SiteRedirectMatch_target(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -63346,6 +68285,12 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Space_page(ctx, field, obj)
+				})
+		case "embed":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Space_embed(ctx, field, obj)
 				})
 		case "links":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
@@ -66054,6 +70999,14 @@ func (ec *executionContext) marshalNAny2ᚕinterfaceᚄ(ctx context.Context, sel
 	return ret
 }
 
+func (ec *executionContext) marshalNApiInformation2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐAPIInformation(ctx context.Context, sel ast.SelectionSet, v *model.APIInformation) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "ApiInformation!")
+		return graphql.Null
+	}
+	return ec._ApiInformation(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNAuditEvent2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐEvent(ctx context.Context, sel ast.SelectionSet, v *ent.Event) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "AuditEvent!")
@@ -66572,6 +71525,11 @@ func (ec *executionContext) unmarshalNCreateSiteInput2githubᚗcomᚋfolioᚋfol
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateSiteRedirectInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSiteRedirectInput(ctx context.Context, v any) (model.CreateSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputCreateSiteRedirectInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateSpaceInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐCreateSpaceInput(ctx context.Context, v any) (model.CreateSpaceInput, error) {
 	res, err := ec.unmarshalInputCreateSpaceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -66711,6 +71669,24 @@ var (
 		model.DefaultContentSite: "site",
 	}
 )
+
+func (ec *executionContext) unmarshalNDocumentEvaluation2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐDocumentEvaluation(ctx context.Context, v any) (model.DocumentEvaluation, error) {
+	var res model.DocumentEvaluation
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDocumentEvaluation2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐDocumentEvaluation(ctx context.Context, sel ast.SelectionSet, v model.DocumentEvaluation) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNEmbed2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐEmbed(ctx context.Context, sel ast.SelectionSet, v *model.Embed) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Embed!")
+		return graphql.Null
+	}
+	return ec._Embed(ctx, sel, v)
+}
 
 func (ec *executionContext) marshalNEmojiReaction2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐEmojiReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.EmojiReaction) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
@@ -67596,6 +72572,38 @@ func (ec *executionContext) marshalNPageInfo2ᚖgithubᚗcomᚋfolioᚋfolioᚋg
 	return ec._PageInfo(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPageMetaLinkTarget2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTargetᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PageMetaLinkTarget) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx context.Context, sel ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PageMetaLinkTarget!")
+		return graphql.Null
+	}
+	return ec._PageMetaLinkTarget(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPageMetaLinks2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinks(ctx context.Context, sel ast.SelectionSet, v *model.PageMetaLinks) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PageMetaLinks!")
+		return graphql.Null
+	}
+	return ec._PageMetaLinks(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind(ctx context.Context, v any) (page.Kind, error) {
 	tmp, err := graphql.UnmarshalString(v)
 	res := unmarshalNPageType2githubᚗcomᚋfolioᚋfolioᚋentᚋpageᚐKind[tmp]
@@ -68117,6 +73125,136 @@ func (ec *executionContext) marshalNSitePublishedURLs2ᚖgithubᚗcomᚋfolioᚋ
 		return graphql.Null
 	}
 	return ec._SitePublishedURLs(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx context.Context, sel ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteRedirect!")
+		return graphql.Null
+	}
+	return ec._SiteRedirect(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectBulkInput2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkInputᚄ(ctx context.Context, v any) ([]*model.SiteRedirectBulkInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*model.SiteRedirectBulkInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSiteRedirectBulkInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectBulkInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkInput(ctx context.Context, v any) (*model.SiteRedirectBulkInput, error) {
+	res, err := ec.unmarshalInputSiteRedirectBulkInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectBulkResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkResult(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectBulkResult) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteRedirectBulkResult!")
+		return graphql.Null
+	}
+	return ec._SiteRedirectBulkResult(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectBulkStatus2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkStatus(ctx context.Context, v any) (model.SiteRedirectBulkStatus, error) {
+	var res model.SiteRedirectBulkStatus
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectBulkStatus2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkStatus(ctx context.Context, sel ast.SelectionSet, v model.SiteRedirectBulkStatus) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNSiteRedirectConnection2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectConnection(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectConnection) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteRedirectConnection!")
+		return graphql.Null
+	}
+	return ec._SiteRedirectConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSiteRedirectDestination2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestination(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectDestination) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteRedirectDestination!")
+		return graphql.Null
+	}
+	return ec._SiteRedirectDestination(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectDestinationInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx context.Context, v any) (*model.SiteRedirectDestinationInput, error) {
+	res, err := ec.unmarshalInputSiteRedirectDestinationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind(ctx context.Context, v any) (siteredirect.DestinationKind, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind(ctx context.Context, sel ast.SelectionSet, v siteredirect.DestinationKind) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "SiteRedirectDestinationKind!")
+	}
+	return res
+}
+
+var (
+	unmarshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind = map[string]siteredirect.DestinationKind{
+		"site_section": siteredirect.DestinationKindSiteSection,
+		"site_space":   siteredirect.DestinationKindSiteSpace,
+		"site_page":    siteredirect.DestinationKindSitePage,
+		"external":     siteredirect.DestinationKindExternal,
+	}
+	marshalNSiteRedirectDestinationKind2githubᚗcomᚋfolioᚋfolioᚋentᚋsiteredirectᚐDestinationKind = map[siteredirect.DestinationKind]string{
+		siteredirect.DestinationKindSiteSection: "site_section",
+		siteredirect.DestinationKindSiteSpace:   "site_space",
+		siteredirect.DestinationKindSitePage:    "site_page",
+		siteredirect.DestinationKindExternal:    "external",
+	}
+)
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSiteRedirectEdge2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectEdge(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectEdge) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SiteRedirectEdge!")
+		return graphql.Null
+	}
+	return ec._SiteRedirectEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteRedirectInputKind2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectInputKind(ctx context.Context, v any) (model.SiteRedirectInputKind, error) {
+	var res model.SiteRedirectInputKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteRedirectInputKind2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectInputKind(ctx context.Context, sel ast.SelectionSet, v model.SiteRedirectInputKind) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) unmarshalNSiteSearchMode2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchMode(ctx context.Context, v any) (model.SiteSearchMode, error) {
@@ -68862,6 +74000,11 @@ func (ec *executionContext) unmarshalNUpdateSAMLProviderInput2githubᚗcomᚋfol
 
 func (ec *executionContext) unmarshalNUpdateSiteInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteInput(ctx context.Context, v any) (model.UpdateSiteInput, error) {
 	res, err := ec.unmarshalInputUpdateSiteInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateSiteRedirectInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐUpdateSiteRedirectInput(ctx context.Context, v any) (model.UpdateSiteRedirectInput, error) {
+	res, err := ec.unmarshalInputUpdateSiteRedirectInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -69980,6 +75123,13 @@ func (ec *executionContext) marshalOOpenAPISpecProcessingErrorCode2ᚖgithubᚗc
 	return res
 }
 
+func (ec *executionContext) marshalOOpenAPISpecRawContent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐOpenAPISpecRawContent(ctx context.Context, sel ast.SelectionSet, v *model.OpenAPISpecRawContent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OpenAPISpecRawContent(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOOpenAPISpecVersion2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐOpenAPISpecVersion(ctx context.Context, sel ast.SelectionSet, v *ent.OpenAPISpecVersion) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -70131,6 +75281,13 @@ func (ec *executionContext) marshalOPage2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraph
 	return ec._Page(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOPageMetaLinkTarget2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPageMetaLinkTarget(ctx context.Context, sel ast.SelectionSet, v *model.PageMetaLinkTarget) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PageMetaLinkTarget(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOPositionInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPositionInput(ctx context.Context, v any) (*model.PositionInput, error) {
 	if v == nil {
 		return nil, nil
@@ -70145,6 +75302,20 @@ func (ec *executionContext) unmarshalOPositionTargetInput2ᚖgithubᚗcomᚋfoli
 	}
 	res, err := ec.unmarshalInputPositionTargetInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPublishedContentLookup2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedContentLookup(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentLookup) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedContentLookup(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPublishedContentRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedContentRedirect(ctx context.Context, sel ast.SelectionSet, v *model.PublishedContentRedirect) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedContentRedirect(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOPublishedPage2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PublishedPage) graphql.Marshaler {
@@ -70171,6 +75342,13 @@ func (ec *executionContext) marshalOPublishedPage2ᚖgithubᚗcomᚋfolioᚋfoli
 		return graphql.Null
 	}
 	return ec._PublishedPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPublishedSiteContent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐPublishedSiteContent(ctx context.Context, sel ast.SelectionSet, v *model.PublishedSiteContent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishedSiteContent(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalORequestedReviewer2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐReviewRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ReviewRequest) graphql.Marshaler {
@@ -70291,6 +75469,79 @@ func (ec *executionContext) marshalOSitePublishingAuth2ᚖgithubᚗcomᚋfolio�
 		return graphql.Null
 	}
 	return ec._SitePublishingAuth(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteRedirect2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐSiteRedirect(ctx context.Context, sel ast.SelectionSet, v *ent.SiteRedirect) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteRedirect(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSiteRedirectBulkResult2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkResultᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteRedirectBulkResult) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSiteRedirectBulkResult2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectBulkResult(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectDestinationInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectDestinationInput(ctx context.Context, v any) (*model.SiteRedirectDestinationInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteRedirectDestinationInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectIntent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectIntent(ctx context.Context, v any) (*model.SiteRedirectIntent, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SiteRedirectIntent)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteRedirectIntent2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectIntent(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectIntent) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOSiteRedirectMatch2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectMatch(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectMatch) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SiteRedirectMatch(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSiteRedirectOrderBy2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectOrderBy(ctx context.Context, v any) (*model.SiteRedirectOrderBy, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.SiteRedirectOrderBy)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSiteRedirectOrderBy2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteRedirectOrderBy(ctx context.Context, sel ast.SelectionSet, v *model.SiteRedirectOrderBy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOSiteSearchRestriction2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteSearchRestriction(ctx context.Context, v any) (*model.SiteSearchRestriction, error) {
@@ -70442,6 +75693,14 @@ var (
 		site.VisibilityVisitorAuth: "visitor_auth",
 	}
 )
+
+func (ec *executionContext) unmarshalOSiteVisitorInput2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteVisitorInput(ctx context.Context, v any) (*model.SiteVisitorInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSiteVisitorInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
 
 func (ec *executionContext) marshalOSiteVisitorSegment2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐSiteVisitorSegmentᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteVisitorSegment) graphql.Marshaler {
 	if v == nil {

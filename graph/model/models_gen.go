@@ -15,6 +15,7 @@ import (
 	"github.com/folio/folio/ent/customfield"
 	"github.com/folio/folio/ent/organization"
 	"github.com/folio/folio/ent/site"
+	"github.com/folio/folio/ent/siteredirect"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/mergerules"
@@ -351,6 +352,20 @@ type CreateSiteInput struct {
 	Spaces graphql.Omittable[[]string] `json:"spaces,omitempty"`
 	// True: create a space titled after the site and add it (REST: spaces "new").
 	NewSpace graphql.Omittable[*bool] `json:"newSpace,omitempty"`
+}
+
+// A new redirect.
+type CreateSiteRedirectInput struct {
+	// The source path (see SiteRedirect.source); unique among the site's live (or draft) redirects.
+	Source string `json:"source"`
+	// Where it sends.
+	Destination *SiteRedirectDestinationInput `json:"destination"`
+	// Append the part the wildcard matched to the destination; default false.
+	CaptureWildcard graphql.Omittable[*bool] `json:"captureWildcard,omitempty"`
+	// A draft, not live; default false.
+	Draft graphql.Omittable[*bool] `json:"draft,omitempty"`
+	// Permanent; default false.
+	Permanent graphql.Omittable[*bool] `json:"permanent,omitempty"`
 }
 
 // A new space.
@@ -919,6 +934,94 @@ type SitePublishedURLs struct {
 	Published *string `json:"published,omitempty"`
 }
 
+// One item of a bulk write.
+type SiteRedirectBulkInput struct {
+	// The source path.
+	Source string `json:"source"`
+	// What to do; default live.
+	Intent graphql.Omittable[*SiteRedirectIntent] `json:"intent,omitempty"`
+	// Append the part the wildcard matched to the destination; default false (kept on update when left out).
+	CaptureWildcard graphql.Omittable[*bool] `json:"captureWildcard,omitempty"`
+	// Permanent; default false (kept on update when left out).
+	Permanent graphql.Omittable[*bool] `json:"permanent,omitempty"`
+	// Where it sends; null deletes the redirect of the source and intent. Required (null allowed) except for publish, which ignores it.
+	Destination graphql.Omittable[*SiteRedirectDestinationInput] `json:"destination,omitempty"`
+}
+
+// The result of one item of a bulk write, in the items' order.
+type SiteRedirectBulkResult struct {
+	// What was done.
+	Status SiteRedirectBulkStatus `json:"status"`
+	// The item's source.
+	Source string `json:"source"`
+	// Whether the redirect concerned is a draft.
+	Draft bool `json:"draft"`
+	// The redirect written; null when deleted or refused.
+	ID *string `json:"id,omitempty"`
+	// Why the item was refused (status error).
+	Error *string `json:"error,omitempty"`
+	// The item's field that was refused (status error), in REST spelling.
+	Field *string `json:"field,omitempty"`
+}
+
+// A page of SiteRedirect items (Relay connection).
+type SiteRedirectConnection struct {
+	// The items of this page, in the list's order, each with its cursor.
+	Edges []*SiteRedirectEdge `json:"edges"`
+	// Cursors of this page and whether pages come before or after it.
+	PageInfo *PageInfo `json:"pageInfo"`
+	// Number of items in the whole list with the same filters, across all pages.
+	TotalCount int `json:"totalCount"`
+}
+
+// Where a redirect sends (REST: SiteRedirectDestination).
+type SiteRedirectDestination struct {
+	// The kind of destination.
+	Kind siteredirect.DestinationKind `json:"kind"`
+	// The section (kind site_section).
+	SiteSectionID *string `json:"siteSectionId,omitempty"`
+	// The site space (kinds site_space and site_page).
+	SiteSpaceID *string `json:"siteSpaceId,omitempty"`
+	// The page's id in its space (kind site_page).
+	PageID *string `json:"pageId,omitempty"`
+	// The URL (kind external).
+	URL *string `json:"url,omitempty"`
+}
+
+// A redirect's destination, as written.
+type SiteRedirectDestinationInput struct {
+	// The kind of destination; it says which other fields are read.
+	Kind SiteRedirectInputKind `json:"kind"`
+	// The section (site_section).
+	SiteSectionID graphql.Omittable[*string] `json:"siteSectionId,omitempty"`
+	// The site space (site_space, site_page).
+	SiteSpaceID graphql.Omittable[*string] `json:"siteSpaceId,omitempty"`
+	// The page (site_page).
+	PageID graphql.Omittable[*string] `json:"pageId,omitempty"`
+	// An absolute http(s) URL, at most 2048 characters (external).
+	URL graphql.Omittable[*string] `json:"url,omitempty"`
+	// A space the site shows (path).
+	SpaceID graphql.Omittable[*string] `json:"spaceId,omitempty"`
+	// A page's path in that space, slugs joined with / (path).
+	Path graphql.Omittable[*string] `json:"path,omitempty"`
+}
+
+// One SiteRedirect of a SiteRedirectConnection page, with its cursor.
+type SiteRedirectEdge struct {
+	// Opaque position of this item: pass it as `after` to list the items that follow it.
+	Cursor string `json:"cursor"`
+	// The redirect.
+	Node *ent.SiteRedirect `json:"node"`
+}
+
+// The redirect that applies to a path, and where it leads.
+type SiteRedirectMatch struct {
+	// The redirect.
+	Redirect *ent.SiteRedirect `json:"redirect"`
+	// The absolute URL it leads to (with the captured part, if any).
+	Target string `json:"target"`
+}
+
 // A page of a site matching a search.
 type SiteSearchPage struct {
 	// The page's ID.
@@ -1007,6 +1110,14 @@ type SiteURLs struct {
 	App string `json:"app"`
 	// Where the published site is read: FOLIO_BASE_URL/s/<basename>/ (the id without a basename); null while unpublished.
 	Published *string `json:"published,omitempty"`
+}
+
+// A visitor of a published site (GitBook's SiteVisitorPayload).
+type SiteVisitorInput struct {
+	// A visitor token: a JWT signed with HS256 under the site's private key, exp required (the reader's ?jwt_token=). Required on visitor-auth sites; elsewhere a valid one adds its claims and an invalid one is ignored.
+	JwtToken graphql.Omittable[*string] `json:"jwtToken,omitempty"`
+	// Unsigned claims: an object of the claims the site's adaptive schema declares under `unsigned`, e.g. {isBeta: true}. Values of the wrong type and undeclared names are dropped; a token's own `unsigned` claims win.
+	UnsignedClaims graphql.Omittable[any] `json:"unsignedClaims,omitempty"`
 }
 
 // Visitors of a site with the same claims (visitor-auth tokens, adaptive content), over the last 30 days.
@@ -1338,6 +1449,20 @@ type UpdateSiteInput struct {
 	Proxy graphql.Omittable[*string] `json:"proxy,omitempty"`
 	// A custom hostname for the site (docs.example.com: lower case, at least three labels, at most 253 characters, not the base URL's host, no other site's); null removes it. Needs the admin role in the site's organization.
 	Hostname graphql.Omittable[*string] `json:"hostname,omitempty"`
+}
+
+// Changes to a redirect: fields left out are kept.
+type UpdateSiteRedirectInput struct {
+	// The new source path.
+	Source graphql.Omittable[*string] `json:"source,omitempty"`
+	// The new destination.
+	Destination graphql.Omittable[*SiteRedirectDestinationInput] `json:"destination,omitempty"`
+	// Append the part the wildcard matched to the destination.
+	CaptureWildcard graphql.Omittable[*bool] `json:"captureWildcard,omitempty"`
+	// false makes a draft live (replacing the live redirect of its source); true makes a live one a draft.
+	Draft graphql.Omittable[*bool] `json:"draft,omitempty"`
+	// Permanent.
+	Permanent graphql.Omittable[*bool] `json:"permanent,omitempty"`
 }
 
 // Changes to a section group; absent fields stay as they are.
@@ -1936,6 +2061,262 @@ func (e *SAMLProviderStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e SAMLProviderStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What a bulk write did with one item.
+type SiteRedirectBulkStatus string
+
+const (
+	// A redirect was created.
+	SiteRedirectBulkStatusCreated SiteRedirectBulkStatus = "created"
+	// The redirect was updated.
+	SiteRedirectBulkStatusUpdated SiteRedirectBulkStatus = "updated"
+	// The redirect was deleted.
+	SiteRedirectBulkStatusDeleted SiteRedirectBulkStatus = "deleted"
+	// The draft redirect was made live.
+	SiteRedirectBulkStatusPublished SiteRedirectBulkStatus = "published"
+	// The item was refused; the others were still written.
+	SiteRedirectBulkStatusError SiteRedirectBulkStatus = "error"
+)
+
+var AllSiteRedirectBulkStatus = []SiteRedirectBulkStatus{
+	SiteRedirectBulkStatusCreated,
+	SiteRedirectBulkStatusUpdated,
+	SiteRedirectBulkStatusDeleted,
+	SiteRedirectBulkStatusPublished,
+	SiteRedirectBulkStatusError,
+}
+
+func (e SiteRedirectBulkStatus) IsValid() bool {
+	switch e {
+	case SiteRedirectBulkStatusCreated, SiteRedirectBulkStatusUpdated, SiteRedirectBulkStatusDeleted, SiteRedirectBulkStatusPublished, SiteRedirectBulkStatusError:
+		return true
+	}
+	return false
+}
+
+func (e SiteRedirectBulkStatus) String() string {
+	return string(e)
+}
+
+func (e *SiteRedirectBulkStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteRedirectBulkStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteRedirectBulkStatus", str)
+	}
+	return nil
+}
+
+func (e SiteRedirectBulkStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteRedirectBulkStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteRedirectBulkStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Kinds of destinations a write accepts: the stored kinds, and path (a page of a space by its path, stored as site_page).
+type SiteRedirectInputKind string
+
+const (
+	// A section of the site (siteSectionId).
+	SiteRedirectInputKindSiteSection SiteRedirectInputKind = "site_section"
+	// A site space of the site (siteSpaceId).
+	SiteRedirectInputKindSiteSpace SiteRedirectInputKind = "site_space"
+	// A page of a site space (siteSpaceId, pageId).
+	SiteRedirectInputKindSitePage SiteRedirectInputKind = "site_page"
+	// An http(s) URL (url).
+	SiteRedirectInputKindExternal SiteRedirectInputKind = "external"
+	// A page by its path in a space the site shows (spaceId, path); stored as site_page.
+	SiteRedirectInputKindPath SiteRedirectInputKind = "path"
+)
+
+var AllSiteRedirectInputKind = []SiteRedirectInputKind{
+	SiteRedirectInputKindSiteSection,
+	SiteRedirectInputKindSiteSpace,
+	SiteRedirectInputKindSitePage,
+	SiteRedirectInputKindExternal,
+	SiteRedirectInputKindPath,
+}
+
+func (e SiteRedirectInputKind) IsValid() bool {
+	switch e {
+	case SiteRedirectInputKindSiteSection, SiteRedirectInputKindSiteSpace, SiteRedirectInputKindSitePage, SiteRedirectInputKindExternal, SiteRedirectInputKindPath:
+		return true
+	}
+	return false
+}
+
+func (e SiteRedirectInputKind) String() string {
+	return string(e)
+}
+
+func (e *SiteRedirectInputKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteRedirectInputKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteRedirectInputKind", str)
+	}
+	return nil
+}
+
+func (e SiteRedirectInputKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteRedirectInputKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteRedirectInputKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What one item of a bulk write does to the redirect of its source and intent.
+type SiteRedirectIntent string
+
+const (
+	// Write (or, without a destination, delete) the live redirect.
+	SiteRedirectIntentLive SiteRedirectIntent = "live"
+	// Write (or, without a destination, delete) the draft redirect.
+	SiteRedirectIntentDraft SiteRedirectIntent = "draft"
+	// Make the draft redirect of the source live, replacing the live one.
+	SiteRedirectIntentPublish SiteRedirectIntent = "publish"
+)
+
+var AllSiteRedirectIntent = []SiteRedirectIntent{
+	SiteRedirectIntentLive,
+	SiteRedirectIntentDraft,
+	SiteRedirectIntentPublish,
+}
+
+func (e SiteRedirectIntent) IsValid() bool {
+	switch e {
+	case SiteRedirectIntentLive, SiteRedirectIntentDraft, SiteRedirectIntentPublish:
+		return true
+	}
+	return false
+}
+
+func (e SiteRedirectIntent) String() string {
+	return string(e)
+}
+
+func (e *SiteRedirectIntent) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteRedirectIntent(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteRedirectIntent", str)
+	}
+	return nil
+}
+
+func (e SiteRedirectIntent) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteRedirectIntent) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteRedirectIntent) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Orders of a site's redirects.
+type SiteRedirectOrderBy string
+
+const (
+	// By creation time (default: newest first).
+	SiteRedirectOrderByCreatedAt SiteRedirectOrderBy = "created_at"
+	// By last write (default: latest first).
+	SiteRedirectOrderByUpdatedAt SiteRedirectOrderBy = "updated_at"
+	// By source path (default: alphabetical).
+	SiteRedirectOrderBySource SiteRedirectOrderBy = "source"
+)
+
+var AllSiteRedirectOrderBy = []SiteRedirectOrderBy{
+	SiteRedirectOrderByCreatedAt,
+	SiteRedirectOrderByUpdatedAt,
+	SiteRedirectOrderBySource,
+}
+
+func (e SiteRedirectOrderBy) IsValid() bool {
+	switch e {
+	case SiteRedirectOrderByCreatedAt, SiteRedirectOrderByUpdatedAt, SiteRedirectOrderBySource:
+		return true
+	}
+	return false
+}
+
+func (e SiteRedirectOrderBy) String() string {
+	return string(e)
+}
+
+func (e *SiteRedirectOrderBy) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteRedirectOrderBy(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteRedirectOrderBy", str)
+	}
+	return nil
+}
+
+func (e SiteRedirectOrderBy) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteRedirectOrderBy) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteRedirectOrderBy) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
