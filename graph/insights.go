@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/folio/folio/ent"
+	"github.com/folio/folio/ent/site"
 	"github.com/folio/folio/ent/siteevent"
 	"github.com/folio/folio/ent/sitesection"
 	"github.com/folio/folio/ent/sitesharelink"
@@ -68,6 +69,15 @@ func trackableSite(ctx context.Context, orgID, siteID string) (*ent.Site, *SiteS
 		return s, sc, err
 	}
 	s, _, err := visibleSite(ctx, orgID, siteID)
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.NotFound {
+		// Anyone may read a published public or unlisted site, so anyone
+		// may count its page views: GitBook's renderer sends them with its
+		// own token, whoever's it is.
+		if open, oerr := siteByID(ctx, siteID); oerr == nil && open.OrganizationID == orgID && open.Published &&
+			(open.Visibility == site.VisibilityPublic || open.Visibility == site.VisibilityUnlisted) {
+			return open, nil, nil
+		}
+	}
 	return s, nil, err
 }
 
