@@ -98,6 +98,13 @@ func insightsSite(ctx context.Context, orgID, siteID string) (*ent.Site, error) 
 	return s, nil
 }
 
+// deleteSiteEvents removes a deleted site's insights with it: they name
+// pages of a site that no longer exists.
+func deleteSiteEvents(ctx context.Context, tx *ent.Client, siteID string) error {
+	_, err := tx.SiteEvent.Delete().Where(siteevent.SiteID(siteID)).Exec(ctx)
+	return err
+}
+
 // siteByID is a site by id (the loader answers 404 for none).
 func siteByID(ctx context.Context, id string) (*ent.Site, error) {
 	return loader.For(ctx).SiteByID.Load(ctx, id)()

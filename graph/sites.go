@@ -448,6 +448,9 @@ func (r *Resolver) DeleteSite(ctx context.Context, orgID, siteID string) error {
 		if err := deleteSiteRedirects(ctx, tx, s.ID); err != nil {
 			return err
 		}
+		if err := deleteSiteEvents(ctx, tx, s.ID); err != nil {
+			return err
+		}
 		if err := removeObjectGrants(ctx, tx, grant.ObjectKindSite, s.Title, s.ID); err != nil {
 			return err
 		}

@@ -149,6 +149,9 @@ func Serve(ctx context.Context, cfg Config, ln, metricsLn net.Listener, logger *
 		a.life.cutNow(ErrDraining)
 		<-jobsDone // cut jobs stop at their next statement
 	}
+	// Page views the reader buffered (graph/insights_writer.go) are
+	// written before the database closes.
+	a.Resolver.FlushSiteEvents()
 	if msrv != nil {
 		msrv.Close() // scrapes are short and not worth waiting for
 	}
