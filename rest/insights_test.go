@@ -275,13 +275,18 @@ func TestSiteInsightsTrackRefusals(t *testing.T) {
 
 // Who may track and read: members who can see the site track (a guest it
 // is shared with too) and read insights (guests: 403); strangers and
-// guests it is not shared with: 404.
+// guests it is not shared with read nothing (404) and track only while the
+// site is published and public, as anyone may read it then (GitBook's
+// renderer sends page views with its own token).
 func TestSiteInsightsAccess(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		w := newInsightsWorld(t, s)
 		ev := []any{w.event("page_view", "v1", nil)}
 		agg := w.base + "/insights/events/aggregate"
 		segs := w.base + "/insights/visitor-segments"
+		w.track(t, w.bob.Token, ev, 204)
+		s.Fail(t, "trackEventsInSiteById", w.bob.Token, "POST", "/v1/orgs/"+w.bobs+"/sites/"+w.site+"/insights/events", map[string]any{"events": ev}, 404)
+		s.Call(t, "unpublishSite", w.alice.Token, "POST", w.base+"/unpublish", nil, 200)
 		for _, u := range []testkit.User{w.bob, w.gina} {
 			w.track(t, u.Token, ev, 404)
 			s.Fail(t, "aggregateSiteEvents", u.Token, "POST", agg, map[string]any{"range": "last7Days"}, 404)
@@ -293,8 +298,8 @@ func TestSiteInsightsAccess(t *testing.T) {
 		w.track(t, w.gina.Token, ev, 204)
 		s.Fail(t, "aggregateSiteEvents", w.gina.Token, "POST", agg, map[string]any{"range": "last7Days"}, 403)
 		s.Fail(t, "listSiteVisitorSegments", w.gina.Token, "GET", segs, nil, 403)
-		if got := w.aggregate(t, w.carol.Token, map[string]any{}); fmt.Sprint(got["eventsCount"]) != "[1]" {
-			t.Fatalf("after gina's event: %v", got)
+		if got := w.aggregate(t, w.carol.Token, map[string]any{}); fmt.Sprint(got["eventsCount"]) != "[2]" {
+			t.Fatalf("after bob's and gina's events: %v", got)
 		}
 	})
 }

@@ -52,6 +52,7 @@ func (w boundaryWorld) ids() map[string]string {
 		"siteId": w.site, "siteSectionId": w.siteSection, "siteSectionGroupId": w.siteGroup,
 		"siteSpaceId": w.siteSpace, "shareLinkId": w.shareLink, "specSlug": "pets",
 		"webhookId": "nosuchwebhook", "deliveryId": "nosuchdelivery", "hostname": "nosuch.example.test",
+		"siteRedirectId": "nosuchredirect",
 	}
 }
 
@@ -75,8 +76,10 @@ func TestCallersWhoMayNotChangeMeetForbiddenBeforeBadBodies(t *testing.T) {
 		// anyone may create an organization, and any member may say they
 		// were here (ping takes no body); joining by email domain takes no
 		// body, and a member who asks keeps their role (204).
+		// Resolving a published URL is a read anyone may make (a POST
+		// only for its body).
 		skip := map[string]bool{"POST /orgs/{organizationId}/invites/{inviteId}": true, "POST /orgs": true,
-			"POST /orgs/{organizationId}/ping": true, "POST /orgs/{organizationId}/join": true}
+			"POST /orgs/{organizationId}/ping": true, "POST /orgs/{organizationId}/join": true, "POST /urls/published": true}
 		// A space that is not in the trash cannot be restored by anyone.
 		want := map[string]int{"POST /spaces/{spaceId}/restore": http.StatusNotFound}
 		before := s.Snapshot(t)

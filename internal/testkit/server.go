@@ -225,6 +225,9 @@ func startOn(t testing.TB, kind string, logger *slog.Logger, host string) *Serve
 	})
 	t.Cleanup(func() {
 		s.Server.Close()
+		// Page views the reader buffered are written while the database
+		// is still open, as a server's shutdown does.
+		s.App.Resolver.FlushSiteEvents()
 		d.Client.Close()
 	})
 	if os.Getenv("FOLIO_TEST_LOAD") == "1" {
