@@ -50,6 +50,7 @@ func TestAnonymousGraphQL(t *testing.T) {
 			{"samlProvider", `{ samlProvider(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND", ""},
 			{"translation", `{ translation(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND", ""},
 			{"webhook", `{ webhook(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND", ""},
+			{"customHostname", `{ customHostname(hostname: "docs.example.test") { hostname } }`, "NOT_FOUND", ""},
 			{"publishedContentByUrl", `{ publishedContentByUrl(url: "` + s.URL + `/s/` + site + `/") { content { siteId } } }`, "NOT_FOUND", ""},
 		}
 		for _, c := range cases {
