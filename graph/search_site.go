@@ -258,7 +258,7 @@ func (r *Resolver) searchView(ctx context.Context, v *published.View, readable m
 				sp.Score = score
 			}
 			p := rk.page
-			res := &model.SiteSearchPage{ID: p.ID, Title: p.Title, Description: p.Description, Path: p.Path, URL: base + p.Path,
+			res := &model.SiteSearchPage{PageID: p.ID, Title: p.Title, Description: p.Description, Path: p.Path, URL: base + p.Path,
 				Score: score, Rank: rk.rank, Ancestors: []string{}, Sections: []*model.SiteSearchSection{}}
 			for _, a := range nav.Ancestors(p) {
 				res.Ancestors = append(res.Ancestors, a.Title)

@@ -96,7 +96,7 @@ func (a *API) searchSiteContent(w http.ResponseWriter, r *http.Request) error {
 			if len(p.Sections) > 0 {
 				kind = "section"
 			}
-			pages[i] = map[string]any{"id": p.ID, "title": p.Title, "description": p.Description, "path": p.Path,
+			pages[i] = map[string]any{"id": p.PageID, "title": p.Title, "description": p.Description, "path": p.Path,
 				"score": p.Score, "rank": p.Rank, "resultType": kind, "sections": sections, "ancestors": ancestors,
 				"urls": map[string]any{"app": p.URL}}
 		}

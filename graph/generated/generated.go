@@ -1272,7 +1272,7 @@ type ComplexityRoot struct {
 	SiteSearchPage struct {
 		Ancestors   func(childComplexity int) int
 		Description func(childComplexity int) int
-		ID          func(childComplexity int) int
+		PageID      func(childComplexity int) int
 		Path        func(childComplexity int) int
 		Rank        func(childComplexity int) int
 		Score       func(childComplexity int) int
@@ -7917,12 +7917,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteSearchPage.Description(childComplexity), true
-	case "SiteSearchPage.id":
-		if e.ComplexityRoot.SiteSearchPage.ID == nil {
+	case "SiteSearchPage.pageId":
+		if e.ComplexityRoot.SiteSearchPage.PageID == nil {
 			break
 		}
 
-		return e.ComplexityRoot.SiteSearchPage.ID(childComplexity), true
+		return e.ComplexityRoot.SiteSearchPage.PageID(childComplexity), true
 	case "SiteSearchPage.path":
 		if e.ComplexityRoot.SiteSearchPage.Path == nil {
 			break
@@ -13406,8 +13406,8 @@ type SiteSearchSpace {
 
 "A page of a site matching a search."
 type SiteSearchPage {
-  "The page's ID."
-  id: ID!
+  "The page's ID in its space (pages are Nodes through their revision, not here)."
+  pageId: ID!
   "The page's title."
   title: String!
   "The page's description; empty for none."
@@ -17586,8 +17586,8 @@ func (ec *executionContext) childFields_SiteRedirectMatch(ctx context.Context, f
 
 func (ec *executionContext) childFields_SiteSearchPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
-	case "id":
-		return ec.fieldContext_SiteSearchPage_id(ctx, field)
+	case "pageId":
+		return ec.fieldContext_SiteSearchPage_pageId(ctx, field)
 	case "title":
 		return ec.fieldContext_SiteSearchPage_title(ctx, field)
 	case "description":
@@ -47421,16 +47421,16 @@ func (ec *executionContext) fieldContext_SiteRedirectMatch_target(_ context.Cont
 	return graphql.NewScalarFieldContext("SiteRedirectMatch", field, false, false, "String")
 }
 
-func (ec *executionContext) _SiteSearchPage_id(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
+func (ec *executionContext) _SiteSearchPage_pageId(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchPage) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SiteSearchPage_id(ctx, field)
+			return ec.fieldContext_SiteSearchPage_pageId(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.ID, nil
+			return obj.PageID, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -47440,7 +47440,7 @@ func (ec *executionContext) _SiteSearchPage_id(ctx context.Context, field graphq
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_SiteSearchPage_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_SiteSearchPage_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSearchPage", field, false, false, "ID")
 }
 
@@ -67493,8 +67493,8 @@ func (ec *executionContext) _SiteSearchPage(ctx context.Context, sel ast.Selecti
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SiteSearchPage")
-		case "id":
-			out.Values[i] = ec._SiteSearchPage_id(ctx, field, obj)
+		case "pageId":
+			out.Values[i] = ec._SiteSearchPage_pageId(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

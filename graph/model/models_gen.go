@@ -1024,8 +1024,8 @@ type SiteRedirectMatch struct {
 
 // A page of a site matching a search.
 type SiteSearchPage struct {
-	// The page's ID.
-	ID string `json:"id"`
+	// The page's ID in its space (pages are Nodes through their revision, not here).
+	PageID string `json:"pageId"`
 	// The page's title.
 	Title string `json:"title"`
 	// The page's description; empty for none.
