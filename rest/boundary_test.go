@@ -155,10 +155,11 @@ func TestNULAndInvalidUTF8AreRefusedAtTheBoundary(t *testing.T) {
 func TestStrangersMeetNotFoundBeforeBadBodies(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		w := newBoundaryWorld(t, s)
-		// Creating an organization has no target to hide. Joining through
-		// an invite link takes no body and is open to anyone with the link:
-		// walking it would make the stranger a member.
-		open := map[string]bool{"POST /orgs": true}
+		// Creating an organization has no target to hide, nor has
+		// resolving a published URL (a read anyone may make). Joining
+		// through an invite link takes no body and is open to anyone with
+		// the link: walking it would make the stranger a member.
+		open := map[string]bool{"POST /orgs": true, "POST /urls/published": true}
 		skip := "POST /orgs/{organizationId}/invites/{inviteId}"
 		before := s.Snapshot(t)
 		walked := writeRoutes(t, w.ids(), func(method, route, path string) {
