@@ -64,10 +64,8 @@ func (t Transport) Push(ctx context.Context, r Remote, req PushRequest, lim Limi
 	if err != nil {
 		return "", err
 	}
-	for p := range req.Files {
-		if err := checkFilePath(p); err != nil {
-			return "", err
-		}
+	if err := checkPushFiles(req.Files, lim); err != nil {
+		return "", err
 	}
 	ep, err := t.endpoint(r)
 	if err != nil {
@@ -278,6 +276,24 @@ func refName(ref string, tags bool) (plumbing.ReferenceName, error) {
 		return "", fmt.Errorf("%w: %q is not a branch", ErrRefNotFound, ref)
 	}
 	return name, nil
+}
+
+// checkPushFiles refuses, before any transfer, files with bad paths or
+// over lim.
+func checkPushFiles(files map[string][]byte, lim Limits) error {
+	if len(files) > lim.maxFiles() {
+		return &LimitError{Bound: "files", Message: fmt.Sprintf("the export holds more than %d files", lim.maxFiles())}
+	}
+	var total int64
+	for p, data := range files {
+		if err := checkFilePath(p); err != nil {
+			return err
+		}
+		if total += int64(len(data)); total > lim.maxBytes() {
+			return &LimitError{Bound: "bytes", Message: fmt.Sprintf("the export's files are larger than the limit of %d bytes together", lim.maxBytes())}
+		}
+	}
+	return nil
 }
 
 func hashOrEmpty(h plumbing.Hash) string {

@@ -476,3 +476,21 @@ func TestDownloadIsShallow(t *testing.T) {
 		t.Fatal("the parent commit was downloaded")
 	}
 }
+
+func TestPushLimits(t *testing.T) {
+	s := gitserver.New(t)
+	url := s.Repo("r")
+	files := map[string][]byte{"a.md": []byte("aaaa"), "b.md": []byte("bbbb"), "c.md": []byte("cccc")}
+	var le *LimitError
+	_, err := plain.Push(context.Background(), Remote{URL: url}, PushRequest{Ref: "main", Files: files}, Limits{MaxFiles: 2, MaxBytes: 100})
+	if !errors.As(err, &le) || le.Bound != "files" || !strings.Contains(le.Message, "2 files") {
+		t.Fatalf("over the file bound: %v", err)
+	}
+	_, err = plain.Push(context.Background(), Remote{URL: url}, PushRequest{Ref: "main", Files: files}, Limits{MaxFiles: 5, MaxBytes: 10})
+	if !errors.As(err, &le) || le.Bound != "bytes" || !strings.Contains(le.Message, "10 bytes") {
+		t.Fatalf("over the byte bound: %v", err)
+	}
+	if len(s.Requests()) != 0 || s.Head("r", "main") != "" {
+		t.Fatal("a push over the limits reached the host")
+	}
+}

@@ -276,8 +276,6 @@ func classify(parent, ctx context.Context, st *httpState, err error) error {
 		return &NetworkError{Err: ctx.Err()}
 	case chainHas(err, is(fetch.ErrPrivateAddress)):
 		return refused(fetch.ErrPrivateAddress.Error())
-	case chainHas(err, is(ErrRefused)):
-		return err
 	case chainHas(err, is(transport.ErrRepositoryNotFound)), chainHas(err, is(transport.ErrAuthenticationRequired)),
 		chainHas(err, is(transport.ErrAuthorizationFailed)), chainHas(err, is(transport.ErrInvalidAuthMethod)):
 		return ErrAuth

@@ -111,6 +111,11 @@ func shallowPack(sto storer.Storer, req *packp.UploadPackRequest, out *bytes.Buf
 		if !add(st.hash) {
 			continue
 		}
+		if tag, err := object.GetTag(sto, st.hash); err == nil {
+			// An annotated tag: its target comes along at the same depth.
+			queue = append(queue, step{tag.Target, st.depth})
+			continue
+		}
 		c, err := object.GetCommit(sto, st.hash)
 		if err != nil {
 			return fmt.Errorf("want %s: %w", st.hash, err)
