@@ -136,7 +136,10 @@ func (t Transport) httpClient() *http.Client {
 // go-git picks a transport per URL scheme from a global table. Folio's is
 // installed once and finds, in each request's context, the client and
 // limits of the operation that made it: two Transports with different
-// guards can work at once in one process.
+// guards can work at once in one process. This relies on go-git (v5.19.3:
+// plumbing/transport/http advertisedReferences and doRequest) making every
+// request with the context given to FetchContext, PushContext and
+// ListContext; a request without one fails (errNoClient).
 var installHTTP sync.Once
 
 func installTransports() {
