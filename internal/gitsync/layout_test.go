@@ -420,3 +420,21 @@ func TestSummaryLine(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontmatterValues writes values YAML would misread (plain) quoted,
+// and reads every one back as it was.
+func TestFrontmatterValues(t *testing.T) {
+	for _, s := range []string{
+		"plain words", "- item", "@at", "key: value", "#hash", "a # comment", "' quote", `"double"`, `back\slash`,
+		"multi\nline", "🚀 launch", "null", "~", "1.0", "true", "[list]", "{map}", "*alias", "&anchor", "!tag", "%dir",
+		"tab\there", "bell\a", "line\u2028sep", "é à ü", "> folded", "| literal", "x:", "?",
+	} {
+		y := yamlString(s)
+		if got := markdown.Parse("---\ntitle: " + y + "\n---\n").Title; got != s {
+			t.Errorf("yamlString(%q) = %s, read back as %q", s, y, got)
+		}
+	}
+	if y := yamlString("🚀"); y != "🚀" {
+		t.Errorf("an emoji is written %s", y)
+	}
+}
