@@ -30,6 +30,8 @@ import (
 	"github.com/folio/folio/ent/embedcache"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/gitsync"
+	"github.com/folio/folio/ent/gitsyncoperation"
 	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
@@ -109,6 +111,10 @@ type Client struct {
 	Event *EventClient
 	// File is the client for interacting with the File builders.
 	File *FileClient
+	// GitSync is the client for interacting with the GitSync builders.
+	GitSync *GitSyncClient
+	// GitSyncOperation is the client for interacting with the GitSyncOperation builders.
+	GitSyncOperation *GitSyncOperationClient
 	// Grant is the client for interacting with the Grant builders.
 	Grant *GrantClient
 	// Invite is the client for interacting with the Invite builders.
@@ -215,6 +221,8 @@ func (c *Client) init() {
 	c.EmbedCache = NewEmbedCacheClient(c.config)
 	c.Event = NewEventClient(c.config)
 	c.File = NewFileClient(c.config)
+	c.GitSync = NewGitSyncClient(c.config)
+	c.GitSyncOperation = NewGitSyncOperationClient(c.config)
 	c.Grant = NewGrantClient(c.config)
 	c.Invite = NewInviteClient(c.config)
 	c.Job = NewJobClient(c.config)
@@ -362,6 +370,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		EmbedCache:          NewEmbedCacheClient(cfg),
 		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
+		GitSync:             NewGitSyncClient(cfg),
+		GitSyncOperation:    NewGitSyncOperationClient(cfg),
 		Grant:               NewGrantClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Job:                 NewJobClient(cfg),
@@ -436,6 +446,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		EmbedCache:          NewEmbedCacheClient(cfg),
 		Event:               NewEventClient(cfg),
 		File:                NewFileClient(cfg),
+		GitSync:             NewGitSyncClient(cfg),
+		GitSyncOperation:    NewGitSyncOperationClient(cfg),
 		Grant:               NewGrantClient(cfg),
 		Invite:              NewInviteClient(cfg),
 		Job:                 NewJobClient(cfg),
@@ -508,14 +520,15 @@ func (c *Client) Use(hooks ...Hook) {
 		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.Collection, c.Comment,
 		c.CommentReaction, c.CommentReply, c.CustomField, c.CustomFieldValue,
 		c.CustomHostname, c.Download, c.EmailToken, c.EmbedCache, c.Event, c.File,
-		c.Grant, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant,
-		c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.Page, c.PageContent, c.PageDerived, c.Passkey,
-		c.PasskeyCeremony, c.RateCounter, c.ReviewRequest, c.Revision, c.RevisionChunk,
-		c.SAMLAssertion, c.SAMLProvider, c.Session, c.Site, c.SiteEvent,
-		c.SiteRedirect, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
-		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
+		c.GitSync, c.GitSyncOperation, c.Grant, c.Invite, c.Job, c.KeyCheck, c.Member,
+		c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken, c.OIDCProvider,
+		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent,
+		c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter, c.ReviewRequest,
+		c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider, c.Session,
+		c.Site, c.SiteEvent, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.UserIdentity, c.Webhook, c.WebhookCursor,
+		c.WebhookDelivery,
 	} {
 		n.Use(hooks...)
 	}
@@ -528,14 +541,15 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.Collection, c.Comment,
 		c.CommentReaction, c.CommentReply, c.CustomField, c.CustomFieldValue,
 		c.CustomHostname, c.Download, c.EmailToken, c.EmbedCache, c.Event, c.File,
-		c.Grant, c.Invite, c.Job, c.KeyCheck, c.Member, c.OAuthClient, c.OAuthGrant,
-		c.OAuthRefreshToken, c.OIDCProvider, c.OpenAPISpec, c.OpenAPISpecVersion,
-		c.Organization, c.Page, c.PageContent, c.PageDerived, c.Passkey,
-		c.PasskeyCeremony, c.RateCounter, c.ReviewRequest, c.Revision, c.RevisionChunk,
-		c.SAMLAssertion, c.SAMLProvider, c.Session, c.Site, c.SiteEvent,
-		c.SiteRedirect, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.TranslationSettings, c.User,
-		c.UserIdentity, c.Webhook, c.WebhookCursor, c.WebhookDelivery,
+		c.GitSync, c.GitSyncOperation, c.Grant, c.Invite, c.Job, c.KeyCheck, c.Member,
+		c.OAuthClient, c.OAuthGrant, c.OAuthRefreshToken, c.OIDCProvider,
+		c.OpenAPISpec, c.OpenAPISpecVersion, c.Organization, c.Page, c.PageContent,
+		c.PageDerived, c.Passkey, c.PasskeyCeremony, c.RateCounter, c.ReviewRequest,
+		c.Revision, c.RevisionChunk, c.SAMLAssertion, c.SAMLProvider, c.Session,
+		c.Site, c.SiteEvent, c.SiteRedirect, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.Team, c.TeamMember,
+		c.TranslationSettings, c.User, c.UserIdentity, c.Webhook, c.WebhookCursor,
+		c.WebhookDelivery,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -574,6 +588,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Event.mutate(ctx, m)
 	case *FileMutation:
 		return c.File.mutate(ctx, m)
+	case *GitSyncMutation:
+		return c.GitSync.mutate(ctx, m)
+	case *GitSyncOperationMutation:
+		return c.GitSyncOperation.mutate(ctx, m)
 	case *GrantMutation:
 		return c.Grant.mutate(ctx, m)
 	case *InviteMutation:
@@ -2811,6 +2829,272 @@ func (c *FileClient) mutate(ctx context.Context, m *FileMutation) (Value, error)
 		return (&FileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown File mutation op: %q", m.Op())
+	}
+}
+
+// GitSyncClient is a client for the GitSync schema.
+type GitSyncClient struct {
+	config
+}
+
+// NewGitSyncClient returns a client for the GitSync from the given config.
+func NewGitSyncClient(c config) *GitSyncClient {
+	return &GitSyncClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `gitsync.Hooks(f(g(h())))`.
+func (c *GitSyncClient) Use(hooks ...Hook) {
+	c.hooks.GitSync = append(c.hooks.GitSync, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `gitsync.Intercept(f(g(h())))`.
+func (c *GitSyncClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GitSync = append(c.inters.GitSync, interceptors...)
+}
+
+// Create returns a builder for creating a GitSync entity.
+func (c *GitSyncClient) Create() *GitSyncCreate {
+	mutation := newGitSyncMutation(c.config, OpCreate)
+	return &GitSyncCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GitSync entities.
+func (c *GitSyncClient) CreateBulk(builders ...*GitSyncCreate) *GitSyncCreateBulk {
+	return &GitSyncCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GitSyncClient) MapCreateBulk(slice any, setFunc func(*GitSyncCreate, int)) *GitSyncCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GitSyncCreateBulk{err: fmt.Errorf("calling to GitSyncClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GitSyncCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GitSyncCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GitSync.
+func (c *GitSyncClient) Update() *GitSyncUpdate {
+	mutation := newGitSyncMutation(c.config, OpUpdate)
+	return &GitSyncUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GitSyncClient) UpdateOne(_m *GitSync) *GitSyncUpdateOne {
+	mutation := newGitSyncMutation(c.config, OpUpdateOne, withGitSync(_m))
+	return &GitSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GitSyncClient) UpdateOneID(id string) *GitSyncUpdateOne {
+	mutation := newGitSyncMutation(c.config, OpUpdateOne, withGitSyncID(id))
+	return &GitSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GitSync.
+func (c *GitSyncClient) Delete() *GitSyncDelete {
+	mutation := newGitSyncMutation(c.config, OpDelete)
+	return &GitSyncDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GitSyncClient) DeleteOne(_m *GitSync) *GitSyncDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GitSyncClient) DeleteOneID(id string) *GitSyncDeleteOne {
+	builder := c.Delete().Where(gitsync.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GitSyncDeleteOne{builder}
+}
+
+// Query returns a query builder for GitSync.
+func (c *GitSyncClient) Query() *GitSyncQuery {
+	return &GitSyncQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGitSync},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GitSync entity by its id.
+func (c *GitSyncClient) Get(ctx context.Context, id string) (*GitSync, error) {
+	return c.Query().Where(gitsync.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GitSyncClient) GetX(ctx context.Context, id string) *GitSync {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *GitSyncClient) Hooks() []Hook {
+	return c.hooks.GitSync
+}
+
+// Interceptors returns the client interceptors.
+func (c *GitSyncClient) Interceptors() []Interceptor {
+	return c.inters.GitSync
+}
+
+func (c *GitSyncClient) mutate(ctx context.Context, m *GitSyncMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GitSyncCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GitSyncUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GitSyncUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GitSyncDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GitSync mutation op: %q", m.Op())
+	}
+}
+
+// GitSyncOperationClient is a client for the GitSyncOperation schema.
+type GitSyncOperationClient struct {
+	config
+}
+
+// NewGitSyncOperationClient returns a client for the GitSyncOperation from the given config.
+func NewGitSyncOperationClient(c config) *GitSyncOperationClient {
+	return &GitSyncOperationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `gitsyncoperation.Hooks(f(g(h())))`.
+func (c *GitSyncOperationClient) Use(hooks ...Hook) {
+	c.hooks.GitSyncOperation = append(c.hooks.GitSyncOperation, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `gitsyncoperation.Intercept(f(g(h())))`.
+func (c *GitSyncOperationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.GitSyncOperation = append(c.inters.GitSyncOperation, interceptors...)
+}
+
+// Create returns a builder for creating a GitSyncOperation entity.
+func (c *GitSyncOperationClient) Create() *GitSyncOperationCreate {
+	mutation := newGitSyncOperationMutation(c.config, OpCreate)
+	return &GitSyncOperationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of GitSyncOperation entities.
+func (c *GitSyncOperationClient) CreateBulk(builders ...*GitSyncOperationCreate) *GitSyncOperationCreateBulk {
+	return &GitSyncOperationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GitSyncOperationClient) MapCreateBulk(slice any, setFunc func(*GitSyncOperationCreate, int)) *GitSyncOperationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GitSyncOperationCreateBulk{err: fmt.Errorf("calling to GitSyncOperationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GitSyncOperationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GitSyncOperationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for GitSyncOperation.
+func (c *GitSyncOperationClient) Update() *GitSyncOperationUpdate {
+	mutation := newGitSyncOperationMutation(c.config, OpUpdate)
+	return &GitSyncOperationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GitSyncOperationClient) UpdateOne(_m *GitSyncOperation) *GitSyncOperationUpdateOne {
+	mutation := newGitSyncOperationMutation(c.config, OpUpdateOne, withGitSyncOperation(_m))
+	return &GitSyncOperationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GitSyncOperationClient) UpdateOneID(id string) *GitSyncOperationUpdateOne {
+	mutation := newGitSyncOperationMutation(c.config, OpUpdateOne, withGitSyncOperationID(id))
+	return &GitSyncOperationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for GitSyncOperation.
+func (c *GitSyncOperationClient) Delete() *GitSyncOperationDelete {
+	mutation := newGitSyncOperationMutation(c.config, OpDelete)
+	return &GitSyncOperationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GitSyncOperationClient) DeleteOne(_m *GitSyncOperation) *GitSyncOperationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GitSyncOperationClient) DeleteOneID(id string) *GitSyncOperationDeleteOne {
+	builder := c.Delete().Where(gitsyncoperation.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GitSyncOperationDeleteOne{builder}
+}
+
+// Query returns a query builder for GitSyncOperation.
+func (c *GitSyncOperationClient) Query() *GitSyncOperationQuery {
+	return &GitSyncOperationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGitSyncOperation},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a GitSyncOperation entity by its id.
+func (c *GitSyncOperationClient) Get(ctx context.Context, id string) (*GitSyncOperation, error) {
+	return c.Query().Where(gitsyncoperation.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GitSyncOperationClient) GetX(ctx context.Context, id string) *GitSyncOperation {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *GitSyncOperationClient) Hooks() []Hook {
+	return c.hooks.GitSyncOperation
+}
+
+// Interceptors returns the client interceptors.
+func (c *GitSyncOperationClient) Interceptors() []Interceptor {
+	return c.inters.GitSyncOperation
+}
+
+func (c *GitSyncOperationClient) mutate(ctx context.Context, m *GitSyncOperationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GitSyncOperationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GitSyncOperationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GitSyncOperationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GitSyncOperationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown GitSyncOperation mutation op: %q", m.Op())
 	}
 }
 
@@ -8683,26 +8967,26 @@ type (
 	hooks struct {
 		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
 		CommentReaction, CommentReply, CustomField, CustomFieldValue, CustomHostname,
-		Download, EmailToken, EmbedCache, Event, File, Grant, Invite, Job, KeyCheck,
-		Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
-		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, Passkey,
-		PasskeyCeremony, RateCounter, ReviewRequest, Revision, RevisionChunk,
-		SAMLAssertion, SAMLProvider, Session, Site, SiteEvent, SiteRedirect,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
-		TeamMember, TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
-		WebhookDelivery []ent.Hook
+		Download, EmailToken, EmbedCache, Event, File, GitSync, GitSyncOperation,
+		Grant, Invite, Job, KeyCheck, Member, OAuthClient, OAuthGrant,
+		OAuthRefreshToken, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
+		Page, PageContent, PageDerived, Passkey, PasskeyCeremony, RateCounter,
+		ReviewRequest, Revision, RevisionChunk, SAMLAssertion, SAMLProvider, Session,
+		Site, SiteEvent, SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
+		Webhook, WebhookCursor, WebhookDelivery []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, ChangeRequestReview, Collection, Comment,
 		CommentReaction, CommentReply, CustomField, CustomFieldValue, CustomHostname,
-		Download, EmailToken, EmbedCache, Event, File, Grant, Invite, Job, KeyCheck,
-		Member, OAuthClient, OAuthGrant, OAuthRefreshToken, OIDCProvider, OpenAPISpec,
-		OpenAPISpecVersion, Organization, Page, PageContent, PageDerived, Passkey,
-		PasskeyCeremony, RateCounter, ReviewRequest, Revision, RevisionChunk,
-		SAMLAssertion, SAMLProvider, Session, Site, SiteEvent, SiteRedirect,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team,
-		TeamMember, TranslationSettings, User, UserIdentity, Webhook, WebhookCursor,
-		WebhookDelivery []ent.Interceptor
+		Download, EmailToken, EmbedCache, Event, File, GitSync, GitSyncOperation,
+		Grant, Invite, Job, KeyCheck, Member, OAuthClient, OAuthGrant,
+		OAuthRefreshToken, OIDCProvider, OpenAPISpec, OpenAPISpecVersion, Organization,
+		Page, PageContent, PageDerived, Passkey, PasskeyCeremony, RateCounter,
+		ReviewRequest, Revision, RevisionChunk, SAMLAssertion, SAMLProvider, Session,
+		Site, SiteEvent, SiteRedirect, SiteSection, SiteSectionGroup, SiteShareLink,
+		SiteSpace, Space, Team, TeamMember, TranslationSettings, User, UserIdentity,
+		Webhook, WebhookCursor, WebhookDelivery []ent.Interceptor
 	}
 )
 

@@ -27,6 +27,8 @@ import (
 	"github.com/folio/folio/ent/embedcache"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/gitsync"
+	"github.com/folio/folio/ent/gitsyncoperation"
 	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
@@ -142,6 +144,8 @@ func checkColumn(t, c string) error {
 			embedcache.Table:          embedcache.ValidColumn,
 			event.Table:               event.ValidColumn,
 			file.Table:                file.ValidColumn,
+			gitsync.Table:             gitsync.ValidColumn,
+			gitsyncoperation.Table:    gitsyncoperation.ValidColumn,
 			grant.Table:               grant.ValidColumn,
 			invite.Table:              invite.ValidColumn,
 			job.Table:                 job.ValidColumn,

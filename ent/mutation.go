@@ -27,6 +27,8 @@ import (
 	"github.com/folio/folio/ent/embedcache"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/gitsync"
+	"github.com/folio/folio/ent/gitsyncoperation"
 	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
@@ -97,6 +99,8 @@ const (
 	TypeEmbedCache          = "EmbedCache"
 	TypeEvent               = "Event"
 	TypeFile                = "File"
+	TypeGitSync             = "GitSync"
+	TypeGitSyncOperation    = "GitSyncOperation"
 	TypeGrant               = "Grant"
 	TypeInvite              = "Invite"
 	TypeJob                 = "Job"
@@ -13182,6 +13186,2785 @@ func (m *FileMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *FileMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown File edge %s", name)
+}
+
+// GitSyncMutation represents an operation that mutates the GitSync nodes in the graph.
+type GitSyncMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	created_at        *time.Time
+	updated_at        *time.Time
+	space_id          *string
+	organization_id   *string
+	url               *string
+	ref               *string
+	credential_sealed *string
+	provider          *gitsync.Provider
+	tree_url          *string
+	repo_tree_url     *string
+	repo_commit_url   *string
+	project_directory *string
+	commit            *string
+	revision_id       *string
+	files             *[]schema.GitSyncEntry
+	appendfiles       []schema.GitSyncEntry
+	unauthenticated   *bool
+	change_request_id *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*GitSync, error)
+	predicates        []predicate.GitSync
+}
+
+var _ ent.Mutation = (*GitSyncMutation)(nil)
+
+// gitsyncOption allows management of the mutation configuration using functional options.
+type gitsyncOption func(*GitSyncMutation)
+
+// newGitSyncMutation creates new mutation for the GitSync entity.
+func newGitSyncMutation(c config, op Op, opts ...gitsyncOption) *GitSyncMutation {
+	m := &GitSyncMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGitSync,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGitSyncID sets the ID field of the mutation.
+func withGitSyncID(id string) gitsyncOption {
+	return func(m *GitSyncMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GitSync
+		)
+		m.oldValue = func(ctx context.Context) (*GitSync, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GitSync.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGitSync sets the old GitSync of the mutation.
+func withGitSync(node *GitSync) gitsyncOption {
+	return func(m *GitSyncMutation) {
+		m.oldValue = func(context.Context) (*GitSync, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GitSyncMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GitSyncMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GitSync entities.
+func (m *GitSyncMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GitSyncMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GitSyncMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GitSync.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GitSyncMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GitSyncMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GitSyncMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GitSyncMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GitSyncMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GitSyncMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *GitSyncMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *GitSyncMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *GitSyncMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *GitSyncMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *GitSyncMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *GitSyncMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetURL sets the "url" field.
+func (m *GitSyncMutation) SetURL(s string) {
+	m.url = &s
+}
+
+// URL returns the value of the "url" field in the mutation.
+func (m *GitSyncMutation) URL() (r string, exists bool) {
+	v := m.url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURL returns the old "url" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURL: %w", err)
+	}
+	return oldValue.URL, nil
+}
+
+// ResetURL resets all changes to the "url" field.
+func (m *GitSyncMutation) ResetURL() {
+	m.url = nil
+}
+
+// SetRef sets the "ref" field.
+func (m *GitSyncMutation) SetRef(s string) {
+	m.ref = &s
+}
+
+// Ref returns the value of the "ref" field in the mutation.
+func (m *GitSyncMutation) Ref() (r string, exists bool) {
+	v := m.ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRef returns the old "ref" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldRef(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRef: %w", err)
+	}
+	return oldValue.Ref, nil
+}
+
+// ResetRef resets all changes to the "ref" field.
+func (m *GitSyncMutation) ResetRef() {
+	m.ref = nil
+}
+
+// SetCredentialSealed sets the "credential_sealed" field.
+func (m *GitSyncMutation) SetCredentialSealed(s string) {
+	m.credential_sealed = &s
+}
+
+// CredentialSealed returns the value of the "credential_sealed" field in the mutation.
+func (m *GitSyncMutation) CredentialSealed() (r string, exists bool) {
+	v := m.credential_sealed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCredentialSealed returns the old "credential_sealed" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldCredentialSealed(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCredentialSealed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCredentialSealed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCredentialSealed: %w", err)
+	}
+	return oldValue.CredentialSealed, nil
+}
+
+// ResetCredentialSealed resets all changes to the "credential_sealed" field.
+func (m *GitSyncMutation) ResetCredentialSealed() {
+	m.credential_sealed = nil
+}
+
+// SetProvider sets the "provider" field.
+func (m *GitSyncMutation) SetProvider(gi gitsync.Provider) {
+	m.provider = &gi
+}
+
+// Provider returns the value of the "provider" field in the mutation.
+func (m *GitSyncMutation) Provider() (r gitsync.Provider, exists bool) {
+	v := m.provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProvider returns the old "provider" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldProvider(ctx context.Context) (v gitsync.Provider, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProvider is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProvider requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProvider: %w", err)
+	}
+	return oldValue.Provider, nil
+}
+
+// ResetProvider resets all changes to the "provider" field.
+func (m *GitSyncMutation) ResetProvider() {
+	m.provider = nil
+}
+
+// SetTreeURL sets the "tree_url" field.
+func (m *GitSyncMutation) SetTreeURL(s string) {
+	m.tree_url = &s
+}
+
+// TreeURL returns the value of the "tree_url" field in the mutation.
+func (m *GitSyncMutation) TreeURL() (r string, exists bool) {
+	v := m.tree_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTreeURL returns the old "tree_url" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldTreeURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTreeURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTreeURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTreeURL: %w", err)
+	}
+	return oldValue.TreeURL, nil
+}
+
+// ResetTreeURL resets all changes to the "tree_url" field.
+func (m *GitSyncMutation) ResetTreeURL() {
+	m.tree_url = nil
+}
+
+// SetRepoTreeURL sets the "repo_tree_url" field.
+func (m *GitSyncMutation) SetRepoTreeURL(s string) {
+	m.repo_tree_url = &s
+}
+
+// RepoTreeURL returns the value of the "repo_tree_url" field in the mutation.
+func (m *GitSyncMutation) RepoTreeURL() (r string, exists bool) {
+	v := m.repo_tree_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRepoTreeURL returns the old "repo_tree_url" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldRepoTreeURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRepoTreeURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRepoTreeURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRepoTreeURL: %w", err)
+	}
+	return oldValue.RepoTreeURL, nil
+}
+
+// ResetRepoTreeURL resets all changes to the "repo_tree_url" field.
+func (m *GitSyncMutation) ResetRepoTreeURL() {
+	m.repo_tree_url = nil
+}
+
+// SetRepoCommitURL sets the "repo_commit_url" field.
+func (m *GitSyncMutation) SetRepoCommitURL(s string) {
+	m.repo_commit_url = &s
+}
+
+// RepoCommitURL returns the value of the "repo_commit_url" field in the mutation.
+func (m *GitSyncMutation) RepoCommitURL() (r string, exists bool) {
+	v := m.repo_commit_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRepoCommitURL returns the old "repo_commit_url" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldRepoCommitURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRepoCommitURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRepoCommitURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRepoCommitURL: %w", err)
+	}
+	return oldValue.RepoCommitURL, nil
+}
+
+// ResetRepoCommitURL resets all changes to the "repo_commit_url" field.
+func (m *GitSyncMutation) ResetRepoCommitURL() {
+	m.repo_commit_url = nil
+}
+
+// SetProjectDirectory sets the "project_directory" field.
+func (m *GitSyncMutation) SetProjectDirectory(s string) {
+	m.project_directory = &s
+}
+
+// ProjectDirectory returns the value of the "project_directory" field in the mutation.
+func (m *GitSyncMutation) ProjectDirectory() (r string, exists bool) {
+	v := m.project_directory
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProjectDirectory returns the old "project_directory" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldProjectDirectory(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProjectDirectory is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProjectDirectory requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProjectDirectory: %w", err)
+	}
+	return oldValue.ProjectDirectory, nil
+}
+
+// ResetProjectDirectory resets all changes to the "project_directory" field.
+func (m *GitSyncMutation) ResetProjectDirectory() {
+	m.project_directory = nil
+}
+
+// SetCommit sets the "commit" field.
+func (m *GitSyncMutation) SetCommit(s string) {
+	m.commit = &s
+}
+
+// Commit returns the value of the "commit" field in the mutation.
+func (m *GitSyncMutation) Commit() (r string, exists bool) {
+	v := m.commit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommit returns the old "commit" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldCommit(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommit: %w", err)
+	}
+	return oldValue.Commit, nil
+}
+
+// ResetCommit resets all changes to the "commit" field.
+func (m *GitSyncMutation) ResetCommit() {
+	m.commit = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *GitSyncMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *GitSyncMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *GitSyncMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetFiles sets the "files" field.
+func (m *GitSyncMutation) SetFiles(sse []schema.GitSyncEntry) {
+	m.files = &sse
+	m.appendfiles = nil
+}
+
+// Files returns the value of the "files" field in the mutation.
+func (m *GitSyncMutation) Files() (r []schema.GitSyncEntry, exists bool) {
+	v := m.files
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFiles returns the old "files" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldFiles(ctx context.Context) (v []schema.GitSyncEntry, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFiles is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFiles requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFiles: %w", err)
+	}
+	return oldValue.Files, nil
+}
+
+// AppendFiles adds sse to the "files" field.
+func (m *GitSyncMutation) AppendFiles(sse []schema.GitSyncEntry) {
+	m.appendfiles = append(m.appendfiles, sse...)
+}
+
+// AppendedFiles returns the list of values that were appended to the "files" field in this mutation.
+func (m *GitSyncMutation) AppendedFiles() ([]schema.GitSyncEntry, bool) {
+	if len(m.appendfiles) == 0 {
+		return nil, false
+	}
+	return m.appendfiles, true
+}
+
+// ClearFiles clears the value of the "files" field.
+func (m *GitSyncMutation) ClearFiles() {
+	m.files = nil
+	m.appendfiles = nil
+	m.clearedFields[gitsync.FieldFiles] = struct{}{}
+}
+
+// FilesCleared returns if the "files" field was cleared in this mutation.
+func (m *GitSyncMutation) FilesCleared() bool {
+	_, ok := m.clearedFields[gitsync.FieldFiles]
+	return ok
+}
+
+// ResetFiles resets all changes to the "files" field.
+func (m *GitSyncMutation) ResetFiles() {
+	m.files = nil
+	m.appendfiles = nil
+	delete(m.clearedFields, gitsync.FieldFiles)
+}
+
+// SetUnauthenticated sets the "unauthenticated" field.
+func (m *GitSyncMutation) SetUnauthenticated(b bool) {
+	m.unauthenticated = &b
+}
+
+// Unauthenticated returns the value of the "unauthenticated" field in the mutation.
+func (m *GitSyncMutation) Unauthenticated() (r bool, exists bool) {
+	v := m.unauthenticated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnauthenticated returns the old "unauthenticated" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldUnauthenticated(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnauthenticated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnauthenticated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnauthenticated: %w", err)
+	}
+	return oldValue.Unauthenticated, nil
+}
+
+// ResetUnauthenticated resets all changes to the "unauthenticated" field.
+func (m *GitSyncMutation) ResetUnauthenticated() {
+	m.unauthenticated = nil
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *GitSyncMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *GitSyncMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the GitSync entity.
+// If the GitSync object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncMutation) OldChangeRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *GitSyncMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+}
+
+// Where appends a list predicates to the GitSyncMutation builder.
+func (m *GitSyncMutation) Where(ps ...predicate.GitSync) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GitSyncMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GitSyncMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GitSync, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GitSyncMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GitSyncMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GitSync).
+func (m *GitSyncMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GitSyncMutation) Fields() []string {
+	fields := make([]string, 0, 17)
+	if m.created_at != nil {
+		fields = append(fields, gitsync.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, gitsync.FieldUpdatedAt)
+	}
+	if m.space_id != nil {
+		fields = append(fields, gitsync.FieldSpaceID)
+	}
+	if m.organization_id != nil {
+		fields = append(fields, gitsync.FieldOrganizationID)
+	}
+	if m.url != nil {
+		fields = append(fields, gitsync.FieldURL)
+	}
+	if m.ref != nil {
+		fields = append(fields, gitsync.FieldRef)
+	}
+	if m.credential_sealed != nil {
+		fields = append(fields, gitsync.FieldCredentialSealed)
+	}
+	if m.provider != nil {
+		fields = append(fields, gitsync.FieldProvider)
+	}
+	if m.tree_url != nil {
+		fields = append(fields, gitsync.FieldTreeURL)
+	}
+	if m.repo_tree_url != nil {
+		fields = append(fields, gitsync.FieldRepoTreeURL)
+	}
+	if m.repo_commit_url != nil {
+		fields = append(fields, gitsync.FieldRepoCommitURL)
+	}
+	if m.project_directory != nil {
+		fields = append(fields, gitsync.FieldProjectDirectory)
+	}
+	if m.commit != nil {
+		fields = append(fields, gitsync.FieldCommit)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, gitsync.FieldRevisionID)
+	}
+	if m.files != nil {
+		fields = append(fields, gitsync.FieldFiles)
+	}
+	if m.unauthenticated != nil {
+		fields = append(fields, gitsync.FieldUnauthenticated)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, gitsync.FieldChangeRequestID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GitSyncMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		return m.CreatedAt()
+	case gitsync.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case gitsync.FieldSpaceID:
+		return m.SpaceID()
+	case gitsync.FieldOrganizationID:
+		return m.OrganizationID()
+	case gitsync.FieldURL:
+		return m.URL()
+	case gitsync.FieldRef:
+		return m.Ref()
+	case gitsync.FieldCredentialSealed:
+		return m.CredentialSealed()
+	case gitsync.FieldProvider:
+		return m.Provider()
+	case gitsync.FieldTreeURL:
+		return m.TreeURL()
+	case gitsync.FieldRepoTreeURL:
+		return m.RepoTreeURL()
+	case gitsync.FieldRepoCommitURL:
+		return m.RepoCommitURL()
+	case gitsync.FieldProjectDirectory:
+		return m.ProjectDirectory()
+	case gitsync.FieldCommit:
+		return m.Commit()
+	case gitsync.FieldRevisionID:
+		return m.RevisionID()
+	case gitsync.FieldFiles:
+		return m.Files()
+	case gitsync.FieldUnauthenticated:
+		return m.Unauthenticated()
+	case gitsync.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GitSyncMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case gitsync.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case gitsync.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case gitsync.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case gitsync.FieldURL:
+		return m.OldURL(ctx)
+	case gitsync.FieldRef:
+		return m.OldRef(ctx)
+	case gitsync.FieldCredentialSealed:
+		return m.OldCredentialSealed(ctx)
+	case gitsync.FieldProvider:
+		return m.OldProvider(ctx)
+	case gitsync.FieldTreeURL:
+		return m.OldTreeURL(ctx)
+	case gitsync.FieldRepoTreeURL:
+		return m.OldRepoTreeURL(ctx)
+	case gitsync.FieldRepoCommitURL:
+		return m.OldRepoCommitURL(ctx)
+	case gitsync.FieldProjectDirectory:
+		return m.OldProjectDirectory(ctx)
+	case gitsync.FieldCommit:
+		return m.OldCommit(ctx)
+	case gitsync.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case gitsync.FieldFiles:
+		return m.OldFiles(ctx)
+	case gitsync.FieldUnauthenticated:
+		return m.OldUnauthenticated(ctx)
+	case gitsync.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	}
+	return nil, fmt.Errorf("unknown GitSync field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitSyncMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case gitsync.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case gitsync.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case gitsync.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case gitsync.FieldURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURL(v)
+		return nil
+	case gitsync.FieldRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRef(v)
+		return nil
+	case gitsync.FieldCredentialSealed:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCredentialSealed(v)
+		return nil
+	case gitsync.FieldProvider:
+		v, ok := value.(gitsync.Provider)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProvider(v)
+		return nil
+	case gitsync.FieldTreeURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTreeURL(v)
+		return nil
+	case gitsync.FieldRepoTreeURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRepoTreeURL(v)
+		return nil
+	case gitsync.FieldRepoCommitURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRepoCommitURL(v)
+		return nil
+	case gitsync.FieldProjectDirectory:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProjectDirectory(v)
+		return nil
+	case gitsync.FieldCommit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommit(v)
+		return nil
+	case gitsync.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case gitsync.FieldFiles:
+		v, ok := value.([]schema.GitSyncEntry)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFiles(v)
+		return nil
+	case gitsync.FieldUnauthenticated:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnauthenticated(v)
+		return nil
+	case gitsync.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GitSyncMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GitSyncMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitSyncMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown GitSync numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GitSyncMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(gitsync.FieldFiles) {
+		fields = append(fields, gitsync.FieldFiles)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GitSyncMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GitSyncMutation) ClearField(name string) error {
+	switch name {
+	case gitsync.FieldFiles:
+		m.ClearFiles()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GitSyncMutation) ResetField(name string) error {
+	switch name {
+	case gitsync.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case gitsync.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case gitsync.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case gitsync.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case gitsync.FieldURL:
+		m.ResetURL()
+		return nil
+	case gitsync.FieldRef:
+		m.ResetRef()
+		return nil
+	case gitsync.FieldCredentialSealed:
+		m.ResetCredentialSealed()
+		return nil
+	case gitsync.FieldProvider:
+		m.ResetProvider()
+		return nil
+	case gitsync.FieldTreeURL:
+		m.ResetTreeURL()
+		return nil
+	case gitsync.FieldRepoTreeURL:
+		m.ResetRepoTreeURL()
+		return nil
+	case gitsync.FieldRepoCommitURL:
+		m.ResetRepoCommitURL()
+		return nil
+	case gitsync.FieldProjectDirectory:
+		m.ResetProjectDirectory()
+		return nil
+	case gitsync.FieldCommit:
+		m.ResetCommit()
+		return nil
+	case gitsync.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case gitsync.FieldFiles:
+		m.ResetFiles()
+		return nil
+	case gitsync.FieldUnauthenticated:
+		m.ResetUnauthenticated()
+		return nil
+	case gitsync.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSync field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GitSyncMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GitSyncMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GitSyncMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GitSyncMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GitSyncMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GitSyncMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GitSyncMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown GitSync unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GitSyncMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown GitSync edge %s", name)
+}
+
+// GitSyncOperationMutation represents an operation that mutates the GitSyncOperation nodes in the graph.
+type GitSyncOperationMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	created_at        *time.Time
+	updated_at        *time.Time
+	space_id          *string
+	organization_id   *string
+	direction         *gitsyncoperation.Direction
+	state             *gitsyncoperation.State
+	ref               *string
+	commit_message    *string
+	force             *bool
+	standalone        *bool
+	auto_merge        *bool
+	timestamp         *time.Time
+	created_by        *string
+	started_at        *time.Time
+	ended_at          *time.Time
+	error             *string
+	commit            *string
+	revision_id       *string
+	change_request_id *string
+	conflicts         *[]schema.GitSyncConflict
+	appendconflicts   []schema.GitSyncConflict
+	conflict_count    *int
+	addconflict_count *int
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*GitSyncOperation, error)
+	predicates        []predicate.GitSyncOperation
+}
+
+var _ ent.Mutation = (*GitSyncOperationMutation)(nil)
+
+// gitsyncoperationOption allows management of the mutation configuration using functional options.
+type gitsyncoperationOption func(*GitSyncOperationMutation)
+
+// newGitSyncOperationMutation creates new mutation for the GitSyncOperation entity.
+func newGitSyncOperationMutation(c config, op Op, opts ...gitsyncoperationOption) *GitSyncOperationMutation {
+	m := &GitSyncOperationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeGitSyncOperation,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withGitSyncOperationID sets the ID field of the mutation.
+func withGitSyncOperationID(id string) gitsyncoperationOption {
+	return func(m *GitSyncOperationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *GitSyncOperation
+		)
+		m.oldValue = func(ctx context.Context) (*GitSyncOperation, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().GitSyncOperation.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withGitSyncOperation sets the old GitSyncOperation of the mutation.
+func withGitSyncOperation(node *GitSyncOperation) gitsyncoperationOption {
+	return func(m *GitSyncOperationMutation) {
+		m.oldValue = func(context.Context) (*GitSyncOperation, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m GitSyncOperationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m GitSyncOperationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of GitSyncOperation entities.
+func (m *GitSyncOperationMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *GitSyncOperationMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *GitSyncOperationMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().GitSyncOperation.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *GitSyncOperationMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *GitSyncOperationMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *GitSyncOperationMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *GitSyncOperationMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *GitSyncOperationMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *GitSyncOperationMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *GitSyncOperationMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *GitSyncOperationMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *GitSyncOperationMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *GitSyncOperationMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *GitSyncOperationMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *GitSyncOperationMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetDirection sets the "direction" field.
+func (m *GitSyncOperationMutation) SetDirection(gi gitsyncoperation.Direction) {
+	m.direction = &gi
+}
+
+// Direction returns the value of the "direction" field in the mutation.
+func (m *GitSyncOperationMutation) Direction() (r gitsyncoperation.Direction, exists bool) {
+	v := m.direction
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDirection returns the old "direction" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldDirection(ctx context.Context) (v gitsyncoperation.Direction, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDirection is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDirection requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDirection: %w", err)
+	}
+	return oldValue.Direction, nil
+}
+
+// ResetDirection resets all changes to the "direction" field.
+func (m *GitSyncOperationMutation) ResetDirection() {
+	m.direction = nil
+}
+
+// SetState sets the "state" field.
+func (m *GitSyncOperationMutation) SetState(gi gitsyncoperation.State) {
+	m.state = &gi
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *GitSyncOperationMutation) State() (r gitsyncoperation.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldState(ctx context.Context) (v gitsyncoperation.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *GitSyncOperationMutation) ResetState() {
+	m.state = nil
+}
+
+// SetRef sets the "ref" field.
+func (m *GitSyncOperationMutation) SetRef(s string) {
+	m.ref = &s
+}
+
+// Ref returns the value of the "ref" field in the mutation.
+func (m *GitSyncOperationMutation) Ref() (r string, exists bool) {
+	v := m.ref
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRef returns the old "ref" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldRef(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRef is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRef requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRef: %w", err)
+	}
+	return oldValue.Ref, nil
+}
+
+// ResetRef resets all changes to the "ref" field.
+func (m *GitSyncOperationMutation) ResetRef() {
+	m.ref = nil
+}
+
+// SetCommitMessage sets the "commit_message" field.
+func (m *GitSyncOperationMutation) SetCommitMessage(s string) {
+	m.commit_message = &s
+}
+
+// CommitMessage returns the value of the "commit_message" field in the mutation.
+func (m *GitSyncOperationMutation) CommitMessage() (r string, exists bool) {
+	v := m.commit_message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommitMessage returns the old "commit_message" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldCommitMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommitMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommitMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommitMessage: %w", err)
+	}
+	return oldValue.CommitMessage, nil
+}
+
+// ResetCommitMessage resets all changes to the "commit_message" field.
+func (m *GitSyncOperationMutation) ResetCommitMessage() {
+	m.commit_message = nil
+}
+
+// SetForce sets the "force" field.
+func (m *GitSyncOperationMutation) SetForce(b bool) {
+	m.force = &b
+}
+
+// Force returns the value of the "force" field in the mutation.
+func (m *GitSyncOperationMutation) Force() (r bool, exists bool) {
+	v := m.force
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldForce returns the old "force" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldForce(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldForce is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldForce requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldForce: %w", err)
+	}
+	return oldValue.Force, nil
+}
+
+// ResetForce resets all changes to the "force" field.
+func (m *GitSyncOperationMutation) ResetForce() {
+	m.force = nil
+}
+
+// SetStandalone sets the "standalone" field.
+func (m *GitSyncOperationMutation) SetStandalone(b bool) {
+	m.standalone = &b
+}
+
+// Standalone returns the value of the "standalone" field in the mutation.
+func (m *GitSyncOperationMutation) Standalone() (r bool, exists bool) {
+	v := m.standalone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStandalone returns the old "standalone" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldStandalone(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStandalone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStandalone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStandalone: %w", err)
+	}
+	return oldValue.Standalone, nil
+}
+
+// ResetStandalone resets all changes to the "standalone" field.
+func (m *GitSyncOperationMutation) ResetStandalone() {
+	m.standalone = nil
+}
+
+// SetAutoMerge sets the "auto_merge" field.
+func (m *GitSyncOperationMutation) SetAutoMerge(b bool) {
+	m.auto_merge = &b
+}
+
+// AutoMerge returns the value of the "auto_merge" field in the mutation.
+func (m *GitSyncOperationMutation) AutoMerge() (r bool, exists bool) {
+	v := m.auto_merge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAutoMerge returns the old "auto_merge" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldAutoMerge(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAutoMerge is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAutoMerge requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAutoMerge: %w", err)
+	}
+	return oldValue.AutoMerge, nil
+}
+
+// ResetAutoMerge resets all changes to the "auto_merge" field.
+func (m *GitSyncOperationMutation) ResetAutoMerge() {
+	m.auto_merge = nil
+}
+
+// SetTimestamp sets the "timestamp" field.
+func (m *GitSyncOperationMutation) SetTimestamp(t time.Time) {
+	m.timestamp = &t
+}
+
+// Timestamp returns the value of the "timestamp" field in the mutation.
+func (m *GitSyncOperationMutation) Timestamp() (r time.Time, exists bool) {
+	v := m.timestamp
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTimestamp returns the old "timestamp" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldTimestamp(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTimestamp is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTimestamp requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTimestamp: %w", err)
+	}
+	return oldValue.Timestamp, nil
+}
+
+// ClearTimestamp clears the value of the "timestamp" field.
+func (m *GitSyncOperationMutation) ClearTimestamp() {
+	m.timestamp = nil
+	m.clearedFields[gitsyncoperation.FieldTimestamp] = struct{}{}
+}
+
+// TimestampCleared returns if the "timestamp" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) TimestampCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldTimestamp]
+	return ok
+}
+
+// ResetTimestamp resets all changes to the "timestamp" field.
+func (m *GitSyncOperationMutation) ResetTimestamp() {
+	m.timestamp = nil
+	delete(m.clearedFields, gitsyncoperation.FieldTimestamp)
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *GitSyncOperationMutation) SetCreatedBy(s string) {
+	m.created_by = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *GitSyncOperationMutation) CreatedBy() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldCreatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *GitSyncOperationMutation) ResetCreatedBy() {
+	m.created_by = nil
+}
+
+// SetStartedAt sets the "started_at" field.
+func (m *GitSyncOperationMutation) SetStartedAt(t time.Time) {
+	m.started_at = &t
+}
+
+// StartedAt returns the value of the "started_at" field in the mutation.
+func (m *GitSyncOperationMutation) StartedAt() (r time.Time, exists bool) {
+	v := m.started_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartedAt returns the old "started_at" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldStartedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartedAt: %w", err)
+	}
+	return oldValue.StartedAt, nil
+}
+
+// ClearStartedAt clears the value of the "started_at" field.
+func (m *GitSyncOperationMutation) ClearStartedAt() {
+	m.started_at = nil
+	m.clearedFields[gitsyncoperation.FieldStartedAt] = struct{}{}
+}
+
+// StartedAtCleared returns if the "started_at" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) StartedAtCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldStartedAt]
+	return ok
+}
+
+// ResetStartedAt resets all changes to the "started_at" field.
+func (m *GitSyncOperationMutation) ResetStartedAt() {
+	m.started_at = nil
+	delete(m.clearedFields, gitsyncoperation.FieldStartedAt)
+}
+
+// SetEndedAt sets the "ended_at" field.
+func (m *GitSyncOperationMutation) SetEndedAt(t time.Time) {
+	m.ended_at = &t
+}
+
+// EndedAt returns the value of the "ended_at" field in the mutation.
+func (m *GitSyncOperationMutation) EndedAt() (r time.Time, exists bool) {
+	v := m.ended_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndedAt returns the old "ended_at" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldEndedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndedAt: %w", err)
+	}
+	return oldValue.EndedAt, nil
+}
+
+// ClearEndedAt clears the value of the "ended_at" field.
+func (m *GitSyncOperationMutation) ClearEndedAt() {
+	m.ended_at = nil
+	m.clearedFields[gitsyncoperation.FieldEndedAt] = struct{}{}
+}
+
+// EndedAtCleared returns if the "ended_at" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) EndedAtCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldEndedAt]
+	return ok
+}
+
+// ResetEndedAt resets all changes to the "ended_at" field.
+func (m *GitSyncOperationMutation) ResetEndedAt() {
+	m.ended_at = nil
+	delete(m.clearedFields, gitsyncoperation.FieldEndedAt)
+}
+
+// SetError sets the "error" field.
+func (m *GitSyncOperationMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *GitSyncOperationMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *GitSyncOperationMutation) ResetError() {
+	m.error = nil
+}
+
+// SetCommit sets the "commit" field.
+func (m *GitSyncOperationMutation) SetCommit(s string) {
+	m.commit = &s
+}
+
+// Commit returns the value of the "commit" field in the mutation.
+func (m *GitSyncOperationMutation) Commit() (r string, exists bool) {
+	v := m.commit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommit returns the old "commit" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldCommit(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommit: %w", err)
+	}
+	return oldValue.Commit, nil
+}
+
+// ResetCommit resets all changes to the "commit" field.
+func (m *GitSyncOperationMutation) ResetCommit() {
+	m.commit = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *GitSyncOperationMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *GitSyncOperationMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *GitSyncOperationMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *GitSyncOperationMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *GitSyncOperationMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldChangeRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *GitSyncOperationMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+}
+
+// SetConflicts sets the "conflicts" field.
+func (m *GitSyncOperationMutation) SetConflicts(ssc []schema.GitSyncConflict) {
+	m.conflicts = &ssc
+	m.appendconflicts = nil
+}
+
+// Conflicts returns the value of the "conflicts" field in the mutation.
+func (m *GitSyncOperationMutation) Conflicts() (r []schema.GitSyncConflict, exists bool) {
+	v := m.conflicts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConflicts returns the old "conflicts" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldConflicts(ctx context.Context) (v []schema.GitSyncConflict, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConflicts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConflicts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConflicts: %w", err)
+	}
+	return oldValue.Conflicts, nil
+}
+
+// AppendConflicts adds ssc to the "conflicts" field.
+func (m *GitSyncOperationMutation) AppendConflicts(ssc []schema.GitSyncConflict) {
+	m.appendconflicts = append(m.appendconflicts, ssc...)
+}
+
+// AppendedConflicts returns the list of values that were appended to the "conflicts" field in this mutation.
+func (m *GitSyncOperationMutation) AppendedConflicts() ([]schema.GitSyncConflict, bool) {
+	if len(m.appendconflicts) == 0 {
+		return nil, false
+	}
+	return m.appendconflicts, true
+}
+
+// ClearConflicts clears the value of the "conflicts" field.
+func (m *GitSyncOperationMutation) ClearConflicts() {
+	m.conflicts = nil
+	m.appendconflicts = nil
+	m.clearedFields[gitsyncoperation.FieldConflicts] = struct{}{}
+}
+
+// ConflictsCleared returns if the "conflicts" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) ConflictsCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldConflicts]
+	return ok
+}
+
+// ResetConflicts resets all changes to the "conflicts" field.
+func (m *GitSyncOperationMutation) ResetConflicts() {
+	m.conflicts = nil
+	m.appendconflicts = nil
+	delete(m.clearedFields, gitsyncoperation.FieldConflicts)
+}
+
+// SetConflictCount sets the "conflict_count" field.
+func (m *GitSyncOperationMutation) SetConflictCount(i int) {
+	m.conflict_count = &i
+	m.addconflict_count = nil
+}
+
+// ConflictCount returns the value of the "conflict_count" field in the mutation.
+func (m *GitSyncOperationMutation) ConflictCount() (r int, exists bool) {
+	v := m.conflict_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConflictCount returns the old "conflict_count" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldConflictCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConflictCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConflictCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConflictCount: %w", err)
+	}
+	return oldValue.ConflictCount, nil
+}
+
+// AddConflictCount adds i to the "conflict_count" field.
+func (m *GitSyncOperationMutation) AddConflictCount(i int) {
+	if m.addconflict_count != nil {
+		*m.addconflict_count += i
+	} else {
+		m.addconflict_count = &i
+	}
+}
+
+// AddedConflictCount returns the value that was added to the "conflict_count" field in this mutation.
+func (m *GitSyncOperationMutation) AddedConflictCount() (r int, exists bool) {
+	v := m.addconflict_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetConflictCount resets all changes to the "conflict_count" field.
+func (m *GitSyncOperationMutation) ResetConflictCount() {
+	m.conflict_count = nil
+	m.addconflict_count = nil
+}
+
+// Where appends a list predicates to the GitSyncOperationMutation builder.
+func (m *GitSyncOperationMutation) Where(ps ...predicate.GitSyncOperation) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the GitSyncOperationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *GitSyncOperationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.GitSyncOperation, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *GitSyncOperationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *GitSyncOperationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (GitSyncOperation).
+func (m *GitSyncOperationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *GitSyncOperationMutation) Fields() []string {
+	fields := make([]string, 0, 21)
+	if m.created_at != nil {
+		fields = append(fields, gitsyncoperation.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, gitsyncoperation.FieldUpdatedAt)
+	}
+	if m.space_id != nil {
+		fields = append(fields, gitsyncoperation.FieldSpaceID)
+	}
+	if m.organization_id != nil {
+		fields = append(fields, gitsyncoperation.FieldOrganizationID)
+	}
+	if m.direction != nil {
+		fields = append(fields, gitsyncoperation.FieldDirection)
+	}
+	if m.state != nil {
+		fields = append(fields, gitsyncoperation.FieldState)
+	}
+	if m.ref != nil {
+		fields = append(fields, gitsyncoperation.FieldRef)
+	}
+	if m.commit_message != nil {
+		fields = append(fields, gitsyncoperation.FieldCommitMessage)
+	}
+	if m.force != nil {
+		fields = append(fields, gitsyncoperation.FieldForce)
+	}
+	if m.standalone != nil {
+		fields = append(fields, gitsyncoperation.FieldStandalone)
+	}
+	if m.auto_merge != nil {
+		fields = append(fields, gitsyncoperation.FieldAutoMerge)
+	}
+	if m.timestamp != nil {
+		fields = append(fields, gitsyncoperation.FieldTimestamp)
+	}
+	if m.created_by != nil {
+		fields = append(fields, gitsyncoperation.FieldCreatedBy)
+	}
+	if m.started_at != nil {
+		fields = append(fields, gitsyncoperation.FieldStartedAt)
+	}
+	if m.ended_at != nil {
+		fields = append(fields, gitsyncoperation.FieldEndedAt)
+	}
+	if m.error != nil {
+		fields = append(fields, gitsyncoperation.FieldError)
+	}
+	if m.commit != nil {
+		fields = append(fields, gitsyncoperation.FieldCommit)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, gitsyncoperation.FieldRevisionID)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, gitsyncoperation.FieldChangeRequestID)
+	}
+	if m.conflicts != nil {
+		fields = append(fields, gitsyncoperation.FieldConflicts)
+	}
+	if m.conflict_count != nil {
+		fields = append(fields, gitsyncoperation.FieldConflictCount)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *GitSyncOperationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case gitsyncoperation.FieldCreatedAt:
+		return m.CreatedAt()
+	case gitsyncoperation.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case gitsyncoperation.FieldSpaceID:
+		return m.SpaceID()
+	case gitsyncoperation.FieldOrganizationID:
+		return m.OrganizationID()
+	case gitsyncoperation.FieldDirection:
+		return m.Direction()
+	case gitsyncoperation.FieldState:
+		return m.State()
+	case gitsyncoperation.FieldRef:
+		return m.Ref()
+	case gitsyncoperation.FieldCommitMessage:
+		return m.CommitMessage()
+	case gitsyncoperation.FieldForce:
+		return m.Force()
+	case gitsyncoperation.FieldStandalone:
+		return m.Standalone()
+	case gitsyncoperation.FieldAutoMerge:
+		return m.AutoMerge()
+	case gitsyncoperation.FieldTimestamp:
+		return m.Timestamp()
+	case gitsyncoperation.FieldCreatedBy:
+		return m.CreatedBy()
+	case gitsyncoperation.FieldStartedAt:
+		return m.StartedAt()
+	case gitsyncoperation.FieldEndedAt:
+		return m.EndedAt()
+	case gitsyncoperation.FieldError:
+		return m.Error()
+	case gitsyncoperation.FieldCommit:
+		return m.Commit()
+	case gitsyncoperation.FieldRevisionID:
+		return m.RevisionID()
+	case gitsyncoperation.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case gitsyncoperation.FieldConflicts:
+		return m.Conflicts()
+	case gitsyncoperation.FieldConflictCount:
+		return m.ConflictCount()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *GitSyncOperationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case gitsyncoperation.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case gitsyncoperation.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case gitsyncoperation.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case gitsyncoperation.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case gitsyncoperation.FieldDirection:
+		return m.OldDirection(ctx)
+	case gitsyncoperation.FieldState:
+		return m.OldState(ctx)
+	case gitsyncoperation.FieldRef:
+		return m.OldRef(ctx)
+	case gitsyncoperation.FieldCommitMessage:
+		return m.OldCommitMessage(ctx)
+	case gitsyncoperation.FieldForce:
+		return m.OldForce(ctx)
+	case gitsyncoperation.FieldStandalone:
+		return m.OldStandalone(ctx)
+	case gitsyncoperation.FieldAutoMerge:
+		return m.OldAutoMerge(ctx)
+	case gitsyncoperation.FieldTimestamp:
+		return m.OldTimestamp(ctx)
+	case gitsyncoperation.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case gitsyncoperation.FieldStartedAt:
+		return m.OldStartedAt(ctx)
+	case gitsyncoperation.FieldEndedAt:
+		return m.OldEndedAt(ctx)
+	case gitsyncoperation.FieldError:
+		return m.OldError(ctx)
+	case gitsyncoperation.FieldCommit:
+		return m.OldCommit(ctx)
+	case gitsyncoperation.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case gitsyncoperation.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case gitsyncoperation.FieldConflicts:
+		return m.OldConflicts(ctx)
+	case gitsyncoperation.FieldConflictCount:
+		return m.OldConflictCount(ctx)
+	}
+	return nil, fmt.Errorf("unknown GitSyncOperation field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitSyncOperationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case gitsyncoperation.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case gitsyncoperation.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case gitsyncoperation.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case gitsyncoperation.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case gitsyncoperation.FieldDirection:
+		v, ok := value.(gitsyncoperation.Direction)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDirection(v)
+		return nil
+	case gitsyncoperation.FieldState:
+		v, ok := value.(gitsyncoperation.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case gitsyncoperation.FieldRef:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRef(v)
+		return nil
+	case gitsyncoperation.FieldCommitMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitMessage(v)
+		return nil
+	case gitsyncoperation.FieldForce:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetForce(v)
+		return nil
+	case gitsyncoperation.FieldStandalone:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStandalone(v)
+		return nil
+	case gitsyncoperation.FieldAutoMerge:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAutoMerge(v)
+		return nil
+	case gitsyncoperation.FieldTimestamp:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTimestamp(v)
+		return nil
+	case gitsyncoperation.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case gitsyncoperation.FieldStartedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartedAt(v)
+		return nil
+	case gitsyncoperation.FieldEndedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndedAt(v)
+		return nil
+	case gitsyncoperation.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case gitsyncoperation.FieldCommit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommit(v)
+		return nil
+	case gitsyncoperation.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case gitsyncoperation.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case gitsyncoperation.FieldConflicts:
+		v, ok := value.([]schema.GitSyncConflict)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConflicts(v)
+		return nil
+	case gitsyncoperation.FieldConflictCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConflictCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GitSyncOperation field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *GitSyncOperationMutation) AddedFields() []string {
+	var fields []string
+	if m.addconflict_count != nil {
+		fields = append(fields, gitsyncoperation.FieldConflictCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *GitSyncOperationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case gitsyncoperation.FieldConflictCount:
+		return m.AddedConflictCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *GitSyncOperationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case gitsyncoperation.FieldConflictCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddConflictCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown GitSyncOperation numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *GitSyncOperationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(gitsyncoperation.FieldTimestamp) {
+		fields = append(fields, gitsyncoperation.FieldTimestamp)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldStartedAt) {
+		fields = append(fields, gitsyncoperation.FieldStartedAt)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldEndedAt) {
+		fields = append(fields, gitsyncoperation.FieldEndedAt)
+	}
+	if m.FieldCleared(gitsyncoperation.FieldConflicts) {
+		fields = append(fields, gitsyncoperation.FieldConflicts)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *GitSyncOperationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *GitSyncOperationMutation) ClearField(name string) error {
+	switch name {
+	case gitsyncoperation.FieldTimestamp:
+		m.ClearTimestamp()
+		return nil
+	case gitsyncoperation.FieldStartedAt:
+		m.ClearStartedAt()
+		return nil
+	case gitsyncoperation.FieldEndedAt:
+		m.ClearEndedAt()
+		return nil
+	case gitsyncoperation.FieldConflicts:
+		m.ClearConflicts()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSyncOperation nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *GitSyncOperationMutation) ResetField(name string) error {
+	switch name {
+	case gitsyncoperation.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case gitsyncoperation.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case gitsyncoperation.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case gitsyncoperation.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case gitsyncoperation.FieldDirection:
+		m.ResetDirection()
+		return nil
+	case gitsyncoperation.FieldState:
+		m.ResetState()
+		return nil
+	case gitsyncoperation.FieldRef:
+		m.ResetRef()
+		return nil
+	case gitsyncoperation.FieldCommitMessage:
+		m.ResetCommitMessage()
+		return nil
+	case gitsyncoperation.FieldForce:
+		m.ResetForce()
+		return nil
+	case gitsyncoperation.FieldStandalone:
+		m.ResetStandalone()
+		return nil
+	case gitsyncoperation.FieldAutoMerge:
+		m.ResetAutoMerge()
+		return nil
+	case gitsyncoperation.FieldTimestamp:
+		m.ResetTimestamp()
+		return nil
+	case gitsyncoperation.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case gitsyncoperation.FieldStartedAt:
+		m.ResetStartedAt()
+		return nil
+	case gitsyncoperation.FieldEndedAt:
+		m.ResetEndedAt()
+		return nil
+	case gitsyncoperation.FieldError:
+		m.ResetError()
+		return nil
+	case gitsyncoperation.FieldCommit:
+		m.ResetCommit()
+		return nil
+	case gitsyncoperation.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case gitsyncoperation.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case gitsyncoperation.FieldConflicts:
+		m.ResetConflicts()
+		return nil
+	case gitsyncoperation.FieldConflictCount:
+		m.ResetConflictCount()
+		return nil
+	}
+	return fmt.Errorf("unknown GitSyncOperation field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *GitSyncOperationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *GitSyncOperationMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *GitSyncOperationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *GitSyncOperationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *GitSyncOperationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *GitSyncOperationMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *GitSyncOperationMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown GitSyncOperation unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *GitSyncOperationMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown GitSyncOperation edge %s", name)
 }
 
 // GrantMutation represents an operation that mutates the Grant nodes in the graph.

@@ -20,6 +20,8 @@ import (
 	"github.com/folio/folio/ent/embedcache"
 	"github.com/folio/folio/ent/event"
 	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/gitsync"
+	"github.com/folio/folio/ent/gitsyncoperation"
 	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/invite"
 	"github.com/folio/folio/ent/job"
@@ -474,6 +476,148 @@ func init() {
 	file.DefaultID = fileDescID.Default.(func() string)
 	// file.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	file.IDValidator = fileDescID.Validators[0].(func(string) error)
+	gitsyncMixin := schema.GitSync{}.Mixin()
+	gitsyncMixinFields0 := gitsyncMixin[0].Fields()
+	_ = gitsyncMixinFields0
+	gitsyncMixinFields1 := gitsyncMixin[1].Fields()
+	_ = gitsyncMixinFields1
+	gitsyncFields := schema.GitSync{}.Fields()
+	_ = gitsyncFields
+	// gitsyncDescCreatedAt is the schema descriptor for created_at field.
+	gitsyncDescCreatedAt := gitsyncMixinFields1[0].Descriptor()
+	// gitsync.DefaultCreatedAt holds the default value on creation for the created_at field.
+	gitsync.DefaultCreatedAt = gitsyncDescCreatedAt.Default.(func() time.Time)
+	// gitsyncDescUpdatedAt is the schema descriptor for updated_at field.
+	gitsyncDescUpdatedAt := gitsyncMixinFields1[1].Descriptor()
+	// gitsync.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	gitsync.DefaultUpdatedAt = gitsyncDescUpdatedAt.Default.(func() time.Time)
+	// gitsync.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	gitsync.UpdateDefaultUpdatedAt = gitsyncDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// gitsyncDescSpaceID is the schema descriptor for space_id field.
+	gitsyncDescSpaceID := gitsyncFields[0].Descriptor()
+	// gitsync.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	gitsync.SpaceIDValidator = gitsyncDescSpaceID.Validators[0].(func(string) error)
+	// gitsyncDescOrganizationID is the schema descriptor for organization_id field.
+	gitsyncDescOrganizationID := gitsyncFields[1].Descriptor()
+	// gitsync.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	gitsync.OrganizationIDValidator = gitsyncDescOrganizationID.Validators[0].(func(string) error)
+	// gitsyncDescURL is the schema descriptor for url field.
+	gitsyncDescURL := gitsyncFields[2].Descriptor()
+	// gitsync.URLValidator is a validator for the "url" field. It is called by the builders before save.
+	gitsync.URLValidator = gitsyncDescURL.Validators[0].(func(string) error)
+	// gitsyncDescRef is the schema descriptor for ref field.
+	gitsyncDescRef := gitsyncFields[3].Descriptor()
+	// gitsync.RefValidator is a validator for the "ref" field. It is called by the builders before save.
+	gitsync.RefValidator = gitsyncDescRef.Validators[0].(func(string) error)
+	// gitsyncDescCredentialSealed is the schema descriptor for credential_sealed field.
+	gitsyncDescCredentialSealed := gitsyncFields[4].Descriptor()
+	// gitsync.DefaultCredentialSealed holds the default value on creation for the credential_sealed field.
+	gitsync.DefaultCredentialSealed = gitsyncDescCredentialSealed.Default.(string)
+	// gitsyncDescTreeURL is the schema descriptor for tree_url field.
+	gitsyncDescTreeURL := gitsyncFields[6].Descriptor()
+	// gitsync.DefaultTreeURL holds the default value on creation for the tree_url field.
+	gitsync.DefaultTreeURL = gitsyncDescTreeURL.Default.(string)
+	// gitsyncDescRepoTreeURL is the schema descriptor for repo_tree_url field.
+	gitsyncDescRepoTreeURL := gitsyncFields[7].Descriptor()
+	// gitsync.DefaultRepoTreeURL holds the default value on creation for the repo_tree_url field.
+	gitsync.DefaultRepoTreeURL = gitsyncDescRepoTreeURL.Default.(string)
+	// gitsyncDescRepoCommitURL is the schema descriptor for repo_commit_url field.
+	gitsyncDescRepoCommitURL := gitsyncFields[8].Descriptor()
+	// gitsync.DefaultRepoCommitURL holds the default value on creation for the repo_commit_url field.
+	gitsync.DefaultRepoCommitURL = gitsyncDescRepoCommitURL.Default.(string)
+	// gitsyncDescProjectDirectory is the schema descriptor for project_directory field.
+	gitsyncDescProjectDirectory := gitsyncFields[9].Descriptor()
+	// gitsync.DefaultProjectDirectory holds the default value on creation for the project_directory field.
+	gitsync.DefaultProjectDirectory = gitsyncDescProjectDirectory.Default.(string)
+	// gitsyncDescCommit is the schema descriptor for commit field.
+	gitsyncDescCommit := gitsyncFields[10].Descriptor()
+	// gitsync.DefaultCommit holds the default value on creation for the commit field.
+	gitsync.DefaultCommit = gitsyncDescCommit.Default.(string)
+	// gitsyncDescRevisionID is the schema descriptor for revision_id field.
+	gitsyncDescRevisionID := gitsyncFields[11].Descriptor()
+	// gitsync.DefaultRevisionID holds the default value on creation for the revision_id field.
+	gitsync.DefaultRevisionID = gitsyncDescRevisionID.Default.(string)
+	// gitsyncDescUnauthenticated is the schema descriptor for unauthenticated field.
+	gitsyncDescUnauthenticated := gitsyncFields[13].Descriptor()
+	// gitsync.DefaultUnauthenticated holds the default value on creation for the unauthenticated field.
+	gitsync.DefaultUnauthenticated = gitsyncDescUnauthenticated.Default.(bool)
+	// gitsyncDescChangeRequestID is the schema descriptor for change_request_id field.
+	gitsyncDescChangeRequestID := gitsyncFields[14].Descriptor()
+	// gitsync.DefaultChangeRequestID holds the default value on creation for the change_request_id field.
+	gitsync.DefaultChangeRequestID = gitsyncDescChangeRequestID.Default.(string)
+	// gitsyncDescID is the schema descriptor for id field.
+	gitsyncDescID := gitsyncMixinFields0[0].Descriptor()
+	// gitsync.DefaultID holds the default value on creation for the id field.
+	gitsync.DefaultID = gitsyncDescID.Default.(func() string)
+	// gitsync.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	gitsync.IDValidator = gitsyncDescID.Validators[0].(func(string) error)
+	gitsyncoperationMixin := schema.GitSyncOperation{}.Mixin()
+	gitsyncoperationMixinFields0 := gitsyncoperationMixin[0].Fields()
+	_ = gitsyncoperationMixinFields0
+	gitsyncoperationMixinFields1 := gitsyncoperationMixin[1].Fields()
+	_ = gitsyncoperationMixinFields1
+	gitsyncoperationFields := schema.GitSyncOperation{}.Fields()
+	_ = gitsyncoperationFields
+	// gitsyncoperationDescCreatedAt is the schema descriptor for created_at field.
+	gitsyncoperationDescCreatedAt := gitsyncoperationMixinFields1[0].Descriptor()
+	// gitsyncoperation.DefaultCreatedAt holds the default value on creation for the created_at field.
+	gitsyncoperation.DefaultCreatedAt = gitsyncoperationDescCreatedAt.Default.(func() time.Time)
+	// gitsyncoperationDescUpdatedAt is the schema descriptor for updated_at field.
+	gitsyncoperationDescUpdatedAt := gitsyncoperationMixinFields1[1].Descriptor()
+	// gitsyncoperation.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	gitsyncoperation.DefaultUpdatedAt = gitsyncoperationDescUpdatedAt.Default.(func() time.Time)
+	// gitsyncoperation.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	gitsyncoperation.UpdateDefaultUpdatedAt = gitsyncoperationDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// gitsyncoperationDescSpaceID is the schema descriptor for space_id field.
+	gitsyncoperationDescSpaceID := gitsyncoperationFields[0].Descriptor()
+	// gitsyncoperation.SpaceIDValidator is a validator for the "space_id" field. It is called by the builders before save.
+	gitsyncoperation.SpaceIDValidator = gitsyncoperationDescSpaceID.Validators[0].(func(string) error)
+	// gitsyncoperationDescOrganizationID is the schema descriptor for organization_id field.
+	gitsyncoperationDescOrganizationID := gitsyncoperationFields[1].Descriptor()
+	// gitsyncoperation.OrganizationIDValidator is a validator for the "organization_id" field. It is called by the builders before save.
+	gitsyncoperation.OrganizationIDValidator = gitsyncoperationDescOrganizationID.Validators[0].(func(string) error)
+	// gitsyncoperationDescCommitMessage is the schema descriptor for commit_message field.
+	gitsyncoperationDescCommitMessage := gitsyncoperationFields[5].Descriptor()
+	// gitsyncoperation.DefaultCommitMessage holds the default value on creation for the commit_message field.
+	gitsyncoperation.DefaultCommitMessage = gitsyncoperationDescCommitMessage.Default.(string)
+	// gitsyncoperationDescForce is the schema descriptor for force field.
+	gitsyncoperationDescForce := gitsyncoperationFields[6].Descriptor()
+	// gitsyncoperation.DefaultForce holds the default value on creation for the force field.
+	gitsyncoperation.DefaultForce = gitsyncoperationDescForce.Default.(bool)
+	// gitsyncoperationDescStandalone is the schema descriptor for standalone field.
+	gitsyncoperationDescStandalone := gitsyncoperationFields[7].Descriptor()
+	// gitsyncoperation.DefaultStandalone holds the default value on creation for the standalone field.
+	gitsyncoperation.DefaultStandalone = gitsyncoperationDescStandalone.Default.(bool)
+	// gitsyncoperationDescAutoMerge is the schema descriptor for auto_merge field.
+	gitsyncoperationDescAutoMerge := gitsyncoperationFields[8].Descriptor()
+	// gitsyncoperation.DefaultAutoMerge holds the default value on creation for the auto_merge field.
+	gitsyncoperation.DefaultAutoMerge = gitsyncoperationDescAutoMerge.Default.(bool)
+	// gitsyncoperationDescError is the schema descriptor for error field.
+	gitsyncoperationDescError := gitsyncoperationFields[13].Descriptor()
+	// gitsyncoperation.DefaultError holds the default value on creation for the error field.
+	gitsyncoperation.DefaultError = gitsyncoperationDescError.Default.(string)
+	// gitsyncoperationDescCommit is the schema descriptor for commit field.
+	gitsyncoperationDescCommit := gitsyncoperationFields[14].Descriptor()
+	// gitsyncoperation.DefaultCommit holds the default value on creation for the commit field.
+	gitsyncoperation.DefaultCommit = gitsyncoperationDescCommit.Default.(string)
+	// gitsyncoperationDescRevisionID is the schema descriptor for revision_id field.
+	gitsyncoperationDescRevisionID := gitsyncoperationFields[15].Descriptor()
+	// gitsyncoperation.DefaultRevisionID holds the default value on creation for the revision_id field.
+	gitsyncoperation.DefaultRevisionID = gitsyncoperationDescRevisionID.Default.(string)
+	// gitsyncoperationDescChangeRequestID is the schema descriptor for change_request_id field.
+	gitsyncoperationDescChangeRequestID := gitsyncoperationFields[16].Descriptor()
+	// gitsyncoperation.DefaultChangeRequestID holds the default value on creation for the change_request_id field.
+	gitsyncoperation.DefaultChangeRequestID = gitsyncoperationDescChangeRequestID.Default.(string)
+	// gitsyncoperationDescConflictCount is the schema descriptor for conflict_count field.
+	gitsyncoperationDescConflictCount := gitsyncoperationFields[18].Descriptor()
+	// gitsyncoperation.DefaultConflictCount holds the default value on creation for the conflict_count field.
+	gitsyncoperation.DefaultConflictCount = gitsyncoperationDescConflictCount.Default.(int)
+	// gitsyncoperationDescID is the schema descriptor for id field.
+	gitsyncoperationDescID := gitsyncoperationMixinFields0[0].Descriptor()
+	// gitsyncoperation.DefaultID holds the default value on creation for the id field.
+	gitsyncoperation.DefaultID = gitsyncoperationDescID.Default.(func() string)
+	// gitsyncoperation.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	gitsyncoperation.IDValidator = gitsyncoperationDescID.Validators[0].(func(string) error)
 	grantMixin := schema.Grant{}.Mixin()
 	grantMixinFields0 := grantMixin[0].Fields()
 	_ = grantMixinFields0

@@ -44,6 +44,10 @@ type Tx struct {
 	Event *EventClient
 	// File is the client for interacting with the File builders.
 	File *FileClient
+	// GitSync is the client for interacting with the GitSync builders.
+	GitSync *GitSyncClient
+	// GitSyncOperation is the client for interacting with the GitSyncOperation builders.
+	GitSyncOperation *GitSyncOperationClient
 	// Grant is the client for interacting with the Grant builders.
 	Grant *GrantClient
 	// Invite is the client for interacting with the Invite builders.
@@ -270,6 +274,8 @@ func (tx *Tx) init() {
 	tx.EmbedCache = NewEmbedCacheClient(tx.config)
 	tx.Event = NewEventClient(tx.config)
 	tx.File = NewFileClient(tx.config)
+	tx.GitSync = NewGitSyncClient(tx.config)
+	tx.GitSyncOperation = NewGitSyncOperationClient(tx.config)
 	tx.Grant = NewGrantClient(tx.config)
 	tx.Invite = NewInviteClient(tx.config)
 	tx.Job = NewJobClient(tx.config)

@@ -124,8 +124,8 @@ func mergeDrafts(ctx context.Context, sides *mergeSides) (*draft, error) {
 			ids[i] = c.PageID
 			reasons[i] = c.PageID + " (" + c.Reason + ")"
 		}
-		return nil, &apperr.Error{Kind: apperr.Conflict, Field: "pages",
-			Message: "conflicting pages: " + strings.Join(reasons, ", ")}
+		return nil, &mergeConflicts{err: &apperr.Error{Kind: apperr.Conflict, Field: "pages",
+			Message: "conflicting pages: " + strings.Join(reasons, ", ")}, conflicts: conflicts}
 	}
 
 	// The merge is written against ours: most of its pages are ours as they were.
@@ -168,6 +168,16 @@ func mergeDrafts(ctx context.Context, sides *mergeSides) (*draft, error) {
 	})
 	return out, nil
 }
+
+// mergeConflicts is a merge's 409 (a *apperr.Error underneath) with its
+// conflicts one by one, for callers that list them (Git imports).
+type mergeConflicts struct {
+	err       *apperr.Error
+	conflicts []merge.Conflict
+}
+
+func (e *mergeConflicts) Error() string { return e.err.Error() }
+func (e *mergeConflicts) Unwrap() error { return e.err }
 
 func firstPage(ps ...*draftPage) *draftPage {
 	for _, p := range ps {

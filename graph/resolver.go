@@ -62,6 +62,9 @@ type Resolver struct {
 	// APIVersion is the build getApiInformation names (urls.go).
 	APIVersion string
 
+	// Git configures Git import and export (gitsync.go).
+	Git GitSettings
+
 	// Mailer sends invitations (people.go); nil when FOLIO_SMTP_URL is
 	// unset: invitations then answer their links instead.
 	Mailer *mail.Mailer

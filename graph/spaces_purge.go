@@ -12,6 +12,8 @@ import (
 	"github.com/folio/folio/ent/customfieldvalue"
 	"github.com/folio/folio/ent/download"
 	"github.com/folio/folio/ent/file"
+	"github.com/folio/folio/ent/gitsync"
+	"github.com/folio/folio/ent/gitsyncoperation"
 	"github.com/folio/folio/ent/grant"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/reviewrequest"
@@ -63,6 +65,12 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 				return err
 			}
 			// Its site spaces, hidden while it was in the trash, go with it.
+			if _, err := tx.GitSyncOperation.Delete().Where(gitsyncoperation.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
+			if _, err := tx.GitSync.Delete().Where(gitsync.SpaceID(id)).Exec(ctx); err != nil {
+				return err
+			}
 			if _, err := tx.SiteSpace.Delete().Where(sitespace.SpaceID(id)).Exec(ctx); err != nil {
 				return err
 			}

@@ -49,6 +49,7 @@ func Routes(r chi.Router, res *graph.Resolver) {
 	a.insightRoutes(r)
 	a.linkRoutes(r)
 	a.importRoutes(r)
+	a.gitSyncRoutes(r)
 	a.pdfRoutes(r)
 	a.openAPIRoutes(r)
 	a.urlRoutes(r)

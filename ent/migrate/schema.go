@@ -539,6 +539,78 @@ var (
 			},
 		},
 	}
+	// GitSyncsColumns holds the columns for the "git_syncs" table.
+	GitSyncsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "url", Type: field.TypeString},
+		{Name: "ref", Type: field.TypeString},
+		{Name: "credential", Type: field.TypeString, Default: ""},
+		{Name: "provider", Type: field.TypeEnum, Enums: []string{"github", "gitlab", "github-legacy"}, Default: "github"},
+		{Name: "tree_url", Type: field.TypeString, Default: ""},
+		{Name: "repo_tree_url", Type: field.TypeString, Default: ""},
+		{Name: "repo_commit_url", Type: field.TypeString, Default: ""},
+		{Name: "project_directory", Type: field.TypeString, Default: ""},
+		{Name: "commit", Type: field.TypeString, Default: ""},
+		{Name: "revision_id", Type: field.TypeString, Default: ""},
+		{Name: "files", Type: field.TypeJSON, Nullable: true},
+		{Name: "unauthenticated", Type: field.TypeBool, Default: false},
+		{Name: "change_request_id", Type: field.TypeString, Default: ""},
+	}
+	// GitSyncsTable holds the schema information for the "git_syncs" table.
+	GitSyncsTable = &schema.Table{
+		Name:       "git_syncs",
+		Columns:    GitSyncsColumns,
+		PrimaryKey: []*schema.Column{GitSyncsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "gitsync_space_id",
+				Unique:  true,
+				Columns: []*schema.Column{GitSyncsColumns[3]},
+			},
+		},
+	}
+	// GitSyncOperationsColumns holds the columns for the "git_sync_operations" table.
+	GitSyncOperationsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "direction", Type: field.TypeEnum, Enums: []string{"import", "export"}},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"queued", "running", "success", "failure", "timeout"}, Default: "queued"},
+		{Name: "ref", Type: field.TypeString},
+		{Name: "commit_message", Type: field.TypeString, Default: ""},
+		{Name: "force", Type: field.TypeBool, Default: false},
+		{Name: "standalone", Type: field.TypeBool, Default: false},
+		{Name: "auto_merge", Type: field.TypeBool, Default: false},
+		{Name: "timestamp", Type: field.TypeTime, Nullable: true},
+		{Name: "created_by", Type: field.TypeString},
+		{Name: "started_at", Type: field.TypeTime, Nullable: true},
+		{Name: "ended_at", Type: field.TypeTime, Nullable: true},
+		{Name: "error", Type: field.TypeString, Default: ""},
+		{Name: "commit", Type: field.TypeString, Default: ""},
+		{Name: "revision_id", Type: field.TypeString, Default: ""},
+		{Name: "change_request_id", Type: field.TypeString, Default: ""},
+		{Name: "conflicts", Type: field.TypeJSON, Nullable: true},
+		{Name: "conflict_count", Type: field.TypeInt, Default: 0},
+	}
+	// GitSyncOperationsTable holds the schema information for the "git_sync_operations" table.
+	GitSyncOperationsTable = &schema.Table{
+		Name:       "git_sync_operations",
+		Columns:    GitSyncOperationsColumns,
+		PrimaryKey: []*schema.Column{GitSyncOperationsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "gitsyncoperation_space_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{GitSyncOperationsColumns[3], GitSyncOperationsColumns[1]},
+			},
+		},
+	}
 	// GrantsColumns holds the columns for the "grants" table.
 	GrantsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1766,6 +1838,8 @@ var (
 		EmbedCachesTable,
 		EventsTable,
 		FilesTable,
+		GitSyncsTable,
+		GitSyncOperationsTable,
 		GrantsTable,
 		InvitesTable,
 		JobsTable,

@@ -51,6 +51,12 @@ type Event func(*sql.Selector)
 // File is the predicate function for file builders.
 type File func(*sql.Selector)
 
+// GitSync is the predicate function for gitsync builders.
+type GitSync func(*sql.Selector)
+
+// GitSyncOperation is the predicate function for gitsyncoperation builders.
+type GitSyncOperation func(*sql.Selector)
+
 // Grant is the predicate function for grant builders.
 type Grant func(*sql.Selector)
 

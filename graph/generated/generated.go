@@ -58,6 +58,7 @@ type ResolverRoot interface {
 	CustomField() CustomFieldResolver
 	CustomHostname() CustomHostnameResolver
 	File() FileResolver
+	GitSyncState() GitSyncStateResolver
 	Invite() InviteResolver
 	LinkUsage() LinkUsageResolver
 	Member() MemberResolver
@@ -483,6 +484,43 @@ type ComplexityRoot struct {
 		Width  func(childComplexity int) int
 	}
 
+	GitSyncConflict struct {
+		PageID func(childComplexity int) int
+		Path   func(childComplexity int) int
+		Reason func(childComplexity int) int
+		Title  func(childComplexity int) int
+	}
+
+	GitSyncOperation struct {
+		Commit        func(childComplexity int) int
+		ConflictCount func(childComplexity int) int
+		Conflicts     func(childComplexity int) int
+		Direction     func(childComplexity int) int
+		EndedAt       func(childComplexity int) int
+		Error         func(childComplexity int) int
+		RevisionID    func(childComplexity int) int
+		StartedAt     func(childComplexity int) int
+		State         func(childComplexity int) int
+	}
+
+	GitSyncState struct {
+		ChangeRequest        func(childComplexity int) int
+		Commit               func(childComplexity int) int
+		InstallationID       func(childComplexity int) int
+		InstallationProvider func(childComplexity int) int
+		InstallationStatus   func(childComplexity int) int
+		LastExport           func(childComplexity int) int
+		LastImport           func(childComplexity int) int
+		Operation            func(childComplexity int) int
+		OperationTimeout     func(childComplexity int) int
+		ProjectDirectory     func(childComplexity int) int
+		Ref                  func(childComplexity int) int
+		RemoteURL            func(childComplexity int) int
+		RepoName             func(childComplexity int) int
+		URL                  func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+	}
+
 	ImportResult struct {
 		ImportedResources func(childComplexity int) int
 		Revision          func(childComplexity int) int
@@ -660,7 +698,9 @@ type ComplexityRoot struct {
 		DeleteTranslation                func(childComplexity int, organizationID string, id string) int
 		DeleteWebhook                    func(childComplexity int, organizationID string, id string) int
 		DuplicateSpace                   func(childComplexity int, id string) int
+		ExportToGitRepository            func(childComplexity int, spaceID string, target model.GitSyncTargetInput, commitMessage string, standalone *bool) int
 		ImportContent                    func(childComplexity int, spaceID string, changeRequestID *string, url string, source string) int
+		ImportGitRepository              func(childComplexity int, spaceID string, target model.GitSyncTargetInput, force *bool, standalone *bool, autoMerge *bool) int
 		InviteToCollection               func(childComplexity int, collectionID string, input model.InviteUsersAndTeamsInput) int
 		InviteToSite                     func(childComplexity int, organizationID string, siteID string, input model.InviteUsersAndTeamsInput) int
 		InviteToSpace                    func(childComplexity int, spaceID string, input model.InviteUsersAndTeamsInput) int
@@ -1023,6 +1063,7 @@ type ComplexityRoot struct {
 		SamlProvider           func(childComplexity int, organizationID string, id string) int
 		Site                   func(childComplexity int, id string) int
 		Space                  func(childComplexity int, id string, shareKey *string) int
+		SpaceGitInfo           func(childComplexity int, spaceID string) int
 		Translation            func(childComplexity int, organizationID string, id string) int
 		User                   func(childComplexity int, id string) int
 		Viewer                 func(childComplexity int) int
@@ -1816,6 +1857,9 @@ type FileResolver interface {
 	DownloadURL(ctx context.Context, obj *model.File) (string, error)
 	Dimensions(ctx context.Context, obj *model.File) (*model.FileDimensions, error)
 }
+type GitSyncStateResolver interface {
+	ChangeRequest(ctx context.Context, obj *model.GitSyncState) (*ent.ChangeRequest, error)
+}
 type InviteResolver interface {
 	Redundant(ctx context.Context, obj *ent.Invite) (bool, error)
 
@@ -1857,6 +1901,8 @@ type MutationResolver interface {
 	CreateCustomField(ctx context.Context, organizationID string, input model.CreateCustomFieldInput) (*ent.CustomField, error)
 	UpdateCustomField(ctx context.Context, organizationID string, name string, input model.UpdateCustomFieldInput) (*ent.CustomField, error)
 	DeleteCustomField(ctx context.Context, organizationID string, name string) (*bool, error)
+	ImportGitRepository(ctx context.Context, spaceID string, target model.GitSyncTargetInput, force *bool, standalone *bool, autoMerge *bool) (*model.GitSyncState, error)
+	ExportToGitRepository(ctx context.Context, spaceID string, target model.GitSyncTargetInput, commitMessage string, standalone *bool) (*model.GitSyncState, error)
 	RevalidateCustomHostname(ctx context.Context, hostname string) (*ent.CustomHostname, error)
 	RemoveCustomHostname(ctx context.Context, hostname string) (*bool, error)
 	ImportContent(ctx context.Context, spaceID string, changeRequestID *string, url string, source string) (*model.ImportResult, error)
@@ -2018,6 +2064,7 @@ type QueryResolver interface {
 	Viewer(ctx context.Context) (*model.Viewer, error)
 	Collection(ctx context.Context, id string) (*ent.Collection, error)
 	CustomField(ctx context.Context, organizationID string, name string) (*ent.CustomField, error)
+	SpaceGitInfo(ctx context.Context, spaceID string) (*model.GitSyncState, error)
 	CustomHostname(ctx context.Context, hostname string) (*ent.CustomHostname, error)
 	OrganizationInviteLink(ctx context.Context, organizationID string, id string) (*ent.Invite, error)
 	OpenAPISpec(ctx context.Context, organizationID string, slug string) (*ent.OpenAPISpec, error)
@@ -3774,6 +3821,177 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FileDimensions.Width(childComplexity), true
 
+	case "GitSyncConflict.pageId":
+		if e.ComplexityRoot.GitSyncConflict.PageID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncConflict.PageID(childComplexity), true
+	case "GitSyncConflict.path":
+		if e.ComplexityRoot.GitSyncConflict.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncConflict.Path(childComplexity), true
+	case "GitSyncConflict.reason":
+		if e.ComplexityRoot.GitSyncConflict.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncConflict.Reason(childComplexity), true
+	case "GitSyncConflict.title":
+		if e.ComplexityRoot.GitSyncConflict.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncConflict.Title(childComplexity), true
+
+	case "GitSyncOperation.commit":
+		if e.ComplexityRoot.GitSyncOperation.Commit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Commit(childComplexity), true
+	case "GitSyncOperation.conflictCount":
+		if e.ComplexityRoot.GitSyncOperation.ConflictCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.ConflictCount(childComplexity), true
+	case "GitSyncOperation.conflicts":
+		if e.ComplexityRoot.GitSyncOperation.Conflicts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Conflicts(childComplexity), true
+	case "GitSyncOperation.direction":
+		if e.ComplexityRoot.GitSyncOperation.Direction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Direction(childComplexity), true
+	case "GitSyncOperation.endedAt":
+		if e.ComplexityRoot.GitSyncOperation.EndedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.EndedAt(childComplexity), true
+	case "GitSyncOperation.error":
+		if e.ComplexityRoot.GitSyncOperation.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Error(childComplexity), true
+	case "GitSyncOperation.revisionId":
+		if e.ComplexityRoot.GitSyncOperation.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.RevisionID(childComplexity), true
+	case "GitSyncOperation.startedAt":
+		if e.ComplexityRoot.GitSyncOperation.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.StartedAt(childComplexity), true
+	case "GitSyncOperation.state":
+		if e.ComplexityRoot.GitSyncOperation.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.State(childComplexity), true
+
+	case "GitSyncState.changeRequest":
+		if e.ComplexityRoot.GitSyncState.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.ChangeRequest(childComplexity), true
+	case "GitSyncState.commit":
+		if e.ComplexityRoot.GitSyncState.Commit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Commit(childComplexity), true
+	case "GitSyncState.installationId":
+		if e.ComplexityRoot.GitSyncState.InstallationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.InstallationID(childComplexity), true
+	case "GitSyncState.installationProvider":
+		if e.ComplexityRoot.GitSyncState.InstallationProvider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.InstallationProvider(childComplexity), true
+	case "GitSyncState.installationStatus":
+		if e.ComplexityRoot.GitSyncState.InstallationStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.InstallationStatus(childComplexity), true
+	case "GitSyncState.lastExport":
+		if e.ComplexityRoot.GitSyncState.LastExport == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.LastExport(childComplexity), true
+	case "GitSyncState.lastImport":
+		if e.ComplexityRoot.GitSyncState.LastImport == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.LastImport(childComplexity), true
+	case "GitSyncState.operation":
+		if e.ComplexityRoot.GitSyncState.Operation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Operation(childComplexity), true
+	case "GitSyncState.operationTimeout":
+		if e.ComplexityRoot.GitSyncState.OperationTimeout == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.OperationTimeout(childComplexity), true
+	case "GitSyncState.projectDirectory":
+		if e.ComplexityRoot.GitSyncState.ProjectDirectory == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.ProjectDirectory(childComplexity), true
+	case "GitSyncState.ref":
+		if e.ComplexityRoot.GitSyncState.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Ref(childComplexity), true
+	case "GitSyncState.remoteUrl":
+		if e.ComplexityRoot.GitSyncState.RemoteURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.RemoteURL(childComplexity), true
+	case "GitSyncState.repoName":
+		if e.ComplexityRoot.GitSyncState.RepoName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.RepoName(childComplexity), true
+	case "GitSyncState.url":
+		if e.ComplexityRoot.GitSyncState.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.URL(childComplexity), true
+	case "GitSyncState.updatedAt":
+		if e.ComplexityRoot.GitSyncState.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.UpdatedAt(childComplexity), true
+
 	case "ImportResult.importedResources":
 		if e.ComplexityRoot.ImportResult.ImportedResources == nil {
 			break
@@ -4678,6 +4896,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DuplicateSpace(childComplexity, args["id"].(string)), true
+	case "Mutation.exportToGitRepository":
+		if e.ComplexityRoot.Mutation.ExportToGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_exportToGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ExportToGitRepository(childComplexity, args["spaceId"].(string), args["target"].(model.GitSyncTargetInput), args["commitMessage"].(string), args["standalone"].(*bool)), true
 	case "Mutation.importContent":
 		if e.ComplexityRoot.Mutation.ImportContent == nil {
 			break
@@ -4689,6 +4918,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportContent(childComplexity, args["spaceId"].(string), args["changeRequestId"].(*string), args["url"].(string), args["source"].(string)), true
+	case "Mutation.importGitRepository":
+		if e.ComplexityRoot.Mutation.ImportGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportGitRepository(childComplexity, args["spaceId"].(string), args["target"].(model.GitSyncTargetInput), args["force"].(*bool), args["standalone"].(*bool), args["autoMerge"].(*bool)), true
 	case "Mutation.inviteToCollection":
 		if e.ComplexityRoot.Mutation.InviteToCollection == nil {
 			break
@@ -6897,6 +7137,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Space(childComplexity, args["id"].(string), args["shareKey"].(*string)), true
+	case "Query.spaceGitInfo":
+		if e.ComplexityRoot.Query.SpaceGitInfo == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceGitInfo_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceGitInfo(childComplexity, args["spaceId"].(string)), true
 	case "Query.translation":
 		if e.ComplexityRoot.Query.Translation == nil {
 			break
@@ -9770,6 +10021,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("CustomFieldValueInput", ec.unmarshalInputCustomFieldValueInput),
 			graphql.NewInputUnmarshaler("DefaultContentInput", ec.unmarshalInputDefaultContentInput),
 			graphql.NewInputUnmarshaler("FileUploadInput", ec.unmarshalInputFileUploadInput),
+			graphql.NewInputUnmarshaler("GitSyncTargetInput", ec.unmarshalInputGitSyncTargetInput),
 			graphql.NewInputUnmarshaler("InviteEmailInput", ec.unmarshalInputInviteEmailInput),
 			graphql.NewInputUnmarshaler("InviteUsersAndTeamsInput", ec.unmarshalInputInviteUsersAndTeamsInput),
 			graphql.NewInputUnmarshaler("InviteUsersToOrganizationInput", ec.unmarshalInputInviteUsersToOrganizationInput),
@@ -11400,6 +11652,144 @@ extend type Space {
     "An absolute http(s) URL of at most 2048 characters."
     url: String!
   ): Embed!
+}
+`, BuiltIn: false},
+	{Name: "../../schema/gitsync.graphql", Input: `# Git import and export of a space (REST area ` + "`" + `git` + "`" + `): a space's content
+# read from and written to a Git repository in GitBook's layout, as jobs.
+
+"A space's connection to a Git repository and its last operations (REST: GitSyncState). A plain Git URL has no provider installation: installationId is Folio's connection, installationProvider is gitInfo.provider (or gitlab/github guessed from the host), installationStatus says whether the remote took the credential."
+type GitSyncState {
+  "Repository name: the last part of the remote's path, without .git."
+  repoName: String!
+  installationStatus: GitSyncInstallationStatus!
+  installationProvider: GitSyncProvider!
+  "Folio's connection of this space to its repository."
+  installationId: String!
+  "The repository's tree URL (gitInfo.url, else repoTreeURL), used when rendering public content; null when neither was given."
+  url: String
+  "The latest operation, import or export."
+  operation: GitSyncOperation
+  "How long an operation may run before it is ended as timed out, in milliseconds."
+  operationTimeout: Int!
+  updatedAt: Time!
+  "The remote, without credentials (Folio extension)."
+  remoteUrl: String!
+  "The ref last named (Folio extension)."
+  ref: String!
+  "The directory of the repository the space lives in (repoProjectDirectory; Folio extension)."
+  projectDirectory: String!
+  "The commit the last sync left the branch at; null before the first (Folio extension)."
+  commit: String
+  "The last import and the last export (Folio extension)."
+  lastImport: GitSyncOperation
+  lastExport: GitSyncOperation
+  "The change request imports arrive in, while it is open (spaces edited through change requests; Folio extension)."
+  changeRequest: ChangeRequest
+}
+
+"One import or export."
+type GitSyncOperation {
+  state: GitSyncOperationState!
+  direction: GitSyncOperationDirection!
+  startedAt: Time!
+  endedAt: Time
+  "Why it failed, for people."
+  error: String
+  "The commit read (import) or written (export) (Folio extension)."
+  commit: String
+  "The revision the import built (Folio extension)."
+  revisionId: String
+  "Pages the import could not bring in without overwriting edits made in Folio since the last sync, one per page, the first 100 (Folio extension). The import changed none of them."
+  conflicts: [GitSyncConflict!]!
+  "How many pages conflicted, all of them (Folio extension)."
+  conflictCount: Int!
+}
+
+"A page an import left alone: it was edited in Folio since the last sync, and in the repository too (or at all, without force)."
+type GitSyncConflict {
+  "The page's ID in the space."
+  pageId: String!
+  "The page's title in the space."
+  title: String
+  "The file that holds it in the repository."
+  path: String
+  "Why it conflicts, for people."
+  reason: String!
+}
+
+enum GitSyncOperationState {
+  "Queued or under way."
+  running
+  failure
+  success
+  timeout
+}
+
+enum GitSyncOperationDirection {
+  import
+  export
+}
+
+enum GitSyncInstallationStatus {
+  "The remote refused the credential at the last operation."
+  unauthenticated
+  "The last operation reached the repository."
+  active
+  "No operation has finished yet."
+  pending
+}
+
+enum GitSyncProvider {
+  github
+  gitlab
+  github_legacy
+}
+
+"Where a Git sync goes."
+input GitSyncTargetInput {
+  "The repository: https:// (credentials in the user info are stored sealed, never shown), ssh:// or user@host:path with FOLIO_GIT_KNOWN_HOSTS."
+  url: String!
+  "The ref, refs/heads/main (or main)."
+  ref: String!
+  "Where the space lives in the repository (repoProjectDirectory)."
+  repoProjectDirectory: String
+  "URL prefix for links to files of the repository."
+  repoTreeURL: String
+  "URL prefix for links to commits."
+  repoCommitURL: String
+  "When the event that triggered the sync happened: an older operation than the last run in its direction is skipped."
+  timestamp: Time
+  "Metadata about the provider (gitInfo): provider github or gitlab, and the tree URL."
+  provider: GitSyncProvider
+  treeUrl: String
+}
+
+extend type Mutation {
+  "Queues an import of the repository's ref into the space (editors). A live space takes the content (force overwrites edits made since the last sync; without it they fail the import with conflicts); a space edited through change requests gets a change request, merged only with autoMerge when the merge rules allow. The state shows the operation running."
+  importGitRepository(
+    "The space's ID."
+    spaceId: ID!
+    target: GitSyncTargetInput!
+    force: Boolean = false
+    "Take the content as the space's even where imports would open a change request, and leave the connection's sync state as it is."
+    standalone: Boolean = false
+    "Merge the change request the import opens, when the merge rules allow (Folio extension)."
+    autoMerge: Boolean = false
+  ): GitSyncState
+  "Queues an export of the space's content as one commit on the ref (editors), fast-forward only: a branch moved since the last sync fails the export."
+  exportToGitRepository(
+    "The space's ID."
+    spaceId: ID!
+    target: GitSyncTargetInput!
+    commitMessage: String!
+    "Leave the connection's sync state as it is (a snapshot)."
+    standalone: Boolean = false
+  ): GitSyncState
+}
+
+extend type Query {
+  "A space's Git connection and last operations; null when the space never synced (readers of the space)."
+  spaceGitInfo("The space's ID." spaceId: ID!): GitSyncState
 }
 `, BuiltIn: false},
 	{Name: "../../schema/hostname.graphql", Input: `# Custom hostnames (REST area ` + "`" + `hostnames` + "`" + `): a site served at a host name of
@@ -16302,6 +16692,80 @@ func (ec *executionContext) childFields_FileDimensions(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type FileDimensions", field.Name)
 }
 
+func (ec *executionContext) childFields_GitSyncConflict(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "pageId":
+		return ec.fieldContext_GitSyncConflict_pageId(ctx, field)
+	case "title":
+		return ec.fieldContext_GitSyncConflict_title(ctx, field)
+	case "path":
+		return ec.fieldContext_GitSyncConflict_path(ctx, field)
+	case "reason":
+		return ec.fieldContext_GitSyncConflict_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncConflict", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncOperation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "state":
+		return ec.fieldContext_GitSyncOperation_state(ctx, field)
+	case "direction":
+		return ec.fieldContext_GitSyncOperation_direction(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_GitSyncOperation_startedAt(ctx, field)
+	case "endedAt":
+		return ec.fieldContext_GitSyncOperation_endedAt(ctx, field)
+	case "error":
+		return ec.fieldContext_GitSyncOperation_error(ctx, field)
+	case "commit":
+		return ec.fieldContext_GitSyncOperation_commit(ctx, field)
+	case "revisionId":
+		return ec.fieldContext_GitSyncOperation_revisionId(ctx, field)
+	case "conflicts":
+		return ec.fieldContext_GitSyncOperation_conflicts(ctx, field)
+	case "conflictCount":
+		return ec.fieldContext_GitSyncOperation_conflictCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncOperation", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "repoName":
+		return ec.fieldContext_GitSyncState_repoName(ctx, field)
+	case "installationStatus":
+		return ec.fieldContext_GitSyncState_installationStatus(ctx, field)
+	case "installationProvider":
+		return ec.fieldContext_GitSyncState_installationProvider(ctx, field)
+	case "installationId":
+		return ec.fieldContext_GitSyncState_installationId(ctx, field)
+	case "url":
+		return ec.fieldContext_GitSyncState_url(ctx, field)
+	case "operation":
+		return ec.fieldContext_GitSyncState_operation(ctx, field)
+	case "operationTimeout":
+		return ec.fieldContext_GitSyncState_operationTimeout(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_GitSyncState_updatedAt(ctx, field)
+	case "remoteUrl":
+		return ec.fieldContext_GitSyncState_remoteUrl(ctx, field)
+	case "ref":
+		return ec.fieldContext_GitSyncState_ref(ctx, field)
+	case "projectDirectory":
+		return ec.fieldContext_GitSyncState_projectDirectory(ctx, field)
+	case "commit":
+		return ec.fieldContext_GitSyncState_commit(ctx, field)
+	case "lastImport":
+		return ec.fieldContext_GitSyncState_lastImport(ctx, field)
+	case "lastExport":
+		return ec.fieldContext_GitSyncState_lastExport(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_GitSyncState_changeRequest(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncState", field.Name)
+}
+
 func (ec *executionContext) childFields_ImportResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "revision":
@@ -19890,6 +20354,44 @@ func (ec *executionContext) field_Mutation_duplicateSpace_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_exportToGitRepository_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.GitSyncTargetInput, error) {
+			return ec.unmarshalNGitSyncTargetInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐGitSyncTargetInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "commitMessage",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commitMessage"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "standalone",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["standalone"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_importContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -19925,6 +20427,52 @@ func (ec *executionContext) field_Mutation_importContent_args(ctx context.Contex
 		return nil, err
 	}
 	args["source"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_importGitRepository_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "target",
+		func(ctx context.Context, v any) (model.GitSyncTargetInput, error) {
+			return ec.unmarshalNGitSyncTargetInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐGitSyncTargetInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["target"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "force",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["force"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "standalone",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["standalone"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "autoMerge",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["autoMerge"] = arg4
 	return args, nil
 }
 
@@ -22843,6 +23391,20 @@ func (ec *executionContext) field_Query_site_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_spaceGitInfo_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "spaceId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spaceId"] = arg0
 	return args, nil
 }
 
@@ -30488,6 +31050,695 @@ func (ec *executionContext) fieldContext_FileDimensions_height(_ context.Context
 	return graphql.NewScalarFieldContext("FileDimensions", field, false, false, "Int")
 }
 
+func (ec *executionContext) _GitSyncConflict_pageId(ctx context.Context, field graphql.CollectedField, obj *schema.GitSyncConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncConflict_pageId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncConflict_pageId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncConflict", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncConflict_title(ctx context.Context, field graphql.CollectedField, obj *schema.GitSyncConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncConflict_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncConflict_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncConflict", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncConflict_path(ctx context.Context, field graphql.CollectedField, obj *schema.GitSyncConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncConflict_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncConflict_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncConflict", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncConflict_reason(ctx context.Context, field graphql.CollectedField, obj *schema.GitSyncConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncConflict_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncConflict_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncConflict", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncOperation_state(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNGitSyncOperationState2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "GitSyncOperationState")
+}
+
+func (ec *executionContext) _GitSyncOperation_direction(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_direction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Direction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNGitSyncOperationDirection2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_direction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "GitSyncOperationDirection")
+}
+
+func (ec *executionContext) _GitSyncOperation_startedAt(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_startedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_startedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "Time")
+}
+
+func (ec *executionContext) _GitSyncOperation_endedAt(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_endedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_endedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "Time")
+}
+
+func (ec *executionContext) _GitSyncOperation_error(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncOperation_commit(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_commit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_commit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncOperation_revisionId(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_revisionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RevisionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_revisionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncOperation_conflicts(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_conflicts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Conflicts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*schema.GitSyncConflict) graphql.Marshaler {
+			return ec.marshalNGitSyncConflict2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋschemaᚐGitSyncConflictᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_conflicts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncOperation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncConflict(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncOperation_conflictCount(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_conflictCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ConflictCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_conflictCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, "Int")
+}
+
+func (ec *executionContext) _GitSyncState_repoName(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_repoName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RepoName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_repoName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncState_installationStatus(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_installationStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InstallationStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNGitSyncInstallationStatus2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_installationStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, "GitSyncInstallationStatus")
+}
+
+func (ec *executionContext) _GitSyncState_installationProvider(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_installationProvider(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InstallationProvider, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNGitSyncProvider2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_installationProvider(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, "GitSyncProvider")
+}
+
+func (ec *executionContext) _GitSyncState_installationId(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_installationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InstallationID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_installationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncState_url(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncState_operation(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_operation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Operation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncOperation) graphql.Marshaler {
+			return ec.marshalOGitSyncOperation2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐGitSyncOperation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_operation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncOperation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncState_operationTimeout(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_operationTimeout(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OperationTimeout, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_operationTimeout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, "Int")
+}
+
+func (ec *executionContext) _GitSyncState_updatedAt(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, "Time")
+}
+
+func (ec *executionContext) _GitSyncState_remoteUrl(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_remoteUrl(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RemoteURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_remoteUrl(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncState_ref(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncState_projectDirectory(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_projectDirectory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ProjectDirectory, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_projectDirectory(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncState_commit(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_commit(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Commit, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_commit(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncState", field, false, false, "String")
+}
+
+func (ec *executionContext) _GitSyncState_lastImport(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_lastImport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastImport, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncOperation) graphql.Marshaler {
+			return ec.marshalOGitSyncOperation2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐGitSyncOperation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_lastImport(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncOperation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncState_lastExport(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_lastExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastExport, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncOperation) graphql.Marshaler {
+			return ec.marshalOGitSyncOperation2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐGitSyncOperation(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_lastExport(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncOperation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncState_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncState_changeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.GitSyncState().ChangeRequest(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ChangeRequest) graphql.Marshaler {
+			return ec.marshalOChangeRequest2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚐChangeRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncState_changeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "GitSyncState",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _ImportResult_revision(ctx context.Context, field graphql.CollectedField, obj *model.ImportResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33471,6 +34722,94 @@ func (ec *executionContext) fieldContext_Mutation_deleteCustomField(ctx context.
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteCustomField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importGitRepository(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importGitRepository(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportGitRepository(ctx, fc.Args["spaceId"].(string), fc.Args["target"].(model.GitSyncTargetInput), fc.Args["force"].(*bool), fc.Args["standalone"].(*bool), fc.Args["autoMerge"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncState) graphql.Marshaler {
+			return ec.marshalOGitSyncState2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐGitSyncState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importGitRepository(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncState(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importGitRepository_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_exportToGitRepository(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_exportToGitRepository(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ExportToGitRepository(ctx, fc.Args["spaceId"].(string), fc.Args["target"].(model.GitSyncTargetInput), fc.Args["commitMessage"].(string), fc.Args["standalone"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncState) graphql.Marshaler {
+			return ec.marshalOGitSyncState2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐGitSyncState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_exportToGitRepository(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncState(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_exportToGitRepository_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -42679,6 +44018,50 @@ func (ec *executionContext) fieldContext_Query_customField(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_customField_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_spaceGitInfo(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_spaceGitInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SpaceGitInfo(ctx, fc.Args["spaceId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.GitSyncState) graphql.Marshaler {
+			return ec.marshalOGitSyncState2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐGitSyncState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Query_spaceGitInfo(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GitSyncState(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_spaceGitInfo_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -57136,6 +58519,97 @@ func UnmarshalFileUploadInput(ctx context.Context, raw any) (model.FileUploadInp
 	return out, err
 }
 
+func (ec *executionContext) unmarshalInputGitSyncTargetInput(ctx context.Context, obj any) (model.GitSyncTargetInput, error) {
+	var it model.GitSyncTargetInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"url", "ref", "repoProjectDirectory", "repoTreeURL", "repoCommitURL", "timestamp", "provider", "treeUrl"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "url":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("url"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URL = data
+		case "ref":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Ref = data
+		case "repoProjectDirectory":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoProjectDirectory"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoProjectDirectory = graphql.OmittableOf(data)
+		case "repoTreeURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoTreeURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoTreeURL = graphql.OmittableOf(data)
+		case "repoCommitURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("repoCommitURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RepoCommitURL = graphql.OmittableOf(data)
+		case "timestamp":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("timestamp"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Timestamp = graphql.OmittableOf(data)
+		case "provider":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("provider"))
+			data, err := ec.unmarshalOGitSyncProvider2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Provider = graphql.OmittableOf(data)
+		case "treeUrl":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("treeUrl"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TreeURL = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalGitSyncTargetInput unmarshals raw into the GitSyncTargetInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalGitSyncTargetInput(ctx context.Context, raw any) (model.GitSyncTargetInput, error) {
+	var out model.GitSyncTargetInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "GitSyncTargetInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputInviteEmailInput(ctx context.Context, obj any) (model.InviteEmailInput, error) {
 	var it model.InviteEmailInput
 	if obj == nil {
@@ -62093,6 +63567,231 @@ func (ec *executionContext) _FileDimensions(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var gitSyncConflictImplementors = []string{"GitSyncConflict"}
+
+func (ec *executionContext) _GitSyncConflict(ctx context.Context, sel ast.SelectionSet, obj *schema.GitSyncConflict) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncConflictImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncConflict")
+		case "pageId":
+			out.Values[i] = ec._GitSyncConflict_pageId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._GitSyncConflict_title(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._GitSyncConflict_path(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._GitSyncConflict_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var gitSyncOperationImplementors = []string{"GitSyncOperation"}
+
+func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncOperation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncOperationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncOperation")
+		case "state":
+			out.Values[i] = ec._GitSyncOperation_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "direction":
+			out.Values[i] = ec._GitSyncOperation_direction(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startedAt":
+			out.Values[i] = ec._GitSyncOperation_startedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endedAt":
+			out.Values[i] = ec._GitSyncOperation_endedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._GitSyncOperation_error(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "commit":
+			out.Values[i] = ec._GitSyncOperation_commit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "revisionId":
+			out.Values[i] = ec._GitSyncOperation_revisionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "conflicts":
+			out.Values[i] = ec._GitSyncOperation_conflicts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "conflictCount":
+			out.Values[i] = ec._GitSyncOperation_conflictCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var gitSyncStateImplementors = []string{"GitSyncState"}
+
+func (ec *executionContext) _GitSyncState(ctx context.Context, sel ast.SelectionSet, obj *model.GitSyncState) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gitSyncStateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GitSyncState")
+		case "repoName":
+			out.Values[i] = ec._GitSyncState_repoName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "installationStatus":
+			out.Values[i] = ec._GitSyncState_installationStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "installationProvider":
+			out.Values[i] = ec._GitSyncState_installationProvider(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "installationId":
+			out.Values[i] = ec._GitSyncState_installationId(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "url":
+			out.Values[i] = ec._GitSyncState_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "operation":
+			out.Values[i] = ec._GitSyncState_operation(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "operationTimeout":
+			out.Values[i] = ec._GitSyncState_operationTimeout(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._GitSyncState_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "remoteUrl":
+			out.Values[i] = ec._GitSyncState_remoteUrl(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "ref":
+			out.Values[i] = ec._GitSyncState_ref(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "projectDirectory":
+			out.Values[i] = ec._GitSyncState_projectDirectory(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "commit":
+			out.Values[i] = ec._GitSyncState_commit(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastImport":
+			out.Values[i] = ec._GitSyncState_lastImport(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastExport":
+			out.Values[i] = ec._GitSyncState_lastExport(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "changeRequest":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._GitSyncState_changeRequest(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var importResultImplementors = []string{"ImportResult"}
 
 func (ec *executionContext) _ImportResult(ctx context.Context, sel ast.SelectionSet, obj *model.ImportResult) graphql.Marshaler {
@@ -63243,6 +64942,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteCustomField":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteCustomField(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "importGitRepository":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importGitRepository(ctx, field)
+			})
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "exportToGitRepository":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_exportToGitRepository(ctx, field)
 			})
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
@@ -65724,6 +67437,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_customField(ctx, field)
+				})
+		case "spaceGitInfo":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_spaceGitInfo(ctx, field)
 				})
 		case "customHostname":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -71779,6 +73498,91 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
+func (ec *executionContext) marshalNGitSyncConflict2ᚕᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋschemaᚐGitSyncConflictᚄ(ctx context.Context, sel ast.SelectionSet, v []*schema.GitSyncConflict) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGitSyncConflict2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋschemaᚐGitSyncConflict(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNGitSyncConflict2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋschemaᚐGitSyncConflict(ctx context.Context, sel ast.SelectionSet, v *schema.GitSyncConflict) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "GitSyncConflict!")
+		return graphql.Null
+	}
+	return ec._GitSyncConflict(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNGitSyncInstallationStatus2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGitSyncInstallationStatus2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "GitSyncInstallationStatus!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNGitSyncOperationDirection2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGitSyncOperationDirection2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "GitSyncOperationDirection!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNGitSyncOperationState2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGitSyncOperationState2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "GitSyncOperationState!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNGitSyncProvider2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNGitSyncProvider2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(v)
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "GitSyncProvider!")
+	}
+	return res
+}
+
+func (ec *executionContext) unmarshalNGitSyncTargetInput2githubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐGitSyncTargetInput(ctx context.Context, v any) (model.GitSyncTargetInput, error) {
+	res, err := ec.unmarshalInputGitSyncTargetInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -74832,6 +76636,38 @@ func (ec *executionContext) unmarshalOFileUploadInput2ᚕᚖgithubᚗcomᚋfolio
 		}
 	}
 	return res, nil
+}
+
+func (ec *executionContext) marshalOGitSyncOperation2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐGitSyncOperation(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncOperation) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GitSyncOperation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOGitSyncProvider2ᚖstring(ctx context.Context, v any) (*string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalString(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOGitSyncProvider2ᚖstring(ctx context.Context, sel ast.SelectionSet, v *string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(*v)
+	return res
+}
+
+func (ec *executionContext) marshalOGitSyncState2ᚖgithubᚗcomᚋfolioᚋfolioᚋgraphᚋmodelᚐGitSyncState(ctx context.Context, sel ast.SelectionSet, v *model.GitSyncState) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GitSyncState(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOID2string(ctx context.Context, v any) (string, error) {

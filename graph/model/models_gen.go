@@ -502,6 +502,25 @@ type FileUploadInput struct {
 	Ref graphql.Omittable[*string] `json:"ref,omitempty"`
 }
 
+// Where a Git sync goes.
+type GitSyncTargetInput struct {
+	// The repository: https:// (credentials in the user info are stored sealed, never shown), ssh:// or user@host:path with FOLIO_GIT_KNOWN_HOSTS.
+	URL string `json:"url"`
+	// The ref, refs/heads/main (or main).
+	Ref string `json:"ref"`
+	// Where the space lives in the repository (repoProjectDirectory).
+	RepoProjectDirectory graphql.Omittable[*string] `json:"repoProjectDirectory,omitempty"`
+	// URL prefix for links to files of the repository.
+	RepoTreeURL graphql.Omittable[*string] `json:"repoTreeURL,omitempty"`
+	// URL prefix for links to commits.
+	RepoCommitURL graphql.Omittable[*string] `json:"repoCommitURL,omitempty"`
+	// When the event that triggered the sync happened: an older operation than the last run in its direction is skipped.
+	Timestamp graphql.Omittable[*time.Time] `json:"timestamp,omitempty"`
+	// Metadata about the provider (gitInfo): provider github or gitlab, and the tree URL.
+	Provider graphql.Omittable[*string] `json:"provider,omitempty"`
+	TreeURL  graphql.Omittable[*string] `json:"treeUrl,omitempty"`
+}
+
 // An invitation that was not mailed: its link, for the admin to hand out.
 type InvitationLink struct {
 	// The invited address.

@@ -84,6 +84,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 		Fetcher: fetch.Fetcher{AllowPrivate: cfg.AllowPrivateFetch, MaxBytes: MaxFetchBytes},
 		Imports: &importer.Gate{Max: cfg.MaxImports},
 		PDFs:    &gate.Gate{Max: cfg.MaxPDFs},
+		Git:     graph.GitSettings{KnownHosts: cfg.GitKnownHosts, SSHKey: cfg.GitSSHKey},
 	}
 	sealer, madeKeyFile, err := openSecrets(context.Background(), cfg, d, logger)
 	if err != nil {

@@ -40,6 +40,9 @@ type Config struct {
 	// AllowPrivateFetch lets imports and OpenAPI sources reach loopback,
 	// link-local and private addresses (off against SSRF).
 	AllowPrivateFetch bool
+	// GitKnownHosts and GitSSHKey let Git import and export reach SSH
+	// remotes (graph.GitSettings).
+	GitKnownHosts, GitSSHKey string
 	// ShutdownTimeout bounds the drain after SIGTERM: requests and jobs
 	// still running ShutdownTimeout after it began are cut (requests answer
 	// 503), so the process always exits within DrainDelay+ShutdownTimeout.
@@ -129,6 +132,8 @@ const (
 	Address Kind = "address"
 	// Directory is a path that is, or can be made, a directory.
 	Directory Kind = "directory"
+	// File is the path of a readable file.
+	File Kind = "file"
 	// URL is an absolute URL with one of the setting's schemes.
 	URL Kind = "URL"
 	// Number is a whole number greater than 0.
@@ -193,6 +198,14 @@ var Settings = []Setting{
 	{Env: "FOLIO_ALLOW_PRIVATE_FETCH", Flag: "allow-private-fetch", Kind: Boolean, Default: "false",
 		Meaning: "let imports and file URLs fetch loopback, private and link-local addresses",
 		field:   func(c *Config) any { return &c.AllowPrivateFetch }},
+	{Env: "FOLIO_GIT_KNOWN_HOSTS", Flag: "git-known-hosts", Kind: File,
+		Meaning: "known_hosts file that SSH Git remotes are checked against; without it Git import and export take https URLs only",
+		Example: "/etc/folio/known_hosts",
+		field:   func(c *Config) any { return &c.GitKnownHosts }},
+	{Env: "FOLIO_GIT_SSH_KEY", Flag: "git-ssh-key", Kind: File,
+		Meaning: "private key Folio presents to SSH Git remotes (with FOLIO_GIT_KNOWN_HOSTS)",
+		Example: "/etc/folio/id_ed25519",
+		field:   func(c *Config) any { return &c.GitSSHKey }},
 	{Env: "FOLIO_PURGE_INTERVAL", Flag: "purge-interval", Kind: Duration, Default: "1h",
 		Meaning: "how often spaces deleted more than 7 days ago are purged",
 		field:   func(c *Config) any { return &c.PurgeInterval }},
@@ -360,6 +373,8 @@ func (s Setting) Placeholder() string {
 		return "HOST:PORT"
 	case Directory:
 		return "DIR"
+	case File:
+		return "FILE"
 	case URL:
 		return "URL"
 	case Number:
@@ -383,6 +398,8 @@ func (s Setting) Expected() string {
 		return "host:port, such as 127.0.0.1:8080 or :8080"
 	case Directory:
 		return "a directory, or a path where one can be created"
+	case File:
+		return "the path of a readable file"
 	case URL:
 		return "an absolute URL (scheme " + strings.Join(s.Schemes, ", ") + ") such as " + s.Example
 	case Number:
@@ -436,6 +453,15 @@ func (s Setting) check(text string) error {
 		}
 	case Directory:
 		return checkDirectory(text)
+	case File:
+		f, err := os.Open(text)
+		if err != nil {
+			return errors.New("cannot be read")
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+			return errors.New("is not a regular file")
+		}
 	case URL:
 		return s.checkURL(text)
 	case Number:

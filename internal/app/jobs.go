@@ -25,6 +25,7 @@ func (a *App) jobRunner(d *db.DB, logger *slog.Logger) *jobs.Runner {
 			graph.JobOpenAPI:         a.Resolver.ProcessOpenAPISpec,
 			graph.JobWebhookDelivery: a.Resolver.DeliverWebhook,
 			graph.JobAccountMail:     a.Resolver.MailAccountLink,
+			graph.JobGitSync:         a.Resolver.RunGitSync,
 			graph.JobPurge: func(ctx context.Context, _ jobs.Job) error {
 				metrics.PurgeRunning.Add(1)
 				defer metrics.PurgeRunning.Add(-1)

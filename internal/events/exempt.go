@@ -34,4 +34,8 @@ const (
 	// ExemptEmbeds: resolved embeds kept per URL (embed_caches rows), a
 	// cache fill by a read.
 	ExemptEmbeds Exemption = "embed cache"
+	// ExemptGitSync: the life of a queued Git import or export (running,
+	// waiting for a retry, ended), a record of a job like the jobs rows:
+	// its queueing, what it wrote and how it failed are events.
+	ExemptGitSync Exemption = "git sync progress"
 )

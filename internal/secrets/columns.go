@@ -15,6 +15,9 @@ const (
 	// OIDCClientSecret is the client secret Folio presents to an OpenID
 	// Connect provider (`folio oidc add`).
 	OIDCClientSecret = "oidc_providers.client_secret"
+	// GitCredential is the "user:password" a space's Git connection
+	// presents to its remote (HTTPS basic auth).
+	GitCredential = "git_syncs.credential"
 	// OIDCFlow seals the cookie that carries a sign-in through an OpenID
 	// Connect provider (state, nonce, PKCE verifier): a cookie, not a
 	// column, so it has no entry in Columns; a key rotation only ends
@@ -38,4 +41,5 @@ var Columns = []Column{
 	{Table: "site_share_links", Column: "key", Lookup: "key_hash", Area: ShareLinkKey},
 	{Table: "webhooks", Column: "secret", Area: WebhookSecret},
 	{Table: "oidc_providers", Column: "client_secret", Area: OIDCClientSecret},
+	{Table: "git_syncs", Column: "credential", Area: GitCredential},
 }
