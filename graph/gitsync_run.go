@@ -14,6 +14,7 @@ import (
 	"github.com/folio/folio/ent/gitsyncoperation"
 	"github.com/folio/folio/ent/revision"
 	entschema "github.com/folio/folio/ent/schema"
+	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/ent/user"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/apperr"
@@ -21,7 +22,6 @@ import (
 	"github.com/folio/folio/internal/events"
 	gs "github.com/folio/folio/internal/gitsync"
 	"github.com/folio/folio/internal/jobs"
-	"github.com/folio/folio/internal/mergerules"
 	"github.com/folio/folio/internal/secrets"
 )
 
@@ -190,14 +190,10 @@ func (r *Resolver) gitRemote(conn *ent.GitSync) (gs.Remote, error) {
 	return rem, nil
 }
 
-// throughChangeRequests tells a space edited through change requests: its
-// merge rules ask for something before a merge (issue 23).
-func throughChangeRequests(ctx context.Context, s *ent.Space) (bool, error) {
-	rules, err := effectiveMergeRules(ctx, s)
-	if err != nil {
-		return false, err
-	}
-	return rules.Type == mergerules.TypeRules && len(rules.Rules) > 0, nil
+// throughChangeRequests tells a space edited through change requests:
+// one not in live edit mode (UpdateSpaceContent's rule).
+func throughChangeRequests(s *ent.Space) bool {
+	return s.EditMode == nil || *s.EditMode != space.EditModeLive
 }
 
 func (r *Resolver) runGitImport(ctx context.Context, op *ent.GitSyncOperation) (gitOutcome, error) {
@@ -223,11 +219,7 @@ func (r *Resolver) runGitImport(ctx context.Context, op *ent.GitSyncOperation) (
 	if err != nil {
 		return out, err
 	}
-	viaCR, err := throughChangeRequests(ctx, s)
-	if err != nil {
-		return out, err
-	}
-	if viaCR && !op.Standalone {
+	if throughChangeRequests(s) && !op.Standalone {
 		return r.importIntoChangeRequest(ctx, op, s, conn, tree, snap)
 	}
 	if !op.Force && !op.Standalone && conn.RevisionID != "" && conn.RevisionID != s.RevisionID {

@@ -23,6 +23,8 @@ type JobServer struct {
 	cfg  app.Config
 	db   *db.DB
 	tune func(*app.Config)
+	// log receives the server's log lines too (StartJobsLogged).
+	log io.Writer
 }
 
 // FastJobs are job settings for tests: the queue is polled every 10 ms and
@@ -40,9 +42,21 @@ func StartJobs(t testing.TB, kind string, tune func(*app.Config)) *JobServer {
 	return StartJobsOn(t, kind, DatabaseURL(t, kind, t.TempDir()), tune)
 }
 
+// StartJobsLogged is StartJobs whose log lines also go to w (tests that
+// read them).
+func StartJobsLogged(t testing.TB, kind string, w io.Writer, tune func(*app.Config)) *JobServer {
+	t.Helper()
+	return startJobs(t, kind, DatabaseURL(t, kind, t.TempDir()), w, tune)
+}
+
 // StartJobsOn starts a server with its job runner over databaseURL, which
 // other servers of the test may share (several instances).
 func StartJobsOn(t testing.TB, kind, databaseURL string, tune func(*app.Config)) *JobServer {
+	t.Helper()
+	return startJobs(t, kind, databaseURL, nil, tune)
+}
+
+func startJobs(t testing.TB, kind, databaseURL string, log io.Writer, tune func(*app.Config)) *JobServer {
 	t.Helper()
 	cfg := app.Defaults()
 	if err := cfg.ApplyEnv(os.Getenv, nil); err != nil {
@@ -61,7 +75,7 @@ func StartJobsOn(t testing.TB, kind, databaseURL string, tune func(*app.Config))
 	if tune != nil {
 		tune(&cfg)
 	}
-	s := &JobServer{Server: &Server{Dialect: kind, t: t}, cfg: cfg, tune: tune}
+	s := &JobServer{Server: &Server{Dialect: kind, t: t}, cfg: cfg, tune: tune, log: log}
 	s.Server.Server = httptest.NewUnstartedServer(nil)
 	s.Server.Server.Start()
 	s.cfg.BaseURL = s.Server.Server.URL
@@ -87,7 +101,11 @@ func (s *JobServer) open(t testing.TB) {
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
-	a, err := app.New(s.cfg, d, app.NewLogger(logWriter()))
+	w := logWriter()
+	if s.log != nil {
+		w = io.MultiWriter(w, s.log)
+	}
+	a, err := app.New(s.cfg, d, app.NewLogger(w))
 	if err != nil {
 		t.Fatal(err)
 	}
