@@ -31385,6 +31385,7 @@ type RevisionMutation struct {
 	canonical         *bool
 	page_count        *int
 	addpage_count     *int
+	git               **schema.RevisionGit
 	clearedFields     map[string]struct{}
 	done              bool
 	oldValue          func(context.Context) (*Revision, error)
@@ -31914,6 +31915,55 @@ func (m *RevisionMutation) ResetPageCount() {
 	delete(m.clearedFields, revision.FieldPageCount)
 }
 
+// SetGit sets the "git" field.
+func (m *RevisionMutation) SetGit(sg *schema.RevisionGit) {
+	m.git = &sg
+}
+
+// Git returns the value of the "git" field in the mutation.
+func (m *RevisionMutation) Git() (r *schema.RevisionGit, exists bool) {
+	v := m.git
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGit returns the old "git" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldGit(ctx context.Context) (v *schema.RevisionGit, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGit: %w", err)
+	}
+	return oldValue.Git, nil
+}
+
+// ClearGit clears the value of the "git" field.
+func (m *RevisionMutation) ClearGit() {
+	m.git = nil
+	m.clearedFields[revision.FieldGit] = struct{}{}
+}
+
+// GitCleared returns if the "git" field was cleared in this mutation.
+func (m *RevisionMutation) GitCleared() bool {
+	_, ok := m.clearedFields[revision.FieldGit]
+	return ok
+}
+
+// ResetGit resets all changes to the "git" field.
+func (m *RevisionMutation) ResetGit() {
+	m.git = nil
+	delete(m.clearedFields, revision.FieldGit)
+}
+
 // Where appends a list predicates to the RevisionMutation builder.
 func (m *RevisionMutation) Where(ps ...predicate.Revision) {
 	m.predicates = append(m.predicates, ps...)
@@ -31948,7 +31998,7 @@ func (m *RevisionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RevisionMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.space_id != nil {
 		fields = append(fields, revision.FieldSpaceID)
 	}
@@ -31976,6 +32026,9 @@ func (m *RevisionMutation) Fields() []string {
 	if m.page_count != nil {
 		fields = append(fields, revision.FieldPageCount)
 	}
+	if m.git != nil {
+		fields = append(fields, revision.FieldGit)
+	}
 	return fields
 }
 
@@ -32002,6 +32055,8 @@ func (m *RevisionMutation) Field(name string) (ent.Value, bool) {
 		return m.Canonical()
 	case revision.FieldPageCount:
 		return m.PageCount()
+	case revision.FieldGit:
+		return m.Git()
 	}
 	return nil, false
 }
@@ -32029,6 +32084,8 @@ func (m *RevisionMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldCanonical(ctx)
 	case revision.FieldPageCount:
 		return m.OldPageCount(ctx)
+	case revision.FieldGit:
+		return m.OldGit(ctx)
 	}
 	return nil, fmt.Errorf("unknown Revision field %s", name)
 }
@@ -32101,6 +32158,13 @@ func (m *RevisionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPageCount(v)
 		return nil
+	case revision.FieldGit:
+		v, ok := value.(*schema.RevisionGit)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGit(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)
 }
@@ -32167,6 +32231,9 @@ func (m *RevisionMutation) ClearedFields() []string {
 	if m.FieldCleared(revision.FieldPageCount) {
 		fields = append(fields, revision.FieldPageCount)
 	}
+	if m.FieldCleared(revision.FieldGit) {
+		fields = append(fields, revision.FieldGit)
+	}
 	return fields
 }
 
@@ -32189,6 +32256,9 @@ func (m *RevisionMutation) ClearField(name string) error {
 		return nil
 	case revision.FieldPageCount:
 		m.ClearPageCount()
+		return nil
+	case revision.FieldGit:
+		m.ClearGit()
 		return nil
 	}
 	return fmt.Errorf("unknown Revision nullable field %s", name)
@@ -32224,6 +32294,9 @@ func (m *RevisionMutation) ResetField(name string) error {
 		return nil
 	case revision.FieldPageCount:
 		m.ResetPageCount()
+		return nil
+	case revision.FieldGit:
+		m.ResetGit()
 		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/ent/schema"
 )
 
 // Revision is the model entity for the Revision schema.
@@ -35,7 +36,9 @@ type Revision struct {
 	// Canonical holds the value of the "canonical" field.
 	Canonical bool `json:"canonical,omitempty"`
 	// PageCount holds the value of the "page_count" field.
-	PageCount    *int `json:"page_count,omitempty"`
+	PageCount *int `json:"page_count,omitempty"`
+	// Git holds the value of the "git" field.
+	Git          *schema.RevisionGit `json:"git,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -44,7 +47,7 @@ func (*Revision) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case revision.FieldParents:
+		case revision.FieldParents, revision.FieldGit:
 			values[i] = new([]byte)
 		case revision.FieldCanonical:
 			values[i] = new(sql.NullBool)
@@ -132,6 +135,14 @@ func (_m *Revision) assignValues(columns []string, values []any) error {
 				_m.PageCount = new(int)
 				*_m.PageCount = int(value.Int64)
 			}
+		case revision.FieldGit:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field git", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Git); err != nil {
+					return fmt.Errorf("unmarshal field git: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -196,6 +207,9 @@ func (_m *Revision) String() string {
 		builder.WriteString("page_count=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("git=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Git))
 	builder.WriteByte(')')
 	return builder.String()
 }

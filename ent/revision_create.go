@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/folio/folio/ent/revision"
+	"github.com/folio/folio/ent/schema"
 )
 
 // RevisionCreate is the builder for creating a Revision entity.
@@ -122,6 +123,12 @@ func (_c *RevisionCreate) SetNillablePageCount(v *int) *RevisionCreate {
 	if v != nil {
 		_c.SetPageCount(*v)
 	}
+	return _c
+}
+
+// SetGit sets the "git" field.
+func (_c *RevisionCreate) SetGit(v *schema.RevisionGit) *RevisionCreate {
+	_c.mutation.SetGit(v)
 	return _c
 }
 
@@ -298,6 +305,10 @@ func (_c *RevisionCreate) createSpec() (*Revision, *sqlgraph.CreateSpec) {
 		_spec.SetField(revision.FieldPageCount, field.TypeInt, value)
 		_node.PageCount = &value
 	}
+	if value, ok := _c.mutation.Git(); ok {
+		_spec.SetField(revision.FieldGit, field.TypeJSON, value)
+		_node.Git = value
+	}
 	return _node, _spec
 }
 
@@ -402,6 +413,9 @@ func (u *RevisionUpsertOne) UpdateNewValues() *RevisionUpsertOne {
 		}
 		if _, exists := u.create.mutation.PageCount(); exists {
 			s.SetIgnore(revision.FieldPageCount)
+		}
+		if _, exists := u.create.mutation.Git(); exists {
+			s.SetIgnore(revision.FieldGit)
 		}
 	}))
 	return u
@@ -654,6 +668,9 @@ func (u *RevisionUpsertBulk) UpdateNewValues() *RevisionUpsertBulk {
 			}
 			if _, exists := b.mutation.PageCount(); exists {
 				s.SetIgnore(revision.FieldPageCount)
+			}
+			if _, exists := b.mutation.Git(); exists {
+				s.SetIgnore(revision.FieldGit)
 			}
 		}
 	}))

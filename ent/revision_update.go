@@ -101,6 +101,9 @@ func (_u *RevisionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.PageCountCleared() {
 		_spec.ClearField(revision.FieldPageCount, field.TypeInt)
 	}
+	if _u.mutation.GitCleared() {
+		_spec.ClearField(revision.FieldGit, field.TypeJSON)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -225,6 +228,9 @@ func (_u *RevisionUpdateOne) sqlSave(ctx context.Context) (_node *Revision, err 
 	}
 	if _u.mutation.PageCountCleared() {
 		_spec.ClearField(revision.FieldPageCount, field.TypeInt)
+	}
+	if _u.mutation.GitCleared() {
+		_spec.ClearField(revision.FieldGit, field.TypeJSON)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Revision{config: _u.config}

@@ -51,6 +51,7 @@ func TestAnonymousGraphQL(t *testing.T) {
 			{"translation", `{ translation(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND", ""},
 			{"webhook", `{ webhook(organizationId: "` + org + `", id: "nope") { id } }`, "NOT_FOUND", ""},
 			{"customHostname", `{ customHostname(hostname: "docs.example.test") { hostname } }`, "NOT_FOUND", ""},
+			{"spaceGitInfo", `{ spaceGitInfo(spaceId: "` + sp + `") { repoName } }`, "NOT_FOUND", ""},
 			{"publishedContentByUrl", `{ publishedContentByUrl(url: "` + s.URL + `/s/` + site + `/") { content { siteId } } }`, "NOT_FOUND", ""},
 		}
 		for _, c := range cases {

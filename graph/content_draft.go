@@ -14,6 +14,7 @@ import (
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/pagecontent"
 	"github.com/folio/folio/ent/revision"
+	entschema "github.com/folio/folio/ent/schema"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/clock"
@@ -64,6 +65,8 @@ type draft struct {
 	// changeRequest is the change request whose edits or import the draft
 	// holds; its revision records it (contributors).
 	changeRequest string
+	// git is the commit a Git import's draft was read from.
+	git *entschema.RevisionGit
 }
 
 // pageCount is the number of pages the draft's revision will hold.
@@ -272,6 +275,9 @@ func (d *draft) write(ctx context.Context, tx *ent.Client, dialect, spaceID stri
 		SetBuckets(buckets).SetCanonical(canonical).SetPageCount(n)
 	if d.changeRequest != "" {
 		create.SetChangeRequestID(d.changeRequest)
+	}
+	if d.git != nil {
+		create.SetGit(d.git)
 	}
 	rev, err := create.Save(ctx)
 	if err != nil {

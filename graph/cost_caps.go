@@ -15,6 +15,8 @@ import (
 // the page tree are costed by their own rules; lists of scalars count as one
 // value). A test fails when a list of objects is missing here.
 var listFieldCaps = map[string]int64{
+	// An operation keeps its first MaxGitSyncConflicts conflicts.
+	"GitSyncOperation.conflicts": MaxGitSyncConflicts,
 	// nodes(ids:) takes at most MaxNodes ids.
 	"Query.nodes": MaxNodes,
 	// One per address of an invitation (people.go).

@@ -120,9 +120,10 @@ func (r *Resolver) checkGitTarget(ctx context.Context, in GitSyncRequest, export
 	if len(raw) > 2048 {
 		return t, apperr.InvalidField("url", "is longer than 2048 characters")
 	}
+	noSSH := r.Git.KnownHosts == "" || r.Git.SSHKey == ""
 	if scpLike(raw) {
-		if r.Git.KnownHosts == "" {
-			return t, apperr.InvalidField("url", "SSH repositories need FOLIO_GIT_KNOWN_HOSTS on the server: use an https URL")
+		if noSSH {
+			return t, apperr.InvalidField("url", "SSH repositories need FOLIO_GIT_KNOWN_HOSTS and FOLIO_GIT_SSH_KEY on the server: use an https URL")
 		}
 		t.url = raw
 	} else {
@@ -142,8 +143,11 @@ func (r *Resolver) checkGitTarget(ctx context.Context, in GitSyncRequest, export
 				return t, apperr.InvalidField("url", "%s", err.Error())
 			}
 		case "ssh":
-			if r.Git.KnownHosts == "" {
-				return t, apperr.InvalidField("url", "SSH repositories need FOLIO_GIT_KNOWN_HOSTS on the server: use an https URL")
+			if noSSH {
+				return t, apperr.InvalidField("url", "SSH repositories need FOLIO_GIT_KNOWN_HOSTS and FOLIO_GIT_SSH_KEY on the server: use an https URL")
+			}
+			if _, hasPassword := u.User.Password(); hasPassword {
+				return t, apperr.InvalidField("url", "an SSH URL takes a user name, not a password: Folio presents FOLIO_GIT_SSH_KEY")
 			}
 		default:
 			return t, apperr.InvalidField("url", "%s repositories are not allowed: use an https:// or ssh:// URL", u.Scheme)

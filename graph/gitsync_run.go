@@ -219,6 +219,9 @@ func (r *Resolver) runGitImport(ctx context.Context, op *ent.GitSyncOperation) (
 	if err != nil {
 		return out, err
 	}
+	if conn.RepoTreeURL != "" {
+		linkRepoFiles(tree.Pages, snap.Files, conn.RepoTreeURL, conn.ProjectDirectory)
+	}
 	if throughChangeRequests(s) && !op.Standalone {
 		return r.importIntoChangeRequest(ctx, op, s, conn, tree, snap)
 	}
@@ -235,10 +238,12 @@ func (r *Resolver) runGitImport(ctx context.Context, op *ent.GitSyncOperation) (
 	if err != nil {
 		return out, err
 	}
+	d.git = revisionGit(conn, op, snap)
 	moved, err := r.mergeMovedPages(ctx, s.ID, s.RevisionID, d)
 	if err != nil {
 		return out, err
 	}
+	moved = append(moved, yamlRedirects(tree, d, entries)...)
 	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		rev, err := d.write(ctx, tx, r.Dialect, s.ID, revision.TypeImport, []string{s.RevisionID}, op.CreatedBy)
 		if err != nil {
@@ -301,6 +306,7 @@ func (r *Resolver) importIntoChangeRequest(ctx context.Context, op *ent.GitSyncO
 	if err != nil {
 		return out, err
 	}
+	d.git = revisionGit(conn, op, snap)
 	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if cr == nil {
 			sp, err := tx.Space.UpdateOneID(s.ID).AddChangeRequestSeq(1).Save(ctx)
@@ -428,6 +434,43 @@ func (r *Resolver) editedSince(ctx context.Context, from, to string) ([]entschem
 		out = out[:MaxGitSyncConflicts]
 	}
 	return out, n, nil
+}
+
+// yamlRedirects are .gitbook.yaml's redirects as moved pages: an old
+// address of a published page that now lives in the file named, unless a
+// page holds that address.
+func yamlRedirects(tree *gs.Tree, d *draft, entries []entschema.GitSyncEntry) []MovedPage {
+	if len(tree.Redirects) == 0 {
+		return nil
+	}
+	byFile := map[string]string{}
+	for _, e := range entries {
+		byFile[e.Path] = e.PageID
+	}
+	taken := make(map[string]bool, len(d.pages))
+	for _, p := range d.pages {
+		taken[draftPath(d.pages, p)] = true
+	}
+	var out []MovedPage
+	for from, file := range tree.Redirects {
+		id := byFile[strings.TrimPrefix(file, "./")]
+		old := strings.TrimSuffix(strings.Trim(from, "/"), ".md")
+		if id == "" || old == "" || taken[old] {
+			continue
+		}
+		out = append(out, MovedPage{PageID: id, OldPath: old, NewPath: draftPath(d.pages, d.pages[id])})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].OldPath < out[j].OldPath })
+	return out
+}
+
+// revisionGit is the commit an import revision is built from.
+func revisionGit(conn *ent.GitSync, op *ent.GitSyncOperation, snap *gs.Snapshot) *entschema.RevisionGit {
+	g := &entschema.RevisionGit{OID: snap.Commit, Message: truncate(snap.Message, 10000), Ref: op.Ref}
+	if conn.RepoCommitURL != "" {
+		g.URL = strings.TrimSuffix(conn.RepoCommitURL, "/") + "/" + snap.Commit
+	}
+	return g
 }
 
 func shortRef(ref string) string {

@@ -3,6 +3,9 @@ package graph
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"path"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -186,7 +189,9 @@ func (r *Resolver) importedDraft(ctx context.Context, base string, tree *gitsync
 	for k := range refs {
 		olds = append(olds, k)
 	}
-	sort.Slice(olds, func(i, j int) bool { return len(olds[i]) > len(olds[j]) || len(olds[i]) == len(olds[j]) && olds[i] < olds[j] })
+	sort.Slice(olds, func(i, j int) bool {
+		return len(olds[i]) > len(olds[j]) || len(olds[i]) == len(olds[j]) && olds[i] < olds[j]
+	})
 	pairs := make([]string, 0, 2*len(olds))
 	for _, k := range olds {
 		pairs = append(pairs, k, refs[k])
@@ -255,4 +260,40 @@ func pageKind(k string) page.Kind {
 		return page.KindLink
 	}
 	return page.KindDocument
+}
+
+// markdownLink is a link or image target in markdown: ](target) or
+// ](target "title").
+var markdownLink = regexp.MustCompile(`\]\(([^)\s]+)`)
+
+// linkRepoFiles points relative links to files of the repository that are
+// neither pages nor assets (source code, examples) at the repository's
+// tree (repoTreeURL): in Folio they would lead nowhere.
+func linkRepoFiles(pages []*gitsync.Page, files map[string][]byte, treeURL, dir string) {
+	prefix := strings.TrimSuffix(treeURL, "/") + "/"
+	for _, p := range pages {
+		if p.Path != "" {
+			base := path.Dir(p.Path)
+			p.Markdown = markdownLink.ReplaceAllStringFunc(p.Markdown, func(m string) string {
+				target := m[2:]
+				file, anchor, _ := strings.Cut(target, "#")
+				if file == "" || strings.HasPrefix(file, "/") || strings.Contains(file, ":") || strings.HasSuffix(file, ".md") {
+					return m
+				}
+				if unescaped, err := url.PathUnescape(file); err == nil {
+					file = unescaped
+				}
+				resolved := path.Join(base, file)
+				if _, ok := files[resolved]; !ok || strings.HasPrefix(resolved, ".gitbook/") {
+					return m
+				}
+				out := "](" + prefix + (&url.URL{Path: path.Join(dir, resolved)}).EscapedPath()
+				if anchor != "" {
+					out += "#" + anchor
+				}
+				return out
+			})
+		}
+		linkRepoFiles(p.Children, files, treeURL, dir)
+	}
 }

@@ -182,9 +182,14 @@ func TestGitRoundTrip(t *testing.T) {
 		log := f.git.Log("docs", "main")
 
 		dst := f.createSpace(t, map[string]any{"title": "Copy", "editMode": "live"})["id"].(string)
-		op = f.importRepo(t, dst, map[string]any{"url": repo, "ref": "main"})
+		op = f.importRepo(t, dst, map[string]any{"url": repo, "ref": "main", "repoCommitURL": "https://git.example.com/docs/commit"})
 		if op["state"] != "success" || op["commit"] != log[0] {
 			t.Fatalf("import: %v", op)
+		}
+		rev := f.s.Call(t, "getCurrentRevision", f.reader.Token, "GET", "/v1/spaces/"+dst+"/content", nil, 200).JSON(t)
+		if g, _ := rev["git"].(map[string]any); rev["type"] != "import" || g == nil || g["oid"] != log[0] || g["message"] != "Docs from Folio" ||
+			g["ref"] != "refs/heads/main" || g["url"] != "https://git.example.com/docs/commit/"+log[0] {
+			t.Errorf("the import revision's git: %v %v", rev["type"], rev["git"])
 		}
 		wantPages, wantFiles := f.content(t, src)
 		gotPages, gotFiles := f.content(t, dst)
@@ -321,7 +326,8 @@ func TestGitImportIntoChangeRequest(t *testing.T) {
 
 // TestGitLiveImportConflicts: in a live space, edits made since the last
 // sync fail an import (each listed) unless it is forced; a renamed file
-// keeps its page, whose old address redirects on a published site.
+// keeps its page, whose old address redirects on a published site, as do
+// the addresses .gitbook.yaml's redirects name.
 func TestGitLiveImportConflicts(t *testing.T) {
 	forEachGitDB(t, func(t *testing.T, f gitFixture) {
 		f.seedSpace(t, f.space)
@@ -334,6 +340,7 @@ func TestGitLiveImportConflicts(t *testing.T) {
 		files["questions.md"] = files["faq.md"] // renamed, unchanged
 		delete(files, "faq.md")
 		files["SUMMARY.md"] = bytes.ReplaceAll(files["SUMMARY.md"], []byte("(faq.md)"), []byte("(questions.md)"))
+		files[".gitbook.yaml"] = []byte("root: ./\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\nredirects:\n  help/old-faq: questions.md\n")
 		f.git.Commit(t, "docs", "main", files, "Rename")
 
 		op := f.importRepo(t, f.space, map[string]any{"url": repo, "ref": "main"})
@@ -356,8 +363,10 @@ func TestGitLiveImportConflicts(t *testing.T) {
 		if op["state"] != "success" {
 			t.Fatalf("forced import: %v", op)
 		}
-		if code, loc := readerGet(t, f.s, "/s/docs/faq", ""); code != 308 || loc != "/s/docs/questions" {
-			t.Errorf("the renamed page's old address: %d %q", code, loc)
+		for _, old := range []string{"/s/docs/faq", "/s/docs/help/old-faq"} { // renamed; .gitbook.yaml's redirects
+			if code, loc := readerGet(t, f.s, old, ""); code != 308 || loc != "/s/docs/questions" {
+				t.Errorf("the renamed page's old address %s: %d %q", old, code, loc)
+			}
 		}
 		tree := f.tree(t, "/v1/spaces/"+f.space+"/content/pages")
 		if tree[2].ID != faq || tree[2].Slug != "questions" {
@@ -365,6 +374,36 @@ func TestGitLiveImportConflicts(t *testing.T) {
 		}
 		if got := f.markdownOf(t, faq); !strings.Contains(got, "{% hint") {
 			t.Errorf("forced import did not take the repository's page: %q", got)
+		}
+	})
+}
+
+// TestGitImportLinksRepositoryFiles: links from a page to files of the
+// repository that are not pages (source, examples) point at repoTreeURL;
+// links between pages and to assets stay.
+func TestGitImportLinksRepositoryFiles(t *testing.T) {
+	forEachGitDB(t, func(t *testing.T, f gitFixture) {
+		f.git.Commit(t, "code", "main", map[string][]byte{
+			"docs/.gitbook.yaml":            []byte("root: ./\n"),
+			"docs/README.md":                []byte("# Home\n\nSee [the example](examples/hello.go), [the guide](guide.md) and ![logo](.gitbook/assets/logo.png).\n"),
+			"docs/guide.md":                 []byte("# Guide\n"),
+			"docs/examples/hello.go":        []byte("package main\n"),
+			"docs/.gitbook/assets/logo.png": []byte("\x89PNG"),
+			"main.go":                       []byte("package main\n"),
+		}, "Init")
+		op := f.importRepo(t, f.space, map[string]any{"url": f.git.Repo("code"), "ref": "main", "repoProjectDirectory": "docs",
+			"repoTreeURL": "https://git.example.com/code/tree/main"})
+		if op["state"] != "success" {
+			t.Fatalf("import: %v", op)
+		}
+		tree := f.tree(t, "/v1/spaces/"+f.space+"/content/pages")
+		if len(tree) != 2 {
+			t.Fatalf("pages: %+v", tree)
+		}
+		md := f.markdownOf(t, tree[0].ID)
+		if !strings.Contains(md, "(https://git.example.com/code/tree/main/docs/examples/hello.go)") || !strings.Contains(md, "(guide.md)") ||
+			!strings.Contains(md, "(/files/") {
+			t.Errorf("links: %s", md)
 		}
 	})
 }

@@ -122,6 +122,13 @@ func (a *API) presentRevision(ctx context.Context, rev *ent.Revision) (any, erro
 	if rev.Parents == nil {
 		out["parents"] = []string{}
 	}
+	if g := rev.Git; g != nil {
+		git := map[string]any{"oid": g.OID, "message": g.Message, "ref": g.Ref, "createdByGitBook": g.CreatedByGitBook}
+		if g.URL != "" {
+			git["url"] = g.URL
+		}
+		out["git"] = git
+	}
 	cr, err := a.res.MergedFrom(ctx, rev)
 	if err != nil || cr == nil {
 		return out, err

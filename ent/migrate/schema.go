@@ -1141,6 +1141,7 @@ var (
 		{Name: "buckets", Type: field.TypeInt, Default: 1},
 		{Name: "canonical", Type: field.TypeBool, Default: false},
 		{Name: "page_count", Type: field.TypeInt, Nullable: true},
+		{Name: "git", Type: field.TypeJSON, Nullable: true},
 	}
 	// RevisionsTable holds the schema information for the "revisions" table.
 	RevisionsTable = &schema.Table{

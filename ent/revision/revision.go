@@ -32,6 +32,8 @@ const (
 	FieldCanonical = "canonical"
 	// FieldPageCount holds the string denoting the page_count field in the database.
 	FieldPageCount = "page_count"
+	// FieldGit holds the string denoting the git field in the database.
+	FieldGit = "git"
 	// Table holds the table name of the revision in the database.
 	Table = "revisions"
 )
@@ -48,6 +50,7 @@ var Columns = []string{
 	FieldBuckets,
 	FieldCanonical,
 	FieldPageCount,
+	FieldGit,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

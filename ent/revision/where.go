@@ -474,6 +474,16 @@ func PageCountNotNil() predicate.Revision {
 	return predicate.Revision(sql.FieldNotNull(FieldPageCount))
 }
 
+// GitIsNil applies the IsNil predicate on the "git" field.
+func GitIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldGit))
+}
+
+// GitNotNil applies the NotNil predicate on the "git" field.
+func GitNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldGit))
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Revision) predicate.Revision {
 	return predicate.Revision(sql.AndPredicates(predicates...))

@@ -24,6 +24,17 @@ type GitSyncConflict struct {
 	Reason string `json:"reason"`
 }
 
+// RevisionGit is the commit an import revision was built from (GitBook's
+// Revision.git).
+type RevisionGit struct {
+	OID     string `json:"oid"`
+	Message string `json:"message"`
+	// URL is repoCommitURL followed by the commit, when the import gave one.
+	URL              string `json:"url,omitempty"`
+	Ref              string `json:"ref"`
+	CreatedByGitBook bool   `json:"createdByGitBook"`
+}
+
 // GitSync is a space's connection to a Git repository: where it is, the
 // credential it takes (sealed at rest: internal/secrets GitCredential), and
 // where the last sync left both sides (commit and revision), so that an

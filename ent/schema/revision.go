@@ -42,6 +42,8 @@ func (Revision) Fields() []ent.Field {
 		// page_count is the number of pages it holds; unset on revisions
 		// made before it was recorded (counted when needed).
 		field.Int("page_count").Optional().Nillable().Immutable(),
+		// The commit a Git import built it from; unset otherwise.
+		field.JSON("git", &RevisionGit{}).Optional().Immutable(),
 	}
 }
 

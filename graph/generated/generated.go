@@ -1081,6 +1081,7 @@ type ComplexityRoot struct {
 		Changes    func(childComplexity int, limit *int) int
 		CreatedAt  func(childComplexity int) int
 		Files      func(childComplexity int) int
+		Git        func(childComplexity int) int
 		ID         func(childComplexity int) int
 		Page       func(childComplexity int, id string) int
 		PageByPath func(childComplexity int, path string) int
@@ -1115,6 +1116,14 @@ type ComplexityRoot struct {
 	RevisionEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	RevisionGit struct {
+		CreatedByGitBook func(childComplexity int) int
+		Message          func(childComplexity int) int
+		OID              func(childComplexity int) int
+		Ref              func(childComplexity int) int
+		URL              func(childComplexity int) int
 	}
 
 	SAMLProvider struct {
@@ -7236,6 +7245,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Files(childComplexity), true
+	case "Revision.git":
+		if e.ComplexityRoot.Revision.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Git(childComplexity), true
 	case "Revision.id":
 		if e.ComplexityRoot.Revision.ID == nil {
 			break
@@ -7382,6 +7397,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionEdge.Node(childComplexity), true
+
+	case "RevisionGit.createdByGitBook":
+		if e.ComplexityRoot.RevisionGit.CreatedByGitBook == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.CreatedByGitBook(childComplexity), true
+	case "RevisionGit.message":
+		if e.ComplexityRoot.RevisionGit.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.Message(childComplexity), true
+	case "RevisionGit.oid":
+		if e.ComplexityRoot.RevisionGit.OID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.OID(childComplexity), true
+	case "RevisionGit.ref":
+		if e.ComplexityRoot.RevisionGit.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.Ref(childComplexity), true
+	case "RevisionGit.url":
+		if e.ComplexityRoot.RevisionGit.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RevisionGit.URL(childComplexity), true
 
 	case "SAMLProvider.certificate":
 		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
@@ -11661,7 +11707,9 @@ extend type Space {
 type GitSyncState {
   "Repository name: the last part of the remote's path, without .git."
   repoName: String!
+  "Whether the repository takes the connection's credential."
   installationStatus: GitSyncInstallationStatus!
+  "Who hosts the repository."
   installationProvider: GitSyncProvider!
   "Folio's connection of this space to its repository."
   installationId: String!
@@ -11671,6 +11719,7 @@ type GitSyncState {
   operation: GitSyncOperation
   "How long an operation may run before it is ended as timed out, in milliseconds."
   operationTimeout: Int!
+  "When the connection last changed (a sync, a new remote or credential)."
   updatedAt: Time!
   "The remote, without credentials (Folio extension)."
   remoteUrl: String!
@@ -11680,8 +11729,9 @@ type GitSyncState {
   projectDirectory: String!
   "The commit the last sync left the branch at; null before the first (Folio extension)."
   commit: String
-  "The last import and the last export (Folio extension)."
+  "The last import (Folio extension)."
   lastImport: GitSyncOperation
+  "The last export (Folio extension)."
   lastExport: GitSyncOperation
   "The change request imports arrive in, while it is open (spaces edited through change requests; Folio extension)."
   changeRequest: ChangeRequest
@@ -11689,15 +11739,19 @@ type GitSyncState {
 
 "One import or export."
 type GitSyncOperation {
+  "running while queued or under way, then how it ended."
   state: GitSyncOperationState!
+  "Whether it read from the repository (import) or wrote to it (export)."
   direction: GitSyncOperationDirection!
+  "When it began to run (when it was queued, until then)."
   startedAt: Time!
+  "When it ended; null while it runs."
   endedAt: Time
-  "Why it failed, for people."
+  "Why it failed, or what became of an import's change request (waits for review, merged, not merged and why), for people."
   error: String
   "The commit read (import) or written (export) (Folio extension)."
   commit: String
-  "The revision the import built (Folio extension)."
+  "The revision the import built, or the one the export wrote (Folio extension)."
   revisionId: String
   "Pages the import could not bring in without overwriting edits made in Folio since the last sync, one per page, the first 100 (Folio extension). The import changed none of them."
   conflicts: [GitSyncConflict!]!
@@ -11717,19 +11771,27 @@ type GitSyncConflict {
   reason: String!
 }
 
+"How an operation stands (GitBook's GitSyncOperationState)."
 enum GitSyncOperationState {
   "Queued or under way."
   running
+  "It ended without doing its work: error says why."
   failure
+  "It did its work."
   success
+  "It ran longer than operationTimeout and was ended."
   timeout
 }
 
+"Which way an operation went."
 enum GitSyncOperationDirection {
+  "From the repository into the space."
   import
+  "From the space into the repository."
   export
 }
 
+"Whether the repository takes the connection's credential."
 enum GitSyncInstallationStatus {
   "The remote refused the credential at the last operation."
   unauthenticated
@@ -11739,10 +11801,33 @@ enum GitSyncInstallationStatus {
   pending
 }
 
+"Who hosts the repository (GitBook's GitSyncProvider; REST spells github_legacy github-legacy). A plain Git URL is github unless its host names gitlab, or gitInfo says otherwise."
 enum GitSyncProvider {
+  "GitHub, or any other Git host."
   github
+  "GitLab."
   gitlab
+  "GitBook's legacy GitHub integration (never set by Folio)."
   github_legacy
+}
+
+"The commit an import revision was built from (REST: Revision.git)."
+type RevisionGit {
+  "The commit's id."
+  oid: String!
+  "The commit's message."
+  message: String!
+  "The commit's page on the Git host: repoCommitURL followed by the id; null without a repoCommitURL."
+  url: String
+  "The ref imported."
+  ref: String!
+  "Whether GitBook wrote the commit: false for every import."
+  createdByGitBook: Boolean!
+}
+
+extend type Revision {
+  "The commit a Git import built the revision from; null for other revisions."
+  git: RevisionGit
 }
 
 "Where a Git sync goes."
@@ -11759,8 +11844,9 @@ input GitSyncTargetInput {
   repoCommitURL: String
   "When the event that triggered the sync happened: an older operation than the last run in its direction is skipped."
   timestamp: Time
-  "Metadata about the provider (gitInfo): provider github or gitlab, and the tree URL."
+  "Who hosts the repository (gitInfo.provider): github or gitlab."
   provider: GitSyncProvider
+  "The repository's tree URL, shown as the state's url (gitInfo.url)."
   treeUrl: String
 }
 
@@ -11769,7 +11855,9 @@ extend type Mutation {
   importGitRepository(
     "The space's ID."
     spaceId: ID!
+    "The repository and ref to read."
     target: GitSyncTargetInput!
+    "Overwrite edits made in Folio since the last sync (live spaces)."
     force: Boolean = false
     "Take the content as the space's even where imports would open a change request, and leave the connection's sync state as it is."
     standalone: Boolean = false
@@ -11780,7 +11868,9 @@ extend type Mutation {
   exportToGitRepository(
     "The space's ID."
     spaceId: ID!
+    "The repository and branch to write."
     target: GitSyncTargetInput!
+    "The commit's message."
     commitMessage: String!
     "Leave the connection's sync state as it is (a snapshot)."
     standalone: Boolean = false
@@ -17602,6 +17692,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_pageByPath(ctx, field)
 	case "changes":
 		return ec.fieldContext_Revision_changes(ctx, field)
+	case "git":
+		return ec.fieldContext_Revision_git(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
 }
@@ -17660,6 +17752,22 @@ func (ec *executionContext) childFields_RevisionEdge(ctx context.Context, field 
 		return ec.fieldContext_RevisionEdge_node(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_RevisionGit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "oid":
+		return ec.fieldContext_RevisionGit_oid(ctx, field)
+	case "message":
+		return ec.fieldContext_RevisionGit_message(ctx, field)
+	case "url":
+		return ec.fieldContext_RevisionGit_url(ctx, field)
+	case "ref":
+		return ec.fieldContext_RevisionGit_ref(ctx, field)
+	case "createdByGitBook":
+		return ec.fieldContext_RevisionGit_createdByGitBook(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RevisionGit", field.Name)
 }
 
 func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -45152,6 +45260,38 @@ func (ec *executionContext) fieldContext_Revision_changes(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Revision_git(ctx context.Context, field graphql.CollectedField, obj *model.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_git(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Git, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *schema.RevisionGit) graphql.Marshaler {
+			return ec.marshalORevisionGit2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋschemaᚐRevisionGit(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_git(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RevisionGit(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _RevisionChange_type(ctx context.Context, field graphql.CollectedField, obj *model.RevisionChange) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -45617,6 +45757,121 @@ func (ec *executionContext) fieldContext_RevisionEdge_node(_ context.Context, fi
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _RevisionGit_oid(ctx context.Context, field graphql.CollectedField, obj *schema.RevisionGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionGit_oid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionGit_oid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionGit", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionGit_message(ctx context.Context, field graphql.CollectedField, obj *schema.RevisionGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionGit_message(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Message, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionGit_message(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionGit", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionGit_url(ctx context.Context, field graphql.CollectedField, obj *schema.RevisionGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionGit_url(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionGit_url(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionGit", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionGit_ref(ctx context.Context, field graphql.CollectedField, obj *schema.RevisionGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionGit_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionGit_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionGit", field, false, false, "String")
+}
+
+func (ec *executionContext) _RevisionGit_createdByGitBook(ctx context.Context, field graphql.CollectedField, obj *schema.RevisionGit) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RevisionGit_createdByGitBook(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedByGitBook, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RevisionGit_createdByGitBook(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RevisionGit", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _SAMLProvider_id(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
@@ -67671,6 +67926,11 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Revision_changes(ctx, field, obj)
 				})
+		case "git":
+			out.Values[i] = ec._Revision_git(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -67860,6 +68120,59 @@ func (ec *executionContext) _RevisionEdge(ctx context.Context, sel ast.Selection
 			}
 		case "node":
 			out.Values[i] = ec._RevisionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var revisionGitImplementors = []string{"RevisionGit"}
+
+func (ec *executionContext) _RevisionGit(ctx context.Context, sel ast.SelectionSet, obj *schema.RevisionGit) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, revisionGitImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RevisionGit")
+		case "oid":
+			out.Values[i] = ec._RevisionGit_oid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "message":
+			out.Values[i] = ec._RevisionGit_message(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "url":
+			out.Values[i] = ec._RevisionGit_url(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "ref":
+			out.Values[i] = ec._RevisionGit_ref(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdByGitBook":
+			out.Values[i] = ec._RevisionGit_createdByGitBook(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -77225,6 +77538,13 @@ func (ec *executionContext) marshalORevisionConnection2ᚖgithubᚗcomᚋfolio�
 		return graphql.Null
 	}
 	return ec._RevisionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalORevisionGit2ᚖgithubᚗcomᚋfolioᚋfolioᚋentᚋschemaᚐRevisionGit(ctx context.Context, sel ast.SelectionSet, v *schema.RevisionGit) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._RevisionGit(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalORole2ᚖgithubᚗcomᚋfolioᚋfolioᚋinternalᚋaccessᚐRole(ctx context.Context, v any) (*access.Role, error) {

@@ -516,9 +516,10 @@ type GitSyncTargetInput struct {
 	RepoCommitURL graphql.Omittable[*string] `json:"repoCommitURL,omitempty"`
 	// When the event that triggered the sync happened: an older operation than the last run in its direction is skipped.
 	Timestamp graphql.Omittable[*time.Time] `json:"timestamp,omitempty"`
-	// Metadata about the provider (gitInfo): provider github or gitlab, and the tree URL.
+	// Who hosts the repository (gitInfo.provider): github or gitlab.
 	Provider graphql.Omittable[*string] `json:"provider,omitempty"`
-	TreeURL  graphql.Omittable[*string] `json:"treeUrl,omitempty"`
+	// The repository's tree URL, shown as the state's url (gitInfo.url).
+	TreeURL graphql.Omittable[*string] `json:"treeUrl,omitempty"`
 }
 
 // An invitation that was not mailed: its link, for the admin to hand out.

@@ -28,6 +28,8 @@ func badValues(t *testing.T, s app.Setting) []string {
 		return []string{"8080", "localhost", "localhost:http", "127.0.0.1:99999"}
 	case app.Directory:
 		return []string{file, filepath.Join(file, "data")}
+	case app.File:
+		return []string{filepath.Join(file, "missing"), t.TempDir()}
 	case app.URL:
 		bad := []string{"example.com/path", "gopher://example.com/", "http://[::1", " "}
 		for _, scheme := range s.Schemes {
@@ -115,7 +117,13 @@ func TestSettingsTable(t *testing.T) {
 		}
 	}
 
+	keyFile := filepath.Join(t.TempDir(), "known_hosts")
+	if err := os.WriteFile(keyFile, []byte("example.com ssh-ed25519 AAAA\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	good := map[string]string{
+		"FOLIO_GIT_KNOWN_HOSTS":              keyFile,
+		"FOLIO_GIT_SSH_KEY":                  keyFile,
 		"FOLIO_ADDR":                         ":9090",
 		"DATABASE_URL":                       "postgres://folio:secret@db.internal:5432/folio?sslmode=require",
 		"FOLIO_DATA_DIR":                     filepath.Join(t.TempDir(), "not", "yet"),
@@ -162,6 +170,7 @@ func TestSettingsTable(t *testing.T) {
 	}
 	want := app.Config{Addr: ":9090", DatabaseURL: good["DATABASE_URL"], DataDir: good["FOLIO_DATA_DIR"],
 		BaseURL: "https://docs.example.com/", BlobURL: "mem://", MaxBodyBytes: 1024, AllowPrivateFetch: true,
+		GitKnownHosts: keyFile, GitSSHKey: keyFile,
 		ShutdownTimeout: 45 * time.Second, DrainDelay: 5 * time.Second, MetricsAddr: "127.0.0.1:9100", PurgeInterval: 90 * time.Minute, AuditRetention: 90 * 24 * time.Hour, RequestTimeout: 5 * time.Second,
 		MaxResponseBytes: 2048, MaxImports: 4, MaxPDFs: 3, SiteHosts: good["FOLIO_SITE_HOSTS"],
 		JobPoll: 2 * time.Second, JobLease: time.Minute, JobMaxAttempts: 3, JobBackoff: 7 * time.Second, OpenAPIFetchTimeout: 10 * time.Second,
