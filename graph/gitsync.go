@@ -192,6 +192,15 @@ func (r *Resolver) checkGitTarget(ctx context.Context, in GitSyncRequest, export
 	return t, nil
 }
 
+// guessProvider is the provider a plain URL's host names: gitlab, else
+// github (GitBook's providers; any other host is shown as github).
+func guessProvider(u string) gitsync.Provider {
+	if strings.Contains(strings.ToLower(u), "gitlab") {
+		return gitsync.ProviderGitlab
+	}
+	return gitsync.ProviderGithub
+}
+
 // scpLike tells user@host:path, Git's short form of an SSH URL.
 func scpLike(s string) bool {
 	if strings.Contains(s, "://") {
@@ -243,12 +252,10 @@ func (r *Resolver) queueGitSync(ctx context.Context, s *ent.Space, dir gitsyncop
 		if err != nil && !ent.IsNotFound(err) {
 			return err
 		}
-		if conn == nil {
-			create := tx.GitSync.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).SetURL(t.url).SetRef(t.ref)
-			if t.credential != "" {
-				create.SetCredentialSealed(r.seal(secrets.GitCredential, t.credential))
-			}
-			if conn, err = create.Save(ctx); err != nil {
+		fresh := conn == nil
+		if fresh {
+			// Made as it stands, then set like any connection below.
+			if conn, err = tx.GitSync.Create().SetSpaceID(s.ID).SetOrganizationID(s.OrganizationID).SetURL(t.url).SetRef(t.ref).Save(ctx); err != nil {
 				return entError(err)
 			}
 		}
@@ -274,10 +281,11 @@ func (r *Resolver) queueGitSync(ctx context.Context, s *ent.Space, dir gitsyncop
 		if in.TreeURL != "" {
 			upd.SetTreeURL(in.TreeURL)
 		}
-		if in.Provider != "" {
+		switch {
+		case in.Provider != "":
 			upd.SetProvider(gitsync.Provider(in.Provider))
-		} else if strings.Contains(strings.ToLower(t.url), "gitlab") {
-			upd.SetProvider(gitsync.ProviderGitlab)
+		case fresh || conn.URL != t.url:
+			upd.SetProvider(guessProvider(t.url))
 		}
 		if conn, err = upd.Save(ctx); err != nil {
 			return entError(err)

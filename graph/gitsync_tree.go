@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -199,6 +200,7 @@ func (r *Resolver) importedDraft(ctx context.Context, base string, tree *gitsync
 	replacer := strings.NewReplacer(pairs...)
 
 	var entries []entschema.GitSyncEntry
+	slugs := map[string]map[string]bool{}
 	now := clock.Now()
 	var add func(parent, parentPath string, ps []*gitsync.Page)
 	add = func(parent, parentPath string, ps []*gitsync.Page) {
@@ -223,7 +225,15 @@ func (r *Resolver) importedDraft(ctx context.Context, base string, tree *gitsync
 				}
 			}
 			d.pages[id] = p
-			p.Slug = d.uniqueSlug(p, parent, p.Slug)
+			// Unique among siblings (the layout keeps them so; a repository
+			// written by hand may not), without a scan of the draft per page.
+			if slugs[parent] == nil {
+				slugs[parent] = map[string]bool{}
+			}
+			for base, n := p.Slug, 2; slugs[parent][p.Slug]; n++ {
+				p.Slug = base + "-" + strconv.Itoa(n)
+			}
+			slugs[parent][p.Slug] = true
 			if gp.Path != "" {
 				entries = append(entries, entschema.GitSyncEntry{Path: gp.Path, PageID: id, OID: snap.Blobs[gp.Path]})
 			}
