@@ -133,24 +133,34 @@ func (r *Resolver) CreateChangeRequest(ctx context.Context, spaceID string, subj
 		return nil, err
 	}
 	var cr *ent.ChangeRequest
-	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
-		s, err := tx.Space.UpdateOneID(spaceID).AddChangeRequestSeq(1).Save(ctx)
-		if err != nil {
-			return err
-		}
-		create := tx.ChangeRequest.Create().SetSpaceID(spaceID).SetNumber(s.ChangeRequestSeq).
-			SetCreatedBy(auth.ViewerID(ctx)).SetRevisionID(s.RevisionID).
-			SetRevisionInitial(s.RevisionID).SetRevisionMergedAncestor(s.RevisionID)
-		if subject != nil {
-			create.SetSubject(*subject)
-		}
-		if cr, err = create.Save(ctx); err != nil {
-			return entError(err)
-		}
-		record(ctx, changeRequestEvent(events.ChangeRequestCreated, s.OrganizationID, cr, map[string]any{"number": cr.Number, "subject": cr.Subject}))
-		return nil
+	err := r.write(ctx, func(ctx context.Context, tx *ent.Client) (err error) {
+		cr, err = createChangeRequestTx(ctx, tx, spaceID, auth.ViewerID(ctx), "", subject)
+		return err
 	})
 	return cr, err
+}
+
+// createChangeRequestTx opens a change request in tx by createdBy, on
+// revision base ("": the space's current content), with its event.
+func createChangeRequestTx(ctx context.Context, tx *ent.Client, spaceID, createdBy, base string, subject *string) (*ent.ChangeRequest, error) {
+	s, err := tx.Space.UpdateOneID(spaceID).AddChangeRequestSeq(1).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if base == "" {
+		base = s.RevisionID
+	}
+	create := tx.ChangeRequest.Create().SetSpaceID(spaceID).SetNumber(s.ChangeRequestSeq).
+		SetCreatedBy(createdBy).SetRevisionID(base).SetRevisionInitial(base).SetRevisionMergedAncestor(base)
+	if subject != nil {
+		create.SetSubject(*subject)
+	}
+	cr, err := create.Save(ctx)
+	if err != nil {
+		return nil, entError(err)
+	}
+	record(ctx, changeRequestEvent(events.ChangeRequestCreated, s.OrganizationID, cr, map[string]any{"number": cr.Number, "subject": cr.Subject}))
+	return cr, nil
 }
 
 // changeRequestEvent is an event whose target is cr.

@@ -95,6 +95,18 @@ func (r *Resolver) UpdateSpaceContent(ctx context.Context, spaceID string, chang
 	return updated, nil
 }
 
+// moveChangeRequestRevision points an import's change request at rev,
+// provided it is still at the revision the import started from (409
+// otherwise: retry).
+func moveChangeRequestRevision(ctx context.Context, tx *ent.Client, cr *ent.ChangeRequest, rev string) error {
+	n, err := tx.ChangeRequest.Update().Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID)).
+		SetRevisionID(rev).AddEdits(1).Save(ctx)
+	if err == nil && n == 0 {
+		err = apperr.Conflictf("the change request changed during the import: retry")
+	}
+	return err
+}
+
 // moveSpaceRevision points the space at rev, provided the space is still
 // at the revision the caller started from (409 otherwise: retry).
 func moveSpaceRevision(ctx context.Context, tx *ent.Client, s *ent.Space, rev string) (*ent.Space, error) {

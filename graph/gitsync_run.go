@@ -176,18 +176,22 @@ func gitErrorText(ctx context.Context, err error) string {
 	return "an internal error ended the operation"
 }
 
-// gitRemote is the connection's repository with its credential opened.
-func (r *Resolver) gitRemote(conn *ent.GitSync) (gs.Remote, error) {
-	rem := gs.Remote{URL: conn.URL}
-	if conn.CredentialSealed == "" {
-		return rem, nil
-	}
-	cred, err := r.openSecret(secrets.GitCredential, conn.ID, conn.CredentialSealed)
+// gitConnection is a space's connection and its repository, the
+// credential opened.
+func (r *Resolver) gitConnection(ctx context.Context, spaceID string) (*ent.GitSync, gs.Remote, error) {
+	conn, err := r.Client.GitSync.Query().Where(entgitsync.SpaceID(spaceID)).Only(ctx)
 	if err != nil {
-		return rem, err
+		return nil, gs.Remote{}, err
 	}
-	rem.Username, rem.Password, _ = strings.Cut(cred, ":")
-	return rem, nil
+	rem := gs.Remote{URL: conn.URL}
+	if conn.CredentialSealed != "" {
+		cred, err := r.openSecret(secrets.GitCredential, conn.ID, conn.CredentialSealed)
+		if err != nil {
+			return nil, rem, err
+		}
+		rem.Username, rem.Password, _ = strings.Cut(cred, ":")
+	}
+	return conn, rem, nil
 }
 
 // throughChangeRequests tells a space edited through change requests:
@@ -202,11 +206,7 @@ func (r *Resolver) runGitImport(ctx context.Context, op *ent.GitSyncOperation) (
 	if err != nil {
 		return out, err
 	}
-	conn, err := r.Client.GitSync.Query().Where(entgitsync.SpaceID(op.SpaceID)).Only(ctx)
-	if err != nil {
-		return out, err
-	}
-	remote, err := r.gitRemote(conn)
+	conn, remote, err := r.gitConnection(ctx, op.SpaceID)
 	if err != nil {
 		return out, err
 	}
@@ -309,28 +309,18 @@ func (r *Resolver) importIntoChangeRequest(ctx context.Context, op *ent.GitSyncO
 	d.git = revisionGit(conn, op, snap)
 	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if cr == nil {
-			sp, err := tx.Space.UpdateOneID(s.ID).AddChangeRequestSeq(1).Save(ctx)
-			if err != nil {
-				return err
-			}
 			subject := truncate(fmt.Sprintf("Import %s from %s", shortRef(op.Ref), repoName(conn.URL)), 100)
-			if cr, err = tx.ChangeRequest.Create().SetSpaceID(s.ID).SetNumber(sp.ChangeRequestSeq).SetCreatedBy(op.CreatedBy).
-				SetSubject(subject).SetRevisionID(ancestor).SetRevisionInitial(ancestor).SetRevisionMergedAncestor(ancestor).Save(ctx); err != nil {
+			var err error
+			if cr, err = createChangeRequestTx(ctx, tx, s.ID, op.CreatedBy, ancestor, &subject); err != nil {
 				return err
 			}
-			record(ctx, changeRequestEvent(events.ChangeRequestCreated, s.OrganizationID, cr, map[string]any{"number": cr.Number, "subject": cr.Subject}))
 		}
 		d.changeRequest = cr.ID
 		rev, err := d.write(ctx, tx, r.Dialect, s.ID, revision.TypeImport, []string{base}, op.CreatedBy)
 		if err != nil {
 			return err
 		}
-		n, err := tx.ChangeRequest.Update().Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID)).
-			SetRevisionID(rev.ID).AddEdits(1).Save(ctx)
-		if err == nil && n == 0 {
-			err = apperr.Conflictf("the change request changed during the import: retry")
-		}
-		if err != nil {
+		if err := moveChangeRequestRevision(ctx, tx, cr, rev.ID); err != nil {
 			return err
 		}
 		cr.RevisionID = rev.ID
@@ -483,11 +473,7 @@ func (r *Resolver) runGitExport(ctx context.Context, op *ent.GitSyncOperation, u
 	if err != nil {
 		return out, err
 	}
-	conn, err := r.Client.GitSync.Query().Where(entgitsync.SpaceID(op.SpaceID)).Only(ctx)
-	if err != nil {
-		return out, err
-	}
-	remote, err := r.gitRemote(conn)
+	conn, remote, err := r.gitConnection(ctx, op.SpaceID)
 	if err != nil {
 		return out, err
 	}

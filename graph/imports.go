@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/folio/folio/ent"
-	"github.com/folio/folio/ent/changerequest"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/revision"
 	"github.com/folio/folio/graph/model"
@@ -131,12 +130,7 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 			record(ctx, spaceEvent(events.ImportFinished, moved, payload))
 			return nil
 		}
-		n, err := tx.ChangeRequest.Update().Where(changerequest.ID(cr.ID), changerequest.RevisionID(cr.RevisionID)).
-			SetRevisionID(rev.ID).AddEdits(1).Save(ctx)
-		if err == nil && n == 0 {
-			err = apperr.Conflictf("the change request changed during the import: retry")
-		}
-		if err != nil {
+		if err := moveChangeRequestRevision(ctx, tx, cr, rev.ID); err != nil {
 			return err
 		}
 		payload["number"] = cr.Number
