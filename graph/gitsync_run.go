@@ -157,23 +157,30 @@ func (r *Resolver) endGitSync(ctx context.Context, op *ent.GitSyncOperation, sta
 
 func gitErrorText(ctx context.Context, err error) string {
 	var ae *apperr.Error
-	var le *gs.LimitError
-	var bm *gs.BranchMovedError
-	var ne *gs.NetworkError
+	var se showable
 	switch {
-	case errors.As(err, &le):
-		return le.Message
-	case errors.As(err, &bm):
-		return bm.Error()
-	case errors.As(err, &ne):
-		return ne.Error()
-	case errors.Is(err, gs.ErrAuth), errors.Is(err, gs.ErrRefNotFound), errors.Is(err, gs.ErrRefused):
-		return err.Error()
+	case errors.As(err, &se):
+		return se.Error()
 	case errors.As(err, &ae) && ae.Kind != apperr.Internal:
 		return ae.Message
 	}
 	slog.ErrorContext(ctx, "git sync failed", "error", err.Error())
 	return "an internal error ended the operation"
+}
+
+// showable marks an error of internal/gitsync, whose words are Folio's and
+// free of credentials and addresses (the transport's own wording stays
+// behind Unwrap): the operation's error shows it.
+type showable struct{ error }
+
+func (s showable) Unwrap() error { return s.error }
+
+// fromGit marks err (nil stays nil) as showable.
+func fromGit(err error) error {
+	if err == nil {
+		return nil
+	}
+	return showable{err}
 }
 
 // gitConnection is a space's connection and its repository, the
@@ -212,12 +219,12 @@ func (r *Resolver) runGitImport(ctx context.Context, op *ent.GitSyncOperation) (
 	}
 	snap, err := r.gitTransport().Fetch(ctx, remote, op.Ref, conn.ProjectDirectory, r.gitLimits())
 	if err != nil {
-		return out, err
+		return out, fromGit(err)
 	}
 	out.commit = snap.Commit
 	tree, err := gs.Decode(snap.Files)
 	if err != nil {
-		return out, err
+		return out, fromGit(err)
 	}
 	if conn.RepoTreeURL != "" {
 		linkRepoFiles(tree.Pages, snap.Files, conn.RepoTreeURL, conn.ProjectDirectory)
@@ -483,7 +490,7 @@ func (r *Resolver) runGitExport(ctx context.Context, op *ent.GitSyncOperation, u
 	}
 	files, err := gs.Encode(tree)
 	if err != nil {
-		return out, err
+		return out, fromGit(err)
 	}
 	req := gs.PushRequest{Ref: op.Ref, Dir: conn.ProjectDirectory, Files: files, AuthorName: u.DisplayName,
 		AuthorEmail: u.Email, Message: op.CommitMessage, When: clock.Now()}
@@ -492,7 +499,7 @@ func (r *Resolver) runGitExport(ctx context.Context, op *ent.GitSyncOperation, u
 	}
 	commit, err := r.gitTransport().Push(ctx, remote, req, r.gitLimits())
 	if err != nil {
-		return out, err
+		return out, fromGit(err)
 	}
 	out.commit, out.revisionID = commit, s.RevisionID
 	err = r.write(ctx, func(ctx context.Context, tx *ent.Client) error {

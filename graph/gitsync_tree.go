@@ -81,7 +81,7 @@ func (r *Resolver) revisionTree(ctx context.Context, revID string, lim gitsync.L
 	for _, f := range files {
 		total += f.Size
 		if total > lim.MaxBytes {
-			return nil, nil, &gitsync.LimitError{Bound: "bytes", Message: fmt.Sprintf("the space's files hold more than the %d MB a Git sync may write", lim.MaxBytes>>20)}
+			return nil, nil, fromGit(&gitsync.LimitError{Bound: "bytes", Message: fmt.Sprintf("the space's files hold more than the %d MB a Git sync may write", lim.MaxBytes>>20)})
 		}
 		data, err := r.Blobs.Get(ctx, f.BlobKey)
 		if err != nil {

@@ -442,8 +442,8 @@ func TestGitExportToMovedBranch(t *testing.T) {
 	})
 }
 
-// TestGitImportBounds: a repository over the file or byte bound is
-// refused with the bound named, and nothing changes.
+// TestGitImportBounds: a repository over the file or byte bound, a
+// missing ref or directory fail the import saying so, and nothing changes.
 func TestGitImportBounds(t *testing.T) {
 	forEachGitDB(t, func(t *testing.T, f gitFixture) {
 		f.js.App.Resolver.Git.Limits = gitsync.Limits{MaxFiles: 5, MaxBytes: 1 << 20}
@@ -453,7 +453,6 @@ func TestGitImportBounds(t *testing.T) {
 		}
 		f.git.Commit(t, "many", "main", files, "Many files")
 		f.git.Commit(t, "big", "main", map[string][]byte{"README.md": []byte("# Home\n"), "big.md": bytes.Repeat([]byte("a"), 2<<20)}, "Big")
-		before := f.s.Snapshot(t)
 		op := f.importRepo(t, f.space, map[string]any{"url": f.git.Repo("many"), "ref": "main"})
 		if op["state"] != "failure" || !strings.Contains(op["error"].(string), "5 files") {
 			t.Errorf("too many files: %v", op)
@@ -462,10 +461,20 @@ func TestGitImportBounds(t *testing.T) {
 		if op["state"] != "failure" || !strings.Contains(op["error"].(string), "MB") && !strings.Contains(op["error"].(string), "bytes") {
 			t.Errorf("too many bytes: %v", op)
 		}
+		// Failures of the repository say what failed, in Folio's words.
+		for ref, want := range map[string]string{"nope": "no such ref"} {
+			op = f.importRepo(t, f.space, map[string]any{"url": f.git.Repo("big"), "ref": ref})
+			if op["state"] != "failure" || !strings.Contains(op["error"].(string), want) {
+				t.Errorf("ref %s: %v", ref, op)
+			}
+		}
+		op = f.importRepo(t, f.space, map[string]any{"url": f.git.Repo("big"), "ref": "main", "repoProjectDirectory": "docs"})
+		if op["state"] != "failure" || !strings.Contains(op["error"].(string), "no such directory") {
+			t.Errorf("missing directory: %v", op)
+		}
 		if tree := f.tree(t, "/v1/spaces/"+f.space+"/content/pages"); len(tree) != 0 {
 			t.Errorf("a refused import changed the space: %+v", tree)
 		}
-		_ = before
 	})
 }
 
