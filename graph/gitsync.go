@@ -75,8 +75,12 @@ func (r *Resolver) gitTimeout() time.Duration {
 // the sync's byte limit. file:// is never allowed.
 func (r *Resolver) gitTransport() gs.Transport {
 	r.Git.once.Do(func() {
-		f := fetch.Fetcher{AllowPrivate: r.Fetcher.AllowPrivate, MaxBytes: r.gitLimits().MaxBytes, Timeout: r.gitTimeout(), MaxRedirects: 5}
-		r.Git.transport = gs.Transport{HTTP: f.HTTPClient(), KnownHosts: r.Git.KnownHosts, SSHKey: r.Git.SSHKey, Timeout: r.gitTimeout()}
+		// The operation's deadline (RunGitSync) ends a sync as timed out;
+		// the transport's own come later, so they never end it first as a
+		// network failure.
+		late := r.gitTimeout() + time.Minute
+		f := fetch.Fetcher{AllowPrivate: r.Fetcher.AllowPrivate, MaxBytes: r.gitLimits().MaxBytes, Timeout: late, MaxRedirects: 5}
+		r.Git.transport = gs.Transport{HTTP: f.HTTPClient(), KnownHosts: r.Git.KnownHosts, SSHKey: r.Git.SSHKey, Timeout: late}
 	})
 	return r.Git.transport
 }

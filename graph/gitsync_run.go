@@ -54,11 +54,11 @@ func (r *Resolver) RunGitSync(ctx context.Context, j jobs.Job) error {
 		if err != nil {
 			return err
 		}
-		return r.endGitSync(ctx, op, gitsyncoperation.StateFailure, gitOutcome{}, errors.New("a newer operation (by timestamp) already ran"))
+		return r.endGitSync(ctx, op, gitsyncoperation.StateFailure, gitOutcome{}, showable{errors.New("a newer operation (by timestamp) already ran")})
 	}
 	u, err := r.Client.User.Query().Where(user.ID(op.CreatedBy)).Modify(loader.WithViewerMemberships).Only(ctx)
 	if ent.IsNotFound(err) {
-		return r.endGitSync(ctx, op, gitsyncoperation.StateFailure, gitOutcome{}, errors.New("the user who asked for it no longer exists"))
+		return r.endGitSync(ctx, op, gitsyncoperation.StateFailure, gitOutcome{}, showable{errors.New("the user who asked for it no longer exists")})
 	}
 	if err != nil {
 		return err
@@ -87,7 +87,7 @@ func (r *Resolver) RunGitSync(ctx context.Context, j jobs.Job) error {
 	case ctx.Err() != nil:
 		return ctx.Err() // the server is stopping: the job runs again
 	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		return r.endGitSync(uctx, op, gitsyncoperation.StateTimeout, out, fmt.Errorf("the operation ran longer than %s", r.gitTimeout()))
+		return r.endGitSync(uctx, op, gitsyncoperation.StateTimeout, out, showable{fmt.Errorf("the operation ran longer than %s", r.gitTimeout())})
 	case errors.As(err, &netErr) && !j.Last:
 		// Only a network failure is worth another attempt; the operation
 		// stays queued meanwhile.
@@ -168,9 +168,9 @@ func gitErrorText(ctx context.Context, err error) string {
 	return "an internal error ended the operation"
 }
 
-// showable marks an error of internal/gitsync, whose words are Folio's and
-// free of credentials and addresses (the transport's own wording stays
-// behind Unwrap): the operation's error shows it.
+// showable marks an error whose words are Folio's and free of credentials
+// and addresses: internal/gitsync's (the transport's own wording stays
+// behind Unwrap) and the job's own. The operation's error shows it.
 type showable struct{ error }
 
 func (s showable) Unwrap() error { return s.error }

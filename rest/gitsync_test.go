@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"net/http"
 	"net/url"
 	"reflect"
 	"strings"
@@ -474,6 +475,20 @@ func TestGitImportBounds(t *testing.T) {
 		}
 		if tree := f.tree(t, "/v1/spaces/"+f.space+"/content/pages"); len(tree) != 0 {
 			t.Errorf("a refused import changed the space: %+v", tree)
+		}
+	})
+}
+
+// TestGitSyncTimeout: an operation that runs past its time ends as timed
+// out, without retries.
+func TestGitSyncTimeout(t *testing.T) {
+	forEachGitDB(t, func(t *testing.T, f gitFixture) {
+		f.js.App.Resolver.Git.Timeout = 300 * time.Millisecond
+		f.git.Commit(t, "slow", "main", map[string][]byte{"README.md": []byte("# Slow\n")}, "Init")
+		f.git.BeforeRequest(func(*http.Request) { time.Sleep(time.Second) })
+		op := f.importRepo(t, f.space, map[string]any{"url": f.git.Repo("slow"), "ref": "main"})
+		if op["state"] != "timeout" || !strings.Contains(op["error"].(string), "longer than 300ms") {
+			t.Errorf("slow import: %v", op)
 		}
 	})
 }
