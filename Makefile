@@ -36,9 +36,10 @@ schema-snapshot:
 	$(GO) run ./internal/schemacompat/snapshot
 
 ## bench: Go benchmarks on SQLite and, when reachable, PostgreSQL; then Folio side by side with a bare
-## database/sql handler and PostGraphile on PostgreSQL (database folio_bench, recreated; ../shared/perf; npm once);
-## ends with every ratio of issue 11's table and its target. What is unavailable is skipped with the reason.
-## BENCHFLAGS passes options, e.g. BENCHFLAGS='-bench Ratio -rounds 5' or BENCHFLAGS=-compare=false
+## database/sql handler and PostGraphile on PostgreSQL (database folio_bench, recreated; ../shared/perf; npm once)
+## and its imports against a build of ea6637c on both databases; ends with every ratio of issues 11, 25 and 31
+## and its target. A missing tool is skipped with the reason; any other comparison that cannot run fails.
+## BENCHFLAGS passes options, e.g. BENCHFLAGS='-bench "" -only import,spaces -rounds 5' or BENCHFLAGS=-compare=false
 BENCHFLAGS ?=
 bench:
 	$(GO) run ./internal/perf/ratios -go $(GO) $(BENCHFLAGS)

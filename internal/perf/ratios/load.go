@@ -73,6 +73,11 @@ func median(runs []loadRun) float64 {
 	for i, r := range runs {
 		v[i] = r.RPS
 	}
+	return medianOf(v)
+}
+
+func medianOf(v []float64) float64 {
+	v = slices.Clone(v)
 	slices.Sort(v)
 	if len(v)%2 == 1 {
 		return v[len(v)/2]

@@ -1,15 +1,19 @@
-// Command ratios is `make bench`: it runs the Go benchmarks, then Folio
-// side by side with a bare database/sql handler and with PostGraphile on
-// PostgreSQL, and prints every ratio of issue 11's table ("Fast reads")
-// with its target, from this one run.
+// Command ratios is `make bench`: it runs the Go benchmarks, then the
+// side-by-side comparisons — Folio against a bare database/sql handler and
+// against PostGraphile on PostgreSQL, and Folio's imports against a binary
+// built from ea6637c on both databases — and prints every ratio of issues
+// 11, 25 and 31 with its target, from this one run.
 //
-// The side-by-side half needs PostgreSQL, the perf directory
-// (../shared/perf: the load generator, the bare server, PostGraphile's
-// package files and queries) and, for PostGraphile, Node.js and npm (npm
-// ci runs once into the user's cache directory). Whatever is missing is
-// skipped with the reason and never fails the run; a comparison or a Go
-// benchmark that fails does. The Go benchmarks' naming convention for
-// ratios is in gobench.go.
+// The reads need PostgreSQL, the perf directory (../shared/perf: the load
+// generator, the bare server, PostGraphile's package files and queries)
+// and, for PostGraphile, Node.js and npm (npm ci runs once into the user's
+// cache directory); the imports need the repository's history and, for
+// their PostgreSQL row, PostgreSQL. A comparison missing one of these is
+// skipped with the reason and does not fail the run. Every other reason a
+// comparison has no trustworthy figure fails it (FAILED or INVALID, with the
+// reason) and the run, and the other comparisons still run, as does a
+// failing Go benchmark. -only narrows the comparisons. The Go benchmarks'
+// naming convention for ratios is in gobench.go.
 package main
 
 import (
@@ -44,8 +48,13 @@ func ratiosMain() int {
 	rounds := flag.Int("rounds", 3, "interleaved rounds of each comparison (the median counts)")
 	duration := flag.Duration("d", 5*time.Second, "length of one load run")
 	clients := flag.Int("c", 8, "concurrent clients of the load generator")
-	trees := flag.Bool("trees", true, "compare the GraphQL trees with PostGraphile (false: the REST reads only)")
+	only := flag.String("only", "", "run only these comparisons, comma-separated: keys ("+strings.Join(comparisons, ", ")+") or groups ("+groupNames()+"); default all")
 	flag.Parse()
+	want, err := selectComparisons(*only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ratios: -only:", err)
+		return 2
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -78,7 +87,7 @@ func ratiosMain() int {
 			cache = work
 		}
 		s := &sideBySide{root: root, perf: perfDir(root, *perf), work: work, cache: filepath.Join(cache, "folio-perf"),
-			server: benchDatabase(*server), goCmd: *goCmd, rounds: *rounds, duration: *duration, clients: *clients, withTrees: *trees, log: os.Stdout}
+			server: benchDatabase(*server), goCmd: *goCmd, rounds: *rounds, duration: *duration, clients: *clients, want: want, only: *only, log: os.Stdout}
 		o = s.run(ctx)
 	} else {
 		o.fail(unavailable{errors.New("not asked for (-compare=false)")}, comparisons...)
@@ -90,11 +99,12 @@ func ratiosMain() int {
 		fmt.Println("make bench: the Go benchmarks FAILED (see above)")
 		status = 1
 	}
-	for _, m := range o.missing {
-		if m.failed {
-			fmt.Println("make bench: a comparison FAILED (see above)")
-			return 1
+	if failed := failures(o); len(failed) > 0 {
+		fmt.Printf("make bench: %d comparison(s) FAILED or INVALID (see above):\n", len(failed))
+		for _, f := range failed {
+			fmt.Println("  " + f)
 		}
+		status = 1
 	}
 	return status
 }
@@ -158,12 +168,12 @@ func describeMachine() string {
 		runtime.Version(), load, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 }
 
-// report prints the table: the issue's rows in its order, then any other
-// BenchmarkRatio the packages define.
+// report prints the table: the issues' rows in their order, then any other
+// BenchmarkRatio the packages define, then why comparisons have no figure.
 func report(w io.Writer, machine string, o outcome, lines []benchLine, benchRan bool) {
 	rs := ratios(lines)
-	fmt.Fprintf(w, "\nissue 11 and 25 ratios (%s)\n", machine)
-	line := func(read, value string, t *target, verdict, detail string) {
+	fmt.Fprintf(w, "\nratios of issues 11, 25 and 31 (%s)\n", machine)
+	line := func(issues, read, value string, t *target, verdict, detail string) {
 		tt := ""
 		if t != nil {
 			tt = "(" + t.String() + ")"
@@ -171,11 +181,12 @@ func report(w io.Writer, machine string, o outcome, lines []benchLine, benchRan 
 		if detail != "" {
 			detail = "  [" + detail + "]"
 		}
-		l := fmt.Sprintf("  %s %s %s %s%s", pad(read+":", -78), pad(value, 7), pad(tt, -17), pad(verdict, -7), detail)
+		l := fmt.Sprintf("  %s %s %s %s %s%s", pad(issues, -5), pad(read+":", -80), pad(value, 7), pad(tt, -17), pad(verdict, -7), detail)
 		fmt.Fprintln(w, strings.TrimRight(l, " "))
 	}
 	used := map[string]bool{}
-	var reasons []string // why comparisons were skipped or failed, each said once
+	var reasons []string          // why comparisons were skipped or failed, each said once
+	keys := map[string][]string{} // reason → the comparisons it holds for
 	for _, r := range table {
 		t := r.target
 		if r.compare != "" {
@@ -190,7 +201,7 @@ func report(w io.Writer, machine string, o outcome, lines []benchLine, benchRan 
 					if c.invalid != "" {
 						verdict = "INVALID: " + c.invalid
 					}
-					line(r.read, trim(c.value)+"×", &t, verdict, c.detail)
+					line(r.issues, r.read, trim(c.value)+"×", &t, verdict, c.detail)
 				}
 			}
 			if !measured {
@@ -199,17 +210,22 @@ func report(w io.Writer, machine string, o outcome, lines []benchLine, benchRan 
 				if m.failed {
 					verdict = "FAILED"
 				}
-				if why := verdict + ": " + m.reason; !slices.Contains(reasons, why) {
+				why := verdict + ": " + m.reason
+				if !slices.Contains(reasons, why) {
 					reasons = append(reasons, why)
 				}
-				line(r.read, "—", &t, verdict, "")
+				keys[why] = append(keys[why], r.compare)
+				line(r.issues, r.read, "—", &t, verdict, "")
 			}
 			continue
 		}
-		measured := false
+		measured, ran := false, false
 		found := rs
 		if r.metric != "" {
 			found = reported(lines, r.bench, r.metric)
+		}
+		for _, l := range lines {
+			ran = ran || l.name == r.bench || strings.HasPrefix(l.name, r.bench+"/")
 		}
 		for _, x := range found {
 			if x.key != r.bench && !strings.HasPrefix(x.key, r.bench+"/") {
@@ -224,24 +240,45 @@ func report(w io.Writer, machine string, o outcome, lines []benchLine, benchRan 
 			if t.met(x.value) {
 				verdict = "meets"
 			}
-			line(read, trim(x.value)+"×", &t, verdict, x.detail)
+			line(r.issues, read, trim(x.value)+"×", &t, verdict, x.detail)
 		}
 		if !measured {
 			why := "not measured: no " + r.bench + " ran (none yet, or -bench left it out)"
-			if !benchRan {
+			switch {
+			case !benchRan:
 				why = "not measured: Go benchmarks not run (-bench \"\")"
+			case ran && r.metric != "":
+				why = "not measured: " + r.bench + " reports no " + r.metric
 			}
-			line(r.read, "—", &t, why, "")
+			line(r.issues, r.read, "—", &t, why, "")
 		}
 	}
 	for _, x := range rs {
 		if !used[x.key] {
-			line(x.key, trim(x.value)+"×", nil, "", x.detail)
+			line("", x.key, trim(x.value)+"×", nil, "", x.detail)
 		}
 	}
 	for _, why := range reasons {
-		fmt.Fprintf(w, "  %s\n", why)
+		fmt.Fprintf(w, "  %s (%s)\n", why, strings.Join(keys[why], ", "))
 	}
+}
+
+// failures names the comparisons that make the run fail: those that broke
+// (not those skipped for want of a tool) and those whose figure cannot be
+// trusted (INVALID), each with why.
+func failures(o outcome) []string {
+	var out []string
+	for _, k := range comparisons {
+		if m, ok := o.missing[k]; ok && m.failed {
+			out = append(out, k+": "+m.reason)
+		}
+	}
+	for _, c := range o.results {
+		if c.invalid != "" {
+			out = append(out, c.key+": INVALID: "+c.invalid)
+		}
+	}
+	return out
 }
 
 // pad widens s to width characters (not bytes: × and ≥ are two or three),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -54,15 +55,32 @@ func (p *proc) stop() {
 	}
 }
 
-// waitReady polls url until the server answers anything, failing early
-// when the process has exited (its log's tail says why).
-func (p *proc) waitReady(ctx context.Context, url string, within time.Duration) error {
+// anyAnswer is ready for a server with no readiness endpoint: any HTTP
+// answer means it listens (the bare server, PostGraphile).
+func anyAnswer(int) bool { return true }
+
+// readyz is ready for Folio: /readyz answers 503 while the server starts
+// (migrating the database) or drains, and 200 only when it takes traffic.
+func readyz(status int) bool { return status == http.StatusOK }
+
+// waitReady polls url until ready accepts the status of an answer, failing
+// early when the process has exited (its log's tail says why).
+func (p *proc) waitReady(ctx context.Context, url string, ready func(status int) bool, within time.Duration) error {
 	deadline := time.Now().Add(within)
+	last := "no answer"
 	for {
-		resp, err := http.Get(url)
+		req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
 			resp.Body.Close()
-			return nil
+			if ready(resp.StatusCode) {
+				return nil
+			}
+			last = fmt.Sprintf("%d %s", resp.StatusCode, strings.TrimSpace(string(b)))
 		}
 		select {
 		case <-p.done:
@@ -72,7 +90,7 @@ func (p *proc) waitReady(ctx context.Context, url string, within time.Duration) 
 		case <-time.After(200 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%s did not answer at %s within %s: %s", p.name, url, within, tail(p.log))
+			return fmt.Errorf("%s was not ready at %s within %s (last: %s): %s", p.name, url, within, last, tail(p.log))
 		}
 	}
 }

@@ -68,8 +68,9 @@ const (
 )
 
 // seed builds the dataset through Folio's own API, as a user would.
-// listOrg is the organization `folio token create --org` made.
-func seed(ctx context.Context, c client, listOrg string) (dataset, error) {
+// listOrg is the organization `folio token create --org` made; the tree
+// organizations are seeded only when trees is set.
+func seed(ctx context.Context, c client, listOrg string, trees bool) (dataset, error) {
 	d := dataset{listOrg: listOrg}
 	for i := range listSpaces {
 		sp, err := c.call(ctx, "POST", "/v1/orgs/"+listOrg+"/spaces", map[string]any{"title": fmt.Sprintf("Space %d", i)}, 201)
@@ -77,6 +78,9 @@ func seed(ctx context.Context, c client, listOrg string) (dataset, error) {
 			return d, err
 		}
 		d.space = sp["id"].(string)
+	}
+	if !trees {
+		return d, nil
 	}
 	type job struct {
 		org          string

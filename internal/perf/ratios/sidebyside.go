@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -23,17 +24,18 @@ import (
 // PostGraphile, both from the perf directory (../shared/perf), driven by
 // its load generator in interleaved rounds.
 type sideBySide struct {
-	root      string // Folio's module
-	perf      string // the perf directory
-	work      string // a temporary directory for binaries, data and logs
-	cache     string // where PostGraphile's node_modules stay between runs
-	server    string // PostgreSQL server URL; its path names the database dropped and created
-	goCmd     string
-	rounds    int
-	duration  time.Duration
-	clients   int
-	withTrees bool      // compare the GraphQL trees with PostGraphile too
-	log       io.Writer // progress
+	root     string // Folio's module
+	perf     string // the perf directory
+	work     string // a temporary directory for binaries, data and logs
+	cache    string // where PostGraphile's node_modules stay between runs
+	server   string // PostgreSQL server URL; its path names the database dropped and created
+	goCmd    string
+	rounds   int
+	duration time.Duration
+	clients  int
+	want     map[string]bool // the comparisons to run (-only)
+	only     string          // -only as given, to say why others did not run
+	log      io.Writer       // progress
 }
 
 // comparison is one side-by-side ratio: Folio's median throughput over
@@ -75,34 +77,96 @@ func (o *outcome) has(key string) bool {
 	return slices.ContainsFunc(o.results, func(c comparison) bool { return c.key == key })
 }
 
-// comparisons are the keys of the side-by-side results.
-var comparisons = []string{"space", "spaces", "tree1k", "tree4k"}
+// comparisons are the keys of the side-by-side results, in the table's order.
+var comparisons = []string{"space", "spaces", "tree1k", "tree4k", "import-postgres", "import-sqlite"}
 
-// run measures every comparison it can; what it cannot measure it says
-// why, and it goes on without PostgreSQL, npm or the perf directory.
+// groups name sets of comparisons for -only.
+var groups = map[string][]string{
+	"reads":  {"space", "spaces"},
+	"trees":  {"tree1k", "tree4k"},
+	"import": {"import-postgres", "import-sqlite"},
+}
+
+func groupNames() string { return strings.Join(slices.Sorted(maps.Keys(groups)), ", ") }
+
+// selectComparisons reads -only: empty is every comparison.
+func selectComparisons(only string) (map[string]bool, error) {
+	want := map[string]bool{}
+	if strings.TrimSpace(only) == "" {
+		for _, k := range comparisons {
+			want[k] = true
+		}
+		return want, nil
+	}
+	for _, name := range strings.Split(only, ",") {
+		name = strings.TrimSpace(name)
+		switch {
+		case groups[name] != nil:
+			for _, k := range groups[name] {
+				want[k] = true
+			}
+		case slices.Contains(comparisons, name):
+			want[name] = true
+		default:
+			return nil, fmt.Errorf("no comparison %q (keys: %s; groups: %s)", name, strings.Join(comparisons, ", "), groupNames())
+		}
+	}
+	return want, nil
+}
+
+// wants says whether any of keys is to run.
+func (s *sideBySide) wants(keys ...string) bool {
+	return slices.ContainsFunc(keys, func(k string) bool { return s.want[k] })
+}
+
+// run measures every comparison asked for; each records its own figure or
+// error, so one that breaks leaves the others to run. What it cannot
+// measure for want of PostgreSQL, npm or the perf directory is skipped with
+// the reason; anything else that stops a comparison fails it.
 func (s *sideBySide) run(ctx context.Context) outcome {
 	o := outcome{missing: map[string]missing{}}
-	if err := s.measure(ctx, &o); err != nil {
-		o.fail(err, comparisons...)
+	for _, k := range comparisons {
+		if !s.want[k] {
+			o.fail(unavailable{fmt.Errorf("not asked for (-only %s)", s.only)}, k)
+		}
 	}
+	s.progress("building Folio")
+	folioBin := filepath.Join(s.work, "folio")
+	if _, err := run(ctx, s.root, nil, s.goCmd, "build", "-o", folioBin, "."); err != nil {
+		o.fail(err, comparisons...)
+		return o
+	}
+	reads := append(slices.Clone(groups["reads"]), groups["trees"]...)
+	if s.wants(reads...) {
+		if err := s.reads(ctx, &o, folioBin); err != nil {
+			o.fail(err, reads...)
+		}
+	}
+	if s.wants(groups["import"]...) {
+		s.imports(ctx, &o, folioBin)
+	}
+	// A comparison with neither a figure nor a reason is this program's bug;
+	// it must not pass for a success.
+	o.fail(errors.New("no figure and no error recorded (a bug of internal/perf/ratios)"), comparisons...)
 	return o
 }
 
-func (s *sideBySide) measure(ctx context.Context, o *outcome) error {
+// reads compares the REST reads with the bare server and the GraphQL trees
+// with PostGraphile, over one Folio on one seeded PostgreSQL database. A
+// failure of what they share (the database, Folio, seeding) is returned and
+// fails them all; each comparison's own failure is recorded as it happens.
+func (s *sideBySide) reads(ctx context.Context, o *outcome, folioBin string) error {
 	for _, need := range []string{"bare/main.go", "load/main.go", "q/folio_org_tree.graphql", "q/pgl_org_tree.graphql"} {
 		if _, err := os.Stat(filepath.Join(s.perf, need)); err != nil {
 			return unavailable{fmt.Errorf("no perf directory at %s (set -perf): %v", s.perf, err)}
 		}
 	}
-	dbURL, err := s.freshDatabase()
+	dbURL, err := freshDatabase(s.server, "")
 	if err != nil {
 		return unavailable{fmt.Errorf("PostgreSQL unavailable: %v", err)}
 	}
-	s.progress("building Folio, the bare server and the load generator")
-	folioBin, bareBin, loadgen := filepath.Join(s.work, "folio"), filepath.Join(s.work, "bare"), filepath.Join(s.work, "loadgen")
-	if _, err := run(ctx, s.root, nil, s.goCmd, "build", "-o", folioBin, "."); err != nil {
-		return err
-	}
+	s.progress("building the bare server and the load generator")
+	bareBin, loadgen := filepath.Join(s.work, "bare"), filepath.Join(s.work, "loadgen")
 	for dir, bin := range map[string]string{"bare": bareBin, "load": loadgen} {
 		if err := s.buildCopy(ctx, dir, bin); err != nil {
 			return err
@@ -110,25 +174,12 @@ func (s *sideBySide) measure(ctx context.Context, o *outcome) error {
 	}
 
 	env := []string{"DATABASE_URL=" + dbURL, "FOLIO_DATA_DIR=" + filepath.Join(s.work, "data")}
-	tok, err := run(ctx, s.root, env, folioBin, "token", "create", "--email", "bench@perf.test", "--org", "Bench")
-	if err != nil {
-		return err
-	}
-	token := strings.TrimSpace(string(tok))
-	folioAddr, err := freeAddr()
-	if err != nil {
-		return err
-	}
-	folio, err := startProc("folio", s.root, filepath.Join(s.work, "folio.log"), append(env, "FOLIO_ADDR="+folioAddr), folioBin, "serve")
+	folio, token, err := startFolio(ctx, "folio", s.root, filepath.Join(s.work, "folio.log"), folioBin, env)
 	if err != nil {
 		return err
 	}
 	defer folio.stop()
-	folioURL := "http://" + folioAddr
-	if err := folio.waitReady(ctx, folioURL+"/v1/user", time.Minute); err != nil {
-		return err
-	}
-	c := client{base: folioURL, token: token}
+	c := client{base: folio.url, token: token}
 	orgs, err := c.call(ctx, "GET", "/v1/orgs", nil, 200)
 	if err != nil {
 		return err
@@ -137,9 +188,14 @@ func (s *sideBySide) measure(ctx context.Context, o *outcome) error {
 	if len(items) != 1 {
 		return fmt.Errorf("the new user should be in one organization: %v", orgs)
 	}
-	s.progress("seeding: 50 spaces, then 10 spaces of 1,000 pages and 10 of 4,000 (through the REST API)")
+	trees := s.wants(groups["trees"]...)
+	if trees {
+		s.progress("seeding: 50 spaces, then 10 spaces of 1,000 pages and 10 of 4,000 (through the REST API)")
+	} else {
+		s.progress("seeding: 50 spaces (through the REST API)")
+	}
 	start := time.Now()
-	d, err := seed(ctx, c, items[0].(map[string]any)["id"].(string))
+	d, err := seed(ctx, c, items[0].(map[string]any)["id"].(string), trees)
 	if err != nil {
 		return fmt.Errorf("seeding: %w", err)
 	}
@@ -149,27 +205,61 @@ func (s *sideBySide) measure(ctx context.Context, o *outcome) error {
 	}
 
 	auth := "Authorization: Bearer " + token
-	if err := s.restReads(ctx, o, bareBin, loadgen, dbURL, folioURL, auth, d); err != nil {
-		o.fail(err, "space", "spaces")
+	if s.wants(groups["reads"]...) {
+		if err := s.restReads(ctx, o, bareBin, loadgen, dbURL, folio.url, auth, d); err != nil {
+			o.fail(err, groups["reads"]...)
+		}
 	}
-	if !s.withTrees {
-		o.fail(unavailable{errors.New("not asked for (-trees=false)")}, "tree1k", "tree4k")
-	} else if err := s.trees(ctx, o, loadgen, dbURL, folioURL, auth, d); err != nil {
-		o.fail(err, "tree1k", "tree4k")
+	if trees {
+		if err := s.trees(ctx, o, loadgen, dbURL, folio.url, auth, d); err != nil {
+			o.fail(err, groups["trees"]...)
+		}
 	}
 	return nil
 }
 
-// freshDatabase drops and creates the benchmark database and returns its URL.
-func (s *sideBySide) freshDatabase() (string, error) {
-	u, err := url.Parse(s.server)
+// folioProc is a Folio server this program started, ready for traffic.
+type folioProc struct {
+	*proc
+	url string
+}
+
+// startFolio creates a token (and its user's organization) with the
+// binary's own command, then serves on a free port until /readyz is 200.
+func startFolio(ctx context.Context, name, dir, logPath, bin string, env []string) (*folioProc, string, error) {
+	tok, err := run(ctx, dir, env, bin, "token", "create", "--email", "bench@perf.test", "--org", "Bench")
+	if err != nil {
+		return nil, "", err
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, "", err
+	}
+	p, err := startProc(name, dir, logPath, append(env, "FOLIO_ADDR="+addr), bin, "serve")
+	if err != nil {
+		return nil, "", err
+	}
+	f := &folioProc{proc: p, url: "http://" + addr}
+	if err := p.waitReady(ctx, f.url+"/readyz", readyz, 2*time.Minute); err != nil {
+		p.stop()
+		return nil, "", err
+	}
+	return f, strings.TrimSpace(string(tok)), nil
+}
+
+// freshDatabase drops and creates the database server names, with suffix
+// appended to its name, and returns its URL.
+func freshDatabase(server, suffix string) (string, error) {
+	u, err := url.Parse(server)
 	if err != nil {
 		return "", err
 	}
 	name := strings.TrimPrefix(u.Path, "/")
 	if name == "" {
-		return "", fmt.Errorf("%s names no database", s.server)
+		return "", fmt.Errorf("%s names no database", server)
 	}
+	name += suffix
+	u.Path = "/" + name
 	q := u.Query()
 	if !q.Has("sslmode") {
 		q.Set("sslmode", "disable")
