@@ -101,7 +101,7 @@ func (s *sideBySide) importCompare(ctx context.Context, key, oldBin, newBin, zip
 		if side.name == "new" {
 			tag = "new"
 		}
-		env := []string{"FOLIO_ALLOW_PRIVATE_FETCH=true", "FOLIO_DATA_DIR=" + filepath.Join(s.work, key+"-"+tag)}
+		env := []string{"FOLIO_ALLOW_PRIVATE_FETCH=true", "FOLIO_DATA_DIR=" + filepath.Join(s.work, key+"-"+tag), "FOLIO_SECRET_KEY=" + secretKey()}
 		if kind == "postgres" {
 			dbURL, err := freshDatabase(s.server, "_import_"+tag)
 			if err != nil {
@@ -127,7 +127,7 @@ func (s *sideBySide) importCompare(ctx context.Context, key, oldBin, newBin, zip
 		}
 		side.org, _ = items[0].(map[string]any)["id"].(string)
 	}
-	s.progress(fmt.Sprintf("imports on %s: a first one each (untimed), then %d interleaved rounds", kind, s.rounds))
+	s.progress(fmt.Sprintf("imports on %s: a first one each (untimed), then %d interleaved rounds", kind, s.importRounds))
 	var wrong []string
 	for _, side := range sides { // warms each server, and shows what it imports
 		if _, n, err := side.importOnce(ctx, zipURL); err != nil {
@@ -136,7 +136,7 @@ func (s *sideBySide) importCompare(ctx context.Context, key, oldBin, newBin, zip
 			wrong = append(wrong, fmt.Sprintf("%s imported %d pages, not %d", side.name, n, importPages))
 		}
 	}
-	for r := range s.rounds {
+	for r := range s.importRounds {
 		order := []*importSide{sides[0], sides[1]}
 		if r%2 == 1 { // old, new; new, old: what one import leaves behind falls on both
 			order[0], order[1] = order[1], order[0]

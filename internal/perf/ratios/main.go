@@ -46,6 +46,7 @@ func ratiosMain() int {
 	perf := flag.String("perf", "", "the perf directory (default $FOLIO_PERF_DIR, else ../shared/perf)")
 	server := flag.String("postgres", "", "PostgreSQL URL of the benchmark database, dropped and created afresh (default: TEST_DATABASE_URL's server, else the local one, database folio_bench)")
 	rounds := flag.Int("rounds", 3, "interleaved rounds of each comparison (the median counts)")
+	importRounds := flag.Int("import-rounds", 9, "interleaved rounds of the import comparisons, one import of each binary a round (the median counts)")
 	duration := flag.Duration("d", 5*time.Second, "length of one load run")
 	clients := flag.Int("c", 8, "concurrent clients of the load generator")
 	only := flag.String("only", "", "run only these comparisons, comma-separated: keys ("+strings.Join(comparisons, ", ")+") or groups ("+groupNames()+"); default all")
@@ -87,7 +88,7 @@ func ratiosMain() int {
 			cache = work
 		}
 		s := &sideBySide{root: root, perf: perfDir(root, *perf), work: work, cache: filepath.Join(cache, "folio-perf"),
-			server: benchDatabase(*server), goCmd: *goCmd, rounds: *rounds, duration: *duration, clients: *clients, want: want, only: *only, log: os.Stdout}
+			server: benchDatabase(*server), goCmd: *goCmd, rounds: *rounds, importRounds: *importRounds, duration: *duration, clients: *clients, want: want, only: *only, log: os.Stdout}
 		o = s.run(ctx)
 	} else {
 		o.fail(unavailable{errors.New("not asked for (-compare=false)")}, comparisons...)

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lib/pq"
@@ -24,18 +27,19 @@ import (
 // PostGraphile, both from the perf directory (../shared/perf), driven by
 // its load generator in interleaved rounds.
 type sideBySide struct {
-	root     string // Folio's module
-	perf     string // the perf directory
-	work     string // a temporary directory for binaries, data and logs
-	cache    string // where PostGraphile's node_modules stay between runs
-	server   string // PostgreSQL server URL; its path names the database dropped and created
-	goCmd    string
-	rounds   int
-	duration time.Duration
-	clients  int
-	want     map[string]bool // the comparisons to run (-only)
-	only     string          // -only as given, to say why others did not run
-	log      io.Writer       // progress
+	root         string // Folio's module
+	perf         string // the perf directory
+	work         string // a temporary directory for binaries, data and logs
+	cache        string // where PostGraphile's node_modules stay between runs
+	server       string // PostgreSQL server URL; its path names the database dropped and created
+	goCmd        string
+	rounds       int
+	importRounds int // imports are short (a second or less): more rounds than the load runs
+	duration     time.Duration
+	clients      int
+	want         map[string]bool // the comparisons to run (-only)
+	only         string          // -only as given, to say why others did not run
+	log          io.Writer       // progress
 }
 
 // comparison is one side-by-side ratio: Folio's median throughput over
@@ -173,7 +177,7 @@ func (s *sideBySide) reads(ctx context.Context, o *outcome, folioBin string) err
 		}
 	}
 
-	env := []string{"DATABASE_URL=" + dbURL, "FOLIO_DATA_DIR=" + filepath.Join(s.work, "data")}
+	env := []string{"DATABASE_URL=" + dbURL, "FOLIO_DATA_DIR=" + filepath.Join(s.work, "data"), "FOLIO_SECRET_KEY=" + secretKey()}
 	folio, token, err := startFolio(ctx, "folio", s.root, filepath.Join(s.work, "folio.log"), folioBin, env)
 	if err != nil {
 		return err
@@ -217,6 +221,14 @@ func (s *sideBySide) reads(ctx context.Context, o *outcome, folioBin string) err
 	}
 	return nil
 }
+
+// secretKey is this run's FOLIO_SECRET_KEY, which Folio requires on
+// PostgreSQL (and earlier commits ignore): 32 random bytes in base64.
+var secretKey = sync.OnceValue(func() string {
+	key := make([]byte, 32)
+	rand.Read(key) // never fails (crypto/rand)
+	return base64.StdEncoding.EncodeToString(key)
+})
 
 // folioProc is a Folio server this program started, ready for traffic.
 type folioProc struct {
