@@ -68,9 +68,9 @@ const (
 )
 
 // seed builds the dataset through Folio's own API, as a user would.
-// listOrg is the organization `folio token create --org` made; the tree
-// organizations are seeded only when trees is set.
-func seed(ctx context.Context, c client, listOrg string, trees bool) (dataset, error) {
+// listOrg is the organization `folio token create --org` made; a tree
+// organization is seeded only when its comparison is wanted.
+func seed(ctx context.Context, c client, listOrg string, want map[string]bool) (dataset, error) {
 	d := dataset{listOrg: listOrg}
 	for i := range listSpaces {
 		sp, err := c.call(ctx, "POST", "/v1/orgs/"+listOrg+"/spaces", map[string]any{"title": fmt.Sprintf("Space %d", i)}, 201)
@@ -79,18 +79,19 @@ func seed(ctx context.Context, c client, listOrg string, trees bool) (dataset, e
 		}
 		d.space = sp["id"].(string)
 	}
-	if !trees {
-		return d, nil
-	}
 	type job struct {
 		org          string
 		space, roots int
 	}
 	var jobs []job
 	for _, o := range []struct {
+		key   string
 		org   *string
 		roots int
-	}{{&d.tree1kOrg, 1000 / treeSpaces / pagesPerRoot}, {&d.tree4kOrg, 4000 / treeSpaces / pagesPerRoot}} {
+	}{{"tree1k", &d.tree1kOrg, 1000 / treeSpaces / pagesPerRoot}, {"tree4k", &d.tree4kOrg, 4000 / treeSpaces / pagesPerRoot}} {
+		if !want[o.key] {
+			continue
+		}
 		org, err := c.call(ctx, "POST", "/v1/orgs", map[string]any{"title": fmt.Sprintf("Tree %d", o.roots*treeSpaces*pagesPerRoot)}, 201)
 		if err != nil {
 			return d, err

@@ -193,13 +193,9 @@ func (s *sideBySide) reads(ctx context.Context, o *outcome, folioBin string) err
 		return fmt.Errorf("the new user should be in one organization: %v", orgs)
 	}
 	trees := s.wants(groups["trees"]...)
-	if trees {
-		s.progress("seeding: 50 spaces, then 10 spaces of 1,000 pages and 10 of 4,000 (through the REST API)")
-	} else {
-		s.progress("seeding: 50 spaces (through the REST API)")
-	}
+	s.progress("seeding through the REST API: 50 spaces; for each GraphQL tree asked for, 10 spaces of 1,000 or 4,000 pages in all")
 	start := time.Now()
-	d, err := seed(ctx, c, items[0].(map[string]any)["id"].(string), trees)
+	d, err := seed(ctx, c, items[0].(map[string]any)["id"].(string), s.want)
 	if err != nil {
 		return fmt.Errorf("seeding: %w", err)
 	}
