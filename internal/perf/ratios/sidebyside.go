@@ -25,7 +25,8 @@ import (
 // sideBySide runs Folio next to the servers a user would compare it with,
 // over one fresh PostgreSQL database: the bare database/sql handler and
 // PostGraphile, both from the perf directory (../shared/perf), driven by
-// its load generator in interleaved rounds.
+// its load generator in interleaved rounds; and next to Folio at an earlier
+// commit, importing the same zip (imports.go).
 type sideBySide struct {
 	root         string // Folio's module
 	perf         string // the perf directory
@@ -43,7 +44,8 @@ type sideBySide struct {
 }
 
 // comparison is one side-by-side ratio: Folio's median throughput over
-// the other server's.
+// the other server's (reads), or its median time over the other binary's
+// (imports).
 type comparison struct {
 	key     string
 	value   float64
