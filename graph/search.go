@@ -98,61 +98,84 @@ func (r *Resolver) unindexSpace(ctx context.Context, tx *ent.Client, spaceID str
 	return nil
 }
 
-// maxHits bounds the pages a search ranks; results page through them.
-const maxHits = 1000
+// DefaultSearchRankLimit is FOLIO_SEARCH_RANK_LIMIT's default: the most
+// matches a search ranks (Resolver.SearchRankLimit).
+const DefaultSearchRankLimit = 1000
+
+// rankLimit is the most matches a search ranks.
+func (r *Resolver) rankLimit() int {
+	if r.SearchRankLimit > 0 {
+		return r.SearchRankLimit
+	}
+	return DefaultSearchRankLimit
+}
 
 type hit struct {
 	spaceID, pageID string
 	rank            float64
 }
 
-// searchPages ranks the pages of spaces matching query, best first (at most
-// maxHits), and counts them all.
-func (r *Resolver) searchPages(ctx context.Context, query string, spaceIDs []string) ([]hit, int, error) {
+// searchPages ranks the pages of spaces matching query, best first, in one
+// statement. When more than the rank limit match, only the first ones the
+// index yields are ranked (the limit of them) and capped says so: a common
+// term costs what the limit costs, not what it matches. Otherwise every
+// match is ranked and the hits are all of them.
+func (r *Resolver) searchPages(ctx context.Context, query string, spaceIDs []string) (hits []hit, capped bool, err error) {
 	if strings.TrimSpace(query) == "" {
-		return nil, 0, apperr.InvalidField("query", "is required")
+		return nil, false, apperr.InvalidField("query", "is required")
 	}
 	if utf8.RuneCountInString(query) > search.MaxQuery {
-		return nil, 0, apperr.InvalidField("query", "must be at most %d characters", search.MaxQuery)
+		return nil, false, apperr.InvalidField("query", "must be at most %d characters", search.MaxQuery)
 	}
 	if len(spaceIDs) == 0 {
-		return nil, 0, nil
+		return nil, false, nil
 	}
-	st, ok := search.Query(r.Dialect, query, spaceIDs, maxHits)
+	limit := r.rankLimit()
+	// One match more than the limit tells whether others are left out.
+	st, ok := search.Query(r.Dialect, query, spaceIDs, limit+1)
 	if !ok {
-		return nil, 0, nil
+		return nil, false, nil
 	}
 	rows, err := r.Client.QueryContext(ctx, st.SQL, st.Args...)
 	if err != nil {
-		return nil, 0, err
+		return nil, false, err
 	}
 	defer rows.Close()
-	var hits []hit
 	for rows.Next() {
 		var h hit
 		if err := rows.Scan(&h.spaceID, &h.pageID, &h.rank); err != nil {
-			return nil, 0, err
+			return nil, false, err
 		}
 		hits = append(hits, h)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, err
+		return nil, false, err
 	}
-	total := len(hits)
-	if total == maxHits {
-		cst, _ := search.Count(r.Dialect, query, spaceIDs)
-		crow, err := r.Client.QueryContext(ctx, cst.SQL, cst.Args...)
-		if err != nil {
-			return nil, 0, err
-		}
-		defer crow.Close()
-		if crow.Next() {
-			if err := crow.Scan(&total); err != nil {
-				return nil, 0, err
-			}
-		}
+	if len(hits) > limit {
+		return hits[:limit], true, nil
 	}
-	return hits, total, nil
+	return hits, false, nil
+}
+
+// searchConnectionShape is the Go type of a search connection: a Relay
+// connection (connectionShape) that also says whether its totalCount is a
+// lower bound.
+type searchConnectionShape[E any] interface {
+	~struct {
+		Edges             []*E            `json:"edges"`
+		PageInfo          *model.PageInfo `json:"pageInfo"`
+		TotalCount        int             `json:"totalCount"`
+		CountIsLowerBound bool            `json:"countIsLowerBound"`
+	}
+}
+
+// searchConnectionOf is connectionOf for search connections.
+func searchConnectionOf[C searchConnectionShape[E], E edgeShape[T], T any](page paging.Page[T]) *C {
+	edges := make([]*E, len(page.Items))
+	for i, it := range page.Items {
+		edges[i] = &E{Cursor: page.Cursors[i], Node: it}
+	}
+	return &C{Edges: edges, PageInfo: pageInfo(page), TotalCount: page.Total, CountIsLowerBound: page.TotalIsLowerBound}
 }
 
 // SearchSpace searches the current content of a space the caller can read.
@@ -176,7 +199,7 @@ func (r *Resolver) SearchOrganizationPages(ctx context.Context, orgID, query str
 
 func (r *Resolver) searchIn(ctx context.Context, spaceIDs []string, query string, args paging.Args) (paging.Page[*model.SearchPage], error) {
 	var none paging.Page[*model.SearchPage]
-	hits, total, err := r.searchPages(ctx, query, spaceIDs)
+	hits, capped, err := r.searchPages(ctx, query, spaceIDs)
 	if err != nil {
 		return none, err
 	}
@@ -188,7 +211,8 @@ func (r *Resolver) searchIn(ctx context.Context, spaceIDs []string, query string
 	if err != nil {
 		return none, err
 	}
-	return paging.Page[*model.SearchPage]{Items: items, Cursors: page.Cursors[:len(items)], Next: page.Next, HasPrevious: page.HasPrevious, Total: total}, nil
+	return paging.Page[*model.SearchPage]{Items: items, Cursors: page.Cursors[:len(items)], Next: page.Next, HasPrevious: page.HasPrevious,
+		Total: page.Total, TotalIsLowerBound: capped}, nil
 }
 
 // readableSpaceIDs lists the live spaces of an organization the caller can
@@ -212,7 +236,7 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, 
 	if err != nil {
 		return none, err
 	}
-	hits, _, err := r.searchPages(ctx, query, ids)
+	hits, capped, err := r.searchPages(ctx, query, ids)
 	if err != nil {
 		return none, err
 	}
@@ -249,7 +273,7 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, 
 	}
 	// A space deleted since the search ranked it has no results: it drops
 	// out of the page, as it would have out of the ranking.
-	out := paging.Page[*model.SearchSpace]{Next: ranked.Next, HasPrevious: ranked.HasPrevious, Total: ranked.Total}
+	out := paging.Page[*model.SearchSpace]{Next: ranked.Next, HasPrevious: ranked.HasPrevious, Total: ranked.Total, TotalIsLowerBound: capped}
 	for i, id := range ranked.Items {
 		if sp := built[id]; sp != nil {
 			out.Items = append(out.Items, sp)
