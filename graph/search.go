@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -12,6 +14,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/predicate"
+	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
@@ -387,7 +390,7 @@ func (r *Resolver) searchTrees(ctx context.Context, pageIDs map[string][]string,
 		}
 		return trees, nil
 	}
-	byRevision, err := loader.RevisionPages(ctx, r.Client, revs, withAncestors(pageIDs, revs))
+	byRevision, err := searchTreePages(ctx, r.Client, revs, pageIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -398,12 +401,52 @@ func (r *Resolver) searchTrees(ctx context.Context, pageIDs map[string][]string,
 	return trees, nil
 }
 
+// searchTreePages reads, by revision, the rows withAncestors finds, in
+// loader.RevisionPages' order: two statements, the revisions' chunk maps,
+// then the rows by their ids. Not loader.RevisionPages itself: its filter on
+// the revisions' chunks, redundant here, is what the planners (with no
+// statistics, as after a bulk load) drive the statement by, reading every
+// row of the chunks, so a search cost what its spaces held.
+func searchTreePages(ctx context.Context, client *ent.Client, revs []string, pageIDs map[string][]string) (map[string][]*ent.Page, error) {
+	maps, err := client.RevisionChunk.Query().Where(revisionchunk.RevisionIDIn(revs...)).
+		Select(revisionchunk.FieldRevisionID, revisionchunk.FieldChunkID).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	revsOf := make(map[string][]string, len(maps))
+	for _, m := range maps {
+		revsOf[m.ChunkID] = append(revsOf[m.ChunkID], m.RevisionID)
+	}
+	rows, err := client.Page.Query().Where(withAncestors(pageIDs, revs)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]*ent.Page, len(revs))
+	for _, p := range rows {
+		for i, rev := range revsOf[p.ChunkID] {
+			if i > 0 {
+				// Revisions sharing a chunk get rows of their own.
+				c := *p
+				p = &c
+			}
+			out[rev] = append(out[rev], p)
+		}
+	}
+	for _, ps := range out {
+		slices.SortFunc(ps, func(a, b *ent.Page) int {
+			return cmp.Or(cmp.Compare(a.ParentPageID, b.ParentPageID), cmp.Compare(a.Position, b.Position), cmp.Compare(a.PageID, b.PageID))
+		})
+	}
+	return out, nil
+}
+
 // withAncestors keeps the pages asked for, by revision, and every page above
 // them: a recursive walk up parent_page_id through each revision's chunk
 // map and the (chunk_id, page_id) index, a few rows per level, however many
-// pages the revisions hold. It filters loader.RevisionPages by row: a row
-// of a chunk several of the revisions share comes to each of them, which
-// only adds a true ancestor to a revision's partial tree.
+// pages the revisions hold; the rows are then read by primary key. A row of
+// a chunk several of the revisions share comes to each of them
+// (searchTreePages), which only adds a true ancestor to a revision's
+// partial tree.
 func withAncestors(pageIDs map[string][]string, revs []string) predicate.Page {
 	return func(s *sql.Selector) {
 		s.Where(sql.P(func(b *sql.Builder) {
