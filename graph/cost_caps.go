@@ -81,7 +81,7 @@ var listFieldCaps = map[string]int64{
 	// Site insights and search (insights_aggregate.go, search_site.go).
 	"Site.visitorSegments":       maxSegments,
 	"SiteInsightsResult.columns": maxInsightsColumns,
-	"SiteSearchSpace.pages":      maxHits,
+	"SiteSearchSpace.pages":      maxSiteSearchPages,
 	"SiteSearchPage.sections":    3,
 	// A published page's breadcrumbs are pages of its revision; its
 	// outline is cut at MaxOutlineHeadings (sites_pages.go).

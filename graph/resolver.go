@@ -64,6 +64,9 @@ type Resolver struct {
 
 	// Git configures Git import and export (gitsync.go).
 	Git GitSettings
+	// SearchRankLimit is the most matches a search ranks
+	// (FOLIO_SEARCH_RANK_LIMIT; 0: DefaultSearchRankLimit).
+	SearchRankLimit int
 
 	// Mailer sends invitations (people.go); nil when FOLIO_SMTP_URL is
 	// unset: invitations then answer their links instead.

@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -12,6 +14,7 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/predicate"
+	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
@@ -98,61 +101,84 @@ func (r *Resolver) unindexSpace(ctx context.Context, tx *ent.Client, spaceID str
 	return nil
 }
 
-// maxHits bounds the pages a search ranks; results page through them.
-const maxHits = 1000
+// DefaultSearchRankLimit is FOLIO_SEARCH_RANK_LIMIT's default: the most
+// matches a search ranks (Resolver.SearchRankLimit).
+const DefaultSearchRankLimit = 1000
+
+// rankLimit is the most matches a search ranks.
+func (r *Resolver) rankLimit() int {
+	if r.SearchRankLimit > 0 {
+		return r.SearchRankLimit
+	}
+	return DefaultSearchRankLimit
+}
 
 type hit struct {
 	spaceID, pageID string
 	rank            float64
 }
 
-// searchPages ranks the pages of spaces matching query, best first (at most
-// maxHits), and counts them all.
-func (r *Resolver) searchPages(ctx context.Context, query string, spaceIDs []string) ([]hit, int, error) {
+// searchPages ranks the pages of spaces matching query, best first, in one
+// statement. When more than the rank limit match, only the first ones the
+// index yields are ranked (the limit of them) and capped says so: a common
+// term costs what the limit costs, not what it matches. Otherwise every
+// match is ranked and the hits are all of them.
+func (r *Resolver) searchPages(ctx context.Context, query string, spaceIDs []string) (hits []hit, capped bool, err error) {
 	if strings.TrimSpace(query) == "" {
-		return nil, 0, apperr.InvalidField("query", "is required")
+		return nil, false, apperr.InvalidField("query", "is required")
 	}
 	if utf8.RuneCountInString(query) > search.MaxQuery {
-		return nil, 0, apperr.InvalidField("query", "must be at most %d characters", search.MaxQuery)
+		return nil, false, apperr.InvalidField("query", "must be at most %d characters", search.MaxQuery)
 	}
 	if len(spaceIDs) == 0 {
-		return nil, 0, nil
+		return nil, false, nil
 	}
-	st, ok := search.Query(r.Dialect, query, spaceIDs, maxHits)
+	limit := r.rankLimit()
+	// One match more than the limit tells whether others are left out.
+	st, ok := search.Query(r.Dialect, query, spaceIDs, limit+1)
 	if !ok {
-		return nil, 0, nil
+		return nil, false, nil
 	}
 	rows, err := r.Client.QueryContext(ctx, st.SQL, st.Args...)
 	if err != nil {
-		return nil, 0, err
+		return nil, false, err
 	}
 	defer rows.Close()
-	var hits []hit
 	for rows.Next() {
 		var h hit
 		if err := rows.Scan(&h.spaceID, &h.pageID, &h.rank); err != nil {
-			return nil, 0, err
+			return nil, false, err
 		}
 		hits = append(hits, h)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, err
+		return nil, false, err
 	}
-	total := len(hits)
-	if total == maxHits {
-		cst, _ := search.Count(r.Dialect, query, spaceIDs)
-		crow, err := r.Client.QueryContext(ctx, cst.SQL, cst.Args...)
-		if err != nil {
-			return nil, 0, err
-		}
-		defer crow.Close()
-		if crow.Next() {
-			if err := crow.Scan(&total); err != nil {
-				return nil, 0, err
-			}
-		}
+	if len(hits) > limit {
+		return hits[:limit], true, nil
 	}
-	return hits, total, nil
+	return hits, false, nil
+}
+
+// searchConnectionShape is the Go type of a search connection: a Relay
+// connection (connectionShape) that also says whether its totalCount is a
+// lower bound.
+type searchConnectionShape[E any] interface {
+	~struct {
+		Edges             []*E            `json:"edges"`
+		PageInfo          *model.PageInfo `json:"pageInfo"`
+		TotalCount        int             `json:"totalCount"`
+		CountIsLowerBound bool            `json:"countIsLowerBound"`
+	}
+}
+
+// searchConnectionOf is connectionOf for search connections.
+func searchConnectionOf[C searchConnectionShape[E], E edgeShape[T], T any](page paging.Page[T]) *C {
+	edges := make([]*E, len(page.Items))
+	for i, it := range page.Items {
+		edges[i] = &E{Cursor: page.Cursors[i], Node: it}
+	}
+	return &C{Edges: edges, PageInfo: pageInfo(page), TotalCount: page.Total, CountIsLowerBound: page.TotalIsLowerBound}
 }
 
 // SearchSpace searches the current content of a space the caller can read.
@@ -176,7 +202,7 @@ func (r *Resolver) SearchOrganizationPages(ctx context.Context, orgID, query str
 
 func (r *Resolver) searchIn(ctx context.Context, spaceIDs []string, query string, args paging.Args) (paging.Page[*model.SearchPage], error) {
 	var none paging.Page[*model.SearchPage]
-	hits, total, err := r.searchPages(ctx, query, spaceIDs)
+	hits, capped, err := r.searchPages(ctx, query, spaceIDs)
 	if err != nil {
 		return none, err
 	}
@@ -188,7 +214,8 @@ func (r *Resolver) searchIn(ctx context.Context, spaceIDs []string, query string
 	if err != nil {
 		return none, err
 	}
-	return paging.Page[*model.SearchPage]{Items: items, Cursors: page.Cursors[:len(items)], Next: page.Next, HasPrevious: page.HasPrevious, Total: total}, nil
+	return paging.Page[*model.SearchPage]{Items: items, Cursors: page.Cursors[:len(items)], Next: page.Next, HasPrevious: page.HasPrevious,
+		Total: page.Total, TotalIsLowerBound: capped}, nil
 }
 
 // readableSpaceIDs lists the live spaces of an organization the caller can
@@ -212,7 +239,7 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, 
 	if err != nil {
 		return none, err
 	}
-	hits, _, err := r.searchPages(ctx, query, ids)
+	hits, capped, err := r.searchPages(ctx, query, ids)
 	if err != nil {
 		return none, err
 	}
@@ -249,7 +276,7 @@ func (r *Resolver) SearchOrganization(ctx context.Context, orgID, query string, 
 	}
 	// A space deleted since the search ranked it has no results: it drops
 	// out of the page, as it would have out of the ranking.
-	out := paging.Page[*model.SearchSpace]{Next: ranked.Next, HasPrevious: ranked.HasPrevious, Total: ranked.Total}
+	out := paging.Page[*model.SearchSpace]{Next: ranked.Next, HasPrevious: ranked.HasPrevious, Total: ranked.Total, TotalIsLowerBound: capped}
 	for i, id := range ranked.Items {
 		if sp := built[id]; sp != nil {
 			out.Items = append(out.Items, sp)
@@ -363,7 +390,7 @@ func (r *Resolver) searchTrees(ctx context.Context, pageIDs map[string][]string,
 		}
 		return trees, nil
 	}
-	byRevision, err := loader.RevisionPages(ctx, r.Client, revs, withAncestors(pageIDs, revs))
+	byRevision, err := searchTreePages(ctx, r.Client, revs, pageIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -374,12 +401,52 @@ func (r *Resolver) searchTrees(ctx context.Context, pageIDs map[string][]string,
 	return trees, nil
 }
 
+// searchTreePages reads, by revision, the rows withAncestors finds, in
+// loader.RevisionPages' order: two statements, the revisions' chunk maps,
+// then the rows by their ids. Not loader.RevisionPages itself: its filter on
+// the revisions' chunks, redundant here, is what the planners (with no
+// statistics, as after a bulk load) drive the statement by, reading every
+// row of the chunks, so a search cost what its spaces held.
+func searchTreePages(ctx context.Context, client *ent.Client, revs []string, pageIDs map[string][]string) (map[string][]*ent.Page, error) {
+	maps, err := client.RevisionChunk.Query().Where(revisionchunk.RevisionIDIn(revs...)).
+		Select(revisionchunk.FieldRevisionID, revisionchunk.FieldChunkID).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	revsOf := make(map[string][]string, len(maps))
+	for _, m := range maps {
+		revsOf[m.ChunkID] = append(revsOf[m.ChunkID], m.RevisionID)
+	}
+	rows, err := client.Page.Query().Where(withAncestors(pageIDs, revs)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]*ent.Page, len(revs))
+	for _, p := range rows {
+		for i, rev := range revsOf[p.ChunkID] {
+			if i > 0 {
+				// Revisions sharing a chunk get rows of their own.
+				c := *p
+				p = &c
+			}
+			out[rev] = append(out[rev], p)
+		}
+	}
+	for _, ps := range out {
+		slices.SortFunc(ps, func(a, b *ent.Page) int {
+			return cmp.Or(cmp.Compare(a.ParentPageID, b.ParentPageID), cmp.Compare(a.Position, b.Position), cmp.Compare(a.PageID, b.PageID))
+		})
+	}
+	return out, nil
+}
+
 // withAncestors keeps the pages asked for, by revision, and every page above
 // them: a recursive walk up parent_page_id through each revision's chunk
 // map and the (chunk_id, page_id) index, a few rows per level, however many
-// pages the revisions hold. It filters loader.RevisionPages by row: a row
-// of a chunk several of the revisions share comes to each of them, which
-// only adds a true ancestor to a revision's partial tree.
+// pages the revisions hold; the rows are then read by primary key. A row of
+// a chunk several of the revisions share comes to each of them
+// (searchTreePages), which only adds a true ancestor to a revision's
+// partial tree.
 func withAncestors(pageIDs map[string][]string, revs []string) predicate.Page {
 	return func(s *sql.Selector) {
 		s.Where(sql.P(func(b *sql.Builder) {

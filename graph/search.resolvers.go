@@ -22,7 +22,7 @@ func (r *organizationResolver) Search(ctx context.Context, obj *ent.Organization
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.SearchPageConnection](page), nil
+	return searchConnectionOf[model.SearchPageConnection](page), nil
 }
 
 func (r *siteResolver) Search(ctx context.Context, obj *ent.Site, query string, scope *model.SiteSearchScopeInput, first *int, after *string) (*model.SiteSearchSpaceConnection, error) {
@@ -34,7 +34,7 @@ func (r *siteResolver) Search(ctx context.Context, obj *ent.Site, query string, 
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.SiteSearchSpaceConnection](page), nil
+	return searchConnectionOf[model.SiteSearchSpaceConnection](page), nil
 }
 
 func (r *spaceResolver) Search(ctx context.Context, obj *ent.Space, query string, first *int, after *string) (*model.SearchPageConnection, error) {
@@ -46,5 +46,5 @@ func (r *spaceResolver) Search(ctx context.Context, obj *ent.Space, query string
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.SearchPageConnection](page), nil
+	return searchConnectionOf[model.SearchPageConnection](page), nil
 }

@@ -177,6 +177,11 @@ func scopeSpaces(v *published.View, scope *SiteSearchScope) ([]siteHome, error) 
 	return nil, apperr.InvalidField("scope.mode", "must be all, default or specific")
 }
 
+// maxSiteSearchPages bounds the pages a site search shows for one space
+// (its best ones), whatever the rank limit: GraphQL's cost of
+// SiteSearchSpace.pages (cost_caps.go).
+const maxSiteSearchPages = 1000
+
 // searchView searches the site spaces of v the scope names (and, when
 // readable is not nil, whose space is in it).
 func (r *Resolver) searchView(ctx context.Context, v *published.View, readable map[string]bool, query string,
@@ -195,7 +200,7 @@ func (r *Resolver) searchView(ctx context.Context, v *published.View, readable m
 		at[h.ss.SpaceID] = h
 		spaceIDs = append(spaceIDs, h.ss.SpaceID)
 	}
-	hits, _, err := r.searchPages(ctx, query, spaceIDs)
+	hits, capped, err := r.searchPages(ctx, query, spaceIDs)
 	if err != nil {
 		return none, err
 	}
@@ -227,7 +232,9 @@ func (r *Resolver) searchView(ctx context.Context, v *published.View, readable m
 		if _, ok := bySpace[h.spaceID]; !ok {
 			order = append(order, h.spaceID)
 		}
-		bySpace[h.spaceID] = append(bySpace[h.spaceID], ranked{h, n, p})
+		if len(bySpace[h.spaceID]) < maxSiteSearchPages {
+			bySpace[h.spaceID] = append(bySpace[h.spaceID], ranked{h, n, p})
+		}
 	}
 	page, err := sliceRanked(args, order)
 	if err != nil {
@@ -247,7 +254,8 @@ func (r *Resolver) searchView(ctx context.Context, v *published.View, readable m
 	for _, f := range found {
 		sections[f.Space.ID+"/"+f.Page.PageID] = f.Sections
 	}
-	out := paging.Page[*model.SiteSearchSpace]{Next: page.Next, HasPrevious: page.HasPrevious, Total: page.Total, Cursors: page.Cursors}
+	out := paging.Page[*model.SiteSearchSpace]{Next: page.Next, HasPrevious: page.HasPrevious, Total: page.Total, TotalIsLowerBound: capped,
+		Cursors: page.Cursors}
 	for _, id := range page.Items {
 		home, nav := at[id], navs[id]
 		base := v.SpaceURL(home.sec, home.ss)

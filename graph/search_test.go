@@ -20,14 +20,14 @@ func TestSearchInGraphQL(t *testing.T) {
 		}
 		data := s.MustGraphQL(t, u.Token, `query($org: ID!, $sp: ID!) {
 			space(id: $sp) { search(query: "page 17", first: 3) { totalCount edges { node { page { title path } sections { id path body } } } } }
-			organization(id: $org) { search(query: "line", first: 5) { totalCount edges { node { space { title } } } } }
+			organization(id: $org) { search(query: "line", first: 5) { totalCount countIsLowerBound edges { node { space { title } } } } }
 		}`, map[string]any{"org": org, "sp": sp})
 		hits := data["space"].(map[string]any)["search"].(map[string]any)["edges"].([]any)
 		if len(hits) == 0 || hits[0].(map[string]any)["node"].(map[string]any)["page"].(map[string]any)["title"] != "Page 17" {
 			t.Fatalf("space search: %v", hits)
 		}
-		if total := data["organization"].(map[string]any)["search"].(map[string]any)["totalCount"]; total != 30.0 {
-			t.Fatalf("organization search total %v", total)
+		if res := data["organization"].(map[string]any)["search"].(map[string]any); res["totalCount"] != 30.0 || res["countIsLowerBound"] != false {
+			t.Fatalf("organization search: totalCount %v, countIsLowerBound %v", res["totalCount"], res["countIsLowerBound"])
 		}
 		_, errs := s.GraphQL(t, u.Token, `query($sp: ID!) { space(id: $sp) { search(query: "") { totalCount } } }`, map[string]any{"sp": sp})
 		if len(errs) != 1 || errs[0].Extensions["field"] != "query" {

@@ -18,10 +18,13 @@ func listArgs(r *http.Request) (paging.Args, error) {
 }
 
 // listEnvelope is GitBook's list shape; next is absent on the last page.
+// countIsLowerBound, Folio's extension, is present (true) only when count
+// is not the total but a lower bound (search past its rank limit).
 type listEnvelope struct {
-	Items []any     `json:"items"`
-	Count int       `json:"count"`
-	Next  *nextPage `json:"next,omitempty"`
+	Items             []any     `json:"items"`
+	Count             int       `json:"count"`
+	CountIsLowerBound bool      `json:"countIsLowerBound,omitempty"`
+	Next              *nextPage `json:"next,omitempty"`
 }
 
 type nextPage struct {
@@ -40,7 +43,7 @@ func writeList[T any](w http.ResponseWriter, r *http.Request, page paging.Page[T
 	if err != nil {
 		return err
 	}
-	env := listEnvelope{Items: items, Count: page.Total}
+	env := listEnvelope{Items: items, Count: page.Total, CountIsLowerBound: page.TotalIsLowerBound}
 	if page.Next != nil {
 		env.Next = &nextPage{Page: *page.Next}
 	}

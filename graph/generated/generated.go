@@ -1177,9 +1177,10 @@ type ComplexityRoot struct {
 	}
 
 	SearchPageConnection struct {
-		Edges      func(childComplexity int) int
-		PageInfo   func(childComplexity int) int
-		TotalCount func(childComplexity int) int
+		CountIsLowerBound func(childComplexity int) int
+		Edges             func(childComplexity int) int
+		PageInfo          func(childComplexity int) int
+		TotalCount        func(childComplexity int) int
 	}
 
 	SearchPageEdge struct {
@@ -1348,9 +1349,10 @@ type ComplexityRoot struct {
 	}
 
 	SiteSearchSpaceConnection struct {
-		Edges      func(childComplexity int) int
-		PageInfo   func(childComplexity int) int
-		TotalCount func(childComplexity int) int
+		CountIsLowerBound func(childComplexity int) int
+		Edges             func(childComplexity int) int
+		PageInfo          func(childComplexity int) int
+		TotalCount        func(childComplexity int) int
 	}
 
 	SiteSearchSpaceEdge struct {
@@ -7610,6 +7612,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SearchPage.Space(childComplexity), true
 
+	case "SearchPageConnection.countIsLowerBound":
+		if e.ComplexityRoot.SearchPageConnection.CountIsLowerBound == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageConnection.CountIsLowerBound(childComplexity), true
 	case "SearchPageConnection.edges":
 		if e.ComplexityRoot.SearchPageConnection.Edges == nil {
 			break
@@ -8319,6 +8327,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SiteSearchSpace.Title(childComplexity), true
 
+	case "SiteSearchSpaceConnection.countIsLowerBound":
+		if e.ComplexityRoot.SiteSearchSpaceConnection.CountIsLowerBound == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSearchSpaceConnection.CountIsLowerBound(childComplexity), true
 	case "SiteSearchSpaceConnection.edges":
 		if e.ComplexityRoot.SiteSearchSpaceConnection.Edges == nil {
 			break
@@ -13804,8 +13818,10 @@ type SearchPageConnection {
   edges: [SearchPageEdge!]!
   "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
-  "Number of items in the whole list with the same filters, across all pages."
+  "Number of matching pages across all pages of the list; when more pages match than the server ranks (FOLIO_SEARCH_RANK_LIMIT), that limit, and countIsLowerBound is true."
   totalCount: Int!
+  "True when more pages match than the server ranks (FOLIO_SEARCH_RANK_LIMIT): only the first ones the index yields were ranked and totalCount is a lower bound; false when the ranking and totalCount are exact."
+  countIsLowerBound: Boolean!
 }
 
 "One SearchPage of a SearchPageConnection page, with its cursor."
@@ -13926,8 +13942,10 @@ type SiteSearchSpaceConnection {
   edges: [SiteSearchSpaceEdge!]!
   "Cursors of this page and whether pages come before or after it."
   pageInfo: PageInfo!
-  "Number of spaces with matching pages."
+  "Number of spaces with matching pages (among the pages ranked: see countIsLowerBound)."
   totalCount: Int!
+  "True when more pages match than the server ranks (FOLIO_SEARCH_RANK_LIMIT): only the first ones the index yields were ranked, so spaces with matches may be missing and totalCount is a lower bound; false when exact."
+  countIsLowerBound: Boolean!
 }
 
 "One SiteSearchSpace of a connection page, with its cursor."
@@ -17878,6 +17896,8 @@ func (ec *executionContext) childFields_SearchPageConnection(ctx context.Context
 		return ec.fieldContext_SearchPageConnection_pageInfo(ctx, field)
 	case "totalCount":
 		return ec.fieldContext_SearchPageConnection_totalCount(ctx, field)
+	case "countIsLowerBound":
+		return ec.fieldContext_SearchPageConnection_countIsLowerBound(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SearchPageConnection", field.Name)
 }
@@ -18220,6 +18240,8 @@ func (ec *executionContext) childFields_SiteSearchSpaceConnection(ctx context.Co
 		return ec.fieldContext_SiteSearchSpaceConnection_pageInfo(ctx, field)
 	case "totalCount":
 		return ec.fieldContext_SiteSearchSpaceConnection_totalCount(ctx, field)
+	case "countIsLowerBound":
+		return ec.fieldContext_SiteSearchSpaceConnection_countIsLowerBound(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteSearchSpaceConnection", field.Name)
 }
@@ -46718,6 +46740,29 @@ func (ec *executionContext) fieldContext_SearchPageConnection_totalCount(_ conte
 	return graphql.NewScalarFieldContext("SearchPageConnection", field, false, false, "Int")
 }
 
+func (ec *executionContext) _SearchPageConnection_countIsLowerBound(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageConnection_countIsLowerBound(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountIsLowerBound, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageConnection_countIsLowerBound(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageConnection", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _SearchPageEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SearchPageEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -49599,6 +49644,29 @@ func (ec *executionContext) _SiteSearchSpaceConnection_totalCount(ctx context.Co
 }
 func (ec *executionContext) fieldContext_SiteSearchSpaceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SiteSearchSpaceConnection", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SiteSearchSpaceConnection_countIsLowerBound(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpaceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSearchSpaceConnection_countIsLowerBound(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CountIsLowerBound, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSearchSpaceConnection_countIsLowerBound(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSearchSpaceConnection", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _SiteSearchSpaceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *model.SiteSearchSpaceEdge) (ret graphql.Marshaler) {
@@ -68565,6 +68633,11 @@ func (ec *executionContext) _SearchPageConnection(ctx context.Context, sel ast.S
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "countIsLowerBound":
+			out.Values[i] = ec._SearchPageConnection_countIsLowerBound(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -69716,6 +69789,11 @@ func (ec *executionContext) _SiteSearchSpaceConnection(ctx context.Context, sel 
 			}
 		case "totalCount":
 			out.Values[i] = ec._SiteSearchSpaceConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "countIsLowerBound":
+			out.Values[i] = ec._SiteSearchSpaceConnection_countIsLowerBound(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -896,8 +896,10 @@ type SearchPageConnection struct {
 	Edges []*SearchPageEdge `json:"edges"`
 	// Cursors of this page and whether pages come before or after it.
 	PageInfo *PageInfo `json:"pageInfo"`
-	// Number of items in the whole list with the same filters, across all pages.
+	// Number of matching pages across all pages of the list; when more pages match than the server ranks (FOLIO_SEARCH_RANK_LIMIT), that limit, and countIsLowerBound is true.
 	TotalCount int `json:"totalCount"`
+	// True when more pages match than the server ranks (FOLIO_SEARCH_RANK_LIMIT): only the first ones the index yields were ranked and totalCount is a lower bound; false when the ranking and totalCount are exact.
+	CountIsLowerBound bool `json:"countIsLowerBound"`
 }
 
 // One SearchPage of a SearchPageConnection page, with its cursor.
@@ -1110,8 +1112,10 @@ type SiteSearchSpaceConnection struct {
 	Edges []*SiteSearchSpaceEdge `json:"edges"`
 	// Cursors of this page and whether pages come before or after it.
 	PageInfo *PageInfo `json:"pageInfo"`
-	// Number of spaces with matching pages.
+	// Number of spaces with matching pages (among the pages ranked: see countIsLowerBound).
 	TotalCount int `json:"totalCount"`
+	// True when more pages match than the server ranks (FOLIO_SEARCH_RANK_LIMIT): only the first ones the index yields were ranked, so spaces with matches may be missing and totalCount is a lower bound; false when exact.
+	CountIsLowerBound bool `json:"countIsLowerBound"`
 }
 
 // One SiteSearchSpace of a connection page, with its cursor.

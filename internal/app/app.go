@@ -112,6 +112,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 		Metrics: metrics.Registry(d.SQL, d.Dialect, Version())}
 	metrics.Imports(res.Imports)
 	res.OpenAPILimits.FetchTime = cfg.OpenAPIFetchTimeout
+	res.SearchRankLimit = cfg.SearchRankLimit
 	res.Jobs = a.jobRunner(d, logger)
 	res.WebhookSettings = graph.WebhookSettings{Timeout: cfg.WebhookTimeout, DisableAfter: cfg.WebhookDisableAfter}
 	res.SubscriptionSettings = graph.SubscriptionSettings{PerConnection: cfg.SubscriptionsPerConnection,

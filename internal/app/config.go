@@ -116,6 +116,10 @@ type Config struct {
 	// SecretKey seals the secrets stored in the database (base64 or hex of
 	// 32 bytes); empty: the key file of the data directory (SQLite only).
 	SecretKey string
+	// SearchRankLimit is the most matches a search ranks (graph's
+	// Resolver.SearchRankLimit): a term matching more ranks the first ones
+	// the index yields and counts the limit, as a lower bound.
+	SearchRankLimit int
 	// SMTPURL is the mail server invitations go through (internal/mail:
 	// smtp:// or smtps://, with ?from=); empty: no mail is sent and
 	// invitations answer their links instead. Its password is a secret:
@@ -163,7 +167,10 @@ type Setting struct {
 	// for error messages.
 	Schemes []string
 	Example string
-	field   func(*Config) any // pointer to the Config field it sets
+	// Max is the largest value a Number setting takes (0: no bound but
+	// the integer's).
+	Max   int64
+	field func(*Config) any // pointer to the Config field it sets
 }
 
 // Settings is every setting of the server, in the order --help lists them.
@@ -299,6 +306,9 @@ var Settings = []Setting{
 	{Env: "FOLIO_SECRET_KEY", Flag: "secret-key", Kind: SecretKey,
 		Meaning: "key that seals the secrets stored in the database (signing keys, share keys): 32 bytes in base64 or hex (openssl rand -base64 32); required with PostgreSQL, the same on every instance; empty with SQLite for the key file secret.key in the data directory, made on the first start",
 		field:   func(c *Config) any { return &c.SecretKey }},
+	{Env: "FOLIO_SEARCH_RANK_LIMIT", Flag: "search-rank-limit", Kind: Number, Default: "1000", Max: 100000,
+		Meaning: "most pages a search ranks: a term matching more ranks the first ones the index yields, and its count is this limit with countIsLowerBound (1 to 100000)",
+		field:   func(c *Config) any { return &c.SearchRankLimit }},
 	{Env: "FOLIO_SMTP_URL", Flag: "smtp-url", Kind: URL,
 		Meaning: "mail server for invitations: smtp://user:password@host:587?from=folio@example.com (STARTTLS when offered) or smtps://… (TLS from the start, port 465); empty for no mail (inviteUsersToOrganization answers the invitation links instead)",
 		Schemes: []string{"smtp", "smtps"},
@@ -403,6 +413,9 @@ func (s Setting) Expected() string {
 	case URL:
 		return "an absolute URL (scheme " + strings.Join(s.Schemes, ", ") + ") such as " + s.Example
 	case Number:
+		if s.Max > 0 {
+			return fmt.Sprintf("a whole number from 1 to %d", s.Max)
+		}
 		return "a whole number greater than 0"
 	case Duration:
 		return "a duration greater than 0 with its unit, such as 30s, 5m or 1h30m"
@@ -471,6 +484,9 @@ func (s Setting) check(text string) error {
 		}
 		if n <= 0 {
 			return errors.New("not greater than 0")
+		}
+		if s.Max > 0 && n > s.Max {
+			return fmt.Errorf("greater than %d", s.Max)
 		}
 	case Duration:
 		d, err := time.ParseDuration(text)

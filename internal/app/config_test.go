@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -39,7 +40,11 @@ func badValues(t *testing.T, s app.Setting) []string {
 		}
 		return bad
 	case app.Number:
-		return []string{"abc", "0", "-1", "1.5", "8MB", "99999999999999999999"}
+		bad := []string{"abc", "0", "-1", "1.5", "8MB", "99999999999999999999"}
+		if s.Max > 0 {
+			bad = append(bad, strconv.FormatInt(s.Max+1, 10))
+		}
+		return bad
 	case app.Duration:
 		return []string{"abc", "10", "0s", "-1m"}
 	case app.Boolean:
@@ -94,7 +99,7 @@ func TestSettingsRefuseBadValues(t *testing.T) {
 // would write are taken.
 func TestSettingsTable(t *testing.T) {
 	def := app.Defaults() // panics on a default that does not parse
-	if def.Addr != "127.0.0.1:8080" || def.DataDir != "./data" || def.RequestTimeout != 60*time.Second || def.MaxImports != 2 || def.MaxPDFs != 2 || def.MaxBodyBytes != 8<<20 || def.MaxResponseBytes != 64<<20 || def.PurgeInterval != time.Hour || def.AuditRetention != 365*24*time.Hour || def.AllowPrivateFetch {
+	if def.Addr != "127.0.0.1:8080" || def.DataDir != "./data" || def.RequestTimeout != 60*time.Second || def.MaxImports != 2 || def.MaxPDFs != 2 || def.MaxBodyBytes != 8<<20 || def.MaxResponseBytes != 64<<20 || def.PurgeInterval != time.Hour || def.AuditRetention != 365*24*time.Hour || def.AllowPrivateFetch || def.SearchRankLimit != 1000 {
 		t.Fatalf("defaults %+v", def)
 	}
 	seen := map[string]bool{}
@@ -162,6 +167,7 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_OPEN_SIGNUP":                  "true",
 		"FOLIO_CORS_ORIGINS":                 "https://app.example.com, http://localhost:5173",
 		"FOLIO_SECRET_KEY":                   "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=",
+		"FOLIO_SEARCH_RANK_LIMIT":            "250",
 		"FOLIO_SMTP_URL":                     "smtps://folio:secret@mail.example.com?from=folio@example.com",
 	}
 	c := app.Defaults()
@@ -178,7 +184,7 @@ func TestSettingsTable(t *testing.T) {
 		SubscriptionsPerConnection: 5, SubscriptionsPerInstance: 100, SubscriptionHeartbeat: 20 * time.Second, SubscriptionIdle: 2 * time.Minute, SubscriptionMaxLifetime: 30 * time.Minute,
 		SessionIdle: 24 * time.Hour, SessionLifetime: 240 * time.Hour, OpenSignup: true,
 		OAuthAccessLifetime: 30 * time.Minute, OAuthRefreshLifetime: 90 * 24 * time.Hour,
-		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"], SMTPURL: good["FOLIO_SMTP_URL"]}
+		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"], SMTPURL: good["FOLIO_SMTP_URL"], SearchRankLimit: 250}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)
 	}

@@ -188,6 +188,10 @@ type Page[T any] struct {
 	// before the cursor still exist, so the cursor is the answer.)
 	HasPrevious bool
 	Total       int
+	// TotalIsLowerBound tells that the list was cut before it was counted
+	// (search ranks at most its limit of matches): more items may exist
+	// than Total, and beyond the last page.
+	TotalIsLowerBound bool
 }
 
 // Cut builds a page from rows fetched with Limit+1, so that the extra row

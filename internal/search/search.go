@@ -136,14 +136,20 @@ func Insert(dialect string, docs []Doc) []Statement {
 }
 
 // Query finds the pages of spaces matching text, best first: the rows are
-// (space_id, page_id, rank). limit bounds them.
+// (space_id, page_id, rank). It takes at most limit matches in the index's
+// own order (no ranking yet), then ranks only those: a term that matches
+// many pages costs what limit pages cost, and a caller that gets limit rows
+// back knows more may match (ask limit+1 to tell). Below the limit the
+// ranking is that of every match.
 func Query(dialect, text string, spaceIDs []string, limit int) (Statement, bool) {
 	if dialect == Postgres {
+		// The query is written where the planner sees it (not in FROM) so
+		// that it folds it to a constant the GIN index is searched with.
 		return Statement{
-			SQL: `SELECT space_id, page_id, ts_rank(tsv, q) AS rank
-				FROM search_pages, websearch_to_tsquery('english', $1) q
-				WHERE tsv @@ q AND space_id = ANY($2)
-				ORDER BY rank DESC, space_id, page_id LIMIT $3`,
+			SQL: `SELECT space_id, page_id, ts_rank(tsv, websearch_to_tsquery('english', $1)) AS rank
+				FROM (SELECT space_id, page_id, tsv FROM search_pages
+					WHERE tsv @@ websearch_to_tsquery('english', $1) AND space_id = ANY($2) LIMIT $3) m
+				ORDER BY rank DESC, space_id, page_id`,
 			Args: []any{text, pq.Array(spaceIDs), limit},
 		}, true
 	}
@@ -159,31 +165,21 @@ func Query(dialect, text string, spaceIDs []string, limit int) (Statement, bool)
 	}
 	args = append(args, limit)
 	return Statement{
-		// bm25 is lower for better matches; titles weigh ten times the body.
-		SQL: `SELECT space_id, page_id, -bm25(search_pages, 0, 0, 10.0, 1.0) AS rank
-			FROM search_pages WHERE search_pages MATCH ? AND space_id IN (` + strings.Join(marks, ",") + `)
-			ORDER BY rank DESC, space_id, page_id LIMIT ?`,
+		// The FTS5 table cannot index space_id: each match's space is read
+		// from search_rows by its primary key (the match's rowid), not
+		// from the FTS content row. CROSS JOIN keeps the match outermost,
+		// one probe of search_rows per match, rather than one MATCH per
+		// row of the spaces. MATERIALIZED keeps the LIMIT where it is:
+		// flattened into the outer ORDER BY it would become a top-N sort
+		// of every match, each scored. So bm25 is computed for the rows
+		// kept only; it is lower for better matches, and titles weigh ten
+		// times the body.
+		SQL: `WITH m AS MATERIALIZED (
+				SELECT r.space_id, r.page_id, -bm25(search_pages, 0, 0, 10.0, 1.0) AS rank
+				FROM search_pages CROSS JOIN search_rows r ON r.rid = search_pages.rowid
+				WHERE search_pages MATCH ? AND r.space_id IN (` + strings.Join(marks, ",") + `) LIMIT ?)
+			SELECT space_id, page_id, rank FROM m ORDER BY rank DESC, space_id, page_id`,
 		Args: args,
-	}, true
-}
-
-// Count counts the pages of spaces matching text (Query ranks at most its
-// limit of them).
-func Count(dialect, text string, spaceIDs []string) (Statement, bool) {
-	st, ok := Query(dialect, text, spaceIDs, 0)
-	if !ok {
-		return st, false
-	}
-	if dialect == Postgres {
-		return Statement{
-			SQL:  `SELECT count(*) FROM search_pages, websearch_to_tsquery('english', $1) q WHERE tsv @@ q AND space_id = ANY($2)`,
-			Args: st.Args[:2],
-		}, true
-	}
-	marks := strings.Repeat(",?", len(spaceIDs))
-	return Statement{
-		SQL:  `SELECT count(*) FROM search_pages WHERE search_pages MATCH ? AND space_id IN (` + marks[1:] + `)`,
-		Args: st.Args[:len(st.Args)-1],
 	}, true
 }
 
