@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	entdialect "entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 
 	"github.com/folio/folio/ent"
@@ -215,6 +216,12 @@ func (d *draft) uniqueSlug(p *draftPage, parent, slug string) string {
 			taken[s.Slug] = true
 		}
 	}
+	return freeSlug(taken, slug)
+}
+
+// freeSlug returns slug, or slug-2, slug-3... the first that taken does not
+// hold.
+func freeSlug(taken map[string]bool, slug string) string {
 	if !taken[slug] {
 		return slug
 	}
@@ -297,12 +304,20 @@ func (d *draft) write(ctx context.Context, tx *ent.Client, dialect, spaceID stri
 			for _, h := range hashes[start:min(len(hashes), start+pageChunk)] {
 				creates = append(creates, tx.PageContent.Create().SetID(h).SetMarkdown(d.bodies[h]))
 			}
-			// A body that is already stored is locked, not skipped (an
-			// update to itself): the purge of orphaned bodies locks the rows
-			// it deletes, so a body this draft takes up again cannot vanish
-			// between this statement and the commit (PurgeOrphanedContents).
-			if err := tx.PageContent.CreateBulk(creates...).OnConflict(sql.ConflictColumns(pagecontent.FieldID),
-				sql.ResolveWith(func(u *sql.UpdateSet) { u.SetIgnore(pagecontent.FieldID) })).Exec(ctx); err != nil && !isNoRows(err) {
+			// On PostgreSQL a body that is already stored is locked, not
+			// skipped (an update to itself): the purge of orphaned bodies
+			// locks the rows it deletes, so a body this draft takes up again
+			// cannot vanish between this statement and the commit
+			// (PurgeOrphanedContents). SQLite runs one writer at a time, so
+			// the purge cannot run meanwhile: there a stored body is skipped,
+			// not written again (an import of content already stored
+			// rewrote every body).
+			conflict := sql.DoNothing()
+			if dialect == entdialect.Postgres {
+				conflict = sql.ResolveWith(func(u *sql.UpdateSet) { u.SetIgnore(pagecontent.FieldID) })
+			}
+			if err := tx.PageContent.CreateBulk(creates...).OnConflict(sql.ConflictColumns(pagecontent.FieldID), conflict).
+				Exec(ctx); err != nil && !isNoRows(err) {
 				return nil, err
 			}
 		}

@@ -89,22 +89,23 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 		d.files = append(d.files, &draftFile{ID: id, Name: f.Name, ContentType: f.ContentType, BlobKey: key, Size: int64(len(f.Data)), CreatedAt: clock.Now()})
 	}
 	replacer := strings.NewReplacer(flatten(tokens)...)
+	siblings := importSiblings{d: d, groups: map[string]*siblingGroup{}}
 	var add func(parent string, pages []*importer.Page)
 	add = func(parent string, pages []*importer.Page) {
 		for _, ip := range pages {
-			meta := markdown.Parse(replacer.Replace(ip.Markdown))
+			// The title is the importer's: the fields alone are read, not
+			// the first heading (a parse of the whole body).
+			meta := markdown.Fields(replacer.Replace(ip.Markdown))
 			p := &draftPage{ID: ids.New(), Kind: page.KindDocument, Title: truncate(ip.Title, 256), Emoji: meta.Emoji,
 				Description: truncate(meta.Description, 1000), Hidden: meta.Hidden, CreatedAt: clock.Now(), UpdatedAt: clock.Now()}
 			if p.Title == "" {
 				p.Title = "Untitled"
 			}
-			p.Slug = d.uniqueSlug(p, parent, markdown.Slug(p.Title))
 			// Robots settings of the frontmatter stay with the body (the
 			// rest of it becomes the page's fields).
 			noIndex, noRobotsIndex := markdown.Robots(ip.Markdown)
 			d.setBody(p, markdown.KeepRobots(meta.Body, derefBool(noIndex), derefBool(noRobotsIndex)))
-			d.pages[p.ID] = p
-			d.place(p, parent, -1)
+			siblings.append(p, parent, markdown.Slug(p.Title))
 			add(p.ID, ip.Children)
 		}
 	}
@@ -142,6 +143,43 @@ func (r *Resolver) ImportContent(ctx context.Context, spaceID, crID, rawURL, sou
 	}
 	imported = true
 	return &model.ImportResult{Revision: rev.ID, ImportedResources: res.Count(), TotalResources: res.Total}, nil
+}
+
+// importSiblings puts imported pages last among their parent's children
+// with a slug unique among them, as uniqueSlug and place(p, parent, -1) do,
+// without their scan of every page of the draft for each page (n² for an
+// import of n pages). A parent's children are read once, on its first
+// imported child, which place numbers with them 0..n-1; each further child
+// takes the next position.
+type importSiblings struct {
+	d      *draft
+	groups map[string]*siblingGroup
+}
+
+type siblingGroup struct {
+	slugs map[string]bool
+	n     int
+}
+
+func (s *importSiblings) append(p *draftPage, parent, slug string) {
+	g := s.groups[parent]
+	if g == nil {
+		p.Slug = s.d.uniqueSlug(p, parent, slug)
+		s.d.pages[p.ID] = p
+		s.d.place(p, parent, -1)
+		g = &siblingGroup{slugs: map[string]bool{}}
+		for _, c := range s.d.children(parent) {
+			g.slugs[c.Slug] = true
+			g.n++
+		}
+		s.groups[parent] = g
+		return
+	}
+	p.Slug = freeSlug(g.slugs, slug)
+	p.Parent, p.Position = parent, g.n
+	g.slugs[p.Slug] = true
+	g.n++
+	s.d.pages[p.ID] = p
 }
 
 // fetchImport downloads and reads the source.

@@ -25,6 +25,17 @@ type Meta struct {
 // removed. Scalar values of any YAML type are read as their text (title: 2024
 // is "2024"); values that are not scalars are ignored.
 func Parse(src string) Meta {
+	m := Fields(src)
+	if m.Title == "" {
+		m.Title = firstHeading(m.Body)
+	}
+	return m
+}
+
+// Fields is Parse without the first heading: Title is the frontmatter's
+// alone. Finding the first heading parses the whole body, which a caller
+// that has its title already (an import: the archive's) need not pay for.
+func Fields(src string) Meta {
 	fm := splitFrontmatter(normalize(src))
 	m := Meta{Body: fm.body}
 	if fm.yaml != nil {
@@ -52,9 +63,6 @@ func Parse(src string) Meta {
 				}
 			}
 		}
-	}
-	if m.Title == "" {
-		m.Title = firstHeading(fm.body)
 	}
 	return m
 }
