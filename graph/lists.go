@@ -294,7 +294,9 @@ func firstRowsCounted(parent func(*sql.Selector) string, column string, keyset f
 
 // pageTotal is the page_total a row of firstRowsCounted carries.
 func pageTotal(row any) (int, error) {
-	v, ok := row.(interface{ Value(string) (ent.Value, error) })
+	v, ok := row.(interface {
+		Value(string) (ent.Value, error)
+	})
 	if !ok {
 		return 0, fmt.Errorf("page total: %T has no selected values", row)
 	}
