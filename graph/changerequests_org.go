@@ -11,6 +11,7 @@ import (
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/apperr"
+	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/paging"
 )
 
@@ -58,7 +59,13 @@ func (r *Resolver) OrganizationChangeRequests(ctx context.Context, orgID string,
 		// and are what the change requests' `space` shows.
 		q.WithSpace()
 		orgOf := func(cr *ent.ChangeRequest) string { return cr.Edges.Space.OrganizationID }
-		pages, err := listPagesBy(ctx, q, spaceOrganization, orgs, args, changerequest.FieldCreatedAt, changeRequestKey, orgOf)
+		// What an admin sees unfiltered is kept; what access filters is
+		// counted in the page's statement.
+		count := countedInPage
+		if creator == nil && contributor == nil && allAdmin(scopes) {
+			count = r.keptCount(db.CountChangeRequests(string(st)))
+		}
+		pages, err := listPagesCounted(ctx, q, spaceOrganization, orgs, args, changerequest.FieldCreatedAt, args.Keyset(changerequest.FieldCreatedAt), changeRequestKey, orgOf, count)
 		if err != nil {
 			return nil, err
 		}
@@ -69,6 +76,17 @@ func (r *Resolver) OrganizationChangeRequests(ctx context.Context, orgID string,
 		}
 		return pages, showChangeRequests(ctx, crs)
 	})
+}
+
+// allAdmin tells whether scopes are all an admin's: they see every live
+// space of their organizations.
+func allAdmin(scopes map[string]contentScope) bool {
+	for _, sc := range scopes {
+		if !sc.admin {
+			return false
+		}
+	}
+	return true
 }
 
 // spaceOrganization is the organization of a change request's space, as

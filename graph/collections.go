@@ -40,7 +40,7 @@ func (r *Resolver) OrganizationCollections(ctx context.Context, orgID string, ne
 		if !nested {
 			q.Where(collection.ParentIDIsNil())
 		}
-		pages, err := listPages(ctx, q, collection.FieldOrganizationID, orgs, args, collection.FieldCreatedAt, collectionKey,
+		pages, err := listPagesInScope(ctx, q, collection.FieldOrganizationID, orgs, args, collection.FieldCreatedAt, args.Keyset(collection.FieldCreatedAt), collectionKey,
 			func(c *ent.Collection) string { return c.OrganizationID })
 		if err != nil {
 			return nil, err
@@ -60,7 +60,7 @@ func (r *Resolver) CollectionSpaces(ctx context.Context, c *ent.Collection, args
 			return nil, err
 		}
 		q := r.Client.Space.Query().Where(space.DeletedAtIsNil(), anyScope(scopes, contentScope.spaces))
-		pages, err := listPagesInPosition(ctx, q, space.FieldParentID, colls, args, space.FieldPosition,
+		pages, err := listPagesInScope(ctx, q, space.FieldParentID, colls, args, space.FieldPosition, args.PositionKeyset(space.FieldPosition),
 			func(s *ent.Space) paging.Cursor { return positionKey(s.Position, s.ID) },
 			func(s *ent.Space) string { return *s.ParentID })
 		if err != nil {
@@ -114,7 +114,7 @@ func (r *Resolver) Subcollections(ctx context.Context, c *ent.Collection, args p
 			return nil, err
 		}
 		q := r.Client.Collection.Query().Where(anyScope(scopes, contentScope.collections))
-		pages, err := listPagesInPosition(ctx, q, collection.FieldParentID, colls, args, collection.FieldPosition,
+		pages, err := listPagesInScope(ctx, q, collection.FieldParentID, colls, args, collection.FieldPosition, args.PositionKeyset(collection.FieldPosition),
 			func(c *ent.Collection) paging.Cursor { return positionKey(c.Position, c.ID) },
 			func(c *ent.Collection) string { return *c.ParentID })
 		if err != nil {

@@ -19,6 +19,14 @@ import (
 // id and join time of member k: ids are "bulk" and k on eight digits.
 func seedMembers(t testing.TB, s *testkit.Server, orgID string, n int, base time.Time) func(k int) paging.Cursor {
 	t.Helper()
+	return seedMembersAs(t, s, orgID, "bulk", n, base)
+}
+
+// seedMembersAs is seedMembers with the users' and members' ids (and
+// emails) made of prefix rather than "bulk", so that several organizations
+// can be seeded in one database.
+func seedMembersAs(t testing.TB, s *testkit.Server, orgID, prefix string, n int, base time.Time) func(k int) paging.Cursor {
+	t.Helper()
 	ctx := context.Background()
 	type stmt struct {
 		q    string
@@ -28,10 +36,10 @@ func seedMembers(t testing.TB, s *testkit.Server, orgID string, n int, base time
 	if s.Dialect == "postgres" {
 		stmts = []stmt{
 			{`INSERT INTO users(id, created_at, updated_at, email, display_name)
-			 SELECT 'bulk' || lpad(g::text, 8, '0'), now(), now(), 'bulk' || g || '@seek.test', 'Bulk ' || g FROM generate_series(1, $1::int) g`, []any{n}},
+			 SELECT $2::text || lpad(g::text, 8, '0'), now(), now(), $2::text || g || '@seek.test', 'Bulk ' || g FROM generate_series(1, $1::int) g`, []any{n, prefix}},
 			{`INSERT INTO members(id, role, joined_at, sso, disabled, organization_id, user_id)
-			 SELECT 'bulk' || lpad(g::text, 8, '0'), 'read', $2::timestamptz - g * interval '1 second', false, false, $3, 'bulk' || lpad(g::text, 8, '0')
-			 FROM generate_series(1, $1::int) g`, []any{n, base, orgID}},
+			 SELECT $4::text || lpad(g::text, 8, '0'), 'read', $2::timestamptz - g * interval '1 second', false, false, $3, $4::text || lpad(g::text, 8, '0')
+			 FROM generate_series(1, $1::int) g`, []any{n, base, orgID, prefix}},
 			{`ANALYZE users`, nil}, {`ANALYZE members`, nil},
 		}
 	} else {
@@ -40,10 +48,10 @@ func seedMembers(t testing.TB, s *testkit.Server, orgID string, n int, base time
 		const series = `WITH RECURSIVE g(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM g WHERE k < ?1) `
 		stmts = []stmt{
 			{series + `INSERT INTO users(id, created_at, updated_at, email, display_name)
-			 SELECT printf('bulk%08d', k), '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:00+00:00', 'bulk' || k || '@seek.test', 'Bulk ' || k FROM g`, []any{n}},
+			 SELECT printf('%s%08d', ?2, k), '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:00+00:00', ?2 || k || '@seek.test', 'Bulk ' || k FROM g`, []any{n, prefix}},
 			{series + `INSERT INTO members(id, role, joined_at, sso, disabled, organization_id, user_id)
-			 SELECT printf('bulk%08d', k), 'read', strftime('%Y-%m-%d %H:%M:%S', ?2 - k, 'unixepoch') || '+00:00', false, false, ?3, printf('bulk%08d', k) FROM g`,
-				[]any{n, base.Unix(), orgID}},
+			 SELECT printf('%s%08d', ?4, k), 'read', strftime('%Y-%m-%d %H:%M:%S', ?2 - k, 'unixepoch') || '+00:00', false, false, ?3, printf('%s%08d', ?4, k) FROM g`,
+				[]any{n, base.Unix(), orgID, prefix}},
 			{`ANALYZE`, nil},
 		}
 	}
@@ -53,7 +61,7 @@ func seedMembers(t testing.TB, s *testkit.Server, orgID string, n int, base time
 		}
 	}
 	return func(k int) paging.Cursor {
-		return paging.Cursor{Time: base.Add(-time.Duration(k) * time.Second), ID: fmt.Sprintf("bulk%08d", k)}
+		return paging.Cursor{Time: base.Add(-time.Duration(k) * time.Second), ID: fmt.Sprintf("%s%08d", prefix, k)}
 	}
 }
 

@@ -66,7 +66,12 @@ type scanner interface {
 // when it has no rows; cursors are listPage's.
 func listPages[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parentColumn string, parents []string, args paging.Args, column string, key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
 	q = q.Where(P(sql.FieldIn(parentColumn, parents...)))
-	return listPagesBy(ctx, q, func(s *sql.Selector) string { return s.C(parentColumn) }, parents, args, column, key, parentOf)
+	return listPagesBy(ctx, q, byColumn(parentColumn), parents, args, column, key, parentOf)
+}
+
+// byColumn is a list's parent when it is a column of the rows.
+func byColumn(column string) func(*sql.Selector) string {
+	return func(s *sql.Selector) string { return s.C(column) }
 }
 
 // listPagesBy is listPages for rows whose parent is an SQL expression of
@@ -77,35 +82,86 @@ func listPagesBy[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any
 	return listPagesKeyed(ctx, q, parent, parents, args, column, args.Keyset(column), key, parentOf)
 }
 
-// listPagesInPosition is listPages for lists in position order (a
-// collection's spaces and subcollections): column holds positions, and
-// cursors carry them (paging.Cursor.Pos).
-func listPagesInPosition[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parentColumn string, parents []string, args paging.Args, column string, key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
+// listPagesInScope is listPages for a list filtered by access (issue 22's
+// contentScope): the filter is costly to run twice, so each parent's total
+// is counted in the statement that reads the page. keyset is the cursor's
+// predicate: args.Keyset(column), or args.PositionKeyset(column) for
+// lists in position order (a collection's spaces and subcollections, whose
+// cursors carry positions, paging.Cursor.Pos).
+func listPagesInScope[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parentColumn string, parents []string, args paging.Args, column string, keyset func(*sql.Selector), key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
 	q = q.Where(P(sql.FieldIn(parentColumn, parents...)))
-	return listPagesKeyed(ctx, q, func(s *sql.Selector) string { return s.C(parentColumn) }, parents, args, column, args.PositionKeyset(column), key, parentOf)
+	return listPagesCounted(ctx, q, byColumn(parentColumn), parents, args, column, keyset, key, parentOf, countedInPage)
 }
 
 // listPagesKeyed is listPagesBy with the cursor's predicate given (keyset:
 // rows after the cursor, in the order of column then id).
 func listPagesKeyed[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parent func(*sql.Selector) string, parents []string, args paging.Args, column string, keyset func(*sql.Selector), key func(T) paging.Cursor, parentOf func(T) string) (map[string]paging.Page[T], error) {
+	return listPagesCounted(ctx, q, parent, parents, args, column, keyset, key, parentOf, pageCount{})
+}
+
+// pageCount says how listPagesCounted finds each parent's total.
+type pageCount struct {
+	// kept, when set, reads the totals the database keeps (keptCounts):
+	// for a list unfiltered, in one statement that replaces the count.
+	kept func(ctx context.Context, parents []string) (map[string]int, error)
+	// inPage counts in the statement that reads the page (a window count
+	// over the filtered rows, before the cursor applies): for lists
+	// filtered by access, whose filter a second statement would run again.
+	inPage bool
+}
+
+// listPagesCounted is listPagesKeyed with the totals found as count says;
+// without kept or inPage, a statement counts every parent's rows (GROUP
+// BY), left out of a first page when no parent's page is full (the rows
+// then are all there is).
+func listPagesCounted[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T any, S scanner](ctx context.Context, q Q, parent func(*sql.Selector) string, parents []string, args paging.Args, column string, keyset func(*sql.Selector), key func(T) paging.Cursor, parentOf func(T) string, count pageCount) (map[string]paging.Page[T], error) {
 	counts := q.Clone()
 	byParent := map[string][]T{}
-	rowsOf := func(parents []string) error {
-		if len(parents) == 0 {
+	total := map[string]int{}
+	rowsOf := func(ps []string) error {
+		if len(ps) == 0 {
 			return nil
 		}
-		q.Where(P(keyset)).Order(O(args.OrderBy(column))).Modify(firstRowsPerParent(parent, column, args))
+		switch {
+		case count.inPage:
+			q.Order(O(args.OrderBy(column))).Modify(firstRowsCounted(parent, column, keyset, args))
+		case len(ps) == 1:
+			// One parent: its first rows after the cursor, which the
+			// index on (parent, column, id) seeks to and stops after.
+			if len(parents) > 1 {
+				q.Where(P(func(s *sql.Selector) {
+					s.Where(sql.P(func(b *sql.Builder) { b.WriteString(parent(s)).WriteOp(sql.OpEQ).Arg(ps[0]) }))
+				}))
+			}
+			q.Where(P(keyset)).Order(O(args.OrderBy(column))).Limit(args.Limit + 1)
+		default:
+			q.Where(P(keyset)).Order(O(args.OrderBy(column))).Modify(firstRowsPerParent(parent, column, args))
+		}
 		rows, err := q.All(ctx)
 		if err != nil {
 			return err
 		}
 		for _, r := range rows {
-			byParent[parentOf(r)] = append(byParent[parentOf(r)], r)
+			p := parentOf(r)
+			byParent[p] = append(byParent[p], r)
+			if count.inPage {
+				n, err := pageTotal(r)
+				if err != nil {
+					return err
+				}
+				total[p] = n
+			}
 		}
 		return nil
 	}
-	total := map[string]int{}
-	countAll := func() error {
+	countAll := func(parents []string) error {
+		if count.kept != nil {
+			kept, err := count.kept(ctx, parents)
+			for p, n := range kept {
+				total[p] = n
+			}
+			return err
+		}
 		var totals []struct {
 			Parent string `json:"parent"`
 			Count  int    `json:"count"`
@@ -120,24 +176,41 @@ func listPagesKeyed[Q groupedQuery[Q, P, O, T, S], P, O ~func(*sql.Selector), T 
 		}
 		return nil
 	}
-	if args.After == nil {
+	switch {
+	case count.inPage:
+		if err := rowsOf(parents); err != nil {
+			return nil, err
+		}
+		// A parent with no rows after the cursor said nothing of its
+		// total: counted apart, only then.
+		for _, p := range parents {
+			if _, ok := total[p]; !ok && args.After != nil {
+				if err := countAll(parents); err != nil {
+					return nil, err
+				}
+				break
+			}
+		}
+	case args.After == nil:
 		// A first page that is not full holds every row of its parent:
 		// the count is needed only when some parent's page is full.
 		if err := rowsOf(parents); err != nil {
 			return nil, err
 		}
-		full := false
+		var full []string
 		for _, p := range parents {
 			total[p] = len(byParent[p])
-			full = full || len(byParent[p]) > args.Limit
+			if len(byParent[p]) > args.Limit {
+				full = append(full, p)
+			}
 		}
-		if full {
-			if err := countAll(); err != nil {
+		if len(full) > 0 {
+			if err := countAll(parents); err != nil {
 				return nil, err
 			}
 		}
-	} else {
-		if err := countAll(); err != nil {
+	default:
+		if err := countAll(parents); err != nil {
 			return nil, err
 		}
 		// Only parents with rows need the second statement.
@@ -182,6 +255,66 @@ func firstRowsPerParent(parent func(*sql.Selector) string, column string, args p
 		args.OrderBy(column)(outer)
 		*s = *outer
 	}
+}
+
+// firstRowsCounted is firstRowsPerParent for a query not yet cut at the
+// cursor, with each row's parent's total (page_total) counted over the
+// query's rows before the cursor applies: one statement reads the page
+// and counts what the filter keeps.
+//
+//	SELECT cols, page_total FROM (SELECT cols, page_total, ROW_NUMBER()
+//	  OVER (PARTITION BY page_parent ORDER BY column, id) AS page_row
+//	  FROM (SELECT cols, parent AS page_parent, COUNT(*) OVER (PARTITION
+//	    BY parent) AS page_total FROM t WHERE …) AS t
+//	  WHERE keyset) AS t
+//	WHERE page_row <= limit+1 ORDER BY column, id
+func firstRowsCounted(parent func(*sql.Selector) string, column string, keyset func(*sql.Selector), args paging.Args) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		d := sql.Dialect(s.Dialect())
+		table := s.TableName()
+		cols := append(s.UnqualifiedColumns(), "page_total")
+		inner := s.Clone().ClearOrder()
+		inner.AppendSelectExprAs(sql.Raw(parent(inner)), "page_parent")
+		inner.AppendSelectExprAs(sql.Window(func(b *sql.Builder) { b.WriteString("COUNT(*)") }).PartitionBy(parent(inner)), "page_total")
+		middle := d.Select(cols...).From(inner.As(table))
+		window := sql.RowNumber().PartitionBy(middle.C("page_parent"))
+		if args.Order == paging.Asc {
+			window.OrderBy(sql.Asc(middle.C(column)), sql.Asc(middle.C("id")))
+		} else {
+			window.OrderBy(sql.Desc(middle.C(column)), sql.Desc(middle.C("id")))
+		}
+		middle.AppendSelectExprAs(window, "page_row")
+		keyset(middle)
+		outer := d.Select(cols...).From(middle.As(table))
+		outer.Where(sql.LTE(outer.C("page_row"), args.Limit+1))
+		args.OrderBy(column)(outer)
+		*s = *outer
+	}
+}
+
+// pageTotal is the page_total a row of firstRowsCounted carries.
+func pageTotal(row any) (int, error) {
+	v, ok := row.(interface {
+		Value(string) (ent.Value, error)
+	})
+	if !ok {
+		return 0, fmt.Errorf("page total: %T has no selected values", row)
+	}
+	n, err := v.Value("page_total")
+	if err != nil {
+		return 0, err
+	}
+	switch n := n.(type) {
+	case int64:
+		return int(n), nil
+	case int:
+		return n, nil
+	case float64:
+		return int(n), nil
+	case []byte:
+		return strconv.Atoi(string(n))
+	}
+	return 0, fmt.Errorf("page total: unexpected %T", n)
 }
 
 // pageUnder is one parent's page of a connection nested under a list (a

@@ -19,6 +19,7 @@ import (
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
@@ -83,11 +84,17 @@ func (r *Resolver) OrganizationMembers(ctx context.Context, orgID string, args p
 		}
 		return paging.Cursor{Time: mb.JoinedAt, ID: mb.ID}
 	}
+	// Every member sees the same list: unfiltered, its total is kept.
+	var count pageCount
+	if f.Role == nil && search == "" && column == member.FieldJoinedAt {
+		count = r.keptCount(db.CountMembers)
+	}
 	// The members of every organization a list shows are read together.
 	kind := fmt.Sprintf("members|%v|%q|%s", f.Role, search, column)
 	return pageUnder(ctx, loader.Organizations, kind, orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Member], error) {
-		pages, err := listPages(ctx, q.WithUser(), member.FieldOrganizationID, orgs, args, column, key,
-			func(mb *ent.Member) string { return mb.OrganizationID })
+		q := q.Clone().Where(member.OrganizationIDIn(orgs...))
+		pages, err := listPagesCounted(ctx, q.WithUser(), byColumn(member.FieldOrganizationID), orgs, args, column, args.Keyset(column), key,
+			func(mb *ent.Member) string { return mb.OrganizationID }, count)
 		if err != nil {
 			return nil, err
 		}

@@ -104,7 +104,7 @@ func (r *Resolver) OrganizationSites(ctx context.Context, orgID string, args pag
 			return nil, err
 		}
 		q := q.Clone().Where(anyScope(scopes, contentScope.sites))
-		pages, err := listPages(ctx, q, site.FieldOrganizationID, orgs, args, site.FieldCreatedAt,
+		pages, err := listPagesInScope(ctx, q, site.FieldOrganizationID, orgs, args, site.FieldCreatedAt, args.Keyset(site.FieldCreatedAt),
 			func(s *ent.Site) paging.Cursor { return paging.Cursor{Time: s.CreatedAt, ID: s.ID} },
 			func(s *ent.Site) string { return s.OrganizationID })
 		if err != nil {

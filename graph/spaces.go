@@ -47,7 +47,7 @@ func (r *Resolver) OrganizationSpaces(ctx context.Context, orgID string, args pa
 			return nil, err
 		}
 		q := r.Client.Space.Query().Where(space.DeletedAtIsNil(), anyScope(scopes, contentScope.spaces))
-		pages, err := listPages(ctx, q, space.FieldOrganizationID, orgs, args, space.FieldCreatedAt, spaceKey,
+		pages, err := listPagesInScope(ctx, q, space.FieldOrganizationID, orgs, args, space.FieldCreatedAt, args.Keyset(space.FieldCreatedAt), spaceKey,
 			func(s *ent.Space) string { return s.OrganizationID })
 		if err != nil {
 			return nil, err
@@ -82,10 +82,12 @@ func (r *Resolver) MemberSpaces(ctx context.Context, orgID, userID string, args 
 		return none, err
 	}
 	q := r.Client.Space.Query().Where(space.DeletedAtIsNil(), anyScope(scopes, contentScope.spaces))
-	page, err := listPage(ctx, q, args, space.FieldCreatedAt, spaceKey)
+	pages, err := listPagesInScope(ctx, q, space.FieldOrganizationID, []string{orgID}, args, space.FieldCreatedAt, args.Keyset(space.FieldCreatedAt), spaceKey,
+		func(s *ent.Space) string { return s.OrganizationID })
 	if err != nil {
 		return none, err
 	}
+	page := pages[orgID]
 	grants, err := memberGrants(ctx, r.Client, orgID, userID, m)
 	if err != nil {
 		return none, err

@@ -19,6 +19,7 @@ import (
 	"github.com/folio/folio/internal/access"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/auth"
+	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/events"
 	"github.com/folio/folio/internal/paging"
 )
@@ -74,12 +75,18 @@ func (r *Resolver) OrganizationTeams(ctx context.Context, orgID string, args pag
 		}
 		q.Where(managedBy(om.UserID))
 	}
+	// Every member sees the same list: unfiltered, its total is kept.
+	var count pageCount
+	if t == "" && owner == nil {
+		count = r.keptCount(db.CountTeams)
+	}
 	// The teams of every organization a list shows are read together.
 	kind := fmt.Sprintf("teams|%q|%s", t, optionKey(owner))
 	return pageUnder(ctx, loader.Organizations, kind, orgID, args, func(ctx context.Context, orgs []string) (map[string]paging.Page[*ent.Team], error) {
-		pages, err := listPages(ctx, q, team.FieldOrganizationID, orgs, args, team.FieldCreatedAt, func(t *ent.Team) paging.Cursor {
+		q := q.Clone().Where(team.OrganizationIDIn(orgs...))
+		pages, err := listPagesCounted(ctx, q, byColumn(team.FieldOrganizationID), orgs, args, team.FieldCreatedAt, args.Keyset(team.FieldCreatedAt), func(t *ent.Team) paging.Cursor {
 			return paging.Cursor{Time: t.CreatedAt, ID: t.ID}
-		}, func(t *ent.Team) string { return t.OrganizationID })
+		}, func(t *ent.Team) string { return t.OrganizationID }, count)
 		if err != nil {
 			return nil, err
 		}

@@ -100,6 +100,9 @@ func Open(ctx context.Context, databaseURL, dataDir string) (*DB, error) {
 				return fmt.Errorf("search index: %w", err)
 			}
 		}
+		if err := keepCounts(ctx, raw, dialect); err != nil {
+			return fmt.Errorf("kept counts: %w", err)
+		}
 		return nil
 	})
 	if err != nil {
