@@ -91,6 +91,17 @@ func withSpaceCounts(s *sql.Selector) {
 	}
 }
 
+// SelectSpaceCounts adds each space's counts and publication to a query
+// of spaces, for a list that presents them (PrimeSelectedSpaceCounts):
+// the page and its counts are then one statement.
+func SelectSpaceCounts(s *sql.Selector) { withSpaceCounts(s) }
+
+// PrimeSelectedSpaceCounts primes SpaceCounts with the counts a query
+// read with its spaces (SelectSpaceCounts).
+func (cl *ContentLoaders) PrimeSelectedSpaceCounts(ctx context.Context, spaces []*ent.Space) error {
+	return cl.primeSpaceCounts(ctx, spaces)
+}
+
 // spaceCountsOf reads the counts withSpaceCounts selected with s.
 func spaceCountsOf(s *ent.Space) (SpaceCounts, error) {
 	var n [4]int
