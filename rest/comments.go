@@ -233,7 +233,7 @@ func (a *API) listCommenters(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.Commenters(r.Context(), chi.URLParam(r, "spaceId"), changeRequestParam(r), args)
-	return writeList(w, r, page, err, nil, a.presentMember)
+	return writeList(w, r, page, err, a.res.PrimeMembers, a.presentMember)
 }
 
 // queryList reads a list parameter given repeated (authors=a&authors=b) or

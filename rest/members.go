@@ -37,7 +37,7 @@ func (a *API) listMembers(w http.ResponseWriter, r *http.Request) error {
 		f.Sort = &sort
 	}
 	page, err := a.res.OrganizationMembers(r.Context(), chi.URLParam(r, "organizationId"), args, f)
-	return writeList(w, r, page, err, nil, a.presentMember)
+	return writeList(w, r, page, err, a.res.PrimeMembers, a.presentMember)
 }
 
 func (a *API) getMember(w http.ResponseWriter, r *http.Request) error {

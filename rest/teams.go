@@ -33,7 +33,7 @@ func (a *API) listTeams(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := a.res.OrganizationTeams(r.Context(), chi.URLParam(r, "organizationId"), args,
 		queryString(r, "owner"), queryString(r, "title"))
-	return writeList(w, r, page, err, nil, a.presentTeam)
+	return writeList(w, r, page, err, a.res.PrimeTeams, a.presentTeam)
 }
 
 // teamTitleBody is the body of createOrganizationTeam and

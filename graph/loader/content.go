@@ -247,11 +247,9 @@ func (cl *ContentLoaders) ShownSpace(id string) *ent.Space {
 
 // PrimeSpaceCounts reads the counts of spaces a list shows now, instead of
 // on the first ask, and primes SpaceCounts with them: for a solo read
-// (Solo) that presents every item's counts. Its presenter asks them from a
-// goroutine per item, and loaders without the batch wait would give those
-// that happen not to meet a batch each: one statement still (the level is
-// read once), but batches that vary with the list's length and timing, and
-// a round of loads more. It is not a second way of counting: the read goes
+// that presents every item's counts one after another (a member's spaces):
+// each then finds its counts cached instead of waiting for a batch of its
+// own. It is not a second way of counting: the read goes
 // through the list's level (ShowSpacesTogether), the one SpaceCounts'
 // batches use, so a level's counts are read once whoever asks first.
 func (cl *ContentLoaders) PrimeSpaceCounts(ctx context.Context, spaces []*ent.Space) error {
