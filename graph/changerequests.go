@@ -260,17 +260,25 @@ func (r *Resolver) ChangeRequestAuthor(ctx context.Context, cr *ent.ChangeReques
 }
 
 // PrimeChangeRequests reads the open comment counts of a whole list of
-// change requests in one statement before a REST list presents them
-// concurrently: each presenter then finds its count cached, and the list
-// costs the same statements however its goroutines are scheduled (a
-// batch otherwise splits when one starts late). Their spaces come with
-// the list's own reads and their authors are few.
+// change requests in one statement, and who merged them in one batch,
+// before a REST list presents them one after another: each presenter then
+// finds its count and merger cached. Their spaces and authors come with
+// the list's own reads (showChangeRequests).
 func (r *Resolver) PrimeChangeRequests(ctx context.Context, crs []*ent.ChangeRequest) error {
 	ids := make([]string, len(crs))
+	var mergers []string
 	for i, cr := range crs {
 		ids[i] = cr.ID
+		if cr.MergedBy != nil && *cr.MergedBy != "" {
+			mergers = append(mergers, *cr.MergedBy)
+		}
 	}
-	return loader.For(ctx).PrimeChangeRequestOpenComments(ctx, ids)
+	l := loader.For(ctx)
+	// Who merged them, in one batch (OptionalUser answers from it).
+	merged := l.UserByID.LoadMany(ctx, mergers)
+	err := l.PrimeChangeRequestOpenComments(ctx, ids)
+	merged()
+	return err
 }
 
 // Outdated tells whether the space moved on since the change request was

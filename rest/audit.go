@@ -56,7 +56,7 @@ func (a *API) listAuditEvents(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.OrganizationAuditEvents(r.Context(), chi.URLParam(r, "organizationId"), f, p)
-	return writeList(w, r, page, err, a.presentAuditEvent)
+	return writeList(w, r, page, err, nil, a.presentAuditEvent)
 }
 
 func (a *API) getAuditEvent(w http.ResponseWriter, r *http.Request) error {

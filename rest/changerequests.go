@@ -33,10 +33,7 @@ func (a *API) listChangeRequests(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.SpaceChangeRequests(r.Context(), chi.URLParam(r, "spaceId"), queryString(r, "status"), queryString(r, "contributor"), args)
-	if err == nil {
-		err = a.res.PrimeChangeRequests(r.Context(), page.Items)
-	}
-	return writeList(w, r, page, err, a.presentChangeRequest)
+	return writeList(w, r, page, err, a.res.PrimeChangeRequests, a.presentChangeRequest)
 }
 
 // createChangeRequest's body is optional: the reference marks it required,

@@ -19,10 +19,7 @@ func (a *API) listOrganizationChangeRequests(w http.ResponseWriter, r *http.Requ
 	}
 	page, err := a.res.OrganizationChangeRequests(r.Context(), chi.URLParam(r, "organizationId"),
 		queryString(r, "status"), queryString(r, "creator"), queryString(r, "contributor"), args)
-	if err == nil {
-		err = a.res.PrimeChangeRequests(r.Context(), page.Items)
-	}
-	return writeList(w, r, page, err, a.presentChangeRequest)
+	return writeList(w, r, page, err, a.res.PrimeChangeRequests, a.presentChangeRequest)
 }
 
 func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {

@@ -39,7 +39,7 @@ func (a *API) listCollections(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	page, err := a.res.OrganizationCollections(r.Context(), chi.URLParam(r, "organizationId"), nested, args)
-	return writeList(w, r, page, err, a.presentCollection)
+	return writeList(w, r, page, err, nil, a.presentCollection)
 }
 
 // createCollection's body is optional: without one the collection is
@@ -86,7 +86,7 @@ func (a *API) listCollectionSpaces(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	page, err := a.res.CollectionSpaces(r.Context(), c, args)
-	return writeList(w, r, page, err, a.presentSpace)
+	return writeList(w, r, page, err, nil, a.presentSpace)
 }
 
 func (a *API) moveCollection(w http.ResponseWriter, r *http.Request) error {

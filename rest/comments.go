@@ -91,7 +91,7 @@ func (a *API) listComments(w http.ResponseWriter, r *http.Request) error {
 	}
 	f := graph.CommentFilter{Status: queryString(r, "status"), TargetPage: queryString(r, "targetPage"), Authors: queryList(r, "authors")}
 	page, err := a.res.ScopeComments(r.Context(), chi.URLParam(r, "spaceId"), changeRequestParam(r), f, args)
-	return writeList(w, r, page, err, a.presentComment(format))
+	return writeList(w, r, page, err, nil, a.presentComment(format))
 }
 
 func (a *API) postComment(w http.ResponseWriter, r *http.Request) error {
@@ -167,7 +167,7 @@ func (a *API) listCommentReplies(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.CommentReplies(r.Context(), chi.URLParam(r, "spaceId"), changeRequestParam(r), chi.URLParam(r, "commentId"), args)
-	return writeList(w, r, page, err, a.presentReply(format))
+	return writeList(w, r, page, err, nil, a.presentReply(format))
 }
 
 func (a *API) postCommentReply(w http.ResponseWriter, r *http.Request) error {
@@ -233,7 +233,7 @@ func (a *API) listCommenters(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.Commenters(r.Context(), chi.URLParam(r, "spaceId"), changeRequestParam(r), args)
-	return writeList(w, r, page, err, a.presentMember)
+	return writeList(w, r, page, err, a.res.PrimeMembers, a.presentMember)
 }
 
 // queryList reads a list parameter given repeated (authors=a&authors=b) or

@@ -189,7 +189,7 @@ func (a *API) listFiles(rev revisionOf) handler {
 			return err
 		}
 		page, err := a.res.RevisionFiles(r.Context(), rv, args)
-		return writeList(w, r, page, err, func(_ context.Context, f *ent.File) (any, error) { return a.presentFile(f), nil })
+		return writeList(w, r, page, err, nil, func(_ context.Context, f *ent.File) (any, error) { return a.presentFile(f), nil })
 	}
 }
 

@@ -40,7 +40,7 @@ func (a *API) getChangeRequestChanges(w http.ResponseWriter, r *http.Request) er
 
 // presentChanges is GitBook's RevisionSemanticChanges.
 func (a *API) presentChanges(ctx context.Context, c *model.RevisionChanges) (any, error) {
-	items, err := presentAll(ctx, c.Changes, a.presentChange)
+	items, err := presentEach(ctx, c.Changes, a.presentChange)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func (a *API) listCustomFields(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.OrganizationCustomFields(r.Context(), chi.URLParam(r, "organizationId"), args)
-	return writeList(w, r, page, err, a.presentCustomField)
+	return writeList(w, r, page, err, nil, a.presentCustomField)
 }
 
 func (a *API) createCustomField(w http.ResponseWriter, r *http.Request) error {

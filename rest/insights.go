@@ -63,7 +63,7 @@ func (a *API) aggregateSiteEvents(w http.ResponseWriter, r *http.Request) error 
 func (a *API) listSiteVisitorSegments(w http.ResponseWriter, r *http.Request) error {
 	segs, err := a.res.SiteVisitorSegments(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"))
 	page := paging.Page[*model.SiteVisitorSegment]{Items: segs, Total: len(segs)}
-	return writeList(w, r, page, err, func(_ context.Context, s *model.SiteVisitorSegment) (any, error) {
+	return writeList(w, r, page, err, nil, func(_ context.Context, s *model.SiteVisitorSegment) (any, error) {
 		return map[string]any{"title": s.Title, "claims": s.Claims, "events": s.Events, "visitors": s.Visitors, "sessions": s.Sessions}, nil
 	})
 }

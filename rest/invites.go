@@ -27,7 +27,7 @@ func (a *API) listInviteLinks(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.OrganizationInviteLinks(r.Context(), chi.URLParam(r, "organizationId"), args)
-	return writeList(w, r, page, err, a.presentInvite)
+	return writeList(w, r, page, err, nil, a.presentInvite)
 }
 
 func (a *API) createInviteLink(w http.ResponseWriter, r *http.Request) error {

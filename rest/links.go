@@ -36,7 +36,7 @@ func (a *API) listPageBacklinks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeList(w, r, rankedPage(args, pages), nil, func(ctx context.Context, p *model.Page) (any, error) {
+	return writeList(w, r, rankedPage(args, pages), nil, nil, func(ctx context.Context, p *model.Page) (any, error) {
 		return a.presentPageLocation(ctx, p, "")
 	})
 }
@@ -57,7 +57,7 @@ func (a *API) listLinks(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page := rankedPage(args, links.Items)
-	items, err := presentAll(r.Context(), page.Items, a.presentLinkUsage)
+	items, err := presentEach(r.Context(), page.Items, a.presentLinkUsage)
 	if err != nil {
 		return err
 	}
@@ -81,7 +81,7 @@ func (a *API) listBacklinks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeList(w, r, rankedPage(args, pages), nil, func(ctx context.Context, p *model.Page) (any, error) {
+	return writeList(w, r, rankedPage(args, pages), nil, nil, func(ctx context.Context, p *model.Page) (any, error) {
 		return a.presentPageLocation(ctx, p, "")
 	})
 }

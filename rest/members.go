@@ -37,7 +37,7 @@ func (a *API) listMembers(w http.ResponseWriter, r *http.Request) error {
 		f.Sort = &sort
 	}
 	page, err := a.res.OrganizationMembers(r.Context(), chi.URLParam(r, "organizationId"), args, f)
-	return writeList(w, r, page, err, a.presentMember)
+	return writeList(w, r, page, err, a.res.PrimeMembers, a.presentMember)
 }
 
 func (a *API) getMember(w http.ResponseWriter, r *http.Request) error {
@@ -72,7 +72,7 @@ func (a *API) listMemberTeams(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.MemberTeams(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId"), args, queryString(r, "title"))
-	return writeList(w, r, page, err, func(ctx context.Context, tm *ent.TeamMember) (any, error) {
+	return writeList(w, r, page, err, nil, func(ctx context.Context, tm *ent.TeamMember) (any, error) {
 		t, err := a.presentTeam(ctx, tm.Edges.Team)
 		if err != nil {
 			return nil, err

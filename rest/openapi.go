@@ -43,7 +43,7 @@ func (a *API) listOpenAPISpecs(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.OpenAPISpecs(r.Context(), chi.URLParam(r, "organizationId"), args)
-	return writeList(w, r, page, err, a.presentOpenAPISpec)
+	return writeList(w, r, page, err, nil, a.presentOpenAPISpec)
 }
 
 // openAPISpecBody is createOpenAPISpec's and PUT's body.
@@ -107,7 +107,7 @@ func (a *API) listOpenAPISpecVersions(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	page, err := a.res.OpenAPISpecVersions(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "specSlug"), args)
-	return writeList(w, r, page, err, a.presentOpenAPIVersion)
+	return writeList(w, r, page, err, nil, a.presentOpenAPIVersion)
 }
 
 // openAPIVersion reads the path's version; "latest" is the last one.

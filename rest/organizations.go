@@ -38,7 +38,7 @@ func (a *API) listOrganizations(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.ViewerOrganizations(r.Context(), args)
-	return writeList(w, r, page, err, a.presentOrganization)
+	return writeList(w, r, page, err, nil, a.presentOrganization)
 }
 
 // createOrganization's body is optional in the reference; without one the
@@ -79,7 +79,7 @@ func (a *API) organizationsForEmailDomain(w http.ResponseWriter, r *http.Request
 	if err != nil {
 		return err
 	}
-	items, err := presentAll(r.Context(), orgs, a.presentOrganization)
+	items, err := presentEach(r.Context(), orgs, a.presentOrganization)
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ type organizationJSON struct {
 	InviteLinks          bool                            `json:"inviteLinks"`
 	Plan                 string                          `json:"plan"`
 	CustomHostname       *string                         `json:"customHostname,omitempty"`
-	MergeRules           map[string]any                  `json:"mergeRules"`
+	MergeRules           mergeRulesBody                  `json:"mergeRules"`
 	Trial                map[string]string               `json:"trial"`
 	InternalIsOnNewTrial bool                            `json:"internal_isOnNewTrial"`
 	URLs                 *model.OrganizationURLs         `json:"urls"`

@@ -58,18 +58,18 @@ type teamJSON struct {
 }
 
 // presentTeam presents a team with its counts and the caller's permissions.
-func (a *API) presentTeam(ctx context.Context, t *ent.Team) (any, error) {
+func (a *API) presentTeam(ctx context.Context, t *ent.Team) (teamJSON, error) {
 	members, err := a.res.TeamMemberCount(ctx, t)
 	if err != nil {
-		return nil, err
+		return teamJSON{}, err
 	}
 	spaces, err := a.res.TeamSpaceCount(ctx, t)
 	if err != nil {
-		return nil, err
+		return teamJSON{}, err
 	}
 	perms, err := a.res.TeamPermissions(ctx, t)
 	if err != nil {
-		return nil, err
+		return teamJSON{}, err
 	}
 	return teamJSON{Object: "team", ID: t.ID, Title: t.Title, Members: members, Spaces: spaces,
 		CreatedAt: timestamp(t.CreatedAt), Permissions: perms}, nil
@@ -92,18 +92,18 @@ type memberJSON struct {
 
 // presentMember presents a member with their user and counts, each through
 // a loader so that a page of members batches.
-func (a *API) presentMember(ctx context.Context, m *ent.Member) (any, error) {
+func (a *API) presentMember(ctx context.Context, m *ent.Member) (memberJSON, error) {
 	u, err := a.res.MemberUser(ctx, m)
 	if err != nil {
-		return nil, err
+		return memberJSON{}, err
 	}
 	spaces, err := a.res.MemberSpaceCount(ctx, m)
 	if err != nil {
-		return nil, err
+		return memberJSON{}, err
 	}
 	teams, err := a.res.MemberTeamCount(ctx, m)
 	if err != nil {
-		return nil, err
+		return memberJSON{}, err
 	}
 	out := memberJSON{Object: "member", ID: m.UserID, Role: m.Role, User: a.presentUser(u),
 		Disabled: m.Disabled, JoinedAt: timestamp(m.JoinedAt), SSO: m.SSO, Spaces: spaces, Teams: teams}

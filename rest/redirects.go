@@ -222,7 +222,7 @@ func (a *API) listSiteRedirects(w http.ResponseWriter, r *http.Request) error {
 	}
 	org, id := orgSite(r)
 	page, err := a.res.SiteRedirects(r.Context(), org, id, args, f)
-	return writeList(w, r, page, err, a.presentRedirect)
+	return writeList(w, r, page, err, nil, a.presentRedirect)
 }
 
 func (a *API) updateSiteRedirect(w http.ResponseWriter, r *http.Request) error {

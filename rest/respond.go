@@ -35,8 +35,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 // writeOne answers the result of an application call: its error, or the
 // object presented. A 201 carries the new object's API URL in Location when
 // location is given.
-func writeOne[T any](w http.ResponseWriter, r *http.Request, status int, v T, err error,
-	present func(context.Context, T) (any, error), location func(T) string) error {
+func writeOne[T, X any](w http.ResponseWriter, r *http.Request, status int, v T, err error,
+	present func(context.Context, T) (X, error), location func(T) string) error {
 	if err != nil {
 		return err
 	}

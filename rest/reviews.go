@@ -49,7 +49,7 @@ func (a *API) listReviews(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.ChangeRequestReviews(r.Context(), cr, outdated, args)
-	return writeList(w, r, page, err, a.presentReview(cr, format))
+	return writeList(w, r, page, err, nil, a.presentReview(cr, format))
 }
 
 func (a *API) getReview(w http.ResponseWriter, r *http.Request) error {
@@ -176,7 +176,7 @@ func (a *API) listRequestedReviewers(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	page, err := a.res.PageRequestedReviewers(r.Context(), cr, args)
-	return writeList(w, r, page, err, a.presentRequestedReviewer)
+	return writeList(w, r, page, err, nil, a.presentRequestedReviewer)
 }
 
 // requestReviewersBody is requestReviewersForChangeRequest's body; the
@@ -269,12 +269,19 @@ func documentMarkdown(raw json.RawMessage, field string) (*string, error) {
 
 // mergeRulesJSON is a MergeRules*Configuration: rules only (and always)
 // with type rules.
-func mergeRulesJSON(c *mergerules.Config) map[string]any {
-	out := map[string]any{"type": c.Type}
+func mergeRulesJSON(c *mergerules.Config) mergeRulesBody {
+	out := mergeRulesBody{Type: c.Type}
 	if c.Type == mergerules.TypeRules {
-		out["rules"] = c.Rules
+		out.Rules = &c.Rules
 	}
 	return out
+}
+
+// mergeRulesBody is mergeRulesJSON's object; rules is absent (not null)
+// unless the type is rules.
+type mergeRulesBody struct {
+	Rules *[]mergerules.Rule `json:"rules,omitempty"`
+	Type  mergerules.Type    `json:"type"`
 }
 
 // mergeabilityJSON is the `mergeability` extension of a change request.

@@ -22,7 +22,7 @@ func (a *API) searchSpace(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.SearchSpace(r.Context(), chi.URLParam(r, "spaceId"), params(r).Get("query"), args)
-	return writeList(w, r, page, err, func(_ context.Context, p *model.SearchPage) (any, error) { return a.presentSearchPage(p), nil })
+	return writeList(w, r, page, err, nil, func(_ context.Context, p *model.SearchPage) (any, error) { return a.presentSearchPage(p), nil })
 }
 
 func (a *API) searchOrganization(w http.ResponseWriter, r *http.Request) error {
@@ -31,7 +31,7 @@ func (a *API) searchOrganization(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.SearchOrganization(r.Context(), chi.URLParam(r, "organizationId"), params(r).Get("query"), args)
-	return writeList(w, r, page, err, func(_ context.Context, s *model.SearchSpace) (any, error) {
+	return writeList(w, r, page, err, nil, func(_ context.Context, s *model.SearchSpace) (any, error) {
 		pages := make([]any, len(s.Pages))
 		for i, p := range s.Pages {
 			pages[i] = a.presentSearchPage(p)

@@ -80,7 +80,7 @@ func (a *API) searchSiteContent(w http.ResponseWriter, r *http.Request) error {
 		query = *in.Query
 	}
 	page, err := a.res.SearchSite(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), query, scope, args)
-	return writeList(w, r, page, err, func(_ context.Context, s *model.SiteSearchSpace) (any, error) {
+	return writeList(w, r, page, err, nil, func(_ context.Context, s *model.SiteSearchSpace) (any, error) {
 		pages := make([]any, len(s.Pages))
 		for i, p := range s.Pages {
 			sections := make([]any, len(p.Sections))

@@ -123,7 +123,7 @@ func (s sharing) listUsers(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := s.a.res.UserGrants(r.Context(), s.object(r), args)
-	return writeList(w, r, page, err, func(ctx context.Context, g *ent.Grant) (any, error) {
+	return writeList(w, r, page, err, nil, func(ctx context.Context, g *ent.Grant) (any, error) {
 		u, err := s.a.res.GrantUser(ctx, g)
 		if err != nil {
 			return nil, err
@@ -139,7 +139,7 @@ func (s sharing) listTeams(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := s.a.res.TeamGrants(r.Context(), s.object(r), args)
-	return writeList(w, r, page, err, func(ctx context.Context, g *ent.Grant) (any, error) {
+	return writeList(w, r, page, err, nil, func(ctx context.Context, g *ent.Grant) (any, error) {
 		t, err := s.a.res.GrantTeam(ctx, g)
 		if err != nil {
 			return nil, err

@@ -25,7 +25,7 @@ func (a *API) listSpaceAccess(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.SpaceAccess(r.Context(), chi.URLParam(r, "spaceId"), args, graph.AccessFilter{Role: queryString(r, "role")})
-	return writeList(w, r, page, err, a.presentContentAccess)
+	return writeList(w, r, page, err, nil, a.presentContentAccess)
 }
 
 func (a *API) listCollectionAccess(w http.ResponseWriter, r *http.Request) error {
@@ -34,7 +34,7 @@ func (a *API) listCollectionAccess(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	page, err := a.res.CollectionAccess(r.Context(), chi.URLParam(r, "collectionId"), args, graph.AccessFilter{Role: queryString(r, "role")})
-	return writeList(w, r, page, err, a.presentContentAccess)
+	return writeList(w, r, page, err, nil, a.presentContentAccess)
 }
 
 func (a *API) listSiteAccess(w http.ResponseWriter, r *http.Request) error {
@@ -48,7 +48,7 @@ func (a *API) listSiteAccess(w http.ResponseWriter, r *http.Request) error {
 		f.Sort = &sort
 	}
 	page, err := a.res.SiteAccess(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "siteId"), args, f)
-	return writeList(w, r, page, err, a.presentSiteAccess)
+	return writeList(w, r, page, err, nil, a.presentSiteAccess)
 }
 
 // contentAccessJSON is GitBook's UserContentPermission with Folio's

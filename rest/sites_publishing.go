@@ -104,7 +104,7 @@ func (a *API) listSiteShareLinks(w http.ResponseWriter, r *http.Request) error {
 	}
 	org, id := orgSite(r)
 	page, err := a.res.SiteShareLinks(r.Context(), org, id, args)
-	return writeList(w, r, page, err, a.presentShareLink)
+	return writeList(w, r, page, err, nil, a.presentShareLink)
 }
 
 func (a *API) createSiteShareLink(w http.ResponseWriter, r *http.Request) error {

@@ -84,7 +84,7 @@ func (a *API) listSiteSections(w http.ResponseWriter, r *http.Request) error {
 	org, id := orgSite(r)
 	key := queryString(r, "shareKey")
 	page, err := a.res.SiteSections(r.Context(), org, id, args, key)
-	return writeList(w, r, page, err, a.presentSection)
+	return writeList(w, r, page, err, nil, a.presentSection)
 }
 
 type addSectionBody struct {
@@ -177,7 +177,7 @@ func (a *API) listSiteSectionGroups(w http.ResponseWriter, r *http.Request) erro
 	}
 	org, id := orgSite(r)
 	page, err := a.res.SiteSectionGroups(r.Context(), org, id, args)
-	return writeList(w, r, page, err, a.presentGroup)
+	return writeList(w, r, page, err, nil, a.presentGroup)
 }
 
 // addGroupBody is addSectionGroupToSite's body; icon may be null.
@@ -290,7 +290,7 @@ func (a *API) listSiteSpaces(w http.ResponseWriter, r *http.Request) error {
 	org, id := orgSite(r)
 	key := queryString(r, "shareKey")
 	page, err := a.res.SiteSpaces(r.Context(), org, id, args, def, key)
-	return writeList(w, r, page, err, a.presentSiteSpace)
+	return writeList(w, r, page, err, nil, a.presentSiteSpace)
 }
 
 func (a *API) addSiteSpace(w http.ResponseWriter, r *http.Request) error {

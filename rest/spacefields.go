@@ -28,7 +28,7 @@ func (a *API) getSpaceCustomFields(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	items, err := presentAll(r.Context(), values, func(ctx context.Context, v *model.SpaceCustomFieldValue) (any, error) {
+	items, err := presentEach(r.Context(), values, func(ctx context.Context, v *model.SpaceCustomFieldValue) (any, error) {
 		field, err := a.presentCustomField(ctx, v.CustomField)
 		if err != nil {
 			return nil, err

@@ -29,19 +29,17 @@ func (a *API) spaceRoutes(r chi.Router) {
 	r.Method("POST", "/spaces/{spaceId}/transfer", handler(a.transferSpace))
 }
 
-// listOrganizationSpaces is a solo read (loader.Solo): the list's queries
-// prime every load its items' presentation makes, the counts included.
+// listOrganizationSpaces is a solo read (loader.Solo): the list's one
+// statement brings the page with its counts (OrganizationSpacesPresented),
+// which primes every load its items' presentation makes.
 func (a *API) listOrganizationSpaces(w http.ResponseWriter, r *http.Request) error {
 	args, err := listArgs(r)
 	if err != nil {
 		return err
 	}
 	r = r.WithContext(loader.Solo(r.Context()))
-	page, err := a.res.OrganizationSpaces(r.Context(), chi.URLParam(r, "organizationId"), args)
-	if err == nil {
-		err = a.res.PrimeSpaceCounts(r.Context(), page.Items)
-	}
-	return writeList(w, r, page, err, a.presentSpace)
+	page, err := a.res.OrganizationSpacesPresented(r.Context(), chi.URLParam(r, "organizationId"), args)
+	return writeList(w, r, page, err, nil, a.presentSpace)
 }
 
 func (a *API) listMemberSpaces(w http.ResponseWriter, r *http.Request) error {
@@ -50,10 +48,26 @@ func (a *API) listMemberSpaces(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.MemberSpaces(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "userId"), args)
-	return writeList(w, r, page, err, func(ctx context.Context, ms *model.MemberSpace) (any, error) {
+	return writeList(w, r, page, err, a.primeMemberSpaces, func(ctx context.Context, ms *model.MemberSpace) (memberSpaceJSON, error) {
 		s, err := a.presentSpace(ctx, ms.Space)
-		return map[string]any{"permission": ms.Permission, "space": s}, err
+		return memberSpaceJSON{Permission: ms.Permission, Space: s}, err
 	})
+}
+
+// memberSpaceJSON is a space of a member's with the member's permission.
+type memberSpaceJSON struct {
+	Permission access.Role `json:"permission"`
+	Space      spaceJSON   `json:"space"`
+}
+
+// primeMemberSpaces reads the counts of a page of a member's spaces in
+// one statement, before they are presented one after another.
+func (a *API) primeMemberSpaces(ctx context.Context, page []*model.MemberSpace) error {
+	spaces := make([]*ent.Space, len(page))
+	for i, ms := range page {
+		spaces[i] = ms.Space
+	}
+	return a.res.PrimeSpaceCounts(ctx, spaces)
 }
 
 // createSpace's body is optional: without one the space is untitled, at the
@@ -163,7 +177,7 @@ type spaceJSON struct {
 	UpdatedAt           string                   `json:"updatedAt"`
 	DeletedAt           *string                  `json:"deletedAt,omitempty"`
 	EditMode            *string                  `json:"editMode,omitempty"`
-	MergeRules          map[string]any           `json:"mergeRules"`
+	MergeRules          mergeRulesBody           `json:"mergeRules"`
 	Organization        string                   `json:"organization"`
 	Parent              *string                  `json:"parent,omitempty"`
 	Revision            string                   `json:"revision"`
@@ -178,22 +192,22 @@ type spaceJSON struct {
 
 // presentSpace presents a space; its counts and permissions come through
 // the dataloaders, so a list costs the same whatever its length.
-func (a *API) presentSpace(ctx context.Context, s *ent.Space) (any, error) {
+func (a *API) presentSpace(ctx context.Context, s *ent.Space) (spaceJSON, error) {
 	// The role behind urls and permissions is the one the read's guard
 	// already loaded; the counts were queued with the space (getSpace) or
 	// primed by the list (listOrganizationSpaces), or other lists' items
 	// read them together on the first ask (ShowSpacesTogether).
 	counts, err := a.res.SpaceCounts(ctx, s)
 	if err != nil {
-		return nil, err
+		return spaceJSON{}, err
 	}
 	urls, err := a.res.SpaceURLs(ctx, s)
 	if err != nil {
-		return nil, err
+		return spaceJSON{}, err
 	}
 	perms, err := a.res.SpacePermissions(ctx, s)
 	if err != nil {
-		return nil, err
+		return spaceJSON{}, err
 	}
 	out := spaceJSON{
 		Object: "space", ID: s.ID, Title: s.Title, Visibility: s.Visibility.String(),

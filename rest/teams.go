@@ -33,7 +33,7 @@ func (a *API) listTeams(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := a.res.OrganizationTeams(r.Context(), chi.URLParam(r, "organizationId"), args,
 		queryString(r, "owner"), queryString(r, "title"))
-	return writeList(w, r, page, err, a.presentTeam)
+	return writeList(w, r, page, err, a.res.PrimeTeams, a.presentTeam)
 }
 
 // teamTitleBody is the body of createOrganizationTeam and
@@ -143,7 +143,7 @@ func (a *API) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.TeamMembers(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "teamId"), args)
-	return writeList(w, r, page, err, func(ctx context.Context, tm *ent.TeamMember) (any, error) {
+	return writeList(w, r, page, err, nil, func(ctx context.Context, tm *ent.TeamMember) (any, error) {
 		m, err := a.res.TeamMemberMember(ctx, tm)
 		if err != nil {
 			return nil, err

@@ -28,7 +28,7 @@ func (a *API) listTranslations(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.OrganizationTranslations(r.Context(), chi.URLParam(r, "organizationId"), args)
-	return writeList(w, r, page, err, a.presentTranslation)
+	return writeList(w, r, page, err, nil, a.presentTranslation)
 }
 
 func (a *API) createTranslation(w http.ResponseWriter, r *http.Request) error {

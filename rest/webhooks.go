@@ -43,7 +43,7 @@ func (a *API) listWebhooks(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.Webhooks(r.Context(), chi.URLParam(r, "organizationId"), args)
-	return writeList(w, r, page, err, a.presentWebhook)
+	return writeList(w, r, page, err, nil, a.presentWebhook)
 }
 
 func (a *API) createWebhook(w http.ResponseWriter, r *http.Request) error {
@@ -89,7 +89,7 @@ func (a *API) listWebhookDeliveries(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	page, err := a.res.WebhookDeliveries(r.Context(), chi.URLParam(r, "organizationId"), chi.URLParam(r, "webhookId"), args)
-	return writeList(w, r, page, err, presentWebhookDelivery)
+	return writeList(w, r, page, err, nil, presentWebhookDelivery)
 }
 
 func (a *API) redeliverWebhookDelivery(w http.ResponseWriter, r *http.Request) error {

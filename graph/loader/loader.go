@@ -30,7 +30,7 @@ import (
 )
 
 // batchWait is how long a batch waits for more keys: long enough for the
-// goroutines gqlgen (and presentAll, and LoadMany) starts together to queue
+// goroutines gqlgen (and LoadMany) starts together to queue
 // theirs on a loaded machine, so statement counts do not vary run to run.
 const batchWait = time.Millisecond
 
@@ -92,9 +92,10 @@ func New(client *ent.Client, viewerID string) *Loaders {
 // goroutine: each of its rounds asks each loader for one key (the handler
 // queues them all before awaiting any), so there is nothing to wait for.
 // Lists may use it when their items' loads are primed by the list's own
-// queries, as the REST list of an organization's spaces does (its spaces
-// and roles come with the list, its counts from PrimeSpaceCounts):
-// presentAll's goroutines then find everything cached. Never for GraphQL, or for code that calls LoadMany
+// queries, as the REST list of an organization's spaces does (its spaces,
+// roles and counts come with the list's one statement): REST lists present
+// their items one after another (rest.writeList), and each load then finds
+// its answer cached. Never for GraphQL, or for code that calls LoadMany
 // (a goroutine per key): unprimed concurrent loads would each cost a
 // statement. The viewer's user and the request's Stats carry over.
 func Solo(ctx context.Context) context.Context {
