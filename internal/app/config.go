@@ -21,6 +21,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/gate"
 	"github.com/folio/folio/internal/importer"
@@ -121,6 +122,9 @@ type Config struct {
 	// invitations answer their links instead. Its password is a secret:
 	// shown redacted like DATABASE_URL's.
 	SMTPURL string
+	// TreeCachePages bounds the revision page trees kept across requests,
+	// in pages (graph/loader/tree_cache.go); 0 keeps none.
+	TreeCachePages int
 }
 
 // Kind is what a setting's text must be; it decides how the text is parsed
@@ -138,6 +142,8 @@ const (
 	URL Kind = "URL"
 	// Number is a whole number greater than 0.
 	Number Kind = "number"
+	// Count is a whole number, 0 or more (0 turns the thing off).
+	Count Kind = "count"
 	// Duration is a Go duration greater than 0 (30s, 5m, 1h30m).
 	Duration Kind = "duration"
 	// Boolean is true or false (also 1 or 0).
@@ -304,6 +310,9 @@ var Settings = []Setting{
 		Schemes: []string{"smtp", "smtps"},
 		Example: "smtp://folio:password@mail.example.com:587?from=folio@example.com",
 		field:   func(c *Config) any { return &c.SMTPURL }},
+	{Env: "FOLIO_TREE_CACHE_PAGES", Flag: "tree-cache-pages", Kind: Count, Default: strconv.Itoa(loader.DefaultTreeCachePages),
+		Meaning: "pages of revision page trees kept in memory across requests, least recently read dropped first (about 600 bytes a page); 0 keeps none",
+		field:   func(c *Config) any { return &c.TreeCachePages }},
 }
 
 // Defaults is the configuration with every setting at its default.
@@ -377,7 +386,7 @@ func (s Setting) Placeholder() string {
 		return "FILE"
 	case URL:
 		return "URL"
-	case Number:
+	case Number, Count:
 		return "N"
 	case Duration:
 		return "DURATION"
@@ -404,6 +413,8 @@ func (s Setting) Expected() string {
 		return "an absolute URL (scheme " + strings.Join(s.Schemes, ", ") + ") such as " + s.Example
 	case Number:
 		return "a whole number greater than 0"
+	case Count:
+		return "a whole number, 0 or more"
 	case Duration:
 		return "a duration greater than 0 with its unit, such as 30s, 5m or 1h30m"
 	case Boolean:
@@ -471,6 +482,14 @@ func (s Setting) check(text string) error {
 		}
 		if n <= 0 {
 			return errors.New("not greater than 0")
+		}
+	case Count:
+		n, err := strconv.ParseInt(text, 10, strconv.IntSize)
+		if err != nil {
+			return errors.New("not a whole number, or too large")
+		}
+		if n < 0 {
+			return errors.New("less than 0")
 		}
 	case Duration:
 		d, err := time.ParseDuration(text)

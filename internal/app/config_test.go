@@ -40,6 +40,8 @@ func badValues(t *testing.T, s app.Setting) []string {
 		return bad
 	case app.Number:
 		return []string{"abc", "0", "-1", "1.5", "8MB", "99999999999999999999"}
+	case app.Count:
+		return []string{"abc", "-1", "1.5", "8MB", "99999999999999999999", " "}
 	case app.Duration:
 		return []string{"abc", "10", "0s", "-1m"}
 	case app.Boolean:
@@ -163,6 +165,7 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_CORS_ORIGINS":                 "https://app.example.com, http://localhost:5173",
 		"FOLIO_SECRET_KEY":                   "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=",
 		"FOLIO_SMTP_URL":                     "smtps://folio:secret@mail.example.com?from=folio@example.com",
+		"FOLIO_TREE_CACHE_PAGES":             "50000",
 	}
 	c := app.Defaults()
 	if err := c.ApplyEnv(getenv(good), nil); err != nil {
@@ -178,7 +181,8 @@ func TestSettingsTable(t *testing.T) {
 		SubscriptionsPerConnection: 5, SubscriptionsPerInstance: 100, SubscriptionHeartbeat: 20 * time.Second, SubscriptionIdle: 2 * time.Minute, SubscriptionMaxLifetime: 30 * time.Minute,
 		SessionIdle: 24 * time.Hour, SessionLifetime: 240 * time.Hour, OpenSignup: true,
 		OAuthAccessLifetime: 30 * time.Minute, OAuthRefreshLifetime: 90 * 24 * time.Hour,
-		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"], SMTPURL: good["FOLIO_SMTP_URL"]}
+		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"], SMTPURL: good["FOLIO_SMTP_URL"],
+		TreeCachePages: 50000}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)
 	}
