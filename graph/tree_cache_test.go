@@ -89,8 +89,8 @@ func TestTreeCacheSharedByAPIs(t *testing.T) {
 }
 
 // TestTreeCacheBound: FOLIO_TREE_CACHE_PAGES bounds the pages kept; the
-// least recently read tree goes first, a tree larger than the bound is not
-// kept, and 0 keeps none.
+// least recently read tree goes first, and a tree larger than the bound is
+// not kept.
 func TestTreeCacheBound(t *testing.T) {
 	t.Setenv("FOLIO_TREE_CACHE_PAGES", "60")
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
@@ -132,6 +132,10 @@ func TestTreeCacheBound(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestTreeCacheOff: FOLIO_TREE_CACHE_PAGES=0 keeps no tree.
+func TestTreeCacheOff(t *testing.T) {
 	t.Setenv("FOLIO_TREE_CACHE_PAGES", "0")
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		u, org := s.NewUser(t, "none@example.com", "None")
