@@ -31,8 +31,9 @@ type treeCache struct {
 }
 
 // DefaultTreeCachePages is the default bound of the tree cache, in pages
-// (about 120 MB at ~600 bytes a page).
-const DefaultTreeCachePages = 200000
+// (about 75 MB at ~750 bytes a page: row, maps and path): the current
+// revisions of ten spaces at the 10,000-page limit.
+const DefaultTreeCachePages = 100000
 
 // trees is the process's cache of built trees (one server a process, as
 // for the metrics); LimitTreeCache sets its bound at start.

@@ -311,7 +311,7 @@ var Settings = []Setting{
 		Example: "smtp://folio:password@mail.example.com:587?from=folio@example.com",
 		field:   func(c *Config) any { return &c.SMTPURL }},
 	{Env: "FOLIO_TREE_CACHE_PAGES", Flag: "tree-cache-pages", Kind: Count, Default: strconv.Itoa(loader.DefaultTreeCachePages),
-		Meaning: "pages of revision page trees kept in memory across requests, least recently read dropped first (about 600 bytes a page); 0 keeps none",
+		Meaning: "pages of revision page trees kept in memory across requests, least recently read dropped first (about 750 bytes a page); 0 keeps none",
 		field:   func(c *Config) any { return &c.TreeCachePages }},
 }
 
