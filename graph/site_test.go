@@ -40,7 +40,8 @@ func seedSite(t testing.TB, s *testkit.Server, email string, sections, perSectio
 
 // TestSiteTreeStatementCount: the nested site tree costs the same number of
 // statements for 20 sections × 5 site spaces × 50-page trees as for 2 × 1,
-// every run, at most the query's depth + 2, and passes the cost limit.
+// at most the query's depth + 2, and passes the cost limit; once the trees
+// are kept, fewer, the same again for both.
 func TestSiteTreeStatementCount(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		counts := map[string][]int64{}
@@ -70,19 +71,20 @@ func TestSiteTreeStatementCount(t *testing.T) {
 				}
 			}
 		}
-		want := counts["small"][0]
+		// The first run builds the trees; later runs take them from the
+		// trees kept across requests (no page statements), the same for
+		// both sizes.
+		want, warm := counts["small"][0], counts["small"][1]
 		for _, n := range []string{"small", "large"} {
-			for _, c := range counts[n] {
-				if c != want {
-					t.Fatalf("statements for 2×1 %v, for 20×5 %v: want the same every run", counts["small"], counts["large"])
-				}
+			if c := counts[n]; c[0] != want || c[1] != warm || c[2] != warm || warm >= want {
+				t.Fatalf("statements for 2×1 %v, for 20×5 %v: want the same for both, fewer once the trees are kept", counts["small"], counts["large"])
 			}
 		}
 		const depth = 11 // organization sites edges node sections siteSpaces space revision pages pages pages
 		if want > depth+2 {
 			t.Fatalf("%d statements, more than depth + 2 = %d", want, depth+2)
 		}
-		t.Logf("%d statements for a site tree of 2×1 and of 20×5 site spaces with 50-page trees, every run", want)
+		t.Logf("%d statements (%d with the trees kept) for a site tree of 2×1 and of 20×5 site spaces with 50-page trees", want, warm)
 	})
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/sitespace"
 	"github.com/folio/folio/ent/space"
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/clock"
 	"github.com/folio/folio/internal/events"
 )
@@ -50,6 +51,7 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 	purged := 0
 	for _, id := range ids {
 		var n int
+		var revs []string
 		err := r.withTx(ctx, func(tx *ent.Client) error {
 			if _, err := tx.CustomFieldValue.Delete().Where(customfieldvalue.SpaceID(id)).Exec(ctx); err != nil {
 				return err
@@ -86,7 +88,7 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 			if _, err := tx.ChangeRequest.Delete().Where(changerequest.SpaceID(id)).Exec(ctx); err != nil {
 				return err
 			}
-			revs, err := tx.Revision.Query().Where(revision.SpaceID(id)).IDs(ctx)
+			revs, err = tx.Revision.Query().Where(revision.SpaceID(id)).IDs(ctx)
 			if err != nil {
 				return err
 			}
@@ -108,6 +110,7 @@ func (r *Resolver) PurgeDeletedSpaces(ctx context.Context) (int, error) {
 		if err != nil {
 			return purged, err
 		}
+		loader.ForgetTrees(revs)
 		purged += n
 	}
 	return purged, nil

@@ -18,7 +18,10 @@ import (
 // (ShowTogether) are read together: their rows, trees, bodies and documents
 // in one statement each, however their resolution falls into batches.
 type RevisionLoaders struct {
-	RevisionByID  *Loader[*ent.Revision]
+	RevisionByID *Loader[*ent.Revision]
+	// RevisionPages reads the page rows of revisions, for RevisionTree: a
+	// revision whose tree is kept (tree_cache.go) answers the tree's rows,
+	// shared with every request, which nobody may change.
 	RevisionPages *Loader[[]*ent.Page]
 	RevisionFiles *Loader[[]*ent.File]
 	// PageMarkdown reads page bodies by content hash.
@@ -27,7 +30,9 @@ type RevisionLoaders struct {
 	// anchors, sections) by content hash, computing it on first read; an
 	// empty or unknown hash gives that of an empty body.
 	PageDerived *Loader[*Derived]
-	// RevisionTree arranges a revision's pages as a tree, once per request.
+	// RevisionTree arranges a revision's pages as a tree, once per request,
+	// or takes it from the trees kept across requests (tree_cache.go). A
+	// tree and its rows are shared: read them, never change them.
 	RevisionTree *Loader[*Tree]
 	// RevisionBodies loads the bodies of every page of a revision in one
 	// statement, for reads that walk a tree and ask each page its body; the
@@ -55,7 +60,21 @@ func newRevisionLoaders(b batching, client *ent.Client) *RevisionLoaders {
 		return out, err
 	})
 	pages := byLevel(&rl.together, "pages", func(ctx context.Context, revs []string) (map[string][]*ent.Page, error) {
-		return RevisionPages(ctx, client, revs)
+		// A level's revisions whose trees are kept are not read again.
+		kept := map[string][]*ent.Page{}
+		read := revs[:0:0]
+		for _, rev := range revs {
+			if t := trees.peek(rev); t != nil {
+				kept[rev] = t.Pages
+			} else {
+				read = append(read, rev)
+			}
+		}
+		out, err := RevisionPages(ctx, client, read)
+		for rev, ps := range kept {
+			out[rev] = ps
+		}
+		return out, err
 	})
 	// Files by level too: revisions one list shows (a list of change
 	// requests' diffs, a site's navigation, a resolver per site space) read
@@ -124,16 +143,32 @@ func newRevisionLoaders(b batching, client *ent.Client) *RevisionLoaders {
 		}),
 		PageDerived: newDerivedLoader(b, client),
 		RevisionTree: batched(b.now(), func(ctx context.Context, revs []string) []*dataloader.Result[*Tree] {
-			pages, errs := rl.RevisionPages.LoadMany(ctx, revs)()
 			results := make([]*dataloader.Result[*Tree], len(revs))
-			for i := range revs {
+			var missed []string
+			var at []int
+			for i, rev := range revs {
+				if t := trees.get(rev); t != nil {
+					results[i] = &dataloader.Result[*Tree]{Data: t}
+				} else {
+					missed = append(missed, rev)
+					at = append(at, i)
+				}
+			}
+			if len(missed) == 0 {
+				return results
+			}
+			pages, errs := rl.RevisionPages.LoadMany(ctx, missed)()
+			for j, rev := range missed {
 				var err error
 				if errs != nil {
-					err = errs[i]
+					err = errs[j]
 				}
-				t := NewTree(pages[i])
-				t.RevisionID = revs[i]
-				results[i] = &dataloader.Result[*Tree]{Data: t, Error: err}
+				t := NewTree(pages[j])
+				t.RevisionID = rev
+				if err == nil {
+					trees.put(t)
+				}
+				results[at[j]] = &dataloader.Result[*Tree]{Data: t, Error: err}
 			}
 			return results
 		}),
@@ -184,8 +219,9 @@ func mapLoader[V any](b batching, fetch func(context.Context, []string) (map[str
 	})
 }
 
-// Tree is a revision's pages arranged as a tree, built once per request
-// from the revision's page rows.
+// Tree is a revision's pages arranged as a tree, built once from the
+// revision's page rows and then only read, by any number of requests at
+// once (tree_cache.go): nothing in it, rows included, may be changed.
 type Tree struct {
 	// RevisionID is the revision whose pages the tree holds ("" for a
 	// tree of rows from nowhere in particular).

@@ -23,6 +23,13 @@ import (
 // NodeID is the composite id of an object of GraphQL type typ inside the
 // parents named by parts.
 func NodeID(typ string, parts ...string) string {
+	var encoded [192]byte
+	return string(appendNodeID(encoded[:0], typ, parts...))
+}
+
+// appendNodeID appends NodeID(typ, parts...) to dst: a tree writes its
+// pages' ids without a string each.
+func appendNodeID(dst []byte, typ string, parts ...string) []byte {
 	// Trees set an id on every page, so the usual case (parts JSON writes
 	// as they are) builds the array by hand, on the stack; the bytes are
 	// exactly json.Marshal's, which writes the rest.
@@ -32,12 +39,11 @@ func NodeID(typ string, parts ...string) string {
 	for _, p := range parts {
 		if !plainJSON(p) {
 			b, _ = json.Marshal(append([]string{typ}, parts...)) // strings always marshal
-			return base64.RawURLEncoding.EncodeToString(b)
+			return base64.RawURLEncoding.AppendEncode(dst, b)
 		}
 		b = append(append(b, `","`...), p...)
 	}
-	var encoded [192]byte
-	return string(base64.RawURLEncoding.AppendEncode(encoded[:0], append(b, `"]`...)))
+	return base64.RawURLEncoding.AppendEncode(dst, append(b, `"]`...))
 }
 
 // plainJSON says whether json.Marshal writes s between quotes unchanged:

@@ -98,7 +98,12 @@ func (t *PageTree) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 // once the transport has re-encoded gqlgen's answer (encoding/json
 // escapes <, >, &, U+2028 and U+2029 and drops the newlines after
 // documents).
-func (t *PageTree) write(o out) error { return t.writePages(o, t.Roots, t.sel) }
+func (t *PageTree) write(o out) error {
+	if o.scratch == nil {
+		o.scratch = new([]byte)
+	}
+	return t.writePages(o, t.Roots, t.sel)
+}
 
 // bound is at least the bytes write writes without html: every byte of a
 // string escapes to at most six. A document has no cheap bound: a tree
@@ -198,10 +203,24 @@ func (t *PageTree) pagesAtLeast(ps []*ent.Page, sel *pageSelection) int64 {
 	return n
 }
 
-// out is where a tree is written, and how.
+// out is where a tree is written, and how; scratch, when set, is where
+// values are built before they are written, reused from page to page.
 type out struct {
-	w    io.Writer
-	html bool
+	w       io.Writer
+	html    bool
+	scratch *[]byte
+}
+
+// pageNodeID writes a page's id (PageNodeID) as a JSON string: base64url,
+// which needs no escape.
+func (o out) pageNodeID(revisionID, pageID string) {
+	if o.scratch == nil {
+		o.str(PageNodeID(revisionID, pageID))
+		return
+	}
+	b := appendNodeID(append((*o.scratch)[:0], '"'), PageNode, revisionID, pageID)
+	*o.scratch = append(b, '"')
+	o.w.Write(*o.scratch)
 }
 
 func (o out) raw(s string) { io.WriteString(o.w, s) }
@@ -232,7 +251,7 @@ func (t *PageTree) writePage(o out, p *ent.Page, sel *pageSelection) error {
 		case "__typename":
 			o.raw(`"Page"`)
 		case "id":
-			o.str(PageNodeID(t.Tree.RevisionID, p.PageID))
+			o.pageNodeID(t.Tree.RevisionID, p.PageID)
 		case "pageId":
 			o.str(p.PageID)
 		case "title":
@@ -327,10 +346,16 @@ func (o out) time(t time.Time) {
 	o.raw(strconv.Quote(t.Format(time.RFC3339Nano)))
 }
 
-const (
-	upperHex = "0123456789ABCDEF" // gqlgen's escapes
-	lowerHex = "0123456789abcdef" // encoding/json's
-)
+// controlEscapes are gqlgen's escapes of the control characters without
+// a short one (upper-case hex), as constants: writing them allocates
+// nothing.
+var controlEscapes = func() (e [0x20]string) {
+	const upperHex = "0123456789ABCDEF"
+	for c := range e {
+		e[c] = `\u00` + string([]byte{upperHex[c>>4], upperHex[c&0xf]})
+	}
+	return e
+}()
 
 // str writes s as a JSON string, escaping what gqlgen's MarshalString
 // escapes, and with o.html what encoding/json then escapes too.
@@ -347,7 +372,11 @@ func (o out) str(s string) {
 				continue
 			}
 			o.raw(s[start:i])
-			o.w.Write([]byte{'\\', 'u', '2', '0', '2', lowerHex[s[i+2]&0xF]})
+			if s[i+2] == 0xA8 {
+				o.raw(`\u2028`)
+			} else {
+				o.raw(`\u2029`)
+			}
 			i += 2
 			start = i + 1
 			continue
@@ -364,10 +393,14 @@ func (o out) str(s string) {
 			o.raw(`\\`)
 		case '"':
 			o.raw(`\"`)
-		case '<', '>', '&':
-			o.w.Write([]byte{'\\', 'u', '0', '0', lowerHex[c>>4], lowerHex[c&0xf]})
+		case '<':
+			o.raw(`\u003c`)
+		case '>':
+			o.raw(`\u003e`)
+		case '&':
+			o.raw(`\u0026`)
 		default:
-			o.w.Write([]byte{'\\', 'u', '0', '0', upperHex[c>>4], upperHex[c&0xf]})
+			o.raw(controlEscapes[c])
 		}
 		start = i + 1
 	}

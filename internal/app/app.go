@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/folio/folio/graph"
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/account"
 	"github.com/folio/folio/internal/apperr"
 	"github.com/folio/folio/internal/blob"
@@ -76,6 +77,7 @@ func New(cfg Config, d *db.DB, logger *slog.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
+	loader.LimitTreeCache(cfg.TreeCachePages)
 	res := &graph.Resolver{
 		Client:  d.Client,
 		Dialect: d.Dialect,

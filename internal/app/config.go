@@ -21,6 +21,7 @@ import (
 
 	"gocloud.dev/blob"
 
+	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/internal/db"
 	"github.com/folio/folio/internal/gate"
 	"github.com/folio/folio/internal/importer"
@@ -125,6 +126,9 @@ type Config struct {
 	// invitations answer their links instead. Its password is a secret:
 	// shown redacted like DATABASE_URL's.
 	SMTPURL string
+	// TreeCachePages bounds the revision page trees kept across requests,
+	// in pages (graph/loader/tree_cache.go); 0 keeps none.
+	TreeCachePages int
 }
 
 // Kind is what a setting's text must be; it decides how the text is parsed
@@ -142,6 +146,8 @@ const (
 	URL Kind = "URL"
 	// Number is a whole number greater than 0.
 	Number Kind = "number"
+	// Count is a whole number, 0 or more (0 turns the thing off).
+	Count Kind = "count"
 	// Duration is a Go duration greater than 0 (30s, 5m, 1h30m).
 	Duration Kind = "duration"
 	// Boolean is true or false (also 1 or 0).
@@ -314,6 +320,9 @@ var Settings = []Setting{
 		Schemes: []string{"smtp", "smtps"},
 		Example: "smtp://folio:password@mail.example.com:587?from=folio@example.com",
 		field:   func(c *Config) any { return &c.SMTPURL }},
+	{Env: "FOLIO_TREE_CACHE_PAGES", Flag: "tree-cache-pages", Kind: Count, Default: strconv.Itoa(loader.DefaultTreeCachePages),
+		Meaning: "pages of revision page trees kept in memory across requests, least recently read dropped first (about 750 bytes a page); 0 keeps none",
+		field:   func(c *Config) any { return &c.TreeCachePages }},
 }
 
 // Defaults is the configuration with every setting at its default.
@@ -387,7 +396,7 @@ func (s Setting) Placeholder() string {
 		return "FILE"
 	case URL:
 		return "URL"
-	case Number:
+	case Number, Count:
 		return "N"
 	case Duration:
 		return "DURATION"
@@ -417,6 +426,8 @@ func (s Setting) Expected() string {
 			return fmt.Sprintf("a whole number from 1 to %d", s.Max)
 		}
 		return "a whole number greater than 0"
+	case Count:
+		return "a whole number, 0 or more"
 	case Duration:
 		return "a duration greater than 0 with its unit, such as 30s, 5m or 1h30m"
 	case Boolean:
@@ -487,6 +498,14 @@ func (s Setting) check(text string) error {
 		}
 		if s.Max > 0 && n > s.Max {
 			return fmt.Errorf("greater than %d", s.Max)
+		}
+	case Count:
+		n, err := strconv.ParseInt(text, 10, strconv.IntSize)
+		if err != nil {
+			return errors.New("not a whole number, or too large")
+		}
+		if n < 0 {
+			return errors.New("less than 0")
 		}
 	case Duration:
 		d, err := time.ParseDuration(text)

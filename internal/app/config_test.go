@@ -45,6 +45,8 @@ func badValues(t *testing.T, s app.Setting) []string {
 			bad = append(bad, strconv.FormatInt(s.Max+1, 10))
 		}
 		return bad
+	case app.Count:
+		return []string{"abc", "-1", "1.5", "8MB", "99999999999999999999", " "}
 	case app.Duration:
 		return []string{"abc", "10", "0s", "-1m"}
 	case app.Boolean:
@@ -169,6 +171,7 @@ func TestSettingsTable(t *testing.T) {
 		"FOLIO_SECRET_KEY":                   "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=",
 		"FOLIO_SEARCH_RANK_LIMIT":            "250",
 		"FOLIO_SMTP_URL":                     "smtps://folio:secret@mail.example.com?from=folio@example.com",
+		"FOLIO_TREE_CACHE_PAGES":             "50000",
 	}
 	c := app.Defaults()
 	if err := c.ApplyEnv(getenv(good), nil); err != nil {
@@ -184,7 +187,8 @@ func TestSettingsTable(t *testing.T) {
 		SubscriptionsPerConnection: 5, SubscriptionsPerInstance: 100, SubscriptionHeartbeat: 20 * time.Second, SubscriptionIdle: 2 * time.Minute, SubscriptionMaxLifetime: 30 * time.Minute,
 		SessionIdle: 24 * time.Hour, SessionLifetime: 240 * time.Hour, OpenSignup: true,
 		OAuthAccessLifetime: 30 * time.Minute, OAuthRefreshLifetime: 90 * 24 * time.Hour,
-		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"], SMTPURL: good["FOLIO_SMTP_URL"], SearchRankLimit: 250}
+		CORSOrigins: good["FOLIO_CORS_ORIGINS"], SecretKey: good["FOLIO_SECRET_KEY"], SMTPURL: good["FOLIO_SMTP_URL"],
+		SearchRankLimit: 250, TreeCachePages: 50000}
 	if c != want {
 		t.Fatalf("from the environment\n got %+v\nwant %+v", c, want)
 	}

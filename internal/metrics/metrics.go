@@ -63,6 +63,27 @@ var (
 		Buckets: prometheus.ExponentialBuckets(1, 4, 7), // 1 … 4096
 	}, []string{"loader"})
 
+	// TreeCacheHits and TreeCacheMisses count the page trees read from the
+	// trees kept across requests (graph/loader/tree_cache.go) and those
+	// built from the database; TreeCachePages and TreeCacheTrees are what
+	// it holds now.
+	TreeCacheHits = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "folio_tree_cache_hits_total",
+		Help: "Revision page trees served from the trees kept across requests.",
+	})
+	TreeCacheMisses = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "folio_tree_cache_misses_total",
+		Help: "Revision page trees built from the database (not kept, or not yet).",
+	})
+	TreeCachePages = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "folio_tree_cache_pages",
+		Help: "Pages held by the kept revision page trees (bounded by FOLIO_TREE_CACHE_PAGES).",
+	})
+	TreeCacheTrees = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "folio_tree_cache_trees",
+		Help: "Revision page trees kept across requests.",
+	})
+
 	// JobRuns counts background job runs by job and outcome (ok, failed).
 	JobRuns = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "folio_job_runs_total",
@@ -92,7 +113,7 @@ var (
 // shared is every process-wide series.
 var shared = []prometheus.Collector{
 	HTTPRequests, HTTPInFlight, GraphQLOperations, GraphQLCost, GraphQLErrors,
-	LoaderBatchSize, JobRuns, jobs{}, JobLastSuccess, Ready, SiteEventsDropped,
+	LoaderBatchSize, TreeCacheHits, TreeCacheMisses, TreeCachePages, TreeCacheTrees, JobRuns, jobs{}, JobLastSuccess, Ready, SiteEventsDropped,
 	collectors.NewGoCollector(),
 	collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 }

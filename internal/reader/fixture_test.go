@@ -17,8 +17,8 @@ import (
 // pg is a page to seed: parent is the title of its parent page ("" for a
 // root page).
 type pg struct {
-	title, slug, parent, md string
-	hidden                  bool
+	title, slug, parent, md, description string
+	hidden                               bool
 }
 
 // seed gives a space a new revision holding pages (straight through ent)
@@ -39,7 +39,7 @@ func seed(t testing.TB, s *testkit.Server, spaceID string, pages []pg) map[strin
 			t.Fatal(err)
 		}
 		q := c.Page.Create().SetChunkID(rev.ID).SetPageID(id).SetPosition(i).SetTitle(p.title).SetSlug(p.slug).
-			SetContentHash(hash).SetHidden(p.hidden).SetCreatedAt(now).SetUpdatedAt(now)
+			SetContentHash(hash).SetHidden(p.hidden).SetDescription(p.description).SetCreatedAt(now).SetUpdatedAt(now)
 		if p.parent != "" {
 			q.SetParentPageID(byTitle[p.parent])
 		}
