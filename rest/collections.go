@@ -86,7 +86,7 @@ func (a *API) listCollectionSpaces(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	page, err := a.res.CollectionSpaces(r.Context(), c, args)
-	return writeList(w, r, page, err, nil, a.presentSpace)
+	return writeList(w, r, page, err, a.res.PrimeSpaceCounts, a.presentSpace)
 }
 
 func (a *API) moveCollection(w http.ResponseWriter, r *http.Request) error {

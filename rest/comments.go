@@ -91,7 +91,7 @@ func (a *API) listComments(w http.ResponseWriter, r *http.Request) error {
 	}
 	f := graph.CommentFilter{Status: queryString(r, "status"), TargetPage: queryString(r, "targetPage"), Authors: queryList(r, "authors")}
 	page, err := a.res.ScopeComments(r.Context(), chi.URLParam(r, "spaceId"), changeRequestParam(r), f, args)
-	return writeList(w, r, page, err, nil, a.presentComment(format))
+	return writeList(w, r, page, err, a.res.PrimeComments, a.presentComment(format))
 }
 
 func (a *API) postComment(w http.ResponseWriter, r *http.Request) error {
@@ -167,7 +167,7 @@ func (a *API) listCommentReplies(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.CommentReplies(r.Context(), chi.URLParam(r, "spaceId"), changeRequestParam(r), chi.URLParam(r, "commentId"), args)
-	return writeList(w, r, page, err, nil, a.presentReply(format))
+	return writeList(w, r, page, err, a.res.PrimeReplies, a.presentReply(format))
 }
 
 func (a *API) postCommentReply(w http.ResponseWriter, r *http.Request) error {

@@ -29,7 +29,7 @@ func (a *API) listSAMLProviders(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := a.res.SAMLProviders(r.Context(), chi.URLParam(r, "organizationId"), args)
-	return writeList(w, r, page, err, nil, a.presentSAMLProvider)
+	return writeList(w, r, page, err, a.res.PrimeSAMLProviders, a.presentSAMLProvider)
 }
 
 func (a *API) createSAMLProvider(w http.ResponseWriter, r *http.Request) error {

@@ -77,7 +77,7 @@ func (a *API) listSites(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := a.res.OrganizationSites(r.Context(), chi.URLParam(r, "organizationId"), args,
 		queryString(r, "space"), queryString(r, "title"), published)
-	return writeList(w, r, page, err, nil, a.presentSite)
+	return writeList(w, r, page, err, a.res.PrimeSites, a.presentSite)
 }
 
 // createSiteBody is createSite's body: `spaces` is a list of space ids or
