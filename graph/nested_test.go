@@ -224,6 +224,9 @@ func TestViewerOrganizationsStatements(t *testing.T) {
 // TestPageCommentsStatements: the comments of a page of every space cost
 // the same for 1, 5 and 20 spaces.
 func TestPageCommentsStatements(t *testing.T) {
+	// Every run reads its trees afresh: kept trees would save the first
+	// run's page statements on the later ones (tree_cache_test.go).
+	t.Setenv("FOLIO_TREE_CACHE_PAGES", "0")
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
 		ctx := context.Background()
 		// Page.comments is not read inside page trees (their marshaller
