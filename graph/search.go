@@ -1,9 +1,7 @@
 package graph
 
 import (
-	"cmp"
 	"context"
-	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -14,7 +12,6 @@ import (
 	"github.com/folio/folio/ent"
 	"github.com/folio/folio/ent/page"
 	"github.com/folio/folio/ent/predicate"
-	"github.com/folio/folio/ent/revisionchunk"
 	"github.com/folio/folio/ent/space"
 	"github.com/folio/folio/graph/loader"
 	"github.com/folio/folio/graph/model"
@@ -408,36 +405,15 @@ func (r *Resolver) searchTrees(ctx context.Context, pageIDs map[string][]string,
 // statistics, as after a bulk load) drive the statement by, reading every
 // row of the chunks, so a search cost what its spaces held.
 func searchTreePages(ctx context.Context, client *ent.Client, revs []string, pageIDs map[string][]string) (map[string][]*ent.Page, error) {
-	maps, err := client.RevisionChunk.Query().Where(revisionchunk.RevisionIDIn(revs...)).
-		Select(revisionchunk.FieldRevisionID, revisionchunk.FieldChunkID).All(ctx)
+	revsOf, _, err := loader.ChunkMaps(ctx, client, revs)
 	if err != nil {
 		return nil, err
-	}
-	revsOf := make(map[string][]string, len(maps))
-	for _, m := range maps {
-		revsOf[m.ChunkID] = append(revsOf[m.ChunkID], m.RevisionID)
 	}
 	rows, err := client.Page.Query().Where(withAncestors(pageIDs, revs)).All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string][]*ent.Page, len(revs))
-	for _, p := range rows {
-		for i, rev := range revsOf[p.ChunkID] {
-			if i > 0 {
-				// Revisions sharing a chunk get rows of their own.
-				c := *p
-				p = &c
-			}
-			out[rev] = append(out[rev], p)
-		}
-	}
-	for _, ps := range out {
-		slices.SortFunc(ps, func(a, b *ent.Page) int {
-			return cmp.Or(cmp.Compare(a.ParentPageID, b.ParentPageID), cmp.Compare(a.Position, b.Position), cmp.Compare(a.PageID, b.PageID))
-		})
-	}
-	return out, nil
+	return loader.PagesByRevision(rows, revsOf), nil
 }
 
 // withAncestors keeps the pages asked for, by revision, and every page above

@@ -1,11 +1,6 @@
 package graph_test
 
 import (
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"regexp"
-	"strconv"
 	"testing"
 
 	"github.com/folio/folio/internal/testkit"
@@ -15,20 +10,12 @@ import (
 // /metrics, over HTTP: hits, misses and pages held.
 func treeCacheMetrics(t *testing.T, s *testkit.Server) (hits, misses, pages float64) {
 	t.Helper()
-	srv := httptest.NewServer(s.App.MetricsHandler())
-	defer srv.Close()
-	resp, err := http.Get(srv.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	text := s.Metrics(t)
 	value := func(name string) float64 {
-		m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindSubmatch(b)
-		if m == nil {
+		v, ok := testkit.Sample(text, name)
+		if !ok {
 			t.Fatalf("/metrics has no %s", name)
 		}
-		v, _ := strconv.ParseFloat(string(m[1]), 64)
 		return v
 	}
 	return value("folio_tree_cache_hits_total"), value("folio_tree_cache_misses_total"), value("folio_tree_cache_pages")

@@ -5,38 +5,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/folio/folio/internal/testkit"
 )
 
-// scrape reads the App's /metrics as Prometheus would, over HTTP.
-func scrape(t *testing.T, s *testkit.Server) string {
-	t.Helper()
-	srv := httptest.NewServer(s.App.MetricsHandler())
-	defer srv.Close()
-	resp, err := http.Get(srv.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 {
-		t.Fatalf("/metrics: %d %s", resp.StatusCode, b)
-	}
-	return string(b)
-}
-
 // sample is the value of the series written exactly as series (name and
 // labels in the exposition's order), 0 when absent.
 func sample(text, series string) float64 {
-	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(series) + ` (\S+)$`).FindStringSubmatch(text)
-	if m == nil {
-		return 0
-	}
-	v, _ := strconv.ParseFloat(m[1], 64)
+	v, _ := testkit.Sample(text, series)
 	return v
 }
 
@@ -47,7 +25,7 @@ func sample(text, series string) float64 {
 // build, and Go's runtime and process series.
 func TestMetrics(t *testing.T) {
 	testkit.ForEachDB(t, func(t *testing.T, s *testkit.Server) {
-		before := scrape(t, s)
+		before := s.Metrics(t)
 		u, org := s.NewUser(t, "metrics@example.com", "Metrics Org")
 		_, org2 := s.NewUser(t, "metrics2@example.com", "Second Org")
 		for _, title := range []string{"One", "Two"} {
@@ -68,7 +46,7 @@ func TestMetrics(t *testing.T) {
 		space := s.Call(t, "createSpace", u.Token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Imports"}, 201).JSON(t)["id"].(string)
 		s.Call(t, "importContent", u.Token, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"url": src.URL + "/a.md", "source": "markdown"}, 201)
 		s.Fail(t, "importContent", u.Token, "POST", "/v1/spaces/"+space+"/content/import", map[string]any{"url": src.URL + "/a.zip", "source": "zip"}, 400)
-		after := scrape(t, s)
+		after := s.Metrics(t)
 
 		grew := func(series string, by float64) {
 			t.Helper()
